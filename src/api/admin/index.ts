@@ -1,0 +1,25 @@
+// The operator API (/api/admin/v1, CONTRACT.md): bootstrap of organizations, keys, plans, domains,
+// webhooks and SSO partners. Registered only when SIGNPOST_ADMIN_TOKEN is set; otherwise every
+// path under it is an ordinary 404.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { unauthorized } from '../../shared/errors.js';
+import { secretsEqual } from '../../shared/secrets.js';
+import type { AppDeps } from '../deps.js';
+import { adminDomainRoutes } from './domains.routes.js';
+import { adminOrganizationRoutes } from './organizations.routes.js';
+import { adminPartnerRoutes } from './partners.routes.js';
+import { adminWebhookRoutes } from './webhooks.routes.js';
+
+export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string }> = async (app, { deps, adminToken }) => {
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(.+)$/i.exec(header);
+    if (!match?.[1] || !secretsEqual(match[1].trim(), adminToken)) {
+      throw unauthorized('ADMIN_TOKEN_INVALID', 'a valid operator token is required (Authorization: Bearer …)');
+    }
+  });
+  await app.register(adminOrganizationRoutes, { deps });
+  await app.register(adminDomainRoutes, { deps });
+  await app.register(adminWebhookRoutes, { deps });
+  await app.register(adminPartnerRoutes, { deps });
+};

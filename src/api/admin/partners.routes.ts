@@ -1,0 +1,56 @@
+// Operator route registering an SSO partner: a client id and a shared secret shown this once.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { newPartnerClientId, newSharedSecret } from '../../shared/ids.js';
+import type { AppDeps } from '../deps.js';
+import { errorBodySchema } from '../schemas/common.js';
+
+/** scheme://host[:port], nothing more: what a browser sends as Origin. */
+const originSchema = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const u = new URL(value);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === value.replace(/\/$/, '');
+    } catch {
+      return false;
+    }
+  }, 'must be an origin such as https://partner.example.com')
+  .transform((value) => value.replace(/\/$/, ''));
+
+/** The spec registers allowed origins comma-separated; an array is accepted too. */
+const originsSchema = z.union([
+  z.array(originSchema).max(50),
+  z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)).pipe(z.array(originSchema).max(50)),
+]);
+
+export const adminPartnerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.post('/partners', {
+    schema: {
+      tags: ['operator'], security: [{ adminToken: [] }], summary: 'Register a single sign-on partner',
+      body: z.object({
+        serviceName: z.string().trim().min(1).max(100),
+        allowedOrigins: originsSchema,
+        loginUrl: z.string().url().max(2000).refine((u) => u.startsWith('https://'), 'must start with https://'),
+        contactEmail: z.string().trim().email().max(254),
+      }),
+      response: {
+        201: z.object({ clientId: z.string(), sharedSecret: z.string().describe('shown this once') }),
+        400: errorBodySchema,
+        401: errorBodySchema,
+      },
+    },
+  }, async (request, reply) => {
+    const sharedSecret = newSharedSecret();
+    const partner = await deps.repos.ssoPartners.create({
+      clientId: newPartnerClientId(),
+      serviceName: request.body.serviceName,
+      allowedOrigins: [...new Set(request.body.allowedOrigins)],
+      loginUrl: request.body.loginUrl,
+      contactEmailSealed: deps.secretBox.seal(request.body.contactEmail),
+      sharedSecretSealed: deps.secretBox.seal(sharedSecret),
+    });
+    return reply.code(201).send({ clientId: partner.clientId, sharedSecret });
+  });
+};

@@ -1,0 +1,79 @@
+// buildApp(deps): the whole HTTP surface as a Fastify instance, separate from listen() so tests
+// inject requests into exactly what production serves. One encapsulated context per API layer.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { uuidv7 } from '../shared/ids.js';
+import { adminApi } from './admin/index.js';
+import type { AppDeps } from './deps.js';
+import { registerErrorHandling } from './error-handler.js';
+import { healthRoutes } from './health.routes.js';
+import { serviceApi } from './service/index.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log.child({ module: 'http' }) as FastifyBaseLogger,
+    // Per-request lines are debug: nothing per request (and never per click) at info.
+    logController: new LogController({
+      disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+    }),
+    // Fastify takes a hop count too (proxy-addr); its typings only miss that case.
+    trustProxy: deps.config.trustProxy as boolean | string | string[],
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : uuidv7();
+    },
+    bodyLimit: 1_048_576,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // JSON only: Fastify would otherwise take text/plain bodies as strings. The web SDK context adds
+  // its own parser for navigator.sendBeacon, which can only send text/plain.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Signpost API',
+        version: '1.0.0',
+        description:
+          'Short links, campaigns and deep links. Every error answers {status, error, message, timestamp, code}.',
+      },
+      servers: [{ url: deps.config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+          adminToken: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes, { deps });
+  await app.register(serviceApi, { deps, prefix: '/api/v1/service' });
+  if (deps.config.adminToken) {
+    await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
+  }
+  return app;
+}

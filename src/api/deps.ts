@@ -1,0 +1,37 @@
+// Everything the HTTP layer needs, handed in by the composition root (src/container.ts).
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import type { Metrics } from '../shared/metrics.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import type { EventPublisher } from '../ingest/publisher.js';
+import type { ApiKeysRepo } from '../oltp/api-keys.repo.js';
+import type { CustomDomainsRepo } from '../oltp/custom-domains.repo.js';
+import type { OrganizationsRepo } from '../oltp/organizations.repo.js';
+import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
+import type { UsageMeter } from '../oltp/usage-meter.js';
+import type { UsageRepo } from '../oltp/usage.repo.js';
+import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
+
+export interface Lifecycle {
+  /** False while starting and from the first moment of shutdown: /readyz answers 503. */
+  isReady(): boolean;
+}
+
+export interface AppDeps {
+  config: Config;
+  log: Logger;
+  metrics: Metrics;
+  secretBox: SecretBox;
+  events: EventPublisher;
+  usageMeter: UsageMeter;
+  lifecycle: Lifecycle;
+  clock: () => Date;
+  repos: {
+    organizations: OrganizationsRepo;
+    apiKeys: ApiKeysRepo;
+    customDomains: CustomDomainsRepo;
+    webhookEndpoints: WebhookEndpointsRepo;
+    ssoPartners: SsoPartnersRepo;
+    usage: UsageRepo;
+  };
+}

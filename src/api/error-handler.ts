@@ -1,0 +1,75 @@
+// One place renders every failure as the spec's error body {status, error, message, timestamp}
+// plus `code`: our AppErrors, schema validation, Fastify's own parsing errors, unknown routes.
+// A 5xx never carries internals to the client; it is logged with the request id instead.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isAppError } from '../shared/errors.js';
+import type { ErrorBody } from './schemas/common.js';
+
+export function errorBody(status: number, code: string, message: string): ErrorBody {
+  return {
+    status,
+    error: STATUS_CODES[status] ?? 'Error',
+    message,
+    timestamp: new Date().toISOString(),
+    code,
+  };
+}
+
+export function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(status, code, message));
+}
+
+/** Fastify's own client errors, mapped to our codes and plain messages. */
+const FASTIFY_CODES: Record<string, { code: string; message?: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'EMPTY_BODY', message: 'the request body is empty; send a JSON object' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_JSON', message: 'the request body is not valid JSON' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'BODY_TOO_LARGE', message: 'the request body is too large' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'INVALID_CONTENT_LENGTH' },
+  FST_ERR_VALIDATION: { code: 'VALIDATION_FAILED' },
+};
+
+function describeValidation(
+  context: string | undefined,
+  issues: Array<{ instancePath: string; message?: string | undefined }>,
+): { message: string; fields: string[] } {
+  const fields = issues.map((i) => i.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)');
+  const parts = issues.slice(0, 5).map((issue, n) => {
+    const field = fields[n];
+    const where = field === '(root)' ? (context ?? 'request') : `${context ? `${context}.` : ''}${field}`;
+    return `${where}: ${issue.message ?? 'is invalid'}`;
+  });
+  return { message: parts.join('; '), fields };
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (isAppError(err)) {
+      for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+      if (err.status >= 500) request.log.error({ err }, 'request failed');
+      return sendError(reply, err.status, err.code, err.message);
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const { message } = describeValidation(err.validationContext, err.validation);
+      return sendError(reply, 400, 'VALIDATION_FAILED', message);
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
+      return sendError(reply, 500, 'INTERNAL_ERROR', 'internal server error');
+    }
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const known = err.code ? FASTIFY_CODES[err.code] : undefined;
+      const message = known?.message ?? err.message;
+      return sendError(reply, status, known?.code ?? 'BAD_REQUEST', message);
+    }
+    request.log.error({ err }, 'request failed');
+    return sendError(reply, 500, 'INTERNAL_ERROR', 'internal server error');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, 'ROUTE_NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`),
+  );
+}

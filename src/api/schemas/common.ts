@@ -1,0 +1,32 @@
+// zod schemas shared by every API layer: the error body, ids, paging.
+import { z } from 'zod';
+
+export const errorBodySchema = z
+  .object({
+    status: z.number().int().describe('HTTP status'),
+    error: z.string().describe('HTTP reason phrase'),
+    message: z.string().describe('What went wrong, for a person'),
+    timestamp: z.string().describe('ISO-8601, UTC'),
+    code: z.string().describe('Machine-readable error code, such as API_KEY_INVALID'),
+  })
+  .meta({ id: 'ErrorBody' });
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** Path ids are Longs: positive integers that fit a JS number exactly. */
+export const idSchema = z.coerce
+  .number({ error: 'must be a positive integer' })
+  .int('must be a positive integer')
+  .positive('must be a positive integer')
+  .max(Number.MAX_SAFE_INTEGER, 'is too large');
+
+export const idParams = z.object({ id: idSchema });
+
+/** The error answers every authenticated route can give, for the OpenAPI document. */
+export const commonErrorResponses = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  429: errorBodySchema,
+} as const;

@@ -1,0 +1,38 @@
+// The Service API context (/api/v1/service): every route behind X-API-KEY, allow-list and quota,
+// every answered call recorded as an api_request event (usage per key and route, audit trail).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { uuidv7 } from '../../shared/ids.js';
+import type { AppDeps } from '../deps.js';
+import { createServiceAuthenticator, normalizeIp } from './auth.js';
+import { usageRoutes } from './usage.routes.js';
+
+export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const authenticate = createServiceAuthenticator(deps);
+  app.decorateRequest('serviceAuth', null);
+
+  app.addHook('onRequest', async (request) => {
+    request.serviceAuth = await authenticate(request);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const auth = request.serviceAuth;
+    if (!auth) return;
+    deps.events.record({
+      eventId: uuidv7(),
+      type: 'api_request',
+      occurredAt: Date.now(),
+      organizationId: auth.organization.id,
+      data: {
+        apiKeyId: auth.apiKeyId,
+        method: request.method,
+        route: request.routeOptions.url ?? 'unknown',
+        status: reply.statusCode,
+        durationMs: reply.elapsedTime,
+        ip: normalizeIp(request.ip),
+        requestId: request.id,
+      },
+    });
+  });
+
+  await app.register(usageRoutes, { deps });
+};

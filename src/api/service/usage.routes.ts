@@ -1,0 +1,45 @@
+// GET /api/v1/service/usage: the caller's plan, quota and calls this month (beyond the spec; what
+// a customer checks before a 429 surprises them).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { utcMonthStart } from '../../shared/time.js';
+import type { AppDeps } from '../deps.js';
+import { commonErrorResponses } from '../schemas/common.js';
+
+const usageSchema = z
+  .object({
+    organizationId: z.number().int(),
+    organizationName: z.string(),
+    plan: z.enum(['FREE', 'PRO', 'BUSINESS', 'ENTERPRISE']),
+    month: z.string().describe('first day of the UTC month, YYYY-MM-DD'),
+    monthlyQuota: z.number().int(),
+    callsThisMonth: z.number().int().describe('including this call'),
+    remaining: z.number().int(),
+  })
+  .meta({ id: 'ServiceUsage' });
+
+export const usageRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get('/usage', {
+    schema: {
+      tags: ['service: account'],
+      summary: 'Plan, monthly quota and calls used (extension)',
+      security: [{ apiKey: [] }],
+      response: { 200: usageSchema, ...commonErrorResponses },
+    },
+  }, async (request) => {
+    const { organization } = request.serviceAuth!;
+    const now = deps.clock();
+    const month = utcMonthStart(now);
+    const flushed = await deps.repos.usage.callsInMonth(organization.id, month);
+    const calls = flushed + deps.usageMeter.pending(organization.id, now);
+    return {
+      organizationId: organization.id,
+      organizationName: organization.name,
+      plan: organization.plan,
+      month,
+      monthlyQuota: organization.monthlyQuota,
+      callsThisMonth: calls,
+      remaining: Math.max(0, organization.monthlyQuota - calls),
+    };
+  });
+};

@@ -1,0 +1,11 @@
+// `npm run migrate`: applies pending PostgreSQL and ClickHouse migrations and exits.
+import { openStores } from '../container.js';
+import { loadConfig } from '../shared/config.js';
+import { createLogger } from '../shared/logger.js';
+
+const config = loadConfig();
+const log = createLogger({ level: config.logLevel, pretty: config.logPretty });
+const { postgres, clickhouse } = await openStores(config, log);
+await clickhouse.close();
+await postgres.close();
+log.info('migrations are up to date');

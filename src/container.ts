@@ -1,0 +1,157 @@
+// The composition root: opens the stores, migrates them, starts the bus and its consumers, wires
+// repositories and services into the HTTP app, and takes it all down again in order. main.ts and
+// the tests build the service through this one function.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './api/app.js';
+import type { AppDeps } from './api/deps.js';
+import type { Bus, Consumer } from './ingest/bus.js';
+import { eventTableRoutes } from './ingest/event-routes.js';
+import { createMemoryBus } from './ingest/memory-bus.js';
+import { createNatsBus } from './ingest/nats-bus.js';
+import { createOlapWriter } from './ingest/olap-writer.js';
+import { createEventPublisher, type EventPublisher } from './ingest/publisher.js';
+import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
+import { migrateClickhouse } from './olap/migrate.js';
+import { createRowSink } from './olap/row-sink.js';
+import { createApiKeysRepo } from './oltp/api-keys.repo.js';
+import { createCustomDomainsRepo } from './oltp/custom-domains.repo.js';
+import { migratePostgres, withMigrationLock } from './oltp/migrate.js';
+import { createOrganizationsRepo } from './oltp/organizations.repo.js';
+import { createPostgres, type Postgres } from './oltp/postgres.js';
+import { createSsoPartnersRepo } from './oltp/sso-partners.repo.js';
+import { createUsageMeter, type UsageMeter } from './oltp/usage-meter.js';
+import { createUsageRepo } from './oltp/usage.repo.js';
+import { createWebhookEndpointsRepo } from './oltp/webhook-endpoints.repo.js';
+import type { Config } from './shared/config.js';
+import type { Logger } from './shared/logger.js';
+import { createMetrics, type Metrics } from './shared/metrics.js';
+import { loadSecretBox } from './shared/secret-box.js';
+
+export interface Container {
+  config: Config;
+  log: Logger;
+  app: FastifyInstance;
+  deps: AppDeps;
+  postgres: Postgres;
+  clickhouse: Clickhouse;
+  bus: Bus;
+  /** Binds the HTTP port; the service reports ready once it listens. */
+  listen(): Promise<string>;
+  /** Stops accepting, finishes requests in flight, drains events into ClickHouse, closes stores. */
+  close(): Promise<void>;
+}
+
+/** Opens both stores and applies every pending migration under the cluster-wide lock. */
+export async function openStores(config: Config, log: Logger): Promise<{ postgres: Postgres; clickhouse: Clickhouse }> {
+  const postgres = await createPostgres({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
+  try {
+    const clickhouse = await createClickhouse({
+      url: config.clickhouseUrl,
+      database: config.clickhouseDatabase,
+      dataDir: config.dataDir,
+      log,
+    });
+    await withMigrationLock(postgres.sql, async (tx) => {
+      await migratePostgres(tx, log);
+      await migrateClickhouse(clickhouse.client, log);
+    });
+    return { postgres, clickhouse };
+  } catch (err) {
+    await postgres.close().catch(() => {});
+    throw err;
+  }
+}
+
+export async function createContainer(config: Config, log: Logger): Promise<Container> {
+  const metrics: Metrics = createMetrics();
+  const { box: secretBox, generated } = loadSecretBox({ keySpec: config.piiEncryptionKey, dataDir: config.dataDir });
+  if (generated) log.warn({ dataDir: config.dataDir }, 'generated an encryption key in DATA_DIR; set PII_ENCRYPTION_KEY when several instances run');
+
+  const { postgres, clickhouse } = await openStores(config, log);
+  const bus: Bus = config.natsUrl
+    ? await createNatsBus({ url: config.natsUrl, namespace: config.natsNamespace, log })
+    : createMemoryBus({ log });
+
+  const consumers: Consumer[] = [
+    await bus.consume({
+      durable: 'olap-writer',
+      subject: 'events.>',
+      maxBatch: 64,
+      handler: createOlapWriter({ bus, sink: createRowSink(clickhouse.client), routes: eventTableRoutes, log, metrics }),
+    }),
+  ];
+
+  const events: EventPublisher = createEventPublisher({
+    bus,
+    log,
+    metrics,
+    maxBatch: config.eventBatchMax,
+    maxDelayMs: config.eventBatchDelayMs,
+  });
+  metrics.define('event_backlog', 'gauge', 'Events recorded and not yet held by the bus', () => [{ labels: {}, value: events.backlog() }]);
+  metrics.define('bus_pending', 'gauge', 'Messages a consumer has not acknowledged yet', async () => {
+    const { pending } = await bus.stats();
+    return Object.entries(pending).map(([consumer, value]) => ({ labels: { consumer }, value }));
+  });
+
+  const { sql } = postgres;
+  const usage = createUsageRepo({ sql });
+  const usageMeter: UsageMeter = createUsageMeter({ repo: usage, log });
+  let ready = false;
+
+  const deps: AppDeps = {
+    config,
+    log,
+    metrics,
+    secretBox,
+    events,
+    usageMeter,
+    lifecycle: { isReady: () => ready },
+    clock: () => new Date(),
+    repos: {
+      organizations: createOrganizationsRepo({ sql }),
+      apiKeys: createApiKeysRepo({ sql }),
+      customDomains: createCustomDomainsRepo({ sql }),
+      webhookEndpoints: createWebhookEndpointsRepo({ sql }),
+      ssoPartners: createSsoPartnersRepo({ sql }),
+      usage,
+    },
+  };
+  const app = await buildApp(deps);
+  await app.ready();
+  ready = true;
+
+  let closing: Promise<void> | undefined;
+  async function closeInOrder(): Promise<void> {
+    ready = false;
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    const left = () => Math.max(1_000, deadline - Date.now());
+    await app.close();
+    const sent = await events.close(left());
+    const drained = await bus.drain(left());
+    if (!sent || !drained) log.error({ sent, drained }, 'shutdown deadline passed before every event was written');
+    await usageMeter.close().catch((err) => log.error({ err }, 'usage flush failed at shutdown'));
+    for (const consumer of consumers) await consumer.stop();
+    await bus.close();
+    await clickhouse.close();
+    await postgres.close();
+    log.info('stopped');
+  }
+
+  return {
+    config,
+    log,
+    app,
+    deps,
+    postgres,
+    clickhouse,
+    bus,
+    async listen() {
+      const address = await app.listen({ port: config.port, host: config.host });
+      ready = true;
+      log.info({ address, publicBaseUrl: config.publicBaseUrl }, 'listening');
+      return address;
+    },
+    close: () => (closing ??= closeInOrder()),
+  };
+}

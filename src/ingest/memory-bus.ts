@@ -1,0 +1,129 @@
+// The in-process bus of the embedded default: the same contract as JetStream (per-consumer queues,
+// ack after the handler resolves, redelivery with back-off, message-id deduplication window), with
+// no server. Consumers are registered at start, before anything is published.
+import { EventEmitter } from 'node:events';
+import type { Logger } from '../shared/logger.js';
+import { backoffMs, sleep, subjectMatches, type Bus, type BusMessage, type Consumer, type ConsumerOptions } from './bus.js';
+
+interface Queue {
+  options: ConsumerOptions;
+  messages: BusMessage[];
+  /** Wakes the loop when a message arrives. */
+  wake: (() => void) | undefined;
+  busy: boolean;
+  stopped: boolean;
+  done: Promise<void>;
+}
+
+const DEDUP_WINDOW_MS = 120_000;
+
+export function createMemoryBus(options: { log: Logger }): Bus {
+  const log = options.log.child({ module: 'memory-bus' });
+  const queues = new Map<string, Queue>();
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  const seenIds = new Map<string, number>();
+  const deadLetters: { message: BusMessage; reason: string }[] = [];
+  const closing = new AbortController();
+
+  function remember(id: string): boolean {
+    const now = Date.now();
+    if (seenIds.has(id)) return false;
+    seenIds.set(id, now);
+    // Map iteration is insertion order: expire from the front.
+    for (const [key, at] of seenIds) {
+      if (now - at < DEDUP_WINDOW_MS) break;
+      seenIds.delete(key);
+    }
+    return true;
+  }
+
+  async function run(queue: Queue): Promise<void> {
+    let failures = 0;
+    while (!queue.stopped) {
+      if (queue.messages.length === 0) {
+        await new Promise<void>((resolve) => (queue.wake = resolve));
+        queue.wake = undefined;
+        continue;
+      }
+      const batch = queue.messages.slice(0, queue.options.maxBatch);
+      queue.busy = true;
+      try {
+        await queue.options.handler(batch);
+        queue.messages.splice(0, batch.length);
+        failures = 0;
+      } catch (err) {
+        failures++;
+        for (const m of batch) m.deliveryCount++;
+        const delay = backoffMs(failures);
+        log.warn({ err, durable: queue.options.durable, size: batch.length, delay }, 'batch failed, will redeliver');
+        await sleep(delay, closing.signal);
+      } finally {
+        queue.busy = false;
+      }
+    }
+  }
+
+  return {
+    kind: 'memory',
+    async publish(subject, data, messageId) {
+      if (!remember(messageId)) return;
+      for (const queue of queues.values()) {
+        if (queue.stopped || !subjectMatches(queue.options.subject, subject)) continue;
+        queue.messages.push({ id: messageId, subject, data, deliveryCount: 1 });
+        queue.wake?.();
+      }
+    },
+    async consume(consumerOptions) {
+      if (queues.has(consumerOptions.durable)) throw new Error(`consumer ${consumerOptions.durable} exists already`);
+      const queue: Queue = { options: consumerOptions, messages: [], wake: undefined, busy: false, stopped: false, done: Promise.resolve() };
+      queue.done = run(queue);
+      queues.set(consumerOptions.durable, queue);
+      const consumer: Consumer = {
+        durable: consumerOptions.durable,
+        async stop() {
+          queue.stopped = true;
+          queue.wake?.();
+          await queue.done;
+          queues.delete(consumerOptions.durable);
+        },
+      };
+      return consumer;
+    },
+    async deadLetter(message, reason) {
+      deadLetters.push({ message, reason });
+      if (deadLetters.length > 1000) deadLetters.shift();
+      log.error({ subject: message.subject, id: message.id, reason }, 'message dead-lettered');
+    },
+    broadcast(subject, data) {
+      // Asynchronous like the network would be, so a listener never runs inside the caller.
+      queueMicrotask(() => emitter.emit(subject, data));
+    },
+    onBroadcast(subject, listener) {
+      emitter.on(subject, listener);
+      return () => emitter.off(subject, listener);
+    },
+    async drain(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const idle = [...queues.values()].every((q) => q.messages.length === 0 && !q.busy);
+        if (idle) return true;
+        await sleep(10);
+      }
+      return false;
+    },
+    async stats() {
+      return { pending: Object.fromEntries([...queues].map(([name, q]) => [name, q.messages.length])) };
+    },
+    async close() {
+      closing.abort();
+      await Promise.all([...queues.values()].map(async (q) => {
+        q.stopped = true;
+        q.wake?.();
+        await q.done;
+      }));
+      queues.clear();
+      emitter.removeAllListeners();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// The ClickHouse factory: @clickhouse/client over HTTP to a server (CLICKHOUSE_URL), or the same
+// client on chDB, the embedded engine, through chdb/connection. Both run the same SQL with
+// unqualified table names in the configured database.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import type { Logger } from '../shared/logger.js';
+
+export type { ClickHouseClient };
+
+export interface Clickhouse {
+  client: ClickHouseClient;
+  database: string;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+export interface ClickhouseOptions {
+  url: string | undefined;
+  database: string;
+  dataDir: string;
+  log: Logger;
+}
+
+export async function createClickhouse(options: ClickhouseOptions): Promise<Clickhouse> {
+  const log = options.log.child({ module: 'clickhouse' });
+  const { database } = options;
+  if (options.url) {
+    const url = new URL(options.url);
+    url.pathname = '';
+    // Create the database first through a client without a default database.
+    const bootstrap = createClient({ url: url.toString(), request_timeout: 30_000 });
+    await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS \`${database}\`` });
+    await bootstrap.close();
+    const client = createClient({
+      url: url.toString(),
+      database,
+      request_timeout: 30_000,
+      clickhouse_settings: { date_time_input_format: 'best_effort' },
+    });
+    log.info({ host: url.host, database }, 'connected to ClickHouse');
+    return { client, database, embedded: false, close: () => client.close() };
+  }
+  const { createChdbConnection } = await import('chdb/connection');
+  const dir = path.join(options.dataDir, 'ch');
+  fs.mkdirSync(dir, { recursive: true });
+  const client = createClient({
+    // chdb builds against its own copy of @clickhouse/client-common: same shape, distinct types.
+    connection: createChdbConnection({ path: dir }) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
+    clickhouse_settings: { date_time_input_format: 'best_effort' },
+  });
+  // chDB ignores the client's `database` option; its session keeps a USE, so the same unqualified
+  // SQL reaches the same database on both engines.
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS \`${database}\`` });
+  await client.command({ query: `USE \`${database}\`` });
+  log.info({ dir, database }, 'started embedded ClickHouse (chDB)');
+  return { client, database, embedded: true, close: () => client.close() };
+}

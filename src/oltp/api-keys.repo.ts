@@ -1,0 +1,54 @@
+// Service API keys: issued, looked up by hash with their organization and this month's usage in one
+// query, revoked. A revoked key fails on its very next call (no cache in front of this look-up).
+import { newApiKey } from '../shared/ids.js';
+import { hashSecret, hashesEqual } from '../shared/secrets.js';
+import type { Sql } from './postgres.js';
+import { toOrganization, type Organization, type OrganizationRow } from './organizations.repo.js';
+
+export interface IssuedApiKey {
+  id: number;
+  apiKey: string;
+}
+
+export interface AuthenticatedKey {
+  apiKeyId: number;
+  organization: Organization;
+  /** Calls recorded in PostgreSQL for the current UTC month (not counting unflushed ones). */
+  callsThisMonth: number;
+}
+
+export function createApiKeysRepo({ sql }: { sql: Sql }) {
+  return {
+    async issue(organizationId: number): Promise<IssuedApiKey> {
+      const apiKey = newApiKey();
+      const [row] = await sql<{ id: number }[]>`
+        insert into api_keys (organization_id, key_hash, key_prefix)
+        values (${organizationId}, ${hashSecret(apiKey)}, ${apiKey.slice(0, 12)})
+        returning id`;
+      return { id: row!.id, apiKey };
+    },
+
+    async revoke(organizationId: number, keyId: number): Promise<boolean> {
+      const rows = await sql`
+        update api_keys set revoked_at = now()
+        where id = ${keyId} and organization_id = ${organizationId} and revoked_at is null
+        returning id`;
+      return rows.length > 0;
+    },
+
+    async authenticate(apiKey: string, month: string): Promise<AuthenticatedKey | undefined> {
+      const hash = hashSecret(apiKey);
+      const [row] = await sql<(OrganizationRow & { key_id: number; key_hash: Buffer; calls: number })[]>`
+        select k.id as key_id, k.key_hash, o.*, coalesce(u.calls, 0)::bigint as calls
+        from api_keys k
+        join organizations o on o.id = k.organization_id
+        left join api_usage u on u.organization_id = o.id and u.month = ${month}::date
+        where k.key_hash = ${hash} and k.revoked_at is null`;
+      // The index found the row by hash; compare anyway in constant time, as every secret check is.
+      if (!row || !hashesEqual(row.key_hash, hash)) return undefined;
+      return { apiKeyId: row.key_id, organization: toOrganization(row), callsThisMonth: row.calls };
+    },
+  };
+}
+
+export type ApiKeysRepo = ReturnType<typeof createApiKeysRepo>;

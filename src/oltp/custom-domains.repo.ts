@@ -1,0 +1,86 @@
+// Custom domains: created by the operator, verified by DNS (a later job), read by the Service API.
+import type { Sql } from './postgres.js';
+
+export const DOMAIN_STATUSES = ['PENDING', 'VERIFIED', 'ACTIVE', 'FAILED', 'REVOKED'] as const;
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
+
+export interface CustomDomain {
+  id: number;
+  organizationId: number;
+  organizationName: string;
+  domainName: string;
+  status: DomainStatus;
+  cnameRecordName: string | null;
+  cnameRecordValue: string | null;
+  createdAt: Date;
+  deletionRequested: boolean;
+  deletionRequestedAt: Date | null;
+}
+
+interface Row {
+  id: number;
+  organization_id: number;
+  organization_name: string;
+  domain_name: string;
+  status: DomainStatus;
+  cname_record_name: string | null;
+  cname_record_value: string | null;
+  created_at: Date;
+  deletion_requested: boolean;
+  deletion_requested_at: Date | null;
+}
+
+const toDomain = (r: Row): CustomDomain => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  organizationName: r.organization_name,
+  domainName: r.domain_name,
+  status: r.status,
+  cnameRecordName: r.cname_record_name,
+  cnameRecordValue: r.cname_record_value,
+  createdAt: r.created_at,
+  deletionRequested: r.deletion_requested,
+  deletionRequestedAt: r.deletion_requested_at,
+});
+
+export function createCustomDomainsRepo({ sql }: { sql: Sql }) {
+  const selectById = (id: number) => sql<Row[]>`
+    select d.*, o.name as organization_name
+    from custom_domains d join organizations o on o.id = d.organization_id
+    where d.id = ${id}`;
+
+  return {
+    /** Undefined when the name is taken (by any organization). */
+    async create(input: {
+      organizationId: number;
+      domainName: string;
+      cnameRecordName: string | null;
+      cnameRecordValue: string | null;
+    }): Promise<CustomDomain | undefined> {
+      const [inserted] = await sql<{ id: number }[]>`
+        insert into custom_domains (organization_id, domain_name, cname_record_name, cname_record_value)
+        values (${input.organizationId}, ${input.domainName}, ${input.cnameRecordName}, ${input.cnameRecordValue})
+        on conflict do nothing
+        returning id`;
+      if (!inserted) return undefined;
+      const [row] = await selectById(inserted.id);
+      return toDomain(row!);
+    },
+
+    async get(id: number): Promise<CustomDomain | undefined> {
+      const [row] = await selectById(id);
+      return row && toDomain(row);
+    },
+
+    async setStatus(id: number, status: DomainStatus): Promise<CustomDomain | undefined> {
+      const updated = await sql`
+        update custom_domains set status = ${status}, status_changed_at = now(), verification_failures = 0
+        where id = ${id} returning id`;
+      if (updated.length === 0) return undefined;
+      const [row] = await selectById(id);
+      return row && toDomain(row);
+    },
+  };
+}
+
+export type CustomDomainsRepo = ReturnType<typeof createCustomDomainsRepo>;

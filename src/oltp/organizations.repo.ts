@@ -1,0 +1,87 @@
+// Organizations (tenants): plan, quota override, add-ons and the Service API IP allow-list.
+import { PLAN_LIMITS, type Plan } from '../shared/plans.js';
+import type { Sql } from './postgres.js';
+
+export interface Organization {
+  id: number;
+  name: string;
+  plan: Plan;
+  /** The quota in force: the override, else the plan's. */
+  monthlyQuota: number;
+  monthlyQuotaOverride: number | null;
+  userJourney: boolean;
+  revenueAnalytics: boolean;
+  ipAllowlist: string[];
+  createdAt: Date;
+}
+
+export interface OrganizationRow {
+  id: number;
+  name: string;
+  plan: Plan;
+  monthly_quota: number | null;
+  user_journey: boolean;
+  revenue_analytics: boolean;
+  ip_allowlist: string[];
+  created_at: Date;
+}
+
+export function toOrganization(row: OrganizationRow): Organization {
+  const limits = PLAN_LIMITS[row.plan];
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    monthlyQuota: row.monthly_quota ?? limits.monthlyApiCalls,
+    monthlyQuotaOverride: row.monthly_quota,
+    // ENTERPRISE includes both add-ons whatever the flags say.
+    userJourney: limits.includesAddOns || row.user_journey,
+    revenueAnalytics: limits.includesAddOns || row.revenue_analytics,
+    ipAllowlist: row.ip_allowlist,
+    createdAt: row.created_at,
+  };
+}
+
+export function createOrganizationsRepo({ sql }: { sql: Sql }) {
+  return {
+    async create(input: { name: string; plan: Plan }): Promise<Organization> {
+      const [row] = await sql<OrganizationRow[]>`
+        insert into organizations (name, plan) values (${input.name}, ${input.plan}) returning *`;
+      return toOrganization(row!);
+    },
+
+    async get(id: number): Promise<Organization | undefined> {
+      const [row] = await sql<OrganizationRow[]>`select * from organizations where id = ${id}`;
+      return row && toOrganization(row);
+    },
+
+    /** `monthlyQuota` undefined keeps the override, null returns to the plan's quota. */
+    async setPlan(id: number, plan: Plan, monthlyQuota: number | null | undefined): Promise<Organization | undefined> {
+      const [row] = monthlyQuota === undefined
+        ? await sql<OrganizationRow[]>`
+            update organizations set plan = ${plan}, updated_at = now() where id = ${id} returning *`
+        : await sql<OrganizationRow[]>`
+            update organizations set plan = ${plan}, monthly_quota = ${monthlyQuota}, updated_at = now()
+            where id = ${id} returning *`;
+      return row && toOrganization(row);
+    },
+
+    async setAddOns(id: number, addOns: { userJourney?: boolean | undefined; revenueAnalytics?: boolean | undefined }): Promise<Organization | undefined> {
+      const [row] = await sql<OrganizationRow[]>`
+        update organizations set
+          user_journey = coalesce(${addOns.userJourney ?? null}::boolean, user_journey),
+          revenue_analytics = coalesce(${addOns.revenueAnalytics ?? null}::boolean, revenue_analytics),
+          updated_at = now()
+        where id = ${id} returning *`;
+      return row && toOrganization(row);
+    },
+
+    async setIpAllowlist(id: number, ips: string[]): Promise<Organization | undefined> {
+      const [row] = await sql<OrganizationRow[]>`
+        update organizations set ip_allowlist = ${ips}::text[], updated_at = now() where id = ${id} returning *`;
+      return row && toOrganization(row);
+    },
+  };
+}
+
+export type OrganizationsRepo = ReturnType<typeof createOrganizationsRepo>;

@@ -1,0 +1,129 @@
+// The only reader of process.env: every setting of CONTRACT.md and the few we add, validated once.
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const booleanFlag = z
+  .string()
+  .optional()
+  .transform((v) => v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase()));
+
+/** An identifier we put into SQL text (database names): a closed alphabet, never user input. */
+const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'letters, digits and _ only');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_BASE_URL: optionalString,
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString,
+  CLICKHOUSE_URL: optionalString,
+  CLICKHOUSE_DATABASE: optionalString.pipe(identifier.optional()),
+  NATS_URL: optionalString,
+  /** Prefix of stream, consumer and subject names, so several deployments can share one NATS. */
+  NATS_NAMESPACE: optionalString.pipe(identifier.optional()),
+  SIGNPOST_ADMIN_TOKEN: optionalString,
+  SDK_RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(100),
+  /** Fastify trustProxy: "true", a hop count, or a comma-separated list of addresses/CIDRs. */
+  TRUST_PROXY: optionalString,
+  PII_ENCRYPTION_KEY: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_PRETTY: booleanFlag,
+  NODE_ENV: z.string().default('development'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+  EVENT_BATCH_MAX: z.coerce.number().int().positive().default(5_000),
+  EVENT_BATCH_DELAY_MS: z.coerce.number().int().positive().default(50),
+  /** Where customers point their domain's CNAME; default cname.<public host>. */
+  CUSTOM_DOMAIN_CNAME_TARGET: optionalString,
+  /** Development only: webhooks to plain-HTTP loopback URLs. */
+  WEBHOOK_ALLOW_INSECURE: booleanFlag,
+});
+
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  clickhouseUrl: string | undefined;
+  clickhouseDatabase: string;
+  natsUrl: string | undefined;
+  natsNamespace: string;
+  adminToken: string | undefined;
+  sdkRateLimitPerSecond: number;
+  trustProxy: TrustProxy;
+  piiEncryptionKey: string | undefined;
+  logLevel: string;
+  logPretty: boolean;
+  production: boolean;
+  shutdownTimeoutMs: number;
+  eventBatchMax: number;
+  eventBatchDelayMs: number;
+  customDomainCnameTarget: string;
+  webhookAllowInsecure: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function parseTrustProxy(raw: string | undefined): TrustProxy {
+  if (raw === undefined) return false;
+  const lowered = raw.toLowerCase();
+  if (['true', 'yes', 'on'].includes(lowered)) return true;
+  if (['false', 'no', 'off', '0'].includes(lowered)) return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function databaseFromClickhouseUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const name = new URL(url).pathname.replace(/^\/+/, '').split('/')[0];
+  return name ? name : undefined;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`invalid configuration: ${detail}`);
+  }
+  const e = parsed.data;
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  try {
+    new URL(publicBaseUrl);
+  } catch {
+    throw new ConfigError(`invalid configuration: PUBLIC_BASE_URL is not a URL: ${publicBaseUrl}`);
+  }
+  const chDatabase = e.CLICKHOUSE_DATABASE ?? databaseFromClickhouseUrl(e.CLICKHOUSE_URL) ?? 'signpost';
+  if (!identifier.safeParse(chDatabase).success) {
+    throw new ConfigError(`invalid configuration: ClickHouse database name ${chDatabase}`);
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    clickhouseDatabase: chDatabase,
+    natsUrl: e.NATS_URL,
+    natsNamespace: e.NATS_NAMESPACE ?? 'signpost',
+    adminToken: e.SIGNPOST_ADMIN_TOKEN,
+    sdkRateLimitPerSecond: e.SDK_RATE_LIMIT_PER_SECOND,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    piiEncryptionKey: e.PII_ENCRYPTION_KEY,
+    logLevel: e.LOG_LEVEL,
+    logPretty: e.LOG_PRETTY,
+    production: e.NODE_ENV === 'production',
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    eventBatchMax: e.EVENT_BATCH_MAX,
+    eventBatchDelayMs: e.EVENT_BATCH_DELAY_MS,
+    customDomainCnameTarget: e.CUSTOM_DOMAIN_CNAME_TARGET ?? `cname.${new URL(publicBaseUrl).hostname}`,
+    webhookAllowInsecure: e.WEBHOOK_ALLOW_INSECURE,
+  };
+}
