@@ -1,0 +1,169 @@
+// Service API authentication: a key (401), the IP allow-list (403), the monthly quota (429).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+let isolation: Isolation;
+let svc: TestService;
+
+beforeAll(async () => {
+  isolation = await isolate();
+  svc = await startService(isolation);
+});
+
+afterAll(async () => {
+  await svc?.close();
+  await isolation?.dispose();
+});
+
+function expectErrorBody(res: { statusCode: number; json(): unknown }, status: number, code: string) {
+  expect(res.statusCode).toBe(status);
+  const body = res.json() as Record<string, unknown>;
+  expect(body).toMatchObject({ status, code });
+  expect(typeof body.error).toBe('string');
+  expect(typeof body.message).toBe('string');
+  expect(new Date(body.timestamp as string).toString()).not.toBe('Invalid Date');
+}
+
+describe('X-API-KEY', () => {
+  it('answers 401 without a key, with the error body', async () => {
+    const res = await svc.inject({ method: 'GET', url: '/api/v1/service/usage' });
+    expectErrorBody(res, 401, 'API_KEY_MISSING');
+    expect(res.json()).toMatchObject({ error: 'Unauthorized' });
+  });
+
+  it('answers 401 for an unknown key, including one of absurd length', async () => {
+    expectErrorBody(await svc.service('GET', '/usage', 'sp_live_notarealkey000000000000000000'), 401, 'API_KEY_INVALID');
+    expectErrorBody(await svc.service('GET', '/usage', 'x'.repeat(5000)), 401, 'API_KEY_INVALID');
+  });
+
+  it('accepts a fresh key and tells the organization its usage', async () => {
+    const org = await svc.createOrganization('Keyed', 'PRO');
+    const res = await svc.service('GET', '/usage', org.apiKey);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ organizationId: org.id, plan: 'PRO', monthlyQuota: 100_000, callsThisMonth: 1 });
+  });
+
+  it('stores only a hash of the key', async () => {
+    const org = await svc.createOrganization('Hashed');
+    const rows = await svc.container.postgres.sql<{ key_hash: Buffer; key_prefix: string }[]>`
+      select key_hash, key_prefix from api_keys where organization_id = ${org.id}`;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.key_hash.length).toBe(32);
+    expect(rows[0]!.key_hash.toString('utf8')).not.toContain(org.apiKey);
+    expect(org.apiKey.startsWith(rows[0]!.key_prefix)).toBe(true);
+    expect(rows[0]!.key_prefix.length).toBeLessThan(org.apiKey.length / 2);
+  });
+
+  it('fails a deleted key on its very next call, and leaves the other keys working', async () => {
+    const org = await svc.createOrganization('Rotating');
+    const second = (await svc.admin('POST', `/organizations/${org.id}/api-keys`)).json() as { id: number; apiKey: string };
+    expect((await svc.service('GET', '/usage', second.apiKey)).statusCode).toBe(200);
+    const del = await svc.admin('DELETE', `/organizations/${org.id}/api-keys/${second.id}`);
+    expect(del.statusCode).toBe(204);
+    expect(del.body).toBe('');
+    expectErrorBody(await svc.service('GET', '/usage', second.apiKey), 401, 'API_KEY_INVALID');
+    expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+    // Deleting it again: it is gone.
+    expect((await svc.admin('DELETE', `/organizations/${org.id}/api-keys/${second.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('IP allow-list', () => {
+  it('allows every address while the list is empty', async () => {
+    const org = await svc.createOrganization('Open');
+    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode).toBe(200);
+  });
+
+  it('answers 403 to an address not on the list, and serves listed addresses and CIDR blocks', async () => {
+    const org = await svc.createOrganization('Fenced');
+    const set = await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: ['203.0.113.10', '192.0.2.0/24', '2001:db8::/32'] });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toEqual({ ips: ['203.0.113.10', '192.0.2.0/24', '2001:db8::/32'] });
+
+    expectErrorBody(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' }), 403, 'IP_NOT_ALLOWED');
+    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '203.0.113.10' })).statusCode).toBe(200);
+    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '::ffff:192.0.2.44' })).statusCode).toBe(200);
+    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '2001:db8::1' })).statusCode).toBe(200);
+    expectErrorBody(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '2001:db9::1' }), 403, 'IP_NOT_ALLOWED');
+  });
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY is configured', async () => {
+    const org = await svc.createOrganization('Proxied');
+    await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: ['203.0.113.10'] });
+    const spoofed = await svc.service('GET', '/usage', org.apiKey, undefined, {
+      remoteAddress: '198.51.100.7',
+      headers: { 'x-forwarded-for': '203.0.113.10' },
+    });
+    expectErrorBody(spoofed, 403, 'IP_NOT_ALLOWED');
+  });
+
+  it('an empty list opens it again; invalid entries are refused with 400', async () => {
+    const org = await svc.createOrganization('Reopened');
+    await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: ['203.0.113.10'] });
+    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode).toBe(403);
+    await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: [] });
+    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode).toBe(200);
+    for (const bad of ['999.1.1.1', '10.0.0.0/33', 'example.com', '10.0.0.1/8/1']) {
+      const res = await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: [bad] });
+      expectErrorBody(res, 400, 'VALIDATION_FAILED');
+      expect((res.json() as { message: string }).message).toContain('ips.0');
+    }
+  });
+});
+
+describe('monthly quota', () => {
+  it('answers 429 with Retry-After once the quota is used, without a database write per call', async () => {
+    const org = await svc.createOrganization('Metered');
+    const plan = await svc.admin('PUT', `/organizations/${org.id}/plan`, { plan: 'FREE', monthlyQuota: 3 });
+    expect(plan.json()).toMatchObject({ plan: 'FREE', monthlyQuota: 3, monthlyQuotaOverride: 3 });
+    for (let i = 0; i < 3; i++) expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+    const limited = await svc.service('GET', '/usage', org.apiKey);
+    expectErrorBody(limited, 429, 'QUOTA_EXCEEDED');
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(31 * 24 * 3600);
+
+    // The counts reach PostgreSQL in batches, and the limit holds after they do.
+    await svc.container.deps.usageMeter.flush();
+    const [row] = await svc.container.postgres.sql<{ calls: number }[]>`
+      select calls from api_usage where organization_id = ${org.id}`;
+    expect(row!.calls).toBe(3);
+    expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(429);
+
+    // Raising the quota lets calls through again; null returns to the plan default.
+    await svc.admin('PUT', `/organizations/${org.id}/plan`, { plan: 'FREE', monthlyQuota: 10 });
+    expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+    const reset = await svc.admin('PUT', `/organizations/${org.id}/plan`, { plan: 'PRO', monthlyQuota: null });
+    expect(reset.json()).toMatchObject({ plan: 'PRO', monthlyQuota: 100_000, monthlyQuotaOverride: null });
+  });
+
+  it('counts rejected calls of other organizations apart', async () => {
+    const a = await svc.createOrganization('QuotaA');
+    const b = await svc.createOrganization('QuotaB');
+    await svc.admin('PUT', `/organizations/${a.id}/plan`, { plan: 'FREE', monthlyQuota: 1 });
+    expect((await svc.service('GET', '/usage', a.apiKey)).statusCode).toBe(200);
+    expect((await svc.service('GET', '/usage', a.apiKey)).statusCode).toBe(429);
+    expect((await svc.service('GET', '/usage', b.apiKey)).statusCode).toBe(200);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('takes the client address from X-Forwarded-For when configured', async () => {
+    // A second app on the same stores, configured to trust the proxy in front of it.
+    const { buildApp } = await import('../src/api/app.js');
+    const trusting = await buildApp({ ...svc.container.deps, config: { ...svc.config, trustProxy: true } });
+    try {
+      const org = await svc.createOrganization('BehindProxy');
+      await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: ['203.0.113.10'] });
+      const viaProxy = await trusting.inject({
+        method: 'GET',
+        url: '/api/v1/service/usage',
+        headers: { 'x-api-key': org.apiKey, 'x-forwarded-for': '203.0.113.10' },
+        remoteAddress: '10.0.0.1',
+      });
+      expect(viaProxy.statusCode).toBe(200);
+    } finally {
+      await trusting.close();
+    }
+  });
+});
