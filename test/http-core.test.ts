@@ -1,0 +1,144 @@
+// The HTTP core: the spec's error body for every client mistake, health and readiness, request
+// ids, the OpenAPI document and the reference page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+let isolation: Isolation;
+let svc: TestService;
+
+beforeAll(async () => {
+  isolation = await isolate();
+  svc = await startService(isolation);
+});
+
+afterAll(async () => {
+  await svc?.close();
+  await isolation?.dispose();
+});
+
+const adminHeaders = { authorization: 'Bearer test-admin-token-0123456789' };
+
+function expectErrorBody(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, status: number, code: string) {
+  expect(res.statusCode).toBe(status);
+  expect(String(res.headers['content-type'])).toContain('application/json');
+  const body = res.json() as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'status', 'timestamp']);
+  expect(body.status).toBe(status);
+  expect(body.code).toBe(code);
+  expect(body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+  return body;
+}
+
+describe('error bodies', () => {
+  it('malformed JSON is 400 MALFORMED_JSON', async () => {
+    const res = await svc.inject({
+      method: 'POST', url: '/api/admin/v1/organizations',
+      headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '{"name": "Acme",',
+    });
+    const body = expectErrorBody(res, 400, 'MALFORMED_JSON');
+    expect(body.error).toBe('Bad Request');
+  });
+
+  it('a wrong content type is 415', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const res = await svc.inject({
+        method: 'POST', url: '/api/admin/v1/organizations',
+        headers: { ...adminHeaders, 'content-type': type }, payload: 'name=Acme',
+      });
+      expectErrorBody(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    }
+  });
+
+  it('an empty JSON body is 400', async () => {
+    const res = await svc.inject({
+      method: 'POST', url: '/api/admin/v1/organizations',
+      headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '',
+    });
+    expect(res.statusCode).toBe(400);
+    expectErrorBody(res, 400, res.json().code);
+  });
+
+  it('an unknown route is 404 ROUTE_NOT_FOUND, for any method', async () => {
+    for (const [method, url] of [['GET', '/no/such/thing'], ['POST', '/api/v1/service/nothing'], ['DELETE', '/api/admin/v1/nothing']] as const) {
+      const res = await svc.inject({ method, url, headers: adminHeaders });
+      expectErrorBody(res, 404, 'ROUTE_NOT_FOUND');
+    }
+  });
+
+  it('an invalid id is 400 naming the parameter', async () => {
+    for (const id of ['abc', '-1', '0', '1.5', '99999999999999999999']) {
+      const res = await svc.inject({ method: 'GET', url: `/api/admin/v1/organizations/${id}`, headers: adminHeaders });
+      const body = expectErrorBody(res, 400, 'VALIDATION_FAILED');
+      expect(body.message).toContain('params.orgId');
+    }
+  });
+
+  it('a body of the wrong shape names each offending field', async () => {
+    const res = await svc.inject({
+      method: 'POST', url: '/api/admin/v1/organizations', headers: adminHeaders, payload: { name: 42, plan: 'NOPE' },
+    });
+    const body = expectErrorBody(res, 400, 'VALIDATION_FAILED');
+    expect(body.message).toContain('body.name');
+    expect(body.message).toContain('body.plan');
+  });
+
+  it('a body over 1 MiB is 413', async () => {
+    const res = await svc.inject({
+      method: 'POST', url: '/api/admin/v1/organizations', headers: { ...adminHeaders, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+    });
+    expectErrorBody(res, 413, 'BODY_TOO_LARGE');
+  });
+});
+
+describe('health and readiness', () => {
+  it('/healthz answers {"status":"ok"}', async () => {
+    const res = await svc.inject({ method: 'GET', url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('/readyz answers 200 while serving', async () => {
+    const res = await svc.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ready' });
+  });
+
+  it('/metrics speaks the Prometheus text format', async () => {
+    const res = await svc.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    expect(res.body).toContain('# TYPE signpost_events_accepted_total counter');
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a sane incoming X-Request-Id and makes one otherwise', async () => {
+    const given = await svc.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const made = await svc.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const error = await svc.inject({ method: 'GET', url: '/nothing' });
+    expect(error.headers['x-request-id']).toBeTruthy();
+  });
+});
+
+describe('API documentation', () => {
+  it('serves an OpenAPI 3.1 document generated from the route schemas', async () => {
+    const res = await svc.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/api/v1/service/usage'].get.security).toEqual([{ apiKey: [] }]);
+    expect(doc.paths['/api/admin/v1/organizations'].post.requestBody).toBeTruthy();
+    expect(doc.components.schemas.ErrorBody.required).toEqual(expect.arrayContaining(['status', 'error', 'message', 'timestamp', 'code']));
+    expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-KEY' });
+  });
+
+  it('serves a readable reference page at /docs', async () => {
+    const res = await svc.inject({ method: 'GET', url: '/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('swagger-ui');
+  });
+});
