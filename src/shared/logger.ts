@@ -1,5 +1,5 @@
 // One root pino logger for the process; modules take `log.child({ module })` from it.
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
 
@@ -19,7 +19,7 @@ export const redactPaths = [
   '*.email',
 ];
 
-export function createLogger(options: { level: string; pretty: boolean; name?: string }): Logger {
+export function createLogger(options: { level: string; pretty: boolean; name?: string; destination?: DestinationStream }): Logger {
   const base: LoggerOptions = {
     name: options.name ?? 'signpost',
     level: options.level,
@@ -28,5 +28,5 @@ export function createLogger(options: { level: string; pretty: boolean; name?: s
   if (options.pretty) {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } });
   }
-  return pino(base);
+  return options.destination ? pino(base, options.destination) : pino(base);
 }
