@@ -1,0 +1,71 @@
+// Several instances side by side on one PostgreSQL and one NATS (the services backend): what one
+// instance writes the other serves at once, and their shared durable consumer writes each event
+// exactly once. The embedded stores belong to one process, so this runs on test:services only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backend } from './support/backend.js';
+import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+describe.runIf(backend === 'services')('two instances', () => {
+  let isolation: Isolation;
+  let a: TestService;
+  let b: TestService;
+
+  beforeAll(async () => {
+    isolation = await isolate();
+    [a, b] = await Promise.all([startService(isolation), startService(isolation)]);
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await isolation?.dispose();
+  });
+
+  it('share organizations and keys, and a key deleted on one fails at once on the other', async () => {
+    const org = await a.createOrganization('Shared');
+    expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+    const extra = (await b.admin('POST', `/organizations/${org.id}/api-keys`)).json() as { id: number; apiKey: string };
+    expect((await a.service('GET', '/usage', extra.apiKey)).statusCode).toBe(200);
+    expect((await a.admin('DELETE', `/organizations/${org.id}/api-keys/${extra.id}`)).statusCode).toBe(204);
+    expect((await b.service('GET', '/usage', extra.apiKey)).statusCode).toBe(401);
+  });
+
+  it('write every event of both instances exactly once', async () => {
+    const org = await a.createOrganization('Counted');
+    const perInstance = 20;
+    for (let i = 0; i < perInstance; i++) {
+      expect((await a.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+      expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+    }
+    await a.container.deps.events.flush();
+    await b.container.deps.events.flush();
+    const count = async () => {
+      const [row] = await a.clickhouse<{ c: string; u: string }>(
+        'SELECT count() AS c, uniqExact(event_id) AS u FROM api_requests WHERE organization_id = {org:UInt64}',
+        { org: org.id },
+      );
+      return row;
+    };
+    await eventually(async () => {
+      const r = await count();
+      return r && Number(r.c) >= perInstance * 2 ? r : undefined;
+    }, 15_000, 'events of both instances in ClickHouse');
+    expect(await a.container.bus.drain(10_000)).toBe(true);
+    const settled = await count();
+    expect(Number(settled!.c)).toBe(perInstance * 2);
+    expect(Number(settled!.u)).toBe(perInstance * 2);
+  });
+
+  it('count quota usage across instances', async () => {
+    const org = await a.createOrganization('Quota');
+    await a.admin('PUT', `/organizations/${org.id}/plan`, { plan: 'FREE', monthlyQuota: 4 });
+    expect((await a.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+    expect((await a.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+    await a.container.deps.usageMeter.flush();
+    expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+    expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+    await b.container.deps.usageMeter.flush();
+    expect((await a.service('GET', '/usage', org.apiKey)).statusCode).toBe(429);
+    expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(429);
+  });
+});
