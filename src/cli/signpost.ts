@@ -1,0 +1,297 @@
+// `signpost`: the operator's command line. A plain HTTP client of the operator API
+// (/api/admin/v1, CONTRACT.md), so it works against any running Signpost, local or remote, and
+// never touches the stores itself.
+import { parseArgs } from 'node:util';
+
+const USAGE = `Usage: signpost <command> [options] [--json]
+
+Organizations
+  signpost org create --name NAME [--plan PLAN]      new organization and its first API key
+  signpost org show ORG_ID
+  signpost org plan ORG_ID --plan PLAN [--quota N | --quota default]
+  signpost org add-ons ORG_ID [--user-journey true|false] [--revenue-analytics true|false]
+  signpost org ip-allowlist ORG_ID [IP|CIDR ...]     no addresses: allow all again
+Service API keys
+  signpost key create ORG_ID
+  signpost key delete ORG_ID KEY_ID
+Custom domains
+  signpost domain add ORG_ID DOMAIN_NAME
+  signpost domain status DOMAIN_ID STATUS            PENDING, VERIFIED, ACTIVE, FAILED or REVOKED
+Webhooks
+  signpost webhook set ORG_ID --url URL --secret SECRET [--events click,campaign,goal,funnel,session]
+Single sign-on partners
+  signpost partner create --name NAME --origins https://a,https://b --login-url URL --email EMAIL
+
+PLAN is FREE, PRO, BUSINESS or ENTERPRISE.
+--json prints the API's JSON answer as it is; otherwise a key: value summary.
+
+Environment
+  SIGNPOST_URL           the service (default http://localhost:$PORT, PORT default 8080)
+  SIGNPOST_ADMIN_TOKEN   the operator token the service was started with (required)
+
+Exit status: 0 done, 1 refused by the API or the service unreachable, 2 wrong usage.`;
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Options = Record<string, string | boolean | undefined>;
+
+interface Command {
+  /** Names of the positional arguments; a trailing `...` takes the rest (possibly none). */
+  args: string[];
+  /** Options this command accepts besides --json. */
+  options?: string[];
+  required?: string[];
+  method: Method;
+  path(args: string[]): string;
+  body?(opts: Options, args: string[]): unknown;
+  /** Said after the answer: secrets the API will never show again. */
+  note?: string;
+  /** What to say when the API answers with no body (204). */
+  done?(args: string[]): string;
+}
+
+class UsageError extends Error {}
+
+const SHOWN_ONCE = 'The API key above is shown only this once: store it now.';
+
+const COMMANDS: Record<string, Command> = {
+  'org create': {
+    args: [],
+    options: ['name', 'plan'],
+    required: ['name'],
+    method: 'POST',
+    path: () => '/organizations',
+    body: (o) => ({ name: o.name, ...(o.plan === undefined ? {} : { plan: upper(o.plan) }) }),
+    note: SHOWN_ONCE,
+  },
+  'org show': { args: ['ORG_ID'], method: 'GET', path: ([org]) => `/organizations/${seg(org)}` },
+  'org plan': {
+    args: ['ORG_ID'],
+    options: ['plan', 'quota'],
+    required: ['plan'],
+    method: 'PUT',
+    path: ([org]) => `/organizations/${seg(org)}/plan`,
+    body: (o) => ({ plan: upper(o.plan), ...(o.quota === undefined ? {} : { monthlyQuota: quota(o.quota) }) }),
+  },
+  'org add-ons': {
+    args: ['ORG_ID'],
+    options: ['user-journey', 'revenue-analytics'],
+    method: 'PUT',
+    path: ([org]) => `/organizations/${seg(org)}/add-ons`,
+    body: (o) => ({
+      ...(o['user-journey'] === undefined ? {} : { userJourney: bool('user-journey', o['user-journey']) }),
+      ...(o['revenue-analytics'] === undefined ? {} : { revenueAnalytics: bool('revenue-analytics', o['revenue-analytics']) }),
+    }),
+  },
+  'org ip-allowlist': {
+    args: ['ORG_ID', 'IP...'],
+    method: 'PUT',
+    path: ([org]) => `/organizations/${seg(org)}/ip-allowlist`,
+    body: (_o, [, ...ips]) => ({ ips: ips.flatMap(list) }),
+  },
+  'key create': {
+    args: ['ORG_ID'],
+    method: 'POST',
+    path: ([org]) => `/organizations/${seg(org)}/api-keys`,
+    note: SHOWN_ONCE,
+  },
+  'key delete': {
+    args: ['ORG_ID', 'KEY_ID'],
+    method: 'DELETE',
+    path: ([org, key]) => `/organizations/${seg(org)}/api-keys/${seg(key)}`,
+    done: ([org, key]) => `deleted: API key ${key} of organization ${org}; it fails from now on`,
+  },
+  'domain add': {
+    args: ['ORG_ID', 'DOMAIN_NAME'],
+    method: 'POST',
+    path: ([org]) => `/organizations/${seg(org)}/custom-domains`,
+    body: (_o, [, domainName]) => ({ domainName }),
+  },
+  'domain status': {
+    args: ['DOMAIN_ID', 'STATUS'],
+    method: 'PUT',
+    path: ([id]) => `/custom-domains/${seg(id)}/status`,
+    body: (_o, [, status]) => ({ status: upper(status) }),
+  },
+  'webhook set': {
+    args: ['ORG_ID'],
+    options: ['url', 'secret', 'events'],
+    required: ['url', 'secret'],
+    method: 'PUT',
+    path: ([org]) => `/organizations/${seg(org)}/webhook`,
+    body: (o) => ({ url: o.url, secret: o.secret, ...(o.events === undefined ? {} : { events: list(o.events) }) }),
+  },
+  'partner create': {
+    args: [],
+    options: ['name', 'origins', 'login-url', 'email'],
+    required: ['name', 'origins', 'login-url', 'email'],
+    method: 'POST',
+    path: () => '/partners',
+    body: (o) => ({ serviceName: o.name, allowedOrigins: list(o.origins), loginUrl: o['login-url'], contactEmail: o.email }),
+    note: 'The shared secret above is shown only this once: store it now.',
+  },
+};
+
+// Path segments come from the command line; encoding keeps a stray `/` or `?` from retargeting the call.
+const seg = (value: string | undefined) => encodeURIComponent(value ?? '');
+const upper = (value: unknown) => String(value).toUpperCase();
+const list = (value: unknown) => String(value).split(',').map((s) => s.trim()).filter(Boolean);
+
+function bool(name: string, value: unknown): boolean {
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new UsageError(`--${name} takes true or false`);
+}
+
+/** `default` sends null: the API's way back to the plan's own quota. */
+function quota(value: unknown): number | null {
+  if (value === 'default') return null;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  throw new UsageError('--quota takes a whole number or "default"');
+}
+
+function parse(argv: string[]): { help: boolean; json: boolean; name: string; command: Command | undefined; opts: Options; args: string[] } {
+  // Every option any command takes is parsed; checkUsage then refuses those this command does not.
+  const stringOptions = [...new Set(Object.values(COMMANDS).flatMap((c) => c.options ?? []))];
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(stringOptions.map((o) => [o, { type: 'string' as const }])),
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const { values, positionals } = parsed;
+  const help = values.help === true || positionals[0] === 'help';
+  const name = positionals.slice(0, 2).join(' ');
+  return { help, json: values.json === true, name, command: COMMANDS[name], opts: values, args: positionals.slice(2) };
+}
+
+function checkUsage(name: string, command: Command, opts: Options, args: string[]): void {
+  const allowed = new Set(['json', 'help', ...(command.options ?? [])]);
+  const stray = Object.keys(opts).find((o) => opts[o] !== undefined && !allowed.has(o));
+  if (stray) throw new UsageError(`signpost ${name} does not take --${stray}`);
+  const missing = (command.required ?? []).find((o) => opts[o] === undefined || opts[o] === '');
+  if (missing) throw new UsageError(`signpost ${name} needs --${missing}`);
+  const variadic = command.args.at(-1)?.endsWith('...') === true;
+  const fixed = variadic ? command.args.length - 1 : command.args.length;
+  if (args.length < fixed || (!variadic && args.length > fixed)) {
+    throw new UsageError(`usage: signpost ${name} ${command.args.map((a) => (a.endsWith('...') ? `[${a}]` : a)).join(' ')}`.trimEnd());
+  }
+}
+
+/** key: value lines; nested objects flatten to dotted keys so every line stays greppable. */
+function summarize(value: unknown, prefix = ''): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const shown = value === null ? '-' : Array.isArray(value) ? (value.length === 0 ? '(none)' : value.join(', ')) : String(value);
+    return [`${prefix || 'result'}: ${shown}`];
+  }
+  return Object.entries(value).flatMap(([key, inner]) => summarize(inner, prefix ? `${prefix}.${key}` : key));
+}
+
+function baseUrl(): string {
+  const url = process.env.SIGNPOST_URL?.trim() || `http://localhost:${process.env.PORT?.trim() || '8080'}`;
+  try {
+    return new URL(url).toString().replace(/\/+$/, '');
+  } catch {
+    throw new UsageError(`SIGNPOST_URL is not a URL: ${url}`);
+  }
+}
+
+/** fetch's own errors hide the useful part (ECONNREFUSED, ENOTFOUND) in `cause`. */
+function describeNetworkError(err: unknown, base: string): string {
+  if (err instanceof Error && err.name === 'TimeoutError') {
+    return `no answer from ${base} within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  }
+  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
+  const reason = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+  return `cannot reach Signpost at ${base} (${reason}); is it running? Set SIGNPOST_URL to its address`;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { help, json, name, command, opts, args } = parse(argv);
+  if (help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!command) {
+    const what = name ? `unknown command: ${name}` : 'no command given';
+    process.stderr.write(`signpost: ${what}\n\n${USAGE}\n`);
+    return 2;
+  }
+  checkUsage(name, command, opts, args);
+  const body = command.body?.(opts, args);
+
+  const token = process.env.SIGNPOST_ADMIN_TOKEN?.trim();
+  if (!token) {
+    process.stderr.write('signpost: SIGNPOST_ADMIN_TOKEN is not set; export the operator token the service runs with\n');
+    return 1;
+  }
+  const base = baseUrl();
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${base}/api/admin/v1${command.path(args)}`, {
+      method: command.method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    text = await response.text();
+  } catch (err) {
+    process.stderr.write(`signpost: ${describeNetworkError(err, base)}\n`);
+    return 1;
+  }
+
+  let answer: unknown;
+  try {
+    answer = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    answer = undefined;
+  }
+
+  if (!response.ok) {
+    const error = answer as { message?: unknown; code?: unknown } | undefined;
+    const message = typeof error?.message === 'string' ? error.message : `${response.status} ${response.statusText}`;
+    const code = typeof error?.code === 'string' ? error.code : `HTTP ${response.status}`;
+    // With no admin token configured the service hides the whole operator API behind 404s.
+    const hint = code === 'ROUTE_NOT_FOUND' ? '; is SIGNPOST_ADMIN_TOKEN set on the service?' : '';
+    process.stderr.write(`signpost: ${message} (${code})${hint}\n`);
+    return 1;
+  }
+
+  if (json) {
+    if (text !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    // stdout stays pure JSON for pipes; the warning goes where a person still sees it.
+    if (command.note) process.stderr.write(`${command.note}\n`);
+    return 0;
+  }
+  const lines = answer !== undefined ? summarize(answer) : [command.done?.(args) ?? `done (HTTP ${response.status})`];
+  if (command.note) lines.push('', command.note);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+try {
+  process.exitCode = await run(process.argv.slice(2));
+} catch (err) {
+  // Wrong usage and anything unforeseen end in one line, never a stack trace.
+  if (err instanceof UsageError) {
+    process.stderr.write(`signpost: ${err.message}\nRun "signpost help" for usage.\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`signpost: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,186 @@
+// The `signpost` command as an operator runs it: a child process talking HTTP to the real service
+// on a real port, judged by what it prints and how it exits.
+import { execFile } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const launcher = path.join(root, 'bin', 'signpost.mjs');
+
+let isolation: Isolation;
+let svc: TestService;
+let baseUrl: string;
+
+beforeAll(async () => {
+  isolation = await isolate();
+  svc = await startService(isolation, { PORT: '0' });
+  baseUrl = await svc.container.listen();
+});
+
+afterAll(async () => {
+  await svc?.close();
+  await isolation?.dispose();
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI from another directory, with only the environment an operator would set. */
+function signpost(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '' };
+  for (const [name, value] of Object.entries({ SIGNPOST_URL: baseUrl, SIGNPOST_ADMIN_TOKEN: ADMIN_TOKEN, ...env })) {
+    if (value !== undefined) childEnv[name] = value;
+  }
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [launcher, ...args], { cwd: isolation.dataDir, env: childEnv, timeout: 20_000 }, (err, stdout, stderr) => {
+      if (err && typeof err.code !== 'number') return reject(err);
+      resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The `key: value` lines of a readable answer. */
+function fields(stdout: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of stdout.split('\n')) {
+    const match = /^([\w.]+): (.*)$/.exec(line);
+    if (match?.[1] !== undefined && match[2] !== undefined) out[match[1]] = match[2];
+  }
+  return out;
+}
+
+function usage(apiKey: string): Promise<Response> {
+  return fetch(`${baseUrl}/api/v1/service/usage`, { headers: { 'x-api-key': apiKey }, signal: AbortSignal.timeout(10_000) });
+}
+
+function expectNoStackTrace(run: Run) {
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+  expect(run.stderr.trim().split('\n')).toHaveLength(1);
+}
+
+describe('signpost org', () => {
+  it('creates an organization, prints its key once, and the key works', async () => {
+    const run = await signpost(['org', 'create', '--name', 'Acme', '--plan', 'PRO']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const org = fields(run.stdout);
+    expect(org).toMatchObject({ name: 'Acme', plan: 'PRO', monthlyQuota: '100000' });
+    expect(org.id).toMatch(/^\d+$/);
+    expect(org.apiKey).toBeTruthy();
+    expect(run.stdout).toMatch(/shown only this once/);
+
+    const res = await usage(org.apiKey!);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ organizationId: Number(org.id), plan: 'PRO' });
+  });
+
+  it('prints the raw JSON answer with --json', async () => {
+    const run = await signpost(['org', 'create', '--name', 'Jsonic', '--json']);
+    expect(run.code).toBe(0);
+    const body = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(body).toMatchObject({ name: 'Jsonic', plan: 'FREE', monthlyQuotaOverride: null, ipAllowlist: [] });
+    expect(typeof body.id).toBe('number');
+    expect(typeof body.apiKey).toBe('string');
+    expect(run.stderr).toMatch(/shown only this once/);
+  });
+
+  it('changes the plan and quota, and goes back to the plan default', async () => {
+    const { id } = await svc.createOrganization('Planned');
+    const set = await signpost(['org', 'plan', String(id), '--plan', 'business', '--quota', '42']);
+    expect(set.code).toBe(0);
+    expect(fields(set.stdout)).toMatchObject({ plan: 'BUSINESS', monthlyQuota: '42', monthlyQuotaOverride: '42' });
+
+    const reset = await signpost(['org', 'plan', String(id), '--plan', 'PRO', '--quota', 'default', '--json']);
+    expect(reset.code).toBe(0);
+    expect(JSON.parse(reset.stdout)).toMatchObject({ plan: 'PRO', monthlyQuota: 100_000, monthlyQuotaOverride: null });
+
+    const shown = await signpost(['org', 'show', String(id)]);
+    expect(fields(shown.stdout)).toMatchObject({ id: String(id), plan: 'PRO' });
+  });
+});
+
+describe('signpost key', () => {
+  it('issues a key that works, and deletes it so it fails at once', async () => {
+    const org = await svc.createOrganization('Keyed');
+    const created = await signpost(['key', 'create', String(org.id)]);
+    expect(created.code).toBe(0);
+    const key = fields(created.stdout);
+    expect(key.id).toMatch(/^\d+$/);
+    expect(created.stdout).toMatch(/shown only this once/);
+    expect((await usage(key.apiKey!)).status).toBe(200);
+
+    const deleted = await signpost(['key', 'delete', String(org.id), key.id!]);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toMatch(/deleted/);
+    expect((await usage(key.apiKey!)).status).toBe(401);
+    expect((await usage(org.apiKey)).status).toBe(200);
+
+    const again = await signpost(['key', 'delete', String(org.id), key.id!]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('API_KEY_NOT_FOUND');
+    expectNoStackTrace(again);
+  });
+});
+
+describe('signpost domain', () => {
+  it('registers a custom domain as PENDING with its CNAME record, then overrides the status', async () => {
+    const org = await svc.createOrganization('Domained');
+    const added = await signpost(['domain', 'add', String(org.id), 'links.domained.example']);
+    expect(added.code).toBe(0);
+    const domain = fields(added.stdout);
+    expect(domain).toMatchObject({ domainName: 'links.domained.example', status: 'PENDING', cnameRecordName: 'links.domained.example' });
+
+    const active = await signpost(['domain', 'status', domain.id!, 'ACTIVE']);
+    expect(active.code).toBe(0);
+    expect(fields(active.stdout)).toMatchObject({ id: domain.id, status: 'ACTIVE' });
+  });
+});
+
+describe('failures', () => {
+  it('a wrong token: exit 1, the API message and code on stderr, nothing on stdout', async () => {
+    const run = await signpost(['org', 'show', '1'], { SIGNPOST_ADMIN_TOKEN: 'not-the-token' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('ADMIN_TOKEN_INVALID');
+    expect(run.stderr).toContain('operator token');
+    expectNoStackTrace(run);
+  });
+
+  it('a missing token: exit 1 with a one-line explanation', async () => {
+    const run = await signpost(['org', 'show', '1'], { SIGNPOST_ADMIN_TOKEN: undefined });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('SIGNPOST_ADMIN_TOKEN');
+    expectNoStackTrace(run);
+  });
+
+  it('an unreachable server: exit 1 naming the address', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const url = `http://127.0.0.1:${closedPort}`;
+    const run = await signpost(['org', 'show', '1'], { SIGNPOST_URL: url });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`cannot reach Signpost at ${url}`);
+    expectNoStackTrace(run);
+  });
+
+  it('wrong usage: exit 2 and a pointer to the help; help itself succeeds', async () => {
+    const missing = await signpost(['org', 'plan', '1']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--plan');
+
+    const help = await signpost(['--help'], { SIGNPOST_ADMIN_TOKEN: undefined });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('signpost org create --name NAME');
+  });
+});
