@@ -14,6 +14,9 @@ import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createApiKeysRepo } from './oltp/api-keys.repo.js';
+import { createCampaignsRepo } from './oltp/campaigns.repo.js';
+import { createMobileAppsRepo } from './oltp/mobile-apps.repo.js';
+import { createShortUrlsRepo } from './oltp/short-urls.repo.js';
 import { createCustomDomainsRepo } from './oltp/custom-domains.repo.js';
 import { migratePostgres, withMigrationLock } from './oltp/migrate.js';
 import { createOrganizationsRepo } from './oltp/organizations.repo.js';
@@ -115,6 +118,9 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
       webhookEndpoints: createWebhookEndpointsRepo({ sql }),
       ssoPartners: createSsoPartnersRepo({ sql }),
       usage,
+      mobileApps: createMobileAppsRepo({ sql, secretBox }),
+      shortUrls: createShortUrlsRepo({ sql }),
+      campaigns: createCampaignsRepo({ sql }),
     },
   };
   const app = await buildApp(deps);

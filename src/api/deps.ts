@@ -5,6 +5,9 @@ import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { EventPublisher } from '../ingest/publisher.js';
 import type { ApiKeysRepo } from '../oltp/api-keys.repo.js';
+import type { CampaignsRepo } from '../oltp/campaigns.repo.js';
+import type { MobileAppsRepo } from '../oltp/mobile-apps.repo.js';
+import type { ShortUrlsRepo } from '../oltp/short-urls.repo.js';
 import type { CustomDomainsRepo } from '../oltp/custom-domains.repo.js';
 import type { OrganizationsRepo } from '../oltp/organizations.repo.js';
 import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
@@ -33,5 +36,8 @@ export interface AppDeps {
     webhookEndpoints: WebhookEndpointsRepo;
     ssoPartners: SsoPartnersRepo;
     usage: UsageRepo;
+    mobileApps: MobileAppsRepo;
+    shortUrls: ShortUrlsRepo;
+    campaigns: CampaignsRepo;
   };
 }

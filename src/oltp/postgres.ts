@@ -52,9 +52,11 @@ export async function createPostgres(options: PostgresOptions): Promise<Postgres
 async function createEmbeddedPostgres(dataDir: string, log: Logger): Promise<Postgres> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  // Real servers ship these contrib modules; PGlite loads them as WebAssembly extensions.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const dir = path.join(dataDir, 'pg');
   fs.mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dir);
+  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
   // Unix socket paths are limited to ~107 bytes; a long DATA_DIR falls back to the temp dir.
   let socketPath = path.join(dataDir, '.pglite.sock');
   if (socketPath.length > 100) socketPath = path.join('/tmp', `signpost-pglite-${process.pid}-${Date.now()}.sock`);

@@ -82,26 +82,34 @@ function parseTrustProxy(raw: string | undefined): TrustProxy {
 
 function databaseFromClickhouseUrl(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
-  const name = new URL(url).pathname.replace(/^\/+/, '').split('/')[0];
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('invalid configuration: CLICKHOUSE_URL is not a URL');
+  }
+  const name = parsed.pathname.replace(/^\/+/, '').split('/')[0];
   return name ? name : undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // A variable set to blank (`PORT=` in a compose file) means unset, for every variable alike;
+  // otherwise a blank PORT would be 0 (a random port) and a blank DATA_DIR the working directory.
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== '')));
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`invalid configuration: ${detail}`);
   }
   const e = parsed.data;
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
-  try {
-    new URL(publicBaseUrl);
-  } catch {
-    throw new ConfigError(`invalid configuration: PUBLIC_BASE_URL is not a URL: ${publicBaseUrl}`);
+  // `localhost:8080` parses as a URL with the scheme `localhost:`; links need http(s).
+  if (!URL.canParse(publicBaseUrl) || !['http:', 'https:'].includes(new URL(publicBaseUrl).protocol)) {
+    throw new ConfigError(`invalid configuration: PUBLIC_BASE_URL is not an http(s) URL: ${publicBaseUrl}`);
   }
-  const chDatabase = e.CLICKHOUSE_DATABASE ?? databaseFromClickhouseUrl(e.CLICKHOUSE_URL) ?? 'signpost';
+  const databaseInUrl = databaseFromClickhouseUrl(e.CLICKHOUSE_URL);
+  const chDatabase = e.CLICKHOUSE_DATABASE ?? databaseInUrl ?? 'signpost';
   if (!identifier.safeParse(chDatabase).success) {
-    throw new ConfigError(`invalid configuration: ClickHouse database name ${chDatabase}`);
+    throw new ConfigError(`invalid configuration: CLICKHOUSE_URL names the database ${chDatabase}: letters, digits and _ only`);
   }
   return {
     port: e.PORT,

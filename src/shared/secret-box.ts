@@ -64,7 +64,9 @@ export function createSecretBox(keys: Key[]): SecretBox {
       const key = byId.get(keyId);
       if (!key) throw new Error(`unknown encryption key id ${keyId}`);
       const raw = Buffer.from(payload, 'base64');
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      if (raw.length < 28) throw new Error('sealed value is truncated');
+      // A fixed tag length: otherwise Node accepts a tag cut down to 4 bytes, which is forgeable.
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12), { authTagLength: 16 });
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     },

@@ -4,6 +4,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { uuidv7 } from '../../shared/ids.js';
 import type { AppDeps } from '../deps.js';
 import { createServiceAuthenticator, normalizeIp } from './auth.js';
+import { campaignRoutes } from './campaigns.routes.js';
+import { customDomainRoutes } from './custom-domains.routes.js';
+import { mobileAppRoutes } from './mobile-apps.routes.js';
+import { shortUrlRoutes } from './short-urls.routes.js';
+import { statisticsPendingRoutes } from './statistics-pending.routes.js';
 import { usageRoutes } from './usage.routes.js';
 
 export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -35,4 +40,9 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   });
 
   await app.register(usageRoutes, { deps });
+  await app.register(shortUrlRoutes, { deps });
+  await app.register(campaignRoutes, { deps });
+  await app.register(mobileAppRoutes, { deps });
+  await app.register(customDomainRoutes, { deps });
+  await app.register(statisticsPendingRoutes, { deps });
 };

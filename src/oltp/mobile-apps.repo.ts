@@ -1,0 +1,177 @@
+// Mobile apps (iOS or Android) of an organization: deep-link settings, the URL namespace (path)
+// and the mobile SDK key. Every query is scoped by organization.
+import { randomBase62 } from '../shared/ids.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { hashSecret } from '../shared/secrets.js';
+import type { Sql } from './postgres.js';
+import { containsPattern, isUniqueViolation, patchColumns } from './sql-helpers.js';
+
+export type Platform = 'IOS' | 'ANDROID';
+
+export interface MobileApp {
+  id: number;
+  organizationId: number;
+  platform: Platform;
+  appName: string;
+  bundleId: string;
+  teamId: string | null;
+  scheme: string | null;
+  storeUrl: string | null;
+  appIconUrl: string | null;
+  path: string;
+  apiKey: string;
+  sha256CertFingerprints: string[];
+  deepLinkTokenTtlSeconds: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface MobileAppInput {
+  platform: Platform;
+  appName: string;
+  bundleId: string;
+  teamId: string | null;
+  scheme: string | null;
+  storeUrl: string | null;
+  appIconUrl: string | null;
+  sha256CertFingerprints: string[];
+  deepLinkTokenTtlSeconds?: number | undefined;
+}
+
+interface Row {
+  id: number;
+  organization_id: number;
+  platform: Platform;
+  app_name: string;
+  bundle_id: string;
+  team_id: string | null;
+  scheme: string | null;
+  store_url: string | null;
+  app_icon_url: string | null;
+  path: string;
+  api_key_sealed: string;
+  sha256_cert_fingerprints: string[];
+  deep_link_token_ttl_seconds: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Columns a patch may set, keyed by the field name callers use. */
+const PATCHABLE = {
+  platform: 'platform',
+  appName: 'app_name',
+  bundleId: 'bundle_id',
+  teamId: 'team_id',
+  scheme: 'scheme',
+  storeUrl: 'store_url',
+  appIconUrl: 'app_icon_url',
+  sha256CertFingerprints: 'sha256_cert_fingerprints',
+  deepLinkTokenTtlSeconds: 'deep_link_token_ttl_seconds',
+} as const;
+
+export type MobileAppPatch = Partial<Pick<MobileAppInput, keyof typeof PATCHABLE>>;
+
+/** Readable, lowercase namespace from the app name plus a short random suffix: `acme-shop-x7k2`. */
+export function appPathFor(appName: string): string {
+  const stem = appName
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 24)
+    .replace(/-+$/, '');
+  const suffix = randomBase62(6).toLowerCase();
+  return stem ? `${stem}-${suffix}` : `app-${suffix}`;
+}
+
+export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: SecretBox }) {
+  const toApp = (r: Row): MobileApp => ({
+    id: r.id,
+    organizationId: r.organization_id,
+    platform: r.platform,
+    appName: r.app_name,
+    bundleId: r.bundle_id,
+    teamId: r.team_id,
+    scheme: r.scheme,
+    storeUrl: r.store_url,
+    appIconUrl: r.app_icon_url,
+    path: r.path,
+    apiKey: secretBox.open(r.api_key_sealed),
+    sha256CertFingerprints: r.sha256_cert_fingerprints,
+    deepLinkTokenTtlSeconds: r.deep_link_token_ttl_seconds,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  });
+
+  return {
+    async create(organizationId: number, input: MobileAppInput): Promise<MobileApp> {
+      const apiKey = `spm_${randomBase62(32)}`;
+      // The random suffix makes a clash rare; retry the few times it happens.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const [row] = await sql<Row[]>`
+            insert into mobile_apps (organization_id, platform, app_name, bundle_id, team_id, scheme, store_url,
+              app_icon_url, path, api_key_sealed, api_key_hash, sha256_cert_fingerprints, deep_link_token_ttl_seconds)
+            values (${organizationId}, ${input.platform}, ${input.appName}, ${input.bundleId}, ${input.teamId},
+              ${input.scheme}, ${input.storeUrl}, ${input.appIconUrl}, ${appPathFor(input.appName)},
+              ${secretBox.seal(apiKey)}, ${hashSecret(apiKey)}, ${input.sha256CertFingerprints}::text[],
+              ${input.deepLinkTokenTtlSeconds ?? 7200})
+            returning *`;
+          return toApp(row!);
+        } catch (err) {
+          if (!isUniqueViolation(err, 'mobile_apps_path_key') || attempt >= 5) throw err;
+        }
+      }
+    },
+
+    async get(organizationId: number, id: number): Promise<MobileApp | undefined> {
+      const [row] = await sql<Row[]>`select * from mobile_apps where id = ${id} and organization_id = ${organizationId}`;
+      return row && toApp(row);
+    },
+
+    async getMany(organizationId: number, ids: number[]): Promise<Map<number, MobileApp>> {
+      if (ids.length === 0) return new Map();
+      const rows = await sql<Row[]>`
+        select * from mobile_apps where organization_id = ${organizationId} and id = any(${ids}::bigint[])`;
+      return new Map(rows.map((r) => [r.id, toApp(r)]));
+    },
+
+    async list(organizationId: number, options: { page: number; size: number; search?: string | undefined }) {
+      const pattern = options.search ? containsPattern(options.search) : null;
+      const filter = sql`organization_id = ${organizationId}
+        ${pattern ? sql`and lower(app_name) like ${pattern}` : sql``}`;
+      const [rows, [count]] = await Promise.all([
+        sql<Row[]>`select * from mobile_apps where ${filter}
+          order by created_at desc, id desc limit ${options.size} offset ${options.page * options.size}`,
+        sql<{ n: number }[]>`select count(*)::bigint as n from mobile_apps where ${filter}`,
+      ]);
+      return { items: rows.map(toApp), total: count!.n };
+    },
+
+    async update(organizationId: number, id: number, patch: MobileAppPatch): Promise<MobileApp | undefined> {
+      const set = patchColumns(patch, PATCHABLE);
+      if (Object.keys(set).length === 0) return this.get(organizationId, id);
+      const [row] = await sql<Row[]>`
+        update mobile_apps set ${sql(set)}, updated_at = now()
+        where id = ${id} and organization_id = ${organizationId} returning *`;
+      return row && toApp(row);
+    },
+
+    /** Whether any short URL or campaign of the organization links the app. */
+    async isLinked(organizationId: number, id: number): Promise<boolean> {
+      const [row] = await sql<{ linked: boolean }[]>`
+        select exists (select 1 from short_urls where organization_id = ${organizationId} and (ios_app_id = ${id} or android_app_id = ${id}))
+            or exists (select 1 from campaigns where organization_id = ${organizationId} and (ios_app_id = ${id} or android_app_id = ${id}))
+          as linked`;
+      return row!.linked;
+    },
+
+    /** Links that pointed at the app keep working without it (their app ids become null). */
+    async delete(organizationId: number, id: number): Promise<boolean> {
+      const rows = await sql`delete from mobile_apps where id = ${id} and organization_id = ${organizationId} returning id`;
+      return rows.length > 0;
+    },
+  };
+}
+
+export type MobileAppsRepo = ReturnType<typeof createMobileAppsRepo>;
