@@ -1,0 +1,308 @@
+// Ingest end to end on the backend under test: events recorded at the edge reach ClickHouse through
+// the bus and the OLAP writer; redelivery and retries never count a row twice; an undecodable
+// message is parked without stalling the rest; the publisher splits large batches in order.
+// (The drain at shutdown is covered in lifecycle.test.ts.)
+import { randomBytes } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bus, BusMessage } from '../src/ingest/bus.js';
+import { decodeBatch, encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
+import { eventTableRoutes } from '../src/ingest/event-routes.js';
+import { createMemoryBus } from '../src/ingest/memory-bus.js';
+import { createNatsBus } from '../src/ingest/nats-bus.js';
+import { createOlapWriter, type RowSink } from '../src/ingest/olap-writer.js';
+import { createEventPublisher } from '../src/ingest/publisher.js';
+import { createRowSink } from '../src/olap/row-sink.js';
+import { uuidv7 } from '../src/shared/ids.js';
+import { createLogger } from '../src/shared/logger.js';
+import { createMetrics } from '../src/shared/metrics.js';
+import { backend, servicesEnv } from './support/backend.js';
+import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+const log = createLogger({ level: 'silent', pretty: false });
+
+let isolation: Isolation;
+let svc: TestService;
+
+beforeAll(async () => {
+  isolation = await isolate();
+  svc = await startService(isolation);
+});
+
+afterAll(async () => {
+  await svc?.close();
+  await isolation?.dispose();
+});
+
+/** A fresh organization id per test, so tests never count each other's rows. */
+let lastOrg = 7_000_000 + Math.floor(Math.random() * 1_000_000);
+const newOrg = () => ++lastOrg;
+
+/** An api_request envelope as the Service API records it (src/api/service/index.ts). */
+function apiRequest(organizationId: number, i: number, occurredAt = Date.now()): EventEnvelope {
+  return {
+    eventId: uuidv7(),
+    type: 'api_request',
+    occurredAt,
+    organizationId,
+    data: {
+      apiKeyId: 42,
+      method: i % 2 === 0 ? 'GET' : 'POST',
+      route: '/api/v1/service/usage',
+      status: i % 5 === 0 ? 429 : 200,
+      durationMs: 1.25,
+      ip: '203.0.113.9',
+      requestId: `req-${i}`,
+    },
+  };
+}
+
+async function countRows(organizationId: number, table = 'api_requests'): Promise<number> {
+  const rows = await svc.clickhouse<{ c: string | number }>(`SELECT count() AS c FROM ${table} WHERE organization_id = {org:UInt64}`, {
+    org: organizationId,
+  });
+  return Number(rows[0]?.c);
+}
+
+const rowsReach = (organizationId: number, n: number, table = 'api_requests') =>
+  eventually(async () => (await countRows(organizationId, table)) === n, 15_000, `${n} rows in ${table} for ${organizationId}`);
+
+/** A bus of the backend under test that is not the service's, closed (and its streams deleted) by the caller. */
+async function ownBus(): Promise<{ bus: Bus; dispose(): Promise<void> }> {
+  if (backend !== 'services') {
+    const bus = createMemoryBus({ log });
+    return { bus, dispose: () => bus.close() };
+  }
+  const namespace = `sp_ingest_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const bus = await createNatsBus({ url: servicesEnv.natsUrl, namespace, log });
+  return {
+    bus,
+    async dispose() {
+      await bus.close();
+      const nc = await connect({ servers: servicesEnv.natsUrl });
+      const jsm = await jetstreamManager(nc);
+      for (const stream of [`${namespace}_EVENTS`, `${namespace}_DLQ`]) await jsm.streams.delete(stream).catch(() => {});
+      await nc.close();
+    },
+  };
+}
+
+describe(`ingest (${backend})`, () => {
+  it('moves recorded events through the bus into ClickHouse, one row each, with UTC times', async () => {
+    const org = newOrg();
+    const start = Date.now() - 60_000;
+    const events = Array.from({ length: 37 }, (_, i) => apiRequest(org, i, start + i * 1_001));
+    for (const event of events) svc.container.deps.events.record(event);
+
+    await rowsReach(org, events.length);
+
+    const sample = events[3]!;
+    const [row] = await svc.clickhouse<Record<string, unknown>>(
+      `SELECT toString(event_id) AS id, toString(ts) AS ts_text, toString(toUnixTimestamp64Milli(ts)) AS ms, toTypeName(ts) AS ts_type,
+              toString(api_key_id) AS api_key_id, method, route, status, duration_ms, ip, request_id
+         FROM api_requests WHERE organization_id = {org:UInt64} AND event_id = {id:UUID}`,
+      { org, id: sample.eventId },
+    );
+    expect(row).toEqual({
+      id: sample.eventId,
+      // The stored instant is the event's, and it reads back in UTC whatever the session's zone.
+      ts_text: new Date(sample.occurredAt).toISOString().replace('T', ' ').replace('Z', ''),
+      ms: String(sample.occurredAt),
+      ts_type: "DateTime64(3, 'UTC')",
+      api_key_id: '42',
+      method: 'POST',
+      route: '/api/v1/service/usage',
+      status: 200,
+      duration_ms: 1.25,
+      ip: '203.0.113.9',
+      request_id: 'req-3',
+    });
+    const statuses = await svc.clickhouse<{ status: number; c: string | number }>(
+      'SELECT status, count() AS c FROM api_requests WHERE organization_id = {org:UInt64} GROUP BY status ORDER BY status',
+      { org },
+    );
+    expect(statuses.map((r) => [r.status, Number(r.c)])).toEqual([
+      [200, 29],
+      [429, 8],
+    ]);
+    expect(svc.container.deps.metrics.get('events_published_total')).toBeGreaterThanOrEqual(events.length);
+    expect(svc.container.deps.events.backlog()).toBe(0);
+  });
+
+  it('writes a redelivered message (same id, same data) only once', async () => {
+    const org = newOrg();
+    const writer = createOlapWriter({
+      bus: svc.container.bus,
+      sink: createRowSink(svc.container.clickhouse.client),
+      routes: eventTableRoutes,
+      log,
+      metrics: createMetrics(),
+    });
+    const events = Array.from({ length: 12 }, (_, i) => apiRequest(org, i));
+    const message: BusMessage = { id: uuidv7(), subject: 'events.api_request', data: encodeBatch(events), deliveryCount: 1 };
+
+    await writer([message]);
+    expect(await countRows(org)).toBe(events.length);
+    // The ack was lost: the bus delivers the same message again, alone and then within a batch.
+    await writer([{ ...message, deliveryCount: 2 }]);
+    const other = apiRequest(org, 99);
+    await writer([{ ...message, deliveryCount: 3 }, { id: uuidv7(), subject: 'events.api_request', data: encodeBatch([other]), deliveryCount: 1 }]);
+
+    expect(await countRows(org)).toBe(events.length + 1);
+    const ids = await svc.clickhouse<{ id: string }>('SELECT toString(event_id) AS id FROM api_requests WHERE organization_id = {org:UInt64}', { org });
+    expect(ids.map((r) => r.id).sort()).toEqual([...events, other].map((e) => e.eventId).sort());
+  });
+
+  it('leaves later plain inserts alone after a deduplicated write', async () => {
+    // The writer's deduplication token must apply to its own insert only: a plain insert into the
+    // same table afterwards (a backfill, a repair) is not mistaken for a repeat.
+    const org = newOrg();
+    const writer = createOlapWriter({
+      bus: svc.container.bus,
+      sink: createRowSink(svc.container.clickhouse.client),
+      routes: eventTableRoutes,
+      log,
+      metrics: createMetrics(),
+    });
+    await writer([{ id: uuidv7(), subject: 'events.api_request', data: encodeBatch([apiRequest(org, 0)]), deliveryCount: 1 }]);
+    const toRow = eventTableRoutes.api_request!.toRow;
+    for (const i of [1, 2]) {
+      await svc.container.clickhouse.client.insert({ table: 'api_requests', values: [toRow(apiRequest(org, i))], format: 'JSONEachRow' });
+    }
+    expect(await countRows(org)).toBe(3);
+  });
+
+  it('retries a batch whose insert failed, through the bus, and ends with every row exactly once', async () => {
+    const org = newOrg();
+    const table = `retry_rows_${randomBytes(4).toString('hex')}`;
+    const client = svc.container.clickhouse.client;
+    const realSink = createRowSink(client);
+    const attempts: { table: string; error?: string }[] = [];
+    const sink: RowSink = {
+      async insert(target, rows, dedupToken) {
+        try {
+          await realSink.insert(target, rows, dedupToken);
+          attempts.push({ table: target });
+        } catch (err) {
+          attempts.push({ table: target, error: String(err) });
+          throw err;
+        }
+      },
+    };
+    // api_request rows go to api_requests (exists), retry_probe rows to a table not created yet:
+    // the first insert of each delivery succeeds, the second fails until the table exists.
+    const routes = { ...eventTableRoutes, retry_probe: { table, toRow: eventTableRoutes.api_request!.toRow } };
+    const writer = createOlapWriter({ bus: svc.container.bus, sink, routes, log, metrics: createMetrics() });
+    const deliveries: number[][] = [];
+    const consumer = await svc.container.bus.consume({
+      durable: 'retry-writer',
+      subject: 'work.retry',
+      maxBatch: 10,
+      handler: async (messages) => {
+        deliveries.push(messages.map((m) => m.deliveryCount));
+        await writer(messages);
+      },
+    });
+    try {
+      const requests = Array.from({ length: 8 }, (_, i) => apiRequest(org, i));
+      const probes = Array.from({ length: 5 }, (_, i) => ({ ...apiRequest(org, 100 + i), type: 'retry_probe' }));
+      await svc.container.bus.publish('work.retry', encodeBatch([...requests, ...probes]), uuidv7());
+
+      await eventually(async () => attempts.some((a) => a.table === table && a.error), 15_000, 'a failed insert');
+      expect(attempts.find((a) => a.error)?.error).toMatch(/UNKNOWN_TABLE|does ?n[o']t exist/i);
+      // The part that went in before the failure is there once, and stays once.
+      expect(await countRows(org)).toBe(requests.length);
+
+      await client.command({ query: `CREATE TABLE ${table} AS api_requests` });
+      await rowsReach(org, probes.length, table);
+      expect(await svc.container.bus.drain(15_000)).toBe(true);
+
+      expect(await countRows(org)).toBe(requests.length);
+      expect(await countRows(org, table)).toBe(probes.length);
+      // It really was the bus that delivered the batch again.
+      expect(deliveries.length).toBeGreaterThanOrEqual(2);
+      expect(deliveries.at(-1)![0]).toBe(deliveries.length);
+      expect(attempts.filter((a) => a.table === 'api_requests').length).toBe(deliveries.length);
+    } finally {
+      await consumer.stop();
+      await client.command({ query: `DROP TABLE IF EXISTS ${table}` });
+    }
+  });
+
+  it('dead-letters an undecodable message and keeps consuming the messages after it', async () => {
+    const org = newOrg();
+    const { metrics } = svc.container.deps;
+    const undecodableBefore = metrics.get('events_dead_lettered_total', { reason: 'undecodable' });
+    const invalidBefore = metrics.get('events_dead_lettered_total', { reason: 'invalid' });
+
+    const badId = uuidv7();
+    await svc.container.bus.publish('events.api_request', new TextEncoder().encode('{"not": "a batch"'), badId);
+    // A decodable batch with one broken event: the others are written, the broken one counted.
+    const mixed = [apiRequest(org, 0), { ...apiRequest(org, 1), eventId: 'not-a-uuid' }, apiRequest(org, 2)];
+    await svc.container.bus.publish('events.api_request', encodeBatch(mixed), uuidv7());
+    const later = Array.from({ length: 6 }, (_, i) => apiRequest(org, 10 + i));
+    for (const event of later) svc.container.deps.events.record(event);
+
+    await rowsReach(org, 2 + later.length);
+    expect(await svc.container.bus.drain(15_000)).toBe(true);
+    expect(metrics.get('events_dead_lettered_total', { reason: 'undecodable' })).toBe(undecodableBefore + 1);
+    expect(metrics.get('events_dead_lettered_total', { reason: 'invalid' })).toBe(invalidBefore + 1);
+    expect(await svc.container.deps.metrics.render()).toMatch(/signpost_events_dead_lettered_total\{reason="undecodable"\} \d+/);
+
+    if (backend === 'services') {
+      // On JetStream the message is parked, bytes unchanged, with the reason.
+      const ns = svc.config.natsNamespace;
+      const nc = await connect({ servers: servicesEnv.natsUrl });
+      try {
+        const parked = await (await jetstreamManager(nc)).streams.getMessage(`${ns}_DLQ`, { last_by_subj: `${ns}.dlq.events.api_request` });
+        expect(parked?.string()).toBe('{"not": "a batch"');
+        expect(parked?.header.get('Signpost-Dead-Letter-Reason')).toMatch(/^undecodable batch/);
+      } finally {
+        await nc.close();
+      }
+    }
+  });
+
+  it('splits a batch larger than maxBytes into several messages, keeping the events in order', async () => {
+    const { bus, dispose } = await ownBus();
+    const received: { id: string; bytes: number; eventIds: string[] }[] = [];
+    try {
+      await bus.consume({
+        durable: 'split-reader',
+        subject: 'events.>',
+        maxBatch: 100,
+        handler: async (messages) => {
+          for (const m of messages) received.push({ id: m.id, bytes: m.data.byteLength, eventIds: decodeBatch(m.data).events.map((e) => e.eventId) });
+        },
+      });
+      const metrics = createMetrics();
+      const maxBytes = 2_000;
+      const publisher = createEventPublisher({ bus, log, metrics, maxBatch: 10_000, maxDelayMs: 60_000, maxBytes });
+      const org = newOrg();
+      const events = Array.from({ length: 60 }, (_, i) => apiRequest(org, i));
+      // One event bigger than maxBytes on its own still travels, alone.
+      const big = { ...apiRequest(org, 60), data: { note: 'x'.repeat(3 * maxBytes) } };
+      events.splice(30, 0, big);
+      for (const event of events) publisher.record(event);
+      expect(publisher.backlog()).toBe(events.length);
+
+      expect(await publisher.flush(15_000)).toBe(true);
+      expect(publisher.backlog()).toBe(0);
+      expect(metrics.get('events_published_total')).toBe(events.length);
+      expect(await bus.drain(15_000)).toBe(true);
+
+      const totalBytes = new TextEncoder().encode(JSON.stringify(events)).byteLength;
+      expect(received.length).toBeGreaterThanOrEqual(Math.ceil(totalBytes / maxBytes));
+      expect(new Set(received.map((m) => m.id)).size).toBe(received.length);
+      for (const m of received) {
+        if (m.eventIds.includes(big.eventId)) expect(m.eventIds).toEqual([big.eventId]);
+        else expect(m.bytes).toBeLessThanOrEqual(maxBytes);
+      }
+      expect(received.flatMap((m) => m.eventIds)).toEqual(events.map((e) => e.eventId));
+      await publisher.close(5_000);
+    } finally {
+      await dispose();
+    }
+  });
+});

@@ -1,0 +1,149 @@
+// Configuration from the environment: CONTRACT.md's defaults, TRUST_PROXY forms, the ClickHouse
+// database, and refusals that name the variable. Every test passes its own env object.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/shared/config.js';
+
+/** The ConfigError loadConfig throws for `env`. */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('defaults (CONTRACT.md)', () => {
+  it('runs embedded on 127.0.0.1:8080 with ./data when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://localhost:8080',
+      dataDir: path.resolve('data'),
+      sdkRateLimitPerSecond: 100,
+      databaseUrl: undefined,
+      clickhouseUrl: undefined,
+      natsUrl: undefined,
+      adminToken: undefined,
+      clickhouseDatabase: 'signpost',
+      natsNamespace: 'signpost',
+      trustProxy: false,
+      production: false,
+      webhookAllowInsecure: false,
+      customDomainCnameTarget: 'cname.localhost',
+    });
+    expect(path.isAbsolute(config.dataDir)).toBe(true);
+  });
+
+  it('derives PUBLIC_BASE_URL from PORT, and takes an explicit one without its trailing slash', () => {
+    expect(loadConfig({ PORT: '3000' }).publicBaseUrl).toBe('http://localhost:3000');
+    const config = loadConfig({ PORT: '3000', PUBLIC_BASE_URL: 'https://go.example.com/' });
+    expect(config.publicBaseUrl).toBe('https://go.example.com');
+    expect(config.customDomainCnameTarget).toBe('cname.go.example.com');
+  });
+
+  it('resolves DATA_DIR to an absolute path', () => {
+    expect(loadConfig({ DATA_DIR: 'var/signpost' }).dataDir).toBe(path.resolve('var/signpost'));
+    expect(loadConfig({ DATA_DIR: '/srv/signpost/' }).dataDir).toBe('/srv/signpost');
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db:5432/signpost',
+      NATS_URL: 'nats://a:4222,nats://b:4222',
+      SIGNPOST_ADMIN_TOKEN: ' operator-token ',
+      SDK_RATE_LIMIT_PER_SECOND: '25',
+      NODE_ENV: 'production',
+      WEBHOOK_ALLOW_INSECURE: 'yes',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u:p@db:5432/signpost',
+      natsUrl: 'nats://a:4222,nats://b:4222',
+      adminToken: 'operator-token',
+      sdkRateLimitPerSecond: 25,
+      production: true,
+      webhookAllowInsecure: true,
+    });
+  });
+
+  it('treats a variable set to blank as unset', () => {
+    const config = loadConfig({ PORT: '', HOST: ' ', DATA_DIR: '', PUBLIC_BASE_URL: '', SDK_RATE_LIMIT_PER_SECOND: '', LOG_LEVEL: '', SIGNPOST_ADMIN_TOKEN: '  ' });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('data'),
+      publicBaseUrl: 'http://localhost:8080',
+      sdkRateLimitPerSecond: 100,
+      logLevel: 'info',
+      adminToken: undefined,
+    });
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('is off unless set', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    for (const off of ['false', 'no', 'off', '0', 'FALSE']) expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(false);
+  });
+
+  it('takes true, a hop count, or a list of addresses and CIDRs', () => {
+    for (const on of ['true', 'TRUE', 'yes', 'on']) expect(loadConfig({ TRUST_PROXY: on }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(loadConfig({ TRUST_PROXY: '192.168.1.1' }).trustProxy).toEqual(['192.168.1.1']);
+  });
+});
+
+describe('ClickHouse database', () => {
+  it('comes from the CLICKHOUSE_URL path, unless CLICKHOUSE_DATABASE says otherwise', () => {
+    const url = 'http://user:pass@clickhouse:8123/analytics';
+    expect(loadConfig({ CLICKHOUSE_URL: url })).toMatchObject({ clickhouseUrl: url, clickhouseDatabase: 'analytics' });
+    expect(loadConfig({ CLICKHOUSE_URL: 'http://clickhouse:8123/' }).clickhouseDatabase).toBe('signpost');
+    expect(loadConfig({ CLICKHOUSE_URL: 'http://clickhouse:8123' }).clickhouseDatabase).toBe('signpost');
+    expect(loadConfig({ CLICKHOUSE_URL: url, CLICKHOUSE_DATABASE: 'other_db' }).clickhouseDatabase).toBe('other_db');
+  });
+});
+
+describe('invalid values are refused with the variable named', () => {
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['SDK_RATE_LIMIT_PER_SECOND', '0'],
+    ['SDK_RATE_LIMIT_PER_SECOND', 'lots'],
+    ['LOG_LEVEL', 'verbose'],
+    ['CLICKHOUSE_DATABASE', 'my-db'],
+    ['CLICKHOUSE_DATABASE', 'x; DROP TABLE y'],
+    ['NATS_NAMESPACE', 'a.b'],
+    ['SHUTDOWN_TIMEOUT_MS', '0'],
+    ['EVENT_BATCH_MAX', 'many'],
+    ['PUBLIC_BASE_URL', 'go.example.com'],
+    ['PUBLIC_BASE_URL', 'localhost:8080'],
+    ['PUBLIC_BASE_URL', 'ftp://files.example.com'],
+    ['CLICKHOUSE_URL', 'not a url'],
+  ])('%s=%s', (name, value) => {
+    const err = configError({ [name]: value });
+    expect(err.message).toContain(name);
+  });
+
+  it('names CLICKHOUSE_URL when its path is not a usable database name, without echoing the password', () => {
+    const err = configError({ CLICKHOUSE_URL: 'http://user:s3cret@clickhouse:8123/my-db' });
+    expect(err.message).toContain('CLICKHOUSE_URL');
+    expect(err.message).not.toContain('s3cret');
+    expect(configError({ CLICKHOUSE_URL: 'http://user:s3cret@clickhouse :8123/x' }).message).not.toContain('s3cret');
+  });
+
+  it('reports every invalid variable at once', () => {
+    const err = configError({ PORT: 'x', LOG_LEVEL: 'loud' });
+    expect(err.message).toContain('PORT');
+    expect(err.message).toContain('LOG_LEVEL');
+  });
+});

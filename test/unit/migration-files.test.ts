@@ -1,0 +1,100 @@
+// Reading numbered migration files and splitting them into statements.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readMigrationFiles, splitStatements, sqlRoot } from '../../src/shared/migration-files.js';
+
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function dirWith(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-migrations-'));
+  tempDirs.push(dir);
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+describe('readMigrationFiles', () => {
+  it('returns the numbered files in version order, with their names and text', () => {
+    const dir = dirWith({
+      '0010_add_index.sql': 'CREATE INDEX i ON t (a);',
+      '0002_second.sql': 'ALTER TABLE t ADD COLUMN b int;',
+      '0001_init.sql': 'CREATE TABLE t (a int);',
+      '0009_ninth.sql': 'SELECT 9;',
+    });
+    expect(readMigrationFiles(dir)).toEqual([
+      { version: 1, name: 'init', sql: 'CREATE TABLE t (a int);' },
+      { version: 2, name: 'second', sql: 'ALTER TABLE t ADD COLUMN b int;' },
+      { version: 9, name: 'ninth', sql: 'SELECT 9;' },
+      { version: 10, name: 'add_index', sql: 'CREATE INDEX i ON t (a);' },
+    ]);
+  });
+
+  it('skips files that are not NNNN_name.sql', () => {
+    const dir = dirWith({
+      '0001_init.sql': 'SELECT 1;',
+      'README.md': '# notes',
+      '0002_init.sql.bak': 'SELECT 2;',
+      '12_short.sql': 'SELECT 12;',
+    });
+    expect(readMigrationFiles(dir).map((m) => m.version)).toEqual([1]);
+  });
+
+  it('refuses two files with the same version', () => {
+    const dir = dirWith({ '0001_init.sql': 'SELECT 1;', '0002_a.sql': 'SELECT 2;', '0002_b.sql': 'SELECT 3;' });
+    expect(() => readMigrationFiles(dir)).toThrow(/two migrations share version 2/);
+  });
+
+  it('finds the repository migrations of both engines from sqlRoot, starting at 0001', () => {
+    for (const engine of ['postgres', 'clickhouse']) {
+      const migrations = readMigrationFiles(path.join(sqlRoot, engine));
+      expect(migrations[0]?.version).toBe(1);
+      for (const m of migrations) expect(splitStatements(m.sql).length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('splitStatements', () => {
+  it('splits at semicolons that end a line and keeps multi-line statements whole', () => {
+    const sql = [
+      'CREATE TABLE a (',
+      '  id int,',
+      "  note text DEFAULT 'x'",
+      ');',
+      '',
+      'CREATE INDEX a_id ON a (id);   ',
+      'INSERT INTO a VALUES (1)',
+    ].join('\n');
+    expect(splitStatements(sql)).toEqual([
+      "CREATE TABLE a (\n  id int,\n  note text DEFAULT 'x'\n)",
+      'CREATE INDEX a_id ON a (id)',
+      'INSERT INTO a VALUES (1)',
+    ]);
+  });
+
+  it('drops comment lines, including comments that end in a semicolon, and empty statements', () => {
+    const sql = [
+      '-- What this file is for;',
+      '   -- indented comment',
+      'CREATE TABLE b (',
+      '  -- the key',
+      '  id int',
+      ');',
+      ';',
+      '-- trailing comment',
+      '',
+    ].join('\n');
+    expect(splitStatements(sql)).toEqual(['CREATE TABLE b (\n\n  id int\n)']);
+  });
+
+  it('keeps semicolons inside a line, and handles Windows line endings', () => {
+    expect(splitStatements("SELECT 'a;b';\r\nSELECT 2;\r\n")).toEqual(["SELECT 'a;b'", 'SELECT 2']);
+  });
+
+  it('returns nothing for a file of comments', () => {
+    expect(splitStatements('-- nothing yet\n\n-- still nothing\n')).toEqual([]);
+  });
+});
