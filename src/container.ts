@@ -5,7 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
 import type { Bus, Consumer } from './ingest/bus.js';
-import { eventTableRoutes } from './ingest/event-routes.js';
+import { createClickEnricher } from './ingest/enrich.js';
+import { createEventTableRoutes } from './ingest/event-routes.js';
+import { openGeoLookup } from './ingest/geo.js';
 import { createMemoryBus } from './ingest/memory-bus.js';
 import { createNatsBus } from './ingest/nats-bus.js';
 import { createOlapWriter } from './ingest/olap-writer.js';
@@ -13,7 +15,9 @@ import { createEventPublisher, type EventPublisher } from './ingest/publisher.js
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
+import { createLinkResolver } from './api/redirect/link-resolver.js';
 import { createApiKeysRepo } from './oltp/api-keys.repo.js';
+import { createLinkLookupRepo } from './oltp/link-lookup.repo.js';
 import { createCampaignsRepo } from './oltp/campaigns.repo.js';
 import { createMobileAppsRepo } from './oltp/mobile-apps.repo.js';
 import { createShortUrlsRepo } from './oltp/short-urls.repo.js';
@@ -75,12 +79,14 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     ? await createNatsBus({ url: config.natsUrl, namespace: config.natsNamespace, log })
     : createMemoryBus({ log });
 
+  const geo = await openGeoLookup(config.geoipDatabase);
+  const eventRoutes = createEventTableRoutes({ enrich: createClickEnricher(geo) });
   const consumers: Consumer[] = [
     await bus.consume({
       durable: 'olap-writer',
       subject: 'events.>',
       maxBatch: 64,
-      handler: createOlapWriter({ bus, sink: createRowSink(clickhouse.client), routes: eventTableRoutes, log, metrics }),
+      handler: createOlapWriter({ bus, sink: createRowSink(clickhouse.client), routes: eventRoutes, log, metrics }),
     }),
   ];
 
@@ -102,7 +108,35 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
   const usageMeter: UsageMeter = createUsageMeter({ repo: usage, log });
   let ready = false;
 
+  const links = await createLinkResolver({
+    lookup: createLinkLookupRepo({ sql }),
+    log,
+    maxEntries: config.linkCacheMaxEntries,
+    ttlMs: config.linkCacheTtlMs,
+    maxConcurrentLoads: postgres.poolSize,
+  });
+  const LINKS_CHANGED = 'links.changed';
+  const stopListening = bus.onBroadcast(LINKS_CHANGED, (data) => {
+    const { organizationId } = JSON.parse(new TextDecoder().decode(data)) as { organizationId: number | null };
+    links.invalidate(organizationId);
+  });
+  const linkChanged = (organizationId: number | null) => {
+    links.invalidate(organizationId);
+    bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId })));
+  };
+  metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', () => [{ labels: {}, value: links.cache.stats().size }]);
+  metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', () => {
+    const s = links.cache.stats();
+    return [
+      { labels: { result: 'hit' }, value: s.hits },
+      { labels: { result: 'miss' }, value: s.misses },
+      { labels: { result: 'stale' }, value: s.staleServed },
+    ];
+  });
+
   const deps: AppDeps = {
+    links,
+    linkChanged,
     config,
     log,
     metrics,
@@ -133,6 +167,8 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     const deadline = Date.now() + config.shutdownTimeoutMs;
     const left = () => Math.max(1_000, deadline - Date.now());
     await app.close();
+    stopListening();
+    links.close();
     const sent = await events.close(left());
     const drained = await bus.drain(left());
     if (!sent || !drained) log.error({ sent, drained }, 'shutdown deadline passed before every event was written');

@@ -8,7 +8,9 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bus, BusMessage } from '../src/ingest/bus.js';
 import { decodeBatch, encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
-import { eventTableRoutes } from '../src/ingest/event-routes.js';
+import { createClickEnricher } from '../src/ingest/enrich.js';
+import { createEventTableRoutes } from '../src/ingest/event-routes.js';
+import { openGeoLookup } from '../src/ingest/geo.js';
 import { createMemoryBus } from '../src/ingest/memory-bus.js';
 import { createNatsBus } from '../src/ingest/nats-bus.js';
 import { createOlapWriter, type RowSink } from '../src/ingest/olap-writer.js';
@@ -19,6 +21,8 @@ import { createLogger } from '../src/shared/logger.js';
 import { createMetrics } from '../src/shared/metrics.js';
 import { backend, servicesEnv } from './support/backend.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+const eventTableRoutes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()) });
 
 const log = createLogger({ level: 'silent', pretty: false });
 

@@ -15,6 +15,7 @@ import { adminApi } from './admin/index.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './error-handler.js';
 import { healthRoutes } from './health.routes.js';
+import { registerRedirectRoutes } from './redirect/redirect.routes.js';
 import { serviceApi } from './service/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -75,5 +76,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }
+  registerRedirectRoutes(app, deps);
   return app;
 }

@@ -1,5 +1,6 @@
 // Everything the HTTP layer needs, handed in by the composition root (src/container.ts).
 import type { Config } from '../shared/config.js';
+import type { LinkResolver } from './redirect/link-resolver.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -21,6 +22,10 @@ export interface Lifecycle {
 }
 
 export interface AppDeps {
+  /** Cached slug → link resolution for the redirect. */
+  links: LinkResolver;
+  /** Tells every instance (this one first) that an organization's links may have changed. */
+  linkChanged(organizationId: number | null): void;
   config: Config;
   log: Logger;
   metrics: Metrics;

@@ -39,6 +39,13 @@ const envSchema = z.object({
   EVENT_BATCH_DELAY_MS: z.coerce.number().int().positive().default(50),
   /** Where customers point their domain's CNAME; default cname.<public host>. */
   CUSTOM_DOMAIN_CNAME_TARGET: optionalString,
+  /** An mmdb country database of your own (GeoLite2-Country, DB-IP); default: the bundled CC0 one. */
+  GEOIP_DB: optionalString,
+  LINK_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(100_000),
+  LINK_CACHE_TTL_MS: z.coerce.number().int().positive().default(60_000),
+  /** Seconds the ad interstitial waits before it continues, and the HTML of its ad slot. */
+  AD_PAGE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  AD_PAGE_HTML: optionalString,
   /** Development only: webhooks to plain-HTTP loopback URLs. */
   WEBHOOK_ALLOW_INSECURE: booleanFlag,
 });
@@ -66,6 +73,11 @@ export interface Config {
   eventBatchMax: number;
   eventBatchDelayMs: number;
   customDomainCnameTarget: string;
+  geoipDatabase: string | undefined;
+  linkCacheMaxEntries: number;
+  linkCacheTtlMs: number;
+  adPageSeconds: number;
+  adPageHtml: string;
   webhookAllowInsecure: boolean;
 }
 
@@ -133,5 +145,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventBatchDelayMs: e.EVENT_BATCH_DELAY_MS,
     customDomainCnameTarget: e.CUSTOM_DOMAIN_CNAME_TARGET ?? `cname.${new URL(publicBaseUrl).hostname}`,
     webhookAllowInsecure: e.WEBHOOK_ALLOW_INSECURE,
+    geoipDatabase: e.GEOIP_DB,
+    linkCacheMaxEntries: e.LINK_CACHE_MAX_ENTRIES,
+    linkCacheTtlMs: e.LINK_CACHE_TTL_MS,
+    adPageSeconds: e.AD_PAGE_SECONDS,
+    adPageHtml: e.AD_PAGE_HTML ?? '',
   };
 }

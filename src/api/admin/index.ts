@@ -18,6 +18,11 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
       throw unauthorized('ADMIN_TOKEN_INVALID', 'a valid operator token is required (Authorization: Bearer …)');
     }
   });
+  // Domain status and the like change what hosts serve: every instance drops what it cached.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' && reply.statusCode < 300) deps.linkChanged(null);
+    return payload;
+  });
   await app.register(adminOrganizationRoutes, { deps });
   await app.register(adminDomainRoutes, { deps });
   await app.register(adminWebhookRoutes, { deps });

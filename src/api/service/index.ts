@@ -19,6 +19,15 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     request.serviceAuth = await authenticate(request);
   });
 
+  // A successful change to links, campaigns or apps reaches every instance's link cache before the
+  // caller hears back, so its next click already sees the change.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 300 && request.serviceAuth) {
+      deps.linkChanged(request.serviceAuth.organization.id);
+    }
+    return payload;
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const auth = request.serviceAuth;
     if (!auth) return;

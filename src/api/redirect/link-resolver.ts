@@ -1,0 +1,74 @@
+// From a request's host and path segment to a cached link. The host picks the namespace: a
+// registered custom domain has its own (and serves only while VERIFIED or ACTIVE); any other host
+// (the public base URL, an IP, an internal name behind a load balancer) is the platform's.
+import type { Logger } from '../../shared/logger.js';
+import { createLinkCache, type LinkCache } from '../../oltp/link-cache.js';
+import type { LinkLookupRepo, ResolvedLink } from '../../oltp/link-lookup.repo.js';
+import { baseDestination } from './destination.js';
+
+export interface CachedLink extends ResolvedLink {
+  /** originalUrl with the link's UTM parameters, computed once. */
+  destination: string;
+}
+
+export type Resolution = CachedLink | undefined | 'unusable-domain';
+
+export interface LinkResolver {
+  resolve(hostname: string, slug: string): Resolution | Promise<Resolution>;
+  /** A link, campaign, app or domain of the organization changed (null: anything may have). */
+  invalidate(organizationId: number | null): void;
+  cache: LinkCache<CachedLink>;
+  close(): void;
+}
+
+const HOSTS_REFRESH_MS = 30_000;
+
+export async function createLinkResolver(options: {
+  lookup: LinkLookupRepo;
+  log: Logger;
+  maxEntries: number;
+  ttlMs: number;
+  maxConcurrentLoads: number;
+}): Promise<LinkResolver> {
+  const log = options.log.child({ module: 'link-resolver' });
+  let hosts = await options.lookup.customDomainHosts();
+
+  async function reloadHosts(): Promise<void> {
+    try {
+      hosts = await options.lookup.customDomainHosts();
+    } catch (err) {
+      log.warn({ err }, 'custom domain list not refreshed; keeping the last one');
+    }
+  }
+  const timer = setInterval(() => void reloadHosts(), HOSTS_REFRESH_MS);
+  timer.unref();
+
+  const cache = createLinkCache<CachedLink>({
+    maxEntries: options.maxEntries,
+    ttlMs: options.ttlMs,
+    negativeTtlMs: Math.min(options.ttlMs, 10_000),
+    maxConcurrentLoads: options.maxConcurrentLoads,
+    async load(key) {
+      const separator = key.indexOf('\n');
+      const link = await options.lookup.findBySlug(key.slice(0, separator), key.slice(separator + 1));
+      return link && { ...link, destination: baseDestination(link) };
+    },
+  });
+
+  return {
+    cache,
+    resolve(hostname, slug) {
+      const host = hostname.toLowerCase();
+      const usable = hosts.get(host);
+      if (usable === false) return 'unusable-domain';
+      return cache.get(`${usable ? host : ''}\n${slug}`);
+    },
+    invalidate(organizationId) {
+      cache.invalidate(organizationId === null ? undefined : (link) => link.organizationId === organizationId);
+      void reloadHosts();
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+}

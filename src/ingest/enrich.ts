@@ -1,0 +1,61 @@
+// Turns a raw click (user agent, IP, referrer as the edge saw them) into the dimensions statistics
+// group by. Runs in the consumer, never on the redirect path.
+import UAParser from 'ua-parser-js';
+import { classifyAgent } from '../shared/user-agents.js';
+import type { GeoLookup } from './geo.js';
+
+export type DeviceType = 'Mobile' | 'Desktop' | 'Tablet';
+
+export interface ClickDimensions {
+  deviceType: DeviceType;
+  os: string;
+  osVersion: string;
+  browser: string;
+  country: string;
+  referrerHost: string;
+  isBot: boolean;
+}
+
+/** Parsing the same user agent thousands of times a second is wasted work: remember the last few. */
+const MAX_CACHED_AGENTS = 5_000;
+
+export function createClickEnricher(geo: GeoLookup) {
+  const agents = new Map<string, Pick<ClickDimensions, 'deviceType' | 'os' | 'osVersion' | 'browser' | 'isBot'>>();
+
+  function parseAgent(userAgent: string) {
+    const cached = agents.get(userAgent);
+    if (cached) return cached;
+    const r = new UAParser(userAgent).getResult();
+    const deviceType: DeviceType = r.device.type === 'tablet' ? 'Tablet' : r.device.type === 'mobile' || r.device.type === 'wearable' ? 'Mobile' : 'Desktop';
+    const parsed = {
+      deviceType,
+      os: r.os.name ?? 'Unknown',
+      osVersion: r.os.version ?? '',
+      browser: r.browser.name ?? 'Unknown',
+      isBot: classifyAgent(userAgent) !== 'person',
+    };
+    if (agents.size >= MAX_CACHED_AGENTS) agents.delete(agents.keys().next().value as string);
+    agents.set(userAgent, parsed);
+    return parsed;
+  }
+
+  return function enrich(click: { userAgent: string; ip: string; referrer: string }): ClickDimensions {
+    return {
+      ...parseAgent(click.userAgent),
+      country: click.ip ? geo.country(click.ip) : '',
+      referrerHost: referrerHost(click.referrer),
+    };
+  };
+}
+
+export type ClickEnricher = ReturnType<typeof createClickEnricher>;
+
+/** `https://m.facebook.com/story?x` → `m.facebook.com`; no or unparsable referrer → '' (direct). */
+export function referrerHost(referrer: string): string {
+  if (!referrer) return '';
+  try {
+    return new URL(referrer).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+}

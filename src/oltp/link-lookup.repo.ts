@@ -1,0 +1,127 @@
+// What the redirect needs to know about a slug, in one indexed query: the short URL or campaign,
+// its linked apps and, on a custom domain, that the domain is usable. The result is cached in
+// memory, so it is built to be small and immutable.
+import type { Sql } from './postgres.js';
+
+export interface AppTarget {
+  appId: number;
+  appName: string;
+  appIconUrl: string | null;
+  path: string;
+  scheme: string | null;
+  storeUrl: string | null;
+  bundleId: string;
+  teamId: string | null;
+  deepLinkPath: string | null;
+  tokenTtlSeconds: number;
+}
+
+export interface ResolvedLink {
+  kind: 'url' | 'campaign';
+  id: number;
+  organizationId: number;
+  slug: string;
+  domainKey: string;
+  originalUrl: string;
+  /** Unix ms, or null for never. */
+  expiresAt: number | null;
+  showAdPage: boolean;
+  title: string | null;
+  ogTitle: string | null;
+  ogDescription: string | null;
+  ogImageUrl: string | null;
+  utm: { source: string | null; medium: string | null; campaign: string | null; term: string | null; content: string | null };
+  mobileTargetUrl: string | null;
+  goalType: string | null;
+  ios: AppTarget | null;
+  android: AppTarget | null;
+}
+
+type Row = Record<string, unknown>;
+
+function appTarget(r: Row, p: 'ios' | 'android'): AppTarget | null {
+  if (r[`${p}_app_id`] == null) return null;
+  return {
+    appId: r[`${p}_app_id`] as number,
+    appName: r[`${p}_app_name`] as string,
+    appIconUrl: (r[`${p}_app_icon_url`] as string | null) ?? null,
+    path: r[`${p}_app_path`] as string,
+    scheme: (r[`${p}_scheme`] as string | null) ?? null,
+    storeUrl: (r[`${p}_store_url`] as string | null) ?? null,
+    bundleId: r[`${p}_bundle_id`] as string,
+    teamId: (r[`${p}_team_id`] as string | null) ?? null,
+    deepLinkPath: (r[`${p}_deep_link_path`] as string | null) ?? null,
+    tokenTtlSeconds: r[`${p}_token_ttl`] as number,
+  };
+}
+
+const orNull = (v: unknown) => (v === undefined || v === null ? null : (v as string));
+
+export function createLinkLookupRepo({ sql }: { sql: Sql }) {
+  return {
+    async findBySlug(domainKey: string, slug: string): Promise<ResolvedLink | undefined> {
+      const [r] = await sql<Row[]>`
+        select s.organization_id, s.short_url_id, s.campaign_id,
+          coalesce(u.original_url, c.original_url) as original_url,
+          coalesce(u.expires_at, c.expires_at) as expires_at,
+          coalesce(u.show_ad_page, false) as show_ad_page,
+          coalesce(u.title, c.name) as title,
+          u.og_title, u.og_description, u.og_image_url,
+          coalesce(u.utm_source, c.utm_source) as utm_source,
+          coalesce(u.utm_medium, c.utm_medium) as utm_medium,
+          u.utm_campaign, u.utm_term, u.utm_content,
+          u.mobile_target_url,
+          coalesce(u.goal_type, c.goal_type) as goal_type,
+          ia.id as ios_app_id, ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
+          ia.scheme as ios_scheme, ia.store_url as ios_store_url, ia.bundle_id as ios_bundle_id, ia.team_id as ios_team_id,
+          ia.deep_link_token_ttl_seconds as ios_token_ttl,
+          coalesce(u.ios_deep_link_path, c.ios_deep_link_path) as ios_deep_link_path,
+          aa.id as android_app_id, aa.app_name as android_app_name, aa.app_icon_url as android_app_icon_url, aa.path as android_app_path,
+          aa.scheme as android_scheme, aa.store_url as android_store_url, aa.bundle_id as android_bundle_id, aa.team_id as android_team_id,
+          aa.deep_link_token_ttl_seconds as android_token_ttl,
+          coalesce(u.android_deep_link_path, c.android_deep_link_path) as android_deep_link_path
+        from slugs s
+        left join short_urls u on u.id = s.short_url_id
+        left join campaigns c on c.id = s.campaign_id
+        left join mobile_apps ia on ia.id = coalesce(u.ios_app_id, c.ios_app_id)
+        left join mobile_apps aa on aa.id = coalesce(u.android_app_id, c.android_app_id)
+        where s.domain_key = ${domainKey} and s.code = ${slug}`;
+      if (!r) return undefined;
+      const isUrl = r.short_url_id != null;
+      return {
+        kind: isUrl ? 'url' : 'campaign',
+        id: (isUrl ? r.short_url_id : r.campaign_id) as number,
+        organizationId: r.organization_id as number,
+        slug,
+        domainKey,
+        originalUrl: r.original_url as string,
+        expiresAt: r.expires_at ? (r.expires_at as Date).getTime() : null,
+        showAdPage: r.show_ad_page as boolean,
+        title: orNull(r.title),
+        ogTitle: orNull(r.og_title),
+        ogDescription: orNull(r.og_description),
+        ogImageUrl: orNull(r.og_image_url),
+        utm: {
+          source: orNull(r.utm_source),
+          medium: orNull(r.utm_medium),
+          campaign: orNull(r.utm_campaign),
+          term: orNull(r.utm_term),
+          content: orNull(r.utm_content),
+        },
+        mobileTargetUrl: orNull(r.mobile_target_url),
+        goalType: orNull(r.goal_type),
+        ios: appTarget(r, 'ios'),
+        android: appTarget(r, 'android'),
+      };
+    },
+
+    /** Every custom domain host and whether links may be served on it (VERIFIED or ACTIVE). */
+    async customDomainHosts(): Promise<Map<string, boolean>> {
+      const rows = await sql<{ host: string; usable: boolean }[]>`
+        select lower(domain_name) as host, status in ('VERIFIED', 'ACTIVE') as usable from custom_domains`;
+      return new Map(rows.map((r) => [r.host, r.usable]));
+    },
+  };
+}
+
+export type LinkLookupRepo = ReturnType<typeof createLinkLookupRepo>;
