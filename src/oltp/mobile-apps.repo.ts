@@ -75,6 +75,8 @@ export type MobileAppPatch = Partial<Pick<MobileAppInput, keyof typeof PATCHABLE
 export function appPathFor(appName: string): string {
   const stem = appName
     .normalize('NFKD')
+    // NFKD splits `é` into `e` + a combining accent; drop the accent, not the word (`deja`, not `de-ja`).
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

@@ -15,7 +15,8 @@ const sortSchema = z
   .default('createdAt,desc')
   .transform((value, ctx) => {
     const [field, direction = 'asc', extra] = value.split(',').map((s) => s.trim());
-    if (extra !== undefined || !field || !(field in SORT_COLUMNS) || !['asc', 'desc'].includes(direction.toLowerCase())) {
+    // Own keys only: `in` would also accept inherited names such as constructor or toString.
+    if (extra !== undefined || !field || !Object.hasOwn(SORT_COLUMNS, field) || !['asc', 'desc'].includes(direction.toLowerCase())) {
       ctx.addIssue({ code: 'custom', message: `must be field,direction with field one of ${Object.keys(SORT_COLUMNS).join(', ')} and direction asc or desc` });
       return z.NEVER;
     }
