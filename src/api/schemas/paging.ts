@@ -19,7 +19,10 @@ export const queryBoolean = z.enum(['true', 'false'], { error: 'must be true or 
 export const queryDateTime = z.string().transform((value, ctx) => {
   const normalised = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`;
   const date = new Date(normalised);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
+  // Date() rolls 2025-02-30 over to March 2; a day the month does not have is refused instead.
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const realDay = new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d;
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime()) || !realDay) {
     ctx.addIssue({ code: 'custom', message: 'must be an ISO-8601 date-time such as 2025-03-09T00:00:00Z' });
     return z.NEVER;
   }

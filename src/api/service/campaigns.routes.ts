@@ -81,7 +81,8 @@ export function toCampaignJson(c: Campaign, publicBaseUrl: string, clickCount: n
 
 /** A readable alias from the name (`Summer Sale 2025` → `summer-sale-2025`), else a random code. */
 export function aliasFromName(name: string): string {
-  const slug = name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+  // NFKD splits `é` into `e` + a combining accent; the accent goes, not the word (`cafe`, not `caf-e`).
+  const slug = name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
   return slug.length >= 3 && !isReservedSlug(slug) ? slug : generateShortCode();
 }
 

@@ -100,7 +100,10 @@ export function parseIsoDateTime(value: string): Date | undefined {
   if (zone && zone !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');
-    ms -= sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
+    const [hours, minutes] = [Number(digits.slice(0, 2)), Number(digits.slice(2, 4))];
+    // An offset is at most 23:59 (+09:99 or +24:00 is no offset at all).
+    if (hours > 23 || minutes > 59) return undefined;
+    ms -= sign * (hours * 60 + minutes) * 60_000;
   }
   return new Date(ms);
 }
