@@ -1,6 +1,7 @@
 // The composition root: opens the stores, migrates them, starts the bus and its consumers, wires
 // repositories and services into the HTTP app, and takes it all down again in order. main.ts and
 // the tests build the service through this one function.
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
@@ -10,6 +11,7 @@ import { createEventTableRoutes } from './ingest/event-routes.js';
 import { openGeoLookup } from './ingest/geo.js';
 import { createMemoryBus } from './ingest/memory-bus.js';
 import { createNatsBus } from './ingest/nats-bus.js';
+import { createSpool } from './ingest/spool.js';
 import { createOlapWriter } from './ingest/olap-writer.js';
 import { createEventPublisher, type EventPublisher } from './ingest/publisher.js';
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
@@ -77,7 +79,7 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
   const { postgres, clickhouse } = await openStores(config, log);
   const bus: Bus = config.natsUrl
     ? await createNatsBus({ url: config.natsUrl, namespace: config.natsNamespace, log })
-    : createMemoryBus({ log });
+    : createMemoryBus({ log, spoolDir: path.join(config.dataDir, 'spool', 'bus') });
 
   const geo = await openGeoLookup(config.geoipDatabase);
   const eventRoutes = createEventTableRoutes({ enrich: createClickEnricher(geo) });
@@ -94,6 +96,7 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     bus,
     log,
     metrics,
+    spool: createSpool(path.join(config.dataDir, 'spool', 'publisher')),
     maxBatch: config.eventBatchMax,
     maxDelayMs: config.eventBatchDelayMs,
   });

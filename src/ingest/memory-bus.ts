@@ -1,8 +1,12 @@
 // The in-process bus of the embedded default: the same contract as JetStream (per-consumer queues,
 // ack after the handler resolves, redelivery with back-off, message-id deduplication window), with
-// no server. Consumers are registered at start, before anything is published.
+// no server. Consumers are registered at start, before anything is published. With a spool folder,
+// what a consumer has not acknowledged at close is kept on disk and delivered after the restart:
+// the in-process bus is not durable against a crash, but a graceful stop loses nothing.
 import { EventEmitter } from 'node:events';
+import path from 'node:path';
 import type { Logger } from '../shared/logger.js';
+import { createSpool } from './spool.js';
 import { backoffMs, sleep, subjectMatches, type Bus, type BusMessage, type Consumer, type ConsumerOptions } from './bus.js';
 
 interface Queue {
@@ -12,19 +16,20 @@ interface Queue {
   wake: (() => void) | undefined;
   busy: boolean;
   stopped: boolean;
+  /** Cuts a retry back-off short when the consumer stops. */
+  halt: AbortController;
   done: Promise<void>;
 }
 
 const DEDUP_WINDOW_MS = 120_000;
 
-export function createMemoryBus(options: { log: Logger }): Bus {
+export function createMemoryBus(options: { log: Logger; spoolDir?: string }): Bus {
   const log = options.log.child({ module: 'memory-bus' });
   const queues = new Map<string, Queue>();
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const seenIds = new Map<string, number>();
   const deadLetters: { message: BusMessage; reason: string }[] = [];
-  const closing = new AbortController();
 
   function remember(id: string): boolean {
     const now = Date.now();
@@ -36,6 +41,14 @@ export function createMemoryBus(options: { log: Logger }): Bus {
       seenIds.delete(key);
     }
     return true;
+  }
+
+  /** Keeps what a stopped consumer had not acknowledged for the next start (with a spool folder). */
+  function park(queue: Queue): void {
+    if (!options.spoolDir || queue.messages.length === 0) return;
+    const spool = createSpool(path.join(options.spoolDir, queue.options.durable));
+    for (const m of queue.messages.splice(0)) spool.put({ id: m.id, subject: m.subject, data: m.data, count: 0 });
+    log.warn({ durable: queue.options.durable, messages: spool.count() }, 'kept unacknowledged messages on disk for the next start');
   }
 
   async function run(queue: Queue): Promise<void> {
@@ -57,7 +70,7 @@ export function createMemoryBus(options: { log: Logger }): Bus {
         for (const m of batch) m.deliveryCount++;
         const delay = backoffMs(failures);
         log.warn({ err, durable: queue.options.durable, size: batch.length, delay }, 'batch failed, will redeliver');
-        await sleep(delay, closing.signal);
+        await sleep(delay, queue.halt.signal);
       } finally {
         queue.busy = false;
       }
@@ -76,15 +89,26 @@ export function createMemoryBus(options: { log: Logger }): Bus {
     },
     async consume(consumerOptions) {
       if (queues.has(consumerOptions.durable)) throw new Error(`consumer ${consumerOptions.durable} exists already`);
-      const queue: Queue = { options: consumerOptions, messages: [], wake: undefined, busy: false, stopped: false, done: Promise.resolve() };
+      const queue: Queue = { options: consumerOptions, messages: [], wake: undefined, busy: false, stopped: false, halt: new AbortController(), done: Promise.resolve() };
+      if (options.spoolDir) {
+        // Messages this consumer had not acknowledged when the previous run stopped.
+        const spool = createSpool(path.join(options.spoolDir, consumerOptions.durable));
+        for (let kept = spool.peek(); kept; kept = spool.peek()) {
+          queue.messages.push({ id: kept.id, subject: kept.subject, data: kept.data, deliveryCount: 1 });
+          spool.remove(kept.id);
+        }
+        if (queue.messages.length > 0) log.info({ durable: consumerOptions.durable, messages: queue.messages.length }, 'restored unacknowledged messages');
+      }
       queue.done = run(queue);
       queues.set(consumerOptions.durable, queue);
       const consumer: Consumer = {
         durable: consumerOptions.durable,
         async stop() {
           queue.stopped = true;
+          queue.halt.abort();
           queue.wake?.();
           await queue.done;
+          park(queue);
           queues.delete(consumerOptions.durable);
         },
       };
@@ -116,11 +140,12 @@ export function createMemoryBus(options: { log: Logger }): Bus {
       return { pending: Object.fromEntries([...queues].map(([name, q]) => [name, q.messages.length])) };
     },
     async close() {
-      closing.abort();
       await Promise.all([...queues.values()].map(async (q) => {
         q.stopped = true;
+        q.halt.abort();
         q.wake?.();
         await q.done;
+        park(q);
       }));
       queues.clear();
       emitter.removeAllListeners();

@@ -25,6 +25,19 @@ export interface OlapWriterOptions {
   metrics: Metrics;
 }
 
+/**
+ * ClickHouse error codes that mean "this data can never be inserted" (unparsable or out-of-range
+ * values), as opposed to an unreachable server or a missing table, which heal with time.
+ */
+const DATA_ERROR_CODES = new Set(['6', '26', '27', '38', '41', '53', '69', '70', '72', '117', '131', '321']);
+/** Deliveries of a batch that ClickHouse refuses for its data before it is dead-lettered. */
+const DATA_ERROR_ATTEMPTS = 3;
+
+function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return (err as Error)?.name === 'ClickHouseError' && DATA_ERROR_CODES.has(String(code));
+}
+
 export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
   const { bus, sink, routes, metrics } = options;
   const log = options.log.child({ module: 'olap-writer' });
@@ -53,7 +66,17 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
       group.rows.push(route.toRow(event));
     }
     for (const [table, group] of byTable) {
-      await sink.insert(table, group.rows, `${message.id}:${table}`);
+      try {
+        await sink.insert(table, group.rows, `${message.id}:${table}`);
+      } catch (err) {
+        // A batch that can never be written must not hold up everything behind it forever.
+        if (isDataError(err) && message.deliveryCount >= DATA_ERROR_ATTEMPTS) {
+          await bus.deadLetter(message, `ClickHouse refused the rows of ${table}: ${(err as Error).message.slice(0, 300)}`);
+          metrics.inc('events_dead_lettered_total', { reason: 'refused' }, group.rows.length);
+          continue;
+        }
+        throw err;
+      }
       metrics.inc('events_written_total', { table }, group.rows.length);
     }
   }

@@ -1,18 +1,22 @@
 // The edge's side of the bus: record() never blocks or throws. Events gather per subject and
 // leave as one message per batch (on size, bytes or a short delay), serialised once. A batch the
-// bus refuses stays queued, in order, and is retried with back-off; close() drains everything.
+// bus refuses stays queued and is retried with back-off. Memory holds a bounded backlog; beyond
+// it, and whatever is still unsent when the process must stop, goes to the disk spool, which is
+// sent when the bus takes messages again (after a restart too).
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import { uuidv7 } from '../shared/ids.js';
 import { backoffMs, sleep, type Bus } from './bus.js';
 import { encodeBatch, eventSubject, type EventEnvelope } from './envelope.js';
+import type { Spool, SpooledBatch } from './spool.js';
 
 export interface EventPublisher {
   record(event: EventEnvelope): void;
   /** Sends everything recorded so far; resolves when the bus holds it (or the deadline passes). */
   flush(timeoutMs?: number): Promise<boolean>;
+  /** Sends what it can before the deadline and spools the rest; false if anything was lost. */
   close(timeoutMs: number): Promise<boolean>;
-  /** Events recorded and not yet held by the bus. */
+  /** Events recorded and not yet held by the bus, in memory. */
   backlog(): number;
 }
 
@@ -24,23 +28,21 @@ export interface PublisherOptions {
   maxDelayMs: number;
   /** NATS refuses messages over 1 MB by default; stay well below. */
   maxBytes?: number;
-}
-
-interface Outgoing {
-  subject: string;
-  id: string;
-  data: Uint8Array;
-  count: number;
+  /** Bytes of sealed batches kept in memory while the bus refuses them; more goes to the spool. */
+  maxBufferedBytes?: number;
+  spool?: Spool;
 }
 
 export function createEventPublisher(options: PublisherOptions): EventPublisher {
-  const { bus, metrics, maxBatch, maxDelayMs } = options;
+  const { bus, metrics, maxBatch, maxDelayMs, spool } = options;
   const maxBytes = options.maxBytes ?? 900_000;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 64 * 1024 * 1024;
   const log = options.log.child({ module: 'publisher' });
   const buffers = new Map<string, EventEnvelope[]>();
-  const outbox: Outgoing[] = [];
+  const outbox: SpooledBatch[] = [];
   let buffered = 0;
   let queued = 0;
+  let queuedBytes = 0;
   let timer: NodeJS.Timeout | undefined;
   let sending: Promise<void> | undefined;
   let failures = 0;
@@ -51,6 +53,13 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
   metrics.define('events_accepted_total', 'counter', 'Events recorded at the edge');
   metrics.define('events_published_total', 'counter', 'Events held durably by the bus');
   metrics.define('event_publish_retries_total', 'counter', 'Batches the bus refused and that are retried');
+  metrics.define('events_spooled_total', 'counter', 'Events written to the disk spool while the bus could not take them');
+  metrics.define('events_dropped_total', 'counter', 'Events lost (recorded after close, or no spool at a failed shutdown)');
+
+  function toSpool(batch: SpooledBatch): void {
+    spool!.put(batch);
+    metrics.inc('events_spooled_total', {}, batch.count);
+  }
 
   function seal(subject: string, events: EventEnvelope[]): void {
     const data = encodeBatch(events);
@@ -60,8 +69,14 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
       seal(subject, events.slice(half));
       return;
     }
-    outbox.push({ subject, id: uuidv7(), data, count: events.length });
-    queued += events.length;
+    const batch = { subject, id: uuidv7(), data, count: events.length };
+    if (spool && queuedBytes + data.byteLength > maxBufferedBytes) {
+      toSpool(batch);
+      return;
+    }
+    outbox.push(batch);
+    queued += batch.count;
+    queuedBytes += data.byteLength;
   }
 
   function cut(): void {
@@ -77,18 +92,32 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
     pump();
   }
 
+  /** The next batch to send: memory first, then the spool (outage overflow, earlier runs). */
+  function next(): { batch: SpooledBatch; spooled: boolean } | undefined {
+    const inMemory = outbox[0];
+    if (inMemory) return { batch: inMemory, spooled: false };
+    const onDisk = spool?.peek();
+    return onDisk && { batch: onDisk, spooled: true };
+  }
+
   /** One sender at a time keeps batches in order and bounds what is in flight. */
   function pump(): void {
-    if (sending || outbox.length === 0) return;
+    if (sending || stop.signal.aborted) return;
+    if (outbox.length === 0 && !(spool && spool.count() > 0)) return;
     sending = (async () => {
-      while (outbox.length > 0) {
-        const next = outbox[0]!;
+      for (let item = next(); item && !stop.signal.aborted; item = next()) {
+        const { batch, spooled } = item;
         try {
-          await bus.publish(next.subject, next.data, next.id);
-          outbox.shift();
-          queued -= next.count;
+          await bus.publish(batch.subject, batch.data, batch.id);
+          if (spooled) {
+            spool!.remove(batch.id);
+          } else {
+            outbox.shift();
+            queued -= batch.count;
+            queuedBytes -= batch.data.byteLength;
+          }
           failures = 0;
-          metrics.inc('events_published_total', {}, next.count);
+          metrics.inc('events_published_total', {}, batch.count);
         } catch (err) {
           failures++;
           metrics.inc('event_publish_retries_total');
@@ -100,7 +129,6 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
       }
     })().finally(() => {
       sending = undefined;
-      if (outbox.length > 0 && !stop.signal.aborted) pump();
     });
   }
 
@@ -109,10 +137,18 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
     while (outbox.length > 0 || buffered > 0) {
       if (Date.now() >= deadline) return false;
       if (buffered > 0) cut();
-      if (sending) await Promise.race([sending, sleep(Math.max(1, deadline - Date.now()))]);
-      else pump();
+      if (!sending) pump();
+      const wait = new AbortController();
+      await Promise.race([sending, sleep(Math.max(1, deadline - Date.now()), wait.signal)]);
+      wait.abort();
     }
     return true;
+  }
+
+  // Batches an earlier run could not send.
+  if (spool && spool.count() > 0) {
+    log.info({ batches: spool.count() }, 'sending spooled event batches');
+    pump();
   }
 
   return {
@@ -138,11 +174,21 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
     },
     async close(timeoutMs) {
       cut();
-      const ok = await waitUntilSent(timeoutMs);
+      const sent = await waitUntilSent(timeoutMs);
       closed = true;
       stop.abort();
-      if (!ok) log.error({ backlog: queued + buffered }, 'events still unsent at close');
-      return ok;
+      if (sending) await sending;
+      if (sent) return true;
+      if (!spool) {
+        metrics.inc('events_dropped_total', { reason: 'shutdown' }, queued);
+        log.error({ backlog: queued }, 'events still unsent at close and no spool to keep them');
+        return false;
+      }
+      for (const batch of outbox.splice(0)) toSpool(batch);
+      log.warn({ events: queued }, 'bus unavailable at shutdown: events spooled to disk, sent at next start');
+      queued = 0;
+      queuedBytes = 0;
+      return true;
     },
     backlog() {
       return queued + buffered;

@@ -1,0 +1,49 @@
+// Event batches parked on disk: what the bus could not take before memory ran to its bound or the
+// process had to stop. One file per batch, named by its UUIDv7 id, so a directory listing is the
+// sending order; written to a temporary name and renamed, so a crash never leaves half a batch.
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface SpooledBatch {
+  id: string;
+  subject: string;
+  data: Uint8Array;
+  /** Events in the batch, for the counters. */
+  count: number;
+}
+
+export interface Spool {
+  put(batch: SpooledBatch): void;
+  /** The oldest batch, or undefined when the spool is empty. */
+  peek(): SpooledBatch | undefined;
+  remove(id: string): void;
+  count(): number;
+}
+
+const SUFFIX = '.batch';
+
+export function createSpool(dir: string): Spool {
+  fs.mkdirSync(dir, { recursive: true });
+  // Leftovers of a write interrupted by a crash.
+  for (const f of fs.readdirSync(dir)) if (f.endsWith('.tmp')) fs.rmSync(path.join(dir, f), { force: true });
+  const nameOf = (b: Omit<SpooledBatch, 'data'>) => `${b.id}~${b.count}~${Buffer.from(b.subject).toString('base64url')}${SUFFIX}`;
+  const list = () => fs.readdirSync(dir).filter((f) => f.endsWith(SUFFIX)).sort();
+
+  return {
+    put(batch) {
+      const file = path.join(dir, nameOf(batch));
+      fs.writeFileSync(`${file}.tmp`, batch.data);
+      fs.renameSync(`${file}.tmp`, file);
+    },
+    peek() {
+      const first = list()[0];
+      if (!first) return undefined;
+      const [id, count, subject] = first.slice(0, -SUFFIX.length).split('~');
+      return { id: id!, count: Number(count), subject: Buffer.from(subject!, 'base64url').toString(), data: fs.readFileSync(path.join(dir, first)) };
+    },
+    remove(id) {
+      for (const f of list()) if (f.startsWith(`${id}~`)) fs.rmSync(path.join(dir, f), { force: true });
+    },
+    count: () => list().length,
+  };
+}
