@@ -734,6 +734,8 @@ describe('QR code', () => {
     const theirs = await newUrl({}, rival);
     expectError(await qr(theirs.id, pro), 404, { code: 'SHORT_URL_NOT_FOUND' });
     expectError(await qr(987654321, pro), 404, { code: 'SHORT_URL_NOT_FOUND' });
+    // A FREE organization asking for another's link learns nothing either: 404, not the plan's 403.
+    expectError(await qr(proUrl.id, acme), 404, { code: 'SHORT_URL_NOT_FOUND' });
   });
 
   it('encodes the custom-domain address of a link on a custom domain', async () => {

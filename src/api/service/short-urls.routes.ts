@@ -252,10 +252,11 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     },
   }, async (request) => {
     const { organization } = request.serviceAuth!;
+    // Another organization's id is a 404 on every plan: the plan check never confirms it exists.
+    const u = await requireUrl(organization.id, request.params.id);
     if (!PLAN_LIMITS[organization.plan].qrCodes) {
       throw forbidden('PLAN_UPGRADE_REQUIRED', 'QR codes need the PRO plan or above');
     }
-    const u = await requireUrl(organization.id, request.params.id);
     const shortUrl = linkAddress(publicBaseUrl, u.customDomainName, u.shortCode);
     const q = request.query;
     const options = {
