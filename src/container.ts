@@ -15,6 +15,7 @@ import { createSpool } from './ingest/spool.js';
 import { createOlapWriter } from './ingest/olap-writer.js';
 import { createEventPublisher, type EventPublisher } from './ingest/publisher.js';
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
+import { createClickCounts } from './olap/click-counts.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
@@ -140,6 +141,7 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
   const deps: AppDeps = {
     links,
     linkChanged,
+    clickCounts: createClickCounts({ client: clickhouse.client, log }),
     config,
     log,
     metrics,

@@ -1,6 +1,7 @@
 // Everything the HTTP layer needs, handed in by the composition root (src/container.ts).
 import type { Config } from '../shared/config.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
+import type { ClickCounts } from '../olap/click-counts.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -26,6 +27,8 @@ export interface AppDeps {
   links: LinkResolver;
   /** Tells every instance (this one first) that an organization's links may have changed. */
   linkChanged(organizationId: number | null): void;
+  /** clickCount of links and campaigns, from ClickHouse. */
+  clickCounts: ClickCounts;
   config: Config;
   log: Logger;
   metrics: Metrics;
