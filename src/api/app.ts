@@ -20,6 +20,13 @@ import { serviceApi } from './service/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** Request ids: the caller's when sane, else this instance's random prefix and a counter (cheap). */
+function requestIds(): (incoming: unknown) => string {
+  const prefix = uuidv7().slice(-12);
+  let n = 0;
+  return (incoming) => (typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `${prefix}-${(n++).toString(36)}`);
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log.child({ module: 'http' }) as FastifyBaseLogger,
@@ -29,10 +36,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
     // Fastify takes a hop count too (proxy-addr); its typings only miss that case.
     trustProxy: deps.config.trustProxy as boolean | string | string[],
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : uuidv7();
-    },
+    genReqId: ((nextId) => (req: { headers: Record<string, unknown> }) => nextId(req.headers['x-request-id']))(requestIds()),
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
@@ -44,8 +48,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  app.addHook('onSend', async (request, reply) => {
+  // Callback style, not async: this runs on every answer, the redirect's included.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
 
   await app.register(fastifySwagger, {

@@ -56,6 +56,13 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
   metrics.define('events_spooled_total', 'counter', 'Events written to the disk spool while the bus could not take them');
   metrics.define('events_dropped_total', 'counter', 'Events lost (recorded after close, or no spool at a failed shutdown)');
 
+  const acceptedByType = new Map<string, { inc(by?: number): void }>();
+  const countAccepted = (type: string) => {
+    let counter = acceptedByType.get(type);
+    if (!counter) acceptedByType.set(type, (counter = metrics.counter('events_accepted_total', { type })));
+    counter.inc();
+  };
+
   function toSpool(batch: SpooledBatch): void {
     spool!.put(batch);
     metrics.inc('events_spooled_total', {}, batch.count);
@@ -164,7 +171,7 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
       if (!list) buffers.set(subject, (list = []));
       list.push(event);
       buffered++;
-      metrics.inc('events_accepted_total', { type: event.type });
+      countAccepted(event.type);
       if (buffered >= maxBatch) cut();
       else if (!timer) timer = setTimeout(cut, maxDelayMs);
     },

@@ -1,5 +1,5 @@
 // Identifiers and random secrets: UUIDv7 event ids, API keys, partner credentials.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -21,6 +21,19 @@ export function randomBase62(length: number): string {
 let lastMs = 0;
 let seq = 0;
 
+/** Random bytes drawn 4 KiB at a time: one crypto call per ~500 ids instead of two per id. */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+function randomSlice(n: number): Buffer {
+  if (poolOffset + n > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const slice = pool.subarray(poolOffset, poolOffset + n);
+  poolOffset += n;
+  return slice;
+}
+
 /**
  * UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then randomness. Ids from one process are strictly
  * increasing even within a millisecond (12-bit counter in rand_a), so they sort as they were made.
@@ -28,7 +41,7 @@ let seq = 0;
 export function uuidv7(now: number = Date.now()): string {
   if (now > lastMs) {
     lastMs = now;
-    seq = randomBytes(2).readUInt16BE(0) & 0x3ff;
+    seq = randomSlice(2).readUInt16BE(0) & 0x3ff;
   } else {
     seq++;
     if (seq > 0xfff) {
@@ -37,7 +50,7 @@ export function uuidv7(now: number = Date.now()): string {
     }
   }
   const ms = lastMs;
-  const rand = randomBytes(8);
+  const rand = randomSlice(8);
   const hex =
     ms.toString(16).padStart(12, '0') +
     (0x7000 | seq).toString(16).padStart(4, '0') +

@@ -11,8 +11,14 @@ interface Series {
   collect?: () => Promise<Array<{ labels: Labels; value: number }>> | Array<{ labels: Labels; value: number }>;
 }
 
+/** A counter with its labels bound once: what a hot path increments. */
+export interface Counter {
+  inc(by?: number): void;
+}
+
 export interface Metrics {
   inc(name: string, labels?: Labels, by?: number): void;
+  counter(name: string, labels?: Labels): Counter;
   set(name: string, labels: Labels, value: number): void;
   get(name: string, labels?: Labels): number;
   define(name: string, type: 'counter' | 'gauge', help: string, collect?: Series['collect']): void;
@@ -38,6 +44,14 @@ export function createMetrics(prefix = 'signpost_'): Metrics {
       s.help = help;
       s.type = type;
       if (collect) s.collect = collect;
+    },
+    counter(name, labels = {}) {
+      const s = ensure(name, 'counter');
+      const k = key(labels);
+      let point = s.values.get(k);
+      if (!point) s.values.set(k, (point = { labels, value: 0 }));
+      const bound = point;
+      return { inc: (by = 1) => void (bound.value += by) };
     },
     inc(name, labels = {}, by = 1) {
       const s = ensure(name, 'counter');

@@ -22,9 +22,12 @@ interface Params {
 export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { links: LinkResolver }): void {
   const { links, events, config, metrics } = deps;
   metrics.define('redirects_total', 'counter', 'Redirect requests by outcome');
+  const outcomes = Object.fromEntries(
+    ['redirect', 'not_found', 'expired', 'preview', 'ad_page', 'unavailable'].map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
+  );
 
   function sendPage(reply: FastifyReply, status: number, html: string, outcome: string): FastifyReply {
-    metrics.inc('redirects_total', { outcome });
+    outcomes[outcome]?.inc();
     return reply.code(status).header('cache-control', 'no-store').type(HTML).send(html);
   }
 
@@ -92,7 +95,7 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     // Phones go to the link's mobile fallback when it has one. (Where the phone's platform has a
     // linked app, the deep-link landing page will take over here.)
     const target = link.mobileTargetUrl && mobilePlatformOf(userAgent) ? link.mobileTargetUrl : destination;
-    metrics.inc('redirects_total', { outcome: 'redirect' });
+    outcomes.redirect!.inc();
     return reply.code(302).header('location', target).header('cache-control', 'private, max-age=0').send();
   }
 

@@ -1,0 +1,205 @@
+// npm run bench:redirect [-- --nats] [--links 10000] [--duration 10s] [--runs 3] [--connections 64,256] [--cpu-prof]
+//
+// Starts the service as `npm start` would (embedded stores; with --nats on the local NATS
+// JetStream), creates the links through the Service API, drives GET /{code} with wrk (random code
+// per request, ../shared/bench/random-path.lua) on loopback, and prints requests/s, p50, p99 per
+// run and their medians, the service's peak RSS, and the reconciliation: every request wrk sent
+// against the clicks ClickHouse counted (the sum of clickCount) once the pipeline has drained.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sharedBench = path.resolve(root, '..', 'shared', 'bench');
+
+const { values: args } = parseArgs({
+  options: {
+    nats: { type: 'boolean', default: false },
+    links: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '10s' },
+    runs: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '64,256' },
+    warmup: { type: 'string', default: '2s' },
+    'cpu-prof': { type: 'boolean', default: false },
+    port: { type: 'string', default: '18080' },
+  },
+});
+
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const port = Number(args.port);
+const base = `http://127.0.0.1:${port}`;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-'));
+const namespace = `bench_${process.pid}`;
+
+interface WrkResult {
+  requests: number;
+  rps: number;
+  lat_us: { p50: number; p99: number };
+  errors: { connect: number; read: number; write: number; status: number; timeout: number };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+function peakRssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+async function api(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? undefined : res.json();
+}
+
+function startService(): ChildProcess {
+  const nodeArgs = ['--import', 'tsx', 'src/main.ts'];
+  if (args['cpu-prof']) nodeArgs.unshift('--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench', 'profiles')}`);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SIGNPOST_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    ...(args.nats ? { NATS_URL: 'nats://127.0.0.1:4222', NATS_NAMESPACE: namespace } : {}),
+  };
+  const child = spawn(process.execPath, nodeArgs, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  return child;
+}
+
+async function waitHealthy(): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('service did not become healthy');
+}
+
+async function createLinks(apiKey: string, n: number): Promise<string[]> {
+  const codes: string[] = [];
+  const concurrency = 8;
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < n) {
+      const i = next++;
+      const link = (await api('POST', '/api/v1/service/urls', { url: `https://example.com/landing/${i}?src=bench` }, { 'x-api-key': apiKey })) as { shortCode: string };
+      codes.push(link.shortCode);
+    }
+  }));
+  return codes;
+}
+
+function runWrk(codesFile: string, connections: number, duration: string): WrkResult {
+  const out = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${duration}`, '--timeout', '5s', '--latency', '-s', path.join(sharedBench, 'random-path.lua'), base], {
+    env: { ...process.env, CODES_FILE: codesFile, WRK_JSON: '1' },
+    encoding: 'utf8',
+  });
+  const line = out.stdout.split('\n').find((l) => l.startsWith('WRK_JSON '));
+  if (!line) throw new Error(`wrk printed no result: ${out.stdout}\n${out.stderr}`);
+  return JSON.parse(line.slice('WRK_JSON '.length)) as WrkResult;
+}
+
+async function sumClickCounts(apiKey: string): Promise<number> {
+  let total = 0;
+  for (let page = 0; ; page++) {
+    const body = (await api('GET', `/api/v1/service/urls?size=100&page=${page}`, undefined, { 'x-api-key': apiKey })) as {
+      content: { clickCount: number }[];
+      last: boolean;
+    };
+    for (const u of body.content) total += u.clickCount;
+    if (body.last) return total;
+  }
+}
+
+async function metric(name: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(`signpost_${name}`))
+    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+}
+
+async function main(): Promise<void> {
+  if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install -y wrk)');
+  console.log(`Signpost redirect benchmark: ${args.nats ? 'NATS JetStream bus' : 'in-process bus'}, embedded PGlite + chDB, ${os.cpus().length} cores`);
+  const service = startService();
+  let sent = 0;
+  let nonRedirect = 0;
+  try {
+    await waitHealthy();
+    const org = (await api('POST', '/api/admin/v1/organizations', { name: 'Bench', plan: 'ENTERPRISE' }, { authorization: `Bearer ${ADMIN_TOKEN}` })) as { apiKey: string };
+    const t0 = Date.now();
+    const codes = await createLinks(org.apiKey, Number(args.links));
+    console.log(`created ${codes.length} links in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const codesFile = path.join(dataDir, 'codes.txt');
+    fs.writeFileSync(codesFile, `${codes.join('\n')}\n`);
+
+    for (const connections of args.connections.split(',').map(Number)) {
+      const warm = runWrk(codesFile, connections, args.warmup);
+      sent += warm.requests;
+      nonRedirect += warm.errors.status;
+      const runs: WrkResult[] = [];
+      for (let r = 0; r < Number(args.runs); r++) {
+        const result = runWrk(codesFile, connections, args.duration);
+        runs.push(result);
+        sent += result.requests;
+        nonRedirect += result.errors.status;
+        console.log(`  c=${connections} run ${r + 1}: ${Math.round(result.rps)} req/s, p50 ${(result.lat_us.p50 / 1000).toFixed(2)} ms, p99 ${(result.lat_us.p99 / 1000).toFixed(2)} ms, errors ${JSON.stringify(result.errors)}`);
+        await new Promise((res) => setTimeout(res, 1000));
+      }
+      console.log(`c=${connections}: median ${Math.round(median(runs.map((x) => x.rps)))} req/s, p50 ${(median(runs.map((x) => x.lat_us.p50)) / 1000).toFixed(2)} ms, p99 ${(median(runs.map((x) => x.lat_us.p99)) / 1000).toFixed(2)} ms`);
+    }
+    console.log(`service peak RSS: ${peakRssMiB(service.pid!)} MiB`);
+
+    // Reconciliation: wait until the pipeline is empty and the totals stop moving.
+    const drainStart = Date.now();
+    let counted = -1;
+    for (;;) {
+      const backlog = (await metric('event_backlog')) + (await metric('bus_pending'));
+      const now = await sumClickCounts(org.apiKey);
+      if (backlog === 0 && now === counted) break;
+      counted = now;
+      if (Date.now() - drainStart > 120_000) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    // wrk counts the answers it read; the requests still in flight when a run stops were answered
+    // too (and are clicks), so the service's own count of redirects is what ClickHouse must match.
+    const answered = await metric('redirects_total{outcome="redirect"}');
+    const verdict = answered === counted && answered >= sent - nonRedirect ? 'EQUAL' : 'MISMATCH';
+    console.log(`reconciliation: wrk read ${sent} answers (${nonRedirect} non-3xx), the service answered ${answered} redirects, ClickHouse counted ${counted} clicks after ${((Date.now() - drainStart) / 1000).toFixed(1)} s of drain: ${verdict}`);
+    if (verdict !== 'EQUAL') process.exitCode = 1;
+  } finally {
+    service.kill('SIGTERM');
+    await new Promise((r) => service.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (args.nats) {
+      const { connect } = await import('@nats-io/transport-node');
+      const { jetstreamManager } = await import('@nats-io/jetstream');
+      const nc = await connect({ servers: '127.0.0.1:4222' });
+      const jsm = await jetstreamManager(nc);
+      for (const s of [`${namespace}_EVENTS`, `${namespace}_DLQ`]) await jsm.streams.delete(s).catch(() => {});
+      await nc.close();
+    }
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
