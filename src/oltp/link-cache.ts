@@ -43,13 +43,16 @@ export function createLinkCache<V>(options: LinkCacheOptions<V>): LinkCache<V> {
   const counters = { hits: 0, misses: 0, staleServed: 0 };
 
   async function withSlot<T>(fn: () => Promise<T>): Promise<T> {
+    // A finished look-up hands its slot straight to the next waiter (loading stays counted), so a
+    // request arriving before the waiter resumes cannot take the same slot as well.
     if (loading >= options.maxConcurrentLoads) await new Promise<void>((resolve) => waiting.push(resolve));
-    loading++;
+    else loading++;
     try {
       return await fn();
     } finally {
-      loading--;
-      waiting.shift()?.();
+      const next = waiting.shift();
+      if (next) next();
+      else loading--;
     }
   }
 

@@ -85,7 +85,9 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
         left join campaigns c on c.id = s.campaign_id
         left join mobile_apps ia on ia.id = coalesce(u.ios_app_id, c.ios_app_id)
         left join mobile_apps aa on aa.id = coalesce(u.android_app_id, c.android_app_id)
-        where s.domain_key = ${domainKey} and s.code = ${slug}`;
+        left join custom_domains d on s.domain_key <> '' and lower(d.domain_name) = s.domain_key and d.organization_id = s.organization_id
+        where s.domain_key = ${domainKey} and s.code = ${slug}
+          and (s.domain_key = '' or d.status in ('VERIFIED', 'ACTIVE'))`;
       if (!r) return undefined;
       const isUrl = r.short_url_id != null;
       return {

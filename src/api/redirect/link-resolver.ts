@@ -22,6 +22,8 @@ export interface LinkResolver {
 }
 
 const HOSTS_REFRESH_MS = 30_000;
+/** How long a request waits for the host list an invalidation is reloading (PostgreSQL may be down). */
+const HOSTS_WAIT_MS = 1_000;
 
 export async function createLinkResolver(options: {
   lookup: LinkLookupRepo;
@@ -33,15 +35,28 @@ export async function createLinkResolver(options: {
   const log = options.log.child({ module: 'link-resolver' });
   let hosts = await options.lookup.customDomainHosts();
 
+  // Reloads can overlap (one per invalidation): an older one finishing last must not win.
+  let reloadsStarted = 0;
+  let reloadApplied = 0;
   async function reloadHosts(): Promise<void> {
+    const reload = ++reloadsStarted;
     try {
-      hosts = await options.lookup.customDomainHosts();
+      const fresh = await options.lookup.customDomainHosts();
+      if (reload > reloadApplied) {
+        reloadApplied = reload;
+        hosts = fresh;
+      }
     } catch (err) {
       log.warn({ err }, 'custom domain list not refreshed; keeping the last one');
     }
   }
   const timer = setInterval(() => void reloadHosts(), HOSTS_REFRESH_MS);
   timer.unref();
+  /**
+   * The reload an invalidation started. Requests wait for it (briefly), so a domain verified or
+   * revoked a moment ago is served or refused from the next request on, not after the query.
+   */
+  let hostsReloading: Promise<void> | undefined;
 
   const cache = createLinkCache<CachedLink>({
     maxEntries: options.maxEntries,
@@ -55,17 +70,33 @@ export async function createLinkResolver(options: {
     },
   });
 
+  function resolveNow(hostname: string, slug: string): Resolution | Promise<Resolution> {
+    const host = hostname.toLowerCase();
+    const usable = hosts.get(host);
+    if (usable === false) return 'unusable-domain';
+    return cache.get(`${usable ? host : ''}\n${slug}`);
+  }
+
   return {
     cache,
     resolve(hostname, slug) {
-      const host = hostname.toLowerCase();
-      const usable = hosts.get(host);
-      if (usable === false) return 'unusable-domain';
-      return cache.get(`${usable ? host : ''}\n${slug}`);
+      if (hostsReloading) return hostsReloading.then(() => resolveNow(hostname, slug));
+      return resolveNow(hostname, slug);
     },
     invalidate(organizationId) {
       cache.invalidate(organizationId === null ? undefined : (link) => link.organizationId === organizationId);
-      void reloadHosts();
+      let waitTimer: NodeJS.Timeout | undefined;
+      const reload: Promise<void> = Promise.race([
+        reloadHosts(),
+        new Promise<void>((resolve) => {
+          waitTimer = setTimeout(resolve, HOSTS_WAIT_MS);
+          waitTimer.unref();
+        }),
+      ]).finally(() => {
+        clearTimeout(waitTimer);
+        if (hostsReloading === reload) hostsReloading = undefined;
+      });
+      hostsReloading = reload;
     },
     close() {
       clearInterval(timer);
