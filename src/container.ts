@@ -34,6 +34,7 @@ import { createUsageRepo } from './oltp/usage.repo.js';
 import { createWebhookEndpointsRepo } from './oltp/webhook-endpoints.repo.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
+import { uuidv7 } from './shared/ids.js';
 import { createMetrics, type Metrics } from './shared/metrics.js';
 import { loadSecretBox } from './shared/secret-box.js';
 
@@ -120,13 +121,16 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     maxConcurrentLoads: postgres.poolSize,
   });
   const LINKS_CHANGED = 'links.changed';
+  // This instance invalidates its own cache at once; the broadcast is for the others, so its own
+  // echo (NATS delivers to the sender too) is ignored rather than dropping entries twice.
+  const instanceId = uuidv7();
   const stopListening = bus.onBroadcast(LINKS_CHANGED, (data) => {
-    const { organizationId } = JSON.parse(new TextDecoder().decode(data)) as { organizationId: number | null };
-    links.invalidate(organizationId);
+    const change = JSON.parse(new TextDecoder().decode(data)) as { organizationId: number | null; from: string };
+    if (change.from !== instanceId) links.invalidate(change.organizationId);
   });
   const linkChanged = (organizationId: number | null) => {
     links.invalidate(organizationId);
-    bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId })));
+    bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId, from: instanceId })));
   };
   metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', () => [{ labels: {}, value: links.cache.stats().size }]);
   metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', () => {
