@@ -19,6 +19,14 @@ interface Params {
   slug: string;
 }
 
+type Query = Record<string, string | string[] | undefined>;
+
+/** A query parameter's first value. Module-level: no closure made per click. */
+function firstOf(query: Query, name: string): string {
+  const v = query[name];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
 export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { links: LinkResolver }): void {
   const { links, events, config, metrics } = deps;
   metrics.define('redirects_total', 'counter', 'Redirect requests by outcome');
@@ -32,12 +40,9 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
   }
 
   function recordClick(request: FastifyRequest, link: CachedLink, bot: boolean): void {
-    const query = request.query as Record<string, string | string[] | undefined>;
-    const first = (name: string) => {
-      const v = query[name];
-      return (Array.isArray(v) ? v[0] : v) ?? '';
-    };
+    const query = request.query as Query;
     const h = request.headers;
+    const campaign = link.kind === 'campaign';
     events.record({
       eventId: uuidv7(),
       type: 'click',
@@ -47,17 +52,17 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
         linkType: link.kind,
         linkId: link.id,
         host: request.hostname,
-        cid: link.kind === 'campaign' ? first('cid') : '',
-        tracker: link.kind === 'campaign' ? first('tracker') : '',
+        cid: campaign ? firstOf(query, 'cid') : '',
+        tracker: campaign ? firstOf(query, 'tracker') : '',
         referrer: h.referer ?? '',
         userAgent: h['user-agent'] ?? '',
         ip: request.ip,
         acceptLanguage: (h['accept-language'] ?? '').slice(0, 100),
-        utmSource: first('utm_source'),
-        utmMedium: first('utm_medium'),
-        utmCampaign: first('utm_campaign'),
-        utmTerm: first('utm_term'),
-        utmContent: first('utm_content'),
+        utmSource: firstOf(query, 'utm_source'),
+        utmMedium: firstOf(query, 'utm_medium'),
+        utmCampaign: firstOf(query, 'utm_campaign'),
+        utmTerm: firstOf(query, 'utm_term'),
+        utmContent: firstOf(query, 'utm_content'),
         bot,
       },
     });
