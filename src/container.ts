@@ -85,13 +85,12 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
 
   const geo = await openGeoLookup(config.geoipDatabase);
   const eventRoutes = createEventTableRoutes({ enrich: createClickEnricher(geo) });
+  // Clicks have a durable consumer of their own: their backlog and lag are the ones that matter,
+  // and a problem with any other event type never holds them up.
+  const olapWriter = createOlapWriter({ bus, sink: createRowSink(clickhouse.client), routes: eventRoutes, log, metrics });
   const consumers: Consumer[] = [
-    await bus.consume({
-      durable: 'olap-writer',
-      subject: 'events.>',
-      maxBatch: 64,
-      handler: createOlapWriter({ bus, sink: createRowSink(clickhouse.client), routes: eventRoutes, log, metrics }),
-    }),
+    await bus.consume({ durable: 'olap-clicks', subject: 'events.click', maxBatch: 64, handler: olapWriter }),
+    await bus.consume({ durable: 'olap-events', subject: 'events.api_request', maxBatch: 64, handler: olapWriter }),
   ];
 
   const events: EventPublisher = createEventPublisher({
