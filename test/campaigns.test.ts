@@ -1,9 +1,9 @@
 // Service API campaigns (/api/v1/service/campaigns) as an API user sees them: the record with its
 // linked apps, the alias generated from the name, every limit at its boundary, the alias namespace
 // shared with short URLs, update, delete, the paged list and the (pending) statistics routes.
-import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { expectError, ISO_UTC, type HttpAnswer } from './support/error-body.js';
 
 const BASE = 'https://sgnp.example';
 
@@ -19,11 +19,7 @@ interface Org {
   apiKey: string;
 }
 
-interface Res {
-  statusCode: number;
-  body: string;
-  json(): any;
-}
+type Res = HttpAnswer;
 
 type Campaign = Record<string, unknown> & { id: number; alias: string; name: string; createdAt: string; updatedAt: string };
 
@@ -51,7 +47,6 @@ const SPEC_FIELDS = [
 
 const PAGE_KEYS = ['content', 'first', 'last', 'page', 'size', 'totalElements', 'totalPages'];
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 /** A code generated when the name gives no usable alias. */
 const RANDOM_CODE = /^[0-9A-Za-z]{7}$/;
@@ -70,19 +65,6 @@ const getCampaign = (id: number, org: Org = acme) => svc.service('GET', `/campai
 const putCampaign = (id: number, body: unknown, org: Org = acme) => svc.service('PUT', `/campaigns/${id}`, org.apiKey, body);
 const deleteCampaign = (id: number, org: Org = acme) => svc.service('DELETE', `/campaigns/${id}`, org.apiKey);
 const listCampaigns = (query: string, org: Org = acme) => svc.service('GET', `/campaigns${query ? `?${query}` : ''}`, org.apiKey);
-
-/** The spec's error body, with the message naming the field when one is given. */
-function expectError(res: Res, status: number, expected: { field?: string; code?: string } = {}) {
-  expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
-  const body = res.json();
-  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'status', 'timestamp']);
-  expect(body.status).toBe(status);
-  expect(body.error).toBe(STATUS_CODES[status]);
-  expect(typeof body.message).toBe('string');
-  expect(body.timestamp).toMatch(ISO_UTC);
-  if (expected.field) expect(body.message).toContain(expected.field);
-  if (expected.code) expect(body.code).toBe(expected.code);
-}
 
 async function expectCreateRefused(body: Record<string, unknown>, field: string) {
   expectError(await createCampaign({ name: 'Refused', originalUrl: 'https://example.com/x', ...body }), 400, { field });

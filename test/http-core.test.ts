@@ -2,6 +2,7 @@
 // ids, the OpenAPI document and the reference page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { expectError } from './support/error-body.js';
 
 let isolation: Isolation;
 let svc: TestService;
@@ -18,24 +19,13 @@ afterAll(async () => {
 
 const adminHeaders = { authorization: 'Bearer test-admin-token-0123456789' };
 
-function expectErrorBody(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, status: number, code: string) {
-  expect(res.statusCode).toBe(status);
-  expect(String(res.headers['content-type'])).toContain('application/json');
-  const body = res.json() as Record<string, unknown>;
-  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'status', 'timestamp']);
-  expect(body.status).toBe(status);
-  expect(body.code).toBe(code);
-  expect(body.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
-  return body;
-}
-
 describe('error bodies', () => {
   it('malformed JSON is 400 MALFORMED_JSON', async () => {
     const res = await svc.inject({
       method: 'POST', url: '/api/admin/v1/organizations',
       headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '{"name": "Acme",',
     });
-    const body = expectErrorBody(res, 400, 'MALFORMED_JSON');
+    const body = expectError(res, 400, { code: 'MALFORMED_JSON' });
     expect(body.error).toBe('Bad Request');
   });
 
@@ -45,7 +35,7 @@ describe('error bodies', () => {
         method: 'POST', url: '/api/admin/v1/organizations',
         headers: { ...adminHeaders, 'content-type': type }, payload: 'name=Acme',
       });
-      expectErrorBody(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      expectError(res, 415, { code: 'UNSUPPORTED_MEDIA_TYPE' });
     }
   });
 
@@ -55,20 +45,20 @@ describe('error bodies', () => {
       headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '',
     });
     expect(res.statusCode).toBe(400);
-    expectErrorBody(res, 400, res.json().code);
+    expectError(res, 400, { code: res.json().code });
   });
 
   it('an unknown route is 404 ROUTE_NOT_FOUND, for any method', async () => {
     for (const [method, url] of [['GET', '/no/such/thing'], ['POST', '/api/v1/service/nothing'], ['DELETE', '/api/admin/v1/nothing']] as const) {
       const res = await svc.inject({ method, url, headers: adminHeaders });
-      expectErrorBody(res, 404, 'ROUTE_NOT_FOUND');
+      expectError(res, 404, { code: 'ROUTE_NOT_FOUND' });
     }
   });
 
   it('an invalid id is 400 naming the parameter', async () => {
     for (const id of ['abc', '-1', '0', '1.5', '99999999999999999999']) {
       const res = await svc.inject({ method: 'GET', url: `/api/admin/v1/organizations/${id}`, headers: adminHeaders });
-      const body = expectErrorBody(res, 400, 'VALIDATION_FAILED');
+      const body = expectError(res, 400, { code: 'VALIDATION_FAILED' });
       expect(body.message).toContain('params.orgId');
     }
   });
@@ -77,7 +67,7 @@ describe('error bodies', () => {
     const res = await svc.inject({
       method: 'POST', url: '/api/admin/v1/organizations', headers: adminHeaders, payload: { name: 42, plan: 'NOPE' },
     });
-    const body = expectErrorBody(res, 400, 'VALIDATION_FAILED');
+    const body = expectError(res, 400, { code: 'VALIDATION_FAILED' });
     expect(body.message).toContain('body.name');
     expect(body.message).toContain('body.plan');
   });
@@ -87,7 +77,7 @@ describe('error bodies', () => {
       method: 'POST', url: '/api/admin/v1/organizations', headers: { ...adminHeaders, 'content-type': 'application/json' },
       payload: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
     });
-    expectErrorBody(res, 413, 'BODY_TOO_LARGE');
+    expectError(res, 413, { code: 'BODY_TOO_LARGE' });
   });
 });
 

@@ -1,6 +1,7 @@
 // Service API authentication: a key (401), the IP allow-list (403), the monthly quota (429).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { expectError } from './support/error-body.js';
 
 let isolation: Isolation;
 let svc: TestService;
@@ -15,25 +16,16 @@ afterAll(async () => {
   await isolation?.dispose();
 });
 
-function expectErrorBody(res: { statusCode: number; json(): unknown }, status: number, code: string) {
-  expect(res.statusCode).toBe(status);
-  const body = res.json() as Record<string, unknown>;
-  expect(body).toMatchObject({ status, code });
-  expect(typeof body.error).toBe('string');
-  expect(typeof body.message).toBe('string');
-  expect(new Date(body.timestamp as string).toString()).not.toBe('Invalid Date');
-}
-
 describe('X-API-KEY', () => {
   it('answers 401 without a key, with the error body', async () => {
     const res = await svc.inject({ method: 'GET', url: '/api/v1/service/usage' });
-    expectErrorBody(res, 401, 'API_KEY_MISSING');
+    expectError(res, 401, { code: 'API_KEY_MISSING' });
     expect(res.json()).toMatchObject({ error: 'Unauthorized' });
   });
 
   it('answers 401 for an unknown key, including one of absurd length', async () => {
-    expectErrorBody(await svc.service('GET', '/usage', 'sp_live_notarealkey000000000000000000'), 401, 'API_KEY_INVALID');
-    expectErrorBody(await svc.service('GET', '/usage', 'x'.repeat(5000)), 401, 'API_KEY_INVALID');
+    expectError(await svc.service('GET', '/usage', 'sp_live_notarealkey000000000000000000'), 401, { code: 'API_KEY_INVALID' });
+    expectError(await svc.service('GET', '/usage', 'x'.repeat(5000)), 401, { code: 'API_KEY_INVALID' });
   });
 
   it('accepts a fresh key and tells the organization its usage', async () => {
@@ -61,7 +53,7 @@ describe('X-API-KEY', () => {
     const del = await svc.admin('DELETE', `/organizations/${org.id}/api-keys/${second.id}`);
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
-    expectErrorBody(await svc.service('GET', '/usage', second.apiKey), 401, 'API_KEY_INVALID');
+    expectError(await svc.service('GET', '/usage', second.apiKey), 401, { code: 'API_KEY_INVALID' });
     expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
     // Deleting it again: it is gone.
     expect((await svc.admin('DELETE', `/organizations/${org.id}/api-keys/${second.id}`)).statusCode).toBe(404);
@@ -80,11 +72,11 @@ describe('IP allow-list', () => {
     expect(set.statusCode).toBe(200);
     expect(set.json()).toEqual({ ips: ['203.0.113.10', '192.0.2.0/24', '2001:db8::/32'] });
 
-    expectErrorBody(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' }), 403, 'IP_NOT_ALLOWED');
+    expectError(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' }), 403, { code: 'IP_NOT_ALLOWED' });
     expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '203.0.113.10' })).statusCode).toBe(200);
     expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '::ffff:192.0.2.44' })).statusCode).toBe(200);
     expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '2001:db8::1' })).statusCode).toBe(200);
-    expectErrorBody(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '2001:db9::1' }), 403, 'IP_NOT_ALLOWED');
+    expectError(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '2001:db9::1' }), 403, { code: 'IP_NOT_ALLOWED' });
   });
 
   it('ignores X-Forwarded-For unless TRUST_PROXY is configured', async () => {
@@ -94,7 +86,7 @@ describe('IP allow-list', () => {
       remoteAddress: '198.51.100.7',
       headers: { 'x-forwarded-for': '203.0.113.10' },
     });
-    expectErrorBody(spoofed, 403, 'IP_NOT_ALLOWED');
+    expectError(spoofed, 403, { code: 'IP_NOT_ALLOWED' });
   });
 
   it('an empty list opens it again; invalid entries are refused with 400', async () => {
@@ -105,7 +97,7 @@ describe('IP allow-list', () => {
     expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode).toBe(200);
     for (const bad of ['999.1.1.1', '10.0.0.0/33', 'example.com', '10.0.0.1/8/1']) {
       const res = await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: [bad] });
-      expectErrorBody(res, 400, 'VALIDATION_FAILED');
+      expectError(res, 400, { code: 'VALIDATION_FAILED' });
       expect((res.json() as { message: string }).message).toContain('ips.0');
     }
   });
@@ -118,7 +110,7 @@ describe('monthly quota', () => {
     expect(plan.json()).toMatchObject({ plan: 'FREE', monthlyQuota: 3, monthlyQuotaOverride: 3 });
     for (let i = 0; i < 3; i++) expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
     const limited = await svc.service('GET', '/usage', org.apiKey);
-    expectErrorBody(limited, 429, 'QUOTA_EXCEEDED');
+    expectError(limited, 429, { code: 'QUOTA_EXCEEDED' });
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(31 * 24 * 3600);

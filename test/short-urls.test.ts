@@ -1,9 +1,9 @@
 // Service API short URLs (/api/v1/service/urls) as an API user sees them: the record, every limit
 // at its boundary, the shared alias namespace, linked apps and custom domains, update, delete, the
 // paged list with its filters, the QR code and the (pending) statistics routes.
-import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { expectError, ISO_UTC, type HttpAnswer } from './support/error-body.js';
 
 const BASE = 'https://sgnp.example';
 
@@ -19,11 +19,7 @@ interface Org {
   apiKey: string;
 }
 
-interface Res {
-  statusCode: number;
-  body: string;
-  json(): any;
-}
+type Res = HttpAnswer;
 
 type ShortUrlJson = Record<string, unknown> & { id: number; shortUrl: string; shortCode: string };
 
@@ -57,7 +53,6 @@ const OPTIONAL_FIELDS = [
 
 const PAGE_KEYS = ['content', 'first', 'last', 'page', 'size', 'totalElements', 'totalPages'];
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 const createUrl = (body: unknown, org: Org = acme): Promise<Res> => svc.service('POST', '/urls', org.apiKey, body);
 
@@ -72,19 +67,6 @@ const getUrl = (id: number, org: Org = acme) => svc.service('GET', `/urls/${id}`
 const putUrl = (id: number, body: unknown, org: Org = acme) => svc.service('PUT', `/urls/${id}`, org.apiKey, body);
 const deleteUrl = (id: number, org: Org = acme) => svc.service('DELETE', `/urls/${id}`, org.apiKey);
 const listUrls = (query: string, org: Org = acme) => svc.service('GET', `/urls${query ? `?${query}` : ''}`, org.apiKey);
-
-/** The spec's error body, with the message naming the field when one is given. */
-function expectError(res: Res, status: number, expected: { field?: string; code?: string } = {}) {
-  expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
-  const body = res.json();
-  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'status', 'timestamp']);
-  expect(body.status).toBe(status);
-  expect(body.error).toBe(STATUS_CODES[status]);
-  expect(typeof body.message).toBe('string');
-  expect(body.timestamp).toMatch(ISO_UTC);
-  if (expected.field) expect(body.message).toContain(expected.field);
-  if (expected.code) expect(body.code).toBe(expected.code);
-}
 
 async function expectCreateRefused(body: Record<string, unknown>, field: string, org: Org = acme) {
   expectError(await createUrl({ url: 'https://example.com/x', ...body }, org), 400, { field });

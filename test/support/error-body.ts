@@ -1,0 +1,27 @@
+// The assertion every failure path shares: the spec's error body exactly, with its code and,
+// when a field is at fault, a message that names it.
+import { STATUS_CODES } from 'node:http';
+import { expect } from 'vitest';
+
+export interface HttpAnswer {
+  statusCode: number;
+  body: string;
+  headers: Record<string, unknown>;
+  json(): any;
+}
+
+export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+export function expectError(res: HttpAnswer, status: number, expected: { field?: string; code?: string } = {}) {
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
+  expect(String(res.headers['content-type'])).toContain('application/json');
+  const body = res.json();
+  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'status', 'timestamp']);
+  expect(body.status).toBe(status);
+  expect(body.error).toBe(STATUS_CODES[status]);
+  expect(typeof body.message).toBe('string');
+  expect(body.timestamp).toMatch(ISO_UTC);
+  if (expected.field) expect(body.message).toContain(expected.field);
+  if (expected.code) expect(body.code).toBe(expected.code);
+  return body as { status: number; error: string; message: string; timestamp: string; code: string };
+}
