@@ -16,6 +16,7 @@ import { createOlapWriter } from './ingest/olap-writer.js';
 import { createEventPublisher, type EventPublisher } from './ingest/publisher.js';
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
+import { createClickStats } from './olap/click-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
@@ -145,6 +146,7 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
     links,
     linkChanged,
     clickCounts: createClickCounts({ client: clickhouse.client, log }),
+    clickStats: createClickStats(clickhouse.client),
     config,
     log,
     metrics,

@@ -2,6 +2,7 @@
 import type { Config } from '../shared/config.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
 import type { ClickCounts } from '../olap/click-counts.js';
+import type { ClickStatsQueries } from '../olap/click-stats.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -29,6 +30,7 @@ export interface AppDeps {
   linkChanged(organizationId: number | null): void;
   /** clickCount of links and campaigns, from ClickHouse. */
   clickCounts: ClickCounts;
+  clickStats: ClickStatsQueries;
   config: Config;
   log: Logger;
   metrics: Metrics;

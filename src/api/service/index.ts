@@ -9,6 +9,7 @@ import { customDomainRoutes } from './custom-domains.routes.js';
 import { mobileAppRoutes } from './mobile-apps.routes.js';
 import { shortUrlRoutes } from './short-urls.routes.js';
 import { statisticsPendingRoutes } from './statistics-pending.routes.js';
+import { statisticsRoutes } from './statistics.routes.js';
 import { usageRoutes } from './usage.routes.js';
 
 export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -53,5 +54,6 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   await app.register(campaignRoutes, { deps });
   await app.register(mobileAppRoutes, { deps });
   await app.register(customDomainRoutes, { deps });
+  await app.register(statisticsRoutes, { deps });
   await app.register(statisticsPendingRoutes, { deps });
 };

@@ -1,4 +1,5 @@
-// The statistics routes of the Service API, answering 501 until the statistics module lands. They
+// The app-install statistics routes of the Service API, answering 501 until install funnel events
+// flow (deep-link issue). They
 // still authenticate and check that the resource is the caller's, so clients see the final
 // 401/404 behaviour today.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -13,9 +14,7 @@ export const statisticsPendingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> =
     'mobile-apps': (org: number, id: number) => deps.repos.mobileApps.get(org, id),
   } as const;
   const routes = [
-    ['urls', 'stats'],
     ['urls', 'app-install-stats'],
-    ['campaigns', 'stats'],
     ['campaigns', 'app-install-stats'],
     ['mobile-apps', 'install-stats'],
   ] as const;

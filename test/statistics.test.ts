@@ -1,0 +1,249 @@
+// URL and campaign statistics: known clicks in, exact figures out, in UTC, Asia/Seoul, New York
+// across both 2025 DST changes and Asia/Kathmandu (+5:45); retention clamping; bots excluded;
+// the customId filter; 400s; another organization's id.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../src/shared/ids.js';
+import { expectError } from './support/error-body.js';
+import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+let isolation: Isolation;
+let svc: TestService;
+let org: { id: number; apiKey: string };
+
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+
+beforeAll(async () => {
+  isolation = await isolate();
+  svc = await startService(isolation);
+  // ENTERPRISE keeps 1825 days, so the 2025 dates below are inside its retention.
+  org = await svc.createOrganization('Stats', 'ENTERPRISE');
+});
+
+afterAll(async () => {
+  await svc?.close();
+  await isolation?.dispose();
+});
+
+interface Click {
+  at: string;
+  userAgent?: string;
+  ip?: string;
+  referrer?: string;
+  cid?: string;
+  tracker?: string;
+  bot?: boolean;
+}
+
+/** Clicks as the redirect records them, at chosen instants, through the real pipeline. */
+async function recordClicks(linkType: 'url' | 'campaign', linkId: number, clicks: Click[], organizationId = org.id): Promise<void> {
+  for (const c of clicks) {
+    svc.container.deps.events.record({
+      eventId: uuidv7(),
+      type: 'click',
+      occurredAt: Date.parse(c.at),
+      organizationId,
+      data: {
+        linkType, linkId, host: 'localhost', cid: c.cid ?? '', tracker: c.tracker ?? '', referrer: c.referrer ?? '',
+        userAgent: c.userAgent ?? IPHONE, ip: c.ip ?? '211.234.10.1', acceptLanguage: 'ko-KR', bot: c.bot ?? false,
+      },
+    });
+  }
+  await svc.container.deps.events.flush();
+  await eventually(async () => {
+    const [row] = await svc.clickhouse<{ c: number }>(
+      'SELECT toUInt64(count()) AS c FROM clicks WHERE link_type = {t:String} AND link_id = {id:UInt64}',
+      { t: linkType, id: linkId },
+    );
+    return Number(row?.c) >= clicks.length;
+  }, 15_000, 'clicks written');
+  expect(await svc.container.bus.drain(10_000)).toBe(true);
+}
+
+async function newUrl(): Promise<number> {
+  const res = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/stats' });
+  expect(res.statusCode).toBe(201);
+  return res.json().id;
+}
+
+const urlStats = async (id: number, query: string, apiKey = org.apiKey) => svc.service('GET', `/urls/${id}/stats?${query}`, apiKey);
+const hour = (body: { hourlyChartData: number[] }, h: number) => body.hourlyChartData[h];
+
+describe('URL statistics in time zones', () => {
+  let linkId: number;
+  beforeAll(async () => {
+    linkId = await newUrl();
+    await recordClicks('url', linkId, [
+      { at: '2025-03-08T23:30:00Z' },
+      { at: '2025-03-09T00:10:00Z', userAgent: DESKTOP, referrer: 'https://m.facebook.com/story' },
+      { at: '2025-03-09T13:45:00Z' },
+      { at: '2025-03-09T13:50:00Z', bot: true },
+    ]);
+  });
+
+  it('counts per UTC day and hour, zero-filling the rest, bots left out', async () => {
+    const res = await urlStats(linkId, 'startDate=2025-03-07&endDate=2025-03-09');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.chartLabels).toEqual(['2025-03-07', '2025-03-08', '2025-03-09']);
+    expect(body.chartData).toEqual([0, 1, 2]);
+    expect(body.hourlyChartLabels).toHaveLength(24);
+    expect(body.hourlyChartLabels[0]).toBe('00:00');
+    expect(body.hourlyChartLabels[23]).toBe('23:00');
+    expect([hour(body, 23), hour(body, 0), hour(body, 13)]).toEqual([1, 1, 1]);
+    expect(body.hourlyChartData.reduce((a: number, b: number) => a + b, 0)).toBe(3);
+    expect(body.meta).toMatchObject({ actualStartDate: '2025-03-07', actualEndDate: '2025-03-09', timeZone: 'UTC', dataRetentionDays: 1825 });
+    expect(body.url.id).toBe(linkId);
+  });
+
+  it('moves the same clicks to local days and hours in Asia/Seoul', async () => {
+    const body = (await urlStats(linkId, 'startDate=2025-03-08&endDate=2025-03-09&timeZone=Asia/Seoul')).json();
+    // 08:30, 09:10 and 22:45 on 2025-03-09, Seoul time.
+    expect(body.chartData).toEqual([0, 3]);
+    expect([hour(body, 8), hour(body, 9), hour(body, 22)]).toEqual([1, 1, 1]);
+  });
+
+  it('gives the top lists one shape, with shares of the total, and always three device types', async () => {
+    const body = (await urlStats(linkId, 'startDate=2025-03-08&endDate=2025-03-09')).json();
+    expect(body.deviceTypeStats).toEqual([
+      { name: 'Mobile', count: 2, percentage: 66.7 },
+      { name: 'Desktop', count: 1, percentage: 33.3 },
+      { name: 'Tablet', count: 0, percentage: 0 },
+    ]);
+    expect(body.topCountries).toEqual([{ name: 'KR', count: 3, percentage: 100 }]);
+    expect(body.topReferrers).toEqual([
+      { name: 'Direct', count: 2, percentage: 66.7 },
+      { name: 'm.facebook.com', count: 1, percentage: 33.3 },
+    ]);
+    expect(body.topBrowsers.map((b: { name: string }) => b.name).sort()).toEqual(['Chrome', 'Mobile Safari']);
+    expect(body.topOsSystems.map((b: { name: string }) => b.name).sort()).toEqual(['Windows', 'iOS']);
+  });
+});
+
+describe('DST in America/New_York', () => {
+  it('keeps local days and hours right on 2025-03-09 (23-hour day)', async () => {
+    const linkId = await newUrl();
+    await recordClicks('url', linkId, [
+      { at: '2025-03-09T06:30:00Z' }, // 01:30 EST
+      { at: '2025-03-09T07:30:00Z' }, // 03:30 EDT (02:00-03:00 does not exist)
+      { at: '2025-03-10T03:59:00Z' }, // 23:59 EDT on 03-09
+      { at: '2025-03-10T04:00:00Z' }, // 00:00 EDT on 03-10
+    ]);
+    const body = (await urlStats(linkId, 'startDate=2025-03-09&endDate=2025-03-10&timeZone=America/New_York')).json();
+    expect(body.chartData).toEqual([3, 1]);
+    expect([hour(body, 1), hour(body, 2), hour(body, 3), hour(body, 23), hour(body, 0)]).toEqual([1, 0, 1, 1, 1]);
+  });
+
+  it('keeps local days and hours right on 2025-11-02 (25-hour day, 01:00 twice)', async () => {
+    const linkId = await newUrl();
+    await recordClicks('url', linkId, [
+      { at: '2025-11-02T05:30:00Z' }, // 01:30 EDT
+      { at: '2025-11-02T06:30:00Z' }, // 01:30 EST
+      { at: '2025-11-03T04:59:00Z' }, // 23:59 EST on 11-02
+      { at: '2025-11-03T05:00:00Z' }, // 00:00 EST on 11-03
+    ]);
+    const body = (await urlStats(linkId, 'startDate=2025-11-02&endDate=2025-11-03&timeZone=America/New_York')).json();
+    expect(body.chartData).toEqual([3, 1]);
+    expect([hour(body, 1), hour(body, 23), hour(body, 0)]).toEqual([2, 1, 1]);
+  });
+});
+
+describe('Asia/Kathmandu (+5:45)', () => {
+  it('splits days at local midnight, which falls on a quarter hour in UTC', async () => {
+    const linkId = await newUrl();
+    await recordClicks('url', linkId, [
+      { at: '2025-03-08T18:14:00Z' }, // 23:59 on 03-08
+      { at: '2025-03-08T18:15:00Z' }, // 00:00 on 03-09
+      { at: '2025-03-09T06:20:00Z' }, // 12:05 on 03-09
+    ]);
+    const body = (await urlStats(linkId, 'startDate=2025-03-08&endDate=2025-03-09&timeZone=Asia/Kathmandu')).json();
+    expect(body.chartData).toEqual([1, 2]);
+    expect([hour(body, 23), hour(body, 0), hour(body, 12)]).toEqual([1, 1, 1]);
+  });
+});
+
+describe('periods', () => {
+  it('defaults to the last 30 days ending today, every day present', async () => {
+    const linkId = await newUrl();
+    await recordClicks('url', linkId, [{ at: new Date().toISOString() }]);
+    const body = (await urlStats(linkId, '')).json();
+    expect(body.chartLabels).toHaveLength(30);
+    expect(body.chartLabels[29]).toBe(new Date().toISOString().slice(0, 10));
+    expect(body.chartData[29]).toBe(1);
+    expect(body.meta.actualEndDate).toBe(body.chartLabels[29]);
+  });
+
+  it("clamps the period to the plan's retention and says so in meta", async () => {
+    const free = await svc.createOrganization('FreeStats', 'FREE');
+    const res = await svc.service('POST', '/urls', free.apiKey, { url: 'https://example.com/free' });
+    const body = (await urlStats(res.json().id, 'startDate=2020-01-01', free.apiKey)).json();
+    expect(body.meta.dataRetentionDays).toBe(30);
+    expect(body.chartLabels).toHaveLength(30);
+    expect(body.meta.actualStartDate).toBe(body.chartLabels[0]);
+    expect(body.meta.actualStartDate > '2020-01-01').toBe(true);
+  });
+
+  it('refuses malformed dates, a start after the end and unknown zones with 400', async () => {
+    const linkId = await newUrl();
+    for (const [query, field] of [
+      ['startDate=2025-02-30', 'startDate'],
+      ['endDate=03/09/2025', 'endDate'],
+      ['startDate=2025-03-10&endDate=2025-03-09', 'startDate'],
+      ['timeZone=Mars/Olympus', 'timeZone'],
+    ] as const) {
+      expectError(await urlStats(linkId, query), 400, { field });
+    }
+  });
+
+  it("answers 404 for another organization's link", async () => {
+    const other = await svc.createOrganization('Other', 'PRO');
+    const linkId = await newUrl();
+    expectError(await urlStats(linkId, '', other.apiKey), 404, { code: 'SHORT_URL_NOT_FOUND' });
+  });
+});
+
+describe('campaign statistics', () => {
+  let campaignId: number;
+  beforeAll(async () => {
+    const res = await svc.service('POST', '/campaigns', org.apiKey, { name: 'Stats Campaign', originalUrl: 'https://example.com/c' });
+    campaignId = res.json().id;
+    await recordClicks('campaign', campaignId, [
+      { at: '2025-03-09T01:00:00Z', cid: 'user-a', tracker: 'insta' },
+      { at: '2025-03-09T02:00:00Z', cid: 'user-a', tracker: 'insta' },
+      { at: '2025-03-09T03:00:00Z', cid: 'user-b', tracker: 'kakao', userAgent: DESKTOP },
+      { at: '2025-03-09T04:00:00Z' },
+      { at: '2025-03-09T05:00:00Z', cid: 'user-a', bot: true },
+    ]);
+  });
+
+  it('has totals, series, clicks per cid and trackers', async () => {
+    const res = await svc.service('GET', `/campaigns/${campaignId}/stats?startDate=2025-03-09&endDate=2025-03-09`, org.apiKey);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.campaign).toMatchObject({ id: campaignId, name: 'Stats Campaign', expiresAt: null });
+    expect(body.totalClicks).toBe(4);
+    expect(body.dailyClicks).toEqual([{ date: '2025-03-09', count: 4 }]);
+    expect(body.hourlyClicks).toHaveLength(24);
+    expect(body.hourlyClicks[1]).toEqual({ hour: '01:00', count: 1 });
+    expect(body.userClicks).toEqual([
+      { name: 'user-a', count: 2, percentage: 50 },
+      { name: 'user-b', count: 1, percentage: 25 },
+    ]);
+    expect(body.topTrackers).toEqual([
+      { name: 'insta', count: 2, percentage: 50 },
+      { name: '(none)', count: 1, percentage: 25 },
+      { name: 'kakao', count: 1, percentage: 25 },
+    ]);
+    expect(body.revenueStats).toMatchObject({ totalRevenue: 0, purchases: 0, currency: null, byCurrency: [] });
+    expect(body.revenueStats.dailyRevenue).toEqual([{ date: '2025-03-09', revenue: 0 }]);
+  });
+
+  it('filters everything to one customId', async () => {
+    const body = (await svc.service('GET', `/campaigns/${campaignId}/stats?startDate=2025-03-09&endDate=2025-03-09&customId=user-a`, org.apiKey)).json();
+    expect(body.totalClicks).toBe(2);
+    expect(body.userClicks).toEqual([{ name: 'user-a', count: 2, percentage: 100 }]);
+    expect(body.topTrackers).toEqual([{ name: 'insta', count: 2, percentage: 100 }]);
+    expect(body.deviceTypeStats[0]).toEqual({ name: 'Mobile', count: 2, percentage: 100 });
+    expectError(await svc.service('GET', `/campaigns/${campaignId}/stats?customId=${'x'.repeat(101)}`, org.apiKey), 400, { field: 'customId' });
+  });
+});
