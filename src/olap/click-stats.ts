@@ -1,8 +1,8 @@
 // Click statistics of one short URL or campaign over a period: daily and hourly series in the
 // request's time zone (every day and hour present, zero-filled) and the top lists. People only.
 // One ClickHouse round trip: the series and every dimension come back from one UNION ALL, read
-// from the 15-minute rollup (cost independent of raw volume); a customId filter needs the raw
-// table, which alone knows each click's cid.
+// from the 15-minute rollups (click_series_15m, click_dims_15m: cost independent of raw volume);
+// a customId filter needs the raw table, which alone knows each click's cid.
 import type { ClickHouseClient } from './clickhouse.js';
 import type { StatsPeriod } from './stats-period.js';
 
@@ -37,6 +37,9 @@ const DIMENSIONS = {
   device: 'device_type',
 } as const;
 
+/** The period on the raw table: people's clicks between the two UTC instants. */
+const RAW_WINDOW = `ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')} AND is_bot = 0`;
+
 const TOP_LIMIT = 10;
 const CUSTOM_ID_LIMIT = 100;
 
@@ -49,24 +52,34 @@ export function createClickStats(client: ClickHouseClient) {
       period: StatsPeriod;
       customId?: string | undefined;
     }): Promise<ClickStats> {
-      // The raw table answers per-cid questions; the rollup answers everything else.
-      const source = input.customId !== undefined
-        ? { table: 'clicks', time: 'ts', measure: 'count()', filter: 'AND is_bot = 0 AND cid = {cid:String}' }
-        : { table: 'clicks_15m', time: 'bucket', measure: 'sum(clicks)', filter: '' };
-      const where = `organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}
-        AND ${source.time} >= {start:DateTime64(3, 'UTC')} AND ${source.time} < {end:DateTime64(3, 'UTC')} ${source.filter}`;
-      const parts = [
-        `SELECT 'day' AS dim, toString(toDate(${source.time}, {tz:String})) AS name, ${source.measure} AS c FROM ${source.table} WHERE ${where} GROUP BY name`,
-        `SELECT 'hour' AS dim, toString(toHour(${source.time}, {tz:String})) AS name, ${source.measure} AS c FROM ${source.table} WHERE ${where} GROUP BY name`,
-        ...Object.entries(DIMENSIONS).map(
-          ([dim, column]) => `SELECT '${dim}' AS dim, toString(${column}) AS name, ${source.measure} AS c FROM ${source.table} WHERE ${where} GROUP BY name`,
-        ),
-      ];
+      const range = `organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}`;
+      const parts =
+        input.customId === undefined
+          ? [
+              // The rollups: cost follows the number of 15-minute buckets, not of clicks.
+              `SELECT 'day' AS dim, toString(toDate(bucket, {tz:String})) AS name, sum(clicks) AS c FROM click_series_15m
+                 WHERE ${range} AND bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')} GROUP BY name`,
+              `SELECT 'hour' AS dim, toString(toHour(bucket, {tz:String})) AS name, sum(clicks) AS c FROM click_series_15m
+                 WHERE ${range} AND bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')} GROUP BY name`,
+              `SELECT toString(dim) AS dim, value AS name, sum(clicks) AS c FROM click_dims_15m
+                 WHERE ${range} AND bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')} GROUP BY dim, name`,
+            ]
+          : [
+              // Per cid: only the raw table knows it.
+              `SELECT 'day' AS dim, toString(toDate(ts, {tz:String})) AS name, count() AS c FROM clicks
+                 WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String} GROUP BY name`,
+              `SELECT 'hour' AS dim, toString(toHour(ts, {tz:String})) AS name, count() AS c FROM clicks
+                 WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String} GROUP BY name`,
+              ...Object.entries(DIMENSIONS).map(
+                ([dim, column]) => `SELECT '${dim}' AS dim, toString(${column}) AS name, count() AS c FROM clicks
+                   WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String} GROUP BY name`,
+              ),
+            ];
       if (input.linkType === 'campaign') {
         // Clicks per cid: only the raw table knows them.
         parts.push(`SELECT 'cid' AS dim, cid AS name, count() AS c FROM clicks
           WHERE organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}
-            AND ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')} AND is_bot = 0 AND cid != ''
+            AND ${RAW_WINDOW} AND cid != ''
             ${input.customId !== undefined ? 'AND cid = {cid:String}' : ''}
           GROUP BY name ORDER BY c DESC, name LIMIT ${CUSTOM_ID_LIMIT}`);
       }

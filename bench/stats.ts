@@ -1,0 +1,103 @@
+// npm run bench:stats [-- --clicks 10000000] [--requests 200]
+//
+// Loads synthetic clicks into the embedded ClickHouse (generated inside ClickHouse with numbers(),
+// so the materialized views fill the rollups exactly as real inserts do): one busy short URL with
+// most of them over the last year, one quiet URL, a busy campaign with cids and trackers. Then
+// times the statistics endpoints over real HTTP (the service listening on loopback) and prints
+// p50/p99 per endpoint and link.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createContainer } from '../src/container.js';
+import { loadConfig } from '../src/shared/config.js';
+import { createLogger } from '../src/shared/logger.js';
+
+const { values: args } = parseArgs({
+  options: {
+    clicks: { type: 'string', default: '10000000' },
+    requests: { type: 'string', default: '200' },
+  },
+});
+const total = Number(args.clicks);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-stats-bench-'));
+const ADMIN = 'bench-admin-token-0123456789';
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+async function main(): Promise<void> {
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGNPOST_ADMIN_TOKEN: ADMIN, PII_ENCRYPTION_KEY: `k1:${'ab'.repeat(32)}` });
+  const container = await createContainer(config, createLogger({ level: 'warn', pretty: false }));
+  try {
+    const base = await container.listen();
+    const post = async (url: string, body: unknown, headers: Record<string, string>) =>
+      (await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+    const org = await post('/api/admin/v1/organizations', { name: 'StatsBench', plan: 'ENTERPRISE' }, { authorization: `Bearer ${ADMIN}` });
+    const key = { 'x-api-key': org.apiKey as string };
+    const busy = await post('/api/v1/service/urls', { url: 'https://example.com/busy' }, key);
+    const quiet = await post('/api/v1/service/urls', { url: 'https://example.com/quiet' }, key);
+    const campaign = await post('/api/v1/service/campaigns', { name: 'Busy campaign', originalUrl: 'https://example.com/c' }, key);
+
+    const started = Date.now();
+    // 80 % busy URL, 15 % busy campaign, 5 % spread over 1,000 other links of the organization,
+    // plus 1,000 clicks on the quiet URL; times uniform over the last 365 days.
+    await container.clickhouse.client.command({
+      query: `INSERT INTO clicks (event_id, ts, organization_id, link_type, link_id, host, cid, tracker, referrer_host, country, device_type, os, browser, is_bot)
+        SELECT generateUUIDv7(),
+          now64(3) - toIntervalMillisecond(rand64() % (365 * 86400000)),
+          {org:UInt64},
+          if(number % 20 < 16, 'url', if(number % 20 < 19, 'campaign', 'url')),
+          multiIf(number % 20 < 16, {busy:UInt64}, number % 20 < 19, {campaign:UInt64}, 1000000 + number % 1000),
+          'localhost',
+          if(number % 20 BETWEEN 16 AND 18, concat('user-', toString(number % 5000)), ''),
+          ['', 'insta', 'kakao', 'naver'][1 + number % 4],
+          ['', 'm.facebook.com', 't.co', 'search.naver.com', 'www.google.com'][1 + number % 5],
+          ['KR', 'US', 'JP', 'DE', 'BR', 'IN', 'NP', 'GB'][1 + rand() % 8],
+          ['Mobile', 'Mobile', 'Desktop', 'Tablet'][1 + rand() % 4],
+          ['iOS', 'Android', 'Windows', 'macOS'][1 + rand() % 4],
+          ['Mobile Safari', 'Chrome', 'Samsung Internet', 'Firefox'][1 + rand() % 4],
+          if(rand() % 50 = 0, 1, 0)
+        FROM numbers({n:UInt64})`,
+      query_params: { org: org.id, busy: busy.id, campaign: campaign.id, n: total },
+    });
+    await container.clickhouse.client.command({
+      query: `INSERT INTO clicks (event_id, ts, organization_id, link_type, link_id, host, country, device_type, os, browser, is_bot)
+        SELECT generateUUIDv7(), now64(3) - toIntervalMillisecond(rand64() % (30 * 86400000)), {org:UInt64}, 'url', {quiet:UInt64}, 'localhost', 'KR', 'Mobile', 'iOS', 'Mobile Safari', 0
+        FROM numbers(1000)`,
+      query_params: { org: org.id, quiet: quiet.id },
+    });
+    console.log(`loaded ${total.toLocaleString()} clicks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const cases = [
+      ['busy URL, last 30 days', `/api/v1/service/urls/${busy.id}/stats`],
+      ['busy URL, 365 days, Asia/Seoul', `/api/v1/service/urls/${busy.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`],
+      ['quiet URL, last 30 days', `/api/v1/service/urls/${quiet.id}/stats`],
+      ['busy campaign, last 30 days', `/api/v1/service/campaigns/${campaign.id}/stats`],
+      ['busy campaign, one customId', `/api/v1/service/campaigns/${campaign.id}/stats?customId=user-42`],
+    ] as const;
+    for (const [label, url] of cases) {
+      const times: number[] = [];
+      for (let i = 0; i < Number(args.requests); i++) {
+        const t0 = performance.now();
+        const res = await fetch(`${base}${url}`, { headers: key });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`${label.padEnd(34)} p50 ${percentile(times, 50).toFixed(1)} ms  p99 ${percentile(times, 99).toFixed(1)} ms`);
+    }
+  } finally {
+    await container.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function daysAgo(n: number): string {
+  return new Date(Date.now() - n * 86400_000).toISOString().slice(0, 10);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
