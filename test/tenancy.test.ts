@@ -80,8 +80,14 @@ afterAll(async () => {
   await isolation?.dispose();
 });
 
-/** Everything A sees of its resources, to compare before and after B's attempts. */
+/**
+ * Everything A sees of its resources, to compare before and after B's attempts. Clicks on A's
+ * link (an earlier test follows it) reach clickCount asynchronously: the pipeline is drained
+ * first, so two snapshots differ only by what B's requests did.
+ */
 async function snapshotOfA() {
+  await svc.container.deps.events.flush();
+  expect(await svc.container.bus.drain(10_000)).toBe(true);
   const read = async (url: string) => {
     const res = await svc.service('GET', url, a.apiKey);
     await expectStatus(res, 200, `GET ${url} as A`);
