@@ -37,7 +37,7 @@ import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
 import { createMetrics, type Metrics } from './shared/metrics.js';
-import { loadSecretBox } from './shared/secret-box.js';
+import { loadSecretBox, type SecretBox } from './shared/secret-box.js';
 
 export interface Container {
   config: Config;
@@ -75,14 +75,31 @@ export async function openStores(config: Config, log: Logger): Promise<{ postgre
 }
 
 export async function createContainer(config: Config, log: Logger): Promise<Container> {
-  const metrics: Metrics = createMetrics();
   const { box: secretBox, generated } = loadSecretBox({ keySpec: config.piiEncryptionKey, dataDir: config.dataDir });
   if (generated) log.warn({ dataDir: config.dataDir }, 'generated an encryption key in DATA_DIR; set PII_ENCRYPTION_KEY when several instances run');
-
   const { postgres, clickhouse } = await openStores(config, log);
-  const bus: Bus = config.natsUrl
-    ? await createNatsBus({ url: config.natsUrl, namespace: config.natsNamespace, log })
-    : createMemoryBus({ log, spoolDir: path.join(config.dataDir, 'spool', 'bus') });
+  let bus: Bus | undefined;
+  try {
+    bus = config.natsUrl
+      ? await createNatsBus({ url: config.natsUrl, namespace: config.natsNamespace, log })
+      : createMemoryBus({ log, spoolDir: path.join(config.dataDir, 'spool', 'bus') });
+    return await assemble(config, log, { secretBox, postgres, clickhouse, bus });
+  } catch (err) {
+    // A start that fails half-way leaves nothing open behind it.
+    await bus?.close().catch(() => {});
+    await clickhouse.close().catch(() => {});
+    await postgres.close().catch(() => {});
+    throw err;
+  }
+}
+
+async function assemble(
+  config: Config,
+  log: Logger,
+  stores: { secretBox: SecretBox; postgres: Postgres; clickhouse: Clickhouse; bus: Bus },
+): Promise<Container> {
+  const { secretBox, postgres, clickhouse, bus } = stores;
+  const metrics: Metrics = createMetrics();
 
   const geo = await openGeoLookup(config.geoipDatabase);
   const eventRoutes = createEventTableRoutes({ enrich: createClickEnricher(geo) });

@@ -1,10 +1,13 @@
 // Start-up and shutdown: migrations run once and are safe to repeat, readiness turns off first,
 // and a graceful shutdown drains every pending event into ClickHouse before the stores close.
+import fs from 'node:fs';
+import path from 'node:path';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStores } from '../src/container.js';
 import { loadConfig } from '../src/shared/config.js';
 import { createLogger } from '../src/shared/logger.js';
-import { backend } from './support/backend.js';
+import { backend, servicesEnv } from './support/backend.js';
 import { isolate, startService, type Isolation } from './support/service.js';
 
 let isolation: Isolation;
@@ -56,6 +59,31 @@ describe('migrations', () => {
       }
     } finally {
       await fresh.dispose();
+    }
+  });
+});
+
+describe('a failed start', () => {
+  it('closes what it had opened, so the next start on the same stores works', async () => {
+    // Nothing listens on port 1: the bus fails after both stores are open.
+    await expect(startService(isolation, { NATS_URL: 'nats://127.0.0.1:1' })).rejects.toThrow();
+    if (backend === 'services') {
+      // No connection of the failed start stays open on its database.
+      const url = new URL(isolation.env.DATABASE_URL!);
+      const admin = postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
+      const [row] = await admin<{ n: number }[]>`
+        select count(*)::int as n from pg_stat_activity where datname = ${url.pathname.slice(1)}`;
+      await admin.end();
+      expect(row!.n).toBe(0);
+    } else {
+      // The embedded PostgreSQL was stopped: its socket is gone.
+      expect(fs.existsSync(path.join(isolation.dataDir, '.pglite.sock'))).toBe(false);
+    }
+    const svc = await startService(isolation);
+    try {
+      expect((await svc.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await svc.close();
     }
   });
 });
