@@ -53,7 +53,7 @@ export async function createLinkResolver(options: {
   const timer = setInterval(() => void reloadHosts(), HOSTS_REFRESH_MS);
   timer.unref();
   /**
-   * The reload an invalidation started. Requests wait for it (briefly), so a domain verified or
+   * The reload an operator change started. Requests wait for it (briefly), so a domain verified or
    * revoked a moment ago is served or refused from the next request on, not after the query.
    */
   let hostsReloading: Promise<void> | undefined;
@@ -85,6 +85,9 @@ export async function createLinkResolver(options: {
     },
     invalidate(organizationId) {
       cache.invalidate(organizationId === null ? undefined : (link) => link.organizationId === organizationId);
+      // An organization's links, campaigns and apps never change which hosts serve links; only an
+      // operator change (domain status, null here) does, and only then do requests wait for the list.
+      if (organizationId !== null) return;
       let waitTimer: NodeJS.Timeout | undefined;
       const reload: Promise<void> = Promise.race([
         reloadHosts(),
