@@ -40,6 +40,9 @@ const DIMENSIONS = {
 /** The period on the raw table: people's clicks between the two UTC instants. */
 const RAW_WINDOW = `ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')} AND is_bot = 0`;
 
+/** The period on the rollups: 15-minute UTC buckets between the two instants. */
+const BUCKET_WINDOW = `bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')}`;
+
 const TOP_LIMIT = 10;
 const CUSTOM_ID_LIMIT = 100;
 
@@ -58,11 +61,11 @@ export function createClickStats(client: ClickHouseClient) {
           ? [
               // The rollups: cost follows the number of 15-minute buckets, not of clicks.
               `SELECT 'day' AS dim, toString(toDate(bucket, {tz:String})) AS name, sum(clicks) AS c FROM click_series_15m
-                 WHERE ${range} AND bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')} GROUP BY name`,
+                 WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
               `SELECT 'hour' AS dim, toString(toHour(bucket, {tz:String})) AS name, sum(clicks) AS c FROM click_series_15m
-                 WHERE ${range} AND bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')} GROUP BY name`,
+                 WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
               `SELECT toString(dim) AS dim, value AS name, sum(clicks) AS c FROM click_dims_15m
-                 WHERE ${range} AND bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')} GROUP BY dim, name`,
+                 WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY dim, name`,
             ]
           : [
               // Per cid: only the raw table knows it.
@@ -78,8 +81,7 @@ export function createClickStats(client: ClickHouseClient) {
       if (input.linkType === 'campaign') {
         // Clicks per cid: only the raw table knows them.
         parts.push(`SELECT 'cid' AS dim, cid AS name, count() AS c FROM clicks
-          WHERE organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}
-            AND ${RAW_WINDOW} AND cid != ''
+          WHERE ${range} AND ${RAW_WINDOW} AND cid != ''
             ${input.customId !== undefined ? 'AND cid = {cid:String}' : ''}
           GROUP BY name ORDER BY c DESC, name LIMIT ${CUSTOM_ID_LIMIT}`);
       }
