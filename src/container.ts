@@ -7,6 +7,8 @@ import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
 import type { Bus, Consumer } from './ingest/bus.js';
 import { createClickEnricher } from './ingest/enrich.js';
+import { DEEP_LINK_EVENT_TYPES } from './ingest/deep-link-events.js';
+import { eventSubject } from './ingest/envelope.js';
 import { createEventTableRoutes } from './ingest/event-routes.js';
 import { openGeoLookup } from './ingest/geo.js';
 import { createMemoryBus } from './ingest/memory-bus.js';
@@ -109,6 +111,11 @@ async function assemble(
   const consumers: Consumer[] = [
     await bus.consume({ durable: 'olap-clicks', subject: 'events.click', maxBatch: 64, handler: olapWriter }),
     await bus.consume({ durable: 'olap-events', subject: 'events.api_request', maxBatch: 64, handler: olapWriter }),
+    ...(await Promise.all(
+      DEEP_LINK_EVENT_TYPES.map((type) =>
+        bus.consume({ durable: `olap-${type.replaceAll('_', '-')}`, subject: eventSubject(type), maxBatch: 64, handler: olapWriter }),
+      ),
+    )),
   ];
 
   const events: EventPublisher = createEventPublisher({

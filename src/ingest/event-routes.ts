@@ -1,16 +1,13 @@
 // Which event types land in which ClickHouse table, and how an envelope becomes a row.
+import { createDeepLinkRoutes } from './deep-link-events.js';
 import type { ClickEnricher } from './enrich.js';
 import type { EventEnvelope } from './envelope.js';
 import type { TableRoute } from './olap-writer.js';
-
-/** ClickHouse DateTime64(3) text in UTC: '2025-03-09 06:00:00.123'. */
-export const chTime = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-
-const str = (v: unknown, max = 2000) => (typeof v === 'string' ? v.slice(0, max) : v === undefined || v === null ? '' : String(v).slice(0, max));
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+import { chTime, num, str } from './row-values.js';
 
 export function createEventTableRoutes(deps: { enrich: ClickEnricher }): Record<string, TableRoute> {
   return {
+    ...createDeepLinkRoutes(deps),
     api_request: {
       table: 'api_requests',
       toRow: (e: EventEnvelope) => ({

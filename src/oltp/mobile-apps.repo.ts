@@ -2,7 +2,7 @@
 // and the mobile SDK key. Every query is scoped by organization.
 import { randomBase62 } from '../shared/ids.js';
 import type { SecretBox } from '../shared/secret-box.js';
-import { hashSecret } from '../shared/secrets.js';
+import { hashesEqual, hashSecret } from '../shared/secrets.js';
 import type { Sql } from './postgres.js';
 import { containsPattern, isUniqueViolation, patchColumns } from './sql-helpers.js';
 
@@ -157,6 +157,17 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
         update mobile_apps set ${sql(set)}, updated_at = now()
         where id = ${id} and organization_id = ${organizationId} returning *`;
       return row && toApp(row);
+    },
+
+    /**
+     * The SDK's look-up: an app by its public id alone (web SDK, no secret) or by id and key (mobile
+     * SDK). The key is compared by hash in constant time; a wrong key and an unknown id look alike.
+     */
+    async authenticate(appId: number, apiKey: string | null): Promise<MobileApp | undefined> {
+      const [row] = await sql<(Row & { api_key_hash: Buffer })[]>`select * from mobile_apps where id = ${appId}`;
+      if (!row) return undefined;
+      if (apiKey !== null && !hashesEqual(hashSecret(apiKey), row.api_key_hash)) return undefined;
+      return toApp(row);
     },
 
     /** Whether any short URL or campaign of the organization links the app. */

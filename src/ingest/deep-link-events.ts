@@ -1,0 +1,135 @@
+// The deep-link event types and how each becomes a ClickHouse row (sql/clickhouse/0004). The
+// producers (redirect landing page, web and mobile SDK APIs) record them through the publisher;
+// the consumer `olap-deeplinks` writes them; app-install statistics read them.
+import type { ClickEnricher } from './enrich.js';
+import type { EventEnvelope } from './envelope.js';
+import type { TableRoute } from './olap-writer.js';
+import { chTime, num, str } from './row-values.js';
+
+export const DEEP_LINK_EVENT_TYPES = ['funnel_stage', 'deeplink_resolution', 'app_install'] as const;
+
+export const MOBILE_FUNNEL_STAGES = ['CLICKED', 'STORE_VISITED', 'APP_INSTALLED', 'APP_OPENED', 'DEEP_LINK_RESOLVED', 'GOAL_COMPLETED'] as const;
+export type MobileFunnelStage = (typeof MOBILE_FUNNEL_STAGES)[number];
+
+export type LinkType = 'url' | 'campaign';
+type AppPlatform = 'IOS' | 'ANDROID';
+
+/** `data` of a `funnel_stage` event. */
+export interface FunnelStageData {
+  appId: number;
+  platform: AppPlatform | null;
+  sessionId: string;
+  stage: MobileFunnelStage;
+  linkType: LinkType | null;
+  linkId: number | null;
+  goalType?: string | null;
+  goalValue?: number | null;
+  currency?: string | null;
+  deviceType?: string | null;
+  externalUserId?: string | null;
+  source: 'landing' | 'server' | 'sdk';
+}
+
+/** `data` of a `deeplink_resolution` event: one per resolution attempt, matched or not. */
+export interface ResolutionData {
+  appId: number;
+  platform: AppPlatform | null;
+  method: 'token' | 'referrer' | 'fingerprint' | 'shorturl' | 'campaign';
+  matched: boolean;
+  matchType: 'referrer' | 'fingerprint' | 'token' | 'direct' | null;
+  confidence: number;
+  failureReason: string | null;
+  linkType: LinkType | null;
+  linkId: number | null;
+  reengagement: boolean;
+  userKey: string;
+}
+
+/** `data` of an `app_install` event: a first launch, attributed or organic. */
+export interface AppInstallData {
+  appId: number;
+  platform: AppPlatform;
+  linkType: LinkType | null;
+  linkId: number | null;
+  matchType: 'referrer' | 'fingerprint' | 'organic';
+  confidence: number;
+  /** Used for the country only; never stored. */
+  ip: string;
+  osVersion: string | null;
+  sessionId: string | null;
+}
+
+const linkType = (v: unknown) => (v === 'url' || v === 'campaign' ? v : 'none');
+const platform = (v: unknown) => (v === 'IOS' || v === 'ANDROID' ? v : '');
+const confidence = (v: unknown) => Math.max(0, Math.min(100, Math.round(num(v))));
+
+export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<string, TableRoute> {
+  return {
+    funnel_stage: {
+      table: 'deeplink_funnel',
+      toRow: (e: EventEnvelope) => {
+        const d = e.data;
+        return {
+          event_id: e.eventId,
+          ts: chTime(e.occurredAt),
+          organization_id: e.organizationId,
+          app_id: num(d.appId),
+          platform: platform(d.platform),
+          session_id: str(d.sessionId, 200),
+          stage: (MOBILE_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
+          link_type: linkType(d.linkType),
+          link_id: num(d.linkId),
+          goal_type: str(d.goalType, 50),
+          goal_value: num(typeof d.goalValue === 'string' ? Number(d.goalValue) : d.goalValue),
+          currency: str(d.currency, 3).toUpperCase(),
+          device_type: str(d.deviceType, 50),
+          external_user_id: str(d.externalUserId, 200),
+          source: str(d.source, 20),
+        };
+      },
+    },
+    deeplink_resolution: {
+      table: 'deeplink_resolutions',
+      toRow: (e: EventEnvelope) => {
+        const d = e.data;
+        return {
+          event_id: e.eventId,
+          ts: chTime(e.occurredAt),
+          organization_id: e.organizationId,
+          app_id: num(d.appId),
+          platform: platform(d.platform),
+          method: str(d.method, 20),
+          matched: d.matched === true ? 1 : 0,
+          match_type: d.matched === true ? str(d.matchType, 20) : '',
+          confidence: confidence(d.confidence),
+          failure_reason: d.matched === true ? '' : str(d.failureReason, 100) || 'unknown',
+          link_type: linkType(d.linkType),
+          link_id: num(d.linkId),
+          reengagement: d.reengagement === true ? 1 : 0,
+          user_key: str(d.userKey, 200),
+        };
+      },
+    },
+    app_install: {
+      table: 'app_installs',
+      toRow: (e: EventEnvelope) => {
+        const d = e.data;
+        const ip = str(d.ip, 64);
+        return {
+          event_id: e.eventId,
+          ts: chTime(e.occurredAt),
+          organization_id: e.organizationId,
+          app_id: num(d.appId),
+          platform: platform(d.platform),
+          link_type: linkType(d.linkType),
+          link_id: num(d.linkId),
+          match_type: str(d.matchType, 20) || 'organic',
+          confidence: confidence(d.confidence),
+          country: ip ? deps.enrich({ userAgent: '', ip, referrer: '' }).country : '',
+          os_version: str(d.osVersion, 50),
+          session_id: str(d.sessionId, 200),
+        };
+      },
+    },
+  };
+}
