@@ -22,6 +22,8 @@ import { createClickStats } from './olap/click-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
+import { createSdkAuthenticator } from './api/sdk/app-auth.js';
+import { createAppRateLimiter } from './api/sdk/rate-limit.js';
 import { createApiKeysRepo } from './oltp/api-keys.repo.js';
 import { createLinkLookupRepo } from './oltp/link-lookup.repo.js';
 import { createCampaignsRepo } from './oltp/campaigns.repo.js';
@@ -166,6 +168,17 @@ async function assemble(
     ];
   });
 
+  const repos: AppDeps['repos'] = {
+    organizations: createOrganizationsRepo({ sql }),
+    apiKeys: createApiKeysRepo({ sql }),
+    customDomains: createCustomDomainsRepo({ sql }),
+    webhookEndpoints: createWebhookEndpointsRepo({ sql }),
+    ssoPartners: createSsoPartnersRepo({ sql }),
+    usage,
+    mobileApps: createMobileAppsRepo({ sql, secretBox }),
+    shortUrls: createShortUrlsRepo({ sql }),
+    campaigns: createCampaignsRepo({ sql }),
+  };
   const deps: AppDeps = {
     links,
     linkChanged,
@@ -179,17 +192,8 @@ async function assemble(
     usageMeter,
     lifecycle: { isReady: () => ready },
     clock: () => new Date(),
-    repos: {
-      organizations: createOrganizationsRepo({ sql }),
-      apiKeys: createApiKeysRepo({ sql }),
-      customDomains: createCustomDomainsRepo({ sql }),
-      webhookEndpoints: createWebhookEndpointsRepo({ sql }),
-      ssoPartners: createSsoPartnersRepo({ sql }),
-      usage,
-      mobileApps: createMobileAppsRepo({ sql, secretBox }),
-      shortUrls: createShortUrlsRepo({ sql }),
-      campaigns: createCampaignsRepo({ sql }),
-    },
+    sdk: { authenticate: createSdkAuthenticator({ repos }), rateLimit: createAppRateLimiter(config.sdkRateLimitPerSecond) },
+    repos,
   };
   const app = await buildApp(deps);
   await app.ready();

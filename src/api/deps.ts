@@ -1,5 +1,7 @@
 // Everything the HTTP layer needs, handed in by the composition root (src/container.ts).
 import type { Config } from '../shared/config.js';
+import type { SdkAuthenticator } from './sdk/app-auth.js';
+import type { AppRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
 import type { ClickCounts } from '../olap/click-counts.js';
 import type { ClickStatsQueries } from '../olap/click-stats.js';
@@ -39,6 +41,8 @@ export interface AppDeps {
   usageMeter: UsageMeter;
   lifecycle: Lifecycle;
   clock: () => Date;
+  /** SDK callers (mobile and web SDK, user journey): who they are, and one per-app rate limit. */
+  sdk: { authenticate: SdkAuthenticator; rateLimit: AppRateLimiter };
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;
