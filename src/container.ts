@@ -19,6 +19,7 @@ import { createEventPublisher, type EventPublisher } from './ingest/publisher.js
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
 import { createClickStats } from './olap/click-stats.js';
+import { createInstallStats } from './olap/install-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
@@ -184,6 +185,7 @@ async function assemble(
     linkChanged,
     clickCounts: createClickCounts({ client: clickhouse.client, log }),
     clickStats: createClickStats(clickhouse.client),
+    installStats: createInstallStats(clickhouse.client),
     config,
     log,
     metrics,

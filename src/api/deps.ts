@@ -5,6 +5,7 @@ import type { AppRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
 import type { ClickCounts } from '../olap/click-counts.js';
 import type { ClickStatsQueries } from '../olap/click-stats.js';
+import type { InstallStatsQueries } from '../olap/install-stats.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -33,6 +34,7 @@ export interface AppDeps {
   /** clickCount of links and campaigns, from ClickHouse. */
   clickCounts: ClickCounts;
   clickStats: ClickStatsQueries;
+  installStats: InstallStatsQueries;
   config: Config;
   log: Logger;
   metrics: Metrics;
