@@ -1,4 +1,4 @@
--- Custom-domain DNS verification (src/domains/domain-verification.ts). verification_failures (0001)
+-- Custom-domain DNS verification (src/domains/domain-verifier.ts). verification_failures (0001)
 -- counts consecutive misses and last_checked_at (0001) doubles as the claim: an instance sets it
 -- when it takes a domain, so the others skip the domain until it is due again.
 alter table custom_domains add column if not exists verification_attempts integer not null default 0;
