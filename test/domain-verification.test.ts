@@ -202,3 +202,55 @@ describe(`claiming due domains (${backend})`, () => {
     expect((await a.claimDue(0, 100)).map((d) => d.id)).toEqual(expect.arrayContaining(created));
   });
 });
+
+describe.runIf(backend === 'services')('two instances checking one database', () => {
+  let second: TestService;
+
+  beforeAll(async () => {
+    second = await startService(isolation, {
+      PUBLIC_BASE_URL,
+      DNS_RESOLVER: dns.address,
+      DOMAIN_VERIFY_INTERVAL_MS: String(INTERVAL_MS),
+      DOMAIN_VERIFY_MAX_MISSES: String(MAX_MISSES),
+    });
+  });
+
+  afterAll(async () => {
+    await second?.close();
+  });
+
+  it('check each domain once per interval between them: a failing domain fails after exactly the misses', async () => {
+    // The first instance's job was stopped above (or runs, when this test runs alone: three then).
+    // A fresh one runs beside the second instance's.
+    const { createDomainVerifier } = await import('../src/domains/domain-verifier.js');
+    const { createCnameChecker } = await import('../src/domains/cname-check.js');
+    const first = createDomainVerifier({
+      repo: createDomainVerificationRepo({ sql: svc.container.postgres.sql }),
+      checker: createCnameChecker({ servers: [dns.address] }),
+      intervalMs: INTERVAL_MS,
+      maxMisses: MAX_MISSES,
+      log: svc.container.log,
+      onStatusChange: () => svc.container.deps.linkChanged(null),
+    });
+    first.start();
+    try {
+      // Slow answers: passes of both instances overlap while a check is under way.
+      dns.delay('twice.failing.example', INTERVAL_MS);
+      const failing = await register('twice.failing.example');
+      const verified = await register('twice.verified.example');
+      dns.set(verified.domainName, { cname: CNAME_TARGET });
+      await waitForStatus(verified.id, 'VERIFIED');
+      await waitForStatus(failing.id, 'FAILED');
+      await new Promise((r) => setTimeout(r, INTERVAL_MS * 3));
+      const record = await bookkeeping(failing.id);
+      expect(record.attempts).toBe(MAX_MISSES);
+      expect(dns.queries(failing.domainName)).toBe(MAX_MISSES);
+      // The other instance serves the newly verified domain's links by Host.
+      const created = await svc.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/twice', customDomainName: verified.domainName, customAlias: 'twice' });
+      expect(created.statusCode, created.body).toBe(201);
+      await eventually(async () => (await second.inject({ method: 'GET', url: '/twice', headers: { host: verified.domainName } })).statusCode === 302, 5_000, 'redirect on the other instance');
+    } finally {
+      await first.stop();
+    }
+  });
+});

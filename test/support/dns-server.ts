@@ -15,6 +15,8 @@ export interface TestDnsServer {
   remove(name: string): void;
   /** Answer SERVFAIL for this name (a resolver in trouble) until remove() or set(). */
   fail(name: string): void;
+  /** Answer questions about this name only after `ms` (a slow authoritative server). */
+  delay(name: string, ms: number): void;
   /** Questions asked about a name so far. */
   queries(name: string): number;
   close(): Promise<void>;
@@ -62,6 +64,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
   const table = new Map<string, DnsRecords>();
   const failing = new Set<string>();
   const asked = new Map<string, number>();
+  const delays = new Map<string, number>();
   const socket = dgram.createSocket('udp4');
 
   socket.on('message', (msg, peer) => {
@@ -89,7 +92,11 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     header.writeUInt16BE(0x8000 | (queryFlags & 0x7800) | 0x0400 | (queryFlags & 0x0100) | 0x0080 | rcode, 2);
     header.writeUInt16BE(1, 4);
     header.writeUInt16BE(answers.length, 6);
-    socket.send(Buffer.concat([header, msg.subarray(12, question.end), ...answers]), peer.port, peer.address);
+    const reply = Buffer.concat([header, msg.subarray(12, question.end), ...answers]);
+    const send = () => socket.send(reply, peer.port, peer.address);
+    const delay = delays.get(question.name);
+    if (delay) setTimeout(send, delay);
+    else send();
   });
 
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
@@ -106,6 +113,9 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     },
     fail(name) {
       failing.add(norm(name));
+    },
+    delay(name, ms) {
+      delays.set(norm(name), ms);
     },
     queries: (name) => asked.get(norm(name)) ?? 0,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
