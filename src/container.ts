@@ -24,6 +24,11 @@ import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
 import { createSdkAuthenticator } from './api/sdk/app-auth.js';
+import { createWellKnownFiles } from './api/well-known/association-files.js';
+import { createCnameChecker } from './domains/cname-check.js';
+import { createDomainVerifier } from './domains/domain-verifier.js';
+import { createAppAssociationsRepo } from './oltp/app-associations.repo.js';
+import { createDomainVerificationRepo } from './oltp/domain-verification.repo.js';
 import { createAppRateLimiter } from './api/sdk/rate-limit.js';
 import { createApiKeysRepo } from './oltp/api-keys.repo.js';
 import { createLinkLookupRepo } from './oltp/link-lookup.repo.js';
@@ -147,6 +152,7 @@ async function assemble(
     ttlMs: config.linkCacheTtlMs,
     maxConcurrentLoads: postgres.poolSize,
   });
+  const wellKnownFiles = createWellKnownFiles({ repo: createAppAssociationsRepo({ sql }), ttlMs: 60_000 });
   const LINKS_CHANGED = 'links.changed';
   // This instance invalidates its own cache at once; the broadcast is for the others, so its own
   // echo (NATS delivers to the sender too) is ignored rather than dropping entries twice.
@@ -157,8 +163,11 @@ async function assemble(
   });
   const linkChanged = (organizationId: number | null) => {
     links.invalidate(organizationId);
+    wellKnownFiles.invalidate();
     bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId, from: instanceId })));
   };
+  // The association files follow apps and domains: other instances' changes arrive here too.
+  const stopWellKnownListening = bus.onBroadcast(LINKS_CHANGED, () => wellKnownFiles.invalidate());
   metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', () => [{ labels: {}, value: links.cache.stats().size }]);
   metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', () => {
     const s = links.cache.stats();
@@ -167,6 +176,16 @@ async function assemble(
       { labels: { result: 'miss' }, value: s.misses },
       { labels: { result: 'stale' }, value: s.staleServed },
     ];
+  });
+
+  // Domain status decides which hosts serve links on every instance: a change reloads them all.
+  const domainVerifier = createDomainVerifier({
+    repo: createDomainVerificationRepo({ sql }),
+    checker: createCnameChecker({ servers: config.dnsResolvers }),
+    intervalMs: config.domainVerifyIntervalMs,
+    maxMisses: config.domainVerifyMaxMisses,
+    log,
+    onStatusChange: () => linkChanged(null),
   });
 
   const repos: AppDeps['repos'] = {
@@ -195,10 +214,13 @@ async function assemble(
     lifecycle: { isReady: () => ready },
     clock: () => new Date(),
     sdk: { authenticate: createSdkAuthenticator({ repos }), rateLimit: createAppRateLimiter(config.sdkRateLimitPerSecond) },
+    domainVerifier,
+    wellKnownFiles,
     repos,
   };
   const app = await buildApp(deps);
   await app.ready();
+  domainVerifier.start();
   ready = true;
 
   let closing: Promise<void> | undefined;
@@ -207,6 +229,8 @@ async function assemble(
     const deadline = Date.now() + config.shutdownTimeoutMs;
     const left = () => Math.max(1_000, deadline - Date.now());
     await app.close();
+    await domainVerifier.stop();
+    stopWellKnownListening();
     stopListening();
     links.close();
     const sent = await events.close(left());

@@ -17,6 +17,8 @@ import { registerErrorHandling } from './error-handler.js';
 import { healthRoutes } from './health.routes.js';
 import { registerRedirectRoutes } from './redirect/redirect.routes.js';
 import { serviceApi } from './service/index.js';
+import { mobileCustomDomainRoutes } from './sdk/mobile-custom-domains.routes.js';
+import { wellKnownRoutes } from './well-known/well-known.routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -82,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }
+  await app.register(mobileCustomDomainRoutes, { deps, prefix: '/api/v1/sdk/mobile' });
+  await app.register(wellKnownRoutes, { deps });
   registerRedirectRoutes(app, deps);
   return app;
 }

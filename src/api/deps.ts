@@ -3,6 +3,8 @@ import type { Config } from '../shared/config.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AppRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
+import type { WellKnownFiles } from './well-known/association-files.js';
+import type { DomainVerifier } from '../domains/domain-verifier.js';
 import type { ClickCounts } from '../olap/click-counts.js';
 import type { ClickStatsQueries } from '../olap/click-stats.js';
 import type { InstallStatsQueries } from '../olap/install-stats.js';
@@ -45,6 +47,10 @@ export interface AppDeps {
   clock: () => Date;
   /** SDK callers (mobile and web SDK, user journey): who they are, and one per-app rate limit. */
   sdk: { authenticate: SdkAuthenticator; rateLimit: AppRateLimiter };
+  /** Custom-domain DNS verification (background job; the mobile SDK's verify checks one at once). */
+  domainVerifier: DomainVerifier;
+  /** apple-app-site-association and assetlinks.json per host, briefly cached. */
+  wellKnownFiles: WellKnownFiles;
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;
