@@ -7,6 +7,7 @@ import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
 import type { Bus, Consumer } from './ingest/bus.js';
 import { createClickEnricher } from './ingest/enrich.js';
+import { createDeepLinkServices } from './deeplink/services.js';
 import { DEEP_LINK_EVENT_TYPES } from './ingest/deep-link-events.js';
 import { eventSubject } from './ingest/envelope.js';
 import { createEventTableRoutes } from './ingest/event-routes.js';
@@ -179,6 +180,7 @@ async function assemble(
     shortUrls: createShortUrlsRepo({ sql }),
     campaigns: createCampaignsRepo({ sql }),
   };
+  const deepLinks = createDeepLinkServices({ sql, events, log });
   const deps: AppDeps = {
     links,
     linkChanged,
@@ -193,6 +195,7 @@ async function assemble(
     lifecycle: { isReady: () => ready },
     clock: () => new Date(),
     sdk: { authenticate: createSdkAuthenticator({ repos }), rateLimit: createAppRateLimiter(config.sdkRateLimitPerSecond) },
+    deepLinks,
     repos,
   };
   const app = await buildApp(deps);
@@ -205,6 +208,7 @@ async function assemble(
     const deadline = Date.now() + config.shutdownTimeoutMs;
     const left = () => Math.max(1_000, deadline - Date.now());
     await app.close();
+    await deepLinks.close();
     stopListening();
     links.close();
     const sent = await events.close(left());

@@ -1,5 +1,6 @@
 // Everything the HTTP layer needs, handed in by the composition root (src/container.ts).
 import type { Config } from '../shared/config.js';
+import type { DeepLinkServices } from '../deeplink/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AppRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   clock: () => Date;
   /** SDK callers (mobile and web SDK, user journey): who they are, and one per-app rate limit. */
   sdk: { authenticate: SdkAuthenticator; rateLimit: AppRateLimiter };
+  /** Deep-link tokens, deferred matching, SDK records and the deep-link events. */
+  deepLinks: DeepLinkServices;
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;
