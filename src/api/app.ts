@@ -16,6 +16,8 @@ import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './error-handler.js';
 import { healthRoutes } from './health.routes.js';
 import { registerRedirectRoutes } from './redirect/redirect.routes.js';
+import { mobileSdkApi } from './sdk/mobile-sdk.js';
+import { webSdkDataApi } from './sdk/web-sdk-data.routes.js';
 import { serviceApi } from './service/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -82,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }
+  await app.register(mobileSdkApi, { deps, prefix: '/api/v1/sdk/mobile' });
+  await app.register(webSdkDataApi, { deps, prefix: '/api/v1/sdk/web' });
   registerRedirectRoutes(app, deps);
   return app;
 }
