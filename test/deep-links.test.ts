@@ -3,8 +3,9 @@
 // app-less platforms keep the 302; the click and the funnel's CLICKED stage reach ClickHouse; the
 // Web SDK API's data routes (fingerprint, beacon store visit, debug reports, resolve) and CORS; a
 // token store that is slow or failing falls back to the plain mobile redirect.
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backend } from './support/backend.js';
+import { backend, servicesEnv } from './support/backend.js';
 import {
   BASE, UA, createApps, createCampaign, createDeepLink, createUrl, tap, tapToLanding, unique, web,
   type Apps, type Org,
@@ -325,4 +326,47 @@ describe(`token store trouble (${backend})`, () => {
     await new Promise((r) => setTimeout(r, 5_100));
     await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
   }, 20_000);
+});
+
+describe.runIf(backend === 'services')('PostgreSQL unreachable', () => {
+  let downIsolation: Isolation;
+  let down: TestService;
+  let admin: postgres.Sql;
+  let dbName: string;
+
+  beforeAll(async () => {
+    // A database of its own (it is the one made unreachable); chDB allows one data directory per process.
+    downIsolation = await isolate();
+    down = await startService(downIsolation, { PUBLIC_BASE_URL: BASE, DATA_DIR: isolation.dataDir });
+    admin = postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
+    dbName = new URL(downIsolation.env.DATABASE_URL!).pathname.slice(1);
+  });
+
+  afterAll(async () => {
+    await admin?.unsafe(`alter database "${dbName}" allow_connections true`).catch(() => {});
+    await admin?.end();
+    await down?.close();
+    await downIsolation?.dispose();
+  });
+
+  it('sends a phone on a cached deep link to the mobile fallback (302, never a 500), and the landing page comes back', async () => {
+    const owner = await down.createOrganization('Resilient');
+    const ownerApps = await createApps(down, owner);
+    const link = await createDeepLink(down, owner, ownerApps);
+    await tapToLanding(down, `/${link.shortCode}`, { ua: UA.iPhone });
+    try {
+      await admin.unsafe(`alter database "${dbName}" allow_connections false`);
+      await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${dbName} and pid <> pg_backend_pid()`;
+      for (const ua of [UA.iPhone, UA.pixel, UA.iPhone]) {
+        const started = Date.now();
+        const res = await tap(down, `/${link.shortCode}`, { ua });
+        expect(res.statusCode).toBe(302);
+        expect(res.headers.location).toBe('https://m.shop.example/product/42');
+        expect(Date.now() - started).toBeLessThan(2_000);
+      }
+    } finally {
+      await admin.unsafe(`alter database "${dbName}" allow_connections true`);
+    }
+    await eventually(async () => (await tap(down, `/${link.shortCode}`, { ua: UA.iPhone })).statusCode === 200, 20_000, 'the landing page once PostgreSQL is back');
+  }, 60_000);
 });
