@@ -137,7 +137,7 @@ describe(`deeplink/resolve-fingerprint (${backend})`, () => {
       matched: true, matchType: 'fingerprint', token: page.token, deepLinkPath: 'product/42', originalUrl: 'https://shop.example/product/42',
       url: { id: link.id, alias: link.shortCode }, campaign: null, linkType: 'url', goalType: 'purchase',
     });
-    expect(body.confidence).toBeGreaterThanOrEqual(65);
+    expect(body.confidence).toBeGreaterThanOrEqual(70);
     expect(body.confidence).toBeLessThanOrEqual(100);
 
     const again = await resolve(apps.ios, params);

@@ -19,7 +19,7 @@ function launch(over: Partial<LaunchSignals> = {}): LaunchSignals {
   const ips = over.ips ?? ['203.0.113.7'];
   return {
     ips, ipPrefixes: ips.map(ipPrefix), os: 'IOS', osVersion: '17.4.1', deviceModel: null,
-    resolution: '1170x2532', timeZone: 'Asia/Seoul', language: 'ko-kr', ...over,
+    resolution: '1170x2532', timeZone: 'Asia/Seoul', language: 'ko-kr', launchedAt: NOW, ...over,
   };
 }
 
@@ -103,6 +103,16 @@ describe('chooseMatch', () => {
     expect(45).toBeLessThan(MATCH_THRESHOLD);
     expect(chooseMatch([])).toMatchObject({ matched: false, reason: 'no_candidate' });
     expect(chooseMatch(rankCandidates(launch({ os: 'ANDROID' }), [click({ token: 'a' })]))).toMatchObject({ matched: false, reason: 'os_mismatch' });
+  });
+});
+
+describe('age of the click', () => {
+  it('weighs a click hours before the launch less, so a fresher equal one wins', () => {
+    const launchedAt = NOW;
+    const recent = scoreMatch(click({ token: 'a', createdAt: NOW - 20 * 60_000 }), launch({ launchedAt }));
+    const hours = scoreMatch(click({ token: 'b', createdAt: NOW - 3 * 3_600_000 }), launch({ launchedAt }));
+    const day = scoreMatch(click({ token: 'c', createdAt: NOW - 20 * 3_600_000 }), launch({ launchedAt }));
+    expect([recent.score, hours.score, day.score]).toEqual([85, 80, 75]);
   });
 });
 
