@@ -72,7 +72,7 @@ const DEVICES: readonly (readonly [Device, number])[] = [
   [{ os: 'ANDROID', model: 'Pixel 8', css: [412, 915], ratio: 2.625, versions: ANDROID_VERSIONS }, 4],
   [{ os: 'ANDROID', model: 'SM-S911N', css: [360, 780], ratio: 3, versions: ANDROID_VERSIONS }, 4],
 ];
-const LOCALES = [[['ko-kr', 'Asia/Seoul'], 80], [['en-us', 'Asia/Seoul'], 8], [['en-us', 'America/Los_Angeles'], 4], [['ja-jp', 'Asia/Tokyo'], 4], [['zh-cn', 'Asia/Shanghai'], 4]] as const;
+const LOCALES: readonly (readonly [readonly [string, string], number])[] = [[['ko-kr', 'Asia/Seoul'], 80], [['en-us', 'Asia/Seoul'], 8], [['en-us', 'America/Los_Angeles'], 4], [['ja-jp', 'Asia/Tokyo'], 4], [['zh-cn', 'Asia/Shanghai'], 4]] as const;
 
 // Carrier-grade NAT: every phone on cellular shares one of its carrier's public addresses, in
 // /24 blocks. The fewer addresses, the more strangers share one (see --carrier-ips).
@@ -199,7 +199,8 @@ interface Result {
 }
 
 function simulate(taps: Tap[], launches: Launch[], windowMin: number, threshold: number): Result {
-  const events = [...taps.map((t) => ({ at: t.at, tap: t })), ...launches.map((l) => ({ at: l.at, launch: l }))].sort((a, b) => a.at - b.at);
+  type Event = { at: number; tap: Tap; launch?: undefined } | { at: number; tap?: undefined; launch: Launch };
+  const events: Event[] = [...taps.map((t) => ({ at: t.at, tap: t })), ...launches.map((l) => ({ at: l.at, launch: l }))].sort((a, b) => a.at - b.at);
   const open = new Map<string, Tap>();
   const byKey = new Map<string, Set<Tap>>();
   const index = (key: string, t: Tap) => {
@@ -216,12 +217,12 @@ function simulate(taps: Tap[], launches: Launch[], windowMin: number, threshold:
   let organicMatched = 0;
   const fromTaps = launches.filter((l) => l.from).length;
   for (const e of events) {
-    if ('tap' in e && e.tap) {
+    if (e.tap) {
       open.set(e.tap.token, e.tap);
       for (const key of keysOf(e.tap)) index(key, e.tap);
       continue;
     }
-    const launch = e.launch!;
+    const launch = e.launch;
     const s = launch.signals;
     const keys = [...s.ips.map((ip) => `ip:${ip}`), ...s.ipPrefixes.map((n) => `net:${n}`), ...(s.resolution ? [`res:${s.resolution}`] : [])];
     const found = new Set<Tap>();
