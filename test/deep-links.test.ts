@@ -112,6 +112,10 @@ describe(`landing page (${backend})`, () => {
     expect(android.headers.location).toBe('https://m.shop.example/ios-only');
     await tapToLanding(svc, `/${iosOnly.shortCode}`, { ua: UA.iPhone });
 
+    // A crawler with a phone's user agent is redirected like any crawler.
+    const googlebot = 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.69 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+    expect((await tap(svc, `/${link.shortCode}`, { ua: googlebot })).statusCode).toBe(302);
+
     const head = await svc.inject({ method: 'HEAD', url: `/${link.shortCode}`, headers: { host: 'sgnp.example', 'user-agent': UA.iPhone } });
     expect(head.statusCode).toBe(302);
   });

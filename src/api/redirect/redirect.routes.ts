@@ -100,7 +100,8 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     if (counted) recordClick(request, link, false);
     // A phone with an app for its platform: the deep-link landing page (it is the click, counted
     // above); the ad interstitial is for the web. Without its token, the plain mobile redirect.
-    const platform = counted ? mobilePlatformOf(userAgent) : undefined;
+    // Crawlers with phone user agents (Googlebot smartphone) get no token: nobody will open an app.
+    const platform = counted && classifyAgent(userAgent) === 'person' ? mobilePlatformOf(userAgent) : undefined;
     if (platform && (platform === 'IOS' ? link.ios : link.android)) {
       const fallback = link.mobileTargetUrl ?? destination;
       return deepLinkLanding.prepare(request, link, platform, fallback).then((input) => {
