@@ -221,6 +221,17 @@ describe(`deeplink/resolve-fingerprint (${backend})`, () => {
     expect((await svc.container.deps.deepLinks.tokens.get(page.token))!.consumedAt).toBeNull();
   });
 
+  it('hands one click to one of several launches racing for it', async () => {
+    const ip = freshIp();
+    const link = await createDeepLink(svc, acme, apps);
+    const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone, ip });
+    await fingerprint(page.token, '390x844');
+    const params = { userAgent: UA.iPhone, ipAddress: ip, resolution: '390x844', osVersion: '17.4' };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => resolve(apps.ios, params)));
+    const bodies = answers.map((a) => a.json() as { matched: boolean; token?: string });
+    expect(bodies.filter((b) => b.matched)).toEqual([expect.objectContaining({ matched: true, token: page.token })]);
+  });
+
   it('refuses a launch without its user agent or with an address that is not one', async () => {
     expectError(await resolve(apps.ios, { ipAddress: '192.0.2.1' }), 400, { field: 'userAgent' });
     expectError(await resolve(apps.ios, { userAgent: UA.iPhone, ipAddress: 'my-phone' }), 400, { field: 'ipAddress' });
