@@ -7,6 +7,7 @@ import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
 import type { Bus, Consumer } from './ingest/bus.js';
 import { createClickEnricher } from './ingest/enrich.js';
+import { createDeepLinkServices } from './deeplink/services.js';
 import { DEEP_LINK_EVENT_TYPES } from './ingest/deep-link-events.js';
 import { eventSubject } from './ingest/envelope.js';
 import { createEventTableRoutes } from './ingest/event-routes.js';
@@ -199,6 +200,7 @@ async function assemble(
     shortUrls: createShortUrlsRepo({ sql }),
     campaigns: createCampaignsRepo({ sql }),
   };
+  const deepLinks = createDeepLinkServices({ sql, events, log });
   const deps: AppDeps = {
     links,
     linkChanged,
@@ -216,6 +218,7 @@ async function assemble(
     sdk: { authenticate: createSdkAuthenticator({ repos }), rateLimit: createAppRateLimiter(config.sdkRateLimitPerSecond) },
     domainVerifier,
     wellKnownFiles,
+    deepLinks,
     repos,
   };
   const app = await buildApp(deps);
@@ -231,6 +234,7 @@ async function assemble(
     await app.close();
     await domainVerifier.stop();
     stopWellKnownListening();
+    await deepLinks.close();
     stopListening();
     links.close();
     const sent = await events.close(left());

@@ -16,6 +16,8 @@ import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './error-handler.js';
 import { healthRoutes } from './health.routes.js';
 import { registerRedirectRoutes } from './redirect/redirect.routes.js';
+import { mobileSdkApi } from './sdk/mobile-sdk.js';
+import { webSdkDataApi } from './sdk/web-sdk-data.routes.js';
 import { serviceApi } from './service/index.js';
 import { mobileCustomDomainRoutes } from './sdk/mobile-custom-domains.routes.js';
 import { wellKnownRoutes } from './well-known/well-known.routes.js';
@@ -86,6 +88,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   await app.register(mobileCustomDomainRoutes, { deps, prefix: '/api/v1/sdk/mobile' });
   await app.register(wellKnownRoutes, { deps });
+  await app.register(mobileSdkApi, { deps, prefix: '/api/v1/sdk/mobile' });
+  await app.register(webSdkDataApi, { deps, prefix: '/api/v1/sdk/web' });
   registerRedirectRoutes(app, deps);
   return app;
 }

@@ -1,5 +1,6 @@
 // Everything the HTTP layer needs, handed in by the composition root (src/container.ts).
 import type { Config } from '../shared/config.js';
+import type { DeepLinkServices } from '../deeplink/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AppRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
@@ -51,6 +52,8 @@ export interface AppDeps {
   domainVerifier: DomainVerifier;
   /** apple-app-site-association and assetlinks.json per host, briefly cached. */
   wellKnownFiles: WellKnownFiles;
+  /** Deep-link tokens, deferred matching, SDK records and the deep-link events. */
+  deepLinks: DeepLinkServices;
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;
