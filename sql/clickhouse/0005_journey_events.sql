@@ -117,6 +117,8 @@ CREATE TABLE IF NOT EXISTS journey_session_states (
 )
 ENGINE = AggregatingMergeTree
 ORDER BY (organization_id, session_id)
+-- a merged row goes once the session's last activity is past the longest retention
+TTL toDateTime(last_seen) + INTERVAL 1825 DAY
 SETTINGS non_replicated_deduplication_window = 10000;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS journey_session_states_starts_mv TO journey_session_states AS

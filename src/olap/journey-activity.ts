@@ -35,16 +35,6 @@ function parseProperties(text: string): Record<string, unknown> {
   }
 }
 
-/**
- * Runs the queries one after the other: the embedded engine (chDB) serves one connection, and
- * queries overlapping on it have come back empty.
- */
-export async function sequentially<T extends (() => Promise<unknown>)[]>(tasks: [...T]): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
-  const results: unknown[] = [];
-  for (const task of tasks) results.push(await task());
-  return results as { [K in keyof T]: Awaited<ReturnType<T[K]>> };
-}
-
 export function createJourneyActivity(client: ClickHouseClient) {
   async function rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
     const result = await client.query({ query, query_params: params, format: 'JSONEachRow' });
@@ -61,8 +51,8 @@ export function createJourneyActivity(client: ClickHouseClient) {
     }): Promise<{ items: SessionEventRow[]; total: number }> {
       const where = `organization_id = {org:UInt64} AND session_id = {sid:String} ${input.eventType === undefined ? '' : 'AND event_type = {type:String}'}`;
       const params = { org: input.organizationId, sid: input.sessionId, type: input.eventType ?? '', size: input.size, offset: input.page * input.size };
-      const [items, [count]] = await sequentially([
-        () => rows<{ id: string; ms: string; event_type: string; properties: string; platform: string; external_user_id: string }>(
+      const [items, [count]] = await Promise.all([
+        rows<{ id: string; ms: string; event_type: string; properties: string; platform: string; external_user_id: string }>(
           `SELECT toString(event_id) AS id, toString(toUnixTimestamp64Milli(ts)) AS ms, toString(event_type) AS event_type, properties,
                   toString(platform) AS platform, external_user_id
            FROM journey_events WHERE ${where}
@@ -71,7 +61,7 @@ export function createJourneyActivity(client: ClickHouseClient) {
            LIMIT {size:UInt32} OFFSET {offset:UInt32}`,
           params,
         ),
-        () => rows<{ n: string }>(`SELECT toString(uniqExact(event_id)) AS n FROM journey_events WHERE ${where}`, params),
+        rows<{ n: string }>(`SELECT toString(uniqExact(event_id)) AS n FROM journey_events WHERE ${where}`, params),
       ]);
       return {
         items: items.map((r) => ({
@@ -89,8 +79,8 @@ export function createJourneyActivity(client: ClickHouseClient) {
     async transitions(input: { organizationId: number; sessionId: string; page: number; size: number }): Promise<{ items: SessionTransitionRow[]; total: number }> {
       const where = 'organization_id = {org:UInt64} AND session_id = {sid:String}';
       const params = { org: input.organizationId, sid: input.sessionId, size: input.size, offset: input.page * input.size };
-      const [items, [count]] = await sequentially([
-        () => rows<{
+      const [items, [count]] = await Promise.all([
+        rows<{
           id: string; ms: string; from_platform: string; to_platform: string; target_session_id: string; link_type: string;
           link_id: string; deep_link_token: string; external_user_id: string; properties: string;
         }>(
@@ -103,7 +93,7 @@ export function createJourneyActivity(client: ClickHouseClient) {
            LIMIT {size:UInt32} OFFSET {offset:UInt32}`,
           params,
         ),
-        () => rows<{ n: string }>(`SELECT toString(uniqExact(event_id)) AS n FROM journey_transitions WHERE ${where}`, params),
+        rows<{ n: string }>(`SELECT toString(uniqExact(event_id)) AS n FROM journey_transitions WHERE ${where}`, params),
       ]);
       return {
         items: items.map((r) => ({

@@ -4,7 +4,6 @@
 // highest funnel stage, goals) are idempotent aggregates, so redelivered or late events never
 // count twice. Events, transitions and goals are counted by their own time, as distinct event ids.
 import type { ClickHouseClient } from './clickhouse.js';
-import { sequentially } from './journey-activity.js';
 import type { StatsPeriod } from './stats-period.js';
 
 /** One row per session of the organization whose first activity falls in the period. */
@@ -183,8 +182,8 @@ export function createJourneyStats(client: ClickHouseClient) {
         size: page.size,
         offset: page.page * page.size,
       });
-      const [items, [count]] = await sequentially([
-        () => rows<Record<string, string>>(
+      const [items, [count]] = await Promise.all([
+        rows<Record<string, string>>(
           `SELECT session_id, platform, toString(toUnixTimestamp64Milli(started_at)) AS started_ms,
              toString(toUnixTimestamp64Milli(last_seen_at)) AS last_ms, external_user_id, utm_source, utm_medium, utm_campaign,
              toString(events) AS events, toString(transitions) AS transitions, toString(max_stage) AS max_stage, toString(goals) AS goals
@@ -193,7 +192,7 @@ export function createJourneyStats(client: ClickHouseClient) {
            LIMIT {size:UInt32} OFFSET {offset:UInt32}`,
           params,
         ),
-        () => rows<{ n: string }>(`SELECT toString(count()) AS n FROM (${SESSIONS}) ${where}`, params),
+        rows<{ n: string }>(`SELECT toString(count()) AS n FROM (${SESSIONS}) ${where}`, params),
       ]);
       const orNull = (v: string | undefined) => (v ? v : null);
       return {
@@ -253,25 +252,25 @@ export function createJourneyStats(client: ClickHouseClient) {
       eventTypes: { eventType: string; count: number }[];
     }> {
       const params = paramsOf(organizationId, period);
-      const [totals, revenue, goalTypes, eventTypes] = await sequentially([
-        () => rows<Record<string, string>>(
+      const [totals, revenue, goalTypes, eventTypes] = await Promise.all([
+        rows<Record<string, string>>(
           `SELECT
              (SELECT toString(uniqExact(event_id)) FROM journey_events WHERE ${EVENT_WINDOW}) AS events,
              (SELECT toString(uniqExact(event_id)) FROM journey_transitions WHERE ${EVENT_WINDOW}) AS transitions,
              (SELECT toString(count()) FROM (${GOALS})) AS goals`,
           params,
         ),
-        () => rows<{ currency: string; revenue: string; goals: string }>(
+        rows<{ currency: string; revenue: string; goals: string }>(
           `SELECT toString(currency) AS currency, toString(round(sum(goal_value), 2)) AS revenue, toString(count()) AS goals
            FROM (${GOALS}) WHERE currency != '' GROUP BY currency ORDER BY count() DESC, currency`,
           params,
         ),
-        () => rows<{ goal_type: string; c: string; v: string }>(
+        rows<{ goal_type: string; c: string; v: string }>(
           `SELECT toString(goal_type) AS goal_type, toString(count()) AS c, toString(round(sum(goal_value), 2)) AS v
            FROM (${GOALS}) GROUP BY goal_type ORDER BY count() DESC, goal_type LIMIT 20`,
           params,
         ),
-        () => rows<{ event_type: string; c: string }>(
+        rows<{ event_type: string; c: string }>(
           `SELECT toString(event_type) AS event_type, toString(uniqExact(event_id)) AS c
            FROM journey_events WHERE ${EVENT_WINDOW} GROUP BY event_type ORDER BY uniqExact(event_id) DESC, event_type LIMIT 20`,
           params,
@@ -291,13 +290,13 @@ export function createJourneyStats(client: ClickHouseClient) {
     /** Transitions of the period per path, and the sessions that made at least one. */
     async transitionPaths(organizationId: number, period: StatsPeriod): Promise<{ total: number; sessions: number; paths: PathCount[] }> {
       const params = paramsOf(organizationId, period);
-      const [paths, [totals]] = await sequentially([
-        () => rows<{ f: string; t: string; c: string }>(
+      const [paths, [totals]] = await Promise.all([
+        rows<{ f: string; t: string; c: string }>(
           `SELECT toString(from_platform) AS f, toString(to_platform) AS t, toString(uniqExact(event_id)) AS c
            FROM journey_transitions WHERE ${EVENT_WINDOW} GROUP BY f, t ORDER BY uniqExact(event_id) DESC, f, t`,
           params,
         ),
-        () => rows<{ total: string; sessions: string }>(
+        rows<{ total: string; sessions: string }>(
           `SELECT toString(uniqExact(event_id)) AS total, toString(uniqExact(session_id)) AS sessions
            FROM journey_transitions WHERE ${EVENT_WINDOW}`,
           params,

@@ -119,8 +119,7 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
   const config = { journeyAccess: 'stats' as const };
 
   async function summaryOf(organizationId: number, period: StatsPeriod) {
-    const sessions = await stats.sessionsSummary(organizationId, period);
-    const activity = await stats.activityTotals(organizationId, period);
+    const [sessions, activity] = await Promise.all([stats.sessionsSummary(organizationId, period), stats.activityTotals(organizationId, period)]);
     return {
       sessions,
       activity,
@@ -216,12 +215,13 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
   }, async (request) => {
     const { organization } = callerOf(request);
     const period = periodOf(request, organization.plan);
-    // One after the other: the embedded engine takes one query at a time.
-    const { summary, activity, sessions } = await summaryOf(organization.id, period);
-    const funnel = await funnelOf(organization.id, period);
-    const daily = await stats.daily(organization.id, period);
-    const platforms = await platformsOf(organization.id, period);
-    const transitions = await transitionsOf(organization.id, period);
+    const [{ summary, activity, sessions }, funnel, daily, platforms, transitions] = await Promise.all([
+      summaryOf(organization.id, period),
+      funnelOf(organization.id, period),
+      stats.daily(organization.id, period),
+      platformsOf(organization.id, period),
+      transitionsOf(organization.id, period),
+    ]);
     const topUtmSources = await utmSourcesOf(organization.id, period, 10, sessions.sessions);
     return {
       summary,
