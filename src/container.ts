@@ -11,6 +11,7 @@ import { createDeepLinkServices } from './deeplink/services.js';
 import { DEEP_LINK_EVENT_TYPES } from './ingest/deep-link-events.js';
 import { eventSubject } from './ingest/envelope.js';
 import { createEventTableRoutes } from './ingest/event-routes.js';
+import { JOURNEY_EVENT_TYPES } from './ingest/journey-events.js';
 import { openGeoLookup } from './ingest/geo.js';
 import { createMemoryBus } from './ingest/memory-bus.js';
 import { createNatsBus } from './ingest/nats-bus.js';
@@ -21,6 +22,8 @@ import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
 import { createClickStats } from './olap/click-stats.js';
 import { createInstallStats } from './olap/install-stats.js';
+import { createJourneyActivity } from './olap/journey-activity.js';
+import { createJourneyStats } from './olap/journey-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
@@ -44,6 +47,8 @@ import { createSsoPartnersRepo } from './oltp/sso-partners.repo.js';
 import { createUsageMeter, type UsageMeter } from './oltp/usage-meter.js';
 import { createUsageRepo } from './oltp/usage.repo.js';
 import { createWebhookEndpointsRepo } from './oltp/webhook-endpoints.repo.js';
+import { createJourneySessionsRepo } from './oltp/journey-sessions.repo.js';
+import { createJourneyUsersRepo } from './oltp/journey-users.repo.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
@@ -122,6 +127,11 @@ async function assemble(
     await bus.consume({ durable: 'olap-events', subject: 'events.api_request', maxBatch: 64, handler: olapWriter }),
     ...(await Promise.all(
       DEEP_LINK_EVENT_TYPES.map((type) =>
+        bus.consume({ durable: `olap-${type.replaceAll('_', '-')}`, subject: eventSubject(type), maxBatch: 64, handler: olapWriter }),
+      ),
+    )),
+    ...(await Promise.all(
+      JOURNEY_EVENT_TYPES.map((type) =>
         bus.consume({ durable: `olap-${type.replaceAll('_', '-')}`, subject: eventSubject(type), maxBatch: 64, handler: olapWriter }),
       ),
     )),
@@ -219,6 +229,12 @@ async function assemble(
     domainVerifier,
     wellKnownFiles,
     deepLinks,
+    journey: {
+      sessions: createJourneySessionsRepo({ sql }),
+      users: createJourneyUsersRepo({ sql, secretBox }),
+      activity: createJourneyActivity(clickhouse.client),
+      stats: createJourneyStats(clickhouse.client),
+    },
     repos,
   };
   const app = await buildApp(deps);

@@ -15,6 +15,7 @@ import { adminApi } from './admin/index.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './error-handler.js';
 import { healthRoutes } from './health.routes.js';
+import { journeyApi } from './journey/index.js';
 import { registerRedirectRoutes } from './redirect/redirect.routes.js';
 import { mobileSdkApi } from './sdk/mobile-sdk.js';
 import { webSdkDataApi } from './sdk/web-sdk-data.routes.js';
@@ -72,6 +73,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
           adminToken: { type: 'http', scheme: 'bearer' },
+          journeyApp: { type: 'apiKey', in: 'header', name: 'X-App-ID' },
+          journeyAppKey: { type: 'apiKey', in: 'header', name: 'X-Mobile-App-API-Key' },
         },
       },
     },
@@ -83,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { deps });
   await app.register(serviceApi, { deps, prefix: '/api/v1/service' });
+  await app.register(journeyApi, { deps, prefix: '/api/v1/cross-platform' });
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }

@@ -23,6 +23,10 @@ import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
 import type { UsageMeter } from '../oltp/usage-meter.js';
 import type { UsageRepo } from '../oltp/usage.repo.js';
 import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
+import type { JourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
+import type { JourneyUsersRepo } from '../oltp/journey-users.repo.js';
+import type { JourneyActivity } from '../olap/journey-activity.js';
+import type { JourneyStats } from '../olap/journey-stats.js';
 
 export interface Lifecycle {
   /** False while starting and from the first moment of shutdown: /readyz answers 503. */
@@ -54,6 +58,8 @@ export interface AppDeps {
   wellKnownFiles: WellKnownFiles;
   /** Deep-link tokens, deferred matching, SDK records and the deep-link events. */
   deepLinks: DeepLinkServices;
+  /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
+  journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;

@@ -11,6 +11,7 @@ import { mobileAppRoutes } from './mobile-apps.routes.js';
 import { shortUrlRoutes } from './short-urls.routes.js';
 import { statisticsRoutes } from './statistics.routes.js';
 import { usageRoutes } from './usage.routes.js';
+import { userRoutes } from './users.routes.js';
 
 export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const authenticate = createServiceAuthenticator(deps);
@@ -56,4 +57,5 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   await app.register(customDomainRoutes, { deps });
   await app.register(statisticsRoutes, { deps });
   await app.register(installStatisticsRoutes, { deps });
+  await app.register(userRoutes, { deps });
 };
