@@ -19,6 +19,9 @@ import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
 import type { UsageMeter } from '../oltp/usage-meter.js';
 import type { UsageRepo } from '../oltp/usage.repo.js';
 import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
+import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
+import type { NoticesRepo } from '../oltp/notices.repo.js';
+import type { Resolve } from '../shared/webhook-url.js';
 
 export interface Lifecycle {
   /** False while starting and from the first moment of shutdown: /readyz answers 503. */
@@ -43,11 +46,15 @@ export interface AppDeps {
   clock: () => Date;
   /** SDK callers (mobile and web SDK, user journey): who they are, and one per-app rate limit. */
   sdk: { authenticate: SdkAuthenticator; rateLimit: AppRateLimiter };
+  /** Webhook URL checks resolve names with this; nudge wakes this instance's delivery worker. */
+  webhooks: { resolve: Resolve; nudge(): void };
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;
     customDomains: CustomDomainsRepo;
     webhookEndpoints: WebhookEndpointsRepo;
+    webhookDeliveries: WebhookDeliveriesRepo;
+    notices: NoticesRepo;
     ssoPartners: SsoPartnersRepo;
     usage: UsageRepo;
     mobileApps: MobileAppsRepo;
