@@ -14,6 +14,26 @@ import { found } from './found-organization.js';
 
 const DEFAULT_KEEP_PREVIOUS_HOURS = 24;
 
+/** The delivery format and event catalogue, for /docs (README "Webhooks" has the examples). */
+const WEBHOOKS_DOC = `Deliveries are POSTs with Content-Type application/json and the body
+{id, type, category, occurredAt, organizationId, data}; headers X-Webhook-Id (= id, stable across retries),
+X-Webhook-Timestamp (Unix seconds), User-Agent Signpost-Webhooks/1.0 and X-Signature-256:
+sha256=<hex HMAC-SHA256(secret, raw body)>; during a rotation both signatures, comma-separated, the new first.
+2xx within 10 s is success; otherwise retried with exponential back-off and jitter for 24 hours.
+
+| type | category | emitted when |
+|---|---|---|
+| click.url | click | a person follows a short link: urlId, shortCode, host, referrerHost, country, deviceType, os, browser, utm* |
+| click.campaign | click | a person follows a campaign link: campaignId, alias, cid, tracker, and the same click fields |
+| campaign.created / updated / deleted | campaign | a Service API campaign create, update or delete: campaign {id, name, alias} |
+| funnel.stage | funnel | a mobile or web funnel stage: funnel, sessionId, appId, platform, urlId, campaignId, externalUserId, stage, goal fields |
+| goal.completed | goal | a GOAL_COMPLETED stage: the same without stage; goalType, goalValue, currency, transactionId |
+| session.started | session | a user-journey session starts: sessionId, appId, platform, urlId, campaignId, externalUserId, utm*, referrerHost |
+| session.transition | session | a session moves between platforms: sessionId, appId, fromPlatform, toPlatform, targetSessionId, urlId, campaignId, externalUserId |
+| webhook.test | test | POST …/webhook/test |
+
+Payloads carry ids, never IP addresses, user agents, phones or emails.`;
+
 const webhookSchema = z
   .object({
     url: z.string(),
@@ -48,6 +68,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
   app.put('/organizations/:orgId/webhook', {
     schema: {
       tags, security, summary: 'Set the webhook endpoint, secret, categories and state',
+      description: WEBHOOKS_DOC,
       params,
       body: z.object({
         url: z.string().url().max(2000),
