@@ -93,6 +93,9 @@ const toDelivery = (r: DeliveryRow): Delivery => ({
   completedAt: r.completed_at,
 });
 
+/** Due rows a poll looks at to find the organizations with work. */
+const DUE_SCAN_ROWS = 1_000;
+
 export function createWebhookDeliveriesRepo({ sql }: { sql: Sql }) {
   const deliveryColumns = sql`id, organization_id, event_id, event_type, state, attempts, last_status, last_error,
     last_latency_ms, next_attempt_at, created_at, completed_at`;
@@ -117,14 +120,21 @@ export function createWebhookDeliveriesRepo({ sql }: { sql: Sql }) {
      * out those this worker has no room for (so one busy endpoint never takes every slot).
      */
     async dueOrganizations(exclude: number[], limit: number): Promise<number[]> {
+      // The earliest due rows only (from the partial index, at most DUE_SCAN_ROWS), grouped by
+      // organization: one large backlog does not make every poll read all of it. (Rows it must skip,
+      // of organizations at their limit or with a disabled endpoint, are still walked past.)
       const rows = await sql<{ organization_id: number }[]>`
-        select d.organization_id
-        from webhook_deliveries d
-        join webhook_endpoints e on e.organization_id = d.organization_id and e.enabled
-        where d.state = 'pending' and d.next_attempt_at <= now()
-          and d.organization_id <> all(${exclude}::bigint[])
-        group by d.organization_id
-        order by min(d.next_attempt_at)
+        select organization_id from (
+          select d.organization_id, d.next_attempt_at
+          from webhook_deliveries d
+          where d.state = 'pending' and d.next_attempt_at <= now()
+            and d.organization_id <> all(${exclude}::bigint[])
+            and exists (select 1 from webhook_endpoints e where e.organization_id = d.organization_id and e.enabled)
+          order by d.next_attempt_at
+          limit ${DUE_SCAN_ROWS}
+        ) due
+        group by organization_id
+        order by min(next_attempt_at)
         limit ${limit}`;
       return rows.map((r) => r.organization_id);
     },
