@@ -22,6 +22,7 @@ import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
 import { createClickStats } from './olap/click-stats.js';
 import { createInstallStats } from './olap/install-stats.js';
+import { createRevenueStats } from './olap/revenue-stats.js';
 import { createJourneyActivity } from './olap/journey-activity.js';
 import { createJourneyStats } from './olap/journey-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
@@ -243,6 +244,7 @@ async function assemble(
     clickCounts: createClickCounts({ client: clickhouse.client, log }),
     clickStats: createClickStats(clickhouse.client),
     installStats: createInstallStats(clickhouse.client),
+    revenueStats: createRevenueStats(clickhouse.client),
     config,
     log,
     metrics,

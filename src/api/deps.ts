@@ -9,6 +9,7 @@ import type { DomainVerifier } from '../domains/domain-verifier.js';
 import type { ClickCounts } from '../olap/click-counts.js';
 import type { ClickStatsQueries } from '../olap/click-stats.js';
 import type { InstallStatsQueries } from '../olap/install-stats.js';
+import type { RevenueStatsQueries } from '../olap/revenue-stats.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -45,6 +46,7 @@ export interface AppDeps {
   clickCounts: ClickCounts;
   clickStats: ClickStatsQueries;
   installStats: InstallStatsQueries;
+  revenueStats: RevenueStatsQueries;
   config: Config;
   log: Logger;
   metrics: Metrics;
