@@ -400,3 +400,33 @@ describe(`webhook deliveries (${backend})`, () => {
     expect(at(path).filter((r) => r.answered === 200).map((r) => r.body.id)).toEqual([eventId]);
   });
 });
+
+describe('user-journey events', () => {
+  it('arrive as session.started, funnel.stage, goal.completed and session.transition, without the properties', async () => {
+    const path = hook('journey');
+    const org = await orgWithHook(path);
+    expect((await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true })).statusCode).toBe(200);
+    const app = (await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Shop', bundleId: 'com.shop' })).json() as { id: number };
+    const journey = (url: string, body: unknown) =>
+      svc.inject({ method: 'POST', url: `/api/v1/cross-platform${url}`, headers: { 'x-app-id': String(app.id) }, payload: body as object });
+    const session = await journey('/session/create', { platform: 'WEB', utmSource: 'kakao' });
+    expect(session.statusCode, session.body).toBe(201);
+    const { sessionId } = session.json() as { sessionId: string };
+    const goal = await journey('/session/funnel/track', { sessionId, stage: 'GOAL_COMPLETED', goalType: 'purchase_KRW', goalValue: 12000, currency: 'KRW', transactionId: 'T-1' });
+    expect(goal.statusCode, goal.body).toBe(202);
+    const move = await journey('/session/transition', { sessionId, fromPlatform: 'WEB', toPlatform: 'IOS', properties: { email: 'someone@example.com' } });
+    expect(move.statusCode, move.body).toBe(202);
+
+    const types = ['session.started', 'funnel.stage', 'goal.completed', 'session.transition'];
+    await eventually(async () => types.every((t) => at(path).some((r) => r.body.type === t)), 20_000, 'journey webhooks');
+    const of = (type: string) => at(path).find((r) => r.body.type === type)!;
+    for (const type of types) {
+      expect(verifies(of(type), org.secret)).toBe(true);
+      expect(of(type).body).toMatchObject({ organizationId: org.id, data: { sessionId } });
+    }
+    expect(of('session.started').body).toMatchObject({ category: 'session', data: { platform: 'WEB', utmSource: 'kakao', appId: app.id } });
+    expect(of('goal.completed').body).toMatchObject({ category: 'goal', data: { goalType: 'purchase_KRW', goalValue: 12000, currency: 'KRW' } });
+    expect(of('session.transition').body.data).toMatchObject({ fromPlatform: 'WEB', toPlatform: 'IOS' });
+    expect(of('session.transition').raw.toString()).not.toContain('someone@example.com');
+  });
+});
