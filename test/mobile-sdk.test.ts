@@ -167,8 +167,8 @@ describe(`deeplink/resolve-fingerprint (${backend})`, () => {
 
     // The same flow, as the link's owner reads it in its app-install statistics.
     const stats = await eventually(async () => {
-      const res = await svc.service('GET', `/urls/${link.id}/app-install-stats?platform=iOS`, acme.apiKey);
-      return res.json().totalInstalls === 1 && res.json();
+      const body = (await svc.service('GET', `/urls/${link.id}/app-install-stats?platform=iOS`, acme.apiKey)).json();
+      return body.totalInstalls === 1 ? body : undefined;
     }, 10_000, 'the install in the statistics');
     expect(stats).toMatchObject({ platform: 'iOS', iosInstalls: 1, totalClicks: 1, conversionRate: 100 });
     expect(stats.recentInstalls[0]).toMatchObject({ platform: 'iOS', matchType: 'fingerprint', linkType: 'url', linkId: link.id });
