@@ -17,6 +17,7 @@ import { registerErrorHandling } from './error-handler.js';
 import { healthRoutes } from './health.routes.js';
 import { registerRedirectRoutes } from './redirect/redirect.routes.js';
 import { serviceApi } from './service/index.js';
+import { webSdkRoutes } from './web-sdk/web-sdk.routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }
+  await app.register(webSdkRoutes, { deps });
   registerRedirectRoutes(app, deps);
   return app;
 }
