@@ -201,7 +201,8 @@ describe('iPhone, Safari', () => {
 
   it('does not go to the store when the app took over (page hidden)', async () => {
     const input = iosInput();
-    const { page } = await visit(DEVICES.iphoneSafari, input);
+    const { page, navigations } = await visit(DEVICES.iphoneSafari, input);
+    while (navigations.length === 0) await page.waitForTimeout(20);
     // What iOS does when the app opens: the page is hidden and loses focus.
     await page.evaluate(`Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
       document.dispatchEvent(new Event('visibilitychange'))`);
@@ -209,6 +210,20 @@ describe('iPhone, Safari', () => {
     expect(page.url()).not.toContain('/store/');
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(0);
     expect(receiver.callsTo(FINGERPRINT)).toHaveLength(1);
+  });
+
+  it('waits while a dialog is in front (blur) and goes to the store once the page has the focus back', async () => {
+    const input = iosInput();
+    const { page, navigations } = await visit(DEVICES.iphoneSafari, input);
+    while (navigations.length === 0) await page.waitForTimeout(20);
+    // iOS's "address is invalid" alert when the app is missing: the page loses focus, stays visible.
+    await page.evaluate(`window.dispatchEvent(new Event('blur'))`);
+    await page.waitForTimeout(3200);
+    expect(page.url()).not.toContain('/store/');
+    expect(receiver.callsTo(STORE_VISIT)).toHaveLength(0);
+    await page.evaluate(`window.dispatchEvent(new Event('focus'))`);
+    await arrivesAt(page, /\/store\/ios/);
+    expect(receiver.callsTo(STORE_VISIT)).toHaveLength(1);
   });
 
   it('goes to the web address, without a beacon, when there is no store', async () => {

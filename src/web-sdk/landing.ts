@@ -125,17 +125,32 @@ export async function runLanding(config: LandingConfig): Promise<void> {
   const target = appTarget(config);
   if (!target) return toStoreOrWeb(config);
 
-  // The app took over when the page was hidden, unloaded or lost focus (iOS's "Open in app?" sheet).
+  // The app took over when the page was hidden or unloaded. A dialog in front of the page (iOS's
+  // "Open in app?" sheet, or its "address is invalid" alert when the app is missing) only blurs it:
+  // then the decision waits until the page has the focus back and is still visible.
   let left = false;
-  const leave = () => {
-    left = true;
+  let blurred = false;
+  const decide = () => {
+    if (left || document.hidden) return;
+    if (blurred) {
+      addEventListener('focus', () => setTimeout(decide, 300), { once: true });
+      return;
+    }
+    toStoreOrWeb(config);
   };
-  document.addEventListener('visibilitychange', () => document.hidden && leave());
-  addEventListener('pagehide', leave);
-  addEventListener('blur', leave);
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden) left = true;
+  });
+  addEventListener('pagehide', () => {
+    left = true;
+  });
+  addEventListener('blur', () => {
+    blurred = true;
+  });
+  addEventListener('focus', () => {
+    blurred = false;
+  });
   status(byId('signpost-status')?.dataset.opening);
   go(target);
-  setTimeout(() => {
-    if (!left && !document.hidden) toStoreOrWeb(config);
-  }, APP_WAIT_MS);
+  setTimeout(decide, APP_WAIT_MS);
 }
