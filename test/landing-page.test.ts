@@ -174,6 +174,7 @@ describe('iPhone, Safari', () => {
       userAgent: DEVICES.iphoneSafari.userAgent,
       timeZone: 'Asia/Seoul',
       language: 'ko-KR',
+      pixelRatio: 3,
     });
     // The app attempt came between the page and the store, with the token.
     expect(navigations).toEqual([input.appUrl, input.storeUrl]);

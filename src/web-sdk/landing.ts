@@ -117,6 +117,7 @@ export async function runLanding(config: LandingConfig): Promise<void> {
     userAgent: navigator.userAgent,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     language: navigator.language,
+    pixelRatio: devicePixelRatio,
   });
   if (config.debug && config.platform === 'ANDROID') postDebug(config, base);
   await Promise.race([fingerprint, new Promise((resolve) => setTimeout(resolve, FINGERPRINT_WAIT_MS))]);
