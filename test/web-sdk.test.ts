@@ -165,6 +165,14 @@ describe('tracking in the browser', () => {
 
   const call = <T = unknown>(expression: string) => page.evaluate(expression) as Promise<T>;
 
+  it('keeps a session within the API\'s limits however long the address', async () => {
+    await page.goto(`${receiver.siteBase}/shop?utm_source=${'s'.repeat(300)}&q=${'x'.repeat(3000)}`);
+    await call(`Signpost.trackSignup()`);
+    const body = receiver.callsTo(CREATE)[0]!.json!;
+    expect(String(body.landingUrl)).toHaveLength(2000);
+    expect(String(body.utmSource)).toHaveLength(100);
+  });
+
   it('records a purchase as goal purchase_<CURRENCY> in a lazily created WEB session', async () => {
     await page.goto(`${receiver.siteBase}/shop?utm_source=kakao&utm_medium=message&utm_campaign=fall`);
     const result = await call(`Signpost.trackPurchase(15000, 'krw')`);
@@ -180,6 +188,7 @@ describe('tracking in the browser', () => {
     const [goal] = receiver.callsTo(FUNNEL);
     expect(goal!.headers['x-app-id']).toBe('42');
     expect(goal!.json).toMatchObject({ sessionId: 'session-1', stage: 'GOAL_COMPLETED', goalType: 'purchase_KRW', goalValue: 15000, currency: 'KRW' });
+    expect(goal!.json!.eventId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(Date.parse(String(goal!.json!.timestamp))).toBeGreaterThan(Date.now() - 60_000);
 
     // Same session for the next call.
@@ -284,9 +293,13 @@ describe('tracking in the browser', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 
     receiver.fail(CREATE, 502);
+    receiver.fail(FUNNEL, 500);
     await call(`sessionStorage.clear()`);
     expect(await call(`Signpost.trackPurchase(1, 'KRW')`)).toEqual({ ok: true, status: 200 });
     expect(receiver.callsTo(CREATE)).toHaveLength(3);
+    const goals = receiver.callsTo(FUNNEL);
+    expect(goals).toHaveLength(2);
+    expect(goals[0]!.json!.eventId).toBe(goals[1]!.json!.eventId);
   });
 
   it('does not retry a 403 (add-on off) or another 4xx', async () => {

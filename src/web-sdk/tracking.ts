@@ -74,14 +74,15 @@ async function session(state: State): Promise<string | Answer> {
 
 async function createSession(state: State): Promise<string | Answer> {
   const params = new URLSearchParams(location.search);
-  const body: Record<string, string> = { platform: 'WEB', landingUrl: location.href };
+  // Cut to the API's limits: a long address must not cost the visit its session.
+  const body: Record<string, string> = { platform: 'WEB', landingUrl: location.href.slice(0, 2000) };
   const token = state.landing?.token ?? tokenInAddress();
-  if (token) body.deepLinkToken = token;
+  if (token) body.deepLinkToken = token.slice(0, 200);
   for (const name of ['source', 'medium', 'campaign']) {
     const value = params.get(`utm_${name}`);
-    if (value) body[`utm${name[0]!.toUpperCase()}${name.slice(1)}`] = value;
+    if (value) body[`utm${name[0]!.toUpperCase()}${name.slice(1)}`] = value.slice(0, 100);
   }
-  if (document.referrer) body.referrer = document.referrer;
+  if (document.referrer) body.referrer = document.referrer.slice(0, 2000);
   const answer = await request('POST', `${state.apiBase}${JOURNEY}/create`, body, headers(state));
   const id = (answer.body as { sessionId?: unknown } | null)?.sessionId;
   if (!answer.ok || typeof id !== 'string') return answer.ok ? { ok: false, status: answer.status } : answer;
@@ -176,7 +177,8 @@ export async function trackGoal(
     // Taken before sending, so a second call while the first is in flight is a duplicate too.
     remember(sentKey, true);
   }
-  const body: Record<string, unknown> = { stage: 'GOAL_COMPLETED', goalType: type, goalValue: value, timestamp: new Date().toISOString() };
+  // eventId: one id for every retry of this goal, so the server records it once.
+  const body: Record<string, unknown> = { stage: 'GOAL_COMPLETED', goalType: type, goalValue: value, timestamp: new Date().toISOString(), eventId: uuid() };
   if (code) body.currency = code;
   if (transactionId) body.transactionId = transactionId;
   if (link?.urlId !== undefined) body.urlId = link.urlId;
