@@ -143,7 +143,10 @@ async function inSession(state: State, path: string, body: Record<string, unknow
     const answer = await request('POST', `${state.apiBase}${JOURNEY}${path}`, { sessionId: id, ...body }, headers(state));
     if (answer.ok) {
       touchSession();
-      return { ok: true, status: answer.status };
+      // The server's own dedup (a transactionId sent from another browser) answers duplicate: true.
+      return (answer.body as { duplicate?: unknown } | null)?.duplicate === true
+        ? { ok: true, status: answer.status, duplicate: true }
+        : { ok: true, status: answer.status };
     }
     if (answer.status !== 404) return { ok: false, status: answer.status };
     save('sessionStorage', SESSION_KEY, null);
