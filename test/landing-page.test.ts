@@ -304,13 +304,15 @@ describe('iPhone, Safari', () => {
 describe('Android', () => {
   it('Chrome: fingerprint, the intent attempt, then the beacon and the store with the referrer token', async () => {
     const input = androidInput({ debug: true });
-    const { page, navigations, errors } = await visit(DEVICES.androidChrome, input);
+    const { page, navigations, errors, url } = await visit(DEVICES.androidChrome, input);
     expect(await page.getByRole('link', { name: '앱에서 열기' }).getAttribute('href')).toBe(input.intentUrl);
 
     await arrivesAt(page, /\/store\/android/);
     expect(page.url()).toBe(input.storeUrl);
     expect(new URL(page.url()).searchParams.get('referrer')).toBe(`signpost_token=${input.token}`);
-    expect(navigations).toEqual([input.intentUrl, input.storeUrl]);
+    // The intent as the server made it, but Chrome's own fallback brought back to this page.
+    const attempted = input.intentUrl!.replace(/S\.browser_fallback_url=[^;]*/, `S.browser_fallback_url=${encodeURIComponent(`${url}#signpost-store`)}`);
+    expect(navigations).toEqual([attempted, input.storeUrl]);
 
     expect(receiver.callsTo(FINGERPRINT)[0]!.json).toMatchObject({ token: input.token, resolution: '412x915', appId: 12 });
     expect(JSON.parse(receiver.callsTo(STORE_VISIT)[0]!.text)).toEqual({ token: input.token, isCampaign: false });
@@ -323,6 +325,20 @@ describe('Android', () => {
       intentUrl: input.intentUrl,
     });
     expect(errors).toEqual([]);
+  });
+
+  it('when Chrome follows the intent\'s fallback (no app), the page beacons and goes to the store at once', async () => {
+    const input = androidInput();
+    const { page, navigations, url } = await visit(DEVICES.androidChrome, input);
+    while (navigations.length === 0) await page.waitForTimeout(20);
+    const started = Date.now();
+    // What Chrome does with S.browser_fallback_url when the package is not installed.
+    const fallback = decodeURIComponent(/S\.browser_fallback_url=([^;]*)/.exec(navigations[0]!)![1]!);
+    expect(fallback).toBe(`${url}#signpost-store`);
+    await page.evaluate(`location.href = ${JSON.stringify(fallback)}`);
+    await arrivesAt(page, /\/store\/android/);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(receiver.callsTo(STORE_VISIT)).toHaveLength(1);
   });
 
   it('a campaign link posts the campaign fingerprint and a campaign store visit; no debug unless asked', async () => {

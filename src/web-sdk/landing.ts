@@ -26,6 +26,20 @@ export function appTarget(config: LandingConfig): string | null {
   return config.platform === 'IOS' ? config.universalLinkUrl || config.appUrl : config.intentUrl || config.appUrl;
 }
 
+const STORE_FRAGMENT = 'signpost-store';
+
+/**
+ * Chrome follows an intent's S.browser_fallback_url itself when the app is missing, and the page
+ * would never learn of it (no store-visit beacon). Pointed at this very page with a fragment, the
+ * fallback is a same-document navigation the page sees (hashchange) and answers with the beacon and
+ * the store, as the timer would.
+ */
+export function withFallbackToThisPage(intentUrl: string): string {
+  if (!/;S\.browser_fallback_url=/.test(intentUrl)) return intentUrl;
+  const here = `${location.href.split('#')[0]}#${STORE_FRAGMENT}`;
+  return intentUrl.replace(/;S\.browser_fallback_url=[^;]*/, `;S.browser_fallback_url=${encodeURIComponent(here)}`);
+}
+
 function storeVisit(config: LandingConfig): void {
   beacon(`${config.apiBase.replace(/\/+$/, '')}/api/v1/sdk/web/deeplink/track-store-visit`, {
     token: config.token,
@@ -33,7 +47,11 @@ function storeVisit(config: LandingConfig): void {
   });
 }
 
+let leftForStore = false;
+
 function toStoreOrWeb(config: LandingConfig): void {
+  if (leftForStore) return;
+  leftForStore = true;
   if (config.storeUrl) {
     storeVisit(config);
     go(config.storeUrl);
@@ -151,7 +169,14 @@ export async function runLanding(config: LandingConfig): Promise<void> {
   addEventListener('focus', () => {
     blurred = false;
   });
+  let attempt = target;
+  if (config.platform === 'ANDROID' && config.storeUrl && target === config.intentUrl) {
+    attempt = withFallbackToThisPage(target);
+    addEventListener('hashchange', () => {
+      if (location.hash === `#${STORE_FRAGMENT}`) toStoreOrWeb(config);
+    });
+  }
   status(byId('signpost-status')?.dataset.opening);
-  go(target);
+  go(attempt);
   setTimeout(decide, APP_WAIT_MS);
 }
