@@ -73,6 +73,8 @@ function startService(): ChildProcess {
     SIGNPOST_ADMIN_TOKEN: ADMIN_TOKEN,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    // Batching knobs pass through, so their effect can be measured.
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('EVENT_BATCH_'))),
     ...(args.nats ? { NATS_URL: 'nats://127.0.0.1:4222', NATS_NAMESPACE: namespace } : {}),
   };
   const child = spawn(process.execPath, nodeArgs, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -7,9 +7,11 @@ import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
 import type { Bus, Consumer } from './ingest/bus.js';
 import { createClickEnricher } from './ingest/enrich.js';
+import { createDeepLinkServices } from './deeplink/services.js';
 import { DEEP_LINK_EVENT_TYPES } from './ingest/deep-link-events.js';
 import { eventSubject } from './ingest/envelope.js';
 import { createEventTableRoutes } from './ingest/event-routes.js';
+import { JOURNEY_EVENT_TYPES } from './ingest/journey-events.js';
 import { openGeoLookup } from './ingest/geo.js';
 import { createMemoryBus } from './ingest/memory-bus.js';
 import { createNatsBus } from './ingest/nats-bus.js';
@@ -19,10 +21,18 @@ import { createEventPublisher, type EventPublisher } from './ingest/publisher.js
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
 import { createClickStats } from './olap/click-stats.js';
+import { createInstallStats } from './olap/install-stats.js';
+import { createJourneyActivity } from './olap/journey-activity.js';
+import { createJourneyStats } from './olap/journey-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
 import { createSdkAuthenticator } from './api/sdk/app-auth.js';
+import { createWellKnownFiles } from './api/well-known/association-files.js';
+import { createCnameChecker } from './domains/cname-check.js';
+import { createDomainVerifier } from './domains/domain-verifier.js';
+import { createAppAssociationsRepo } from './oltp/app-associations.repo.js';
+import { createDomainVerificationRepo } from './oltp/domain-verification.repo.js';
 import { createAppRateLimiter } from './api/sdk/rate-limit.js';
 import { createApiKeysRepo } from './oltp/api-keys.repo.js';
 import { createLinkLookupRepo } from './oltp/link-lookup.repo.js';
@@ -37,6 +47,8 @@ import { createSsoPartnersRepo } from './oltp/sso-partners.repo.js';
 import { createUsageMeter, type UsageMeter } from './oltp/usage-meter.js';
 import { createUsageRepo } from './oltp/usage.repo.js';
 import { createWebhookEndpointsRepo } from './oltp/webhook-endpoints.repo.js';
+import { createJourneySessionsRepo } from './oltp/journey-sessions.repo.js';
+import { createJourneyUsersRepo } from './oltp/journey-users.repo.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
@@ -118,6 +130,11 @@ async function assemble(
         bus.consume({ durable: `olap-${type.replaceAll('_', '-')}`, subject: eventSubject(type), maxBatch: 64, handler: olapWriter }),
       ),
     )),
+    ...(await Promise.all(
+      JOURNEY_EVENT_TYPES.map((type) =>
+        bus.consume({ durable: `olap-${type.replaceAll('_', '-')}`, subject: eventSubject(type), maxBatch: 64, handler: olapWriter }),
+      ),
+    )),
   ];
 
   const events: EventPublisher = createEventPublisher({
@@ -146,6 +163,7 @@ async function assemble(
     ttlMs: config.linkCacheTtlMs,
     maxConcurrentLoads: postgres.poolSize,
   });
+  const wellKnownFiles = createWellKnownFiles({ repo: createAppAssociationsRepo({ sql }), ttlMs: 60_000 });
   const LINKS_CHANGED = 'links.changed';
   // This instance invalidates its own cache at once; the broadcast is for the others, so its own
   // echo (NATS delivers to the sender too) is ignored rather than dropping entries twice.
@@ -156,8 +174,11 @@ async function assemble(
   });
   const linkChanged = (organizationId: number | null) => {
     links.invalidate(organizationId);
+    wellKnownFiles.invalidate();
     bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId, from: instanceId })));
   };
+  // The association files follow apps and domains: other instances' changes arrive here too.
+  const stopWellKnownListening = bus.onBroadcast(LINKS_CHANGED, () => wellKnownFiles.invalidate());
   metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', () => [{ labels: {}, value: links.cache.stats().size }]);
   metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', () => {
     const s = links.cache.stats();
@@ -166,6 +187,16 @@ async function assemble(
       { labels: { result: 'miss' }, value: s.misses },
       { labels: { result: 'stale' }, value: s.staleServed },
     ];
+  });
+
+  // Domain status decides which hosts serve links on every instance: a change reloads them all.
+  const domainVerifier = createDomainVerifier({
+    repo: createDomainVerificationRepo({ sql }),
+    checker: createCnameChecker({ servers: config.dnsResolvers }),
+    intervalMs: config.domainVerifyIntervalMs,
+    maxMisses: config.domainVerifyMaxMisses,
+    log,
+    onStatusChange: () => linkChanged(null),
   });
 
   const repos: AppDeps['repos'] = {
@@ -179,11 +210,13 @@ async function assemble(
     shortUrls: createShortUrlsRepo({ sql }),
     campaigns: createCampaignsRepo({ sql }),
   };
+  const deepLinks = createDeepLinkServices({ sql, events, log });
   const deps: AppDeps = {
     links,
     linkChanged,
     clickCounts: createClickCounts({ client: clickhouse.client, log }),
     clickStats: createClickStats(clickhouse.client),
+    installStats: createInstallStats(clickhouse.client),
     config,
     log,
     metrics,
@@ -193,10 +226,20 @@ async function assemble(
     lifecycle: { isReady: () => ready },
     clock: () => new Date(),
     sdk: { authenticate: createSdkAuthenticator({ repos }), rateLimit: createAppRateLimiter(config.sdkRateLimitPerSecond) },
+    domainVerifier,
+    wellKnownFiles,
+    deepLinks,
+    journey: {
+      sessions: createJourneySessionsRepo({ sql }),
+      users: createJourneyUsersRepo({ sql, secretBox }),
+      activity: createJourneyActivity(clickhouse.client),
+      stats: createJourneyStats(clickhouse.client),
+    },
     repos,
   };
   const app = await buildApp(deps);
   await app.ready();
+  domainVerifier.start();
   ready = true;
 
   let closing: Promise<void> | undefined;
@@ -205,6 +248,9 @@ async function assemble(
     const deadline = Date.now() + config.shutdownTimeoutMs;
     const left = () => Math.max(1_000, deadline - Date.now());
     await app.close();
+    await domainVerifier.stop();
+    stopWellKnownListening();
+    await deepLinks.close();
     stopListening();
     links.close();
     const sent = await events.close(left());

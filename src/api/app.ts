@@ -15,9 +15,14 @@ import { adminApi } from './admin/index.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './error-handler.js';
 import { healthRoutes } from './health.routes.js';
+import { journeyApi } from './journey/index.js';
 import { registerRedirectRoutes } from './redirect/redirect.routes.js';
+import { mobileSdkApi } from './sdk/mobile-sdk.js';
+import { webSdkDataApi } from './sdk/web-sdk-data.routes.js';
 import { serviceApi } from './service/index.js';
 import { webSdkRoutes } from './web-sdk/web-sdk.routes.js';
+import { mobileCustomDomainRoutes } from './sdk/mobile-custom-domains.routes.js';
+import { wellKnownRoutes } from './well-known/well-known.routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -69,6 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
           adminToken: { type: 'http', scheme: 'bearer' },
+          journeyApp: { type: 'apiKey', in: 'header', name: 'X-App-ID' },
+          journeyAppKey: { type: 'apiKey', in: 'header', name: 'X-Mobile-App-API-Key' },
         },
       },
     },
@@ -80,10 +87,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { deps });
   await app.register(serviceApi, { deps, prefix: '/api/v1/service' });
+  await app.register(journeyApi, { deps, prefix: '/api/v1/cross-platform' });
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }
   await app.register(webSdkRoutes, { deps });
+  await app.register(mobileCustomDomainRoutes, { deps, prefix: '/api/v1/sdk/mobile' });
+  await app.register(wellKnownRoutes, { deps });
+  await app.register(mobileSdkApi, { deps, prefix: '/api/v1/sdk/mobile' });
+  await app.register(webSdkDataApi, { deps, prefix: '/api/v1/sdk/web' });
   registerRedirectRoutes(app, deps);
   return app;
 }

@@ -1,10 +1,14 @@
 // Everything the HTTP layer needs, handed in by the composition root (src/container.ts).
 import type { Config } from '../shared/config.js';
+import type { DeepLinkServices } from '../deeplink/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AppRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
+import type { WellKnownFiles } from './well-known/association-files.js';
+import type { DomainVerifier } from '../domains/domain-verifier.js';
 import type { ClickCounts } from '../olap/click-counts.js';
 import type { ClickStatsQueries } from '../olap/click-stats.js';
+import type { InstallStatsQueries } from '../olap/install-stats.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -19,6 +23,10 @@ import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
 import type { UsageMeter } from '../oltp/usage-meter.js';
 import type { UsageRepo } from '../oltp/usage.repo.js';
 import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
+import type { JourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
+import type { JourneyUsersRepo } from '../oltp/journey-users.repo.js';
+import type { JourneyActivity } from '../olap/journey-activity.js';
+import type { JourneyStats } from '../olap/journey-stats.js';
 
 export interface Lifecycle {
   /** False while starting and from the first moment of shutdown: /readyz answers 503. */
@@ -33,6 +41,7 @@ export interface AppDeps {
   /** clickCount of links and campaigns, from ClickHouse. */
   clickCounts: ClickCounts;
   clickStats: ClickStatsQueries;
+  installStats: InstallStatsQueries;
   config: Config;
   log: Logger;
   metrics: Metrics;
@@ -43,6 +52,14 @@ export interface AppDeps {
   clock: () => Date;
   /** SDK callers (mobile and web SDK, user journey): who they are, and one per-app rate limit. */
   sdk: { authenticate: SdkAuthenticator; rateLimit: AppRateLimiter };
+  /** Custom-domain DNS verification (background job; the mobile SDK's verify checks one at once). */
+  domainVerifier: DomainVerifier;
+  /** apple-app-site-association and assetlinks.json per host, briefly cached. */
+  wellKnownFiles: WellKnownFiles;
+  /** Deep-link tokens, deferred matching, SDK records and the deep-link events. */
+  deepLinks: DeepLinkServices;
+  /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
+  journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;

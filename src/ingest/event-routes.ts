@@ -2,12 +2,14 @@
 import { createDeepLinkRoutes } from './deep-link-events.js';
 import type { ClickEnricher } from './enrich.js';
 import type { EventEnvelope } from './envelope.js';
+import { createJourneyRoutes } from './journey-events.js';
 import type { TableRoute } from './olap-writer.js';
 import { chTime, num, str } from './row-values.js';
 
 export function createEventTableRoutes(deps: { enrich: ClickEnricher }): Record<string, TableRoute> {
   return {
     ...createDeepLinkRoutes(deps),
+    ...createJourneyRoutes(),
     api_request: {
       table: 'api_requests',
       toRow: (e: EventEnvelope) => ({

@@ -4,6 +4,7 @@
 // from the 15-minute rollups (click_series_15m, click_dims_15m: cost independent of raw volume);
 // a customId filter needs the raw table, which alone knows each click's cid.
 import type { ClickHouseClient } from './clickhouse.js';
+import { percent } from './percent.js';
 import type { StatsPeriod } from './stats-period.js';
 
 export interface TopItem {
@@ -135,5 +136,3 @@ export function createClickStats(client: ClickHouseClient) {
 }
 
 export type ClickStatsQueries = ReturnType<typeof createClickStats>;
-
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);

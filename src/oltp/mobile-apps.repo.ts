@@ -170,6 +170,18 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
       return toApp(row);
     },
 
+    /** Ids of the organization's short URLs and campaigns that link the app. */
+    async linkedLinkIds(organizationId: number, id: number): Promise<{ urlIds: number[]; campaignIds: number[] }> {
+      const rows = await sql<{ kind: 'url' | 'campaign'; id: number }[]>`
+        select 'url' as kind, id from short_urls where organization_id = ${organizationId} and (ios_app_id = ${id} or android_app_id = ${id})
+        union all
+        select 'campaign', id from campaigns where organization_id = ${organizationId} and (ios_app_id = ${id} or android_app_id = ${id})`;
+      return {
+        urlIds: rows.filter((r) => r.kind === 'url').map((r) => r.id),
+        campaignIds: rows.filter((r) => r.kind === 'campaign').map((r) => r.id),
+      };
+    },
+
     /** Whether any short URL or campaign of the organization links the app. */
     async isLinked(organizationId: number, id: number): Promise<boolean> {
       const [row] = await sql<{ linked: boolean }[]>`

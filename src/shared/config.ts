@@ -1,4 +1,5 @@
 // The only reader of process.env: every setting of CONTRACT.md and the few we add, validated once.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -48,6 +49,12 @@ const envSchema = z.object({
   AD_PAGE_HTML: optionalString,
   /** Development only: webhooks to plain-HTTP loopback URLs. */
   WEBHOOK_ALLOW_INSECURE: booleanFlag,
+  /** DNS servers the custom-domain check asks, `host:port` comma-separated; default the system's. */
+  DNS_RESOLVER: optionalString,
+  /** How often each custom domain's CNAME is checked; 0 turns the background job off. */
+  DOMAIN_VERIFY_INTERVAL_MS: z.coerce.number().int().min(0).default(300_000),
+  /** Consecutive misses after which a PENDING domain is FAILED (288: a day at the default interval). */
+  DOMAIN_VERIFY_MAX_MISSES: z.coerce.number().int().positive().default(288),
 });
 
 export type TrustProxy = boolean | number | string[];
@@ -79,6 +86,9 @@ export interface Config {
   adPageSeconds: number;
   adPageHtml: string;
   webhookAllowInsecure: boolean;
+  dnsResolvers: string[];
+  domainVerifyIntervalMs: number;
+  domainVerifyMaxMisses: number;
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +100,20 @@ function parseTrustProxy(raw: string | undefined): TrustProxy {
   if (['false', 'no', 'off', '0'].includes(lowered)) return false;
   if (/^\d+$/.test(raw)) return Number(raw);
   return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** `1.1.1.1`, `10.0.0.2:5353`, `[::1]:53`: node:dns wants IP addresses, never names. */
+function parseDnsResolvers(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((server) => {
+    const match = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::(\d{1,5}))?$/.exec(server) ?? /^([0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/.exec(server);
+    const ip = match?.[1] ?? match?.[2];
+    const port = match?.[3] === undefined ? undefined : Number(match[3]);
+    if (!ip || !isIP(ip) || (port !== undefined && (port < 1 || port > 65535))) {
+      throw new ConfigError(`invalid configuration: DNS_RESOLVER: ${server} is not an IP address with an optional port`);
+    }
+    return server;
+  });
 }
 
 function databaseFromClickhouseUrl(url: string | undefined): string | undefined {
@@ -150,5 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkCacheTtlMs: e.LINK_CACHE_TTL_MS,
     adPageSeconds: e.AD_PAGE_SECONDS,
     adPageHtml: e.AD_PAGE_HTML ?? '',
+    dnsResolvers: parseDnsResolvers(e.DNS_RESOLVER),
+    domainVerifyIntervalMs: e.DOMAIN_VERIFY_INTERVAL_MS,
+    domainVerifyMaxMisses: e.DOMAIN_VERIFY_MAX_MISSES,
   };
 }

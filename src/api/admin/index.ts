@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unauthorized } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/secrets.js';
 import type { AppDeps } from '../deps.js';
+import { adminDebugSchemeRoutes } from './debug-scheme.routes.js';
 import { adminDomainRoutes } from './domains.routes.js';
 import { adminOrganizationRoutes } from './organizations.routes.js';
 import { adminPartnerRoutes } from './partners.routes.js';
@@ -27,4 +28,5 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
   await app.register(adminDomainRoutes, { deps });
   await app.register(adminWebhookRoutes, { deps });
   await app.register(adminPartnerRoutes, { deps });
+  await app.register(adminDebugSchemeRoutes, { deps });
 };

@@ -7,7 +7,9 @@ import { uuidv7 } from '../../shared/ids.js';
 import { classifyAgent, mobilePlatformOf } from '../../shared/user-agents.js';
 import type { AppDeps } from '../deps.js';
 import { isReservedSlug } from '../service/link-rules.js';
+import { createDeepLinkLanding } from './deep-link-landing.js';
 import { withClickParameters } from './destination.js';
+import { landingPage } from './landing-page.js';
 import type { CachedLink, LinkResolver, Resolution } from './link-resolver.js';
 import { adInterstitialPage, expiredPage, notFoundPage, sharePreviewPage, unavailablePage } from './pages.js';
 
@@ -31,8 +33,10 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
   const { links, events, config, metrics } = deps;
   metrics.define('redirects_total', 'counter', 'Redirect requests by outcome');
   const outcomes = Object.fromEntries(
-    ['redirect', 'not_found', 'expired', 'preview', 'ad_page', 'unavailable'].map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
+    ['redirect', 'not_found', 'expired', 'preview', 'ad_page', 'unavailable', 'landing'].map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
   );
+
+  const deepLinkLanding = createDeepLinkLanding({ deepLinks: deps.deepLinks, publicBaseUrl: config.publicBaseUrl });
 
   function sendPage(reply: FastifyReply, status: number, html: string, outcome: string): FastifyReply {
     outcomes[outcome]?.inc();
@@ -68,7 +72,7 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     });
   }
 
-  function answer(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, resolution: Resolution): FastifyReply {
+  function answer(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, resolution: Resolution): FastifyReply | Promise<FastifyReply> {
     if (resolution === undefined || resolution === 'unusable-domain') return sendPage(reply, 404, notFoundPage(), 'not_found');
     const link = resolution;
     const { appPath } = request.params;
@@ -94,11 +98,22 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
       }), 'preview');
     }
     if (counted) recordClick(request, link, false);
+    // A phone with an app for its platform: the deep-link landing page (it is the click, counted
+    // above); the ad interstitial is for the web. Without its token, the plain mobile redirect.
+    // Crawlers with phone user agents (Googlebot smartphone) get no token: nobody will open an app.
+    const platform = counted && classifyAgent(userAgent) === 'person' ? mobilePlatformOf(userAgent) : undefined;
+    if (platform && (platform === 'IOS' ? link.ios : link.android)) {
+      const fallback = link.mobileTargetUrl ?? destination;
+      return deepLinkLanding.prepare(request, link, platform, fallback).then((input) => {
+        if (input) return sendPage(reply, 200, landingPage(input), 'landing');
+        outcomes.redirect!.inc();
+        return reply.code(302).header('location', fallback).header('cache-control', 'private, max-age=0').send();
+      });
+    }
     if (link.showAdPage) {
       return sendPage(reply, 200, adInterstitialPage({ destination, seconds: config.adPageSeconds, adSlotHtml: config.adPageHtml, title: link.title }), 'ad_page');
     }
-    // Phones go to the link's mobile fallback when it has one. (Where the phone's platform has a
-    // linked app, the deep-link landing page will take over here.)
+    // Phones go to the link's mobile fallback when it has one.
     const target = link.mobileTargetUrl && mobilePlatformOf(userAgent) ? link.mobileTargetUrl : destination;
     outcomes.redirect!.inc();
     return reply.code(302).header('location', target).header('cache-control', 'private, max-age=0').send();

@@ -1,7 +1,8 @@
 // The Custom domain record exactly as the spec draws it (createdAt as yyyy-MM-dd'T'HH:mm, UTC).
 import { z } from 'zod';
-import { DOMAIN_STATUSES, type CustomDomain } from '../../oltp/custom-domains.repo.js';
+import { DOMAIN_STATUSES, SORT_COLUMNS, type CustomDomain, type DomainSortField } from '../../oltp/custom-domains.repo.js';
 import { isoMinuteUtc } from '../../shared/time.js';
+import { pageQuery, springPageResponse } from './paging.js';
 
 export const domainStatusSchema = z.enum(DOMAIN_STATUSES);
 
@@ -42,3 +43,28 @@ export const domainNameSchema = z
   .toLowerCase()
   .max(253)
   .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/, 'must be a domain name such as links.example.com');
+
+/** Spring-style `field,direction`, the field from a closed list. */
+const domainSortSchema = z
+  .string()
+  .default('createdAt,desc')
+  .transform((value, ctx) => {
+    const [field, direction = 'asc', extra] = value.split(',').map((s) => s.trim());
+    // Own keys only: `in` would also accept inherited names such as constructor or toString.
+    if (extra !== undefined || !field || !Object.hasOwn(SORT_COLUMNS, field) || !['asc', 'desc'].includes(direction.toLowerCase())) {
+      ctx.addIssue({ code: 'custom', message: `must be field,direction with field one of ${Object.keys(SORT_COLUMNS).join(', ')} and direction asc or desc` });
+      return z.NEVER;
+    }
+    return { field: field as DomainSortField, direction: direction.toLowerCase() as 'asc' | 'desc' };
+  });
+
+/** The query of a custom-domain list (Service API and mobile SDK alike). */
+export const customDomainListQuery = z.object({
+  ...pageQuery,
+  search: z.string().max(100).optional().describe('part of the domain name'),
+  status: domainStatusSchema.optional(),
+  sort: domainSortSchema,
+});
+
+/** A page of custom domains, in the Spring-style wrapper the spec draws for them. */
+export const customDomainPageSchema = springPageResponse(customDomainSchema, 'CustomDomainPage');

@@ -3,25 +3,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../shared/errors.js';
-import { SORT_COLUMNS, type DomainSortField } from '../../oltp/custom-domains.repo.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
-import { customDomainSchema, domainStatusSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
-import { pageQuery, springPageResponse, toSpringPage } from '../schemas/paging.js';
-
-/** Spring-style `field,direction`, the field from a closed list. */
-const sortSchema = z
-  .string()
-  .default('createdAt,desc')
-  .transform((value, ctx) => {
-    const [field, direction = 'asc', extra] = value.split(',').map((s) => s.trim());
-    // Own keys only: `in` would also accept inherited names such as constructor or toString.
-    if (extra !== undefined || !field || !Object.hasOwn(SORT_COLUMNS, field) || !['asc', 'desc'].includes(direction.toLowerCase())) {
-      ctx.addIssue({ code: 'custom', message: `must be field,direction with field one of ${Object.keys(SORT_COLUMNS).join(', ')} and direction asc or desc` });
-      return z.NEVER;
-    }
-    return { field: field as DomainSortField, direction: direction.toLowerCase() as 'asc' | 'desc' };
-  });
+import { customDomainListQuery, customDomainPageSchema, customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
+import { toSpringPage } from '../schemas/paging.js';
 
 export const customDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { customDomains } = deps.repos;
@@ -31,13 +16,8 @@ export const customDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
   app.get('/custom-domains', {
     schema: {
       tags, security, summary: 'List custom domains',
-      querystring: z.object({
-        ...pageQuery,
-        search: z.string().max(100).optional().describe('part of the domain name'),
-        status: domainStatusSchema.optional(),
-        sort: sortSchema,
-      }),
-      response: { 200: springPageResponse(customDomainSchema, 'CustomDomainPage'), ...commonErrorResponses },
+      querystring: customDomainListQuery,
+      response: { 200: customDomainPageSchema, ...commonErrorResponses },
     },
   }, async (request) => {
     const { page, size, search, status, sort } = request.query;

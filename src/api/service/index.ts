@@ -6,11 +6,12 @@ import type { AppDeps } from '../deps.js';
 import { createServiceAuthenticator, normalizeIp } from './auth.js';
 import { campaignRoutes } from './campaigns.routes.js';
 import { customDomainRoutes } from './custom-domains.routes.js';
+import { installStatisticsRoutes } from './install-statistics.routes.js';
 import { mobileAppRoutes } from './mobile-apps.routes.js';
 import { shortUrlRoutes } from './short-urls.routes.js';
-import { statisticsPendingRoutes } from './statistics-pending.routes.js';
 import { statisticsRoutes } from './statistics.routes.js';
 import { usageRoutes } from './usage.routes.js';
+import { userRoutes } from './users.routes.js';
 
 export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const authenticate = createServiceAuthenticator(deps);
@@ -55,5 +56,6 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   await app.register(mobileAppRoutes, { deps });
   await app.register(customDomainRoutes, { deps });
   await app.register(statisticsRoutes, { deps });
-  await app.register(statisticsPendingRoutes, { deps });
+  await app.register(installStatisticsRoutes, { deps });
+  await app.register(userRoutes, { deps });
 };

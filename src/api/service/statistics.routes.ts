@@ -4,45 +4,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../shared/errors.js';
-import { PLAN_LIMITS } from '../../shared/plans.js';
 import type { ClickStats } from '../../olap/click-stats.js';
-import { resolvePeriod, type StatsPeriod } from '../../olap/stats-period.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
-
-const topItem = z.object({ name: z.string(), count: z.number().int(), percentage: z.number().describe('percent of the period\'s clicks') }).meta({ id: 'TopItem' });
-const metaSchema = z
-  .object({
-    dataRetentionDays: z.number().int(),
-    actualStartDate: z.string().describe('first local date covered, after retention clamping'),
-    actualEndDate: z.string(),
-    timeZone: z.string().describe('IANA zone the dates and hours are in (extension)'),
-  })
-  .meta({ id: 'StatsMeta' });
-
-const periodQuery = {
-  startDate: z.string().optional().describe('YYYY-MM-DD, inclusive, local to timeZone; default 29 days before endDate'),
-  endDate: z.string().optional().describe('YYYY-MM-DD, inclusive; default today'),
-  timeZone: z.string().max(64).optional().describe('IANA zone name, default UTC (accepted on every statistics endpoint)'),
-};
-
-const HOUR_LABELS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`);
-
-function meta(period: StatsPeriod) {
-  return {
-    dataRetentionDays: period.retentionDays,
-    actualStartDate: period.actualStartDate,
-    actualEndDate: period.actualEndDate,
-    timeZone: period.timeZone,
-  };
-}
+import { HOUR_LABELS, meta, metaSchema, periodQuery, periodResolver, topItem } from './stats-common.js';
 
 export const statisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const tags = ['service: statistics'];
   const security = [{ apiKey: [] }];
-  const periodFor = (plan: keyof typeof PLAN_LIMITS, q: { startDate?: string | undefined; endDate?: string | undefined; timeZone?: string | undefined }) =>
-    resolvePeriod({ ...q, retentionDays: PLAN_LIMITS[plan].dataRetentionDays, now: deps.clock() });
+  const periodFor = periodResolver(deps);
 
   app.get('/urls/:id/stats', {
     schema: {

@@ -1,0 +1,372 @@
+// Events, platform transitions and funnel stages of a session. Writes are accepted at once (202)
+// and travel through the event bus into ClickHouse like clicks; reads of a session's events and
+// transitions see them within seconds. A client eventId, and a goal's transactionId (per
+// organization), make retries safe: each is recorded once.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest } from '../../shared/errors.js';
+import { uuidv7 } from '../../shared/ids.js';
+import type { JourneyFunnelData, SessionEventData, SessionTransitionData } from '../../ingest/journey-events.js';
+import type { AppDeps } from '../deps.js';
+import { pageQuery, pagedResponse, toPaged } from '../schemas/paging.js';
+import { callerOf } from './caller.js';
+import {
+  clientEventIdSchema,
+  clientTimeSchema,
+  journeyErrorResponses,
+  optionalLinkId,
+  optionalText,
+  platformSchema,
+  propertiesSchema,
+  sessionIdSchema,
+  sessionParams,
+  stageSchema,
+} from './schemas.js';
+import { eventTime, linkFor, sessionOrThrow } from './session-lookup.js';
+
+const tags = ['user journey: events'];
+const SESSION_ID_EXAMPLE = '0193a1f2-7c4e-7b21-9a55-1f6d2c3b4a59';
+
+const eventRecordSchema = z
+  .object({
+    eventId: z.string(),
+    sessionId: z.string(),
+    eventType: z.string(),
+    properties: z.record(z.string(), z.unknown()),
+    platform: z.string().nullable(),
+    externalUserId: z.string().nullable(),
+    occurredAt: z.string(),
+  })
+  .meta({
+    id: 'JourneyEvent',
+    examples: [
+      {
+        eventId: '0193a1f3-0a11-7c3e-8d2f-5b6a7c8d9e01',
+        sessionId: SESSION_ID_EXAMPLE,
+        eventType: 'purchase',
+        properties: { orderId: 'A-1001', amount: 39000, currency: 'KRW' },
+        platform: 'WEB',
+        externalUserId: 'member-1024',
+        occurredAt: '2026-11-22T09:35:10.120Z',
+      },
+    ],
+  });
+
+const transitionRecordSchema = z
+  .object({
+    transitionId: z.string(),
+    sessionId: z.string(),
+    fromPlatform: z.string(),
+    toPlatform: z.string(),
+    targetSessionId: z.string().nullable().describe('the session on the destination platform, when known'),
+    urlId: z.number().int().nullable(),
+    campaignId: z.number().int().nullable(),
+    deepLinkToken: z.string().nullable(),
+    externalUserId: z.string().nullable(),
+    properties: z.record(z.string(), z.unknown()),
+    occurredAt: z.string(),
+  })
+  .meta({
+    id: 'JourneyTransition',
+    examples: [
+      {
+        transitionId: '0193a1f4-1b22-7d4f-9e30-6c7b8d9e0f12',
+        sessionId: SESSION_ID_EXAMPLE,
+        fromPlatform: 'WEB',
+        toPlatform: 'IOS',
+        targetSessionId: null,
+        urlId: null,
+        campaignId: 7,
+        deepLinkToken: 'dlt_9fK2mQ',
+        externalUserId: 'member-1024',
+        properties: {},
+        occurredAt: '2026-11-22T09:36:00.000Z',
+      },
+    ],
+  });
+
+const acceptedSchema = z
+  .object({
+    accepted: z.literal(true),
+    eventId: z.string().describe('the event id (the client one when sent); repeats of it are recorded once'),
+    sessionId: z.string(),
+    eventType: z.string(),
+    occurredAt: z.string(),
+  })
+  .meta({ id: 'JourneyEventAccepted' });
+
+const funnelAnswerSchema = z
+  .object({
+    recorded: z.boolean().describe('false when this transactionId was recorded before: nothing new was stored'),
+    duplicate: z.boolean().describe('true for a repeated transactionId'),
+    eventId: z.string().describe('id of the stored funnel row (for a duplicate, the first one)'),
+    sessionId: z.string().describe('session of the stored row (for a duplicate, the first one)'),
+    stage: stageSchema,
+    goalType: z.string().nullable(),
+    goalValue: z.number().nullable(),
+    currency: z.string().nullable(),
+    transactionId: z.string().nullable(),
+    urlId: z.number().int().nullable().describe('the link credited: the one sent, else the session\'s registered link'),
+    campaignId: z.number().int().nullable(),
+    occurredAt: z.string().describe('for a duplicate, when the first one was recorded'),
+  })
+  .meta({ id: 'JourneyFunnelAnswer' });
+
+export const journeyActivityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.post('/session/event', {
+    config: { journeyAccess: 'session' },
+    schema: {
+      tags,
+      summary: 'Record a session event',
+      description:
+        'Any named event (page_view, click, purchase, ...) with a properties object, for the event log (trackEvent of the web SDK). ' +
+        'Answers 202 at once; GET session/{sessionId}/events shows it within seconds. An eventId sent again is recorded once.',
+      body: z
+        .object({
+          sessionId: sessionIdSchema,
+          eventType: z
+            .string()
+            .trim()
+            .min(1, 'must not be empty')
+            .max(100, 'must be at most 100 characters')
+            .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters')
+            .describe('any event name: page_view, click, purchase, add_to_cart, ...'),
+          properties: propertiesSchema,
+          occurredAt: clientTimeSchema,
+          eventId: clientEventIdSchema,
+        })
+        .meta({ example: { sessionId: SESSION_ID_EXAMPLE, eventType: 'page_view', properties: { path: '/items/42', title: 'Winter coat' } } }),
+      response: { 202: acceptedSchema, ...journeyErrorResponses },
+    },
+  }, async (request, reply) => {
+    const caller = callerOf(request);
+    const b = request.body;
+    const session = await sessionOrThrow(deps, caller.organization.id, b.sessionId);
+    const occurredAt = eventTime(b.occurredAt, deps.clock(), 'occurredAt');
+    const eventId = b.eventId ?? uuidv7();
+    const data: SessionEventData = {
+      sessionId: session.id,
+      appId: caller.app!.id,
+      platform: session.platform,
+      eventType: b.eventType,
+      properties: b.properties,
+      externalUserId: session.externalUserId,
+    };
+    deps.events.record({ eventId, type: 'session_event', occurredAt, organizationId: caller.organization.id, data: { ...data } });
+    return reply.code(202).send({ accepted: true as const, eventId, sessionId: session.id, eventType: b.eventType, occurredAt: new Date(occurredAt).toISOString() });
+  });
+
+  app.get('/session/:sessionId/events', {
+    config: { journeyAccess: 'session' },
+    schema: {
+      tags,
+      summary: 'List the events of a session',
+      description: 'Newest first, paged (page from 0, size 1 to 100, default 20); optionally one eventType only.',
+      params: sessionParams,
+      querystring: z.object({ ...pageQuery, eventType: z.string().max(100).optional() }),
+      response: { 200: pagedResponse(eventRecordSchema, 'JourneyEventPage'), ...journeyErrorResponses },
+    },
+  }, async (request) => {
+    const organizationId = callerOf(request).organization.id;
+    const session = await sessionOrThrow(deps, organizationId, request.params.sessionId);
+    const { page, size, eventType } = request.query;
+    const { items, total } = await deps.journey.activity.events({ organizationId, sessionId: session.id, eventType, page, size });
+    return toPaged(
+      items.map((e) => ({ ...e, sessionId: session.id, occurredAt: e.occurredAt.toISOString() })),
+      total,
+      { page, size },
+    );
+  });
+
+  app.post('/session/transition', {
+    config: { journeyAccess: 'session' },
+    schema: {
+      tags,
+      summary: 'Record a platform transition',
+      description:
+        'The visitor moved from one platform to another (web to app, app to web), usually through a deep link. The link credited is the ' +
+        "urlId or campaignId sent, else the session's registered link. targetSessionId, when sent, must be a session of the organization. " +
+        'Answers 202; GET session/{sessionId}/transitions shows it within seconds. Records session_transition (session.transition webhook).',
+      body: z
+        .object({
+          sessionId: sessionIdSchema.describe('the session on the platform the visitor leaves'),
+          fromPlatform: platformSchema,
+          toPlatform: platformSchema,
+          targetSessionId: sessionIdSchema.nullish().transform((v) => v ?? null).describe('the session on the destination platform, when it exists already'),
+          deepLinkToken: optionalText(200).describe('the deep-link token that carried the visitor'),
+          urlId: optionalLinkId,
+          campaignId: optionalLinkId,
+          properties: propertiesSchema,
+          occurredAt: clientTimeSchema,
+          eventId: clientEventIdSchema,
+        })
+        .meta({ example: { sessionId: SESSION_ID_EXAMPLE, fromPlatform: 'WEB', toPlatform: 'IOS', campaignId: 7, deepLinkToken: 'dlt_9fK2mQ' } }),
+      response: { 202: transitionRecordSchema, ...journeyErrorResponses },
+    },
+  }, async (request, reply) => {
+    const caller = callerOf(request);
+    const organizationId = caller.organization.id;
+    const b = request.body;
+    if (b.fromPlatform === b.toPlatform) throw badRequest('VALIDATION_FAILED', 'body.toPlatform: must differ from fromPlatform');
+    const session = await sessionOrThrow(deps, organizationId, b.sessionId);
+    if (b.targetSessionId !== null) await sessionOrThrow(deps, organizationId, b.targetSessionId);
+    const link = await linkFor(deps, session, b);
+    const occurredAt = eventTime(b.occurredAt, deps.clock(), 'occurredAt');
+    const eventId = b.eventId ?? uuidv7();
+    const data: SessionTransitionData = {
+      sessionId: session.id,
+      appId: caller.app!.id,
+      fromPlatform: b.fromPlatform,
+      toPlatform: b.toPlatform,
+      targetSessionId: b.targetSessionId,
+      urlId: link.urlId,
+      campaignId: link.campaignId,
+      deepLinkToken: b.deepLinkToken,
+      externalUserId: session.externalUserId,
+      properties: b.properties,
+    };
+    deps.events.record({ eventId, type: 'session_transition', occurredAt, organizationId, data: { ...data } });
+    return reply.code(202).send({
+      transitionId: eventId,
+      sessionId: session.id,
+      fromPlatform: b.fromPlatform,
+      toPlatform: b.toPlatform,
+      targetSessionId: b.targetSessionId,
+      urlId: link.urlId,
+      campaignId: link.campaignId,
+      deepLinkToken: b.deepLinkToken,
+      externalUserId: session.externalUserId,
+      properties: b.properties,
+      occurredAt: new Date(occurredAt).toISOString(),
+    });
+  });
+
+  app.get('/session/:sessionId/transitions', {
+    config: { journeyAccess: 'session' },
+    schema: {
+      tags,
+      summary: 'List the transitions of a session',
+      description: 'Newest first, paged like the events.',
+      params: sessionParams,
+      querystring: z.object(pageQuery),
+      response: { 200: pagedResponse(transitionRecordSchema, 'JourneyTransitionPage'), ...journeyErrorResponses },
+    },
+  }, async (request) => {
+    const organizationId = callerOf(request).organization.id;
+    const session = await sessionOrThrow(deps, organizationId, request.params.sessionId);
+    const { page, size } = request.query;
+    const { items, total } = await deps.journey.activity.transitions({ organizationId, sessionId: session.id, page, size });
+    return toPaged(
+      items.map((t) => ({
+        transitionId: t.transitionId,
+        sessionId: session.id,
+        fromPlatform: t.fromPlatform,
+        toPlatform: t.toPlatform,
+        targetSessionId: t.targetSessionId,
+        urlId: t.link?.type === 'url' ? t.link.id : null,
+        campaignId: t.link?.type === 'campaign' ? t.link.id : null,
+        deepLinkToken: t.deepLinkToken,
+        externalUserId: t.externalUserId,
+        properties: t.properties,
+        occurredAt: t.occurredAt.toISOString(),
+      })),
+      total,
+      { page, size },
+    );
+  });
+
+  app.post('/session/funnel/track', {
+    config: { journeyAccess: 'session' },
+    schema: {
+      tags,
+      summary: 'Track a web funnel stage',
+      description:
+        'Stages may come in any order, be skipped or repeat: every call is a row, and statistics count a session once per stage, ' +
+        'a later stage implying the earlier ones. GOAL_COMPLETED carries the conversion goal (trackPurchase, trackGoal, trackSignup, ' +
+        'trackConversion of the web SDK): goalType, goalValue, currency. A transactionId is recorded once per organization: a repeat ' +
+        'answers 200 with duplicate true and stores nothing; a new row answers 202. Records journey_funnel (funnel.stage and ' +
+        'goal.completed webhooks).',
+      body: z
+        .object({
+          sessionId: sessionIdSchema,
+          stage: stageSchema,
+          goalType: optionalText(50).describe('purchase, signup, addToCart, ..., purchase_<CURRENCY> from trackPurchase, or your own'),
+          goalValue: z.number().finite('must be a number').min(-1e12).max(1e12).nullish().transform((v) => v ?? null),
+          currency: z
+            .string()
+            .trim()
+            .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code such as KRW')
+            .nullish()
+            .transform((v) => (v ? v.toUpperCase() : null)),
+          transactionId: optionalText(200).describe('your order or transaction id: a repeat is recorded once'),
+          urlId: optionalLinkId,
+          campaignId: optionalLinkId,
+          timestamp: clientTimeSchema,
+          eventId: clientEventIdSchema,
+        })
+        .meta({
+          example: { sessionId: SESSION_ID_EXAMPLE, stage: 'GOAL_COMPLETED', goalType: 'purchase_KRW', goalValue: 39000, currency: 'KRW', transactionId: 'order-1001' },
+        }),
+      response: { 200: funnelAnswerSchema, 202: funnelAnswerSchema, ...journeyErrorResponses },
+    },
+  }, async (request, reply) => {
+    const caller = callerOf(request);
+    const organizationId = caller.organization.id;
+    const b = request.body;
+    const session = await sessionOrThrow(deps, organizationId, b.sessionId);
+    const link = await linkFor(deps, session, b);
+    const occurredAt = eventTime(b.timestamp, deps.clock(), 'timestamp');
+    const eventId = b.eventId ?? uuidv7();
+    const answer = {
+      stage: b.stage,
+      goalType: b.goalType,
+      goalValue: b.goalValue,
+      currency: b.currency,
+      transactionId: b.transactionId,
+      ...link,
+    };
+    if (b.transactionId !== null) {
+      const claim = await deps.journey.sessions.claimTransaction({
+        organizationId,
+        transactionId: b.transactionId,
+        sessionId: session.id,
+        eventId,
+        goalType: b.goalType,
+        goalValue: b.goalValue,
+        currency: b.currency,
+      });
+      if (!claim.recorded) {
+        return reply.code(200).send({
+          recorded: false,
+          duplicate: true,
+          eventId: claim.firstEventId,
+          sessionId: claim.firstSessionId,
+          ...answer,
+          occurredAt: claim.firstRecordedAt.toISOString(),
+        });
+      }
+    }
+    const data: JourneyFunnelData = {
+      sessionId: session.id,
+      appId: caller.app!.id,
+      platform: session.platform,
+      stage: b.stage,
+      goalType: b.goalType,
+      goalValue: b.goalValue,
+      currency: b.currency,
+      transactionId: b.transactionId,
+      urlId: link.urlId,
+      campaignId: link.campaignId,
+      externalUserId: session.externalUserId,
+    };
+    deps.events.record({ eventId, type: 'journey_funnel', occurredAt, organizationId, data: { ...data } });
+    return reply.code(202).send({
+      recorded: true,
+      duplicate: false,
+      eventId,
+      sessionId: session.id,
+      ...answer,
+      occurredAt: new Date(occurredAt).toISOString(),
+    });
+  });
+};

@@ -1,0 +1,228 @@
+// identify (upsert of the user identity record by externalUserId) and opt-in (consent flags only).
+// Neither needs the user-journey add-on. Phone and email are sealed at rest and never returned in
+// plaintext to SDK callers (they get a masked form); the Service API's users route reads them.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest, notFound } from '../../shared/errors.js';
+import { CONSENT_FLAGS, type ConsentChange, type ConsentFlag, type JourneyUser } from '../../oltp/journey-users.repo.js';
+import type { AppDeps } from '../deps.js';
+import { callerOf } from './caller.js';
+import { emailIndexForm, maskEmail, maskPhone, normalizeEmail, normalizePhone } from './contact-fields.js';
+import { externalUserIdSchema, journeyErrorResponses } from './schemas.js';
+
+const tags = ['user journey: users'];
+
+const flag = (what: string) =>
+  z
+    .boolean({ error: 'must be true, false or null' })
+    .nullish()
+    .describe(`consent to ${what}; null or omitted keeps the stored value`);
+
+export const consentShape = {
+  smsOptIn: flag('SMS messages'),
+  emailOptIn: flag('email messages'),
+  pushOptIn: flag('push notifications'),
+  smsAdOptIn: flag('advertising by SMS'),
+  emailAdOptIn: flag('advertising by email'),
+  pushAdOptIn: flag('advertising by push'),
+  nightAdOptIn: flag('advertising at night (21:00 to 08:00, Korean law)'),
+};
+
+const phoneSchema = z
+  .string()
+  .max(30, 'must be at most 30 characters')
+  .nullish()
+  .transform((value, ctx) => {
+    if (value === null || value === undefined) return undefined;
+    const phone = normalizePhone(value);
+    if (!phone) {
+      ctx.addIssue({ code: 'custom', message: 'must be a Korean mobile number such as 010-1234-5678 or an E.164 number such as +821012345678' });
+      return z.NEVER;
+    }
+    return phone;
+  })
+  .describe('Korean mobile (010-1234-5678) or E.164 (+821012345678); stored encrypted as E.164');
+
+const emailSchema = z
+  .string()
+  .max(254, 'must be at most 254 characters')
+  .nullish()
+  .transform((value, ctx) => {
+    if (value === null || value === undefined) return undefined;
+    const email = normalizeEmail(value);
+    if (!email) {
+      ctx.addIssue({ code: 'custom', message: 'must be an email address such as user@example.com' });
+      return z.NEVER;
+    }
+    return email;
+  })
+  .describe('stored encrypted');
+
+const keepText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty (send null or omit it to keep the stored value)')
+    .max(max, `must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => v ?? undefined);
+
+const consentChangeSchema = z
+  .object({
+    flag: z.enum(CONSENT_FLAGS),
+    from: z.boolean().nullable().describe('null: never stated before'),
+    to: z.boolean(),
+    source: z.enum(['identify', 'opt-in']),
+    channel: z.enum(['mobile', 'browser', 'service']).describe('mobile: app key proven; browser: app id only'),
+    appId: z.number().int().nullable(),
+    changedAt: z.string(),
+  })
+  .meta({ id: 'ConsentChange' });
+
+const consentsJson = Object.fromEntries(CONSENT_FLAGS.map((f) => [f, z.boolean().nullable()])) as Record<ConsentFlag, z.ZodNullable<z.ZodBoolean>>;
+
+export const identityFields = {
+  externalUserId: z.string(),
+  name: z.string().nullable(),
+  pushIdentify: z.string().nullable(),
+  ...consentsJson,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+const EXAMPLE_RECORD = {
+  externalUserId: 'member-1024',
+  name: '김민수',
+  phone: '010-****-5678',
+  email: 'm***@example.com',
+  pushIdentify: 'fcm:dQw4w9WgXcQ',
+  smsOptIn: true,
+  emailOptIn: true,
+  pushOptIn: true,
+  smsAdOptIn: false,
+  emailAdOptIn: true,
+  pushAdOptIn: false,
+  nightAdOptIn: false,
+  createdAt: '2026-11-22T09:31:12.000Z',
+  updatedAt: '2026-11-22T09:40:00.000Z',
+};
+
+const identityAnswerSchema = z
+  .object({
+    action: z.enum(['created', 'updated']).describe('created on the first identify of this externalUserId'),
+    ...identityFields,
+    phone: z.string().nullable().describe('masked: 010-****-5678'),
+    email: z.string().nullable().describe('masked: a***@example.com'),
+    consentChanges: z.array(consentChangeSchema).describe('the consent flags this call changed (recorded in the history)'),
+  })
+  .meta({
+    id: 'IdentifyAnswer',
+    examples: [{ action: 'updated', ...EXAMPLE_RECORD, consentChanges: [{ flag: 'smsAdOptIn', from: true, to: false, source: 'identify', channel: 'mobile', appId: 12, changedAt: '2026-11-22T09:40:00.000Z' }] }],
+  });
+
+const optInAnswerSchema = identityAnswerSchema.omit({ action: true }).meta({ id: 'OptInAnswer' });
+
+export function toChangeJson(c: ConsentChange): z.infer<typeof consentChangeSchema> {
+  return { ...c, changedAt: c.changedAt.toISOString() };
+}
+
+/** The record as SDK callers see it: phone and email masked. */
+function toMaskedJson(user: JourneyUser) {
+  return {
+    externalUserId: user.externalUserId,
+    name: user.name,
+    phone: user.phone === null ? null : maskPhone(user.phone),
+    email: user.email === null ? null : maskEmail(user.email),
+    pushIdentify: user.pushIdentify,
+    ...user.consents,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+function consentsOf(body: Partial<Record<ConsentFlag, boolean | null | undefined>>): Partial<Record<ConsentFlag, boolean>> {
+  const out: Partial<Record<ConsentFlag, boolean>> = {};
+  for (const f of CONSENT_FLAGS) {
+    const v = body[f];
+    if (typeof v === 'boolean') out[f] = v;
+  }
+  return out;
+}
+
+export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.post('/identify', {
+    config: { journeyAccess: 'identity' },
+    schema: {
+      tags,
+      summary: 'Identify a user (upsert by externalUserId)',
+      description:
+        'The first call for an externalUserId creates the record (201, action created); later calls update only the fields sent ' +
+        '(200, action updated): a field that is null or omitted keeps its stored value. Phone and email are validated, normalised ' +
+        '(phones to E.164) and stored AES-256-GCM encrypted; the answer shows them masked. Each consent flag that changes is ' +
+        'recorded with its time in the consent history. No add-on needed; browsers send X-App-ID only, apps add their key.',
+      body: z
+        .object({
+          externalUserId: externalUserIdSchema,
+          name: keepText(100),
+          phone: phoneSchema,
+          email: emailSchema,
+          pushIdentify: keepText(500).describe('push token identifier'),
+          ...consentShape,
+        })
+        .meta({
+          example: { externalUserId: 'member-1024', name: '김민수', phone: '010-1234-5678', email: 'minsu@example.com', smsOptIn: true, emailOptIn: true, nightAdOptIn: false },
+        }),
+      response: { 200: identityAnswerSchema, 201: identityAnswerSchema, ...journeyErrorResponses },
+    },
+  }, async (request, reply) => {
+    const caller = callerOf(request);
+    const b = request.body;
+    const result = await deps.journey.users.upsert(
+      caller.organization.id,
+      b.externalUserId,
+      {
+        name: b.name,
+        phone: b.phone,
+        email: b.email,
+        emailIndexForm: b.email === undefined ? undefined : emailIndexForm(b.email),
+        pushIdentify: b.pushIdentify,
+        consents: consentsOf(b),
+      },
+      { source: 'identify', channel: caller.channel, appId: caller.app?.id ?? null, requestId: request.id },
+    );
+    return reply.code(result.action === 'created' ? 201 : 200).send({
+      action: result.action,
+      ...toMaskedJson(result.user),
+      consentChanges: result.changes.map(toChangeJson),
+    });
+  });
+
+  app.post('/opt-in', {
+    config: { journeyAccess: 'identity' },
+    schema: {
+      tags,
+      summary: 'Update consent flags',
+      description:
+        'Changes only the consent flags sent (at least one; null keeps a flag). 404 USER_NOT_FOUND when identify never ran for the user. ' +
+        'Every change is recorded with its time, the call and the kind of caller in the consent history ' +
+        '(GET /api/v1/service/users/{externalUserId}/consent-history).',
+      body: z.object({ externalUserId: externalUserIdSchema, ...consentShape }).meta({ example: { externalUserId: 'member-1024', smsAdOptIn: false, nightAdOptIn: false } }),
+      response: { 200: optInAnswerSchema, ...journeyErrorResponses },
+    },
+  }, async (request) => {
+    const caller = callerOf(request);
+    const b = request.body;
+    const consents = consentsOf(b);
+    if (Object.keys(consents).length === 0) {
+      throw badRequest('VALIDATION_FAILED', `body: send at least one consent flag (${CONSENT_FLAGS.join(', ')}) as true or false`);
+    }
+    const result = await deps.journey.users.setConsents(caller.organization.id, b.externalUserId, consents, {
+      source: 'opt-in',
+      channel: caller.channel,
+      appId: caller.app?.id ?? null,
+      requestId: request.id,
+    });
+    if (!result) throw notFound('USER_NOT_FOUND', `no user ${b.externalUserId}: call identify first`);
+    return { ...toMaskedJson(result.user), consentChanges: result.changes.map(toChangeJson) };
+  });
+};

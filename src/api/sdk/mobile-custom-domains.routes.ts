@@ -1,0 +1,70 @@
+// Mobile SDK: the app's organization's custom domains (/api/v1/sdk/mobile/custom-domains): the
+// same records and list form as the Service API, plus verify, which asks DNS again at once.
+// X-App-ID and X-Mobile-App-API-Key on every call (401), one per-app rate limit (429); another
+// organization's domain is simply not found.
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../shared/errors.js';
+import type { AppDeps } from '../deps.js';
+import { commonErrorResponses, idParams } from '../schemas/common.js';
+import { customDomainListQuery, customDomainPageSchema, customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
+import { toSpringPage } from '../schemas/paging.js';
+import type { SdkCaller } from './app-auth.js';
+
+export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const { customDomains } = deps.repos;
+  const tags = ['mobile SDK: custom domains'];
+  const callers = new WeakMap<FastifyRequest, SdkCaller>();
+
+  // Before validation: a caller without credentials hears 401, whatever else is wrong.
+  app.addHook('onRequest', async (request) => {
+    const caller = await deps.sdk.authenticate.mobile(request);
+    deps.sdk.rateLimit.take(caller.app.id);
+    callers.set(request, caller);
+  });
+  const organizationOf = (request: FastifyRequest) => callers.get(request)!.organization.id;
+
+  async function ownDomain(request: FastifyRequest, id: number) {
+    const domain = await customDomains.getForOrganization(organizationOf(request), id);
+    if (!domain) throw notFound('CUSTOM_DOMAIN_NOT_FOUND', `custom domain ${id} does not exist`);
+    return domain;
+  }
+
+  app.get('/custom-domains', {
+    schema: {
+      tags, summary: "List the app's organization's custom domains",
+      querystring: customDomainListQuery,
+      response: { 200: customDomainPageSchema, ...commonErrorResponses },
+    },
+  }, async (request) => {
+    const { page, size, search, status, sort } = request.query;
+    const { items, total } = await customDomains.list(organizationOf(request), { search, status }, sort, { page, size });
+    return toSpringPage(items.map(toCustomDomainJson), total, { page, size });
+  });
+
+  app.get('/custom-domains/verified', {
+    schema: {
+      tags, summary: 'Every VERIFIED or ACTIVE domain of the organization (plain array)',
+      response: { 200: z.array(customDomainSchema), ...commonErrorResponses },
+    },
+  }, async (request) => (await customDomains.listUsable(organizationOf(request))).map(toCustomDomainJson));
+
+  app.get('/custom-domains/:id', {
+    schema: { tags, summary: 'Read a custom domain', params: idParams, response: { 200: customDomainSchema, ...commonErrorResponses } },
+  }, async (request) => toCustomDomainJson(await ownDomain(request, request.params.id)));
+
+  app.post('/custom-domains/:id/verify', {
+    schema: {
+      tags,
+      summary: "Check the domain's CNAME now and answer the record as it is afterwards",
+      description: 'PENDING or FAILED becomes VERIFIED when the CNAME is found; a miss counts like one of the background check.',
+      params: idParams,
+      response: { 200: customDomainSchema, ...commonErrorResponses },
+    },
+  }, async (request) => {
+    const domain = await ownDomain(request, request.params.id);
+    await deps.domainVerifier.checkNow(domain.id);
+    return toCustomDomainJson(await ownDomain(request, domain.id));
+  });
+};

@@ -1,0 +1,13 @@
+// The Mobile SDK API context (/api/v1/sdk/mobile): deep-link resolution and tracking, behind the
+// app's credentials and its per-app rate limit.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../deps.js';
+import { mobileDeepLinkRoutes } from './mobile-deeplink.routes.js';
+import { requireMobileApp } from './mobile-sdk-auth.js';
+import { mobileTrackingRoutes } from './mobile-tracking.routes.js';
+
+export const mobileSdkApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  requireMobileApp(app, deps);
+  await app.register(mobileDeepLinkRoutes, { deps });
+  await app.register(mobileTrackingRoutes, { deps });
+};

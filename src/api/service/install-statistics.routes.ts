@@ -1,0 +1,159 @@
+// App-install statistics of the Service API: GET urls/{id}/app-install-stats,
+// campaigns/{id}/app-install-stats and mobile-apps/{id}/install-stats share one response shape
+// and one query module (src/olap/install-stats.ts). The spec leaves element shapes open; ours are
+// documented in the OpenAPI document and the README.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../shared/errors.js';
+import type { InstallScope, PlatformFilter } from '../../olap/install-stats.js';
+import type { StatsPeriod } from '../../olap/stats-period.js';
+import type { AppDeps } from '../deps.js';
+import { commonErrorResponses, idParams } from '../schemas/common.js';
+import { meta, metaSchema, periodQuery, periodResolver } from './stats-common.js';
+
+const PLATFORMS: Record<string, PlatformFilter> = { all: 'All', ios: 'iOS', android: 'Android' };
+
+const installQuery = z.object({
+  ...periodQuery,
+  platform: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return 'All' as PlatformFilter;
+      const platform = PLATFORMS[value.toLowerCase()];
+      if (!platform) {
+        ctx.addIssue({ code: 'custom', message: 'must be All, iOS or Android' });
+        return z.NEVER;
+      }
+      return platform;
+    })
+    .describe('All (default), iOS or Android; case-insensitive'),
+});
+
+const share = (key: string) => z.object({ [key]: z.string(), installs: z.number().int(), percentage: z.number() });
+
+const installStatsSchema = z
+  .object({
+    period: z.string().describe('"YYYY-MM-DD ~ YYYY-MM-DD", the local dates covered'),
+    appName: z.string().describe('the app name; for a short URL its short code, for a campaign its alias'),
+    platform: z.enum(['All', 'iOS', 'Android']),
+    totalInstalls: z.number().int(),
+    iosInstalls: z.number().int(),
+    androidInstalls: z.number().int(),
+    totalClicks: z.number().int().describe('people\'s clicks in the period (of the platform filtered on; for an app, from its platform)'),
+    conversionRate: z.number().describe('installs per click, percent; 0 without clicks'),
+    dailyInstalls: z.array(z.object({ date: z.string(), installs: z.number().int(), iosInstalls: z.number().int(), androidInstalls: z.number().int() })),
+    platformStats: z.array(share('platform')).describe('always iOS then Android'),
+    countryStats: z.array(share('country')).describe('most installs first, up to 20'),
+    recentInstalls: z.array(z.object({
+      installedAt: z.string(),
+      platform: z.enum(['iOS', 'Android']),
+      country: z.string(),
+      matchType: z.string().describe('referrer, fingerprint or organic'),
+      confidence: z.number().int(),
+      linkType: z.enum(['url', 'campaign']).nullable(),
+      linkId: z.number().int().nullable(),
+    })).describe('the 10 newest'),
+    reengagementStats: z.object({
+      totalReengagements: z.number().int().describe('opens of the already installed app from a link'),
+      successfulReengagements: z.number().int(),
+      successRate: z.number(),
+      uniqueReengagedUsers: z.number().int(),
+      platformDistribution: z.object({ ios: z.number().int(), android: z.number().int(), other: z.number().int() }),
+    }),
+    funnelStats: z.object({
+      totalSessions: z.number().int(),
+      completedSessions: z.number().int(),
+      overallConversionRate: z.number(),
+      stages: z.array(z.object({
+        stageName: z.string(),
+        stageOrder: z.number().int(),
+        sessionsReached: z.number().int().describe('sessions that reached this stage or a later one'),
+        conversionRate: z.number().describe('percent of the sessions of stage 1'),
+        stepConversionRate: z.number().describe('percent of the sessions of the stage before (extension)'),
+      })).describe('딥링크 클릭, 스토어 방문, 앱 설치, 앱 실행'),
+    }),
+    qualityStats: z.object({
+      totalAttempts: z.number().int(),
+      successfulResolutions: z.number().int(),
+      successRate: z.number(),
+      fingerprintMatchRate: z.number().describe('fingerprint attempts that matched, percent'),
+      failureReasons: z.array(z.object({ name: z.string(), count: z.number().int(), percentage: z.number() })),
+    }),
+    meta: metaSchema,
+  })
+  .meta({ id: 'AppInstallStats' });
+
+export const installStatisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const schema = (summary: string) => ({
+    tags: ['service: statistics'],
+    security: [{ apiKey: [] }],
+    summary,
+    params: idParams,
+    querystring: installQuery,
+    response: { 200: installStatsSchema, ...commonErrorResponses },
+  });
+  const periodFor = periodResolver(deps);
+
+  async function answer(input: {
+    organizationId: number;
+    scope: InstallScope;
+    appPlatform?: 'IOS' | 'ANDROID';
+    name: string;
+    platform: PlatformFilter;
+    period: StatsPeriod;
+  }) {
+    const stats = await deps.installStats.forScope(input);
+    return {
+      period: `${input.period.actualStartDate} ~ ${input.period.actualEndDate}`,
+      appName: input.name,
+      platform: input.platform,
+      ...stats,
+      meta: meta(input.period),
+    };
+  }
+
+  app.get('/urls/:id/app-install-stats', { schema: schema('App-install statistics of a short URL') }, async (request) => {
+    const { organization } = request.serviceAuth!;
+    const url = await deps.repos.shortUrls.get(organization.id, request.params.id);
+    if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${request.params.id} does not exist`);
+    const { platform, ...period } = request.query;
+    return answer({
+      organizationId: organization.id,
+      scope: { kind: 'url', linkId: url.id },
+      name: url.shortCode,
+      platform,
+      period: periodFor(organization.plan, period),
+    });
+  });
+
+  app.get('/campaigns/:id/app-install-stats', { schema: schema('App-install statistics of a campaign') }, async (request) => {
+    const { organization } = request.serviceAuth!;
+    const campaign = await deps.repos.campaigns.get(organization.id, request.params.id);
+    if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${request.params.id} does not exist`);
+    const { platform, ...period } = request.query;
+    return answer({
+      organizationId: organization.id,
+      scope: { kind: 'campaign', linkId: campaign.id },
+      name: campaign.alias,
+      platform,
+      period: periodFor(organization.plan, period),
+    });
+  });
+
+  app.get('/mobile-apps/:id/install-stats', { schema: schema('Install statistics of a mobile app') }, async (request) => {
+    const { organization } = request.serviceAuth!;
+    const mobileApp = await deps.repos.mobileApps.get(organization.id, request.params.id);
+    if (!mobileApp) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
+    const { platform, ...period } = request.query;
+    const links = await deps.repos.mobileApps.linkedLinkIds(organization.id, mobileApp.id);
+    return answer({
+      organizationId: organization.id,
+      scope: { kind: 'app', appId: mobileApp.id, ...links },
+      appPlatform: mobileApp.platform,
+      name: mobileApp.appName,
+      platform,
+      period: periodFor(organization.plan, period),
+    });
+  });
+};

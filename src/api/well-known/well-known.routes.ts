@@ -1,0 +1,25 @@
+// GET (and HEAD) /.well-known/apple-app-site-association and /.well-known/assetlinks.json on every
+// host: the platform's and each usable custom domain (the Host header decides), served directly
+// as application/json (Apple and Google follow no redirects for these).
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound } from '../../shared/errors.js';
+import type { AppDeps } from '../deps.js';
+import type { AssociationFiles } from './association-files.js';
+
+export const wellKnownRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  function serve(pick: (files: AssociationFiles) => string) {
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      const files = await deps.wellKnownFiles.forHost(request.hostname);
+      if (!files) throw notFound('DOMAIN_NOT_SERVED', `${request.hostname} is not a verified domain`);
+      return reply
+        .code(200)
+        .type('application/json')
+        // Short: apps and domains change, and Apple's CDN adds its own caching on top.
+        .header('cache-control', 'public, max-age=300')
+        .send(pick(files));
+    };
+  }
+
+  app.get('/.well-known/apple-app-site-association', { schema: { hide: true } }, serve((f) => f.appleAppSiteAssociation));
+  app.get('/.well-known/assetlinks.json', { schema: { hide: true } }, serve((f) => f.assetLinks));
+};

@@ -1,0 +1,171 @@
+// The user-journey event types and how each becomes a ClickHouse row (sql/clickhouse/0005). The
+// user-journey API records them through the publisher; one durable consumer per type writes them;
+// webhooks turn them into session.started, session.transition, funnel.stage and goal.completed.
+// `data` never carries plaintext PII: ids, platform, UTM, the link, the stage and the goal.
+import type { EventEnvelope } from './envelope.js';
+import type { TableRoute } from './olap-writer.js';
+import { chTime, num, str } from './row-values.js';
+
+export const JOURNEY_EVENT_TYPES = ['session_started', 'session_event', 'session_transition', 'journey_funnel'] as const;
+export type JourneyEventType = (typeof JOURNEY_EVENT_TYPES)[number];
+
+export const JOURNEY_PLATFORMS = ['WEB', 'IOS', 'ANDROID'] as const;
+export type JourneyPlatform = (typeof JOURNEY_PLATFORMS)[number];
+
+/** The web app's five funnel stages, in order (spec: "Funnel stages (web app)"). */
+export const WEB_FUNNEL_STAGES = ['CLICKED', 'DEEP_LINK_RESOLVED', 'CONTENT_VIEWED', 'ACTION_TAKEN', 'GOAL_COMPLETED'] as const;
+export type WebFunnelStage = (typeof WEB_FUNNEL_STAGES)[number];
+
+/** The link a session came from (register-fplink, or urlId/campaignId on a call). */
+export interface JourneyLink {
+  type: 'url' | 'campaign';
+  id: number;
+}
+
+/** `data` of `session_started`: the session as created. */
+export interface SessionStartedData {
+  sessionId: string;
+  appId: number;
+  platform: JourneyPlatform;
+  externalUserId: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  /** Host of the referrer only: a full referrer URL can carry personal data in its query. */
+  referrerHost: string | null;
+  urlId: number | null;
+  campaignId: number | null;
+  startedAt: string;
+}
+
+/** `data` of `session_event`: one named event with the caller's properties. */
+export interface SessionEventData {
+  sessionId: string;
+  appId: number;
+  platform: JourneyPlatform;
+  eventType: string;
+  properties: Record<string, unknown>;
+  externalUserId: string | null;
+}
+
+/** `data` of `session_transition`: the user moved between platforms (web → app and so on). */
+export interface SessionTransitionData {
+  sessionId: string;
+  appId: number;
+  fromPlatform: JourneyPlatform;
+  toPlatform: JourneyPlatform;
+  targetSessionId: string | null;
+  urlId: number | null;
+  campaignId: number | null;
+  deepLinkToken: string | null;
+  externalUserId: string | null;
+  properties: Record<string, unknown>;
+}
+
+/** `data` of `journey_funnel`: a web funnel stage; GOAL_COMPLETED carries the goal. */
+export interface JourneyFunnelData {
+  sessionId: string;
+  appId: number;
+  platform: JourneyPlatform;
+  stage: WebFunnelStage;
+  goalType: string | null;
+  goalValue: number | null;
+  currency: string | null;
+  transactionId: string | null;
+  urlId: number | null;
+  campaignId: number | null;
+  externalUserId: string | null;
+}
+
+const platform = (v: unknown) => ((JOURNEY_PLATFORMS as readonly unknown[]).includes(v) ? (v as string) : '');
+
+function link(d: Record<string, unknown>): { link_type: 'none' | 'url' | 'campaign'; link_id: number } {
+  if (num(d.urlId) > 0) return { link_type: 'url', link_id: num(d.urlId) };
+  if (num(d.campaignId) > 0) return { link_type: 'campaign', link_id: num(d.campaignId) };
+  return { link_type: 'none', link_id: 0 };
+}
+
+const json = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : '{}');
+
+export function createJourneyRoutes(): Record<JourneyEventType, TableRoute> {
+  return {
+    session_started: {
+      table: 'journey_session_starts',
+      toRow: (e: EventEnvelope) => {
+        const d = e.data;
+        return {
+          event_id: e.eventId,
+          ts: chTime(e.occurredAt),
+          organization_id: e.organizationId,
+          app_id: num(d.appId),
+          session_id: str(d.sessionId, 64),
+          platform: platform(d.platform),
+          external_user_id: str(d.externalUserId, 200),
+          utm_source: str(d.utmSource, 100),
+          utm_medium: str(d.utmMedium, 100),
+          utm_campaign: str(d.utmCampaign, 100),
+          referrer_host: str(d.referrerHost, 255),
+          ...link(d),
+        };
+      },
+    },
+    session_event: {
+      table: 'journey_events',
+      toRow: (e: EventEnvelope) => {
+        const d = e.data;
+        return {
+          event_id: e.eventId,
+          ts: chTime(e.occurredAt),
+          organization_id: e.organizationId,
+          app_id: num(d.appId),
+          session_id: str(d.sessionId, 64),
+          platform: platform(d.platform),
+          event_type: str(d.eventType, 100),
+          properties: json(d.properties),
+          external_user_id: str(d.externalUserId, 200),
+        };
+      },
+    },
+    session_transition: {
+      table: 'journey_transitions',
+      toRow: (e: EventEnvelope) => {
+        const d = e.data;
+        return {
+          event_id: e.eventId,
+          ts: chTime(e.occurredAt),
+          organization_id: e.organizationId,
+          app_id: num(d.appId),
+          session_id: str(d.sessionId, 64),
+          from_platform: platform(d.fromPlatform),
+          to_platform: platform(d.toPlatform),
+          target_session_id: str(d.targetSessionId, 64),
+          ...link(d),
+          deep_link_token: str(d.deepLinkToken, 200),
+          external_user_id: str(d.externalUserId, 200),
+          properties: json(d.properties),
+        };
+      },
+    },
+    journey_funnel: {
+      table: 'journey_funnel',
+      toRow: (e: EventEnvelope) => {
+        const d = e.data;
+        return {
+          event_id: e.eventId,
+          ts: chTime(e.occurredAt),
+          organization_id: e.organizationId,
+          app_id: num(d.appId),
+          session_id: str(d.sessionId, 64),
+          platform: platform(d.platform),
+          stage: (WEB_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
+          goal_type: str(d.goalType, 50),
+          goal_value: num(d.goalValue),
+          currency: str(d.currency, 3).toUpperCase(),
+          transaction_id: str(d.transactionId, 200),
+          ...link(d),
+          external_user_id: str(d.externalUserId, 200),
+        };
+      },
+    },
+  };
+}
