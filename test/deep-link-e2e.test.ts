@@ -5,19 +5,12 @@
 // first launch, resolves the deferred deep link: by fingerprint on iOS (once), by the Install
 // Referrer token on Android. The funnel reaches ClickHouse. Then the shop's own site, with the web
 // SDK: trackPurchase and trackEvent land in the user-journey funnel and event log, once each.
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICES, launchChromium, phoneContext, type Device } from './support/mobile-browser.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
-
-// Written on the web SDK's branch before the deep-link server (Web and Mobile SDK APIs) and the
-// user-journey API were merged; each part runs once its server side is in the tree. Remove these
-// guards after the merges.
-const hasDeepLinkServer = fs.existsSync(new URL('../src/api/sdk/web-sdk-data.routes.ts', import.meta.url));
-const hasJourneyApi = fs.existsSync(new URL('../src/api/journey/index.ts', import.meta.url));
 
 const HOST = 'sgnp.example';
 const BASE = `http://${HOST}`;
@@ -140,7 +133,7 @@ function resolveFingerprint(app: MobileApp, query: Record<string, string>) {
   });
 }
 
-describe.skipIf(!hasDeepLinkServer)('iPhone', () => {
+describe('iPhone', () => {
   it('landing page, fingerprint, app attempt, store with the beacon; then the first launch matches once', async () => {
     const visit = await openOnPhone(DEVICES.iphoneSafari, `${BASE}/${link.shortCode}`);
     const { page, token } = visit;
@@ -181,7 +174,7 @@ describe.skipIf(!hasDeepLinkServer)('iPhone', () => {
   });
 });
 
-describe.skipIf(!hasDeepLinkServer)('Android', () => {
+describe('Android', () => {
   it('the store address carries the token, and the Install Referrer matches deterministically', async () => {
     const visit = await openOnPhone(DEVICES.androidChrome, `${BASE}/${link.shortCode}`);
     const { page, token } = visit;
@@ -209,7 +202,7 @@ describe.skipIf(!hasDeepLinkServer)('Android', () => {
   });
 });
 
-describe.skipIf(!hasDeepLinkServer || !hasJourneyApi)('the shop\'s site with the web SDK (user journey)', () => {
+describe('the shop\'s site with the web SDK (user journey)', () => {
   const journey = (app: MobileApp, url: string) =>
     svc.inject({ method: 'GET', url: `/api/v1/cross-platform${url}`, headers: { 'x-app-id': String(app.id), 'x-mobile-app-api-key': app.apiKey } });
 
