@@ -22,6 +22,7 @@ import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
 import { createClickStats } from './olap/click-stats.js';
 import { createInstallStats } from './olap/install-stats.js';
+import { createRevenueStats } from './olap/revenue-stats.js';
 import { createJourneyActivity } from './olap/journey-activity.js';
 import { createJourneyStats } from './olap/journey-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
@@ -49,6 +50,12 @@ import { createUsageRepo } from './oltp/usage.repo.js';
 import { createWebhookEndpointsRepo } from './oltp/webhook-endpoints.repo.js';
 import { createJourneySessionsRepo } from './oltp/journey-sessions.repo.js';
 import { createJourneyUsersRepo } from './oltp/journey-users.repo.js';
+import { createWebhookDeliveriesRepo } from './oltp/webhook-deliveries.repo.js';
+import { createNoticesRepo } from './oltp/notices.repo.js';
+import { createLinkNamesRepo } from './oltp/link-names.repo.js';
+import { createWebhookConsumer } from './ingest/webhook-consumer.js';
+import { createWebhookWorker } from './ingest/webhook-worker.js';
+import { systemResolve } from './shared/webhook-url.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
@@ -136,6 +143,24 @@ async function assemble(
       ),
     )),
   ];
+  // Webhooks: every event type passes one consumer that enqueues deliveries in PostgreSQL; the
+  // worker sends them (started once the app is up, stopped before PostgreSQL closes).
+  const webhookEndpoints = createWebhookEndpointsRepo({ sql: postgres.sql });
+  const webhookDeliveries = createWebhookDeliveriesRepo({ sql: postgres.sql });
+  const webhookWorker = createWebhookWorker({
+    deliveries: webhookDeliveries, endpoints: webhookEndpoints, secretBox, log, metrics, resolve: systemResolve,
+    allowInsecure: config.webhookAllowInsecure, timeoutMs: config.webhookTimeoutMs, pollMs: config.webhookPollMs,
+    maxInFlight: config.webhookConcurrency, perEndpoint: config.webhookEndpointConcurrency,
+    retryBaseMs: config.webhookRetryBaseMs, retryMaxDelayMs: config.webhookRetryMaxDelayMs,
+    disableAfterFailures: config.webhookDisableAfterFailures, disableAfterMs: config.webhookRetryWindowMs,
+  });
+  consumers.push(await bus.consume({
+    durable: 'webhooks', subject: 'events.>', maxBatch: 64,
+    handler: createWebhookConsumer({
+      endpoints: webhookEndpoints, deliveries: webhookDeliveries, linkNames: createLinkNamesRepo({ sql: postgres.sql }),
+      enrich: createClickEnricher(geo), retryWindowMs: config.webhookRetryWindowMs, log, metrics, onEnqueued: webhookWorker.nudge,
+    }),
+  }));
 
   const events: EventPublisher = createEventPublisher({
     bus,
@@ -203,7 +228,9 @@ async function assemble(
     organizations: createOrganizationsRepo({ sql }),
     apiKeys: createApiKeysRepo({ sql }),
     customDomains: createCustomDomainsRepo({ sql }),
-    webhookEndpoints: createWebhookEndpointsRepo({ sql }),
+    webhookEndpoints,
+    webhookDeliveries,
+    notices: createNoticesRepo({ sql }),
     ssoPartners: createSsoPartnersRepo({ sql }),
     usage,
     mobileApps: createMobileAppsRepo({ sql, secretBox }),
@@ -217,6 +244,7 @@ async function assemble(
     clickCounts: createClickCounts({ client: clickhouse.client, log }),
     clickStats: createClickStats(clickhouse.client),
     installStats: createInstallStats(clickhouse.client),
+    revenueStats: createRevenueStats(clickhouse.client),
     config,
     log,
     metrics,
@@ -236,10 +264,12 @@ async function assemble(
       stats: createJourneyStats(clickhouse.client),
     },
     repos,
+    webhooks: { resolve: systemResolve, nudge: webhookWorker.nudge },
   };
   const app = await buildApp(deps);
   await app.ready();
   domainVerifier.start();
+  webhookWorker.start();
   ready = true;
 
   let closing: Promise<void> | undefined;
@@ -247,6 +277,8 @@ async function assemble(
     ready = false;
     const deadline = Date.now() + config.shutdownTimeoutMs;
     const left = () => Math.max(1_000, deadline - Date.now());
+    // Webhook sending stops at once (what is due waits in PostgreSQL); PostgreSQL closes after it.
+    const webhooksStopped = webhookWorker.stop(Math.min(5_000, left()));
     await app.close();
     await domainVerifier.stop();
     stopWellKnownListening();
@@ -258,6 +290,7 @@ async function assemble(
     if (!sent || !drained) log.error({ sent, drained }, 'shutdown deadline passed before every event was written');
     await usageMeter.close().catch((err) => log.error({ err }, 'usage flush failed at shutdown'));
     for (const consumer of consumers) await consumer.stop();
+    await webhooksStopped;
     await bus.close();
     await clickhouse.close();
     await postgres.close();

@@ -164,6 +164,16 @@ describe(`deeplink/resolve-fingerprint (${backend})`, () => {
       return rows.length >= 2 && rows;
     }, 10_000, 'the attempts');
     expect(attempts.slice(-2).map((r) => [Number(r.matched), r.failure_reason, Number(r.reengagement)])).toEqual([[1, '', 0], [0, 'no_candidate', 0]]);
+
+    // The same flow, as the link's owner reads it in its app-install statistics.
+    const stats = await eventually(async () => {
+      const res = await svc.service('GET', `/urls/${link.id}/app-install-stats?platform=iOS`, acme.apiKey);
+      return res.json().totalInstalls === 1 && res.json();
+    }, 10_000, 'the install in the statistics');
+    expect(stats).toMatchObject({ platform: 'iOS', iosInstalls: 1, totalClicks: 1, conversionRate: 100 });
+    expect(stats.recentInstalls[0]).toMatchObject({ platform: 'iOS', matchType: 'fingerprint', linkType: 'url', linkId: link.id });
+    expect(stats.funnelStats.stages.map((st: { sessionsReached: number }) => st.sessionsReached)).toEqual([1, 1, 1, 1]);
+    expect(stats.qualityStats).toMatchObject({ totalAttempts: 1, successfulResolutions: 1, fingerprintMatchRate: 100 });
   });
 
   it('matches the Install Referrer token deterministically, from any address, once', async () => {

@@ -235,7 +235,7 @@ describe('campaign statistics', () => {
       { name: 'kakao', count: 1, percentage: 25 },
     ]);
     expect(body.revenueStats).toMatchObject({ totalRevenue: 0, purchases: 0, currency: null, byCurrency: [] });
-    expect(body.revenueStats.dailyRevenue).toEqual([{ date: '2025-03-09', revenue: 0 }]);
+    expect(body.revenueStats.dailyRevenue).toEqual([{ date: '2025-03-09', revenue: 0, purchases: 0 }]);
   });
 
   it('filters everything to one customId', async () => {
@@ -245,5 +245,69 @@ describe('campaign statistics', () => {
     expect(body.topTrackers).toEqual([{ name: 'insta', count: 2, percentage: 100 }]);
     expect(body.deviceTypeStats[0]).toEqual({ name: 'Mobile', count: 2, percentage: 100 });
     expectError(await svc.service('GET', `/campaigns/${campaignId}/stats?customId=${'x'.repeat(101)}`, org.apiKey), 400, { field: 'customId' });
+  });
+});
+
+describe('campaign revenue', () => {
+  let campaignId: number;
+  const goal = (type: 'journey_funnel' | 'funnel_stage', at: string, goalType: string, goalValue: number, currency: string | null, linkId: number, organizationId = org.id) =>
+    svc.container.deps.events.record({
+      eventId: uuidv7(),
+      type,
+      occurredAt: Date.parse(at),
+      organizationId,
+      data: type === 'journey_funnel'
+        ? { sessionId: uuidv7(), appId: 1, platform: 'WEB', stage: 'GOAL_COMPLETED', goalType, goalValue, currency, transactionId: null, urlId: null, campaignId: linkId, externalUserId: null }
+        : { sessionId: uuidv7(), appId: 1, platform: 'IOS', stage: 'GOAL_COMPLETED', goalType, goalValue, currency, linkType: 'campaign', linkId, source: 'sdk' },
+    });
+
+  beforeAll(async () => {
+    campaignId = (await svc.service('POST', '/campaigns', org.apiKey, { name: 'Revenue', originalUrl: 'https://example.com/r' })).json().id;
+    await recordClicks('campaign', campaignId, Array.from({ length: 10 }, (_, i) => ({ at: `2025-04-01T0${i}:00:00Z` })));
+    // Web purchases (user journey) and app purchases (mobile funnel), in two currencies; a signup
+    // goal and another campaign's purchase that must not count.
+    goal('journey_funnel', '2025-04-01T14:30:00Z', 'purchase_KRW', 15000, 'KRW', campaignId); // 23:30 in Seoul
+    goal('journey_funnel', '2025-04-01T15:30:00Z', 'purchase_KRW', 25000, null, campaignId); // 00:30 next day in Seoul
+    goal('funnel_stage', '2025-04-02T03:00:00Z', 'purchase_KRW', 10000.5, 'KRW', campaignId);
+    goal('journey_funnel', '2025-04-02T04:00:00Z', 'purchase_USD', 19.99, 'USD', campaignId);
+    goal('journey_funnel', '2025-04-02T05:00:00Z', 'signup', 1, null, campaignId);
+    goal('journey_funnel', '2025-04-02T06:00:00Z', 'purchase_KRW', 99999, 'KRW', campaignId + 1000);
+    expect(await svc.container.deps.events.flush(10_000)).toBe(true);
+    expect(await svc.container.bus.drain(15_000)).toBe(true);
+  });
+
+  it('sums purchases per currency, never across currencies, in the request\'s time zone', async () => {
+    const res = await svc.service('GET', `/campaigns/${campaignId}/stats?startDate=2025-04-01&endDate=2025-04-02&timeZone=Asia/Seoul`, org.apiKey);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().revenueStats).toEqual({
+      available: true,
+      currency: 'KRW',
+      totalRevenue: 50000.5,
+      purchases: 4,
+      averageOrderValue: 16666.83,
+      purchaseConversionRate: 40,
+      dailyRevenue: [
+        { date: '2025-04-01', revenue: 15000, purchases: 1 },
+        { date: '2025-04-02', revenue: 35000.5, purchases: 2 },
+      ],
+      byCurrency: [
+        { currency: 'KRW', totalRevenue: 50000.5, purchases: 3 },
+        { currency: 'USD', totalRevenue: 19.99, purchases: 1 },
+      ],
+    });
+  });
+
+  it('stays empty without the revenue-analytics add-on', async () => {
+    const free = await svc.createOrganization('No add-on', 'PRO');
+    const id = (await svc.service('POST', '/campaigns', free.apiKey, { name: 'Revenue', originalUrl: 'https://example.com/r' })).json().id;
+    // PRO keeps 365 days: a purchase of five days ago.
+    const day = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10);
+    goal('journey_funnel', `${day}T10:00:00Z`, 'purchase_KRW', 5000, 'KRW', id, free.id);
+    expect(await svc.container.deps.events.flush(10_000)).toBe(true);
+    expect(await svc.container.bus.drain(15_000)).toBe(true);
+    const stats = async () => (await svc.service('GET', `/campaigns/${id}/stats?startDate=${day}&endDate=${day}`, free.apiKey)).json().revenueStats;
+    expect(await stats()).toMatchObject({ available: false, totalRevenue: 0, purchases: 0, byCurrency: [] });
+    expect((await svc.admin('PUT', `/organizations/${free.id}/add-ons`, { revenueAnalytics: true })).statusCode).toBe(200);
+    expect(await stats()).toMatchObject({ available: true, currency: 'KRW', totalRevenue: 5000, purchases: 1 });
   });
 });

@@ -9,6 +9,7 @@ import type { DomainVerifier } from '../domains/domain-verifier.js';
 import type { ClickCounts } from '../olap/click-counts.js';
 import type { ClickStatsQueries } from '../olap/click-stats.js';
 import type { InstallStatsQueries } from '../olap/install-stats.js';
+import type { RevenueStatsQueries } from '../olap/revenue-stats.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -27,6 +28,9 @@ import type { JourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
 import type { JourneyUsersRepo } from '../oltp/journey-users.repo.js';
 import type { JourneyActivity } from '../olap/journey-activity.js';
 import type { JourneyStats } from '../olap/journey-stats.js';
+import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
+import type { NoticesRepo } from '../oltp/notices.repo.js';
+import type { Resolve } from '../shared/webhook-url.js';
 
 export interface Lifecycle {
   /** False while starting and from the first moment of shutdown: /readyz answers 503. */
@@ -42,6 +46,7 @@ export interface AppDeps {
   clickCounts: ClickCounts;
   clickStats: ClickStatsQueries;
   installStats: InstallStatsQueries;
+  revenueStats: RevenueStatsQueries;
   config: Config;
   log: Logger;
   metrics: Metrics;
@@ -60,11 +65,15 @@ export interface AppDeps {
   deepLinks: DeepLinkServices;
   /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
   journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };
+  /** Webhook URL checks resolve names with this; nudge wakes this instance's delivery worker. */
+  webhooks: { resolve: Resolve; nudge(): void };
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;
     customDomains: CustomDomainsRepo;
     webhookEndpoints: WebhookEndpointsRepo;
+    webhookDeliveries: WebhookDeliveriesRepo;
+    notices: NoticesRepo;
     ssoPartners: SsoPartnersRepo;
     usage: UsageRepo;
     mobileApps: MobileAppsRepo;

@@ -55,6 +55,15 @@ const envSchema = z.object({
   DOMAIN_VERIFY_INTERVAL_MS: z.coerce.number().int().min(0).default(300_000),
   /** Consecutive misses after which a PENDING domain is FAILED (288: a day at the default interval). */
   DOMAIN_VERIFY_MAX_MISSES: z.coerce.number().int().positive().default(288),
+  /** Webhook delivery: deadline per attempt, retry back-off and window, when an endpoint is disabled, concurrency. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
+  WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number().int().positive().default(3_600_000),
+  WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().positive().default(50),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(32),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(2),
+  WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(1_000),
 });
 
 export type TrustProxy = boolean | number | string[];
@@ -89,6 +98,14 @@ export interface Config {
   dnsResolvers: string[];
   domainVerifyIntervalMs: number;
   domainVerifyMaxMisses: number;
+  webhookTimeoutMs: number;
+  webhookRetryBaseMs: number;
+  webhookRetryMaxDelayMs: number;
+  webhookRetryWindowMs: number;
+  webhookDisableAfterFailures: number;
+  webhookConcurrency: number;
+  webhookEndpointConcurrency: number;
+  webhookPollMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -169,6 +186,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventBatchDelayMs: e.EVENT_BATCH_DELAY_MS,
     customDomainCnameTarget: e.CUSTOM_DOMAIN_CNAME_TARGET ?? `cname.${new URL(publicBaseUrl).hostname}`,
     webhookAllowInsecure: e.WEBHOOK_ALLOW_INSECURE,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    webhookRetryMaxDelayMs: e.WEBHOOK_RETRY_MAX_DELAY_MS,
+    webhookRetryWindowMs: e.WEBHOOK_RETRY_WINDOW_MS,
+    webhookDisableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    webhookEndpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+    webhookPollMs: e.WEBHOOK_POLL_MS,
     geoipDatabase: e.GEOIP_DB,
     linkCacheMaxEntries: e.LINK_CACHE_MAX_ENTRIES,
     linkCacheTtlMs: e.LINK_CACHE_TTL_MS,

@@ -10,6 +10,8 @@ import { adminDomainRoutes } from './domains.routes.js';
 import { adminOrganizationRoutes } from './organizations.routes.js';
 import { adminPartnerRoutes } from './partners.routes.js';
 import { adminWebhookRoutes } from './webhooks.routes.js';
+import { adminWebhookDeliveryRoutes } from './webhook-deliveries.routes.js';
+import { adminNoticeRoutes } from './notices.routes.js';
 
 export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string }> = async (app, { deps, adminToken }) => {
   app.addHook('onRequest', async (request) => {
@@ -27,6 +29,8 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
   await app.register(adminOrganizationRoutes, { deps });
   await app.register(adminDomainRoutes, { deps });
   await app.register(adminWebhookRoutes, { deps });
+  await app.register(adminWebhookDeliveryRoutes, { deps });
+  await app.register(adminNoticeRoutes, { deps });
   await app.register(adminPartnerRoutes, { deps });
   await app.register(adminDebugSchemeRoutes, { deps });
 };

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { conflict, notFound } from '../../shared/errors.js';
-import { randomBase62 } from '../../shared/ids.js';
+import { randomBase62, uuidv7 } from '../../shared/ids.js';
 import type { Campaign } from '../../oltp/campaigns.repo.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
@@ -105,6 +105,11 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     return items.map((c) => toCampaignJson(c, publicBaseUrl, counts.get(c.id) ?? 0));
   };
   const toJson = async (c: Campaign) => (await withCounts(c.organizationId, [c]))[0]!;
+  /** A `campaign_change` event on the bus (webhooks: campaign.created/updated/deleted). */
+  const changed = (action: 'created' | 'updated' | 'deleted', c: Campaign) => deps.events.record({
+    eventId: uuidv7(), type: 'campaign_change', occurredAt: Date.now(), organizationId: c.organizationId,
+    data: { action, campaign: { id: c.id, name: c.name, alias: c.alias } },
+  });
   const requireCampaign = async (orgId: number, id: number) => {
     const found = await campaigns.get(orgId, id);
     if (!found) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${id} does not exist`);
@@ -155,6 +160,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       nextAlias: generated ? () => `${base.slice(0, 44)}-${randomBase62(5).toLowerCase()}` : undefined,
     });
     if (!created) throw conflict('ALIAS_TAKEN', `alias: ${base} is already in use on this domain`, { field: 'alias' });
+    changed('created', created);
     // A new campaign has no clicks yet: no need to ask ClickHouse.
     return reply.code(201).send(toCampaignJson(created, publicBaseUrl, 0));
   });
@@ -202,15 +208,19 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     await checkLinkedApps(deps, orgId, request.body);
     const updated = await campaigns.update(orgId, request.params.id, request.body);
     if (!updated) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${request.params.id} does not exist`);
+    changed('updated', updated);
     return await toJson(updated);
   });
 
   app.delete('/campaigns/:id', {
     schema: { tags, security, summary: 'Delete a campaign; its alias stops resolving', params: idParams, response: { 204: z.null(), ...commonErrorResponses } },
   }, async (request, reply) => {
-    if (!(await campaigns.delete(request.serviceAuth!.organization.id, request.params.id))) {
+    const orgId = request.serviceAuth!.organization.id;
+    const existing = await campaigns.get(orgId, request.params.id);
+    if (!existing || !(await campaigns.delete(orgId, request.params.id))) {
       throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${request.params.id} does not exist`);
     }
+    changed('deleted', existing);
     return reply.code(204).send(null);
   });
 };

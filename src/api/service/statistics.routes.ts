@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../shared/errors.js';
 import type { ClickStats } from '../../olap/click-stats.js';
+import type { RevenueStats } from '../../olap/revenue-stats.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
@@ -86,11 +87,13 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async 
             topReferrers: z.array(topItem),
             deviceTypeStats: z.array(topItem),
             revenueStats: z.object({
+              available: z.boolean().describe('false when the organization has no revenue-analytics add-on: every figure is then empty'),
               currency: z.string().nullable().describe('currency of totalRevenue and dailyRevenue: the one with most purchases'),
               totalRevenue: z.number(),
               purchases: z.number().int(),
-              purchaseConversionRate: z.number().describe('purchases per click, percent'),
-              dailyRevenue: z.array(z.object({ date: z.string(), revenue: z.number() })),
+              averageOrderValue: z.number().describe('totalRevenue / purchases in that currency'),
+              purchaseConversionRate: z.number().describe('purchases (all currencies) per click, percent'),
+              dailyRevenue: z.array(z.object({ date: z.string(), revenue: z.number(), purchases: z.number().int() })).describe('every date of the period, in the main currency'),
               byCurrency: z.array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() })).describe('never summed across currencies'),
             }),
             meta: metaSchema,
@@ -106,6 +109,10 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async 
     const { customId, ...periodParams } = request.query;
     const period = periodFor(organization.plan, periodParams);
     const stats: ClickStats = await deps.clickStats.forLink({ organizationId: organization.id, linkType: 'campaign', linkId: campaign.id, period, customId });
+    // Revenue analysis is an add-on (spec, "Goal types"); without it the figures stay empty.
+    const revenueStats = organization.revenueAnalytics
+      ? { available: true, ...(await deps.revenueStats.forLink({ organizationId: organization.id, linkType: 'campaign', linkId: campaign.id, period, clicks: stats.total })) }
+      : { available: false, ...emptyRevenue(period.days) };
     return {
       campaign: {
         id: campaign.id,
@@ -124,16 +131,20 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async 
       topOs: stats.operatingSystems,
       topReferrers: stats.referrers,
       deviceTypeStats: stats.deviceTypes,
-      // Purchase goals arrive with the web SDK and user-journey work; until then there are none.
-      revenueStats: {
-        currency: null,
-        totalRevenue: 0,
-        purchases: 0,
-        purchaseConversionRate: 0,
-        dailyRevenue: period.days.map((date) => ({ date, revenue: 0 })),
-        byCurrency: [],
-      },
+      revenueStats,
       meta: meta(period),
     };
   });
 };
+
+function emptyRevenue(days: string[]): RevenueStats {
+  return {
+    currency: null,
+    totalRevenue: 0,
+    purchases: 0,
+    averageOrderValue: 0,
+    purchaseConversionRate: 0,
+    dailyRevenue: days.map((date) => ({ date, revenue: 0, purchases: 0 })),
+    byCurrency: [],
+  };
+}

@@ -1,0 +1,26 @@
+// Operator route for an organization's notices (its webhook endpoint disabled after repeated
+// failures, for one), newest first.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { found } from './found-organization.js';
+
+const noticeSchema = z
+  .object({ id: z.number().int(), code: z.string(), message: z.string(), createdAt: z.string() })
+  .meta({ id: 'OrganizationNotice' });
+
+export const adminNoticeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get('/organizations/:orgId/notices', {
+    schema: {
+      tags: ['operator'], security: [{ adminToken: [] }], summary: "The organization's notices, newest first (at most 100)",
+      params: z.object({ orgId: idSchema }),
+      response: { 200: z.object({ content: z.array(noticeSchema) }).meta({ id: 'OrganizationNotices' }), 401: errorBodySchema, 404: errorBodySchema },
+    },
+  }, async (request) => {
+    const { orgId } = request.params;
+    found(await deps.repos.organizations.get(orgId), orgId);
+    const notices = await deps.repos.notices.list(orgId);
+    return { content: notices.map((n) => ({ id: n.id, code: n.code, message: n.message, createdAt: n.createdAt.toISOString() })) };
+  });
+};

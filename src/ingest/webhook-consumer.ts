@@ -1,0 +1,71 @@
+// The durable bus consumer `webhooks` (subject events.>): turns internal events into webhook
+// events for the organizations whose enabled endpoint subscribes to their category, and enqueues
+// one delivery per endpoint and event in PostgreSQL. It acks only after the insert; a redelivered
+// bus message finds its rows there already (unique on organization and event id) and adds nothing.
+import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
+import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
+import type { LinkNamesRepo } from '../oltp/link-names.repo.js';
+import type { Logger } from '../shared/logger.js';
+import type { Metrics } from '../shared/metrics.js';
+import { serializeWebhookEvent } from '../shared/webhook-body.js';
+import type { BatchHandler } from './bus.js';
+import type { ClickEnricher } from './enrich.js';
+import { decodeBatch, type EventEnvelope } from './envelope.js';
+import { clickedLinks, toWebhookEvents, WEBHOOK_SOURCE_TYPES } from './webhook-events.js';
+
+export interface WebhookConsumerOptions {
+  endpoints: Pick<WebhookEndpointsRepo, 'subscriptions'>;
+  deliveries: Pick<WebhookDeliveriesRepo, 'enqueue'>;
+  linkNames: LinkNamesRepo;
+  enrich: ClickEnricher;
+  retryWindowMs: number;
+  log: Logger;
+  metrics: Metrics;
+  /** Called after new deliveries were enqueued (wakes this instance's worker). */
+  onEnqueued?: () => void;
+}
+
+const SOURCE_TYPES = new Set<string>(WEBHOOK_SOURCE_TYPES);
+
+export function createWebhookConsumer(options: WebhookConsumerOptions): BatchHandler {
+  const { endpoints, deliveries, linkNames, enrich, metrics } = options;
+  const log = options.log.child({ module: 'webhook-consumer' });
+  metrics.define('webhook_events_enqueued_total', 'counter', 'Webhook deliveries enqueued');
+
+  return async (messages) => {
+    const envelopes: EventEnvelope[] = [];
+    for (const message of messages) {
+      if (!message.subject.startsWith('events.') || !SOURCE_TYPES.has(message.subject.slice('events.'.length))) continue;
+      try {
+        envelopes.push(...decodeBatch(message.data).events);
+      } catch (err) {
+        // The ClickHouse consumer dead-letters an undecodable batch; there is nothing to send here.
+        log.warn({ err, id: message.id }, 'undecodable event batch skipped');
+      }
+    }
+    const relevant = envelopes.filter((e) => SOURCE_TYPES.has(e.type));
+    if (relevant.length === 0) return;
+    const subscriptions = await endpoints.subscriptions([...new Set(relevant.map((e) => e.organizationId))]);
+    if (subscriptions.size === 0) return;
+    const subscribed = relevant.filter((e) => subscriptions.has(e.organizationId));
+    const links = clickedLinks(subscribed, (org) => subscriptions.get(org)?.has('click') === true);
+    const names = {
+      url: await linkNames.shortCodes(links.url),
+      campaign: await linkNames.campaignAliases(links.campaign),
+    };
+    const rows = [];
+    for (const e of subscribed) {
+      const categories = subscriptions.get(e.organizationId)!;
+      for (const event of toWebhookEvents(e, { enrich, names })) {
+        if (event.category !== 'test' && !categories.has(event.category)) continue;
+        rows.push({ organizationId: e.organizationId, eventId: event.id, eventType: event.type, payload: serializeWebhookEvent(event) });
+      }
+    }
+    if (rows.length === 0) return;
+    const added = (await deliveries.enqueue(rows, options.retryWindowMs)).length;
+    if (added > 0) {
+      metrics.inc('webhook_events_enqueued_total', {}, added);
+      options.onEnqueued?.();
+    }
+  };
+}
