@@ -20,6 +20,7 @@ import { registerRedirectRoutes } from './redirect/redirect.routes.js';
 import { mobileSdkApi } from './sdk/mobile-sdk.js';
 import { webSdkDataApi } from './sdk/web-sdk-data.routes.js';
 import { serviceApi } from './service/index.js';
+import { webSdkRoutes } from './web-sdk/web-sdk.routes.js';
 import { mobileCustomDomainRoutes } from './sdk/mobile-custom-domains.routes.js';
 import { wellKnownRoutes } from './well-known/well-known.routes.js';
 
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }
+  await app.register(webSdkRoutes, { deps });
   await app.register(mobileCustomDomainRoutes, { deps, prefix: '/api/v1/sdk/mobile' });
   await app.register(wellKnownRoutes, { deps });
   await app.register(mobileSdkApi, { deps, prefix: '/api/v1/sdk/mobile' });
