@@ -4,7 +4,7 @@
 import type { ClickEnricher } from './enrich.js';
 import type { EventEnvelope } from './envelope.js';
 import type { TableRoute } from './olap-writer.js';
-import { chTime, num, str } from './row-values.js';
+import { eventColumns, num, str } from './row-values.js';
 
 export const DEEP_LINK_EVENT_TYPES = ['funnel_stage', 'deeplink_resolution', 'app_install'] as const;
 
@@ -70,9 +70,7 @@ export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<st
       toRow: (e: EventEnvelope) => {
         const d = e.data;
         return {
-          event_id: e.eventId,
-          ts: chTime(e.occurredAt),
-          organization_id: e.organizationId,
+          ...eventColumns(e),
           app_id: num(d.appId),
           platform: platform(d.platform),
           session_id: str(d.sessionId, 200),
@@ -93,9 +91,7 @@ export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<st
       toRow: (e: EventEnvelope) => {
         const d = e.data;
         return {
-          event_id: e.eventId,
-          ts: chTime(e.occurredAt),
-          organization_id: e.organizationId,
+          ...eventColumns(e),
           app_id: num(d.appId),
           platform: platform(d.platform),
           method: str(d.method, 20),
@@ -116,9 +112,7 @@ export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<st
         const d = e.data;
         const ip = str(d.ip, 64);
         return {
-          event_id: e.eventId,
-          ts: chTime(e.occurredAt),
-          organization_id: e.organizationId,
+          ...eventColumns(e),
           app_id: num(d.appId),
           platform: platform(d.platform),
           link_type: linkType(d.linkType),

@@ -4,7 +4,7 @@ import type { ClickEnricher } from './enrich.js';
 import type { EventEnvelope } from './envelope.js';
 import { createJourneyRoutes } from './journey-events.js';
 import type { TableRoute } from './olap-writer.js';
-import { chTime, num, str } from './row-values.js';
+import { eventColumns, num, str } from './row-values.js';
 
 export function createEventTableRoutes(deps: { enrich: ClickEnricher }): Record<string, TableRoute> {
   return {
@@ -13,9 +13,7 @@ export function createEventTableRoutes(deps: { enrich: ClickEnricher }): Record<
     api_request: {
       table: 'api_requests',
       toRow: (e: EventEnvelope) => ({
-        event_id: e.eventId,
-        ts: chTime(e.occurredAt),
-        organization_id: e.organizationId,
+        ...eventColumns(e),
         api_key_id: num(e.data.apiKeyId),
         method: str(e.data.method),
         route: str(e.data.route),
@@ -32,9 +30,7 @@ export function createEventTableRoutes(deps: { enrich: ClickEnricher }): Record<
         const userAgent = str(d.userAgent, 1000);
         const dims = deps.enrich({ userAgent, ip: str(d.ip), referrer: str(d.referrer) });
         return {
-          event_id: e.eventId,
-          ts: chTime(e.occurredAt),
-          organization_id: e.organizationId,
+          ...eventColumns(e),
           link_type: d.linkType === 'campaign' ? 'campaign' : 'url',
           link_id: num(d.linkId),
           host: str(d.host, 255),

@@ -4,7 +4,7 @@
 // `data` never carries plaintext PII: ids, platform, UTM, the link, the stage and the goal.
 import type { EventEnvelope } from './envelope.js';
 import type { TableRoute } from './olap-writer.js';
-import { chTime, num, str } from './row-values.js';
+import { eventColumns, num, str } from './row-values.js';
 
 export const JOURNEY_EVENT_TYPES = ['session_started', 'session_event', 'session_transition', 'journey_funnel'] as const;
 export type JourneyEventType = (typeof JOURNEY_EVENT_TYPES)[number];
@@ -94,9 +94,7 @@ export function createJourneyRoutes(): Record<JourneyEventType, TableRoute> {
       toRow: (e: EventEnvelope) => {
         const d = e.data;
         return {
-          event_id: e.eventId,
-          ts: chTime(e.occurredAt),
-          organization_id: e.organizationId,
+          ...eventColumns(e),
           app_id: num(d.appId),
           session_id: str(d.sessionId, 64),
           platform: platform(d.platform),
@@ -114,9 +112,7 @@ export function createJourneyRoutes(): Record<JourneyEventType, TableRoute> {
       toRow: (e: EventEnvelope) => {
         const d = e.data;
         return {
-          event_id: e.eventId,
-          ts: chTime(e.occurredAt),
-          organization_id: e.organizationId,
+          ...eventColumns(e),
           app_id: num(d.appId),
           session_id: str(d.sessionId, 64),
           platform: platform(d.platform),
@@ -131,9 +127,7 @@ export function createJourneyRoutes(): Record<JourneyEventType, TableRoute> {
       toRow: (e: EventEnvelope) => {
         const d = e.data;
         return {
-          event_id: e.eventId,
-          ts: chTime(e.occurredAt),
-          organization_id: e.organizationId,
+          ...eventColumns(e),
           app_id: num(d.appId),
           session_id: str(d.sessionId, 64),
           from_platform: platform(d.fromPlatform),
@@ -151,9 +145,7 @@ export function createJourneyRoutes(): Record<JourneyEventType, TableRoute> {
       toRow: (e: EventEnvelope) => {
         const d = e.data;
         return {
-          event_id: e.eventId,
-          ts: chTime(e.occurredAt),
-          organization_id: e.organizationId,
+          ...eventColumns(e),
           app_id: num(d.appId),
           session_id: str(d.sessionId, 64),
           platform: platform(d.platform),

@@ -10,3 +10,10 @@ export const str = (v: unknown, max = 2000) =>
 
 /** A numeric column value; absent or not finite → 0. */
 export const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** The columns every event table starts with: the event id (dedup), its time and its tenant. */
+export const eventColumns = (e: { eventId: string; occurredAt: number; organizationId: number }) => ({
+  event_id: e.eventId,
+  ts: chTime(e.occurredAt),
+  organization_id: e.organizationId,
+});
