@@ -206,7 +206,8 @@ describe('events', () => {
     expect(answers[0]).toMatchObject({ accepted: true, sessionId: s.sessionId, eventType: 'page_view', occurredAt: times[0] });
     const page = await eventually(async () => {
       const p = (await call('GET', `/session/${s.sessionId}/events?size=2`)).json();
-      return p.totalElements === 3 && p.content.length === 2 && p;
+      // The page and its count are two reads: wait until both have seen the newest event.
+      return p.totalElements === 3 && p.content.length === 2 && p.content[0]?.eventType === 'purchase' && p;
     }, 10_000, 'three events listed');
     expect(page).toMatchObject({ page: 0, size: 2, totalElements: 3, totalPages: 2, first: true, last: false });
     expect(page.content.map((e: { eventType: string }) => e.eventType)).toEqual(['purchase', 'click']);
