@@ -3,10 +3,10 @@
 // then probabilistic over the app's open tokens (match-score.ts). A token is consumed once, by a
 // conditional update, so two launches racing for one click cannot both get it.
 import type { DeepLinkToken, DeepLinkTokensRepo } from '../oltp/deep-link-tokens.repo.js';
+import { normalizeIp } from '../shared/ip.js';
 import {
   agentSignals,
   ipPrefix,
-  normalizeIp,
   normalizeLanguage,
   normalizeOsVersion,
   normalizeResolution,

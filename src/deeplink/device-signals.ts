@@ -71,12 +71,6 @@ export function ipPrefix(ip: string): string {
   return ip;
 }
 
-/** `::ffff:1.2.3.4` → `1.2.3.4`, lowercase IPv6: one spelling per address. */
-export function normalizeIp(ip: string): string {
-  const trimmed = ip.trim().toLowerCase();
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(trimmed);
-  return mapped ? mapped[1]! : trimmed;
-}
 
 /** `1170x2532` and `2532x1170` are the same screen turned: stored portrait, narrow side first. */
 export function normalizeResolution(raw: string | null | undefined): string | null {

@@ -1,7 +1,8 @@
 // The organization IP allow-list: exact addresses and CIDR blocks, IPv4 and IPv6, and IPv4 clients
 // that reach us over an IPv6 socket (`::ffff:a.b.c.d`).
 import { describe, expect, it } from 'vitest';
-import { ipAllowed, normalizeIp } from '../../src/api/service/auth.js';
+import { ipAllowed } from '../../src/api/service/auth.js';
+import { normalizeIp } from '../../src/shared/ip.js';
 
 describe('normalizeIp', () => {
   it('unwraps IPv4-mapped IPv6 addresses and leaves everything else alone', () => {

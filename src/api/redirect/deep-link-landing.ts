@@ -4,7 +4,8 @@
 // is slow or down the click falls back to the plain mobile redirect, and after a failure the next
 // clicks skip the attempt for a few seconds instead of each waiting out the deadline.
 import type { FastifyRequest } from 'fastify';
-import { agentSignals, ipPrefix, normalizeIp } from '../../deeplink/device-signals.js';
+import { agentSignals, ipPrefix } from '../../deeplink/device-signals.js';
+import { normalizeIp } from '../../shared/ip.js';
 import { inAppBrowserOf } from '../../deeplink/in-app-browser.js';
 import { appUrlFor, intentUrlFor, storeUrlFor } from '../../deeplink/landing-addresses.js';
 import type { DeepLinkServices } from '../../deeplink/services.js';

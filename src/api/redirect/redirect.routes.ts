@@ -86,7 +86,8 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     const queryStart = request.url.indexOf('?');
     const destination = queryStart < 0 ? link.destination : withClickParameters(link.destination, request.url.slice(queryStart + 1));
 
-    if (classifyAgent(userAgent) === 'unfurler') {
+    const agent = classifyAgent(userAgent);
+    if (agent === 'unfurler') {
       if (counted) recordClick(request, link, true);
       const url = `${config.publicBaseUrl}${request.url.split('?')[0]}`;
       return sendPage(reply, 200, sharePreviewPage({
@@ -101,22 +102,22 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     // A phone with an app for its platform: the deep-link landing page (it is the click, counted
     // above); the ad interstitial is for the web. Without its token, the plain mobile redirect.
     // Crawlers with phone user agents (Googlebot smartphone) get no token: nobody will open an app.
-    const platform = counted && classifyAgent(userAgent) === 'person' ? mobilePlatformOf(userAgent) : undefined;
-    if (platform && (platform === 'IOS' ? link.ios : link.android)) {
+    const platform = mobilePlatformOf(userAgent);
+    if (counted && agent === 'person' && platform && (platform === 'IOS' ? link.ios : link.android)) {
       const fallback = link.mobileTargetUrl ?? destination;
-      return deepLinkLanding.prepare(request, link, platform, fallback).then((input) => {
-        if (input) return sendPage(reply, 200, landingPage(input), 'landing');
-        outcomes.redirect!.inc();
-        return reply.code(302).header('location', fallback).header('cache-control', 'private, max-age=0').send();
-      });
+      return deepLinkLanding.prepare(request, link, platform, fallback).then((input) =>
+        input ? sendPage(reply, 200, landingPage(input), 'landing') : redirectTo(reply, fallback));
     }
     if (link.showAdPage) {
       return sendPage(reply, 200, adInterstitialPage({ destination, seconds: config.adPageSeconds, adSlotHtml: config.adPageHtml, title: link.title }), 'ad_page');
     }
     // Phones go to the link's mobile fallback when it has one.
-    const target = link.mobileTargetUrl && mobilePlatformOf(userAgent) ? link.mobileTargetUrl : destination;
+    return redirectTo(reply, link.mobileTargetUrl && platform ? link.mobileTargetUrl : destination);
+  }
+
+  function redirectTo(reply: FastifyReply, location: string): FastifyReply {
     outcomes.redirect!.inc();
-    return reply.code(302).header('location', target).header('cache-control', 'private, max-age=0').send();
+    return reply.code(302).header('location', location).header('cache-control', 'private, max-age=0').send();
   }
 
   function handle(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {

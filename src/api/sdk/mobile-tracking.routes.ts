@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { normalizeIp } from '../../deeplink/device-signals.js';
+import { normalizeIp } from '../../shared/ip.js';
 import { MOBILE_FUNNEL_STAGES } from '../../ingest/deep-link-events.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { AppError, badRequest, notFound } from '../../shared/errors.js';

@@ -3,6 +3,7 @@
 // query that also brings this month's flushed call count; the meter adds the unflushed ones.
 import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
+import { normalizeIp } from '../../shared/ip.js';
 import { forbidden, tooManyRequests, unauthorized } from '../../shared/errors.js';
 import { secondsUntilNextUtcMonth, utcMonthStart } from '../../shared/time.js';
 import type { Organization } from '../../oltp/organizations.repo.js';
@@ -19,10 +20,6 @@ declare module 'fastify' {
   }
 }
 
-/** `::ffff:10.0.0.1` and `10.0.0.1` are one client. */
-export function normalizeIp(ip: string): string {
-  return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
-}
 
 export function ipAllowed(allowlist: string[], clientIp: string): boolean {
   if (allowlist.length === 0) return true;

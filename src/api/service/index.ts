@@ -3,7 +3,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { uuidv7 } from '../../shared/ids.js';
 import type { AppDeps } from '../deps.js';
-import { createServiceAuthenticator, normalizeIp } from './auth.js';
+import { normalizeIp } from '../../shared/ip.js';
+import { createServiceAuthenticator } from './auth.js';
 import { campaignRoutes } from './campaigns.routes.js';
 import { customDomainRoutes } from './custom-domains.routes.js';
 import { installStatisticsRoutes } from './install-statistics.routes.js';
