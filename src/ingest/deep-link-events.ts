@@ -4,7 +4,7 @@
 import type { ClickEnricher } from './enrich.js';
 import type { EventEnvelope } from './envelope.js';
 import type { TableRoute } from './olap-writer.js';
-import { eventColumns, num, str } from './row-values.js';
+import { num, str, withEventColumns } from './row-values.js';
 
 export const DEEP_LINK_EVENT_TYPES = ['funnel_stage', 'deeplink_resolution', 'app_install'] as const;
 
@@ -69,8 +69,7 @@ export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<st
       table: 'deeplink_funnel',
       toRow: (e: EventEnvelope) => {
         const d = e.data;
-        return {
-          ...eventColumns(e),
+        return withEventColumns(e, {
           app_id: num(d.appId),
           platform: platform(d.platform),
           session_id: str(d.sessionId, 200),
@@ -83,15 +82,14 @@ export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<st
           device_type: str(d.deviceType, 50),
           external_user_id: str(d.externalUserId, 200),
           source: str(d.source, 20),
-        };
+        });
       },
     },
     deeplink_resolution: {
       table: 'deeplink_resolutions',
       toRow: (e: EventEnvelope) => {
         const d = e.data;
-        return {
-          ...eventColumns(e),
+        return withEventColumns(e, {
           app_id: num(d.appId),
           platform: platform(d.platform),
           method: str(d.method, 20),
@@ -103,7 +101,7 @@ export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<st
           link_id: num(d.linkId),
           reengagement: d.reengagement === true ? 1 : 0,
           user_key: str(d.userKey, 200),
-        };
+        });
       },
     },
     app_install: {
@@ -111,8 +109,7 @@ export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<st
       toRow: (e: EventEnvelope) => {
         const d = e.data;
         const ip = str(d.ip, 64);
-        return {
-          ...eventColumns(e),
+        return withEventColumns(e, {
           app_id: num(d.appId),
           platform: platform(d.platform),
           link_type: linkType(d.linkType),
@@ -122,7 +119,7 @@ export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<st
           country: ip ? deps.enrich({ userAgent: '', ip, referrer: '' }).country : '',
           os_version: str(d.osVersion, 50),
           session_id: str(d.sessionId, 200),
-        };
+        });
       },
     },
   };

@@ -40,8 +40,14 @@ export function createClickEnricher(geo: GeoLookup) {
   }
 
   return function enrich(click: { userAgent: string; ip: string; referrer: string }): ClickDimensions {
+    // Listed field by field: a spread followed by more properties is slow on Node 20 (row-values.ts).
+    const agent = parseAgent(click.userAgent);
     return {
-      ...parseAgent(click.userAgent),
+      deviceType: agent.deviceType,
+      os: agent.os,
+      osVersion: agent.osVersion,
+      browser: agent.browser,
+      isBot: agent.isBot,
       country: click.ip ? geo.country(click.ip) : '',
       referrerHost: referrerHost(click.referrer),
     };

@@ -34,11 +34,34 @@ export interface DecodedBatch {
   invalid: { event: unknown; reason: string }[];
 }
 
+// A strict subset of what the schema accepts (a lowercase version 1-8 UUID with the RFC variant),
+// checked by hand because every event of every batch passes here; zod judges the rest.
+const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const EVENT_TYPE = /^[a-z][a-z0-9_]{0,40}$/;
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** The envelope of a well-formed event without zod's copy of its data, or undefined to ask zod. */
+function wellFormed(raw: unknown): EventEnvelope | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const e = raw as Record<string, unknown>;
+  const data = e.data;
+  if (typeof e.eventId !== 'string' || !EVENT_ID.test(e.eventId)) return undefined;
+  if (typeof e.type !== 'string' || !EVENT_TYPE.test(e.type)) return undefined;
+  if (!isCount(e.occurredAt) || !isCount(e.organizationId)) return undefined;
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || Object.getPrototypeOf(data) !== Object.prototype) return undefined;
+  return { eventId: e.eventId, type: e.type, occurredAt: e.occurredAt, organizationId: e.organizationId, data: data as Record<string, unknown> };
+}
+
 /** Throws when the message as a whole is not a batch; sorts out bad events one by one otherwise. */
 export function decodeBatch(data: Uint8Array): DecodedBatch {
   const batch = eventBatchSchema.parse(JSON.parse(decoder.decode(data)));
   const result: DecodedBatch = { events: [], invalid: [] };
   for (const raw of batch.events) {
+    const fast = wellFormed(raw);
+    if (fast) {
+      result.events.push(fast);
+      continue;
+    }
     const parsed = eventEnvelopeSchema.safeParse(raw);
     if (parsed.success) result.events.push(parsed.data);
     else result.invalid.push({ event: raw, reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });

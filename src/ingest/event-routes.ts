@@ -4,7 +4,7 @@ import type { ClickEnricher } from './enrich.js';
 import type { EventEnvelope } from './envelope.js';
 import { createJourneyRoutes } from './journey-events.js';
 import type { TableRoute } from './olap-writer.js';
-import { eventColumns, num, str } from './row-values.js';
+import { num, str, withEventColumns } from './row-values.js';
 
 export function createEventTableRoutes(deps: { enrich: ClickEnricher }): Record<string, TableRoute> {
   return {
@@ -12,16 +12,16 @@ export function createEventTableRoutes(deps: { enrich: ClickEnricher }): Record<
     ...createJourneyRoutes(),
     api_request: {
       table: 'api_requests',
-      toRow: (e: EventEnvelope) => ({
-        ...eventColumns(e),
-        api_key_id: num(e.data.apiKeyId),
-        method: str(e.data.method),
-        route: str(e.data.route),
-        status: num(e.data.status),
-        duration_ms: num(e.data.durationMs),
-        ip: str(e.data.ip),
-        request_id: str(e.data.requestId),
-      }),
+      toRow: (e: EventEnvelope) =>
+        withEventColumns(e, {
+          api_key_id: num(e.data.apiKeyId),
+          method: str(e.data.method),
+          route: str(e.data.route),
+          status: num(e.data.status),
+          duration_ms: num(e.data.durationMs),
+          ip: str(e.data.ip),
+          request_id: str(e.data.requestId),
+        }),
     },
     click: {
       table: 'clicks',
@@ -29,8 +29,7 @@ export function createEventTableRoutes(deps: { enrich: ClickEnricher }): Record<
         const d = e.data;
         const userAgent = str(d.userAgent, 1000);
         const dims = deps.enrich({ userAgent, ip: str(d.ip), referrer: str(d.referrer) });
-        return {
-          ...eventColumns(e),
+        return withEventColumns(e, {
           link_type: d.linkType === 'campaign' ? 'campaign' : 'url',
           link_id: num(d.linkId),
           host: str(d.host, 255),
@@ -53,7 +52,7 @@ export function createEventTableRoutes(deps: { enrich: ClickEnricher }): Record<
           browser: dims.browser,
           // The edge already knows a preview fetcher; the parser catches the other automated clients.
           is_bot: d.bot === true || dims.isBot ? 1 : 0,
-        };
+        });
       },
     },
   };

@@ -4,7 +4,7 @@
 // `data` never carries plaintext PII: ids, platform, UTM, the link, the stage and the goal.
 import type { EventEnvelope } from './envelope.js';
 import type { TableRoute } from './olap-writer.js';
-import { eventColumns, num, str } from './row-values.js';
+import { num, str, withEventColumns } from './row-values.js';
 
 export const JOURNEY_EVENT_TYPES = ['session_started', 'session_event', 'session_transition', 'journey_funnel'] as const;
 export type JourneyEventType = (typeof JOURNEY_EVENT_TYPES)[number];
@@ -79,11 +79,10 @@ export interface JourneyFunnelData {
 
 const platform = (v: unknown) => ((JOURNEY_PLATFORMS as readonly unknown[]).includes(v) ? (v as string) : '');
 
-function link(d: Record<string, unknown>): { link_type: 'none' | 'url' | 'campaign'; link_id: number } {
-  if (num(d.urlId) > 0) return { link_type: 'url', link_id: num(d.urlId) };
-  if (num(d.campaignId) > 0) return { link_type: 'campaign', link_id: num(d.campaignId) };
-  return { link_type: 'none', link_id: 0 };
-}
+/** The link an event came through: its short URL, else its campaign, else none. */
+const linkType = (d: Record<string, unknown>): 'none' | 'url' | 'campaign' =>
+  num(d.urlId) > 0 ? 'url' : num(d.campaignId) > 0 ? 'campaign' : 'none';
+const linkId = (d: Record<string, unknown>): number => (num(d.urlId) > 0 ? num(d.urlId) : num(d.campaignId));
 
 const json = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : '{}');
 
@@ -93,8 +92,7 @@ export function createJourneyRoutes(): Record<JourneyEventType, TableRoute> {
       table: 'journey_session_starts',
       toRow: (e: EventEnvelope) => {
         const d = e.data;
-        return {
-          ...eventColumns(e),
+        return withEventColumns(e, {
           app_id: num(d.appId),
           session_id: str(d.sessionId, 64),
           platform: platform(d.platform),
@@ -103,49 +101,48 @@ export function createJourneyRoutes(): Record<JourneyEventType, TableRoute> {
           utm_medium: str(d.utmMedium, 100),
           utm_campaign: str(d.utmCampaign, 100),
           referrer_host: str(d.referrerHost, 255),
-          ...link(d),
-        };
+          link_type: linkType(d),
+          link_id: linkId(d),
+        });
       },
     },
     session_event: {
       table: 'journey_events',
       toRow: (e: EventEnvelope) => {
         const d = e.data;
-        return {
-          ...eventColumns(e),
+        return withEventColumns(e, {
           app_id: num(d.appId),
           session_id: str(d.sessionId, 64),
           platform: platform(d.platform),
           event_type: str(d.eventType, 100),
           properties: json(d.properties),
           external_user_id: str(d.externalUserId, 200),
-        };
+        });
       },
     },
     session_transition: {
       table: 'journey_transitions',
       toRow: (e: EventEnvelope) => {
         const d = e.data;
-        return {
-          ...eventColumns(e),
+        return withEventColumns(e, {
           app_id: num(d.appId),
           session_id: str(d.sessionId, 64),
           from_platform: platform(d.fromPlatform),
           to_platform: platform(d.toPlatform),
           target_session_id: str(d.targetSessionId, 64),
-          ...link(d),
+          link_type: linkType(d),
+          link_id: linkId(d),
           deep_link_token: str(d.deepLinkToken, 200),
           external_user_id: str(d.externalUserId, 200),
           properties: json(d.properties),
-        };
+        });
       },
     },
     journey_funnel: {
       table: 'journey_funnel',
       toRow: (e: EventEnvelope) => {
         const d = e.data;
-        return {
-          ...eventColumns(e),
+        return withEventColumns(e, {
           app_id: num(d.appId),
           session_id: str(d.sessionId, 64),
           platform: platform(d.platform),
@@ -154,9 +151,10 @@ export function createJourneyRoutes(): Record<JourneyEventType, TableRoute> {
           goal_value: num(d.goalValue),
           currency: str(d.currency, 3).toUpperCase(),
           transaction_id: str(d.transactionId, 200),
-          ...link(d),
+          link_type: linkType(d),
+          link_id: linkId(d),
           external_user_id: str(d.externalUserId, 200),
-        };
+        });
       },
     },
   };
