@@ -54,6 +54,7 @@ import { createWebhookDeliveriesRepo } from './oltp/webhook-deliveries.repo.js';
 import { createNoticesRepo } from './oltp/notices.repo.js';
 import { createLinkNamesRepo } from './oltp/link-names.repo.js';
 import { createWebhookConsumer } from './ingest/webhook-consumer.js';
+import { createWebhookSubscriptions } from './ingest/webhook-subscriptions.js';
 import { createWebhookWorker } from './ingest/webhook-worker.js';
 import { systemResolve } from './shared/webhook-url.js';
 import type { Config } from './shared/config.js';
@@ -154,10 +155,17 @@ async function assemble(
     retryBaseMs: config.webhookRetryBaseMs, retryMaxDelayMs: config.webhookRetryMaxDelayMs,
     disableAfterFailures: config.webhookDisableAfterFailures, disableAfterMs: config.webhookRetryWindowMs,
   });
+  const webhookSubscriptions = createWebhookSubscriptions({ load: () => webhookEndpoints.subscriptions(), ttlMs: 5_000 });
+  const WEBHOOKS_CHANGED = 'webhooks.changed';
+  const stopWebhookListening = bus.onBroadcast(WEBHOOKS_CHANGED, () => webhookSubscriptions.invalidate());
+  const webhookEndpointChanged = () => {
+    webhookSubscriptions.invalidate();
+    bus.broadcast(WEBHOOKS_CHANGED, new Uint8Array());
+  };
   consumers.push(await bus.consume({
     durable: 'webhooks', subject: 'events.>', maxBatch: 64,
     handler: createWebhookConsumer({
-      endpoints: webhookEndpoints, deliveries: webhookDeliveries, linkNames: createLinkNamesRepo({ sql: postgres.sql }),
+      subscriptions: webhookSubscriptions, deliveries: webhookDeliveries, linkNames: createLinkNamesRepo({ sql: postgres.sql }),
       enrich: createClickEnricher(geo), retryWindowMs: config.webhookRetryWindowMs, log, metrics, onEnqueued: webhookWorker.nudge,
     }),
   }));
@@ -264,7 +272,7 @@ async function assemble(
       stats: createJourneyStats(clickhouse.client),
     },
     repos,
-    webhooks: { resolve: systemResolve, nudge: webhookWorker.nudge },
+    webhooks: { resolve: systemResolve, nudge: webhookWorker.nudge, endpointChanged: webhookEndpointChanged },
   };
   const app = await buildApp(deps);
   await app.ready();
@@ -282,6 +290,7 @@ async function assemble(
     await app.close();
     await domainVerifier.stop();
     stopWellKnownListening();
+    stopWebhookListening();
     await deepLinks.close();
     stopListening();
     links.close();

@@ -1,6 +1,8 @@
 // Several instances side by side on one PostgreSQL and one NATS (the services backend): what one
 // instance writes the other serves at once, and their shared durable consumer writes each event
 // exactly once. The embedded stores belong to one process, so this runs on test:services only.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
@@ -12,7 +14,9 @@ describe.runIf(backend === 'services')('two instances', () => {
 
   beforeAll(async () => {
     isolation = await isolate();
-    [a, b] = await Promise.all([startService(isolation), startService(isolation)]);
+    // Webhooks may go to a receiver on loopback.
+    const env = { WEBHOOK_ALLOW_INSECURE: '1', WEBHOOK_POLL_MS: '100' };
+    [a, b] = await Promise.all([startService(isolation, env), startService(isolation, env)]);
   });
 
   afterAll(async () => {
@@ -67,5 +71,44 @@ describe.runIf(backend === 'services')('two instances', () => {
     await b.container.deps.usageMeter.flush();
     expect((await a.service('GET', '/usage', org.apiKey)).statusCode).toBe(429);
     expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(429);
+  });
+
+  it('send the webhooks of clicks on either instance right after the endpoint is saved on one', async () => {
+    const bodies: { type: string; data: { shortCode?: string } }[] = [];
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const org = await a.createOrganization('Hooked');
+      // Both instances' consumers have just read the subscriptions (none) for these API calls.
+      for (const svc of [a, b]) {
+        expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+        await svc.container.deps.events.flush();
+      }
+      expect(await a.container.bus.drain(10_000)).toBe(true);
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      expect((await a.admin('PUT', `/organizations/${org.id}/webhook`, { url, secret: 'whsec-two-instances-0123' })).statusCode).toBe(200);
+      const created = await a.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/two' });
+      const { shortCode } = created.json() as { shortCode: string };
+      const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+      for (let i = 0; i < 5; i++) {
+        for (const svc of [a, b]) {
+          const visit = await svc.inject({ method: 'GET', url: `/${shortCode}`, headers: { 'user-agent': chrome } });
+          expect(visit.statusCode).toBe(302);
+        }
+      }
+      await Promise.all([a.container.deps.events.flush(), b.container.deps.events.flush()]);
+      const clicks = () => bodies.filter((x) => x.type === 'click.url' && x.data.shortCode === shortCode);
+      await eventually(async () => clicks().length >= 10, 15_000, 'ten click webhooks');
+      expect(clicks()).toHaveLength(10);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   });
 });

@@ -65,8 +65,11 @@ export interface AppDeps {
   deepLinks: DeepLinkServices;
   /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
   journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };
-  /** Webhook URL checks resolve names with this; nudge wakes this instance's delivery worker. */
-  webhooks: { resolve: Resolve; nudge(): void };
+  /**
+   * Webhook URL checks resolve names with this; nudge wakes this instance's delivery worker;
+   * endpointChanged tells every instance's bus consumer to reread the subscriptions.
+   */
+  webhooks: { resolve: Resolve; nudge(): void; endpointChanged(): void };
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;

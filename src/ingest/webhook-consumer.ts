@@ -3,7 +3,6 @@
 // one delivery per endpoint and event in PostgreSQL. It acks only after the insert; a redelivered
 // bus message finds its rows there already (unique on organization and event id) and adds nothing.
 import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
-import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
 import type { LinkNamesRepo } from '../oltp/link-names.repo.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
@@ -12,9 +11,10 @@ import type { BatchHandler } from './bus.js';
 import type { ClickEnricher } from './enrich.js';
 import { decodeBatch, type EventEnvelope } from './envelope.js';
 import { clickedLinks, toWebhookEvents, WEBHOOK_SOURCE_TYPES } from './webhook-events.js';
+import type { WebhookSubscriptions } from './webhook-subscriptions.js';
 
 export interface WebhookConsumerOptions {
-  endpoints: Pick<WebhookEndpointsRepo, 'subscriptions'>;
+  subscriptions: Pick<WebhookSubscriptions, 'current'>;
   deliveries: Pick<WebhookDeliveriesRepo, 'enqueue'>;
   linkNames: LinkNamesRepo;
   enrich: ClickEnricher;
@@ -28,11 +28,14 @@ export interface WebhookConsumerOptions {
 const SOURCE_TYPES = new Set<string>(WEBHOOK_SOURCE_TYPES);
 
 export function createWebhookConsumer(options: WebhookConsumerOptions): BatchHandler {
-  const { endpoints, deliveries, linkNames, enrich, metrics } = options;
+  const { deliveries, linkNames, enrich, metrics } = options;
   const log = options.log.child({ module: 'webhook-consumer' });
   metrics.define('webhook_events_enqueued_total', 'counter', 'Webhook deliveries enqueued');
 
   return async (messages) => {
+    const subscriptions = await options.subscriptions.current();
+    // No enabled endpoint anywhere (the usual case): nothing to decode.
+    if (subscriptions.size === 0) return;
     const envelopes: EventEnvelope[] = [];
     for (const message of messages) {
       if (!message.subject.startsWith('events.') || !SOURCE_TYPES.has(message.subject.slice('events.'.length))) continue;
@@ -43,11 +46,8 @@ export function createWebhookConsumer(options: WebhookConsumerOptions): BatchHan
         log.warn({ err, id: message.id }, 'undecodable event batch skipped');
       }
     }
-    const relevant = envelopes.filter((e) => SOURCE_TYPES.has(e.type));
-    if (relevant.length === 0) return;
-    const subscriptions = await endpoints.subscriptions([...new Set(relevant.map((e) => e.organizationId))]);
-    if (subscriptions.size === 0) return;
-    const subscribed = relevant.filter((e) => subscriptions.has(e.organizationId));
+    const subscribed = envelopes.filter((e) => SOURCE_TYPES.has(e.type) && subscriptions.has(e.organizationId));
+    if (subscribed.length === 0) return;
     const links = clickedLinks(subscribed, (org) => subscriptions.get(org)?.has('click') === true);
     const names = {
       url: await linkNames.shortCodes(links.url),

@@ -121,12 +121,10 @@ export function createWebhookEndpointsRepo({ sql }: { sql: Sql }) {
       return row?.secret_sealed;
     },
 
-    /** Enabled endpoints of these organizations and their categories (the bus consumer's filter). */
-    async subscriptions(organizationIds: number[]): Promise<Map<number, Set<WebhookCategory>>> {
-      if (organizationIds.length === 0) return new Map();
+    /** Every enabled endpoint's organization and categories (one endpoint per organization). */
+    async subscriptions(): Promise<Map<number, Set<WebhookCategory>>> {
       const rows = await sql<{ organization_id: number; events: WebhookCategory[] }[]>`
-        select organization_id, events from webhook_endpoints
-        where organization_id = any(${organizationIds}::bigint[]) and enabled`;
+        select organization_id, events from webhook_endpoints where enabled`;
       return new Map(rows.map((r) => [r.organization_id, new Set(r.events)]));
     },
 

@@ -102,6 +102,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
       enabled: b.enabled ?? true,
       keepPreviousSecretMs: keepHours === undefined ? undefined : keepHours * 3_600_000,
     });
+    deps.webhooks.endpointChanged();
     // Deliveries that waited for the endpoint to come back are due now.
     if (endpoint.enabled) deps.webhooks.nudge();
     return toJson(endpoint);
