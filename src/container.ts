@@ -130,19 +130,14 @@ async function assemble(
   // Clicks have a durable consumer of their own: their backlog and lag are the ones that matter,
   // and a problem with any other event type never holds them up.
   const olapWriter = createOlapWriter({ bus, sink: createRowSink(clickhouse.client), routes: eventRoutes, log, metrics });
+  // Steady traffic is written in inserts of eventWriteIntervalMs (a fixed cost per insert).
+  const olapConsumer = (durable: string, subject: string) =>
+    bus.consume({ durable, subject, maxBatch: 64, batchIntervalMs: config.eventWriteIntervalMs, handler: olapWriter });
+  const olapTypes = [...DEEP_LINK_EVENT_TYPES, ...JOURNEY_EVENT_TYPES];
   const consumers: Consumer[] = [
-    await bus.consume({ durable: 'olap-clicks', subject: 'events.click', maxBatch: 64, handler: olapWriter }),
-    await bus.consume({ durable: 'olap-events', subject: 'events.api_request', maxBatch: 64, handler: olapWriter }),
-    ...(await Promise.all(
-      DEEP_LINK_EVENT_TYPES.map((type) =>
-        bus.consume({ durable: `olap-${type.replaceAll('_', '-')}`, subject: eventSubject(type), maxBatch: 64, handler: olapWriter }),
-      ),
-    )),
-    ...(await Promise.all(
-      JOURNEY_EVENT_TYPES.map((type) =>
-        bus.consume({ durable: `olap-${type.replaceAll('_', '-')}`, subject: eventSubject(type), maxBatch: 64, handler: olapWriter }),
-      ),
-    )),
+    await olapConsumer('olap-clicks', 'events.click'),
+    await olapConsumer('olap-events', 'events.api_request'),
+    ...(await Promise.all(olapTypes.map((type) => olapConsumer(`olap-${type.replaceAll('_', '-')}`, eventSubject(type))))),
   ];
   // Webhooks: every event type passes one consumer that enqueues deliveries in PostgreSQL; the
   // worker sends them (started once the app is up, stopped before PostgreSQL closes).

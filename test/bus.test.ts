@@ -232,3 +232,37 @@ describe(`bus (${backend})`, () => {
     expect(other).toEqual([]);
   });
 });
+
+describe.runIf(backend === 'embedded')('in-process bus batching', () => {
+  it('handles a message after a quiet spell at once, and a steady stream in one batch per interval', async () => {
+    const bus = await newBus();
+    const { handler, calls } = recorder();
+    await bus.consume({ durable: 'paced', subject: 'events.>', maxBatch: 100, batchIntervalMs: 400, handler });
+    await publishAll(bus, 'events.click', ['first']);
+    await eventually(async () => calls.length === 1, 2_000, 'the first message at once');
+    // Five more within the interval: they wait for it and go together.
+    await publishAll(bus, 'events.click', ['b', 'c', 'd', 'e', 'f']);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls).toHaveLength(1);
+    await eventually(async () => calls.length === 2, 2_000, 'the second batch');
+    expect(calls[1]!.seen.map((m) => m.text)).toEqual(['b', 'c', 'd', 'e', 'f']);
+    // A drain does not wait for the interval.
+    await publishAll(bus, 'events.click', ['g']);
+    const started = Date.now();
+    expect(await bus.drain(5_000)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(350);
+    expect(calls.at(-1)!.seen.map((m) => m.text)).toEqual(['g']);
+  });
+
+  it('delivers a failed batch again exactly as it was, even when more messages arrived meanwhile', async () => {
+    const bus = await newBus();
+    const { handler, calls } = recorder((call) => call === 1);
+    await bus.consume({ durable: 'same-again', subject: 'events.>', maxBatch: 100, handler });
+    await publishAll(bus, 'events.click', ['a']);
+    await eventually(async () => calls.length === 1, 2_000, 'the failing call');
+    // Published during the back-off: not part of the retry.
+    await publishAll(bus, 'events.click', ['b']);
+    expect(await bus.drain(10_000)).toBe(true);
+    expect(calls.map((c) => c.seen.map((m) => `${m.text}${m.deliveryCount}`))).toEqual([['a1'], ['a2'], ['b1']]);
+  });
+});

@@ -24,6 +24,12 @@ export interface ConsumerOptions {
   /** Subject filter relative to the bus namespace; `>` matches the rest. */
   subject: string;
   maxBatch: number;
+  /**
+   * At most one batch per this many milliseconds unless maxBatch messages are waiting: a message
+   * after a quiet spell goes at once, a steady stream in batches of this span. JetStream fetches
+   * behave alike on their own (a pull waits up to a second for a full batch). Default 0.
+   */
+  batchIntervalMs?: number;
   handler: BatchHandler;
 }
 

@@ -16,6 +16,10 @@ interface Queue {
   wake: (() => void) | undefined;
   busy: boolean;
   stopped: boolean;
+  /** When the last batch started (for batchIntervalMs). */
+  lastBatchAt: number;
+  /** Set by drain: batches go at once until the queue is empty. */
+  hurry: boolean;
   /** Cuts a retry back-off short when the consumer stops. */
   halt: AbortController;
   done: Promise<void>;
@@ -51,22 +55,45 @@ export function createMemoryBus(options: { log: Logger; spoolDir?: string }): Bu
     log.warn({ durable: queue.options.durable, messages: spool.count() }, 'kept unacknowledged messages on disk for the next start');
   }
 
+  /** Resolves after `ms`, or earlier when the queue is woken (a publish, a drain, a stop). */
+  function pause(queue: Queue, ms?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(() => queue.wake?.(), ms);
+      queue.wake = () => {
+        clearTimeout(timer);
+        queue.wake = undefined;
+        resolve();
+      };
+    });
+  }
+
   async function run(queue: Queue): Promise<void> {
     let failures = 0;
+    // A failed batch is delivered again as it was, so its retry carries the same message ids.
+    let retrySize = 0;
+    const { maxBatch, batchIntervalMs = 0 } = queue.options;
     while (!queue.stopped) {
       if (queue.messages.length === 0) {
-        await new Promise<void>((resolve) => (queue.wake = resolve));
-        queue.wake = undefined;
+        queue.hurry = false;
+        await pause(queue);
         continue;
       }
-      const batch = queue.messages.slice(0, queue.options.maxBatch);
+      const due = queue.lastBatchAt + batchIntervalMs - Date.now();
+      if (retrySize === 0 && due > 0 && queue.messages.length < maxBatch && !queue.hurry) {
+        await pause(queue, due);
+        continue;
+      }
+      const batch = queue.messages.slice(0, retrySize || maxBatch);
       queue.busy = true;
+      queue.lastBatchAt = Date.now();
       try {
         await queue.options.handler(batch);
         queue.messages.splice(0, batch.length);
         failures = 0;
+        retrySize = 0;
       } catch (err) {
         failures++;
+        retrySize = batch.length;
         for (const m of batch) m.deliveryCount++;
         const delay = backoffMs(failures);
         log.warn({ err, durable: queue.options.durable, size: batch.length, delay }, 'batch failed, will redeliver');
@@ -89,7 +116,10 @@ export function createMemoryBus(options: { log: Logger; spoolDir?: string }): Bu
     },
     async consume(consumerOptions) {
       if (queues.has(consumerOptions.durable)) throw new Error(`consumer ${consumerOptions.durable} exists already`);
-      const queue: Queue = { options: consumerOptions, messages: [], wake: undefined, busy: false, stopped: false, halt: new AbortController(), done: Promise.resolve() };
+      const queue: Queue = {
+        options: consumerOptions, messages: [], wake: undefined, busy: false, stopped: false,
+        lastBatchAt: 0, hurry: false, halt: new AbortController(), done: Promise.resolve(),
+      };
       if (options.spoolDir) {
         // Messages this consumer had not acknowledged when the previous run stopped.
         const spool = createSpool(path.join(options.spoolDir, consumerOptions.durable));
@@ -129,6 +159,10 @@ export function createMemoryBus(options: { log: Logger; spoolDir?: string }): Bu
     },
     async drain(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
+      for (const q of queues.values()) {
+        q.hurry = true;
+        q.wake?.();
+      }
       while (Date.now() < deadline) {
         const idle = [...queues.values()].every((q) => q.messages.length === 0 && !q.busy);
         if (idle) return true;

@@ -2,6 +2,8 @@
 // dropped by the engine itself (tables set non_replicated_deduplication_window).
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import type { WrittenQuery } from '../ingest/olap-writer.js';
+import { chTime } from '../ingest/row-values.js';
 import type { ClickHouseClient } from './clickhouse.js';
 
 /** A ClickHouse string literal. */
@@ -20,6 +22,20 @@ export function createRowSink(client: ClickHouseClient) {
       });
       // Read the (empty) answer to the end so an HTTP connection goes back to the pool.
       await finished(result.stream.resume());
+    },
+
+    async written(table: string, q: WrittenQuery): Promise<Set<string>> {
+      if (q.eventIds.length === 0) return new Set();
+      // Every event table starts its key with organization_id and is partitioned by month of ts.
+      const result = await client.query({
+        query: `SELECT DISTINCT toString(event_id) AS id FROM ${table}
+                WHERE organization_id IN {orgs:Array(UInt64)}
+                  AND ts BETWEEN {from:DateTime64(3, 'UTC')} AND {to:DateTime64(3, 'UTC')}
+                  AND event_id IN {ids:Array(UUID)}`,
+        query_params: { orgs: q.organizationIds, from: chTime(q.fromMs), to: chTime(q.toMs), ids: q.eventIds },
+        format: 'JSONEachRow',
+      });
+      return new Set((await result.json<{ id: string }>()).map((r) => r.id));
     },
   };
 }
