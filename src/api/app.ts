@@ -10,13 +10,15 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import http from 'node:http';
 import { uuidv7 } from '../shared/ids.js';
+import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './error-handler.js';
 import { healthRoutes } from './health.routes.js';
 import { journeyApi } from './journey/index.js';
-import { registerRedirectRoutes } from './redirect/redirect.routes.js';
+import { registerRedirectRoutes, type FastRedirect } from './redirect/redirect.routes.js';
 import { mobileSdkApi } from './sdk/mobile-sdk.js';
 import { webSdkDataApi } from './sdk/web-sdk-data.routes.js';
 import { serviceApi } from './service/index.js';
@@ -33,19 +35,48 @@ function requestIds(): (incoming: unknown) => string {
   return (incoming) => (typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `${prefix}-${(n++).toString(36)}`);
 }
 
+/** Fastify's own single-segment paths (/metrics, /health…), collected as routes are added. */
+function ownPaths(app: FastifyInstance): (path: string) => boolean {
+  const paths = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    if (url.lastIndexOf('/') === 0 && !url.includes(':') && !url.includes('*')) paths.add(url.toLowerCase());
+  });
+  return (path) => paths.has(path.toLowerCase());
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const requestId = requestIds();
+  const requestLogging = deps.config.logLevel === 'debug' || deps.config.logLevel === 'trace';
+  // Plain redirects are answered in front of Fastify (redirect.routes.ts), except when every
+  // request is to be logged. Injected requests (tests) always go through Fastify.
+  let fastRedirect: FastRedirect | undefined;
   const app = Fastify({
+    serverFactory: (handler, options) => {
+      const server = http.createServer((req, res) => {
+        if (fastRedirect?.(req, res)) return;
+        handler(req, res);
+      });
+      // What Fastify sets on the servers it creates itself (lib/server.js), its defaults applied.
+      const o = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number };
+      server.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
+      server.requestTimeout = o.requestTimeout ?? 0;
+      server.setTimeout(o.connectionTimeout ?? 0);
+      if (o.maxRequestsPerSocket && o.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = o.maxRequestsPerSocket;
+      return server;
+    },
     loggerInstance: deps.log.child({ module: 'http' }) as FastifyBaseLogger,
     // Per-request lines are debug: nothing per request (and never per click) at info.
     logController: new LogController({
-      disableRequestLogging: deps.config.logLevel !== 'debug' && deps.config.logLevel !== 'trace',
+      disableRequestLogging: !requestLogging,
     }),
     // Fastify takes a hop count too (proxy-addr); its typings only miss that case.
     trustProxy: deps.config.trustProxy as boolean | string | string[],
-    genReqId: ((nextId) => (req: { headers: Record<string, unknown> }) => nextId(req.headers['x-request-id']))(requestIds()),
+    genReqId: (req) => requestId(req.headers['x-request-id']),
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
+  const isOwnPath = ownPaths(app);
 
   // JSON only: Fastify would otherwise take text/plain bodies as strings. The web SDK context adds
   // its own parser for navigator.sendBeacon, which can only send text/plain.
@@ -96,6 +127,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(wellKnownRoutes, { deps });
   await app.register(mobileSdkApi, { deps, prefix: '/api/v1/sdk/mobile' });
   await app.register(webSdkDataApi, { deps, prefix: '/api/v1/sdk/web' });
-  registerRedirectRoutes(app, deps);
+  const redirect = registerRedirectRoutes(app, deps, {
+    address: createClientAddress(deps.config.trustProxy),
+    requestId,
+    isOwnPath,
+  });
+  if (!requestLogging) fastRedirect = redirect;
   return app;
 }

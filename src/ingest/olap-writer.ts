@@ -10,6 +10,7 @@
 // would carry another token, so for redelivered messages the writer first asks the table which
 // of their event ids it holds already and leaves those out.
 import { createHash } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { BatchHandler, Bus, BusMessage } from './bus.js';
@@ -84,6 +85,8 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
   async function decode(messages: BusMessage[]): Promise<{ message: BusMessage; events: EventEnvelope[] }[]> {
     const decoded = [];
     for (const message of messages) {
+      // A batch is up to a second of traffic: let redirects in between its messages.
+      if (decoded.length > 0) await yieldToLoop();
       let batch;
       try {
         batch = decodeBatch(message.data);

@@ -2,15 +2,15 @@
 // domains. The product's heartbeat, so it stays lean: one cache look-up (synchronous on a hit),
 // a click envelope handed to the publisher without waiting, and the answer. Everything else
 // (user-agent parsing, geo, bot detection beyond preview fetchers) happens in the consumer.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { uuidv7 } from '../../shared/ids.js';
-import { classifyAgent, mobilePlatformOf } from '../../shared/user-agents.js';
+import type { ClientAddress } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
 import { isReservedSlug } from '../service/link-rules.js';
 import { createDeepLinkLanding } from './deep-link-landing.js';
-import { withClickParameters } from './destination.js';
 import { landingPage } from './landing-page.js';
-import type { CachedLink, LinkResolver, Resolution } from './link-resolver.js';
+import type { LinkResolver, Resolution } from './link-resolver.js';
+import { clickEvent, decideRedirect, type ClickFacts } from './redirect-decision.js';
 import { adInterstitialPage, expiredPage, notFoundPage, sharePreviewPage, unavailablePage } from './pages.js';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
@@ -21,15 +21,26 @@ interface Params {
   slug: string;
 }
 
-type Query = Record<string, string | string[] | undefined>;
+/** A redirect's caching: browsers may not reuse it, or the next click would go uncounted. */
+export const REDIRECT_CACHE_CONTROL = 'private, max-age=0';
 
-/** A query parameter's first value. Module-level: no closure made per click. */
-function firstOf(query: Query, name: string): string {
-  const v = query[name];
-  return (Array.isArray(v) ? v[0] : v) ?? '';
+/**
+ * Answers the common click (GET of a cached link by a person, nothing but a 302 to send) before
+ * Fastify sees the request: routing, request and reply objects, hooks and a child logger cost
+ * about a quarter of a redirect. True when it answered; false leaves the request to Fastify,
+ * which then decides the same way (redirect-decision.ts) and answers everything else.
+ */
+export type FastRedirect = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+export interface FastRedirectOptions {
+  address: ClientAddress;
+  /** The request id Fastify would give (the caller's X-Request-Id when sane). */
+  requestId: (incoming: unknown) => string;
+  /** Single-segment paths Fastify serves itself (/metrics, /health…): never taken for links. */
+  isOwnPath: (path: string) => boolean;
 }
 
-export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { links: LinkResolver }): void {
+export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { links: LinkResolver }, fast: FastRedirectOptions): FastRedirect {
   const { links, events, config, metrics } = deps;
   metrics.define('redirects_total', 'counter', 'Redirect requests by outcome');
   const outcomes = Object.fromEntries(
@@ -43,81 +54,46 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     return reply.code(status).header('cache-control', 'no-store').type(HTML).send(html);
   }
 
-  function recordClick(request: FastifyRequest, link: CachedLink, bot: boolean): void {
-    const query = request.query as Query;
-    const h = request.headers;
-    const campaign = link.kind === 'campaign';
-    events.record({
-      eventId: uuidv7(),
-      type: 'click',
-      occurredAt: Date.now(),
-      organizationId: link.organizationId,
-      data: {
-        linkType: link.kind,
-        linkId: link.id,
-        host: request.hostname,
-        cid: campaign ? firstOf(query, 'cid') : '',
-        tracker: campaign ? firstOf(query, 'tracker') : '',
-        referrer: h.referer ?? '',
-        userAgent: h['user-agent'] ?? '',
-        ip: request.ip,
-        acceptLanguage: (h['accept-language'] ?? '').slice(0, 100),
-        utmSource: firstOf(query, 'utm_source'),
-        utmMedium: firstOf(query, 'utm_medium'),
-        utmCampaign: firstOf(query, 'utm_campaign'),
-        utmTerm: firstOf(query, 'utm_term'),
-        utmContent: firstOf(query, 'utm_content'),
-        bot,
-      },
-    });
-  }
-
   function answer(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, resolution: Resolution): FastifyReply | Promise<FastifyReply> {
     if (resolution === undefined || resolution === 'unusable-domain') return sendPage(reply, 404, notFoundPage(), 'not_found');
     const link = resolution;
-    const { appPath } = request.params;
-    if (appPath !== undefined && appPath !== link.ios?.path && appPath !== link.android?.path) {
-      return sendPage(reply, 404, notFoundPage(), 'not_found');
+    const facts: ClickFacts = {
+      method: request.method,
+      url: request.url,
+      hostname: request.hostname,
+      ip: request.ip,
+      headers: request.headers,
+      appPath: request.params.appPath,
+    };
+    const decision = decideRedirect(link, facts, Date.now());
+    if (decision.kind === 'not_found') return sendPage(reply, 404, notFoundPage(), 'not_found');
+    if (decision.kind === 'expired') return sendPage(reply, 410, expiredPage(), 'expired');
+    if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
+    switch (decision.kind) {
+      case 'preview': {
+        const url = `${config.publicBaseUrl}${request.url.split('?')[0]}`;
+        return sendPage(reply, 200, sharePreviewPage({
+          url,
+          destination: decision.destination,
+          title: link.ogTitle ?? link.title ?? url,
+          description: link.ogDescription,
+          imageUrl: link.ogImageUrl,
+        }), 'preview');
+      }
+      case 'landing':
+        // The page carries a deep-link token; without one (not written in time), the plain redirect.
+        return deepLinkLanding.prepare(request, link, decision.platform, decision.fallback).then((input) =>
+          input ? sendPage(reply, 200, landingPage(input), 'landing') : redirectTo(reply, decision.fallback));
+      case 'ad_page':
+        return sendPage(reply, 200, adInterstitialPage({ destination: decision.destination, seconds: config.adPageSeconds, adSlotHtml: config.adPageHtml, title: link.title }), 'ad_page');
+      case 'redirect':
+        return redirectTo(reply, decision.location);
     }
-    if (link.expiresAt !== null && link.expiresAt <= Date.now()) return sendPage(reply, 410, expiredPage(), 'expired');
-
-    const counted = request.method !== 'HEAD';
-    const userAgent = request.headers['user-agent'];
-    const queryStart = request.url.indexOf('?');
-    const destination = queryStart < 0 ? link.destination : withClickParameters(link.destination, request.url.slice(queryStart + 1));
-
-    const agent = classifyAgent(userAgent);
-    if (agent === 'unfurler') {
-      if (counted) recordClick(request, link, true);
-      const url = `${config.publicBaseUrl}${request.url.split('?')[0]}`;
-      return sendPage(reply, 200, sharePreviewPage({
-        url,
-        destination,
-        title: link.ogTitle ?? link.title ?? url,
-        description: link.ogDescription,
-        imageUrl: link.ogImageUrl,
-      }), 'preview');
-    }
-    if (counted) recordClick(request, link, false);
-    // A phone with an app for its platform: the deep-link landing page (it is the click, counted
-    // above); the ad interstitial is for the web. Without its token, the plain mobile redirect.
-    // Crawlers with phone user agents (Googlebot smartphone) get no token: nobody will open an app.
-    const platform = mobilePlatformOf(userAgent);
-    if (counted && agent === 'person' && platform && (platform === 'IOS' ? link.ios : link.android)) {
-      const fallback = link.mobileTargetUrl ?? destination;
-      return deepLinkLanding.prepare(request, link, platform, fallback).then((input) =>
-        input ? sendPage(reply, 200, landingPage(input), 'landing') : redirectTo(reply, fallback));
-    }
-    if (link.showAdPage) {
-      return sendPage(reply, 200, adInterstitialPage({ destination, seconds: config.adPageSeconds, adSlotHtml: config.adPageHtml, title: link.title }), 'ad_page');
-    }
-    // Phones go to the link's mobile fallback when it has one.
-    return redirectTo(reply, link.mobileTargetUrl && platform ? link.mobileTargetUrl : destination);
   }
 
   function redirectTo(reply: FastifyReply, location: string): FastifyReply {
     outcomes.redirect!.inc();
-    return reply.code(302).header('location', location).header('cache-control', 'private, max-age=0').send();
+    return reply.code(302).header('location', location).header('cache-control', REDIRECT_CACHE_CONTROL).send();
   }
 
   function handle(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
@@ -145,4 +121,41 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
 
   app.get<{ Params: Params }>('/:slug', { schema: { hide: true } }, handle);
   app.get<{ Params: Params }>('/:appPath/:slug', { schema: { hide: true } }, handle);
+
+  const redirected = outcomes.redirect!;
+  metrics.define('redirects_fast_path_total', 'counter', 'Redirects answered in front of the router (also in redirects_total)');
+  const answeredInFront = metrics.counter('redirects_fast_path_total', {});
+  return function fastRedirect(req, res) {
+    if (req.method !== 'GET') return false;
+    const url = req.url ?? '';
+    const queryStart = url.indexOf('?');
+    const path = queryStart < 0 ? url : url.slice(0, queryStart);
+    // Only /{slug} spelled plainly: anything encoded, nested or trailing goes through the router.
+    const slug = path.slice(1);
+    if (path[0] !== '/' || !SLUG.test(slug) || isReservedSlug(slug) || fast.isOwnPath(path)) return false;
+    const hostname = fast.address.hostname(req);
+    let resolution: Resolution | Promise<Resolution>;
+    try {
+      resolution = links.resolve(hostname, slug);
+    } catch {
+      return false;
+    }
+    // A cache miss (the router waits for it) or no such link: Fastify answers.
+    if (resolution instanceof Promise || resolution === undefined || resolution === 'unusable-domain') return false;
+    const link = resolution;
+    const facts: ClickFacts = { method: 'GET', url, hostname, ip: fast.address.ip(req), headers: req.headers, appPath: undefined };
+    const decision = decideRedirect(link, facts, Date.now());
+    if (decision.kind !== 'redirect') return false;
+    if (decision.record) events.record(clickEvent(link, facts, false));
+    redirected.inc();
+    answeredInFront.inc();
+    res.writeHead(302, {
+      location: decision.location,
+      'cache-control': REDIRECT_CACHE_CONTROL,
+      'x-request-id': fast.requestId(req.headers['x-request-id']),
+      'content-length': '0',
+    });
+    res.end();
+    return true;
+  };
 }
