@@ -134,11 +134,15 @@ async function assemble(
   const olapConsumer = (durable: string, subject: string) =>
     bus.consume({ durable, subject, maxBatch: 64, batchIntervalMs: config.eventWriteIntervalMs, handler: olapWriter });
   const olapTypes = [...DEEP_LINK_EVENT_TYPES, ...JOURNEY_EVENT_TYPES];
-  const consumers: Consumer[] = [
-    await olapConsumer('olap-clicks', 'events.click'),
-    await olapConsumer('olap-events', 'events.api_request'),
-    ...(await Promise.all(olapTypes.map((type) => olapConsumer(`olap-${type.replaceAll('_', '-')}`, eventSubject(type))))),
-  ];
+  // An api-only process (SIGNPOST_ROLES=api, NATS only) publishes; worker processes consume.
+  const { worker } = config.roles;
+  const consumers: Consumer[] = worker
+    ? [
+        await olapConsumer('olap-clicks', 'events.click'),
+        await olapConsumer('olap-events', 'events.api_request'),
+        ...(await Promise.all(olapTypes.map((type) => olapConsumer(`olap-${type.replaceAll('_', '-')}`, eventSubject(type))))),
+      ]
+    : [];
   // Webhooks: every event type passes one consumer that enqueues deliveries in PostgreSQL; the
   // worker sends them (started once the app is up, stopped before PostgreSQL closes).
   const webhookEndpoints = createWebhookEndpointsRepo({ sql: postgres.sql });
@@ -157,7 +161,7 @@ async function assemble(
     webhookSubscriptions.invalidate();
     bus.broadcast(WEBHOOKS_CHANGED, new Uint8Array());
   };
-  consumers.push(await bus.consume({
+  if (worker) consumers.push(await bus.consume({
     durable: 'webhooks', subject: 'events.>', maxBatch: 64,
     handler: createWebhookConsumer({
       subscriptions: webhookSubscriptions, deliveries: webhookDeliveries, linkNames: createLinkNamesRepo({ sql: postgres.sql }),
@@ -271,8 +275,10 @@ async function assemble(
   };
   const app = await buildApp(deps);
   await app.ready();
-  domainVerifier.start();
-  webhookWorker.start();
+  if (worker) {
+    domainVerifier.start();
+    webhookWorker.start();
+  }
   ready = true;
 
   let closing: Promise<void> | undefined;

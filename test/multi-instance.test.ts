@@ -111,4 +111,37 @@ describe.runIf(backend === 'services')('two instances', () => {
       await new Promise<void>((r) => receiver.close(() => r()));
     }
   });
+
+  it('split into an api-only and a worker-only process: the worker writes what the api publishes', async () => {
+    // Their own databases and namespace (the two full instances above would take the events too);
+    // chDB allows one data directory per process, so that one is shared.
+    const own = await isolate();
+    const api = await startService(own, { SIGNPOST_ROLES: 'api', DATA_DIR: isolation.dataDir });
+    const worker = await startService(own, { SIGNPOST_ROLES: 'worker', DATA_DIR: isolation.dataDir });
+    try {
+      // The worker answers the operator's probes only.
+      expect((await worker.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      expect((await worker.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(200);
+      expect((await worker.inject({ method: 'GET', url: '/api/v1/service/usage' })).statusCode).toBe(404);
+      // The api process reads nothing off the bus.
+      expect(await api.container.bus.stats()).toEqual({ pending: {} });
+
+      const org = await api.createOrganization('Split');
+      const created = await api.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/split' });
+      const link = created.json() as { id: number; shortCode: string };
+      for (let i = 0; i < 3; i++) expect((await api.inject({ method: 'GET', url: `/${link.shortCode}`, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' } })).statusCode).toBe(302);
+      await api.container.deps.events.flush();
+      const clicks = await eventually(async () => {
+        const [row] = await worker.clickhouse<{ c: string }>('SELECT count() AS c FROM clicks WHERE organization_id = {org:UInt64}', { org: org.id });
+        return Number(row?.c) === 3 && row;
+      }, 15_000, 'the clicks written by the worker');
+      expect(Number(clicks.c)).toBe(3);
+      expect(worker.container.deps.metrics.get('events_written_total', { table: 'clicks' })).toBeGreaterThanOrEqual(3);
+      expect(api.container.deps.metrics.get('events_written_total', { table: 'clicks' })).toBe(0);
+    } finally {
+      await api.close();
+      await worker.close();
+      await own.dispose();
+    }
+  });
 });

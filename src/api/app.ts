@@ -91,6 +91,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, payload);
   });
 
+  // A worker-only process answers the operator's probes and metrics, nothing else.
+  if (!deps.config.roles.api) {
+    await app.register(healthRoutes, { deps });
+    return app;
+  }
+
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

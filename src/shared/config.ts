@@ -39,6 +39,12 @@ const envSchema = z.object({
   EVENT_BATCH_MAX: z.coerce.number().int().positive().default(5_000),
   EVENT_BATCH_DELAY_MS: z.coerce.number().int().positive().default(50),
   EVENT_WRITE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(1_000),
+  /** What this process does: api (the HTTP surface), worker (bus consumers, background jobs). */
+  SIGNPOST_ROLES: z
+    .string()
+    .default('api,worker')
+    .transform((v) => v.split(',').map((r) => r.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.enum(['api', 'worker'])).min(1, 'names no role')),
   /** Where customers point their domain's CNAME; default cname.<public host>. */
   CUSTOM_DOMAIN_CNAME_TARGET: optionalString,
   /** An mmdb country database of your own (GeoLite2-Country, DB-IP); default: the bundled CC0 one. */
@@ -91,6 +97,11 @@ export interface Config {
   eventBatchDelayMs: number;
   /** A ClickHouse writer inserts at most once per this span under steady traffic (0: at once). */
   eventWriteIntervalMs: number;
+  /**
+   * api: redirects and every API; worker: the bus consumers (ClickHouse writers, webhooks), the
+   * webhook sender and the domain checks. A worker-only process serves /healthz, /readyz, /metrics.
+   */
+  roles: { api: boolean; worker: boolean };
   customDomainCnameTarget: string;
   geoipDatabase: string | undefined;
   linkCacheMaxEntries: number;
@@ -162,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!URL.canParse(publicBaseUrl) || !['http:', 'https:'].includes(new URL(publicBaseUrl).protocol)) {
     throw new ConfigError(`invalid configuration: PUBLIC_BASE_URL is not an http(s) URL: ${publicBaseUrl}`);
   }
+  if (!e.SIGNPOST_ROLES.includes('worker') && !e.NATS_URL) {
+    throw new ConfigError('invalid configuration: SIGNPOST_ROLES without worker needs NATS_URL (nothing else would write the events of the in-process bus)');
+  }
   const databaseInUrl = databaseFromClickhouseUrl(e.CLICKHOUSE_URL);
   const chDatabase = e.CLICKHOUSE_DATABASE ?? databaseInUrl ?? 'signpost';
   if (!identifier.safeParse(chDatabase).success) {
@@ -188,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventBatchMax: e.EVENT_BATCH_MAX,
     eventBatchDelayMs: e.EVENT_BATCH_DELAY_MS,
     eventWriteIntervalMs: e.EVENT_WRITE_INTERVAL_MS,
+    roles: { api: e.SIGNPOST_ROLES.includes('api'), worker: e.SIGNPOST_ROLES.includes('worker') },
     customDomainCnameTarget: e.CUSTOM_DOMAIN_CNAME_TARGET ?? `cname.${new URL(publicBaseUrl).hostname}`,
     webhookAllowInsecure: e.WEBHOOK_ALLOW_INSECURE,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -101,6 +101,19 @@ describe('TRUST_PROXY', () => {
   });
 });
 
+describe('SIGNPOST_ROLES', () => {
+  it('runs both roles by default and takes either alone, in any case and spacing', () => {
+    expect(loadConfig({}).roles).toEqual({ api: true, worker: true });
+    expect(loadConfig({ SIGNPOST_ROLES: 'Worker' }).roles).toEqual({ api: false, worker: true });
+    expect(loadConfig({ SIGNPOST_ROLES: ' api , worker ' }).roles).toEqual({ api: true, worker: true });
+    expect(loadConfig({ SIGNPOST_ROLES: 'api', NATS_URL: 'nats://127.0.0.1:4222' }).roles).toEqual({ api: true, worker: false });
+  });
+
+  it('refuses an api-only process on the in-process bus: nothing would write its events', () => {
+    expect(configError({ SIGNPOST_ROLES: 'api' }).message).toMatch(/SIGNPOST_ROLES.*NATS_URL/);
+  });
+});
+
 describe('ClickHouse database', () => {
   it('comes from the CLICKHOUSE_URL path, unless CLICKHOUSE_DATABASE says otherwise', () => {
     const url = 'http://user:pass@clickhouse:8123/analytics';
@@ -125,6 +138,9 @@ describe('invalid values are refused with the variable named', () => {
     ['NATS_NAMESPACE', 'a.b'],
     ['SHUTDOWN_TIMEOUT_MS', '0'],
     ['EVENT_BATCH_MAX', 'many'],
+    ['EVENT_WRITE_INTERVAL_MS', '-5'],
+    ['SIGNPOST_ROLES', 'api,cron'],
+    ['SIGNPOST_ROLES', ' , '],
     ['PUBLIC_BASE_URL', 'go.example.com'],
     ['PUBLIC_BASE_URL', 'localhost:8080'],
     ['PUBLIC_BASE_URL', 'ftp://files.example.com'],
