@@ -1,10 +1,14 @@
-// npm run bench:redirect [-- --nats] [--links 10000] [--duration 10s] [--runs 3] [--connections 64,256] [--cpu-prof]
+// npm run bench:redirect [-- --nats | --split] [--links 10000] [--duration 10s] [--runs 3] [--connections 64,256] [--cpu-prof]
 //
 // Starts the service as `npm start` would (embedded stores; with --nats on the local NATS
 // JetStream), creates the links through the Service API, drives GET /{code} with wrk (random code
 // per request, ../shared/bench/random-path.lua) on loopback, and prints requests/s, p50, p99 per
 // run and their medians, the service's peak RSS, and the reconciliation: every request wrk sent
 // against the clicks ClickHouse counted (the sum of clickCount) once the pipeline has drained.
+//
+// --split runs two processes on NATS and the local PostgreSQL (a fresh database on
+// 127.0.0.1:5432): SIGNPOST_ROLES=api takes the load, SIGNPOST_ROLES=worker writes ClickHouse
+// (its chDB); the reconciliation then compares the api's redirects with the worker's writes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,9 +19,10 @@ import { parseArgs } from 'node:util';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sharedBench = path.resolve(root, '..', 'shared', 'bench');
 
-const { values: args } = parseArgs({
+const { values: parsedArgs } = parseArgs({
   options: {
     nats: { type: 'boolean', default: false },
+    split: { type: 'boolean', default: false },
     links: { type: 'string', default: '10000' },
     duration: { type: 'string', default: '10s' },
     runs: { type: 'string', default: '3' },
@@ -28,7 +33,12 @@ const { values: args } = parseArgs({
   },
 });
 
+const args = { ...parsedArgs, nats: parsedArgs.nats || parsedArgs.split };
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const workerPort = Number(args.port) + 1;
+const workerBase = `http://127.0.0.1:${workerPort}`;
+const splitDatabase = `signpost_bench_${process.pid}`;
+const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const port = Number(args.port);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-'));
@@ -62,29 +72,47 @@ async function api(method: string, url: string, body?: unknown, headers: Record<
   return res.status === 204 ? undefined : res.json();
 }
 
-function startService(): ChildProcess {
+function startService(role: { roles?: string; port: number; dataDir: string; profile: boolean }): ChildProcess {
   const nodeArgs = ['--import', 'tsx', 'src/main.ts'];
-  if (args['cpu-prof']) nodeArgs.unshift('--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench', 'profiles')}`);
+  if (role.profile) nodeArgs.unshift('--cpu-prof', `--cpu-prof-dir=${path.join(root, 'bench', 'profiles')}`);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    PORT: String(port),
-    DATA_DIR: dataDir,
+    PORT: String(role.port),
+    DATA_DIR: role.dataDir,
     SIGNPOST_ADMIN_TOKEN: ADMIN_TOKEN,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     // Batching knobs pass through, so their effect can be measured.
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('EVENT_BATCH_'))),
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('EVENT_BATCH_') || k === 'EVENT_WRITE_INTERVAL_MS')),
     ...(args.nats ? { NATS_URL: 'nats://127.0.0.1:4222', NATS_NAMESPACE: namespace } : {}),
+    ...(args.split
+      ? {
+          SIGNPOST_ROLES: role.roles,
+          DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${splitDatabase}`,
+          // Both processes seal and open the same secrets.
+          PII_ENCRYPTION_KEY: `bench:${'ab'.repeat(32)}`,
+        }
+      : {}),
   };
-  const child = spawn(process.execPath, nodeArgs, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  return child;
+  return spawn(process.execPath, nodeArgs, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
-async function waitHealthy(): Promise<void> {
+async function splitDatabaseCommand(command: 'create' | 'drop'): Promise<void> {
+  const { default: postgres } = await import('postgres');
+  const sql = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
+  try {
+    if (command === 'create') await sql.unsafe(`create database ${splitDatabase}`);
+    else await sql.unsafe(`drop database if exists ${splitDatabase} with (force)`);
+  } finally {
+    await sql.end();
+  }
+}
+
+async function waitHealthy(url = base): Promise<void> {
   for (let i = 0; i < 240; i++) {
     try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
+      if ((await fetch(`${url}/healthz`)).ok) return;
     } catch {
       // not up yet
     }
@@ -129,8 +157,8 @@ async function sumClickCounts(apiKey: string): Promise<number> {
   }
 }
 
-async function metric(name: string): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+async function metric(name: string, url = base): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
   return text
     .split('\n')
     .filter((l) => l.startsWith(`signpost_${name}`))
@@ -139,12 +167,18 @@ async function metric(name: string): Promise<number> {
 
 async function main(): Promise<void> {
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install -y wrk)');
-  console.log(`Signpost redirect benchmark: ${args.nats ? 'NATS JetStream bus' : 'in-process bus'}, embedded PGlite + chDB, ${os.cpus().length} cores`);
-  const service = startService();
+  const setup = args.split
+    ? 'api process + worker process on NATS JetStream and PostgreSQL, the worker on embedded chDB'
+    : `${args.nats ? 'NATS JetStream bus' : 'in-process bus'}, embedded PGlite + chDB`;
+  console.log(`Signpost redirect benchmark: ${setup}, ${os.cpus().length} cores`);
+  if (args.split) await splitDatabaseCommand('create');
+  const service = startService({ roles: 'api', port, dataDir, profile: args['cpu-prof'] });
+  const worker = args.split ? startService({ roles: 'worker', port: workerPort, dataDir: `${dataDir}-worker`, profile: false }) : undefined;
   let sent = 0;
   let nonRedirect = 0;
   try {
     await waitHealthy();
+    if (worker) await waitHealthy(workerBase);
     const org = (await api('POST', '/api/admin/v1/organizations', { name: 'Bench', plan: 'ENTERPRISE' }, { authorization: `Bearer ${ADMIN_TOKEN}` })) as { apiKey: string };
     const t0 = Date.now();
     const codes = await createLinks(org.apiKey, Number(args.links));
@@ -167,14 +201,17 @@ async function main(): Promise<void> {
       }
       console.log(`c=${connections}: median ${Math.round(median(runs.map((x) => x.rps)))} req/s, p50 ${(median(runs.map((x) => x.lat_us.p50)) / 1000).toFixed(2)} ms, p99 ${(median(runs.map((x) => x.lat_us.p99)) / 1000).toFixed(2)} ms`);
     }
-    console.log(`service peak RSS: ${peakRssMiB(service.pid!)} MiB`);
+    console.log(`service peak RSS: ${peakRssMiB(service.pid!)} MiB${worker ? `, worker peak RSS: ${peakRssMiB(worker.pid!)} MiB` : ''}`);
+    // Split: the api's own ClickHouse holds nothing; the worker's writes are the count.
+    const clicksCounted = () => (worker ? metric('events_written_total{table="clicks"}', workerBase) : sumClickCounts(org.apiKey));
+    const pending = async () => (await metric('event_backlog')) + (await metric('bus_pending', worker ? workerBase : base));
 
     // Reconciliation: wait until the pipeline is empty and the totals stop moving.
     const drainStart = Date.now();
     let counted = -1;
     for (;;) {
-      const backlog = (await metric('event_backlog')) + (await metric('bus_pending'));
-      const now = await sumClickCounts(org.apiKey);
+      const backlog = await pending();
+      const now = await clicksCounted();
       if (backlog === 0 && now === counted) break;
       counted = now;
       if (Date.now() - drainStart > 120_000) break;
@@ -187,9 +224,14 @@ async function main(): Promise<void> {
     console.log(`reconciliation: wrk read ${sent} answers (${nonRedirect} non-3xx), the service answered ${answered} redirects, ClickHouse counted ${counted} clicks after ${((Date.now() - drainStart) / 1000).toFixed(1)} s of drain: ${verdict}`);
     if (verdict !== 'EQUAL') process.exitCode = 1;
   } finally {
-    service.kill('SIGTERM');
-    await new Promise((r) => service.once('exit', r));
+    for (const child of [service, worker]) {
+      if (!child) continue;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(`${dataDir}-worker`, { recursive: true, force: true });
+    if (args.split) await splitDatabaseCommand('drop');
     if (args.nats) {
       const { connect } = await import('@nats-io/transport-node');
       const { jetstreamManager } = await import('@nats-io/jetstream');

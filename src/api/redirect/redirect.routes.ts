@@ -125,7 +125,7 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
   const redirected = outcomes.redirect!;
   metrics.define('redirects_fast_path_total', 'counter', 'Redirects answered in front of the router (also in redirects_total)');
   const answeredInFront = metrics.counter('redirects_fast_path_total', {});
-  return function fastRedirect(req, res) {
+  function answerInFront(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET') return false;
     const url = req.url ?? '';
     const queryStart = url.indexOf('?');
@@ -134,28 +134,34 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     const slug = path.slice(1);
     if (path[0] !== '/' || !SLUG.test(slug) || isReservedSlug(slug) || fast.isOwnPath(path)) return false;
     const hostname = fast.address.hostname(req);
-    let resolution: Resolution | Promise<Resolution>;
-    try {
-      resolution = links.resolve(hostname, slug);
-    } catch {
-      return false;
-    }
+    const resolution = links.resolve(hostname, slug);
     // A cache miss (the router waits for it) or no such link: Fastify answers.
     if (resolution instanceof Promise || resolution === undefined || resolution === 'unusable-domain') return false;
     const link = resolution;
     const facts: ClickFacts = { method: 'GET', url, hostname, ip: fast.address.ip(req), headers: req.headers, appPath: undefined };
     const decision = decideRedirect(link, facts, Date.now());
     if (decision.kind !== 'redirect') return false;
-    if (decision.record) events.record(clickEvent(link, facts, false));
-    redirected.inc();
-    answeredInFront.inc();
+    // Headers first: if Node refuses one, nothing was recorded and Fastify can still answer.
     res.writeHead(302, {
       location: decision.location,
       'cache-control': REDIRECT_CACHE_CONTROL,
       'x-request-id': fast.requestId(req.headers['x-request-id']),
       'content-length': '0',
     });
+    if (decision.record) events.record(clickEvent(link, facts, false));
+    redirected.inc();
+    answeredInFront.inc();
     res.end();
     return true;
+  }
+
+  return function fastRedirect(req, res) {
+    try {
+      return answerInFront(req, res);
+    } catch (err) {
+      // Never an uncaught exception in the server's request listener: Fastify takes over.
+      deps.log.warn({ err }, 'redirect fast path failed; answering through the router');
+      return res.headersSent;
+    }
   };
 }
