@@ -169,7 +169,11 @@ describe(`webhook deliveries (${backend})`, () => {
     for (const secretish of ['198.51.100.77', 'Chrome/126', 'someone@example.com', 'userAgent', '"ip"']) expect(text).not.toContain(secretish);
 
     // The log shows this one delivery only (the preview fetch made none).
-    const log = await deliveries(org.id);
+    // The receiver has the request before the sender has its answer: the log follows a moment later.
+    const log = await eventually(async () => {
+      const l = await deliveries(org.id);
+      return l[0]?.state === 'succeeded' && l;
+    }, 10_000, 'the delivery logged as succeeded');
     expect(log.map((d) => d.eventType)).toEqual(['click.url']);
     expect(log[0]).toMatchObject({ state: 'succeeded', attempts: 1, eventId: hit!.body.id });
   });

@@ -125,7 +125,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     },
     async deadLetter(message, reason) {
       const headers = (await import('@nats-io/transport-node')).headers();
-      headers.set('Signpost-Dead-Letter-Reason', reason.slice(0, 500));
+      // Header values are one line: database errors often span several.
+      headers.set('Signpost-Dead-Letter-Reason', reason.replace(/[\r\n]+/g, ' ').slice(0, 500));
       await js.publish(full(`dlq.${message.subject}`), message.data, { msgID: `dlq:${message.id}`, headers });
       log.error({ subject: message.subject, id: message.id, reason }, 'message dead-lettered');
     },
