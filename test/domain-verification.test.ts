@@ -244,7 +244,10 @@ describe.runIf(backend === 'services')('two instances checking one database', ()
       await new Promise((r) => setTimeout(r, INTERVAL_MS * 3));
       const record = await bookkeeping(failing.id);
       expect(record.attempts).toBe(MAX_MISSES);
-      expect(dns.queries(failing.domainName)).toBe(MAX_MISSES);
+      // An answer slower than the interval can let the other instance ask too before the first
+      // result is in; only one of such overlapping checks counts (the attempts above).
+      expect(dns.queries(failing.domainName)).toBeGreaterThanOrEqual(MAX_MISSES);
+      expect(dns.queries(failing.domainName)).toBeLessThanOrEqual(MAX_MISSES + 2);
       // The other instance serves the newly verified domain's links by Host.
       const created = await svc.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/twice', customDomainName: verified.domainName, customAlias: 'twice' });
       expect(created.statusCode, created.body).toBe(201);

@@ -43,7 +43,7 @@ export function createDomainVerifier(options: {
   async function verify(domain: DomainToCheck, explicit: boolean) {
     if (!domain.cnameRecordName || !domain.cnameRecordValue) return undefined;
     const outcome: CnameOutcome = await checker.check(domain.cnameRecordName, domain.cnameRecordValue);
-    const change = await repo.apply(domain.id, (current) => {
+    const change = await repo.apply(domain.id, domain.claimedAt, (current) => {
       const next = nextVerificationState(current, outcome.kind, { maxMisses, explicit });
       return {
         ...next,

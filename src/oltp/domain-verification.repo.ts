@@ -9,6 +9,8 @@ export interface DomainToCheck {
   organizationId: number;
   cnameRecordName: string | null;
   cnameRecordValue: string | null;
+  /** When the background job claimed it (its last_checked_at then); absent for a check on demand. */
+  claimedAt?: Date;
 }
 
 export interface CheckState {
@@ -33,6 +35,7 @@ interface ClaimRow {
   organization_id: number;
   cname_record_name: string | null;
   cname_record_value: string | null;
+  last_checked_at?: Date | null;
 }
 
 const toCheck = (r: ClaimRow): DomainToCheck => ({
@@ -40,6 +43,7 @@ const toCheck = (r: ClaimRow): DomainToCheck => ({
   organizationId: r.organization_id,
   cnameRecordName: r.cname_record_name,
   cnameRecordValue: r.cname_record_value,
+  ...(r.last_checked_at ? { claimedAt: r.last_checked_at } : {}),
 });
 
 export function createDomainVerificationRepo({ sql }: { sql: Sql }) {
@@ -59,7 +63,7 @@ export function createDomainVerificationRepo({ sql }: { sql: Sql }) {
           order by last_checked_at nulls first, id
           limit ${limit}
           for update skip locked)
-        returning id, organization_id, cname_record_name, cname_record_value`;
+        returning id, organization_id, cname_record_name, cname_record_value, last_checked_at`;
       return rows.map(toCheck);
     },
 
@@ -71,14 +75,18 @@ export function createDomainVerificationRepo({ sql }: { sql: Sql }) {
 
     /**
      * Locks the row, lets `decide` turn its current state into the next, and stores that. Returns
-     * the status before and after, or undefined when the domain is gone.
+     * the status before and after, or undefined when the domain is gone or, for a claimed check,
+     * when the row was claimed or checked again since `claimedAt`.
      */
-    async apply(id: number, decide: (current: CheckState) => CheckResult): Promise<{ from: DomainStatus; to: DomainStatus } | undefined> {
+    async apply(id: number, claimedAt: Date | undefined, decide: (current: CheckState) => CheckResult): Promise<{ from: DomainStatus; to: DomainStatus } | undefined> {
       return (await sql.begin(async (tx) => {
-        const [row] = await tx<{ status: DomainStatus; verification_failures: number; seen: boolean }[]>`
-          select status, verification_failures, record_seen_at is not null as seen
+        const [row] = await tx<{ status: DomainStatus; verification_failures: number; seen: boolean; last_checked_at: Date | null }[]>`
+          select status, verification_failures, record_seen_at is not null as seen, last_checked_at
           from custom_domains where id = ${id} for update`;
         if (!row) return undefined;
+        // A slow check whose domain was claimed again (or checked) since: the newer check counts,
+        // this one is dropped, so overlapping checks of two instances never count twice.
+        if (claimedAt && row.last_checked_at && row.last_checked_at.getTime() !== claimedAt.getTime()) return undefined;
         const next = decide({ status: row.status, failures: row.verification_failures, recordSeen: row.seen });
         await tx`
           update custom_domains set
