@@ -139,5 +139,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isOwnPath,
   });
   if (!requestLogging) fastRedirect = redirect;
+  // From the first moment of a shutdown Fastify answers 503 with Connection: close, so keep-alive
+  // clients move to another instance and the server can close; the fast path must not keep
+  // serving them.
+  app.addHook('preClose', (done) => {
+    fastRedirect = undefined;
+    done();
+  });
   return app;
 }

@@ -33,12 +33,13 @@ export function createWebhookConsumer(options: WebhookConsumerOptions): BatchHan
   metrics.define('webhook_events_enqueued_total', 'counter', 'Webhook deliveries enqueued');
 
   return async (messages) => {
+    const sources = messages.filter((m) => m.subject.startsWith('events.') && SOURCE_TYPES.has(m.subject.slice('events.'.length)));
+    if (sources.length === 0) return;
     const subscriptions = await options.subscriptions.current();
     // No enabled endpoint anywhere (the usual case): nothing to decode.
     if (subscriptions.size === 0) return;
     const envelopes: EventEnvelope[] = [];
-    for (const message of messages) {
-      if (!message.subject.startsWith('events.') || !SOURCE_TYPES.has(message.subject.slice('events.'.length))) continue;
+    for (const message of sources) {
       try {
         envelopes.push(...decodeBatch(message.data).events);
       } catch (err) {
