@@ -59,6 +59,16 @@ export interface Bus {
   close(): Promise<void>;
 }
 
+/**
+ * No queue blocks on its head. A batch that fails this many deliveries in a row has its messages
+ * tried one at a time; a message that then fails PARK_AFTER_FAILURES solo deliveries while another
+ * message of the same consumer succeeds is poison: it is dead-lettered with its last error and
+ * acknowledged. When every message fails alike (the store is down), none is parked: the fault is
+ * the store's, and everything is retried until it heals.
+ */
+export const ISOLATE_AFTER_FAILURES = 3;
+export const PARK_AFTER_FAILURES = 5;
+
 /** NATS-style subject matching: `*` one token, `>` the rest. */
 export function subjectMatches(filter: string, subject: string): boolean {
   const f = filter.split('.');
