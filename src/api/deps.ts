@@ -55,7 +55,7 @@ export interface AppDeps {
   usageMeter: UsageMeter;
   lifecycle: Lifecycle;
   clock: () => Date;
-  /** SDK callers (mobile and web SDK, user journey): who they are, and one per-app rate limit. */
+  /** SDK callers (mobile and web SDK, user journey): who they are, and their rate limits (keyed per app, keyless per app and address). */
   sdk: { authenticate: SdkAuthenticator; rateLimit: SdkRateLimiter };
   /** Custom-domain DNS verification (background job; the mobile SDK's verify checks one at once). */
   domainVerifier: DomainVerifier;
