@@ -12,6 +12,7 @@ import type { AppDeps } from '../deps.js';
 import { callerOf, type JourneyCaller } from './caller.js';
 import { emailIndexForm, maskEmail, maskPhone, normalizeEmail, normalizePhone } from './contact-fields.js';
 import { requireVerifiedIdentity, userHashSchema } from './identity-verification.js';
+import { errorBodySchema } from '../schemas/common.js';
 import { externalUserIdSchema, journeyErrorResponses } from './schemas.js';
 
 const tags = ['user journey: users'];
@@ -131,6 +132,15 @@ const identityAnswerSchema = z
     examples: [{ action: 'updated', ...EXAMPLE_RECORD, consentChanges: [{ flag: 'smsAdOptIn', from: true, to: false, source: 'identify', channel: 'mobile', appId: 12, changedAt: '2026-11-22T09:40:00.000Z' }] }],
   });
 
+const identityErrorResponses = {
+  ...journeyErrorResponses,
+  401: errorBodySchema.describe(
+    'unknown app id or wrong mobile app API key (APP_CREDENTIALS_INVALID); with identity verification on, a browser without userHash ' +
+      '(USER_HASH_REQUIRED) or with a wrong one (USER_HASH_INVALID)',
+  ),
+  403: errorBodySchema.describe('a browser call through an app without identity verification while another app of the organization has it (IDENTITY_VERIFICATION_REQUIRED)'),
+};
+
 const optInAnswerSchema = identityAnswerSchema.omit({ action: true }).meta({ id: 'OptInAnswer' });
 
 export function toChangeJson(c: ConsentChange): z.infer<typeof consentChangeSchema> {
@@ -215,7 +225,7 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
         .meta({
           example: { externalUserId: 'member-1024', name: '김민수', phone: '010-1234-5678', email: 'minsu@example.com', smsOptIn: true, emailOptIn: true, nightAdOptIn: false },
         }),
-      response: { 200: identityAnswerSchema, 201: identityAnswerSchema, ...journeyErrorResponses },
+      response: { 200: identityAnswerSchema, 201: identityAnswerSchema, ...identityErrorResponses },
     },
   }, async (request, reply) => {
     const caller = callerOf(request);
@@ -245,7 +255,7 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
         '(GET /api/v1/service/users/{externalUserId}/consent-history). ' + BROWSER_ANSWER +
         ' Identity verification applies as for identify.',
       body: z.object({ externalUserId: externalUserIdSchema, ...consentShape, userHash: userHashSchema }).meta({ example: { externalUserId: 'member-1024', smsAdOptIn: false, nightAdOptIn: false } }),
-      response: { 200: optInAnswerSchema, ...journeyErrorResponses },
+      response: { 200: optInAnswerSchema, ...identityErrorResponses },
     },
   }, async (request) => {
     const caller = callerOf(request);
