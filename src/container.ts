@@ -34,7 +34,7 @@ import { createCnameChecker } from './domains/cname-check.js';
 import { createDomainVerifier } from './domains/domain-verifier.js';
 import { createAppAssociationsRepo } from './oltp/app-associations.repo.js';
 import { createDomainVerificationRepo } from './oltp/domain-verification.repo.js';
-import { createAppRateLimiter } from './api/sdk/rate-limit.js';
+import { createSdkRateLimiter } from './api/sdk/rate-limit.js';
 import { createApiKeysRepo } from './oltp/api-keys.repo.js';
 import { createLinkLookupRepo } from './oltp/link-lookup.repo.js';
 import { createCampaignsRepo } from './oltp/campaigns.repo.js';
@@ -260,7 +260,14 @@ async function assemble(
     usageMeter,
     lifecycle: { isReady: () => ready },
     clock: () => new Date(),
-    sdk: { authenticate: createSdkAuthenticator({ repos }), rateLimit: createAppRateLimiter(config.sdkRateLimitPerSecond) },
+    sdk: {
+      authenticate: createSdkAuthenticator({ repos }),
+      rateLimit: createSdkRateLimiter({
+        keyedPerSecond: config.sdkRateLimitPerSecond,
+        keylessPerSecond: config.sdkKeylessRateLimitPerSecond,
+        keylessBurst: config.sdkKeylessRateLimitBurst,
+      }),
+    },
     domainVerifier,
     wellKnownFiles,
     deepLinks,

@@ -47,21 +47,22 @@ describe('identify', () => {
     ]);
     expect(created.consentChanges[0]).toMatchObject({ source: 'identify', channel: 'mobile', appId: acme.appId });
 
-    // null and omitted keep; sent values change.
-    const second = await call('POST', '/identify', { externalUserId: 'member-1', name: null, phone: null, smsOptIn: null, emailOptIn: true, pushOptIn: true });
+    // null and omitted keep; sent values change. (A browser hears only what it sent:
+    // journey-identity-verification.test.ts.)
+    const second = await call('POST', '/identify', { externalUserId: 'member-1', name: null, phone: null, smsOptIn: null, emailOptIn: true, pushOptIn: true }, { mobile: true });
     expect(second.statusCode).toBe(200);
     expect(second.json()).toMatchObject({
       action: 'updated', name: '김민수', phone: '010-****-5678', email: 'M***@example.com', pushIdentify: 'fcm:abc',
       smsOptIn: true, emailOptIn: true, pushOptIn: true, nightAdOptIn: false,
     });
     expect(second.json().consentChanges.map((c: { flag: string }) => c.flag)).toEqual(['emailOptIn', 'pushOptIn']);
-    expect(second.json().consentChanges[0].channel).toBe('browser');
+    expect(second.json().consentChanges[0].channel).toBe('mobile');
 
     // The same values again change nothing and record nothing.
-    const third = await call('POST', '/identify', { externalUserId: 'member-1', smsOptIn: true, phone: '+82 10 1234 5678' });
+    const third = await call('POST', '/identify', { externalUserId: 'member-1', smsOptIn: true, phone: '+82 10 1234 5678' }, { mobile: true });
     expect(third.json()).toMatchObject({ action: 'updated', consentChanges: [] });
 
-    const newName = await call('POST', '/identify', { externalUserId: 'member-1', name: 'Minsu' });
+    const newName = await call('POST', '/identify', { externalUserId: 'member-1', name: 'Minsu' }, { mobile: true });
     expect(newName.json()).toMatchObject({ name: 'Minsu', phone: '010-****-5678' });
   });
 

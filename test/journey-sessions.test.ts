@@ -59,22 +59,28 @@ describe('authentication', () => {
     expect((await plainCall('POST', '/session/create', { platform: 'WEB' })).statusCode).toBe(201);
   });
 
-  it('answers 429 with Retry-After once the app has used its second', async () => {
+  it('answers 429 with Retry-After once a browser address has used its budget for the app', async () => {
     const limiter = svc.container.deps.sdk.rateLimit;
+    const ip = '192.0.2.99';
     let res;
     for (let attempt = 0; attempt < 3; attempt++) {
-      // Use up this second of the app, then call at once (retry if the second rolled over in between).
+      // Use up this address's budget for the app, then call at once (retry if a token refilled in between).
       try {
-        for (let i = 0; i < 1000; i++) limiter.take(acme.appId);
+        for (let i = 0; i < 1000; i++) limiter.keyless(acme.appId, ip);
       } catch {
         // used up
       }
-      res = await call('GET', '/session/00000000-0000-7000-8000-000000000000');
+      res = await svc.inject({
+        method: 'GET', url: '/api/v1/cross-platform/session/00000000-0000-7000-8000-000000000000',
+        headers: { 'x-app-id': String(acme.appId) }, remoteAddress: ip,
+      });
       if (res.statusCode === 429) break;
     }
     expectError(res!, 429, { code: 'RATE_LIMITED' });
     expect(Number(res!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    await new Promise((r) => setTimeout(r, 1100));
+    // Other addresses, and the app's own key, are served.
+    expect((await call('GET', '/session/00000000-0000-7000-8000-000000000000')).statusCode).not.toBe(429);
+    expect((await call('GET', '/session/00000000-0000-7000-8000-000000000000', undefined, { mobile: true })).statusCode).not.toBe(429);
   });
 
   it('answers CORS preflights and marks answers readable by any origin', async () => {

@@ -23,7 +23,7 @@ afterAll(async () => {
 type Json = Record<string, unknown>;
 
 const SPEC_FIELDS = ['id', 'appName', 'platform', 'appIconUrl', 'bundleId', 'path', 'apiKey', 'scheme', 'teamId', 'storeUrl'];
-const EXTENSION_FIELDS = ['sha256CertFingerprints', 'deepLinkTokenTtlSeconds', 'createdAt', 'updatedAt'];
+const EXTENSION_FIELDS = ['sha256CertFingerprints', 'deepLinkTokenTtlSeconds', 'identityVerification', 'identitySecretIssuedAt', 'createdAt', 'updatedAt'];
 const FINGERPRINT = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).padStart(2, '0').toUpperCase()).join(':');
 
 const ios = (extra: Json = {}) => ({ platform: 'IOS', appName: 'Acme Shop', bundleId: 'com.acme.shop', ...extra });

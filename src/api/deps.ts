@@ -2,7 +2,7 @@
 import type { Config } from '../shared/config.js';
 import type { DeepLinkServices } from '../deeplink/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
-import type { AppRateLimiter } from './sdk/rate-limit.js';
+import type { SdkRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
 import type { WellKnownFiles } from './well-known/association-files.js';
 import type { DomainVerifier } from '../domains/domain-verifier.js';
@@ -55,8 +55,8 @@ export interface AppDeps {
   usageMeter: UsageMeter;
   lifecycle: Lifecycle;
   clock: () => Date;
-  /** SDK callers (mobile and web SDK, user journey): who they are, and one per-app rate limit. */
-  sdk: { authenticate: SdkAuthenticator; rateLimit: AppRateLimiter };
+  /** SDK callers (mobile and web SDK, user journey): who they are, and their rate limits (keyed per app, keyless per app and address). */
+  sdk: { authenticate: SdkAuthenticator; rateLimit: SdkRateLimiter };
   /** Custom-domain DNS verification (background job; the mobile SDK's verify checks one at once). */
   domainVerifier: DomainVerifier;
   /** apple-app-site-association and assetlinks.json per host, briefly cached. */

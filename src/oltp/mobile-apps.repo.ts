@@ -22,8 +22,19 @@ export interface MobileApp {
   apiKey: string;
   sha256CertFingerprints: string[];
   deepLinkTokenTtlSeconds: number;
+  /**
+   * When the app's identity secret was issued; null while identity verification is off. The secret
+   * itself is read only where a hash is checked (identityVerifiers).
+   */
+  identitySecretIssuedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** An app of an organization that requires verified identities, with its identity secret. */
+export interface IdentityVerifier {
+  appId: number;
+  secret: string;
 }
 
 export interface MobileAppInput {
@@ -52,6 +63,7 @@ interface Row {
   api_key_sealed: string;
   sha256_cert_fingerprints: string[];
   deep_link_token_ttl_seconds: number;
+  identity_secret_issued_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -101,6 +113,7 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
     apiKey: secretBox.open(r.api_key_sealed),
     sha256CertFingerprints: r.sha256_cert_fingerprints,
     deepLinkTokenTtlSeconds: r.deep_link_token_ttl_seconds,
+    identitySecretIssuedAt: r.identity_secret_issued_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   });
@@ -168,6 +181,34 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
       if (!row) return undefined;
       if (apiKey !== null && !hashesEqual(hashSecret(apiKey), row.api_key_hash)) return undefined;
       return toApp(row);
+    },
+
+    /**
+     * Turns identity verification on, or rotates its secret: a new random secret replaces the old
+     * one at once. Returns the app and the plaintext secret, which the caller shows this once.
+     */
+    async issueIdentitySecret(organizationId: number, id: number): Promise<{ app: MobileApp; secret: string } | undefined> {
+      const secret = `spi_${randomBase62(43)}`;
+      const [row] = await sql<Row[]>`
+        update mobile_apps set identity_secret_sealed = ${secretBox.seal(secret)}, identity_secret_issued_at = now(), updated_at = now()
+        where id = ${id} and organization_id = ${organizationId} returning *`;
+      return row && { app: toApp(row), secret };
+    },
+
+    /** Turns identity verification off (the secret is forgotten). */
+    async clearIdentitySecret(organizationId: number, id: number): Promise<MobileApp | undefined> {
+      const [row] = await sql<Row[]>`
+        update mobile_apps set identity_secret_sealed = null, identity_secret_issued_at = null, updated_at = now()
+        where id = ${id} and organization_id = ${organizationId} returning *`;
+      return row && toApp(row);
+    },
+
+    /** The organization's apps that require verified identities, with their secrets opened. */
+    async identityVerifiers(organizationId: number): Promise<IdentityVerifier[]> {
+      const rows = await sql<{ id: number; identity_secret_sealed: string }[]>`
+        select id, identity_secret_sealed from mobile_apps
+        where organization_id = ${organizationId} and identity_secret_sealed is not null`;
+      return rows.map((r) => ({ appId: r.id, secret: secretBox.open(r.identity_secret_sealed) }));
     },
 
     /** Ids of the organization's short URLs and campaigns that link the app. */

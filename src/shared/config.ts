@@ -29,6 +29,12 @@ const envSchema = z.object({
   NATS_NAMESPACE: optionalString.pipe(identifier.optional()),
   SIGNPOST_ADMIN_TOKEN: optionalString,
   SDK_RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(100),
+  /**
+   * Callers with the public app id alone (browsers, web SDK): requests a second per app and client
+   * address, and the burst one address may send at once (default: the keyed per-app limit).
+   */
+  SDK_KEYLESS_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().max(100_000).default(20),
+  SDK_KEYLESS_RATE_LIMIT_BURST: z.coerce.number().int().positive().max(100_000).optional(),
   /** Fastify trustProxy: "true", a hop count, or a comma-separated list of addresses/CIDRs. */
   TRUST_PROXY: optionalString,
   PII_ENCRYPTION_KEY: optionalString,
@@ -87,6 +93,9 @@ export interface Config {
   natsNamespace: string;
   adminToken: string | undefined;
   sdkRateLimitPerSecond: number;
+  /** Keyless SDK callers (app id alone): per app and client address. */
+  sdkKeylessRateLimitPerSecond: number;
+  sdkKeylessRateLimitBurst: number;
   trustProxy: TrustProxy;
   piiEncryptionKey: string | undefined;
   logLevel: string;
@@ -193,6 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     natsNamespace: e.NATS_NAMESPACE ?? 'signpost',
     adminToken: e.SIGNPOST_ADMIN_TOKEN,
     sdkRateLimitPerSecond: e.SDK_RATE_LIMIT_PER_SECOND,
+    sdkKeylessRateLimitPerSecond: e.SDK_KEYLESS_RATE_LIMIT_PER_SECOND,
+    sdkKeylessRateLimitBurst: e.SDK_KEYLESS_RATE_LIMIT_BURST ?? Math.max(e.SDK_RATE_LIMIT_PER_SECOND, Math.ceil(e.SDK_KEYLESS_RATE_LIMIT_PER_SECOND)),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     piiEncryptionKey: e.PII_ENCRYPTION_KEY,
     logLevel: e.LOG_LEVEL,

@@ -24,6 +24,8 @@ describe('defaults (CONTRACT.md)', () => {
       publicBaseUrl: 'http://localhost:8080',
       dataDir: path.resolve('data'),
       sdkRateLimitPerSecond: 100,
+      sdkKeylessRateLimitPerSecond: 20,
+      sdkKeylessRateLimitBurst: 100,
       databaseUrl: undefined,
       clickhouseUrl: undefined,
       natsUrl: undefined,
@@ -87,6 +89,17 @@ describe('defaults (CONTRACT.md)', () => {
   });
 });
 
+describe('SDK rate limits', () => {
+  it('gives keyless callers their own per-address rate and burst, the burst defaulting to the keyed limit', () => {
+    expect(loadConfig({ SDK_RATE_LIMIT_PER_SECOND: '50', SDK_KEYLESS_RATE_LIMIT_PER_SECOND: '2.5' })).toMatchObject({
+      sdkRateLimitPerSecond: 50, sdkKeylessRateLimitPerSecond: 2.5, sdkKeylessRateLimitBurst: 50,
+    });
+    expect(loadConfig({ SDK_KEYLESS_RATE_LIMIT_PER_SECOND: '5', SDK_KEYLESS_RATE_LIMIT_BURST: '10' })).toMatchObject({
+      sdkKeylessRateLimitPerSecond: 5, sdkKeylessRateLimitBurst: 10,
+    });
+  });
+});
+
 describe('TRUST_PROXY', () => {
   it('is off unless set', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
@@ -132,6 +145,8 @@ describe('invalid values are refused with the variable named', () => {
     ['PORT', '80.5'],
     ['SDK_RATE_LIMIT_PER_SECOND', '0'],
     ['SDK_RATE_LIMIT_PER_SECOND', 'lots'],
+    ['SDK_KEYLESS_RATE_LIMIT_PER_SECOND', '0'],
+    ['SDK_KEYLESS_RATE_LIMIT_BURST', '2.5'],
     ['LOG_LEVEL', 'verbose'],
     ['CLICKHOUSE_DATABASE', 'my-db'],
     ['CLICKHOUSE_DATABASE', 'x; DROP TABLE y'],

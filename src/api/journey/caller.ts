@@ -6,7 +6,8 @@
 // - stats: a proven caller only, because statistics cover the whole organization and an app id
 //   alone is public (it sits in every web page): X-App-ID with X-Mobile-App-API-Key, or a Service
 //   API key (X-API-KEY, which also counts against the monthly quota); and the add-on.
-// SDK callers then take one unit of their app's per-second limit (429 + Retry-After).
+// SDK callers then take one unit of their budget (429 + Retry-After): the app's own with the key,
+// their client address's for the app without it (src/api/sdk/rate-limit.ts).
 import type { FastifyRequest } from 'fastify';
 import { forbidden } from '../../shared/errors.js';
 import type { MobileApp } from '../../oltp/mobile-apps.repo.js';
@@ -43,7 +44,7 @@ export function createJourneyAuthenticator(deps: AppDeps) {
       caller = { organization, app: null, channel: 'service' };
     } else {
       const sdk = access === 'stats' ? await deps.sdk.authenticate.mobile(request) : await deps.sdk.authenticate.mobileOrBrowser(request);
-      deps.sdk.rateLimit.take(sdk.app.id);
+      deps.sdk.rateLimit.take(sdk, request.ip);
       caller = { organization: sdk.organization, app: sdk.app, channel: sdk.authenticated ? 'mobile' : 'browser' };
     }
     if (access !== 'identity' && !caller.organization.userJourney) {

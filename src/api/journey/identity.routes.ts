@@ -1,13 +1,18 @@
 // identify (upsert of the user identity record by externalUserId) and opt-in (consent flags only).
 // Neither needs the user-journey add-on. Phone and email are sealed at rest and never returned in
 // plaintext to SDK callers (they get a masked form); the Service API's users route reads them.
+// A browser names the app by its public id alone, which anyone can copy: it hears back only what it
+// sent itself, never a stored value, and once the app turns identity verification on it must prove
+// the member id with userHash (identity-verification.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../shared/errors.js';
 import { CONSENT_FLAGS, type ConsentChange, type ConsentFlag, type JourneyUser } from '../../oltp/journey-users.repo.js';
 import type { AppDeps } from '../deps.js';
-import { callerOf } from './caller.js';
+import { callerOf, type JourneyCaller } from './caller.js';
 import { emailIndexForm, maskEmail, maskPhone, normalizeEmail, normalizePhone } from './contact-fields.js';
+import { requireVerifiedIdentity, userHashSchema } from './identity-verification.js';
+import { errorBodySchema } from '../schemas/common.js';
 import { externalUserIdSchema, journeyErrorResponses } from './schemas.js';
 
 const tags = ['user journey: users'];
@@ -107,18 +112,34 @@ const EXAMPLE_RECORD = {
   updatedAt: '2026-11-22T09:40:00.000Z',
 };
 
+const BROWSER_ANSWER =
+  'To a browser (X-App-ID without the app key) every field is what that call sent (phone and email masked) or null, ' +
+  'never a stored value; createdAt and updatedAt are null and consentChanges is empty, since either would reveal stored values.';
+
 const identityAnswerSchema = z
   .object({
     action: z.enum(['created', 'updated']).describe('created on the first identify of this externalUserId'),
     ...identityFields,
     phone: z.string().nullable().describe('masked: 010-****-5678'),
     email: z.string().nullable().describe('masked: a***@example.com'),
-    consentChanges: z.array(consentChangeSchema).describe('the consent flags this call changed (recorded in the history)'),
+    createdAt: z.string().nullable().describe('null for browsers'),
+    updatedAt: z.string().nullable().describe('null for browsers'),
+    consentChanges: z.array(consentChangeSchema).describe('the consent flags this call changed (recorded in the history); empty for browsers'),
   })
+  .describe(BROWSER_ANSWER)
   .meta({
     id: 'IdentifyAnswer',
     examples: [{ action: 'updated', ...EXAMPLE_RECORD, consentChanges: [{ flag: 'smsAdOptIn', from: true, to: false, source: 'identify', channel: 'mobile', appId: 12, changedAt: '2026-11-22T09:40:00.000Z' }] }],
   });
+
+const identityErrorResponses = {
+  ...journeyErrorResponses,
+  401: errorBodySchema.describe(
+    'unknown app id or wrong mobile app API key (APP_CREDENTIALS_INVALID); with identity verification on, a browser without userHash ' +
+      '(USER_HASH_REQUIRED) or with a wrong one (USER_HASH_INVALID)',
+  ),
+  403: errorBodySchema.describe('a browser call through an app without identity verification while another app of the organization has it (IDENTITY_VERIFICATION_REQUIRED)'),
+};
 
 const optInAnswerSchema = identityAnswerSchema.omit({ action: true }).meta({ id: 'OptInAnswer' });
 
@@ -140,6 +161,34 @@ function toMaskedJson(user: JourneyUser) {
   };
 }
 
+interface SentFields {
+  name?: string | undefined;
+  phone?: string | undefined;
+  email?: string | undefined;
+  pushIdentify?: string | undefined;
+  consents: Partial<Record<ConsentFlag, boolean>>;
+}
+
+/** A browser's answer: only what this call sent, so the public app id reads nothing stored. */
+function toEchoJson(externalUserId: string, sent: SentFields) {
+  return {
+    externalUserId,
+    name: sent.name ?? null,
+    phone: sent.phone === undefined ? null : maskPhone(sent.phone),
+    email: sent.email === undefined ? null : maskEmail(sent.email),
+    pushIdentify: sent.pushIdentify ?? null,
+    ...(Object.fromEntries(CONSENT_FLAGS.map((f) => [f, sent.consents[f] ?? null])) as Record<ConsentFlag, boolean | null>),
+    createdAt: null,
+    updatedAt: null,
+  };
+}
+
+/** The record and the changes for a caller with the app key; only the echo for a browser. */
+function answerFor(caller: JourneyCaller, user: JourneyUser, changes: ConsentChange[], sent: SentFields) {
+  if (caller.channel === 'browser') return { ...toEchoJson(user.externalUserId, sent), consentChanges: [] };
+  return { ...toMaskedJson(user), consentChanges: changes.map(toChangeJson) };
+}
+
 function consentsOf(body: Partial<Record<ConsentFlag, boolean | null | undefined>>): Partial<Record<ConsentFlag, boolean>> {
   const out: Partial<Record<ConsentFlag, boolean>> = {};
   for (const f of CONSENT_FLAGS) {
@@ -159,7 +208,10 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
         'The first call for an externalUserId creates the record (201, action created); later calls update only the fields sent ' +
         '(200, action updated): a field that is null or omitted keeps its stored value. Phone and email are validated, normalised ' +
         '(phones to E.164) and stored AES-256-GCM encrypted; the answer shows them masked. Each consent flag that changes is ' +
-        'recorded with its time in the consent history. No add-on needed; browsers send X-App-ID only, apps add their key.',
+        'recorded with its time in the consent history. No add-on needed; browsers send X-App-ID only, apps add their key. ' +
+        BROWSER_ANSWER + ' Once the app has identity verification on, a browser must send userHash (401 USER_HASH_REQUIRED or ' +
+        'USER_HASH_INVALID), and a browser call through another app of the organization without it is refused (403 ' +
+        'IDENTITY_VERIFICATION_REQUIRED).',
       body: z
         .object({
           externalUserId: externalUserIdSchema,
@@ -168,32 +220,27 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
           email: emailSchema,
           pushIdentify: keepText(500).describe('push token identifier'),
           ...consentShape,
+          userHash: userHashSchema,
         })
         .meta({
           example: { externalUserId: 'member-1024', name: '김민수', phone: '010-1234-5678', email: 'minsu@example.com', smsOptIn: true, emailOptIn: true, nightAdOptIn: false },
         }),
-      response: { 200: identityAnswerSchema, 201: identityAnswerSchema, ...journeyErrorResponses },
+      response: { 200: identityAnswerSchema, 201: identityAnswerSchema, ...identityErrorResponses },
     },
   }, async (request, reply) => {
     const caller = callerOf(request);
     const b = request.body;
+    await requireVerifiedIdentity(deps, caller, b.externalUserId, b.userHash);
+    const sent: SentFields = { name: b.name, phone: b.phone, email: b.email, pushIdentify: b.pushIdentify, consents: consentsOf(b) };
     const result = await deps.journey.users.upsert(
       caller.organization.id,
       b.externalUserId,
-      {
-        name: b.name,
-        phone: b.phone,
-        email: b.email,
-        emailIndexForm: b.email === undefined ? undefined : emailIndexForm(b.email),
-        pushIdentify: b.pushIdentify,
-        consents: consentsOf(b),
-      },
+      { ...sent, emailIndexForm: b.email === undefined ? undefined : emailIndexForm(b.email) },
       { source: 'identify', channel: caller.channel, appId: caller.app?.id ?? null, requestId: request.id },
     );
     return reply.code(result.action === 'created' ? 201 : 200).send({
       action: result.action,
-      ...toMaskedJson(result.user),
-      consentChanges: result.changes.map(toChangeJson),
+      ...answerFor(caller, result.user, result.changes, sent),
     });
   });
 
@@ -205,9 +252,10 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       description:
         'Changes only the consent flags sent (at least one; null keeps a flag). 404 USER_NOT_FOUND when identify never ran for the user. ' +
         'Every change is recorded with its time, the call and the kind of caller in the consent history ' +
-        '(GET /api/v1/service/users/{externalUserId}/consent-history).',
-      body: z.object({ externalUserId: externalUserIdSchema, ...consentShape }).meta({ example: { externalUserId: 'member-1024', smsAdOptIn: false, nightAdOptIn: false } }),
-      response: { 200: optInAnswerSchema, ...journeyErrorResponses },
+        '(GET /api/v1/service/users/{externalUserId}/consent-history). ' + BROWSER_ANSWER +
+        ' Identity verification applies as for identify.',
+      body: z.object({ externalUserId: externalUserIdSchema, ...consentShape, userHash: userHashSchema }).meta({ example: { externalUserId: 'member-1024', smsAdOptIn: false, nightAdOptIn: false } }),
+      response: { 200: optInAnswerSchema, ...identityErrorResponses },
     },
   }, async (request) => {
     const caller = callerOf(request);
@@ -216,6 +264,7 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
     if (Object.keys(consents).length === 0) {
       throw badRequest('VALIDATION_FAILED', `body: send at least one consent flag (${CONSENT_FLAGS.join(', ')}) as true or false`);
     }
+    await requireVerifiedIdentity(deps, caller, b.externalUserId, b.userHash);
     const result = await deps.journey.users.setConsents(caller.organization.id, b.externalUserId, consents, {
       source: 'opt-in',
       channel: caller.channel,
@@ -223,6 +272,6 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       requestId: request.id,
     });
     if (!result) throw notFound('USER_NOT_FOUND', `no user ${b.externalUserId}: call identify first`);
-    return { ...toMaskedJson(result.user), consentChanges: result.changes.map(toChangeJson) };
+    return answerFor(caller, result.user, result.changes, { consents });
   });
 };

@@ -10,7 +10,7 @@ export const journeyErrorResponses = {
   401: errorBodySchema.describe('unknown app id or wrong mobile app API key (APP_CREDENTIALS_INVALID)'),
   403: errorBodySchema.describe('the user-journey add-on is off for the organization (ADD_ON_REQUIRED)'),
   404: errorBodySchema,
-  429: errorBodySchema.describe('the per-app request limit is used up (RATE_LIMITED, Retry-After)'),
+  429: errorBodySchema.describe('the request budget is used up (RATE_LIMITED, Retry-After): the app\'s own with X-Mobile-App-API-Key, else the client address\'s for the app'),
 } as const;
 
 export const platformSchema = z.enum(JOURNEY_PLATFORMS).describe('WEB, IOS or ANDROID');

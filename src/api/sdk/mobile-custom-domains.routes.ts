@@ -20,7 +20,7 @@ export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> 
   // Before validation: a caller without credentials hears 401, whatever else is wrong.
   app.addHook('onRequest', async (request) => {
     const caller = await deps.sdk.authenticate.mobile(request);
-    deps.sdk.rateLimit.take(caller.app.id);
+    deps.sdk.rateLimit.keyed(caller.app.id);
     callers.set(request, caller);
   });
   const organizationOf = (request: FastifyRequest) => callers.get(request)!.organization.id;

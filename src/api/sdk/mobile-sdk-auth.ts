@@ -10,7 +10,7 @@ const callers = new WeakMap<FastifyRequest, SdkCaller>();
 export function requireMobileApp(app: FastifyInstance, deps: Pick<AppDeps, 'sdk'>): void {
   app.addHook('onRequest', async (request) => {
     const caller = await deps.sdk.authenticate.mobile(request);
-    deps.sdk.rateLimit.take(caller.app.id);
+    deps.sdk.rateLimit.keyed(caller.app.id);
     callers.set(request, caller);
   });
 }

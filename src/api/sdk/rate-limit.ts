@@ -1,29 +1,108 @@
-// Per-app request limit of the SDK APIs (SDK_RATE_LIMIT_PER_SECOND): a fixed one-second window
-// per app id, counted in process. With several instances each enforces the limit on its own share
-// of the traffic, so the fleet-wide limit is a multiple of it (documented in the README).
+// Request limits of the SDK APIs, as token buckets counted in process. Two budgets, so that what
+// anyone can send with an app's public id never spends what the app's own SDK needs:
+// - keyed callers (X-App-ID proven by X-Mobile-App-API-Key): one bucket per app,
+//   SDK_RATE_LIMIT_PER_SECOND tokens a second, as many in a burst;
+// - keyless callers (browsers and the web SDK, the app id alone): one bucket per app and client
+//   address, SDK_KEYLESS_RATE_LIMIT_PER_SECOND a second, SDK_KEYLESS_RATE_LIMIT_BURST in a burst.
+// A bucket that has refilled is the same as no bucket, so idle ones are dropped, and the number of
+// buckets has a ceiling. With several instances each enforces the limits on its own share of the
+// traffic, so the fleet-wide limits are a multiple of them (documented in the README).
 import { tooManyRequests } from '../../shared/errors.js';
+import type { SdkCaller } from './app-auth.js';
 
-export interface AppRateLimiter {
-  /** Counts one call of the app; throws 429 with Retry-After when its second is used up. */
-  take(appKey: string | number, nowMs?: number): void;
+export type TakeOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export interface TokenBuckets {
+  /** Takes one token of `key`'s bucket at `nowMs`, or says how long until one is there. */
+  take(key: string, nowMs: number): TakeOutcome;
+  /** Buckets held now (for tests and metrics). */
+  readonly size: number;
 }
 
-export function createAppRateLimiter(limitPerSecond: number): AppRateLimiter {
-  let windowStart = 0;
-  let counts = new Map<string | number, number>();
+interface Bucket {
+  tokens: number;
+  atMs: number;
+}
+
+/** Far more clients than one instance serves at once; past it, the least recently seen go first. */
+const DEFAULT_MAX_BUCKETS = 100_000;
+
+export function createTokenBuckets(options: { ratePerSecond: number; burst: number; maxBuckets?: number }): TokenBuckets {
+  const { ratePerSecond, burst } = options;
+  const maxBuckets = options.maxBuckets ?? DEFAULT_MAX_BUCKETS;
+  const perMs = ratePerSecond / 1000;
+  // After this long untouched a bucket is full again: forgetting it changes nothing.
+  const idleMs = burst / perMs;
+  // Least recently used first: every take moves its bucket to the end.
+  const buckets = new Map<string, Bucket>();
+
+  function dropIdle(nowMs: number) {
+    for (const [key, bucket] of buckets) {
+      if (nowMs - bucket.atMs < idleMs && buckets.size <= maxBuckets) break;
+      buckets.delete(key);
+    }
+  }
+
   return {
-    take(appKey, nowMs = Date.now()) {
-      const second = Math.floor(nowMs / 1000) * 1000;
-      if (second !== windowStart) {
-        // A new second: forget the old one entirely, so idle apps cost no memory.
-        windowStart = second;
-        counts = new Map();
+    take(key, nowMs) {
+      const found = buckets.get(key);
+      let tokens = burst;
+      if (found) {
+        tokens = Math.min(burst, found.tokens + Math.max(0, nowMs - found.atMs) * perMs);
+        buckets.delete(key);
       }
-      const used = (counts.get(appKey) ?? 0) + 1;
-      counts.set(appKey, used);
-      if (used > limitPerSecond) {
-        throw tooManyRequests('RATE_LIMITED', `more than ${limitPerSecond} requests per second for this app`, 1);
-      }
+      const allowed = tokens >= 1;
+      if (allowed) tokens -= 1;
+      buckets.set(key, { tokens, atMs: nowMs });
+      dropIdle(nowMs);
+      return allowed ? { allowed } : { allowed, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / ratePerSecond)) };
+    },
+    get size() {
+      return buckets.size;
+    },
+  };
+}
+
+export interface SdkRateLimiter {
+  /** One call of a caller that proved the app's key; 429 with Retry-After past the app's budget. */
+  keyed(appId: number, nowMs?: number): void;
+  /**
+   * One call that named the app without its key, from a client address; 429 with Retry-After past
+   * that address's budget for the app. `app` may be another stable name when no app is known.
+   */
+  keyless(app: number | string, clientAddress: string, nowMs?: number): void;
+  /** One call of an authenticated SDK caller: keyed when it proved the key, keyless otherwise. */
+  take(caller: Pick<SdkCaller, 'app' | 'authenticated'>, clientAddress: string): void;
+}
+
+export interface SdkRateLimits {
+  keyedPerSecond: number;
+  keylessPerSecond: number;
+  keylessBurst: number;
+  maxBuckets?: number;
+}
+
+export function createSdkRateLimiter(limits: SdkRateLimits): SdkRateLimiter {
+  const keyed = createTokenBuckets({ ratePerSecond: limits.keyedPerSecond, burst: limits.keyedPerSecond, maxBuckets: limits.maxBuckets });
+  const keyless = createTokenBuckets({ ratePerSecond: limits.keylessPerSecond, burst: limits.keylessBurst, maxBuckets: limits.maxBuckets });
+
+  function refuse(outcome: TakeOutcome, message: string) {
+    if (!outcome.allowed) throw tooManyRequests('RATE_LIMITED', message, outcome.retryAfterSeconds);
+  }
+
+  return {
+    take(caller, clientAddress) {
+      if (caller.authenticated) this.keyed(caller.app.id);
+      else this.keyless(caller.app.id, clientAddress);
+    },
+    keyed(appId, nowMs = Date.now()) {
+      refuse(keyed.take(String(appId), nowMs), `more than ${limits.keyedPerSecond} requests per second for this app`);
+    },
+    keyless(app, clientAddress, nowMs = Date.now()) {
+      refuse(
+        keyless.take(`${app} ${clientAddress}`, nowMs),
+        `more than ${limits.keylessPerSecond} requests per second for this app from this address (burst ${limits.keylessBurst})`,
+      );
     },
   };
 }

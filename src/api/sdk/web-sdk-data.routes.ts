@@ -1,8 +1,9 @@
 // Web SDK API data routes (/api/v1/sdk/web): what the landing page and the web SDK post about a
 // deep-link token (fingerprint, store visit, Android intent debug data) and the token's link for
-// trackGoal's goalType. No secret: a browser holds none. Each call counts against the per-app
-// limit of the token's app (or the app id it names). navigator.sendBeacon can only send text/plain,
-// so JSON is also read from text/plain bodies here. The version route lives with the bundle.
+// trackGoal's goalType. No secret: a browser holds none. Each call counts against the keyless
+// budget of the caller's address for the token's app (or the app id it names), never the app's
+// own. navigator.sendBeacon can only send text/plain, so JSON is also read from text/plain bodies
+// here. The version route lives with the bundle.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -47,17 +48,20 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
   const { tokens, records, recorder } = deps.deepLinks;
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseTextAsJson);
 
-  /** A live token, counted against its app's limit (or the app the caller names). */
-  async function liveToken(token: string, appId: number | undefined): Promise<DeepLinkToken> {
-    if (appId !== undefined) deps.sdk.rateLimit.take(appId);
+  /**
+   * A live token, counted against the caller's address's keyless budget for the token's app (or
+   * the app the caller names): a browser holds no key, so it never spends the app's own budget.
+   */
+  async function liveToken(request: FastifyRequest, token: string, appId: number | undefined): Promise<DeepLinkToken> {
+    if (appId !== undefined) deps.sdk.rateLimit.keyless(appId, request.ip);
     const found = await tokens.get(token);
     if (!found || found.expiresAt.getTime() <= Date.now()) throw tokenNotFound();
-    if (appId === undefined) deps.sdk.rateLimit.take(found.appId);
+    if (appId === undefined) deps.sdk.rateLimit.keyless(found.appId, request.ip);
     return found;
   }
 
-  async function updateFingerprint(body: z.infer<typeof fingerprintBody>) {
-    await liveToken(body.token, body.appId);
+  async function updateFingerprint(request: FastifyRequest, body: z.infer<typeof fingerprintBody>) {
+    await liveToken(request, body.token, body.appId);
     const updated = await tokens.updateFingerprint(body.token, {
       resolution: normalizeResolution(body.resolution),
       timeZone: body.timeZone?.trim() || null,
@@ -76,7 +80,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     r.post('/update-fingerprint', {
       schema: { tags, summary: 'Attach the landing page\'s device fingerprint to a deep-link token', body: fingerprintBody, response: { 200: statusSchema, ...errors } },
     }, async (request) => {
-      await updateFingerprint(request.body);
+      await updateFingerprint(request, request.body);
       return { status: 'success' as const, message: 'fingerprint updated' };
     });
 
@@ -87,7 +91,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         response: { 200: statusSchema, ...errors },
       },
     }, async (request) => {
-      await liveToken(request.body.token, undefined);
+      await liveToken(request, request.body.token, undefined);
       const visit = await tokens.markStoreVisited(request.body.token);
       if (!visit) throw tokenNotFound();
       if (visit.first) {
@@ -120,7 +124,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         if (named) [appId, organizationId] = [named.id, named.organizationId];
       }
       // Reports of no known app share one budget per address.
-      deps.sdk.rateLimit.take(appId ?? `debug-scheme:${request.ip}`);
+      deps.sdk.rateLimit.keyless(appId ?? 'debug-scheme', request.ip);
       const id = await records.addDebugSchemeReport({
         organizationId, appId, token: token?.token ?? null,
         appUrl: b.appUrl ?? null, schemeEnd: b.schemeEnd ?? null, pathPart: b.pathPart ?? null,
@@ -149,7 +153,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
       },
     }, async (request) => {
       const caller = await deps.sdk.authenticate.mobileOrBrowser(request);
-      deps.sdk.rateLimit.take(caller.app.id);
+      deps.sdk.rateLimit.take(caller, request.ip);
       const t = await tokens.get(request.query.token);
       if (!t || t.organizationId !== caller.organization.id || t.expiresAt.getTime() <= Date.now()) throw tokenNotFound();
       const link = await loadLink(deps, t.organizationId, { linkType: t.linkType, id: t.linkId });
@@ -170,7 +174,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     campaign.withTypeProvider<ZodTypeProvider>().post('/update-fingerprint', {
       schema: { tags, summary: 'Attach the device fingerprint to a campaign deep-link token (after a campaign QR scan)', body: fingerprintBody, response: { 200: statusSchema, ...errors } },
     }, async (request) => {
-      await updateFingerprint(request.body);
+      await updateFingerprint(request, request.body);
       return { status: 'success' as const, message: 'campaign fingerprint updated' };
     });
   }, { prefix: '/campaign-deep-link' });

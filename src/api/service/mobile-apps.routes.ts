@@ -1,6 +1,7 @@
 // Service API: mobile apps (/api/v1/service/mobile-apps). Registering an app generates its URL
 // namespace (path) and its mobile SDK key; its deep-link settings feed the redirect and the
-// well-known files.
+// well-known files. Identity verification (an extension) issues the secret that signs member ids
+// for browser identify and opt-in calls (src/api/journey/identity-verification.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, conflict, notFound } from '../../shared/errors.js';
@@ -53,6 +54,10 @@ export const mobileAppSchema = z
     storeUrl: z.string().nullable(),
     sha256CertFingerprints: z.array(z.string()).describe('Android signing certificates, for assetlinks.json (extension)'),
     deepLinkTokenTtlSeconds: z.number().int().describe('lifetime of deep-link tokens, 60 s to 7 days (extension)'),
+    identityVerification: z
+      .boolean()
+      .describe('browsers must send userHash with identify and opt-in (extension; POST .../identity-verification turns it on)'),
+    identitySecretIssuedAt: z.string().nullable().describe('when the current identity secret was issued; null while identity verification is off (extension)'),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -72,6 +77,8 @@ function toJson(app: MobileApp): z.infer<typeof mobileAppSchema> {
     storeUrl: app.storeUrl,
     sha256CertFingerprints: app.sha256CertFingerprints,
     deepLinkTokenTtlSeconds: app.deepLinkTokenTtlSeconds,
+    identityVerification: app.identitySecretIssuedAt !== null,
+    identitySecretIssuedAt: app.identitySecretIssuedAt?.toISOString() ?? null,
     createdAt: app.createdAt.toISOString(),
     updatedAt: app.updatedAt.toISOString(),
   };
@@ -182,6 +189,41 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
     });
     if (!updated) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
     return toJson(updated);
+  });
+
+  app.post('/mobile-apps/:id/identity-verification', {
+    schema: {
+      tags, security, summary: 'Turn identity verification on, or rotate its secret (extension)',
+      description:
+        'Issues a new identity secret, shown in this answer only (it is stored encrypted). From then on identify and opt-in ' +
+        'calls from browsers (X-App-ID without the mobile app key) must carry userHash, the hex HMAC-SHA256 of externalUserId ' +
+        'under this secret, computed by your server: without it 401 USER_HASH_REQUIRED, with a wrong one 401 USER_HASH_INVALID. ' +
+        'Since users belong to the organization, browser calls through its apps without identity verification are then refused ' +
+        '(403 IDENTITY_VERIFICATION_REQUIRED). Calling it again rotates the secret: hashes made with the old one stop working at once. ' +
+        'Calls with the mobile app key are not affected.',
+      params: idParams,
+      response: {
+        200: mobileAppSchema.extend({ identitySecret: z.string().describe('shown only here: keep it on your server, never in a page or an app') })
+          .meta({ id: 'MobileAppWithIdentitySecret' }),
+        ...commonErrorResponses,
+      },
+    },
+  }, async (request) => {
+    const issued = await mobileApps.issueIdentitySecret(request.serviceAuth!.organization.id, request.params.id);
+    if (!issued) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
+    return { ...toJson(issued.app), identitySecret: issued.secret };
+  });
+
+  app.delete('/mobile-apps/:id/identity-verification', {
+    schema: {
+      tags, security, summary: 'Turn identity verification off and forget its secret (extension)',
+      params: idParams, response: { 204: z.null(), ...commonErrorResponses },
+    },
+  }, async (request, reply) => {
+    if (!(await mobileApps.clearIdentitySecret(request.serviceAuth!.organization.id, request.params.id))) {
+      throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
+    }
+    return reply.code(204).send(null);
   });
 
   app.delete('/mobile-apps/:id', {
