@@ -12,7 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import { isLocalName, isLoopbackAddress } from '../shared/public-address.js';
 import type { ClientAddress } from './client-address.js';
 
-export const HSTS = 'max-age=31536000; includeSubDomains';
+// No includeSubDomains: PUBLIC_BASE_URL may be an apex whose other subdomains are not ours to pin.
+export const HSTS = 'max-age=31536000';
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 /** JSON, text and any HTML without a policy of its own: nothing loads, nothing frames it. */
 export const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
