@@ -167,7 +167,7 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
       'cache-control': REDIRECT_CACHE_CONTROL,
       'x-request-id': fast.requestId(req.headers['x-request-id']),
       'content-length': '0',
-      ...securityHeaders(req),
+      ...securityHeaders(req, hostname),
     });
     if (decision.record) events.record(clickEvent(link, facts, false));
     redirected.inc();
