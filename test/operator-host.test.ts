@@ -55,7 +55,7 @@ describe('operator surfaces', () => {
   });
 
   it('answer on the service host, to probes by address or service name, and on OPERATOR_HOSTS', async () => {
-    for (const host of ['sgnp.example', 'SGNP.example:443', '127.0.0.1:8080', '[::1]:8080', 'localhost', '10.1.2.3:8080', 'signpost:8080', 'signpost.monitoring.svc']) {
+    for (const host of ['sgnp.example', 'SGNP.example:443', '127.0.0.1:8080', '[::1]:8080', 'localhost', '10.1.2.3:8080', 'signpost:8080', 'signpost.monitoring.svc', 'signpost.prod.svc.cluster.local:8080', 'metrics.internal']) {
       for (const { url, auth } of OPERATOR) {
         const res = await get(url, host, auth ? admin : {});
         expect(res.statusCode, `${url} on ${host}: ${res.body.slice(0, 200)}`).toBe(200);

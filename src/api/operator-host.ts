@@ -1,13 +1,15 @@
 // The operator's surfaces (/docs, /openapi.json, /metrics, /readyz, the operator API) answer only
 // on the service's own host: PUBLIC_BASE_URL's, the names in OPERATOR_HOSTS, and the names a
-// probe or scraper inside the deployment uses (an IP address, localhost, a single-label service
-// name such as `signpost`). A customer's custom domain (always a dotted name) gets the same 404 as
+// probe or scraper inside the deployment uses (an IP address, a single-label service name such as
+// `signpost`, localhost and local names such as `signpost.monitoring.svc.cluster.local` or
+// `metrics.internal`). A customer's custom domain (a public dotted name) gets the same 404 as
 // a path that does not exist, so nothing about the operator shows through a customer's domain.
 // /healthz stays on every host for load balancers; links, well-known files, the Service, SDK and
 // journey APIs are unaffected.
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../shared/errors.js';
+import { isLocalName } from '../shared/public-address.js';
 import type { Config } from '../shared/config.js';
 
 /** Route patterns (as registered) that belong to the operator. */
@@ -18,7 +20,7 @@ export function operatorHostRule(config: Pick<Config, 'publicBaseUrl' | 'operato
   return (hostname) => {
     const host = hostname.toLowerCase().replace(/\.$/, '');
     if (named.has(host) || host === '' || !host.includes('.')) return true;
-    if (host === 'localhost' || host.endsWith('.localhost')) return true;
+    if (isLocalName(host)) return true;
     return isIP(host.replace(/^\[|\]$/g, '')) !== 0;
   };
 }
