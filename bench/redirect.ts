@@ -34,7 +34,7 @@ const { values: parsedArgs } = parseArgs({
 });
 
 const args = { ...parsedArgs, nats: parsedArgs.nats || parsedArgs.split };
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdefghij';
 const workerPort = Number(args.port) + 1;
 const workerBase = `http://127.0.0.1:${workerPort}`;
 const splitDatabase = `signpost_bench_${process.pid}`;

@@ -21,7 +21,7 @@ const { values: args } = parseArgs({
 });
 const total = Number(args.clicks);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-stats-bench-'));
-const ADMIN = 'bench-admin-token-0123456789';
+const ADMIN = 'bench-admin-token-0123456789abcdefghij';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 

@@ -29,6 +29,8 @@ import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
 import { createSdkAuthenticator } from './api/sdk/app-auth.js';
+import { withMobileKeyFailures } from './api/sdk/mobile-key-failures.js';
+import { createAuthFailureLimiters } from './api/auth-failures.js';
 import { createWellKnownFiles } from './api/well-known/association-files.js';
 import { createCnameChecker } from './domains/cname-check.js';
 import { createDomainVerifier } from './domains/domain-verifier.js';
@@ -245,6 +247,7 @@ async function assemble(
     campaigns: createCampaignsRepo({ sql }),
   };
   const deepLinks = createDeepLinkServices({ sql, events, log });
+  const authFailures = createAuthFailureLimiters(config.authFailures);
   const deps: AppDeps = {
     links,
     linkChanged,
@@ -261,13 +264,14 @@ async function assemble(
     lifecycle: { isReady: () => ready },
     clock: () => new Date(),
     sdk: {
-      authenticate: createSdkAuthenticator({ repos }),
+      authenticate: withMobileKeyFailures(createSdkAuthenticator({ repos }), authFailures.mobileKey),
       rateLimit: createSdkRateLimiter({
         keyedPerSecond: config.sdkRateLimitPerSecond,
         keylessPerSecond: config.sdkKeylessRateLimitPerSecond,
         keylessBurst: config.sdkKeylessRateLimitBurst,
       }),
     },
+    authFailures,
     domainVerifier,
     wellKnownFiles,
     deepLinks,

@@ -57,7 +57,9 @@ describe(`landing page (${backend})`, () => {
       apiBase: BASE,
       sdkUrl: `${BASE}/sdk/web/1.0.0/signpost.js`,
     });
-    expect(res.body).toContain(`<script src="${BASE}/sdk/web/1.0.0/signpost.js" defer></script>`);
+    // The SDK carries the nonce of the page's Content-Security-Policy.
+    const nonce = /script-src 'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))?.[1];
+    expect(res.body).toContain(`<script src="${BASE}/sdk/web/1.0.0/signpost.js" nonce="${nonce}" defer></script>`);
     // Each tap is its own single-purpose token.
     expect(landingTokenOf(res.body)).not.toBe(page.token);
   });

@@ -1,7 +1,7 @@
 // The HTTP core: the spec's error body for every client mistake, health and readiness, request
 // ids, the OpenAPI document and the reference page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { expectError } from './support/error-body.js';
 
 let isolation: Isolation;
@@ -17,7 +17,7 @@ afterAll(async () => {
   await isolation?.dispose();
 });
 
-const adminHeaders = { authorization: 'Bearer test-admin-token-0123456789' };
+const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 describe('error bodies', () => {
   it('malformed JSON is 400 MALFORMED_JSON', async () => {

@@ -16,6 +16,8 @@ import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './error-handler.js';
+import { DOCS_CSP, registerSecurityHeaders } from './security-headers.js';
+import { registerOperatorHostRule } from './operator-host.js';
 import { healthRoutes } from './health.routes.js';
 import { journeyApi } from './journey/index.js';
 import { registerRedirectRoutes, type FastRedirect } from './redirect/redirect.routes.js';
@@ -84,6 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
+  registerOperatorHostRule(app, deps.config);
 
   // Callback style, not async: this runs on every answer, the redirect's included.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -119,7 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: DOCS_CSP });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { deps });

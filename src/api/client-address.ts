@@ -9,6 +9,8 @@ export interface ClientAddress {
   ip(req: IncomingMessage): string;
   /** The Host (or trusted X-Forwarded-Host) without its port; IPv6 literals keep their brackets. */
   hostname(req: IncomingMessage): string;
+  /** `https` or `http`: the trusted X-Forwarded-Proto, else whether the socket is TLS. */
+  protocol(req: IncomingMessage): string;
 }
 
 type TrustFn = (address: string, hop: number) => boolean;
@@ -26,6 +28,8 @@ const lastEntry = (value: string) => {
   return comma === -1 ? value.trim() : value.slice(comma + 1).trim();
 };
 
+const socketProtocol = (req: IncomingMessage) => ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+
 const withoutPort = (host: string) => (host[0] === '[' ? host.slice(0, host.indexOf(']') + 1) : host.split(':', 1)[0]!);
 
 export function createClientAddress(trust: TrustProxy): ClientAddress {
@@ -34,6 +38,7 @@ export function createClientAddress(trust: TrustProxy): ClientAddress {
     return {
       ip: (req) => req.socket.remoteAddress ?? '',
       hostname: (req) => withoutPort(req.headers.host ?? ''),
+      protocol: socketProtocol,
     };
   }
   return {
@@ -46,6 +51,12 @@ export function createClientAddress(trust: TrustProxy): ClientAddress {
       const peer = req.socket.remoteAddress;
       if (typeof forwarded === 'string' && forwarded && peer !== undefined && trusted(peer, 0)) return withoutPort(lastEntry(forwarded));
       return withoutPort(req.headers.host ?? '');
+    },
+    protocol(req) {
+      const forwarded = req.headers['x-forwarded-proto'];
+      const peer = req.socket.remoteAddress;
+      if (typeof forwarded === 'string' && forwarded && peer !== undefined && trusted(peer, 0)) return lastEntry(forwarded);
+      return socketProtocol(req);
     },
   };
 }

@@ -2,6 +2,7 @@
 import type { Config } from '../shared/config.js';
 import type { DeepLinkServices } from '../deeplink/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
+import type { AuthFailureLimiters } from './auth-failures.js';
 import type { SdkRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
 import type { WellKnownFiles } from './well-known/association-files.js';
@@ -53,6 +54,8 @@ export interface AppDeps {
   secretBox: SecretBox;
   events: EventPublisher;
   usageMeter: UsageMeter;
+  /** Failed authentications per client address, one limiter per surface (429 after too many). */
+  authFailures: AuthFailureLimiters;
   lifecycle: Lifecycle;
   clock: () => Date;
   /** SDK callers (mobile and web SDK, user journey): who they are, and their rate limits (keyed per app, keyless per app and address). */

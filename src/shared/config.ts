@@ -27,7 +27,10 @@ const envSchema = z.object({
   NATS_URL: optionalString,
   /** Prefix of stream, consumer and subject names, so several deployments can share one NATS. */
   NATS_NAMESPACE: optionalString.pipe(identifier.optional()),
-  SIGNPOST_ADMIN_TOKEN: optionalString,
+  /** The operator token: at least 32 characters, or the service refuses to start. */
+  SIGNPOST_ADMIN_TOKEN: optionalString.pipe(
+    z.string().min(32, 'must be at least 32 characters (for example: openssl rand -hex 32)').optional(),
+  ),
   SDK_RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(100),
   /**
    * Callers with the public app id alone (browsers, web SDK): requests a second per app and client
@@ -77,6 +80,13 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(32),
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(2),
   WEBHOOK_POLL_MS: z.coerce.number().int().positive().default(1_000),
+  /** Private deployments: short URLs and other redirect targets may name private addresses. */
+  LINK_ALLOW_PRIVATE_TARGETS: booleanFlag,
+  /** Failed authentications one client address may make per window before it gets 429. */
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().positive().default(20),
+  AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
+  /** Extra host names (comma-separated) that serve /docs, /metrics, /readyz and the operator API. */
+  OPERATOR_HOSTS: optionalString,
 });
 
 export type TrustProxy = boolean | number | string[];
@@ -129,6 +139,12 @@ export interface Config {
   webhookConcurrency: number;
   webhookEndpointConcurrency: number;
   webhookPollMs: number;
+  /** Redirect targets may be private, loopback or link-local addresses and local names. */
+  linkAllowPrivateTargets: boolean;
+  /** After `limit` failed authentications within `windowSeconds`, an address gets 429. */
+  authFailures: { limit: number; windowSeconds: number };
+  /** Lower-case host names besides PUBLIC_BASE_URL's that serve the operator surfaces. */
+  operatorHosts: string[];
 }
 
 export class ConfigError extends Error {}
@@ -232,5 +248,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsResolvers: parseDnsResolvers(e.DNS_RESOLVER),
     domainVerifyIntervalMs: e.DOMAIN_VERIFY_INTERVAL_MS,
     domainVerifyMaxMisses: e.DOMAIN_VERIFY_MAX_MISSES,
+    linkAllowPrivateTargets: e.LINK_ALLOW_PRIVATE_TARGETS,
+    authFailures: { limit: e.AUTH_FAILURE_LIMIT, windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS },
+    operatorHosts: (e.OPERATOR_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
   };
 }

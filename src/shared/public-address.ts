@@ -125,3 +125,28 @@ export function addressRefusal(address: string, options: { allowLoopback: boolea
 }
 
 export const isLoopbackAddress = (address: string) => classifyAddress(address) === 'loopback';
+
+/**
+ * Names that always mean this machine or a private network, never a public site: localhost and
+ * the suffixes reserved or conventional for local use (.localhost, .local, .internal, .lan,
+ * .home.arpa, .localdomain). Compared without a trailing dot.
+ */
+export function isLocalName(name: string): boolean {
+  const host = name.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost') return true;
+  return ['.localhost', '.local', '.internal', '.lan', '.home.arpa', '.localdomain'].some((suffix) => host.endsWith(suffix));
+}
+
+/**
+ * Why a URL's host is not a public site, from the host text alone (no DNS): a non-public address
+ * literal, or a local name. Pass the WHATWG-parsed hostname (`new URL(...).hostname`), which has
+ * already turned `2130706433`, `0x7f.1` or `0177.0.0.1` into 127.0.0.1 as a browser would.
+ */
+export function hostRefusal(hostname: string): AddressClass | 'local-name' | undefined {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (isIPv4(bare) || isIPv6(bare)) {
+    const cls = classifyAddress(bare);
+    return cls === 'public' ? undefined : cls;
+  }
+  return isLocalName(bare) ? 'local-name' : undefined;
+}

@@ -13,7 +13,7 @@ import { loadConfig, type Config } from '../../src/shared/config.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { backend, servicesEnv } from './backend.js';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghij';
 
 export interface Isolation {
   env: Record<string, string>;

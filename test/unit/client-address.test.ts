@@ -9,20 +9,20 @@ import type { TrustProxy } from '../../src/shared/config.js';
 
 async function compare(trust: TrustProxy, headers: Record<string, string>) {
   const ours = createClientAddress(trust);
-  let mine: { ip: string; hostname: string } | undefined;
+  let mine: { ip: string; hostname: string; protocol: string } | undefined;
   const app = Fastify({
     trustProxy: trust as boolean | string[],
     serverFactory: (handler) =>
       http.createServer((req, res) => {
-        mine = { ip: ours.ip(req), hostname: ours.hostname(req) };
+        mine = { ip: ours.ip(req), hostname: ours.hostname(req), protocol: ours.protocol(req) };
         handler(req, res);
       }),
   });
-  app.get('/', async (request) => ({ ip: request.ip, hostname: request.hostname }));
+  app.get('/', async (request) => ({ ip: request.ip, hostname: request.hostname, protocol: request.protocol }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   try {
     const port = (app.server.address() as AddressInfo).port;
-    const theirs = await new Promise<{ ip: string; hostname: string }>((resolve, reject) => {
+    const theirs = await new Promise<{ ip: string; hostname: string; protocol: string }>((resolve, reject) => {
       http.get({ host: '127.0.0.1', port, path: '/', headers, agent: false }, (res) => {
         let body = '';
         res.on('data', (c) => (body += c));
@@ -43,12 +43,14 @@ const HEADERS: Record<string, string>[] = [
   { host: 'sgnp.example', 'x-forwarded-for': '203.0.113.9, 10.0.0.2, 127.0.0.1' },
   { host: 'internal:8080', 'x-forwarded-host': 'brand.example' },
   { host: 'internal:8080', 'x-forwarded-host': 'evil.example, brand.example:443' },
+  { host: 'sgnp.example', 'x-forwarded-proto': 'https' },
+  { host: 'sgnp.example', 'x-forwarded-proto': 'http, https' },
 ];
 
 describe('client address as Fastify computes it', () => {
   const trusts: TrustProxy[] = [false, true, 2, ['127.0.0.1'], ['10.0.0.0/8'], ['loopback', '10.0.0.0/8']];
   for (const trust of trusts) {
-    it(`agrees with request.ip and request.hostname for TRUST_PROXY ${JSON.stringify(trust)}`, async () => {
+    it(`agrees with request.ip, request.hostname and request.protocol for TRUST_PROXY ${JSON.stringify(trust)}`, async () => {
       for (const headers of HEADERS) {
         const { mine, theirs } = await compare(trust, headers);
         expect(mine, JSON.stringify(headers)).toEqual(theirs);

@@ -58,7 +58,7 @@ describe('defaults (CONTRACT.md)', () => {
       HOST: '0.0.0.0',
       DATABASE_URL: 'postgres://u:p@db:5432/signpost',
       NATS_URL: 'nats://a:4222,nats://b:4222',
-      SIGNPOST_ADMIN_TOKEN: ' operator-token ',
+      SIGNPOST_ADMIN_TOKEN: ' operator-token-0123456789abcdefghijkl ',
       SDK_RATE_LIMIT_PER_SECOND: '25',
       NODE_ENV: 'production',
       WEBHOOK_ALLOW_INSECURE: 'yes',
@@ -68,7 +68,7 @@ describe('defaults (CONTRACT.md)', () => {
       host: '0.0.0.0',
       databaseUrl: 'postgres://u:p@db:5432/signpost',
       natsUrl: 'nats://a:4222,nats://b:4222',
-      adminToken: 'operator-token',
+      adminToken: 'operator-token-0123456789abcdefghijkl',
       sdkRateLimitPerSecond: 25,
       production: true,
       webhookAllowInsecure: true,
@@ -96,6 +96,29 @@ describe('SDK rate limits', () => {
     });
     expect(loadConfig({ SDK_KEYLESS_RATE_LIMIT_PER_SECOND: '5', SDK_KEYLESS_RATE_LIMIT_BURST: '10' })).toMatchObject({
       sdkKeylessRateLimitPerSecond: 5, sdkKeylessRateLimitBurst: 10,
+    });
+  });
+});
+
+describe('hardening settings', () => {
+  it('refuses private link targets, limits failed authentications and knows no extra operator host by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      linkAllowPrivateTargets: false,
+      authFailures: { limit: 20, windowSeconds: 300 },
+      operatorHosts: [],
+    });
+  });
+
+  it('reads LINK_ALLOW_PRIVATE_TARGETS, AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW_SECONDS and OPERATOR_HOSTS', () => {
+    expect(loadConfig({
+      LINK_ALLOW_PRIVATE_TARGETS: 'true',
+      AUTH_FAILURE_LIMIT: '5',
+      AUTH_FAILURE_WINDOW_SECONDS: '60',
+      OPERATOR_HOSTS: ' Signpost.Internal , ,metrics.local',
+    })).toMatchObject({
+      linkAllowPrivateTargets: true,
+      authFailures: { limit: 5, windowSeconds: 60 },
+      operatorHosts: ['signpost.internal', 'metrics.local'],
     });
   });
 });
@@ -170,6 +193,22 @@ describe('invalid values are refused with the variable named', () => {
     expect(err.message).toContain('CLICKHOUSE_URL');
     expect(err.message).not.toContain('s3cret');
     expect(configError({ CLICKHOUSE_URL: 'http://user:s3cret@clickhouse :8123/x' }).message).not.toContain('s3cret');
+  });
+
+  it('refuses an operator token shorter than 32 characters, saying so without echoing it', () => {
+    const err = configError({ SIGNPOST_ADMIN_TOKEN: 'change-me' });
+    expect(err.message).toContain('SIGNPOST_ADMIN_TOKEN');
+    expect(err.message).toContain('at least 32 characters');
+    expect(err.message).not.toContain('change-me');
+    expect(configError({ SIGNPOST_ADMIN_TOKEN: 'x'.repeat(31) }).message).toContain('SIGNPOST_ADMIN_TOKEN');
+    expect(loadConfig({ SIGNPOST_ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).toBe('x'.repeat(32));
+  });
+
+  it.each([
+    ['AUTH_FAILURE_LIMIT', '0'],
+    ['AUTH_FAILURE_WINDOW_SECONDS', 'soon'],
+  ])('%s=%s', (name, value) => {
+    expect(configError({ [name]: value }).message).toContain(name);
   });
 
   it('reports every invalid variable at once', () => {

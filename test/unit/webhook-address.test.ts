@@ -4,9 +4,30 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressRefusal, classifyAddress } from '../../src/shared/public-address.js';
+import { addressRefusal, classifyAddress, hostRefusal } from '../../src/shared/public-address.js';
 import { checkUrlShape, resolveDeliveryAddress, validateWebhookUrl, type Resolve } from '../../src/shared/webhook-url.js';
 import { sendWebhook } from '../../src/ingest/webhook-sender.js';
+
+describe('hostRefusal (link targets): the host as a browser parses it, no DNS', () => {
+  it.each([
+    ['https://10.0.0.1/', 'private'],
+    ['https://2130706433/', 'loopback'],
+    ['https://0x7f.1/', 'loopback'],
+    ['https://0177.0.0.1/', 'loopback'],
+    ['https://[::ffff:127.0.0.1]/', 'loopback'],
+    ['https://[::ffff:a9fe:a9fe]/', 'metadata'],
+    ['https://169.254.169.254/', 'metadata'],
+    ['https://localhost./', 'local-name'],
+    ['https://db.internal/', 'local-name'],
+    ['https://nas.home.arpa/', 'local-name'],
+    ['https://example.com/', undefined],
+    ['https://8.8.8.8/', undefined],
+    ['https://[2001:4860:4860::8888]/', undefined],
+    ['https://localhost.example.com/', undefined],
+  ])('%s → %s', (url, expected) => {
+    expect(hostRefusal(new URL(url).hostname)).toBe(expected);
+  });
+});
 
 describe('classifyAddress', () => {
   it.each([

@@ -14,10 +14,14 @@ import { adminWebhookDeliveryRoutes } from './webhook-deliveries.routes.js';
 import { adminNoticeRoutes } from './notices.routes.js';
 
 export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string }> = async (app, { deps, adminToken }) => {
+  // A presented but wrong token counts against the caller's address (auth-failures.ts).
+  const failures = deps.authFailures.adminToken;
   app.addHook('onRequest', async (request) => {
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
+    const header = request.headers.authorization;
+    if (header !== undefined) failures.check(request);
+    const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
     if (!match?.[1] || !secretsEqual(match[1].trim(), adminToken)) {
+      if (header !== undefined) failures.fail(request);
       throw unauthorized('ADMIN_TOKEN_INVALID', 'a valid operator token is required (Authorization: Bearer …)');
     }
   });

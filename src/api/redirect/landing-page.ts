@@ -104,7 +104,9 @@ const appTarget = (input: LandingPageInput) =>
 export const needsSafariStep = (input: LandingPageInput) =>
   input.platform === 'IOS' && input.inAppBrowser !== null && input.inAppBrowser !== 'kakaotalk' && input.inAppBrowser !== 'line';
 
-export function landingPage(input: LandingPageInput): string {
+/** The page; `nonce` (its Content-Security-Policy's) goes on its <style> and the SDK's <script>. */
+export function landingPage(input: LandingPageInput, nonce?: string): string {
+  const n = nonce === undefined ? '' : ` nonce="${escapeHtml(nonce)}"`;
   const lang = input.locale === 'en' ? 'en' : 'ko';
   const t = TEXT[lang];
   const name = escapeHtml(input.appName);
@@ -135,12 +137,12 @@ export function landingPage(input: LandingPageInput): string {
     `<meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cover">` +
     `<meta name="robots" content="noindex"><meta name="format-detection" content="telephone=no">` +
     `<meta name="signpost:deeplink-token" content="${escapeHtml(input.token)}">` +
-    `<title>${name}</title><style>${STYLE}</style></head>` +
+    `<title>${name}</title><style${n}>${STYLE}</style></head>` +
     `<body><main>${icon}<h1>${name}</h1>` +
     (input.title ? `<p>${escapeHtml(input.title)}</p>` : '') +
     actions.join('') +
     `<p id="signpost-status" class="status" role="status" aria-live="polite" data-opening="${t.opening}"></p></main>` +
     `<script type="application/json" id="signpost-landing">${scriptJson(input)}</script>` +
-    `<script src="${escapeHtml(input.sdkUrl)}" defer></script></body></html>`
+    `<script src="${escapeHtml(input.sdkUrl)}"${n} defer></script></body></html>`
   );
 }

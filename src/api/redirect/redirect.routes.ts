@@ -12,6 +12,7 @@ import { landingPage } from './landing-page.js';
 import type { LinkResolver, Resolution } from './link-resolver.js';
 import { clickEvent, decideRedirect, type ClickFacts } from './redirect-decision.js';
 import { adInterstitialPage, expiredPage, notFoundPage, sharePreviewPage, unavailablePage } from './pages.js';
+import { newNonce, pagePolicy, redirectSecurityHeaders, type PagePolicyOptions } from '../security-headers.js';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
 const HTML = 'text/html; charset=utf-8';
@@ -49,13 +50,28 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
 
   const deepLinkLanding = createDeepLinkLanding({ deepLinks: deps.deepLinks, publicBaseUrl: config.publicBaseUrl });
 
-  function sendPage(reply: FastifyReply, status: number, html: string, outcome: string): FastifyReply {
+  /** An HTML page under its own Content-Security-Policy, its inline code allowed by a fresh nonce. */
+  function sendPage(
+    reply: FastifyReply,
+    status: number,
+    render: (nonce: string) => string,
+    outcome: string,
+    policy: Omit<PagePolicyOptions, 'nonce'> = {},
+  ): FastifyReply {
     outcomes[outcome]?.inc();
-    return reply.code(status).header('cache-control', 'no-store').type(HTML).send(html);
+    const nonce = newNonce();
+    return reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', pagePolicy({ ...policy, nonce }))
+      .type(HTML)
+      .send(render(nonce));
   }
+  const landingPolicy = { connect: [new URL(config.publicBaseUrl).origin], httpsImages: true };
+  const adPolicy = { operatorAd: config.adPageHtml.trim() !== '' };
 
   function answer(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, resolution: Resolution): FastifyReply | Promise<FastifyReply> {
-    if (resolution === undefined || resolution === 'unusable-domain') return sendPage(reply, 404, notFoundPage(), 'not_found');
+    if (resolution === undefined || resolution === 'unusable-domain') return sendPage(reply, 404, notFoundPage, 'not_found');
     const link = resolution;
     const facts: ClickFacts = {
       method: request.method,
@@ -66,26 +82,29 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
       appPath: request.params.appPath,
     };
     const decision = decideRedirect(link, facts, Date.now());
-    if (decision.kind === 'not_found') return sendPage(reply, 404, notFoundPage(), 'not_found');
-    if (decision.kind === 'expired') return sendPage(reply, 410, expiredPage(), 'expired');
+    if (decision.kind === 'not_found') return sendPage(reply, 404, notFoundPage, 'not_found');
+    if (decision.kind === 'expired') return sendPage(reply, 410, expiredPage, 'expired');
     if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
     switch (decision.kind) {
       case 'preview': {
         const url = `${config.publicBaseUrl}${request.url.split('?')[0]}`;
-        return sendPage(reply, 200, sharePreviewPage({
+        return sendPage(reply, 200, (nonce) => sharePreviewPage({
           url,
           destination: decision.destination,
           title: link.ogTitle ?? link.title ?? url,
           description: link.ogDescription,
           imageUrl: link.ogImageUrl,
+          nonce,
         }), 'preview');
       }
       case 'landing':
         // The page carries a deep-link token; without one (not written in time), the plain redirect.
         return deepLinkLanding.prepare(request, link, decision.platform, decision.fallback).then((input) =>
-          input ? sendPage(reply, 200, landingPage(input), 'landing') : redirectTo(reply, decision.fallback));
+          input ? sendPage(reply, 200, (nonce) => landingPage(input, nonce), 'landing', landingPolicy) : redirectTo(reply, decision.fallback));
       case 'ad_page':
-        return sendPage(reply, 200, adInterstitialPage({ destination: decision.destination, seconds: config.adPageSeconds, adSlotHtml: config.adPageHtml, title: link.title }), 'ad_page');
+        return sendPage(reply, 200, (nonce) => adInterstitialPage({
+          destination: decision.destination, seconds: config.adPageSeconds, adSlotHtml: config.adPageHtml, title: link.title, nonce,
+        }), 'ad_page', adPolicy);
       case 'redirect':
         return redirectTo(reply, decision.location);
     }
@@ -107,14 +126,14 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
       resolution = links.resolve(request.hostname, slug);
     } catch (err) {
       request.log.error({ err }, 'link look-up failed');
-      return sendPage(reply, 503, unavailablePage(), 'unavailable');
+      return sendPage(reply, 503, unavailablePage, 'unavailable');
     }
     if (!(resolution instanceof Promise)) return answer(request, reply, resolution);
     return resolution.then(
       (resolved) => answer(request, reply, resolved),
       (err: unknown) => {
         request.log.error({ err }, 'link look-up failed');
-        return sendPage(reply.header('retry-after', '5'), 503, unavailablePage(), 'unavailable');
+        return sendPage(reply.header('retry-after', '5'), 503, unavailablePage, 'unavailable');
       },
     );
   }
@@ -123,6 +142,7 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
   app.get<{ Params: Params }>('/:appPath/:slug', { schema: { hide: true } }, handle);
 
   const redirected = outcomes.redirect!;
+  const securityHeaders = redirectSecurityHeaders(fast.address);
   metrics.define('redirects_fast_path_total', 'counter', 'Redirects answered in front of the router (also in redirects_total)');
   const answeredInFront = metrics.counter('redirects_fast_path_total', {});
   function answerInFront(req: IncomingMessage, res: ServerResponse): boolean {
@@ -147,6 +167,7 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
       'cache-control': REDIRECT_CACHE_CONTROL,
       'x-request-id': fast.requestId(req.headers['x-request-id']),
       'content-length': '0',
+      ...securityHeaders(req, hostname),
     });
     if (decision.record) events.record(clickEvent(link, facts, false));
     redirected.inc();

@@ -4,7 +4,8 @@
 import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { normalizeIp } from '../../shared/ip.js';
-import { forbidden, tooManyRequests, unauthorized } from '../../shared/errors.js';
+import { forbidden, isAppError, tooManyRequests, unauthorized } from '../../shared/errors.js';
+import { limited } from '../auth-failures.js';
 import { secondsUntilNextUtcMonth, utcMonthStart } from '../../shared/time.js';
 import type { Organization } from '../../oltp/organizations.repo.js';
 import type { AppDeps } from '../deps.js';
@@ -36,8 +37,13 @@ export function ipAllowed(allowlist: string[], clientIp: string): boolean {
   return list.check(ip, family);
 }
 
-export function createServiceAuthenticator(deps: Pick<AppDeps, 'repos' | 'usageMeter' | 'clock'>) {
-  return async function authenticate(request: FastifyRequest): Promise<ServiceAuth> {
+const wrongKey = (err: unknown) => isAppError(err) && err.code === 'API_KEY_INVALID';
+
+export function createServiceAuthenticator(deps: Pick<AppDeps, 'repos' | 'usageMeter' | 'clock' | 'authFailures'>) {
+  /** Wrong keys count against the caller's address (auth-failures.ts); a missing one does not. */
+  return (request: FastifyRequest): Promise<ServiceAuth> => limited(deps.authFailures.serviceKey, request, wrongKey, () => check(request));
+
+  async function check(request: FastifyRequest): Promise<ServiceAuth> {
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) throw unauthorized('API_KEY_MISSING', 'X-API-KEY header is required');
@@ -58,5 +64,5 @@ export function createServiceAuthenticator(deps: Pick<AppDeps, 'repos' | 'usageM
     }
     deps.usageMeter.count(organization.id, now);
     return { apiKeyId: found.apiKeyId, organization };
-  };
+  }
 }

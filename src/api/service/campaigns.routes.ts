@@ -91,7 +91,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
   const { publicBaseUrl, production } = deps.config;
   const tags = ['service: campaigns'];
   const security = [{ apiKey: [] }];
-  const url = httpsUrlSchema({ production });
+  const url = httpsUrlSchema({ production, allowPrivate: deps.config.linkAllowPrivateTargets });
   const expiresAt = futureDateField(parseIsoDateTime, 'ISO-8601 such as 2025-12-31T23:59:59Z (seconds optional)', deps.clock);
   const extraFields = {
     utmSource: clearable(text(100)),

@@ -2,6 +2,7 @@
 // generated short codes, expiry formats, and the paths no link may take.
 import { z } from 'zod';
 import { randomBase62 } from '../../shared/ids.js';
+import { hostRefusal } from '../../shared/public-address.js';
 
 /**
  * First path segments the service itself answers; a short code or alias there would be shadowed
@@ -36,9 +37,12 @@ const CREDENTIALS_OR_SPACE = /\s/;
 
 /**
  * A destination a person can safely be sent to: https only, parseable, no spaces or credentials,
- * a real host (a dotted name or an IP; localhost only outside production).
+ * a real host (a dotted name or an IP). Unless the deployment allows private targets
+ * (LINK_ALLOW_PRIVATE_TARGETS), the host may not be a private, loopback, link-local, metadata or
+ * otherwise non-public address, in any spelling a browser accepts, nor a local name: a short link
+ * must never turn the service's trusted domain into a pointer at someone's internal network.
  */
-export function httpsUrlSchema(options: { production: boolean; max?: number }) {
+export function httpsUrlSchema(options: { production: boolean; allowPrivate: boolean; max?: number }) {
   const max = options.max ?? 1000;
   return z
     .string()
@@ -59,6 +63,9 @@ export function httpsUrlSchema(options: { production: boolean; max?: number }) {
       const host = url.hostname;
       const isIpv4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
       const isIpv6 = host.startsWith('[');
+      const refused = options.allowPrivate ? undefined : hostRefusal(host);
+      if (refused === 'local-name') return fail(`must not point to a local host name (${host})`);
+      if (refused) return fail(`must not point to a ${refused} address (${host})`);
       if (host === 'localhost') {
         if (options.production) return fail('must not point to localhost');
         return;

@@ -94,7 +94,7 @@ function checkPlatformFields(platform: 'IOS' | 'ANDROID', teamId: string | null 
 
 export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { mobileApps } = deps.repos;
-  const urlField = httpsUrlSchema({ production: deps.config.production });
+  const urlField = httpsUrlSchema({ production: deps.config.production, allowPrivate: deps.config.linkAllowPrivateTargets });
   const tags = ['service: mobile apps'];
   const security = [{ apiKey: [] }];
   const fields = {

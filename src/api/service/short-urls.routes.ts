@@ -90,7 +90,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
   const { publicBaseUrl, production } = deps.config;
   const tags = ['service: short URLs'];
   const security = [{ apiKey: [] }];
-  const url = httpsUrlSchema({ production });
+  const url = httpsUrlSchema({ production, allowPrivate: deps.config.linkAllowPrivateTargets });
   const expiration = futureDateField(parseExpirationDate, 'YYYY-MM-DD HH:mm:ss or YYYY-MM-DD (UTC)', deps.clock);
 
   /** Fields beyond the spec's create body that the record carries and a user wants to set. */

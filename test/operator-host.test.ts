@@ -1,0 +1,74 @@
+// The operator's surfaces answer only on the service's own host: on a customer's custom domain
+// /docs, /openapi.json, /metrics, /readyz and the operator API are the same 404 (with the error
+// body) as a path that does not exist, while the domain keeps serving its links, /healthz and the
+// customer-facing APIs. Probes and scrapers inside the deployment (an address, localhost, a
+// single-label service name, OPERATOR_HOSTS) still reach them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from './support/error-body.js';
+import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+const DOMAIN = 'links.acme-shop.com';
+const OPERATOR = [
+  { url: '/docs/' },
+  { url: '/docs/static/swagger-ui.css' },
+  { url: '/docs/json' },
+  { url: '/openapi.json' },
+  { url: '/metrics' },
+  { url: '/readyz' },
+  { url: '/api/admin/v1/organizations/1', auth: true },
+];
+
+let isolation: Isolation;
+let svc: TestService;
+let apiKey: string;
+let campaignAlias: string;
+
+const get = (url: string, host: string, headers: Record<string, string> = {}) => svc.inject({ method: 'GET', url, headers: { host, ...headers } });
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+beforeAll(async () => {
+  isolation = await isolate();
+  svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example', OPERATOR_HOSTS: 'signpost.monitoring.svc' });
+  const org = await svc.createOrganization('Acme', 'PRO');
+  apiKey = org.apiKey;
+  const domain = (await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: DOMAIN })).json() as { id: number };
+  expect((await svc.admin('PUT', `/custom-domains/${domain.id}/status`, { status: 'VERIFIED' })).statusCode).toBe(200);
+  const campaign = await svc.service('POST', '/campaigns', apiKey, { name: 'Sale', originalUrl: 'https://acme-shop.com/sale', customDomainName: DOMAIN });
+  expect(campaign.statusCode, campaign.body).toBe(201);
+  campaignAlias = (campaign.json() as { alias: string }).alias;
+});
+
+afterAll(async () => {
+  await svc?.close();
+  await isolation?.dispose();
+});
+
+describe('operator surfaces', () => {
+  it('are a 404 with the error body on a customer custom domain, in any case of the host', async () => {
+    for (const host of [DOMAIN, 'LINKS.Acme-Shop.com', `${DOMAIN}:443`, 'another-domain.example']) {
+      for (const { url, auth } of OPERATOR) {
+        expectError(await get(url, host, auth ? admin : {}), 404, { code: 'ROUTE_NOT_FOUND' });
+      }
+      const docs = await get('/docs', host);
+      expect(docs.statusCode, `/docs on ${host}`).toBe(404);
+    }
+  });
+
+  it('answer on the service host, to probes by address or service name, and on OPERATOR_HOSTS', async () => {
+    for (const host of ['sgnp.example', 'SGNP.example:443', '127.0.0.1:8080', '[::1]:8080', 'localhost', '10.1.2.3:8080', 'signpost:8080', 'signpost.monitoring.svc', 'signpost.prod.svc.cluster.local:8080', 'metrics.internal']) {
+      for (const { url, auth } of OPERATOR) {
+        const res = await get(url, host, auth ? admin : {});
+        expect(res.statusCode, `${url} on ${host}: ${res.body.slice(0, 200)}`).toBe(200);
+      }
+    }
+  });
+
+  it('leave the custom domain its links, /healthz and the customer APIs', async () => {
+    const click = await get(`/${campaignAlias}`, DOMAIN, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/122.0.0.0 Safari/537.36' });
+    expect(click.statusCode, click.body).toBe(302);
+    expect(click.headers.location).toBe('https://acme-shop.com/sale');
+    expect((await get('/healthz', DOMAIN)).statusCode).toBe(200);
+    expect((await get('/api/v1/service/usage', DOMAIN, { 'x-api-key': apiKey })).statusCode).toBe(200);
+    expect((await get('/.well-known/assetlinks.json', DOMAIN)).statusCode).toBe(200);
+  });
+});
