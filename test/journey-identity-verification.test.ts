@@ -135,6 +135,20 @@ describe('identity verification', () => {
     expect((await call('POST', '/identify', { externalUserId: 'member-a', userHash: userHash(rotated, 'member-a') })).statusCode).toBe(200);
   });
 
+  it('counts wrong hashes as failed authentications of the address: a guesser is held back, others are not', async () => {
+    const rotated = (await svc.service('POST', path(acme), acme.org.apiKey)).json().identitySecret as string;
+    const from = (remoteAddress: string, hash: string) => svc.inject({
+      method: 'POST', url: '/api/v1/cross-platform/identify', remoteAddress,
+      headers: { 'x-app-id': String(acme.appId) }, payload: { externalUserId: 'member-a', userHash: hash },
+    });
+    const limit = svc.config.authFailures.limit;
+    for (let i = 0; i < limit; i++) expect((await from('198.51.100.7', userHash(`guess ${i}`, 'member-a'))).statusCode).toBe(401);
+    const held = await from('198.51.100.7', userHash(rotated, 'member-a'));
+    expectError(held, 429, { code: 'USER_HASH_FAILURES' });
+    expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from('198.51.100.8', userHash(rotated, 'member-a'))).statusCode).toBe(200);
+  });
+
   it('belongs to the app\'s organization only', async () => {
     const rival = await journeyOrg(svc, 'Rival', 'FREE', false);
     expectError(await svc.service('POST', path(acme), rival.org.apiKey), 404, { code: 'MOBILE_APP_NOT_FOUND' });

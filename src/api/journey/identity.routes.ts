@@ -230,7 +230,7 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
   }, async (request, reply) => {
     const caller = callerOf(request);
     const b = request.body;
-    await requireVerifiedIdentity(deps, caller, b.externalUserId, b.userHash);
+    await requireVerifiedIdentity(deps, request, caller, b.externalUserId, b.userHash);
     const sent: SentFields = { name: b.name, phone: b.phone, email: b.email, pushIdentify: b.pushIdentify, consents: consentsOf(b) };
     const result = await deps.journey.users.upsert(
       caller.organization.id,
@@ -264,7 +264,7 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
     if (Object.keys(consents).length === 0) {
       throw badRequest('VALIDATION_FAILED', `body: send at least one consent flag (${CONSENT_FLAGS.join(', ')}) as true or false`);
     }
-    await requireVerifiedIdentity(deps, caller, b.externalUserId, b.userHash);
+    await requireVerifiedIdentity(deps, request, caller, b.externalUserId, b.userHash);
     const result = await deps.journey.users.setConsents(caller.organization.id, b.externalUserId, consents, {
       source: 'opt-in',
       channel: caller.channel,
