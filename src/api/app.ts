@@ -15,7 +15,9 @@ import { uuidv7 } from '../shared/ids.js';
 import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
 import type { AppDeps } from './deps.js';
+import { answerClientError, answerFrameworkError } from './edge-errors.js';
 import { registerErrorHandling } from './error-handler.js';
+import { registerInputGuard } from './input-guard.js';
 import { healthRoutes } from './health.routes.js';
 import { journeyApi } from './journey/index.js';
 import { registerRedirectRoutes, type FastRedirect } from './redirect/redirect.routes.js';
@@ -74,6 +76,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy as boolean | string | string[],
     genReqId: (req) => requestId(req.headers['x-request-id']),
     bodyLimit: 1_048_576,
+    // Failures before routing answer the spec's error body too (edge-errors.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
   const isOwnPath = ownPaths(app);
@@ -84,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerInputGuard(app);
 
   // Callback style, not async: this runs on every answer, the redirect's included.
   app.addHook('onSend', (request, reply, payload, done) => {
