@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { ISO_UTC } from './support/error-body.js';
+import { BASE, UA, createApps, createCampaign, createDeepLink, tapToLanding } from './support/deep-links.js';
 import {
   Sampler, deepArray, deepObject, encodeLoosely, leafPaths, objectPaths, replaceAt, seeded,
   type Json, type OpenApiDoc, type Operation,
@@ -48,35 +49,33 @@ let ids: { url: number; campaign: number; app: number };
 beforeAll(async () => {
   isolation = await isolate();
   // Every variant must reach validation, not the per-app limit.
-  svc = await startService(isolation, { SDK_RATE_LIMIT_PER_SECOND: '1000000000' });
+  svc = await startService(isolation, { SDK_RATE_LIMIT_PER_SECOND: '1000000000', PUBLIC_BASE_URL: BASE });
   const org = await svc.createOrganization('Fuzz', 'ENTERPRISE');
   const victim = await svc.createOrganization('Fuzz victim', 'PRO');
   const addOns = await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true, revenueAnalytics: true });
   expect(addOns.statusCode, addOns.body).toBe(200);
-  const app = await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Fuzz app', bundleId: 'com.example.fuzz', appPath: 'fuzzapp' });
-  expect(app.statusCode, app.body).toBe(201);
-  const { id: appId, apiKey: appKey } = app.json() as { id: number; apiKey: string };
-  const url = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/a', customAlias: 'fuzzlink', iosAppId: appId });
-  expect(url.statusCode, url.body).toBe(201);
-  const campaign = await svc.service('POST', '/campaigns', org.apiKey, { name: 'Fuzz', alias: 'fuzzcamp', originalUrl: 'https://example.com/c' });
-  expect(campaign.statusCode, campaign.body).toBe(201);
-  ids = { url: url.json().id, campaign: campaign.json().id, app: appId };
+  const apps = await createApps(svc, org, 'Fuzz');
+  const url = await createDeepLink(svc, org, apps);
+  const campaign = await createCampaign(svc, org, { originalUrl: 'https://example.com/c', iosAppId: apps.ios.id });
+  // A live deep-link token, so the web SDK's operations get past the token to their other fields.
+  const landing = await tapToLanding(svc, `/${url.shortCode}`, { ua: UA.iPhone });
+  ids = { url: url.id, campaign: campaign.id, app: apps.ios.id };
   credentials = {
     'x-api-key': org.apiKey,
     authorization: `Bearer ${ADMIN_TOKEN}`,
-    'x-app-id': String(appId),
-    'x-mobile-app-api-key': appKey,
+    'x-app-id': String(apps.ios.id),
+    'x-mobile-app-api-key': apps.ios.apiKey,
   };
   const session = await svc.inject({ method: 'POST', url: '/api/v1/cross-platform/session/create', headers: credentials, payload: { platform: 'IOS' } });
   expect(session.statusCode, session.body).toBe(201);
   known = {
     sessionId: session.json().sessionId,
     externalUserId: 'member-1',
-    appId, iosAppId: appId, androidAppId: null,
+    appId: apps.ios.id, iosAppId: apps.ios.id, androidAppId: apps.android.id,
     urlId: ids.url, campaignId: ids.campaign,
     orgId: victim.id, keyId: 999_999,
-    code: 'fuzzlink', shortCode: 'fuzzlink', alias: 'fuzzcamp', campaignAlias: 'fuzzcamp', appPath: 'fuzzapp',
-    customAlias: 'fuzz-new', token: 'no-such-token',
+    code: url.shortCode, shortCode: url.shortCode, alias: campaign.alias, campaignAlias: campaign.alias, appPath: apps.ios.path,
+    customAlias: 'fuzz-new', token: landing.token,
   };
   const res = await svc.inject({ method: 'GET', url: '/openapi.json' });
   doc = res.json();
