@@ -7,6 +7,7 @@ import net from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerShutdownAnswer } from '../src/api/edge-errors.js';
 import { registerErrorHandling } from '../src/api/error-handler.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { expectError, ISO_UTC } from './support/error-body.js';
@@ -208,6 +209,59 @@ describe("Fastify's and Node's own refusals answer the spec's error body", () =>
     expectRawError(await rawHttp(`POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nContent-Type: application/xml\r\nContent-Length: 2\r\nConnection: close\r\n\r\n<a>`), 415, 'UNSUPPORTED_MEDIA_TYPE');
     const big = JSON.stringify({ name: 'x'.repeat(1_100_000) });
     expectRawError(await rawHttp(`POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n${big}`), 413, 'BODY_TOO_LARGE');
+  });
+});
+
+describe('shutting down', () => {
+  it('a request arriving on an open connection while the service closes gets the spec 503 with Connection: close', async () => {
+    // A bare app with the service's hooks: the first request holds its connection open while the
+    // app starts closing; the second, pipelined behind it, arrives once the close has begun.
+    const probe = Fastify({ return503OnClosing: false });
+    registerErrorHandling(probe);
+    registerShutdownAnswer(probe);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const firstArrived = new Promise<void>((resolve) => (started = resolve));
+    let closingBegun!: () => void;
+    const begun = new Promise<void>((resolve) => (closingBegun = resolve));
+    probe.addHook('preClose', (done) => {
+      closingBegun();
+      done();
+    });
+    let secondAnswered!: () => void;
+    const answered = new Promise<void>((resolve) => (secondAnswered = resolve));
+    probe.addHook('onSend', (request, _reply, payload, done) => {
+      if (request.url === '/fast') secondAnswered();
+      done(null, payload);
+    });
+    probe.get('/slow', async () => {
+      started();
+      await held;
+      return { ok: true };
+    });
+    probe.get('/fast', async () => ({ ok: true }));
+    await probe.listen({ port: 0, host: '127.0.0.1' });
+    const { port: probePort } = probe.server.address() as net.AddressInfo;
+    const socket = net.connect({ host: '127.0.0.1', port: probePort });
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('GET /slow HTTP/1.1\r\nHost: probe\r\n\r\n');
+    await firstArrived;
+    const closed = probe.close();
+    await begun;
+    socket.write('GET /fast HTTP/1.1\r\nHost: probe\r\n\r\n');
+    await answered;
+    release();
+    await Promise.all([ended, closed]);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const second = text.slice(text.indexOf('HTTP/1.1', 1));
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second.toLowerCase()).toContain('connection: close');
+    const body = JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4));
+    expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'status', 'timestamp']);
+    expect(body).toMatchObject({ status: 503, error: 'Service Unavailable', code: 'SHUTTING_DOWN' });
   });
 });
 

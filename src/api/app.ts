@@ -15,7 +15,7 @@ import { uuidv7 } from '../shared/ids.js';
 import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
 import type { AppDeps } from './deps.js';
-import { answerClientError, answerFrameworkError } from './edge-errors.js';
+import { answerClientError, answerFrameworkError, registerShutdownAnswer } from './edge-errors.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerInputGuard } from './input-guard.js';
 import { healthRoutes } from './health.routes.js';
@@ -79,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Failures before routing answer the spec's error body too (edge-errors.ts).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
   const isOwnPath = ownPaths(app);
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerInputGuard(app);
+  registerShutdownAnswer(app);
 
   // Callback style, not async: this runs on every answer, the redirect's included.
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -71,3 +71,23 @@ export function answerClientError(this: Pick<FastifyInstance, 'log'>, err: Parse
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
+
+/**
+ * From the first moment of a shutdown, requests still arriving on open connections get the spec's
+ * 503 (Fastify's return503OnClosing, which this replaces, answers its own body) with
+ * Connection: close, so keep-alive clients move to another instance. Runs first, before any
+ * authentication or store is touched. Needs `return503OnClosing: false` on the instance.
+ */
+export function registerShutdownAnswer(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  // Callback style: this runs on every request. Answering from the hook ends it (no done()).
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
+    reply.header('connection', 'close').header('retry-after', '1');
+    void sendError(reply, 503, 'SHUTTING_DOWN', 'the service is shutting down; retry the request');
+  });
+}
