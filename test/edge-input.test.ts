@@ -12,6 +12,7 @@ import { registerErrorHandling } from '../src/api/error-handler.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { expectError, ISO_UTC } from './support/error-body.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
+import { BASE, PLATFORM_HOST, UA, createApps, createCampaign, tap, tapToLanding } from './support/deep-links.js';
 
 let isolation: Isolation;
 let svc: TestService;
@@ -23,7 +24,7 @@ let port: number;
 
 beforeAll(async () => {
   isolation = await isolate();
-  svc = await startService(isolation);
+  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   app = await journeyOrg(svc, 'Edge');
   journey = journeyClient(svc, app);
   const session = await journey('POST', '/session/create', { platform: 'WEB' });
@@ -171,14 +172,33 @@ describe('the redirect routes and their fast path', () => {
       expect(injected.statusCode, `${path} ${injected.body}`).toBeGreaterThanOrEqual(400);
       expect(injected.statusCode, `${path} ${injected.body}`).toBeLessThan(500);
       expectError(injected, injected.statusCode);
-      const socket = await rawHttp(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      const socket = await rawHttp(`GET ${path} HTTP/1.1\r\nHost: ${PLATFORM_HOST}\r\nConnection: close\r\n\r\n`);
       expect(socket.status, `${path} ${socket.body}`).toBe(injected.statusCode);
       expectRawError(socket, injected.statusCode, injected.json().code);
     }
     // The link itself still redirects in front of the router.
-    const ok = await rawHttp(`GET /edge HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
-    expect(ok.status, JSON.stringify(ok)).toBe(302);
+    const ok = await rawHttp(`GET /edge HTTP/1.1\r\nHost: ${PLATFORM_HOST}\r\nConnection: close\r\n\r\n`);
+    expect(ok.status).toBe(302);
     expect(ok.headers.location).toBe('https://example.com/edge');
+  });
+
+  it('a link opened with odd click parameters still redirects, through the router and in front of it', async () => {
+    const query = 'utm_source=a%00b&utm_medium=%01%7F&cid=x%0Ay';
+    const routed = await svc.inject({ method: 'GET', url: `/edge?${query}`, headers: { host: PLATFORM_HOST } });
+    expect(routed.statusCode, routed.body).toBe(302);
+    const inFront = await rawHttp(`GET /edge?${query} HTTP/1.1\r\nHost: ${PLATFORM_HOST}\r\nConnection: close\r\n\r\n`);
+    expect(inFront.status, inFront.body).toBe(302);
+  });
+
+  it('a campaign opened on a phone with a NUL in its cid still lands with a token, and the next phone too', async () => {
+    // The token write used to fail on the NUL, which turned landing pages off for every link.
+    const apps = await createApps(svc, app.org, 'Edge');
+    const campaign = await createCampaign(svc, app.org, { originalUrl: 'https://example.com/winter', iosAppId: apps.ios.id, alias: 'edge-winter' });
+    const page = await tapToLanding(svc, `/${campaign.alias}?cid=a%00b%E2%80%A8c&tracker=%01insta`, { ua: UA.iPhone });
+    const rows = await svc.container.postgres.sql<{ cid: string; tracker: string }[]>`select cid, tracker from deep_link_tokens where token = ${page.token}`;
+    expect(rows[0]).toEqual({ cid: 'abc', tracker: 'insta' });
+    const next = await tap(svc, `/${campaign.alias}`, { ua: UA.iPhone });
+    expect(next.body).toContain('signpost:deeplink-token');
   });
 });
 

@@ -58,10 +58,20 @@ export function findInputProblem(part: string, root: unknown, singleLine: boolea
   return undefined;
 }
 
-export function checkRequestInput(request: Pick<FastifyRequest, 'body' | 'query' | 'params'>): string | undefined {
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route reads its query string itself and cleans what it keeps (the redirect: a link
+     * opened with odd click parameters must still redirect), so the guard leaves the query alone.
+     */
+    cleansOwnQuery?: boolean;
+  }
+}
+
+export function checkRequestInput(request: Pick<FastifyRequest, 'body' | 'query' | 'params' | 'routeOptions'>): string | undefined {
   return (
     findInputProblem('params', request.params, true) ??
-    findInputProblem('querystring', request.query, true) ??
+    (request.routeOptions.config?.cleansOwnQuery ? undefined : findInputProblem('querystring', request.query, true)) ??
     findInputProblem('body', request.body, false)
   );
 }

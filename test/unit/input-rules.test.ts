@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { findInputProblem } from '../../src/api/input-guard.js';
-import { freeFormObject, jsonBoundsProblem, singleLine, textProblem, TEXT_MESSAGES } from '../../src/api/schemas/text.js';
+import { cleanLine, freeFormObject, jsonBoundsProblem, singleLine, textProblem, TEXT_MESSAGES } from '../../src/api/schemas/text.js';
 
 describe('textProblem', () => {
   it('refuses lone surrogates, NUL and C0 controls; allows tab, newline, CR, pairs and other scripts', () => {
@@ -61,5 +61,13 @@ describe('free-form objects', () => {
     expect(schema.safeParse(Object.fromEntries(Array.from({ length: 1_001 }, (_, i) => [`k${i}`, i]))).success).toBe(false);
     expect(schema.safeParse({ big: 'x'.repeat(20_000) }).success).toBe(false);
     expect(schema.safeParse({ ['k'.repeat(101)]: 1 }).success).toBe(false);
+  });
+});
+
+describe('cleanLine', () => {
+  it('drops control characters and replaces lone surrogates, keeping everything else', () => {
+    expect(cleanLine('a\u0000b\u0001c\u007f\u0085\u2028d\te\nf')).toBe('abcdef');
+    expect(cleanLine('x\ud800y😀')).toBe('x\ufffdy😀');
+    expect(cleanLine('😀'.slice(0, 1))).toBe('\ufffd');
   });
 });

@@ -21,6 +21,15 @@ export const TEXT_MESSAGES = {
 } as const;
 
 /** Why `value` is not acceptable text, or undefined when it is. */
+const CONTROL_IN_LINE_ALL = new RegExp(CONTROL_IN_LINE.source, 'g');
+const LONE_SURROGATE_ALL = new RegExp(LONE_SURROGATE.source, 'g');
+
+/**
+ * Text the service takes as it comes rather than refusing (a link's click parameters: the click
+ * must still redirect), made safe to store: control characters dropped, lone surrogates replaced.
+ */
+export const cleanLine = (value: string) => value.replace(CONTROL_IN_LINE_ALL, '').replace(LONE_SURROGATE_ALL, '\ufffd');
+
 export const isWellFormedText = (value: string) => !LONE_SURROGATE.test(value);
 
 export function textProblem(value: string, singleLine: boolean): string | undefined {
