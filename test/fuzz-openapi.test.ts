@@ -8,7 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { ISO_UTC } from './support/error-body.js';
-import { BASE, UA, createApps, createCampaign, createDeepLink, tapToLanding } from './support/deep-links.js';
+import { BASE, PLATFORM_HOST, UA, createApps, createCampaign, createDeepLink, tapToLanding } from './support/deep-links.js';
 import {
   Sampler, deepArray, deepObject, encodeLoosely, leafPaths, objectPaths, replaceAt, seeded,
   type Json, type OpenApiDoc, type Operation,
@@ -61,6 +61,8 @@ beforeAll(async () => {
   const landing = await tapToLanding(svc, `/${url.shortCode}`, { ua: UA.iPhone });
   ids = { url: url.id, campaign: campaign.id, app: apps.ios.id };
   credentials = {
+    // The service's own host: operator surfaces may answer only there.
+    host: PLATFORM_HOST,
     'x-api-key': org.apiKey,
     authorization: `Bearer ${ADMIN_TOKEN}`,
     'x-app-id': String(apps.ios.id),
