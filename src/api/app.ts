@@ -15,9 +15,11 @@ import { uuidv7 } from '../shared/ids.js';
 import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
 import type { AppDeps } from './deps.js';
+import { answerClientError, answerFrameworkError, registerShutdownAnswer } from './edge-errors.js';
 import { registerErrorHandling } from './error-handler.js';
 import { DOCS_CSP, registerSecurityHeaders } from './security-headers.js';
 import { registerOperatorHostRule } from './operator-host.js';
+import { registerInputGuard } from './input-guard.js';
 import { healthRoutes } from './health.routes.js';
 import { journeyApi } from './journey/index.js';
 import { registerRedirectRoutes, type FastRedirect } from './redirect/redirect.routes.js';
@@ -76,6 +78,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy as boolean | string | string[],
     genReqId: (req) => requestId(req.headers['x-request-id']),
     bodyLimit: 1_048_576,
+    // Failures before routing answer the spec's error body too (edge-errors.ts).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
   const isOwnPath = ownPaths(app);
@@ -88,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerOperatorHostRule(app, deps.config);
+  registerInputGuard(app);
+  registerShutdownAnswer(app);
 
   // Callback style, not async: this runs on every answer, the redirect's included.
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -1,9 +1,11 @@
 // One place renders every failure as the spec's error body {status, error, message, timestamp}
-// plus `code`: our AppErrors, schema validation, Fastify's own parsing errors, unknown routes.
+// plus `code`: our AppErrors, schema validation, Fastify's own parsing errors, values the database
+// refused (a 400: the input was at fault), unknown routes.
 // A 5xx never carries internals to the client; it is logged with the request id instead.
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { inputFaultOf } from '../oltp/sql-helpers.js';
 import { isAppError } from '../shared/errors.js';
 import type { ErrorBody } from './schemas/common.js';
 
@@ -58,6 +60,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
       return sendError(reply, 500, 'INTERNAL_ERROR', 'internal server error');
+    }
+    // The database refused a value the caller sent: the caller's mistake, not the service's.
+    const inputFault = inputFaultOf(err);
+    if (inputFault) {
+      request.log.warn({ err }, 'the database refused a value of the request');
+      return sendError(reply, 400, inputFault.code, inputFault.message);
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {

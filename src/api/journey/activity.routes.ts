@@ -9,6 +9,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import type { JourneyFunnelData, SessionEventData, SessionTransitionData } from '../../ingest/journey-events.js';
 import type { AppDeps } from '../deps.js';
 import { pageQuery, pagedResponse, toPaged } from '../schemas/paging.js';
+import { singleLine } from '../schemas/text.js';
 import { callerOf } from './caller.js';
 import {
   clientEventIdSchema,
@@ -124,12 +125,7 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       body: z
         .object({
           sessionId: sessionIdSchema,
-          eventType: z
-            .string()
-            .trim()
-            .min(1, 'must not be empty')
-            .max(100, 'must be at most 100 characters')
-            .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters')
+          eventType: singleLine(z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'))
             .describe('any event name: page_view, click, purchase, add_to_cart, ...'),
           properties: propertiesSchema,
           occurredAt: clientTimeSchema,

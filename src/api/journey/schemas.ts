@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { JOURNEY_PLATFORMS, WEB_FUNNEL_STAGES } from '../../ingest/journey-events.js';
 import type { JourneySession } from '../../oltp/journey-sessions.repo.js';
 import { errorBodySchema } from '../schemas/common.js';
+import { freeFormObject, singleLine } from '../schemas/text.js';
 
 export const journeyErrorResponses = {
   400: errorBodySchema.describe('invalid field (the message names it), or X-App-ID missing (APP_ID_MISSING)'),
@@ -16,12 +17,8 @@ export const journeyErrorResponses = {
 export const platformSchema = z.enum(JOURNEY_PLATFORMS).describe('WEB, IOS or ANDROID');
 export const stageSchema = z.enum(WEB_FUNNEL_STAGES).describe('the web funnel stage, in order: CLICKED, DEEP_LINK_RESOLVED, CONTENT_VIEWED, ACTION_TAKEN, GOAL_COMPLETED');
 
-export const sessionIdSchema = z.string().trim().min(1, 'is required').max(64, 'must be at most 64 characters').describe('a sessionId returned by session/create');
-export const externalUserIdSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
+export const sessionIdSchema = singleLine(z.string().trim().min(1, 'is required').max(64, 'must be at most 64 characters')).describe('a sessionId returned by session/create');
+export const externalUserIdSchema = singleLine(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'))
   .describe("the customer's own member id");
 
 /** Optional text: trimmed, empty means absent. */
@@ -57,12 +54,10 @@ export const clientEventIdSchema = z
   .optional()
   .describe('a UUID the client makes for this event; sending it again (a retry) records the event once');
 
-const MAX_PROPERTIES_BYTES = 16_384;
-export const propertiesSchema = z
-  .record(z.string().max(100), z.unknown())
+/** Depth, key count and size are bounded (FREE_FORM_BOUNDS) before anything stringifies it. */
+export const propertiesSchema = freeFormObject()
   .default({})
-  .refine((v) => JSON.stringify(v).length <= MAX_PROPERTIES_BYTES, `must be at most ${MAX_PROPERTIES_BYTES} bytes of JSON`)
-  .describe('any JSON object; do not put personal data here');
+  .describe('any JSON object (at most 8 levels deep, 1,000 keys and items, 16 KiB of JSON); do not put personal data here');
 
 export const sessionLinkSchema = z
   .object({
@@ -132,4 +127,4 @@ export function toSessionJson(s: JourneySession): z.infer<typeof sessionSchema> 
   };
 }
 
-export const sessionParams = z.object({ sessionId: z.string().max(64) });
+export const sessionParams = z.object({ sessionId: singleLine(z.string().max(64)) });

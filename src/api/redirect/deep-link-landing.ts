@@ -14,6 +14,7 @@ import { randomBase62 } from '../../shared/ids.js';
 import { webSdkPath } from '../../web-sdk/version.js';
 import type { LandingPageInput } from './landing-page.js';
 import type { CachedLink } from './link-resolver.js';
+import { cleanLine } from '../schemas/text.js';
 
 /** Longest a click waits for its token to be written. */
 export const TOKEN_WRITE_DEADLINE_MS = 800;
@@ -70,8 +71,10 @@ export function landingInput(options: {
 type Query = Record<string, string | string[] | undefined>;
 const first = (query: Query, name: string) => {
   const v = query[name];
-  const value = (Array.isArray(v) ? v[0] : v) ?? '';
-  return value ? value.slice(0, 100) : null;
+  // Cleaned, not refused: the click must land, and the token row must be storable (a NUL made
+  // the write fail, which turned landing pages off for every link for a while).
+  const value = cleanLine(((Array.isArray(v) ? v[0] : v) ?? '').slice(0, 100));
+  return value || null;
 };
 
 export function createDeepLinkLanding(deps: { deepLinks: DeepLinkServices; publicBaseUrl: string }) {

@@ -7,6 +7,7 @@ import type { EventEnvelope } from '../../ingest/envelope.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { classifyAgent, mobilePlatformOf, type MobilePlatform } from '../../shared/user-agents.js';
 import { withClickParameters } from './destination.js';
+import { cleanLine } from '../schemas/text.js';
 import type { CachedLink } from './link-resolver.js';
 
 /** The request as the redirect sees it. */
@@ -58,9 +59,10 @@ export function decideRedirect(link: CachedLink, facts: ClickFacts, now: number)
 
 type Query = querystring.ParsedUrlQuery;
 
+/** A click parameter as stored: whatever the link was opened with, cleaned rather than refused. */
 const firstOf = (query: Query | undefined, name: string): string => {
   const v = query?.[name];
-  return (Array.isArray(v) ? v[0] : v) ?? '';
+  return cleanLine((Array.isArray(v) ? v[0] : v) ?? '');
 };
 
 /** The click envelope of a counted request (bot: a preview fetcher). */

@@ -138,8 +138,10 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     );
   }
 
-  app.get<{ Params: Params }>('/:slug', { schema: { hide: true } }, handle);
-  app.get<{ Params: Params }>('/:appPath/:slug', { schema: { hide: true } }, handle);
+  // The click parameters are cleaned where they are read (redirect-decision.ts, deep-link-landing.ts).
+  const options = { schema: { hide: true }, config: { cleansOwnQuery: true } };
+  app.get<{ Params: Params }>('/:slug', options, handle);
+  app.get<{ Params: Params }>('/:appPath/:slug', options, handle);
 
   const redirected = outcomes.redirect!;
   const securityHeaders = redirectSecurityHeaders(fast.address);

@@ -10,6 +10,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { AppError, badRequest, notFound } from '../../shared/errors.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema, idSchema } from '../schemas/common.js';
+import { singleLine, withinJsonBounds } from '../schemas/text.js';
 import { campaignRef, campaignRefSchema, expiresAtOf, loadLink, type TargetLink } from './deep-link-targets.js';
 import { mobileCaller } from './mobile-sdk-auth.js';
 
@@ -29,6 +30,7 @@ const deviceInfoSchema = z
     userAgent: z.string().max(1000).optional(),
   })
   .catchall(z.unknown())
+  .superRefine(withinJsonBounds())
   .describe('platform, os, browser and similar; userAgent, when present, is what the click is parsed from');
 
 export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -180,8 +182,8 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       summary: 'Record a click on a campaign inside the app',
       body: z.object({
         campaignAlias: slugSchema,
-        trackerAlias: z.string().max(100).optional(),
-        customId: z.string().max(100).optional(),
+        trackerAlias: singleLine(z.string().max(100)).optional(),
+        customId: singleLine(z.string().max(100)).optional(),
         deviceInfo: deviceInfoSchema.optional(),
       }),
       response: {

@@ -13,10 +13,11 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { allowBrowserCalls } from '../cors.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
+import { singleLine } from '../schemas/text.js';
 import { campaignRef, campaignRefSchema, deepLinkPathOf, goalTypeOf, loadLink, urlRef, urlRefSchema } from './deep-link-targets.js';
 
 const tags = ['web SDK'];
-const tokenSchema = z.string().trim().min(1).max(100).describe('the deep-link token (signpost:deeplink-token)');
+const tokenSchema = singleLine(z.string().trim().min(1).max(100)).describe('the deep-link token (signpost:deeplink-token)');
 const appIdSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const statusSchema = z.object({ status: z.literal('success'), message: z.string() });
 const errors = { 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };

@@ -9,6 +9,7 @@ import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { pagedResponse, pageQuery, queryDateTime, toPaged } from '../schemas/paging.js';
+import { singleLine } from '../schemas/text.js';
 import {
   aliasSchema,
   clearable,
@@ -120,7 +121,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     schema: {
       tags, security, summary: 'Create a campaign',
       body: z.object({
-        name: z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters'),
+        name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
         alias: aliasSchema.optional(),
         originalUrl: url,
         iosAppId: z.number().int().positive().nullable().optional(),
@@ -192,7 +193,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       tags, security, summary: 'Update a campaign (fields left out keep their value; null clears)',
       params: idParams,
       body: z.object({
-        name: z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters').optional(),
+        name: singleLine(z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters')).optional(),
         originalUrl: url.optional(),
         expiresAt: expiresAt.nullable().optional(),
         goalType: clearable(text(50)),

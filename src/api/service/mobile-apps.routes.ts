@@ -9,6 +9,7 @@ import type { MobileApp } from '../../oltp/mobile-apps.repo.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
+import { singleLine } from '../schemas/text.js';
 import { clearable, httpsUrlSchema } from './link-rules.js';
 
 const platformSchema = z.enum(['IOS', 'ANDROID']);
@@ -98,7 +99,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
   const tags = ['service: mobile apps'];
   const security = [{ apiKey: [] }];
   const fields = {
-    appName: z.string().trim().min(1).max(100),
+    appName: singleLine(z.string().trim().min(1).max(100)),
     bundleId: bundleIdSchema,
     teamId: clearable(teamIdSchema),
     scheme: clearable(schemeSchema),
