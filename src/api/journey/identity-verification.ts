@@ -6,6 +6,7 @@
 // The members are the organization's, not the app's: once any app of the organization requires
 // verification, a keyless call through an app without a secret would bypass it, so it is refused.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { forbidden, unauthorized } from '../../shared/errors.js';
 import type { AppDeps } from '../deps.js';
@@ -25,9 +26,14 @@ export function userHashOf(secret: string, externalUserId: string): Buffer {
   return createHmac('sha256', secret).update(externalUserId, 'utf8').digest();
 }
 
-/** Throws 401/403 unless a keyless caller proves the member id where the organization requires it. */
+/**
+ * Throws 401/403 unless a keyless caller proves the member id where the organization requires it.
+ * Wrong hashes count as failed authentications of the caller's address (429 after too many), so a
+ * page cannot be used to guess a member's hash.
+ */
 export async function requireVerifiedIdentity(
-  deps: Pick<AppDeps, 'repos'>,
+  deps: Pick<AppDeps, 'repos' | 'authFailures'>,
+  request: FastifyRequest,
   caller: JourneyCaller,
   externalUserId: string,
   userHash: string | undefined,
@@ -45,8 +51,10 @@ export async function requireVerifiedIdentity(
   if (userHash === undefined) {
     throw unauthorized('USER_HASH_REQUIRED', 'identity verification is on for this app: send userHash, the HMAC-SHA256 of externalUserId under the identity secret');
   }
+  deps.authFailures.identityHash.check(request);
   // Both sides are 32 bytes (the schema admits 64 hex characters only).
   if (!timingSafeEqual(userHashOf(own.secret, externalUserId), Buffer.from(userHash, 'hex'))) {
+    deps.authFailures.identityHash.fail(request);
     throw unauthorized('USER_HASH_INVALID', 'userHash does not match externalUserId under this app\'s identity secret');
   }
 }
