@@ -9,7 +9,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerShutdownAnswer } from '../src/api/edge-errors.js';
 import { registerErrorHandling } from '../src/api/error-handler.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { expectError, ISO_UTC } from './support/error-body.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
 import { BASE, PLATFORM_HOST, UA, createApps, createCampaign, tap, tapToLanding } from './support/deep-links.js';
@@ -158,7 +158,7 @@ describe('free-form objects and the body are bounded', () => {
     for (const payload of ['['.repeat(100_000) + ']'.repeat(100_000), nested(40)]) {
       const res = await svc.inject({
         method: 'POST', url: '/api/admin/v1/organizations',
-        headers: { authorization: 'Bearer test-admin-token-0123456789', 'content-type': 'application/json' }, payload,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, payload,
       });
       expectError(res, 400, { code: 'VALIDATION_FAILED', field: 'body' });
     }
@@ -225,7 +225,7 @@ describe("Fastify's and Node's own refusals answer the spec's error body", () =>
   });
 
   it('a wrong content type is 415 and a body over 1 MiB is 413, over the socket too', async () => {
-    const auth = 'Authorization: Bearer test-admin-token-0123456789';
+    const auth = `Authorization: Bearer ${ADMIN_TOKEN}`;
     expectRawError(await rawHttp(`POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nContent-Type: application/xml\r\nContent-Length: 2\r\nConnection: close\r\n\r\n<a>`), 415, 'UNSUPPORTED_MEDIA_TYPE');
     const big = JSON.stringify({ name: 'x'.repeat(1_100_000) });
     expectRawError(await rawHttp(`POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n${big}`), 413, 'BODY_TOO_LARGE');

@@ -153,6 +153,8 @@ const OPERATIONS: Record<string, Operation> = {
   'GET /api/v1/service/mobile-apps/{id}': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}`) },
   'PUT /api/v1/service/mobile-apps/{id}': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}`, () => ({ appName: 'hijacked' })) },
   'DELETE /api/v1/service/mobile-apps/{id}': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.android.id}`) },
+  'POST /api/v1/service/mobile-apps/{id}/identity-verification': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/identity-verification`) },
+  'DELETE /api/v1/service/mobile-apps/{id}/identity-verification': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/identity-verification`) },
   'GET /api/v1/service/custom-domains': { kind: 'list', aIds: () => [a.domain.id], probes: [
     ...one('service', () => `${S}/custom-domains?size=100`),
     ...one('service', () => `${S}/custom-domains?search=aaa-secret`),
