@@ -16,6 +16,8 @@ export interface Spool {
   put(batch: SpooledBatch): void;
   /** The oldest batch, or undefined when the spool is empty. */
   peek(): SpooledBatch | undefined;
+  /** Every batch, oldest first. */
+  all(): SpooledBatch[];
   remove(id: string): void;
   count(): number;
 }
@@ -28,6 +30,10 @@ export function createSpool(dir: string): Spool {
   for (const f of fs.readdirSync(dir)) if (f.endsWith('.tmp')) fs.rmSync(path.join(dir, f), { force: true });
   const nameOf = (b: Omit<SpooledBatch, 'data'>) => `${b.id}~${b.count}~${Buffer.from(b.subject).toString('base64url')}${SUFFIX}`;
   const list = () => fs.readdirSync(dir).filter((f) => f.endsWith(SUFFIX)).sort();
+  const read = (name: string): SpooledBatch => {
+    const [id, count, subject] = name.slice(0, -SUFFIX.length).split('~');
+    return { id: id!, count: Number(count), subject: Buffer.from(subject!, 'base64url').toString(), data: fs.readFileSync(path.join(dir, name)) };
+  };
 
   return {
     put(batch) {
@@ -37,10 +43,9 @@ export function createSpool(dir: string): Spool {
     },
     peek() {
       const first = list()[0];
-      if (!first) return undefined;
-      const [id, count, subject] = first.slice(0, -SUFFIX.length).split('~');
-      return { id: id!, count: Number(count), subject: Buffer.from(subject!, 'base64url').toString(), data: fs.readFileSync(path.join(dir, first)) };
+      return first === undefined ? undefined : read(first);
     },
+    all: () => list().map(read),
     remove(id) {
       for (const f of list()) if (f.startsWith(`${id}~`)) fs.rmSync(path.join(dir, f), { force: true });
     },
