@@ -224,6 +224,27 @@ export function openSegmentLog(options: SegmentLogOptions): SegmentLog {
     setImmediate(startFlush);
   }
 
+  // Consumers replay one after the other at start, often from the same segments: they share one
+  // copy of each file's bytes (their messages are views into it) until the start is over.
+  const readCache = new Map<string, Buffer>();
+  let cachedAtSeq = 0;
+  function readSegment(file: string): Buffer | undefined {
+    // A write since: the copies may lack its records.
+    if (cachedAtSeq !== lastSeq) readCache.clear();
+    cachedAtSeq = lastSeq;
+    let bytes = readCache.get(file);
+    if (bytes) return bytes;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    if (readCache.size === 0) setImmediate(() => readCache.clear());
+    readCache.set(file, bytes);
+    return bytes;
+  }
+
   const syncTimer = fsyncIntervalMs > 0
     ? setInterval(() => {
       if (!unsynced || syncing || !active) return;
@@ -252,13 +273,8 @@ export function openSegmentLog(options: SegmentLogOptions): SegmentLog {
       for (let i = 0; i < segments.length; i++) {
         const next = segments[i + 1];
         if (next && next.first <= afterSeq + 1) continue;
-        let bytes: Buffer;
-        try {
-          bytes = fs.readFileSync(segments[i]!.file);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-          throw err;
-        }
+        const bytes = readSegment(segments[i]!.file);
+        if (!bytes) continue;
         // Only records whose write completed: one in flight may be half in the file.
         parse(bytes, (record) => {
           if (record.seq > afterSeq && record.seq <= lastSeq) visit(record);

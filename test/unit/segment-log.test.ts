@@ -44,6 +44,21 @@ describe('crc32', () => {
     expect(crc32(Buffer.from(''))).toBe(0);
     expect(crc32(Buffer.from('The quick brown fox jumps over the lazy dog'))).toBe(0x414fa339);
   });
+
+  it('agrees with the bitwise definition on every length and offset', () => {
+    const bitwise = (bytes: Uint8Array, start: number, end: number) => {
+      let crc = 0xffffffff;
+      for (let i = start; i < end; i++) {
+        crc ^= bytes[i]!;
+        for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+      }
+      return (crc ^ 0xffffffff) >>> 0;
+    };
+    const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 151 + 17) & 0xff));
+    for (let start = 0; start < 9; start++) {
+      for (let end = start; end <= bytes.length; end += 7) expect(crc32(bytes, start, end)).toBe(bitwise(bytes, start, end));
+    }
+  });
 });
 
 describe('segment log', () => {
