@@ -181,20 +181,25 @@ describe('in-process bus on disk', () => {
     expect(after.calls).toEqual([]);
   });
 
-  it('parks nothing while every message fails (the store is down) and delivers all once it heals', async () => {
+  it('parks nothing while every message fails (the store is down) and delivers all, in batches again, once it heals', async () => {
     const dir = tempDir();
     const metrics = createMetrics();
     const bus = newBus(dir, { metrics });
     let healthy = false;
     const { handler, calls, acked } = recorder(() => !healthy);
-    await bus.consume({ durable: 'olap', subject: 'events.>', maxBatch: 4, handler });
-    const ids = await publishAll(bus, ['a', 'b', 'c', 'd', 'e', 'f']);
+    await bus.consume({ durable: 'olap', subject: 'events.>', maxBatch: 6, handler });
+    // Published together: one batch of six fails, and all six become suspects.
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'].map(() => uuidv7());
+    await Promise.all(ids.map((id, i) => bus.publish('events.click', encoder.encode('abcdef'[i]!), id)));
     // Long enough for the isolation and many passes at the small back-off.
     await eventually(async () => calls.length >= 25, 10_000, 'many failed deliveries');
     healthy = true;
     await eventually(async () => acked().length === ids.length, 10_000, 'every message after the store healed');
     expect(acked().sort()).toEqual([...ids].sort());
     expect(new Set(acked()).size).toBe(ids.length);
+    // One message alone shows the store is back; the rest goes together, not one insert each.
+    expect(calls[0]!.ids).toHaveLength(6);
+    expect(calls.filter((c) => !c.failed).length).toBeLessThanOrEqual(2);
     expect(deadLetterLines(dir)).toEqual([]);
     expect(metrics.get('bus_messages_parked_total', { consumer: 'olap' })).toBe(0);
   });

@@ -89,6 +89,8 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   const seenIds = new Map<string, number>();
+  /** Checkpoint writes under way, by consumer. */
+  const saving = new Map<string, Promise<void>>();
   /** Publishes whose record is on its way to the file: a duplicate waits for the original. */
   const writing = new Map<string, Promise<void>>();
   /** The highest seq handed to the queues: every message up to it is queued or acknowledged. */
@@ -157,10 +159,17 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     for (const [durable, queue] of queues) {
       const checkpoint = checkpointOf(queue);
       floor = Math.min(floor, checkpoint.through);
-      if (!queue.dirty && !sync) continue;
+      // One write at a time per consumer: an older one finishing last would move it back.
+      if (!queue.dirty || saving.has(durable)) continue;
       queue.dirty = false;
-      if (sync) store.checkpoints.saveSync(durable, checkpoint);
-      else store.checkpoints.save(durable, checkpoint).catch((err) => log.warn({ err, durable }, 'could not write a bus checkpoint'));
+      if (sync) {
+        store.checkpoints.saveSync(durable, checkpoint);
+        continue;
+      }
+      const written = store.checkpoints.save(durable, checkpoint)
+        .catch((err) => log.warn({ err, durable }, 'could not write a bus checkpoint'))
+        .finally(() => saving.delete(durable));
+      saving.set(durable, written);
     }
     // A consumer of an earlier run that has not started (yet) in this one keeps what it has not read.
     for (const [durable, checkpoint] of store.saved) if (!queues.has(durable)) floor = Math.min(floor, checkpoint.through);
@@ -238,9 +247,11 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
    * the store is down, not the messages: the pass stops there. A lone failing suspect is checked
    * against the message behind it, when there is one. A failure counts as a strike only with
    * `evidence` that the store works: a success in this pass, or in an earlier one of the episode
-   * with no pass since where everything failed.
+   * with no pass since where everything failed. After such a pass (`afterOutage`), a first
+   * delivery that succeeds means the store is back: the pass ends there (`healed`) and the rest
+   * goes in batches again rather than one insert per message.
    */
-  async function isolationPass(queue: Queue, suspects: Pending[], evidence: boolean): Promise<{ left: Pending[]; succeeded: boolean; allFailed: boolean }> {
+  async function isolationPass(queue: Queue, suspects: Pending[], evidence: boolean, afterOutage: boolean): Promise<{ left: Pending[]; succeeded: boolean; allFailed: boolean; healed: boolean }> {
     let succeeded = false;
     let probeFailed = false;
     const failing: Pending[] = [];
@@ -250,6 +261,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       tried++;
       if (await deliver(queue, [m])) succeeded = true;
       else failing.push(m);
+      if (afterOutage && tried === 1 && succeeded) return { left: suspects.slice(1), succeeded, allFailed: false, healed: true };
     }
     if (!succeeded && failing.length === 1 && !queue.stopped) {
       const suspected = new Set(suspects);
@@ -268,7 +280,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       }
     }
     const left = [...failing.filter((m) => !parked.has(m)), ...suspects.slice(tried)];
-    return { left, succeeded, allFailed };
+    return { left, succeeded, allFailed, healed: false };
   }
 
   async function run(queue: Queue): Promise<void> {
@@ -279,14 +291,18 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     let suspects: Pending[] | undefined;
     // Whether a message succeeded alone in this isolation episode since everything last failed.
     let evidence = false;
+    // Whether the last isolation pass failed throughout (the store looked down).
+    let outage = false;
     const { maxBatch, batchIntervalMs = 0, durable } = queue.options;
     while (!queue.stopped) {
       if (suspects) {
-        const pass = await isolationPass(queue, suspects, evidence);
+        const pass = await isolationPass(queue, suspects, evidence, outage);
         evidence = pass.succeeded || (evidence && !pass.allFailed);
-        suspects = pass.left.length > 0 ? pass.left : undefined;
+        outage = pass.allFailed;
+        suspects = pass.left.length > 0 && !pass.healed ? pass.left : undefined;
         if (!suspects) {
           evidence = false;
+          outage = false;
           failures = 0;
           retrySize = 0;
           continue;
@@ -354,6 +370,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     queue.wake?.();
     await queue.done;
     if (store) {
+      await saving.get(queue.options.durable);
       const checkpoint = checkpointOf(queue);
       store.checkpoints.saveSync(queue.options.durable, checkpoint);
       store.saved.set(queue.options.durable, checkpoint);
