@@ -2,6 +2,7 @@
 // repositories and services into the HTTP app, and takes it all down again in order. main.ts and
 // the tests build the service through this one function.
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
@@ -104,12 +105,20 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
   const { box: secretBox, generated } = loadSecretBox({ keySpec: config.piiEncryptionKey, dataDir: config.dataDir });
   if (generated) log.warn({ dataDir: config.dataDir }, 'generated an encryption key in DATA_DIR; set PII_ENCRYPTION_KEY when several instances run');
   const { postgres, clickhouse } = await openStores(config, log);
+  const metrics: Metrics = createMetrics();
   let bus: Bus | undefined;
   try {
     bus = config.natsUrl
       ? await createNatsBus({ url: config.natsUrl, namespace: config.natsNamespace, log })
-      : createMemoryBus({ log, spoolDir: path.join(config.dataDir, 'spool', 'bus') });
-    return await assemble(config, log, { secretBox, postgres, clickhouse, bus });
+      : createMemoryBus({
+        log,
+        metrics,
+        // The log, the consumers' checkpoints and the dead letters; what an earlier version spooled at a stop.
+        dir: path.join(config.dataDir, 'bus'),
+        legacySpoolDir: path.join(config.dataDir, 'spool', 'bus'),
+        fsyncIntervalMs: config.busFsyncIntervalMs,
+      });
+    return await assemble(config, log, { secretBox, postgres, clickhouse, bus, metrics });
   } catch (err) {
     // A start that fails half-way leaves nothing open behind it.
     await bus?.close().catch(() => {});
@@ -122,19 +131,20 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
 async function assemble(
   config: Config,
   log: Logger,
-  stores: { secretBox: SecretBox; postgres: Postgres; clickhouse: Clickhouse; bus: Bus },
+  stores: { secretBox: SecretBox; postgres: Postgres; clickhouse: Clickhouse; bus: Bus; metrics: Metrics },
 ): Promise<Container> {
-  const { secretBox, postgres, clickhouse, bus } = stores;
-  const metrics: Metrics = createMetrics();
+  const { secretBox, postgres, clickhouse, bus, metrics } = stores;
 
   const geo = await openGeoLookup(config.geoipDatabase);
   const eventRoutes = createEventTableRoutes({ enrich: createClickEnricher(geo) });
   // Clicks have a durable consumer of their own: their backlog and lag are the ones that matter,
   // and a problem with any other event type never holds them up.
   const olapWriter = createOlapWriter({ bus, sink: createRowSink(clickhouse.client), routes: eventRoutes, log, metrics });
-  // Steady traffic is written in inserts of eventWriteIntervalMs (a fixed cost per insert).
+  // Steady traffic is written in inserts of eventWriteIntervalMs (a fixed cost per insert): a
+  // batch holds every message the publisher sends in that span (one per eventBatchDelayMs at most).
+  const olapMaxBatch = Math.max(64, 2 * Math.ceil(config.eventWriteIntervalMs / config.eventBatchDelayMs));
   const olapConsumer = (durable: string, subject: string) =>
-    bus.consume({ durable, subject, maxBatch: 64, batchIntervalMs: config.eventWriteIntervalMs, handler: olapWriter });
+    bus.consume({ durable, subject, maxBatch: olapMaxBatch, batchIntervalMs: config.eventWriteIntervalMs, handler: olapWriter });
   const olapTypes = [...DEEP_LINK_EVENT_TYPES, ...JOURNEY_EVENT_TYPES];
   // An api-only process (SIGNPOST_ROLES=api, NATS only) publishes; worker processes consume.
   const { worker } = config.roles;
@@ -180,6 +190,18 @@ async function assemble(
     maxDelayMs: config.eventBatchDelayMs,
   });
   metrics.define('event_backlog', 'gauge', 'Events recorded and not yet held by the bus', () => [{ labels: {}, value: events.backlog() }]);
+  // How late the event loop runs what is due. A redirect waits this long, and so does an event on
+  // its way to the bus: what a crash can lose is the batch delay plus this.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  metrics.define('event_loop_delay_seconds', 'gauge', 'Event-loop delay since the previous scrape: p99 and max', () => {
+    const points = [
+      { labels: { quantile: '0.99' }, value: loopDelay.percentile(99) / 1e9 },
+      { labels: { quantile: '1' }, value: loopDelay.max / 1e9 },
+    ];
+    loopDelay.reset();
+    return points;
+  });
   metrics.define('bus_pending', 'gauge', 'Messages a consumer has not acknowledged yet', async () => {
     const { pending } = await bus.stats();
     return Object.entries(pending).map(([consumer, value]) => ({ labels: { consumer }, value }));
@@ -313,6 +335,7 @@ async function assemble(
     for (const consumer of consumers) await consumer.stop();
     await webhooksStopped;
     await bus.close();
+    loopDelay.disable();
     await clickhouse.close();
     await postgres.close();
     log.info('stopped');

@@ -46,8 +46,10 @@ const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
   EVENT_BATCH_MAX: z.coerce.number().int().positive().default(5_000),
-  EVENT_BATCH_DELAY_MS: z.coerce.number().int().positive().default(50),
+  EVENT_BATCH_DELAY_MS: z.coerce.number().int().positive().default(5),
   EVENT_WRITE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(1_000),
+  /** In-process bus: how often its log is synced to the disk (what a power failure may lose); 0 every write. */
+  BUS_FSYNC_INTERVAL_MS: z.coerce.number().int().nonnegative().default(1_000),
   /** What this process does: api (the HTTP surface), worker (bus consumers, background jobs). */
   SIGNPOST_ROLES: z
     .string()
@@ -116,6 +118,11 @@ export interface Config {
   eventBatchDelayMs: number;
   /** A ClickHouse writer inserts at most once per this span under steady traffic (0: at once). */
   eventWriteIntervalMs: number;
+  /**
+   * The in-process bus syncs its log to the disk at most this often (0: before each publish is
+   * acknowledged). A process crash loses nothing written; a power failure at most this span.
+   */
+  busFsyncIntervalMs: number;
   /**
    * api: redirects and every API; worker: the bus consumers (ClickHouse writers, webhooks), the
    * webhook sender and the domain checks. A worker-only process serves /healthz, /readyz, /metrics.
@@ -229,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventBatchMax: e.EVENT_BATCH_MAX,
     eventBatchDelayMs: e.EVENT_BATCH_DELAY_MS,
     eventWriteIntervalMs: e.EVENT_WRITE_INTERVAL_MS,
+    busFsyncIntervalMs: e.BUS_FSYNC_INTERVAL_MS,
     roles: { api: e.SIGNPOST_ROLES.includes('api'), worker: e.SIGNPOST_ROLES.includes('worker') },
     customDomainCnameTarget: e.CUSTOM_DOMAIN_CNAME_TARGET ?? `cname.${new URL(publicBaseUrl).hostname}`,
     webhookAllowInsecure: e.WEBHOOK_ALLOW_INSECURE,

@@ -36,8 +36,18 @@ describe('defaults (CONTRACT.md)', () => {
       production: false,
       webhookAllowInsecure: false,
       customDomainCnameTarget: 'cname.localhost',
+      // Events reach the bus (durable: the log or a JetStream ack) within a few milliseconds.
+      eventBatchDelayMs: 5,
+      eventWriteIntervalMs: 1_000,
+      busFsyncIntervalMs: 1_000,
     });
     expect(path.isAbsolute(config.dataDir)).toBe(true);
+  });
+
+  it('reads BUS_FSYNC_INTERVAL_MS, 0 meaning a sync before every publish is acknowledged', () => {
+    expect(loadConfig({ BUS_FSYNC_INTERVAL_MS: '250' }).busFsyncIntervalMs).toBe(250);
+    expect(loadConfig({ BUS_FSYNC_INTERVAL_MS: '0' }).busFsyncIntervalMs).toBe(0);
+    expect(loadConfig({ EVENT_BATCH_DELAY_MS: '50' }).eventBatchDelayMs).toBe(50);
   });
 
   it('derives PUBLIC_BASE_URL from PORT, and takes an explicit one without its trailing slash', () => {
@@ -177,6 +187,8 @@ describe('invalid values are refused with the variable named', () => {
     ['SHUTDOWN_TIMEOUT_MS', '0'],
     ['EVENT_BATCH_MAX', 'many'],
     ['EVENT_WRITE_INTERVAL_MS', '-5'],
+    ['BUS_FSYNC_INTERVAL_MS', '-1'],
+    ['BUS_FSYNC_INTERVAL_MS', 'often'],
     ['SIGNPOST_ROLES', 'api,cron'],
     ['SIGNPOST_ROLES', ' , '],
     ['PUBLIC_BASE_URL', 'go.example.com'],
