@@ -9,12 +9,16 @@
 // engine. A message delivered again in another company (JetStream after a crash or a lost ack)
 // would carry another token, so for redelivered messages the writer first asks the table which
 // of their event ids it holds already and leaves those out.
+//
+// One bad event never holds up the rest: an insert ClickHouse refuses for its data (a lone UTF-16
+// surrogate, a value out of range) is split in halves until the refused rows stand alone; each of
+// those events goes to the dead-letter store with ClickHouse's reason, the rest is written at once.
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { BatchHandler, Bus, BusMessage } from './bus.js';
-import { decodeBatch, type EventEnvelope } from './envelope.js';
+import { decodeBatch, encodeBatch, type EventEnvelope } from './envelope.js';
 
 /** How one event type becomes rows of one ClickHouse table. */
 export interface TableRoute {
@@ -45,24 +49,56 @@ export interface OlapWriterOptions {
 }
 
 /**
- * ClickHouse error codes that mean "this data can never be inserted" (unparsable or out-of-range
- * values), as opposed to an unreachable server or a missing table, which heal with time.
+ * ClickHouse error codes that mean "this data can never be inserted": text, numbers, dates, UUIDs
+ * or escapes that do not parse, values out of their type's range, constraints. An unreachable
+ * server, a missing or read-only table, memory or part limits heal with time and are not here.
  */
-const DATA_ERROR_CODES = new Set(['6', '26', '27', '38', '41', '53', '69', '70', '72', '117', '131', '321', '376']);
-/** Deliveries of a batch that ClickHouse refuses for its data before its messages are tried alone. */
-const DATA_ERROR_ATTEMPTS = 3;
+const DATA_ERROR_CODES = new Set([
+  6, // CANNOT_PARSE_TEXT
+  25, // CANNOT_PARSE_ESCAPE_SEQUENCE (a lone UTF-16 surrogate in JSON)
+  26, // CANNOT_PARSE_QUOTED_STRING
+  27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED (1.5 or 1e308 for an integer column)
+  38, // CANNOT_PARSE_DATE
+  41, // CANNOT_PARSE_DATETIME
+  53, // TYPE_MISMATCH
+  69, // ARGUMENT_OUT_OF_BOUND
+  70, // CANNOT_CONVERT_TYPE
+  72, // CANNOT_PARSE_NUMBER (a negative number for an unsigned column)
+  117, // INCORRECT_DATA
+  128, // TOO_LARGE_ARRAY_SIZE
+  130, // CANNOT_READ_ARRAY_FROM_TEXT
+  131, // TOO_LARGE_STRING_SIZE
+  321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
+  349, // CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN
+  376, // CANNOT_PARSE_UUID
+  395, // FUNCTION_THROW_IF_VALUE_IS_NON_ZERO
+  407, // DECIMAL_OVERFLOW
+  441, // CANNOT_PARSE_DOMAIN_VALUE_FROM_STRING
+  467, // CANNOT_PARSE_BOOL
+  469, // VIOLATED_CONSTRAINT
+  563, // CANNOT_READ_MAP_FROM_TEXT
+  632, // UNEXPECTED_DATA_AFTER_PARSED_VALUE
+  675, // CANNOT_PARSE_IPV4
+  676, // CANNOT_PARSE_IPV6
+  691, // UNKNOWN_ELEMENT_OF_ENUM
+].map(String));
 
-function isDataError(err: unknown): boolean {
-  // The server's errors are ClickHouseErrors; chDB's, from an insert's stream, plain Errors with
-  // the same numeric code. Network errors carry string codes (ECONNREFUSED) and never match.
+export function isDataError(err: unknown): boolean {
+  // The server's errors and chDB's are both ClickHouseErrors with the numeric code as a string.
+  // Network errors carry string codes (ECONNREFUSED) and never match.
   const code = (err as { code?: unknown })?.code;
   return code !== undefined && DATA_ERROR_CODES.has(String(code));
 }
+
+/** ClickHouse's reason, on one line and short enough for a dead-letter header. */
+const reasonOf = (err: unknown) => String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 300);
 
 /** An event and the route that makes its row (several event types may share a table). */
 interface Routed {
   event: EventEnvelope;
   route: TableRoute;
+  /** The bus message that carried the event (a dead letter names it). */
+  message: BusMessage;
 }
 
 /** One table's share of a batch. */
@@ -72,8 +108,25 @@ interface TableGroup {
   redelivered: Routed[];
 }
 
-const tokenOf = (table: string, messages: BusMessage[]) =>
-  `${table}:${createHash('sha256').update(messages.map((m) => m.id).join('\n')).digest('base64url')}`;
+const digest = (parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('base64url');
+
+const tokenOf = (table: string, messages: BusMessage[]) => `${table}:${digest(messages.map((m) => m.id))}`;
+
+/**
+ * The token of a part of a split insert: the whole's token and the part's event ids. It differs
+ * from the whole's and from every other part's, and the same rows of the same batch always get
+ * the same token, so a retry that splits alike is dropped by the engine, and a retry that splits
+ * otherwise (fewer rows after the redelivery check) never reuses a token for other rows.
+ */
+const partTokenOf = (token: string, part: Routed[]) => `${token}/${digest(part.map((r) => r.event.eventId))}`;
+
+/** A message carrying just this event, for the dead-letter store; its id stays the same on a retry. */
+const messageOfEvent = (message: BusMessage, event: unknown, eventKey: string): BusMessage => ({
+  id: `${message.id}:${eventKey}`,
+  subject: message.subject,
+  data: encodeBatch([event as EventEnvelope]),
+  deliveryCount: message.deliveryCount,
+});
 
 export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
   const { bus, sink, routes, metrics } = options;
@@ -81,7 +134,13 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
   metrics.define('events_written_total', 'counter', 'Events inserted into ClickHouse');
   metrics.define('events_dead_lettered_total', 'counter', 'Events that could never be written');
 
-  /** Decodes the batch; dead-letters what cannot be decoded and counts invalid events. */
+  /** Parks one event of a message, alone, with the reason. */
+  async function deadLetterEvent(message: BusMessage, event: unknown, eventKey: string, reason: string, label: string): Promise<void> {
+    await bus.deadLetter(messageOfEvent(message, event, eventKey), reason);
+    metrics.inc('events_dead_lettered_total', { reason: label });
+  }
+
+  /** Decodes the batch; dead-letters what cannot be decoded, and each invalid event alone. */
   async function decode(messages: BusMessage[]): Promise<{ message: BusMessage; events: EventEnvelope[] }[]> {
     const decoded = [];
     for (const message of messages) {
@@ -91,13 +150,15 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
       try {
         batch = decodeBatch(message.data);
       } catch (err) {
-        await bus.deadLetter(message, `undecodable batch: ${(err as Error).message}`);
+        await bus.deadLetter(message, `undecodable batch: ${reasonOf(err)}`);
         metrics.inc('events_dead_lettered_total', { reason: 'undecodable' });
         continue;
       }
       if (batch.invalid.length > 0) {
-        log.error({ id: message.id, invalid: batch.invalid.length, reason: batch.invalid[0]?.reason }, 'invalid events skipped');
-        metrics.inc('events_dead_lettered_total', { reason: 'invalid' }, batch.invalid.length);
+        log.error({ id: message.id, invalid: batch.invalid.length, reason: batch.invalid[0]?.reason }, 'invalid events dead-lettered');
+        for (const [i, { event, reason }] of batch.invalid.entries()) {
+          await deadLetterEvent(message, event, `invalid-${i}`, `invalid event: ${reason.slice(0, 300)}`, 'invalid');
+        }
       }
       decoded.push({ message, events: batch.events });
     }
@@ -112,7 +173,7 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
         if (!route) continue; // Not every event type lands in ClickHouse (webhook-only types, say).
         let group = byTable.get(route.table);
         if (!group) byTable.set(route.table, (group = { fresh: [], redelivered: [] }));
-        (message.deliveryCount > 1 ? group.redelivered : group.fresh).push({ event, route });
+        (message.deliveryCount > 1 ? group.redelivered : group.fresh).push({ event, route, message });
       }
     }
     return byTable;
@@ -136,41 +197,63 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
     return held.size === 0 ? routed : routed.filter((r) => !held.has(r.event.eventId));
   }
 
-  async function writeTables(messages: BusMessage[], byTable: Map<string, TableGroup>): Promise<void> {
-    for (const [table, group] of byTable) {
-      const routed = group.fresh.concat(await notYetWritten(table, group.redelivered));
-      if (routed.length === 0) continue;
-      const rows = new Array<Record<string, unknown>>(routed.length);
-      for (let i = 0; i < routed.length; i++) rows[i] = routed[i]!.route.toRow(routed[i]!.event);
-      await sink.insert(table, rows, tokenOf(table, messages));
-      metrics.inc('events_written_total', { table }, rows.length);
+  /**
+   * Inserts the rows; when ClickHouse refuses them for their data, halves them until each refused
+   * row stands alone and dead-letters its event. Anything else (the server away) is thrown for the
+   * bus to retry: what went in before stays, and the redelivery check leaves it out next time.
+   */
+  async function insertOrSplit(table: string, routed: Routed[], rows: Record<string, unknown>[], token: string, whole = true): Promise<number> {
+    try {
+      await sink.insert(table, rows, token);
+      return rows.length;
+    } catch (err) {
+      if (!isDataError(err)) throw err;
+      if (rows.length === 1) {
+        const { event, message } = routed[0]!;
+        await deadLetterEvent(message, event, event.eventId, `ClickHouse refused the row for ${table}: ${reasonOf(err)}`, 'refused');
+        return 0;
+      }
+      if (whole) {
+        log.warn({ table, rows: rows.length, reason: reasonOf(err) }, 'ClickHouse refused an insert for its data: splitting it to find the bad rows');
+      }
+      const mid = rows.length >>> 1;
+      const left = routed.slice(0, mid);
+      const right = routed.slice(mid);
+      return (await insertOrSplit(table, left, rows.slice(0, mid), partTokenOf(token, left), false))
+        + (await insertOrSplit(table, right, rows.slice(mid), partTokenOf(token, right), false));
     }
   }
 
-  /** After repeated data errors: each message alone, so one bad message cannot hold up the rest. */
-  async function writeOneByOne(decoded: { message: BusMessage; events: EventEnvelope[] }[]): Promise<void> {
-    for (const item of decoded) {
+  /** Builds the rows; an event whose row cannot be built at all is dead-lettered on its own. */
+  async function toRows(table: string, routed: Routed[]): Promise<{ routed: Routed[]; rows: Record<string, unknown>[] }> {
+    const rows = new Array<Record<string, unknown>>(routed.length);
+    let failed: Set<number> | undefined;
+    for (let i = 0; i < routed.length; i++) {
+      const { event, route, message } = routed[i]!;
       try {
-        await writeTables([item.message], groupByTable([item]));
+        rows[i] = route.toRow(event);
       } catch (err) {
-        if (!isDataError(err)) throw err;
-        await bus.deadLetter(item.message, `ClickHouse refused the rows: ${(err as Error).message.slice(0, 300)}`);
-        metrics.inc('events_dead_lettered_total', { reason: 'refused' }, item.events.length);
+        await deadLetterEvent(message, event, event.eventId, `row for ${table} could not be built: ${reasonOf(err)}`, 'unmappable');
+        (failed ??= new Set()).add(i);
       }
+    }
+    if (!failed) return { routed, rows };
+    const keep = (_: unknown, i: number) => !failed.has(i);
+    return { routed: routed.filter(keep), rows: rows.filter(keep) };
+  }
+
+  async function writeTables(messages: BusMessage[], byTable: Map<string, TableGroup>): Promise<void> {
+    for (const [table, group] of byTable) {
+      const pending = group.fresh.concat(await notYetWritten(table, group.redelivered));
+      if (pending.length === 0) continue;
+      const { routed, rows } = await toRows(table, pending);
+      if (rows.length === 0) continue;
+      const written = await insertOrSplit(table, routed, rows, tokenOf(table, messages));
+      if (written > 0) metrics.inc('events_written_total', { table }, written);
     }
   }
 
   return async (messages) => {
-    const decoded = await decode(messages);
-    try {
-      await writeTables(messages, groupByTable(decoded));
-    } catch (err) {
-      if (isDataError(err) && messages.some((m) => m.deliveryCount >= DATA_ERROR_ATTEMPTS)) {
-        log.warn({ err, messages: messages.length }, 'ClickHouse keeps refusing this batch: writing its messages one by one');
-        await writeOneByOne(decoded);
-        return;
-      }
-      throw err;
-    }
+    await writeTables(messages, groupByTable(await decode(messages)));
   };
 }

@@ -1,0 +1,157 @@
+// The OLAP writer against real chDB through the project's row sink: a batch ClickHouse refuses for
+// the data of a few rows is split until those rows stand alone; they go to the dead-letter store
+// with ClickHouse's reason, and every other row is written exactly once, on the first delivery,
+// however often the same batch comes again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bus, BusMessage } from '../src/ingest/bus.js';
+import { createClickEnricher } from '../src/ingest/enrich.js';
+import { decodeBatch, encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
+import { createEventTableRoutes } from '../src/ingest/event-routes.js';
+import { openGeoLookup } from '../src/ingest/geo.js';
+import { createOlapWriter, type RowSink } from '../src/ingest/olap-writer.js';
+import { createRowSink } from '../src/olap/row-sink.js';
+import { uuidv7 } from '../src/shared/ids.js';
+import { createLogger } from '../src/shared/logger.js';
+import { createMetrics } from '../src/shared/metrics.js';
+import { backend } from './support/backend.js';
+import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+const log = createLogger({ level: 'silent', pretty: false });
+const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()) });
+
+let isolation: Isolation;
+let svc: TestService;
+
+beforeAll(async () => {
+  isolation = await isolate();
+  svc = await startService(isolation);
+});
+
+afterAll(async () => {
+  await svc?.close();
+  await isolation?.dispose();
+});
+
+let lastOrg = 8_000_000 + Math.floor(Math.random() * 1_000_000);
+
+function click(organizationId: number, linkId: number, data: Record<string, unknown> = {}): EventEnvelope {
+  return {
+    eventId: uuidv7(),
+    type: 'click',
+    occurredAt: Date.now(),
+    organizationId,
+    data: { linkType: 'url', linkId, host: 'sp.test', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0', ip: '203.0.113.7', ...data },
+  };
+}
+
+/** The service's own bus, its dead letters recorded on their way through. */
+function recordDeadLetters(bus: Bus): { letters: { message: BusMessage; reason: string }[]; bus: Bus } {
+  const letters: { message: BusMessage; reason: string }[] = [];
+  const recording: Bus = Object.create(bus) as Bus;
+  recording.deadLetter = async (message, reason) => {
+    await bus.deadLetter(message, reason);
+    letters.push({ message, reason });
+  };
+  return { letters, bus: recording };
+}
+
+async function counts(organizationId: number, linkId: number) {
+  const [raw] = await svc.clickhouse<{ c: string; u: string }>(
+    `SELECT count() AS c, uniqExact(event_id) AS u FROM clicks WHERE organization_id = {org:UInt64} AND link_id = {id:UInt64}`,
+    { org: organizationId, id: linkId },
+  );
+  const [total] = await svc.clickhouse<{ s: string }>(
+    `SELECT sum(clicks) AS s FROM link_click_totals WHERE organization_id = {org:UInt64} AND link_type = 'url' AND link_id = {id:UInt64}`,
+    { org: organizationId, id: linkId },
+  );
+  return { rows: Number(raw?.c ?? 0), unique: Number(raw?.u ?? 0), total: Number(total?.s ?? 0) };
+}
+
+describe(`splitting a refused insert (${backend})`, () => {
+  it('writes every good row once and dead-letters each refused one with the reason, on the first delivery', async () => {
+    const org = ++lastOrg;
+    const linkId = 77;
+    const good = Array.from({ length: 300 }, () => click(org, linkId));
+    // Three values ClickHouse refuses, each for another reason, scattered through the batch.
+    const bad = [
+      click(org, linkId, { host: 'x\ud800y' }), // a lone UTF-16 surrogate (code 25)
+      click(org, linkId, { tracker: 'ok\ud83d' }), // a high surrogate at the end of the text
+      { ...click(org, linkId), data: { ...click(org, linkId).data, linkId: 1.5 } }, // not an integer (code 27)
+    ];
+    const events = [...good];
+    events.splice(17, 0, bad[0]!);
+    events.splice(150, 0, bad[1]!);
+    events.splice(299, 0, bad[2]!);
+    const realSink = createRowSink(svc.container.clickhouse.client);
+    const tokens: string[] = [];
+    const sink: RowSink = {
+      async insert(table, rows, token) {
+        tokens.push(token);
+        await realSink.insert(table, rows, token);
+      },
+      written: (table, query) => realSink.written(table, query),
+    };
+    const { letters, bus } = recordDeadLetters(svc.container.bus);
+    const metrics = createMetrics();
+    const writer = createOlapWriter({ bus, sink, routes, log, metrics });
+    const messages: BusMessage[] = [0, 1, 2].map((m) => ({
+      id: `split-${org}-${m}`,
+      subject: 'events.click',
+      data: encodeBatch(events.slice(m * 101, (m + 1) * 101)),
+      deliveryCount: 1,
+    }));
+
+    await writer(messages);
+
+    expect(await counts(org, linkId)).toEqual({ rows: 300, unique: 300, total: 300 });
+    expect(letters).toHaveLength(3);
+    const byEvent = new Map(letters.map((l) => [decodeBatch(l.message.data).events.map((e) => e.eventId).join(), l]));
+    for (const event of bad) {
+      const letter = byEvent.get(event.eventId);
+      expect(letter, `dead letter of ${event.eventId}`).toBeDefined();
+      const carrier = messages.find((m) => decodeBatch(m.data).events.some((e) => e.eventId === event.eventId))!;
+      expect(letter!.message.id).toBe(`${carrier.id}:${event.eventId}`);
+      expect(letter!.message.subject).toBe('events.click');
+      expect(decodeBatch(letter!.message.data).events).toEqual([event]);
+    }
+    expect(byEvent.get(bad[0]!.eventId)!.reason).toMatch(/^ClickHouse refused the row for clicks: .*surrogate/);
+    expect(byEvent.get(bad[2]!.eventId)!.reason).toMatch(/^ClickHouse refused the row for clicks: /);
+    expect(metrics.get('events_dead_lettered_total', { reason: 'refused' })).toBe(3);
+    expect(metrics.get('events_written_total', { table: 'clicks' })).toBe(300);
+    // Each part of the split has a token of its own, not the whole's.
+    expect(new Set(tokens).size).toBe(tokens.length);
+    // Bisecting 303 rows with 3 bad ones: a handful of inserts per bad row, not one per row.
+    expect(tokens.length).toBeLessThan(60);
+
+    // The same batch again, as it was (a lost ack), and then redelivered: nothing counted twice.
+    const firstTokens = [...tokens];
+    tokens.length = 0;
+    await writer(messages);
+    expect(tokens).toEqual(firstTokens);
+    await writer(messages.map((m) => ({ ...m, deliveryCount: 2 })));
+    expect(await counts(org, linkId)).toEqual({ rows: 300, unique: 300, total: 300 });
+  });
+
+  it('keeps the other tables of the batch and the other organizations whole', async () => {
+    const orgA = ++lastOrg;
+    const orgB = ++lastOrg;
+    const apiRequest = (organizationId: number, status: unknown): EventEnvelope => ({
+      eventId: uuidv7(), type: 'api_request', occurredAt: Date.now(), organizationId,
+      data: { apiKeyId: 1, method: 'GET', route: '/x', status, durationMs: 1, ip: '203.0.113.1', requestId: 'r' },
+    });
+    // status is a UInt16: -1 cannot be inserted.
+    const events = [click(orgA, 5), apiRequest(orgA, 200), apiRequest(orgB, -1), click(orgB, 6), apiRequest(orgB, 201)];
+    const { letters, bus } = recordDeadLetters(svc.container.bus);
+    const writer = createOlapWriter({ bus, sink: createRowSink(svc.container.clickhouse.client), routes, log, metrics: createMetrics() });
+    await writer([{ id: `mixed-${orgA}`, subject: 'events.api_request', data: encodeBatch(events), deliveryCount: 1 }]);
+    expect((await counts(orgA, 5)).rows).toBe(1);
+    expect((await counts(orgB, 6)).rows).toBe(1);
+    const requests = await svc.clickhouse<{ org: string; status: number }>(
+      'SELECT toString(organization_id) AS org, status FROM api_requests WHERE organization_id IN ({a:UInt64}, {b:UInt64}) ORDER BY status',
+      { a: orgA, b: orgB },
+    );
+    expect(requests).toEqual([{ org: String(orgA), status: 200 }, { org: String(orgB), status: 201 }]);
+    expect(letters.map((l) => l.message.id)).toEqual([`mixed-${orgA}:${events[2]!.eventId}`]);
+    expect(letters[0]!.reason).toMatch(/ClickHouse refused the row for api_requests/);
+  });
+});
