@@ -1,6 +1,11 @@
 // The bus on NATS JetStream: one stream per namespace holds every event subject, durable pull
 // consumers are provisioned idempotently at start, messages are acked only after the handler
 // resolved and redelivered with back-off otherwise. Broadcasts use plain NATS subjects.
+//
+// No consumer blocks on a poison message (the rule in bus.ts): a batch that failed
+// ISOLATE_AFTER_FAILURES deliveries has its messages handled one at a time, so the good ones go
+// through; one that keeps failing alone while others succeed goes to the DLQ stream with its last
+// error. When they all fail alike (ClickHouse down), each is only redelivered later.
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   AckPolicy,
@@ -12,16 +17,39 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import type { Logger } from '../shared/logger.js';
-import { backoffMs, sleep, type Bus, type BusMessage, type Consumer } from './bus.js';
+import {
+  backoffMs,
+  ISOLATE_AFTER_FAILURES,
+  PARK_AFTER_FAILURES,
+  sleep,
+  type Bus,
+  type BusMessage,
+  type Consumer,
+} from './bus.js';
 
 export interface NatsBusOptions {
   url: string;
   /** Prefixes subjects (`ns.events.…`) and names the streams (`ns_EVENTS`, `ns_DLQ`). */
   namespace: string;
   log: Logger;
+  /** The first retry delay of a failed batch (doubling up to 10 s); tests shorten it. */
+  retryBaseMs?: number;
 }
 
 const ACK_WAIT_MS = 60_000;
+/**
+ * Messages tried alone that fail in a row, none succeeding, before the rest of the batch is left
+ * for later: the store is down, and trying every message against it only slows its return.
+ */
+const SYSTEMIC_AFTER_FAILURES = 3;
+/** Messages whose solo failures are being counted, per consumer; more are forgotten oldest first. */
+const MAX_TRACKED_FAILURES = 10_000;
+
+/** Solo failures of one message, and the consumer's successes when they began. */
+interface SoloFailures {
+  count: number;
+  successesBefore: number;
+}
 
 export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   const log = options.log.child({ module: 'nats-bus' });
@@ -68,7 +96,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     }
   }
 
-  return {
+  const bus: Bus = {
     kind: 'nats',
     async publish(subject, data, messageId) {
       await js.publish(full(subject), data, { msgID: messageId, timeout: 5_000 });
@@ -78,7 +106,78 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       await provisionConsumer(name, subject);
       const consumer = await js.consumers.get(stream, name);
       const stopping = new AbortController();
+      const retryBaseMs = options.retryBaseMs ?? 100;
+      const toBusMessage = (m: JsMsg): BusMessage => ({
+        id: m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`,
+        subject: relative(m.subject),
+        data: m.data,
+        deliveryCount: m.info.deliveryCount,
+      });
+      /** Messages this consumer acknowledged after a success, to tell a poison message from an outage. */
+      let successes = 0;
+      const soloFailures = new Map<string, SoloFailures>();
+
+      /** Dead-letters a message that fails alone while others succeed, and acknowledges it. */
+      async function park(m: JsMsg, message: BusMessage, failures: number, err: unknown): Promise<void> {
+        const reason = `failed ${failures} deliveries alone while other messages succeeded: ${String((err as Error)?.message ?? err)}`;
+        try {
+          await bus.deadLetter(message, reason);
+        } catch (parkErr) {
+          log.warn({ err: parkErr, durable: name, id: message.id }, 'could not park a poison message, will retry');
+          m.nak(backoffMs(failures, retryBaseMs));
+          return;
+        }
+        m.ack();
+        log.error({ durable: name, id: message.id, deliveries: m.info.deliveryCount }, 'poison message parked');
+      }
+
+      /**
+       * Each message alone, fresh ones first; true when any went through. A batch of one message
+       * has just been tried alone: its error stands for the solo attempt.
+       */
+      async function oneByOne(jsMessages: JsMsg[], consecutive: number, batchError: unknown): Promise<boolean> {
+        const order = [...jsMessages].sort((a, b) => a.info.deliveryCount - b.info.deliveryCount);
+        let succeeded = 0;
+        let failedInRow = 0;
+        for (const [i, m] of order.entries()) {
+          if (stopping.signal.aborted) {
+            for (const rest of order.slice(i)) rest.nak();
+            break;
+          }
+          if (succeeded === 0 && failedInRow >= SYSTEMIC_AFTER_FAILURES) {
+            // Everything fails alike: the rest waits for the store instead of each failing in turn.
+            const delay = backoffMs(consecutive, retryBaseMs);
+            for (const rest of order.slice(i)) rest.nak(delay);
+            break;
+          }
+          const message = toBusMessage(m);
+          try {
+            if (order.length === 1) throw batchError;
+            await handler([message]);
+            m.ack();
+            soloFailures.delete(message.id);
+            successes++;
+            succeeded++;
+            failedInRow = 0;
+          } catch (err) {
+            failedInRow++;
+            const record = soloFailures.get(message.id) ?? { count: 0, successesBefore: successes };
+            record.count++;
+            soloFailures.delete(message.id);
+            if (record.count >= PARK_AFTER_FAILURES && successes > record.successesBefore) {
+              await park(m, message, record.count, err);
+              continue;
+            }
+            soloFailures.set(message.id, record);
+            if (soloFailures.size > MAX_TRACKED_FAILURES) soloFailures.delete(soloFailures.keys().next().value!);
+            m.nak(backoffMs(record.count, retryBaseMs));
+          }
+        }
+        return succeeded > 0;
+      }
+
       const loop = (async () => {
+        /** Rounds in a row in which nothing went through. */
         let failures = 0;
         while (!stopping.signal.aborted) {
           let jsMessages: JsMsg[] = [];
@@ -88,28 +187,33 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
           } catch (err) {
             if (stopping.signal.aborted) break;
             log.warn({ err, durable: name }, 'fetch failed');
-            await sleep(backoffMs(++failures), stopping.signal);
+            await sleep(backoffMs(++failures, retryBaseMs), stopping.signal);
             continue;
           }
           if (jsMessages.length === 0) continue;
-          const batch: BusMessage[] = jsMessages.map((m) => ({
-            id: m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`,
-            subject: relative(m.subject),
-            data: m.data,
-            deliveryCount: m.info.deliveryCount,
-          }));
           try {
-            await handler(batch);
+            await handler(jsMessages.map(toBusMessage));
             for (const m of jsMessages) m.ack();
+            successes += jsMessages.length;
             failures = 0;
+            continue;
           } catch (err) {
+            const isolate = jsMessages.some((m) => m.info.deliveryCount >= ISOLATE_AFTER_FAILURES);
+            if (isolate) {
+              log.warn({ err, durable: name, size: jsMessages.length }, 'batch keeps failing: handling its messages one at a time');
+              if (await oneByOne(jsMessages, failures + 1, err)) {
+                failures = 0;
+                continue;
+              }
+            }
             failures++;
-            const delay = backoffMs(failures);
-            log.warn({ err, durable: name, size: batch.length, delay }, 'batch failed, will redeliver');
-            for (const m of jsMessages) m.nak(delay);
+            const delay = backoffMs(failures, retryBaseMs);
+            if (!isolate) {
+              log.warn({ err, durable: name, size: jsMessages.length, delay }, 'batch failed, will redeliver');
+              for (const m of jsMessages) m.nak(delay);
+            }
             await sleep(delay, stopping.signal);
           }
-          jsMessages = [];
         }
       })();
       const handle: Consumer = {
@@ -168,6 +272,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       await nc.drain().catch(() => nc.close());
     },
   };
+  return bus;
 }
 
 async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[]): Promise<void> {
