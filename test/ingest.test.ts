@@ -308,9 +308,19 @@ describe(`ingest (${backend})`, () => {
       const ns = svc.config.natsNamespace;
       const nc = await connect({ servers: servicesEnv.natsUrl });
       try {
-        const parked = await (await jetstreamManager(nc)).streams.getMessage(`${ns}_DLQ`, { last_by_subj: `${ns}.dlq.events.api_request` });
-        expect(parked?.string()).toBe('{"not": "a batch"');
-        expect(parked?.header.get('Signpost-Dead-Letter-Reason')).toMatch(/^undecodable batch/);
+        const jsm = await jetstreamManager(nc);
+        const { state } = await jsm.streams.info(`${ns}_DLQ`);
+        const parked = [];
+        for (let seq = state.first_seq; state.messages > 0 && seq <= state.last_seq; seq++) {
+          const m = await jsm.streams.getMessage(`${ns}_DLQ`, { seq });
+          if (m?.subject === `${ns}.dlq.events.api_request`) parked.push({ body: m.string(), reason: m.header.get('Signpost-Dead-Letter-Reason') });
+        }
+        const undecodable = parked.find((p) => p.body === '{"not": "a batch"');
+        expect(undecodable?.reason).toMatch(/^undecodable batch/);
+        // The invalid event is parked alone, with what was wrong with it.
+        const invalid = parked.find((p) => p.body.includes('"eventId":"not-a-uuid"'));
+        expect(JSON.parse(invalid!.body).events).toEqual([mixed[1]]);
+        expect(invalid?.reason).toMatch(/^invalid event: eventId/);
       } finally {
         await nc.close();
       }
