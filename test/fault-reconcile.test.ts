@@ -59,11 +59,11 @@ async function counted(svc: TestService, organizationId: number, linkId: number)
   return { rows: Number(raw?.c ?? 0), unique: Number(raw?.u ?? 0), rollup: Number(total?.s ?? 0) };
 }
 
-/** A click ClickHouse refuses (a lone UTF-16 surrogate), published straight onto the bus. */
-function poisonClick(organizationId: number, linkId: number): { event: EventEnvelope; data: Uint8Array } {
+/** A click only ClickHouse can tell is wrong (1.5 for an integer column), straight onto the bus. */
+function poisonClick(organizationId: number): { event: EventEnvelope; data: Uint8Array } {
   const event: EventEnvelope = {
     eventId: uuidv7(), type: 'click', occurredAt: Date.now(), organizationId,
-    data: { linkType: 'url', linkId, host: 'sp.test', tracker: 'bad\ud800', userAgent: UA },
+    data: { linkType: 'url', linkId: 1.5, host: 'sp.test', userAgent: UA },
   };
   return { event, data: encodeBatch([event]) };
 }
@@ -109,7 +109,7 @@ describe(`ClickHouse refusing click inserts for ${OUTAGE_MS / 1000} s under load
 
     await svc.clickhouse('DETACH TABLE clicks');
     const outageStart = Date.now();
-    const poison = poisonClick(org.id, linkId);
+    const poison = poisonClick(org.id);
     await svc.container.bus.publish('events.click', poison.data, `poison-${poison.event.eventId}`);
     await sleep(OUTAGE_MS);
     const parkedDuringOutage = letters.length;
@@ -192,7 +192,7 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS resta
     const linkId = await createLink(svc, org.apiKey, 'nats-restart');
     const load = steadyLoad(svc, 'nats-restart');
     await sleep(2_000);
-    const poison = poisonClick(org.id, linkId);
+    const poison = poisonClick(org.id);
     await svc.container.bus.publish('events.click', poison.data, `poison-${poison.event.eventId}`);
     await sleep(1_000);
 

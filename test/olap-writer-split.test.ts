@@ -72,16 +72,21 @@ describe(`splitting a refused insert (${backend})`, () => {
     const org = ++lastOrg;
     const linkId = 77;
     const good = Array.from({ length: 300 }, () => click(org, linkId));
-    // Three values ClickHouse refuses, each for another reason, scattered through the batch.
-    const bad = [
-      click(org, linkId, { host: 'x\ud800y' }), // a lone UTF-16 surrogate (code 25)
-      click(org, linkId, { tracker: 'ok\ud83d' }), // a high surrogate at the end of the text
-      { ...click(org, linkId), data: { ...click(org, linkId).data, linkId: 1.5 } }, // not an integer (code 27)
+    // Values ClickHouse refuses, and broken text, scattered through the batch.
+    const refused = [
+      click(org, linkId, { linkId: -5 }), // a negative number for an unsigned column (code 72)
+      click(org, linkId, { linkId: 1.5 }), // not an integer (code 27)
     ];
+    const malformed = [
+      click(org, linkId, { host: 'x\ud800y' }), // a lone high surrogate: ClickHouse refuses it (code 25)
+      click(org, linkId, { tracker: '\udfff' }), // a lone low one: ClickHouse would store broken bytes
+    ];
+    const bad = [...refused, ...malformed];
     const events = [...good];
-    events.splice(17, 0, bad[0]!);
-    events.splice(150, 0, bad[1]!);
-    events.splice(299, 0, bad[2]!);
+    events.splice(17, 0, refused[0]!);
+    events.splice(150, 0, malformed[0]!);
+    events.splice(230, 0, refused[1]!);
+    events.splice(300, 0, malformed[1]!);
     const realSink = createRowSink(svc.container.clickhouse.client);
     const tokens: string[] = [];
     const sink: RowSink = {
@@ -97,14 +102,14 @@ describe(`splitting a refused insert (${backend})`, () => {
     const messages: BusMessage[] = [0, 1, 2].map((m) => ({
       id: `split-${org}-${m}`,
       subject: 'events.click',
-      data: encodeBatch(events.slice(m * 101, (m + 1) * 101)),
+      data: encodeBatch(events.slice(m * 102, (m + 1) * 102)),
       deliveryCount: 1,
     }));
 
     await writer(messages);
 
     expect(await counts(org, linkId)).toEqual({ rows: 300, unique: 300, total: 300 });
-    expect(letters).toHaveLength(3);
+    expect(letters).toHaveLength(4);
     const byEvent = new Map(letters.map((l) => [decodeBatch(l.message.data).events.map((e) => e.eventId).join(), l]));
     for (const event of bad) {
       const letter = byEvent.get(event.eventId);
@@ -114,14 +119,16 @@ describe(`splitting a refused insert (${backend})`, () => {
       expect(letter!.message.subject).toBe('events.click');
       expect(decodeBatch(letter!.message.data).events).toEqual([event]);
     }
-    expect(byEvent.get(bad[0]!.eventId)!.reason).toMatch(/^ClickHouse refused the row for clicks: .*surrogate/);
-    expect(byEvent.get(bad[2]!.eventId)!.reason).toMatch(/^ClickHouse refused the row for clicks: /);
-    expect(metrics.get('events_dead_lettered_total', { reason: 'refused' })).toBe(3);
+    for (const event of refused) expect(byEvent.get(event.eventId)!.reason).toMatch(/^ClickHouse refused the row for clicks: .*(CANNOT_PARSE|Cannot parse|Unsigned type)/i);
+    expect(byEvent.get(malformed[0]!.eventId)!.reason).toBe('text in column host of clicks is not well-formed UTF-16 (a lone surrogate)');
+    expect(byEvent.get(malformed[1]!.eventId)!.reason).toBe('text in column tracker of clicks is not well-formed UTF-16 (a lone surrogate)');
+    expect(metrics.get('events_dead_lettered_total', { reason: 'refused' })).toBe(2);
+    expect(metrics.get('events_dead_lettered_total', { reason: 'malformed' })).toBe(2);
     expect(metrics.get('events_written_total', { table: 'clicks' })).toBe(300);
     // Each part of the split has a token of its own, not the whole's.
     expect(new Set(tokens).size).toBe(tokens.length);
-    // Bisecting 303 rows with 3 bad ones: a handful of inserts per bad row, not one per row.
-    expect(tokens.length).toBeLessThan(60);
+    // Bisecting 302 rows with 2 refused ones: a handful of inserts per bad row, not one per row.
+    expect(tokens.length).toBeLessThan(40);
 
     // The same batch again, as it was (a lost ack), and then redelivered: nothing counted twice.
     const firstTokens = [...tokens];

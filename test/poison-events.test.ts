@@ -138,6 +138,10 @@ describe(`hostile events (${backend})`, () => {
     };
     const poisonId = `poison-${uuidv7()}`;
     await svc.container.bus.publish('events.click', encodeBatch([poison]), poisonId);
+    // A value only ClickHouse can tell is wrong: an unsigned column given a negative number.
+    const refused: EventEnvelope = { ...poison, eventId: uuidv7(), data: { linkType: 'url', linkId: -1, host: 'sp.test', userAgent: UA.desktop } };
+    const refusedId = `refused-${uuidv7()}`;
+    await svc.container.bus.publish('events.click', encodeBatch([refused]), refusedId);
     const garbageId = `garbage-${uuidv7()}`;
     await svc.container.bus.publish('events.click', new Uint8Array([0xff, 0xfe, 0x00, 0x7b]), garbageId);
     for (let i = 0; i < 5; i++) await victimClick();
@@ -158,7 +162,8 @@ describe(`hostile events (${backend})`, () => {
 
     // The poison is in the dead letters, each with its reason.
     const byId = new Map(deadLetters.map((d) => [d.message.id, d]));
-    expect(byId.get(`${poisonId}:${poison.eventId}`)?.reason).toMatch(/ClickHouse refused the row for clicks/);
+    expect(byId.get(`${poisonId}:${poison.eventId}`)?.reason).toMatch(/^text in column \w+ of clicks is not well-formed UTF-16/);
+    expect(byId.get(`${refusedId}:${refused.eventId}`)?.reason).toMatch(/^ClickHouse refused the row for clicks: /);
     expect(byId.get(garbageId)?.reason).toMatch(/^undecodable batch/);
     if (backend === 'services') {
       // On JetStream they are parked in the DLQ stream, one message each.

@@ -90,6 +90,22 @@ export function isDataError(err: unknown): boolean {
   return code !== undefined && DATA_ERROR_CODES.has(String(code));
 }
 
+/** A string that is not well-formed UTF-16 (a lone surrogate); ES2024, present in Node 20. */
+const isMalformed = (v: string) => !(v as string & { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * The first column of a row holding text with a lone surrogate. ClickHouse refuses a high one
+ * (code 25) and stores a low one as broken bytes; either way the event is dead-lettered before the
+ * insert, so a flood of them costs one check each rather than a split of every insert.
+ */
+function malformedColumn(row: Record<string, unknown>): string | undefined {
+  for (const key in row) {
+    const v = row[key];
+    if (typeof v === 'string' && isMalformed(v)) return key;
+  }
+  return undefined;
+}
+
 /** ClickHouse's reason, on one line and short enough for a dead-letter header. */
 const reasonOf = (err: unknown) => String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 300);
 
@@ -224,16 +240,26 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
     }
   }
 
-  /** Builds the rows; an event whose row cannot be built at all is dead-lettered on its own. */
+  /** Builds the rows; an event whose row cannot be built, or holds broken text, is dead-lettered on its own. */
   async function toRows(table: string, routed: Routed[]): Promise<{ routed: Routed[]; rows: Record<string, unknown>[] }> {
     const rows = new Array<Record<string, unknown>>(routed.length);
     let failed: Set<number> | undefined;
     for (let i = 0; i < routed.length; i++) {
       const { event, route, message } = routed[i]!;
+      let reason: string | undefined;
+      let label = 'unmappable';
       try {
-        rows[i] = route.toRow(event);
+        const row = (rows[i] = route.toRow(event));
+        const column = malformedColumn(row);
+        if (column !== undefined) {
+          reason = `text in column ${column} of ${table} is not well-formed UTF-16 (a lone surrogate)`;
+          label = 'malformed';
+        }
       } catch (err) {
-        await deadLetterEvent(message, event, event.eventId, `row for ${table} could not be built: ${reasonOf(err)}`, 'unmappable');
+        reason = `row for ${table} could not be built: ${reasonOf(err)}`;
+      }
+      if (reason !== undefined) {
+        await deadLetterEvent(message, event, event.eventId, reason, label);
         (failed ??= new Set()).add(i);
       }
     }
