@@ -210,4 +210,27 @@ describe(`hostile events (${backend})`, () => {
       expect(types, type).toContain(type);
     }
   }, 120_000);
+
+  it('lists recent dead letters to the operator, newest first, with the reason (NATS DLQ stream)', async () => {
+    const unauthorized = await svc.inject({ method: 'GET', url: '/api/admin/v1/dead-letters' });
+    expect(unauthorized.statusCode).toBe(401);
+    const ids = [`garbage-a-${uuidv7()}`, `garbage-b-${uuidv7()}`];
+    for (const id of ids) await svc.container.bus.publish('events.api_request', new TextEncoder().encode('{"v":2}'), id);
+    expect(await svc.container.bus.drain(20_000)).toBe(true);
+
+    const res = await svc.admin('GET', '/dead-letters?limit=2');
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { listed: boolean; content: { subject: string; id: string; reason: string; at: string }[] };
+    if (backend !== 'services') {
+      expect(body).toEqual({ listed: false, content: [] });
+      return;
+    }
+    expect(body.listed).toBe(true);
+    expect(body.content.map((l) => [l.subject, l.id])).toEqual([['events.api_request', ids[1]], ['events.api_request', ids[0]]]);
+    for (const letter of body.content) {
+      expect(letter.reason).toMatch(/^undecodable batch: /);
+      expect(Date.parse(letter.at)).toBeGreaterThan(Date.now() - 60_000);
+    }
+    expect((await svc.admin('GET', '/dead-letters?limit=0')).statusCode).toBe(400);
+  });
 });

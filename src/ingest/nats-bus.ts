@@ -25,6 +25,7 @@ import {
   type Bus,
   type BusMessage,
   type Consumer,
+  type DeadLetter,
 } from './bus.js';
 
 export interface NatsBusOptions {
@@ -37,6 +38,7 @@ export interface NatsBusOptions {
 }
 
 const ACK_WAIT_MS = 60_000;
+const DEAD_LETTER_REASON = 'Signpost-Dead-Letter-Reason';
 /**
  * Messages tried alone that fail in a row, none succeeding, before the rest of the batch is left
  * for later: the store is down, and trying every message against it only slows its return.
@@ -230,9 +232,28 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     async deadLetter(message, reason) {
       const headers = (await import('@nats-io/transport-node')).headers();
       // Header values are one line: database errors often span several.
-      headers.set('Signpost-Dead-Letter-Reason', reason.replace(/[\r\n]+/g, ' ').slice(0, 500));
+      headers.set(DEAD_LETTER_REASON, reason.replace(/[\r\n]+/g, ' ').slice(0, 500));
       await js.publish(full(`dlq.${message.subject}`), message.data, { msgID: `dlq:${message.id}`, headers });
       log.error({ subject: message.subject, id: message.id, reason }, 'message dead-lettered');
+    },
+    async recentDeadLetters(limit) {
+      const { state } = await jsm.streams.info(dlqStream);
+      const letters: DeadLetter[] = [];
+      // Sequence numbers of expired or deleted messages are gaps: skip them.
+      for (let seq = state.last_seq; seq >= state.first_seq && state.messages > 0 && letters.length < limit; seq--) {
+        const m = await jsm.streams.getMessage(dlqStream, { seq }).catch((err: unknown) => {
+          if (isNotFound(err)) return null;
+          throw err;
+        });
+        if (!m) continue;
+        letters.push({
+          subject: relative(m.subject).replace(/^dlq\./, ''),
+          id: (m.header?.get('Nats-Msg-Id') ?? `${dlqStream}:${m.seq}`).replace(/^dlq:/, ''),
+          reason: m.header?.get(DEAD_LETTER_REASON) ?? '',
+          at: m.time,
+        });
+      }
+      return letters;
     },
     broadcast(subject, data) {
       if (!nc.isClosed()) nc.publish(full(`bcast.${subject}`), data);
