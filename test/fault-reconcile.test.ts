@@ -4,16 +4,16 @@
 // event ids and the materialized rollup), and nothing was parked while the fault lasted: a systemic
 // failure is waited out, not dead-lettered. One poison event (a value ClickHouse refuses) travels
 // in the same stream, and only it ends in the dead letters.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage } from '../src/ingest/bus.js';
 import { encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { backend } from './support/backend.js';
+import { watchDeadLetters } from './support/dead-letters.js';
+import { freePort, NATS_SERVER, startNats, waitForPort } from './support/nats-server.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -68,18 +68,6 @@ function poisonClick(organizationId: number): { event: EventEnvelope; data: Uint
   return { event, data: encodeBatch([event]) };
 }
 
-/** Records dead letters on their way through the service's bus. */
-function watchDeadLetters(svc: TestService): { message: BusMessage; reason: string; at: number }[] {
-  const letters: { message: BusMessage; reason: string; at: number }[] = [];
-  const { bus } = svc.container;
-  const deadLetter = bus.deadLetter.bind(bus);
-  bus.deadLetter = async (message, reason) => {
-    await deadLetter(message, reason);
-    letters.push({ message, reason, at: Date.now() });
-  };
-  return letters;
-}
-
 async function createLink(svc: TestService, apiKey: string, alias: string): Promise<number> {
   const res = await svc.service('POST', '/urls', apiKey, { url: 'https://example.com/steady', customAlias: alias });
   expect(res.statusCode, res.body).toBe(201);
@@ -101,7 +89,7 @@ describe(`ClickHouse refusing click inserts for ${OUTAGE_MS / 1000} s under load
   });
 
   it('counts every answered click exactly once afterwards, and parks nothing during the outage', async () => {
-    const letters = watchDeadLetters(svc);
+    const letters = watchDeadLetters(svc.container.bus);
     const org = await svc.createOrganization('ClickhouseOutage');
     const linkId = await createLink(svc, org.apiKey, 'ch-outage');
     const load = steadyLoad(svc, 'ch-outage');
@@ -141,29 +129,6 @@ describe(`ClickHouse refusing click inserts for ${OUTAGE_MS / 1000} s under load
   }, 180_000);
 });
 
-const NATS_SERVER = '/usr/sbin/nats-server';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startNats(port: number, storeDir: string): ChildProcess {
-  return spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-}
-
-async function waitForPort(port: number): Promise<void> {
-  await eventually(() => new Promise<boolean>((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  }), 10_000, `NATS on port ${port}`);
-}
-
 describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS restarted under load', () => {
   let isolation: Isolation;
   let svc: TestService;
@@ -187,7 +152,7 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS resta
   });
 
   it('counts every answered click exactly once after NATS is killed and restarted, and parks nothing', async () => {
-    const letters = watchDeadLetters(svc);
+    const letters = watchDeadLetters(svc.container.bus);
     const org = await svc.createOrganization('NatsRestart');
     const linkId = await createLink(svc, org.apiKey, 'nats-restart');
     const load = steadyLoad(svc, 'nats-restart');

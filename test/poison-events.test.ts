@@ -8,7 +8,6 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusMessage } from '../src/ingest/bus.js';
 import { createClickEnricher } from '../src/ingest/enrich.js';
 import { decodeBatch, encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
 import { createEventTableRoutes } from '../src/ingest/event-routes.js';
@@ -17,6 +16,7 @@ import { uuidv7 } from '../src/shared/ids.js';
 import { backend, servicesEnv } from './support/backend.js';
 import { BASE, UA, createApps, createCampaign, createUrl, mobile, tap, unique, web, type Apps } from './support/deep-links.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
+import { watchDeadLetters, type SeenDeadLetter } from './support/dead-letters.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()) });
@@ -24,7 +24,7 @@ const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGe
 let isolation: Isolation;
 let svc: TestService;
 const recorded: EventEnvelope[] = [];
-const deadLetters: { message: BusMessage; reason: string }[] = [];
+let deadLetters: SeenDeadLetter[] = [];
 
 beforeAll(async () => {
   isolation = await isolate();
@@ -36,12 +36,7 @@ beforeAll(async () => {
     recorded.push(event);
     return record(event);
   };
-  const { bus } = svc.container;
-  const deadLetter = bus.deadLetter.bind(bus);
-  bus.deadLetter = async (message, reason) => {
-    await deadLetter(message, reason);
-    deadLetters.push({ message, reason });
-  };
+  deadLetters = watchDeadLetters(svc.container.bus);
 });
 
 afterAll(async () => {

@@ -10,9 +10,10 @@
 // would carry another token, so for redelivered messages the writer first asks the table which
 // of their event ids it holds already and leaves those out.
 //
-// One bad event never holds up the rest: an insert ClickHouse refuses for its data (a lone UTF-16
-// surrogate, a value out of range) is split in halves until the refused rows stand alone; each of
-// those events goes to the dead-letter store with ClickHouse's reason, the rest is written at once.
+// One bad event never holds up the rest: an event whose row cannot be built or holds text with a
+// lone UTF-16 surrogate is dead-lettered before the insert, and an insert ClickHouse still refuses
+// for its data (a value out of a column's range) is split until the refused rows stand alone; each
+// of those events goes to the dead-letter store with the reason, the rest is written at once.
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../shared/logger.js';
