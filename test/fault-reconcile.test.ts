@@ -119,7 +119,8 @@ describe(`ClickHouse refusing click inserts for ${OUTAGE_MS / 1000} s under load
     expect(parkedDuringOutage).toBe(0);
     expect(after).toEqual({ rows: answered, unique: answered, rollup: answered });
     // Only the poison was dead-lettered, once ClickHouse could say what was wrong with it.
-    expect(letters.map((l) => l.message.id)).toEqual([`poison-${poison.event.eventId}:${poison.event.eventId}`]);
+    // Dead-lettering is at least once (the DLQ stream drops a repeat by its id).
+    expect([...new Set(letters.map((l) => l.message.id))]).toEqual([`poison-${poison.event.eventId}:${poison.event.eventId}`]);
     expect(letters[0]!.reason).toMatch(/ClickHouse refused the row for clicks/);
 
     // The materialized views kept working across DETACH/ATTACH: a new click reaches the rollup.
@@ -180,6 +181,7 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS resta
     expect(other).toBe(0);
     expect(backlogWhileDown).toBeGreaterThan(0);
     expect(after).toEqual({ rows: answered, unique: answered, rollup: answered });
-    expect(letters.map((l) => l.message.id)).toEqual([`poison-${poison.event.eventId}:${poison.event.eventId}`]);
+    // Dead-lettering is at least once (the DLQ stream drops a repeat by its id).
+    expect([...new Set(letters.map((l) => l.message.id))]).toEqual([`poison-${poison.event.eventId}:${poison.event.eventId}`]);
   }, 120_000);
 });

@@ -38,6 +38,8 @@ export interface NatsBusOptions {
 }
 
 const ACK_WAIT_MS = 60_000;
+/** The stream drops a message id published again within this span. */
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const DEAD_LETTER_REASON = 'Signpost-Dead-Letter-Reason';
 /**
  * Messages tried alone that fail in a row, none succeeding, before the rest of the batch is left
@@ -69,6 +71,18 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   await ensureStream(jsm, stream, [`${ns}.events.>`, `${ns}.work.>`]);
   await ensureStream(jsm, dlqStream, [`${ns}.dlq.>`]);
   const consumers = new Map<string, { stop(): Promise<void> }>();
+  // A server killed before it wrote its latest messages and consumer state to disk delivers some
+  // again after its restart as if for the first time, under new sequence numbers when a publisher
+  // sends a message again whose acknowledgement it never got. So from a disconnect until the
+  // deduplication window has passed after the reconnect, every delivery counts as a possible
+  // redelivery, and the handler checks what was written already.
+  let suspectUntil = 0;
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') suspectUntil = Infinity;
+      else if (status.type === 'reconnect') suspectUntil = Date.now() + DUPLICATE_WINDOW_MS;
+    }
+  })().catch(() => {});
   const closing = new AbortController();
   log.info({ servers: options.url, stream }, 'connected to NATS JetStream');
 
@@ -109,11 +123,20 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       const consumer = await js.consumers.get(stream, name);
       const stopping = new AbortController();
       const retryBaseMs = options.retryBaseMs ?? 100;
-      const toBusMessage = (m: JsMsg): BusMessage => ({
+      /** The highest stream sequence this consumer has been handed in this process. */
+      let highestSeq = 0;
+      /**
+       * A message handed over before counts as delivered again, whatever JetStream says: a server
+       * killed before it stored its latest deliveries and acks delivers them again as firsts, and a
+       * message tried alone after its batch failed may have been written in part. Either way the
+       * handler must check what was written already (the OLAP writer does for redeliveries); so it
+       * must around a reconnect (suspectUntil).
+       */
+      const toBusMessage = (m: JsMsg, seenBefore: boolean): BusMessage => ({
         id: m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`,
         subject: relative(m.subject),
         data: m.data,
-        deliveryCount: m.info.deliveryCount,
+        deliveryCount: seenBefore || Date.now() < suspectUntil ? Math.max(2, m.info.deliveryCount) : m.info.deliveryCount,
       });
       /** Messages this consumer acknowledged after a success, to tell a poison message from an outage. */
       let successes = 0;
@@ -152,7 +175,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
             for (const rest of order.slice(i)) rest.nak(delay);
             break;
           }
-          const message = toBusMessage(m);
+          const message = toBusMessage(m, true);
           try {
             if (order.length === 1) throw batchError;
             await handler([message]);
@@ -194,7 +217,9 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
           }
           if (jsMessages.length === 0) continue;
           try {
-            await handler(jsMessages.map(toBusMessage));
+            const batch = jsMessages.map((m) => toBusMessage(m, m.seq <= highestSeq));
+            for (const m of jsMessages) if (m.seq > highestSeq) highestSeq = m.seq;
+            await handler(batch);
             for (const m of jsMessages) m.ack();
             successes += jsMessages.length;
             failures = 0;
@@ -307,7 +332,7 @@ async function ensureStream(jsm: JetStreamManager, name: string, subjects: strin
         subjects,
         // Seven days of backlog survive a long ClickHouse outage; dedup window for message ids.
         max_age: 7 * 24 * 3600 * 1_000_000_000,
-        duplicate_window: 2 * 60 * 1_000_000_000,
+        duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
       });
     } catch (addErr) {
       if (!/already in use|already exists/i.test(String(addErr))) throw addErr;

@@ -191,10 +191,14 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
 
   function groupByTable(decoded: { message: BusMessage; events: EventEnvelope[] }[]): Map<string, TableGroup> {
     const byTable = new Map<string, TableGroup>();
+    // One event twice in a batch (a message the stream took again after a crash of its server,
+    // delivered together with the first copy) is written once.
+    const seen = new Set<string>();
     for (const { message, events } of decoded) {
       for (const event of events) {
         const route = routes[event.type];
         if (!route) continue; // Not every event type lands in ClickHouse (webhook-only types, say).
+        if (seen.size === seen.add(event.eventId).size) continue;
         let group = byTable.get(route.table);
         if (!group) byTable.set(route.table, (group = { fresh: [], redelivered: [] }));
         (message.deliveryCount > 1 ? group.redelivered : group.fresh).push({ event, route, message });
