@@ -129,8 +129,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
        * A message handed over before counts as delivered again, whatever JetStream says: a server
        * killed before it stored its latest deliveries and acks delivers them again as firsts, and a
        * message tried alone after its batch failed may have been written in part. Either way the
-       * handler must check what was written already (the OLAP writer does for redeliveries); so it
-       * must around a reconnect (suspectUntil).
+       * handler must check what was written already (the OLAP writer does for redeliveries). So
+       * must every delivery around a reconnect (suspectUntil).
        */
       const toBusMessage = (m: JsMsg, seenBefore: boolean): BusMessage => ({
         id: m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`,
@@ -138,7 +138,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         data: m.data,
         deliveryCount: seenBefore || Date.now() < suspectUntil ? Math.max(2, m.info.deliveryCount) : m.info.deliveryCount,
       });
-      /** Messages this consumer acknowledged after a success, to tell a poison message from an outage. */
+      /** Messages this consumer handled successfully: poison fails while others succeed, an outage fails them all. */
       let successes = 0;
       const soloFailures = new Map<string, SoloFailures>();
 
