@@ -305,6 +305,7 @@ async function assemble(
     },
     repos,
     webhooks: { resolve: systemResolve, nudge: webhookWorker.nudge, endpointChanged: webhookEndpointChanged },
+    deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },
   };
   const app = await buildApp(deps);
   await app.ready();

@@ -184,7 +184,7 @@ describe(`ingest (${backend})`, () => {
     expect(await countRows(org)).toBe(12);
   });
 
-  it('writes the good messages of a batch ClickHouse keeps refusing, and dead-letters the bad one', async () => {
+  it('writes the good messages of a batch ClickHouse refuses, and dead-letters the bad one, on the first delivery', async () => {
     const org = newOrg();
     const metrics = createMetrics();
     const toRow = eventTableRoutes.api_request!.toRow;
@@ -192,19 +192,17 @@ describe(`ingest (${backend})`, () => {
     const routes = { ...eventTableRoutes, bad_probe: { table: 'api_requests', toRow: (e: EventEnvelope) => ({ ...toRow(e), event_id: 'not a uuid' }) } };
     const writer = createOlapWriter({ bus: svc.container.bus, sink: createRowSink(svc.container.clickhouse.client), routes, log, metrics });
     const good = [apiRequest(org, 1), apiRequest(org, 2)];
-    const messages = (deliveryCount: number): BusMessage[] => [
-      { id: `good-1-${org}`, subject: 'events.api_request', data: encodeBatch([good[0]!]), deliveryCount },
-      { id: `bad-${org}`, subject: 'events.bad_probe', data: encodeBatch([{ ...apiRequest(org, 3), type: 'bad_probe' }]), deliveryCount },
-      { id: `good-2-${org}`, subject: 'events.api_request', data: encodeBatch([good[1]!]), deliveryCount },
+    const messages: BusMessage[] = [
+      { id: `good-1-${org}`, subject: 'events.api_request', data: encodeBatch([good[0]!]), deliveryCount: 1 },
+      { id: `bad-${org}`, subject: 'events.bad_probe', data: encodeBatch([{ ...apiRequest(org, 3), type: 'bad_probe' }]), deliveryCount: 1 },
+      { id: `good-2-${org}`, subject: 'events.api_request', data: encodeBatch([good[1]!]), deliveryCount: 1 },
     ];
-    // Refused as a whole while the bus still redelivers it...
-    await expect(writer(messages(1))).rejects.toThrow();
-    await expect(writer(messages(2))).rejects.toThrow();
-    expect(await countRows(org)).toBe(0);
-    // ...then message by message: the good ones go in, the bad one is parked.
-    await writer(messages(3));
+    await writer(messages);
     expect(await countRows(org)).toBe(2);
     expect(metrics.get('events_dead_lettered_total', { reason: 'refused' })).toBe(1);
+    // Delivered again (a lost ack): still once, and the bad event is not written either.
+    await writer(messages.map((m) => ({ ...m, deliveryCount: 2 })));
+    expect(await countRows(org)).toBe(2);
   });
 
   it('leaves later plain inserts alone after a deduplicated write', async () => {
@@ -310,9 +308,19 @@ describe(`ingest (${backend})`, () => {
       const ns = svc.config.natsNamespace;
       const nc = await connect({ servers: servicesEnv.natsUrl });
       try {
-        const parked = await (await jetstreamManager(nc)).streams.getMessage(`${ns}_DLQ`, { last_by_subj: `${ns}.dlq.events.api_request` });
-        expect(parked?.string()).toBe('{"not": "a batch"');
-        expect(parked?.header.get('Signpost-Dead-Letter-Reason')).toMatch(/^undecodable batch/);
+        const jsm = await jetstreamManager(nc);
+        const { state } = await jsm.streams.info(`${ns}_DLQ`);
+        const parked = [];
+        for (let seq = state.first_seq; state.messages > 0 && seq <= state.last_seq; seq++) {
+          const m = await jsm.streams.getMessage(`${ns}_DLQ`, { seq });
+          if (m?.subject === `${ns}.dlq.events.api_request`) parked.push({ body: m.string(), reason: m.header.get('Signpost-Dead-Letter-Reason') });
+        }
+        const undecodable = parked.find((p) => p.body === '{"not": "a batch"');
+        expect(undecodable?.reason).toMatch(/^undecodable batch/);
+        // The invalid event is parked alone, with what was wrong with it.
+        const invalid = parked.find((p) => p.body.includes('"eventId":"not-a-uuid"'));
+        expect(JSON.parse(invalid!.body).events).toEqual([mixed[1]]);
+        expect(invalid?.reason).toMatch(/^invalid event: eventId/);
       } finally {
         await nc.close();
       }

@@ -2,37 +2,14 @@
 // publisher (memory, then the disk spool) and reach ClickHouse exactly once when NATS is back.
 // Runs on the services backend with a private nats-server of its own, so the shared one is never
 // disturbed.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
+import { freePort, NATS_SERVER, startNats, waitForPort } from './support/nats-server.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
-
-const NATS_SERVER = '/usr/sbin/nats-server';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startNats(port: number, storeDir: string): ChildProcess {
-  return spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-}
-
-async function waitForPort(port: number): Promise<void> {
-  await eventually(() => new Promise<boolean>((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  }), 10_000, `NATS on port ${port}`);
-}
 
 describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS unavailable for a while', () => {
   let isolation: Isolation;

@@ -73,6 +73,8 @@ export interface AppDeps {
    * endpointChanged tells every instance's bus consumer to reread the subscriptions.
    */
   webhooks: { resolve: Resolve; nudge(): void; endpointChanged(): void };
+  /** Recent dead letters of the event pipeline, newest first; undefined where the bus keeps none it can list. */
+  deadLetters: { recent(limit: number): Promise<{ subject: string; id: string; reason: string; at: Date }[] | undefined> };
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;

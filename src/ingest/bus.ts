@@ -43,6 +43,16 @@ export interface BusStats {
   pending: Record<string, number>;
 }
 
+/** A parked message as an operator lists it. */
+export interface DeadLetter {
+  /** The subject it was published on (`events.click`). */
+  subject: string;
+  /** Its message id (for one event of a batch: the batch's id and the event's). */
+  id: string;
+  reason: string;
+  at: Date;
+}
+
 export interface Bus {
   readonly kind: 'memory' | 'nats';
   /** Resolves once the bus holds the message durably (a JetStream ack); throws when it cannot. */
@@ -50,6 +60,8 @@ export interface Bus {
   consume(options: ConsumerOptions): Promise<Consumer>;
   /** Parks a message that can never be processed, with the reason, on `dlq.<subject>`. */
   deadLetter(message: BusMessage, reason: string): Promise<void>;
+  /** The most recent dead letters, newest first, where the bus keeps them in a store it can list. */
+  recentDeadLetters?(limit: number): Promise<DeadLetter[]>;
   /** Best-effort message to every instance (including this one); not stored. */
   broadcast(subject: string, data: Uint8Array): void;
   onBroadcast(subject: string, listener: (data: Uint8Array) => void): () => void;
@@ -90,9 +102,14 @@ export function backoffMs(attempt: number, baseMs = 100, capMs = 10_000): number
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
       resolve();
-    }, { once: true });
+    };
+    // The listener goes with the timer: a consumer retrying for days must not pile them up.
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });

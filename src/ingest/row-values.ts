@@ -16,9 +16,19 @@ export function chTime(ms: number): string {
   return `${cachedSecondText}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}`;
 }
 
+/**
+ * Text cut to `max` UTF-16 units, never between the two halves of a pair: half an emoji is a lone
+ * surrogate, which ClickHouse refuses (and the OLAP writer dead-letters the event for it).
+ */
+function cut(v: string, max: number): string {
+  if (v.length <= max) return v;
+  const last = v.charCodeAt(max - 1);
+  return v.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
 /** A string column value, cut to `max` characters; absent → ''. */
 export const str = (v: unknown, max = 2000) =>
-  typeof v === 'string' ? v.slice(0, max) : v === undefined || v === null ? '' : String(v).slice(0, max);
+  typeof v === 'string' ? cut(v, max) : v === undefined || v === null ? '' : cut(String(v), max);
 
 /** A numeric column value; absent or not finite → 0. */
 export const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);

@@ -30,6 +30,10 @@ describe('row values', () => {
     expect(str(null)).toBe('');
     expect(str(12)).toBe('12');
     expect(str('abcdef', 3)).toBe('abc');
+    // A cut never leaves half of a surrogate pair (ClickHouse would refuse the row).
+    expect(str('ab😀cd', 3)).toBe('ab');
+    expect(str('ab😀cd', 4)).toBe('ab😀');
+    expect(str('😀'.repeat(60), 101)).toBe('😀'.repeat(50));
     expect(num('5')).toBe(0);
     expect(num(Number.NaN)).toBe(0);
     expect(num(7)).toBe(7);

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unauthorized } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/secrets.js';
 import type { AppDeps } from '../deps.js';
+import { adminDeadLetterRoutes } from './dead-letters.routes.js';
 import { adminDebugSchemeRoutes } from './debug-scheme.routes.js';
 import { adminDomainRoutes } from './domains.routes.js';
 import { adminOrganizationRoutes } from './organizations.routes.js';
@@ -37,4 +38,5 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
   await app.register(adminNoticeRoutes, { deps });
   await app.register(adminPartnerRoutes, { deps });
   await app.register(adminDebugSchemeRoutes, { deps });
+  await app.register(adminDeadLetterRoutes, { deps });
 };
