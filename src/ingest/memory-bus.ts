@@ -427,6 +427,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       } satisfies Consumer;
     },
     deadLetter,
+    ...(store ? { recentDeadLetters: (limit: number) => store.deadLetters.recent(limit) } : {}),
     broadcast(subject, data) {
       // Asynchronous like the network would be, so a listener never runs inside the caller.
       queueMicrotask(() => emitter.emit(subject, data));

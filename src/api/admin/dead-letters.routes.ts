@@ -1,6 +1,7 @@
 // Operator view of the event pipeline's dead letters: events that could never be written (refused
 // by ClickHouse, undecodable, invalid) and poison messages a consumer parked, newest first, with
-// the reason. The NATS bus keeps them in its DLQ stream; the in-process bus keeps none it can list.
+// the reason. The NATS bus keeps them in its DLQ stream, the in-process bus in its dead-letter file
+// under DATA_DIR.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -19,7 +20,7 @@ export const adminDeadLetterRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
   app.get('/dead-letters', {
     schema: {
       tags: ['operator'], security: [{ adminToken: [] }], summary: 'Recent dead letters of the event pipeline, newest first',
-      description: 'listed is false when the bus keeps no dead-letter store it can list (the in-process bus logs them instead).',
+      description: 'listed is false when the bus keeps no dead-letter store it can list (an in-process bus without a data directory).',
       querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
       response: {
         200: z.object({ listed: z.boolean(), content: z.array(deadLetterSchema) }),
