@@ -256,6 +256,7 @@ const OPERATOR_OPS: Record<string, () => string> = {
   'GET /api/admin/v1/organizations/{orgId}/notices': () => `${ADM}/organizations/${a.id}/notices`,
   'POST /api/admin/v1/partners': () => `${ADM}/partners`,
   'GET /api/admin/v1/debug-scheme-reports': () => `${ADM}/debug-scheme-reports?appId=${a.ios.id}`,
+  'GET /api/admin/v1/dead-letters': () => `${ADM}/dead-letters`,
 };
 for (const [name, url] of Object.entries(OPERATOR_OPS)) {
   const method = name.split(' ')[0]!;
