@@ -204,6 +204,22 @@ describe('in-process bus on disk', () => {
     expect(metrics.get('bus_messages_parked_total', { consumer: 'olap' })).toBe(0);
   });
 
+  it('drains everything once a store that was down is back, however often the head failed before the drain', async () => {
+    const dir = tempDir();
+    // Production back-offs: after an outage the next retry may be seconds away.
+    const bus = newBus(dir, { retryBaseMs: 100, retryCapMs: 10_000 });
+    let healthy = false;
+    const { handler, calls, acked } = recorder(() => !healthy);
+    await bus.consume({ durable: 'olap', subject: 'events.>', maxBatch: 10, handler });
+    const ids = await publishAll(bus, ['a', 'b', 'c']);
+    await eventually(async () => calls.length >= 5, 15_000, 'the outage failed the head several times');
+    healthy = true;
+    // The drain retries at once rather than give the head up for failures from before it began.
+    expect(await bus.drain(60_000)).toBe(true);
+    expect(acked().sort()).toEqual([...ids].sort());
+    expect(deadLetterLines(dir)).toEqual([]);
+  });
+
   it('drains promptly with a poison head, which stays in the log for the next start', async () => {
     const dir = tempDir();
     // A back-off of seconds, as in production: drain must not wait it out.

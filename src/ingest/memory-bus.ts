@@ -60,6 +60,8 @@ interface Queue {
   hurry: boolean;
   /** Cuts a retry back-off short when the consumer stops. */
   halt: AbortController;
+  /** Ends the retry back-off under way, if any (a drain retries at once). */
+  cutBackOff: (() => void) | undefined;
   done: Promise<void>;
   /** Seqs acknowledged while an older message of this queue is still pending. */
   ackedAhead: Set<number>;
@@ -79,6 +81,8 @@ interface Store {
 }
 
 const DEDUP_WINDOW_MS = 120_000;
+/** The longest retry back-off while a drain waits. */
+const HURRIED_RETRY_MS = 200;
 
 export function createMemoryBus(options: MemoryBusOptions): Bus {
   const log = options.log.child({ module: 'memory-bus' });
@@ -212,6 +216,26 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     });
   }
 
+  /**
+   * Waits before a retry: the back-off, or at most HURRIED_RETRY_MS while a drain waits, so a
+   * store that came back is written at once and a head that still fails is known quickly. A
+   * publish does not cut it short (traffic must not turn an outage into a retry storm); a drain
+   * or a stop does.
+   */
+  function backOff(queue: Queue, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        queue.halt.signal.removeEventListener('abort', end);
+        queue.cutBackOff = undefined;
+        resolve();
+      };
+      const timer = setTimeout(end, queue.hurry ? Math.min(ms, HURRIED_RETRY_MS) : ms);
+      queue.halt.signal.addEventListener('abort', end, { once: true });
+      queue.cutBackOff = end;
+    });
+  }
+
   async function deliver(queue: Queue, batch: Pending[]): Promise<boolean> {
     queue.busy = true;
     queue.lastBatchAt = Date.now();
@@ -309,7 +333,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
         }
         // Progress keeps the passes quick; a store that refuses everything is left to heal.
         failures = pass.succeeded ? 1 : failures + 1;
-        await sleep(backoffMs(failures, retryBaseMs, retryCapMs), queue.halt.signal);
+        await backOff(queue, backoffMs(failures, retryBaseMs, retryCapMs));
         continue;
       }
       if (queue.messages.length === 0) {
@@ -336,7 +360,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
         failures = 0;
         continue;
       }
-      await sleep(backoffMs(failures, retryBaseMs, retryCapMs), queue.halt.signal);
+      await backOff(queue, backoffMs(failures, retryBaseMs, retryCapMs));
     }
   }
 
@@ -414,7 +438,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       if (queues.has(consumerOptions.durable)) throw new Error(`consumer ${consumerOptions.durable} exists already`);
       const queue: Queue = {
         options: consumerOptions, messages: [], wake: undefined, busy: false, stopped: false,
-        lastBatchAt: 0, hurry: false, halt: new AbortController(), done: Promise.resolve(),
+        lastBatchAt: 0, hurry: false, halt: new AbortController(), cutBackOff: undefined, done: Promise.resolve(),
         ackedAhead: new Set(), replayedThrough: dispatchedSeq, dirty: false, spool: undefined,
       };
       restore(queue);
@@ -438,18 +462,31 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     },
     async drain(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
+      // Failures of each head before this drain: a head that failed through an outage that has
+      // ended since must get its retries now, not be given up for what happened before.
+      const before = new Map<Queue, { head: Pending | undefined; failures: number }>();
       for (const q of queues.values()) {
+        before.set(q, { head: q.messages[0], failures: q.messages[0]?.failures ?? 0 });
         q.hurry = true;
         q.wake?.();
+        q.cutBackOff?.();
       }
       const idle = (q: Queue) => q.messages.length === 0 && !q.busy;
-      // A head that keeps failing stays in the log for the next start: waiting for it would only
-      // hold the stop up until its deadline.
-      const stuck = (q: Queue) => (q.messages[0]?.failures ?? 0) >= ISOLATE_AFTER_FAILURES;
+      // A head that keeps failing while the drain retries it stays in the log for the next start:
+      // waiting for it would only hold a stop up until its deadline.
+      const stuck = (q: Queue) => {
+        const head = q.messages[0];
+        if (!head) return false;
+        const earlier = before.get(q);
+        return head.failures - (earlier?.head === head ? earlier.failures : 0) >= ISOLATE_AFTER_FAILURES;
+      };
       for (;;) {
         const all = [...queues.values()];
         if (all.every(idle)) return true;
-        if (all.every((q) => idle(q) || stuck(q)) || Date.now() >= deadline) return false;
+        if (all.every((q) => idle(q) || stuck(q)) || Date.now() >= deadline) {
+          for (const q of all) q.hurry = false;
+          return false;
+        }
         await sleep(10);
       }
     },
