@@ -62,6 +62,8 @@ interface Queue {
   halt: AbortController;
   /** Ends the retry back-off under way, if any (a drain retries at once). */
   cutBackOff: (() => void) | undefined;
+  /** Deliveries that failed since the last one that succeeded (or since a drain began). */
+  failedInARow: number;
   done: Promise<void>;
   /** Seqs acknowledged while an older message of this queue is still pending. */
   ackedAhead: Set<number>;
@@ -242,8 +244,10 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     try {
       await queue.options.handler(batch);
       acknowledge(queue, batch);
+      queue.failedInARow = 0;
       return true;
     } catch (err) {
+      queue.failedInARow++;
       failed(batch, err);
       if (batch.length > 1 || batch[0]!.failures === 1) log.warn({ err, durable: queue.options.durable, size: batch.length }, 'batch failed, will redeliver');
       return false;
@@ -438,7 +442,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       if (queues.has(consumerOptions.durable)) throw new Error(`consumer ${consumerOptions.durable} exists already`);
       const queue: Queue = {
         options: consumerOptions, messages: [], wake: undefined, busy: false, stopped: false,
-        lastBatchAt: 0, hurry: false, halt: new AbortController(), cutBackOff: undefined, done: Promise.resolve(),
+        lastBatchAt: 0, hurry: false, halt: new AbortController(), cutBackOff: undefined, failedInARow: 0, done: Promise.resolve(),
         ackedAhead: new Set(), replayedThrough: dispatchedSeq, dirty: false, spool: undefined,
       };
       restore(queue);
@@ -462,24 +466,17 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     },
     async drain(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
-      // Failures of each head before this drain: a head that failed through an outage that has
-      // ended since must get its retries now, not be given up for what happened before.
-      const before = new Map<Queue, { head: Pending | undefined; failures: number }>();
       for (const q of queues.values()) {
-        before.set(q, { head: q.messages[0], failures: q.messages[0]?.failures ?? 0 });
+        // Failures before the drain (an outage that may have ended since) do not count against it.
+        q.failedInARow = 0;
         q.hurry = true;
         q.wake?.();
         q.cutBackOff?.();
       }
       const idle = (q: Queue) => q.messages.length === 0 && !q.busy;
-      // A head that keeps failing while the drain retries it stays in the log for the next start:
-      // waiting for it would only hold a stop up until its deadline.
-      const stuck = (q: Queue) => {
-        const head = q.messages[0];
-        if (!head) return false;
-        const earlier = before.get(q);
-        return head.failures - (earlier?.head === head ? earlier.failures : 0) >= ISOLATE_AFTER_FAILURES;
-      };
+      // A queue whose deliveries keep failing while the drain retries them keeps its messages in
+      // the log for the next start: waiting for them would only hold a stop up until its deadline.
+      const stuck = (q: Queue) => q.failedInARow >= ISOLATE_AFTER_FAILURES;
       for (;;) {
         const all = [...queues.values()];
         if (all.every(idle)) return true;
