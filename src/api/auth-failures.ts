@@ -6,7 +6,7 @@
 // re-inserts its address at the end).
 import type { FastifyRequest } from 'fastify';
 import { normalizeIp } from '../shared/ip.js';
-import { tooManyRequests } from '../shared/errors.js';
+import { limitReached } from '../shared/errors.js';
 
 export interface AuthFailureLimiter {
   /** Throws 429 (with `code`) when the request's address has failed too often lately. */
@@ -55,7 +55,7 @@ export function createAuthFailureLimiter(options: AuthFailureOptions): AuthFailu
       const at = now();
       const entry = current(addressOf(request), at);
       if (!entry || entry.count < options.limit) return;
-      throw tooManyRequests(
+      throw limitReached(
         options.code,
         `too many failed ${options.what} attempts from this address; try again later`,
         (entry.since + windowMs - at) / 1000,

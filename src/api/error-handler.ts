@@ -6,8 +6,28 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { inputFaultOf } from '../oltp/sql-helpers.js';
-import { isAppError } from '../shared/errors.js';
+import { isDomainError, type DomainError, type ErrorKind } from '../shared/errors.js';
 import type { ErrorBody } from './schemas/common.js';
+
+/** The HTTP status of each kind of domain error. */
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  gone: 410,
+  conflict: 409,
+  limited: 429,
+  too_large: 413,
+  unavailable: 503,
+};
+
+export const httpStatusOf = (err: DomainError): number => STATUS_OF_KIND[err.kind];
+
+/** Headers a domain error asks for: when to try again. */
+export function httpHeadersOf(err: DomainError): Record<string, string> {
+  return err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) };
+}
 
 export function errorBody(status: number, code: string, message: string): ErrorBody {
   return {
@@ -48,10 +68,11 @@ function describeValidation(
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (isAppError(err)) {
-      for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
-      if (err.status >= 500) request.log.error({ err }, 'request failed');
-      return sendError(reply, err.status, err.code, err.message);
+    if (isDomainError(err)) {
+      for (const [name, value] of Object.entries(httpHeadersOf(err))) reply.header(name, value);
+      const status = httpStatusOf(err);
+      if (status >= 500) request.log.error({ err }, 'request failed');
+      return sendError(reply, status, err.code, err.message);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const { message } = describeValidation(err.validationContext, err.validation);

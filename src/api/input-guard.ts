@@ -5,7 +5,7 @@
 // and a body nested deeper than MAX_BODY_DEPTH, before anything recursive (validation, handlers,
 // JSON.stringify) touches it. The walk is iterative, so depth itself cannot overflow the stack.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from '../shared/errors.js';
+import { invalid } from '../shared/errors.js';
 import { isWellFormedText, textProblem } from './schemas/text.js';
 
 /** Our own schemas nest a few levels; free-form objects are bounded tighter by their schemas. */
@@ -81,6 +81,6 @@ export function registerInputGuard(app: FastifyInstance): void {
   // Callback style: this runs on every routed request.
   app.addHook('preValidation', (request, _reply, done) => {
     const problem = checkRequestInput(request);
-    done(problem === undefined ? undefined : badRequest('VALIDATION_FAILED', problem));
+    done(problem === undefined ? undefined : invalid('VALIDATION_FAILED', problem));
   });
 }

@@ -2,7 +2,7 @@
 // (default: the last 30 days ending today), clamped to the plan's data retention, turned into one
 // UTC range. Local midnights are resolved once here (luxon), DST and +5:45 zones included.
 import { DateTime } from 'luxon';
-import { badRequest } from '../shared/errors.js';
+import { invalid } from '../shared/errors.js';
 
 export interface StatsPeriod {
   timeZone: string;
@@ -20,7 +20,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function parseDate(value: string, field: string, zone: string): DateTime {
   const date = DATE.test(value) ? DateTime.fromISO(value, { zone }) : undefined;
-  if (!date?.isValid) throw badRequest('VALIDATION_FAILED', `query.${field}: must be a date YYYY-MM-DD`);
+  if (!date?.isValid) throw invalid('VALIDATION_FAILED', `query.${field}: must be a date YYYY-MM-DD`);
   return date.startOf('day');
 }
 
@@ -36,11 +36,11 @@ export function resolvePeriod(input: {
   now: Date;
 }): StatsPeriod {
   const timeZone = input.timeZone ?? 'UTC';
-  if (!isTimeZone(timeZone)) throw badRequest('VALIDATION_FAILED', `query.timeZone: ${timeZone} is not a known IANA time zone`);
+  if (!isTimeZone(timeZone)) throw invalid('VALIDATION_FAILED', `query.timeZone: ${timeZone} is not a known IANA time zone`);
   const today = DateTime.fromJSDate(input.now, { zone: timeZone }).startOf('day');
   let end = input.endDate ? parseDate(input.endDate, 'endDate', timeZone) : today;
   let start = input.startDate ? parseDate(input.startDate, 'startDate', timeZone) : end.minus({ days: 29 });
-  if (start > end) throw badRequest('VALIDATION_FAILED', 'query.startDate: must not be after endDate');
+  if (start > end) throw invalid('VALIDATION_FAILED', 'query.startDate: must not be after endDate');
   // Data older than the retention is gone; days after today have none yet.
   const earliest = today.minus({ days: input.retentionDays - 1 });
   if (start < earliest) start = earliest;

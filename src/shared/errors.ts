@@ -1,47 +1,62 @@
-// Typed application errors: thrown anywhere, rendered once by the API's error handler into the
-// spec's error body {status, error, message, timestamp} plus a machine-readable `code`.
+// Domain errors: what went wrong, in the service's own terms. They say nothing of HTTP; the API's
+// error mapper (src/api/error-handler.ts) turns each kind into a status and the spec's error body
+// {status, error, message, timestamp} plus the machine-readable `code`.
 
-export interface AppErrorOptions {
-  /** Extra headers the answer must carry (Retry-After on 429, for example). */
-  headers?: Record<string, string>;
+/** Why an operation was refused. */
+export type ErrorKind =
+  | 'invalid' // the input breaks a rule
+  | 'unauthenticated' // no credentials, or wrong ones
+  | 'forbidden' // the caller may not do this (role, plan, allow-list)
+  | 'not_found'
+  | 'gone' // existed, and has expired
+  | 'conflict' // clashes with what exists (a taken alias, a duplicate)
+  | 'limited' // a quota or rate limit: try again later
+  | 'too_large' // the input is bigger than allowed
+  | 'unavailable'; // the service cannot take it now (shutting down)
+
+export interface DomainErrorOptions {
   /** Machine-readable detail, such as the offending field. */
   details?: Record<string, unknown>;
+  /** For `limited`: when trying again can succeed. */
+  retryAfterSeconds?: number;
   cause?: unknown;
 }
 
-export class AppError extends Error {
-  readonly status: number;
+export class DomainError extends Error {
+  readonly kind: ErrorKind;
   readonly code: string;
-  readonly headers: Record<string, string>;
   readonly details: Record<string, unknown> | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, code: string, message: string, options: AppErrorOptions = {}) {
+  constructor(kind: ErrorKind, code: string, message: string, options: DomainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'AppError';
-    this.status = status;
+    this.name = 'DomainError';
+    this.kind = kind;
     this.code = code;
-    this.headers = options.headers ?? {};
     this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
-export const badRequest = (code: string, message: string, details?: Record<string, unknown>) =>
-  new AppError(400, code, message, details === undefined ? {} : { details });
+const withDetails = (details: Record<string, unknown> | undefined): DomainErrorOptions => (details === undefined ? {} : { details });
 
-export const unauthorized = (code: string, message: string) => new AppError(401, code, message);
+export const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('invalid', code, message, withDetails(details));
 
-export const forbidden = (code: string, message: string) => new AppError(403, code, message);
+export const unauthenticated = (code: string, message: string) => new DomainError('unauthenticated', code, message);
 
-export const notFound = (code: string, message: string) => new AppError(404, code, message);
+export const forbidden = (code: string, message: string) => new DomainError('forbidden', code, message);
+
+export const notFound = (code: string, message: string) => new DomainError('not_found', code, message);
+
+export const gone = (code: string, message: string) => new DomainError('gone', code, message);
 
 export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
-  new AppError(409, code, message, details === undefined ? {} : { details });
+  new DomainError('conflict', code, message, withDetails(details));
 
-export const tooManyRequests = (code: string, message: string, retryAfterSeconds: number) =>
-  new AppError(429, code, message, {
-    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
-  });
+export const limitReached = (code: string, message: string, retryAfterSeconds: number) =>
+  new DomainError('limited', code, message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
 
-export function isAppError(err: unknown): err is AppError {
-  return err instanceof AppError;
+export function isDomainError(err: unknown): err is DomainError {
+  return err instanceof DomainError;
 }

@@ -2,7 +2,8 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createAuthFailureLimiter } from '../../src/api/auth-failures.js';
-import { isAppError } from '../../src/shared/errors.js';
+import { isDomainError } from '../../src/shared/errors.js';
+import { httpHeadersOf, httpStatusOf } from '../../src/api/error-handler.js';
 
 const from = (ip: string) => ({ ip }) as FastifyRequest;
 
@@ -11,8 +12,8 @@ function refusal(check: () => void): { status: number; retryAfter: string | unde
     check();
     return undefined;
   } catch (err) {
-    if (!isAppError(err)) throw err;
-    return { status: err.status, retryAfter: err.headers['retry-after'] };
+    if (!isDomainError(err)) throw err;
+    return { status: httpStatusOf(err), retryAfter: httpHeadersOf(err)['retry-after'] };
   }
 }
 

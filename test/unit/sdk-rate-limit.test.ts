@@ -2,14 +2,15 @@
 // keyed and keyless budgets, and memory that stays bounded.
 import { describe, expect, it } from 'vitest';
 import { createSdkRateLimiter, createTokenBuckets } from '../../src/api/sdk/rate-limit.js';
-import { AppError } from '../../src/shared/errors.js';
+import { DomainError } from '../../src/shared/errors.js';
+import { httpHeadersOf, httpStatusOf } from '../../src/api/error-handler.js';
 
-function refusal(fn: () => void): AppError {
+function refusal(fn: () => void): DomainError {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
+    expect(err).toBeInstanceOf(DomainError);
+    return err as DomainError;
   }
   throw new Error('not refused');
 }
@@ -52,9 +53,9 @@ describe('SDK rate limiter', () => {
     const l = limiter();
     for (let i = 0; i < 5; i++) l.keyed(1, 0);
     const err = refusal(() => l.keyed(1, 0));
-    expect(err.status).toBe(429);
+    expect(httpStatusOf(err)).toBe(429);
     expect(err.code).toBe('RATE_LIMITED');
-    expect(err.headers['retry-after']).toBe('1');
+    expect(httpHeadersOf(err)['retry-after']).toBe('1');
     l.keyed(2, 0);
   });
 
@@ -62,7 +63,7 @@ describe('SDK rate limiter', () => {
     const l = limiter();
     l.keyless(1, '203.0.113.7', 0);
     l.keyless(1, '203.0.113.7', 0);
-    expect(refusal(() => l.keyless(1, '203.0.113.7', 0)).status).toBe(429);
+    expect(httpStatusOf(refusal(() => l.keyless(1, '203.0.113.7', 0)))).toBe(429);
     for (let i = 0; i < 5; i++) l.keyed(1, 0);
     l.keyless(1, '198.51.100.1', 0);
     // The same address has a budget per app.

@@ -2,7 +2,7 @@
 // webhooks and SSO partners. Registered only when SIGNPOST_ADMIN_TOKEN is set; otherwise every
 // path under it is an ordinary 404.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { unauthorized } from '../../shared/errors.js';
+import { unauthenticated } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/secrets.js';
 import type { AppDeps } from '../deps.js';
 import { adminDeadLetterRoutes } from './dead-letters.routes.js';
@@ -23,7 +23,7 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
     const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
     if (!match?.[1] || !secretsEqual(match[1].trim(), adminToken)) {
       if (header !== undefined) failures.fail(request);
-      throw unauthorized('ADMIN_TOKEN_INVALID', 'a valid operator token is required (Authorization: Bearer …)');
+      throw unauthenticated('ADMIN_TOKEN_INVALID', 'a valid operator token is required (Authorization: Bearer …)');
     }
   });
   // Domain status and the like change what hosts serve: every instance drops what it cached.

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WEBHOOK_CATEGORIES, type WebhookEndpoint } from '../../oltp/webhook-endpoints.repo.js';
-import { badRequest, notFound } from '../../shared/errors.js';
+import { invalid, notFound } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/secrets.js';
 import { validateWebhookUrl } from '../../shared/webhook-url.js';
 import type { AppDeps } from '../deps.js';
@@ -86,11 +86,11 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
     const b = request.body;
     found(await deps.repos.organizations.get(orgId), orgId);
     const checked = await validateWebhookUrl(b.url, { allowInsecure: deps.config.webhookAllowInsecure, resolve: deps.webhooks.resolve });
-    if (!checked.ok) throw badRequest(checked.code, checked.message, { field: 'url' });
+    if (!checked.ok) throw invalid(checked.code, checked.message, { field: 'url' });
     const currentSealed = await deps.repos.webhookEndpoints.currentSecretSealed(orgId);
     const current = currentSealed === undefined ? undefined : deps.secretBox.open(currentSealed);
     const secret = b.secret ?? current;
-    if (secret === undefined) throw badRequest('WEBHOOK_SECRET_REQUIRED', 'secret is required for a new endpoint', { field: 'secret' });
+    if (secret === undefined) throw invalid('WEBHOOK_SECRET_REQUIRED', 'secret is required for a new endpoint', { field: 'secret' });
     const secretChanged = current !== undefined && !secretsEqual(current, secret);
     const keepHours = secretChanged ? (b.keepPreviousSecretHours ?? DEFAULT_KEEP_PREVIOUS_HOURS) : b.keepPreviousSecretHours;
     const endpoint = await deps.repos.webhookEndpoints.upsert({

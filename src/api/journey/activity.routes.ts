@@ -4,7 +4,7 @@
 // organization), make retries safe: each is recorded once.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest } from '../../shared/errors.js';
+import { invalid } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { JourneyFunnelData, SessionEventData, SessionTransitionData } from '../../ingest/journey-events.js';
 import type { AppDeps } from '../deps.js';
@@ -203,7 +203,7 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
     const caller = callerOf(request);
     const organizationId = caller.organization.id;
     const b = request.body;
-    if (b.fromPlatform === b.toPlatform) throw badRequest('VALIDATION_FAILED', 'body.toPlatform: must differ from fromPlatform');
+    if (b.fromPlatform === b.toPlatform) throw invalid('VALIDATION_FAILED', 'body.toPlatform: must differ from fromPlatform');
     const session = await sessionOrThrow(deps, organizationId, b.sessionId);
     if (b.targetSessionId !== null) await sessionOrThrow(deps, organizationId, b.targetSessionId);
     const link = await linkFor(deps, session, b);

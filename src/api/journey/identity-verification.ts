@@ -8,7 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { forbidden, unauthorized } from '../../shared/errors.js';
+import { forbidden, unauthenticated } from '../../shared/errors.js';
 import type { AppDeps } from '../deps.js';
 import type { JourneyCaller } from './caller.js';
 
@@ -49,12 +49,12 @@ export async function requireVerifiedIdentity(
     );
   }
   if (userHash === undefined) {
-    throw unauthorized('USER_HASH_REQUIRED', 'identity verification is on for this app: send userHash, the HMAC-SHA256 of externalUserId under the identity secret');
+    throw unauthenticated('USER_HASH_REQUIRED', 'identity verification is on for this app: send userHash, the HMAC-SHA256 of externalUserId under the identity secret');
   }
   deps.authFailures.identityHash.check(request);
   // Both sides are 32 bytes (the schema admits 64 hex characters only).
   if (!timingSafeEqual(userHashOf(own.secret, externalUserId), Buffer.from(userHash, 'hex'))) {
     deps.authFailures.identityHash.fail(request);
-    throw unauthorized('USER_HASH_INVALID', 'userHash does not match externalUserId under this app\'s identity secret');
+    throw unauthenticated('USER_HASH_INVALID', 'userHash does not match externalUserId under this app\'s identity secret');
   }
 }

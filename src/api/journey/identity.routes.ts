@@ -6,7 +6,7 @@
 // the member id with userHash (identity-verification.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, notFound } from '../../shared/errors.js';
+import { invalid, notFound } from '../../shared/errors.js';
 import { CONSENT_FLAGS, type ConsentChange, type ConsentFlag, type JourneyUser } from '../../oltp/journey-users.repo.js';
 import type { AppDeps } from '../deps.js';
 import { callerOf, type JourneyCaller } from './caller.js';
@@ -262,7 +262,7 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
     const b = request.body;
     const consents = consentsOf(b);
     if (Object.keys(consents).length === 0) {
-      throw badRequest('VALIDATION_FAILED', `body: send at least one consent flag (${CONSENT_FLAGS.join(', ')}) as true or false`);
+      throw invalid('VALIDATION_FAILED', `body: send at least one consent flag (${CONSENT_FLAGS.join(', ')}) as true or false`);
     }
     await requireVerifiedIdentity(deps, request, caller, b.externalUserId, b.userHash);
     const result = await deps.journey.users.setConsents(caller.organization.id, b.externalUserId, consents, {

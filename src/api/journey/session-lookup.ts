@@ -1,6 +1,6 @@
 // Look-ups every journey route shares: the caller's session (404 otherwise), a link of the
 // organization (404 otherwise), and the time an event is recorded at.
-import { badRequest, notFound } from '../../shared/errors.js';
+import { invalid, notFound } from '../../shared/errors.js';
 import type { JourneySession } from '../../oltp/journey-sessions.repo.js';
 import type { AppDeps } from '../deps.js';
 
@@ -28,7 +28,7 @@ export async function linkFor(
   session: JourneySession,
   given: { urlId: number | null; campaignId: number | null },
 ): Promise<{ urlId: number | null; campaignId: number | null }> {
-  if (given.urlId !== null && given.campaignId !== null) throw badRequest('VALIDATION_FAILED', 'body.campaignId: send urlId or campaignId, not both');
+  if (given.urlId !== null && given.campaignId !== null) throw invalid('VALIDATION_FAILED', 'body.campaignId: send urlId or campaignId, not both');
   if (given.urlId !== null) return { urlId: (await findLinkOrThrow(deps, session.organizationId, { urlId: given.urlId })).id, campaignId: null };
   if (given.campaignId !== null) {
     return { urlId: null, campaignId: (await findLinkOrThrow(deps, session.organizationId, { campaignId: given.campaignId })).id };
@@ -56,6 +56,6 @@ const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
  */
 export function eventTime(clientTime: Date | null, now: Date, field: string): number {
   if (clientTime === null) return now.getTime();
-  if (clientTime.getTime() < now.getTime() - MAX_AGE_MS) throw badRequest('VALIDATION_FAILED', `body.${field}: must be within the last 30 days`);
+  if (clientTime.getTime() < now.getTime() - MAX_AGE_MS) throw invalid('VALIDATION_FAILED', `body.${field}: must be within the last 30 days`);
   return Math.min(clientTime.getTime(), now.getTime());
 }

@@ -3,7 +3,7 @@
 // and the session.started webhook.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, notFound } from '../../shared/errors.js';
+import { invalid, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { SessionStartedData } from '../../ingest/journey-events.js';
 import type { AppDeps } from '../deps.js';
@@ -54,7 +54,7 @@ export const journeySessionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
     const caller = callerOf(request);
     const organizationId = caller.organization.id;
     const b = request.body;
-    if (b.urlId !== null && b.campaignId !== null) throw badRequest('VALIDATION_FAILED', 'body.campaignId: send urlId or campaignId, not both');
+    if (b.urlId !== null && b.campaignId !== null) throw invalid('VALIDATION_FAILED', 'body.campaignId: send urlId or campaignId, not both');
     const link =
       b.urlId !== null
         ? await findLinkOrThrow(deps, organizationId, { urlId: b.urlId })
@@ -154,7 +154,7 @@ export const journeySessionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
     const b = request.body;
     const given = [b.urlId, b.campaignId, b.shortCode, b.campaignAlias, b.link].filter((v) => v !== null);
     if (given.length !== 1) {
-      throw badRequest('VALIDATION_FAILED', 'body: name the link by exactly one of urlId, campaignId, shortCode, campaignAlias or link');
+      throw invalid('VALIDATION_FAILED', 'body: name the link by exactly one of urlId, campaignId, shortCode, campaignAlias or link');
     }
     await sessionOrThrow(deps, organizationId, b.sessionId);
     let link;
@@ -177,7 +177,7 @@ function codeOf(link: string): string {
     // Not an absolute URL: a path or a bare code.
   }
   const code = path.split('?')[0]!.split('/').filter(Boolean).pop();
-  const refuse = () => badRequest('VALIDATION_FAILED', 'body.link: must be a short link address such as https://sgnp.example/aB3dE9x');
+  const refuse = () => invalid('VALIDATION_FAILED', 'body.link: must be a short link address such as https://sgnp.example/aB3dE9x');
   if (!code) throw refuse();
   try {
     return decodeURIComponent(code);

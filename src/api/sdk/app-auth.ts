@@ -2,7 +2,7 @@
 // the mobile SDK (and the user-journey API from mobile), or named alone for browsers, which can
 // hold no secret. Every SDK route then works inside that app's organization only.
 import type { FastifyRequest } from 'fastify';
-import { badRequest, unauthorized } from '../../shared/errors.js';
+import { invalid, unauthenticated } from '../../shared/errors.js';
 import type { MobileApp } from '../../oltp/mobile-apps.repo.js';
 import type { Organization } from '../../oltp/organizations.repo.js';
 import type { AppDeps } from '../deps.js';
@@ -25,7 +25,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
 export function appIdHeader(request: FastifyRequest): number | undefined {
   const raw = header(request, 'x-app-id');
   if (raw === undefined || raw === '') return undefined;
-  if (!APP_ID.test(raw.trim())) throw badRequest('APP_ID_INVALID', 'X-App-ID must be the numeric id of a registered app');
+  if (!APP_ID.test(raw.trim())) throw invalid('APP_ID_INVALID', 'X-App-ID must be the numeric id of a registered app');
   return Number(raw.trim());
 }
 
@@ -43,10 +43,10 @@ export function createSdkAuthenticator(deps: Pick<AppDeps, 'repos'>) {
       const appId = appIdHeader(request);
       const apiKey = header(request, 'x-mobile-app-api-key');
       if (appId === undefined || !apiKey) {
-        throw unauthorized('APP_CREDENTIALS_MISSING', 'X-App-ID and X-Mobile-App-API-Key headers are required');
+        throw unauthenticated('APP_CREDENTIALS_MISSING', 'X-App-ID and X-Mobile-App-API-Key headers are required');
       }
       const caller = apiKey.length <= 200 ? await load(appId, apiKey) : undefined;
-      if (!caller) throw unauthorized('APP_CREDENTIALS_INVALID', 'the app id or the mobile app API key is invalid');
+      if (!caller) throw unauthenticated('APP_CREDENTIALS_INVALID', 'the app id or the mobile app API key is invalid');
       return caller;
     },
 
@@ -56,12 +56,12 @@ export function createSdkAuthenticator(deps: Pick<AppDeps, 'repos'>) {
      */
     async mobileOrBrowser(request: FastifyRequest): Promise<SdkCaller> {
       const appId = appIdHeader(request);
-      if (appId === undefined) throw badRequest('APP_ID_MISSING', 'X-App-ID header is required');
+      if (appId === undefined) throw invalid('APP_ID_MISSING', 'X-App-ID header is required');
       const apiKey = header(request, 'x-mobile-app-api-key');
-      if (apiKey !== undefined && apiKey.length > 200) throw unauthorized('APP_CREDENTIALS_INVALID', 'the mobile app API key is invalid');
+      if (apiKey !== undefined && apiKey.length > 200) throw unauthenticated('APP_CREDENTIALS_INVALID', 'the mobile app API key is invalid');
       const caller = await load(appId, apiKey ?? null);
       if (!caller) {
-        throw unauthorized('APP_CREDENTIALS_INVALID', apiKey === undefined ? 'no app has this X-App-ID' : 'the app id or the mobile app API key is invalid');
+        throw unauthenticated('APP_CREDENTIALS_INVALID', apiKey === undefined ? 'no app has this X-App-ID' : 'the app id or the mobile app API key is invalid');
       }
       return caller;
     },

@@ -10,7 +10,7 @@ import { agentSignals } from '../../deeplink/device-signals.js';
 import { normalizeIp } from '../../shared/ip.js';
 import { deviceKey } from '../../deeplink/records.js';
 import type { MobileApp } from '../../oltp/mobile-apps.repo.js';
-import { AppError, notFound } from '../../shared/errors.js';
+import { gone, notFound, type DomainError } from '../../shared/errors.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
 import { linkAddress } from '../service/link-rules.js';
@@ -205,7 +205,7 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
   async function linkByAddress(request: FastifyRequest, linkType: 'url' | 'campaign', code: string, appPath: string | undefined): Promise<TargetLink> {
     const { app: caller, organization } = mobileCaller(request);
     const method = linkType === 'url' ? 'shorturl' : 'campaign';
-    const fail = (reason: string, error: AppError) => {
+    const fail = (reason: string, error: DomainError) => {
       recorder.resolution(organization.id, {
         appId: caller.id, platform: caller.platform, method, matched: false, matchType: null, confidence: 0,
         failureReason: reason, linkType: null, linkId: null, reengagement: true, userKey: userKeyOf(request, caller),
@@ -224,7 +224,7 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
     }
     const expiresAt = expiresAtOf(link);
     if (expiresAt && expiresAt.getTime() <= Date.now()) {
-      throw fail('link_expired', new AppError(410, 'LINK_EXPIRED', `the ${what} ${code} has expired`));
+      throw fail('link_expired', gone('LINK_EXPIRED', `the ${what} ${code} has expired`));
     }
     recorder.resolution(organization.id, {
       appId: caller.id, platform: caller.platform, method, matched: true, matchType: 'direct', confidence: 100,

@@ -3,12 +3,12 @@
 // without a key (browsers name the app only) does not. Kept apart from the authenticator and the
 // per-app rate limit, which it wraps without changing.
 import type { FastifyRequest } from 'fastify';
-import { isAppError } from '../../shared/errors.js';
+import { isDomainError } from '../../shared/errors.js';
 import { limited, type AuthFailureLimiter } from '../auth-failures.js';
 import type { SdkAuthenticator } from './app-auth.js';
 
 const presentedKey = (request: FastifyRequest) => request.headers['x-mobile-app-api-key'] !== undefined;
-const wrongKey = (err: unknown) => isAppError(err) && err.code === 'APP_CREDENTIALS_INVALID';
+const wrongKey = (err: unknown) => isDomainError(err) && err.code === 'APP_CREDENTIALS_INVALID';
 
 export function withMobileKeyFailures(authenticator: SdkAuthenticator, limiter: AuthFailureLimiter): SdkAuthenticator {
   const guard = <T>(request: FastifyRequest, authenticate: () => Promise<T>) =>

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { normalizeIp } from '../../shared/ip.js';
 import { MOBILE_FUNNEL_STAGES } from '../../ingest/deep-link-events.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { AppError, badRequest, notFound } from '../../shared/errors.js';
+import { gone, invalid, notFound } from '../../shared/errors.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema, idSchema } from '../schemas/common.js';
 import { singleLine, withinJsonBounds } from '../schemas/text.js';
@@ -85,15 +85,15 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
     let occurredAt = now;
     if (b.timestamp !== undefined) {
       occurredAt = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(b.timestamp) ? b.timestamp : `${b.timestamp}Z`);
-      if (Number.isNaN(occurredAt)) throw badRequest('VALIDATION_FAILED', 'body.timestamp: must be an ISO-8601 date-time');
-      if (occurredAt > now + MAX_FUTURE_MS) throw badRequest('VALIDATION_FAILED', 'body.timestamp: is in the future');
+      if (Number.isNaN(occurredAt)) throw invalid('VALIDATION_FAILED', 'body.timestamp: must be an ISO-8601 date-time');
+      if (occurredAt > now + MAX_FUTURE_MS) throw invalid('VALIDATION_FAILED', 'body.timestamp: is in the future');
     }
     let goalValue: number | null = null;
     if (b.goalValue !== undefined && b.goalValue !== '') {
       goalValue = typeof b.goalValue === 'number' ? b.goalValue : Number(b.goalValue);
-      if (!Number.isFinite(goalValue)) throw badRequest('VALIDATION_FAILED', 'body.goalValue: must be a number');
+      if (!Number.isFinite(goalValue)) throw invalid('VALIDATION_FAILED', 'body.goalValue: must be a number');
     }
-    if (b.urlId !== undefined && b.campaignId !== undefined) throw badRequest('VALIDATION_FAILED', 'body: give urlId or campaignId, not both');
+    if (b.urlId !== undefined && b.campaignId !== undefined) throw invalid('VALIDATION_FAILED', 'body: give urlId or campaignId, not both');
     let link: { linkType: 'url' | 'campaign'; linkId: number } | null = null;
     if (b.urlId !== undefined || b.campaignId !== undefined) {
       const ref = b.urlId !== undefined ? { linkType: 'url' as const, id: b.urlId } : { linkType: 'campaign' as const, id: b.campaignId! };
@@ -134,7 +134,7 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
   /** A click the app reports, recorded like the redirect's (the same `click` event and table). */
   async function recordClick(request: FastifyRequest, link: TargetLink, extra: { cid: string; tracker: string; deviceInfo: z.infer<typeof deviceInfoSchema> | undefined }) {
     const expiresAt = expiresAtOf(link);
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw new AppError(410, 'LINK_EXPIRED', 'the link has expired');
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw gone('LINK_EXPIRED', 'the link has expired');
     const clickId = await records.nextClickId();
     const f = link.linkType === 'url' ? link.url : link.campaign;
     deps.events.record({

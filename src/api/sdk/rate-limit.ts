@@ -7,7 +7,7 @@
 // A bucket that has refilled is the same as no bucket, so idle ones are dropped, and the number of
 // buckets has a ceiling. With several instances each enforces the limits on its own share of the
 // traffic, so the fleet-wide limits are a multiple of them (documented in the README).
-import { tooManyRequests } from '../../shared/errors.js';
+import { limitReached } from '../../shared/errors.js';
 import type { SdkCaller } from './app-auth.js';
 
 export type TakeOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -87,7 +87,7 @@ export function createSdkRateLimiter(limits: SdkRateLimits): SdkRateLimiter {
   const keyless = createTokenBuckets({ ratePerSecond: limits.keylessPerSecond, burst: limits.keylessBurst, maxBuckets: limits.maxBuckets });
 
   function refuse(outcome: TakeOutcome, message: string) {
-    if (!outcome.allowed) throw tooManyRequests('RATE_LIMITED', message, outcome.retryAfterSeconds);
+    if (!outcome.allowed) throw limitReached('RATE_LIMITED', message, outcome.retryAfterSeconds);
   }
 
   return {

@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { normalizeLanguage, normalizeResolution } from '../../deeplink/device-signals.js';
 import type { DeepLinkToken } from '../../oltp/deep-link-tokens.repo.js';
-import { AppError, notFound } from '../../shared/errors.js';
+import { invalid, notFound } from '../../shared/errors.js';
 import { allowBrowserCalls } from '../cors.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
@@ -37,11 +37,11 @@ const tokenNotFound = () => notFound('DEEP_LINK_TOKEN_NOT_FOUND', 'the deep-link
 
 /** JSON from a text/plain body (sendBeacon); a body that is not JSON is the usual 400. */
 function parseTextAsJson(_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) {
-  if (body.trim() === '') return done(new AppError(400, 'EMPTY_BODY', 'the request body is empty; send a JSON object'));
+  if (body.trim() === '') return done(invalid('EMPTY_BODY', 'the request body is empty; send a JSON object'));
   try {
     done(null, JSON.parse(body));
   } catch {
-    done(new AppError(400, 'MALFORMED_JSON', 'the request body is not valid JSON'));
+    done(invalid('MALFORMED_JSON', 'the request body is not valid JSON'));
   }
 }
 

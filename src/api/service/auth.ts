@@ -4,7 +4,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { normalizeIp } from '../../shared/ip.js';
-import { forbidden, isAppError, tooManyRequests, unauthorized } from '../../shared/errors.js';
+import { forbidden, isDomainError, limitReached, unauthenticated } from '../../shared/errors.js';
 import { limited } from '../auth-failures.js';
 import { secondsUntilNextUtcMonth, utcMonthStart } from '../../shared/time.js';
 import type { Organization } from '../../oltp/organizations.repo.js';
@@ -37,7 +37,7 @@ export function ipAllowed(allowlist: string[], clientIp: string): boolean {
   return list.check(ip, family);
 }
 
-const wrongKey = (err: unknown) => isAppError(err) && err.code === 'API_KEY_INVALID';
+const wrongKey = (err: unknown) => isDomainError(err) && err.code === 'API_KEY_INVALID';
 
 export function createServiceAuthenticator(deps: Pick<AppDeps, 'repos' | 'usageMeter' | 'clock' | 'authFailures'>) {
   /** Wrong keys count against the caller's address (auth-failures.ts); a missing one does not. */
@@ -46,17 +46,17 @@ export function createServiceAuthenticator(deps: Pick<AppDeps, 'repos' | 'usageM
   async function check(request: FastifyRequest): Promise<ServiceAuth> {
     const header = request.headers['x-api-key'];
     const key = Array.isArray(header) ? header[0] : header;
-    if (!key) throw unauthorized('API_KEY_MISSING', 'X-API-KEY header is required');
+    if (!key) throw unauthenticated('API_KEY_MISSING', 'X-API-KEY header is required');
     const now = deps.clock();
     const found = key.length <= 200 ? await deps.repos.apiKeys.authenticate(key, utcMonthStart(now)) : undefined;
-    if (!found) throw unauthorized('API_KEY_INVALID', 'the API key is invalid or has been deleted');
+    if (!found) throw unauthenticated('API_KEY_INVALID', 'the API key is invalid or has been deleted');
     const { organization } = found;
     if (!ipAllowed(organization.ipAllowlist, request.ip)) {
       throw forbidden('IP_NOT_ALLOWED', `requests from ${normalizeIp(request.ip)} are not allowed for this organization`);
     }
     const used = found.callsThisMonth + deps.usageMeter.pending(organization.id, now);
     if (used >= organization.monthlyQuota) {
-      throw tooManyRequests(
+      throw limitReached(
         'QUOTA_EXCEEDED',
         `the monthly Service API quota of ${organization.monthlyQuota} calls is used up`,
         secondsUntilNextUtcMonth(now),

@@ -1,6 +1,6 @@
 // Checks shared by short URLs and campaigns: linked apps must be the organization's apps of the
 // right platform, a custom domain must be the organization's and VERIFIED or ACTIVE.
-import { badRequest } from '../../shared/errors.js';
+import { invalid } from '../../shared/errors.js';
 import type { AppDeps } from '../deps.js';
 
 export async function checkLinkedApps(
@@ -17,9 +17,9 @@ export async function checkLinkedApps(
   for (const [field, id, platform] of wanted) {
     if (typeof id !== 'number') continue;
     const app = found.get(id);
-    if (!app) throw badRequest('APP_NOT_FOUND', `body.${field}: no mobile app ${id} in this organization`, { field });
+    if (!app) throw invalid('APP_NOT_FOUND', `body.${field}: no mobile app ${id} in this organization`, { field });
     if (app.platform !== platform) {
-      throw badRequest('APP_PLATFORM_MISMATCH', `body.${field}: mobile app ${id} is an ${app.platform} app`, { field });
+      throw invalid('APP_PLATFORM_MISMATCH', `body.${field}: mobile app ${id} is an ${app.platform} app`, { field });
     }
   }
 }
@@ -32,7 +32,7 @@ export async function usableCustomDomain(
   if (!domainName) return null;
   const domain = await deps.repos.customDomains.findUsableByName(organizationId, domainName);
   if (!domain) {
-    throw badRequest('CUSTOM_DOMAIN_NOT_USABLE', `body.customDomainName: ${domainName} is not a verified domain of this organization`);
+    throw invalid('CUSTOM_DOMAIN_NOT_USABLE', `body.customDomainName: ${domainName} is not a verified domain of this organization`);
   }
   return { id: domain.id, name: domain.domainName };
 }

@@ -4,7 +4,7 @@
 // for browser identify and opt-in calls (src/api/journey/identity-verification.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, conflict, notFound } from '../../shared/errors.js';
+import { invalid, conflict, notFound } from '../../shared/errors.js';
 import type { MobileApp } from '../../oltp/mobile-apps.repo.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
@@ -87,9 +87,9 @@ function toJson(app: MobileApp): z.infer<typeof mobileAppSchema> {
 
 /** The platform-bound fields must fit the platform (after a change of either). */
 function checkPlatformFields(platform: 'IOS' | 'ANDROID', teamId: string | null | undefined, fingerprints: string[] | undefined) {
-  if (platform === 'ANDROID' && teamId) throw badRequest('VALIDATION_FAILED', 'body.teamId: applies to iOS apps only');
+  if (platform === 'ANDROID' && teamId) throw invalid('VALIDATION_FAILED', 'body.teamId: applies to iOS apps only');
   if (platform === 'IOS' && fingerprints && fingerprints.length > 0) {
-    throw badRequest('VALIDATION_FAILED', 'body.sha256CertFingerprints: applies to Android apps only');
+    throw invalid('VALIDATION_FAILED', 'body.sha256CertFingerprints: applies to Android apps only');
   }
 }
 

@@ -3,7 +3,7 @@
 // business to be able to show: every flag change with its time, call and kind of caller.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, notFound } from '../../shared/errors.js';
+import { invalid, notFound } from '../../shared/errors.js';
 import type { JourneyUser } from '../../oltp/journey-users.repo.js';
 import type { AppDeps } from '../deps.js';
 import { emailIndexForm, normalizeEmail, normalizePhone } from '../journey/contact-fields.js';
@@ -86,15 +86,15 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   }, async (request) => {
     const { organization } = request.serviceAuth!;
     const { phone, email } = request.query;
-    if ((phone === undefined) === (email === undefined)) throw badRequest('VALIDATION_FAILED', 'query: send exactly one of phone or email');
+    if ((phone === undefined) === (email === undefined)) throw invalid('VALIDATION_FAILED', 'query: send exactly one of phone or email');
     let found: JourneyUser[];
     if (phone !== undefined) {
       const normal = normalizePhone(phone);
-      if (!normal) throw badRequest('VALIDATION_FAILED', 'query.phone: must be a Korean mobile number or an E.164 number');
+      if (!normal) throw invalid('VALIDATION_FAILED', 'query.phone: must be a Korean mobile number or an E.164 number');
       found = await users.findByContact(organization.id, { phone: normal });
     } else {
       const normal = normalizeEmail(email!);
-      if (!normal) throw badRequest('VALIDATION_FAILED', 'query.email: must be an email address');
+      if (!normal) throw invalid('VALIDATION_FAILED', 'query.email: must be an email address');
       found = await users.findByContact(organization.id, { email: emailIndexForm(normal) });
     }
     return { content: found.map(toJson) };
