@@ -129,7 +129,7 @@ describe('text no field may hold is a 400 naming the field', () => {
 });
 
 describe('free-form objects and the body are bounded', () => {
-  const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
   it('properties 5,000 levels deep is a 400 (was a stack overflow, 500)', async () => {
     const res = await svc.inject({

@@ -17,6 +17,7 @@ const PHONE_IP = '203.0.113.77';
 const A_CLICKS = 7;
 const A_SESSIONS = 3;
 
+// biome-ignore lint/suspicious/noExplicitAny: bodies of every operation, read field by field.
 type Json = Record<string, any>;
 
 /** The spec's error body. */

@@ -146,10 +146,6 @@ describe('tracking in the browser', () => {
     receiver.page('/shop-no-init', `<!doctype html><html lang="en"><title>x</title><script src="${receiver.apiBase}${receiver.sdkPath}"></script>`);
   });
 
-  afterAll(async () => {
-    await receiver?.close();
-  });
-
   beforeEach(async () => {
     receiver.reset();
     await context?.close();
@@ -161,6 +157,7 @@ describe('tracking in the browser', () => {
 
   afterAll(async () => {
     await context?.close();
+    await receiver?.close();
   });
 
   const call = <T = unknown>(expression: string) => page.evaluate(expression) as Promise<T>;

@@ -85,7 +85,7 @@ export async function request(method: 'GET' | 'POST', url: string, body?: unknow
 export function beacon(url: string, body: unknown): void {
   const data = JSON.stringify(body);
   try {
-    if (navigator.sendBeacon && navigator.sendBeacon(url, data)) return;
+    if (navigator.sendBeacon?.(url, data)) return;
   } catch {
     /* fall through to fetch */
   }

@@ -7,6 +7,7 @@ export interface HttpAnswer {
   statusCode: number;
   body: string;
   headers: Record<string, unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: light-my-request's own type; each test reads the fields it expects.
   json(): any;
 }
 
