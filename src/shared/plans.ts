@@ -19,4 +19,3 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   ENTERPRISE: { monthlyApiCalls: 10_000_000, dataRetentionDays: 1825, qrCodes: true, includesAddOns: true },
 };
 
-export const planAtLeast = (plan: Plan, minimum: Plan) => PLANS.indexOf(plan) >= PLANS.indexOf(minimum);

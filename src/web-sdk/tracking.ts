@@ -49,7 +49,7 @@ const sentHere = new Set<string>();
 
 const headers = (state: State) => ({ 'X-App-ID': state.appId });
 
-export function uuid(): string {
+function uuid(): string {
   if (crypto.randomUUID) return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = (b[6]! & 0x0f) | 0x40;
