@@ -2,7 +2,7 @@
 // (valid credentials of every kind, real ids) and then hostile variants of it, one field at a time:
 // NUL, lone surrogates and control characters, huge and empty strings, wrong types, numbers at
 // their limits, deep nesting, huge arrays, odd keys, malformed JSON, wrong content types, path
-// parameters in odd encodings. The service must never answer 5xx, and every 4xx must be the spec's
+// parameters in odd encodings. The service must never answer 5xx, and every 4xx must be the API's
 // error body. Seeded, so a failure reproduces.
 import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

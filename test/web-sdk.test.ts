@@ -1,7 +1,7 @@
 // The web SDK: (1) as the service serves it (bundle with year-long cache headers and a strong ETag,
 // under 10 KB gzipped, the changelog, the version endpoint with CORS, loadable by a phone's browser);
 // (2) its tracking semantics in a real browser against a recording HTTP receiver that answers the
-// spec's user-journey and Web SDK paths: purchase goal types, transactionId dedup across a reload,
+// user-journey and Web SDK paths as the service does: purchase goal types, transactionId dedup across a reload,
 // goalType precedence, the event log, retries, final 4xx answers, and a host page that never sees an
 // error of ours even with the service down.
 import http from 'node:http';

@@ -1,5 +1,5 @@
 // `signpost`: the operator's command line. A plain HTTP client of the operator API
-// (/api/admin/v1, CONTRACT.md), so it works against any running Signpost, local or remote, and
+// (/api/admin/v1), so it works against any running Signpost, local or remote, and
 // never touches the stores itself.
 import { parseArgs } from 'node:util';
 

@@ -1,5 +1,5 @@
-// What each plan includes. Quotas and retention are our choices (the spec leaves them open) and
-// are documented in the README; an organization's monthly_quota overrides the plan's.
+// What each plan includes. Quotas and retention are our own choices, documented in the README;
+// an organization's monthly_quota overrides the plan's.
 
 export const PLANS = ['FREE', 'PRO', 'BUSINESS', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];

@@ -1,4 +1,4 @@
-// The landing page's sequence (CONTRACT.md "Deep links"): post the fingerprint, leave an in-app
+// The deep-link landing page's sequence: post the fingerprint, leave an in-app
 // browser when the visitor is in one, else try the app and, when the page is still in front after
 // a moment (the app did not open), count the store visit with a beacon and go to the store, or to
 // the web address when there is no store.

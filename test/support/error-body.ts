@@ -1,4 +1,4 @@
-// The assertion every failure path shares: the spec's error body exactly, with its code and,
+// The assertion every failure path shares: the API's error body exactly, with its code and,
 // when a field is at fault, a message that names it.
 import { STATUS_CODES } from 'node:http';
 import { expect } from 'vitest';
