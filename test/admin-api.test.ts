@@ -1,4 +1,4 @@
-// The operator API exactly as CONTRACT.md lists it: token rules, every route, validation.
+// The operator API route by route: token rules, every route, validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
 import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';

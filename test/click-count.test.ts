@@ -1,5 +1,5 @@
 // clickCount on short URL and campaign records comes from ClickHouse totals: people's clicks only,
-// visible within seconds (CONTRACT.md: within 5 s), on the record and in lists.
+// visible within 5 s, on the record and in lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 

@@ -1,6 +1,6 @@
 // Service API: custom domains, read-only (/api/v1/service/custom-domains). Domains are registered
 // and their status set through the operator API; the Service API lists, filters, sorts and reads
-// them in the Spring-style wrapper the spec draws, scoped to the caller's organization.
+// them in a Spring-style page wrapper, scoped to the caller's organization.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
@@ -73,7 +73,7 @@ describe('custom domains of one organization', () => {
   };
 
   describe('GET /custom-domains', () => {
-    it('answers the Spring-style wrapper with exactly the fields the spec draws', async () => {
+    it('answers the Spring-style wrapper with exactly its documented fields', async () => {
       const res = await list();
       expect(res.statusCode).toBe(200);
       const page = res.json();
@@ -86,7 +86,7 @@ describe('custom domains of one organization', () => {
       expect(page.content).toHaveLength(7);
     });
 
-    it('renders each record with exactly the spec fields, createdAt to the minute', async () => {
+    it('renders each record with exactly the documented fields, createdAt to the minute', async () => {
       const items = await content('');
       for (const d of items) {
         expect(Object.keys(d).sort()).toEqual([...RECORD_FIELDS].sort());
@@ -256,7 +256,7 @@ describe('custom domains of one organization', () => {
       }
     });
 
-    it("answers 404 for another organization's domain, as the spec says, and for an unknown id", async () => {
+    it("answers 404 for another organization's domain and for an unknown id", async () => {
       for (const d of [theirs, theirsVerified]) {
         const res = await svc.service('GET', `/custom-domains/${d.id}`, org.apiKey);
         expect(res.statusCode).toBe(404);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   await svc.container.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = svc.container.app.server.address() as AddressInfo;
   // The shop's page embeds the SDK from the service, as a customer's site would.
-  shop = http.createServer((req, res) => {
+  shop = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
       `<!doctype html><html lang="ko"><title>Shop</title><h1>Product 42</h1>` +
         `<script src="${BASE}/sdk/web/1.0.0/signpost.js"></script>` +

@@ -1,4 +1,4 @@
-// Deep links from the tap to the landing page (CONTRACT.md "Deep links"): phones with an app for
+// Deep links from the tap to the landing page: phones with an app for
 // their platform get the landing page with a token and every address the page tries; desktops and
 // app-less platforms keep the 302; the click and the funnel's CLICKED stage reach ClickHouse; the
 // Web SDK API's data routes (fingerprint, beacon store visit, debug reports, resolve) and CORS; a
@@ -240,7 +240,7 @@ describe(`web SDK API (${backend})`, () => {
     const res = await web(svc, 'POST', '/deeplink/debug-scheme', { ...report, token: page.token }, { 'user-agent': UA.pixel });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'success' });
-    // Without token or app id (the spec's body alone) it is stored all the same.
+    // Without token or app id (only the required fields) it is stored all the same.
     expect((await web(svc, 'POST', '/deeplink/debug-scheme', { ...report, pathPart: 'anonymous' })).statusCode).toBe(200);
 
     const list = await svc.admin('GET', `/debug-scheme-reports?appId=${apps.android.id}&limit=10`);

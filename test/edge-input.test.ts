@@ -2,7 +2,7 @@
 // JSON nested too deep are a 400 naming the field, on every route and on the redirect's fast path;
 // a value PostgreSQL refuses is a 400, not a 500; and failures Fastify and Node's HTTP parser
 // answer before routing (bad URL, URI too long, headers too large, malformed requests) carry the
-// spec's error body, checked over a real socket.
+// API's error body, checked over a real socket.
 import net from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import Fastify from 'fastify';
@@ -129,7 +129,7 @@ describe('text no field may hold is a 400 naming the field', () => {
 });
 
 describe('free-form objects and the body are bounded', () => {
-  const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
   it('properties 5,000 levels deep is a 400 (was a stack overflow, 500)', async () => {
     const res = await svc.inject({
@@ -202,7 +202,7 @@ describe('the redirect routes and their fast path', () => {
   });
 });
 
-describe("Fastify's and Node's own refusals answer the spec's error body", () => {
+describe("Fastify's and Node's own refusals answer the API's error body", () => {
   it('a URL whose percent-encoding is not UTF-8 is 400 BAD_URL', async () => {
     expectError(await svc.inject({ method: 'GET', url: '/api/v1/service/urls/%ED%A0%80' }), 400, { code: 'BAD_URL' });
     expectRawError(await rawHttp(`GET /api/v1/service/users/%FF HTTP/1.1\r\nHost: ${host}\r\n\r\n`), 400, 'BAD_URL');
@@ -233,7 +233,7 @@ describe("Fastify's and Node's own refusals answer the spec's error body", () =>
 });
 
 describe('shutting down', () => {
-  it('a request arriving on an open connection while the service closes gets the spec 503 with Connection: close', async () => {
+  it('a request arriving on an open connection while the service closes gets a 503 error body with Connection: close', async () => {
     // A bare app with the service's hooks: the first request holds its connection open while the
     // app starts closing; the second, pipelined behind it, arrives once the close has begun.
     const probe = Fastify({ return503OnClosing: false });

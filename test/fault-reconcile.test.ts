@@ -173,7 +173,10 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS resta
     await sleep(3_000);
     const { answered, other } = await load.stop();
 
-    await eventually(async () => (await svc.container.deps.events.flush(), svc.container.deps.events.backlog() === 0), 60_000, 'the publisher backlog on NATS');
+    await eventually(async () => {
+      await svc.container.deps.events.flush();
+      return svc.container.deps.events.backlog() === 0;
+    }, 60_000, 'the publisher backlog on NATS');
     expect(await svc.container.bus.drain(60_000)).toBe(true);
     const after = await counted(svc, org.id, linkId);
     console.log(`NATS down ${downMs} ms: clicks answered ${answered} (${other} other answers), backlog while down ${backlogWhileDown}; ` +

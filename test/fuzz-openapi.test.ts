@@ -2,7 +2,7 @@
 // (valid credentials of every kind, real ids) and then hostile variants of it, one field at a time:
 // NUL, lone surrogates and control characters, huge and empty strings, wrong types, numbers at
 // their limits, deep nesting, huge arrays, odd keys, malformed JSON, wrong content types, path
-// parameters in odd encodings. The service must never answer 5xx, and every 4xx must be the spec's
+// parameters in odd encodings. The service must never answer 5xx, and every 4xx must be the API's
 // error body. Seeded, so a failure reproduces.
 import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -208,6 +208,7 @@ function variants(base: Base, rng: () => number): FuzzRequest[] {
   // Odd keys: NUL, a lone surrogate, prototype names.
   for (const key of ['\u0000', '\ud800', 'a\nb', '__proto__', 'constructor']) {
     const at = pick(objects, key.length) ?? [];
+    // biome-ignore lint/suspicious/noExplicitAny: walks a generated body of any shape.
     const target = at.length ? replaceAt(body, at, { ...(at.reduce<any>((o, k) => o?.[k], body) ?? {}), [key]: { x: '\u0000' } }) : { ...(body as object), [key]: { x: 1 } };
     add(`body key ${JSON.stringify(key)}`, { url, headers: json, payload: JSON.stringify(target) });
     add(`body.properties key ${JSON.stringify(key)}`, { url, headers: json, payload: serialise(replaceAt(body, ['properties'], { [key]: 'v' })) });
@@ -250,6 +251,7 @@ function fault(status: number, headers: Record<string, unknown>, text: string): 
   if (status >= 500) return `${status} ${text.slice(0, 200)}`;
   if (status < 400) return undefined;
   if (!String(headers['content-type']).includes('application/json')) return `${status} not JSON: ${String(headers['content-type'])} ${text.slice(0, 100)}`;
+  // biome-ignore lint/suspicious/noExplicitAny: an error body of unknown shape, checked field by field below.
   let body: any;
   try {
     body = JSON.parse(text);

@@ -1,4 +1,4 @@
-// The HTTP core: the spec's error body for every client mistake, health and readiness, request
+// The HTTP core: the API's error body for every client mistake, health and readiness, request
 // ids, the OpenAPI document and the reference page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';

@@ -3,7 +3,7 @@
 // reads that see writes within seconds, eventId and transactionId recorded once, and another
 // organization's session as 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ISO_UTC } from './support/error-body.js';
+import { expectError, type HttpAnswer, ISO_UTC } from './support/error-body.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
@@ -62,7 +62,7 @@ describe('authentication', () => {
   it('answers 429 with Retry-After once a browser address has used its budget for the app', async () => {
     const limiter = svc.container.deps.sdk.rateLimit;
     const ip = '192.0.2.99';
-    let res;
+    let res: HttpAnswer | undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       // Use up this address's budget for the app, then call at once (retry if a token refilled in between).
       try {

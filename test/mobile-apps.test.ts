@@ -1,4 +1,4 @@
-// Service API: mobile apps (/api/v1/service/mobile-apps) as the spec draws them: the record, the
+// Service API: mobile apps (/api/v1/service/mobile-apps) as clients see them: the record, the
 // generated path and SDK key, field rules per platform, the numbered paged list, update, delete and
 // what deleting an app does to the links that point at it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// One bad event never stops analytics (issue 14, 1(d)). An attacker sends every event type the
+// One bad event never stops analytics. An attacker sends every event type the
 // service records (clicks of short URLs and campaigns in the browser and in the app, mobile and web
 // SDK deep-link events, journey sessions, events, transitions, funnel stages and goals) with hostile
 // values through the real HTTP API, and poison goes straight onto the bus (an envelope ClickHouse

@@ -1,4 +1,4 @@
-// The redirect end to end on the backend under test (CONTRACT.md, "Link addresses"): every outcome
+// The redirect end to end on the backend under test: every outcome
 // of GET/HEAD /{code}, /{appPath}/{code} and campaign /{alias}; custom domain hosts; preview pages
 // for unfurlers; phones; clicks enriched into ClickHouse; the link cache (hits, negative entries,
 // invalidation on the same instance and across instances) and redirects while PostgreSQL is down.

@@ -110,7 +110,7 @@ const urlOfLength = (n: number) => {
 // ---------------------------------------------------------------------------------------------
 
 describe('create', () => {
-  it('answers 201 with the full record: spec fields present, unset optionals null, clickCount 0', async () => {
+  it('answers 201 with the full record: every documented field present, unset optionals null, clickCount 0', async () => {
     const res = await createUrl({ url: 'https://example.com/spring?x=1' });
     expect(res.statusCode, res.body).toBe(201);
     const u = res.json();

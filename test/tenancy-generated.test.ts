@@ -17,9 +17,10 @@ const PHONE_IP = '203.0.113.77';
 const A_CLICKS = 7;
 const A_SESSIONS = 3;
 
+// biome-ignore lint/suspicious/noExplicitAny: bodies of every operation, read field by field.
 type Json = Record<string, any>;
 
-/** The spec's error body. */
+/** The API's error body. */
 const ERROR_KEYS = ['status', 'error', 'message', 'timestamp', 'code'];
 
 interface Org {

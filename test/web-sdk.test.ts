@@ -1,7 +1,7 @@
 // The web SDK: (1) as the service serves it (bundle with year-long cache headers and a strong ETag,
 // under 10 KB gzipped, the changelog, the version endpoint with CORS, loadable by a phone's browser);
 // (2) its tracking semantics in a real browser against a recording HTTP receiver that answers the
-// spec's user-journey and Web SDK paths: purchase goal types, transactionId dedup across a reload,
+// user-journey and Web SDK paths as the service does: purchase goal types, transactionId dedup across a reload,
 // goalType precedence, the event log, retries, final 4xx answers, and a host page that never sees an
 // error of ours even with the service down.
 import http from 'node:http';
@@ -146,10 +146,6 @@ describe('tracking in the browser', () => {
     receiver.page('/shop-no-init', `<!doctype html><html lang="en"><title>x</title><script src="${receiver.apiBase}${receiver.sdkPath}"></script>`);
   });
 
-  afterAll(async () => {
-    await receiver?.close();
-  });
-
   beforeEach(async () => {
     receiver.reset();
     await context?.close();
@@ -161,6 +157,7 @@ describe('tracking in the browser', () => {
 
   afterAll(async () => {
     await context?.close();
+    await receiver?.close();
   });
 
   const call = <T = unknown>(expression: string) => page.evaluate(expression) as Promise<T>;

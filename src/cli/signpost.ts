@@ -1,5 +1,5 @@
 // `signpost`: the operator's command line. A plain HTTP client of the operator API
-// (/api/admin/v1, CONTRACT.md), so it works against any running Signpost, local or remote, and
+// (/api/admin/v1), so it works against any running Signpost, local or remote, and
 // never touches the stores itself.
 import { parseArgs } from 'node:util';
 
@@ -150,12 +150,20 @@ function quota(value: unknown): number | null {
   throw new UsageError('--quota takes a whole number or "default"');
 }
 
+/** Runs a parse, turning whatever it throws into a UsageError (the command line was wrong). */
+function refusedAsUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 function parse(argv: string[]): { help: boolean; json: boolean; name: string; command: Command | undefined; opts: Options; args: string[] } {
   // Every option any command takes is parsed; checkUsage then refuses those this command does not.
   const stringOptions = [...new Set(Object.values(COMMANDS).flatMap((c) => c.options ?? []))];
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const { values, positionals } = refusedAsUsage(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
@@ -164,11 +172,8 @@ function parse(argv: string[]): { help: boolean; json: boolean; name: string; co
         help: { type: 'boolean', short: 'h' },
         ...Object.fromEntries(stringOptions.map((o) => [o, { type: 'string' as const }])),
       },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-  const { values, positionals } = parsed;
+    }),
+  );
   const help = values.help === true || positionals[0] === 'help';
   const name = positionals.slice(0, 2).join(' ');
   return { help, json: values.json === true, name, command: COMMANDS[name], opts: values, args: positionals.slice(2) };

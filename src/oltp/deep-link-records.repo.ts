@@ -26,7 +26,7 @@ export interface DebugSchemeReport {
 export type NewDebugSchemeReport = Omit<DebugSchemeReport, 'id' | 'createdAt'>;
 
 /** Reports kept per app (or for reports without one): the newest, enough to debug with. */
-export const DEBUG_REPORTS_KEPT = 500;
+const DEBUG_REPORTS_KEPT = 500;
 const DEBUG_REPORTS_DAYS = 14;
 const FUNNEL_MARKS_DAYS = 30;
 

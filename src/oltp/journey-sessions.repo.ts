@@ -94,7 +94,7 @@ function toSession(row: Row): JourneySession {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Session ids are UUIDs; anything else cannot name a session (and must not reach a uuid cast). */
-export const isSessionId = (id: string) => UUID.test(id);
+const isSessionId = (id: string) => UUID.test(id);
 
 export type TransactionOutcome =
   | { recorded: true }

@@ -84,7 +84,7 @@ const PATCHABLE = {
 export type MobileAppPatch = Partial<Pick<MobileAppInput, keyof typeof PATCHABLE>>;
 
 /** Readable, lowercase namespace from the app name plus a short random suffix: `acme-shop-x7k2`. */
-export function appPathFor(appName: string): string {
+function appPathFor(appName: string): string {
   const stem = appName
     .normalize('NFKD')
     // NFKD splits `é` into `e` + a combining accent; drop the accent, not the word (`deja`, not `de-ja`).

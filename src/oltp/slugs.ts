@@ -7,7 +7,7 @@ import { isUniqueViolation } from './sql-helpers.js';
 type Tx = postgres.TransactionSql<Record<string, never>>;
 
 /** '' is the platform host; a custom domain is keyed by its lowercase name. */
-export const domainKey = (customDomainName: string | null) => (customDomainName ?? '').toLowerCase();
+const domainKey = (customDomainName: string | null) => (customDomainName ?? '').toLowerCase();
 
 /** Which table owns a slug, and the column of the slug itself in it. */
 const OWNERS = {

@@ -8,7 +8,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 }
 
 /** `%` and `_` in a search term are literal characters, not wildcards. */
-export function escapeLike(term: string): string {
+function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

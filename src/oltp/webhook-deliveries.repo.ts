@@ -202,7 +202,7 @@ export function createWebhookDeliveriesRepo({ sql }: { sql: Sql }) {
           where organization_id = ${a.organizationId}
           returning consecutive_failures, enabled,
             (extract(epoch from (now() - failing_since)) * 1000)::float8 as failing_ms`;
-        if (!streak || !streak.enabled) return { endpointDisabled: false, consecutiveFailures: streak?.consecutive_failures ?? 0 };
+        if (!streak?.enabled) return { endpointDisabled: false, consecutiveFailures: streak?.consecutive_failures ?? 0 };
         const tooMany = streak.consecutive_failures >= a.disableAfter.failures;
         const tooLong = streak.consecutive_failures >= 2 && streak.failing_ms >= a.disableAfter.failingForMs;
         if (!tooMany && !tooLong) return { endpointDisabled: false, consecutiveFailures: streak.consecutive_failures };

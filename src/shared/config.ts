@@ -1,4 +1,4 @@
-// The only reader of process.env: every setting of CONTRACT.md and the few we add, validated once.
+// The only reader of process.env: every setting the service takes, validated once.
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // Domain errors: what went wrong, in the service's own terms. They say nothing of HTTP; the API's
-// error mapper (src/api/error-handler.ts) turns each kind into a status and the spec's error body
+// error mapper (src/api/error-handler.ts) turns each kind into a status and the API's error body
 // {status, error, message, timestamp} plus the machine-readable `code`.
 
 /** Why an operation was refused. */

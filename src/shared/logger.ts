@@ -4,7 +4,7 @@ import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'p
 export type { Logger };
 
 /** Keys, tokens, cookies and PII never reach a log line, wherever they sit in an object. */
-export const redactPaths = [
+const redactPaths = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',
   'req.headers["x-mobile-app-api-key"]',

@@ -26,7 +26,7 @@ export interface Metrics {
 }
 
 const key = (labels: Labels) => JSON.stringify(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b)));
-const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const escapeLabelValue = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 export function createMetrics(prefix = 'signpost_'): Metrics {
   const series = new Map<string, Series>();
@@ -73,7 +73,7 @@ export function createMetrics(prefix = 'signpost_'): Metrics {
         lines.push(`# HELP ${full} ${s.help}`, `# TYPE ${full} ${s.type}`);
         const points = s.collect ? await s.collect() : [...s.values.values()];
         for (const p of points) {
-          const labelText = Object.entries(p.labels).map(([k, v]) => `${k}="${escape(v)}"`).join(',');
+          const labelText = Object.entries(p.labels).map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(',');
           lines.push(`${full}${labelText ? `{${labelText}}` : ''} ${p.value}`);
         }
       }

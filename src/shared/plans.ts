@@ -1,5 +1,5 @@
-// What each plan includes. Quotas and retention are our choices (the spec leaves them open) and
-// are documented in the README; an organization's monthly_quota overrides the plan's.
+// What each plan includes. Quotas and retention are our own choices, documented in the README;
+// an organization's monthly_quota overrides the plan's.
 
 export const PLANS = ['FREE', 'PRO', 'BUSINESS', 'ENTERPRISE'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -19,4 +19,3 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   ENTERPRISE: { monthlyApiCalls: 10_000_000, dataRetentionDays: 1825, qrCodes: true, includesAddOns: true },
 };
 
-export const planAtLeast = (plan: Plan, minimum: Plan) => PLANS.indexOf(plan) >= PLANS.indexOf(minimum);

@@ -10,8 +10,5 @@ export function secondsUntilNextUtcMonth(at: Date): number {
   return Math.ceil((next - at.getTime()) / 1000);
 }
 
-/** ISO-8601 in UTC with milliseconds and Z, the form every API response uses. */
-export const isoUtc = (d: Date) => d.toISOString();
-
-/** The spec's custom-domain form yyyy-MM-dd'T'HH:mm, in UTC. */
+/** The custom-domain API's timestamp form yyyy-MM-dd'T'HH:mm, in UTC (minutes, no zone suffix). */
 export const isoMinuteUtc = (d: Date) => d.toISOString().slice(0, 16);

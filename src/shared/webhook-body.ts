@@ -1,4 +1,4 @@
-// The webhook wire format (CONTRACT.md, "Webhooks"): the body {id, type, category, occurredAt,
+// The webhook wire format receivers verify and parse: the body {id, type, category, occurredAt,
 // organizationId, data} serialised once at enqueue, and its signature
 // `sha256=<hex HMAC-SHA256(secret, raw body)>`, one per active secret, comma-separated.
 import { createHash, createHmac } from 'node:crypto';

@@ -11,7 +11,7 @@ export interface Answer {
   body?: unknown;
 }
 
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 const BASE_DELAY_MS = 400;
 const MAX_DELAY_MS = 8_000;
 
@@ -30,7 +30,7 @@ document.addEventListener('visibilitychange', () => {
 });
 
 /** Equal jitter: half the exponential step fixed, half random, so clients spread out. */
-export function backoffMs(attempt: number, retryAfterSeconds: number): number {
+function backoffMs(attempt: number, retryAfterSeconds: number): number {
   if (retryAfterSeconds > 0) return Math.min(retryAfterSeconds * 1000, 30_000);
   const step = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
   return step / 2 + Math.random() * (step / 2);
@@ -85,7 +85,7 @@ export async function request(method: 'GET' | 'POST', url: string, body?: unknow
 export function beacon(url: string, body: unknown): void {
   const data = JSON.stringify(body);
   try {
-    if (navigator.sendBeacon && navigator.sendBeacon(url, data)) return;
+    if (navigator.sendBeacon?.(url, data)) return;
   } catch {
     /* fall through to fetch */
   }

@@ -1,4 +1,4 @@
-// The landing page's sequence (CONTRACT.md "Deep links"): post the fingerprint, leave an in-app
+// The deep-link landing page's sequence: post the fingerprint, leave an in-app
 // browser when the visitor is in one, else try the app and, when the page is still in front after
 // a moment (the app did not open), count the store visit with a beacon and go to the store, or to
 // the web address when there is no store.
@@ -6,7 +6,7 @@ import type { LandingConfig } from './config.js';
 import { beacon, request } from './http.js';
 
 /** How long the page waits for the app to take over before it goes to the store. */
-export const APP_WAIT_MS = 2000;
+const APP_WAIT_MS = 2000;
 /** The fingerprint must be recorded before the app asks for it; waiting longer than this delays the visitor. */
 const FINGERPRINT_WAIT_MS = 1000;
 
@@ -22,7 +22,7 @@ function status(text: string | undefined): void {
 }
 
 /** The address that opens the app on this platform, if any. */
-export function appTarget(config: LandingConfig): string | null {
+function appTarget(config: LandingConfig): string | null {
   return config.platform === 'IOS' ? config.universalLinkUrl || config.appUrl : config.intentUrl || config.appUrl;
 }
 
@@ -34,7 +34,7 @@ const STORE_FRAGMENT = 'signpost-store';
  * fallback is a same-document navigation the page sees (hashchange) and answers with the beacon and
  * the store, as the timer would.
  */
-export function withFallbackToThisPage(intentUrl: string): string {
+function withFallbackToThisPage(intentUrl: string): string {
   if (!/;S\.browser_fallback_url=/.test(intentUrl)) return intentUrl;
   const here = `${location.href.split('#')[0]}#${STORE_FRAGMENT}`;
   return intentUrl.replace(/;S\.browser_fallback_url=[^;]*/, `;S.browser_fallback_url=${encodeURIComponent(here)}`);

@@ -1,4 +1,4 @@
-// The client-side tracking methods of the spec: goals into the user-journey funnel
+// The SDK's client-side tracking methods: goals into the user-journey funnel
 // (session/funnel/track, stage GOAL_COMPLETED), events into the event log (session/event). A
 // session is created lazily on the first call and kept in sessionStorage; after 30 minutes without
 // a call the next one starts a new session (the usual web-analytics rule).
@@ -49,7 +49,7 @@ const sentHere = new Set<string>();
 
 const headers = (state: State) => ({ 'X-App-ID': state.appId });
 
-export function uuid(): string {
+function uuid(): string {
   if (crypto.randomUUID) return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = (b[6]! & 0x0f) | 0x40;

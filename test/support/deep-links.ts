@@ -111,7 +111,7 @@ export interface Landing {
 }
 
 /** The landing page's token (meta) and the addresses it embeds; fails unless it is one. */
-export function landingOf(res: { statusCode: number; headers: Record<string, unknown>; body: string }): Landing {
+function landingOf(res: { statusCode: number; headers: Record<string, unknown>; body: string }): Landing {
   expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
   expect(String(res.headers['content-type'])).toMatch(/^text\/html/);
   const meta = /<meta name="signpost:deeplink-token" content="([^"]+)">/.exec(res.body);
@@ -128,7 +128,7 @@ export async function tapToLanding(svc: TestService, path: string, t: Tap): Prom
   return landingOf(await tap(svc, path, t));
 }
 
-export function mobileHeaders(app: AppRecord): Record<string, string> {
+function mobileHeaders(app: AppRecord): Record<string, string> {
   return { 'x-app-id': String(app.id), 'x-mobile-app-api-key': app.apiKey };
 }
 

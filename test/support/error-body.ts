@@ -1,4 +1,4 @@
-// The assertion every failure path shares: the spec's error body exactly, with its code and,
+// The assertion every failure path shares: the API's error body exactly, with its code and,
 // when a field is at fault, a message that names it.
 import { STATUS_CODES } from 'node:http';
 import { expect } from 'vitest';
@@ -7,6 +7,7 @@ export interface HttpAnswer {
   statusCode: number;
   body: string;
   headers: Record<string, unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: light-my-request's own type; each test reads the fields it expects.
   json(): any;
 }
 

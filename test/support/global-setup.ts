@@ -7,9 +7,15 @@ function reachable(url: string, defaultPort: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: u.hostname, port: Number(u.port || defaultPort) });
     socket.setTimeout(3000);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
   });
 }
 

@@ -2,7 +2,7 @@
 // serve: user agents and viewports of an iPhone, an Android phone and their in-app browsers.
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];

@@ -22,7 +22,10 @@ export function startNats(port: number, storeDir: string): ChildProcess {
 export async function waitForPort(port: number): Promise<void> {
   await eventually(() => new Promise<boolean>((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   }), 10_000, `NATS on port ${port}`);
 }

@@ -4,6 +4,7 @@
 // generator.
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+// biome-ignore lint/suspicious/noExplicitAny: a JSON Schema node of any shape, read field by field.
 type Schema = Record<string, any>;
 
 export interface OpenApiDoc {
@@ -91,7 +92,7 @@ export class Sampler {
         if (schema.format === 'uri' || /url$/i.test(name)) return 'https://example.com/x';
         if (schema.format === 'date-time') return '2026-01-01T00:00:00Z';
         if (schema.format === 'email') return 'someone@example.com';
-        return 'fuzz-' + (name || 'value').replace(/[^A-Za-z0-9]/g, '').slice(0, 20);
+        return `fuzz-${(name || 'value').replace(/[^A-Za-z0-9]/g, '').slice(0, 20)}`;
       case 'integer':
       case 'number': {
         const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 1);
@@ -101,8 +102,8 @@ export class Sampler {
         return false;
       case 'array':
         return depth > 6 ? [] : [this.sample(schema.items, name, depth + 1)];
-      case 'object':
       default: {
+        // 'object', and a schema that names no type.
         if (!schema.properties || depth > 6) return {};
         const out: Record<string, Json> = {};
         for (const [key, prop] of Object.entries(schema.properties as Record<string, Schema>)) out[key] = this.sample(prop, key, depth + 1);
@@ -159,5 +160,5 @@ export function encodeLoosely(text: string): string {
 }
 
 /** `depth` objects nested in one another, written directly (no recursion anywhere). */
-export const deepObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+export const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 export const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);

@@ -1,5 +1,5 @@
 // A real HTTP server standing in for the Signpost service in the web SDK's browser tests: it serves
-// the SDK bundle (built exactly as the service builds it) and pages, answers the spec's Web SDK and
+// the SDK bundle (built exactly as the service builds it) and pages, answers the Web SDK and
 // user-journey paths like the service (CORS included), records every call, and can be told to fail
 // the next calls of a path. Reachable as two origins (two ports) so a page can be cross-origin to
 // the API, as on a customer's site.

@@ -1,4 +1,4 @@
-// Configuration from the environment: CONTRACT.md's defaults, TRUST_PROXY forms, the ClickHouse
+// Configuration from the environment: the documented defaults, TRUST_PROXY forms, the ClickHouse
 // database, and refusals that name the variable. Every test passes its own env object.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ function configError(env: Record<string, string>): ConfigError {
   throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
 }
 
-describe('defaults (CONTRACT.md)', () => {
+describe('defaults', () => {
   it('runs embedded on 127.0.0.1:8080 with ./data when nothing is set', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

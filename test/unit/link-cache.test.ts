@@ -51,8 +51,14 @@ function harness(overrides: Partial<LinkCacheOptions<string>> & { manual?: boole
         pending.push({
           key,
           promise: d.promise,
-          resolve: (value) => (finish(), d.resolve(value)),
-          reject: (err) => (finish(), d.reject(err)),
+          resolve: (value) => {
+            finish();
+            d.resolve(value);
+          },
+          reject: (err) => {
+            finish();
+            d.reject(err);
+          },
         });
         return d.promise;
       }
