@@ -3,6 +3,7 @@
 // service's (src/core/apps/mobile-apps.service.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { BUNDLE_ID_PATTERN, CERT_FINGERPRINT_PATTERN, isAppOwnScheme, SCHEME_NAME_PATTERN, schemeName, TEAM_ID_PATTERN } from '../../core/apps/app-settings.js';
 import type { MobileApp, MobileAppsService } from '../../core/apps/mobile-apps.service.js';
 import type { Config } from '../../shared/config.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
@@ -12,34 +13,31 @@ import { clearable, httpsUrlSchema } from './link-rules.js';
 
 const platformSchema = z.enum(['IOS', 'ANDROID']);
 
-/** Schemes a browser or the OS would treat as something other than "open this app". */
-const FORBIDDEN_SCHEMES = new Set(['http', 'https', 'javascript', 'data', 'file', 'intent', 'about', 'blob', 'vbscript']);
-
 /** `myapp`, `myapp:` and `myapp://` all mean the scheme `myapp://`. */
-export const schemeSchema = z
+const schemeSchema = z
   .string()
   .trim()
   .max(64)
-  .transform((v) => v.replace(/:(\/\/)?$/, '').toLowerCase())
-  .refine((v) => /^[a-z][a-z0-9+.-]*$/.test(v), 'must be a URL scheme such as myapp://')
-  .refine((v) => !FORBIDDEN_SCHEMES.has(v), 'must be the app\'s own scheme, not a web or system one')
+  .transform(schemeName)
+  .refine((v) => SCHEME_NAME_PATTERN.test(v), 'must be a URL scheme such as myapp://')
+  .refine(isAppOwnScheme, 'must be the app\'s own scheme, not a web or system one')
   .transform((v) => `${v}://`);
 
 const bundleIdSchema = z
   .string()
   .trim()
   .max(200)
-  .regex(/^[A-Za-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$/, 'must be a reverse-DNS id such as com.example.app');
+  .regex(BUNDLE_ID_PATTERN, 'must be a reverse-DNS id such as com.example.app');
 
-const teamIdSchema = z.string().trim().regex(/^[A-Z0-9]{10}$/, 'must be a 10-character Apple team id');
+const teamIdSchema = z.string().trim().regex(TEAM_ID_PATTERN, 'must be a 10-character Apple team id');
 
 const fingerprintSchema = z
   .string()
   .trim()
   .transform((v) => v.toUpperCase())
-  .refine((v) => /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(v), 'must be a SHA-256 fingerprint such as 14:6D:E9:…');
+  .refine((v) => CERT_FINGERPRINT_PATTERN.test(v), 'must be a SHA-256 fingerprint such as 14:6D:E9:…');
 
-export const mobileAppSchema = z
+const mobileAppSchema = z
   .object({
     id: z.number().int(),
     appName: z.string(),
