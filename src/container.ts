@@ -32,11 +32,8 @@ import { createLinkResolver } from './api/redirect/link-resolver.js';
 import { createSdkAuthenticator } from './api/sdk/app-auth.js';
 import { withMobileKeyFailures } from './api/sdk/mobile-key-failures.js';
 import { createAuthFailureLimiters } from './api/auth-failures.js';
-import { createWellKnownFiles } from './api/well-known/association-files.js';
-import { createCnameChecker } from './domains/cname-check.js';
-import { createDomainVerifier } from './domains/domain-verifier.js';
-import { createAppAssociationsRepo } from './oltp/app-associations.repo.js';
-import { createDomainVerificationRepo } from './oltp/domain-verification.repo.js';
+import { composeApps, composeAssociationFiles } from './compose/apps.js';
+import { composeDomains } from './compose/domains.js';
 import { createSdkRateLimiter } from './api/sdk/rate-limit.js';
 import { createApiKeysRepo } from './oltp/api-keys.repo.js';
 import { createLinkLookupRepo } from './oltp/link-lookup.repo.js';
@@ -219,8 +216,9 @@ async function assemble(
     ttlMs: config.linkCacheTtlMs,
     maxConcurrentLoads: postgres.poolSize,
   });
-  const wellKnownFiles = createWellKnownFiles({ repo: createAppAssociationsRepo({ sql }), ttlMs: 60_000 });
   const LINKS_CHANGED = 'links.changed';
+  // The association files follow apps and domains: other instances' changes arrive here too.
+  const associationFiles = composeAssociationFiles({ sql, bus, changedSubject: LINKS_CHANGED });
   // This instance invalidates its own cache at once; the broadcast is for the others, so its own
   // echo (NATS delivers to the sender too) is ignored rather than dropping entries twice.
   const instanceId = uuidv7();
@@ -230,11 +228,9 @@ async function assemble(
   });
   const linkChanged = (organizationId: number | null) => {
     links.invalidate(organizationId);
-    wellKnownFiles.invalidate();
+    associationFiles.files.invalidate();
     bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId, from: instanceId })));
   };
-  // The association files follow apps and domains: other instances' changes arrive here too.
-  const stopWellKnownListening = bus.onBroadcast(LINKS_CHANGED, () => wellKnownFiles.invalidate());
   metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', () => [{ labels: {}, value: links.cache.stats().size }]);
   metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', () => {
     const s = links.cache.stats();
@@ -245,15 +241,8 @@ async function assemble(
     ];
   });
 
-  // Domain status decides which hosts serve links on every instance: a change reloads them all.
-  const domainVerifier = createDomainVerifier({
-    repo: createDomainVerificationRepo({ sql }),
-    checker: createCnameChecker({ servers: config.dnsResolvers }),
-    intervalMs: config.domainVerifyIntervalMs,
-    maxMisses: config.domainVerifyMaxMisses,
-    log,
-    onStatusChange: () => linkChanged(null),
-  });
+  const domains = composeDomains({ sql, config, log, linkChanged });
+  const apps = composeApps({ sql, secretBox, associationFiles: associationFiles.files, linkChanged });
 
   const repos: AppDeps['repos'] = {
     organizations: createOrganizationsRepo({ sql }),
@@ -294,8 +283,8 @@ async function assemble(
       }),
     },
     authFailures,
-    domainVerifier,
-    wellKnownFiles,
+    apps,
+    domains,
     deepLinks,
     journey: {
       sessions: createJourneySessionsRepo({ sql }),
@@ -310,7 +299,7 @@ async function assemble(
   const app = await buildApp(deps);
   await app.ready();
   if (worker) {
-    domainVerifier.start();
+    domains.startVerification();
     webhookWorker.start();
   }
   ready = true;
@@ -323,8 +312,8 @@ async function assemble(
     // Webhook sending stops at once (what is due waits in PostgreSQL); PostgreSQL closes after it.
     const webhooksStopped = webhookWorker.stop(Math.min(5_000, left()));
     await app.close();
-    await domainVerifier.stop();
-    stopWellKnownListening();
+    await domains.stopVerification();
+    associationFiles.stop();
     stopWebhookListening();
     await deepLinks.close();
     stopListening();

@@ -179,7 +179,7 @@ describe(`custom-domain verification (${backend})`, () => {
 describe(`claiming due domains (${backend})`, () => {
   it('hands each due domain to one claimer only, and to none again before the interval', async () => {
     // The service's own job stops here, so the claims below are the only ones.
-    await svc.container.deps.domainVerifier.stop();
+    await svc.container.deps.domains.stopVerification();
     const other = await svc.createOrganization('Claims');
     const created: number[] = [];
     for (let i = 0; i < 30; i++) {
@@ -222,8 +222,8 @@ describe.runIf(backend === 'services')('two instances checking one database', ()
   it('check each domain once per interval between them: a failing domain fails after exactly the misses', async () => {
     // The first instance's job was stopped above (or runs, when this test runs alone: three then).
     // A fresh one runs beside the second instance's.
-    const { createDomainVerifier } = await import('../src/domains/domain-verifier.js');
-    const { createCnameChecker } = await import('../src/domains/cname-check.js');
+    const { createDomainVerifier } = await import('../src/core/domains/domain-verifier.js');
+    const { createCnameChecker } = await import('../src/core/domains/cname-check.js');
     const first = createDomainVerifier({
       repo: createDomainVerificationRepo({ sql: svc.container.postgres.sql }),
       checker: createCnameChecker({ servers: [dns.address] }),

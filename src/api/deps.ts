@@ -5,8 +5,8 @@ import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AuthFailureLimiters } from './auth-failures.js';
 import type { SdkRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from './redirect/link-resolver.js';
-import type { WellKnownFiles } from './well-known/association-files.js';
-import type { DomainVerifier } from '../domains/domain-verifier.js';
+import type { AppsService } from '../core/apps/apps.js';
+import type { DomainsService } from '../core/domains/domains.service.js';
 import type { ClickCounts } from '../olap/click-counts.js';
 import type { ClickStatsQueries } from '../olap/click-stats.js';
 import type { InstallStatsQueries } from '../olap/install-stats.js';
@@ -60,10 +60,10 @@ export interface AppDeps {
   clock: () => Date;
   /** SDK callers (mobile and web SDK, user journey): who they are, and their rate limits (keyed per app, keyless per app and address). */
   sdk: { authenticate: SdkAuthenticator; rateLimit: SdkRateLimiter };
-  /** Custom-domain DNS verification (background job; the mobile SDK's verify checks one at once). */
-  domainVerifier: DomainVerifier;
-  /** apple-app-site-association and assetlinks.json per host, briefly cached. */
-  wellKnownFiles: WellKnownFiles;
+  /** Mobile apps, and the apple-app-site-association and assetlinks.json per host built from them. */
+  apps: AppsService;
+  /** Custom domains: reading, registration, status, and their DNS verification. */
+  domains: DomainsService;
   /** Deep-link tokens, deferred matching, SDK records and the deep-link events. */
   deepLinks: DeepLinkServices;
   /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */

@@ -8,9 +8,8 @@ import { containsPattern, isUniqueViolation, patchColumns } from './sql-helpers.
 
 export type Platform = 'IOS' | 'ANDROID';
 
-export interface MobileApp {
-  id: number;
-  organizationId: number;
+/** The settings an organization gives an app. */
+export interface MobileAppInput {
   platform: Platform;
   appName: string;
   bundleId: string;
@@ -18,9 +17,16 @@ export interface MobileApp {
   scheme: string | null;
   storeUrl: string | null;
   appIconUrl: string | null;
+  sha256CertFingerprints: string[];
+  deepLinkTokenTtlSeconds?: number | undefined;
+}
+
+/** An app as stored: its settings plus what the service generates (path, SDK key) and keeps. */
+export interface MobileApp extends Omit<MobileAppInput, 'deepLinkTokenTtlSeconds'> {
+  id: number;
+  organizationId: number;
   path: string;
   apiKey: string;
-  sha256CertFingerprints: string[];
   deepLinkTokenTtlSeconds: number;
   /**
    * When the app's identity secret was issued; null while identity verification is off. The secret
@@ -35,18 +41,6 @@ export interface MobileApp {
 export interface IdentityVerifier {
   appId: number;
   secret: string;
-}
-
-export interface MobileAppInput {
-  platform: Platform;
-  appName: string;
-  bundleId: string;
-  teamId: string | null;
-  scheme: string | null;
-  storeUrl: string | null;
-  appIconUrl: string | null;
-  sha256CertFingerprints: string[];
-  deepLinkTokenTtlSeconds?: number | undefined;
 }
 
 interface Row {

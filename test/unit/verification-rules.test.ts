@@ -1,6 +1,6 @@
 // The status rules of custom-domain verification, one DNS answer at a time.
 import { describe, expect, it } from 'vitest';
-import { nextVerificationState, REVOKE_AFTER_MISSES, type VerificationState } from '../../src/domains/verification-rules.js';
+import { nextVerificationState, REVOKE_AFTER_MISSES, type VerificationState } from '../../src/core/domains/verification-rules.js';
 
 const job = { maxMisses: 4, explicit: false };
 const state = (status: VerificationState['status'], failures = 0, recordSeen = false): VerificationState => ({ status, failures, recordSeen });

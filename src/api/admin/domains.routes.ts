@@ -2,19 +2,15 @@
 // manual status override (for example ACTIVE once the load balancer is connected).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { conflict, notFound } from '../../shared/errors.js';
-import type { AppDeps } from '../deps.js';
+import type { DomainsService } from '../../core/domains/domains.service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { customDomainSchema, domainNameSchema, domainStatusSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
-import { found } from './found-organization.js';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const security = [{ adminToken: [] }];
 const tags = ['operator'];
 
-export const adminDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const platformHost = new URL(deps.config.publicBaseUrl).hostname.toLowerCase();
-
+export const adminDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService }> = async (app, { domains }) => {
   app.post('/organizations/:orgId/custom-domains', {
     schema: {
       tags, security, summary: 'Register a custom domain (status PENDING)',
@@ -23,19 +19,7 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async
       response: { 201: customDomainSchema, ...errors },
     },
   }, async (request, reply) => {
-    const { orgId } = request.params;
-    found(await deps.repos.organizations.get(orgId), orgId);
-    const { domainName } = request.body;
-    if (domainName === platformHost) throw conflict('DOMAIN_TAKEN', `${domainName} is the platform's own host`);
-    // A subdomain of the platform host is ours to route: no DNS record for the customer to make.
-    const external = !domainName.endsWith(`.${platformHost}`);
-    const created = await deps.repos.customDomains.create({
-      organizationId: orgId,
-      domainName,
-      cnameRecordName: external ? domainName : null,
-      cnameRecordValue: external ? deps.config.customDomainCnameTarget : null,
-    });
-    if (!created) throw conflict('DOMAIN_TAKEN', `${domainName} is already registered`);
+    const created = await domains.register(request.params.orgId, request.body.domainName);
     return reply.code(201).send(toCustomDomainJson(created));
   });
 
@@ -46,9 +30,5 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async
       body: z.object({ status: domainStatusSchema }),
       response: { 200: customDomainSchema, ...errors },
     },
-  }, async (request) => {
-    const updated = await deps.repos.customDomains.setStatus(request.params.id, request.body.status);
-    if (!updated) throw notFound('CUSTOM_DOMAIN_NOT_FOUND', `custom domain ${request.params.id} does not exist`);
-    return toCustomDomainJson(updated);
-  });
+  }, async (request) => toCustomDomainJson(await domains.setStatus(request.params.id, request.body.status)));
 };

@@ -32,7 +32,7 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
     return payload;
   });
   await app.register(adminOrganizationRoutes, { deps });
-  await app.register(adminDomainRoutes, { deps });
+  await app.register(adminDomainRoutes, { domains: deps.domains });
   await app.register(adminWebhookRoutes, { deps });
   await app.register(adminWebhookDeliveryRoutes, { deps });
   await app.register(adminNoticeRoutes, { deps });

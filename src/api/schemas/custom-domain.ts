@@ -1,6 +1,7 @@
-// The Custom domain record exactly as the spec draws it (createdAt as yyyy-MM-dd'T'HH:mm, UTC).
+// The Custom domain record as clients see it (createdAt as yyyy-MM-dd'T'HH:mm, UTC), its list query and page.
 import { z } from 'zod';
-import { DOMAIN_STATUSES, SORT_COLUMNS, type CustomDomain, type DomainSortField } from '../../oltp/custom-domains.repo.js';
+import { DOMAIN_NAME_MAX_LENGTH, DOMAIN_NAME_PATTERN } from '../../core/domains/domain-name.js';
+import { DOMAIN_STATUSES, SORT_COLUMNS, type CustomDomain, type DomainSortField } from '../../core/domains/domains.service.js';
 import { isoMinuteUtc } from '../../shared/time.js';
 import { pageQuery, springPageResponse } from './paging.js';
 
@@ -36,13 +37,12 @@ export function toCustomDomainJson(d: CustomDomain): CustomDomainJson {
   };
 }
 
-/** A DNS host name: labels of letters, digits and inner hyphens, at least one dot, no port. */
 export const domainNameSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .max(253)
-  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/, 'must be a domain name such as links.example.com');
+  .max(DOMAIN_NAME_MAX_LENGTH)
+  .regex(DOMAIN_NAME_PATTERN, 'must be a domain name such as links.example.com');
 
 /** Spring-style `field,direction`, the field from a closed list. */
 const domainSortSchema = z
@@ -66,5 +66,5 @@ export const customDomainListQuery = z.object({
   sort: domainSortSchema,
 });
 
-/** A page of custom domains, in the Spring-style wrapper the spec draws for them. */
+/** A page of custom domains, in the Spring-style wrapper. */
 export const customDomainPageSchema = springPageResponse(customDomainSchema, 'CustomDomainPage');

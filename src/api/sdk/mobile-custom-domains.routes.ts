@@ -5,31 +5,24 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../shared/errors.js';
+import type { DomainsService } from '../../core/domains/domains.service.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { customDomainListQuery, customDomainPageSchema, customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
 import { toSpringPage } from '../schemas/paging.js';
 import type { SdkCaller } from './app-auth.js';
 
-export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { customDomains } = deps.repos;
+export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService; sdk: AppDeps['sdk'] }> = async (app, { domains, sdk }) => {
   const tags = ['mobile SDK: custom domains'];
   const callers = new WeakMap<FastifyRequest, SdkCaller>();
 
   // Before validation: a caller without credentials hears 401, whatever else is wrong.
   app.addHook('onRequest', async (request) => {
-    const caller = await deps.sdk.authenticate.mobile(request);
-    deps.sdk.rateLimit.keyed(caller.app.id);
+    const caller = await sdk.authenticate.mobile(request);
+    sdk.rateLimit.keyed(caller.app.id);
     callers.set(request, caller);
   });
-  const organizationOf = (request: FastifyRequest) => callers.get(request)!.organization.id;
-
-  async function ownDomain(request: FastifyRequest, id: number) {
-    const domain = await customDomains.getForOrganization(organizationOf(request), id);
-    if (!domain) throw notFound('CUSTOM_DOMAIN_NOT_FOUND', `custom domain ${id} does not exist`);
-    return domain;
-  }
+  const callerOf = (request: FastifyRequest) => callers.get(request)!;
 
   app.get('/custom-domains', {
     schema: {
@@ -38,9 +31,8 @@ export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> 
       response: { 200: customDomainPageSchema, ...commonErrorResponses },
     },
   }, async (request) => {
-    const { page, size, search, status, sort } = request.query;
-    const { items, total } = await customDomains.list(organizationOf(request), { search, status }, sort, { page, size });
-    return toSpringPage(items.map(toCustomDomainJson), total, { page, size });
+    const { items, total } = await domains.list(callerOf(request), request.query);
+    return toSpringPage(items.map(toCustomDomainJson), total, request.query);
   });
 
   app.get('/custom-domains/verified', {
@@ -48,11 +40,11 @@ export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> 
       tags, summary: 'Every VERIFIED or ACTIVE domain of the organization (plain array)',
       response: { 200: z.array(customDomainSchema), ...commonErrorResponses },
     },
-  }, async (request) => (await customDomains.listUsable(organizationOf(request))).map(toCustomDomainJson));
+  }, async (request) => (await domains.listUsable(callerOf(request))).map(toCustomDomainJson));
 
   app.get('/custom-domains/:id', {
     schema: { tags, summary: 'Read a custom domain', params: idParams, response: { 200: customDomainSchema, ...commonErrorResponses } },
-  }, async (request) => toCustomDomainJson(await ownDomain(request, request.params.id)));
+  }, async (request) => toCustomDomainJson(await domains.get(callerOf(request), request.params.id)));
 
   app.post('/custom-domains/:id/verify', {
     schema: {
@@ -62,9 +54,5 @@ export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> 
       params: idParams,
       response: { 200: customDomainSchema, ...commonErrorResponses },
     },
-  }, async (request) => {
-    const domain = await ownDomain(request, request.params.id);
-    await deps.domainVerifier.checkNow(domain.id);
-    return toCustomDomainJson(await ownDomain(request, domain.id));
-  });
+  }, async (request) => toCustomDomainJson(await domains.verifyNow(callerOf(request), request.params.id)));
 };

@@ -54,8 +54,8 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   await app.register(usageRoutes, { deps });
   await app.register(shortUrlRoutes, { deps });
   await app.register(campaignRoutes, { deps });
-  await app.register(mobileAppRoutes, { deps });
-  await app.register(customDomainRoutes, { deps });
+  await app.register(mobileAppRoutes, { mobileApps: deps.apps.mobileApps, config: deps.config });
+  await app.register(customDomainRoutes, { domains: deps.domains });
   await app.register(statisticsRoutes, { deps });
   await app.register(installStatisticsRoutes, { deps });
   await app.register(userRoutes, { deps });

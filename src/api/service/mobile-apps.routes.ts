@@ -1,12 +1,11 @@
-// Service API: mobile apps (/api/v1/service/mobile-apps). Registering an app generates its URL
-// namespace (path) and its mobile SDK key; its deep-link settings feed the redirect and the
-// well-known files. Identity verification (an extension) issues the secret that signs member ids
-// for browser identify and opt-in calls (src/api/journey/identity-verification.ts).
+// Service API: mobile apps (/api/v1/service/mobile-apps): the app record as clients see it and
+// the rules of its fields; what registering, changing and identity verification do is the apps
+// service's (src/core/apps/mobile-apps.service.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { invalid, conflict, notFound } from '../../shared/errors.js';
-import type { MobileApp } from '../../oltp/mobile-apps.repo.js';
-import type { AppDeps } from '../deps.js';
+import { BUNDLE_ID_PATTERN, CERT_FINGERPRINT_PATTERN, isAppOwnScheme, SCHEME_NAME_PATTERN, schemeName, TEAM_ID_PATTERN } from '../../core/apps/app-settings.js';
+import type { MobileApp, MobileAppsService } from '../../core/apps/mobile-apps.service.js';
+import type { Config } from '../../shared/config.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
@@ -14,34 +13,31 @@ import { clearable, httpsUrlSchema } from './link-rules.js';
 
 const platformSchema = z.enum(['IOS', 'ANDROID']);
 
-/** Schemes a browser or the OS would treat as something other than "open this app". */
-const FORBIDDEN_SCHEMES = new Set(['http', 'https', 'javascript', 'data', 'file', 'intent', 'about', 'blob', 'vbscript']);
-
 /** `myapp`, `myapp:` and `myapp://` all mean the scheme `myapp://`. */
-export const schemeSchema = z
+const schemeSchema = z
   .string()
   .trim()
   .max(64)
-  .transform((v) => v.replace(/:(\/\/)?$/, '').toLowerCase())
-  .refine((v) => /^[a-z][a-z0-9+.-]*$/.test(v), 'must be a URL scheme such as myapp://')
-  .refine((v) => !FORBIDDEN_SCHEMES.has(v), 'must be the app\'s own scheme, not a web or system one')
+  .transform(schemeName)
+  .refine((v) => SCHEME_NAME_PATTERN.test(v), 'must be a URL scheme such as myapp://')
+  .refine(isAppOwnScheme, 'must be the app\'s own scheme, not a web or system one')
   .transform((v) => `${v}://`);
 
 const bundleIdSchema = z
   .string()
   .trim()
   .max(200)
-  .regex(/^[A-Za-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)+$/, 'must be a reverse-DNS id such as com.example.app');
+  .regex(BUNDLE_ID_PATTERN, 'must be a reverse-DNS id such as com.example.app');
 
-const teamIdSchema = z.string().trim().regex(/^[A-Z0-9]{10}$/, 'must be a 10-character Apple team id');
+const teamIdSchema = z.string().trim().regex(TEAM_ID_PATTERN, 'must be a 10-character Apple team id');
 
 const fingerprintSchema = z
   .string()
   .trim()
   .transform((v) => v.toUpperCase())
-  .refine((v) => /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/.test(v), 'must be a SHA-256 fingerprint such as 14:6D:E9:…');
+  .refine((v) => CERT_FINGERPRINT_PATTERN.test(v), 'must be a SHA-256 fingerprint such as 14:6D:E9:…');
 
-export const mobileAppSchema = z
+const mobileAppSchema = z
   .object({
     id: z.number().int(),
     appName: z.string(),
@@ -85,17 +81,11 @@ function toJson(app: MobileApp): z.infer<typeof mobileAppSchema> {
   };
 }
 
-/** The platform-bound fields must fit the platform (after a change of either). */
-function checkPlatformFields(platform: 'IOS' | 'ANDROID', teamId: string | null | undefined, fingerprints: string[] | undefined) {
-  if (platform === 'ANDROID' && teamId) throw invalid('VALIDATION_FAILED', 'body.teamId: applies to iOS apps only');
-  if (platform === 'IOS' && fingerprints && fingerprints.length > 0) {
-    throw invalid('VALIDATION_FAILED', 'body.sha256CertFingerprints: applies to Android apps only');
-  }
-}
-
-export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { mobileApps } = deps.repos;
-  const urlField = httpsUrlSchema({ production: deps.config.production, allowPrivate: deps.config.linkAllowPrivateTargets });
+export const mobileAppRoutes: FastifyPluginAsyncZod<{
+  mobileApps: MobileAppsService;
+  config: Pick<Config, 'production' | 'linkAllowPrivateTargets'>;
+}> = async (app, { mobileApps, config }) => {
+  const urlField = httpsUrlSchema({ production: config.production, allowPrivate: config.linkAllowPrivateTargets });
   const tags = ['service: mobile apps'];
   const security = [{ apiKey: [] }];
   const fields = {
@@ -115,23 +105,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
       body: z.object({ platform: platformSchema, ...fields }),
       response: { 201: mobileAppSchema, ...commonErrorResponses },
     },
-  }, async (request, reply) => {
-    const { organization } = request.serviceAuth!;
-    const b = request.body;
-    checkPlatformFields(b.platform, b.teamId, b.sha256CertFingerprints);
-    const created = await mobileApps.create(organization.id, {
-      platform: b.platform,
-      appName: b.appName,
-      bundleId: b.bundleId,
-      teamId: b.platform === 'IOS' ? (b.teamId ?? null) : null,
-      scheme: b.scheme ?? null,
-      storeUrl: b.storeUrl ?? null,
-      appIconUrl: b.appIconUrl ?? null,
-      sha256CertFingerprints: b.sha256CertFingerprints ?? [],
-      deepLinkTokenTtlSeconds: b.deepLinkTokenTtlSeconds,
-    });
-    return reply.code(201).send(toJson(created));
-  });
+  }, async (request, reply) => reply.code(201).send(toJson(await mobileApps.create(request.serviceAuth!, request.body))));
 
   app.get('/mobile-apps', {
     schema: {
@@ -140,18 +114,13 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
       response: { 200: numberedPageResponse(mobileAppSchema, 'MobileAppPage'), ...commonErrorResponses },
     },
   }, async (request) => {
-    const { page, size, search } = request.query;
-    const { items, total } = await mobileApps.list(request.serviceAuth!.organization.id, { page, size, search });
-    return toNumberedPage(items.map(toJson), total, { page, size });
+    const { items, total } = await mobileApps.list(request.serviceAuth!, request.query);
+    return toNumberedPage(items.map(toJson), total, request.query);
   });
 
   app.get('/mobile-apps/:id', {
     schema: { tags, security, summary: 'Read a mobile app', params: idParams, response: { 200: mobileAppSchema, ...commonErrorResponses } },
-  }, async (request) => {
-    const found = await mobileApps.get(request.serviceAuth!.organization.id, request.params.id);
-    if (!found) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
-    return toJson(found);
-  });
+  }, async (request) => toJson(await mobileApps.get(request.serviceAuth!, request.params.id)));
 
   app.put('/mobile-apps/:id', {
     schema: {
@@ -170,27 +139,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
       }),
       response: { 200: mobileAppSchema, ...commonErrorResponses, 409: errorBodySchema },
     },
-  }, async (request) => {
-    const orgId = request.serviceAuth!.organization.id;
-    const current = await mobileApps.get(orgId, request.params.id);
-    if (!current) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
-    const b = request.body;
-    const platform = b.platform ?? current.platform;
-    if (platform !== current.platform && (await mobileApps.isLinked(orgId, current.id))) {
-      throw conflict('APP_IN_USE', 'links or campaigns use this app; unlink them before changing its platform');
-    }
-    const teamId = b.teamId === undefined ? (platform === 'IOS' ? current.teamId : null) : b.teamId;
-    const fingerprints = b.sha256CertFingerprints ?? (platform === 'ANDROID' ? current.sha256CertFingerprints : []);
-    checkPlatformFields(platform, teamId, fingerprints);
-    const updated = await mobileApps.update(orgId, current.id, {
-      ...b,
-      platform,
-      teamId: platform === 'IOS' ? teamId : null,
-      sha256CertFingerprints: fingerprints,
-    });
-    if (!updated) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
-    return toJson(updated);
-  });
+  }, async (request) => toJson(await mobileApps.update(request.serviceAuth!, request.params.id, request.body)));
 
   app.post('/mobile-apps/:id/identity-verification', {
     schema: {
@@ -210,8 +159,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
       },
     },
   }, async (request) => {
-    const issued = await mobileApps.issueIdentitySecret(request.serviceAuth!.organization.id, request.params.id);
-    if (!issued) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
+    const issued = await mobileApps.issueIdentitySecret(request.serviceAuth!, request.params.id);
     return { ...toJson(issued.app), identitySecret: issued.secret };
   });
 
@@ -221,9 +169,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
       params: idParams, response: { 204: z.null(), ...commonErrorResponses },
     },
   }, async (request, reply) => {
-    if (!(await mobileApps.clearIdentitySecret(request.serviceAuth!.organization.id, request.params.id))) {
-      throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
-    }
+    await mobileApps.clearIdentitySecret(request.serviceAuth!, request.params.id);
     return reply.code(204).send(null);
   });
 
@@ -233,9 +179,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (
       params: idParams, response: { 204: z.null(), ...commonErrorResponses },
     },
   }, async (request, reply) => {
-    if (!(await mobileApps.delete(request.serviceAuth!.organization.id, request.params.id))) {
-      throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
-    }
+    await mobileApps.remove(request.serviceAuth!, request.params.id);
     return reply.code(204).send(null);
   });
 };

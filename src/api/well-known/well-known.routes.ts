@@ -3,13 +3,13 @@
 // as application/json (Apple and Google follow no redirects for these).
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../shared/errors.js';
-import type { AppDeps } from '../deps.js';
-import type { AssociationFiles } from './association-files.js';
+import type { AppsService } from '../../core/apps/apps.js';
+import type { AssociationFiles } from '../../core/apps/association-files.js';
 
-export const wellKnownRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+export const wellKnownRoutes: FastifyPluginAsync<{ associationFiles: AppsService['associationFiles'] }> = async (app, { associationFiles }) => {
   function serve(pick: (files: AssociationFiles) => string) {
     return async (request: FastifyRequest, reply: FastifyReply) => {
-      const files = await deps.wellKnownFiles.forHost(request.hostname);
+      const files = await associationFiles.forHost(request.hostname);
       if (!files) throw notFound('DOMAIN_NOT_SERVED', `${request.hostname} is not a verified domain`);
       return reply
         .code(200)

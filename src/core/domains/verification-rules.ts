@@ -5,7 +5,7 @@
 //   FAILED → VERIFIED when found on an explicit re-check (the customer fixed DNS and asked again).
 //   REVOKED stays REVOKED: reinstating is the operator's decision. VERIFIED → ACTIVE is too.
 // An inconclusive answer (resolver down, timeout) changes nothing and counts as no miss.
-import type { DomainStatus } from '../oltp/custom-domains.repo.js';
+import type { DomainStatus } from '../../oltp/custom-domains.repo.js';
 import type { CnameOutcome } from './cname-check.js';
 
 /** Consecutive misses that take a verified record away: one flaky answer is not enough. */

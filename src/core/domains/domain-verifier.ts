@@ -2,9 +2,9 @@
 // are due (see domain-verification.repo.ts), asks DNS for their CNAME and applies the rules of
 // verification-rules.ts. A status change tells every instance to re-read which hosts serve links.
 // The mobile SDK's verify route runs the same check for one domain at once.
-import type { DomainStatus } from '../oltp/custom-domains.repo.js';
-import type { DomainToCheck, DomainVerificationRepo } from '../oltp/domain-verification.repo.js';
-import type { Logger } from '../shared/logger.js';
+import type { DomainStatus } from '../../oltp/custom-domains.repo.js';
+import type { DomainToCheck, DomainVerificationRepo } from '../../oltp/domain-verification.repo.js';
+import type { Logger } from '../../shared/logger.js';
 import type { CnameChecker, CnameOutcome } from './cname-check.js';
 import { nextVerificationState } from './verification-rules.js';
 

@@ -1,0 +1,29 @@
+// Wires mobile apps: their service, and the briefly cached association files built from them
+// (dropped whenever this or another instance says links, apps or domains changed).
+import { createWellKnownFiles, type WellKnownFiles } from '../core/apps/association-files.js';
+import type { AppsService } from '../core/apps/apps.js';
+import { createMobileAppsService } from '../core/apps/mobile-apps.service.js';
+import type { Bus } from '../ingest/bus.js';
+import { createAppAssociationsRepo } from '../oltp/app-associations.repo.js';
+import { createMobileAppsRepo } from '../oltp/mobile-apps.repo.js';
+import type { Sql } from '../oltp/postgres.js';
+import type { SecretBox } from '../shared/secret-box.js';
+
+/** The association-file cache; `stop` ends its listening to other instances' changes. */
+export function composeAssociationFiles(ctx: { sql: Sql; bus: Bus; changedSubject: string }): { files: WellKnownFiles; stop(): void } {
+  const files = createWellKnownFiles({ repo: createAppAssociationsRepo({ sql: ctx.sql }), ttlMs: 60_000 });
+  const stop = ctx.bus.onBroadcast(ctx.changedSubject, () => files.invalidate());
+  return { files, stop };
+}
+
+export function composeApps(ctx: {
+  sql: Sql;
+  secretBox: SecretBox;
+  associationFiles: WellKnownFiles;
+  linkChanged(organizationId: number): void;
+}): AppsService {
+  return {
+    mobileApps: createMobileAppsService({ repo: createMobileAppsRepo({ sql: ctx.sql, secretBox: ctx.secretBox }), linkChanged: ctx.linkChanged }),
+    associationFiles: ctx.associationFiles,
+  };
+}
