@@ -31,12 +31,12 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
     if (request.method !== 'GET' && reply.statusCode < 300) deps.linkChanged(null);
     return payload;
   });
-  await app.register(adminOrganizationRoutes, { deps });
+  await app.register(adminOrganizationRoutes, { organizations: deps.organizations.accounts });
   await app.register(adminDomainRoutes, { deps });
   await app.register(adminWebhookRoutes, { deps });
   await app.register(adminWebhookDeliveryRoutes, { deps });
-  await app.register(adminNoticeRoutes, { deps });
-  await app.register(adminPartnerRoutes, { deps });
+  await app.register(adminNoticeRoutes, { notices: deps.organizations.notices });
+  await app.register(adminPartnerRoutes, { partners: deps.organizations.partners });
   await app.register(adminDebugSchemeRoutes, { deps });
   await app.register(adminDeadLetterRoutes, { deps });
 };
