@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppAccess, AppCredentials } from '../../core/access/app-credentials.js';
 import type { AppCaller } from '../../core/caller.js';
 
-/** The old name of an SDK caller, until every route reads callerOf(request). */
+/** The old name of an SDK caller, for routes written against it until they read callerOf(request). */
 export type SdkCaller = AppCaller;
 
 function header(request: FastifyRequest, name: string): string | undefined {

@@ -10,20 +10,15 @@ import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { customDomainListQuery, customDomainPageSchema, customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
 import { toSpringPage } from '../schemas/paging.js';
-import type { SdkCaller } from './app-auth.js';
+import { callerOf } from '../caller.js';
+import { requireMobileApp } from './mobile-sdk-auth.js';
 
 export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { customDomains } = deps.repos;
   const tags = ['mobile SDK: custom domains'];
-  const callers = new WeakMap<FastifyRequest, SdkCaller>();
-
   // Before validation: a caller without credentials hears 401, whatever else is wrong.
-  app.addHook('onRequest', async (request) => {
-    const caller = await deps.sdk.authenticate.mobile(request);
-    deps.sdk.rateLimit.keyed(caller.app.id);
-    callers.set(request, caller);
-  });
-  const organizationOf = (request: FastifyRequest) => callers.get(request)!.organization.id;
+  requireMobileApp(app, deps.sdk);
+  const organizationOf = (request: FastifyRequest) => callerOf(request).organization.id;
 
   async function ownDomain(request: FastifyRequest, id: number) {
     const domain = await customDomains.getForOrganization(organizationOf(request), id);

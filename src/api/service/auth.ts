@@ -6,12 +6,10 @@ import type { ServiceKeyAccess } from '../../core/access/service-keys.js';
 import type { ServiceCaller } from '../../core/caller.js';
 import { limited, type AuthFailureLimiter } from '../auth-failures.js';
 
-/** The old name of the Service API caller, until every route reads callerOf(request). */
-export type ServiceAuth = ServiceCaller;
-
 declare module 'fastify' {
   interface FastifyRequest {
-    serviceAuth: ServiceAuth | null;
+    /** The old accessor of the Service API caller, until every route reads callerOf(request). */
+    serviceAuth: ServiceCaller | null;
   }
 }
 
