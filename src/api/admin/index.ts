@@ -1,4 +1,4 @@
-// The operator API (/api/admin/v1, CONTRACT.md): bootstrap of organizations, keys, plans, domains,
+// The operator API (/api/admin/v1): bootstrap of organizations, keys, plans, domains,
 // webhooks and SSO partners. Registered only when SIGNPOST_ADMIN_TOKEN is set; otherwise every
 // path under it is an ordinary 404.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

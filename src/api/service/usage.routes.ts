@@ -1,4 +1,4 @@
-// GET /api/v1/service/usage: the caller's plan, quota and calls this month (beyond the spec; what
+// GET /api/v1/service/usage: the caller's plan, quota and calls this month (an extension; what
 // a customer checks before a 429 surprises them).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
