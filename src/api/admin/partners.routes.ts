@@ -1,21 +1,14 @@
 // Operator route registering an SSO partner: a client id and a shared secret shown this once.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { PartnersService } from '../../core/organizations/partners.service.js';
+import { isOrigin, type PartnersService } from '../../core/organizations/partners.service.js';
 import { errorBodySchema } from '../schemas/common.js';
 
-/** scheme://host[:port], nothing more: what a browser sends as Origin. */
+/** An origin, kept without a trailing slash. */
 const originSchema = z
   .string()
   .trim()
-  .refine((value) => {
-    try {
-      const u = new URL(value);
-      return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === value.replace(/\/$/, '');
-    } catch {
-      return false;
-    }
-  }, 'must be an origin such as https://partner.example.com')
+  .refine(isOrigin, 'must be an origin such as https://partner.example.com')
   .transform((value) => value.replace(/\/$/, ''));
 
 /** Allowed origins, comma-separated as partners register them; an array is accepted too. */

@@ -4,6 +4,16 @@ import { newPartnerClientId, newSharedSecret } from '../../shared/ids.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import type { SsoPartnersRepo } from '../../oltp/sso-partners.repo.js';
 
+/** scheme://host[:port], nothing more (a trailing slash aside): what a browser sends as Origin. */
+export function isOrigin(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
+
 export interface PartnerInput {
   serviceName: string;
   allowedOrigins: string[];
