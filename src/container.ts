@@ -30,6 +30,8 @@ import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
 import { createSdkAuthenticator } from './api/sdk/app-auth.js';
+import { composeAccess } from './compose/access.js';
+import { composeOrganizations } from './compose/organizations.js';
 import { withMobileKeyFailures } from './api/sdk/mobile-key-failures.js';
 import { createAuthFailureLimiters } from './api/auth-failures.js';
 import { composeApps, composeAssociationFiles } from './compose/apps.js';
@@ -246,17 +248,20 @@ async function assemble(
 
   const repos: AppDeps['repos'] = {
     organizations: createOrganizationsRepo({ sql }),
-    apiKeys: createApiKeysRepo({ sql }),
     customDomains: createCustomDomainsRepo({ sql }),
     webhookEndpoints,
     webhookDeliveries,
-    notices: createNoticesRepo({ sql }),
-    ssoPartners: createSsoPartnersRepo({ sql }),
-    usage,
     mobileApps: createMobileAppsRepo({ sql, secretBox }),
     shortUrls: createShortUrlsRepo({ sql }),
     campaigns: createCampaignsRepo({ sql }),
   };
+  const clock = () => new Date();
+  const apiKeys = createApiKeysRepo({ sql });
+  const access = composeAccess({ apiKeys, mobileApps: repos.mobileApps, organizations: repos.organizations, usageMeter, clock });
+  const organizations = composeOrganizations({
+    organizations: repos.organizations, apiKeys, notices: createNoticesRepo({ sql }), ssoPartners: createSsoPartnersRepo({ sql }),
+    usage, usageMeter, secretBox, clock,
+  });
   const deepLinks = createDeepLinkServices({ sql, events, log });
   const authFailures = createAuthFailureLimiters(config.authFailures);
   const deps: AppDeps = {
@@ -272,10 +277,12 @@ async function assemble(
     secretBox,
     events,
     usageMeter,
+    access,
+    organizations,
     lifecycle: { isReady: () => ready },
-    clock: () => new Date(),
+    clock,
     sdk: {
-      authenticate: withMobileKeyFailures(createSdkAuthenticator({ repos }), authFailures.mobileKey),
+      authenticate: withMobileKeyFailures(createSdkAuthenticator(access.apps), authFailures.mobileKey),
       rateLimit: createSdkRateLimiter({
         keyedPerSecond: config.sdkRateLimitPerSecond,
         keylessPerSecond: config.sdkKeylessRateLimitPerSecond,

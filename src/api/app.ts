@@ -12,6 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import http from 'node:http';
 import { uuidv7 } from '../shared/ids.js';
+import { decorateCaller } from './caller.js';
 import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
 import type { AppDeps } from './deps.js';
@@ -92,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  decorateCaller(app);
   registerSecurityHeaders(app);
   registerOperatorHostRule(app, deps.config);
   registerInputGuard(app);

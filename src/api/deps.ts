@@ -1,5 +1,7 @@
 // Everything the HTTP layer needs, handed in by the composition root (src/container.ts).
 import type { Config } from '../shared/config.js';
+import type { AccessService } from '../core/access/index.js';
+import type { OrganizationServices } from '../core/organizations/index.js';
 import type { DeepLinkServices } from '../deeplink/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AuthFailureLimiters } from './auth-failures.js';
@@ -15,22 +17,18 @@ import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { EventPublisher } from '../ingest/publisher.js';
-import type { ApiKeysRepo } from '../oltp/api-keys.repo.js';
 import type { CampaignsRepo } from '../oltp/campaigns.repo.js';
 import type { MobileAppsRepo } from '../oltp/mobile-apps.repo.js';
 import type { ShortUrlsRepo } from '../oltp/short-urls.repo.js';
 import type { CustomDomainsRepo } from '../oltp/custom-domains.repo.js';
 import type { OrganizationsRepo } from '../oltp/organizations.repo.js';
-import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
 import type { UsageMeter } from '../oltp/usage-meter.js';
-import type { UsageRepo } from '../oltp/usage.repo.js';
 import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
 import type { JourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
 import type { JourneyUsersRepo } from '../oltp/journey-users.repo.js';
 import type { JourneyActivity } from '../olap/journey-activity.js';
 import type { JourneyStats } from '../olap/journey-stats.js';
 import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
-import type { NoticesRepo } from '../oltp/notices.repo.js';
 import type { Resolve } from '../shared/webhook-url.js';
 
 export interface Lifecycle {
@@ -53,7 +51,12 @@ export interface AppDeps {
   metrics: Metrics;
   secretBox: SecretBox;
   events: EventPublisher;
+  /** Counts Service API calls toward the quota; flushed to PostgreSQL every second. */
   usageMeter: UsageMeter;
+  /** Who is calling: Service API keys (allow-list, quota) and SDK app credentials. */
+  access: AccessService;
+  /** Organizations and their keys, plans and add-ons; SSO partners; notices; usage. */
+  organizations: OrganizationServices;
   /** Failed authentications per client address, one limiter per surface (429 after too many). */
   authFailures: AuthFailureLimiters;
   lifecycle: Lifecycle;
@@ -77,13 +80,9 @@ export interface AppDeps {
   deadLetters: { recent(limit: number): Promise<{ subject: string; id: string; reason: string; at: Date }[] | undefined> };
   repos: {
     organizations: OrganizationsRepo;
-    apiKeys: ApiKeysRepo;
     customDomains: CustomDomainsRepo;
     webhookEndpoints: WebhookEndpointsRepo;
     webhookDeliveries: WebhookDeliveriesRepo;
-    notices: NoticesRepo;
-    ssoPartners: SsoPartnersRepo;
-    usage: UsageRepo;
     mobileApps: MobileAppsRepo;
     shortUrls: ShortUrlsRepo;
     campaigns: CampaignsRepo;

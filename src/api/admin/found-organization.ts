@@ -1,8 +1,3 @@
-// The operator API's answer to an organization id that does not exist.
-import { notFound } from '../../shared/errors.js';
-import type { Organization } from '../../oltp/organizations.repo.js';
-
-export function found(org: Organization | undefined, id: number): Organization {
-  if (!org) throw notFound('ORGANIZATION_NOT_FOUND', `organization ${id} does not exist`);
-  return org;
-}
+// The operator API's answer to an organization id that does not exist: the organizations core's
+// rule, under the name the other operator routes import until they call a core service.
+export { existingOrganization as found } from '../../core/organizations/existing-organization.js';

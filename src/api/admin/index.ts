@@ -1,4 +1,4 @@
-// The operator API (/api/admin/v1, CONTRACT.md): bootstrap of organizations, keys, plans, domains,
+// The operator API (/api/admin/v1): bootstrap of organizations, keys, plans, domains,
 // webhooks and SSO partners. Registered only when SIGNPOST_ADMIN_TOKEN is set; otherwise every
 // path under it is an ordinary 404.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -31,12 +31,12 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
     if (request.method !== 'GET' && reply.statusCode < 300) deps.linkChanged(null);
     return payload;
   });
-  await app.register(adminOrganizationRoutes, { deps });
+  await app.register(adminOrganizationRoutes, { organizations: deps.organizations.accounts });
   await app.register(adminDomainRoutes, { domains: deps.domains });
   await app.register(adminWebhookRoutes, { deps });
   await app.register(adminWebhookDeliveryRoutes, { deps });
-  await app.register(adminNoticeRoutes, { deps });
-  await app.register(adminPartnerRoutes, { deps });
+  await app.register(adminNoticeRoutes, { notices: deps.organizations.notices });
+  await app.register(adminPartnerRoutes, { partners: deps.organizations.partners });
   await app.register(adminDebugSchemeRoutes, { deps });
   await app.register(adminDeadLetterRoutes, { deps });
 };

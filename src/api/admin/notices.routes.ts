@@ -2,15 +2,14 @@
 // failures, for one), newest first.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../deps.js';
+import type { NoticesService } from '../../core/organizations/notices.service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { found } from './found-organization.js';
 
 const noticeSchema = z
   .object({ id: z.number().int(), code: z.string(), message: z.string(), createdAt: z.string() })
   .meta({ id: 'OrganizationNotice' });
 
-export const adminNoticeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const adminNoticeRoutes: FastifyPluginAsyncZod<{ notices: NoticesService }> = async (app, { notices }) => {
   app.get('/organizations/:orgId/notices', {
     schema: {
       tags: ['operator'], security: [{ adminToken: [] }], summary: "The organization's notices, newest first (at most 100)",
@@ -18,9 +17,7 @@ export const adminNoticeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async
       response: { 200: z.object({ content: z.array(noticeSchema) }).meta({ id: 'OrganizationNotices' }), 401: errorBodySchema, 404: errorBodySchema },
     },
   }, async (request) => {
-    const { orgId } = request.params;
-    found(await deps.repos.organizations.get(orgId), orgId);
-    const notices = await deps.repos.notices.list(orgId);
-    return { content: notices.map((n) => ({ id: n.id, code: n.code, message: n.message, createdAt: n.createdAt.toISOString() })) };
+    const list = await notices.list(request.params.orgId);
+    return { content: list.map((n) => ({ id: n.id, code: n.code, message: n.message, createdAt: n.createdAt.toISOString() })) };
   });
 };

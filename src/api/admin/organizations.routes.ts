@@ -1,10 +1,8 @@
 // Operator routes for organizations, their Service API keys, plan, add-ons and IP allow-list.
-import { isIP } from 'node:net';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../shared/errors.js';
-import { found } from './found-organization.js';
-import type { AppDeps } from '../deps.js';
+import { isIpOrCidr } from '../../core/access/ip-allowlist.js';
+import type { OrganizationsService } from '../../core/organizations/organizations.service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { organizationSchema, planSchema, toOrganizationJson } from '../schemas/organization.js';
 
@@ -14,21 +12,9 @@ const security = [{ adminToken: [] }];
 const tags = ['operator'];
 
 /** An address or a CIDR block, IPv4 or IPv6. */
-const ipOrCidr = z
-  .string()
-  .trim()
-  .refine((value) => {
-    const [address, prefix, extra] = value.split('/');
-    if (!address || extra !== undefined) return false;
-    const family = isIP(address);
-    if (family === 0) return false;
-    if (prefix === undefined) return true;
-    if (!/^\d{1,3}$/.test(prefix)) return false;
-    return Number(prefix) <= (family === 4 ? 32 : 128);
-  }, 'must be an IP address or a CIDR block such as 203.0.113.0/24');
+const ipOrCidr = z.string().trim().refine(isIpOrCidr, 'must be an IP address or a CIDR block such as 203.0.113.0/24');
 
-export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { organizations, apiKeys } = deps.repos;
+export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: OrganizationsService }> = async (app, { organizations }) => {
 
   app.post('/organizations', {
     schema: {
@@ -37,14 +23,13 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> =
       response: { 201: organizationSchema.extend({ apiKey: z.string().describe('shown this once') }), ...errors },
     },
   }, async (request, reply) => {
-    const org = await organizations.create(request.body);
-    const key = await apiKeys.issue(org.id);
-    return reply.code(201).send({ ...toOrganizationJson(org), apiKey: key.apiKey });
+    const { organization, apiKey } = await organizations.create(request.body);
+    return reply.code(201).send({ ...toOrganizationJson(organization), apiKey: apiKey.apiKey });
   });
 
   app.get('/organizations/:orgId', {
     schema: { tags, security, summary: 'Read an organization', params: orgParams, response: { 200: organizationSchema, ...errors } },
-  }, async (request) => toOrganizationJson(found(await organizations.get(request.params.orgId), request.params.orgId)));
+  }, async (request) => toOrganizationJson(await organizations.get(request.params.orgId)));
 
   app.post('/organizations/:orgId/api-keys', {
     schema: {
@@ -52,8 +37,7 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> =
       response: { 201: z.object({ id: z.number().int(), apiKey: z.string() }), ...errors },
     },
   }, async (request, reply) => {
-    found(await organizations.get(request.params.orgId), request.params.orgId);
-    return reply.code(201).send(await apiKeys.issue(request.params.orgId));
+    return reply.code(201).send(await organizations.issueApiKey(request.params.orgId));
   });
 
   app.delete('/organizations/:orgId/api-keys/:keyId', {
@@ -63,9 +47,7 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> =
       response: { 204: z.null().describe('deleted'), ...errors },
     },
   }, async (request, reply) => {
-    const { orgId, keyId } = request.params;
-    found(await organizations.get(orgId), orgId);
-    if (!(await apiKeys.revoke(orgId, keyId))) throw notFound('API_KEY_NOT_FOUND', `API key ${keyId} does not exist`);
+    await organizations.revokeApiKey(request.params.orgId, request.params.keyId);
     return reply.code(204).send(null);
   });
 
@@ -77,9 +59,7 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> =
       response: { 200: organizationSchema, ...errors },
     },
   }, async (request) => {
-    const { orgId } = request.params;
-    const org = await organizations.setPlan(orgId, request.body.plan, request.body.monthlyQuota);
-    return toOrganizationJson(found(org, orgId));
+    return toOrganizationJson(await organizations.setPlan(request.params.orgId, request.body.plan, request.body.monthlyQuota));
   });
 
   app.put('/organizations/:orgId/add-ons', {
@@ -90,8 +70,7 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> =
       response: { 200: organizationSchema, ...errors },
     },
   }, async (request) => {
-    const { orgId } = request.params;
-    return toOrganizationJson(found(await organizations.setAddOns(orgId, request.body), orgId));
+    return toOrganizationJson(await organizations.setAddOns(request.params.orgId, request.body));
   });
 
   app.put('/organizations/:orgId/ip-allowlist', {
@@ -102,9 +81,6 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> =
       response: { 200: z.object({ ips: z.array(z.string()) }), ...errors },
     },
   }, async (request) => {
-    const { orgId } = request.params;
-    const ips = [...new Set(request.body.ips)];
-    const org = found(await organizations.setIpAllowlist(orgId, ips), orgId);
-    return { ips: org.ipAllowlist };
+    return { ips: await organizations.setIpAllowlist(request.params.orgId, request.body.ips) };
   });
 };

@@ -1,31 +1,23 @@
 // Operator route registering an SSO partner: a client id and a shared secret shown this once.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { newPartnerClientId, newSharedSecret } from '../../shared/ids.js';
-import type { AppDeps } from '../deps.js';
+import { isOrigin, type PartnersService } from '../../core/organizations/partners.service.js';
 import { errorBodySchema } from '../schemas/common.js';
 
-/** scheme://host[:port], nothing more: what a browser sends as Origin. */
+/** An origin, kept without a trailing slash. */
 const originSchema = z
   .string()
   .trim()
-  .refine((value) => {
-    try {
-      const u = new URL(value);
-      return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === value.replace(/\/$/, '');
-    } catch {
-      return false;
-    }
-  }, 'must be an origin such as https://partner.example.com')
+  .refine(isOrigin, 'must be an origin such as https://partner.example.com')
   .transform((value) => value.replace(/\/$/, ''));
 
-/** The spec registers allowed origins comma-separated; an array is accepted too. */
+/** Allowed origins, comma-separated as partners register them; an array is accepted too. */
 const originsSchema = z.union([
   z.array(originSchema).max(50),
   z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)).pipe(z.array(originSchema).max(50)),
 ]);
 
-export const adminPartnerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersService }> = async (app, { partners }) => {
   app.post('/partners', {
     schema: {
       tags: ['operator'], security: [{ adminToken: [] }], summary: 'Register a single sign-on partner',
@@ -41,16 +33,5 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
         401: errorBodySchema,
       },
     },
-  }, async (request, reply) => {
-    const sharedSecret = newSharedSecret();
-    const partner = await deps.repos.ssoPartners.create({
-      clientId: newPartnerClientId(),
-      serviceName: request.body.serviceName,
-      allowedOrigins: [...new Set(request.body.allowedOrigins)],
-      loginUrl: request.body.loginUrl,
-      contactEmailSealed: deps.secretBox.seal(request.body.contactEmail),
-      sharedSecretSealed: deps.secretBox.seal(sharedSecret),
-    });
-    return reply.code(201).send({ clientId: partner.clientId, sharedSecret });
-  });
+  }, async (request, reply) => reply.code(201).send(await partners.register(request.body)));
 };

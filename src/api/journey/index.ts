@@ -7,13 +7,17 @@ import { allowBrowserCalls } from '../cors.js';
 import type { AppDeps } from '../deps.js';
 import { journeyActivityRoutes } from './activity.routes.js';
 import { createJourneyAuthenticator } from './caller.js';
+import { createServiceAuthenticator } from '../service/auth.js';
 import { journeyIdentityRoutes } from './identity.routes.js';
 import { journeySessionRoutes } from './sessions.routes.js';
 import { journeyStatsRoutes } from './stats.routes.js';
 
 export const journeyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   allowBrowserCalls(app);
-  const authenticate = createJourneyAuthenticator(deps);
+  const authenticate = createJourneyAuthenticator({
+    service: createServiceAuthenticator(deps.access.serviceKey, deps.authFailures.serviceKey),
+    sdk: deps.sdk,
+  });
   app.decorateRequest('journeyCaller', null);
 
   app.addHook('onRequest', async (request) => {
@@ -21,6 +25,7 @@ export const journeyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     // Preflights (answered by allowBrowserCalls) and unknown paths carry no access rule.
     if (access === undefined || request.method === 'OPTIONS') return;
     request.journeyCaller = await authenticate(request, access);
+    request.caller = request.journeyCaller;
   });
 
   await app.register(journeySessionRoutes, { deps });

@@ -10,19 +10,13 @@ import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { customDomainListQuery, customDomainPageSchema, customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
 import { toSpringPage } from '../schemas/paging.js';
-import type { SdkCaller } from './app-auth.js';
+import { callerOf } from '../caller.js';
+import { requireMobileApp } from './mobile-sdk-auth.js';
 
 export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService; sdk: AppDeps['sdk'] }> = async (app, { domains, sdk }) => {
   const tags = ['mobile SDK: custom domains'];
-  const callers = new WeakMap<FastifyRequest, SdkCaller>();
-
   // Before validation: a caller without credentials hears 401, whatever else is wrong.
-  app.addHook('onRequest', async (request) => {
-    const caller = await sdk.authenticate.mobile(request);
-    sdk.rateLimit.keyed(caller.app.id);
-    callers.set(request, caller);
-  });
-  const callerOf = (request: FastifyRequest) => callers.get(request)!;
+  requireMobileApp(app, sdk);
 
   app.get('/custom-domains', {
     schema: {

@@ -7,7 +7,7 @@ import { requireMobileApp } from './mobile-sdk-auth.js';
 import { mobileTrackingRoutes } from './mobile-tracking.routes.js';
 
 export const mobileSdkApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  requireMobileApp(app, deps);
+  requireMobileApp(app, deps.sdk);
   await app.register(mobileDeepLinkRoutes, { deps });
   await app.register(mobileTrackingRoutes, { deps });
 };

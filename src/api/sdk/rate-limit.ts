@@ -8,7 +8,7 @@
 // buckets has a ceiling. With several instances each enforces the limits on its own share of the
 // traffic, so the fleet-wide limits are a multiple of them (documented in the README).
 import { limitReached } from '../../shared/errors.js';
-import type { SdkCaller } from './app-auth.js';
+import type { AppCaller } from '../../core/caller.js';
 
 export type TakeOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -72,7 +72,7 @@ export interface SdkRateLimiter {
    */
   keyless(app: number | string, clientAddress: string, nowMs?: number): void;
   /** One call of an authenticated SDK caller: keyed when it proved the key, keyless otherwise. */
-  take(caller: Pick<SdkCaller, 'app' | 'authenticated'>, clientAddress: string): void;
+  take(caller: Pick<AppCaller, 'app' | 'channel'>, clientAddress: string): void;
 }
 
 export interface SdkRateLimits {
@@ -92,7 +92,7 @@ export function createSdkRateLimiter(limits: SdkRateLimits): SdkRateLimiter {
 
   return {
     take(caller, clientAddress) {
-      if (caller.authenticated) this.keyed(caller.app.id);
+      if (caller.channel === 'mobile') this.keyed(caller.app.id);
       else this.keyless(caller.app.id, clientAddress);
     },
     keyed(appId, nowMs = Date.now()) {

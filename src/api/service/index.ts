@@ -15,11 +15,12 @@ import { usageRoutes } from './usage.routes.js';
 import { userRoutes } from './users.routes.js';
 
 export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const authenticate = createServiceAuthenticator(deps);
+  const authenticate = createServiceAuthenticator(deps.access.serviceKey, deps.authFailures.serviceKey);
   app.decorateRequest('serviceAuth', null);
 
   app.addHook('onRequest', async (request) => {
     request.serviceAuth = await authenticate(request);
+    request.caller = request.serviceAuth;
   });
 
   // A successful change to links, campaigns or apps reaches every instance's link cache before the
@@ -51,7 +52,7 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     });
   });
 
-  await app.register(usageRoutes, { deps });
+  await app.register(usageRoutes, { usage: deps.organizations.usage });
   await app.register(shortUrlRoutes, { deps });
   await app.register(campaignRoutes, { deps });
   await app.register(mobileAppRoutes, { mobileApps: deps.apps.mobileApps, config: deps.config });

@@ -1,9 +1,9 @@
-// GET /api/v1/service/usage: the caller's plan, quota and calls this month (beyond the spec; what
+// GET /api/v1/service/usage: the caller's plan, quota and calls this month (an extension; what
 // a customer checks before a 429 surprises them).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { utcMonthStart } from '../../shared/time.js';
-import type { AppDeps } from '../deps.js';
+import type { UsageService } from '../../core/organizations/usage.service.js';
+import { callerOf } from '../caller.js';
 import { commonErrorResponses } from '../schemas/common.js';
 
 const usageSchema = z
@@ -18,7 +18,7 @@ const usageSchema = z
   })
   .meta({ id: 'ServiceUsage' });
 
-export const usageRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const usageRoutes: FastifyPluginAsyncZod<{ usage: UsageService }> = async (app, { usage }) => {
   app.get('/usage', {
     schema: {
       tags: ['service: account'],
@@ -27,19 +27,15 @@ export const usageRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       response: { 200: usageSchema, ...commonErrorResponses },
     },
   }, async (request) => {
-    const { organization } = request.serviceAuth!;
-    const now = deps.clock();
-    const month = utcMonthStart(now);
-    const flushed = await deps.repos.usage.callsInMonth(organization.id, month);
-    const calls = flushed + deps.usageMeter.pending(organization.id, now);
+    const { organization, month, callsThisMonth, remaining } = await usage.thisMonth(callerOf(request).organization);
     return {
       organizationId: organization.id,
       organizationName: organization.name,
       plan: organization.plan,
       month,
       monthlyQuota: organization.monthlyQuota,
-      callsThisMonth: calls,
-      remaining: Math.max(0, organization.monthlyQuota - calls),
+      callsThisMonth,
+      remaining,
     };
   });
 };

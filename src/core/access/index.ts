@@ -1,0 +1,15 @@
+// Access: who is calling, from the credentials a call presented.
+import type { AppAccess } from './app-credentials.js';
+import type { ServiceKeyAccess } from './service-keys.js';
+
+export interface AccessService {
+  /** A Service API key from a client address: allow-list and monthly quota included. */
+  serviceKey: ServiceKeyAccess;
+  /** An app's id and, from mobile, its key. */
+  apps: AppAccess;
+}
+
+export { createAppAccess, parseAppId, type AppCredentials } from './app-credentials.js';
+export { createServiceKeyAccess } from './service-keys.js';
+export { ipAllowed, isIpOrCidr } from './ip-allowlist.js';
+export { admitJourneyCaller, journeyCredentials, type JourneyAccess } from './journey-access.js';

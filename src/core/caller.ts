@@ -1,0 +1,32 @@
+// Who is calling: the organization every call works inside, the app when an SDK called, and how
+// the call proved itself. One shape for the Service API, the SDKs and the user-journey API.
+import type { MobileApp } from '../oltp/mobile-apps.repo.js';
+import type { Organization } from '../oltp/organizations.repo.js';
+
+export type { MobileApp, Organization };
+
+/** service: a Service API key; mobile: an app proven by its key; browser: an app named alone. */
+export type Channel = 'service' | 'mobile' | 'browser';
+
+export interface Caller {
+  organization: Organization;
+  /** The calling app; null for a Service API key. */
+  app: MobileApp | null;
+  channel: Channel;
+  /** The Service API key used; null for an app. */
+  apiKeyId: number | null;
+}
+
+/** A caller holding a Service API key. */
+export interface ServiceCaller extends Caller {
+  app: null;
+  channel: 'service';
+  apiKeyId: number;
+}
+
+/** A caller that named an app (mobile and web SDKs, the user journey from them). */
+export interface AppCaller extends Caller {
+  app: MobileApp;
+  channel: 'mobile' | 'browser';
+  apiKeyId: null;
+}

@@ -1,0 +1,18 @@
+// Organizations: accounts and their Service API keys, SSO partners, notices, usage.
+import type { NoticesService } from './notices.service.js';
+import type { OrganizationsService } from './organizations.service.js';
+import type { PartnersService } from './partners.service.js';
+import type { UsageService } from './usage.service.js';
+
+export interface OrganizationServices {
+  accounts: OrganizationsService;
+  partners: PartnersService;
+  notices: NoticesService;
+  usage: UsageService;
+}
+
+export { existingOrganization } from './existing-organization.js';
+export { createOrganizationsService, type OrganizationsService } from './organizations.service.js';
+export { createPartnersService, type PartnersService } from './partners.service.js';
+export { createNoticesService, type NoticesService } from './notices.service.js';
+export { createUsageService, type UsageService } from './usage.service.js';

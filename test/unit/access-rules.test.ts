@@ -1,0 +1,70 @@
+// The access core without HTTP: which credentials each journey access level needs, the add-on
+// check, the app id format, and the order of the Service API key checks (key, allow-list, quota).
+import { describe, expect, it } from 'vitest';
+import { admitJourneyCaller, createServiceKeyAccess, journeyCredentials, parseAppId } from '../../src/core/access/index.js';
+import type { Caller, Organization } from '../../src/core/caller.js';
+import type { ApiKeysRepo } from '../../src/oltp/api-keys.repo.js';
+import type { UsageMeter } from '../../src/oltp/usage-meter.js';
+import { isDomainError } from '../../src/shared/errors.js';
+
+const organization = (over: Partial<Organization> = {}): Organization => ({
+  id: 7, name: 'Acme', plan: 'FREE', monthlyQuota: 2, monthlyQuotaOverride: null,
+  userJourney: false, revenueAnalytics: false, ipAllowlist: [], createdAt: new Date(0), ...over,
+});
+
+async function codeOf(run: () => unknown): Promise<string | undefined> {
+  try {
+    await run();
+    return undefined;
+  } catch (err) {
+    if (!isDomainError(err)) throw err;
+    return err.code;
+  }
+}
+
+describe('journey access', () => {
+  it('asks statistics for a proven caller and everything else for an app id', () => {
+    expect(journeyCredentials('stats', true)).toBe('service');
+    expect(journeyCredentials('stats', false)).toBe('mobile');
+    expect(journeyCredentials('session', true)).toBe('mobileOrBrowser');
+    expect(journeyCredentials('identity', false)).toBe('mobileOrBrowser');
+  });
+
+  it('needs the add-on for sessions and statistics, not for identity', async () => {
+    const caller: Caller = { organization: organization(), app: null, channel: 'service', apiKeyId: 1 };
+    expect(await codeOf(() => admitJourneyCaller('identity', caller))).toBeUndefined();
+    expect(await codeOf(() => admitJourneyCaller('session', caller))).toBe('ADD_ON_REQUIRED');
+    expect(await codeOf(() => admitJourneyCaller('stats', { ...caller, organization: organization({ userJourney: true }) }))).toBeUndefined();
+  });
+});
+
+describe('app id', () => {
+  it('is a positive number, absent when empty', async () => {
+    expect(parseAppId(undefined)).toBeUndefined();
+    expect(parseAppId('')).toBeUndefined();
+    expect(parseAppId(' 42 ')).toBe(42);
+    expect(await codeOf(() => parseAppId('0x2a'))).toBe('APP_ID_INVALID');
+  });
+});
+
+describe('Service API keys', () => {
+  function access(org: Organization, callsThisMonth: number) {
+    const counted: number[] = [];
+    const apiKeys = {
+      authenticate: async (key: string) => (key === 'right' ? { apiKeyId: 3, organization: org, callsThisMonth } : undefined),
+    } as unknown as ApiKeysRepo;
+    const usageMeter = { pending: () => 0, count: (id: number) => counted.push(id) } as unknown as UsageMeter;
+    return { counted, authenticate: createServiceKeyAccess({ apiKeys, usageMeter, clock: () => new Date('2026-03-10T00:00:00Z') }) };
+  }
+
+  it('checks the key, then the allow-list, then the quota, and counts an admitted call', async () => {
+    const { authenticate, counted } = access(organization({ ipAllowlist: ['10.0.0.0/8'] }), 1);
+    expect(await codeOf(() => authenticate(undefined, '10.0.0.1'))).toBe('API_KEY_MISSING');
+    expect(await codeOf(() => authenticate('wrong', '192.0.2.1'))).toBe('API_KEY_INVALID');
+    expect(await codeOf(() => authenticate('right', '192.0.2.1'))).toBe('IP_NOT_ALLOWED');
+    const caller = await authenticate('right', '10.0.0.1');
+    expect(caller).toMatchObject({ channel: 'service', app: null, apiKeyId: 3, organization: { id: 7 } });
+    expect(counted).toEqual([7]);
+    expect(await codeOf(() => access(organization(), 2).authenticate('right', '10.0.0.1'))).toBe('QUOTA_EXCEEDED');
+  });
+});
