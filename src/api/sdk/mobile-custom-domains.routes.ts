@@ -2,7 +2,6 @@
 // same records and list form as the Service API, plus verify, which asks DNS again at once.
 // X-App-ID and X-Mobile-App-API-Key on every call (401), one per-app rate limit (429); another
 // organization's domain is simply not found.
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
