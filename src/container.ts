@@ -8,7 +8,7 @@ import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
 import type { Bus, Consumer } from './ingest/bus.js';
 import { createClickEnricher } from './ingest/enrich.js';
-import { createDeepLinkServices } from './deeplink/services.js';
+import { createDeepLinkServices } from './core/deeplinks/services.js';
 import { DEEP_LINK_EVENT_TYPES } from './ingest/deep-link-events.js';
 import { eventSubject } from './ingest/envelope.js';
 import { createEventTableRoutes } from './ingest/event-routes.js';

@@ -1,6 +1,6 @@
 // Everything the HTTP layer needs, handed in by the composition root (src/container.ts).
 import type { Config } from '../shared/config.js';
-import type { DeepLinkServices } from '../deeplink/services.js';
+import type { DeepLinkServices } from '../core/deeplinks/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AuthFailureLimiters } from './auth-failures.js';
 import type { SdkRateLimiter } from './sdk/rate-limit.js';

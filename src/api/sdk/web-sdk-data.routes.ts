@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { normalizeLanguage, normalizeResolution } from '../../deeplink/device-signals.js';
+import { normalizeLanguage, normalizeResolution } from '../../core/deeplinks/device-signals.js';
 import type { DeepLinkToken } from '../../oltp/deep-link-tokens.repo.js';
 import { invalid, notFound } from '../../shared/errors.js';
 import { allowBrowserCalls } from '../cors.js';
