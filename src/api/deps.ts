@@ -64,7 +64,7 @@ export interface AppDeps {
   domainVerifier: DomainVerifier;
   /** apple-app-site-association and assetlinks.json per host, briefly cached. */
   wellKnownFiles: WellKnownFiles;
-  /** Deep-link tokens, deferred matching, SDK records and the deep-link events. */
+  /** Deep links: the SDK flows (resolution, tracking, web SDK reports), and the token store and recorder the landing page uses. */
   deepLinks: DeepLinkServices;
   /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
   journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };
