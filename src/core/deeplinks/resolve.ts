@@ -103,20 +103,8 @@ export function createDeepLinkResolveService(deps: {
     async resolveFirstLaunch(caller: AppCaller, launch: LaunchReport): Promise<DeferredResolution> {
       const organizationId = caller.organization.id;
       const { app } = caller;
-      const outcome = await matcher.resolve({
-        appId: app.id,
-        platform: app.platform,
-        userAgent: launch.userAgent,
-        ipAddress: launch.ipAddress,
-        requestIp: launch.requestIp,
-        resolution: launch.resolution,
-        osVersion: launch.osVersion,
-        deviceModel: launch.deviceModel,
-        timeZone: launch.timeZone,
-        language: launch.language,
-        referrer: launch.referrer,
-        token: launch.token,
-      });
+      const { sessionId, ...report } = launch;
+      const outcome = await matcher.resolve({ ...report, appId: app.id, platform: app.platform });
       const link = outcome.matched ? await targets.load(organizationId, { linkType: outcome.token.linkType, id: outcome.token.linkId }) : undefined;
       const agent = agentSignals(launch.userAgent);
       const userKey = deviceKey([app.id, normalizeIp(launch.ipAddress), launch.userAgent, launch.resolution]);
@@ -136,7 +124,7 @@ export function createDeepLinkResolveService(deps: {
         confidence: attributed ? outcome.confidence : 0,
         ip: normalizeIp(launch.ipAddress),
         osVersion: launch.osVersion ?? agent.osVersion,
-        sessionId: attributed ? outcome.token.token : (launch.sessionId ?? null),
+        sessionId: attributed ? outcome.token.token : (sessionId ?? null),
       });
       if (!outcome.matched || !link) return { matched: false };
       for (const stage of ['APP_INSTALLED', 'APP_OPENED', 'DEEP_LINK_RESOLVED'] as const) {

@@ -25,7 +25,7 @@ export interface FunnelStageInput {
   externalUserId?: string | undefined;
 }
 
-/** Where an SDK-reported click came from: the request's host and connection, and what the app says of the device. */
+/** Where an SDK-reported click came from: the host it was sent to, the connection, and what the app says of the device. */
 export interface ClickSource {
   host: string;
   ip: string;
