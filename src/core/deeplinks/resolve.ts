@@ -5,10 +5,11 @@
 import type { Campaign } from '../../oltp/campaigns.repo.js';
 import type { DeepLinkToken, DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 import type { ShortUrl } from '../../oltp/short-urls.repo.js';
-import { gone, notFound, type DomainError } from '../../shared/errors.js';
+import { gone, type DomainError } from '../../shared/errors.js';
 import { normalizeIp } from '../../shared/ip.js';
 import type { DeferredMatcher, LaunchInput } from './deferred-match.js';
 import { agentSignals } from './device-signals.js';
+import { linkNotFound, tokenNotFound } from './not-found.js';
 import { deviceKey, type DeepLinkRecorder } from './records.js';
 import { isExpired, linkKeys, type AppCaller, type ClientInfo, type LinkTargets, type LinkType, type TargetLink } from './targets.js';
 
@@ -59,12 +60,11 @@ export function createDeepLinkResolveService(deps: {
       recordMiss(caller, client, method, reason);
       return error;
     };
-    const what = linkType === 'url' ? 'short URL' : 'campaign';
-    const missing = () => fail('unknown_code', notFound(linkType === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND', `no ${what} ${code} in your organization`));
+    const missing = () => fail('unknown_code', linkNotFound(linkType, code));
     const link = await targets.byCode(organizationId, code, linkType);
     if (!link) throw missing();
     if (appPath !== undefined && !(await targets.servesAppPath(organizationId, link, appPath))) throw missing();
-    if (isExpired(link)) throw fail('link_expired', gone('LINK_EXPIRED', `the ${what} ${code} has expired`));
+    if (isExpired(link)) throw fail('link_expired', gone('LINK_EXPIRED', `the ${linkType === 'url' ? 'short URL' : 'campaign'} ${code} has expired`));
     recorder.resolution(organizationId, {
       appId: caller.app.id, platform: caller.app.platform, method, matched: true, matchType: 'direct', confidence: 100,
       failureReason: null, ...linkKeys(link), reengagement: true, userKey: userKeyOf(caller, client),
@@ -79,7 +79,7 @@ export function createDeepLinkResolveService(deps: {
       const stored = await tokens.get(token);
       const miss = (reason: string) => {
         recordMiss(caller, client, 'token', reason);
-        return notFound('DEEP_LINK_TOKEN_NOT_FOUND', 'the deep-link token is unknown or has expired');
+        return tokenNotFound();
       };
       if (!stored || stored.organizationId !== organizationId) throw miss('unknown_token');
       if (stored.expiresAt.getTime() <= Date.now()) throw miss('expired_token');

@@ -9,6 +9,7 @@ import { gone, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizeIp } from '../../shared/ip.js';
 import type { DeepLinkRecorder } from './records.js';
+import { linkNotFound } from './not-found.js';
 import { isExpired, type AppCaller, type LinkTargets, type LinkType, type TargetLink } from './targets.js';
 
 export interface FunnelStageInput {
@@ -34,11 +35,6 @@ export interface ClickSource {
   deviceInfo?: { userAgent?: string | undefined } | undefined;
 }
 
-const notFoundByCode = (linkType: LinkType, code: string) =>
-  linkType === 'url'
-    ? notFound('SHORT_URL_NOT_FOUND', `no short URL ${code} in your organization`)
-    : notFound('CAMPAIGN_NOT_FOUND', `no campaign ${code} in your organization`);
-
 export function createDeepLinkTrackingService(deps: {
   tokens: Pick<DeepLinkTokensRepo, 'get'>;
   records: Pick<DeepLinkRecordsRepo, 'markFunnelStage' | 'nextClickId' | 'upsertAssociation'>;
@@ -50,7 +46,7 @@ export function createDeepLinkTrackingService(deps: {
 
   async function findByCode(organizationId: number, code: string, linkType: LinkType): Promise<TargetLink> {
     const link = await targets.byCode(organizationId, code, linkType);
-    if (!link) throw notFoundByCode(linkType, code);
+    if (!link) throw linkNotFound(linkType, code);
     return link;
   }
 

@@ -5,8 +5,8 @@
 import type { DeepLinkRecordsRepo, DebugSchemeReport } from '../../oltp/deep-link-records.repo.js';
 import type { DeepLinkToken, DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
-import { notFound } from '../../shared/errors.js';
 import { normalizeLanguage, normalizeResolution } from './device-signals.js';
+import { tokenNotFound } from './not-found.js';
 import type { DeepLinkRecorder } from './records.js';
 import type { LinkTargets, TargetLink } from './targets.js';
 
@@ -33,8 +33,6 @@ export interface DebugSchemeInput {
   token?: string | undefined;
   appId?: number | undefined;
 }
-
-const tokenNotFound = () => notFound('DEEP_LINK_TOKEN_NOT_FOUND', 'the deep-link token is unknown or has expired');
 
 export function createWebSdkDataService(deps: {
   tokens: Pick<DeepLinkTokensRepo, 'get' | 'updateFingerprint' | 'markStoreVisited'>;
