@@ -11,7 +11,8 @@ import type { DeferredMatcher, LaunchInput } from './deferred-match.js';
 import { agentSignals } from './device-signals.js';
 import { linkNotFound, tokenNotFound } from './not-found.js';
 import { deviceKey, type DeepLinkRecorder } from './records.js';
-import { isExpired, linkKeys, type AppCaller, type ClientInfo, type LinkTargets, type LinkType, type TargetLink } from './targets.js';
+import type { AppCaller, ClientInfo } from './caller.js';
+import { isExpired, linkKeys, type LinkTargets, type LinkType, type TargetLink } from './targets.js';
 
 /** What a first launch reports about itself, besides the app (the caller). */
 export type LaunchReport = Omit<LaunchInput, 'appId' | 'platform'> & {

@@ -3,23 +3,11 @@
 // deep-link path for a platform, and the small references the answers carry.
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { DeepLinkRecordsRepo, LinkRef } from '../../oltp/deep-link-records.repo.js';
-import type { MobileApp, MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
+import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 
 export type TargetLink = { linkType: 'url'; url: ShortUrl } | { linkType: 'campaign'; campaign: Campaign };
 export type LinkType = TargetLink['linkType'];
-
-/** The SDK caller every deep-link flow works for: an app, inside its organization. */
-export interface AppCaller {
-  app: Pick<MobileApp, 'id' | 'platform'>;
-  organization: { id: number };
-}
-
-/** What the caller's connection says about the device, as plain values. */
-export interface ClientInfo {
-  ip: string;
-  userAgent?: string | undefined;
-}
 
 const fields = (link: TargetLink) => (link.linkType === 'url' ? link.url : link.campaign);
 

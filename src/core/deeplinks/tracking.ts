@@ -10,7 +10,8 @@ import { uuidv7 } from '../../shared/ids.js';
 import { normalizeIp } from '../../shared/ip.js';
 import type { DeepLinkRecorder } from './records.js';
 import { linkNotFound } from './not-found.js';
-import { isExpired, type AppCaller, type LinkTargets, type LinkType, type TargetLink } from './targets.js';
+import type { AppCaller } from './caller.js';
+import { isExpired, type LinkTargets, type LinkType, type TargetLink } from './targets.js';
 
 export interface FunnelStageInput {
   sessionId: string;
