@@ -5,13 +5,13 @@
 // pages never post their fingerprint, Chrome's reduced user agent hides Android's version and
 // model, 65 % install and open the app minutes to hours later, often from another network, and
 // people who never tapped anything open the app too (organic installs, which must stay unmatched).
-// Launches are matched with the service's own scoring (src/deeplink/match-score.ts) over the
+// Launches are matched with the service's own scoring (src/core/deeplinks/match-score.ts) over the
 // candidates its SQL would fetch (same address, same network, or same screen; open tokens of the
 // window). Precision = right matches / matches; recall = right matches / launches that came from a
 // tap. The Install Referrer path is deterministic and not part of this.
 import { parseArgs } from 'node:util';
-import { ipPrefix, normalizeResolution, type OsFamily } from '../src/deeplink/device-signals.js';
-import { chooseMatch, MATCH_THRESHOLD, rankCandidates, type ClickSignals, type LaunchSignals } from '../src/deeplink/match-score.js';
+import { ipPrefix, normalizeResolution, type OsFamily } from '../src/core/deeplinks/device-signals.js';
+import { chooseMatch, MATCH_THRESHOLD, rankCandidates, type ClickSignals, type LaunchSignals } from '../src/core/deeplinks/match-score.js';
 
 const { values: args } = parseArgs({
   options: {

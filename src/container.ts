@@ -6,9 +6,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './api/app.js';
 import type { AppDeps } from './api/deps.js';
+import { composeDeepLinks } from './compose/deeplinks.js';
 import type { Bus, Consumer } from './ingest/bus.js';
 import { createClickEnricher } from './ingest/enrich.js';
-import { createDeepLinkServices } from './deeplink/services.js';
 import { DEEP_LINK_EVENT_TYPES } from './ingest/deep-link-events.js';
 import { eventSubject } from './ingest/envelope.js';
 import { createEventTableRoutes } from './ingest/event-routes.js';
@@ -262,7 +262,14 @@ async function assemble(
     organizations: repos.organizations, apiKeys, notices: createNoticesRepo({ sql }), ssoPartners: createSsoPartnersRepo({ sql }),
     usage, usageMeter, secretBox, clock,
   });
-  const deepLinks = createDeepLinkServices({ sql, events, log });
+  const sdkRateLimit = createSdkRateLimiter({
+    keyedPerSecond: config.sdkRateLimitPerSecond,
+    keylessPerSecond: config.sdkKeylessRateLimitPerSecond,
+    keylessBurst: config.sdkKeylessRateLimitBurst,
+  });
+  const deepLinks = composeDeepLinks({
+    sql, events, log, repos, keylessLimit: (app, clientAddress) => sdkRateLimit.keyless(app, clientAddress),
+  });
   const authFailures = createAuthFailureLimiters(config.authFailures);
   const deps: AppDeps = {
     links,
@@ -283,11 +290,7 @@ async function assemble(
     clock,
     sdk: {
       authenticate: withMobileKeyFailures(createSdkAuthenticator(access.apps), authFailures.mobileKey),
-      rateLimit: createSdkRateLimiter({
-        keyedPerSecond: config.sdkRateLimitPerSecond,
-        keylessPerSecond: config.sdkKeylessRateLimitPerSecond,
-        keylessBurst: config.sdkKeylessRateLimitBurst,
-      }),
+      rateLimit: sdkRateLimit,
     },
     authFailures,
     apps,

@@ -146,7 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mobileCustomDomainRoutes, { domains: deps.domains, sdk: deps.sdk, prefix: '/api/v1/sdk/mobile' });
   await app.register(wellKnownRoutes, { associationFiles: deps.apps.associationFiles });
   await app.register(mobileSdkApi, { deps, prefix: '/api/v1/sdk/mobile' });
-  await app.register(webSdkDataApi, { deps, prefix: '/api/v1/sdk/web' });
+  await app.register(webSdkDataApi, { webSdk: deps.deepLinks.webSdk, sdk: deps.sdk, prefix: '/api/v1/sdk/web' });
   const redirect = registerRedirectRoutes(app, deps, {
     address: createClientAddress(deps.config.trustProxy),
     requestId,

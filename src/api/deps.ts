@@ -2,7 +2,7 @@
 import type { Config } from '../shared/config.js';
 import type { AccessService } from '../core/access/index.js';
 import type { OrganizationServices } from '../core/organizations/index.js';
-import type { DeepLinkServices } from '../deeplink/services.js';
+import type { DeepLinkServices } from '../core/deeplinks/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AuthFailureLimiters } from './auth-failures.js';
 import type { SdkRateLimiter } from './sdk/rate-limit.js';
@@ -67,7 +67,7 @@ export interface AppDeps {
   apps: AppsService;
   /** Custom domains: reading, registration, status, and their DNS verification. */
   domains: DomainsService;
-  /** Deep-link tokens, deferred matching, SDK records and the deep-link events. */
+  /** Deep links: the SDK flows (resolution, tracking, web SDK reports), and the token store and recorder the landing page uses. */
   deepLinks: DeepLinkServices;
   /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
   journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };

@@ -1,9 +1,9 @@
 // The landing page's addresses and the device signals of a click: app URL, intent URL, store URL
 // with the Install Referrer token, the token read back from a referrer, user agents, in-app browsers.
 import { describe, expect, it } from 'vitest';
-import { agentSignals, ipPrefix, normalizeResolution } from '../../src/deeplink/device-signals.js';
-import { inAppBrowserOf } from '../../src/deeplink/in-app-browser.js';
-import { appUrlFor, intentUrlFor, storeUrlFor, tokenFromReferrer } from '../../src/deeplink/landing-addresses.js';
+import { agentSignals, ipPrefix, normalizeResolution } from '../../src/core/deeplinks/device-signals.js';
+import { inAppBrowserOf } from '../../src/core/deeplinks/in-app-browser.js';
+import { appUrlFor, intentUrlFor, storeUrlFor, tokenFromReferrer } from '../../src/core/deeplinks/landing-addresses.js';
 
 const T = 'AbCdEfGhIjKlMnOpQrStUv12';
 

@@ -1,9 +1,9 @@
 // Deferred-matching score and choice: what each signal is worth, what rules a candidate out, two
 // people behind one carrier IP each getting their own click, the newest click winning a tie.
 import { describe, expect, it } from 'vitest';
-import { launchSignals } from '../../src/deeplink/deferred-match.js';
-import { ipPrefix } from '../../src/deeplink/device-signals.js';
-import { chooseMatch, MATCH_THRESHOLD, rankCandidates, scoreMatch, type ClickSignals, type LaunchSignals } from '../../src/deeplink/match-score.js';
+import { launchSignals } from '../../src/core/deeplinks/deferred-match.js';
+import { ipPrefix } from '../../src/core/deeplinks/device-signals.js';
+import { chooseMatch, MATCH_THRESHOLD, rankCandidates, scoreMatch, type ClickSignals, type LaunchSignals } from '../../src/core/deeplinks/match-score.js';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 

@@ -30,7 +30,7 @@ export const adminDebugSchemeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = 
       response: { 200: z.object({ content: z.array(reportSchema) }), 400: errorBodySchema, 401: errorBodySchema },
     },
   }, async (request) => {
-    const reports = await deps.deepLinks.records.listDebugSchemeReports({ appId: request.query.appId, limit: request.query.limit });
+    const reports = await deps.deepLinks.webSdk.debugSchemeReports({ appId: request.query.appId, limit: request.query.limit });
     return { content: reports.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
   });
 };

@@ -4,11 +4,11 @@
 // is slow or down the click falls back to the plain mobile redirect, and after a failure the next
 // clicks skip the attempt for a few seconds instead of each waiting out the deadline.
 import type { FastifyRequest } from 'fastify';
-import { agentSignals, ipPrefix } from '../../deeplink/device-signals.js';
+import { agentSignals, ipPrefix } from '../../core/deeplinks/device-signals.js';
 import { normalizeIp } from '../../shared/ip.js';
-import { inAppBrowserOf } from '../../deeplink/in-app-browser.js';
-import { appUrlFor, intentUrlFor, storeUrlFor } from '../../deeplink/landing-addresses.js';
-import type { DeepLinkServices } from '../../deeplink/services.js';
+import { inAppBrowserOf } from '../../core/deeplinks/in-app-browser.js';
+import { appUrlFor, intentUrlFor, storeUrlFor } from '../../core/deeplinks/landing-addresses.js';
+import type { DeepLinkServices } from '../../core/deeplinks/services.js';
 import type { MobilePlatform } from '../../shared/user-agents.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { webSdkPath } from '../../web-sdk/version.js';

@@ -6,27 +6,11 @@ import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { agentSignals } from '../../deeplink/device-signals.js';
-import { normalizeIp } from '../../shared/ip.js';
-import { deviceKey } from '../../deeplink/records.js';
-import type { MobileApp } from '../../oltp/mobile-apps.repo.js';
-import { gone, notFound, type DomainError } from '../../shared/errors.js';
-import type { AppDeps } from '../deps.js';
+import type { DeepLinkResolveService } from '../../core/deeplinks/resolve.js';
+import { campaignRef, deepLinkPathOf, goalTypeOf, originalUrlOf, urlRef } from '../../core/deeplinks/targets.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
 import { linkAddress } from '../service/link-rules.js';
-import {
-  campaignRef,
-  campaignRefSchema,
-  deepLinkPathOf,
-  expiresAtOf,
-  goalTypeOf,
-  linkId,
-  loadLink,
-  originalUrlOf,
-  urlRef,
-  urlRefSchema,
-  type TargetLink,
-} from './deep-link-targets.js';
+import { campaignRefSchema, urlRefSchema } from './link-ref-schemas.js';
 import { mobileCaller } from './mobile-sdk-auth.js';
 
 const tags = ['mobile SDK: deep links'];
@@ -40,14 +24,10 @@ const linkPayload = {
   goalType: z.string().nullable(),
 };
 
-export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { tokens, records, matcher, recorder } = deps.deepLinks;
+/** What the connection says about the device: where it called from and its user agent. */
+const clientOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
-  const userKeyOf = (request: FastifyRequest, a: MobileApp, ip?: string) =>
-    deviceKey([a.id, ip ?? normalizeIp(request.ip), request.headers['user-agent']]);
-
-  const linkKeys = (link: TargetLink) => ({ linkType: link.linkType, linkId: linkId(link) });
-
+export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ resolve: DeepLinkResolveService; publicBaseUrl: string }> = async (app, { resolve, publicBaseUrl }) => {
   // ------------------------------------------------------------------------------------------
   app.get('/deeplink/match', {
     schema: {
@@ -67,37 +47,15 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       },
     },
   }, async (request) => {
-    const { app: caller, organization } = mobileCaller(request);
-    const stored = await tokens.get(request.query.token);
-    const miss = (reason: string) => {
-      recorder.resolution(organization.id, {
-        appId: caller.id, platform: caller.platform, method: 'token', matched: false, matchType: null, confidence: 0,
-        failureReason: reason, linkType: null, linkId: null, reengagement: true, userKey: userKeyOf(request, caller),
-      });
-      return notFound('DEEP_LINK_TOKEN_NOT_FOUND', 'the deep-link token is unknown or has expired');
-    };
-    if (!stored || stored.organizationId !== organization.id) throw miss('unknown_token');
-    if (stored.expiresAt.getTime() <= Date.now()) throw miss('expired_token');
-    const opened = await tokens.open(organization.id, stored.token);
-    if (!opened) throw miss('expired_token');
-    const link = await loadLink(deps, organization.id, { linkType: stored.linkType, id: stored.linkId });
-    if (!link) throw miss('link_deleted');
-    recorder.resolution(organization.id, {
-      appId: caller.id, platform: caller.platform, method: 'token', matched: true, matchType: 'token', confidence: 100,
-      failureReason: null, ...linkKeys(link), reengagement: true, userKey: userKeyOf(request, caller),
-    });
-    if (opened.first) {
-      for (const stage of ['APP_OPENED', 'DEEP_LINK_RESOLVED'] as const) {
-        recorder.funnel(organization.id, { appId: caller.id, platform: caller.platform, sessionId: stored.token, stage, ...linkKeys(link), source: 'server' });
-      }
-    }
+    const caller = mobileCaller(request);
+    const { token: stored, link } = await resolve.match(caller, request.query.token, clientOf(request));
     return {
-      scheme: caller.scheme,
+      scheme: caller.app.scheme,
       originalUrl: originalUrlOf(link),
       url: urlRef(link),
       ...(link.linkType === 'campaign' ? { campaign: campaignRef(link)! } : {}),
       token: stored.token,
-      deepLinkPath: deepLinkPathOf(link, caller.platform),
+      deepLinkPath: deepLinkPathOf(link, caller.app.platform),
       linkType: link.linkType,
       goalType: goalTypeOf(link),
     };
@@ -142,97 +100,26 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       },
     },
   }, async (request) => {
-    const { app: caller, organization } = mobileCaller(request);
-    const q = request.query;
-    const outcome = await matcher.resolve({
-      appId: caller.id,
-      platform: caller.platform,
-      userAgent: q.userAgent,
-      ipAddress: q.ipAddress,
-      requestIp: request.ip,
-      resolution: q.resolution,
-      osVersion: q.osVersion,
-      deviceModel: q.deviceModel,
-      timeZone: q.timeZone,
-      language: q.language,
-      referrer: q.referrer,
-      token: q.token,
-    });
-    const link = outcome.matched ? await loadLink(deps, organization.id, { linkType: outcome.token.linkType, id: outcome.token.linkId }) : undefined;
-    const agent = agentSignals(q.userAgent);
-    const userKey = deviceKey([caller.id, normalizeIp(q.ipAddress), q.userAgent, q.resolution]);
-    const keys = link ? linkKeys(link) : { linkType: null, linkId: null };
-    recorder.resolution(organization.id, {
-      appId: caller.id, platform: caller.platform, method: outcome.method,
-      matched: outcome.matched && link !== undefined,
-      matchType: outcome.matched ? outcome.matchType : null,
-      confidence: outcome.matched ? outcome.confidence : outcome.bestScore,
-      failureReason: outcome.matched ? (link ? null : 'link_deleted') : outcome.failureReason,
-      ...keys, reengagement: false, userKey,
-    });
-    const attributed = outcome.matched && link !== undefined;
-    recorder.install(organization.id, {
-      appId: caller.id, platform: caller.platform, ...keys,
-      matchType: attributed ? outcome.matchType : 'organic',
-      confidence: attributed ? outcome.confidence : 0,
-      ip: normalizeIp(q.ipAddress),
-      osVersion: q.osVersion ?? agent.osVersion,
-      sessionId: attributed ? outcome.token.token : (q.sessionId ?? null),
-    });
-    if (!outcome.matched || !link) return { matched: false as const };
-    for (const stage of ['APP_INSTALLED', 'APP_OPENED', 'DEEP_LINK_RESOLVED'] as const) {
-      recorder.funnel(organization.id, { appId: caller.id, platform: caller.platform, sessionId: outcome.token.token, stage, ...keys, source: 'server' });
-    }
+    const caller = mobileCaller(request);
+    const { sessionId, ...report } = request.query;
+    const outcome = await resolve.resolveFirstLaunch(caller, { ...report, requestIp: request.ip, sessionId });
+    if (!outcome.matched) return { matched: false as const };
+    const { link } = outcome;
     return {
       matched: true as const,
       matchType: outcome.matchType,
       confidence: outcome.confidence,
-      token: outcome.token.token,
+      token: outcome.token,
       originalUrl: originalUrlOf(link),
       url: urlRef(link),
       campaign: campaignRef(link),
-      deepLinkPath: deepLinkPathOf(link, caller.platform),
+      deepLinkPath: deepLinkPathOf(link, caller.app.platform),
       linkType: link.linkType,
       goalType: goalTypeOf(link),
     };
   });
 
   // ------------------------------------------------------------------------------------------
-  /**
-   * The organization's short URL or campaign by its code, optionally under one of its apps' path
-   * (the address /{appPath}/{code}); 404 for another organization's, 410 once expired.
-   */
-  async function linkByAddress(request: FastifyRequest, linkType: 'url' | 'campaign', code: string, appPath: string | undefined): Promise<TargetLink> {
-    const { app: caller, organization } = mobileCaller(request);
-    const method = linkType === 'url' ? 'shorturl' : 'campaign';
-    const fail = (reason: string, error: DomainError) => {
-      recorder.resolution(organization.id, {
-        appId: caller.id, platform: caller.platform, method, matched: false, matchType: null, confidence: 0,
-        failureReason: reason, linkType: null, linkId: null, reengagement: true, userKey: userKeyOf(request, caller),
-      });
-      return error;
-    };
-    const what = linkType === 'url' ? 'short URL' : 'campaign';
-    const missing = () => fail('unknown_code', notFound(linkType === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND', `no ${what} ${code} in your organization`));
-    const ref = await records.findLinkByCode(organization.id, code, linkType);
-    const link = ref && (await loadLink(deps, organization.id, ref));
-    if (!link) throw missing();
-    if (appPath !== undefined) {
-      const f = link.linkType === 'url' ? link.url : link.campaign;
-      const apps = await deps.repos.mobileApps.getMany(organization.id, [f.iosAppId, f.androidAppId].filter((id): id is number => id !== null));
-      if (![...apps.values()].some((a) => a.path === appPath)) throw missing();
-    }
-    const expiresAt = expiresAtOf(link);
-    if (expiresAt && expiresAt.getTime() <= Date.now()) {
-      throw fail('link_expired', gone('LINK_EXPIRED', `the ${what} ${code} has expired`));
-    }
-    recorder.resolution(organization.id, {
-      appId: caller.id, platform: caller.platform, method, matched: true, matchType: 'direct', confidence: 100,
-      failureReason: null, ...linkKeys(link), reengagement: true, userKey: userKeyOf(request, caller),
-    });
-    return link;
-  }
-
   const shortUrlResponse = z.object({
     originalUrl: z.string(),
     shortUrl: z.string(),
@@ -245,20 +132,18 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
   });
 
   async function resolveShortUrl(request: FastifyRequest, code: string, appPath?: string) {
-    const { app: caller } = mobileCaller(request);
-    const link = await linkByAddress(request, 'url', code, appPath);
-    if (link.linkType !== 'url') throw new Error('unreachable');
-    const u = link.url;
-    const shortUrl = linkAddress(deps.config.publicBaseUrl, u.customDomainName, u.shortCode);
+    const caller = mobileCaller(request);
+    const { link, url: u } = await resolve.shortUrl(caller, { code, appPath }, clientOf(request));
+    const shortUrl = linkAddress(publicBaseUrl, u.customDomainName, u.shortCode);
     return {
       originalUrl: u.originalUrl,
       shortUrl,
       mobileTargetUrl: u.mobileTargetUrl,
       iosDeepLinkPath: u.iosDeepLinkPath,
       androidDeepLinkPath: u.androidDeepLinkPath,
-      scheme: caller.scheme,
+      scheme: caller.app.scheme,
       url: { id: u.id, alias: u.shortCode, title: u.title, shortUrl, expiresAt: u.expiresAt?.toISOString() ?? null },
-      deepLinkPath: deepLinkPathOf(link, caller.platform),
+      deepLinkPath: deepLinkPathOf(link, caller.app.platform),
       linkType: 'url' as const,
       goalType: u.goalType,
     };
@@ -281,17 +166,15 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
   const campaignQuery = z.object({ cid: z.string().max(100).optional(), customId: z.string().max(100).optional() });
 
   async function resolveCampaign(request: FastifyRequest, alias: string, query: z.infer<typeof campaignQuery>, appPath?: string) {
-    const { app: caller } = mobileCaller(request);
-    const link = await linkByAddress(request, 'campaign', alias, appPath);
-    if (link.linkType !== 'campaign') throw new Error('unreachable');
-    const c = link.campaign;
+    const caller = mobileCaller(request);
+    const { link, campaign: c } = await resolve.campaign(caller, { code: alias, appPath }, clientOf(request));
     return {
       originalUrl: c.originalUrl,
       campaign: campaignRef(link)!,
       customerId: query.cid ?? query.customId ?? null,
-      campaignUrl: linkAddress(deps.config.publicBaseUrl, c.customDomainName, c.alias),
-      scheme: caller.scheme,
-      deepLinkPath: deepLinkPathOf(link, caller.platform),
+      campaignUrl: linkAddress(publicBaseUrl, c.customDomainName, c.alias),
+      scheme: caller.app.scheme,
+      deepLinkPath: deepLinkPathOf(link, caller.app.platform),
       linkType: 'campaign' as const,
       goalType: c.goalType,
     };

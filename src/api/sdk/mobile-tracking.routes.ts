@@ -4,14 +4,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { normalizeIp } from '../../shared/ip.js';
+import { campaignRef } from '../../core/deeplinks/targets.js';
+import type { ClickSource, DeepLinkTrackingService } from '../../core/deeplinks/tracking.js';
 import { MOBILE_FUNNEL_STAGES } from '../../ingest/deep-link-events.js';
-import { uuidv7 } from '../../shared/ids.js';
-import { gone, invalid, notFound } from '../../shared/errors.js';
-import type { AppDeps } from '../deps.js';
+import { invalid } from '../../shared/errors.js';
 import { commonErrorResponses, errorBodySchema, idSchema } from '../schemas/common.js';
 import { singleLine, withinJsonBounds } from '../schemas/text.js';
-import { campaignRef, campaignRefSchema, expiresAtOf, loadLink, type TargetLink } from './deep-link-targets.js';
+import { campaignRefSchema } from './link-ref-schemas.js';
 import { mobileCaller } from './mobile-sdk-auth.js';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
@@ -33,20 +32,24 @@ const deviceInfoSchema = z
   .superRefine(withinJsonBounds())
   .describe('platform, os, browser and similar; userAgent, when present, is what the click is parsed from');
 
-export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { records, recorder, tokens } = deps.deepLinks;
+/** Where a click the app reports came from, and what the app says of the device. */
+const clickSource = (request: FastifyRequest, deviceInfo: { userAgent?: string | undefined } | undefined): ClickSource => ({
+  host: request.hostname,
+  ip: request.ip,
+  userAgent: request.headers['user-agent'],
+  acceptLanguage: request.headers['accept-language'],
+  deviceInfo,
+});
 
-  async function findByCode(organizationId: number, code: string, linkType: 'url' | 'campaign'): Promise<TargetLink> {
-    const ref = await records.findLinkByCode(organizationId, code, linkType);
-    const link = ref && (await loadLink(deps, organizationId, ref));
-    if (!link) {
-      throw linkType === 'url'
-        ? notFound('SHORT_URL_NOT_FOUND', `no short URL ${code} in your organization`)
-        : notFound('CAMPAIGN_NOT_FOUND', `no campaign ${code} in your organization`);
-    }
-    return link;
-  }
+/** A funnel time as the app sends it (ISO-8601, UTC when it names no zone), in Unix ms. */
+function parseStageTime(text: string, now: number): number {
+  const occurredAt = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`);
+  if (Number.isNaN(occurredAt)) throw invalid('VALIDATION_FAILED', 'body.timestamp: must be an ISO-8601 date-time');
+  if (occurredAt > now + MAX_FUTURE_MS) throw invalid('VALIDATION_FAILED', 'body.timestamp: is in the future');
+  return occurredAt;
+}
 
+export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ tracking: DeepLinkTrackingService }> = async (app, { tracking }) => {
   // ------------------------------------------------------------------------------------------
   app.post('/deeplink/funnel/track', {
     schema: {
@@ -79,88 +82,23 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       },
     },
   }, async (request) => {
-    const { app: caller, organization } = mobileCaller(request);
     const b = request.body;
-    const now = Date.now();
-    let occurredAt = now;
-    if (b.timestamp !== undefined) {
-      occurredAt = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(b.timestamp) ? b.timestamp : `${b.timestamp}Z`);
-      if (Number.isNaN(occurredAt)) throw invalid('VALIDATION_FAILED', 'body.timestamp: must be an ISO-8601 date-time');
-      if (occurredAt > now + MAX_FUTURE_MS) throw invalid('VALIDATION_FAILED', 'body.timestamp: is in the future');
-    }
+    const occurredAt = b.timestamp === undefined ? undefined : parseStageTime(b.timestamp, Date.now());
     let goalValue: number | null = null;
     if (b.goalValue !== undefined && b.goalValue !== '') {
       goalValue = typeof b.goalValue === 'number' ? b.goalValue : Number(b.goalValue);
       if (!Number.isFinite(goalValue)) throw invalid('VALIDATION_FAILED', 'body.goalValue: must be a number');
     }
     if (b.urlId !== undefined && b.campaignId !== undefined) throw invalid('VALIDATION_FAILED', 'body: give urlId or campaignId, not both');
-    let link: { linkType: 'url' | 'campaign'; linkId: number } | null = null;
-    if (b.urlId !== undefined || b.campaignId !== undefined) {
-      const ref = b.urlId !== undefined ? { linkType: 'url' as const, id: b.urlId } : { linkType: 'campaign' as const, id: b.campaignId! };
-      if (!(await loadLink(deps, organization.id, ref))) {
-        throw ref.linkType === 'url'
-          ? notFound('SHORT_URL_NOT_FOUND', `short URL ${ref.id} does not exist`)
-          : notFound('CAMPAIGN_NOT_FOUND', `campaign ${ref.id} does not exist`);
-      }
-      link = { linkType: ref.linkType, linkId: ref.id };
-    } else {
-      // A session that is a deep-link token of this organization belongs to the token's link.
-      const token = b.sessionId.length <= 100 ? await tokens.get(b.sessionId) : undefined;
-      if (token && token.organizationId === organization.id) link = { linkType: token.linkType, linkId: token.linkId };
-    }
-    const timestamp = new Date(occurredAt).toISOString();
-    const recorded = await records.markFunnelStage(organization.id, b.sessionId, b.stage, b.timestamp === undefined ? '' : timestamp);
-    if (recorded) {
-      const currency = /^purchase_([A-Za-z]{3})$/.exec(b.goalType ?? '')?.[1]?.toUpperCase() ?? null;
-      recorder.funnel(organization.id, {
-        appId: caller.id,
-        platform: b.platform ?? caller.platform,
-        sessionId: b.sessionId,
-        stage: b.stage,
-        linkType: link?.linkType ?? null,
-        linkId: link?.linkId ?? null,
-        goalType: b.goalType ?? null,
-        goalValue,
-        currency,
-        deviceType: b.deviceType ?? null,
-        externalUserId: b.externalUserId ?? null,
-        source: 'sdk',
-      }, occurredAt);
-    }
-    return { status: 'success' as const, recorded, sessionId: b.sessionId, stage: b.stage, timestamp, linkType: link?.linkType ?? null, linkId: link?.linkId ?? null };
+    const link = b.urlId !== undefined ? { linkType: 'url' as const, id: b.urlId } : b.campaignId !== undefined ? { linkType: 'campaign' as const, id: b.campaignId } : undefined;
+    const { recorded, timestamp, link: linked } = await tracking.trackFunnelStage(mobileCaller(request), {
+      sessionId: b.sessionId, stage: b.stage, occurredAt, goalType: b.goalType, goalValue, platform: b.platform,
+      deviceType: b.deviceType, link, externalUserId: b.externalUserId,
+    });
+    return { status: 'success' as const, recorded, sessionId: b.sessionId, stage: b.stage, timestamp, linkType: linked?.linkType ?? null, linkId: linked?.id ?? null };
   });
 
   // ------------------------------------------------------------------------------------------
-  /** A click the app reports, recorded like the redirect's (the same `click` event and table). */
-  async function recordClick(request: FastifyRequest, link: TargetLink, extra: { cid: string; tracker: string; deviceInfo: z.infer<typeof deviceInfoSchema> | undefined }) {
-    const expiresAt = expiresAtOf(link);
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw gone('LINK_EXPIRED', 'the link has expired');
-    const clickId = await records.nextClickId();
-    const f = link.linkType === 'url' ? link.url : link.campaign;
-    deps.events.record({
-      eventId: uuidv7(),
-      type: 'click',
-      occurredAt: Date.now(),
-      organizationId: f.organizationId,
-      data: {
-        linkType: link.linkType,
-        linkId: f.id,
-        host: request.hostname,
-        cid: extra.cid,
-        tracker: extra.tracker,
-        referrer: '',
-        userAgent: extra.deviceInfo?.userAgent ?? request.headers['user-agent'] ?? '',
-        ip: normalizeIp(request.ip),
-        acceptLanguage: (request.headers['accept-language'] ?? '').slice(0, 100),
-        utmSource: '', utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '',
-        bot: false,
-        source: 'mobile_sdk',
-        clickId,
-      },
-    });
-    return clickId;
-  }
-
   app.post('/clicks/url', {
     schema: {
       tags: ['mobile SDK: tracking'],
@@ -169,11 +107,8 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       response: { 200: z.object({ clickId: z.number().int(), originalUrl: z.string(), mobileTargetUrl: z.string().nullable() }), ...errors },
     },
   }, async (request) => {
-    const { organization } = mobileCaller(request);
-    const link = await findByCode(organization.id, request.body.shortCode, 'url');
-    if (link.linkType !== 'url') throw new Error('unreachable');
-    const clickId = await recordClick(request, link, { cid: '', tracker: '', deviceInfo: request.body.deviceInfo });
-    return { clickId, originalUrl: link.url.originalUrl, mobileTargetUrl: link.url.mobileTargetUrl };
+    const { clickId, url } = await tracking.shortUrlClick(mobileCaller(request), request.body.shortCode, clickSource(request, request.body.deviceInfo));
+    return { clickId, originalUrl: url.originalUrl, mobileTargetUrl: url.mobileTargetUrl };
   });
 
   app.post('/clicks/campaign', {
@@ -198,12 +133,9 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       },
     },
   }, async (request) => {
-    const { organization } = mobileCaller(request);
     const b = request.body;
-    const link = await findByCode(organization.id, b.campaignAlias, 'campaign');
-    if (link.linkType !== 'campaign') throw new Error('unreachable');
-    const clickId = await recordClick(request, link, { cid: b.customId ?? '', tracker: b.trackerAlias ?? '', deviceInfo: b.deviceInfo });
-    return { clickId, originalUrl: link.campaign.originalUrl, campaign: campaignRef(link)!, customId: b.customId ?? null, trackerAlias: b.trackerAlias ?? null };
+    const { clickId, link, campaign } = await tracking.campaignClick(mobileCaller(request), b, clickSource(request, b.deviceInfo));
+    return { clickId, originalUrl: campaign.originalUrl, campaign: campaignRef(link)!, customId: b.customId ?? null, trackerAlias: b.trackerAlias ?? null };
   });
 
   // ------------------------------------------------------------------------------------------
@@ -226,22 +158,13 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
     },
   };
 
-  async function associate(request: FastifyRequest, code: string, type: 'url' | 'campaign', body: { tokenidx: string; identify: string }, appPath?: string) {
-    const { organization } = mobileCaller(request);
-    const link = await findByCode(organization.id, code, type);
-    const f = link.linkType === 'url' ? link.url : link.campaign;
-    if (appPath !== undefined) {
-      const apps = await deps.repos.mobileApps.getMany(organization.id, [f.iosAppId, f.androidAppId].filter((id): id is number => id !== null));
-      if (![...apps.values()].some((a) => a.path === appPath)) {
-        throw notFound(type === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND', `no link ${appPath}/${code} in your organization`);
-      }
-    }
-    const saved = await records.upsertAssociation({ organizationId: organization.id, link: { linkType: link.linkType, id: f.id }, ...body });
+  async function associate(request: FastifyRequest, code: string, linkType: 'url' | 'campaign', body: { tokenidx: string; identify: string }, appPath?: string) {
+    const saved = await tracking.associate(mobileCaller(request), { code, linkType, appPath }, body);
     return {
       status: 'success' as const,
       action: saved.created ? ('created' as const) : ('updated' as const),
-      linkType: link.linkType,
-      linkId: f.id,
+      linkType: saved.link.linkType,
+      linkId: saved.link.id,
       tokenidx: body.tokenidx,
       identify: body.identify,
       updatedAt: saved.updatedAt.toISOString(),

@@ -7,14 +7,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { normalizeLanguage, normalizeResolution } from '../../deeplink/device-signals.js';
-import type { DeepLinkToken } from '../../oltp/deep-link-tokens.repo.js';
-import { invalid, notFound } from '../../shared/errors.js';
+import { campaignRef, deepLinkPathOf, goalTypeOf, urlRef } from '../../core/deeplinks/targets.js';
+import type { WebSdkDataService } from '../../core/deeplinks/web-sdk.js';
+import { invalid } from '../../shared/errors.js';
 import { allowBrowserCalls } from '../cors.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
 import { singleLine } from '../schemas/text.js';
-import { campaignRef, campaignRefSchema, deepLinkPathOf, goalTypeOf, loadLink, urlRef, urlRefSchema } from './deep-link-targets.js';
+import { campaignRefSchema, urlRefSchema } from './link-ref-schemas.js';
 
 const tags = ['web SDK'];
 const tokenSchema = singleLine(z.string().trim().min(1).max(100)).describe('the deep-link token (signpost:deeplink-token)');
@@ -33,8 +33,6 @@ const fingerprintBody = z.object({
   pixelRatio: z.number().positive().max(10).optional().describe('window.devicePixelRatio (extension)'),
 });
 
-const tokenNotFound = () => notFound('DEEP_LINK_TOKEN_NOT_FOUND', 'the deep-link token is unknown or has expired');
-
 /** JSON from a text/plain body (sendBeacon); a body that is not JSON is the usual 400. */
 function parseTextAsJson(_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) {
   if (body.trim() === '') return done(invalid('EMPTY_BODY', 'the request body is empty; send a JSON object'));
@@ -45,32 +43,8 @@ function parseTextAsJson(_request: FastifyRequest, body: string, done: (err: Err
   }
 }
 
-export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { tokens, records, recorder } = deps.deepLinks;
+export const webSdkDataApi: FastifyPluginAsyncZod<{ webSdk: WebSdkDataService; sdk: AppDeps['sdk'] }> = async (app, { webSdk, sdk }) => {
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseTextAsJson);
-
-  /**
-   * A live token, counted against the caller's address's keyless budget for the token's app (or
-   * the app the caller names): a browser holds no key, so it never spends the app's own budget.
-   */
-  async function liveToken(request: FastifyRequest, token: string, appId: number | undefined): Promise<DeepLinkToken> {
-    if (appId !== undefined) deps.sdk.rateLimit.keyless(appId, request.ip);
-    const found = await tokens.get(token);
-    if (!found || found.expiresAt.getTime() <= Date.now()) throw tokenNotFound();
-    if (appId === undefined) deps.sdk.rateLimit.keyless(found.appId, request.ip);
-    return found;
-  }
-
-  async function updateFingerprint(request: FastifyRequest, body: z.infer<typeof fingerprintBody>) {
-    await liveToken(request, body.token, body.appId);
-    const updated = await tokens.updateFingerprint(body.token, {
-      resolution: normalizeResolution(body.resolution),
-      timeZone: body.timeZone?.trim() || null,
-      language: normalizeLanguage(body.language),
-      pixelRatio: body.pixelRatio ?? null,
-    });
-    if (!updated) throw tokenNotFound();
-  }
 
   // Two sub-contexts rather than one CORS wildcard at /api/v1/sdk/web: the version route's plugin
   // answers its own preflights there.
@@ -81,7 +55,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     r.post('/update-fingerprint', {
       schema: { tags, summary: 'Attach the landing page\'s device fingerprint to a deep-link token', body: fingerprintBody, response: { 200: statusSchema, ...errors } },
     }, async (request) => {
-      await updateFingerprint(request, request.body);
+      await webSdk.updateFingerprint(request.body, request.ip);
       return { status: 'success' as const, message: 'fingerprint updated' };
     });
 
@@ -92,15 +66,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         response: { 200: statusSchema, ...errors },
       },
     }, async (request) => {
-      await liveToken(request, request.body.token, undefined);
-      const visit = await tokens.markStoreVisited(request.body.token);
-      if (!visit) throw tokenNotFound();
-      if (visit.first) {
-        const t = visit.token;
-        recorder.funnel(t.organizationId, {
-          appId: t.appId, platform: t.platform, sessionId: t.token, stage: 'STORE_VISITED', linkType: t.linkType, linkId: t.linkId, source: 'landing',
-        });
-      }
+      const visit = await webSdk.trackStoreVisit(request.body.token, request.ip);
       return { status: 'success' as const, message: visit.first ? 'store visit recorded' : 'store visit already recorded' };
     });
 
@@ -116,22 +82,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         response: { 200: statusSchema.extend({ id: z.number().int() }), ...errors },
       },
     }, async (request) => {
-      const b = request.body;
-      const token = b.token ? await tokens.get(b.token) : undefined;
-      let appId = token?.appId ?? null;
-      let organizationId = token?.organizationId ?? null;
-      if (appId === null && b.appId !== undefined) {
-        const named = await deps.repos.mobileApps.authenticate(b.appId, null);
-        if (named) [appId, organizationId] = [named.id, named.organizationId];
-      }
-      // Reports of no known app share one budget per address.
-      deps.sdk.rateLimit.keyless(appId ?? 'debug-scheme', request.ip);
-      const id = await records.addDebugSchemeReport({
-        organizationId, appId, token: token?.token ?? null,
-        appUrl: b.appUrl ?? null, schemeEnd: b.schemeEnd ?? null, pathPart: b.pathPart ?? null,
-        androidPackage: b.androidPackage ?? null, appScheme: b.appScheme ?? null, intentUrl: b.intentUrl ?? null,
-        userAgent: request.headers['user-agent']?.slice(0, 1000) ?? null,
-      });
+      const id = await webSdk.addDebugSchemeReport(request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
       return { status: 'success' as const, message: 'debug report stored', id };
     });
 
@@ -153,12 +104,9 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         },
       },
     }, async (request) => {
-      const caller = await deps.sdk.authenticate.mobileOrBrowser(request);
-      deps.sdk.rateLimit.take(caller, request.ip);
-      const t = await tokens.get(request.query.token);
-      if (!t || t.organizationId !== caller.organization.id || t.expiresAt.getTime() <= Date.now()) throw tokenNotFound();
-      const link = await loadLink(deps, t.organizationId, { linkType: t.linkType, id: t.linkId });
-      if (!link) throw tokenNotFound();
+      const caller = await sdk.authenticate.mobileOrBrowser(request);
+      sdk.rateLimit.take(caller, request.ip);
+      const { token: t, link } = await webSdk.linkOfToken(caller.organization.id, request.query.token);
       return {
         token: t.token,
         goalType: goalTypeOf(link),
@@ -175,7 +123,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     campaign.withTypeProvider<ZodTypeProvider>().post('/update-fingerprint', {
       schema: { tags, summary: 'Attach the device fingerprint to a campaign deep-link token (after a campaign QR scan)', body: fingerprintBody, response: { 200: statusSchema, ...errors } },
     }, async (request) => {
-      await updateFingerprint(request, request.body);
+      await webSdk.updateFingerprint(request.body, request.ip);
       return { status: 'success' as const, message: 'campaign fingerprint updated' };
     });
   }, { prefix: '/campaign-deep-link' });

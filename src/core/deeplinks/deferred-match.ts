@@ -2,8 +2,8 @@
 // token the app holds: Play's Install Referrer, then one carried through the clipboard or a URL),
 // then probabilistic over the app's open tokens (match-score.ts). A token is consumed once, by a
 // conditional update, so two launches racing for one click cannot both get it.
-import type { DeepLinkToken, DeepLinkTokensRepo } from '../oltp/deep-link-tokens.repo.js';
-import { normalizeIp } from '../shared/ip.js';
+import type { DeepLinkToken, DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
+import { normalizeIp } from '../../shared/ip.js';
 import {
   agentSignals,
   ipPrefix,

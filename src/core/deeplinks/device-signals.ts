@@ -82,7 +82,7 @@ export function normalizeResolution(raw: string | null | undefined): string | nu
   return `${Math.min(a, b)}x${Math.max(a, b)}`;
 }
 
-/** The first tag of an Accept-Language header or a language setting, lowercase: `ko-kr`. */
+/** The first tag of an Accept-Language list or a language setting, lowercase: `ko-kr`. */
 export function normalizeLanguage(raw: string | null | undefined): string | null {
   if (!raw) return null;
   const first = raw.split(',')[0]!.split(';')[0]!.trim().replace(/_/g, '-').toLowerCase();

@@ -1,9 +1,9 @@
 // Recording the deep-link events (funnel stages, resolution attempts, installs) through the
 // publisher, in the data shapes of src/ingest/deep-link-events.ts. Never blocks, never throws.
 import { createHash } from 'node:crypto';
-import type { AppInstallData, FunnelStageData, ResolutionData } from '../ingest/deep-link-events.js';
-import type { EventPublisher } from '../ingest/publisher.js';
-import { uuidv7 } from '../shared/ids.js';
+import type { AppInstallData, FunnelStageData, ResolutionData } from '../../ingest/deep-link-events.js';
+import type { EventPublisher } from '../../ingest/publisher.js';
+import { uuidv7 } from '../../shared/ids.js';
 
 export interface DeepLinkRecorder {
   funnel(organizationId: number, data: FunnelStageData, occurredAt?: number): void;

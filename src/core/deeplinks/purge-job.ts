@@ -1,9 +1,9 @@
 // Keeps the deep-link tables bounded: expired tokens, old funnel marks and old debug reports are
 // deleted every few minutes. Every instance runs it; the deletes skip rows another instance holds,
 // so running it twice at once costs nothing but a query.
-import type { Logger } from '../shared/logger.js';
-import type { DeepLinkRecordsRepo } from '../oltp/deep-link-records.repo.js';
-import type { DeepLinkTokensRepo } from '../oltp/deep-link-tokens.repo.js';
+import type { Logger } from '../../shared/logger.js';
+import type { DeepLinkRecordsRepo } from '../../oltp/deep-link-records.repo.js';
+import type { DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 
 export const PURGE_INTERVAL_MS = 5 * 60_000;
 
