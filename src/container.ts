@@ -9,10 +9,7 @@ import type { AppDeps } from './api/deps.js';
 import type { Bus, Consumer } from './ingest/bus.js';
 import { createClickEnricher } from './ingest/enrich.js';
 import { createDeepLinkServices } from './deeplink/services.js';
-import { DEEP_LINK_EVENT_TYPES } from './ingest/deep-link-events.js';
-import { eventSubject } from './ingest/envelope.js';
-import { createEventTableRoutes } from './ingest/event-routes.js';
-import { JOURNEY_EVENT_TYPES } from './ingest/journey-events.js';
+import { createEventTableRoutes, olapConsumers } from './ingest/event-registry.js';
 import { openGeoLookup } from './ingest/geo.js';
 import { createMemoryBus } from './ingest/memory-bus.js';
 import { createNatsBus } from './ingest/nats-bus.js';
@@ -137,24 +134,16 @@ async function assemble(
 
   const geo = await openGeoLookup(config.geoipDatabase);
   const eventRoutes = createEventTableRoutes({ enrich: createClickEnricher(geo) });
-  // Clicks have a durable consumer of their own: their backlog and lag are the ones that matter,
-  // and a problem with any other event type never holds them up.
   const olapWriter = createOlapWriter({ bus, sink: createRowSink(clickhouse.client), routes: eventRoutes, log, metrics });
   // Steady traffic is written in inserts of eventWriteIntervalMs (a fixed cost per insert): a
   // batch holds every message the publisher sends in that span (one per eventBatchDelayMs at most).
   const olapMaxBatch = Math.max(64, 2 * Math.ceil(config.eventWriteIntervalMs / config.eventBatchDelayMs));
   const olapConsumer = (durable: string, subject: string) =>
     bus.consume({ durable, subject, maxBatch: olapMaxBatch, batchIntervalMs: config.eventWriteIntervalMs, handler: olapWriter });
-  const olapTypes = [...DEEP_LINK_EVENT_TYPES, ...JOURNEY_EVENT_TYPES];
   // An api-only process (SIGNPOST_ROLES=api, NATS only) publishes; worker processes consume.
   const { worker } = config.roles;
-  const consumers: Consumer[] = worker
-    ? [
-        await olapConsumer('olap-clicks', 'events.click'),
-        await olapConsumer('olap-events', 'events.api_request'),
-        ...(await Promise.all(olapTypes.map((type) => olapConsumer(`olap-${type.replaceAll('_', '-')}`, eventSubject(type))))),
-      ]
-    : [];
+  const consumers: Consumer[] = [];
+  if (worker) for (const { durable, subject } of olapConsumers()) consumers.push(await olapConsumer(durable, subject));
   // Webhooks: every event type passes one consumer that enqueues deliveries in PostgreSQL; the
   // worker sends them (started once the app is up, stopped before PostgreSQL closes).
   const webhookEndpoints = createWebhookEndpointsRepo({ sql: postgres.sql });

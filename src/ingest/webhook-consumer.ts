@@ -10,7 +10,8 @@ import { serializeWebhookEvent } from '../shared/webhook-body.js';
 import type { BatchHandler } from './bus.js';
 import type { ClickEnricher } from './enrich.js';
 import { decodeBatch, type EventEnvelope } from './envelope.js';
-import { clickedLinks, toWebhookEvents, WEBHOOK_SOURCE_TYPES } from './webhook-events.js';
+import { specOf, WEBHOOK_SOURCE_TYPES } from './event-registry.js';
+import { clickedLinks, toWebhookEvents } from './webhook-events.js';
 import type { WebhookSubscriptions } from './webhook-subscriptions.js';
 
 export interface WebhookConsumerOptions {
@@ -47,7 +48,11 @@ export function createWebhookConsumer(options: WebhookConsumerOptions): BatchHan
         log.warn({ err, id: message.id }, 'undecodable event batch skipped');
       }
     }
-    const subscribed = envelopes.filter((e) => SOURCE_TYPES.has(e.type) && subscriptions.has(e.organizationId));
+    // Only events that can produce a category their organization subscribes to.
+    const subscribed = envelopes.filter((e) => {
+      const categories = subscriptions.get(e.organizationId);
+      return categories !== undefined && specOf(e.type)?.webhooks.some((c) => categories.has(c)) === true;
+    });
     if (subscribed.length === 0) return;
     const links = clickedLinks(subscribed, (org) => subscriptions.get(org)?.has('click') === true);
     const names = {

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { normalizeIp } from '../../shared/ip.js';
 import { MOBILE_FUNNEL_STAGES } from '../../ingest/deep-link-events.js';
-import { uuidv7 } from '../../shared/ids.js';
+import { clickEvent } from '../../core/clicks/click-event.js';
 import { gone, invalid, notFound } from '../../shared/errors.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema, idSchema } from '../schemas/common.js';
@@ -137,27 +137,19 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw gone('LINK_EXPIRED', 'the link has expired');
     const clickId = await records.nextClickId();
     const f = link.linkType === 'url' ? link.url : link.campaign;
-    deps.events.record({
-      eventId: uuidv7(),
-      type: 'click',
-      occurredAt: Date.now(),
-      organizationId: f.organizationId,
-      data: {
-        linkType: link.linkType,
-        linkId: f.id,
-        host: request.hostname,
-        cid: extra.cid,
-        tracker: extra.tracker,
-        referrer: '',
-        userAgent: extra.deviceInfo?.userAgent ?? request.headers['user-agent'] ?? '',
-        ip: normalizeIp(request.ip),
-        acceptLanguage: (request.headers['accept-language'] ?? '').slice(0, 100),
-        utmSource: '', utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '',
-        bot: false,
-        source: 'mobile_sdk',
-        clickId,
-      },
-    });
+    deps.events.record(clickEvent({
+      link: { kind: link.linkType, id: f.id, organizationId: f.organizationId },
+      host: request.hostname,
+      ip: normalizeIp(request.ip),
+      userAgent: extra.deviceInfo?.userAgent ?? request.headers['user-agent'],
+      referrer: undefined,
+      acceptLanguage: request.headers['accept-language'],
+      cid: extra.cid,
+      tracker: extra.tracker,
+      bot: false,
+      source: 'mobile_sdk',
+      clickId,
+    }));
     return clickId;
   }
 
