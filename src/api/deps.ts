@@ -24,14 +24,12 @@ import type { OrganizationsRepo } from '../oltp/organizations.repo.js';
 import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
 import type { UsageMeter } from '../oltp/usage-meter.js';
 import type { UsageRepo } from '../oltp/usage.repo.js';
-import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
 import type { JourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
 import type { JourneyUsersRepo } from '../oltp/journey-users.repo.js';
 import type { JourneyActivity } from '../olap/journey-activity.js';
 import type { JourneyStats } from '../olap/journey-stats.js';
-import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
 import type { NoticesRepo } from '../oltp/notices.repo.js';
-import type { Resolve } from '../shared/webhook-url.js';
+import type { WebhooksService } from '../core/webhooks/webhooks-service.js';
 
 export interface Lifecycle {
   /** False while starting and from the first moment of shutdown: /readyz answers 503. */
@@ -68,19 +66,14 @@ export interface AppDeps {
   deepLinks: DeepLinkServices;
   /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
   journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };
-  /**
-   * Webhook URL checks resolve names with this; nudge wakes this instance's delivery worker;
-   * endpointChanged tells every instance's bus consumer to reread the subscriptions.
-   */
-  webhooks: { resolve: Resolve; nudge(): void; endpointChanged(): void };
+  /** The operator's webhook endpoint and delivery log. */
+  webhooks: WebhooksService;
   /** Recent dead letters of the event pipeline, newest first; undefined where the bus keeps none it can list. */
   deadLetters: { recent(limit: number): Promise<{ subject: string; id: string; reason: string; at: Date }[] | undefined> };
   repos: {
     organizations: OrganizationsRepo;
     apiKeys: ApiKeysRepo;
     customDomains: CustomDomainsRepo;
-    webhookEndpoints: WebhookEndpointsRepo;
-    webhookDeliveries: WebhookDeliveriesRepo;
     notices: NoticesRepo;
     ssoPartners: SsoPartnersRepo;
     usage: UsageRepo;

@@ -33,10 +33,10 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
   });
   await app.register(adminOrganizationRoutes, { deps });
   await app.register(adminDomainRoutes, { deps });
-  await app.register(adminWebhookRoutes, { deps });
-  await app.register(adminWebhookDeliveryRoutes, { deps });
+  await app.register(adminWebhookRoutes, { webhooks: deps.webhooks });
+  await app.register(adminWebhookDeliveryRoutes, { webhooks: deps.webhooks });
   await app.register(adminNoticeRoutes, { deps });
   await app.register(adminPartnerRoutes, { deps });
   await app.register(adminDebugSchemeRoutes, { deps });
-  await app.register(adminDeadLetterRoutes, { deps });
+  await app.register(adminDeadLetterRoutes, { deadLetters: deps.deadLetters });
 };

@@ -2,16 +2,16 @@
 // events for the organizations whose enabled endpoint subscribes to their category, and enqueues
 // one delivery per endpoint and event in PostgreSQL. It acks only after the insert; a redelivered
 // bus message finds its rows there already (unique on organization and event id) and adds nothing.
-import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
-import type { LinkNamesRepo } from '../oltp/link-names.repo.js';
-import type { Logger } from '../shared/logger.js';
-import type { Metrics } from '../shared/metrics.js';
-import { serializeWebhookEvent } from '../shared/webhook-body.js';
-import type { BatchHandler } from './bus.js';
-import type { ClickEnricher } from './enrich.js';
-import { decodeBatch, type EventEnvelope } from './envelope.js';
-import { specOf, WEBHOOK_SOURCE_TYPES } from './event-registry.js';
-import { clickedLinks, toWebhookEvents } from './webhook-events.js';
+import type { WebhookDeliveriesRepo } from '../../oltp/webhook-deliveries.repo.js';
+import type { LinkNamesRepo } from '../../oltp/link-names.repo.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Metrics } from '../../shared/metrics.js';
+import { serializeWebhookEvent } from '../../shared/webhook-body.js';
+import type { BatchHandler } from '../../ingest/bus.js';
+import type { ClickEnricher } from '../../ingest/enrich.js';
+import { decodeBatch, type EventEnvelope } from '../../ingest/envelope.js';
+import { specOf, WEBHOOK_SOURCE_TYPES } from '../../ingest/event-registry.js';
+import { clickedLinks, toWebhookEvents } from '../../ingest/webhook-events.js';
 import type { WebhookSubscriptions } from './webhook-subscriptions.js';
 
 export interface WebhookConsumerOptions {
