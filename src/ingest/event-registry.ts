@@ -3,6 +3,10 @@
 // categories it can produce. The publisher's typed `record`, the OLAP writer's routing, the list
 // of OLAP consumers and the webhook consumer's selection are all derived from here, so a type
 // that is declared is routed, and a payload of the wrong shape does not compile.
+//
+// A new type: its payload interface and row mapping in the module of its category (and the table
+// in a sql/clickhouse migration); one line in EventPayloads and one entry in EVENT_REGISTRY; with
+// webhook categories, its mapping in webhook-events.ts (the compiler asks for it).
 import type { EventRow } from '../shared/event-rows.js';
 import type { WebhookEvent } from '../shared/webhook-body.js';
 import { apiRequestRow, type ApiRequestData } from './api-request-events.js';
