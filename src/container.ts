@@ -9,16 +9,12 @@ import type { AppDeps } from './api/deps.js';
 import { composeDeepLinks } from './compose/deeplinks.js';
 import type { Bus, Consumer } from './ingest/bus.js';
 import { createClickEnricher } from './ingest/enrich.js';
-import { DEEP_LINK_EVENT_TYPES } from './ingest/deep-link-events.js';
-import { eventSubject } from './ingest/envelope.js';
-import { createEventTableRoutes } from './ingest/event-routes.js';
-import { JOURNEY_EVENT_TYPES } from './ingest/journey-events.js';
 import { openGeoLookup } from './ingest/geo.js';
 import { createMemoryBus } from './ingest/memory-bus.js';
 import { createNatsBus } from './ingest/nats-bus.js';
-import { createSpool } from './ingest/spool.js';
-import { createOlapWriter } from './ingest/olap-writer.js';
-import { createEventPublisher, type EventPublisher } from './ingest/publisher.js';
+import type { EventPublisher } from './ingest/publisher.js';
+import { composeOlapConsumers, composePublisher } from './compose/events.js';
+import { composeWebhooks } from './compose/webhooks.js';
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
 import { createClickStats } from './olap/click-stats.js';
@@ -49,16 +45,9 @@ import { createPostgres, type Postgres } from './oltp/postgres.js';
 import { createSsoPartnersRepo } from './oltp/sso-partners.repo.js';
 import { createUsageMeter, type UsageMeter } from './oltp/usage-meter.js';
 import { createUsageRepo } from './oltp/usage.repo.js';
-import { createWebhookEndpointsRepo } from './oltp/webhook-endpoints.repo.js';
 import { createJourneySessionsRepo } from './oltp/journey-sessions.repo.js';
 import { createJourneyUsersRepo } from './oltp/journey-users.repo.js';
-import { createWebhookDeliveriesRepo } from './oltp/webhook-deliveries.repo.js';
 import { createNoticesRepo } from './oltp/notices.repo.js';
-import { createLinkNamesRepo } from './oltp/link-names.repo.js';
-import { createWebhookConsumer } from './ingest/webhook-consumer.js';
-import { createWebhookSubscriptions } from './ingest/webhook-subscriptions.js';
-import { createWebhookWorker } from './ingest/webhook-worker.js';
-import { systemResolve } from './shared/webhook-url.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
@@ -135,60 +124,16 @@ async function assemble(
   const { secretBox, postgres, clickhouse, bus, metrics } = stores;
 
   const geo = await openGeoLookup(config.geoipDatabase);
-  const eventRoutes = createEventTableRoutes({ enrich: createClickEnricher(geo) });
-  // Clicks have a durable consumer of their own: their backlog and lag are the ones that matter,
-  // and a problem with any other event type never holds them up.
-  const olapWriter = createOlapWriter({ bus, sink: createRowSink(clickhouse.client), routes: eventRoutes, log, metrics });
-  // Steady traffic is written in inserts of eventWriteIntervalMs (a fixed cost per insert): a
-  // batch holds every message the publisher sends in that span (one per eventBatchDelayMs at most).
-  const olapMaxBatch = Math.max(64, 2 * Math.ceil(config.eventWriteIntervalMs / config.eventBatchDelayMs));
-  const olapConsumer = (durable: string, subject: string) =>
-    bus.consume({ durable, subject, maxBatch: olapMaxBatch, batchIntervalMs: config.eventWriteIntervalMs, handler: olapWriter });
-  const olapTypes = [...DEEP_LINK_EVENT_TYPES, ...JOURNEY_EVENT_TYPES];
+  const enrich = createClickEnricher(geo);
   // An api-only process (SIGNPOST_ROLES=api, NATS only) publishes; worker processes consume.
   const { worker } = config.roles;
   const consumers: Consumer[] = worker
-    ? [
-        await olapConsumer('olap-clicks', 'events.click'),
-        await olapConsumer('olap-events', 'events.api_request'),
-        ...(await Promise.all(olapTypes.map((type) => olapConsumer(`olap-${type.replaceAll('_', '-')}`, eventSubject(type))))),
-      ]
+    ? await composeOlapConsumers({ config, log, metrics, bus, sink: createRowSink(clickhouse.client), enrich })
     : [];
-  // Webhooks: every event type passes one consumer that enqueues deliveries in PostgreSQL; the
-  // worker sends them (started once the app is up, stopped before PostgreSQL closes).
-  const webhookEndpoints = createWebhookEndpointsRepo({ sql: postgres.sql });
-  const webhookDeliveries = createWebhookDeliveriesRepo({ sql: postgres.sql });
-  const webhookWorker = createWebhookWorker({
-    deliveries: webhookDeliveries, endpoints: webhookEndpoints, secretBox, log, metrics, resolve: systemResolve,
-    allowInsecure: config.webhookAllowInsecure, timeoutMs: config.webhookTimeoutMs, pollMs: config.webhookPollMs,
-    maxInFlight: config.webhookConcurrency, perEndpoint: config.webhookEndpointConcurrency,
-    retryBaseMs: config.webhookRetryBaseMs, retryMaxDelayMs: config.webhookRetryMaxDelayMs,
-    disableAfterFailures: config.webhookDisableAfterFailures, disableAfterMs: config.webhookRetryWindowMs,
-  });
-  const webhookSubscriptions = createWebhookSubscriptions({ load: () => webhookEndpoints.subscriptions(), ttlMs: 5_000 });
-  const WEBHOOKS_CHANGED = 'webhooks.changed';
-  const stopWebhookListening = bus.onBroadcast(WEBHOOKS_CHANGED, () => webhookSubscriptions.invalidate());
-  const webhookEndpointChanged = () => {
-    webhookSubscriptions.invalidate();
-    bus.broadcast(WEBHOOKS_CHANGED, new Uint8Array());
-  };
-  if (worker) consumers.push(await bus.consume({
-    durable: 'webhooks', subject: 'events.>', maxBatch: 64,
-    handler: createWebhookConsumer({
-      subscriptions: webhookSubscriptions, deliveries: webhookDeliveries, linkNames: createLinkNamesRepo({ sql: postgres.sql }),
-      enrich: createClickEnricher(geo), retryWindowMs: config.webhookRetryWindowMs, log, metrics, onEnqueued: webhookWorker.nudge,
-    }),
-  }));
-
-  const events: EventPublisher = createEventPublisher({
-    bus,
-    log,
-    metrics,
-    spool: createSpool(path.join(config.dataDir, 'spool', 'publisher')),
-    maxBatch: config.eventBatchMax,
-    maxDelayMs: config.eventBatchDelayMs,
-  });
-  metrics.define('event_backlog', 'gauge', 'Events recorded and not yet held by the bus', () => [{ labels: {}, value: events.backlog() }]);
+  const webhooks = await composeWebhooks({ config, log, metrics, bus, sql: postgres.sql, secretBox, enrich, consume: worker });
+  if (webhooks.consumer) consumers.push(webhooks.consumer);
+  const webhookWorker = webhooks.worker;
+  const events: EventPublisher = composePublisher({ config, log, metrics, bus });
   // How late the event loop runs what is due. A redirect waits this long, and so does an event on
   // its way to the bus: what a crash can lose is the batch delay plus this.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -249,8 +194,6 @@ async function assemble(
   const repos: AppDeps['repos'] = {
     organizations: createOrganizationsRepo({ sql }),
     customDomains: createCustomDomainsRepo({ sql }),
-    webhookEndpoints,
-    webhookDeliveries,
     mobileApps: createMobileAppsRepo({ sql, secretBox }),
     shortUrls: createShortUrlsRepo({ sql }),
     campaigns: createCampaignsRepo({ sql }),
@@ -303,7 +246,7 @@ async function assemble(
       stats: createJourneyStats(clickhouse.client),
     },
     repos,
-    webhooks: { resolve: systemResolve, nudge: webhookWorker.nudge, endpointChanged: webhookEndpointChanged },
+    webhooks: webhooks.service,
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },
   };
   const app = await buildApp(deps);
@@ -324,7 +267,7 @@ async function assemble(
     await app.close();
     await domains.stopVerification();
     associationFiles.stop();
-    stopWebhookListening();
+    webhooks.stopListening();
     await deepLinks.close();
     stopListening();
     links.close();

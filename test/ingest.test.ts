@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bus, BusMessage } from '../src/ingest/bus.js';
 import { decodeBatch, encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
 import { createClickEnricher } from '../src/ingest/enrich.js';
-import { createEventTableRoutes } from '../src/ingest/event-routes.js';
+import { createEventTableRoutes } from '../src/ingest/event-registry.js';
 import { openGeoLookup } from '../src/ingest/geo.js';
 import { createMemoryBus } from '../src/ingest/memory-bus.js';
 import { createNatsBus } from '../src/ingest/nats-bus.js';
-import { createOlapWriter, type RowSink } from '../src/ingest/olap-writer.js';
+import { createOlapWriter } from '../src/ingest/olap-writer.js';
+import type { RowSink } from '../src/shared/event-rows.js';
 import { createEventPublisher } from '../src/ingest/publisher.js';
 import { createRowSink } from '../src/olap/row-sink.js';
 import { uuidv7 } from '../src/shared/ids.js';
@@ -21,6 +22,7 @@ import { createLogger } from '../src/shared/logger.js';
 import { createMetrics } from '../src/shared/metrics.js';
 import { backend, servicesEnv } from './support/backend.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { looseEvent } from './support/loose-event.js';
 
 const eventTableRoutes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()) });
 
@@ -97,7 +99,7 @@ describe(`ingest (${backend})`, () => {
     const org = newOrg();
     const start = Date.now() - 60_000;
     const events = Array.from({ length: 37 }, (_, i) => apiRequest(org, i, start + i * 1_001));
-    for (const event of events) svc.container.deps.events.record(event);
+    for (const event of events) svc.container.deps.events.record(looseEvent(event));
 
     await rowsReach(org, events.length);
 
@@ -295,7 +297,7 @@ describe(`ingest (${backend})`, () => {
     const mixed = [apiRequest(org, 0), { ...apiRequest(org, 1), eventId: 'not-a-uuid' }, apiRequest(org, 2)];
     await svc.container.bus.publish('events.api_request', encodeBatch(mixed), uuidv7());
     const later = Array.from({ length: 6 }, (_, i) => apiRequest(org, 10 + i));
-    for (const event of later) svc.container.deps.events.record(event);
+    for (const event of later) svc.container.deps.events.record(looseEvent(event));
 
     await rowsReach(org, 2 + later.length);
     expect(await svc.container.bus.drain(15_000)).toBe(true);
@@ -347,7 +349,7 @@ describe(`ingest (${backend})`, () => {
       // One event bigger than maxBytes on its own still travels, alone.
       const big = { ...apiRequest(org, 60), data: { note: 'x'.repeat(3 * maxBytes) } };
       events.splice(30, 0, big);
-      for (const event of events) publisher.record(event);
+      for (const event of events) publisher.record(looseEvent(event));
       expect(publisher.backlog()).toBe(events.length);
 
       expect(await publisher.flush(15_000)).toBe(true);

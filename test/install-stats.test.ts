@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../src/shared/ids.js';
 import { expectError } from './support/error-body.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { looseEvent } from './support/loose-event.js';
 
 let isolation: Isolation;
 let svc: TestService;
@@ -27,7 +28,7 @@ type Event = { type: string; at: string; data: Record<string, unknown> };
 /** Records events as the producers do and waits until the consumers have written all of them. */
 async function record(events: Event[], organizationId = org.id): Promise<void> {
   for (const e of events) {
-    svc.container.deps.events.record({ eventId: uuidv7(), type: e.type, occurredAt: Date.parse(e.at), organizationId, data: e.data });
+    svc.container.deps.events.record(looseEvent({ eventId: uuidv7(), type: e.type, occurredAt: Date.parse(e.at), organizationId, data: e.data }));
   }
   expect(await svc.container.deps.events.flush(10_000)).toBe(true);
   expect(await svc.container.bus.drain(15_000)).toBe(true);

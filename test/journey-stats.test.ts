@@ -7,6 +7,7 @@ import { uuidv7 } from '../src/shared/ids.js';
 import { expectError } from './support/error-body.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { looseEvent } from './support/loose-event.js';
 
 let isolation: Isolation;
 let svc: TestService;
@@ -60,7 +61,7 @@ function journey(): { starts: EventEnvelope[]; rest: EventEnvelope[] } {
 }
 
 async function publish(events: EventEnvelope[]): Promise<void> {
-  for (const e of events) svc.container.deps.events.record(e);
+  for (const e of events) svc.container.deps.events.record(looseEvent(e));
   expect(await svc.container.deps.events.flush()).toBe(true);
 }
 

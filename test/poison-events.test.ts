@@ -10,7 +10,7 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickEnricher } from '../src/ingest/enrich.js';
 import { decodeBatch, encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
-import { createEventTableRoutes } from '../src/ingest/event-routes.js';
+import { createEventTableRoutes, type RecordedEvent } from '../src/ingest/event-registry.js';
 import { openGeoLookup } from '../src/ingest/geo.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { backend, servicesEnv } from './support/backend.js';
@@ -23,7 +23,7 @@ const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGe
 
 let isolation: Isolation;
 let svc: TestService;
-const recorded: EventEnvelope[] = [];
+const recorded: RecordedEvent[] = [];
 let deadLetters: SeenDeadLetter[] = [];
 
 beforeAll(async () => {
@@ -33,7 +33,7 @@ beforeAll(async () => {
   const { events } = svc.container.deps;
   const record = events.record.bind(events);
   events.record = (event) => {
-    recorded.push(event);
+    recorded.push(event as RecordedEvent);
     return record(event);
   };
   deadLetters = watchDeadLetters(svc.container.bus);

@@ -46,6 +46,7 @@ async function recordClicks(linkType: 'url' | 'campaign', linkId: number, clicks
       data: {
         linkType, linkId, host: 'localhost', cid: c.cid ?? '', tracker: c.tracker ?? '', referrer: c.referrer ?? '',
         userAgent: c.userAgent ?? IPHONE, ip: c.ip ?? '211.234.10.1', acceptLanguage: 'ko-KR', bot: c.bot ?? false,
+        utmSource: '', utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '',
       },
     });
   }

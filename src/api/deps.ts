@@ -23,13 +23,11 @@ import type { ShortUrlsRepo } from '../oltp/short-urls.repo.js';
 import type { CustomDomainsRepo } from '../oltp/custom-domains.repo.js';
 import type { OrganizationsRepo } from '../oltp/organizations.repo.js';
 import type { UsageMeter } from '../oltp/usage-meter.js';
-import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
 import type { JourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
 import type { JourneyUsersRepo } from '../oltp/journey-users.repo.js';
 import type { JourneyActivity } from '../olap/journey-activity.js';
 import type { JourneyStats } from '../olap/journey-stats.js';
-import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
-import type { Resolve } from '../shared/webhook-url.js';
+import type { WebhooksService } from '../core/webhooks/webhooks-service.js';
 
 export interface Lifecycle {
   /** False while starting and from the first moment of shutdown: /readyz answers 503. */
@@ -71,18 +69,13 @@ export interface AppDeps {
   deepLinks: DeepLinkServices;
   /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
   journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };
-  /**
-   * Webhook URL checks resolve names with this; nudge wakes this instance's delivery worker;
-   * endpointChanged tells every instance's bus consumer to reread the subscriptions.
-   */
-  webhooks: { resolve: Resolve; nudge(): void; endpointChanged(): void };
+  /** The operator's webhook endpoint and delivery log. */
+  webhooks: WebhooksService;
   /** Recent dead letters of the event pipeline, newest first; undefined where the bus keeps none it can list. */
   deadLetters: { recent(limit: number): Promise<{ subject: string; id: string; reason: string; at: Date }[] | undefined> };
   repos: {
     organizations: OrganizationsRepo;
     customDomains: CustomDomainsRepo;
-    webhookEndpoints: WebhookEndpointsRepo;
-    webhookDeliveries: WebhookDeliveriesRepo;
     mobileApps: MobileAppsRepo;
     shortUrls: ShortUrlsRepo;
     campaigns: CampaignsRepo;

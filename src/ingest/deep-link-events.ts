@@ -1,12 +1,10 @@
-// The deep-link event types and how each becomes a ClickHouse row (sql/clickhouse/0004). The
-// producers (redirect landing page, web and mobile SDK APIs) record them through the publisher;
-// the consumer `olap-deeplinks` writes them; app-install statistics read them.
+// The deep-link event types' payloads and how each becomes a ClickHouse row (sql/clickhouse/0004).
+// The producers (redirect landing page, web and mobile SDK APIs) record them through the
+// publisher; event-registry.ts routes them; app-install statistics read them.
+import type { EventRow } from '../shared/event-rows.js';
 import type { ClickEnricher } from './enrich.js';
-import type { EventEnvelope } from './envelope.js';
-import type { TableRoute } from './olap-writer.js';
+import type { WireEvent } from './envelope.js';
 import { num, str, withEventColumns } from './row-values.js';
-
-export const DEEP_LINK_EVENT_TYPES = ['funnel_stage', 'deeplink_resolution', 'app_install'] as const;
 
 export const MOBILE_FUNNEL_STAGES = ['CLICKED', 'STORE_VISITED', 'APP_INSTALLED', 'APP_OPENED', 'DEEP_LINK_RESOLVED', 'GOAL_COMPLETED'] as const;
 export type MobileFunnelStage = (typeof MOBILE_FUNNEL_STAGES)[number];
@@ -63,64 +61,53 @@ const linkType = (v: unknown) => (v === 'url' || v === 'campaign' ? v : 'none');
 const platform = (v: unknown) => (v === 'IOS' || v === 'ANDROID' ? v : '');
 const confidence = (v: unknown) => Math.max(0, Math.min(100, Math.round(num(v))));
 
-export function createDeepLinkRoutes(deps: { enrich: ClickEnricher }): Record<string, TableRoute> {
-  return {
-    funnel_stage: {
-      table: 'deeplink_funnel',
-      toRow: (e: EventEnvelope) => {
-        const d = e.data;
-        return withEventColumns(e, {
-          app_id: num(d.appId),
-          platform: platform(d.platform),
-          session_id: str(d.sessionId, 200),
-          stage: (MOBILE_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
-          link_type: linkType(d.linkType),
-          link_id: num(d.linkId),
-          goal_type: str(d.goalType, 50),
-          goal_value: num(typeof d.goalValue === 'string' ? Number(d.goalValue) : d.goalValue),
-          currency: str(d.currency, 3).toUpperCase(),
-          device_type: str(d.deviceType, 50),
-          external_user_id: str(d.externalUserId, 200),
-          source: str(d.source, 20),
-        });
-      },
-    },
-    deeplink_resolution: {
-      table: 'deeplink_resolutions',
-      toRow: (e: EventEnvelope) => {
-        const d = e.data;
-        return withEventColumns(e, {
-          app_id: num(d.appId),
-          platform: platform(d.platform),
-          method: str(d.method, 20),
-          matched: d.matched === true ? 1 : 0,
-          match_type: d.matched === true ? str(d.matchType, 20) : '',
-          confidence: confidence(d.confidence),
-          failure_reason: d.matched === true ? '' : str(d.failureReason, 100) || 'unknown',
-          link_type: linkType(d.linkType),
-          link_id: num(d.linkId),
-          reengagement: d.reengagement === true ? 1 : 0,
-          user_key: str(d.userKey, 200),
-        });
-      },
-    },
-    app_install: {
-      table: 'app_installs',
-      toRow: (e: EventEnvelope) => {
-        const d = e.data;
-        const ip = str(d.ip, 64);
-        return withEventColumns(e, {
-          app_id: num(d.appId),
-          platform: platform(d.platform),
-          link_type: linkType(d.linkType),
-          link_id: num(d.linkId),
-          match_type: str(d.matchType, 20) || 'organic',
-          confidence: confidence(d.confidence),
-          country: ip ? deps.enrich({ userAgent: '', ip, referrer: '' }).country : '',
-          os_version: str(d.osVersion, 50),
-          session_id: str(d.sessionId, 200),
-        });
-      },
-    },
-  };
+export function funnelStageRow(e: WireEvent<FunnelStageData>): EventRow {
+  const d = e.data;
+  return withEventColumns(e, {
+    app_id: num(d.appId),
+    platform: platform(d.platform),
+    session_id: str(d.sessionId, 200),
+    stage: (MOBILE_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
+    link_type: linkType(d.linkType),
+    link_id: num(d.linkId),
+    goal_type: str(d.goalType, 50),
+    goal_value: num(typeof d.goalValue === 'string' ? Number(d.goalValue) : d.goalValue),
+    currency: str(d.currency, 3).toUpperCase(),
+    device_type: str(d.deviceType, 50),
+    external_user_id: str(d.externalUserId, 200),
+    source: str(d.source, 20),
+  });
+}
+
+export function resolutionRow(e: WireEvent<ResolutionData>): EventRow {
+  const d = e.data;
+  return withEventColumns(e, {
+    app_id: num(d.appId),
+    platform: platform(d.platform),
+    method: str(d.method, 20),
+    matched: d.matched === true ? 1 : 0,
+    match_type: d.matched === true ? str(d.matchType, 20) : '',
+    confidence: confidence(d.confidence),
+    failure_reason: d.matched === true ? '' : str(d.failureReason, 100) || 'unknown',
+    link_type: linkType(d.linkType),
+    link_id: num(d.linkId),
+    reengagement: d.reengagement === true ? 1 : 0,
+    user_key: str(d.userKey, 200),
+  });
+}
+
+export function appInstallRow(e: WireEvent<AppInstallData>, deps: { enrich: ClickEnricher }): EventRow {
+  const d = e.data;
+  const ip = str(d.ip, 64);
+  return withEventColumns(e, {
+    app_id: num(d.appId),
+    platform: platform(d.platform),
+    link_type: linkType(d.linkType),
+    link_id: num(d.linkId),
+    match_type: str(d.matchType, 20) || 'organic',
+    confidence: confidence(d.confidence),
+    country: ip ? deps.enrich({ userAgent: '', ip, referrer: '' }).country : '',
+    os_version: str(d.osVersion, 50),
+    session_id: str(d.sessionId, 200),
+  });
 }

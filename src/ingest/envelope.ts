@@ -12,7 +12,21 @@ export const eventEnvelopeSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
+/** An envelope as it comes off the bus: any type, data checked only for being an object. */
 export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>;
+
+/**
+ * An event off the bus as its type's row or webhook mapping sees it: the field names of its
+ * payload type P, each of unknown value. What the bus carries was written by another version,
+ * or by hand, so a mapping checks each value; the names at least are checked by the compiler.
+ */
+export interface WireEvent<P> {
+  eventId: string;
+  type: string;
+  occurredAt: number;
+  organizationId: number;
+  data: { readonly [K in keyof P]?: unknown };
+}
 
 export const eventBatchSchema = z.object({
   v: z.literal(1),
@@ -24,7 +38,8 @@ export const eventSubject = (type: string) => `events.${type}`;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function encodeBatch(events: EventEnvelope[]): Uint8Array {
+/** Typed envelopes (the publisher's) and loose ones (a dead letter's) encode alike. */
+export function encodeBatch(events: readonly object[]): Uint8Array {
   return encoder.encode(JSON.stringify({ v: 1, events }));
 }
 

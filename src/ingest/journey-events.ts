@@ -1,18 +1,15 @@
-// The user-journey event types and how each becomes a ClickHouse row (sql/clickhouse/0005). The
-// user-journey API records them through the publisher; one durable consumer per type writes them;
-// webhooks turn them into session.started, session.transition, funnel.stage and goal.completed.
-// `data` never carries plaintext PII: ids, platform, UTM, the link, the stage and the goal.
-import type { EventEnvelope } from './envelope.js';
-import type { TableRoute } from './olap-writer.js';
+// The user-journey event types' payloads and how each becomes a ClickHouse row
+// (sql/clickhouse/0005). The user-journey API records them through the publisher; event-registry.ts
+// routes them; webhooks turn them into session.started, session.transition, funnel.stage and
+// goal.completed. `data` never carries plaintext PII: ids, platform, UTM, the link, the stage, the goal.
+import type { EventRow } from '../shared/event-rows.js';
+import type { WireEvent } from './envelope.js';
 import { num, str, withEventColumns } from './row-values.js';
-
-export const JOURNEY_EVENT_TYPES = ['session_started', 'session_event', 'session_transition', 'journey_funnel'] as const;
-export type JourneyEventType = (typeof JOURNEY_EVENT_TYPES)[number];
 
 export const JOURNEY_PLATFORMS = ['WEB', 'IOS', 'ANDROID'] as const;
 export type JourneyPlatform = (typeof JOURNEY_PLATFORMS)[number];
 
-/** The web app's five funnel stages, in order (spec: "Funnel stages (web app)"). */
+/** The web app's five funnel stages, in order. */
 export const WEB_FUNNEL_STAGES = ['CLICKED', 'DEEP_LINK_RESOLVED', 'CONTENT_VIEWED', 'ACTION_TAKEN', 'GOAL_COMPLETED'] as const;
 export type WebFunnelStage = (typeof WEB_FUNNEL_STAGES)[number];
 
@@ -80,82 +77,70 @@ export interface JourneyFunnelData {
 const platform = (v: unknown) => ((JOURNEY_PLATFORMS as readonly unknown[]).includes(v) ? (v as string) : '');
 
 /** The link an event came through: its short URL, else its campaign, else none. */
-const linkType = (d: Record<string, unknown>): 'none' | 'url' | 'campaign' =>
+type WithLink = { readonly urlId?: unknown; readonly campaignId?: unknown };
+const linkType = (d: WithLink): 'none' | 'url' | 'campaign' =>
   num(d.urlId) > 0 ? 'url' : num(d.campaignId) > 0 ? 'campaign' : 'none';
-const linkId = (d: Record<string, unknown>): number => (num(d.urlId) > 0 ? num(d.urlId) : num(d.campaignId));
+const linkId = (d: WithLink): number => (num(d.urlId) > 0 ? num(d.urlId) : num(d.campaignId));
 
 const json = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : '{}');
 
-export function createJourneyRoutes(): Record<JourneyEventType, TableRoute> {
-  return {
-    session_started: {
-      table: 'journey_session_starts',
-      toRow: (e: EventEnvelope) => {
-        const d = e.data;
-        return withEventColumns(e, {
-          app_id: num(d.appId),
-          session_id: str(d.sessionId, 64),
-          platform: platform(d.platform),
-          external_user_id: str(d.externalUserId, 200),
-          utm_source: str(d.utmSource, 100),
-          utm_medium: str(d.utmMedium, 100),
-          utm_campaign: str(d.utmCampaign, 100),
-          referrer_host: str(d.referrerHost, 255),
-          link_type: linkType(d),
-          link_id: linkId(d),
-        });
-      },
-    },
-    session_event: {
-      table: 'journey_events',
-      toRow: (e: EventEnvelope) => {
-        const d = e.data;
-        return withEventColumns(e, {
-          app_id: num(d.appId),
-          session_id: str(d.sessionId, 64),
-          platform: platform(d.platform),
-          event_type: str(d.eventType, 100),
-          properties: json(d.properties),
-          external_user_id: str(d.externalUserId, 200),
-        });
-      },
-    },
-    session_transition: {
-      table: 'journey_transitions',
-      toRow: (e: EventEnvelope) => {
-        const d = e.data;
-        return withEventColumns(e, {
-          app_id: num(d.appId),
-          session_id: str(d.sessionId, 64),
-          from_platform: platform(d.fromPlatform),
-          to_platform: platform(d.toPlatform),
-          target_session_id: str(d.targetSessionId, 64),
-          link_type: linkType(d),
-          link_id: linkId(d),
-          deep_link_token: str(d.deepLinkToken, 200),
-          external_user_id: str(d.externalUserId, 200),
-          properties: json(d.properties),
-        });
-      },
-    },
-    journey_funnel: {
-      table: 'journey_funnel',
-      toRow: (e: EventEnvelope) => {
-        const d = e.data;
-        return withEventColumns(e, {
-          app_id: num(d.appId),
-          session_id: str(d.sessionId, 64),
-          platform: platform(d.platform),
-          stage: (WEB_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
-          goal_type: str(d.goalType, 50),
-          goal_value: num(d.goalValue),
-          currency: str(d.currency, 3).toUpperCase(),
-          transaction_id: str(d.transactionId, 200),
-          link_type: linkType(d),
-          link_id: linkId(d),
-          external_user_id: str(d.externalUserId, 200),
-        });
-      },
-    },
-  };
+export function sessionStartedRow(e: WireEvent<SessionStartedData>): EventRow {
+  const d = e.data;
+  return withEventColumns(e, {
+    app_id: num(d.appId),
+    session_id: str(d.sessionId, 64),
+    platform: platform(d.platform),
+    external_user_id: str(d.externalUserId, 200),
+    utm_source: str(d.utmSource, 100),
+    utm_medium: str(d.utmMedium, 100),
+    utm_campaign: str(d.utmCampaign, 100),
+    referrer_host: str(d.referrerHost, 255),
+    link_type: linkType(d),
+    link_id: linkId(d),
+  });
+}
+
+export function sessionEventRow(e: WireEvent<SessionEventData>): EventRow {
+  const d = e.data;
+  return withEventColumns(e, {
+    app_id: num(d.appId),
+    session_id: str(d.sessionId, 64),
+    platform: platform(d.platform),
+    event_type: str(d.eventType, 100),
+    properties: json(d.properties),
+    external_user_id: str(d.externalUserId, 200),
+  });
+}
+
+export function sessionTransitionRow(e: WireEvent<SessionTransitionData>): EventRow {
+  const d = e.data;
+  return withEventColumns(e, {
+    app_id: num(d.appId),
+    session_id: str(d.sessionId, 64),
+    from_platform: platform(d.fromPlatform),
+    to_platform: platform(d.toPlatform),
+    target_session_id: str(d.targetSessionId, 64),
+    link_type: linkType(d),
+    link_id: linkId(d),
+    deep_link_token: str(d.deepLinkToken, 200),
+    external_user_id: str(d.externalUserId, 200),
+    properties: json(d.properties),
+  });
+}
+
+export function journeyFunnelRow(e: WireEvent<JourneyFunnelData>): EventRow {
+  const d = e.data;
+  return withEventColumns(e, {
+    app_id: num(d.appId),
+    session_id: str(d.sessionId, 64),
+    platform: platform(d.platform),
+    stage: (WEB_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
+    goal_type: str(d.goalType, 50),
+    goal_value: num(d.goalValue),
+    currency: str(d.currency, 3).toUpperCase(),
+    transaction_id: str(d.transactionId, 200),
+    link_type: linkType(d),
+    link_id: linkId(d),
+    external_user_id: str(d.externalUserId, 200),
+  });
 }

@@ -18,27 +18,14 @@ import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
+import type { EventRow, RowSink } from '../shared/event-rows.js';
 import type { BatchHandler, Bus, BusMessage } from './bus.js';
 import { decodeBatch, encodeBatch, type EventEnvelope } from './envelope.js';
 
 /** How one event type becomes rows of one ClickHouse table. */
 export interface TableRoute {
   table: string;
-  toRow(event: EventEnvelope): Record<string, unknown>;
-}
-
-/** Which of these events a table holds already (by event id, within their tenants and time span). */
-export interface WrittenQuery {
-  organizationIds: number[];
-  fromMs: number;
-  toMs: number;
-  eventIds: string[];
-}
-
-/** The writing side of ClickHouse the consumer needs; src/olap supplies it. */
-export interface RowSink {
-  insert(table: string, rows: Record<string, unknown>[], dedupToken: string): Promise<void>;
-  written(table: string, query: WrittenQuery): Promise<Set<string>>;
+  toRow(event: EventEnvelope): EventRow;
 }
 
 export interface OlapWriterOptions {
@@ -99,7 +86,7 @@ const isMalformed = (v: string) => !(v as string & { isWellFormed(): boolean }).
  * (code 25) and stores a low one as broken bytes; either way the event is dead-lettered before the
  * insert, so a flood of them costs one check each rather than a split of every insert.
  */
-function malformedColumn(row: Record<string, unknown>): string | undefined {
+function malformedColumn(row: EventRow): string | undefined {
   for (const key in row) {
     const v = row[key];
     if (typeof v === 'string' && isMalformed(v)) return key;
@@ -234,7 +221,7 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
    * server away) is thrown for the bus to retry: what went in before stays, and the redelivery
    * check leaves it out next time.
    */
-  async function insertOrSplit(table: string, routed: Routed[], rows: Record<string, unknown>[], wholeToken: string, token: string, trustHints: boolean): Promise<number> {
+  async function insertOrSplit(table: string, routed: Routed[], rows: EventRow[], wholeToken: string, token: string, trustHints: boolean): Promise<number> {
     try {
       await sink.insert(table, rows, token);
       return rows.length;
@@ -250,7 +237,7 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
       }
       const part = (keep: (i: number) => boolean, hints: boolean) => {
         const r: Routed[] = [];
-        const values: Record<string, unknown>[] = [];
+        const values: EventRow[] = [];
         for (let i = 0; i < rows.length; i++) {
           if (keep(i)) {
             r.push(routed[i]!);
@@ -271,8 +258,8 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
   }
 
   /** Builds the rows; an event whose row cannot be built, or holds broken text, is dead-lettered on its own. */
-  async function toRows(table: string, routed: Routed[]): Promise<{ routed: Routed[]; rows: Record<string, unknown>[] }> {
-    const rows = new Array<Record<string, unknown>>(routed.length);
+  async function toRows(table: string, routed: Routed[]): Promise<{ routed: Routed[]; rows: EventRow[] }> {
+    const rows = new Array<EventRow>(routed.length);
     let failed: Set<number> | undefined;
     for (let i = 0; i < routed.length; i++) {
       const { event, route, message } = routed[i]!;

@@ -7,11 +7,13 @@ import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import { uuidv7 } from '../shared/ids.js';
 import { backoffMs, sleep, type Bus } from './bus.js';
-import { encodeBatch, eventSubject, type EventEnvelope } from './envelope.js';
+import { encodeBatch, eventSubject } from './envelope.js';
+import type { EventOf, EventType, RecordedEvent } from './event-registry.js';
 import type { Spool, SpooledBatch } from './spool.js';
 
 export interface EventPublisher {
-  record(event: EventEnvelope): void;
+  /** The payload must be of the type's shape (event-registry.ts); the compiler refuses another. */
+  record<T extends EventType>(event: EventOf<T>): void;
   /** Sends everything recorded so far; resolves when the bus holds it (or the deadline passes). */
   flush(timeoutMs?: number): Promise<boolean>;
   /** Sends what it can before the deadline and spools the rest; false if anything was lost. */
@@ -38,7 +40,7 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
   const maxBytes = options.maxBytes ?? 900_000;
   const maxBufferedBytes = options.maxBufferedBytes ?? 64 * 1024 * 1024;
   const log = options.log.child({ module: 'publisher' });
-  const buffers = new Map<string, EventEnvelope[]>();
+  const buffers = new Map<string, RecordedEvent[]>();
   const outbox: SpooledBatch[] = [];
   let buffered = 0;
   let queued = 0;
@@ -68,7 +70,7 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
     metrics.inc('events_spooled_total', {}, batch.count);
   }
 
-  function seal(subject: string, events: EventEnvelope[]): void {
+  function seal(subject: string, events: RecordedEvent[]): void {
     const data = encodeBatch(events);
     if (data.byteLength > maxBytes && events.length > 1) {
       const half = Math.ceil(events.length / 2);
@@ -169,7 +171,7 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
       const subject = eventSubject(event.type);
       let list = buffers.get(subject);
       if (!list) buffers.set(subject, (list = []));
-      list.push(event);
+      list.push(event as RecordedEvent);
       buffered++;
       countAccepted(event.type);
       if (buffered >= maxBatch) cut();

@@ -1,20 +1,6 @@
 // Turning loosely typed event data into ClickHouse column values: every event route uses these,
 // so a missing or oddly typed field becomes an empty value, never a refused insert.
-
-let cachedSecond = NaN;
-let cachedSecondText = '';
-
-/** ClickHouse DateTime64(3) text in UTC: '2025-03-09 06:00:00.123'. */
-export function chTime(ms: number): string {
-  // Events of a batch share their second: format it once (toISOString costs about 1 µs here).
-  const second = Math.floor(ms / 1000);
-  if (second !== cachedSecond) {
-    cachedSecond = second;
-    cachedSecondText = new Date(second * 1000).toISOString().slice(0, 19).replace('T', ' ');
-  }
-  const millis = ms - second * 1000;
-  return `${cachedSecondText}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}`;
-}
+import { chTime } from '../shared/event-rows.js';
 
 /**
  * Text cut to `max` UTF-16 units, never between the two halves of a pair: half an emoji is a lone

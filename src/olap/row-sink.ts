@@ -3,15 +3,14 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { WrittenQuery } from '../ingest/olap-writer.js';
-import { chTime } from '../ingest/row-values.js';
+import { chTime, type EventRow, type RowSink, type WrittenQuery } from '../shared/event-rows.js';
 import type { ClickHouseClient } from './clickhouse.js';
 
 /** Rows serialised per this many, with a turn of the event loop between: redirects wait less. */
 const ROWS_PER_CHUNK = 500;
 
 /** JSONEachRow text in chunks; a second of clicks is thousands of rows. */
-async function* jsonLines(rows: Record<string, unknown>[]): AsyncGenerator<string> {
+async function* jsonLines(rows: EventRow[]): AsyncGenerator<string> {
   for (let start = 0; start < rows.length; start += ROWS_PER_CHUNK) {
     if (start > 0) await yieldToLoop();
     const end = Math.min(rows.length, start + ROWS_PER_CHUNK);
@@ -24,9 +23,9 @@ async function* jsonLines(rows: Record<string, unknown>[]): AsyncGenerator<strin
 /** A ClickHouse string literal. */
 const literal = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
-export function createRowSink(client: ClickHouseClient) {
+export function createRowSink(client: ClickHouseClient): RowSink {
   return {
-    async insert(table: string, rows: Record<string, unknown>[], dedupToken: string): Promise<void> {
+    async insert(table: string, rows: EventRow[], dedupToken: string): Promise<void> {
       if (rows.length === 0) return;
       // The token goes in the statement's own SETTINGS clause, not in clickhouse_settings: the chDB
       // connection turns clickhouse_settings into session-wide SETs, so a token given there stays

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chTime, num, str, withEventColumns } from '../../src/ingest/row-values.js';
+import { num, str, withEventColumns } from '../../src/ingest/row-values.js';
+import { chTime } from '../../src/shared/event-rows.js';
 
 const isoText = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressRefusal, classifyAddress, hostRefusal } from '../../src/shared/public-address.js';
 import { checkUrlShape, resolveDeliveryAddress, validateWebhookUrl, type Resolve } from '../../src/shared/webhook-url.js';
-import { sendWebhook } from '../../src/ingest/webhook-sender.js';
+import { sendWebhook } from '../../src/core/webhooks/webhook-sender.js';
 
 describe('hostRefusal (link targets): the host as a browser parses it, no DNS', () => {
   it.each([

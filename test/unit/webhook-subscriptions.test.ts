@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWebhookSubscriptions, type Subscriptions } from '../../src/ingest/webhook-subscriptions.js';
+import { createWebhookSubscriptions, type Subscriptions } from '../../src/core/webhooks/webhook-subscriptions.js';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;

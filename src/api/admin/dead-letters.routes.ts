@@ -16,7 +16,7 @@ const deadLetterSchema = z
   })
   .meta({ id: 'DeadLetter' });
 
-export const adminDeadLetterRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const adminDeadLetterRoutes: FastifyPluginAsyncZod<Pick<AppDeps, 'deadLetters'>> = async (app, { deadLetters }) => {
   app.get('/dead-letters', {
     schema: {
       tags: ['operator'], security: [{ adminToken: [] }], summary: 'Recent dead letters of the event pipeline, newest first',
@@ -29,7 +29,7 @@ export const adminDeadLetterRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       },
     },
   }, async (request) => {
-    const letters = await deps.deadLetters.recent(request.query.limit);
+    const letters = await deadLetters.recent(request.query.limit);
     if (!letters) return { listed: false, content: [] };
     return { listed: true, content: letters.map((l) => ({ ...l, at: l.at.toISOString() })) };
   });

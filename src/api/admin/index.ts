@@ -33,10 +33,10 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
   });
   await app.register(adminOrganizationRoutes, { organizations: deps.organizations.accounts });
   await app.register(adminDomainRoutes, { domains: deps.domains });
-  await app.register(adminWebhookRoutes, { deps });
-  await app.register(adminWebhookDeliveryRoutes, { deps });
+  await app.register(adminWebhookRoutes, { webhooks: deps.webhooks });
+  await app.register(adminWebhookDeliveryRoutes, { webhooks: deps.webhooks });
   await app.register(adminNoticeRoutes, { notices: deps.organizations.notices });
   await app.register(adminPartnerRoutes, { partners: deps.organizations.partners });
   await app.register(adminDebugSchemeRoutes, { deps });
-  await app.register(adminDeadLetterRoutes, { deps });
+  await app.register(adminDeadLetterRoutes, { deadLetters: deps.deadLetters });
 };

@@ -2,14 +2,9 @@
 // newest first), one delivery with every attempt, redelivery on request, and a test event.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Delivery } from '../../oltp/webhook-deliveries.repo.js';
-import { conflict, notFound } from '../../shared/errors.js';
-import { uuidv7 } from '../../shared/ids.js';
-import { serializeWebhookEvent } from '../../shared/webhook-body.js';
-import type { AppDeps } from '../deps.js';
+import type { Delivery, WebhooksService } from '../../core/webhooks/webhooks-service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
-import { found } from './found-organization.js';
 
 const deliverySchema = z
   .object({
@@ -60,13 +55,11 @@ const toJson = (d: Delivery): z.infer<typeof deliverySchema> => ({
   completedAt: d.completedAt?.toISOString() ?? null,
 });
 
-export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }> = async (app, { webhooks }) => {
   const tags = ['operator'];
   const security = [{ adminToken: [] }];
   const orgParams = z.object({ orgId: idSchema });
   const deliveryParams = z.object({ orgId: idSchema, id: idSchema });
-  const { webhookDeliveries } = deps.repos;
-  const requireOrg = async (orgId: number) => found(await deps.repos.organizations.get(orgId), orgId);
 
   app.get('/organizations/:orgId/webhook/deliveries', {
     schema: {
@@ -76,10 +69,8 @@ export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }
       response: { 200: pagedResponse(deliverySchema, 'WebhookDeliveryPage'), 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
     },
   }, async (request) => {
-    const { orgId } = request.params;
-    await requireOrg(orgId);
     const { page, size, state } = request.query;
-    const { items, total } = await webhookDeliveries.list(orgId, { state }, { page, size });
+    const { items, total } = await webhooks.listDeliveries(request.params.orgId, { state }, { page, size });
     return toPaged(items.map(toJson), total, { page, size });
   });
 
@@ -90,10 +81,7 @@ export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }
       response: { 200: deliveryDetailSchema, 401: errorBodySchema, 404: errorBodySchema },
     },
   }, async (request) => {
-    const { orgId, id } = request.params;
-    await requireOrg(orgId);
-    const d = await webhookDeliveries.get(orgId, id);
-    if (!d) throw notFound('WEBHOOK_DELIVERY_NOT_FOUND', `delivery ${id} does not exist`);
+    const d = await webhooks.getDelivery(request.params.orgId, request.params.id);
     return {
       ...toJson(d),
       payload: JSON.parse(d.payload) as Record<string, unknown>,
@@ -108,11 +96,7 @@ export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }
       response: { 202: deliverySchema, 401: errorBodySchema, 404: errorBodySchema },
     },
   }, async (request, reply) => {
-    const { orgId, id } = request.params;
-    await requireOrg(orgId);
-    const d = await webhookDeliveries.redeliver(orgId, id, deps.config.webhookRetryWindowMs);
-    if (!d) throw notFound('WEBHOOK_DELIVERY_NOT_FOUND', `delivery ${id} does not exist`);
-    deps.webhooks.nudge();
+    const d = await webhooks.redeliver(request.params.orgId, request.params.id);
     return reply.code(202).send(toJson(d));
   });
 
@@ -126,22 +110,6 @@ export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }
       },
     },
   }, async (request, reply) => {
-    const { orgId } = request.params;
-    await requireOrg(orgId);
-    const endpoint = await deps.repos.webhookEndpoints.get(orgId);
-    if (!endpoint) throw notFound('WEBHOOK_NOT_CONFIGURED', `organization ${orgId} has no webhook endpoint`);
-    if (!endpoint.enabled) throw conflict('WEBHOOK_DISABLED', 'the webhook endpoint is disabled; enable it first');
-    const eventId = uuidv7();
-    const payload = serializeWebhookEvent({
-      id: eventId,
-      type: 'webhook.test',
-      category: 'test',
-      occurredAt: new Date().toISOString(),
-      organizationId: orgId,
-      data: { message: 'A test event from Signpost: your endpoint is reachable and the signature can be checked.' },
-    });
-    const [deliveryId] = await webhookDeliveries.enqueue([{ organizationId: orgId, eventId, eventType: 'webhook.test', payload }], deps.config.webhookRetryWindowMs);
-    deps.webhooks.nudge();
-    return reply.code(202).send({ deliveryId: deliveryId!, eventId });
+    return reply.code(202).send(await webhooks.sendTest(request.params.orgId));
   });
 };

@@ -1,18 +1,9 @@
-// Operator routes for an organization's webhook endpoint: set it (URL checked for safety, secret
-// sealed, categories, enabled, secret rotation) and read it back (never the secret). A changed
-// secret keeps the previous one valid for keepPreviousSecretHours (default 24): during that time
-// every delivery carries both signatures, so the receiver can switch over without losing events.
+// Operator routes for an organization's webhook endpoint: set it and read it back (never the
+// secret). The rules (URL safety, sealed secret, rotation) are the webhooks service's.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { WEBHOOK_CATEGORIES, type WebhookEndpoint } from '../../oltp/webhook-endpoints.repo.js';
-import { invalid, notFound } from '../../shared/errors.js';
-import { secretsEqual } from '../../shared/secrets.js';
-import { validateWebhookUrl } from '../../shared/webhook-url.js';
-import type { AppDeps } from '../deps.js';
+import { DEFAULT_KEEP_PREVIOUS_HOURS, WEBHOOK_CATEGORIES, type WebhookEndpoint, type WebhooksService } from '../../core/webhooks/webhooks-service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { found } from './found-organization.js';
-
-const DEFAULT_KEEP_PREVIOUS_HOURS = 24;
 
 /** The delivery format and event catalogue, for /docs (README "Webhooks" has the examples). */
 const WEBHOOKS_DOC = `Deliveries are POSTs with Content-Type application/json and the body
@@ -60,7 +51,7 @@ const toJson = (e: WebhookEndpoint): z.infer<typeof webhookSchema> => ({
   updatedAt: e.updatedAt.toISOString(),
 });
 
-export const adminWebhookRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const adminWebhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }> = async (app, { webhooks }) => {
   const tags = ['operator'];
   const security = [{ adminToken: [] }];
   const params = z.object({ orgId: idSchema });
@@ -81,32 +72,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
       }),
       response: { 200: webhookSchema, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
     },
-  }, async (request) => {
-    const { orgId } = request.params;
-    const b = request.body;
-    found(await deps.repos.organizations.get(orgId), orgId);
-    const checked = await validateWebhookUrl(b.url, { allowInsecure: deps.config.webhookAllowInsecure, resolve: deps.webhooks.resolve });
-    if (!checked.ok) throw invalid(checked.code, checked.message, { field: 'url' });
-    const currentSealed = await deps.repos.webhookEndpoints.currentSecretSealed(orgId);
-    const current = currentSealed === undefined ? undefined : deps.secretBox.open(currentSealed);
-    const secret = b.secret ?? current;
-    if (secret === undefined) throw invalid('WEBHOOK_SECRET_REQUIRED', 'secret is required for a new endpoint', { field: 'secret' });
-    const secretChanged = current !== undefined && !secretsEqual(current, secret);
-    const keepHours = secretChanged ? (b.keepPreviousSecretHours ?? DEFAULT_KEEP_PREVIOUS_HOURS) : b.keepPreviousSecretHours;
-    const endpoint = await deps.repos.webhookEndpoints.upsert({
-      organizationId: orgId,
-      url: checked.url.toString(),
-      secretSealed: deps.secretBox.seal(secret),
-      secretChanged,
-      events: [...new Set(b.events ?? WEBHOOK_CATEGORIES)],
-      enabled: b.enabled ?? true,
-      keepPreviousSecretMs: keepHours === undefined ? undefined : keepHours * 3_600_000,
-    });
-    deps.webhooks.endpointChanged();
-    // Deliveries that waited for the endpoint to come back are due now.
-    if (endpoint.enabled) deps.webhooks.nudge();
-    return toJson(endpoint);
-  });
+  }, async (request) => toJson(await webhooks.setEndpoint(request.params.orgId, request.body)));
 
   app.get('/organizations/:orgId/webhook', {
     schema: {
@@ -114,11 +80,5 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = asyn
       params,
       response: { 200: webhookSchema, 401: errorBodySchema, 404: errorBodySchema },
     },
-  }, async (request) => {
-    const { orgId } = request.params;
-    found(await deps.repos.organizations.get(orgId), orgId);
-    const endpoint = await deps.repos.webhookEndpoints.get(orgId);
-    if (!endpoint) throw notFound('WEBHOOK_NOT_CONFIGURED', `organization ${orgId} has no webhook endpoint`);
-    return toJson(endpoint);
-  });
+  }, async (request) => toJson(await webhooks.getEndpoint(request.params.orgId)));
 };

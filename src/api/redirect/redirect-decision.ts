@@ -3,8 +3,7 @@
 // and the fast path in front of Fastify (plain 302s only), so they cannot drift apart.
 import type { IncomingHttpHeaders } from 'node:http';
 import querystring from 'node:querystring';
-import type { EventEnvelope } from '../../ingest/envelope.js';
-import { uuidv7 } from '../../shared/ids.js';
+import { clickEvent as buildClickEvent } from '../../core/clicks/click-event.js';
 import { classifyAgent, mobilePlatformOf, type MobilePlatform } from '../../shared/user-agents.js';
 import { withClickParameters } from './destination.js';
 import { cleanLine } from '../schemas/text.js';
@@ -65,33 +64,27 @@ const firstOf = (query: Query | undefined, name: string): string => {
   return cleanLine((Array.isArray(v) ? v[0] : v) ?? '');
 };
 
-/** The click envelope of a counted request (bot: a preview fetcher). */
-export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean): EventEnvelope {
+/** The click event of a counted request (bot: a preview fetcher), with the parameters the link was opened with. */
+export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean) {
   const h = facts.headers;
   const queryStart = facts.url.indexOf('?');
   const query = queryStart < 0 ? undefined : querystring.parse(facts.url.slice(queryStart + 1));
   const campaign = link.kind === 'campaign';
-  return {
-    eventId: uuidv7(),
-    type: 'click',
-    occurredAt: Date.now(),
-    organizationId: link.organizationId,
-    data: {
-      linkType: link.kind,
-      linkId: link.id,
-      host: facts.hostname,
-      cid: campaign ? firstOf(query, 'cid') : '',
-      tracker: campaign ? firstOf(query, 'tracker') : '',
-      referrer: h.referer ?? '',
-      userAgent: h['user-agent'] ?? '',
-      ip: facts.ip,
-      acceptLanguage: (h['accept-language'] ?? '').slice(0, 100),
-      utmSource: firstOf(query, 'utm_source'),
-      utmMedium: firstOf(query, 'utm_medium'),
-      utmCampaign: firstOf(query, 'utm_campaign'),
-      utmTerm: firstOf(query, 'utm_term'),
-      utmContent: firstOf(query, 'utm_content'),
-      bot,
-    },
-  };
+  return buildClickEvent({
+    link,
+    host: facts.hostname,
+    ip: facts.ip,
+    userAgent: h['user-agent'],
+    referrer: h.referer,
+    acceptLanguage: h['accept-language'],
+    cid: campaign ? firstOf(query, 'cid') : undefined,
+    tracker: campaign ? firstOf(query, 'tracker') : undefined,
+    utmSource: firstOf(query, 'utm_source'),
+    utmMedium: firstOf(query, 'utm_medium'),
+    utmCampaign: firstOf(query, 'utm_campaign'),
+    utmTerm: firstOf(query, 'utm_term'),
+    utmContent: firstOf(query, 'utm_content'),
+    bot,
+    source: 'redirect',
+  });
 }

@@ -2,6 +2,7 @@
 // publisher, in the data shapes of src/ingest/deep-link-events.ts. Never blocks, never throws.
 import { createHash } from 'node:crypto';
 import type { AppInstallData, FunnelStageData, ResolutionData } from '../../ingest/deep-link-events.js';
+import type { EventPayloads } from '../../ingest/event-registry.js';
 import type { EventPublisher } from '../../ingest/publisher.js';
 import { uuidv7 } from '../../shared/ids.js';
 
@@ -12,8 +13,8 @@ export interface DeepLinkRecorder {
 }
 
 export function createDeepLinkRecorder(events: EventPublisher): DeepLinkRecorder {
-  const record = (type: string, organizationId: number, data: object, occurredAt = Date.now()) =>
-    events.record({ eventId: uuidv7(), type, occurredAt, organizationId, data: data as Record<string, unknown> });
+  const record = <T extends 'funnel_stage' | 'deeplink_resolution' | 'app_install'>(type: T, organizationId: number, data: EventPayloads[T], occurredAt = Date.now()) =>
+    events.record<T>({ eventId: uuidv7(), type, occurredAt, organizationId, data });
   return {
     funnel: (organizationId, data, occurredAt) => record('funnel_stage', organizationId, data, occurredAt),
     resolution: (organizationId, data) => record('deeplink_resolution', organizationId, data),

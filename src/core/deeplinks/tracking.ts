@@ -7,6 +7,7 @@ import type { DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 import type { MobileFunnelStage } from '../../ingest/deep-link-events.js';
 import { gone, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { clickEvent } from '../clicks/click-event.js';
 import { normalizeIp } from '../../shared/ip.js';
 import type { DeepLinkRecorder } from './records.js';
 import { linkNotFound } from './not-found.js';
@@ -56,27 +57,19 @@ export function createDeepLinkTrackingService(deps: {
     if (isExpired(link)) throw gone('LINK_EXPIRED', 'the link has expired');
     const clickId = await records.nextClickId();
     const f = link.linkType === 'url' ? link.url : link.campaign;
-    events.record({
-      eventId: uuidv7(),
-      type: 'click',
-      occurredAt: Date.now(),
-      organizationId: f.organizationId,
-      data: {
-        linkType: link.linkType,
-        linkId: f.id,
-        host: source.host,
-        cid: extra.cid,
-        tracker: extra.tracker,
-        referrer: '',
-        userAgent: source.deviceInfo?.userAgent ?? source.userAgent ?? '',
-        ip: normalizeIp(source.ip),
-        acceptLanguage: (source.acceptLanguage ?? '').slice(0, 100),
-        utmSource: '', utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '',
-        bot: false,
-        source: 'mobile_sdk',
-        clickId,
-      },
-    });
+    events.record(clickEvent({
+      link: { kind: link.linkType, id: f.id, organizationId: f.organizationId },
+      host: source.host,
+      ip: normalizeIp(source.ip),
+      userAgent: source.deviceInfo?.userAgent ?? source.userAgent,
+      referrer: undefined,
+      acceptLanguage: source.acceptLanguage,
+      cid: extra.cid,
+      tracker: extra.tracker,
+      bot: false,
+      source: 'mobile_sdk',
+      clickId,
+    }));
     return clickId;
   }
 

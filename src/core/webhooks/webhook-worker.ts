@@ -3,14 +3,14 @@
 // and records the attempt: 2xx is done; anything else is retried with exponential back-off and
 // jitter until the retry window closes, then failed. In-flight work is bounded twice: in all, and
 // per endpoint, so one slow endpoint holds at most its own slots and never another organization's.
-import type { WebhookDeliveriesRepo, ClaimedDelivery } from '../oltp/webhook-deliveries.repo.js';
-import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
-import type { Logger } from '../shared/logger.js';
-import type { Metrics } from '../shared/metrics.js';
-import type { SecretBox } from '../shared/secret-box.js';
-import { signatureHeader, WEBHOOK_USER_AGENT } from '../shared/webhook-body.js';
-import { checkUrlShape, resolveDeliveryAddress, type Resolve } from '../shared/webhook-url.js';
-import { backoffMs } from './bus.js';
+import type { WebhookDeliveriesRepo, ClaimedDelivery } from '../../oltp/webhook-deliveries.repo.js';
+import type { WebhookEndpointsRepo } from '../../oltp/webhook-endpoints.repo.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Metrics } from '../../shared/metrics.js';
+import type { SecretBox } from '../../shared/secret-box.js';
+import { signatureHeader, WEBHOOK_USER_AGENT } from '../../shared/webhook-body.js';
+import { checkUrlShape, resolveDeliveryAddress, type Resolve } from '../../shared/webhook-url.js';
+import { backoffMs } from '../../ingest/bus.js';
 import { sendWebhook } from './webhook-sender.js';
 
 export interface WebhookWorkerOptions {

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { bareHost, type ResolvedAddress } from '../shared/webhook-url.js';
+import { bareHost, type ResolvedAddress } from '../../shared/webhook-url.js';
 
 export interface SendRequest {
   url: URL;

@@ -3,7 +3,7 @@
 // PostgreSQL each time (and decoding clicks nobody subscribed to) cost more than the redirects.
 // An endpoint change invalidates it on this instance at once and on the others through a
 // broadcast; the TTL is only a safety net for a lost broadcast.
-import type { WebhookCategory } from '../oltp/webhook-endpoints.repo.js';
+import type { WebhookCategory } from '../../oltp/webhook-endpoints.repo.js';
 
 export type Subscriptions = ReadonlyMap<number, ReadonlySet<WebhookCategory>>;
 

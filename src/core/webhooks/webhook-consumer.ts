@@ -2,15 +2,16 @@
 // events for the organizations whose enabled endpoint subscribes to their category, and enqueues
 // one delivery per endpoint and event in PostgreSQL. It acks only after the insert; a redelivered
 // bus message finds its rows there already (unique on organization and event id) and adds nothing.
-import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
-import type { LinkNamesRepo } from '../oltp/link-names.repo.js';
-import type { Logger } from '../shared/logger.js';
-import type { Metrics } from '../shared/metrics.js';
-import { serializeWebhookEvent } from '../shared/webhook-body.js';
-import type { BatchHandler } from './bus.js';
-import type { ClickEnricher } from './enrich.js';
-import { decodeBatch, type EventEnvelope } from './envelope.js';
-import { clickedLinks, toWebhookEvents, WEBHOOK_SOURCE_TYPES } from './webhook-events.js';
+import type { WebhookDeliveriesRepo } from '../../oltp/webhook-deliveries.repo.js';
+import type { LinkNamesRepo } from '../../oltp/link-names.repo.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Metrics } from '../../shared/metrics.js';
+import { serializeWebhookEvent } from '../../shared/webhook-body.js';
+import type { BatchHandler } from '../../ingest/bus.js';
+import type { ClickEnricher } from '../../ingest/enrich.js';
+import { decodeBatch, type EventEnvelope } from '../../ingest/envelope.js';
+import { specOf, WEBHOOK_SOURCE_TYPES } from '../../ingest/event-registry.js';
+import { clickedLinks, toWebhookEvents } from '../../ingest/webhook-events.js';
 import type { WebhookSubscriptions } from './webhook-subscriptions.js';
 
 export interface WebhookConsumerOptions {
@@ -47,7 +48,11 @@ export function createWebhookConsumer(options: WebhookConsumerOptions): BatchHan
         log.warn({ err, id: message.id }, 'undecodable event batch skipped');
       }
     }
-    const subscribed = envelopes.filter((e) => SOURCE_TYPES.has(e.type) && subscriptions.has(e.organizationId));
+    // Only events that can produce a category their organization subscribes to.
+    const subscribed = envelopes.filter((e) => {
+      const categories = subscriptions.get(e.organizationId);
+      return categories !== undefined && specOf(e.type)?.webhooks.some((c) => categories.has(c)) === true;
+    });
     if (subscribed.length === 0) return;
     const links = clickedLinks(subscribed, (org) => subscriptions.get(org)?.has('click') === true);
     const names = {
