@@ -28,7 +28,6 @@ import { createJourneyActivity } from './olap/journey-activity.js';
 import { createJourneyStats } from './olap/journey-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
-import { createLinkResolver } from './api/redirect/link-resolver.js';
 import { createSdkAuthenticator } from './api/sdk/app-auth.js';
 import { withMobileKeyFailures } from './api/sdk/mobile-key-failures.js';
 import { createAuthFailureLimiters } from './api/auth-failures.js';
@@ -39,7 +38,6 @@ import { createAppAssociationsRepo } from './oltp/app-associations.repo.js';
 import { createDomainVerificationRepo } from './oltp/domain-verification.repo.js';
 import { createSdkRateLimiter } from './api/sdk/rate-limit.js';
 import { createApiKeysRepo } from './oltp/api-keys.repo.js';
-import { createLinkLookupRepo } from './oltp/link-lookup.repo.js';
 import { createCampaignsRepo } from './oltp/campaigns.repo.js';
 import { createMobileAppsRepo } from './oltp/mobile-apps.repo.js';
 import { createShortUrlsRepo } from './oltp/short-urls.repo.js';
@@ -58,6 +56,8 @@ import { createNoticesRepo } from './oltp/notices.repo.js';
 import { createLinkNamesRepo } from './oltp/link-names.repo.js';
 import { createWebhookConsumer } from './ingest/webhook-consumer.js';
 import { createWebhookSubscriptions } from './ingest/webhook-subscriptions.js';
+import { composeLinks } from './compose/links.js';
+import { composeRedirect } from './compose/redirect.js';
 import { createWebhookWorker } from './ingest/webhook-worker.js';
 import { systemResolve } from './shared/webhook-url.js';
 import type { Config } from './shared/config.js';
@@ -212,13 +212,7 @@ async function assemble(
   const usageMeter: UsageMeter = createUsageMeter({ repo: usage, log });
   let ready = false;
 
-  const links = await createLinkResolver({
-    lookup: createLinkLookupRepo({ sql }),
-    log,
-    maxEntries: config.linkCacheMaxEntries,
-    ttlMs: config.linkCacheTtlMs,
-    maxConcurrentLoads: postgres.poolSize,
-  });
+  const redirect = await composeRedirect({ sql, config, log, metrics, poolSize: postgres.poolSize });
   const wellKnownFiles = createWellKnownFiles({ repo: createAppAssociationsRepo({ sql }), ttlMs: 60_000 });
   const LINKS_CHANGED = 'links.changed';
   // This instance invalidates its own cache at once; the broadcast is for the others, so its own
@@ -226,24 +220,15 @@ async function assemble(
   const instanceId = uuidv7();
   const stopListening = bus.onBroadcast(LINKS_CHANGED, (data) => {
     const change = JSON.parse(new TextDecoder().decode(data)) as { organizationId: number | null; from: string };
-    if (change.from !== instanceId) links.invalidate(change.organizationId);
+    if (change.from !== instanceId) redirect.invalidate(change.organizationId);
   });
   const linkChanged = (organizationId: number | null) => {
-    links.invalidate(organizationId);
+    redirect.invalidate(organizationId);
     wellKnownFiles.invalidate();
     bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId, from: instanceId })));
   };
   // The association files follow apps and domains: other instances' changes arrive here too.
   const stopWellKnownListening = bus.onBroadcast(LINKS_CHANGED, () => wellKnownFiles.invalidate());
-  metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', () => [{ labels: {}, value: links.cache.stats().size }]);
-  metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', () => {
-    const s = links.cache.stats();
-    return [
-      { labels: { result: 'hit' }, value: s.hits },
-      { labels: { result: 'miss' }, value: s.misses },
-      { labels: { result: 'stale' }, value: s.staleServed },
-    ];
-  });
 
   // Domain status decides which hosts serve links on every instance: a change reloads them all.
   const domainVerifier = createDomainVerifier({
@@ -270,10 +255,12 @@ async function assemble(
   };
   const deepLinks = createDeepLinkServices({ sql, events, log });
   const authFailures = createAuthFailureLimiters(config.authFailures);
+  const clickCounts = createClickCounts({ client: clickhouse.client, log });
   const deps: AppDeps = {
-    links,
+    links: composeLinks({ config, repos, clickCounts, events, linkChanged }),
+    redirect,
     linkChanged,
-    clickCounts: createClickCounts({ client: clickhouse.client, log }),
+    clickCounts,
     clickStats: createClickStats(clickhouse.client),
     installStats: createInstallStats(clickhouse.client),
     revenueStats: createRevenueStats(clickhouse.client),
@@ -328,7 +315,7 @@ async function assemble(
     stopWebhookListening();
     await deepLinks.close();
     stopListening();
-    links.close();
+    redirect.close();
     const sent = await events.close(left());
     const drained = await bus.drain(left());
     if (!sent || !drained) log.error({ sent, drained }, 'shutdown deadline passed before every event was written');

@@ -4,7 +4,8 @@ import type { DeepLinkServices } from '../deeplink/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AuthFailureLimiters } from './auth-failures.js';
 import type { SdkRateLimiter } from './sdk/rate-limit.js';
-import type { LinkResolver } from './redirect/link-resolver.js';
+import type { LinkResolver } from '../core/redirect/link-resolver.js';
+import type { LinksService } from '../core/links/links-service.js';
 import type { WellKnownFiles } from './well-known/association-files.js';
 import type { DomainVerifier } from '../domains/domain-verifier.js';
 import type { ClickCounts } from '../olap/click-counts.js';
@@ -39,8 +40,10 @@ export interface Lifecycle {
 }
 
 export interface AppDeps {
+  /** Short URLs and campaigns of the caller's organization. */
+  links: LinksService;
   /** Cached slug → link resolution for the redirect. */
-  links: LinkResolver;
+  redirect: LinkResolver;
   /** Tells every instance (this one first) that an organization's links may have changed. */
   linkChanged(organizationId: number | null): void;
   /** clickCount of links and campaigns, from ClickHouse. */

@@ -13,7 +13,7 @@ import type { MobileApp } from '../../oltp/mobile-apps.repo.js';
 import { gone, notFound, type DomainError } from '../../shared/errors.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
-import { linkAddress } from '../service/link-rules.js';
+import { linkAddress } from '../../core/links/link-rules.js';
 import {
   campaignRef,
   campaignRefSchema,

@@ -10,7 +10,7 @@ import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
-import { clearable, httpsUrlSchema } from './link-rules.js';
+import { clearable, httpsUrlSchema } from '../schemas/link.js';
 
 const platformSchema = z.enum(['IOS', 'ANDROID']);
 
