@@ -1,7 +1,7 @@
 // Campaigns of an organization: named tracked links with an alias in the shared slug namespace,
 // read together with their linked apps' names, icons and paths. Scoped by organization throughout.
 import type { Sql } from './postgres.js';
-import { createLinkTable, fieldsOf, type Row } from './link-table.js';
+import { createLinkTable, fieldsOf, linkRecordOf, type Row } from './link-table.js';
 import { containsPattern } from './sql-helpers.js';
 
 export interface CampaignFields {
@@ -58,16 +58,11 @@ function linkedApp(r: Row, prefix: 'ios' | 'android'): LinkedApp | null {
 function toCampaign(r: Row): Campaign {
   return {
     ...fieldsOf<CampaignFields>(r, COLUMNS),
-    id: r.id,
-    organizationId: r.organization_id as number,
+    ...linkRecordOf(r),
     alias: r.alias as string,
-    customDomainId: (r.custom_domain_id as number | null) ?? null,
-    customDomainName: (r.custom_domain_name as string | null) ?? null,
     createdBy: r.created_by as string,
     iosApp: linkedApp(r, 'ios'),
     androidApp: linkedApp(r, 'android'),
-    createdAt: r.created_at as Date,
-    updatedAt: r.updated_at as Date,
   };
 }
 

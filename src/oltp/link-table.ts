@@ -23,6 +23,18 @@ export function fieldsOf<F extends object>(row: Row, columns: Record<keyof F, st
   return Object.fromEntries(Object.entries(columns).map(([field, column]) => [field, row[column as string] ?? null])) as F;
 }
 
+/** What every link record has besides its fields. */
+export function linkRecordOf(r: Row) {
+  return {
+    id: r.id,
+    organizationId: r.organization_id as number,
+    customDomainId: (r.custom_domain_id as number | null) ?? null,
+    customDomainName: (r.custom_domain_name as string | null) ?? null,
+    createdAt: r.created_at as Date,
+    updatedAt: r.updated_at as Date,
+  };
+}
+
 export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSpec<F, R>) {
   const { table, columns, selectFrom, toRecord } = spec;
   const get = async (organizationId: number, id: number): Promise<R | undefined> => {

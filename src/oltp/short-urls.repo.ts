@@ -1,7 +1,7 @@
 // Short URLs of an organization: created with a claimed slug, listed with filters and stable
 // order, updated, deleted (the slug goes with them). Every query is scoped by organization.
 import type { Sql } from './postgres.js';
-import { createLinkTable, fieldsOf, type Row } from './link-table.js';
+import { createLinkTable, fieldsOf, linkRecordOf, type Row } from './link-table.js';
 import { containsPattern } from './sql-helpers.js';
 
 export interface ShortUrlFields {
@@ -59,14 +59,9 @@ const COLUMNS: Record<keyof ShortUrlFields, string> = {
 function toShortUrl(r: Row): ShortUrl {
   return {
     ...fieldsOf<ShortUrlFields>(r, COLUMNS),
-    id: r.id,
+    ...linkRecordOf(r),
     showAdPage: Boolean(r.show_ad_page),
-    organizationId: r.organization_id as number,
     shortCode: r.short_code as string,
-    customDomainId: (r.custom_domain_id as number | null) ?? null,
-    customDomainName: (r.custom_domain_name as string | null) ?? null,
-    createdAt: r.created_at as Date,
-    updatedAt: r.updated_at as Date,
   };
 }
 

@@ -88,3 +88,9 @@ export const clearable = <T extends z.ZodType>(schema: T) => z.preprocess((v) =>
 
 /** A deep-link path inside the app: `product/42` or `/product/42?ref=x`, no scheme, no spaces. */
 export const deepLinkPath = text(500).regex(/^[^\s:]*$/, 'must be an in-app path such as product/42 (no scheme)');
+
+/** The apps a link opens on phones: each the organization's app of that platform; null unlinks. */
+export const linkedAppFields = {
+  iosAppId: z.number().int().positive().nullable().optional(),
+  androidAppId: z.number().int().positive().nullable().optional(),
+};

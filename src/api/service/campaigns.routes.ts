@@ -6,7 +6,7 @@ import { linkAddress, parseIsoDateTime } from '../../core/links/link-rules.js';
 import type { Campaign, CampaignService } from '../../core/links/campaigns.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
-import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, text, type LinkRouteSettings } from '../schemas/link.js';
+import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryDateTime, toPaged } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 
@@ -87,8 +87,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
         name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
         alias: aliasSchema.optional(),
         originalUrl: url,
-        iosAppId: z.number().int().positive().nullable().optional(),
-        androidAppId: z.number().int().positive().nullable().optional(),
+        ...linkedAppFields,
         expiresAt: expiresAt.nullable().optional(),
         goalType: clearable(text(50)),
         customDomainName: clearable(domainNameSchema),
@@ -128,8 +127,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
         originalUrl: url.optional(),
         expiresAt: expiresAt.nullable().optional(),
         goalType: clearable(text(50)),
-        iosAppId: z.number().int().positive().nullable().optional(),
-        androidAppId: z.number().int().positive().nullable().optional(),
+        ...linkedAppFields,
         ...extraFields,
       }),
       response: { 200: campaignSchema, ...commonErrorResponses },

@@ -6,7 +6,7 @@ import { linkAddress, parseExpirationDate } from '../../core/links/link-rules.js
 import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
-import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, text, type LinkRouteSettings } from '../schemas/link.js';
+import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryBoolean, queryDateTime, toPaged } from '../schemas/paging.js';
 
 export const shortUrlSchema = z
@@ -101,8 +101,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
         url,
         customAlias: aliasSchema.optional(),
         title: clearable(text(200)),
-        iosAppId: z.number().int().positive().nullable().optional(),
-        androidAppId: z.number().int().positive().nullable().optional(),
+        ...linkedAppFields,
         expirationDate: expiration.nullable().optional(),
         showAdPage: z.boolean().default(false),
         goalType: clearable(text(50)),
@@ -149,8 +148,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
         showAdPage: z.boolean().optional(),
         goalType: clearable(text(50)),
         title: clearable(text(200)),
-        iosAppId: z.number().int().positive().nullable().optional(),
-        androidAppId: z.number().int().positive().nullable().optional(),
+        ...linkedAppFields,
         ...extraFields,
       }),
       response: { 200: shortUrlSchema, ...commonErrorResponses },

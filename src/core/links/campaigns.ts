@@ -36,10 +36,7 @@ export function createCampaignService(deps: TrackedLinksDeps & { repo: Campaigns
   });
 
   return {
-    list: links.list,
-    get: links.get,
-    update: links.update,
-    delete: links.delete,
+    ...links.service,
 
     async create(caller: LinkCaller, input: NewCampaign) {
       const fields: CampaignFields = { ...orNull(input, OPTIONAL_FIELDS), name: input.name, originalUrl: input.originalUrl };

@@ -30,10 +30,7 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
   });
 
   return {
-    list: links.list,
-    get: links.get,
-    update: links.update,
-    delete: links.delete,
+    ...links.service,
 
     async create(caller: LinkCaller, input: NewShortUrl) {
       const fields: ShortUrlFields = { ...orNull(input, OPTIONAL_FIELDS), originalUrl: input.originalUrl, showAdPage: input.showAdPage ?? false };

@@ -77,30 +77,8 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     kind.changed?.(action, record);
   }
 
-  return {
-    /** The record, without its clicks; a missing one throws. */
-    find,
-
-    /**
-     * Checks the targets, then inserts through `insert` (given the custom domain to use);
-     * undefined back from it means the slug is taken: `taken` says how.
-     */
-    async create(
-      caller: LinkCaller,
-      input: LinkedAppIds & { customDomainName?: string | null | undefined },
-      insert: (customDomain: { id: number; name: string } | null) => Promise<R | undefined>,
-      taken: () => DomainError,
-    ): Promise<Counted<R>> {
-      const organizationId = caller.organization.id;
-      await deps.targets.checkLinkedApps(organizationId, input);
-      const customDomain = await deps.targets.usableCustomDomain(organizationId, input.customDomainName);
-      const created = await insert(customDomain);
-      if (!created) throw taken();
-      afterChange('created', created);
-      // A new link has no clicks yet: no need to ask ClickHouse.
-      return { ...created, clickCount: 0 };
-    },
-
+  /** What both kinds offer as they are; each adds its own create. */
+  const service = {
     async list(caller: LinkCaller, filter: Filter, page: Page): Promise<{ items: Counted<R>[]; total: number }> {
       const { items, total } = await repo.list(caller.organization.id, filter, page);
       return { items: await withCounts(caller.organization.id, items), total };
@@ -128,6 +106,33 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
       if ((kind.changed && !existing) || !(await repo.delete(organizationId, id))) throw kind.missing(id);
       deps.linkChanged(organizationId);
       if (existing) kind.changed?.('deleted', existing);
+    },
+  };
+
+  return {
+    service,
+
+    /** The record, without its clicks; a missing one throws. */
+    find,
+
+    /**
+     * Checks the targets, then inserts through `insert` (given the custom domain to use);
+     * undefined back from it means the slug is taken: `taken` says how.
+     */
+    async create(
+      caller: LinkCaller,
+      input: LinkedAppIds & { customDomainName?: string | null | undefined },
+      insert: (customDomain: { id: number; name: string } | null) => Promise<R | undefined>,
+      taken: () => DomainError,
+    ): Promise<Counted<R>> {
+      const organizationId = caller.organization.id;
+      await deps.targets.checkLinkedApps(organizationId, input);
+      const customDomain = await deps.targets.usableCustomDomain(organizationId, input.customDomainName);
+      const created = await insert(customDomain);
+      if (!created) throw taken();
+      afterChange('created', created);
+      // A new link has no clicks yet: no need to ask ClickHouse.
+      return { ...created, clickCount: 0 };
     },
   };
 }
