@@ -46,7 +46,7 @@ export function registerRedirectRoutes(
   deps: Pick<AppDeps, 'redirect' | 'events' | 'config' | 'metrics' | 'deepLinks' | 'log'>,
   fast: FastRedirectOptions,
 ): FastRedirect {
-  const { redirect: links, events, config, metrics } = deps;
+  const { redirect: resolver, events, config, metrics } = deps;
   metrics.define('redirects_total', 'counter', 'Redirect requests by outcome');
   const outcomes = Object.fromEntries(
     ['redirect', 'not_found', 'expired', 'preview', 'ad_page', 'unavailable', 'landing'].map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
@@ -127,7 +127,7 @@ export function registerRedirectRoutes(
     }
     let resolution: Resolution | Promise<Resolution>;
     try {
-      resolution = links.resolve(request.hostname, slug);
+      resolution = resolver.resolve(request.hostname, slug);
     } catch (err) {
       request.log.error({ err }, 'link look-up failed');
       return sendPage(reply, 503, unavailablePage, 'unavailable');
@@ -160,7 +160,7 @@ export function registerRedirectRoutes(
     const slug = path.slice(1);
     if (path[0] !== '/' || !SLUG.test(slug) || isReservedSlug(slug) || fast.isOwnPath(path)) return false;
     const hostname = fast.address.hostname(req);
-    const resolution = links.resolve(hostname, slug);
+    const resolution = resolver.resolve(hostname, slug);
     // A cache miss (the router waits for it) or no such link: Fastify answers.
     if (resolution instanceof Promise || resolution === undefined || resolution === 'unusable-domain') return false;
     const link = resolution;
