@@ -41,8 +41,8 @@ function utcFromParts(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): D
 }
 
 /**
- * Short URL expirationDate: `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD`. A bare date means its first
- * instant, UTC (the end of that day is NOT implied), like every time the API reads.
+ * Short URL expirationDate: `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD`, always UTC. A bare date means
+ * its first instant, not the end of that day.
  */
 export function parseExpirationDate(value: string): Date | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/.exec(value.trim());
