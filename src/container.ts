@@ -24,7 +24,6 @@ import { createJourneyActivity } from './olap/journey-activity.js';
 import { createJourneyStats } from './olap/journey-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
-import { createLinkResolver } from './api/redirect/link-resolver.js';
 import { createSdkAuthenticator } from './api/sdk/app-auth.js';
 import { composeAccess } from './compose/access.js';
 import { composeOrganizations } from './compose/organizations.js';
@@ -34,7 +33,6 @@ import { composeApps, composeAssociationFiles } from './compose/apps.js';
 import { composeDomains } from './compose/domains.js';
 import { createSdkRateLimiter } from './api/sdk/rate-limit.js';
 import { createApiKeysRepo } from './oltp/api-keys.repo.js';
-import { createLinkLookupRepo } from './oltp/link-lookup.repo.js';
 import { createCampaignsRepo } from './oltp/campaigns.repo.js';
 import { createMobileAppsRepo } from './oltp/mobile-apps.repo.js';
 import { createShortUrlsRepo } from './oltp/short-urls.repo.js';
@@ -48,6 +46,8 @@ import { createUsageRepo } from './oltp/usage.repo.js';
 import { createJourneySessionsRepo } from './oltp/journey-sessions.repo.js';
 import { createJourneyUsersRepo } from './oltp/journey-users.repo.js';
 import { createNoticesRepo } from './oltp/notices.repo.js';
+import { composeLinks } from './compose/links.js';
+import { composeRedirect } from './compose/redirect.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
@@ -156,13 +156,7 @@ async function assemble(
   const usageMeter: UsageMeter = createUsageMeter({ repo: usage, log });
   let ready = false;
 
-  const links = await createLinkResolver({
-    lookup: createLinkLookupRepo({ sql }),
-    log,
-    maxEntries: config.linkCacheMaxEntries,
-    ttlMs: config.linkCacheTtlMs,
-    maxConcurrentLoads: postgres.poolSize,
-  });
+  const redirect = await composeRedirect({ sql, config, log, metrics, poolSize: postgres.poolSize });
   const LINKS_CHANGED = 'links.changed';
   // The association files follow apps and domains: other instances' changes arrive here too.
   const associationFiles = composeAssociationFiles({ sql, bus, changedSubject: LINKS_CHANGED });
@@ -171,22 +165,13 @@ async function assemble(
   const instanceId = uuidv7();
   const stopListening = bus.onBroadcast(LINKS_CHANGED, (data) => {
     const change = JSON.parse(new TextDecoder().decode(data)) as { organizationId: number | null; from: string };
-    if (change.from !== instanceId) links.invalidate(change.organizationId);
+    if (change.from !== instanceId) redirect.invalidate(change.organizationId);
   });
   const linkChanged = (organizationId: number | null) => {
-    links.invalidate(organizationId);
+    redirect.invalidate(organizationId);
     associationFiles.files.invalidate();
     bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId, from: instanceId })));
   };
-  metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', () => [{ labels: {}, value: links.cache.stats().size }]);
-  metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', () => {
-    const s = links.cache.stats();
-    return [
-      { labels: { result: 'hit' }, value: s.hits },
-      { labels: { result: 'miss' }, value: s.misses },
-      { labels: { result: 'stale' }, value: s.staleServed },
-    ];
-  });
 
   const domains = composeDomains({ sql, config, log, linkChanged });
   const apps = composeApps({ sql, secretBox, associationFiles: associationFiles.files, linkChanged });
@@ -214,10 +199,12 @@ async function assemble(
     sql, events, log, repos, keylessLimit: (app, clientAddress) => sdkRateLimit.keyless(app, clientAddress),
   });
   const authFailures = createAuthFailureLimiters(config.authFailures);
+  const clickCounts = createClickCounts({ client: clickhouse.client, log });
   const deps: AppDeps = {
-    links,
+    links: composeLinks({ config, repos, clickCounts, events, linkChanged }),
+    redirect,
     linkChanged,
-    clickCounts: createClickCounts({ client: clickhouse.client, log }),
+    clickCounts,
     clickStats: createClickStats(clickhouse.client),
     installStats: createInstallStats(clickhouse.client),
     revenueStats: createRevenueStats(clickhouse.client),
@@ -270,7 +257,7 @@ async function assemble(
     webhooks.stopListening();
     await deepLinks.close();
     stopListening();
-    links.close();
+    redirect.close();
     const sent = await events.close(left());
     const drained = await bus.drain(left());
     if (!sent || !drained) log.error({ sent, drained }, 'shutdown deadline passed before every event was written');

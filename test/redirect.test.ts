@@ -412,7 +412,7 @@ describe(`phones (${backend})`, () => {
  * milliseconds later), which may drop the entry in between.
  */
 async function secondRequestIsAHit(path: string, expected: { status: number; location?: string }, on: TestService = svc) {
-  const cache = on.container.deps.links.cache;
+  const cache = on.container.deps.redirect.cache;
   expect(await outcome(path, {}, on)).toEqual(expected);
   const before = cache.stats();
   expect(await outcome(path, {}, on)).toEqual(expected);

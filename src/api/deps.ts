@@ -6,7 +6,8 @@ import type { DeepLinkServices } from '../core/deeplinks/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AuthFailureLimiters } from './auth-failures.js';
 import type { SdkRateLimiter } from './sdk/rate-limit.js';
-import type { LinkResolver } from './redirect/link-resolver.js';
+import type { LinkResolver } from '../core/redirect/link-resolver.js';
+import type { LinksService } from '../core/links/links-service.js';
 import type { AppsService } from '../core/apps/apps.js';
 import type { DomainsService } from '../core/domains/domains.service.js';
 import type { ClickCounts } from '../olap/click-counts.js';
@@ -35,8 +36,10 @@ export interface Lifecycle {
 }
 
 export interface AppDeps {
+  /** Short URLs and campaigns of the caller's organization. */
+  links: LinksService;
   /** Cached slug → link resolution for the redirect. */
-  links: LinkResolver;
+  redirect: LinkResolver;
   /** Tells every instance (this one first) that an organization's links may have changed. */
   linkChanged(organizationId: number | null): void;
   /** clickCount of links and campaigns, from ClickHouse. */

@@ -1,8 +1,8 @@
 // Campaigns of an organization: named tracked links with an alias in the shared slug namespace,
 // read together with their linked apps' names, icons and paths. Scoped by organization throughout.
 import type { Sql } from './postgres.js';
-import { insertClaimingSlug } from './slugs.js';
-import { containsPattern, patchColumns } from './sql-helpers.js';
+import { createLinkTable, fieldsOf, linkRecordOf, type Row } from './link-table.js';
+import { containsPattern } from './sql-helpers.js';
 
 export interface CampaignFields {
   name: string;
@@ -49,8 +49,6 @@ const COLUMNS: Record<keyof CampaignFields, string> = {
   goalType: 'goal_type',
 };
 
-type Row = Record<string, unknown> & { id: number };
-
 function linkedApp(r: Row, prefix: 'ios' | 'android'): LinkedApp | null {
   const path = r[`${prefix}_app_path`] as string | null;
   if (!path) return null;
@@ -58,19 +56,13 @@ function linkedApp(r: Row, prefix: 'ios' | 'android'): LinkedApp | null {
 }
 
 function toCampaign(r: Row): Campaign {
-  const fields = Object.fromEntries(Object.entries(COLUMNS).map(([field, column]) => [field, r[column] ?? null])) as unknown as CampaignFields;
   return {
-    ...fields,
-    id: r.id,
-    organizationId: r.organization_id as number,
+    ...fieldsOf<CampaignFields>(r, COLUMNS),
+    ...linkRecordOf(r),
     alias: r.alias as string,
-    customDomainId: (r.custom_domain_id as number | null) ?? null,
-    customDomainName: (r.custom_domain_name as string | null) ?? null,
     createdBy: r.created_by as string,
     iosApp: linkedApp(r, 'ios'),
     androidApp: linkedApp(r, 'android'),
-    createdAt: r.created_at as Date,
-    updatedAt: r.updated_at as Date,
   };
 }
 
@@ -81,70 +73,34 @@ export interface CampaignListFilter {
 }
 
 export function createCampaignsRepo({ sql }: { sql: Sql }) {
-  const selectFrom = sql`
-    select c.*, d.domain_name as custom_domain_name,
-      ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
-      aa.app_name as android_app_name, aa.app_icon_url as android_app_icon_url, aa.path as android_app_path
-    from campaigns c
-    left join custom_domains d on d.id = c.custom_domain_id
-    left join mobile_apps ia on ia.id = c.ios_app_id
-    left join mobile_apps aa on aa.id = c.android_app_id`;
-
-  const get = async (organizationId: number, id: number): Promise<Campaign | undefined> => {
-    const [row] = await sql<Row[]>`${selectFrom} where c.id = ${id} and c.organization_id = ${organizationId}`;
-    return row && toCampaign(row);
-  };
+  const table = createLinkTable<CampaignFields, Campaign>(sql, {
+    table: 'campaigns',
+    columns: COLUMNS,
+    selectFrom: sql`
+      select l.*, d.domain_name as custom_domain_name,
+        ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
+        aa.app_name as android_app_name, aa.app_icon_url as android_app_icon_url, aa.path as android_app_path
+      from campaigns l
+      left join custom_domains d on d.id = l.custom_domain_id
+      left join mobile_apps ia on ia.id = l.ios_app_id
+      left join mobile_apps aa on aa.id = l.android_app_id`,
+    toRecord: toCampaign,
+  });
 
   return {
-    get,
+    ...table,
 
     /** Undefined when the alias is taken on that domain (after retries, for a generated alias). */
-    async create(input: {
-      organizationId: number;
-      fields: CampaignFields;
-      createdBy: string;
-      customDomain: { id: number; name: string } | null;
-      alias: string;
-      nextAlias?: (() => string) | undefined;
-    }): Promise<Campaign | undefined> {
-      const inserted = await insertClaimingSlug(sql, {
-        table: 'campaigns',
-        values: { ...patchColumns(input.fields, COLUMNS), created_by: input.createdBy, custom_domain_id: input.customDomain?.id ?? null },
-        organizationId: input.organizationId,
-        customDomainName: input.customDomain?.name ?? null,
-        code: input.alias,
-        nextCode: input.nextAlias,
-      });
-      return inserted && get(input.organizationId, inserted.id);
+    async create(input: Omit<Parameters<typeof table.create>[0], 'values'> & { createdBy: string }): Promise<Campaign | undefined> {
+      const { createdBy, ...rest } = input;
+      return table.create({ ...rest, values: { created_by: createdBy } });
     },
 
     async list(organizationId: number, filter: CampaignListFilter, page: { page: number; size: number }) {
-      const where = sql`c.organization_id = ${organizationId}
-        ${filter.search ? sql`and lower(c.name || ' ' || c.alias) like ${containsPattern(filter.search)}` : sql``}
-        ${filter.createdAfter ? sql`and c.created_at >= ${filter.createdAfter}` : sql``}
-        ${filter.createdBefore ? sql`and c.created_at <= ${filter.createdBefore}` : sql``}`;
-      const [rows, [count]] = await Promise.all([
-        sql<Row[]>`${selectFrom} where ${where}
-          order by c.created_at desc, c.id desc limit ${page.size} offset ${page.page * page.size}`,
-        sql<{ n: number }[]>`select count(*)::bigint as n from campaigns c where ${where}`,
-      ]);
-      return { items: rows.map(toCampaign), total: count!.n };
-    },
-
-    async update(organizationId: number, id: number, patch: Partial<CampaignFields>): Promise<Campaign | undefined> {
-      const set = patchColumns(patch, COLUMNS);
-      if (Object.keys(set).length > 0) {
-        const updated = await sql`
-          update campaigns set ${sql(set)}, updated_at = now()
-          where id = ${id} and organization_id = ${organizationId} returning id`;
-        if (updated.length === 0) return undefined;
-      }
-      return get(organizationId, id);
-    },
-
-    async delete(organizationId: number, id: number): Promise<boolean> {
-      const rows = await sql`delete from campaigns where id = ${id} and organization_id = ${organizationId} returning id`;
-      return rows.length > 0;
+      return table.list(organizationId, sql`
+        ${filter.search ? sql`and lower(l.name || ' ' || l.alias) like ${containsPattern(filter.search)}` : sql``}
+        ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
+        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}`, page);
     },
   };
 }

@@ -1,7 +1,7 @@
 // The resolver's invalidation: an organization's own change drops only its cached links and never
 // holds up anyone's redirect; an operator change (domain status) reloads the host list first.
 import { describe, expect, it } from 'vitest';
-import { createLinkResolver } from '../../src/api/redirect/link-resolver.js';
+import { createLinkResolver } from '../../src/core/redirect/link-resolver.js';
 import type { LinkLookupRepo, ResolvedLink } from '../../src/oltp/link-lookup.repo.js';
 import { createLogger } from '../../src/shared/logger.js';
 

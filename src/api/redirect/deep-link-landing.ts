@@ -13,7 +13,7 @@ import type { MobilePlatform } from '../../shared/user-agents.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { webSdkPath } from '../../web-sdk/version.js';
 import type { LandingPageInput } from './landing-page.js';
-import type { CachedLink } from './link-resolver.js';
+import type { CachedLink } from '../../core/redirect/link-resolver.js';
 import { cleanLine } from '../schemas/text.js';
 
 /** Longest a click waits for its token to be written. */

@@ -6,11 +6,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAddress } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
-import { isReservedSlug } from '../service/link-rules.js';
+import { isReservedSlug } from '../../core/links/link-rules.js';
 import { createDeepLinkLanding } from './deep-link-landing.js';
 import { landingPage } from './landing-page.js';
-import type { LinkResolver, Resolution } from './link-resolver.js';
-import { clickEvent, decideRedirect, type ClickFacts } from './redirect-decision.js';
+import type { Resolution } from '../../core/redirect/link-resolver.js';
+import { clickEvent, decide, type ClickFacts } from './click-facts.js';
 import { adInterstitialPage, expiredPage, notFoundPage, sharePreviewPage, unavailablePage } from './pages.js';
 import { newNonce, pagePolicy, redirectSecurityHeaders, type PagePolicyOptions } from '../security-headers.js';
 
@@ -29,7 +29,7 @@ export const REDIRECT_CACHE_CONTROL = 'private, max-age=0';
  * Answers the common click (GET of a cached link by a person, nothing but a 302 to send) before
  * Fastify sees the request: routing, request and reply objects, hooks and a child logger cost
  * about a quarter of a redirect. True when it answered; false leaves the request to Fastify,
- * which then decides the same way (redirect-decision.ts) and answers everything else.
+ * which then decides the same way (click-facts.ts) and answers everything else.
  */
 export type FastRedirect = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -41,8 +41,12 @@ export interface FastRedirectOptions {
   isOwnPath: (path: string) => boolean;
 }
 
-export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { links: LinkResolver }, fast: FastRedirectOptions): FastRedirect {
-  const { links, events, config, metrics } = deps;
+export function registerRedirectRoutes(
+  app: FastifyInstance,
+  deps: Pick<AppDeps, 'redirect' | 'events' | 'config' | 'metrics' | 'deepLinks' | 'log'>,
+  fast: FastRedirectOptions,
+): FastRedirect {
+  const { redirect: resolver, events, config, metrics } = deps;
   metrics.define('redirects_total', 'counter', 'Redirect requests by outcome');
   const outcomes = Object.fromEntries(
     ['redirect', 'not_found', 'expired', 'preview', 'ad_page', 'unavailable', 'landing'].map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
@@ -81,7 +85,7 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
       headers: request.headers,
       appPath: request.params.appPath,
     };
-    const decision = decideRedirect(link, facts, Date.now());
+    const decision = decide(link, facts, Date.now());
     if (decision.kind === 'not_found') return sendPage(reply, 404, notFoundPage, 'not_found');
     if (decision.kind === 'expired') return sendPage(reply, 410, expiredPage, 'expired');
     if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
@@ -123,7 +127,7 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     }
     let resolution: Resolution | Promise<Resolution>;
     try {
-      resolution = links.resolve(request.hostname, slug);
+      resolution = resolver.resolve(request.hostname, slug);
     } catch (err) {
       request.log.error({ err }, 'link look-up failed');
       return sendPage(reply, 503, unavailablePage, 'unavailable');
@@ -138,7 +142,7 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     );
   }
 
-  // The click parameters are cleaned where they are read (redirect-decision.ts, deep-link-landing.ts).
+  // The click parameters are cleaned where they are read (click-facts.ts, deep-link-landing.ts).
   const options = { schema: { hide: true }, config: { cleansOwnQuery: true } };
   app.get<{ Params: Params }>('/:slug', options, handle);
   app.get<{ Params: Params }>('/:appPath/:slug', options, handle);
@@ -156,12 +160,12 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: AppDeps & { l
     const slug = path.slice(1);
     if (path[0] !== '/' || !SLUG.test(slug) || isReservedSlug(slug) || fast.isOwnPath(path)) return false;
     const hostname = fast.address.hostname(req);
-    const resolution = links.resolve(hostname, slug);
+    const resolution = resolver.resolve(hostname, slug);
     // A cache miss (the router waits for it) or no such link: Fastify answers.
     if (resolution instanceof Promise || resolution === undefined || resolution === 'unusable-domain') return false;
     const link = resolution;
     const facts: ClickFacts = { method: 'GET', url, hostname, ip: fast.address.ip(req), headers: req.headers, appPath: undefined };
-    const decision = decideRedirect(link, facts, Date.now());
+    const decision = decide(link, facts, Date.now());
     if (decision.kind !== 'redirect') return false;
     // Headers first: if Node refuses one, nothing was recorded and Fastify can still answer.
     res.writeHead(302, {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { DeepLinkResolveService } from '../../core/deeplinks/resolve.js';
 import { campaignRef, deepLinkPathOf, goalTypeOf, originalUrlOf, urlRef } from '../../core/deeplinks/targets.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
-import { linkAddress } from '../service/link-rules.js';
+import { linkAddress } from '../../core/links/link-rules.js';
 import { campaignRefSchema, urlRefSchema } from './link-ref-schemas.js';
 import { mobileCaller } from './mobile-sdk-auth.js';
 

@@ -53,8 +53,10 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   });
 
   await app.register(usageRoutes, { usage: deps.organizations.usage });
-  await app.register(shortUrlRoutes, { deps });
-  await app.register(campaignRoutes, { deps });
+  const { publicBaseUrl, production, linkAllowPrivateTargets } = deps.config;
+  const linkSettings = { publicBaseUrl, production, linkAllowPrivateTargets, clock: deps.clock };
+  await app.register(shortUrlRoutes, { ...linkSettings, shortUrls: deps.links.shortUrls });
+  await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });
   await app.register(mobileAppRoutes, { mobileApps: deps.apps.mobileApps, config: deps.config });
   await app.register(customDomainRoutes, { domains: deps.domains });
   await app.register(statisticsRoutes, { deps });

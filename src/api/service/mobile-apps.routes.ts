@@ -9,7 +9,7 @@ import type { Config } from '../../shared/config.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
-import { clearable, httpsUrlSchema } from './link-rules.js';
+import { clearable, httpsUrlSchema } from '../schemas/link.js';
 
 const platformSchema = z.enum(['IOS', 'ANDROID']);
 

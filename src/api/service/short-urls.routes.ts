@@ -1,27 +1,13 @@
 // Service API: short URLs (/api/v1/service/urls): create, list, read, update, delete, QR code.
 // Statistics routes live with the statistics module.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import QRCode from 'qrcode';
 import { z } from 'zod';
-import { conflict, forbidden, notFound } from '../../shared/errors.js';
-import { PLAN_LIMITS } from '../../shared/plans.js';
-import type { ShortUrl, ShortUrlFields } from '../../oltp/short-urls.repo.js';
-import type { AppDeps } from '../deps.js';
+import { linkAddress, parseExpirationDate } from '../../core/links/link-rules.js';
+import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
-import { pagedResponse, pageQuery, queryBoolean, queryDateTime, toPaged } from '../schemas/paging.js';
-import {
-  aliasSchema,
-  clearable,
-  deepLinkPath,
-  futureDateField,
-  generateShortCode,
-  httpsUrlSchema,
-  linkAddress,
-  parseExpirationDate,
-  text,
-} from './link-rules.js';
-import { checkLinkedApps, usableCustomDomain } from './link-targets.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
+import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
+import { pagedResponse, pageQuery, queryBoolean, queryDateTime, toPaged } from '../schemas/paging.js';
 
 export const shortUrlSchema = z
   .object({
@@ -85,15 +71,14 @@ export function toShortUrlJson(u: ShortUrl, publicBaseUrl: string, clickCount: n
   };
 }
 
-export const shortUrlRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { shortUrls } = deps.repos;
-  const { publicBaseUrl, production } = deps.config;
+export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUrls: ShortUrlService }> = async (app, options) => {
+  const { shortUrls, publicBaseUrl } = options;
   const tags = ['service: short URLs'];
   const security = [{ apiKey: [] }];
-  const url = httpsUrlSchema({ production, allowPrivate: deps.config.linkAllowPrivateTargets });
-  const expiration = futureDateField(parseExpirationDate, 'YYYY-MM-DD HH:mm:ss or YYYY-MM-DD (UTC)', deps.clock);
+  const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
+  const expiration = futureDateField(parseExpirationDate, 'YYYY-MM-DD HH:mm:ss or YYYY-MM-DD (UTC)', options.clock);
 
-  /** Fields beyond the spec's create body that the record carries and a user wants to set. */
+  /** Fields the record carries beyond the basic create body, which a user wants to set too. */
   const extraFields = {
     ogTitle: clearable(text(200)),
     ogDescription: clearable(text(500)),
@@ -107,18 +92,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     androidDeepLinkPath: clearable(deepLinkPath),
     mobileTargetUrl: clearable(url),
   };
-
-  /** Records with their clickCount, one ClickHouse query for however many. */
-  const withCounts = async (orgId: number, items: ShortUrl[]) => {
-    const counts = await deps.clickCounts.forLinks(orgId, 'url', items.map((u) => u.id));
-    return items.map((u) => toShortUrlJson(u, publicBaseUrl, counts.get(u.id) ?? 0));
-  };
-  const toJson = async (u: ShortUrl) => (await withCounts(u.organizationId, [u]))[0]!;
-  const requireUrl = async (orgId: number, id: number) => {
-    const found = await shortUrls.get(orgId, id);
-    if (!found) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
-    return found;
-  };
+  const toJson = (u: ShortUrl & { clickCount: number }) => toShortUrlJson(u, publicBaseUrl, u.clickCount);
 
   app.post('/urls', {
     schema: {
@@ -127,8 +101,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
         url,
         customAlias: aliasSchema.optional(),
         title: clearable(text(200)),
-        iosAppId: z.number().int().positive().nullable().optional(),
-        androidAppId: z.number().int().positive().nullable().optional(),
+        ...linkedAppFields,
         expirationDate: expiration.nullable().optional(),
         showAdPage: z.boolean().default(false),
         goalType: clearable(text(50)),
@@ -138,42 +111,9 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       response: { 201: shortUrlSchema, ...commonErrorResponses, 409: errorBodySchema },
     },
   }, async (request, reply) => {
-    const { organization } = request.serviceAuth!;
-    const b = request.body;
-    await checkLinkedApps(deps, organization.id, b);
-    const customDomain = await usableCustomDomain(deps, organization.id, b.customDomainName);
-    const fields: ShortUrlFields = {
-      originalUrl: b.url,
-      title: b.title ?? null,
-      expiresAt: b.expirationDate ?? null,
-      showAdPage: b.showAdPage,
-      ogTitle: b.ogTitle ?? null,
-      ogDescription: b.ogDescription ?? null,
-      ogImageUrl: b.ogImageUrl ?? null,
-      iosAppId: b.iosAppId ?? null,
-      androidAppId: b.androidAppId ?? null,
-      utmSource: b.utmSource ?? null,
-      utmMedium: b.utmMedium ?? null,
-      utmCampaign: b.utmCampaign ?? null,
-      utmTerm: b.utmTerm ?? null,
-      utmContent: b.utmContent ?? null,
-      iosDeepLinkPath: b.iosDeepLinkPath ?? null,
-      androidDeepLinkPath: b.androidDeepLinkPath ?? null,
-      mobileTargetUrl: b.mobileTargetUrl ?? null,
-      goalType: b.goalType ?? null,
-    };
-    const result = await shortUrls.create({
-      organizationId: organization.id,
-      fields,
-      customDomain,
-      code: b.customAlias ?? generateShortCode(),
-      ...(b.customAlias ? {} : { nextCode: () => generateShortCode() }),
-    });
-    if (!result.created) {
-      throw conflict('ALIAS_TAKEN', `customAlias: ${b.customAlias} is already in use on this domain`, { field: 'customAlias' });
-    }
-    // A new link has no clicks yet: no need to ask ClickHouse.
-    return reply.code(201).send(toShortUrlJson(result.shortUrl, publicBaseUrl, 0));
+    const { url: originalUrl, expirationDate, ...rest } = request.body;
+    const created = await shortUrls.create(request.serviceAuth!, { ...rest, originalUrl, expiresAt: expirationDate });
+    return reply.code(201).send(toJson(created));
   });
 
   app.get('/urls', {
@@ -190,14 +130,13 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     },
   }, async (request) => {
     const { page, size, ...filter } = request.query;
-    const orgId = request.serviceAuth!.organization.id;
-    const { items, total } = await shortUrls.list(orgId, filter, { page, size });
-    return toPaged(await withCounts(orgId, items), total, { page, size });
+    const { items, total } = await shortUrls.list(request.serviceAuth!, filter, { page, size });
+    return toPaged(items.map(toJson), total, { page, size });
   });
 
   app.get('/urls/:id', {
     schema: { tags, security, summary: 'Read a short URL', params: idParams, response: { 200: shortUrlSchema, ...commonErrorResponses } },
-  }, async (request) => await toJson(await requireUrl(request.serviceAuth!.organization.id, request.params.id)));
+  }, async (request) => toJson(await shortUrls.get(request.serviceAuth!, request.params.id)));
 
   app.put('/urls/:id', {
     schema: {
@@ -209,31 +148,23 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
         showAdPage: z.boolean().optional(),
         goalType: clearable(text(50)),
         title: clearable(text(200)),
-        iosAppId: z.number().int().positive().nullable().optional(),
-        androidAppId: z.number().int().positive().nullable().optional(),
+        ...linkedAppFields,
         ...extraFields,
       }),
       response: { 200: shortUrlSchema, ...commonErrorResponses },
     },
   }, async (request) => {
-    const orgId = request.serviceAuth!.organization.id;
-    await requireUrl(orgId, request.params.id);
     const { expirationDate, ...rest } = request.body;
-    await checkLinkedApps(deps, orgId, rest);
-    const updated = await shortUrls.update(orgId, request.params.id, {
+    return toJson(await shortUrls.update(request.serviceAuth!, request.params.id, {
       ...rest,
       ...(expirationDate === undefined ? {} : { expiresAt: expirationDate }),
-    });
-    if (!updated) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${request.params.id} does not exist`);
-    return await toJson(updated);
+    }));
   });
 
   app.delete('/urls/:id', {
     schema: { tags, security, summary: 'Delete a short URL; its code stops resolving', params: idParams, response: { 204: z.null(), ...commonErrorResponses } },
   }, async (request, reply) => {
-    if (!(await shortUrls.delete(request.serviceAuth!.organization.id, request.params.id))) {
-      throw notFound('SHORT_URL_NOT_FOUND', `short URL ${request.params.id} does not exist`);
-    }
+    await shortUrls.delete(request.serviceAuth!, request.params.id);
     return reply.code(204).send(null);
   });
 
@@ -257,24 +188,5 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
         ...commonErrorResponses,
       },
     },
-  }, async (request) => {
-    const { organization } = request.serviceAuth!;
-    // Another organization's id is a 404 on every plan: the plan check never confirms it exists.
-    const u = await requireUrl(organization.id, request.params.id);
-    if (!PLAN_LIMITS[organization.plan].qrCodes) {
-      throw forbidden('PLAN_UPGRADE_REQUIRED', 'QR codes need the PRO plan or above');
-    }
-    const shortUrl = linkAddress(publicBaseUrl, u.customDomainName, u.shortCode);
-    const q = request.query;
-    const options = {
-      errorCorrectionLevel: q.errorCorrectionLevel,
-      margin: q.margin,
-      width: q.size,
-      color: { dark: q.darkColor, light: q.lightColor },
-    };
-    const qrCode = q.format === 'svg'
-      ? Buffer.from(await QRCode.toString(shortUrl, { ...options, type: 'svg' })).toString('base64')
-      : (await QRCode.toBuffer(shortUrl, { ...options, type: 'png' })).toString('base64');
-    return { qrCode, shortUrl, format: q.format };
-  });
+  }, async (request) => await shortUrls.qrCode(request.serviceAuth!, request.params.id, request.query));
 };

@@ -1,0 +1,36 @@
+// Wiring of the redirect: the cached slug → link resolver over PostgreSQL, and its cache's
+// metrics.
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import type { Metrics } from '../shared/metrics.js';
+import type { Sql } from '../oltp/postgres.js';
+import { createLinkLookupRepo } from '../oltp/link-lookup.repo.js';
+import { createLinkResolver, type LinkResolver } from '../core/redirect/link-resolver.js';
+
+export async function composeRedirect(ctx: {
+  sql: Sql;
+  config: Pick<Config, 'linkCacheMaxEntries' | 'linkCacheTtlMs'>;
+  log: Logger;
+  metrics: Metrics;
+  /** At most this many look-ups at once: the connection pool's size. */
+  poolSize: number;
+}): Promise<LinkResolver> {
+  const resolver = await createLinkResolver({
+    lookup: createLinkLookupRepo({ sql: ctx.sql }),
+    log: ctx.log,
+    maxEntries: ctx.config.linkCacheMaxEntries,
+    ttlMs: ctx.config.linkCacheTtlMs,
+    maxConcurrentLoads: ctx.poolSize,
+  });
+  const { metrics } = ctx;
+  metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', () => [{ labels: {}, value: resolver.cache.stats().size }]);
+  metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', () => {
+    const s = resolver.cache.stats();
+    return [
+      { labels: { result: 'hit' }, value: s.hits },
+      { labels: { result: 'miss' }, value: s.misses },
+      { labels: { result: 'stale' }, value: s.staleServed },
+    ];
+  });
+  return resolver;
+}

@@ -1,0 +1,26 @@
+// The links feature as the API sees it: short URLs and campaigns of the caller's organization.
+import type { EventPublisher } from '../../ingest/publisher.js';
+import type { CampaignsRepo } from '../../oltp/campaigns.repo.js';
+import type { CustomDomainsRepo } from '../../oltp/custom-domains.repo.js';
+import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
+import type { ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
+import type { ClickCounts } from '../../olap/click-counts.js';
+import { createCampaignService } from './campaigns.js';
+import { createLinkTargets } from './link-targets.js';
+import { createShortUrlService } from './short-urls.js';
+
+export function createLinksService(deps: {
+  repos: { shortUrls: ShortUrlsRepo; campaigns: CampaignsRepo; mobileApps: MobileAppsRepo; customDomains: CustomDomainsRepo };
+  clickCounts: ClickCounts;
+  events: EventPublisher;
+  publicBaseUrl: string;
+  linkChanged(organizationId: number): void;
+}) {
+  const shared = { clickCounts: deps.clickCounts, targets: createLinkTargets(deps.repos), linkChanged: deps.linkChanged };
+  return {
+    shortUrls: createShortUrlService({ ...shared, repo: deps.repos.shortUrls, publicBaseUrl: deps.publicBaseUrl }),
+    campaigns: createCampaignService({ ...shared, repo: deps.repos.campaigns, events: deps.events }),
+  };
+}
+
+export type LinksService = ReturnType<typeof createLinksService>;

@@ -1,0 +1,60 @@
+// Short URLs of the caller's organization: create (a chosen alias or a generated code), list,
+// read, update, delete, and the QR code of one (a plan feature).
+import { forbidden, notFound } from '../../shared/errors.js';
+import { PLAN_LIMITS } from '../../shared/plans.js';
+import type { ShortUrl, ShortUrlFields, ShortUrlListFilter, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
+import { generateShortCode, linkAddress } from './link-rules.js';
+import { renderQrCode, type QrOptions } from './qr-code.js';
+import { createTrackedLinks, orNull, slugTaken, type LinkCaller, type TrackedLinksDeps } from './tracked-links.js';
+
+export type { ShortUrl, ShortUrlFields, ShortUrlListFilter };
+
+export type NewShortUrl = Partial<ShortUrlFields> & {
+  originalUrl: string;
+  /** The code to claim; left out, one is generated. */
+  customAlias?: string | undefined;
+  customDomainName?: string | null | undefined;
+};
+
+/** The fields a create may leave out (null then). */
+const OPTIONAL_FIELDS = [
+  'title', 'expiresAt', 'ogTitle', 'ogDescription', 'ogImageUrl', 'iosAppId', 'androidAppId', 'utmSource',
+  'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'iosDeepLinkPath', 'androidDeepLinkPath', 'mobileTargetUrl', 'goalType',
+] as const;
+
+export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrlsRepo; publicBaseUrl: string }) {
+  const links = createTrackedLinks<ShortUrl, ShortUrlFields, ShortUrlListFilter>(deps, {
+    repo: deps.repo,
+    linkType: 'url',
+    missing: (id) => notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`),
+  });
+
+  return {
+    ...links.service,
+
+    async create(caller: LinkCaller, input: NewShortUrl) {
+      const fields: ShortUrlFields = { ...orNull(input, OPTIONAL_FIELDS), originalUrl: input.originalUrl, showAdPage: input.showAdPage ?? false };
+      const alias = input.customAlias;
+      return links.create(caller, input, (customDomain) => deps.repo.create({
+        organizationId: caller.organization.id,
+        fields,
+        customDomain,
+        code: alias ?? generateShortCode(),
+        ...(alias ? {} : { nextCode: () => generateShortCode() }),
+      }), slugTaken('customAlias', alias));
+    },
+
+    /** The QR code of the link's address. */
+    async qrCode(caller: LinkCaller, id: number, options: QrOptions) {
+      // Another organization's id is a 404 on every plan: the plan check never confirms it exists.
+      const u = await links.find(caller, id);
+      if (!PLAN_LIMITS[caller.organization.plan].qrCodes) {
+        throw forbidden('PLAN_UPGRADE_REQUIRED', 'QR codes need the PRO plan or above');
+      }
+      const shortUrl = linkAddress(deps.publicBaseUrl, u.customDomainName, u.shortCode);
+      return { qrCode: await renderQrCode(shortUrl, options), shortUrl, format: options.format };
+    },
+  };
+}
+
+export type ShortUrlService = ReturnType<typeof createShortUrlService>;

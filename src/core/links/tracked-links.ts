@@ -1,0 +1,142 @@
+// What short URLs and campaigns share as a service: a record is read with its clickCount (one
+// ClickHouse query for a whole page), a link of another organization does not exist, linked apps
+// and custom domains are checked before anything is written, and every successful change tells
+// the link caches (and, where the kind publishes them, the change events).
+import { conflict, type DomainError } from '../../shared/errors.js';
+import type { Plan } from '../../shared/plans.js';
+import type { ClickCounts, LinkType } from '../../olap/click-counts.js';
+import type { LinkedAppIds, LinkTargets } from './link-targets.js';
+
+/** Who is asking: the organization a service API key belongs to. */
+export interface LinkCaller {
+  organization: { id: number; name: string; plan: Plan };
+}
+
+/** A record with its clicks so far. */
+export type Counted<R> = R & { clickCount: number };
+
+export type ChangeAction = 'created' | 'updated' | 'deleted';
+
+export interface Page {
+  page: number;
+  size: number;
+}
+
+interface LinkRecord {
+  id: number;
+  organizationId: number;
+}
+
+export interface LinkRepo<R extends LinkRecord, F, Filter> {
+  get(organizationId: number, id: number): Promise<R | undefined>;
+  list(organizationId: number, filter: Filter, page: Page): Promise<{ items: R[]; total: number }>;
+  update(organizationId: number, id: number, patch: Partial<F>): Promise<R | undefined>;
+  delete(organizationId: number, id: number): Promise<boolean>;
+}
+
+export interface TrackedLinksDeps {
+  clickCounts: ClickCounts;
+  targets: LinkTargets;
+  /** Tells every instance's link cache that the organization's links changed. */
+  linkChanged(organizationId: number): void;
+}
+
+/** The input fields named in `keys`, each left out as null. */
+export function orNull<I extends object, K extends keyof I>(input: I, keys: readonly K[]): { [P in K]-?: Exclude<I[P], undefined> | null } {
+  const out = {} as { [P in K]-?: Exclude<I[P], undefined> | null };
+  for (const key of keys) out[key] = (input[key] ?? null) as Exclude<I[K], undefined> | null;
+  return out;
+}
+
+export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds, Filter>(
+  deps: TrackedLinksDeps,
+  kind: {
+    repo: LinkRepo<R, F, Filter>;
+    linkType: LinkType;
+    /** The error for an id the caller has no such record under. */
+    missing(id: number): DomainError;
+    /** After each successful change (the campaign's change events). */
+    changed?(action: ChangeAction, record: R): void;
+  },
+) {
+  const { repo } = kind;
+
+  async function withCounts(organizationId: number, items: R[]): Promise<Counted<R>[]> {
+    const counts = await deps.clickCounts.forLinks(organizationId, kind.linkType, items.map((r) => r.id));
+    return items.map((r) => ({ ...r, clickCount: counts.get(r.id) ?? 0 }));
+  }
+
+  async function find(caller: LinkCaller, id: number): Promise<R> {
+    const found = await repo.get(caller.organization.id, id);
+    if (!found) throw kind.missing(id);
+    return found;
+  }
+
+  function afterChange(action: ChangeAction, record: R): void {
+    deps.linkChanged(record.organizationId);
+    kind.changed?.(action, record);
+  }
+
+  /** What both kinds offer as they are; each adds its own create. */
+  const service = {
+    async list(caller: LinkCaller, filter: Filter, page: Page): Promise<{ items: Counted<R>[]; total: number }> {
+      const { items, total } = await repo.list(caller.organization.id, filter, page);
+      return { items: await withCounts(caller.organization.id, items), total };
+    },
+
+    async get(caller: LinkCaller, id: number): Promise<Counted<R>> {
+      return (await withCounts(caller.organization.id, [await find(caller, id)]))[0]!;
+    },
+
+    /** Fields left out keep their value; null clears. */
+    async update(caller: LinkCaller, id: number, patch: Partial<F>): Promise<Counted<R>> {
+      const organizationId = caller.organization.id;
+      await find(caller, id);
+      await deps.targets.checkLinkedApps(organizationId, patch);
+      const updated = await repo.update(organizationId, id, patch);
+      if (!updated) throw kind.missing(id);
+      afterChange('updated', updated);
+      return (await withCounts(organizationId, [updated]))[0]!;
+    },
+
+    async delete(caller: LinkCaller, id: number): Promise<void> {
+      const organizationId = caller.organization.id;
+      // The change event names what went, so it is read first.
+      const existing = kind.changed ? await repo.get(organizationId, id) : undefined;
+      if ((kind.changed && !existing) || !(await repo.delete(organizationId, id))) throw kind.missing(id);
+      deps.linkChanged(organizationId);
+      if (existing) kind.changed?.('deleted', existing);
+    },
+  };
+
+  return {
+    service,
+
+    /** The record, without its clicks; a missing one throws. */
+    find,
+
+    /**
+     * Checks the targets, then inserts through `insert` (given the custom domain to use);
+     * undefined back from it means the slug is taken: `taken` says how.
+     */
+    async create(
+      caller: LinkCaller,
+      input: LinkedAppIds & { customDomainName?: string | null | undefined },
+      insert: (customDomain: { id: number; name: string } | null) => Promise<R | undefined>,
+      taken: () => DomainError,
+    ): Promise<Counted<R>> {
+      const organizationId = caller.organization.id;
+      await deps.targets.checkLinkedApps(organizationId, input);
+      const customDomain = await deps.targets.usableCustomDomain(organizationId, input.customDomainName);
+      const created = await insert(customDomain);
+      if (!created) throw taken();
+      afterChange('created', created);
+      // A new link has no clicks yet: no need to ask ClickHouse.
+      return { ...created, clickCount: 0 };
+    },
+  };
+}
+
+/** The conflict of a slug someone already has on that domain. */
+export const slugTaken = (field: string, slug: string | undefined) => () =>
+  conflict('ALIAS_TAKEN', `${field}: ${slug} is already in use on this domain`, { field });

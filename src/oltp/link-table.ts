@@ -1,0 +1,98 @@
+// What the short URL and campaign tables have in common: a row created together with its claimed
+// slug, read with its joins, listed a page at a time newest first, patched through a closed column
+// list, deleted. Every statement is scoped by organization. The table is `l` in every query.
+import type postgres from 'postgres';
+import type { Sql } from './postgres.js';
+import { insertClaimingSlug, type SlugOwnerTable } from './slugs.js';
+import { patchColumns } from './sql-helpers.js';
+
+export type Row = Record<string, unknown> & { id: number };
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+export interface LinkTableSpec<F extends object, R> {
+  table: SlugOwnerTable;
+  /** The field → column allow-list: the only columns a create or a patch writes. */
+  columns: Record<keyof F, string>;
+  /** `select … from <table> l <joins>`: one record's row. */
+  selectFrom: Fragment;
+  toRecord(row: Row): R;
+}
+
+/** The fields of a row, read through the allow-list (absent columns read as null). */
+export function fieldsOf<F extends object>(row: Row, columns: Record<keyof F, string>): F {
+  return Object.fromEntries(Object.entries(columns).map(([field, column]) => [field, row[column as string] ?? null])) as F;
+}
+
+/** What every link record has besides its fields. */
+export function linkRecordOf(r: Row) {
+  return {
+    id: r.id,
+    organizationId: r.organization_id as number,
+    customDomainId: (r.custom_domain_id as number | null) ?? null,
+    customDomainName: (r.custom_domain_name as string | null) ?? null,
+    createdAt: r.created_at as Date,
+    updatedAt: r.updated_at as Date,
+  };
+}
+
+export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSpec<F, R>) {
+  const { table, columns, selectFrom, toRecord } = spec;
+  const get = async (organizationId: number, id: number): Promise<R | undefined> => {
+    const [row] = await sql<Row[]>`${selectFrom} where l.id = ${id} and l.organization_id = ${organizationId}`;
+    return row && toRecord(row);
+  };
+
+  return {
+    get,
+
+    /**
+     * Undefined when the slug is taken on that domain; a generated one (`nextCode`) is retried
+     * with fresh codes first. `values` are columns beyond the fields (who created it…).
+     */
+    async create(input: {
+      organizationId: number;
+      fields: F;
+      values?: Record<string, unknown>;
+      customDomain: { id: number; name: string } | null;
+      code: string;
+      nextCode?: (() => string) | undefined;
+    }): Promise<R | undefined> {
+      const inserted = await insertClaimingSlug(sql, {
+        table,
+        values: { ...patchColumns(input.fields, columns), ...input.values, custom_domain_id: input.customDomain?.id ?? null },
+        organizationId: input.organizationId,
+        customDomainName: input.customDomain?.name ?? null,
+        code: input.code,
+        nextCode: input.nextCode,
+      });
+      return inserted && get(input.organizationId, inserted.id);
+    },
+
+    /** A page newest first; `filter` is an `and …` condition on `l` (or empty). */
+    async list(organizationId: number, filter: Fragment, page: { page: number; size: number }) {
+      const where = sql`l.organization_id = ${organizationId} ${filter}`;
+      const [rows, [count]] = await Promise.all([
+        sql<Row[]>`${selectFrom} where ${where}
+          order by l.created_at desc, l.id desc limit ${page.size} offset ${page.page * page.size}`,
+        sql<{ n: number }[]>`select count(*)::bigint as n from ${sql(table)} l where ${where}`,
+      ]);
+      return { items: rows.map(toRecord), total: count!.n };
+    },
+
+    async update(organizationId: number, id: number, patch: Partial<F>): Promise<R | undefined> {
+      const set = patchColumns(patch, columns);
+      if (Object.keys(set).length > 0) {
+        const updated = await sql`
+          update ${sql(table)} set ${sql(set)}, updated_at = now()
+          where id = ${id} and organization_id = ${organizationId} returning id`;
+        if (updated.length === 0) return undefined;
+      }
+      return get(organizationId, id);
+    },
+
+    async delete(organizationId: number, id: number): Promise<boolean> {
+      const rows = await sql`delete from ${sql(table)} where id = ${id} and organization_id = ${organizationId} returning id`;
+      return rows.length > 0;
+    },
+  };
+}
