@@ -69,7 +69,7 @@ for (const file of files) {
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2];
     const target = resolve(file, spec);
-    if (!target || !target.startsWith(src)) continue;
+    if (!target?.startsWith(src)) continue;
     targets.push(target);
     const [from, to] = [layerOf(file), layerOf(target)];
     if (!allowed(from, to)) problems.push(`layer: ${path.relative(root, file)} (${from}) imports ${path.relative(root, target)} (${to})`);

@@ -1,11 +1,11 @@
 // Starts Signpost: configuration from the environment, the container, the port, and a graceful
 // shutdown on SIGTERM or SIGINT (a second signal exits at once).
 import { createContainer } from './container.js';
-import { ConfigError, loadConfig } from './shared/config.js';
+import { type Config, ConfigError, loadConfig } from './shared/config.js';
 import { createLogger } from './shared/logger.js';
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {

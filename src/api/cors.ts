@@ -7,13 +7,13 @@ const ALLOWED_HEADERS = 'Content-Type, X-App-ID, X-Mobile-App-API-Key, X-Request
 
 /** Adds CORS to every route of an encapsulated context (call it inside the plugin). */
 export function allowBrowserCalls(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', 'Retry-After, X-Request-Id');
     done();
   });
   // A preflight reaches no route handler of ours: answer every OPTIONS under the prefix.
-  app.options('*', { schema: { hide: true } }, (request, reply) => {
+  app.options('*', { schema: { hide: true } }, (_request, reply) => {
     reply
       .header('access-control-allow-methods', 'GET, POST, OPTIONS')
       .header('access-control-allow-headers', ALLOWED_HEADERS)

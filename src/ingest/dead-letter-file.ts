@@ -49,7 +49,7 @@ export function createDeadLetterFile(file: string): DeadLetterFile {
     },
     async recent(limit) {
       await tail;
-      let handle;
+      let handle: fs.promises.FileHandle | undefined;
       try {
         handle = await fs.promises.open(file, 'r');
       } catch (err) {

@@ -205,7 +205,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         /** Rounds in a row in which nothing went through. */
         let failures = 0;
         while (!stopping.signal.aborted) {
-          let jsMessages: JsMsg[] = [];
+          const jsMessages: JsMsg[] = [];
           try {
             const iter = await consumer.fetch({ max_messages: maxBatch, expires: 1_000 });
             for await (const m of iter) jsMessages.push(m);
@@ -223,7 +223,6 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
             for (const m of jsMessages) m.ack();
             successes += jsMessages.length;
             failures = 0;
-            continue;
           } catch (err) {
             const isolate = jsMessages.some((m) => m.info.deliveryCount >= ISOLATE_AFTER_FAILURES);
             if (isolate) {

@@ -20,7 +20,7 @@ import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { EventRow, RowSink } from '../shared/event-rows.js';
 import type { BatchHandler, Bus, BusMessage } from './bus.js';
-import { decodeBatch, encodeBatch, type EventEnvelope } from './envelope.js';
+import { decodeBatch, encodeBatch, type DecodedBatch, type EventEnvelope } from './envelope.js';
 
 /** How one event type becomes rows of one ClickHouse table. */
 export interface TableRoute {
@@ -157,7 +157,7 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
     for (const message of messages) {
       // A batch is up to a second of traffic: let redirects in between its messages.
       if (decoded.length > 0) await yieldToLoop();
-      let batch;
+      let batch: DecodedBatch;
       try {
         batch = decodeBatch(message.data);
       } catch (err) {

@@ -6,7 +6,6 @@ import type { DeepLinkRecordsRepo, LinkRef } from '../../oltp/deep-link-records.
 import type { DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 import type { MobileFunnelStage } from '../../ingest/deep-link-events.js';
 import { gone, notFound } from '../../shared/errors.js';
-import { uuidv7 } from '../../shared/ids.js';
 import { clickEvent } from '../clicks/click-event.js';
 import { normalizeIp } from '../../shared/ip.js';
 import type { DeepLinkRecorder } from './records.js';

@@ -87,7 +87,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
 
   async function attempt(d: ClaimedDelivery): Promise<void> {
     const target = await o.endpoints.deliveryTarget(d.organizationId);
-    if (!target || !target.enabled) {
+    if (!target?.enabled) {
       // Switched off (or removed) since the claim: the delivery waits for it to come back.
       await deliveries.release(d.id, new Date(Date.now() + o.pollMs));
       return;
