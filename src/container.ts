@@ -21,11 +21,7 @@ import { createOlapWriter } from './ingest/olap-writer.js';
 import { createEventPublisher, type EventPublisher } from './ingest/publisher.js';
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
-import { createClickStats } from './olap/click-stats.js';
-import { createInstallStats } from './olap/install-stats.js';
-import { createRevenueStats } from './olap/revenue-stats.js';
 import { createJourneyActivity } from './olap/journey-activity.js';
-import { createJourneyStats } from './olap/journey-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
@@ -60,6 +56,7 @@ import { createWebhookConsumer } from './ingest/webhook-consumer.js';
 import { createWebhookSubscriptions } from './ingest/webhook-subscriptions.js';
 import { createWebhookWorker } from './ingest/webhook-worker.js';
 import { systemResolve } from './shared/webhook-url.js';
+import { composeStats } from './compose/stats.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
@@ -270,13 +267,12 @@ async function assemble(
   };
   const deepLinks = createDeepLinkServices({ sql, events, log });
   const authFailures = createAuthFailureLimiters(config.authFailures);
+  const clickCounts = createClickCounts({ client: clickhouse.client, log });
+  const clock = () => new Date();
   const deps: AppDeps = {
     links,
     linkChanged,
-    clickCounts: createClickCounts({ client: clickhouse.client, log }),
-    clickStats: createClickStats(clickhouse.client),
-    installStats: createInstallStats(clickhouse.client),
-    revenueStats: createRevenueStats(clickhouse.client),
+    clickCounts,
     config,
     log,
     metrics,
@@ -284,7 +280,7 @@ async function assemble(
     events,
     usageMeter,
     lifecycle: { isReady: () => ready },
-    clock: () => new Date(),
+    clock,
     sdk: {
       authenticate: withMobileKeyFailures(createSdkAuthenticator({ repos }), authFailures.mobileKey),
       rateLimit: createSdkRateLimiter({
@@ -301,8 +297,8 @@ async function assemble(
       sessions: createJourneySessionsRepo({ sql }),
       users: createJourneyUsersRepo({ sql, secretBox }),
       activity: createJourneyActivity(clickhouse.client),
-      stats: createJourneyStats(clickhouse.client),
     },
+    stats: composeStats({ clickhouse: clickhouse.client, clickCounts, ...repos, clock }),
     repos,
     webhooks: { resolve: systemResolve, nudge: webhookWorker.nudge, endpointChanged: webhookEndpointChanged },
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },

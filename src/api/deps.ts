@@ -8,9 +8,6 @@ import type { LinkResolver } from './redirect/link-resolver.js';
 import type { WellKnownFiles } from './well-known/association-files.js';
 import type { DomainVerifier } from '../domains/domain-verifier.js';
 import type { ClickCounts } from '../olap/click-counts.js';
-import type { ClickStatsQueries } from '../olap/click-stats.js';
-import type { InstallStatsQueries } from '../olap/install-stats.js';
-import type { RevenueStatsQueries } from '../olap/revenue-stats.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -28,7 +25,7 @@ import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
 import type { JourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
 import type { JourneyUsersRepo } from '../oltp/journey-users.repo.js';
 import type { JourneyActivity } from '../olap/journey-activity.js';
-import type { JourneyStats } from '../olap/journey-stats.js';
+import type { StatsService } from '../core/stats/stats-service.js';
 import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
 import type { NoticesRepo } from '../oltp/notices.repo.js';
 import type { Resolve } from '../shared/webhook-url.js';
@@ -45,9 +42,6 @@ export interface AppDeps {
   linkChanged(organizationId: number | null): void;
   /** clickCount of links and campaigns, from ClickHouse. */
   clickCounts: ClickCounts;
-  clickStats: ClickStatsQueries;
-  installStats: InstallStatsQueries;
-  revenueStats: RevenueStatsQueries;
   config: Config;
   log: Logger;
   metrics: Metrics;
@@ -66,8 +60,10 @@ export interface AppDeps {
   wellKnownFiles: WellKnownFiles;
   /** Deep-link tokens, deferred matching, SDK records and the deep-link events. */
   deepLinks: DeepLinkServices;
-  /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
-  journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };
+  /** User journey: sessions and identities (PostgreSQL), session activity (ClickHouse). */
+  journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity };
+  /** Statistics: link clicks and revenue, app installs, the user journey. */
+  stats: StatsService;
   /**
    * Webhook URL checks resolve names with this; nudge wakes this instance's delivery worker;
    * endpointChanged tells every instance's bus consumer to reread the subscriptions.

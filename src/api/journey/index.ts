@@ -26,5 +26,5 @@ export const journeyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   await app.register(journeySessionRoutes, { deps });
   await app.register(journeyActivityRoutes, { deps });
   await app.register(journeyIdentityRoutes, { deps });
-  await app.register(journeyStatsRoutes, { deps });
+  await app.register(journeyStatsRoutes, { stats: deps.stats.journey });
 };

@@ -56,7 +56,7 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   await app.register(campaignRoutes, { deps });
   await app.register(mobileAppRoutes, { deps });
   await app.register(customDomainRoutes, { deps });
-  await app.register(statisticsRoutes, { deps });
-  await app.register(installStatisticsRoutes, { deps });
+  await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl: deps.config.publicBaseUrl });
+  await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
   await app.register(userRoutes, { deps });
 };
