@@ -21,7 +21,6 @@ import { createOlapWriter } from './ingest/olap-writer.js';
 import { createEventPublisher, type EventPublisher } from './ingest/publisher.js';
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
-import { createJourneyActivity } from './olap/journey-activity.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createLinkResolver } from './api/redirect/link-resolver.js';
@@ -47,8 +46,6 @@ import { createSsoPartnersRepo } from './oltp/sso-partners.repo.js';
 import { createUsageMeter, type UsageMeter } from './oltp/usage-meter.js';
 import { createUsageRepo } from './oltp/usage.repo.js';
 import { createWebhookEndpointsRepo } from './oltp/webhook-endpoints.repo.js';
-import { createJourneySessionsRepo } from './oltp/journey-sessions.repo.js';
-import { createJourneyUsersRepo } from './oltp/journey-users.repo.js';
 import { createWebhookDeliveriesRepo } from './oltp/webhook-deliveries.repo.js';
 import { createNoticesRepo } from './oltp/notices.repo.js';
 import { createLinkNamesRepo } from './oltp/link-names.repo.js';
@@ -56,6 +53,7 @@ import { createWebhookConsumer } from './ingest/webhook-consumer.js';
 import { createWebhookSubscriptions } from './ingest/webhook-subscriptions.js';
 import { createWebhookWorker } from './ingest/webhook-worker.js';
 import { systemResolve } from './shared/webhook-url.js';
+import { composeJourney } from './compose/journey.js';
 import { composeStats } from './compose/stats.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
@@ -293,11 +291,7 @@ async function assemble(
     domainVerifier,
     wellKnownFiles,
     deepLinks,
-    journey: {
-      sessions: createJourneySessionsRepo({ sql }),
-      users: createJourneyUsersRepo({ sql, secretBox }),
-      activity: createJourneyActivity(clickhouse.client),
-    },
+    journey: composeJourney({ sql, clickhouse: clickhouse.client, secretBox, mobileApps: repos.mobileApps, events, clock }),
     stats: composeStats({ clickhouse: clickhouse.client, clickCounts, ...repos, clock }),
     repos,
     webhooks: { resolve: systemResolve, nudge: webhookWorker.nudge, endpointChanged: webhookEndpointChanged },

@@ -22,9 +22,7 @@ import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
 import type { UsageMeter } from '../oltp/usage-meter.js';
 import type { UsageRepo } from '../oltp/usage.repo.js';
 import type { WebhookEndpointsRepo } from '../oltp/webhook-endpoints.repo.js';
-import type { JourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
-import type { JourneyUsersRepo } from '../oltp/journey-users.repo.js';
-import type { JourneyActivity } from '../olap/journey-activity.js';
+import type { JourneyService } from '../core/journey/journey-service.js';
 import type { StatsService } from '../core/stats/stats-service.js';
 import type { WebhookDeliveriesRepo } from '../oltp/webhook-deliveries.repo.js';
 import type { NoticesRepo } from '../oltp/notices.repo.js';
@@ -60,8 +58,8 @@ export interface AppDeps {
   wellKnownFiles: WellKnownFiles;
   /** Deep-link tokens, deferred matching, SDK records and the deep-link events. */
   deepLinks: DeepLinkServices;
-  /** User journey: sessions and identities (PostgreSQL), session activity (ClickHouse). */
-  journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity };
+  /** User journey: sessions, their activity, identities and consents. */
+  journey: JourneyService;
   /** Statistics: link clicks and revenue, app installs, the user journey. */
   stats: StatsService;
   /**

@@ -58,5 +58,5 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   await app.register(customDomainRoutes, { deps });
   await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl: deps.config.publicBaseUrl });
   await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
-  await app.register(userRoutes, { deps });
+  await app.register(userRoutes, { users: deps.journey.users });
 };
