@@ -39,35 +39,26 @@ export const consentShape = {
   nightAdOptIn: flag('advertising at night (21:00 to 08:00, Korean law)'),
 };
 
-const phoneSchema = z
-  .string()
-  .max(30, 'must be at most 30 characters')
-  .nullish()
-  .transform((value, ctx) => {
-    if (value === null || value === undefined) return undefined;
-    const phone = normalizePhone(value);
-    if (!phone) {
-      ctx.addIssue({ code: 'custom', message: 'must be a Korean mobile number such as 010-1234-5678 or an E.164 number such as +821012345678' });
-      return z.NEVER;
-    }
-    return phone;
-  })
+/** A contact field checked and put in its one normal form (core's rule); null or omitted keeps the stored value. */
+const contactSchema = (max: number, normalize: (raw: string) => string | undefined, problem: string) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .nullish()
+    .transform((value, ctx) => {
+      if (value === null || value === undefined) return undefined;
+      const normal = normalize(value);
+      if (!normal) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      return normal;
+    });
+
+const phoneSchema = contactSchema(30, normalizePhone, 'must be a Korean mobile number such as 010-1234-5678 or an E.164 number such as +821012345678')
   .describe('Korean mobile (010-1234-5678) or E.164 (+821012345678); stored encrypted as E.164');
 
-const emailSchema = z
-  .string()
-  .max(254, 'must be at most 254 characters')
-  .nullish()
-  .transform((value, ctx) => {
-    if (value === null || value === undefined) return undefined;
-    const email = normalizeEmail(value);
-    if (!email) {
-      ctx.addIssue({ code: 'custom', message: 'must be an email address such as user@example.com' });
-      return z.NEVER;
-    }
-    return email;
-  })
-  .describe('stored encrypted');
+const emailSchema = contactSchema(254, normalizeEmail, 'must be an email address such as user@example.com').describe('stored encrypted');
 
 const keepText = (max: number) =>
   z

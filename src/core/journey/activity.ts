@@ -4,7 +4,7 @@
 // retries safe: each is recorded once.
 import { invalidField } from '../field-error.js';
 import { uuidv7 } from '../../shared/ids.js';
-import type { JourneyFunnelData, JourneyPlatform, SessionEventData, SessionTransitionData, WebFunnelStage } from '../../ingest/journey-events.js';
+import type { JourneyFunnelData, SessionEventData, SessionTransitionData } from '../../ingest/journey-events.js';
 import type { EventPublisher } from '../../ingest/publisher.js';
 import type { JourneyActivity, SessionEventRow, SessionTransitionRow } from '../../olap/journey-activity.js';
 import type { JourneySessionsRepo } from '../../oltp/journey-sessions.repo.js';
@@ -20,33 +20,13 @@ interface ClientStamp {
   eventId?: string | undefined;
 }
 
-export interface EventInput extends ClientStamp {
-  sessionId: string;
-  eventType: string;
-  properties: Record<string, unknown>;
-}
+/** What the caller says of an event: the session's own facts (app, platform, user) are added here. */
+export type EventInput = Pick<SessionEventData, 'sessionId' | 'eventType' | 'properties'> & ClientStamp;
 
-export interface TransitionInput extends ClientStamp {
-  sessionId: string;
-  fromPlatform: JourneyPlatform;
-  toPlatform: JourneyPlatform;
-  targetSessionId: string | null;
-  deepLinkToken: string | null;
-  urlId: number | null;
-  campaignId: number | null;
-  properties: Record<string, unknown>;
-}
+/** Without urlId or campaignId the session's registered link is credited. */
+export type TransitionInput = Omit<SessionTransitionData, 'appId' | 'externalUserId'> & ClientStamp;
 
-export interface FunnelInput extends ClientStamp {
-  sessionId: string;
-  stage: WebFunnelStage;
-  goalType: string | null;
-  goalValue: number | null;
-  currency: string | null;
-  transactionId: string | null;
-  urlId: number | null;
-  campaignId: number | null;
-}
+export type FunnelInput = Omit<JourneyFunnelData, 'appId' | 'platform' | 'externalUserId'> & ClientStamp;
 
 export interface Page {
   page: number;
@@ -64,12 +44,17 @@ export interface ActivityDeps {
 export function createJourneyActivityService(deps: ActivityDeps) {
   const { lookup } = deps;
 
+  /** The event's id and time; `field` names the client's time in the input when it is refused. */
+  const stampOf = (input: ClientStamp, field: string) => ({
+    occurredAt: eventTime(input.occurredAt, deps.clock(), field),
+    eventId: input.eventId ?? uuidv7(),
+  });
+
   return {
     async recordEvent(caller: JourneyCallerInfo, input: EventInput) {
       const organizationId = caller.organization.id;
       const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
-      const occurredAt = eventTime(input.occurredAt, deps.clock(), 'occurredAt');
-      const eventId = input.eventId ?? uuidv7();
+      const { occurredAt, eventId } = stampOf(input, 'occurredAt');
       const data: SessionEventData = {
         sessionId: session.id,
         appId: appOf(caller).id,
@@ -100,8 +85,7 @@ export function createJourneyActivityService(deps: ActivityDeps) {
       const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
       if (input.targetSessionId !== null) await lookup.sessionOrThrow(organizationId, input.targetSessionId);
       const link = await lookup.linkFor(session, input);
-      const occurredAt = eventTime(input.occurredAt, deps.clock(), 'occurredAt');
-      const eventId = input.eventId ?? uuidv7();
+      const { occurredAt, eventId } = stampOf(input, 'occurredAt');
       const data: SessionTransitionData = {
         sessionId: session.id,
         appId: appOf(caller).id,
@@ -135,8 +119,7 @@ export function createJourneyActivityService(deps: ActivityDeps) {
       const organizationId = caller.organization.id;
       const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
       const link = await lookup.linkFor(session, input);
-      const occurredAt = eventTime(input.occurredAt, deps.clock(), 'timestamp');
-      const eventId = input.eventId ?? uuidv7();
+      const { occurredAt, eventId } = stampOf(input, 'timestamp');
       const answer = {
         stage: input.stage,
         goalType: input.goalType,

@@ -3,28 +3,20 @@
 // and the session.started webhook.
 import { notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import type { JourneyPlatform, SessionStartedData } from '../../ingest/journey-events.js';
+import type { SessionStartedData } from '../../ingest/journey-events.js';
 import type { EventPublisher } from '../../ingest/publisher.js';
-import type { JourneySession, JourneySessionsRepo } from '../../oltp/journey-sessions.repo.js';
+import type { JourneySession, JourneySessionsRepo, NewSession } from '../../oltp/journey-sessions.repo.js';
 import { invalidField } from '../field-error.js';
 import { appOf, type JourneyCallerInfo } from './journey-caller.js';
 import { referrerHost, type LinkName, type SessionLookup } from './session-lookup.js';
 
 export type { JourneySession };
 
-export interface NewSessionInput {
-  platform: JourneyPlatform;
-  deepLinkToken: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  referrer: string | null;
-  landingUrl: string | null;
-  externalUserId: string | null;
-  /** Attach this short URL or campaign at once (at most one of the two). */
-  urlId: number | null;
-  campaignId: number | null;
-}
+/** The session's own facts as the caller gives them; urlId or campaignId (at most one) attaches that link at once. */
+export type NewSessionInput = Pick<
+  NewSession,
+  'platform' | 'deepLinkToken' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'referrer' | 'landingUrl' | 'externalUserId'
+> & { urlId: number | null; campaignId: number | null };
 
 /** A link named by exactly one of these. */
 export interface LinkNaming {
