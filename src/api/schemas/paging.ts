@@ -1,4 +1,4 @@
-// Paging: the query every list takes and the two wrapper forms the spec draws (URL/campaign lists;
+// Paging: the query every list takes and the two page forms clients read (URL/campaign lists;
 // mobile-app/custom-domain lists, the latter with Spring-style extras).
 import { z } from 'zod';
 

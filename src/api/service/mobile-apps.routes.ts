@@ -1,7 +1,7 @@
 // Service API: mobile apps (/api/v1/service/mobile-apps). Registering an app generates its URL
 // namespace (path) and its mobile SDK key; its deep-link settings feed the redirect and the
 // well-known files. Identity verification (an extension) issues the secret that signs member ids
-// for browser identify and opt-in calls (src/api/journey/identity-verification.ts).
+// for browser identify and opt-in calls (src/core/journey/identity-verification.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { invalid, conflict, notFound } from '../../shared/errors.js';

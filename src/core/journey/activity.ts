@@ -12,6 +12,8 @@ import { appOf, type JourneyCallerInfo } from './journey-caller.js';
 import { eventTime, type SessionLookup } from './session-lookup.js';
 
 export type { SessionEventRow, SessionTransitionRow };
+/** The platforms and web funnel stages the journey speaks of. */
+export { JOURNEY_PLATFORMS, WEB_FUNNEL_STAGES } from '../../ingest/journey-events.js';
 
 interface ClientStamp {
   /** When it happened by the client's clock; null: now. */
