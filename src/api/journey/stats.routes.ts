@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
 import { pageQuery, pagedShape, toPaged } from '../schemas/paging.js';
-import { journeyStatsMetaSchema as metaSchema, meta, periodQuery, withPeriodQuery } from '../schemas/stats-period.js';
+import { journeyStatsMetaSchema as metaSchema, meta, periodQuery as statsPeriodQuery, withPeriodQuery } from '../schemas/stats-period.js';
 import { callerOf } from './caller.js';
 import { journeyErrorResponses, stageSchema } from './schemas.js';
 
@@ -14,6 +14,8 @@ const tags = ['user journey: statistics'];
 const security: Record<string, string[]>[] = [{ journeyApp: [], journeyAppKey: [] }, { apiKey: [] }];
 const AUTH_NOTE =
   ' Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.';
+
+const periodQuery = { ...statsPeriodQuery, timeZone: statsPeriodQuery.timeZone.describe('IANA zone name, default UTC') };
 
 const revenueSchema = z
   .array(z.object({ currency: z.string(), totalRevenue: z.number(), goals: z.number().int() }))

@@ -10,19 +10,19 @@ export const periodQuery = {
   timeZone: z.string().max(64).optional().describe('IANA zone name, default UTC (accepted on every statistics endpoint)'),
 };
 
-const metaSchemaNamed = (id: string) =>
+const metaSchemaNamed = (id: string, timeZone: z.ZodString) =>
   z
     .object({
       dataRetentionDays: z.number().int(),
       actualStartDate: z.string().describe('first local date covered, after retention clamping'),
       actualEndDate: z.string(),
-      timeZone: z.string().describe('IANA zone the dates and hours are in (extension)'),
+      timeZone,
     })
     .meta({ id });
 
 /** The meta block of the Service API's statistics and of the user-journey statistics. */
-export const statsMetaSchema = metaSchemaNamed('StatsMeta');
-export const journeyStatsMetaSchema = metaSchemaNamed('JourneyStatsMeta');
+export const statsMetaSchema = metaSchemaNamed('StatsMeta', z.string().describe('IANA zone the dates and hours are in (extension)'));
+export const journeyStatsMetaSchema = metaSchemaNamed('JourneyStatsMeta', z.string());
 
 export function meta(period: StatsPeriod) {
   return {
