@@ -12,3 +12,18 @@ export interface StatsPeriod {
   actualStartDate: string;
   actualEndDate: string;
 }
+
+/** The query parameters of a period: {start:DateTime}, {end:DateTime} (Unix seconds) and {tz:String}. */
+export const periodParams = (period: StatsPeriod) => ({
+  start: period.utcStart.getTime() / 1000,
+  end: period.utcEnd.getTime() / 1000,
+  tz: period.timeZone,
+});
+
+/** The parameters of one link's statistics over a period: {org}, {type}, {id} and the period's. */
+export const linkPeriodParams = (input: { organizationId: number; linkType: 'url' | 'campaign'; linkId: number; period: StatsPeriod }) => ({
+  org: input.organizationId,
+  type: input.linkType,
+  id: input.linkId,
+  ...periodParams(input.period),
+});
