@@ -52,11 +52,21 @@ export function createJourneyActivityService(deps: ActivityDeps) {
     eventId: input.eventId ?? uuidv7(),
   });
 
+  /** Hands the event to the bus, which writes it to ClickHouse and the webhooks. */
+  function publish(
+    type: 'session_event' | 'session_transition' | 'journey_funnel',
+    caller: JourneyCallerInfo,
+    stamp: { occurredAt: number; eventId: string },
+    data: SessionEventData | SessionTransitionData | JourneyFunnelData,
+  ): void {
+    deps.events.record({ eventId: stamp.eventId, type, occurredAt: stamp.occurredAt, organizationId: caller.organization.id, data: { ...data } });
+  }
+
   return {
     async recordEvent(caller: JourneyCallerInfo, input: EventInput) {
       const organizationId = caller.organization.id;
       const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
-      const { occurredAt, eventId } = stampOf(input, 'occurredAt');
+      const stamp = stampOf(input, 'occurredAt');
       const data: SessionEventData = {
         sessionId: session.id,
         appId: appOf(caller).id,
@@ -65,8 +75,8 @@ export function createJourneyActivityService(deps: ActivityDeps) {
         properties: input.properties,
         externalUserId: session.externalUserId,
       };
-      deps.events.record({ eventId, type: 'session_event', occurredAt, organizationId, data: { ...data } });
-      return { eventId, sessionId: session.id, eventType: input.eventType, occurredAt: new Date(occurredAt) };
+      publish('session_event', caller, stamp, data);
+      return { eventId: stamp.eventId, sessionId: session.id, eventType: input.eventType, occurredAt: new Date(stamp.occurredAt) };
     },
 
     /** Newest first, one page; optionally one event type only. */
@@ -87,7 +97,7 @@ export function createJourneyActivityService(deps: ActivityDeps) {
       const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
       if (input.targetSessionId !== null) await lookup.sessionOrThrow(organizationId, input.targetSessionId);
       const link = await lookup.linkFor(session, input);
-      const { occurredAt, eventId } = stampOf(input, 'occurredAt');
+      const stamp = stampOf(input, 'occurredAt');
       const data: SessionTransitionData = {
         sessionId: session.id,
         appId: appOf(caller).id,
@@ -100,9 +110,9 @@ export function createJourneyActivityService(deps: ActivityDeps) {
         externalUserId: session.externalUserId,
         properties: input.properties,
       };
-      deps.events.record({ eventId, type: 'session_transition', occurredAt, organizationId, data: { ...data } });
+      publish('session_transition', caller, stamp, data);
       const { appId: _appId, ...transition } = data;
-      return { transitionId: eventId, ...transition, occurredAt: new Date(occurredAt) };
+      return { transitionId: stamp.eventId, ...transition, occurredAt: new Date(stamp.occurredAt) };
     },
 
     /** Newest first, one page. */
@@ -157,7 +167,7 @@ export function createJourneyActivityService(deps: ActivityDeps) {
         campaignId: link.campaignId,
         externalUserId: session.externalUserId,
       };
-      deps.events.record({ eventId, type: 'journey_funnel', occurredAt, organizationId, data: { ...data } });
+      publish('journey_funnel', caller, { eventId, occurredAt }, data);
       return { recorded: true, duplicate: false, eventId, sessionId: session.id, ...answer, occurredAt: new Date(occurredAt) };
     },
   };
