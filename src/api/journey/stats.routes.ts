@@ -17,6 +17,11 @@ const AUTH_NOTE =
 
 const periodQuery = { ...statsPeriodQuery, timeZone: statsPeriodQuery.timeZone.describe('IANA zone name, default UTC') };
 
+/** The route schema every statistics route shares: its tags, security, auth note and error answers. */
+function statsSchema<Q extends z.ZodType, R extends z.ZodType>(doc: { summary: string; description: string }, querystring: Q, answer: R) {
+  return { tags, security, ...doc, description: doc.description + AUTH_NOTE, querystring, response: { 200: answer, ...journeyErrorResponses } };
+}
+
 const revenueSchema = z
   .array(z.object({ currency: z.string(), totalRevenue: z.number(), goals: z.number().int() }))
   .describe('goal values per currency (never summed across currencies), most goals first');
@@ -93,28 +98,23 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   app.get('/stats/dashboard', {
     config,
-    schema: {
-      tags, security,
-      summary: 'User-journey dashboard',
-      description: 'Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: {
-        200: z
-          .object({
-            summary: summarySchema,
-            funnel: funnelSchema,
-            daily: dailySchema,
-            platforms: z.array(platformRowSchema),
-            topUtmSources: z.array(utmRowSchema).describe('up to 10'),
-            transitions: transitionsSummarySchema,
-            topEventTypes: z.array(z.object({ eventType: z.string(), count: z.number().int() })).describe('up to 20'),
-            topGoalTypes: z.array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() })).describe('up to 20; value sums goalValue across currencies'),
-            meta: metaSchema,
-          })
-          .meta({ id: 'JourneyDashboard' }),
-        ...journeyErrorResponses,
-      },
-    },
+    schema: statsSchema(
+      { summary: 'User-journey dashboard', description: 'Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types.' },
+      z.object(periodQuery),
+      z
+        .object({
+          summary: summarySchema,
+          funnel: funnelSchema,
+          daily: dailySchema,
+          platforms: z.array(platformRowSchema),
+          topUtmSources: z.array(utmRowSchema).describe('up to 10'),
+          transitions: transitionsSummarySchema,
+          topEventTypes: z.array(z.object({ eventType: z.string(), count: z.number().int() })).describe('up to 20'),
+          topGoalTypes: z.array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() })).describe('up to 20; value sums goalValue across currencies'),
+          meta: metaSchema,
+        })
+        .meta({ id: 'JourneyDashboard' }),
+    ),
   }, async (request) => {
     const { period, ...dashboard } = await withPeriodQuery(stats.dashboard(callerOf(request), request.query));
     return { ...dashboard, meta: meta(period) };
@@ -122,13 +122,11 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   app.get('/stats/summary', {
     config,
-    schema: {
-      tags, security,
-      summary: 'User-journey totals of a period',
-      description: 'Sessions, users, events, transitions, goals, conversion and revenue per currency.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: { 200: summarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneySummary' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'User-journey totals of a period', description: 'Sessions, users, events, transitions, goals, conversion and revenue per currency.' },
+      z.object(periodQuery),
+      summarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneySummary' }),
+    ),
   }, async (request) => {
     const { summary, period } = await withPeriodQuery(stats.summary(callerOf(request), request.query));
     return { ...summary, meta: meta(period) };
@@ -136,13 +134,11 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   app.get('/stats/daily', {
     config,
-    schema: {
-      tags, security,
-      summary: 'User-journey figures per local day',
-      description: 'Sessions (by first activity), unique users, events, transitions and goal completions for every date of the period.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: { 200: z.object({ daily: dailySchema, meta: metaSchema }).meta({ id: 'JourneyDaily' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'User-journey figures per local day', description: 'Sessions (by first activity), unique users, events, transitions and goal completions for every date of the period.' },
+      z.object(periodQuery),
+      z.object({ daily: dailySchema, meta: metaSchema }).meta({ id: 'JourneyDaily' }),
+    ),
   }, async (request) => {
     const { daily, period } = await withPeriodQuery(stats.daily(callerOf(request), request.query));
     return { daily, meta: meta(period) };
@@ -150,31 +146,25 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   app.get('/stats/sessions/summary', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Session figures of a period',
-      description:
-        'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: {
-        200: z
-          .object({
-            totalSessions: z.number().int(),
-            uniqueUsers: z.number().int(),
-            identifiedSessions: z.number().int(),
-            averageEventsPerSession: z.number(),
-            averageDurationSeconds: z.number(),
-            bounceRate: z.number().describe('percent'),
-            sessionsWithTransition: z.number().int(),
-            crossPlatformRate: z.number().describe('sessionsWithTransition per totalSessions, percent'),
-            convertedSessions: z.number().int(),
-            conversionRate: z.number(),
-            meta: metaSchema,
-          })
-          .meta({ id: 'JourneySessionsSummary' }),
-        ...journeyErrorResponses,
-      },
-    },
+    schema: statsSchema(
+      { summary: 'Session figures of a period', description: 'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity.' },
+      z.object(periodQuery),
+      z
+        .object({
+          totalSessions: z.number().int(),
+          uniqueUsers: z.number().int(),
+          identifiedSessions: z.number().int(),
+          averageEventsPerSession: z.number(),
+          averageDurationSeconds: z.number(),
+          bounceRate: z.number().describe('percent'),
+          sessionsWithTransition: z.number().int(),
+          crossPlatformRate: z.number().describe('sessionsWithTransition per totalSessions, percent'),
+          convertedSessions: z.number().int(),
+          conversionRate: z.number(),
+          meta: metaSchema,
+        })
+        .meta({ id: 'JourneySessionsSummary' }),
+    ),
   }, async (request) => {
     const { summary, period } = await withPeriodQuery(stats.sessionsSummary(callerOf(request), request.query));
     return { ...summary, meta: meta(period) };
@@ -182,13 +172,11 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   app.get('/stats/sessions/by-platform', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Sessions per platform',
-      description: 'WEB, IOS and ANDROID are always listed.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: { 200: z.object({ platforms: z.array(platformRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByPlatform' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'Sessions per platform', description: 'WEB, IOS and ANDROID are always listed.' },
+      z.object(periodQuery),
+      z.object({ platforms: z.array(platformRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByPlatform' }),
+    ),
   }, async (request) => {
     const { platforms, period } = await withPeriodQuery(stats.sessionsByPlatform(callerOf(request), request.query));
     return { platforms, meta: meta(period) };
@@ -196,13 +184,11 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   app.get('/stats/sessions/by-utm-source', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Sessions per UTM source',
-      description: 'Most sessions first; percentage is of all sessions of the period.' + AUTH_NOTE,
-      querystring: z.object({ ...periodQuery, limit: z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20) }),
-      response: { 200: z.object({ sources: z.array(utmRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByUtmSource' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'Sessions per UTM source', description: 'Most sessions first; percentage is of all sessions of the period.' },
+      z.object({ ...periodQuery, limit: z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20) }),
+      z.object({ sources: z.array(utmRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByUtmSource' }),
+    ),
   }, async (request) => {
     const { sources, period } = await withPeriodQuery(stats.sessionsByUtmSource(callerOf(request), request.query));
     return { sources, meta: meta(period) };
@@ -210,43 +196,38 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   app.get('/stats/sessions/list', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Sessions of a period, newest first (paged)',
-      description: 'Filters: platform, utmSource, externalUserId.' + AUTH_NOTE,
-      querystring: z.object({
+    schema: statsSchema(
+      { summary: 'Sessions of a period, newest first (paged)', description: 'Filters: platform, utmSource, externalUserId.' },
+      z.object({
         ...periodQuery,
         ...pageQuery,
         platform: z.enum(['WEB', 'IOS', 'ANDROID']).optional(),
         utmSource: z.string().max(100).optional(),
         externalUserId: z.string().max(200).optional(),
       }),
-      response: {
-        200: z
-          .object({
-            ...pagedShape(
-              z.object({
-                sessionId: z.string(),
-                platform: z.string(),
-                startedAt: z.string().describe('first activity'),
-                lastActivityAt: z.string(),
-                durationSeconds: z.number(),
-                externalUserId: z.string().nullable(),
-                utmSource: z.string().nullable(),
-                utmMedium: z.string().nullable(),
-                utmCampaign: z.string().nullable(),
-                events: z.number().int(),
-                transitions: z.number().int(),
-                furthestStage: stageSchema.nullable().describe('the furthest web funnel stage reached'),
-                goalCompletions: z.number().int(),
-              }),
-            ),
-            meta: metaSchema,
-          })
-          .meta({ id: 'JourneySessionList' }),
-        ...journeyErrorResponses,
-      },
-    },
+      z
+        .object({
+          ...pagedShape(
+            z.object({
+              sessionId: z.string(),
+              platform: z.string(),
+              startedAt: z.string().describe('first activity'),
+              lastActivityAt: z.string(),
+              durationSeconds: z.number(),
+              externalUserId: z.string().nullable(),
+              utmSource: z.string().nullable(),
+              utmMedium: z.string().nullable(),
+              utmCampaign: z.string().nullable(),
+              events: z.number().int(),
+              transitions: z.number().int(),
+              furthestStage: stageSchema.nullable().describe('the furthest web funnel stage reached'),
+              goalCompletions: z.number().int(),
+            }),
+          ),
+          meta: metaSchema,
+        })
+        .meta({ id: 'JourneySessionList' }),
+    ),
   }, async (request) => {
     const { page, size, platform, utmSource, externalUserId, ...periodInput } = request.query;
     const { items, total, period } = await withPeriodQuery(
@@ -258,13 +239,11 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   app.get('/stats/transitions/summary', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Platform transitions of a period',
-      querystring: z.object(periodQuery),
-      description: 'Per path (from → to), with web-to-app and app-to-web totals.' + AUTH_NOTE,
-      response: { 200: transitionsSummarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneyTransitionsSummary' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'Platform transitions of a period', description: 'Per path (from → to), with web-to-app and app-to-web totals.' },
+      z.object(periodQuery),
+      transitionsSummarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneyTransitionsSummary' }),
+    ),
   }, async (request) => {
     const { transitions, period } = await withPeriodQuery(stats.transitionsSummary(callerOf(request), request.query));
     return { ...transitions, meta: meta(period) };
@@ -272,27 +251,22 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   app.get('/stats/transitions/trend', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Platform transitions per local day',
-      querystring: z.object(periodQuery),
-      description: 'Every date of the period, with its total and its paths.' + AUTH_NOTE,
-      response: {
-        200: z
-          .object({
-            daily: z.array(
-              z.object({
-                date: z.string(),
-                total: z.number().int(),
-                paths: z.array(z.object({ fromPlatform: z.string(), toPlatform: z.string(), count: z.number().int() })),
-              }),
-            ),
-            meta: metaSchema,
-          })
-          .meta({ id: 'JourneyTransitionsTrend' }),
-        ...journeyErrorResponses,
-      },
-    },
+    schema: statsSchema(
+      { summary: 'Platform transitions per local day', description: 'Every date of the period, with its total and its paths.' },
+      z.object(periodQuery),
+      z
+        .object({
+          daily: z.array(
+            z.object({
+              date: z.string(),
+              total: z.number().int(),
+              paths: z.array(z.object({ fromPlatform: z.string(), toPlatform: z.string(), count: z.number().int() })),
+            }),
+          ),
+          meta: metaSchema,
+        })
+        .meta({ id: 'JourneyTransitionsTrend' }),
+    ),
   }, async (request) => {
     const { daily, period } = await withPeriodQuery(stats.transitionTrend(callerOf(request), request.query));
     return { daily, meta: meta(period) };
