@@ -6,7 +6,7 @@
 // row per event id.
 import type { ClickHouseClient } from './clickhouse.js';
 import { percent } from './percent.js';
-import { linkPeriodParams, type StatsPeriod } from './stats-period.js';
+import { linkPeriodParams, type LinkPeriod } from './stats-period.js';
 
 export interface RevenueStats {
   /** The currency of totalRevenue, averageOrderValue and dailyRevenue; null without purchases. */
@@ -33,13 +33,7 @@ const money = (n: number) => Math.round(n * 100) / 100;
 
 export function createRevenueStats(client: ClickHouseClient) {
   return {
-    async forLink(input: {
-      organizationId: number;
-      linkType: 'url' | 'campaign';
-      linkId: number;
-      period: StatsPeriod;
-      clicks: number;
-    }): Promise<RevenueStats> {
+    async forLink(input: LinkPeriod & { clicks: number }): Promise<RevenueStats> {
       const result = await client.query({
         query: `
           SELECT toString(toDate(ts, {tz:String})) AS day, cur, count() AS n, sum(value) AS revenue

@@ -20,8 +20,16 @@ export const periodParams = (period: StatsPeriod) => ({
   tz: period.timeZone,
 });
 
+/** One link of an organization over a period: what link statistics are about. */
+export interface LinkPeriod {
+  organizationId: number;
+  linkType: 'url' | 'campaign';
+  linkId: number;
+  period: StatsPeriod;
+}
+
 /** The parameters of one link's statistics over a period: {org}, {type}, {id} and the period's. */
-export const linkPeriodParams = (input: { organizationId: number; linkType: 'url' | 'campaign'; linkId: number; period: StatsPeriod }) => ({
+export const linkPeriodParams = (input: LinkPeriod) => ({
   org: input.organizationId,
   type: input.linkType,
   id: input.linkId,
