@@ -292,7 +292,9 @@ async function assemble(
     wellKnownFiles,
     deepLinks,
     journey: composeJourney({ sql, clickhouse: clickhouse.client, secretBox, mobileApps: repos.mobileApps, events, clock }),
-    stats: composeStats({ clickhouse: clickhouse.client, clickCounts, ...repos, clock }),
+    stats: composeStats({
+      clickhouse: clickhouse.client, clickCounts, shortUrls: repos.shortUrls, campaigns: repos.campaigns, mobileApps: repos.mobileApps, clock,
+    }),
     repos,
     webhooks: { resolve: systemResolve, nudge: webhookWorker.nudge, endpointChanged: webhookEndpointChanged },
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },
