@@ -1,7 +1,7 @@
 // What every statistics endpoint shares at the edge: the period query (startDate, endDate,
 // timeZone), the meta block that says what the period covered, and the top-list item.
 import { z } from 'zod';
-import type { PeriodInput, StatsPeriod } from '../../core/stats/period.js';
+import type { StatsPeriod } from '../../core/stats/period.js';
 import { fromRequestPart } from './field-errors.js';
 
 export const periodQuery = {
@@ -39,5 +39,3 @@ export const HOUR_LABELS = Array.from({ length: 24 }, (_, h) => `${String(h).pad
 
 /** A statistics call whose period came from the query string: a bad period is named as a query field. */
 export const withPeriodQuery = <T>(work: Promise<T>): Promise<T> => fromRequestPart('query', work);
-
-export type { PeriodInput };
