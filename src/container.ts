@@ -17,11 +17,6 @@ import { composeOlapConsumers, composePublisher } from './compose/events.js';
 import { composeWebhooks } from './compose/webhooks.js';
 import { createClickhouse, type Clickhouse } from './olap/clickhouse.js';
 import { createClickCounts } from './olap/click-counts.js';
-import { createClickStats } from './olap/click-stats.js';
-import { createInstallStats } from './olap/install-stats.js';
-import { createRevenueStats } from './olap/revenue-stats.js';
-import { createJourneyActivity } from './olap/journey-activity.js';
-import { createJourneyStats } from './olap/journey-stats.js';
 import { migrateClickhouse } from './olap/migrate.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createSdkAuthenticator } from './api/sdk/app-auth.js';
@@ -43,11 +38,11 @@ import { createPostgres, type Postgres } from './oltp/postgres.js';
 import { createSsoPartnersRepo } from './oltp/sso-partners.repo.js';
 import { createUsageMeter, type UsageMeter } from './oltp/usage-meter.js';
 import { createUsageRepo } from './oltp/usage.repo.js';
-import { createJourneySessionsRepo } from './oltp/journey-sessions.repo.js';
-import { createJourneyUsersRepo } from './oltp/journey-users.repo.js';
 import { createNoticesRepo } from './oltp/notices.repo.js';
 import { composeLinks } from './compose/links.js';
 import { composeRedirect } from './compose/redirect.js';
+import { composeJourney } from './compose/journey.js';
+import { composeStats } from './compose/stats.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
@@ -205,9 +200,6 @@ async function assemble(
     redirect,
     linkChanged,
     clickCounts,
-    clickStats: createClickStats(clickhouse.client),
-    installStats: createInstallStats(clickhouse.client),
-    revenueStats: createRevenueStats(clickhouse.client),
     config,
     log,
     metrics,
@@ -226,12 +218,10 @@ async function assemble(
     apps,
     domains,
     deepLinks,
-    journey: {
-      sessions: createJourneySessionsRepo({ sql }),
-      users: createJourneyUsersRepo({ sql, secretBox }),
-      activity: createJourneyActivity(clickhouse.client),
-      stats: createJourneyStats(clickhouse.client),
-    },
+    journey: composeJourney({ sql, clickhouse: clickhouse.client, secretBox, mobileApps: repos.mobileApps, events, clock }),
+    stats: composeStats({
+      clickhouse: clickhouse.client, clickCounts, shortUrls: repos.shortUrls, campaigns: repos.campaigns, mobileApps: repos.mobileApps, clock,
+    }),
     repos,
     webhooks: webhooks.service,
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },

@@ -11,9 +11,6 @@ import type { LinksService } from '../core/links/links-service.js';
 import type { AppsService } from '../core/apps/apps.js';
 import type { DomainsService } from '../core/domains/domains.service.js';
 import type { ClickCounts } from '../olap/click-counts.js';
-import type { ClickStatsQueries } from '../olap/click-stats.js';
-import type { InstallStatsQueries } from '../olap/install-stats.js';
-import type { RevenueStatsQueries } from '../olap/revenue-stats.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { SecretBox } from '../shared/secret-box.js';
@@ -24,10 +21,8 @@ import type { ShortUrlsRepo } from '../oltp/short-urls.repo.js';
 import type { CustomDomainsRepo } from '../oltp/custom-domains.repo.js';
 import type { OrganizationsRepo } from '../oltp/organizations.repo.js';
 import type { UsageMeter } from '../oltp/usage-meter.js';
-import type { JourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
-import type { JourneyUsersRepo } from '../oltp/journey-users.repo.js';
-import type { JourneyActivity } from '../olap/journey-activity.js';
-import type { JourneyStats } from '../olap/journey-stats.js';
+import type { JourneyService } from '../core/journey/journey-service.js';
+import type { StatsService } from '../core/stats/stats-service.js';
 import type { WebhooksService } from '../core/webhooks/webhooks-service.js';
 
 export interface Lifecycle {
@@ -44,9 +39,6 @@ export interface AppDeps {
   linkChanged(organizationId: number | null): void;
   /** clickCount of links and campaigns, from ClickHouse. */
   clickCounts: ClickCounts;
-  clickStats: ClickStatsQueries;
-  installStats: InstallStatsQueries;
-  revenueStats: RevenueStatsQueries;
   config: Config;
   log: Logger;
   metrics: Metrics;
@@ -70,8 +62,10 @@ export interface AppDeps {
   domains: DomainsService;
   /** Deep links: the SDK flows (resolution, tracking, web SDK reports), and the token store and recorder the landing page uses. */
   deepLinks: DeepLinkServices;
-  /** User journey: sessions and identities (PostgreSQL), session activity and statistics (ClickHouse). */
-  journey: { sessions: JourneySessionsRepo; users: JourneyUsersRepo; activity: JourneyActivity; stats: JourneyStats };
+  /** User journey: sessions, their activity, identities and consents. */
+  journey: JourneyService;
+  /** Statistics: link clicks and revenue, app installs, the user journey. */
+  stats: StatsService;
   /** The operator's webhook endpoint and delivery log. */
   webhooks: WebhooksService;
   /** Recent dead letters of the event pipeline, newest first; undefined where the bus keeps none it can list. */

@@ -5,7 +5,7 @@
 // a customId filter needs the raw table, which alone knows each click's cid.
 import type { ClickHouseClient } from './clickhouse.js';
 import { percent } from './percent.js';
-import type { StatsPeriod } from './stats-period.js';
+import { linkPeriodParams, type LinkPeriod } from './stats-period.js';
 
 export interface TopItem {
   name: string;
@@ -49,13 +49,7 @@ const CUSTOM_ID_LIMIT = 100;
 
 export function createClickStats(client: ClickHouseClient) {
   return {
-    async forLink(input: {
-      organizationId: number;
-      linkType: 'url' | 'campaign';
-      linkId: number;
-      period: StatsPeriod;
-      customId?: string | undefined;
-    }): Promise<ClickStats> {
+    async forLink(input: LinkPeriod & { customId?: string | undefined }): Promise<ClickStats> {
       const range = `organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}`;
       const parts =
         input.customId === undefined
@@ -89,12 +83,7 @@ export function createClickStats(client: ClickHouseClient) {
       const result = await client.query({
         query: parts.map((p) => `(${p})`).join('\nUNION ALL\n'),
         query_params: {
-          org: input.organizationId,
-          type: input.linkType,
-          id: input.linkId,
-          start: input.period.utcStart.getTime() / 1000,
-          end: input.period.utcEnd.getTime() / 1000,
-          tz: input.period.timeZone,
+          ...linkPeriodParams(input),
           cid: input.customId ?? '',
         },
         format: 'JSONEachRow',

@@ -5,7 +5,7 @@
 // deep-link tables (sql/clickhouse/0004); clicks come from the 15-minute rollups.
 import type { ClickHouseClient } from './clickhouse.js';
 import { percent } from './percent.js';
-import type { StatsPeriod } from './stats-period.js';
+import { periodParams, type StatsPeriod } from './stats-period.js';
 
 /** What the statistics are about: one link, or one app (with the links that point at it). */
 export type InstallScope =
@@ -139,9 +139,7 @@ export function createInstallStats(client: ClickHouseClient) {
         urls: scope.kind === 'app' ? scope.urlIds : [],
         campaigns: scope.kind === 'app' ? scope.campaignIds : [],
         appOs: input.appPlatform === 'ANDROID' ? 'Android' : 'iOS',
-        start: period.utcStart.getTime() / 1000,
-        end: period.utcEnd.getTime() / 1000,
-        tz: period.timeZone,
+        ...periodParams(period),
         platform: platform === 'All' ? '' : PLATFORM_VALUE[platform],
       };
       const where = `${scopeFilter(scope)} AND ${WINDOW}${platform === 'All' ? '' : ' AND platform = {platform:String}'}`;

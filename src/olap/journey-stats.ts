@@ -4,7 +4,7 @@
 // highest funnel stage, goals) are idempotent aggregates, so redelivered or late events never
 // count twice. Events, transitions and goals are counted by their own time, as distinct event ids.
 import type { ClickHouseClient } from './clickhouse.js';
-import type { StatsPeriod } from './stats-period.js';
+import { periodParams, type StatsPeriod } from './stats-period.js';
 
 /** One row per session of the organization whose first activity falls in the period. */
 const SESSIONS = `
@@ -92,9 +92,7 @@ export function createJourneyStats(client: ClickHouseClient) {
 
   const paramsOf = (organizationId: number, period: StatsPeriod, extra: Params = {}): Params => ({
     org: organizationId,
-    start: period.utcStart.getTime() / 1000,
-    end: period.utcEnd.getTime() / 1000,
-    tz: period.timeZone,
+    ...periodParams(period),
     ...extra,
   });
 

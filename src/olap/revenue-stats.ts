@@ -6,7 +6,7 @@
 // row per event id.
 import type { ClickHouseClient } from './clickhouse.js';
 import { percent } from './percent.js';
-import type { StatsPeriod } from './stats-period.js';
+import { linkPeriodParams, type LinkPeriod } from './stats-period.js';
 
 export interface RevenueStats {
   /** The currency of totalRevenue, averageOrderValue and dailyRevenue; null without purchases. */
@@ -33,13 +33,7 @@ const money = (n: number) => Math.round(n * 100) / 100;
 
 export function createRevenueStats(client: ClickHouseClient) {
   return {
-    async forLink(input: {
-      organizationId: number;
-      linkType: 'url' | 'campaign';
-      linkId: number;
-      period: StatsPeriod;
-      clicks: number;
-    }): Promise<RevenueStats> {
+    async forLink(input: LinkPeriod & { clicks: number }): Promise<RevenueStats> {
       const result = await client.query({
         query: `
           SELECT toString(toDate(ts, {tz:String})) AS day, cur, count() AS n, sum(value) AS revenue
@@ -48,14 +42,7 @@ export function createRevenueStats(client: ClickHouseClient) {
             FROM (${PURCHASES('journey_funnel')} UNION ALL ${PURCHASES('deeplink_funnel')})
             GROUP BY event_id)
           GROUP BY day, cur`,
-        query_params: {
-          org: input.organizationId,
-          type: input.linkType,
-          id: input.linkId,
-          start: input.period.utcStart.getTime() / 1000,
-          end: input.period.utcEnd.getTime() / 1000,
-          tz: input.period.timeZone,
-        },
+        query_params: linkPeriodParams(input),
         format: 'JSONEachRow',
       });
       const rows = await result.json<{ day: string; cur: string; n: string | number; revenue: number }>();

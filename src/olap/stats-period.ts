@@ -1,8 +1,5 @@
-// The period a statistics request covers: inclusive local dates in the request's time zone
-// (default: the last 30 days ending today), clamped to the plan's data retention, turned into one
-// UTC range. Local midnights are resolved once here (luxon), DST and +5:45 zones included.
-import { DateTime } from 'luxon';
-import { invalid } from '../shared/errors.js';
+// The period a statistics query covers, already resolved (src/core/stats/period.ts): inclusive
+// local dates in one time zone, as one UTC range.
 
 export interface StatsPeriod {
   timeZone: string;
@@ -16,44 +13,25 @@ export interface StatsPeriod {
   actualEndDate: string;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** The query parameters of a period: {start:DateTime}, {end:DateTime} (Unix seconds) and {tz:String}. */
+export const periodParams = (period: StatsPeriod) => ({
+  start: period.utcStart.getTime() / 1000,
+  end: period.utcEnd.getTime() / 1000,
+  tz: period.timeZone,
+});
 
-function parseDate(value: string, field: string, zone: string): DateTime {
-  const date = DATE.test(value) ? DateTime.fromISO(value, { zone }) : undefined;
-  if (!date?.isValid) throw invalid('VALIDATION_FAILED', `query.${field}: must be a date YYYY-MM-DD`);
-  return date.startOf('day');
+/** One link of an organization over a period: what link statistics are about. */
+export interface LinkPeriod {
+  organizationId: number;
+  linkType: 'url' | 'campaign';
+  linkId: number;
+  period: StatsPeriod;
 }
 
-export function isTimeZone(zone: string): boolean {
-  return DateTime.now().setZone(zone).isValid;
-}
-
-export function resolvePeriod(input: {
-  startDate?: string | undefined;
-  endDate?: string | undefined;
-  timeZone?: string | undefined;
-  retentionDays: number;
-  now: Date;
-}): StatsPeriod {
-  const timeZone = input.timeZone ?? 'UTC';
-  if (!isTimeZone(timeZone)) throw invalid('VALIDATION_FAILED', `query.timeZone: ${timeZone} is not a known IANA time zone`);
-  const today = DateTime.fromJSDate(input.now, { zone: timeZone }).startOf('day');
-  let end = input.endDate ? parseDate(input.endDate, 'endDate', timeZone) : today;
-  let start = input.startDate ? parseDate(input.startDate, 'startDate', timeZone) : end.minus({ days: 29 });
-  if (start > end) throw invalid('VALIDATION_FAILED', 'query.startDate: must not be after endDate');
-  // Data older than the retention is gone; days after today have none yet.
-  const earliest = today.minus({ days: input.retentionDays - 1 });
-  if (start < earliest) start = earliest;
-  if (end > today) end = today;
-  const days: string[] = [];
-  for (let d = start; d <= end; d = d.plus({ days: 1 })) days.push(d.toISODate()!);
-  return {
-    timeZone,
-    days,
-    utcStart: start.toUTC().toJSDate(),
-    utcEnd: (end < start ? start : end.plus({ days: 1 })).toUTC().toJSDate(),
-    retentionDays: input.retentionDays,
-    actualStartDate: start.toISODate()!,
-    actualEndDate: (end < start ? start : end).toISODate()!,
-  };
-}
+/** The parameters of one link's statistics over a period: {org}, {type}, {id} and the period's. */
+export const linkPeriodParams = (input: LinkPeriod) => ({
+  org: input.organizationId,
+  type: input.linkType,
+  id: input.linkId,
+  ...periodParams(input.period),
+});

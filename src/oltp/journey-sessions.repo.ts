@@ -31,21 +31,11 @@ export interface JourneySession {
   updatedAt: Date;
 }
 
-export interface NewSession {
-  id: string;
-  organizationId: number;
+/** A session to store: what it starts with (the link without its registration time, which is now). */
+export type NewSession = Omit<JourneySession, 'appId' | 'userLinkedAt' | 'link' | 'updatedAt'> & {
   appId: number;
-  platform: JourneyPlatform;
-  externalUserId: string | null;
-  deepLinkToken: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  referrer: string | null;
-  landingUrl: string | null;
-  link: { type: 'url' | 'campaign'; id: number; code: string | null } | null;
-  startedAt: Date;
-}
+  link: Omit<SessionLink, 'registeredAt'> | null;
+};
 
 interface Row {
   id: string;

@@ -1,7 +1,7 @@
 // Phone and email rules of identify: the notations accepted, the one normal form stored and
 // indexed, and the masks SDK callers see.
 import { describe, expect, it } from 'vitest';
-import { maskEmail, maskPhone, normalizeEmail, normalizePhone } from '../../src/api/journey/contact-fields.js';
+import { maskEmail, maskPhone, normalizeEmail, normalizePhone } from '../../src/core/journey/contact-fields.js';
 
 describe('normalizePhone', () => {
   it('turns every notation of a Korean mobile number into one E.164 number', () => {

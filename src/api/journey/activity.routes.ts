@@ -1,13 +1,10 @@
-// Events, platform transitions and funnel stages of a session. Writes are accepted at once (202)
-// and travel through the event bus into ClickHouse like clicks; reads of a session's events and
-// transitions see them within seconds. A client eventId, and a goal's transactionId (per
-// organization), make retries safe: each is recorded once.
+// Events, platform transitions and funnel stages of a session (the rules:
+// src/core/journey/activity.ts). Writes are accepted at once (202); reads of a session's events and
+// transitions see them within seconds.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { invalid } from '../../shared/errors.js';
-import { uuidv7 } from '../../shared/ids.js';
-import type { JourneyFunnelData, SessionEventData, SessionTransitionData } from '../../ingest/journey-events.js';
-import type { AppDeps } from '../deps.js';
+import type { JourneyActivityService } from '../../core/journey/activity.js';
+import { fromRequestPart } from '../schemas/field-errors.js';
 import { pageQuery, pagedResponse, toPaged } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 import { callerOf } from './caller.js';
@@ -23,7 +20,6 @@ import {
   sessionParams,
   stageSchema,
 } from './schemas.js';
-import { eventTime, linkFor, sessionOrThrow } from './session-lookup.js';
 
 const tags = ['user journey: events'];
 const SESSION_ID_EXAMPLE = '0193a1f2-7c4e-7b21-9a55-1f6d2c3b4a59';
@@ -113,7 +109,7 @@ const funnelAnswerSchema = z
   })
   .meta({ id: 'JourneyFunnelAnswer' });
 
-export const journeyActivityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyActivityService }> = async (app, { activity }) => {
   app.post('/session/event', {
     config: { journeyAccess: 'session' },
     schema: {
@@ -135,21 +131,8 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       response: { 202: acceptedSchema, ...journeyErrorResponses },
     },
   }, async (request, reply) => {
-    const caller = callerOf(request);
-    const b = request.body;
-    const session = await sessionOrThrow(deps, caller.organization.id, b.sessionId);
-    const occurredAt = eventTime(b.occurredAt, deps.clock(), 'occurredAt');
-    const eventId = b.eventId ?? uuidv7();
-    const data: SessionEventData = {
-      sessionId: session.id,
-      appId: caller.app!.id,
-      platform: session.platform,
-      eventType: b.eventType,
-      properties: b.properties,
-      externalUserId: session.externalUserId,
-    };
-    deps.events.record({ eventId, type: 'session_event', occurredAt, organizationId: caller.organization.id, data: { ...data } });
-    return reply.code(202).send({ accepted: true as const, eventId, sessionId: session.id, eventType: b.eventType, occurredAt: new Date(occurredAt).toISOString() });
+    const accepted = await fromRequestPart('body', activity.recordEvent(callerOf(request), request.body));
+    return reply.code(202).send({ accepted: true as const, ...accepted, occurredAt: accepted.occurredAt.toISOString() });
   });
 
   app.get('/session/:sessionId/events', {
@@ -163,12 +146,10 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       response: { 200: pagedResponse(eventRecordSchema, 'JourneyEventPage'), ...journeyErrorResponses },
     },
   }, async (request) => {
-    const organizationId = callerOf(request).organization.id;
-    const session = await sessionOrThrow(deps, organizationId, request.params.sessionId);
     const { page, size, eventType } = request.query;
-    const { items, total } = await deps.journey.activity.events({ organizationId, sessionId: session.id, eventType, page, size });
+    const { sessionId, items, total } = await activity.events(callerOf(request), request.params.sessionId, { eventType }, { page, size });
     return toPaged(
-      items.map((e) => ({ ...e, sessionId: session.id, occurredAt: e.occurredAt.toISOString() })),
+      items.map((e) => ({ ...e, sessionId, occurredAt: e.occurredAt.toISOString() })),
       total,
       { page, size },
     );
@@ -200,41 +181,8 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       response: { 202: transitionRecordSchema, ...journeyErrorResponses },
     },
   }, async (request, reply) => {
-    const caller = callerOf(request);
-    const organizationId = caller.organization.id;
-    const b = request.body;
-    if (b.fromPlatform === b.toPlatform) throw invalid('VALIDATION_FAILED', 'body.toPlatform: must differ from fromPlatform');
-    const session = await sessionOrThrow(deps, organizationId, b.sessionId);
-    if (b.targetSessionId !== null) await sessionOrThrow(deps, organizationId, b.targetSessionId);
-    const link = await linkFor(deps, session, b);
-    const occurredAt = eventTime(b.occurredAt, deps.clock(), 'occurredAt');
-    const eventId = b.eventId ?? uuidv7();
-    const data: SessionTransitionData = {
-      sessionId: session.id,
-      appId: caller.app!.id,
-      fromPlatform: b.fromPlatform,
-      toPlatform: b.toPlatform,
-      targetSessionId: b.targetSessionId,
-      urlId: link.urlId,
-      campaignId: link.campaignId,
-      deepLinkToken: b.deepLinkToken,
-      externalUserId: session.externalUserId,
-      properties: b.properties,
-    };
-    deps.events.record({ eventId, type: 'session_transition', occurredAt, organizationId, data: { ...data } });
-    return reply.code(202).send({
-      transitionId: eventId,
-      sessionId: session.id,
-      fromPlatform: b.fromPlatform,
-      toPlatform: b.toPlatform,
-      targetSessionId: b.targetSessionId,
-      urlId: link.urlId,
-      campaignId: link.campaignId,
-      deepLinkToken: b.deepLinkToken,
-      externalUserId: session.externalUserId,
-      properties: b.properties,
-      occurredAt: new Date(occurredAt).toISOString(),
-    });
+    const transition = await fromRequestPart('body', activity.recordTransition(callerOf(request), request.body));
+    return reply.code(202).send({ ...transition, occurredAt: transition.occurredAt.toISOString() });
   });
 
   app.get('/session/:sessionId/transitions', {
@@ -248,14 +196,12 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       response: { 200: pagedResponse(transitionRecordSchema, 'JourneyTransitionPage'), ...journeyErrorResponses },
     },
   }, async (request) => {
-    const organizationId = callerOf(request).organization.id;
-    const session = await sessionOrThrow(deps, organizationId, request.params.sessionId);
     const { page, size } = request.query;
-    const { items, total } = await deps.journey.activity.transitions({ organizationId, sessionId: session.id, page, size });
+    const { sessionId, items, total } = await activity.transitions(callerOf(request), request.params.sessionId, { page, size });
     return toPaged(
       items.map((t) => ({
         transitionId: t.transitionId,
-        sessionId: session.id,
+        sessionId,
         fromPlatform: t.fromPlatform,
         toPlatform: t.toPlatform,
         targetSessionId: t.targetSessionId,
@@ -306,63 +252,9 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       response: { 200: funnelAnswerSchema, 202: funnelAnswerSchema, ...journeyErrorResponses },
     },
   }, async (request, reply) => {
-    const caller = callerOf(request);
-    const organizationId = caller.organization.id;
-    const b = request.body;
-    const session = await sessionOrThrow(deps, organizationId, b.sessionId);
-    const link = await linkFor(deps, session, b);
-    const occurredAt = eventTime(b.timestamp, deps.clock(), 'timestamp');
-    const eventId = b.eventId ?? uuidv7();
-    const answer = {
-      stage: b.stage,
-      goalType: b.goalType,
-      goalValue: b.goalValue,
-      currency: b.currency,
-      transactionId: b.transactionId,
-      ...link,
-    };
-    if (b.transactionId !== null) {
-      const claim = await deps.journey.sessions.claimTransaction({
-        organizationId,
-        transactionId: b.transactionId,
-        sessionId: session.id,
-        eventId,
-        goalType: b.goalType,
-        goalValue: b.goalValue,
-        currency: b.currency,
-      });
-      if (!claim.recorded) {
-        return reply.code(200).send({
-          recorded: false,
-          duplicate: true,
-          eventId: claim.firstEventId,
-          sessionId: claim.firstSessionId,
-          ...answer,
-          occurredAt: claim.firstRecordedAt.toISOString(),
-        });
-      }
-    }
-    const data: JourneyFunnelData = {
-      sessionId: session.id,
-      appId: caller.app!.id,
-      platform: session.platform,
-      stage: b.stage,
-      goalType: b.goalType,
-      goalValue: b.goalValue,
-      currency: b.currency,
-      transactionId: b.transactionId,
-      urlId: link.urlId,
-      campaignId: link.campaignId,
-      externalUserId: session.externalUserId,
-    };
-    deps.events.record({ eventId, type: 'journey_funnel', occurredAt, organizationId, data: { ...data } });
-    return reply.code(202).send({
-      recorded: true,
-      duplicate: false,
-      eventId,
-      sessionId: session.id,
-      ...answer,
-      occurredAt: new Date(occurredAt).toISOString(),
-    });
+    const { timestamp, ...stage } = request.body;
+    const answer = await fromRequestPart('body', activity.trackFunnel(callerOf(request), { ...stage, occurredAt: timestamp }));
+    // A repeated transactionId stores nothing: 200 rather than 202 (accepted).
+    return reply.code(answer.recorded ? 202 : 200).send({ ...answer, occurredAt: answer.occurredAt.toISOString() });
   });
 };

@@ -1,21 +1,27 @@
-// identify (upsert of the user identity record by externalUserId) and opt-in (consent flags only).
-// Neither needs the user-journey add-on. Phone and email are sealed at rest and never returned in
-// plaintext to SDK callers (they get a masked form); the Service API's users route reads them.
-// A browser names the app by its public id alone, which anyone can copy: it hears back only what it
-// sent itself, never a stored value, and once the app turns identity verification on it must prove
-// the member id with userHash (identity-verification.ts).
+// identify (upsert of the user identity record by externalUserId) and opt-in (consent flags only);
+// neither needs the user-journey add-on. The rules, masking and what a browser may hear back:
+// src/core/journey/identity.ts; the Service API's users route reads the plaintext.
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { invalid, notFound } from '../../shared/errors.js';
-import { CONSENT_FLAGS, type ConsentChange, type ConsentFlag, type JourneyUser } from '../../oltp/journey-users.repo.js';
-import type { AppDeps } from '../deps.js';
-import { callerOf, type JourneyCaller } from './caller.js';
-import { emailIndexForm, maskEmail, maskPhone, normalizeEmail, normalizePhone } from './contact-fields.js';
-import { requireVerifiedIdentity, userHashSchema } from './identity-verification.js';
+import { normalizeEmail, normalizePhone } from '../../core/journey/contact-fields.js';
+import { CONSENT_FLAGS, type ConsentChange, type ConsentFlag, type IdentityView, type JourneyIdentityService } from '../../core/journey/identity.js';
+import type { AuthFailureLimiter } from '../auth-failures.js';
 import { errorBodySchema } from '../schemas/common.js';
+import { fromRequestPart } from '../schemas/field-errors.js';
+import { callerOf } from './caller.js';
 import { externalUserIdSchema, journeyErrorResponses } from './schemas.js';
 
 const tags = ['user journey: users'];
+
+const userHashSchema = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'must be the 64 hex characters of HMAC-SHA256(identity secret, externalUserId)')
+  .optional()
+  .describe(
+    'hex HMAC-SHA256 of externalUserId under the app\'s identity secret, computed by your server; required from browsers ' +
+      '(X-App-ID only) once identity verification is on (POST /api/v1/service/mobile-apps/{id}/identity-verification)',
+  );
 
 const flag = (what: string) =>
   z
@@ -33,35 +39,26 @@ export const consentShape = {
   nightAdOptIn: flag('advertising at night (21:00 to 08:00, Korean law)'),
 };
 
-const phoneSchema = z
-  .string()
-  .max(30, 'must be at most 30 characters')
-  .nullish()
-  .transform((value, ctx) => {
-    if (value === null || value === undefined) return undefined;
-    const phone = normalizePhone(value);
-    if (!phone) {
-      ctx.addIssue({ code: 'custom', message: 'must be a Korean mobile number such as 010-1234-5678 or an E.164 number such as +821012345678' });
-      return z.NEVER;
-    }
-    return phone;
-  })
+/** A contact field checked and put in its one normal form (core's rule); null or omitted keeps the stored value. */
+const contactSchema = (max: number, normalize: (raw: string) => string | undefined, problem: string) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .nullish()
+    .transform((value, ctx) => {
+      if (value === null || value === undefined) return undefined;
+      const normal = normalize(value);
+      if (!normal) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      return normal;
+    });
+
+const phoneSchema = contactSchema(30, normalizePhone, 'must be a Korean mobile number such as 010-1234-5678 or an E.164 number such as +821012345678')
   .describe('Korean mobile (010-1234-5678) or E.164 (+821012345678); stored encrypted as E.164');
 
-const emailSchema = z
-  .string()
-  .max(254, 'must be at most 254 characters')
-  .nullish()
-  .transform((value, ctx) => {
-    if (value === null || value === undefined) return undefined;
-    const email = normalizeEmail(value);
-    if (!email) {
-      ctx.addIssue({ code: 'custom', message: 'must be an email address such as user@example.com' });
-      return z.NEVER;
-    }
-    return email;
-  })
-  .describe('stored encrypted');
+const emailSchema = contactSchema(254, normalizeEmail, 'must be an email address such as user@example.com').describe('stored encrypted');
 
 const keepText = (max: number) =>
   z
@@ -147,58 +144,25 @@ export function toChangeJson(c: ConsentChange): z.infer<typeof consentChangeSche
   return { ...c, changedAt: c.changedAt.toISOString() };
 }
 
-/** The record as SDK callers see it: phone and email masked. */
-function toMaskedJson(user: JourneyUser) {
+function toAnswerJson(view: IdentityView) {
   return {
-    externalUserId: user.externalUserId,
-    name: user.name,
-    phone: user.phone === null ? null : maskPhone(user.phone),
-    email: user.email === null ? null : maskEmail(user.email),
-    pushIdentify: user.pushIdentify,
-    ...user.consents,
-    createdAt: user.createdAt.toISOString(),
-    updatedAt: user.updatedAt.toISOString(),
+    ...view,
+    createdAt: view.createdAt?.toISOString() ?? null,
+    updatedAt: view.updatedAt?.toISOString() ?? null,
+    consentChanges: view.consentChanges.map(toChangeJson),
   };
 }
 
-interface SentFields {
-  name?: string | undefined;
-  phone?: string | undefined;
-  email?: string | undefined;
-  pushIdentify?: string | undefined;
-  consents: Partial<Record<ConsentFlag, boolean>>;
-}
+export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ identity: JourneyIdentityService; hashFailures: AuthFailureLimiter }> = async (
+  app,
+  { identity, hashFailures },
+) => {
+  /** The call as the identity service sees it: its id, and wrong hashes counted against its address. */
+  const callOf = (request: FastifyRequest) => ({
+    requestId: request.id,
+    hashAttempts: { check: () => hashFailures.check(request), fail: () => hashFailures.fail(request) },
+  });
 
-/** A browser's answer: only what this call sent, so the public app id reads nothing stored. */
-function toEchoJson(externalUserId: string, sent: SentFields) {
-  return {
-    externalUserId,
-    name: sent.name ?? null,
-    phone: sent.phone === undefined ? null : maskPhone(sent.phone),
-    email: sent.email === undefined ? null : maskEmail(sent.email),
-    pushIdentify: sent.pushIdentify ?? null,
-    ...(Object.fromEntries(CONSENT_FLAGS.map((f) => [f, sent.consents[f] ?? null])) as Record<ConsentFlag, boolean | null>),
-    createdAt: null,
-    updatedAt: null,
-  };
-}
-
-/** The record and the changes for a caller with the app key; only the echo for a browser. */
-function answerFor(caller: JourneyCaller, user: JourneyUser, changes: ConsentChange[], sent: SentFields) {
-  if (caller.channel === 'browser') return { ...toEchoJson(user.externalUserId, sent), consentChanges: [] };
-  return { ...toMaskedJson(user), consentChanges: changes.map(toChangeJson) };
-}
-
-function consentsOf(body: Partial<Record<ConsentFlag, boolean | null | undefined>>): Partial<Record<ConsentFlag, boolean>> {
-  const out: Partial<Record<ConsentFlag, boolean>> = {};
-  for (const f of CONSENT_FLAGS) {
-    const v = body[f];
-    if (typeof v === 'boolean') out[f] = v;
-  }
-  return out;
-}
-
-export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   app.post('/identify', {
     config: { journeyAccess: 'identity' },
     schema: {
@@ -228,20 +192,8 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       response: { 200: identityAnswerSchema, 201: identityAnswerSchema, ...identityErrorResponses },
     },
   }, async (request, reply) => {
-    const caller = callerOf(request);
-    const b = request.body;
-    await requireVerifiedIdentity(deps, request, caller, b.externalUserId, b.userHash);
-    const sent: SentFields = { name: b.name, phone: b.phone, email: b.email, pushIdentify: b.pushIdentify, consents: consentsOf(b) };
-    const result = await deps.journey.users.upsert(
-      caller.organization.id,
-      b.externalUserId,
-      { ...sent, emailIndexForm: b.email === undefined ? undefined : emailIndexForm(b.email) },
-      { source: 'identify', channel: caller.channel, appId: caller.app?.id ?? null, requestId: request.id },
-    );
-    return reply.code(result.action === 'created' ? 201 : 200).send({
-      action: result.action,
-      ...answerFor(caller, result.user, result.changes, sent),
-    });
+    const { action, view } = await identity.identify(callerOf(request), request.body, callOf(request));
+    return reply.code(action === 'created' ? 201 : 200).send({ action, ...toAnswerJson(view) });
   });
 
   app.post('/opt-in', {
@@ -258,20 +210,6 @@ export const journeyIdentityRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = a
       response: { 200: optInAnswerSchema, ...identityErrorResponses },
     },
   }, async (request) => {
-    const caller = callerOf(request);
-    const b = request.body;
-    const consents = consentsOf(b);
-    if (Object.keys(consents).length === 0) {
-      throw invalid('VALIDATION_FAILED', `body: send at least one consent flag (${CONSENT_FLAGS.join(', ')}) as true or false`);
-    }
-    await requireVerifiedIdentity(deps, request, caller, b.externalUserId, b.userHash);
-    const result = await deps.journey.users.setConsents(caller.organization.id, b.externalUserId, consents, {
-      source: 'opt-in',
-      channel: caller.channel,
-      appId: caller.app?.id ?? null,
-      requestId: request.id,
-    });
-    if (!result) throw notFound('USER_NOT_FOUND', `no user ${b.externalUserId}: call identify first`);
-    return answerFor(caller, result.user, result.changes, { consents });
+    return toAnswerJson(await fromRequestPart('body', identity.optIn(callerOf(request), request.body, callOf(request))));
   });
 };

@@ -28,8 +28,8 @@ export const journeyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     request.caller = request.journeyCaller;
   });
 
-  await app.register(journeySessionRoutes, { deps });
-  await app.register(journeyActivityRoutes, { deps });
-  await app.register(journeyIdentityRoutes, { deps });
-  await app.register(journeyStatsRoutes, { deps });
+  await app.register(journeySessionRoutes, { sessions: deps.journey.sessions });
+  await app.register(journeyActivityRoutes, { activity: deps.journey.activity });
+  await app.register(journeyIdentityRoutes, { identity: deps.journey.identity, hashFailures: deps.authFailures.identityHash });
+  await app.register(journeyStatsRoutes, { stats: deps.stats.journey });
 };

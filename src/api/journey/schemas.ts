@@ -1,8 +1,8 @@
 // zod schemas of the user-journey API: what the spec leaves "not shown", designed here, with
 // descriptions and examples for the OpenAPI document.
 import { z } from 'zod';
-import { JOURNEY_PLATFORMS, WEB_FUNNEL_STAGES } from '../../ingest/journey-events.js';
-import type { JourneySession } from '../../oltp/journey-sessions.repo.js';
+import { JOURNEY_PLATFORMS, WEB_FUNNEL_STAGES } from '../../core/journey/activity.js';
+import type { JourneySession } from '../../core/journey/sessions.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { freeFormObject, singleLine } from '../schemas/text.js';
 

@@ -1,12 +1,9 @@
 // Sessions of the user-journey API: create, read, link a user, register the link the session came
-// from. Sessions live in PostgreSQL; creating one also records `session_started` for statistics
-// and the session.started webhook.
+// from (the rules: src/core/journey/sessions.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { invalid, notFound } from '../../shared/errors.js';
-import { uuidv7 } from '../../shared/ids.js';
-import type { SessionStartedData } from '../../ingest/journey-events.js';
-import type { AppDeps } from '../deps.js';
+import type { JourneySessionsService } from '../../core/journey/sessions.js';
+import { fromRequestPart } from '../schemas/field-errors.js';
 import { callerOf } from './caller.js';
 import {
   externalUserIdSchema,
@@ -19,11 +16,10 @@ import {
   sessionSchema,
   toSessionJson,
 } from './schemas.js';
-import { findLinkOrThrow, referrerHost, sessionOrThrow } from './session-lookup.js';
 
 const tags = ['user journey: sessions'];
 
-export const journeySessionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const journeySessionRoutes: FastifyPluginAsyncZod<{ sessions: JourneySessionsService }> = async (app, { sessions }) => {
   app.post('/session/create', {
     config: { journeyAccess: 'session' },
     schema: {
@@ -51,46 +47,7 @@ export const journeySessionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       response: { 201: sessionSchema, ...journeyErrorResponses },
     },
   }, async (request, reply) => {
-    const caller = callerOf(request);
-    const organizationId = caller.organization.id;
-    const b = request.body;
-    if (b.urlId !== null && b.campaignId !== null) throw invalid('VALIDATION_FAILED', 'body.campaignId: send urlId or campaignId, not both');
-    const link =
-      b.urlId !== null
-        ? await findLinkOrThrow(deps, organizationId, { urlId: b.urlId })
-        : b.campaignId !== null
-          ? await findLinkOrThrow(deps, organizationId, { campaignId: b.campaignId })
-          : null;
-    const startedAt = deps.clock();
-    const session = await deps.journey.sessions.create({
-      id: uuidv7(startedAt.getTime()),
-      organizationId,
-      appId: caller.app!.id,
-      platform: b.platform,
-      externalUserId: b.externalUserId,
-      deepLinkToken: b.deepLinkToken,
-      utmSource: b.utmSource,
-      utmMedium: b.utmMedium,
-      utmCampaign: b.utmCampaign,
-      referrer: b.referrer,
-      landingUrl: b.landingUrl,
-      link,
-      startedAt,
-    });
-    const data: SessionStartedData = {
-      sessionId: session.id,
-      appId: caller.app!.id,
-      platform: session.platform,
-      externalUserId: session.externalUserId,
-      utmSource: session.utmSource,
-      utmMedium: session.utmMedium,
-      utmCampaign: session.utmCampaign,
-      referrerHost: referrerHost(session.referrer),
-      urlId: link?.type === 'url' ? link.id : null,
-      campaignId: link?.type === 'campaign' ? link.id : null,
-      startedAt: startedAt.toISOString(),
-    };
-    deps.events.record({ eventId: uuidv7(), type: 'session_started', occurredAt: startedAt.getTime(), organizationId, data: { ...data } });
+    const session = await fromRequestPart('body', sessions.create(callerOf(request), request.body));
     return reply.code(201).send(toSessionJson(session));
   });
 
@@ -104,8 +61,7 @@ export const journeySessionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       response: { 200: sessionSchema, ...journeyErrorResponses },
     },
   }, async (request) => {
-    const session = await sessionOrThrow(deps, callerOf(request).organization.id, request.params.sessionId);
-    return toSessionJson(session);
+    return toSessionJson(await sessions.get(callerOf(request), request.params.sessionId));
   });
 
   app.post('/session/:sessionId/link-user', {
@@ -121,10 +77,7 @@ export const journeySessionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       response: { 200: sessionSchema, ...journeyErrorResponses },
     },
   }, async (request) => {
-    const organizationId = callerOf(request).organization.id;
-    const session = await deps.journey.sessions.linkUser(organizationId, request.params.sessionId, request.body.externalUserId);
-    if (!session) throw notFound('SESSION_NOT_FOUND', `session ${request.params.sessionId} does not exist`);
-    return toSessionJson(session);
+    return toSessionJson(await sessions.linkUser(callerOf(request), request.params.sessionId, request.body.externalUserId));
   });
 
   app.post('/session/register-fplink', {
@@ -150,38 +103,7 @@ export const journeySessionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = as
       response: { 200: sessionSchema, ...journeyErrorResponses },
     },
   }, async (request) => {
-    const organizationId = callerOf(request).organization.id;
-    const b = request.body;
-    const given = [b.urlId, b.campaignId, b.shortCode, b.campaignAlias, b.link].filter((v) => v !== null);
-    if (given.length !== 1) {
-      throw invalid('VALIDATION_FAILED', 'body: name the link by exactly one of urlId, campaignId, shortCode, campaignAlias or link');
-    }
-    await sessionOrThrow(deps, organizationId, b.sessionId);
-    let link;
-    if (b.urlId !== null) link = await findLinkOrThrow(deps, organizationId, { urlId: b.urlId });
-    else if (b.campaignId !== null) link = await findLinkOrThrow(deps, organizationId, { campaignId: b.campaignId });
-    else if (b.campaignAlias !== null) link = await findLinkOrThrow(deps, organizationId, { alias: b.campaignAlias });
-    else link = await findLinkOrThrow(deps, organizationId, { code: b.shortCode ?? codeOf(b.link!) });
-    const session = await deps.journey.sessions.registerLink(organizationId, b.sessionId, link);
-    if (!session) throw notFound('SESSION_NOT_FOUND', `session ${b.sessionId} does not exist`);
-    return toSessionJson(session);
+    const { sessionId, ...naming } = request.body;
+    return toSessionJson(await fromRequestPart('body', sessions.registerLink(callerOf(request), sessionId, naming)));
   });
 };
-
-/** The code of a short link address: its last path segment (`https://host/app/code?x` → `code`). */
-function codeOf(link: string): string {
-  let path = link;
-  try {
-    path = new URL(link).pathname;
-  } catch {
-    // Not an absolute URL: a path or a bare code.
-  }
-  const code = path.split('?')[0]!.split('/').filter(Boolean).pop();
-  const refuse = () => invalid('VALIDATION_FAILED', 'body.link: must be a short link address such as https://sgnp.example/aB3dE9x');
-  if (!code) throw refuse();
-  try {
-    return decodeURIComponent(code);
-  } catch {
-    throw refuse();
-  }
-}

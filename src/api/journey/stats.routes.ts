@@ -4,11 +4,9 @@
 // local day of its first activity; events, transitions and goals to the day they happened.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PLAN_LIMITS } from '../../shared/plans.js';
-import { WEB_FUNNEL_STAGES } from '../../ingest/journey-events.js';
-import { resolvePeriod, type StatsPeriod } from '../../olap/stats-period.js';
-import type { AppDeps } from '../deps.js';
-import { pageQuery } from '../schemas/paging.js';
+import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
+import { pageQuery, pagedShape, toPaged } from '../schemas/paging.js';
+import { journeyStatsMetaSchema as metaSchema, meta, periodQuery as statsPeriodQuery, withPeriodQuery } from '../schemas/stats-period.js';
 import { callerOf } from './caller.js';
 import { journeyErrorResponses, stageSchema } from './schemas.js';
 
@@ -17,22 +15,12 @@ const security: Record<string, string[]>[] = [{ journeyApp: [], journeyAppKey: [
 const AUTH_NOTE =
   ' Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.';
 
-const periodQuery = {
-  startDate: z.string().optional().describe('YYYY-MM-DD, inclusive, local to timeZone; default 29 days before endDate'),
-  endDate: z.string().optional().describe('YYYY-MM-DD, inclusive; default today'),
-  timeZone: z.string().max(64).optional().describe('IANA zone name, default UTC'),
-};
+const periodQuery = { ...statsPeriodQuery, timeZone: statsPeriodQuery.timeZone.describe('IANA zone name, default UTC') };
 
-const metaSchema = z
-  .object({
-    dataRetentionDays: z.number().int(),
-    actualStartDate: z.string().describe('first local date covered, after retention clamping'),
-    actualEndDate: z.string(),
-    timeZone: z.string(),
-  })
-  .meta({ id: 'JourneyStatsMeta' });
-
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+/** The route schema every statistics route shares: its tags, security, auth note and error answers. */
+function statsSchema<Q extends z.ZodType, R extends z.ZodType>(doc: { summary: string; description: string }, querystring: Q, answer: R) {
+  return { tags, security, ...doc, description: doc.description + AUTH_NOTE, querystring, response: { 200: answer, ...journeyErrorResponses } };
+}
 
 const revenueSchema = z
   .array(z.object({ currency: z.string(), totalRevenue: z.number(), goals: z.number().int() }))
@@ -105,363 +93,182 @@ const transitionsSummarySchema = z.object({
   paths: z.array(pathSchema).describe('per from → to, most first'),
 });
 
-export const journeyStatsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const stats = deps.journey.stats;
-  const periodOf = (request: { query: { startDate?: string | undefined; endDate?: string | undefined; timeZone?: string | undefined } }, plan: keyof typeof PLAN_LIMITS): StatsPeriod =>
-    resolvePeriod({
-      startDate: request.query.startDate,
-      endDate: request.query.endDate,
-      timeZone: request.query.timeZone,
-      retentionDays: PLAN_LIMITS[plan].dataRetentionDays,
-      now: deps.clock(),
-    });
-  const meta = (p: StatsPeriod) => ({ dataRetentionDays: p.retentionDays, actualStartDate: p.actualStartDate, actualEndDate: p.actualEndDate, timeZone: p.timeZone });
+export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsService }> = async (app, { stats }) => {
   const config = { journeyAccess: 'stats' as const };
-
-  async function summaryOf(organizationId: number, period: StatsPeriod) {
-    const [sessions, activity] = await Promise.all([stats.sessionsSummary(organizationId, period), stats.activityTotals(organizationId, period)]);
-    return {
-      sessions,
-      activity,
-      summary: {
-        totalSessions: sessions.sessions,
-        uniqueUsers: sessions.uniqueUsers,
-        identifiedSessions: sessions.identifiedSessions,
-        totalEvents: activity.events,
-        totalTransitions: activity.transitions,
-        goalCompletions: activity.goalCompletions,
-        convertedSessions: sessions.convertedSessions,
-        conversionRate: percent(sessions.convertedSessions, sessions.sessions),
-        revenue: activity.revenue,
-      },
-    };
-  }
-
-  async function funnelOf(organizationId: number, period: StatsPeriod) {
-    const { sessions, reached } = await stats.funnel(organizationId, period);
-    const completed = reached[4] ?? 0;
-    return {
-      totalSessions: sessions,
-      completedSessions: completed,
-      overallConversionRate: percent(completed, sessions),
-      stages: WEB_FUNNEL_STAGES.map((stageName, i) => {
-        const count = reached[i] ?? 0;
-        const previous = i === 0 ? count : (reached[i - 1] ?? 0);
-        return { stageName, stageOrder: i + 1, sessionsReached: count, conversionRate: percent(count, previous), percentageOfSessions: percent(count, sessions) };
-      }),
-    };
-  }
-
-  async function platformsOf(organizationId: number, period: StatsPeriod) {
-    const rows = await stats.byPlatform(organizationId, period);
-    const total = rows.reduce((a, r) => a + r.sessions, 0);
-    return rows.map((r) => ({
-      platform: r.platform,
-      sessions: r.sessions,
-      percentage: percent(r.sessions, total),
-      uniqueUsers: r.uniqueUsers,
-      convertedSessions: r.converted,
-      conversionRate: percent(r.converted, r.sessions),
-    }));
-  }
-
-  async function utmSourcesOf(organizationId: number, period: StatsPeriod, limit: number, total: number) {
-    const rows = await stats.byUtmSource(organizationId, period, limit);
-    return rows.map((r) => ({
-      utmSource: r.utmSource || '(none)',
-      sessions: r.sessions,
-      percentage: percent(r.sessions, total),
-      convertedSessions: r.converted,
-      conversionRate: percent(r.converted, r.sessions),
-    }));
-  }
-
-  async function transitionsOf(organizationId: number, period: StatsPeriod) {
-    const t = await stats.transitionPaths(organizationId, period);
-    const isApp = (p: string) => p === 'IOS' || p === 'ANDROID';
-    return {
-      totalTransitions: t.total,
-      sessionsWithTransition: t.sessions,
-      webToApp: t.paths.filter((p) => p.fromPlatform === 'WEB' && isApp(p.toPlatform)).reduce((a, p) => a + p.count, 0),
-      appToWeb: t.paths.filter((p) => isApp(p.fromPlatform) && p.toPlatform === 'WEB').reduce((a, p) => a + p.count, 0),
-      paths: t.paths.map((p) => ({ ...p, percentage: percent(p.count, t.total) })),
-    };
-  }
 
   app.get('/stats/dashboard', {
     config,
-    schema: {
-      tags, security,
-      summary: 'User-journey dashboard',
-      description: 'Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: {
-        200: z
-          .object({
-            summary: summarySchema,
-            funnel: funnelSchema,
-            daily: dailySchema,
-            platforms: z.array(platformRowSchema),
-            topUtmSources: z.array(utmRowSchema).describe('up to 10'),
-            transitions: transitionsSummarySchema,
-            topEventTypes: z.array(z.object({ eventType: z.string(), count: z.number().int() })).describe('up to 20'),
-            topGoalTypes: z.array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() })).describe('up to 20; value sums goalValue across currencies'),
-            meta: metaSchema,
-          })
-          .meta({ id: 'JourneyDashboard' }),
-        ...journeyErrorResponses,
-      },
-    },
+    schema: statsSchema(
+      { summary: 'User-journey dashboard', description: 'Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types.' },
+      z.object(periodQuery),
+      z
+        .object({
+          summary: summarySchema,
+          funnel: funnelSchema,
+          daily: dailySchema,
+          platforms: z.array(platformRowSchema),
+          topUtmSources: z.array(utmRowSchema).describe('up to 10'),
+          transitions: transitionsSummarySchema,
+          topEventTypes: z.array(z.object({ eventType: z.string(), count: z.number().int() })).describe('up to 20'),
+          topGoalTypes: z.array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() })).describe('up to 20; value sums goalValue across currencies'),
+          meta: metaSchema,
+        })
+        .meta({ id: 'JourneyDashboard' }),
+    ),
   }, async (request) => {
-    const { organization } = callerOf(request);
-    const period = periodOf(request, organization.plan);
-    const [{ summary, activity, sessions }, funnel, daily, platforms, transitions] = await Promise.all([
-      summaryOf(organization.id, period),
-      funnelOf(organization.id, period),
-      stats.daily(organization.id, period),
-      platformsOf(organization.id, period),
-      transitionsOf(organization.id, period),
-    ]);
-    const topUtmSources = await utmSourcesOf(organization.id, period, 10, sessions.sessions);
-    return {
-      summary,
-      funnel,
-      daily,
-      platforms,
-      topUtmSources,
-      transitions,
-      topEventTypes: activity.eventTypes,
-      topGoalTypes: activity.goalTypes,
-      meta: meta(period),
-    };
+    const { period, ...dashboard } = await withPeriodQuery(stats.dashboard(callerOf(request), request.query));
+    return { ...dashboard, meta: meta(period) };
   });
 
   app.get('/stats/summary', {
     config,
-    schema: {
-      tags, security,
-      summary: 'User-journey totals of a period',
-      description: 'Sessions, users, events, transitions, goals, conversion and revenue per currency.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: { 200: summarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneySummary' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'User-journey totals of a period', description: 'Sessions, users, events, transitions, goals, conversion and revenue per currency.' },
+      z.object(periodQuery),
+      summarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneySummary' }),
+    ),
   }, async (request) => {
-    const { organization } = callerOf(request);
-    const period = periodOf(request, organization.plan);
-    return { ...(await summaryOf(organization.id, period)).summary, meta: meta(period) };
+    const { summary, period } = await withPeriodQuery(stats.summary(callerOf(request), request.query));
+    return { ...summary, meta: meta(period) };
   });
 
   app.get('/stats/daily', {
     config,
-    schema: {
-      tags, security,
-      summary: 'User-journey figures per local day',
-      description: 'Sessions (by first activity), unique users, events, transitions and goal completions for every date of the period.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: { 200: z.object({ daily: dailySchema, meta: metaSchema }).meta({ id: 'JourneyDaily' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'User-journey figures per local day', description: 'Sessions (by first activity), unique users, events, transitions and goal completions for every date of the period.' },
+      z.object(periodQuery),
+      z.object({ daily: dailySchema, meta: metaSchema }).meta({ id: 'JourneyDaily' }),
+    ),
   }, async (request) => {
-    const { organization } = callerOf(request);
-    const period = periodOf(request, organization.plan);
-    return { daily: await stats.daily(organization.id, period), meta: meta(period) };
+    const { daily, period } = await withPeriodQuery(stats.daily(callerOf(request), request.query));
+    return { daily, meta: meta(period) };
   });
 
   app.get('/stats/sessions/summary', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Session figures of a period',
-      description:
-        'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: {
-        200: z
-          .object({
-            totalSessions: z.number().int(),
-            uniqueUsers: z.number().int(),
-            identifiedSessions: z.number().int(),
-            averageEventsPerSession: z.number(),
-            averageDurationSeconds: z.number(),
-            bounceRate: z.number().describe('percent'),
-            sessionsWithTransition: z.number().int(),
-            crossPlatformRate: z.number().describe('sessionsWithTransition per totalSessions, percent'),
-            convertedSessions: z.number().int(),
-            conversionRate: z.number(),
-            meta: metaSchema,
-          })
-          .meta({ id: 'JourneySessionsSummary' }),
-        ...journeyErrorResponses,
-      },
-    },
+    schema: statsSchema(
+      { summary: 'Session figures of a period', description: 'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity.' },
+      z.object(periodQuery),
+      z
+        .object({
+          totalSessions: z.number().int(),
+          uniqueUsers: z.number().int(),
+          identifiedSessions: z.number().int(),
+          averageEventsPerSession: z.number(),
+          averageDurationSeconds: z.number(),
+          bounceRate: z.number().describe('percent'),
+          sessionsWithTransition: z.number().int(),
+          crossPlatformRate: z.number().describe('sessionsWithTransition per totalSessions, percent'),
+          convertedSessions: z.number().int(),
+          conversionRate: z.number(),
+          meta: metaSchema,
+        })
+        .meta({ id: 'JourneySessionsSummary' }),
+    ),
   }, async (request) => {
-    const { organization } = callerOf(request);
-    const period = periodOf(request, organization.plan);
-    const s = await stats.sessionsSummary(organization.id, period);
-    return {
-      totalSessions: s.sessions,
-      uniqueUsers: s.uniqueUsers,
-      identifiedSessions: s.identifiedSessions,
-      averageEventsPerSession: s.sessions === 0 ? 0 : Math.round((s.events / s.sessions) * 100) / 100,
-      averageDurationSeconds: Math.round(s.averageDurationMs / 100) / 10,
-      bounceRate: percent(s.bouncedSessions, s.sessions),
-      sessionsWithTransition: s.sessionsWithTransition,
-      crossPlatformRate: percent(s.sessionsWithTransition, s.sessions),
-      convertedSessions: s.convertedSessions,
-      conversionRate: percent(s.convertedSessions, s.sessions),
-      meta: meta(period),
-    };
+    const { summary, period } = await withPeriodQuery(stats.sessionsSummary(callerOf(request), request.query));
+    return { ...summary, meta: meta(period) };
   });
 
   app.get('/stats/sessions/by-platform', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Sessions per platform',
-      description: 'WEB, IOS and ANDROID are always listed.' + AUTH_NOTE,
-      querystring: z.object(periodQuery),
-      response: { 200: z.object({ platforms: z.array(platformRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByPlatform' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'Sessions per platform', description: 'WEB, IOS and ANDROID are always listed.' },
+      z.object(periodQuery),
+      z.object({ platforms: z.array(platformRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByPlatform' }),
+    ),
   }, async (request) => {
-    const { organization } = callerOf(request);
-    const period = periodOf(request, organization.plan);
-    return { platforms: await platformsOf(organization.id, period), meta: meta(period) };
+    const { platforms, period } = await withPeriodQuery(stats.sessionsByPlatform(callerOf(request), request.query));
+    return { platforms, meta: meta(period) };
   });
 
   app.get('/stats/sessions/by-utm-source', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Sessions per UTM source',
-      description: 'Most sessions first; percentage is of all sessions of the period.' + AUTH_NOTE,
-      querystring: z.object({ ...periodQuery, limit: z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20) }),
-      response: { 200: z.object({ sources: z.array(utmRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByUtmSource' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'Sessions per UTM source', description: 'Most sessions first; percentage is of all sessions of the period.' },
+      z.object({ ...periodQuery, limit: z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20) }),
+      z.object({ sources: z.array(utmRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByUtmSource' }),
+    ),
   }, async (request) => {
-    const { organization } = callerOf(request);
-    const period = periodOf(request, organization.plan);
-    const total = (await stats.sessionsSummary(organization.id, period)).sessions;
-    return { sources: await utmSourcesOf(organization.id, period, request.query.limit, total), meta: meta(period) };
+    const { sources, period } = await withPeriodQuery(stats.sessionsByUtmSource(callerOf(request), request.query));
+    return { sources, meta: meta(period) };
   });
 
   app.get('/stats/sessions/list', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Sessions of a period, newest first (paged)',
-      description: 'Filters: platform, utmSource, externalUserId.' + AUTH_NOTE,
-      querystring: z.object({
+    schema: statsSchema(
+      { summary: 'Sessions of a period, newest first (paged)', description: 'Filters: platform, utmSource, externalUserId.' },
+      z.object({
         ...periodQuery,
         ...pageQuery,
         platform: z.enum(['WEB', 'IOS', 'ANDROID']).optional(),
         utmSource: z.string().max(100).optional(),
         externalUserId: z.string().max(200).optional(),
       }),
-      response: {
-        200: z
-          .object({
-            content: z.array(
-              z.object({
-                sessionId: z.string(),
-                platform: z.string(),
-                startedAt: z.string().describe('first activity'),
-                lastActivityAt: z.string(),
-                durationSeconds: z.number(),
-                externalUserId: z.string().nullable(),
-                utmSource: z.string().nullable(),
-                utmMedium: z.string().nullable(),
-                utmCampaign: z.string().nullable(),
-                events: z.number().int(),
-                transitions: z.number().int(),
-                furthestStage: stageSchema.nullable().describe('the furthest web funnel stage reached'),
-                goalCompletions: z.number().int(),
-              }),
-            ),
-            page: z.number().int(),
-            size: z.number().int(),
-            totalElements: z.number().int(),
-            totalPages: z.number().int(),
-            first: z.boolean(),
-            last: z.boolean(),
-            meta: metaSchema,
-          })
-          .meta({ id: 'JourneySessionList' }),
-        ...journeyErrorResponses,
-      },
-    },
+      z
+        .object({
+          ...pagedShape(
+            z.object({
+              sessionId: z.string(),
+              platform: z.string(),
+              startedAt: z.string().describe('first activity'),
+              lastActivityAt: z.string(),
+              durationSeconds: z.number(),
+              externalUserId: z.string().nullable(),
+              utmSource: z.string().nullable(),
+              utmMedium: z.string().nullable(),
+              utmCampaign: z.string().nullable(),
+              events: z.number().int(),
+              transitions: z.number().int(),
+              furthestStage: stageSchema.nullable().describe('the furthest web funnel stage reached'),
+              goalCompletions: z.number().int(),
+            }),
+          ),
+          meta: metaSchema,
+        })
+        .meta({ id: 'JourneySessionList' }),
+    ),
   }, async (request) => {
-    const { organization } = callerOf(request);
-    const period = periodOf(request, organization.plan);
-    const { page, size, platform, utmSource, externalUserId } = request.query;
-    const { items, total } = await stats.listSessions(organization.id, period, { platform, utmSource, externalUserId }, { page, size });
-    const pages = Math.ceil(total / size);
-    return {
-      content: items.map((s) => ({
-        sessionId: s.sessionId,
-        platform: s.platform,
-        startedAt: s.startedAt.toISOString(),
-        lastActivityAt: s.lastActivityAt.toISOString(),
-        durationSeconds: Math.round((s.lastActivityAt.getTime() - s.startedAt.getTime()) / 100) / 10,
-        externalUserId: s.externalUserId,
-        utmSource: s.utmSource,
-        utmMedium: s.utmMedium,
-        utmCampaign: s.utmCampaign,
-        events: s.events,
-        transitions: s.transitions,
-        furthestStage: s.maxStage >= 1 ? (WEB_FUNNEL_STAGES[s.maxStage - 1] ?? null) : null,
-        goalCompletions: s.goals,
-      })),
-      page,
-      size,
-      totalElements: total,
-      totalPages: pages,
-      first: page === 0,
-      last: page >= pages - 1,
-      meta: meta(period),
-    };
+    const { page, size, platform, utmSource, externalUserId, ...periodInput } = request.query;
+    const { items, total, period } = await withPeriodQuery(
+      stats.listSessions(callerOf(request), periodInput, { platform, utmSource, externalUserId }, { page, size }),
+    );
+    const content = items.map((s) => ({ ...s, startedAt: s.startedAt.toISOString(), lastActivityAt: s.lastActivityAt.toISOString() }));
+    return { ...toPaged(content, total, { page, size }), meta: meta(period) };
   });
 
   app.get('/stats/transitions/summary', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Platform transitions of a period',
-      querystring: z.object(periodQuery),
-      description: 'Per path (from → to), with web-to-app and app-to-web totals.' + AUTH_NOTE,
-      response: { 200: transitionsSummarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneyTransitionsSummary' }), ...journeyErrorResponses },
-    },
+    schema: statsSchema(
+      { summary: 'Platform transitions of a period', description: 'Per path (from → to), with web-to-app and app-to-web totals.' },
+      z.object(periodQuery),
+      transitionsSummarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneyTransitionsSummary' }),
+    ),
   }, async (request) => {
-    const { organization } = callerOf(request);
-    const period = periodOf(request, organization.plan);
-    return { ...(await transitionsOf(organization.id, period)), meta: meta(period) };
+    const { transitions, period } = await withPeriodQuery(stats.transitionsSummary(callerOf(request), request.query));
+    return { ...transitions, meta: meta(period) };
   });
 
   app.get('/stats/transitions/trend', {
     config,
-    schema: {
-      tags, security,
-      summary: 'Platform transitions per local day',
-      querystring: z.object(periodQuery),
-      description: 'Every date of the period, with its total and its paths.' + AUTH_NOTE,
-      response: {
-        200: z
-          .object({
-            daily: z.array(
-              z.object({
-                date: z.string(),
-                total: z.number().int(),
-                paths: z.array(z.object({ fromPlatform: z.string(), toPlatform: z.string(), count: z.number().int() })),
-              }),
-            ),
-            meta: metaSchema,
-          })
-          .meta({ id: 'JourneyTransitionsTrend' }),
-        ...journeyErrorResponses,
-      },
-    },
+    schema: statsSchema(
+      { summary: 'Platform transitions per local day', description: 'Every date of the period, with its total and its paths.' },
+      z.object(periodQuery),
+      z
+        .object({
+          daily: z.array(
+            z.object({
+              date: z.string(),
+              total: z.number().int(),
+              paths: z.array(z.object({ fromPlatform: z.string(), toPlatform: z.string(), count: z.number().int() })),
+            }),
+          ),
+          meta: metaSchema,
+        })
+        .meta({ id: 'JourneyTransitionsTrend' }),
+    ),
   }, async (request) => {
-    const { organization } = callerOf(request);
-    const period = periodOf(request, organization.plan);
-    const days = await stats.transitionTrend(organization.id, period);
-    return { daily: days.map((d) => ({ date: d.date, total: d.paths.reduce((a, p) => a + p.count, 0), paths: d.paths })), meta: meta(period) };
+    const { daily, period } = await withPeriodQuery(stats.transitionTrend(callerOf(request), request.query));
+    return { daily, meta: meta(period) };
   });
 };

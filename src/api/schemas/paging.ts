@@ -1,4 +1,4 @@
-// Paging: the query every list takes and the two wrapper forms the spec draws (URL/campaign lists;
+// Paging: the query every list takes and the two page forms clients read (URL/campaign lists;
 // mobile-app/custom-domain lists, the latter with Spring-style extras).
 import { z } from 'zod';
 
@@ -29,62 +29,51 @@ export const queryDateTime = z.string().transform((value, ctx) => {
   return date;
 });
 
-const totalPages = (total: number, size: number) => Math.ceil(total / size);
+/** What every page form says about where it stands. */
+function pageFacts(total: number, page: Page) {
+  const totalPages = Math.ceil(total / page.size);
+  return { totalPages, first: page.page === 0, last: page.page >= totalPages - 1 };
+}
+
+const pageFactsShape = { totalPages: z.number().int(), first: z.boolean(), last: z.boolean() };
+
+/** The fields of the URL and campaign list form, for answers that add their own beside them. */
+export const pagedShape = <T extends z.ZodType>(item: T) => ({
+  content: z.array(item),
+  page: z.number().int(),
+  size: z.number().int(),
+  totalElements: z.number().int(),
+  ...pageFactsShape,
+});
 
 /** URL and campaign lists: page, size, totalElements, totalPages, first, last. */
 export function pagedResponse<T extends z.ZodType>(item: T, id: string) {
-  return z
-    .object({
-      content: z.array(item),
-      page: z.number().int(),
-      size: z.number().int(),
-      totalElements: z.number().int(),
-      totalPages: z.number().int(),
-      first: z.boolean(),
-      last: z.boolean(),
-    })
-    .meta({ id });
+  return z.object(pagedShape(item)).meta({ id });
 }
 
 export function toPaged<T>(content: T[], total: number, page: Page) {
-  const pages = totalPages(total, page.size);
-  return {
-    content,
-    page: page.page,
-    size: page.size,
-    totalElements: total,
-    totalPages: pages,
-    first: page.page === 0,
-    last: page.page >= pages - 1,
-  };
+  const { totalPages, first, last } = pageFacts(total, page);
+  return { content, page: page.page, size: page.size, totalElements: total, totalPages, first, last };
 }
+
+const numberedShape = <T extends z.ZodType>(item: T) => ({
+  content: z.array(item),
+  totalElements: z.number().int(),
+  totalPages: z.number().int(),
+  size: z.number().int(),
+  number: z.number().int(),
+  first: z.boolean(),
+  last: z.boolean(),
+});
 
 /** Mobile-app lists: totalElements, totalPages, size, number, first, last. */
 export function numberedPageResponse<T extends z.ZodType>(item: T, id: string) {
-  return z
-    .object({
-      content: z.array(item),
-      totalElements: z.number().int(),
-      totalPages: z.number().int(),
-      size: z.number().int(),
-      number: z.number().int(),
-      first: z.boolean(),
-      last: z.boolean(),
-    })
-    .meta({ id });
+  return z.object(numberedShape(item)).meta({ id });
 }
 
 export function toNumberedPage<T>(content: T[], total: number, page: Page) {
-  const pages = totalPages(total, page.size);
-  return {
-    content,
-    totalElements: total,
-    totalPages: pages,
-    size: page.size,
-    number: page.page,
-    first: page.page === 0,
-    last: page.page >= pages - 1,
-  };
+  const { totalPages, first, last } = pageFacts(total, page);
+  return { content, totalElements: total, totalPages, size: page.size, number: page.page, first, last };
 }
 
 const sortSchema = z.object({ empty: z.boolean(), sorted: z.boolean(), unsorted: z.boolean() });
@@ -93,13 +82,7 @@ const sortSchema = z.object({ empty: z.boolean(), sorted: z.boolean(), unsorted:
 export function springPageResponse<T extends z.ZodType>(item: T, id: string) {
   return z
     .object({
-      content: z.array(item),
-      totalElements: z.number().int(),
-      totalPages: z.number().int(),
-      size: z.number().int(),
-      number: z.number().int(),
-      first: z.boolean(),
-      last: z.boolean(),
+      ...numberedShape(item),
       numberOfElements: z.number().int(),
       empty: z.boolean(),
       sort: sortSchema,

@@ -1,15 +1,12 @@
 // App-install statistics of the Service API: GET urls/{id}/app-install-stats,
 // campaigns/{id}/app-install-stats and mobile-apps/{id}/install-stats share one response shape
-// and one query module (src/olap/install-stats.ts). The spec leaves element shapes open; ours are
-// documented in the OpenAPI document and the README.
+// and one service (src/core/stats/install-stats.ts). Element shapes are documented in the OpenAPI
+// document and the README.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../shared/errors.js';
-import type { InstallScope, PlatformFilter } from '../../olap/install-stats.js';
-import type { StatsPeriod } from '../../olap/stats-period.js';
-import type { AppDeps } from '../deps.js';
+import type { InstallStatsAnswer, InstallStatsService, PlatformFilter } from '../../core/stats/install-stats.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
-import { meta, metaSchema, periodQuery, periodResolver } from './stats-common.js';
+import { meta, periodQuery, statsMetaSchema, withPeriodQuery } from '../schemas/stats-period.js';
 
 const PLATFORMS: Record<string, PlatformFilter> = { all: 'All', ios: 'iOS', android: 'Android' };
 
@@ -80,11 +77,22 @@ const installStatsSchema = z
       fingerprintMatchRate: z.number().describe('fingerprint attempts that matched, percent'),
       failureReasons: z.array(z.object({ name: z.string(), count: z.number().int(), percentage: z.number() })),
     }),
-    meta: metaSchema,
+    meta: statsMetaSchema,
   })
   .meta({ id: 'AppInstallStats' });
 
-export const installStatisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+/** The answer every install-statistics route gives. */
+function toJson(a: InstallStatsAnswer) {
+  return {
+    period: `${a.period.actualStartDate} ~ ${a.period.actualEndDate}`,
+    appName: a.name,
+    platform: a.platform,
+    ...a.stats,
+    meta: meta(a.period),
+  };
+}
+
+export const installStatisticsRoutes: FastifyPluginAsyncZod<{ installs: InstallStatsService }> = async (app, { installs }) => {
   const schema = (summary: string) => ({
     tags: ['service: statistics'],
     security: [{ apiKey: [] }],
@@ -93,67 +101,13 @@ export const installStatisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> =
     querystring: installQuery,
     response: { 200: installStatsSchema, ...commonErrorResponses },
   });
-  const periodFor = periodResolver(deps);
 
-  async function answer(input: {
-    organizationId: number;
-    scope: InstallScope;
-    appPlatform?: 'IOS' | 'ANDROID';
-    name: string;
-    platform: PlatformFilter;
-    period: StatsPeriod;
-  }) {
-    const stats = await deps.installStats.forScope(input);
-    return {
-      period: `${input.period.actualStartDate} ~ ${input.period.actualEndDate}`,
-      appName: input.name,
-      platform: input.platform,
-      ...stats,
-      meta: meta(input.period),
-    };
-  }
+  app.get('/urls/:id/app-install-stats', { schema: schema('App-install statistics of a short URL') }, async (request) =>
+    toJson(await withPeriodQuery(installs.forShortUrl(request.serviceAuth!, request.params.id, request.query))));
 
-  app.get('/urls/:id/app-install-stats', { schema: schema('App-install statistics of a short URL') }, async (request) => {
-    const { organization } = request.serviceAuth!;
-    const url = await deps.repos.shortUrls.get(organization.id, request.params.id);
-    if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${request.params.id} does not exist`);
-    const { platform, ...period } = request.query;
-    return answer({
-      organizationId: organization.id,
-      scope: { kind: 'url', linkId: url.id },
-      name: url.shortCode,
-      platform,
-      period: periodFor(organization.plan, period),
-    });
-  });
+  app.get('/campaigns/:id/app-install-stats', { schema: schema('App-install statistics of a campaign') }, async (request) =>
+    toJson(await withPeriodQuery(installs.forCampaign(request.serviceAuth!, request.params.id, request.query))));
 
-  app.get('/campaigns/:id/app-install-stats', { schema: schema('App-install statistics of a campaign') }, async (request) => {
-    const { organization } = request.serviceAuth!;
-    const campaign = await deps.repos.campaigns.get(organization.id, request.params.id);
-    if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${request.params.id} does not exist`);
-    const { platform, ...period } = request.query;
-    return answer({
-      organizationId: organization.id,
-      scope: { kind: 'campaign', linkId: campaign.id },
-      name: campaign.alias,
-      platform,
-      period: periodFor(organization.plan, period),
-    });
-  });
-
-  app.get('/mobile-apps/:id/install-stats', { schema: schema('Install statistics of a mobile app') }, async (request) => {
-    const { organization } = request.serviceAuth!;
-    const mobileApp = await deps.repos.mobileApps.get(organization.id, request.params.id);
-    if (!mobileApp) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${request.params.id} does not exist`);
-    const { platform, ...period } = request.query;
-    const links = await deps.repos.mobileApps.linkedLinkIds(organization.id, mobileApp.id);
-    return answer({
-      organizationId: organization.id,
-      scope: { kind: 'app', appId: mobileApp.id, ...links },
-      appPlatform: mobileApp.platform,
-      name: mobileApp.appName,
-      platform,
-      period: periodFor(organization.plan, period),
-    });
-  });
+  app.get('/mobile-apps/:id/install-stats', { schema: schema('Install statistics of a mobile app') }, async (request) =>
+    toJson(await withPeriodQuery(installs.forMobileApp(request.serviceAuth!, request.params.id, request.query))));
 };

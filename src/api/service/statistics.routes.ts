@@ -1,20 +1,16 @@
 // Service API statistics of short URLs and campaigns (GET urls/{id}/stats, campaigns/{id}/stats):
-// time-zone-correct series and top lists from ClickHouse. The spec leaves element shapes open; ours
-// are documented here and in the OpenAPI document: every top list is [{name, count, percentage}].
+// time-zone-correct series and top lists. Element shapes are documented here and in the OpenAPI
+// document: every top list is [{name, count, percentage}].
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../shared/errors.js';
-import type { ClickStats } from '../../olap/click-stats.js';
-import type { RevenueStats } from '../../olap/revenue-stats.js';
-import type { AppDeps } from '../deps.js';
+import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
+import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
-import { HOUR_LABELS, meta, metaSchema, periodQuery, periodResolver, topItem } from './stats-common.js';
 
-export const statisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; publicBaseUrl: string }> = async (app, { stats: linkStats, publicBaseUrl }) => {
   const tags = ['service: statistics'];
   const security = [{ apiKey: [] }];
-  const periodFor = periodResolver(deps);
 
   app.get('/urls/:id/stats', {
     schema: {
@@ -34,23 +30,16 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async 
             topBrowsers: z.array(topItem),
             topOsSystems: z.array(topItem),
             deviceTypeStats: z.array(topItem).describe('always Mobile, Desktop, Tablet'),
-            meta: metaSchema,
+            meta: statsMetaSchema,
           })
           .meta({ id: 'UrlStats' }),
         ...commonErrorResponses,
       },
     },
   }, async (request) => {
-    const { organization } = request.serviceAuth!;
-    const url = await deps.repos.shortUrls.get(organization.id, request.params.id);
-    if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${request.params.id} does not exist`);
-    const period = periodFor(organization.plan, request.query);
-    const [stats, counts] = await Promise.all([
-      deps.clickStats.forLink({ organizationId: organization.id, linkType: 'url', linkId: url.id, period }),
-      deps.clickCounts.forLinks(organization.id, 'url', [url.id]),
-    ]);
+    const { url, clickCount, stats, period } = await withPeriodQuery(linkStats.forShortUrl(request.serviceAuth!, request.params.id, request.query));
     return {
-      url: toShortUrlJson(url, deps.config.publicBaseUrl, counts.get(url.id) ?? 0),
+      url: toShortUrlJson(url, publicBaseUrl, clickCount),
       chartLabels: stats.daily.map((d) => d.date),
       chartData: stats.daily.map((d) => d.count),
       hourlyChartLabels: HOUR_LABELS,
@@ -96,23 +85,14 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async 
               dailyRevenue: z.array(z.object({ date: z.string(), revenue: z.number(), purchases: z.number().int() })).describe('every date of the period, in the main currency'),
               byCurrency: z.array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() })).describe('never summed across currencies'),
             }),
-            meta: metaSchema,
+            meta: statsMetaSchema,
           })
           .meta({ id: 'CampaignStats' }),
         ...commonErrorResponses,
       },
     },
   }, async (request) => {
-    const { organization } = request.serviceAuth!;
-    const campaign = await deps.repos.campaigns.get(organization.id, request.params.id);
-    if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${request.params.id} does not exist`);
-    const { customId, ...periodParams } = request.query;
-    const period = periodFor(organization.plan, periodParams);
-    const stats: ClickStats = await deps.clickStats.forLink({ organizationId: organization.id, linkType: 'campaign', linkId: campaign.id, period, customId });
-    // Revenue analysis is an add-on (spec, "Goal types"); without it the figures stay empty.
-    const revenueStats = organization.revenueAnalytics
-      ? { available: true, ...(await deps.revenueStats.forLink({ organizationId: organization.id, linkType: 'campaign', linkId: campaign.id, period, clicks: stats.total })) }
-      : { available: false, ...emptyRevenue(period.days) };
+    const { campaign, stats, revenue, period } = await withPeriodQuery(linkStats.forCampaign(request.serviceAuth!, request.params.id, request.query));
     return {
       campaign: {
         id: campaign.id,
@@ -131,20 +111,8 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async 
       topOs: stats.operatingSystems,
       topReferrers: stats.referrers,
       deviceTypeStats: stats.deviceTypes,
-      revenueStats,
+      revenueStats: revenue,
       meta: meta(period),
     };
   });
 };
-
-function emptyRevenue(days: string[]): RevenueStats {
-  return {
-    currency: null,
-    totalRevenue: 0,
-    purchases: 0,
-    averageOrderValue: 0,
-    purchaseConversionRate: 0,
-    dailyRevenue: days.map((date) => ({ date, revenue: 0, purchases: 0 })),
-    byCurrency: [],
-  };
-}

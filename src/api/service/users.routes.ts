@@ -1,14 +1,11 @@
 // Service API: user identities of identify, decrypted (the only place phone and email leave the
-// server in plaintext, behind X-API-KEY), and their consent history, which Korean law requires a
-// business to be able to show: every flag change with its time, call and kind of caller.
+// server in plaintext, behind X-API-KEY), and their consent history (src/core/journey/users.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { invalid, notFound } from '../../shared/errors.js';
-import type { JourneyUser } from '../../oltp/journey-users.repo.js';
-import type { AppDeps } from '../deps.js';
-import { emailIndexForm, normalizeEmail, normalizePhone } from '../journey/contact-fields.js';
+import type { JourneyUser, JourneyUsersService } from '../../core/journey/users.js';
 import { identityFields, toChangeJson } from '../journey/identity.routes.js';
 import { commonErrorResponses } from '../schemas/common.js';
+import { fromRequestPart } from '../schemas/field-errors.js';
 import { pageQuery, pagedResponse, toPaged } from '../schemas/paging.js';
 
 const consentChangeSchema = z.object({
@@ -64,16 +61,9 @@ function toJson(user: JourneyUser): z.infer<typeof userSchema> {
   };
 }
 
-export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const userRoutes: FastifyPluginAsyncZod<{ users: JourneyUsersService }> = async (app, { users }) => {
   const tags = ['service: users'];
   const security = [{ apiKey: [] }];
-  const users = deps.journey.users;
-
-  async function userOrThrow(organizationId: number, externalUserId: string): Promise<JourneyUser> {
-    const user = await users.get(organizationId, externalUserId);
-    if (!user) throw notFound('USER_NOT_FOUND', `no user ${externalUserId}`);
-    return user;
-  }
 
   app.get('/users', {
     schema: {
@@ -84,19 +74,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
       response: { 200: z.object({ content: z.array(userSchema) }).meta({ id: 'UserIdentityMatches' }), ...commonErrorResponses },
     },
   }, async (request) => {
-    const { organization } = request.serviceAuth!;
-    const { phone, email } = request.query;
-    if ((phone === undefined) === (email === undefined)) throw invalid('VALIDATION_FAILED', 'query: send exactly one of phone or email');
-    let found: JourneyUser[];
-    if (phone !== undefined) {
-      const normal = normalizePhone(phone);
-      if (!normal) throw invalid('VALIDATION_FAILED', 'query.phone: must be a Korean mobile number or an E.164 number');
-      found = await users.findByContact(organization.id, { phone: normal });
-    } else {
-      const normal = normalizeEmail(email!);
-      if (!normal) throw invalid('VALIDATION_FAILED', 'query.email: must be an email address');
-      found = await users.findByContact(organization.id, { email: emailIndexForm(normal) });
-    }
+    const found = await fromRequestPart('query', users.findByContact(request.serviceAuth!, request.query));
     return { content: found.map(toJson) };
   });
 
@@ -111,9 +89,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
       },
     },
   }, async (request) => {
-    const user = await userOrThrow(request.serviceAuth!.organization.id, request.params.externalUserId);
-    const history = await users.consentHistory(user.id, { page: 0, size: 100 });
-    return { ...toJson(user), consentHistory: history.items.map(toChangeJson) };
+    const { user, history } = await users.getWithHistory(request.serviceAuth!, request.params.externalUserId);
+    return { ...toJson(user), consentHistory: history.map(toChangeJson) };
   });
 
   app.get('/users/:externalUserId/consent-history', {
@@ -125,9 +102,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
       response: { 200: pagedResponse(consentChangeSchema, 'ConsentHistoryPage'), ...commonErrorResponses },
     },
   }, async (request) => {
-    const user = await userOrThrow(request.serviceAuth!.organization.id, request.params.externalUserId);
     const { page, size } = request.query;
-    const history = await users.consentHistory(user.id, { page, size });
+    const history = await users.consentHistory(request.serviceAuth!, request.params.externalUserId, { page, size });
     return toPaged(history.items.map(toChangeJson), history.total, { page, size });
   });
 };

@@ -1,0 +1,176 @@
+// Events, platform transitions and funnel stages of a session. Writes travel through the event bus
+// into ClickHouse like clicks (accepted at once); reads of a session's events and transitions see
+// them within seconds. A client eventId, and a goal's transactionId (per organization), make
+// retries safe: each is recorded once.
+import { invalidField } from '../field-error.js';
+import { uuidv7 } from '../../shared/ids.js';
+import type { JourneyFunnelData, SessionEventData, SessionTransitionData } from '../../ingest/journey-events.js';
+import type { EventPublisher } from '../../ingest/publisher.js';
+import type { JourneyActivity, SessionEventRow, SessionTransitionRow } from '../../olap/journey-activity.js';
+import type { JourneySessionsRepo } from '../../oltp/journey-sessions.repo.js';
+import { appOf, type JourneyCallerInfo } from './journey-caller.js';
+import { eventTime, type SessionLookup } from './session-lookup.js';
+
+export type { SessionEventRow, SessionTransitionRow };
+/** The platforms and web funnel stages the journey speaks of. */
+export { JOURNEY_PLATFORMS, WEB_FUNNEL_STAGES } from '../../ingest/journey-events.js';
+
+interface ClientStamp {
+  /** When it happened by the client's clock; null: now. */
+  occurredAt: Date | null;
+  /** The client's own id for the event; repeats of it are recorded once. */
+  eventId?: string | undefined;
+}
+
+/** What the caller says of an event: the session's own facts (app, platform, user) are added here. */
+export type EventInput = Pick<SessionEventData, 'sessionId' | 'eventType' | 'properties'> & ClientStamp;
+
+/** Without urlId or campaignId the session's registered link is credited. */
+export type TransitionInput = Omit<SessionTransitionData, 'appId' | 'externalUserId'> & ClientStamp;
+
+export type FunnelInput = Omit<JourneyFunnelData, 'appId' | 'platform' | 'externalUserId'> & ClientStamp;
+
+export interface Page {
+  page: number;
+  size: number;
+}
+
+export interface ActivityDeps {
+  sessions: Pick<JourneySessionsRepo, 'claimTransaction'>;
+  activity: JourneyActivity;
+  lookup: SessionLookup;
+  events: Pick<EventPublisher, 'record'>;
+  clock: () => Date;
+}
+
+export function createJourneyActivityService(deps: ActivityDeps) {
+  const { lookup } = deps;
+
+  /** The event's id and time; `field` names the client's time in the input when it is refused. */
+  const stampOf = (input: ClientStamp, field: string) => ({
+    occurredAt: eventTime(input.occurredAt, deps.clock(), field),
+    eventId: input.eventId ?? uuidv7(),
+  });
+
+  /** Hands the event to the bus, which writes it to ClickHouse and the webhooks. */
+  function publish(
+    type: 'session_event' | 'session_transition' | 'journey_funnel',
+    caller: JourneyCallerInfo,
+    stamp: { occurredAt: number; eventId: string },
+    data: SessionEventData | SessionTransitionData | JourneyFunnelData,
+  ): void {
+    deps.events.record({ eventId: stamp.eventId, type, occurredAt: stamp.occurredAt, organizationId: caller.organization.id, data: { ...data } });
+  }
+
+  return {
+    async recordEvent(caller: JourneyCallerInfo, input: EventInput) {
+      const organizationId = caller.organization.id;
+      const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
+      const stamp = stampOf(input, 'occurredAt');
+      const data: SessionEventData = {
+        sessionId: session.id,
+        appId: appOf(caller).id,
+        platform: session.platform,
+        eventType: input.eventType,
+        properties: input.properties,
+        externalUserId: session.externalUserId,
+      };
+      publish('session_event', caller, stamp, data);
+      return { eventId: stamp.eventId, sessionId: session.id, eventType: input.eventType, occurredAt: new Date(stamp.occurredAt) };
+    },
+
+    /** Newest first, one page; optionally one event type only. */
+    async events(caller: JourneyCallerInfo, sessionId: string, filter: { eventType?: string | undefined }, page: Page) {
+      const organizationId = caller.organization.id;
+      const session = await lookup.sessionOrThrow(organizationId, sessionId);
+      const { items, total } = await deps.activity.events({ organizationId, sessionId: session.id, eventType: filter.eventType, ...page });
+      return { sessionId: session.id, items, total };
+    },
+
+    /**
+     * The visitor moved from one platform to another. The link credited is the one named, else the
+     * session's registered link; a target session must be one of the organization.
+     */
+    async recordTransition(caller: JourneyCallerInfo, input: TransitionInput) {
+      const organizationId = caller.organization.id;
+      if (input.fromPlatform === input.toPlatform) throw invalidField('toPlatform', 'must differ from fromPlatform');
+      const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
+      if (input.targetSessionId !== null) await lookup.sessionOrThrow(organizationId, input.targetSessionId);
+      const link = await lookup.linkFor(session, input);
+      const stamp = stampOf(input, 'occurredAt');
+      const data: SessionTransitionData = {
+        sessionId: session.id,
+        appId: appOf(caller).id,
+        fromPlatform: input.fromPlatform,
+        toPlatform: input.toPlatform,
+        targetSessionId: input.targetSessionId,
+        urlId: link.urlId,
+        campaignId: link.campaignId,
+        deepLinkToken: input.deepLinkToken,
+        externalUserId: session.externalUserId,
+        properties: input.properties,
+      };
+      publish('session_transition', caller, stamp, data);
+      const { appId: _appId, ...transition } = data;
+      return { transitionId: stamp.eventId, ...transition, occurredAt: new Date(stamp.occurredAt) };
+    },
+
+    /** Newest first, one page. */
+    async transitions(caller: JourneyCallerInfo, sessionId: string, page: Page) {
+      const organizationId = caller.organization.id;
+      const session = await lookup.sessionOrThrow(organizationId, sessionId);
+      const { items, total } = await deps.activity.transitions({ organizationId, sessionId: session.id, ...page });
+      return { sessionId: session.id, items, total };
+    },
+
+    /**
+     * A funnel stage of the session; GOAL_COMPLETED carries the goal. A transactionId is recorded
+     * once per organization: a repeat stores nothing and answers with the first one.
+     */
+    async trackFunnel(caller: JourneyCallerInfo, input: FunnelInput) {
+      const organizationId = caller.organization.id;
+      const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
+      const link = await lookup.linkFor(session, input);
+      const { occurredAt, eventId } = stampOf(input, 'timestamp');
+      const answer = {
+        stage: input.stage,
+        goalType: input.goalType,
+        goalValue: input.goalValue,
+        currency: input.currency,
+        transactionId: input.transactionId,
+        ...link,
+      };
+      if (input.transactionId !== null) {
+        const claim = await deps.sessions.claimTransaction({
+          organizationId,
+          transactionId: input.transactionId,
+          sessionId: session.id,
+          eventId,
+          goalType: input.goalType,
+          goalValue: input.goalValue,
+          currency: input.currency,
+        });
+        if (!claim.recorded) {
+          return { recorded: false, duplicate: true, eventId: claim.firstEventId, sessionId: claim.firstSessionId, ...answer, occurredAt: claim.firstRecordedAt };
+        }
+      }
+      const data: JourneyFunnelData = {
+        sessionId: session.id,
+        appId: appOf(caller).id,
+        platform: session.platform,
+        stage: input.stage,
+        goalType: input.goalType,
+        goalValue: input.goalValue,
+        currency: input.currency,
+        transactionId: input.transactionId,
+        urlId: link.urlId,
+        campaignId: link.campaignId,
+        externalUserId: session.externalUserId,
+      };
+      publish('journey_funnel', caller, { eventId, occurredAt }, data);
+      return { recorded: true, duplicate: false, eventId, sessionId: session.id, ...answer, occurredAt: new Date(occurredAt) };
+    },
+  };
+}
+
+export type JourneyActivityService = ReturnType<typeof createJourneyActivityService>;

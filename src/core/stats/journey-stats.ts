@@ -1,0 +1,192 @@
+// User-journey statistics of an organization over a period: sessions, events, transitions, funnel
+// and goals, with the period rules of every statistics answer (clamped to the plan's retention).
+// A session belongs to the local day of its first activity; events, transitions and goals to the
+// day they happened. Rates are percent with one decimal.
+import { WEB_FUNNEL_STAGES, type WebFunnelStage } from '../../ingest/journey-events.js';
+import type { JourneyStats } from '../../olap/journey-stats.js';
+import { percent } from '../../olap/percent.js';
+import type { StatsCaller } from './link-stats.js';
+import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
+
+export interface SessionListFilter {
+  platform?: string | undefined;
+  utmSource?: string | undefined;
+  externalUserId?: string | undefined;
+}
+
+const isApp = (p: string) => p === 'IOS' || p === 'ANDROID';
+const sumCounts = (paths: { count: number }[]) => paths.reduce((a, p) => a + p.count, 0);
+
+export function createJourneyStatsService(deps: { stats: JourneyStats; clock: () => Date }) {
+  const { stats } = deps;
+  const periodOf = (caller: StatsCaller, input: PeriodInput) => periodForPlan(caller.organization.plan, input, deps.clock());
+
+  async function summaryOf(organizationId: number, period: StatsPeriod) {
+    const [sessions, activity] = await Promise.all([stats.sessionsSummary(organizationId, period), stats.activityTotals(organizationId, period)]);
+    return {
+      sessions,
+      activity,
+      summary: {
+        totalSessions: sessions.sessions,
+        uniqueUsers: sessions.uniqueUsers,
+        identifiedSessions: sessions.identifiedSessions,
+        totalEvents: activity.events,
+        totalTransitions: activity.transitions,
+        goalCompletions: activity.goalCompletions,
+        convertedSessions: sessions.convertedSessions,
+        conversionRate: percent(sessions.convertedSessions, sessions.sessions),
+        revenue: activity.revenue,
+      },
+    };
+  }
+
+  async function funnelOf(organizationId: number, period: StatsPeriod) {
+    const { sessions, reached } = await stats.funnel(organizationId, period);
+    const completed = reached[4] ?? 0;
+    return {
+      totalSessions: sessions,
+      completedSessions: completed,
+      overallConversionRate: percent(completed, sessions),
+      stages: WEB_FUNNEL_STAGES.map((stageName, i) => {
+        const count = reached[i] ?? 0;
+        const previous = i === 0 ? count : (reached[i - 1] ?? 0);
+        return { stageName, stageOrder: i + 1, sessionsReached: count, conversionRate: percent(count, previous), percentageOfSessions: percent(count, sessions) };
+      }),
+    };
+  }
+
+  async function platformsOf(organizationId: number, period: StatsPeriod) {
+    const rows = await stats.byPlatform(organizationId, period);
+    const total = rows.reduce((a, r) => a + r.sessions, 0);
+    return rows.map((r) => ({
+      platform: r.platform,
+      sessions: r.sessions,
+      percentage: percent(r.sessions, total),
+      uniqueUsers: r.uniqueUsers,
+      convertedSessions: r.converted,
+      conversionRate: percent(r.converted, r.sessions),
+    }));
+  }
+
+  async function utmSourcesOf(organizationId: number, period: StatsPeriod, limit: number, total: number) {
+    const rows = await stats.byUtmSource(organizationId, period, limit);
+    return rows.map((r) => ({
+      utmSource: r.utmSource || '(none)',
+      sessions: r.sessions,
+      percentage: percent(r.sessions, total),
+      convertedSessions: r.converted,
+      conversionRate: percent(r.converted, r.sessions),
+    }));
+  }
+
+  async function transitionsOf(organizationId: number, period: StatsPeriod) {
+    const t = await stats.transitionPaths(organizationId, period);
+    return {
+      totalTransitions: t.total,
+      sessionsWithTransition: t.sessions,
+      webToApp: sumCounts(t.paths.filter((p) => p.fromPlatform === 'WEB' && isApp(p.toPlatform))),
+      appToWeb: sumCounts(t.paths.filter((p) => isApp(p.fromPlatform) && p.toPlatform === 'WEB')),
+      paths: t.paths.map((p) => ({ ...p, percentage: percent(p.count, t.total) })),
+    };
+  }
+
+  return {
+    /** Everything a dashboard shows: summary, funnel, daily series, platforms, top UTM sources (10), transitions, top event and goal types. */
+    async dashboard(caller: StatsCaller, input: PeriodInput) {
+      const organizationId = caller.organization.id;
+      const period = periodOf(caller, input);
+      const [{ summary, activity, sessions }, funnel, daily, platforms, transitions] = await Promise.all([
+        summaryOf(organizationId, period),
+        funnelOf(organizationId, period),
+        stats.daily(organizationId, period),
+        platformsOf(organizationId, period),
+        transitionsOf(organizationId, period),
+      ]);
+      const topUtmSources = await utmSourcesOf(organizationId, period, 10, sessions.sessions);
+      return { summary, funnel, daily, platforms, topUtmSources, transitions, topEventTypes: activity.eventTypes, topGoalTypes: activity.goalTypes, period };
+    },
+
+    async summary(caller: StatsCaller, input: PeriodInput) {
+      const period = periodOf(caller, input);
+      return { summary: (await summaryOf(caller.organization.id, period)).summary, period };
+    },
+
+    async daily(caller: StatsCaller, input: PeriodInput) {
+      const period = periodOf(caller, input);
+      return { daily: await stats.daily(caller.organization.id, period), period };
+    },
+
+    /** Bounced: at most one event, no transition and no goal. Durations run from the first to the last activity. */
+    async sessionsSummary(caller: StatsCaller, input: PeriodInput) {
+      const period = periodOf(caller, input);
+      const s = await stats.sessionsSummary(caller.organization.id, period);
+      return {
+        summary: {
+          totalSessions: s.sessions,
+          uniqueUsers: s.uniqueUsers,
+          identifiedSessions: s.identifiedSessions,
+          averageEventsPerSession: s.sessions === 0 ? 0 : Math.round((s.events / s.sessions) * 100) / 100,
+          averageDurationSeconds: Math.round(s.averageDurationMs / 100) / 10,
+          bounceRate: percent(s.bouncedSessions, s.sessions),
+          sessionsWithTransition: s.sessionsWithTransition,
+          crossPlatformRate: percent(s.sessionsWithTransition, s.sessions),
+          convertedSessions: s.convertedSessions,
+          conversionRate: percent(s.convertedSessions, s.sessions),
+        },
+        period,
+      };
+    },
+
+    async sessionsByPlatform(caller: StatsCaller, input: PeriodInput) {
+      const period = periodOf(caller, input);
+      return { platforms: await platformsOf(caller.organization.id, period), period };
+    },
+
+    /** Most sessions first; percentage is of all sessions of the period. */
+    async sessionsByUtmSource(caller: StatsCaller, input: PeriodInput & { limit: number }) {
+      const { limit, ...periodInput } = input;
+      const period = periodOf(caller, periodInput);
+      const total = (await stats.sessionsSummary(caller.organization.id, period)).sessions;
+      return { sources: await utmSourcesOf(caller.organization.id, period, limit, total), period };
+    },
+
+    /** Sessions of the period, newest first, one page. */
+    async listSessions(caller: StatsCaller, input: PeriodInput, filter: SessionListFilter, page: { page: number; size: number }) {
+      const period = periodOf(caller, input);
+      const { items, total } = await stats.listSessions(caller.organization.id, period, filter, page);
+      return {
+        items: items.map((s) => ({
+          sessionId: s.sessionId,
+          platform: s.platform,
+          startedAt: s.startedAt,
+          lastActivityAt: s.lastActivityAt,
+          durationSeconds: Math.round((s.lastActivityAt.getTime() - s.startedAt.getTime()) / 100) / 10,
+          externalUserId: s.externalUserId,
+          utmSource: s.utmSource,
+          utmMedium: s.utmMedium,
+          utmCampaign: s.utmCampaign,
+          events: s.events,
+          transitions: s.transitions,
+          furthestStage: s.maxStage >= 1 ? ((WEB_FUNNEL_STAGES[s.maxStage - 1] as WebFunnelStage | undefined) ?? null) : null,
+          goalCompletions: s.goals,
+        })),
+        total,
+        period,
+      };
+    },
+
+    async transitionsSummary(caller: StatsCaller, input: PeriodInput) {
+      const period = periodOf(caller, input);
+      return { transitions: await transitionsOf(caller.organization.id, period), period };
+    },
+
+    /** Every date of the period, with its total and its paths. */
+    async transitionTrend(caller: StatsCaller, input: PeriodInput) {
+      const period = periodOf(caller, input);
+      const days = await stats.transitionTrend(caller.organization.id, period);
+      return { daily: days.map((d) => ({ date: d.date, total: sumCounts(d.paths), paths: d.paths })), period };
+    },
+  };
+}
+
+export type JourneyStatsService = ReturnType<typeof createJourneyStatsService>;

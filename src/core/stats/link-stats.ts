@@ -1,0 +1,74 @@
+// Click statistics of one short URL or campaign over a period: the link must be the caller's, the
+// period is clamped to the plan's retention, and revenue figures need the revenue-analytics add-on
+// (without it they stay empty rather than refusing the whole answer).
+import { notFound } from '../../shared/errors.js';
+import type { ClickCounts } from '../../olap/click-counts.js';
+import type { ClickStats, ClickStatsQueries } from '../../olap/click-stats.js';
+import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.js';
+import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
+import type { Organization } from '../../oltp/organizations.repo.js';
+import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
+import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
+
+export type { ClickStats, RevenueStats };
+
+export interface StatsCaller {
+  organization: Organization;
+}
+
+export interface LinkStatsDeps {
+  shortUrls: Pick<ShortUrlsRepo, 'get'>;
+  campaigns: Pick<CampaignsRepo, 'get'>;
+  clickStats: ClickStatsQueries;
+  clickCounts: ClickCounts;
+  revenueStats: RevenueStatsQueries;
+  clock: () => Date;
+}
+
+export function createLinkStatsService(deps: LinkStatsDeps) {
+  return {
+    async forShortUrl(caller: StatsCaller, id: number, input: PeriodInput): Promise<{ url: ShortUrl; clickCount: number; stats: ClickStats; period: StatsPeriod }> {
+      const { organization } = caller;
+      const url = await deps.shortUrls.get(organization.id, id);
+      if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
+      const period = periodForPlan(organization.plan, input, deps.clock());
+      const [stats, counts] = await Promise.all([
+        deps.clickStats.forLink({ organizationId: organization.id, linkType: 'url', linkId: url.id, period }),
+        deps.clickCounts.forLinks(organization.id, 'url', [url.id]),
+      ]);
+      return { url, clickCount: counts.get(url.id) ?? 0, stats, period };
+    },
+
+    async forCampaign(
+      caller: StatsCaller,
+      id: number,
+      input: PeriodInput & { customId?: string | undefined },
+    ): Promise<{ campaign: Campaign; stats: ClickStats; revenue: RevenueStats & { available: boolean }; period: StatsPeriod }> {
+      const { organization } = caller;
+      const campaign = await deps.campaigns.get(organization.id, id);
+      if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${id} does not exist`);
+      const { customId, ...periodInput } = input;
+      const period = periodForPlan(organization.plan, periodInput, deps.clock());
+      const stats = await deps.clickStats.forLink({ organizationId: organization.id, linkType: 'campaign', linkId: campaign.id, period, customId });
+      // Revenue analysis is an add-on; without it the figures stay empty.
+      const revenue = organization.revenueAnalytics
+        ? { available: true, ...(await deps.revenueStats.forLink({ organizationId: organization.id, linkType: 'campaign', linkId: campaign.id, period, clicks: stats.total })) }
+        : { available: false, ...emptyRevenue(period.days) };
+      return { campaign, stats, revenue, period };
+    },
+  };
+}
+
+export type LinkStatsService = ReturnType<typeof createLinkStatsService>;
+
+function emptyRevenue(days: string[]): RevenueStats {
+  return {
+    currency: null,
+    totalRevenue: 0,
+    purchases: 0,
+    averageOrderValue: 0,
+    purchaseConversionRate: 0,
+    dailyRevenue: days.map((date) => ({ date, revenue: 0, purchases: 0 })),
+    byCurrency: [],
+  };
+}

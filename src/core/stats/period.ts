@@ -1,0 +1,56 @@
+// The period a statistics request covers: inclusive local dates in the caller's time zone
+// (default: the last 30 days ending today), clamped to the plan's data retention, turned into one
+// UTC range. Local midnights are resolved once here (luxon), DST and +5:45 zones included.
+import { DateTime } from 'luxon';
+import { PLAN_LIMITS, type Plan } from '../../shared/plans.js';
+import type { StatsPeriod } from '../../olap/stats-period.js';
+import { invalidField } from '../field-error.js';
+
+export type { StatsPeriod };
+
+/** What the caller asks for; every field optional. */
+export interface PeriodInput {
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  timeZone?: string | undefined;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function parseDate(value: string, field: string, zone: string): DateTime {
+  const date = DATE.test(value) ? DateTime.fromISO(value, { zone }) : undefined;
+  if (!date?.isValid) throw invalidField(field, 'must be a date YYYY-MM-DD');
+  return date.startOf('day');
+}
+
+export function isTimeZone(zone: string): boolean {
+  return DateTime.now().setZone(zone).isValid;
+}
+
+export function resolvePeriod(input: PeriodInput & { retentionDays: number; now: Date }): StatsPeriod {
+  const timeZone = input.timeZone ?? 'UTC';
+  if (!isTimeZone(timeZone)) throw invalidField('timeZone', `${timeZone} is not a known IANA time zone`);
+  const today = DateTime.fromJSDate(input.now, { zone: timeZone }).startOf('day');
+  let end = input.endDate ? parseDate(input.endDate, 'endDate', timeZone) : today;
+  let start = input.startDate ? parseDate(input.startDate, 'startDate', timeZone) : end.minus({ days: 29 });
+  if (start > end) throw invalidField('startDate', 'must not be after endDate');
+  // Data older than the retention is gone; days after today have none yet.
+  const earliest = today.minus({ days: input.retentionDays - 1 });
+  if (start < earliest) start = earliest;
+  if (end > today) end = today;
+  const days: string[] = [];
+  for (let d = start; d <= end; d = d.plus({ days: 1 })) days.push(d.toISODate()!);
+  return {
+    timeZone,
+    days,
+    utcStart: start.toUTC().toJSDate(),
+    utcEnd: (end < start ? start : end.plus({ days: 1 })).toUTC().toJSDate(),
+    retentionDays: input.retentionDays,
+    actualStartDate: start.toISODate()!,
+    actualEndDate: (end < start ? start : end).toISODate()!,
+  };
+}
+
+/** The period as an organization on `plan` may see it: clamped to the plan's retention. */
+export const periodForPlan = (plan: Plan, input: PeriodInput, now: Date): StatsPeriod =>
+  resolvePeriod({ ...input, retentionDays: PLAN_LIMITS[plan].dataRetentionDays, now });

@@ -1,0 +1,11 @@
+// The statistics a caller can ask for: clicks and revenue of a link, app installs of a link or app,
+// and the organization's user journey.
+import type { InstallStatsService } from './install-stats.js';
+import type { JourneyStatsService } from './journey-stats.js';
+import type { LinkStatsService } from './link-stats.js';
+
+export interface StatsService {
+  links: LinkStatsService;
+  installs: InstallStatsService;
+  journey: JourneyStatsService;
+}
