@@ -26,11 +26,6 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
       throw unauthenticated('ADMIN_TOKEN_INVALID', 'a valid operator token is required (Authorization: Bearer …)');
     }
   });
-  // Domain status and the like change what hosts serve: every instance drops what it cached.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' && reply.statusCode < 300) deps.linkChanged(null);
-    return payload;
-  });
   await app.register(adminOrganizationRoutes, { organizations: deps.organizations.accounts });
   await app.register(adminDomainRoutes, { domains: deps.domains });
   await app.register(adminWebhookRoutes, { webhooks: deps.webhooks });

@@ -11,16 +11,10 @@ import type { SdkRateLimiter } from '../sdk/rate-limit.js';
 import { serviceKeyOf, type ServiceAuthenticator } from '../service/auth.js';
 
 export type { JourneyAccess };
-/** The old name of a journey caller, until every route reads Caller. */
-export type JourneyCaller = Caller;
-export { callerOf } from '../caller.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     journeyAccess?: JourneyAccess;
-  }
-  interface FastifyRequest {
-    journeyCaller: JourneyCaller | null;
   }
 }
 

@@ -9,7 +9,7 @@ import { CONSENT_FLAGS, type ConsentChange, type ConsentFlag, type IdentityView,
 import type { AuthFailureLimiter } from '../auth-failures.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
-import { callerOf } from './caller.js';
+import { callerOf } from '../caller.js';
 import { externalUserIdSchema, journeyErrorResponses } from './schemas.js';
 
 const tags = ['user journey: users'];

@@ -18,14 +18,11 @@ export const journeyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     service: createServiceAuthenticator(deps.access.serviceKey, deps.authFailures.serviceKey),
     sdk: deps.sdk,
   });
-  app.decorateRequest('journeyCaller', null);
-
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.journeyAccess;
     // Preflights (answered by allowBrowserCalls) and unknown paths carry no access rule.
     if (access === undefined || request.method === 'OPTIONS') return;
-    request.journeyCaller = await authenticate(request, access);
-    request.caller = request.journeyCaller;
+    request.caller = await authenticate(request, access);
   });
 
   await app.register(journeySessionRoutes, { sessions: deps.journey.sessions });

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { JourneySessionsService } from '../../core/journey/sessions.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
-import { callerOf } from './caller.js';
+import { callerOf } from '../caller.js';
 import {
   externalUserIdSchema,
   journeyErrorResponses,

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
 import { pageQuery, pagedShape, toPaged } from '../schemas/paging.js';
 import { journeyStatsMetaSchema as metaSchema, meta, periodQuery as statsPeriodQuery, withPeriodQuery } from '../schemas/stats-period.js';
-import { callerOf } from './caller.js';
+import { callerOf } from '../caller.js';
 import { journeyErrorResponses, stageSchema } from './schemas.js';
 
 const tags = ['user journey: statistics'];

@@ -6,12 +6,6 @@ import type { ServiceKeyAccess } from '../../core/access/service-keys.js';
 import type { ServiceCaller } from '../../core/caller.js';
 import { limited, type AuthFailureLimiter } from '../auth-failures.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The old accessor of the Service API caller, until every route reads callerOf(request). */
-    serviceAuth: ServiceCaller | null;
-  }
-}
 
 const wrongKey = (err: unknown) => isDomainError(err) && err.code === 'API_KEY_INVALID';
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { linkAddress, parseIsoDateTime } from '../../core/links/link-rules.js';
 import type { Campaign, CampaignService } from '../../core/links/campaigns.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
+import { callerOf } from '../caller.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryDateTime, toPaged } from '../schemas/paging.js';
@@ -95,7 +96,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
       }),
       response: { 201: campaignSchema, ...commonErrorResponses, 409: errorBodySchema },
     },
-  }, async (request, reply) => reply.code(201).send(toJson(await campaigns.create(request.serviceAuth!, request.body))));
+  }, async (request, reply) => reply.code(201).send(toJson(await campaigns.create(callerOf(request), request.body))));
 
   app.get('/campaigns', {
     schema: {
@@ -110,13 +111,13 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
     },
   }, async (request) => {
     const { page, size, ...filter } = request.query;
-    const { items, total } = await campaigns.list(request.serviceAuth!, filter, { page, size });
+    const { items, total } = await campaigns.list(callerOf(request), filter, { page, size });
     return toPaged(items.map(toJson), total, { page, size });
   });
 
   app.get('/campaigns/:id', {
     schema: { tags, security, summary: 'Read a campaign', params: idParams, response: { 200: campaignSchema, ...commonErrorResponses } },
-  }, async (request) => toJson(await campaigns.get(request.serviceAuth!, request.params.id)));
+  }, async (request) => toJson(await campaigns.get(callerOf(request), request.params.id)));
 
   app.put('/campaigns/:id', {
     schema: {
@@ -132,12 +133,12 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
       }),
       response: { 200: campaignSchema, ...commonErrorResponses },
     },
-  }, async (request) => toJson(await campaigns.update(request.serviceAuth!, request.params.id, request.body)));
+  }, async (request) => toJson(await campaigns.update(callerOf(request), request.params.id, request.body)));
 
   app.delete('/campaigns/:id', {
     schema: { tags, security, summary: 'Delete a campaign; its alias stops resolving', params: idParams, response: { 204: z.null(), ...commonErrorResponses } },
   }, async (request, reply) => {
-    await campaigns.delete(request.serviceAuth!, request.params.id);
+    await campaigns.delete(callerOf(request), request.params.id);
     return reply.code(204).send(null);
   });
 };

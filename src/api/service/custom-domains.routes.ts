@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
+import { callerOf } from '../caller.js';
 import { customDomainListQuery, customDomainPageSchema, customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
 import { toSpringPage } from '../schemas/paging.js';
 
@@ -18,7 +19,7 @@ export const customDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService
       response: { 200: customDomainPageSchema, ...commonErrorResponses },
     },
   }, async (request) => {
-    const { items, total } = await domains.list(request.serviceAuth!, request.query);
+    const { items, total } = await domains.list(callerOf(request), request.query);
     return toSpringPage(items.map(toCustomDomainJson), total, request.query);
   });
 
@@ -27,9 +28,9 @@ export const customDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService
       tags, security, summary: 'Every VERIFIED or ACTIVE domain (plain array)',
       response: { 200: z.array(customDomainSchema), ...commonErrorResponses },
     },
-  }, async (request) => (await domains.listUsable(request.serviceAuth!)).map(toCustomDomainJson));
+  }, async (request) => (await domains.listUsable(callerOf(request))).map(toCustomDomainJson));
 
   app.get('/custom-domains/:id', {
     schema: { tags, security, summary: 'Read a custom domain', params: idParams, response: { 200: customDomainSchema, ...commonErrorResponses } },
-  }, async (request) => toCustomDomainJson(await domains.get(request.serviceAuth!, request.params.id)));
+  }, async (request) => toCustomDomainJson(await domains.get(callerOf(request), request.params.id)));
 };

@@ -16,25 +16,13 @@ import { userRoutes } from './users.routes.js';
 
 export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const authenticate = createServiceAuthenticator(deps.access.serviceKey, deps.authFailures.serviceKey);
-  app.decorateRequest('serviceAuth', null);
-
   app.addHook('onRequest', async (request) => {
-    request.serviceAuth = await authenticate(request);
-    request.caller = request.serviceAuth;
-  });
-
-  // A successful change to links, campaigns or apps reaches every instance's link cache before the
-  // caller hears back, so its next click already sees the change.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 300 && request.serviceAuth) {
-      deps.linkChanged(request.serviceAuth.organization.id);
-    }
-    return payload;
+    request.caller = await authenticate(request);
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const auth = request.serviceAuth;
-    if (!auth) return;
+    const auth = request.caller;
+    if (auth?.apiKeyId == null) return;
     deps.events.record({
       eventId: uuidv7(),
       type: 'api_request',

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { InstallStatsAnswer, InstallStatsService, PlatformFilter } from '../../core/stats/install-stats.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
+import { callerOf } from '../caller.js';
 import { meta, periodQuery, statsMetaSchema, withPeriodQuery } from '../schemas/stats-period.js';
 
 const PLATFORMS: Record<string, PlatformFilter> = { all: 'All', ios: 'iOS', android: 'Android' };
@@ -103,11 +104,11 @@ export const installStatisticsRoutes: FastifyPluginAsyncZod<{ installs: InstallS
   });
 
   app.get('/urls/:id/app-install-stats', { schema: schema('App-install statistics of a short URL') }, async (request) =>
-    toJson(await withPeriodQuery(installs.forShortUrl(request.serviceAuth!, request.params.id, request.query))));
+    toJson(await withPeriodQuery(installs.forShortUrl(callerOf(request), request.params.id, request.query))));
 
   app.get('/campaigns/:id/app-install-stats', { schema: schema('App-install statistics of a campaign') }, async (request) =>
-    toJson(await withPeriodQuery(installs.forCampaign(request.serviceAuth!, request.params.id, request.query))));
+    toJson(await withPeriodQuery(installs.forCampaign(callerOf(request), request.params.id, request.query))));
 
   app.get('/mobile-apps/:id/install-stats', { schema: schema('Install statistics of a mobile app') }, async (request) =>
-    toJson(await withPeriodQuery(installs.forMobileApp(request.serviceAuth!, request.params.id, request.query))));
+    toJson(await withPeriodQuery(installs.forMobileApp(callerOf(request), request.params.id, request.query))));
 };

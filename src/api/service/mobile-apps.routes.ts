@@ -7,6 +7,7 @@ import { BUNDLE_ID_PATTERN, CERT_FINGERPRINT_PATTERN, isAppOwnScheme, SCHEME_NAM
 import type { MobileApp, MobileAppsService } from '../../core/apps/mobile-apps.service.js';
 import type { Config } from '../../shared/config.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
+import { callerOf } from '../caller.js';
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 import { clearable, httpsUrlSchema } from '../schemas/link.js';
@@ -105,7 +106,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
       body: z.object({ platform: platformSchema, ...fields }),
       response: { 201: mobileAppSchema, ...commonErrorResponses },
     },
-  }, async (request, reply) => reply.code(201).send(toJson(await mobileApps.create(request.serviceAuth!, request.body))));
+  }, async (request, reply) => reply.code(201).send(toJson(await mobileApps.create(callerOf(request), request.body))));
 
   app.get('/mobile-apps', {
     schema: {
@@ -114,13 +115,13 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
       response: { 200: numberedPageResponse(mobileAppSchema, 'MobileAppPage'), ...commonErrorResponses },
     },
   }, async (request) => {
-    const { items, total } = await mobileApps.list(request.serviceAuth!, request.query);
+    const { items, total } = await mobileApps.list(callerOf(request), request.query);
     return toNumberedPage(items.map(toJson), total, request.query);
   });
 
   app.get('/mobile-apps/:id', {
     schema: { tags, security, summary: 'Read a mobile app', params: idParams, response: { 200: mobileAppSchema, ...commonErrorResponses } },
-  }, async (request) => toJson(await mobileApps.get(request.serviceAuth!, request.params.id)));
+  }, async (request) => toJson(await mobileApps.get(callerOf(request), request.params.id)));
 
   app.put('/mobile-apps/:id', {
     schema: {
@@ -139,7 +140,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
       }),
       response: { 200: mobileAppSchema, ...commonErrorResponses, 409: errorBodySchema },
     },
-  }, async (request) => toJson(await mobileApps.update(request.serviceAuth!, request.params.id, request.body)));
+  }, async (request) => toJson(await mobileApps.update(callerOf(request), request.params.id, request.body)));
 
   app.post('/mobile-apps/:id/identity-verification', {
     schema: {
@@ -159,7 +160,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
       },
     },
   }, async (request) => {
-    const issued = await mobileApps.issueIdentitySecret(request.serviceAuth!, request.params.id);
+    const issued = await mobileApps.issueIdentitySecret(callerOf(request), request.params.id);
     return { ...toJson(issued.app), identitySecret: issued.secret };
   });
 
@@ -169,7 +170,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
       params: idParams, response: { 204: z.null(), ...commonErrorResponses },
     },
   }, async (request, reply) => {
-    await mobileApps.clearIdentitySecret(request.serviceAuth!, request.params.id);
+    await mobileApps.clearIdentitySecret(callerOf(request), request.params.id);
     return reply.code(204).send(null);
   });
 
@@ -179,7 +180,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
       params: idParams, response: { 204: z.null(), ...commonErrorResponses },
     },
   }, async (request, reply) => {
-    await mobileApps.remove(request.serviceAuth!, request.params.id);
+    await mobileApps.remove(callerOf(request), request.params.id);
     return reply.code(204).send(null);
   });
 };

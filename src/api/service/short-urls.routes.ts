@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { linkAddress, parseExpirationDate } from '../../core/links/link-rules.js';
 import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
+import { callerOf } from '../caller.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryBoolean, queryDateTime, toPaged } from '../schemas/paging.js';
@@ -112,7 +113,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     },
   }, async (request, reply) => {
     const { url: originalUrl, expirationDate, ...rest } = request.body;
-    const created = await shortUrls.create(request.serviceAuth!, { ...rest, originalUrl, expiresAt: expirationDate });
+    const created = await shortUrls.create(callerOf(request), { ...rest, originalUrl, expiresAt: expirationDate });
     return reply.code(201).send(toJson(created));
   });
 
@@ -130,13 +131,13 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     },
   }, async (request) => {
     const { page, size, ...filter } = request.query;
-    const { items, total } = await shortUrls.list(request.serviceAuth!, filter, { page, size });
+    const { items, total } = await shortUrls.list(callerOf(request), filter, { page, size });
     return toPaged(items.map(toJson), total, { page, size });
   });
 
   app.get('/urls/:id', {
     schema: { tags, security, summary: 'Read a short URL', params: idParams, response: { 200: shortUrlSchema, ...commonErrorResponses } },
-  }, async (request) => toJson(await shortUrls.get(request.serviceAuth!, request.params.id)));
+  }, async (request) => toJson(await shortUrls.get(callerOf(request), request.params.id)));
 
   app.put('/urls/:id', {
     schema: {
@@ -155,7 +156,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     },
   }, async (request) => {
     const { expirationDate, ...rest } = request.body;
-    return toJson(await shortUrls.update(request.serviceAuth!, request.params.id, {
+    return toJson(await shortUrls.update(callerOf(request), request.params.id, {
       ...rest,
       ...(expirationDate === undefined ? {} : { expiresAt: expirationDate }),
     }));
@@ -164,7 +165,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
   app.delete('/urls/:id', {
     schema: { tags, security, summary: 'Delete a short URL; its code stops resolving', params: idParams, response: { 204: z.null(), ...commonErrorResponses } },
   }, async (request, reply) => {
-    await shortUrls.delete(request.serviceAuth!, request.params.id);
+    await shortUrls.delete(callerOf(request), request.params.id);
     return reply.code(204).send(null);
   });
 
@@ -188,5 +189,5 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
         ...commonErrorResponses,
       },
     },
-  }, async (request) => await shortUrls.qrCode(request.serviceAuth!, request.params.id, request.query));
+  }, async (request) => await shortUrls.qrCode(callerOf(request), request.params.id, request.query));
 };

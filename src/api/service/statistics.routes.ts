@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
+import { callerOf } from '../caller.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
 
@@ -37,7 +38,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
       },
     },
   }, async (request) => {
-    const { url, clickCount, stats, period } = await withPeriodQuery(linkStats.forShortUrl(request.serviceAuth!, request.params.id, request.query));
+    const { url, clickCount, stats, period } = await withPeriodQuery(linkStats.forShortUrl(callerOf(request), request.params.id, request.query));
     return {
       url: toShortUrlJson(url, publicBaseUrl, clickCount),
       chartLabels: stats.daily.map((d) => d.date),
@@ -92,7 +93,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
       },
     },
   }, async (request) => {
-    const { campaign, stats, revenue, period } = await withPeriodQuery(linkStats.forCampaign(request.serviceAuth!, request.params.id, request.query));
+    const { campaign, stats, revenue, period } = await withPeriodQuery(linkStats.forCampaign(callerOf(request), request.params.id, request.query));
     return {
       campaign: {
         id: campaign.id,

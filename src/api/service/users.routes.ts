@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { JourneyUser, JourneyUsersService } from '../../core/journey/users.js';
 import { identityFields, toChangeJson } from '../journey/identity.routes.js';
 import { commonErrorResponses } from '../schemas/common.js';
+import { callerOf } from '../caller.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
 import { pageQuery, pagedResponse, toPaged } from '../schemas/paging.js';
 
@@ -74,7 +75,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: JourneyUsersService }> =
       response: { 200: z.object({ content: z.array(userSchema) }).meta({ id: 'UserIdentityMatches' }), ...commonErrorResponses },
     },
   }, async (request) => {
-    const found = await fromRequestPart('query', users.findByContact(request.serviceAuth!, request.query));
+    const found = await fromRequestPart('query', users.findByContact(callerOf(request), request.query));
     return { content: found.map(toJson) };
   });
 
@@ -89,7 +90,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: JourneyUsersService }> =
       },
     },
   }, async (request) => {
-    const { user, history } = await users.getWithHistory(request.serviceAuth!, request.params.externalUserId);
+    const { user, history } = await users.getWithHistory(callerOf(request), request.params.externalUserId);
     return { ...toJson(user), consentHistory: history.map(toChangeJson) };
   });
 
@@ -103,7 +104,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: JourneyUsersService }> =
     },
   }, async (request) => {
     const { page, size } = request.query;
-    const history = await users.consentHistory(request.serviceAuth!, request.params.externalUserId, { page, size });
+    const history = await users.consentHistory(callerOf(request), request.params.externalUserId, { page, size });
     return toPaged(history.items.map(toChangeJson), history.total, { page, size });
   });
 };
