@@ -9,7 +9,7 @@ import { invalid } from '../shared/errors.js';
 import { isWellFormedText, textProblem } from './schemas/text.js';
 
 /** Our own schemas nest a few levels; free-form objects are bounded tighter by their schemas. */
-export const MAX_BODY_DEPTH = 32;
+const MAX_BODY_DEPTH = 32;
 
 interface Frame {
   value: unknown;
@@ -68,7 +68,7 @@ declare module 'fastify' {
   }
 }
 
-export function checkRequestInput(request: Pick<FastifyRequest, 'body' | 'query' | 'params' | 'routeOptions'>): string | undefined {
+function checkRequestInput(request: Pick<FastifyRequest, 'body' | 'query' | 'params' | 'routeOptions'>): string | undefined {
   return (
     findInputProblem('params', request.params, true) ??
     (request.routeOptions.config?.cleansOwnQuery ? undefined : findInputProblem('querystring', request.query, true)) ??

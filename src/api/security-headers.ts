@@ -13,16 +13,16 @@ import { isLocalName, isLoopbackAddress } from '../shared/public-address.js';
 import type { ClientAddress } from './client-address.js';
 
 // No includeSubDomains: PUBLIC_BASE_URL may be an apex whose other subdomains are not ours to pin.
-export const HSTS = 'max-age=31536000';
-export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
+const HSTS = 'max-age=31536000';
+const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 /** JSON, text and any HTML without a policy of its own: nothing loads, nothing frames it. */
-export const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** A fresh CSP nonce for one page. */
 export const newNonce = () => randomBytes(16).toString('base64');
 
 /** Whether this answer may pin https: over https, and not to this machine. */
-export function wantsHsts(protocol: string | undefined, hostname: string): boolean {
+function wantsHsts(protocol: string | undefined, hostname: string): boolean {
   if (protocol !== 'https') return false;
   const host = hostname.replace(/^\[|\]$/g, '');
   return !isLocalName(host) && !isLoopbackAddress(host);

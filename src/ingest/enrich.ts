@@ -57,7 +57,7 @@ export function createClickEnricher(geo: GeoLookup) {
 export type ClickEnricher = ReturnType<typeof createClickEnricher>;
 
 /** `https://m.facebook.com/story?x` → `m.facebook.com`; no or unparsable referrer → '' (direct). */
-export function referrerHost(referrer: string): string {
+function referrerHost(referrer: string): string {
   if (!referrer) return '';
   try {
     return new URL(referrer).hostname.toLowerCase();

@@ -28,7 +28,7 @@ export interface WireEvent<P> {
   data: { readonly [K in keyof P]?: unknown };
 }
 
-export const eventBatchSchema = z.object({
+const eventBatchSchema = z.object({
   v: z.literal(1),
   events: z.array(z.unknown()),
 });

@@ -9,7 +9,7 @@ export interface GeoLookup {
   country(ip: string): string;
 }
 
-export function defaultGeoDatabasePath(): string {
+function defaultGeoDatabasePath(): string {
   const require = createRequire(import.meta.url);
   const pkg = require.resolve('@ip-location-db/geo-whois-asn-country-mmdb/package.json');
   return path.join(path.dirname(pkg), 'geo-whois-asn-country.mmdb');

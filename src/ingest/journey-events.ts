@@ -13,12 +13,6 @@ export type JourneyPlatform = (typeof JOURNEY_PLATFORMS)[number];
 export const WEB_FUNNEL_STAGES = ['CLICKED', 'DEEP_LINK_RESOLVED', 'CONTENT_VIEWED', 'ACTION_TAKEN', 'GOAL_COMPLETED'] as const;
 export type WebFunnelStage = (typeof WEB_FUNNEL_STAGES)[number];
 
-/** The link a session came from (register-fplink, or urlId/campaignId on a call). */
-export interface JourneyLink {
-  type: 'url' | 'campaign';
-  id: number;
-}
-
 /** `data` of `session_started`: the session as created. */
 export interface SessionStartedData {
   sessionId: string;

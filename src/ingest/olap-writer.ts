@@ -71,7 +71,7 @@ const DATA_ERROR_CODES = new Set([
   691, // UNKNOWN_ELEMENT_OF_ENUM
 ].map(String));
 
-export function isDataError(err: unknown): boolean {
+function isDataError(err: unknown): boolean {
   // The server's errors and chDB's are both ClickHouseErrors with the numeric code as a string.
   // Network errors carry string codes (ECONNREFUSED) and never match.
   const code = (err as { code?: unknown })?.code;

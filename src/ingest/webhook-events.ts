@@ -13,7 +13,7 @@ export interface LinkNames {
   campaign: Map<string, string>;
 }
 
-export const linkKey = (organizationId: number, id: number) => `${organizationId}:${id}`;
+const linkKey = (organizationId: number, id: number) => `${organizationId}:${id}`;
 
 const str = (v: unknown, max = 200): string | null => (typeof v === 'string' && v !== '' ? v.slice(0, max) : null);
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);

@@ -72,7 +72,7 @@ export interface InstallStats {
 }
 
 /** The four stages of the install funnel, in order, with the console's Korean labels. */
-export const INSTALL_FUNNEL = [
+const INSTALL_FUNNEL = [
   { stage: 'CLICKED', stageName: '딥링크 클릭' },
   { stage: 'STORE_VISITED', stageName: '스토어 방문' },
   { stage: 'APP_INSTALLED', stageName: '앱 설치' },
@@ -193,8 +193,13 @@ export function createInstallStats(client: ClickHouseClient) {
       for (const r of installRows) {
         const n = Number(r.n);
         const day = byDay.get(r.day) ?? { ios: 0, android: 0 };
-        if (r.platform === 'IOS') (day.ios += n), (ios += n);
-        else (day.android += n), (android += n);
+        if (r.platform === 'IOS') {
+          day.ios += n;
+          ios += n;
+        } else {
+          day.android += n;
+          android += n;
+        }
         byDay.set(r.day, day);
         const country = r.country || 'Unknown';
         byCountry.set(country, (byCountry.get(country) ?? 0) + n);

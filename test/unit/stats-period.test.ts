@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { placeField } from '../../src/api/schemas/field-errors.js';
 import { periodForPlan, resolvePeriod } from '../../src/core/stats/period.js';
-import { DomainError } from '../../src/shared/errors.js';
+import type { DomainError } from '../../src/shared/errors.js';
 
 const now = new Date('2026-11-22T09:30:00Z');
 

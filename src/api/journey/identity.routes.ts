@@ -29,7 +29,7 @@ const flag = (what: string) =>
     .nullish()
     .describe(`consent to ${what}; null or omitted keeps the stored value`);
 
-export const consentShape = {
+const consentShape = {
   smsOptIn: flag('SMS messages'),
   emailOptIn: flag('email messages'),
   pushOptIn: flag('push notifications'),

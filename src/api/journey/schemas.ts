@@ -59,7 +59,7 @@ export const propertiesSchema = freeFormObject()
   .default({})
   .describe('any JSON object (at most 8 levels deep, 1,000 keys and items, 16 KiB of JSON); do not put personal data here');
 
-export const sessionLinkSchema = z
+const sessionLinkSchema = z
   .object({
     type: z.enum(['url', 'campaign']),
     id: z.number().int().describe('short URL id or campaign id'),

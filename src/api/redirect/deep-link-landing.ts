@@ -17,14 +17,14 @@ import type { CachedLink } from '../../core/redirect/link-resolver.js';
 import { cleanLine } from '../schemas/text.js';
 
 /** Longest a click waits for its token to be written. */
-export const TOKEN_WRITE_DEADLINE_MS = 800;
+const TOKEN_WRITE_DEADLINE_MS = 800;
 /** After a failed write, clicks go straight to the plain redirect for this long. */
 const BACKOFF_MS = 5_000;
 
-export const newDeepLinkToken = () => randomBase62(24);
+const newDeepLinkToken = () => randomBase62(24);
 
 /** Everything of the landing page but the token, from the link, the app and the click. */
-export function landingInput(options: {
+function landingInput(options: {
   link: CachedLink;
   platform: MobilePlatform;
   token: string;
@@ -147,5 +147,3 @@ export function createDeepLinkLanding(deps: { deepLinks: DeepLinkServices; publi
     },
   };
 }
-
-export type DeepLinkLanding = ReturnType<typeof createDeepLinkLanding>;

@@ -101,7 +101,7 @@ const appTarget = (input: LandingPageInput) =>
   input.platform === 'IOS' ? input.universalLinkUrl || input.appUrl : input.intentUrl || input.appUrl;
 
 /** iOS in-app browsers other than KakaoTalk's and LINE's cannot hand a page to Safari by themselves. */
-export const needsSafariStep = (input: LandingPageInput) =>
+const needsSafariStep = (input: LandingPageInput) =>
   input.platform === 'IOS' && input.inAppBrowser !== null && input.inAppBrowser !== 'kakaotalk' && input.inAppBrowser !== 'line';
 
 /** The page; `nonce` (its Content-Security-Policy's) goes on its <style> and the SDK's <script>. */

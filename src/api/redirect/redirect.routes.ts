@@ -23,7 +23,7 @@ interface Params {
 }
 
 /** A redirect's caching: browsers may not reuse it, or the next click would go uncounted. */
-export const REDIRECT_CACHE_CONTROL = 'private, max-age=0';
+const REDIRECT_CACHE_CONTROL = 'private, max-age=0';
 
 /**
  * Answers the common click (GET of a cached link by a person, nothing but a 302 to send) before

@@ -60,7 +60,7 @@ export interface JsonBounds {
 }
 
 /** What free-form objects (event properties, device info) may hold. */
-export const FREE_FORM_BOUNDS: JsonBounds = { maxDepth: 8, maxNodes: 1_000, maxBytes: 16_384 };
+const FREE_FORM_BOUNDS: JsonBounds = { maxDepth: 8, maxNodes: 1_000, maxBytes: 16_384 };
 
 /**
  * Why a JSON value breaks `bounds`, or undefined. Iterative, so a value nested thousands of levels

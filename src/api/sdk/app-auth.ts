@@ -4,15 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import type { AppAccess, AppCredentials } from '../../core/access/app-credentials.js';
 import type { AppCaller } from '../../core/caller.js';
 
-/** The old name of an SDK caller, for routes written against it until they read callerOf(request). */
-export type SdkCaller = AppCaller;
-
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function appCredentialsOf(request: FastifyRequest): AppCredentials {
+function appCredentialsOf(request: FastifyRequest): AppCredentials {
   return { appId: header(request, 'x-app-id'), appKey: header(request, 'x-mobile-app-api-key') };
 }
 

@@ -11,7 +11,7 @@ import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, 
 import { pagedResponse, pageQuery, queryDateTime, toPaged } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 
-export const campaignSchema = z
+const campaignSchema = z
   .object({
     id: z.number().int(),
     name: z.string(),
@@ -39,7 +39,7 @@ export const campaignSchema = z
   })
   .meta({ id: 'Campaign' });
 
-export function toCampaignJson(c: Campaign, publicBaseUrl: string, clickCount: number): z.infer<typeof campaignSchema> {
+function toCampaignJson(c: Campaign, publicBaseUrl: string, clickCount: number): z.infer<typeof campaignSchema> {
   return {
     id: c.id,
     name: c.name,

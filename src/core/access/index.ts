@@ -9,7 +9,6 @@ export interface AccessService {
   apps: AppAccess;
 }
 
-export { createAppAccess, parseAppId, type AppCredentials } from './app-credentials.js';
+export { createAppAccess, parseAppId } from './app-credentials.js';
 export { createServiceKeyAccess } from './service-keys.js';
-export { ipAllowed, isIpOrCidr } from './ip-allowlist.js';
-export { admitJourneyCaller, journeyCredentials, type JourneyAccess } from './journey-access.js';
+export { admitJourneyCaller, journeyCredentials } from './journey-access.js';

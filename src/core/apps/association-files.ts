@@ -22,7 +22,7 @@ export interface WellKnownFiles {
 
 type Scope = { kind: 'platform' } | { kind: 'domain'; organizationId: number } | { kind: 'unusable' };
 
-export function appleAppSiteAssociation(apps: AssociatedApp[], scope: 'platform' | 'domain') {
+function appleAppSiteAssociation(apps: AssociatedApp[], scope: 'platform' | 'domain') {
   const details = apps
     .filter((a) => a.platform === 'IOS' && a.teamId)
     .map((a) => {
@@ -33,7 +33,7 @@ export function appleAppSiteAssociation(apps: AssociatedApp[], scope: 'platform'
   return { applinks: { apps: [] as string[], details } };
 }
 
-export function assetLinks(apps: AssociatedApp[]) {
+function assetLinks(apps: AssociatedApp[]) {
   return apps
     .filter((a) => a.platform === 'ANDROID' && a.sha256CertFingerprints.length > 0)
     .map((a) => ({

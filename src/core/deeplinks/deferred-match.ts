@@ -54,7 +54,7 @@ export function launchSignals(input: LaunchInput): LaunchSignals {
   };
 }
 
-export function clickSignals(t: DeepLinkToken): ClickSignals {
+function clickSignals(t: DeepLinkToken): ClickSignals {
   return {
     token: t.token,
     createdAt: t.createdAt.getTime(),

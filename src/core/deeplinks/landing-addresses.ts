@@ -2,7 +2,7 @@
 // with the token, Android's intent:// form with its browser fallback, the store (Android's with
 // the Install Referrer token) and the web fallback. Pure, so every edge is unit-tested.
 
-export const TOKEN_PARAM = 'signpost_token';
+const TOKEN_PARAM = 'signpost_token';
 
 /** `path` with `name=value` added to its query, before any fragment. */
 function withParam(path: string, name: string, value: string): string {
@@ -14,7 +14,7 @@ function withParam(path: string, name: string, value: string): string {
 }
 
 /** `myapp`, `myapp:` or `myapp://` → `myapp`. */
-export const schemeName = (scheme: string) => scheme.replace(/:(\/\/)?$/, '');
+const schemeName = (scheme: string) => scheme.replace(/:(\/\/)?$/, '');
 
 /** The in-app path without a leading slash: `myapp://product/42`, not `myapp:///product/42`. */
 const inAppPath = (deepLinkPath: string | null) => (deepLinkPath ?? '').replace(/^\/+/, '');

@@ -22,7 +22,7 @@ import { majorOf, primaryLanguage, type OsFamily } from './device-signals.js';
  */
 export const MATCH_THRESHOLD = 70;
 
-export const WEIGHTS = {
+const WEIGHTS = {
   ipExact: 40,
   ipNetwork: 15,
   os: 5,
@@ -107,7 +107,7 @@ const close = (a: number, b: number) => Math.abs(a - b) <= Math.max(2, 0.015 * M
  * Whether the app's screen is the click's: the page posts CSS pixels (and the pixel ratio), apps
  * report points (iOS) or device pixels; either fits.
  */
-export function sameScreen(click: string, pixelRatio: number | null, launch: string): boolean {
+function sameScreen(click: string, pixelRatio: number | null, launch: string): boolean {
   const [lw, lh] = dimensions(launch);
   const [cw, ch] = dimensions(click);
   if (close(cw, lw) && close(ch, lh)) return true;

@@ -5,7 +5,7 @@ import type { Logger } from '../../shared/logger.js';
 import type { DeepLinkRecordsRepo } from '../../oltp/deep-link-records.repo.js';
 import type { DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 
-export const PURGE_INTERVAL_MS = 5 * 60_000;
+const PURGE_INTERVAL_MS = 5 * 60_000;
 
 export function startDeepLinkPurge(options: {
   tokens: DeepLinkTokensRepo;

@@ -11,10 +11,10 @@ export type LinkType = TargetLink['linkType'];
 
 const fields = (link: TargetLink) => (link.linkType === 'url' ? link.url : link.campaign);
 
-export const linkId = (link: TargetLink) => fields(link).id;
+const linkId = (link: TargetLink) => fields(link).id;
 export const originalUrlOf = (link: TargetLink) => fields(link).originalUrl;
 export const goalTypeOf = (link: TargetLink) => fields(link).goalType;
-export const expiresAtOf = (link: TargetLink) => fields(link).expiresAt;
+const expiresAtOf = (link: TargetLink) => fields(link).expiresAt;
 export const isExpired = (link: TargetLink, now = Date.now()) => {
   const expiresAt = expiresAtOf(link);
   return expiresAt !== null && expiresAt.getTime() <= now;

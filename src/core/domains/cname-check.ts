@@ -18,7 +18,7 @@ export interface CnameChecker {
 const NEGATIVE_ANSWERS = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
 
 /** DNS names compare without case and without the root's trailing dot. */
-export const normalizeDnsName = (name: string) => name.trim().toLowerCase().replace(/\.+$/, '');
+const normalizeDnsName = (name: string) => name.trim().toLowerCase().replace(/\.+$/, '');
 
 export function createCnameChecker(options: { servers: string[]; timeoutMs?: number; tries?: number }): CnameChecker {
   const resolver = new Resolver({ timeout: options.timeoutMs ?? 2_000, tries: options.tries ?? 2 });

@@ -6,12 +6,11 @@ import { invalidField } from '../field-error.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { JourneyFunnelData, SessionEventData, SessionTransitionData } from '../../ingest/journey-events.js';
 import type { EventPublisher } from '../../ingest/publisher.js';
-import type { JourneyActivity, SessionEventRow, SessionTransitionRow } from '../../olap/journey-activity.js';
+import type { JourneyActivity } from '../../olap/journey-activity.js';
 import type { JourneySessionsRepo } from '../../oltp/journey-sessions.repo.js';
 import { appOf, type JourneyCallerInfo } from './journey-caller.js';
 import { eventTime, type SessionLookup } from './session-lookup.js';
 
-export type { SessionEventRow, SessionTransitionRow };
 /** The platforms and web funnel stages the journey speaks of. */
 export { JOURNEY_PLATFORMS, WEB_FUNNEL_STAGES } from '../../ingest/journey-events.js';
 

@@ -17,7 +17,7 @@ export interface HashAttempts {
 }
 
 /** The hash a partner's server computes for a member id. */
-export function userHashOf(secret: string, externalUserId: string): Buffer {
+function userHashOf(secret: string, externalUserId: string): Buffer {
   return createHmac('sha256', secret).update(externalUserId, 'utf8').digest();
 }
 

@@ -6,7 +6,7 @@ import { randomBase62 } from '../../shared/ids.js';
  * First path segments the service itself answers; a short code or alias there would be shadowed
  * or would shadow us. Compared case-insensitively.
  */
-export const RESERVED_SLUGS = new Set([
+const RESERVED_SLUGS = new Set([
   'api', 'sso', 'docs', 'healthz', 'readyz', 'metrics', 'openapi.json', '.well-known', 'well-known',
   'sdk', 'console', 'admin', 'static', 'assets', 'public', 'favicon.ico', 'robots.txt', 'sitemap.xml',
   'login', 'logout', 'signup', 'dashboard', 'app', 'apps', 'www', 'deeplink', 'qr', 'health', 'status',
@@ -14,7 +14,7 @@ export const RESERVED_SLUGS = new Set([
 
 export const isReservedSlug = (slug: string) => RESERVED_SLUGS.has(slug.toLowerCase());
 
-export const SHORT_CODE_LENGTH = 7;
+const SHORT_CODE_LENGTH = 7;
 
 /** 7 base62 characters: 3.5e12 codes, unguessable enough that enumeration finds nothing useful. */
 export function generateShortCode(length = SHORT_CODE_LENGTH): string {

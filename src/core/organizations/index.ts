@@ -11,7 +11,6 @@ export interface OrganizationServices {
   usage: UsageService;
 }
 
-export { existingOrganization } from './existing-organization.js';
 export { createOrganizationsService, type OrganizationsService } from './organizations.service.js';
 export { createPartnersService, type PartnersService } from './partners.service.js';
 export { createNoticesService, type NoticesService } from './notices.service.js';

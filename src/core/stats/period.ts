@@ -23,7 +23,7 @@ function parseDate(value: string, field: string, zone: string): DateTime {
   return date.startOf('day');
 }
 
-export function isTimeZone(zone: string): boolean {
+function isTimeZone(zone: string): boolean {
   return DateTime.now().setZone(zone).isValid;
 }
 
@@ -47,7 +47,7 @@ export function resolvePeriod(input: PeriodInput & { retentionDays: number; now:
     utcEnd: (end < start ? start : end.plus({ days: 1 })).toUTC().toJSDate(),
     retentionDays: input.retentionDays,
     actualStartDate: start.toISODate()!,
-    actualEndDate: (end < start ? start : end).toISODate()!,
+    actualEndDate: DateTime.max(start, end).toISODate()!,
   };
 }
 
