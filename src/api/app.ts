@@ -79,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy as boolean | string | string[],
     genReqId: (req) => requestId(req.headers['x-request-id']),
     bodyLimit: 1_048_576,
-    // Failures before routing answer the spec's error body too (edge-errors.ts).
+    // Failures before routing answer the API's error body too (edge-errors.ts).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     return503OnClosing: false,

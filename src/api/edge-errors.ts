@@ -1,4 +1,4 @@
-// Failures answered before any route runs, in the spec's error body like every other failure:
+// Failures answered before any route runs, in the API's error body like every other failure:
 // Fastify's router (a URL whose percent-encoding is not UTF-8, a path segment over maxParamLength)
 // and Node's HTTP parser (a malformed request line, headers or URL too large, a bad
 // Content-Length...), which Fastify hands to its clientErrorHandler with only the socket to write to.
@@ -73,7 +73,7 @@ export function answerClientError(this: Pick<FastifyInstance, 'log'>, err: Parse
 }
 
 /**
- * From the first moment of a shutdown, requests still arriving on open connections get the spec's
+ * From the first moment of a shutdown, requests still arriving on open connections get the API's
  * 503 (Fastify's return503OnClosing, which this replaces, answers its own body) with
  * Connection: close, so keep-alive clients move to another instance. Runs first, before any
  * authentication or store is touched. Needs `return503OnClosing: false` on the instance.

@@ -1,4 +1,4 @@
-// One place renders every failure as the spec's error body {status, error, message, timestamp}
+// One place renders every failure as the API's error body {status, error, message, timestamp}
 // plus `code`: our AppErrors, schema validation, Fastify's own parsing errors, values the database
 // refused (a 400: the input was at fault), unknown routes.
 // A 5xx never carries internals to the client; it is logged with the request id instead.

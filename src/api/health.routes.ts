@@ -1,4 +1,4 @@
-// Liveness (/healthz, fixed by CONTRACT.md), readiness (/readyz) and Prometheus metrics.
+// Liveness (/healthz, part of the operator interface), readiness (/readyz) and Prometheus metrics.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from './deps.js';

@@ -1,4 +1,4 @@
-// zod schemas of the user-journey API: what the spec leaves "not shown", designed here, with
+// zod schemas of the user-journey API: the bodies and answers we designed for it, with
 // descriptions and examples for the OpenAPI document.
 import { z } from 'zod';
 import { JOURNEY_PLATFORMS, WEB_FUNNEL_STAGES } from '../../core/journey/activity.js';
