@@ -1,8 +1,9 @@
 // The `api_request` event: one Service API call (for usage and audit), and its row of the
 // api_requests table (sql/clickhouse/0001).
 import type { EventRow } from '../shared/event-rows.js';
-import { num, str, withEventColumns } from './row-values.js';
 import type { WireEvent } from './envelope.js';
+import { defineEvent } from './event-spec.js';
+import { num, str, withEventColumns } from './row-values.js';
 
 /** `data` of an `api_request` event. */
 export interface ApiRequestData {
@@ -15,7 +16,7 @@ export interface ApiRequestData {
   requestId: string;
 }
 
-export function apiRequestRow(e: WireEvent<ApiRequestData>): EventRow {
+function apiRequestRow(e: WireEvent<ApiRequestData>): EventRow {
   const d = e.data;
   return withEventColumns(e, {
     api_key_id: num(d.apiKeyId),
@@ -27,3 +28,7 @@ export function apiRequestRow(e: WireEvent<ApiRequestData>): EventRow {
     request_id: str(d.requestId),
   });
 }
+
+export const API_REQUEST_EVENTS = {
+  api_request: defineEvent<ApiRequestData>()({ category: 'api', olap: { table: 'api_requests', consumer: 'olap-events', toRow: apiRequestRow } }),
+};

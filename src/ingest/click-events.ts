@@ -1,10 +1,14 @@
 // The `click` event: what a click on a short URL or campaign link records (the redirect, and the
 // mobile SDK's reported clicks), and how it becomes a row of the clicks table (sql/clickhouse/0002).
 // User-agent parsing, geo and bot detection happen here, in the consumer, never on the redirect.
+// Webhooks turn a person's click into click.url or click.campaign.
 import type { EventRow } from '../shared/event-rows.js';
+import type { WebhookEvent } from '../shared/webhook-body.js';
 import type { ClickEnricher } from './enrich.js';
-import { num, str, withEventColumns } from './row-values.js';
 import type { WireEvent } from './envelope.js';
+import { defineEvent, type WebhookContext } from './event-spec.js';
+import { num, str, withEventColumns } from './row-values.js';
+import { linkKey, positiveId, text, webhookEvent } from './webhook-events.js';
 
 /** Where a click was counted: the redirect itself, or an app reporting one through the mobile SDK. */
 export type ClickSource = 'redirect' | 'mobile_sdk';
@@ -33,7 +37,7 @@ export interface ClickData {
   clickId?: number;
 }
 
-export function clickRow(e: WireEvent<ClickData>, deps: { enrich: ClickEnricher }): EventRow {
+function clickRow(e: WireEvent<ClickData>, deps: { enrich: ClickEnricher }): EventRow {
   const d = e.data;
   const userAgent = str(d.userAgent, 1000);
   const dims = deps.enrich({ userAgent, ip: str(d.ip), referrer: str(d.referrer) });
@@ -65,3 +69,41 @@ export function clickRow(e: WireEvent<ClickData>, deps: { enrich: ClickEnricher 
     click_id: num(d.clickId),
   });
 }
+
+function clickWebhookEvents(e: WireEvent<ClickData>, ctx: WebhookContext): WebhookEvent[] {
+  const d = e.data;
+  // People only: preview fetchers and bots are not clicks for statistics either.
+  if (d.bot === true) return [];
+  const dims = ctx.enrich({ userAgent: text(d.userAgent, 1000) ?? '', ip: text(d.ip, 64) ?? '', referrer: text(d.referrer, 2000) ?? '' });
+  if (dims.isBot) return [];
+  const linkId = positiveId(d.linkId);
+  const common = {
+    host: text(d.host, 255),
+    referrerHost: dims.referrerHost || null,
+    country: dims.country || null,
+    deviceType: dims.deviceType,
+    os: dims.os,
+    browser: dims.browser,
+    utmSource: text(d.utmSource, 100),
+    utmMedium: text(d.utmMedium, 100),
+    utmCampaign: text(d.utmCampaign, 100),
+    utmTerm: text(d.utmTerm, 100),
+    utmContent: text(d.utmContent, 100),
+  };
+  if (d.linkType === 'campaign') {
+    const alias = linkId === null ? null : (ctx.names.campaign.get(linkKey(e.organizationId, linkId)) ?? null);
+    return [webhookEvent(e, 'click.campaign', 'click', { campaignId: linkId, alias, cid: text(d.cid, 100), tracker: text(d.tracker, 100), ...common })];
+  }
+  const shortCode = linkId === null ? null : (ctx.names.url.get(linkKey(e.organizationId, linkId)) ?? null);
+  return [webhookEvent(e, 'click.url', 'click', { urlId: linkId, shortCode, ...common })];
+}
+
+export const CLICK_EVENTS = {
+  // Clicks have a durable consumer of their own: their backlog and lag are the ones that matter,
+  // and a problem with any other event type never holds them up.
+  click: defineEvent<ClickData>()({
+    category: 'click',
+    olap: { table: 'clicks', consumer: 'olap-clicks', toRow: clickRow },
+    webhooks: { categories: ['click'], toEvents: clickWebhookEvents },
+  }),
+};

@@ -1,10 +1,12 @@
 // The deep-link event types' payloads and how each becomes a ClickHouse row (sql/clickhouse/0004).
 // The producers (redirect landing page, web and mobile SDK APIs) record them through the
-// publisher; event-registry.ts routes them; app-install statistics read them.
+// publisher; app-install statistics read them; webhooks turn a funnel stage into funnel.stage and
+// goal.completed.
 import type { EventRow } from '../shared/event-rows.js';
-import type { ClickEnricher } from './enrich.js';
 import type { WireEvent } from './envelope.js';
+import { defineEvent, type RowDeps } from './event-spec.js';
 import { num, str, withEventColumns } from './row-values.js';
+import { funnelEvents } from './webhook-events.js';
 
 export const MOBILE_FUNNEL_STAGES = ['CLICKED', 'STORE_VISITED', 'APP_INSTALLED', 'APP_OPENED', 'DEEP_LINK_RESOLVED', 'GOAL_COMPLETED'] as const;
 export type MobileFunnelStage = (typeof MOBILE_FUNNEL_STAGES)[number];
@@ -61,53 +63,58 @@ const linkType = (v: unknown) => (v === 'url' || v === 'campaign' ? v : 'none');
 const platform = (v: unknown) => (v === 'IOS' || v === 'ANDROID' ? v : '');
 const confidence = (v: unknown) => Math.max(0, Math.min(100, Math.round(num(v))));
 
-export function funnelStageRow(e: WireEvent<FunnelStageData>): EventRow {
+/** The columns of every deep-link table: the app, its platform and the link. */
+type AppLinkFields = { readonly appId?: unknown; readonly platform?: unknown; readonly linkType?: unknown; readonly linkId?: unknown };
+const appLinkColumns = (d: AppLinkFields) => ({ app_id: num(d.appId), platform: platform(d.platform), link_type: linkType(d.linkType), link_id: num(d.linkId) });
+
+function funnelStageRow(e: WireEvent<FunnelStageData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, {
-    app_id: num(d.appId),
-    platform: platform(d.platform),
+  return withEventColumns(e, Object.assign(appLinkColumns(d), {
     session_id: str(d.sessionId, 200),
     stage: (MOBILE_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
-    link_type: linkType(d.linkType),
-    link_id: num(d.linkId),
     goal_type: str(d.goalType, 50),
     goal_value: num(typeof d.goalValue === 'string' ? Number(d.goalValue) : d.goalValue),
     currency: str(d.currency, 3).toUpperCase(),
     device_type: str(d.deviceType, 50),
     external_user_id: str(d.externalUserId, 200),
     source: str(d.source, 20),
-  });
+  }));
 }
 
-export function resolutionRow(e: WireEvent<ResolutionData>): EventRow {
+function resolutionRow(e: WireEvent<ResolutionData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, {
-    app_id: num(d.appId),
-    platform: platform(d.platform),
+  return withEventColumns(e, Object.assign(appLinkColumns(d), {
     method: str(d.method, 20),
     matched: d.matched === true ? 1 : 0,
     match_type: d.matched === true ? str(d.matchType, 20) : '',
     confidence: confidence(d.confidence),
     failure_reason: d.matched === true ? '' : str(d.failureReason, 100) || 'unknown',
-    link_type: linkType(d.linkType),
-    link_id: num(d.linkId),
     reengagement: d.reengagement === true ? 1 : 0,
     user_key: str(d.userKey, 200),
-  });
+  }));
 }
 
-export function appInstallRow(e: WireEvent<AppInstallData>, deps: { enrich: ClickEnricher }): EventRow {
+function appInstallRow(e: WireEvent<AppInstallData>, deps: RowDeps): EventRow {
   const d = e.data;
   const ip = str(d.ip, 64);
-  return withEventColumns(e, {
-    app_id: num(d.appId),
-    platform: platform(d.platform),
-    link_type: linkType(d.linkType),
-    link_id: num(d.linkId),
+  return withEventColumns(e, Object.assign(appLinkColumns(d), {
     match_type: str(d.matchType, 20) || 'organic',
     confidence: confidence(d.confidence),
     country: ip ? deps.enrich({ userAgent: '', ip, referrer: '' }).country : '',
     os_version: str(d.osVersion, 50),
     session_id: str(d.sessionId, 200),
-  });
+  }));
 }
+
+export const DEEP_LINK_EVENTS = {
+  funnel_stage: defineEvent<FunnelStageData>()({
+    category: 'funnel',
+    olap: { table: 'deeplink_funnel', consumer: 'olap-funnel-stage', toRow: funnelStageRow },
+    webhooks: { categories: ['funnel', 'goal'], toEvents: (e) => funnelEvents(e, 'mobile') },
+  }),
+  deeplink_resolution: defineEvent<ResolutionData>()({
+    category: 'deep_link',
+    olap: { table: 'deeplink_resolutions', consumer: 'olap-deeplink-resolution', toRow: resolutionRow },
+  }),
+  app_install: defineEvent<AppInstallData>()({ category: 'deep_link', olap: { table: 'app_installs', consumer: 'olap-app-install', toRow: appInstallRow } }),
+};

@@ -1,10 +1,13 @@
 // The user-journey event types' payloads and how each becomes a ClickHouse row
-// (sql/clickhouse/0005). The user-journey API records them through the publisher; event-registry.ts
-// routes them; webhooks turn them into session.started, session.transition, funnel.stage and
-// goal.completed. `data` never carries plaintext PII: ids, platform, UTM, the link, the stage, the goal.
+// (sql/clickhouse/0005), and the webhook events they make. The user-journey API records them
+// through the publisher; webhooks turn them into session.started, session.transition, funnel.stage
+// and goal.completed. `data` never carries plaintext PII: ids, platform, UTM, the link, the stage, the goal.
 import type { EventRow } from '../shared/event-rows.js';
+import type { WebhookEvent } from '../shared/webhook-body.js';
 import type { WireEvent } from './envelope.js';
+import { defineEvent } from './event-spec.js';
 import { num, str, withEventColumns } from './row-values.js';
+import { funnelEvents, linkOf, positiveId, text, webhookEvent } from './webhook-events.js';
 
 export const JOURNEY_PLATFORMS = ['WEB', 'IOS', 'ANDROID'] as const;
 export type JourneyPlatform = (typeof JOURNEY_PLATFORMS)[number];
@@ -69,72 +72,102 @@ export interface JourneyFunnelData {
 }
 
 const platform = (v: unknown) => ((JOURNEY_PLATFORMS as readonly unknown[]).includes(v) ? (v as string) : '');
-
-/** The link an event came through: its short URL, else its campaign, else none. */
-type WithLink = { readonly urlId?: unknown; readonly campaignId?: unknown };
-const linkType = (d: WithLink): 'none' | 'url' | 'campaign' =>
-  num(d.urlId) > 0 ? 'url' : num(d.campaignId) > 0 ? 'campaign' : 'none';
-const linkId = (d: WithLink): number => (num(d.urlId) > 0 ? num(d.urlId) : num(d.campaignId));
-
 const json = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : '{}');
 
-export function sessionStartedRow(e: WireEvent<SessionStartedData>): EventRow {
+/** The columns of every journey table: the app, the session and the user. */
+type SessionFields = { readonly appId?: unknown; readonly sessionId?: unknown; readonly externalUserId?: unknown };
+const sessionColumns = (d: SessionFields) => ({ app_id: num(d.appId), session_id: str(d.sessionId, 64), external_user_id: str(d.externalUserId, 200) });
+
+/** The link an event came through: its short URL, else its campaign, else none. */
+type LinkFields = { readonly urlId?: unknown; readonly campaignId?: unknown };
+function linkColumns(d: LinkFields): { link_type: 'none' | 'url' | 'campaign'; link_id: number } {
+  if (num(d.urlId) > 0) return { link_type: 'url', link_id: num(d.urlId) };
+  if (num(d.campaignId) > 0) return { link_type: 'campaign', link_id: num(d.campaignId) };
+  return { link_type: 'none', link_id: 0 };
+}
+
+function sessionStartedRow(e: WireEvent<SessionStartedData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, {
-    app_id: num(d.appId),
-    session_id: str(d.sessionId, 64),
+  return withEventColumns(e, Object.assign(sessionColumns(d), linkColumns(d), {
     platform: platform(d.platform),
-    external_user_id: str(d.externalUserId, 200),
     utm_source: str(d.utmSource, 100),
     utm_medium: str(d.utmMedium, 100),
     utm_campaign: str(d.utmCampaign, 100),
     referrer_host: str(d.referrerHost, 255),
-    link_type: linkType(d),
-    link_id: linkId(d),
-  });
+  }));
 }
 
-export function sessionEventRow(e: WireEvent<SessionEventData>): EventRow {
+function sessionEventRow(e: WireEvent<SessionEventData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, {
-    app_id: num(d.appId),
-    session_id: str(d.sessionId, 64),
-    platform: platform(d.platform),
-    event_type: str(d.eventType, 100),
-    properties: json(d.properties),
-    external_user_id: str(d.externalUserId, 200),
-  });
+  return withEventColumns(e, Object.assign(sessionColumns(d), { platform: platform(d.platform), event_type: str(d.eventType, 100), properties: json(d.properties) }));
 }
 
-export function sessionTransitionRow(e: WireEvent<SessionTransitionData>): EventRow {
+function sessionTransitionRow(e: WireEvent<SessionTransitionData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, {
-    app_id: num(d.appId),
-    session_id: str(d.sessionId, 64),
+  return withEventColumns(e, Object.assign(sessionColumns(d), linkColumns(d), {
     from_platform: platform(d.fromPlatform),
     to_platform: platform(d.toPlatform),
     target_session_id: str(d.targetSessionId, 64),
-    link_type: linkType(d),
-    link_id: linkId(d),
     deep_link_token: str(d.deepLinkToken, 200),
-    external_user_id: str(d.externalUserId, 200),
     properties: json(d.properties),
-  });
+  }));
 }
 
-export function journeyFunnelRow(e: WireEvent<JourneyFunnelData>): EventRow {
+function journeyFunnelRow(e: WireEvent<JourneyFunnelData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, {
-    app_id: num(d.appId),
-    session_id: str(d.sessionId, 64),
+  return withEventColumns(e, Object.assign(sessionColumns(d), linkColumns(d), {
     platform: platform(d.platform),
     stage: (WEB_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
     goal_type: str(d.goalType, 50),
     goal_value: num(d.goalValue),
     currency: str(d.currency, 3).toUpperCase(),
     transaction_id: str(d.transactionId, 200),
-    link_type: linkType(d),
-    link_id: linkId(d),
-    external_user_id: str(d.externalUserId, 200),
-  });
+  }));
 }
+
+/** A session webhook (category session): one event of `type`, its session and app, then what `fields` picks. */
+function sessionWebhook<P extends { sessionId: string; appId: number }>(type: 'session.started' | 'session.transition', fields: (d: WireEvent<P>['data']) => Record<string, unknown>) {
+  return {
+    categories: ['session'] as const,
+    toEvents(e: WireEvent<P>): WebhookEvent[] {
+      const d = e.data;
+      return [webhookEvent(e, type, 'session', { sessionId: text(d.sessionId), appId: positiveId(d.appId), ...fields(d) })];
+    },
+  };
+}
+
+export const JOURNEY_EVENTS = {
+  session_started: defineEvent<SessionStartedData>()({
+    category: 'session',
+    olap: { table: 'journey_session_starts', consumer: 'olap-session-started', toRow: sessionStartedRow },
+    webhooks: sessionWebhook<SessionStartedData>('session.started', (d) => ({
+      platform: text(d.platform, 20),
+      ...linkOf(d),
+      externalUserId: text(d.externalUserId),
+      utmSource: text(d.utmSource, 100),
+      utmMedium: text(d.utmMedium, 100),
+      utmCampaign: text(d.utmCampaign, 100),
+      referrerHost: text(d.referrerHost, 255),
+    })),
+  }),
+  session_event: defineEvent<SessionEventData>()({
+    category: 'session',
+    olap: { table: 'journey_events', consumer: 'olap-session-event', toRow: sessionEventRow },
+  }),
+  session_transition: defineEvent<SessionTransitionData>()({
+    category: 'session',
+    olap: { table: 'journey_transitions', consumer: 'olap-session-transition', toRow: sessionTransitionRow },
+    webhooks: sessionWebhook<SessionTransitionData>('session.transition', (d) => ({
+      fromPlatform: text(d.fromPlatform, 20),
+      toPlatform: text(d.toPlatform, 20),
+      targetSessionId: text(d.targetSessionId),
+      ...linkOf(d),
+      externalUserId: text(d.externalUserId),
+    })),
+  }),
+  journey_funnel: defineEvent<JourneyFunnelData>()({
+    category: 'funnel',
+    olap: { table: 'journey_funnel', consumer: 'olap-journey-funnel', toRow: journeyFunnelRow },
+    webhooks: { categories: ['funnel', 'goal'], toEvents: (e) => funnelEvents(e, 'web') },
+  }),
+};

@@ -4,7 +4,8 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createClickEnricher } from '../../src/ingest/enrich.js';
 import type { EventEnvelope } from '../../src/ingest/envelope.js';
-import { toWebhookEvents, type LinkNames } from '../../src/ingest/webhook-events.js';
+import { toWebhookEvents } from '../../src/ingest/event-registry.js';
+import type { LinkNames } from '../../src/ingest/event-spec.js';
 import { derivedEventId, serializeWebhookEvent, signatureHeader } from '../../src/shared/webhook-body.js';
 
 const enrich = createClickEnricher({ country: (ip) => (ip === '203.0.113.5' ? 'KR' : '') });

@@ -10,8 +10,8 @@ import { serializeWebhookEvent } from '../../shared/webhook-body.js';
 import type { BatchHandler } from '../../ingest/bus.js';
 import type { ClickEnricher } from '../../ingest/enrich.js';
 import { decodeBatch, type EventEnvelope } from '../../ingest/envelope.js';
-import { specOf, WEBHOOK_SOURCE_TYPES } from '../../ingest/event-registry.js';
-import { clickedLinks, toWebhookEvents } from '../../ingest/webhook-events.js';
+import { specOf, toWebhookEvents, WEBHOOK_SOURCE_TYPES } from '../../ingest/event-registry.js';
+import { clickedLinks } from '../../ingest/webhook-events.js';
 import type { WebhookSubscriptions } from './webhook-subscriptions.js';
 
 export interface WebhookConsumerOptions {
@@ -51,7 +51,7 @@ export function createWebhookConsumer(options: WebhookConsumerOptions): BatchHan
     // Only events that can produce a category their organization subscribes to.
     const subscribed = envelopes.filter((e) => {
       const categories = subscriptions.get(e.organizationId);
-      return categories !== undefined && specOf(e.type)?.webhooks.some((c) => categories.has(c)) === true;
+      return categories !== undefined && specOf(e.type)?.webhooks?.categories.some((c) => categories.has(c)) === true;
     });
     if (subscribed.length === 0) return;
     const links = clickedLinks(subscribed, (org) => subscriptions.get(org)?.has('click') === true);
