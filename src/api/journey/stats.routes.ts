@@ -4,7 +4,10 @@
 // local day of its first activity; events, transitions and goals to the day they happened.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { nullableStrings } from '../schemas/common.js';
+import type { Caller } from '../../core/caller.js';
 import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
+import type { StatsPeriod } from '../../core/stats/period.js';
 import { pageQuery, pagedShape, toPaged } from '../schemas/paging.js';
 import { journeyStatsMetaSchema as metaSchema, meta, periodQuery as statsPeriodQuery, withPeriodQuery } from '../schemas/stats-period.js';
 import { callerOf } from '../caller.js';
@@ -17,10 +20,15 @@ const AUTH_NOTE =
 
 const periodQuery = { ...statsPeriodQuery, timeZone: statsPeriodQuery.timeZone.describe('IANA zone name, default UTC') };
 
+type RouteDoc = { summary: string; description: string };
+
 /** The route schema every statistics route shares: its tags, security, auth note and error answers. */
-function statsSchema<Q extends z.ZodType, R extends z.ZodType>(doc: { summary: string; description: string }, querystring: Q, answer: R) {
+function statsSchema<Q extends z.ZodType, R extends z.ZodType>(doc: RouteDoc, querystring: Q, answer: R) {
   return { tags, security, ...doc, description: doc.description + AUTH_NOTE, querystring, response: { 200: answer, ...journeyErrorResponses } };
 }
+
+/** What the core answers for a period: the figures and the period it covered. */
+type ForPeriod<T> = Promise<T & { period: StatsPeriod }>;
 
 const revenueSchema = z
   .array(z.object({ currency: z.string(), totalRevenue: z.number(), goals: z.number().int() }))
@@ -94,181 +102,164 @@ const transitionsSummarySchema = z.object({
 });
 
 export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsService }> = async (app, { stats }) => {
-  const config = { journeyAccess: 'stats' as const };
+  /**
+   * One statistics route: a GET with the shared schema; `answer` calls the core, whose period
+   * errors name query parameters, and shapes its figures; meta describes the period covered.
+   */
+  function statsRoute<Q extends z.ZodType, R extends z.ZodType, T>(url: string, doc: RouteDoc, querystring: Q, response: R, run: (caller: Caller, query: z.output<Q>) => ForPeriod<T>, shape: (figures: T) => object) {
+    app.get(url, { config: { journeyAccess: 'stats' }, schema: statsSchema<z.ZodType, z.ZodType>(doc, querystring, response) }, async (request) => {
+      const { period, ...figures } = await withPeriodQuery(run(callerOf(request), request.query as z.output<Q>));
+      return { ...shape(figures as unknown as T), meta: meta(period) };
+    });
+  }
+  const period = z.object(periodQuery);
 
-  app.get('/stats/dashboard', {
-    config,
-    schema: statsSchema(
-      { summary: 'User-journey dashboard', description: 'Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types.' },
-      z.object(periodQuery),
-      z
-        .object({
-          summary: summarySchema,
-          funnel: funnelSchema,
-          daily: dailySchema,
-          platforms: z.array(platformRowSchema),
-          topUtmSources: z.array(utmRowSchema).describe('up to 10'),
-          transitions: transitionsSummarySchema,
-          topEventTypes: z.array(z.object({ eventType: z.string(), count: z.number().int() })).describe('up to 20'),
-          topGoalTypes: z.array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() })).describe('up to 20; value sums goalValue across currencies'),
-          meta: metaSchema,
-        })
-        .meta({ id: 'JourneyDashboard' }),
-    ),
-  }, async (request) => {
-    const { period, ...dashboard } = await withPeriodQuery(stats.dashboard(callerOf(request), request.query));
-    return { ...dashboard, meta: meta(period) };
-  });
+  statsRoute(
+    '/stats/dashboard',
+    { summary: 'User-journey dashboard', description: 'Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types.' },
+    period,
+    z
+      .object({
+        summary: summarySchema,
+        funnel: funnelSchema,
+        daily: dailySchema,
+        platforms: z.array(platformRowSchema),
+        topUtmSources: z.array(utmRowSchema).describe('up to 10'),
+        transitions: transitionsSummarySchema,
+        topEventTypes: z.array(z.object({ eventType: z.string(), count: z.number().int() })).describe('up to 20'),
+        topGoalTypes: z.array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() })).describe('up to 20; value sums goalValue across currencies'),
+        meta: metaSchema,
+      })
+      .meta({ id: 'JourneyDashboard' }),
+    stats.dashboard,
+    (dashboard) => dashboard,
+  );
 
-  app.get('/stats/summary', {
-    config,
-    schema: statsSchema(
-      { summary: 'User-journey totals of a period', description: 'Sessions, users, events, transitions, goals, conversion and revenue per currency.' },
-      z.object(periodQuery),
-      summarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneySummary' }),
-    ),
-  }, async (request) => {
-    const { summary, period } = await withPeriodQuery(stats.summary(callerOf(request), request.query));
-    return { ...summary, meta: meta(period) };
-  });
+  statsRoute(
+    '/stats/summary',
+    { summary: 'User-journey totals of a period', description: 'Sessions, users, events, transitions, goals, conversion and revenue per currency.' },
+    period,
+    summarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneySummary' }),
+    stats.summary,
+    ({ summary }) => summary,
+  );
 
-  app.get('/stats/daily', {
-    config,
-    schema: statsSchema(
-      { summary: 'User-journey figures per local day', description: 'Sessions (by first activity), unique users, events, transitions and goal completions for every date of the period.' },
-      z.object(periodQuery),
-      z.object({ daily: dailySchema, meta: metaSchema }).meta({ id: 'JourneyDaily' }),
-    ),
-  }, async (request) => {
-    const { daily, period } = await withPeriodQuery(stats.daily(callerOf(request), request.query));
-    return { daily, meta: meta(period) };
-  });
+  statsRoute(
+    '/stats/daily',
+    { summary: 'User-journey figures per local day', description: 'Sessions (by first activity), unique users, events, transitions and goal completions for every date of the period.' },
+    period,
+    z.object({ daily: dailySchema, meta: metaSchema }).meta({ id: 'JourneyDaily' }),
+    (caller, query) => stats.ofPeriod(caller, query, 'daily'),
+    ({ result }) => ({ daily: result }),
+  );
 
-  app.get('/stats/sessions/summary', {
-    config,
-    schema: statsSchema(
-      { summary: 'Session figures of a period', description: 'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity.' },
-      z.object(periodQuery),
-      z
-        .object({
-          totalSessions: z.number().int(),
-          uniqueUsers: z.number().int(),
-          identifiedSessions: z.number().int(),
-          averageEventsPerSession: z.number(),
-          averageDurationSeconds: z.number(),
-          bounceRate: z.number().describe('percent'),
-          sessionsWithTransition: z.number().int(),
-          crossPlatformRate: z.number().describe('sessionsWithTransition per totalSessions, percent'),
-          convertedSessions: z.number().int(),
-          conversionRate: z.number(),
-          meta: metaSchema,
-        })
-        .meta({ id: 'JourneySessionsSummary' }),
-    ),
-  }, async (request) => {
-    const { summary, period } = await withPeriodQuery(stats.sessionsSummary(callerOf(request), request.query));
-    return { ...summary, meta: meta(period) };
-  });
+  statsRoute(
+    '/stats/sessions/summary',
+    { summary: 'Session figures of a period', description: 'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity.' },
+    period,
+    z
+      .object({
+        totalSessions: z.number().int(),
+        uniqueUsers: z.number().int(),
+        identifiedSessions: z.number().int(),
+        averageEventsPerSession: z.number(),
+        averageDurationSeconds: z.number(),
+        bounceRate: z.number().describe('percent'),
+        sessionsWithTransition: z.number().int(),
+        crossPlatformRate: z.number().describe('sessionsWithTransition per totalSessions, percent'),
+        convertedSessions: z.number().int(),
+        conversionRate: z.number(),
+        meta: metaSchema,
+      })
+      .meta({ id: 'JourneySessionsSummary' }),
+    stats.sessionsSummary,
+    ({ summary }) => summary,
+  );
 
-  app.get('/stats/sessions/by-platform', {
-    config,
-    schema: statsSchema(
-      { summary: 'Sessions per platform', description: 'WEB, IOS and ANDROID are always listed.' },
-      z.object(periodQuery),
-      z.object({ platforms: z.array(platformRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByPlatform' }),
-    ),
-  }, async (request) => {
-    const { platforms, period } = await withPeriodQuery(stats.sessionsByPlatform(callerOf(request), request.query));
-    return { platforms, meta: meta(period) };
-  });
+  statsRoute(
+    '/stats/sessions/by-platform',
+    { summary: 'Sessions per platform', description: 'WEB, IOS and ANDROID are always listed.' },
+    period,
+    z.object({ platforms: z.array(platformRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByPlatform' }),
+    stats.sessionsByPlatform,
+    (figures) => figures,
+  );
 
-  app.get('/stats/sessions/by-utm-source', {
-    config,
-    schema: statsSchema(
-      { summary: 'Sessions per UTM source', description: 'Most sessions first; percentage is of all sessions of the period.' },
-      z.object({ ...periodQuery, limit: z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20) }),
-      z.object({ sources: z.array(utmRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByUtmSource' }),
-    ),
-  }, async (request) => {
-    const { sources, period } = await withPeriodQuery(stats.sessionsByUtmSource(callerOf(request), request.query));
-    return { sources, meta: meta(period) };
-  });
+  statsRoute(
+    '/stats/sessions/by-utm-source',
+    { summary: 'Sessions per UTM source', description: 'Most sessions first; percentage is of all sessions of the period.' },
+    z.object({ ...periodQuery, limit: z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20) }),
+    z.object({ sources: z.array(utmRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByUtmSource' }),
+    stats.sessionsByUtmSource,
+    (figures) => figures,
+  );
 
-  app.get('/stats/sessions/list', {
-    config,
-    schema: statsSchema(
-      { summary: 'Sessions of a period, newest first (paged)', description: 'Filters: platform, utmSource, externalUserId.' },
-      z.object({
-        ...periodQuery,
-        ...pageQuery,
-        platform: z.enum(['WEB', 'IOS', 'ANDROID']).optional(),
-        utmSource: z.string().max(100).optional(),
-        externalUserId: z.string().max(200).optional(),
-      }),
-      z
-        .object({
-          ...pagedShape(
-            z.object({
-              sessionId: z.string(),
-              platform: z.string(),
-              startedAt: z.string().describe('first activity'),
-              lastActivityAt: z.string(),
-              durationSeconds: z.number(),
-              externalUserId: z.string().nullable(),
-              utmSource: z.string().nullable(),
-              utmMedium: z.string().nullable(),
-              utmCampaign: z.string().nullable(),
-              events: z.number().int(),
-              transitions: z.number().int(),
-              furthestStage: stageSchema.nullable().describe('the furthest web funnel stage reached'),
-              goalCompletions: z.number().int(),
-            }),
-          ),
-          meta: metaSchema,
-        })
-        .meta({ id: 'JourneySessionList' }),
-    ),
-  }, async (request) => {
-    const { page, size, platform, utmSource, externalUserId, ...periodInput } = request.query;
-    const { items, total, period } = await withPeriodQuery(
-      stats.listSessions(callerOf(request), periodInput, { platform, utmSource, externalUserId }, { page, size }),
-    );
-    const content = items.map((s) => ({ ...s, startedAt: s.startedAt.toISOString(), lastActivityAt: s.lastActivityAt.toISOString() }));
-    return { ...toPaged(content, total, { page, size }), meta: meta(period) };
+  const sessionListQuery = z.object({
+    ...periodQuery,
+    ...pageQuery,
+    platform: z.enum(['WEB', 'IOS', 'ANDROID']).optional(),
+    utmSource: z.string().max(100).optional(),
+    externalUserId: z.string().max(200).optional(),
   });
+  statsRoute(
+    '/stats/sessions/list',
+    { summary: 'Sessions of a period, newest first (paged)', description: 'Filters: platform, utmSource, externalUserId.' },
+    sessionListQuery,
+    z
+      .object({
+        ...pagedShape(
+          z.object({
+            sessionId: z.string(),
+            platform: z.string(),
+            startedAt: z.string().describe('first activity'),
+            lastActivityAt: z.string(),
+            durationSeconds: z.number(),
+            ...nullableStrings('externalUserId', 'utmSource', 'utmMedium', 'utmCampaign'),
+            events: z.number().int(),
+            transitions: z.number().int(),
+            furthestStage: stageSchema.nullable().describe('the furthest web funnel stage reached'),
+            goalCompletions: z.number().int(),
+          }),
+        ),
+        meta: metaSchema,
+      })
+      .meta({ id: 'JourneySessionList' }),
+    async (caller, { page, size, platform, utmSource, externalUserId, ...periodInput }) => ({
+      ...(await stats.listSessions(caller, periodInput, { platform, utmSource, externalUserId }, { page, size })),
+      page: { page, size },
+    }),
+    ({ items, total, page }) => {
+      const content = items.map((s) => ({ ...s, startedAt: s.startedAt.toISOString(), lastActivityAt: s.lastActivityAt.toISOString() }));
+      return toPaged(content, total, page);
+    },
+  );
 
-  app.get('/stats/transitions/summary', {
-    config,
-    schema: statsSchema(
-      { summary: 'Platform transitions of a period', description: 'Per path (from → to), with web-to-app and app-to-web totals.' },
-      z.object(periodQuery),
-      transitionsSummarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneyTransitionsSummary' }),
-    ),
-  }, async (request) => {
-    const { transitions, period } = await withPeriodQuery(stats.transitionsSummary(callerOf(request), request.query));
-    return { ...transitions, meta: meta(period) };
-  });
+  statsRoute(
+    '/stats/transitions/summary',
+    { summary: 'Platform transitions of a period', description: 'Per path (from → to), with web-to-app and app-to-web totals.' },
+    period,
+    transitionsSummarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneyTransitionsSummary' }),
+    stats.transitionsSummary,
+    ({ transitions }) => transitions,
+  );
 
-  app.get('/stats/transitions/trend', {
-    config,
-    schema: statsSchema(
-      { summary: 'Platform transitions per local day', description: 'Every date of the period, with its total and its paths.' },
-      z.object(periodQuery),
-      z
-        .object({
-          daily: z.array(
-            z.object({
-              date: z.string(),
-              total: z.number().int(),
-              paths: z.array(z.object({ fromPlatform: z.string(), toPlatform: z.string(), count: z.number().int() })),
-            }),
-          ),
-          meta: metaSchema,
-        })
-        .meta({ id: 'JourneyTransitionsTrend' }),
-    ),
-  }, async (request) => {
-    const { daily, period } = await withPeriodQuery(stats.transitionTrend(callerOf(request), request.query));
-    return { daily, meta: meta(period) };
-  });
+  statsRoute(
+    '/stats/transitions/trend',
+    { summary: 'Platform transitions per local day', description: 'Every date of the period, with its total and its paths.' },
+    period,
+    z
+      .object({
+        daily: z.array(
+          z.object({
+            date: z.string(),
+            total: z.number().int(),
+            paths: z.array(z.object({ fromPlatform: z.string(), toPlatform: z.string(), count: z.number().int() })),
+          }),
+        ),
+        meta: metaSchema,
+      })
+      .meta({ id: 'JourneyTransitionsTrend' }),
+    stats.transitionTrend,
+    (figures) => figures,
+  );
 };

@@ -14,6 +14,9 @@ export interface SessionListFilter {
   externalUserId?: string | undefined;
 }
 
+/** The journey queries that take only the organization and the period. */
+type PeriodQueryName = { [K in keyof JourneyStats]: JourneyStats[K] extends (organizationId: number, period: StatsPeriod) => Promise<unknown> ? K : never }[keyof JourneyStats];
+
 const isApp = (p: string) => p === 'IOS' || p === 'ANDROID';
 const sumCounts = (paths: { count: number }[]) => paths.reduce((a, p) => a + p.count, 0);
 
@@ -111,9 +114,15 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
       return { summary: (await summaryOf(caller.organization.id, period)).summary, period };
     },
 
-    async daily(caller: StatsCaller, input: PeriodInput) {
+    /**
+     * Any statistic of the journey queries (olap/journey-stats.ts) that needs only the organization
+     * and the period, answered as the query returns it, under the same period rules as the others:
+     * a new statistic of that kind is its query and its route, nothing here.
+     */
+    async ofPeriod<K extends PeriodQueryName>(caller: StatsCaller, input: PeriodInput, name: K): Promise<{ result: Awaited<ReturnType<JourneyStats[K]>>; period: StatsPeriod }> {
       const period = periodOf(caller, input);
-      return { daily: await stats.daily(caller.organization.id, period), period };
+      const query = stats[name] as (organizationId: number, period: StatsPeriod) => ReturnType<JourneyStats[K]>;
+      return { result: await query(caller.organization.id, period), period };
     },
 
     /** Bounced: at most one event, no transition and no goal. Durations run from the first to the last activity. */
