@@ -35,14 +35,13 @@ import { createCustomDomainsRepo } from './oltp/custom-domains.repo.js';
 import { migratePostgres, withMigrationLock } from './oltp/migrate.js';
 import { createOrganizationsRepo } from './oltp/organizations.repo.js';
 import { createPostgres, type Postgres } from './oltp/postgres.js';
-import { createSsoPartnersRepo } from './oltp/sso-partners.repo.js';
 import { createUsageMeter, type UsageMeter } from './oltp/usage-meter.js';
 import { createUsageRepo } from './oltp/usage.repo.js';
-import { createNoticesRepo } from './oltp/notices.repo.js';
 import { composeLinks } from './compose/links.js';
 import { composeRedirect } from './compose/redirect.js';
 import { composeJourney } from './compose/journey.js';
 import { composeStats } from './compose/stats.js';
+import type { SharedRepos, Wiring } from './compose/wiring.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
@@ -168,35 +167,32 @@ async function assemble(
     bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId, from: instanceId })));
   };
 
-  const domains = composeDomains({ sql, config, log, linkChanged });
-  const apps = composeApps({ sql, secretBox, associationFiles: associationFiles.files, linkChanged });
-
-  const repos: AppDeps['repos'] = {
+  const clock = () => new Date();
+  const repos: SharedRepos = {
     organizations: createOrganizationsRepo({ sql }),
+    apiKeys: createApiKeysRepo({ sql }),
     customDomains: createCustomDomainsRepo({ sql }),
     mobileApps: createMobileAppsRepo({ sql, secretBox }),
     shortUrls: createShortUrlsRepo({ sql }),
     campaigns: createCampaignsRepo({ sql }),
+    usage,
+    usageMeter,
   };
-  const clock = () => new Date();
-  const apiKeys = createApiKeysRepo({ sql });
-  const access = composeAccess({ apiKeys, mobileApps: repos.mobileApps, organizations: repos.organizations, usageMeter, clock });
-  const organizations = composeOrganizations({
-    organizations: repos.organizations, apiKeys, notices: createNoticesRepo({ sql }), ssoPartners: createSsoPartnersRepo({ sql }),
-    usage, usageMeter, secretBox, clock,
-  });
+  const clickCounts = createClickCounts({ client: clickhouse.client, log });
+  const wiring: Wiring = { config, log, sql, clickhouse: clickhouse.client, secretBox, events, repos, clickCounts, clock, linkChanged };
+  const domains = composeDomains(wiring);
+  const apps = composeApps({ ...wiring, associationFiles: associationFiles.files });
+  const access = composeAccess(wiring);
+  const organizations = composeOrganizations(wiring);
   const sdkRateLimit = createSdkRateLimiter({
     keyedPerSecond: config.sdkRateLimitPerSecond,
     keylessPerSecond: config.sdkKeylessRateLimitPerSecond,
     keylessBurst: config.sdkKeylessRateLimitBurst,
   });
-  const deepLinks = composeDeepLinks({
-    sql, events, log, repos, keylessLimit: (app, clientAddress) => sdkRateLimit.keyless(app, clientAddress),
-  });
+  const deepLinks = composeDeepLinks({ ...wiring, keylessLimit: (app, clientAddress) => sdkRateLimit.keyless(app, clientAddress) });
   const authFailures = createAuthFailureLimiters(config.authFailures);
-  const clickCounts = createClickCounts({ client: clickhouse.client, log });
   const deps: AppDeps = {
-    links: composeLinks({ config, repos, clickCounts, events, linkChanged }),
+    links: composeLinks(wiring),
     redirect,
     linkChanged,
     clickCounts,
@@ -218,10 +214,8 @@ async function assemble(
     apps,
     domains,
     deepLinks,
-    journey: composeJourney({ sql, clickhouse: clickhouse.client, secretBox, mobileApps: repos.mobileApps, events, clock }),
-    stats: composeStats({
-      clickhouse: clickhouse.client, clickCounts, shortUrls: repos.shortUrls, campaigns: repos.campaigns, mobileApps: repos.mobileApps, clock,
-    }),
+    journey: composeJourney(wiring),
+    stats: composeStats(wiring),
     repos,
     webhooks: webhooks.service,
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },

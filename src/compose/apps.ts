@@ -5,9 +5,8 @@ import type { AppsService } from '../core/apps/apps.js';
 import { createMobileAppsService } from '../core/apps/mobile-apps.service.js';
 import type { Bus } from '../ingest/bus.js';
 import { createAppAssociationsRepo } from '../oltp/app-associations.repo.js';
-import { createMobileAppsRepo } from '../oltp/mobile-apps.repo.js';
 import type { Sql } from '../oltp/postgres.js';
-import type { SecretBox } from '../shared/secret-box.js';
+import type { Wiring } from './wiring.js';
 
 /** The association-file cache; `stop` ends its listening to other instances' changes. */
 export function composeAssociationFiles(ctx: { sql: Sql; bus: Bus; changedSubject: string }): { files: WellKnownFiles; stop(): void } {
@@ -16,14 +15,9 @@ export function composeAssociationFiles(ctx: { sql: Sql; bus: Bus; changedSubjec
   return { files, stop };
 }
 
-export function composeApps(ctx: {
-  sql: Sql;
-  secretBox: SecretBox;
-  associationFiles: WellKnownFiles;
-  linkChanged(organizationId: number): void;
-}): AppsService {
+export function composeApps(ctx: Pick<Wiring, 'repos' | 'linkChanged'> & { associationFiles: WellKnownFiles }): AppsService {
   return {
-    mobileApps: createMobileAppsService({ repo: createMobileAppsRepo({ sql: ctx.sql, secretBox: ctx.secretBox }), linkChanged: ctx.linkChanged }),
+    mobileApps: createMobileAppsService({ repo: ctx.repos.mobileApps, linkChanged: ctx.linkChanged }),
     associationFiles: ctx.associationFiles,
   };
 }

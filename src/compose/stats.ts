@@ -3,38 +3,27 @@ import { createInstallStatsService } from '../core/stats/install-stats.js';
 import { createJourneyStatsService } from '../core/stats/journey-stats.js';
 import { createLinkStatsService } from '../core/stats/link-stats.js';
 import type { StatsService } from '../core/stats/stats-service.js';
-import type { ClickCounts } from '../olap/click-counts.js';
 import { createClickStats } from '../olap/click-stats.js';
-import type { ClickHouseClient } from '../olap/clickhouse.js';
 import { createInstallStats } from '../olap/install-stats.js';
 import { createJourneyStats } from '../olap/journey-stats.js';
 import { createRevenueStats } from '../olap/revenue-stats.js';
-import type { CampaignsRepo } from '../oltp/campaigns.repo.js';
-import type { MobileAppsRepo } from '../oltp/mobile-apps.repo.js';
-import type { ShortUrlsRepo } from '../oltp/short-urls.repo.js';
+import type { Wiring } from './wiring.js';
 
-export function composeStats(ctx: {
-  clickhouse: ClickHouseClient;
-  clickCounts: ClickCounts;
-  shortUrls: ShortUrlsRepo;
-  campaigns: CampaignsRepo;
-  mobileApps: MobileAppsRepo;
-  clock: () => Date;
-}): StatsService {
-  const { clickhouse, clock } = ctx;
+export function composeStats({ clickhouse, clickCounts, repos, clock }: Pick<Wiring, 'clickhouse' | 'clickCounts' | 'repos' | 'clock'>): StatsService {
+  const { shortUrls, campaigns } = repos;
   return {
     links: createLinkStatsService({
-      shortUrls: ctx.shortUrls,
-      campaigns: ctx.campaigns,
+      shortUrls,
+      campaigns,
       clickStats: createClickStats(clickhouse),
-      clickCounts: ctx.clickCounts,
+      clickCounts,
       revenueStats: createRevenueStats(clickhouse),
       clock,
     }),
     installs: createInstallStatsService({
-      shortUrls: ctx.shortUrls,
-      campaigns: ctx.campaigns,
-      mobileApps: ctx.mobileApps,
+      shortUrls,
+      campaigns,
+      mobileApps: repos.mobileApps,
       installStats: createInstallStats(clickhouse),
       clock,
     }),
