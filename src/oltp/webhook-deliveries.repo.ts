@@ -48,15 +48,10 @@ export interface DeliveryAttempt {
   responseBody: string | null;
 }
 
-export interface AttemptRecord {
+/** One attempt as the worker reports it: what it saw, and what follows for the delivery. */
+export interface AttemptRecord extends Omit<DeliveryAttempt, 'attempt'> {
   deliveryId: number;
   organizationId: number;
-  startedAt: Date;
-  url: string;
-  status: number | null;
-  error: string | null;
-  latencyMs: number;
-  responseBody: string | null;
   /** succeeded; or a retry at nextAttemptAt; or failed for good. */
   outcome: { state: 'succeeded' } | { state: 'retry'; nextAttemptAt: Date } | { state: 'failed' };
   /** When the endpoint's failure streak disables it. */

@@ -3,21 +3,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { errorBodySchema, idSchema, nullableStrings } from '../schemas/common.js';
 
 const reportSchema = z
   .object({
     id: z.number().int(),
     organizationId: z.number().int().nullable(),
     appId: z.number().int().nullable(),
-    token: z.string().nullable(),
-    appUrl: z.string().nullable(),
-    schemeEnd: z.string().nullable(),
-    pathPart: z.string().nullable(),
-    androidPackage: z.string().nullable(),
-    appScheme: z.string().nullable(),
-    intentUrl: z.string().nullable(),
-    userAgent: z.string().nullable(),
+    ...nullableStrings('token', 'appUrl', 'schemeEnd', 'pathPart', 'androidPackage', 'appScheme', 'intentUrl', 'userAgent'),
     createdAt: z.string(),
   })
   .meta({ id: 'DebugSchemeReport' });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { JOURNEY_PLATFORMS, WEB_FUNNEL_STAGES } from '../../core/journey/activity.js';
 import type { JourneySession } from '../../core/journey/sessions.js';
-import { errorBodySchema } from '../schemas/common.js';
+import { errorBodySchema, nullableStrings } from '../schemas/common.js';
 import { freeFormObject, singleLine } from '../schemas/text.js';
 
 export const journeyErrorResponses = {
@@ -76,12 +76,7 @@ export const sessionSchema = z
     startedAt: z.string().describe('ISO-8601 UTC'),
     updatedAt: z.string(),
     externalUserId: z.string().nullable().describe('set at create or by link-user; later events carry it'),
-    userLinkedAt: z.string().nullable(),
-    deepLinkToken: z.string().nullable(),
-    utmSource: z.string().nullable(),
-    utmMedium: z.string().nullable(),
-    utmCampaign: z.string().nullable(),
-    referrer: z.string().nullable(),
+    ...nullableStrings('userLinkedAt', 'deepLinkToken', 'utmSource', 'utmMedium', 'utmCampaign', 'referrer'),
     landingUrl: z.string().nullable(),
     link: sessionLinkSchema.nullable(),
   })

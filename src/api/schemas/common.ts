@@ -30,3 +30,8 @@ export const commonErrorResponses = {
   404: errorBodySchema,
   429: errorBodySchema,
 } as const;
+
+/** Text fields of a record that may be empty: each a string or null, in the order named. */
+export function nullableStrings<K extends string>(...names: K[]): { [P in K]: z.ZodNullable<z.ZodString> } {
+  return Object.fromEntries(names.map((name) => [name, z.string().nullable()])) as { [P in K]: z.ZodNullable<z.ZodString> };
+}

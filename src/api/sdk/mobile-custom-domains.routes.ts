@@ -3,12 +3,11 @@
 // X-App-ID and X-Mobile-App-API-Key on every call (401), one per-app rate limit (429); another
 // organization's domain is simply not found.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
 import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
-import { customDomainListQuery, customDomainPageSchema, customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
-import { toSpringPage } from '../schemas/paging.js';
+import { customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
+import { customDomainRoutes } from '../service/custom-domains.routes.js';
 import { callerOf } from '../caller.js';
 import { requireMobileApp } from './mobile-sdk-auth.js';
 
@@ -17,27 +16,7 @@ export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsS
   // Before validation: a caller without credentials hears 401, whatever else is wrong.
   requireMobileApp(app, sdk);
 
-  app.get('/custom-domains', {
-    schema: {
-      tags, summary: "List the app's organization's custom domains",
-      querystring: customDomainListQuery,
-      response: { 200: customDomainPageSchema, ...commonErrorResponses },
-    },
-  }, async (request) => {
-    const { items, total } = await domains.list(callerOf(request), request.query);
-    return toSpringPage(items.map(toCustomDomainJson), total, request.query);
-  });
-
-  app.get('/custom-domains/verified', {
-    schema: {
-      tags, summary: 'Every VERIFIED or ACTIVE domain of the organization (plain array)',
-      response: { 200: z.array(customDomainSchema), ...commonErrorResponses },
-    },
-  }, async (request) => (await domains.listUsable(callerOf(request))).map(toCustomDomainJson));
-
-  app.get('/custom-domains/:id', {
-    schema: { tags, summary: 'Read a custom domain', params: idParams, response: { 200: customDomainSchema, ...commonErrorResponses } },
-  }, async (request) => toCustomDomainJson(await domains.get(callerOf(request), request.params.id)));
+  await app.register(customDomainRoutes, { domains, tags, whose: " of the app's organization" });
 
   app.post('/custom-domains/:id/verify', {
     schema: {

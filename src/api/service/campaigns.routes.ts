@@ -4,8 +4,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkAddress, parseIsoDateTime } from '../../core/links/link-rules.js';
 import type { Campaign, CampaignService } from '../../core/links/campaigns.js';
-import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
+import { commonErrorResponses, errorBodySchema, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../caller.js';
+import { deleteById, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryDateTime, toPaged } from '../schemas/paging.js';
@@ -21,18 +22,13 @@ const campaignSchema = z
     updatedAt: z.string(),
     expiresAt: z.string().nullable(),
     iosAppId: z.number().int().nullable(),
-    iosAppName: z.string().nullable(),
-    iosAppIconUrl: z.string().nullable(),
+    ...nullableStrings('iosAppName', 'iosAppIconUrl'),
     androidAppId: z.number().int().nullable(),
-    androidAppName: z.string().nullable(),
-    androidAppIconUrl: z.string().nullable(),
+    ...nullableStrings('androidAppName', 'androidAppIconUrl'),
     username: z.string().describe("creator: the organization's name"),
-    utmSource: z.string().nullable(),
-    utmMedium: z.string().nullable(),
+    ...nullableStrings('utmSource', 'utmMedium'),
     appPath: z.string().nullable().describe("linked app's path: {base}/{appPath}/{alias}"),
-    customDomainName: z.string().nullable(),
-    iosDeepLinkPath: z.string().nullable(),
-    androidDeepLinkPath: z.string().nullable(),
+    ...nullableStrings('customDomainName', 'iosDeepLinkPath', 'androidDeepLinkPath'),
     clickCount: z.number().int(),
     goalType: z.string().nullable(),
     campaignUrl: z.string().describe('complete campaign link; add ?cid=…&tracker=… to track'),
@@ -115,30 +111,20 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
     return toPaged(items.map(toJson), total, { page, size });
   });
 
-  app.get('/campaigns/:id', {
-    schema: { tags, security, summary: 'Read a campaign', params: idParams, response: { 200: campaignSchema, ...commonErrorResponses } },
-  }, async (request) => toJson(await campaigns.get(callerOf(request), request.params.id)));
+  readById(app, '/campaigns/:id', { tags, security, summary: 'Read a campaign', response: campaignSchema }, async (caller, id) => toJson(await campaigns.get(caller, id)));
 
-  app.put('/campaigns/:id', {
-    schema: {
-      tags, security, summary: 'Update a campaign (fields left out keep their value; null clears)',
-      params: idParams,
-      body: z.object({
-        name: singleLine(z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters')).optional(),
-        originalUrl: url.optional(),
-        expiresAt: expiresAt.nullable().optional(),
-        goalType: clearable(text(50)),
-        ...linkedAppFields,
-        ...extraFields,
-      }),
-      response: { 200: campaignSchema, ...commonErrorResponses },
-    },
-  }, async (request) => toJson(await campaigns.update(callerOf(request), request.params.id, request.body)));
+  updateById(app, '/campaigns/:id', {
+    tags, security, summary: 'Update a campaign (fields left out keep their value; null clears)',
+    body: z.object({
+      name: singleLine(z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters')).optional(),
+      originalUrl: url.optional(),
+      expiresAt: expiresAt.nullable().optional(),
+      goalType: clearable(text(50)),
+      ...linkedAppFields,
+      ...extraFields,
+    }),
+    response: campaignSchema,
+  }, async (caller, id, body) => toJson(await campaigns.update(caller, id, body)));
 
-  app.delete('/campaigns/:id', {
-    schema: { tags, security, summary: 'Delete a campaign; its alias stops resolving', params: idParams, response: { 204: z.null(), ...commonErrorResponses } },
-  }, async (request, reply) => {
-    await campaigns.delete(callerOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  deleteById(app, '/campaigns/:id', { tags, security, summary: 'Delete a campaign; its alias stops resolving' }, campaigns.delete);
 };

@@ -1,5 +1,6 @@
-// Service API: custom domains, read-only (/api/v1/service/custom-domains). Domains are registered
-// by the operator and verified by DNS; links may use the VERIFIED and ACTIVE ones.
+// Custom domains, read-only: the list, the usable ones and one record. The Service API serves them
+// at /api/v1/service/custom-domains, the Mobile SDK API (with verify) at /api/v1/sdk/mobile/custom-domains.
+// Domains are registered by the operator and verified by DNS; links may use the VERIFIED and ACTIVE ones.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
@@ -8,13 +9,18 @@ import { callerOf } from '../caller.js';
 import { customDomainListQuery, customDomainPageSchema, customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
 import { toSpringPage } from '../schemas/paging.js';
 
-export const customDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService }> = async (app, { domains }) => {
-  const tags = ['service: custom domains'];
-  const security = [{ apiKey: [] }];
+interface ReadOptions {
+  domains: DomainsService;
+  tags: string[];
+  security?: Record<string, string[]>[];
+  /** Whose domains the list holds, for the summaries: "" or " of the app's organization". */
+  whose: string;
+}
 
+export const customDomainRoutes: FastifyPluginAsyncZod<ReadOptions> = async (app, { domains, tags, security, whose }) => {
   app.get('/custom-domains', {
     schema: {
-      tags, security, summary: 'List custom domains',
+      tags, security, summary: `List the custom domains${whose}`,
       querystring: customDomainListQuery,
       response: { 200: customDomainPageSchema, ...commonErrorResponses },
     },
@@ -25,7 +31,7 @@ export const customDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService
 
   app.get('/custom-domains/verified', {
     schema: {
-      tags, security, summary: 'Every VERIFIED or ACTIVE domain (plain array)',
+      tags, security, summary: `Every VERIFIED or ACTIVE domain${whose} (plain array)`,
       response: { 200: z.array(customDomainSchema), ...commonErrorResponses },
     },
   }, async (request) => (await domains.listUsable(callerOf(request))).map(toCustomDomainJson));

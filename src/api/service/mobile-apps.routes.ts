@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { BUNDLE_ID_PATTERN, CERT_FINGERPRINT_PATTERN, isAppOwnScheme, SCHEME_NAME_PATTERN, schemeName, TEAM_ID_PATTERN } from '../../core/apps/app-settings.js';
 import type { MobileApp, MobileAppsService } from '../../core/apps/mobile-apps.service.js';
 import type { Config } from '../../shared/config.js';
-import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
+import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { callerOf } from '../caller.js';
+import { deleteById, readById, updateById } from './by-id.routes.js';
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 import { clearable, httpsUrlSchema } from '../schemas/link.js';
@@ -119,28 +120,24 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
     return toNumberedPage(items.map(toJson), total, request.query);
   });
 
-  app.get('/mobile-apps/:id', {
-    schema: { tags, security, summary: 'Read a mobile app', params: idParams, response: { 200: mobileAppSchema, ...commonErrorResponses } },
-  }, async (request) => toJson(await mobileApps.get(callerOf(request), request.params.id)));
+  readById(app, '/mobile-apps/:id', { tags, security, summary: 'Read a mobile app', response: mobileAppSchema }, async (caller, id) => toJson(await mobileApps.get(caller, id)));
 
-  app.put('/mobile-apps/:id', {
-    schema: {
-      tags, security, summary: 'Update a mobile app',
-      params: idParams,
-      body: z.object({
-        platform: platformSchema.optional(),
-        appName: fields.appName.optional(),
-        bundleId: bundleIdSchema.optional(),
-        teamId: fields.teamId,
-        scheme: fields.scheme,
-        storeUrl: fields.storeUrl,
-        appIconUrl: fields.appIconUrl,
-        sha256CertFingerprints: fields.sha256CertFingerprints,
-        deepLinkTokenTtlSeconds: fields.deepLinkTokenTtlSeconds,
-      }),
-      response: { 200: mobileAppSchema, ...commonErrorResponses, 409: errorBodySchema },
-    },
-  }, async (request) => toJson(await mobileApps.update(callerOf(request), request.params.id, request.body)));
+  updateById(app, '/mobile-apps/:id', {
+    tags, security, summary: 'Update a mobile app',
+    body: z.object({
+      platform: platformSchema.optional(),
+      appName: fields.appName.optional(),
+      bundleId: bundleIdSchema.optional(),
+      teamId: fields.teamId,
+      scheme: fields.scheme,
+      storeUrl: fields.storeUrl,
+      appIconUrl: fields.appIconUrl,
+      sha256CertFingerprints: fields.sha256CertFingerprints,
+      deepLinkTokenTtlSeconds: fields.deepLinkTokenTtlSeconds,
+    }),
+    response: mobileAppSchema,
+    conflicts: true,
+  }, async (caller, id, body) => toJson(await mobileApps.update(caller, id, body)));
 
   app.post('/mobile-apps/:id/identity-verification', {
     schema: {
@@ -164,23 +161,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
     return { ...toJson(issued.app), identitySecret: issued.secret };
   });
 
-  app.delete('/mobile-apps/:id/identity-verification', {
-    schema: {
-      tags, security, summary: 'Turn identity verification off and forget its secret (extension)',
-      params: idParams, response: { 204: z.null(), ...commonErrorResponses },
-    },
-  }, async (request, reply) => {
-    await mobileApps.clearIdentitySecret(callerOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  deleteById(app, '/mobile-apps/:id/identity-verification', { tags, security, summary: 'Turn identity verification off and forget its secret (extension)' }, mobileApps.clearIdentitySecret);
 
-  app.delete('/mobile-apps/:id', {
-    schema: {
-      tags, security, summary: 'Delete a mobile app and its deep-link settings; links keep working without it',
-      params: idParams, response: { 204: z.null(), ...commonErrorResponses },
-    },
-  }, async (request, reply) => {
-    await mobileApps.remove(callerOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  deleteById(app, '/mobile-apps/:id', { tags, security, summary: 'Delete a mobile app and its deep-link settings; links keep working without it' }, mobileApps.remove);
 };

@@ -4,8 +4,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkAddress, parseExpirationDate } from '../../core/links/link-rules.js';
 import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
-import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
+import { commonErrorResponses, errorBodySchema, idParams, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../caller.js';
+import { deleteById, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryBoolean, queryDateTime, toPaged } from '../schemas/paging.js';
@@ -20,20 +21,10 @@ export const shortUrlSchema = z
     createdAt: z.string(),
     expiresAt: z.string().nullable(),
     showAdPage: z.boolean(),
-    ogTitle: z.string().nullable(),
-    ogDescription: z.string().nullable(),
-    ogImageUrl: z.string().nullable(),
+    ...nullableStrings('ogTitle', 'ogDescription', 'ogImageUrl'),
     iosAppId: z.number().int().nullable(),
     androidAppId: z.number().int().nullable(),
-    utmSource: z.string().nullable(),
-    utmMedium: z.string().nullable(),
-    utmTerm: z.string().nullable(),
-    utmContent: z.string().nullable(),
-    customDomainName: z.string().nullable(),
-    iosDeepLinkPath: z.string().nullable(),
-    androidDeepLinkPath: z.string().nullable(),
-    mobileTargetUrl: z.string().nullable(),
-    goalType: z.string().nullable(),
+    ...nullableStrings('utmSource', 'utmMedium', 'utmTerm', 'utmContent', 'customDomainName', 'iosDeepLinkPath', 'androidDeepLinkPath', 'mobileTargetUrl', 'goalType'),
     shortCode: z.string().describe('extension: the code in the path'),
     utmCampaign: z.string().nullable().describe('extension'),
     updatedAt: z.string().describe('extension'),
@@ -135,39 +126,25 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     return toPaged(items.map(toJson), total, { page, size });
   });
 
-  app.get('/urls/:id', {
-    schema: { tags, security, summary: 'Read a short URL', params: idParams, response: { 200: shortUrlSchema, ...commonErrorResponses } },
-  }, async (request) => toJson(await shortUrls.get(callerOf(request), request.params.id)));
+  readById(app, '/urls/:id', { tags, security, summary: 'Read a short URL', response: shortUrlSchema }, async (caller, id) => toJson(await shortUrls.get(caller, id)));
 
-  app.put('/urls/:id', {
-    schema: {
-      tags, security, summary: 'Update a short URL (fields left out keep their value; null clears)',
-      params: idParams,
-      body: z.object({
-        originalUrl: url.optional(),
-        expirationDate: expiration.nullable().optional(),
-        showAdPage: z.boolean().optional(),
-        goalType: clearable(text(50)),
-        title: clearable(text(200)),
-        ...linkedAppFields,
-        ...extraFields,
-      }),
-      response: { 200: shortUrlSchema, ...commonErrorResponses },
-    },
-  }, async (request) => {
-    const { expirationDate, ...rest } = request.body;
-    return toJson(await shortUrls.update(callerOf(request), request.params.id, {
-      ...rest,
-      ...(expirationDate === undefined ? {} : { expiresAt: expirationDate }),
-    }));
-  });
+  updateById(app, '/urls/:id', {
+    tags, security, summary: 'Update a short URL (fields left out keep their value; null clears)',
+    body: z.object({
+      originalUrl: url.optional(),
+      expirationDate: expiration.nullable().optional(),
+      showAdPage: z.boolean().optional(),
+      goalType: clearable(text(50)),
+      title: clearable(text(200)),
+      ...linkedAppFields,
+      ...extraFields,
+    }),
+    response: shortUrlSchema,
+  }, async (caller, id, { expirationDate, ...rest }) =>
+    toJson(await shortUrls.update(caller, id, { ...rest, ...(expirationDate === undefined ? {} : { expiresAt: expirationDate }) })),
+  );
 
-  app.delete('/urls/:id', {
-    schema: { tags, security, summary: 'Delete a short URL; its code stops resolving', params: idParams, response: { 204: z.null(), ...commonErrorResponses } },
-  }, async (request, reply) => {
-    await shortUrls.delete(callerOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+  deleteById(app, '/urls/:id', { tags, security, summary: 'Delete a short URL; its code stops resolving' }, shortUrls.delete);
 
   const colour = z.string().regex(/^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour such as #000000').transform((c) => (c.startsWith('#') ? c : `#${c}`));
 

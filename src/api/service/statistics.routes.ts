@@ -3,7 +3,9 @@
 // document: every top list is [{name, count, percentage}].
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Caller } from '../../core/caller.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
+import type { StatsPeriod } from '../../core/stats/period.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { callerOf } from '../caller.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
@@ -13,33 +15,43 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
   const tags = ['service: statistics'];
   const security = [{ apiKey: [] }];
 
-  app.get('/urls/:id/stats', {
-    schema: {
-      tags, security, summary: 'Click statistics of a short URL',
-      params: idParams,
-      querystring: z.object(periodQuery),
-      response: {
-        200: z
-          .object({
-            url: shortUrlSchema,
-            chartLabels: z.array(z.string()).describe('every date of the period, YYYY-MM-DD'),
-            chartData: z.array(z.number().int()).describe('clicks per date'),
-            hourlyChartLabels: z.array(z.string()).describe('"00:00" to "23:00"'),
-            hourlyChartData: z.array(z.number().int()).describe('clicks per hour of day over the period'),
-            topReferrers: z.array(topItem),
-            topCountries: z.array(topItem),
-            topBrowsers: z.array(topItem),
-            topOsSystems: z.array(topItem),
-            deviceTypeStats: z.array(topItem).describe('always Mobile, Desktop, Tablet'),
-            meta: statsMetaSchema,
-          })
-          .meta({ id: 'UrlStats' }),
-        ...commonErrorResponses,
-      },
-    },
-  }, async (request) => {
-    const { url, clickCount, stats, period } = await withPeriodQuery(linkStats.forShortUrl(callerOf(request), request.params.id, request.query));
-    return {
+  /** The statistics of one link: its id and the period in, what `find` found shaped by `answer`, then meta. */
+  function linkStatsRoute<Q extends z.ZodType, T extends { period: StatsPeriod }>(
+    url: string,
+    summary: string,
+    querystring: Q,
+    response: z.ZodType,
+    find: (caller: Caller, id: number, query: z.output<Q>) => Promise<T>,
+    answer: (found: T) => object,
+  ): void {
+    const schema = { tags, security, summary, params: idParams, querystring: querystring as z.ZodType, response: { 200: response, ...commonErrorResponses } };
+    app.get(url, { schema }, async (request) => {
+      const found = await withPeriodQuery(find(callerOf(request), request.params.id, request.query as z.output<Q>));
+      return { ...answer(found), meta: meta(found.period) };
+    });
+  }
+
+  linkStatsRoute(
+    '/urls/:id/stats',
+    'Click statistics of a short URL',
+    z.object(periodQuery),
+    z
+      .object({
+        url: shortUrlSchema,
+        chartLabels: z.array(z.string()).describe('every date of the period, YYYY-MM-DD'),
+        chartData: z.array(z.number().int()).describe('clicks per date'),
+        hourlyChartLabels: z.array(z.string()).describe('"00:00" to "23:00"'),
+        hourlyChartData: z.array(z.number().int()).describe('clicks per hour of day over the period'),
+        topReferrers: z.array(topItem),
+        topCountries: z.array(topItem),
+        topBrowsers: z.array(topItem),
+        topOsSystems: z.array(topItem),
+        deviceTypeStats: z.array(topItem).describe('always Mobile, Desktop, Tablet'),
+        meta: statsMetaSchema,
+      })
+      .meta({ id: 'UrlStats' }),
+    linkStats.forShortUrl,
+    ({ url, clickCount, stats }) => ({
       url: toShortUrlJson(url, publicBaseUrl, clickCount),
       chartLabels: stats.daily.map((d) => d.date),
       chartData: stats.daily.map((d) => d.count),
@@ -50,51 +62,44 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
       topBrowsers: stats.browsers,
       topOsSystems: stats.operatingSystems,
       deviceTypeStats: stats.deviceTypes,
-      meta: meta(period),
-    };
-  });
+    }),
+  );
 
-  app.get('/campaigns/:id/stats', {
-    schema: {
-      tags, security, summary: 'Click statistics of a campaign',
-      params: idParams,
-      querystring: z.object({
-        ...periodQuery,
-        customId: z.string().max(100, 'must be at most 100 characters').optional().describe('only clicks carrying this cid'),
-      }),
-      response: {
-        200: z
-          .object({
-            campaign: z.object({ id: z.number().int(), name: z.string(), alias: z.string(), createdAt: z.string(), expiresAt: z.string().nullable() }),
-            totalClicks: z.number().int(),
-            dailyClicks: z.array(z.object({ date: z.string(), count: z.number().int() })),
-            hourlyClicks: z.array(z.object({ hour: z.string(), count: z.number().int() })),
-            userClicks: z.array(topItem).describe('clicks per cid (user tracking id), most first, up to 100'),
-            topCountries: z.array(topItem),
-            topTrackers: z.array(topItem),
-            topBrowsers: z.array(topItem),
-            topOs: z.array(topItem),
-            topReferrers: z.array(topItem),
-            deviceTypeStats: z.array(topItem),
-            revenueStats: z.object({
-              available: z.boolean().describe('false when the organization has no revenue-analytics add-on: every figure is then empty'),
-              currency: z.string().nullable().describe('currency of totalRevenue and dailyRevenue: the one with most purchases'),
-              totalRevenue: z.number(),
-              purchases: z.number().int(),
-              averageOrderValue: z.number().describe('totalRevenue / purchases in that currency'),
-              purchaseConversionRate: z.number().describe('purchases (all currencies) per click, percent'),
-              dailyRevenue: z.array(z.object({ date: z.string(), revenue: z.number(), purchases: z.number().int() })).describe('every date of the period, in the main currency'),
-              byCurrency: z.array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() })).describe('never summed across currencies'),
-            }),
-            meta: statsMetaSchema,
-          })
-          .meta({ id: 'CampaignStats' }),
-        ...commonErrorResponses,
-      },
-    },
-  }, async (request) => {
-    const { campaign, stats, revenue, period } = await withPeriodQuery(linkStats.forCampaign(callerOf(request), request.params.id, request.query));
-    return {
+  linkStatsRoute(
+    '/campaigns/:id/stats',
+    'Click statistics of a campaign',
+    z.object({
+      ...periodQuery,
+      customId: z.string().max(100, 'must be at most 100 characters').optional().describe('only clicks carrying this cid'),
+    }),
+    z
+      .object({
+        campaign: z.object({ id: z.number().int(), name: z.string(), alias: z.string(), createdAt: z.string(), expiresAt: z.string().nullable() }),
+        totalClicks: z.number().int(),
+        dailyClicks: z.array(z.object({ date: z.string(), count: z.number().int() })),
+        hourlyClicks: z.array(z.object({ hour: z.string(), count: z.number().int() })),
+        userClicks: z.array(topItem).describe('clicks per cid (user tracking id), most first, up to 100'),
+        topCountries: z.array(topItem),
+        topTrackers: z.array(topItem),
+        topBrowsers: z.array(topItem),
+        topOs: z.array(topItem),
+        topReferrers: z.array(topItem),
+        deviceTypeStats: z.array(topItem),
+        revenueStats: z.object({
+          available: z.boolean().describe('false when the organization has no revenue-analytics add-on: every figure is then empty'),
+          currency: z.string().nullable().describe('currency of totalRevenue and dailyRevenue: the one with most purchases'),
+          totalRevenue: z.number(),
+          purchases: z.number().int(),
+          averageOrderValue: z.number().describe('totalRevenue / purchases in that currency'),
+          purchaseConversionRate: z.number().describe('purchases (all currencies) per click, percent'),
+          dailyRevenue: z.array(z.object({ date: z.string(), revenue: z.number(), purchases: z.number().int() })).describe('every date of the period, in the main currency'),
+          byCurrency: z.array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() })).describe('never summed across currencies'),
+        }),
+        meta: statsMetaSchema,
+      })
+      .meta({ id: 'CampaignStats' }),
+    linkStats.forCampaign,
+    ({ campaign, stats, revenue }) => ({
       campaign: {
         id: campaign.id,
         name: campaign.name,
@@ -113,7 +118,6 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
       topReferrers: stats.referrers,
       deviceTypeStats: stats.deviceTypes,
       revenueStats: revenue,
-      meta: meta(period),
-    };
-  });
+    }),
+  );
 };

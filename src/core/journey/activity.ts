@@ -51,6 +51,13 @@ export function createJourneyActivityService(deps: ActivityDeps) {
     eventId: input.eventId ?? uuidv7(),
   });
 
+  /** What every event of a session carries of it: the session, the app and the user. */
+  const sessionFacts = (caller: JourneyCallerInfo, session: { id: string; externalUserId: string | null }) => ({
+    sessionId: session.id,
+    appId: appOf(caller).id,
+    externalUserId: session.externalUserId,
+  });
+
   /** Hands the event to the bus, which writes it to ClickHouse and the webhooks. */
   function publish(
     type: 'session_event' | 'session_transition' | 'journey_funnel',
@@ -66,14 +73,7 @@ export function createJourneyActivityService(deps: ActivityDeps) {
       const organizationId = caller.organization.id;
       const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
       const stamp = stampOf(input, 'occurredAt');
-      const data: SessionEventData = {
-        sessionId: session.id,
-        appId: appOf(caller).id,
-        platform: session.platform,
-        eventType: input.eventType,
-        properties: input.properties,
-        externalUserId: session.externalUserId,
-      };
+      const data: SessionEventData = { ...sessionFacts(caller, session), platform: session.platform, eventType: input.eventType, properties: input.properties };
       publish('session_event', caller, stamp, data);
       return { eventId: stamp.eventId, sessionId: session.id, eventType: input.eventType, occurredAt: new Date(stamp.occurredAt) };
     },
@@ -98,15 +98,13 @@ export function createJourneyActivityService(deps: ActivityDeps) {
       const link = await lookup.linkFor(session, input);
       const stamp = stampOf(input, 'occurredAt');
       const data: SessionTransitionData = {
-        sessionId: session.id,
-        appId: appOf(caller).id,
+        ...sessionFacts(caller, session),
         fromPlatform: input.fromPlatform,
         toPlatform: input.toPlatform,
         targetSessionId: input.targetSessionId,
         urlId: link.urlId,
         campaignId: link.campaignId,
         deepLinkToken: input.deepLinkToken,
-        externalUserId: session.externalUserId,
         properties: input.properties,
       };
       publish('session_transition', caller, stamp, data);
@@ -153,19 +151,8 @@ export function createJourneyActivityService(deps: ActivityDeps) {
           return { recorded: false, duplicate: true, eventId: claim.firstEventId, sessionId: claim.firstSessionId, ...answer, occurredAt: claim.firstRecordedAt };
         }
       }
-      const data: JourneyFunnelData = {
-        sessionId: session.id,
-        appId: appOf(caller).id,
-        platform: session.platform,
-        stage: input.stage,
-        goalType: input.goalType,
-        goalValue: input.goalValue,
-        currency: input.currency,
-        transactionId: input.transactionId,
-        urlId: link.urlId,
-        campaignId: link.campaignId,
-        externalUserId: session.externalUserId,
-      };
+      const { stage, goalType, goalValue, currency, transactionId, urlId, campaignId } = answer;
+      const data: JourneyFunnelData = { ...sessionFacts(caller, session), platform: session.platform, stage, goalType, goalValue, currency, transactionId, urlId, campaignId };
       publish('journey_funnel', caller, { eventId, occurredAt }, data);
       return { recorded: true, duplicate: false, eventId, sessionId: session.id, ...answer, occurredAt: new Date(occurredAt) };
     },

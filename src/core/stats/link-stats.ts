@@ -2,19 +2,17 @@
 // period is clamped to the plan's retention, and revenue figures need the revenue-analytics add-on
 // (without it they stay empty rather than refusing the whole answer).
 import { notFound } from '../../shared/errors.js';
+import type { Caller } from '../caller.js';
 import type { ClickCounts } from '../../olap/click-counts.js';
 import type { ClickStats, ClickStatsQueries } from '../../olap/click-stats.js';
 import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.js';
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
-import type { Organization } from '../../oltp/organizations.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 export type { ClickStats, RevenueStats };
 
-export interface StatsCaller {
-  organization: Organization;
-}
+export type StatsCaller = Pick<Caller, 'organization'>;
 
 export interface LinkStatsDeps {
   shortUrls: Pick<ShortUrlsRepo, 'get'>;

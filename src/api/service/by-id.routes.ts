@@ -1,0 +1,44 @@
+// The routes every Service API resource has alike: read one by its id (200 with the record), update
+// one by its id (200 with the record as it is now) and delete one by its id (204, no body). The
+// caller comes from the context's authentication hook.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Caller } from '../../core/caller.js';
+import { callerOf } from '../caller.js';
+import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
+
+type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
+
+/** The OpenAPI grouping of a resource's routes. */
+interface RouteDoc {
+  tags: string[];
+  security: Record<string, string[]>[];
+}
+
+/** GET `url` (with `:id`): the record `read` finds for the caller, as `response` describes it. */
+export function readById(app: ZodApp, url: string, doc: RouteDoc & { summary: string; response: z.ZodType }, read: (caller: Caller, id: number) => Promise<unknown>): void {
+  const { response, ...rest } = doc;
+  app.get(url, { schema: { ...rest, params: idParams, response: { 200: response, ...commonErrorResponses } } }, (request) => read(callerOf(request), request.params.id));
+}
+
+/** PUT `url` (with `:id`): `update` gets the body `body` parsed; 409 where `conflicts` says a change can clash. */
+export function updateById<B extends z.ZodType>(
+  app: ZodApp,
+  url: string,
+  doc: RouteDoc & { summary: string; body: B; response: z.ZodType; conflicts?: boolean },
+  update: (caller: Caller, id: number, body: z.output<B>) => Promise<unknown>,
+): void {
+  const { response, body, conflicts, ...rest } = doc;
+  const errors = conflicts ? { ...commonErrorResponses, 409: errorBodySchema } : commonErrorResponses;
+  app.put(url, { schema: { ...rest, params: idParams, body: body as z.ZodType, response: { 200: response, ...errors } } }, (request) =>
+    update(callerOf(request), request.params.id, request.body as z.output<B>),
+  );
+}
+
+/** DELETE `url` (with `:id`): 204 once `remove` is done. */
+export function deleteById(app: ZodApp, url: string, doc: RouteDoc & { summary: string }, remove: (caller: Caller, id: number) => Promise<unknown>): void {
+  app.delete(url, { schema: { ...doc, params: idParams, response: { 204: z.null(), ...commonErrorResponses } } }, async (request, reply) => {
+    await remove(callerOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
+}
