@@ -142,7 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }
-  await app.register(webSdkRoutes, { deps });
+  await app.register(webSdkRoutes);
   await app.register(mobileCustomDomainRoutes, { domains: deps.domains, sdk: deps.sdk, prefix: '/api/v1/sdk/mobile' });
   await app.register(wellKnownRoutes, { associationFiles: deps.apps.associationFiles });
   await app.register(mobileSdkApi, { deps, prefix: '/api/v1/sdk/mobile' });

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from './deps.js';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const healthRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'lifecycle' | 'metrics'> }> = async (app, { deps }) => {
   app.get('/healthz', {
     schema: { tags: ['operations'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } },
   }, async () => ({ status: 'ok' as const }));

@@ -2,7 +2,7 @@
 // debug-scheme): newest first, optionally for one app.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../deps.js';
+import type { WebSdkDataService } from '../../core/deeplinks/web-sdk.js';
 import { errorBodySchema, idSchema, nullableStrings } from '../schemas/common.js';
 
 const reportSchema = z
@@ -15,7 +15,7 @@ const reportSchema = z
   })
   .meta({ id: 'DebugSchemeReport' });
 
-export const adminDebugSchemeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const adminDebugSchemeRoutes: FastifyPluginAsyncZod<{ webSdk: WebSdkDataService }> = async (app, { webSdk }) => {
   app.get('/debug-scheme-reports', {
     schema: {
       tags: ['operator'], security: [{ adminToken: [] }], summary: 'Android intent debug reports from the web SDK, newest first',
@@ -23,7 +23,7 @@ export const adminDebugSchemeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = 
       response: { 200: z.object({ content: z.array(reportSchema) }), 400: errorBodySchema, 401: errorBodySchema },
     },
   }, async (request) => {
-    const reports = await deps.deepLinks.webSdk.debugSchemeReports({ appId: request.query.appId, limit: request.query.limit });
+    const reports = await webSdk.debugSchemeReports({ appId: request.query.appId, limit: request.query.limit });
     return { content: reports.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
   });
 };

@@ -32,6 +32,6 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
   await app.register(adminWebhookDeliveryRoutes, { webhooks: deps.webhooks });
   await app.register(adminNoticeRoutes, { notices: deps.organizations.notices });
   await app.register(adminPartnerRoutes, { partners: deps.organizations.partners });
-  await app.register(adminDebugSchemeRoutes, { deps });
+  await app.register(adminDebugSchemeRoutes, { webSdk: deps.deepLinks.webSdk });
   await app.register(adminDeadLetterRoutes, { deadLetters: deps.deadLetters });
 };

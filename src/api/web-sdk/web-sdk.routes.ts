@@ -7,7 +7,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WEB_SDK_CHANGELOG_PATH, WEB_SDK_NAME, WEB_SDK_VERSION, webSdkPath } from '../../web-sdk/version.js';
 import { allowBrowserCalls } from '../cors.js';
-import type { AppDeps } from '../deps.js';
 import { webSdkBundle, type EncodedBundle, type WebSdkBundle } from './bundle.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -59,7 +58,7 @@ const versionRoute: FastifyPluginAsyncZod = async (app) => {
   });
 };
 
-export const webSdkRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app) => {
+export const webSdkRoutes: FastifyPluginAsyncZod = async (app) => {
   // Built here, as the service starts: a broken SDK stops the start instead of failing phones later.
   const bundle = await webSdkBundle();
   const changelog = readChangelog();
