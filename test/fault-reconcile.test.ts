@@ -4,16 +4,13 @@
 // event ids and the materialized rollup), and nothing was parked while the fault lasted: a systemic
 // failure is waited out, not dead-lettered. One poison event (a value ClickHouse refuses) travels
 // in the same stream, and only it ends in the dead letters.
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { backend } from './support/backend.js';
 import { watchDeadLetters } from './support/dead-letters.js';
-import { freePort, NATS_SERVER, startNats, waitForPort } from './support/nats-server.js';
+import { NATS_SERVER, privateNats, type PrivateNats } from './support/nats-server.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -133,23 +130,18 @@ describe(`ClickHouse refusing click inserts for ${OUTAGE_MS / 1000} s under load
 describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS restarted under load', () => {
   let isolation: Isolation;
   let svc: TestService;
-  let nats: ChildProcess;
-  let port: number;
-  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-nats-'));
+  let nats: PrivateNats;
 
   beforeAll(async () => {
-    port = await freePort();
-    nats = startNats(port, storeDir);
-    await waitForPort(port);
+    nats = await privateNats();
     isolation = await isolate();
-    svc = await startService(isolation, { NATS_URL: `nats://127.0.0.1:${port}` });
+    svc = await startService(isolation, { NATS_URL: nats.url });
   });
 
   afterAll(async () => {
     await svc?.close();
-    nats?.kill('SIGKILL');
+    await nats?.dispose();
     await isolation?.dispose();
-    fs.rmSync(storeDir, { recursive: true, force: true });
   });
 
   it('counts every answered click exactly once after NATS is killed and restarted, and parks nothing', async () => {
@@ -162,13 +154,11 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS resta
     await svc.container.bus.publish('events.click', poison.data, `poison-${poison.event.eventId}`);
     await sleep(1_000);
 
-    nats.kill('SIGKILL');
-    await new Promise((r) => nats.once('exit', r));
+    await nats.kill();
     const downAt = Date.now();
     await sleep(5_000);
     const backlogWhileDown = svc.container.deps.events.backlog();
-    nats = startNats(port, storeDir);
-    await waitForPort(port);
+    await nats.start();
     const downMs = Date.now() - downAt;
     await sleep(3_000);
     const { answered, other } = await load.stop();

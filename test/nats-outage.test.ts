@@ -2,35 +2,27 @@
 // publisher (memory, then the disk spool) and reach ClickHouse exactly once when NATS is back.
 // Runs on the services backend with a private nats-server of its own, so the shared one is never
 // disturbed.
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
-import { freePort, NATS_SERVER, startNats, waitForPort } from './support/nats-server.js';
+import { NATS_SERVER, privateNats, type PrivateNats } from './support/nats-server.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS unavailable for a while', () => {
   let isolation: Isolation;
   let svc: TestService;
-  let nats: ChildProcess;
-  let port: number;
-  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-nats-'));
+  let nats: PrivateNats;
 
   beforeAll(async () => {
-    port = await freePort();
-    nats = startNats(port, storeDir);
-    await waitForPort(port);
+    nats = await privateNats();
     isolation = await isolate();
-    svc = await startService(isolation, { NATS_URL: `nats://127.0.0.1:${port}` });
+    svc = await startService(isolation, { NATS_URL: nats.url });
   });
 
   afterAll(async () => {
     await svc?.close();
-    nats?.kill('SIGKILL');
+    await nats?.dispose();
     await isolation?.dispose();
-    fs.rmSync(storeDir, { recursive: true, force: true });
   });
 
   it('keeps redirecting, then writes every click exactly once when NATS returns', async () => {
@@ -42,14 +34,12 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS unava
     };
     for (let i = 0; i < 5; i++) await visit();
 
-    nats.kill('SIGKILL');
-    await new Promise((r) => nats.once('exit', r));
+    await nats.kill();
     // The cached link answers at once; the clicks wait in the publisher.
     for (let i = 0; i < 20; i++) await visit();
     expect(svc.container.deps.events.backlog()).toBeGreaterThan(0);
 
-    nats = startNats(port, storeDir);
-    await waitForPort(port);
+    await nats.start();
     const count = async () => {
       const [row] = await svc.clickhouse<{ c: number; u: number }>(
         `SELECT toUInt64(count()) AS c, toUInt64(uniqExact(event_id)) AS u FROM clicks WHERE link_type = 'url' AND link_id = {id:UInt64}`,
