@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Checks the direction of imports in src/: api → core → (oltp | olap | ingest) → shared, with the
+// Checks the direction of imports in src/: api → core → (oltp | olap | ingest | mail) → shared, with the
 // composition root (container.ts, compose/, main.ts, cli/) above them all, and finds import cycles
 // (type-only imports count: a cycle of types still ties the modules together).
 // Prints every offending import and every cycle; exits 1 when there is one.
@@ -12,12 +12,13 @@ const src = path.join(root, 'src');
 
 /** Which layers each layer may import (besides itself). */
 const MAY_IMPORT = {
-  root: ['api', 'core', 'oltp', 'olap', 'ingest', 'shared'],
+  root: ['api', 'core', 'oltp', 'olap', 'ingest', 'mail', 'shared'],
   api: ['core', 'oltp', 'olap', 'ingest', 'shared', 'web-sdk'],
-  core: ['oltp', 'olap', 'ingest', 'shared'],
+  core: ['oltp', 'olap', 'ingest', 'mail', 'shared'],
   oltp: ['shared'],
   olap: ['shared'],
   ingest: ['shared'],
+  mail: ['shared'],
   shared: [],
   // The browser SDK is its own bundle; it shares only the type of the config the landing page embeds
   // (a type import: nothing of the service's code reaches the browser).
