@@ -22,6 +22,7 @@ import { createRowSink } from './olap/row-sink.js';
 import { createSdkAuthenticator } from './api/sdk/app-auth.js';
 import { composeAccess } from './compose/access.js';
 import { composeOrganizations } from './compose/organizations.js';
+import { composeAccounts, composeAuditTrail } from './compose/accounts.js';
 import { withMobileKeyFailures } from './api/sdk/mobile-key-failures.js';
 import { createAuthFailureLimiters } from './api/auth-failures.js';
 import { composeApps, composeAssociationFiles } from './compose/apps.js';
@@ -124,7 +125,9 @@ async function assemble(
   const consumers: Consumer[] = worker
     ? await composeOlapConsumers({ config, log, metrics, bus, sink: createRowSink(clickhouse.client), enrich })
     : [];
-  const webhooks = await composeWebhooks({ config, log, metrics, bus, sql: postgres.sql, secretBox, enrich, consume: worker });
+  const clock = () => new Date();
+  const audit = composeAuditTrail({ sql: postgres.sql, secretBox, clock });
+  const webhooks = await composeWebhooks({ config, log, metrics, bus, sql: postgres.sql, secretBox, enrich, consume: worker, audit });
   if (webhooks.consumer) consumers.push(webhooks.consumer);
   const webhookWorker = webhooks.worker;
   const events: EventPublisher = composePublisher({ config, log, metrics, bus });
@@ -167,7 +170,6 @@ async function assemble(
     bus.broadcast(LINKS_CHANGED, new TextEncoder().encode(JSON.stringify({ organizationId, from: instanceId })));
   };
 
-  const clock = () => new Date();
   const repos: SharedRepos = {
     organizations: createOrganizationsRepo({ sql }),
     apiKeys: createApiKeysRepo({ sql }),
@@ -183,7 +185,8 @@ async function assemble(
   const domains = composeDomains(wiring);
   const apps = composeApps({ ...wiring, associationFiles: associationFiles.files });
   const access = composeAccess(wiring);
-  const organizations = composeOrganizations(wiring);
+  const accounts = composeAccounts({ ...wiring, audit });
+  const organizations = composeOrganizations({ ...wiring, audit, ssoPartners: accounts.ssoPartners });
   const sdkRateLimit = createSdkRateLimiter({
     keyedPerSecond: config.sdkRateLimitPerSecond,
     keylessPerSecond: config.sdkKeylessRateLimitPerSecond,
@@ -204,6 +207,7 @@ async function assemble(
     usageMeter,
     access,
     organizations,
+    accounts: accounts.services,
     lifecycle: { isReady: () => ready },
     clock,
     sdk: {
@@ -246,6 +250,7 @@ async function assemble(
     const drained = await bus.drain(left());
     if (!sent || !drained) log.error({ sent, drained }, 'shutdown deadline passed before every event was written');
     await usageMeter.close().catch((err) => log.error({ err }, 'usage flush failed at shutdown'));
+    await accounts.mailer.close().catch(() => {});
     for (const consumer of consumers) await consumer.stop();
     await webhooksStopped;
     await bus.close();

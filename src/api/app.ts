@@ -15,6 +15,9 @@ import { uuidv7 } from '../shared/ids.js';
 import { decorateCaller } from './caller.js';
 import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
+import { createAuthFailureLimiter } from './auth-failures.js';
+import { consoleRoutes } from './console/console.routes.js';
+import { ssoRoutes } from './console/sso.routes.js';
 import type { AppDeps } from './deps.js';
 import { answerClientError, answerFrameworkError, registerShutdownAnswer } from './edge-errors.js';
 import { registerErrorHandling } from './error-handler.js';
@@ -127,6 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           adminToken: { type: 'http', scheme: 'bearer' },
           journeyApp: { type: 'apiKey', in: 'header', name: 'X-App-ID' },
           journeyAppKey: { type: 'apiKey', in: 'header', name: 'X-Mobile-App-API-Key' },
+          consoleSession: { type: 'apiKey', in: 'cookie', name: 'sp_session' },
         },
       },
     },
@@ -142,6 +146,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }
+  // Sign-in attempts per client address: mail-link requests and follows, refused partner tokens.
+  const signInAttempts = createAuthFailureLimiter({
+    limit: deps.config.signInLimits.perIp,
+    windowSeconds: deps.config.signInLimits.windowSeconds,
+    code: 'SIGN_IN_RATE_LIMITED',
+    what: 'sign-in',
+  });
+  await app.register(ssoRoutes, { accounts: deps.accounts, config: deps.config, log: deps.log, signInAttempts });
+  await app.register(consoleRoutes, { accounts: deps.accounts, config: deps.config, signInAttempts });
   await app.register(webSdkRoutes);
   await app.register(mobileCustomDomainRoutes, { domains: deps.domains, sdk: deps.sdk, prefix: '/api/v1/sdk/mobile' });
   await app.register(wellKnownRoutes, { associationFiles: deps.apps.associationFiles });

@@ -2,6 +2,7 @@
 import type { Config } from '../shared/config.js';
 import type { AccessService } from '../core/access/index.js';
 import type { OrganizationServices } from '../core/organizations/index.js';
+import type { AccountServices } from '../core/accounts/index.js';
 import type { DeepLinkServices } from '../core/deeplinks/services.js';
 import type { SdkAuthenticator } from './sdk/app-auth.js';
 import type { AuthFailureLimiters } from './auth-failures.js';
@@ -50,6 +51,8 @@ export interface AppDeps {
   access: AccessService;
   /** Organizations and their keys, plans and add-ons; SSO partners; notices; usage. */
   organizations: OrganizationServices;
+  /** People: sign-in (mail links, partner SSO), console sessions, members and roles, the audit trail. */
+  accounts: AccountServices;
   /** Failed authentications per client address, one limiter per surface (429 after too many). */
   authFailures: AuthFailureLimiters;
   lifecycle: Lifecycle;

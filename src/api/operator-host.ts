@@ -1,4 +1,5 @@
-// The operator's surfaces (/docs, /openapi.json, /metrics, /readyz, the operator API) answer only
+// The operator's surfaces (/docs, /openapi.json, /metrics, /readyz, the operator API) and the
+// console with its sign-in (/console, /sso) answer only
 // on the service's own host: PUBLIC_BASE_URL's, the names in OPERATOR_HOSTS, and the names a
 // probe or scraper inside the deployment uses (an IP address, a single-label service name such as
 // `signpost`, localhost and local names such as `signpost.monitoring.svc.cluster.local` or
@@ -13,7 +14,7 @@ import { isLocalName } from '../shared/public-address.js';
 import type { Config } from '../shared/config.js';
 
 /** Route patterns (as registered) that belong to the operator. */
-const OPERATOR_ROUTE = /^\/(?:docs(?:\/|$)|openapi\.json$|metrics$|readyz$|api\/admin(?:\/|$))/;
+const OPERATOR_ROUTE = /^\/(?:docs(?:\/|$)|openapi\.json$|metrics$|readyz$|api\/admin(?:\/|$)|console(?:\/|$)|sso\/)/;
 
 function operatorHostRule(config: Pick<Config, 'publicBaseUrl' | 'operatorHosts'>): (hostname: string) => boolean {
   const named = new Set([new URL(config.publicBaseUrl).hostname.toLowerCase(), ...config.operatorHosts]);

@@ -41,6 +41,8 @@ export interface PagePolicyOptions {
    * still gets no plugins, no <base>, no form posts, and no one may frame the page.
    */
   operatorAd?: boolean;
+  /** The page's forms post to this origin (sign-in pages). */
+  forms?: boolean;
 }
 
 /** The Content-Security-Policy of one HTML page: its own inline script and style by nonce only. */
@@ -64,7 +66,8 @@ export function pagePolicy(options: PagePolicyOptions): string {
         options.httpsImages ? "img-src 'self' https: data:" : "img-src 'self' data:",
         `connect-src ${connect}`,
       ];
-  return [...directives, "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+  const formAction = options.forms ? "form-action 'self'" : "form-action 'none'";
+  return [...directives, "object-src 'none'", "base-uri 'none'", formAction, "frame-ancestors 'none'"].join('; ');
 }
 
 /**

@@ -1,4 +1,5 @@
 // Wires the organizations core: accounts and keys, SSO partners, notices, usage.
+import type { AuditTrail } from '../core/accounts/audit-trail.js';
 import {
   createNoticesService,
   createOrganizationsService,
@@ -7,14 +8,21 @@ import {
   type OrganizationServices,
 } from '../core/organizations/index.js';
 import { createNoticesRepo } from '../oltp/notices.repo.js';
-import { createSsoPartnersRepo } from '../oltp/sso-partners.repo.js';
+import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
 import type { Wiring } from './wiring.js';
 
-export function composeOrganizations({ sql, repos, secretBox, clock }: Pick<Wiring, 'sql' | 'repos' | 'secretBox' | 'clock'>): OrganizationServices {
+export function composeOrganizations({
+  sql,
+  repos,
+  secretBox,
+  clock,
+  audit,
+  ssoPartners,
+}: Pick<Wiring, 'sql' | 'repos' | 'secretBox' | 'clock'> & { audit: AuditTrail; ssoPartners: SsoPartnersRepo }): OrganizationServices {
   const { organizations } = repos;
   return {
-    accounts: createOrganizationsService({ organizations, apiKeys: repos.apiKeys }),
-    partners: createPartnersService({ ssoPartners: createSsoPartnersRepo({ sql }), secretBox }),
+    accounts: createOrganizationsService({ organizations, apiKeys: repos.apiKeys, audit }),
+    partners: createPartnersService({ ssoPartners, organizations, secretBox, audit, clock }),
     notices: createNoticesService({ organizations, notices: createNoticesRepo({ sql }) }),
     usage: createUsageService({ usage: repos.usage, usageMeter: repos.usageMeter, clock }),
   };

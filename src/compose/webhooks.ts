@@ -6,6 +6,7 @@ import type { ClickEnricher } from '../ingest/enrich.js';
 import { createWebhookConsumer } from '../core/webhooks/webhook-consumer.js';
 import { createWebhookSubscriptions } from '../core/webhooks/webhook-subscriptions.js';
 import { createWebhookWorker, type WebhookWorker } from '../core/webhooks/webhook-worker.js';
+import type { AuditTrail } from '../core/accounts/audit-trail.js';
 import { createWebhooksService, type WebhooksService } from '../core/webhooks/webhooks-service.js';
 import { createLinkNamesRepo } from '../oltp/link-names.repo.js';
 import { createOrganizationsRepo } from '../oltp/organizations.repo.js';
@@ -40,6 +41,7 @@ export async function composeWebhooks(ctx: {
   enrich: ClickEnricher;
   /** Whether this process runs the bus consumers. */
   consume: boolean;
+  audit: AuditTrail;
 }): Promise<ComposedWebhooks> {
   const { config, log, metrics, bus, sql, secretBox } = ctx;
   const endpoints = createWebhookEndpointsRepo({ sql });
@@ -70,7 +72,7 @@ export async function composeWebhooks(ctx: {
   const service = createWebhooksService({
     organizations: createOrganizationsRepo({ sql }), endpoints, deliveries, secretBox, resolve: systemResolve,
     allowInsecure: config.webhookAllowInsecure, retryWindowMs: config.webhookRetryWindowMs,
-    nudge: worker.nudge, endpointChanged,
+    nudge: worker.nudge, endpointChanged, audit: ctx.audit,
   });
   return { service, worker, consumer, stopListening };
 }

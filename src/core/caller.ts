@@ -2,11 +2,15 @@
 // the call proved itself. One shape for the Service API, the SDKs and the user-journey API.
 import type { MobileApp } from '../oltp/mobile-apps.repo.js';
 import type { Organization } from '../oltp/organizations.repo.js';
+import type { Role } from '../shared/roles.js';
 
 export type { MobileApp, Organization };
 
-/** service: a Service API key; mobile: an app proven by its key; browser: an app named alone. */
-export type Channel = 'service' | 'mobile' | 'browser';
+/**
+ * service: a Service API key; mobile: an app proven by its key; browser: an app named alone;
+ * console: a signed-in member of the organization, limited by the member's role.
+ */
+export type Channel = 'service' | 'mobile' | 'browser' | 'console';
 
 export interface Caller {
   organization: Organization;
@@ -15,6 +19,8 @@ export interface Caller {
   channel: Channel;
   /** The Service API key used; null for an app. */
   apiKeyId: number | null;
+  /** The signed-in member on the console channel (absent elsewhere): whose role limits the call. */
+  member?: { userId: number; role: Role };
 }
 
 /** A caller holding a Service API key. */

@@ -2,7 +2,7 @@
 // (journey_consent_changes). Phone and email are sealed with the secret box (AES-256-GCM, key id in
 // each value) and indexed by an HMAC, never stored or compared in plaintext. Every consent flag
 // change becomes a history row in the same transaction as the change itself.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createBlindIndex } from './blind-index.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type postgres from 'postgres';
 import type { Sql } from './postgres.js';
@@ -50,7 +50,7 @@ export interface ConsentChange {
 /** Who changed something, for the consent history. */
 export interface ChangeAudit {
   source: 'identify' | 'opt-in';
-  channel: 'mobile' | 'browser' | 'service';
+  channel: 'mobile' | 'browser' | 'service' | 'console';
   appId: number | null;
   requestId: string | null;
 }
@@ -114,27 +114,11 @@ function consentsOf(row: Row): Consents {
 }
 
 export function createJourneyUsersRepo({ sql, secretBox }: { sql: Sql; secretBox: SecretBox }) {
-  let indexKey: Promise<Buffer> | undefined;
-
-  /** The deployment's blind-index key: made once, kept sealed in PostgreSQL. */
-  function loadIndexKey(): Promise<Buffer> {
-    indexKey ??= (async () => {
-      await sql`
-        insert into journey_index_keys (id, key_sealed) values (1, ${secretBox.seal(randomBytes(32).toString('hex'))})
-        on conflict (id) do nothing`;
-      const [row] = await sql<{ key_sealed: string }[]>`select key_sealed from journey_index_keys where id = 1`;
-      return Buffer.from(secretBox.open(row!.key_sealed), 'hex');
-    })().catch((err: unknown) => {
-      indexKey = undefined;
-      throw err;
-    });
-    return indexKey;
-  }
+  const index = createBlindIndex({ sql, secretBox });
 
   /** HMAC-SHA256 of the normalised value, bound to the organization and the kind of value. */
-  async function blindIndex(organizationId: number, kind: 'phone' | 'email', value: string): Promise<Buffer> {
-    return createHmac('sha256', await loadIndexKey()).update(`${organizationId}\u0000${kind}\u0000${value}`, 'utf8').digest();
-  }
+  const blindIndex = (organizationId: number, kind: 'phone' | 'email', value: string): Promise<Buffer> =>
+    index(organizationId, kind, value);
 
   const open = (sealed: string | null) => (sealed === null ? null : secretBox.open(sealed));
 
@@ -212,7 +196,7 @@ export function createJourneyUsersRepo({ sql, secretBox }: { sql: Sql; secretBox
       patch: IdentityPatch,
       audit: ChangeAudit,
     ): Promise<{ action: 'created' | 'updated'; user: JourneyUser; changes: ConsentChange[] }> {
-      await loadIndexKey();
+      await index.ready();
       return sql.begin(async (tx) => {
         // Insert-or-nothing, then lock: two first identifies of one user cannot both create it.
         const created = await tx`

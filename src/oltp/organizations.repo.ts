@@ -44,8 +44,8 @@ export function toOrganization(row: OrganizationRow): Organization {
 
 export function createOrganizationsRepo({ sql }: { sql: Sql }) {
   return {
-    async create(input: { name: string; plan: Plan }): Promise<Organization> {
-      const [row] = await sql<OrganizationRow[]>`
+    async create(input: { name: string; plan: Plan }, tx: Sql = sql): Promise<Organization> {
+      const [row] = await tx<OrganizationRow[]>`
         insert into organizations (name, plan) values (${input.name}, ${input.plan}) returning *`;
       return toOrganization(row!);
     },

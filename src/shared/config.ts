@@ -89,6 +89,19 @@ const envSchema = z.object({
   AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
   /** Extra host names (comma-separated) that serve /docs, /metrics, /readyz and the operator API. */
   OPERATOR_HOSTS: optionalString,
+  /** Outgoing mail (sign-in links): an SMTP URL; unset, messages go to DATA_DIR/outbox. */
+  SMTP_URL: optionalString,
+  MAIL_FROM: optionalString,
+  /** Console sessions end after this idle time, and in any case after their absolute age. */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(720),
+  SESSION_MAX_AGE_HOURS: z.coerce.number().int().positive().default(336),
+  /** Sign-in attempts (link requests, link follows, partner callbacks) per client address, and links mailed per address, per 15 minutes. */
+  SIGN_IN_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
+  SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().positive().default(5),
+  /** The terms a partner's new user accepts: Korean, English, and a link to the full text. */
+  SIGNUP_TERMS_KO: optionalString,
+  SIGNUP_TERMS_EN: optionalString,
+  SIGNUP_TERMS_URL: optionalString.pipe(z.string().url().optional()),
 });
 
 export type TrustProxy = boolean | number | string[];
@@ -152,6 +165,13 @@ export interface Config {
   authFailures: { limit: number; windowSeconds: number };
   /** Lower-case host names besides PUBLIC_BASE_URL's that serve the operator surfaces. */
   operatorHosts: string[];
+  /** Outgoing mail: the SMTP server (undefined: the outbox in DATA_DIR) and the sender. */
+  mail: { smtpUrl: string | undefined; from: string };
+  sessions: { idleMs: number; absoluteMs: number };
+  /** Per 15 minutes: sign-in attempts per client address, links mailed per address. */
+  signInLimits: { perIp: number; perEmail: number; windowSeconds: number };
+  /** The terms shown before a partner's new user signs up (undefined: the built-in text). */
+  signupTerms: { ko: string | undefined; en: string | undefined; url: string | undefined };
 }
 
 export class ConfigError extends Error {}
@@ -259,5 +279,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkAllowPrivateTargets: e.LINK_ALLOW_PRIVATE_TARGETS,
     authFailures: { limit: e.AUTH_FAILURE_LIMIT, windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS },
     operatorHosts: (e.OPERATOR_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `Signpost <no-reply@${new URL(publicBaseUrl).hostname}>` },
+    sessions: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, absoluteMs: e.SESSION_MAX_AGE_HOURS * 3_600_000 },
+    signInLimits: { perIp: e.SIGN_IN_LIMIT_PER_IP, perEmail: e.SIGN_IN_LIMIT_PER_EMAIL, windowSeconds: 900 },
+    signupTerms: { ko: e.SIGNUP_TERMS_KO, en: e.SIGNUP_TERMS_EN, url: e.SIGNUP_TERMS_URL },
   };
 }

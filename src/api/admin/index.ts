@@ -10,6 +10,7 @@ import { adminDebugSchemeRoutes } from './debug-scheme.routes.js';
 import { adminDomainRoutes } from './domains.routes.js';
 import { adminOrganizationRoutes } from './organizations.routes.js';
 import { adminPartnerRoutes } from './partners.routes.js';
+import { adminMemberRoutes } from './members.routes.js';
 import { adminWebhookRoutes } from './webhooks.routes.js';
 import { adminWebhookDeliveryRoutes } from './webhook-deliveries.routes.js';
 import { adminNoticeRoutes } from './notices.routes.js';
@@ -32,6 +33,7 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
   await app.register(adminWebhookDeliveryRoutes, { webhooks: deps.webhooks });
   await app.register(adminNoticeRoutes, { notices: deps.organizations.notices });
   await app.register(adminPartnerRoutes, { partners: deps.organizations.partners });
+  await app.register(adminMemberRoutes, { accounts: deps.accounts });
   await app.register(adminDebugSchemeRoutes, { webSdk: deps.deepLinks.webSdk });
   await app.register(adminDeadLetterRoutes, { deadLetters: deps.deadLetters });
 };

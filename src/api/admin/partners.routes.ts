@@ -1,7 +1,9 @@
-// Operator route registering an SSO partner: a client id and a shared secret shown this once.
+// Operator routes for single sign-on partners: register (the client id and a shared secret shown
+// this once), list, read, change, delete, and issue a new secret.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isOrigin, type PartnersService } from '../../core/organizations/partners.service.js';
+import { isOrigin, type PartnerView, type PartnersService } from '../../core/organizations/partners.service.js';
+import { PARTNER_ROLES } from '../../shared/roles.js';
 import { errorBodySchema } from '../schemas/common.js';
 
 /** An origin, kept without a trailing slash. */
@@ -17,21 +19,70 @@ const originsSchema = z.union([
   z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)).pipe(z.array(originSchema).max(50)),
 ]);
 
+const partnerBody = z.object({
+  serviceName: z.string().trim().min(1).max(100),
+  allowedOrigins: originsSchema,
+  loginUrl: z.string().url().max(2000).refine((u) => u.startsWith('https://'), 'must start with https://'),
+  contactEmail: z.string().trim().email().max(254),
+  organizationId: z.number().int().positive().nullable().optional().describe("the organization the partner's users join; without one each new user gets an organization of their own (FREE plan, owner)"),
+  defaultRole: z.enum(PARTNER_ROLES).optional().describe('role of the users the partner brings into its organization (default developer)'),
+});
+
+const partnerSchema = z.object({
+  clientId: z.string(),
+  serviceName: z.string(),
+  allowedOrigins: z.array(z.string()),
+  loginUrl: z.string(),
+  contactEmail: z.string(),
+  organizationId: z.number().int().nullable(),
+  defaultRole: z.enum(PARTNER_ROLES),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  secretRotatedAt: z.string().nullable(),
+});
+
+const credentialsSchema = z.object({ clientId: z.string(), sharedSecret: z.string().describe('shown this once') });
+const params = z.object({ clientId: z.string().min(1).max(100) });
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+const tags = ['operator'];
+const security = [{ adminToken: [] }];
+const OPERATOR = { type: 'operator' } as const;
+
+const toJson = (p: PartnerView) => ({
+  ...p,
+  createdAt: p.createdAt.toISOString(),
+  updatedAt: p.updatedAt.toISOString(),
+  secretRotatedAt: p.secretRotatedAt?.toISOString() ?? null,
+});
+
 export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersService }> = async (app, { partners }) => {
   app.post('/partners', {
+    schema: { tags, security, summary: 'Register a single sign-on partner', body: partnerBody, response: { 201: credentialsSchema, ...errors } },
+  }, async (request, reply) => reply.code(201).send(await partners.register(request.body, { ...OPERATOR, ip: request.ip })));
+
+  app.get('/partners', {
+    schema: { tags, security, summary: 'List single sign-on partners (never their secrets)', response: { 200: z.array(partnerSchema), ...errors } },
+  }, async () => (await partners.list()).map(toJson));
+
+  app.get('/partners/:clientId', {
+    schema: { tags, security, summary: 'Read a single sign-on partner', params, response: { 200: partnerSchema, ...errors } },
+  }, async (request) => toJson(await partners.get(request.params.clientId)));
+
+  app.put('/partners/:clientId', {
+    schema: { tags, security, summary: "Replace a partner's settings (not its secret)", params, body: partnerBody, response: { 200: partnerSchema, ...errors } },
+  }, async (request) => toJson(await partners.update(request.params.clientId, request.body, { ...OPERATOR, ip: request.ip })));
+
+  app.delete('/partners/:clientId', {
+    schema: { tags, security, summary: 'Delete a partner; its users keep their accounts', params, response: { 204: z.null().describe('deleted'), ...errors } },
+  }, async (request, reply) => {
+    await partners.delete(request.params.clientId, { ...OPERATOR, ip: request.ip });
+    return reply.code(204).send(null);
+  });
+
+  app.post('/partners/:clientId/secret', {
     schema: {
-      tags: ['operator'], security: [{ adminToken: [] }], summary: 'Register a single sign-on partner',
-      body: z.object({
-        serviceName: z.string().trim().min(1).max(100),
-        allowedOrigins: originsSchema,
-        loginUrl: z.string().url().max(2000).refine((u) => u.startsWith('https://'), 'must start with https://'),
-        contactEmail: z.string().trim().email().max(254),
-      }),
-      response: {
-        201: z.object({ clientId: z.string(), sharedSecret: z.string().describe('shown this once') }),
-        400: errorBodySchema,
-        401: errorBodySchema,
-      },
+      tags, security, summary: "Issue a new shared secret (shown this once); users already linked keep working",
+      params, response: { 201: credentialsSchema, ...errors },
     },
-  }, async (request, reply) => reply.code(201).send(await partners.register(request.body)));
+  }, async (request, reply) => reply.code(201).send(await partners.rotateSecret(request.params.clientId, { ...OPERATOR, ip: request.ip })));
 };

@@ -3,7 +3,7 @@
 // the web SDK (src/web-sdk) runs the sequence: fingerprint, app attempt, store or fallback.
 // Small and self-contained: inline CSS, no framework, every button a real link that works without
 // JavaScript; Korean first, English when the server asks for it.
-import { escapeHtml } from './pages.js';
+import { escapeHtml } from '../../shared/html.js';
 
 export type InAppBrowser = 'kakaotalk' | 'line' | 'naver' | 'instagram' | 'facebook' | 'tiktok';
 

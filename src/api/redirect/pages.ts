@@ -3,8 +3,7 @@
 // Small, self-contained, readable on a phone; every interpolated value is escaped. Each page's
 // inline <style> and <script> carry the nonce of its Content-Security-Policy (security-headers.ts).
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+import { escapeHtml } from '../../shared/html.js';
 
 const STYLE = `
   *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR",sans-serif;

@@ -5,6 +5,7 @@ import { notFound } from '../../shared/errors.js';
 import type { Plan } from '../../shared/plans.js';
 import type { ApiKeysRepo, IssuedApiKey } from '../../oltp/api-keys.repo.js';
 import type { Organization, OrganizationsRepo } from '../../oltp/organizations.repo.js';
+import type { Actor, AuditTrail } from '../accounts/audit-trail.js';
 import { existingOrganization } from './existing-organization.js';
 
 export type { IssuedApiKey, Organization };
@@ -14,8 +15,10 @@ export interface AddOns {
   revenueAnalytics?: boolean | undefined;
 }
 
-export function createOrganizationsService(deps: { organizations: OrganizationsRepo; apiKeys: ApiKeysRepo }) {
-  const { organizations, apiKeys } = deps;
+const OPERATOR: Actor = { type: 'operator' };
+
+export function createOrganizationsService(deps: { organizations: OrganizationsRepo; apiKeys: ApiKeysRepo; audit: AuditTrail }) {
+  const { organizations, apiKeys, audit } = deps;
 
   async function get(id: number): Promise<Organization> {
     return existingOrganization(await organizations.get(id), id);
@@ -30,15 +33,18 @@ export function createOrganizationsService(deps: { organizations: OrganizationsR
       return { organization, apiKey: await apiKeys.issue(organization.id) };
     },
 
-    async issueApiKey(organizationId: number): Promise<IssuedApiKey> {
+    async issueApiKey(organizationId: number, actor: Actor = OPERATOR): Promise<IssuedApiKey> {
       await get(organizationId);
-      return apiKeys.issue(organizationId);
+      const key = await apiKeys.issue(organizationId);
+      await audit.record(actor, 'api_key.issued', { organizationId, target: `api_key:${key.id}` });
+      return key;
     },
 
     /** The key fails on its very next call. */
-    async revokeApiKey(organizationId: number, keyId: number): Promise<void> {
+    async revokeApiKey(organizationId: number, keyId: number, actor: Actor = OPERATOR): Promise<void> {
       await get(organizationId);
       if (!(await apiKeys.revoke(organizationId, keyId))) throw notFound('API_KEY_NOT_FOUND', `API key ${keyId} does not exist`);
+      await audit.record(actor, 'api_key.deleted', { organizationId, target: `api_key:${keyId}` });
     },
 
     /** `monthlyQuota` undefined keeps the override, null returns to the plan's quota. */
@@ -52,8 +58,9 @@ export function createOrganizationsService(deps: { organizations: OrganizationsR
     },
 
     /** Replaces the list (each entry once); an empty one allows every address. */
-    async setIpAllowlist(id: number, ips: string[]): Promise<string[]> {
+    async setIpAllowlist(id: number, ips: string[], actor: Actor = OPERATOR): Promise<string[]> {
       const org = existingOrganization(await organizations.setIpAllowlist(id, [...new Set(ips)]), id);
+      await audit.record(actor, 'ip_allowlist.changed', { organizationId: id, details: { entries: org.ipAllowlist.length } });
       return org.ipAllowlist;
     },
   };

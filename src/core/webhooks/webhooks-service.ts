@@ -5,6 +5,7 @@
 // that time every delivery carries both signatures, so the receiver can switch over without
 // losing events. Every change tells the bus consumers to reread the subscriptions.
 import type { OrganizationsRepo } from '../../oltp/organizations.repo.js';
+import type { Actor, AuditTrail } from '../accounts/audit-trail.js';
 import type { DeliveryState, WebhookDeliveriesRepo } from '../../oltp/webhook-deliveries.repo.js';
 import { WEBHOOK_CATEGORIES, type WebhookCategory, type WebhookEndpointsRepo } from '../../oltp/webhook-endpoints.repo.js';
 import { conflict, invalid, notFound } from '../../shared/errors.js';
@@ -44,6 +45,7 @@ export interface WebhooksServiceDeps {
   nudge(): void;
   /** Tells every instance's bus consumer to reread the subscriptions. */
   endpointChanged(): void;
+  audit: Pick<AuditTrail, 'record'>;
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
@@ -66,7 +68,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   const deliveryNotFound = (id: number) => notFound('WEBHOOK_DELIVERY_NOT_FOUND', `delivery ${id} does not exist`);
 
   return {
-    async setEndpoint(organizationId: number, input: WebhookEndpointInput) {
+    async setEndpoint(organizationId: number, input: WebhookEndpointInput, actor: Actor = { type: 'operator' }) {
       await requireOrganization(organizationId);
       const checked = await validateWebhookUrl(input.url, { allowInsecure: deps.allowInsecure, resolve: deps.resolve });
       if (!checked.ok) throw invalid(checked.code, checked.message, { field: 'url' });
@@ -86,6 +88,10 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         keepPreviousSecretMs: keepHours === undefined ? undefined : keepHours * 3_600_000,
       });
       deps.endpointChanged();
+      await deps.audit.record(actor, 'webhook.changed', {
+        organizationId,
+        details: { url: endpoint.url, events: endpoint.events, enabled: endpoint.enabled, secretChanged },
+      });
       // Deliveries that waited for the endpoint to come back are due now.
       if (endpoint.enabled) deps.nudge();
       return endpoint;

@@ -1,0 +1,257 @@
+// The console's way in and its first API: the mail-link sign-in form, following a one-time link,
+// the landing page, sign-out (here or everywhere), and /console/api with the session, members and
+// the audit log. Every state-changing call must come from this origin and carry the session's
+// CSRF token (X-CSRF-Token, or the form field csrfToken); every rule is the core's.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ConsoleCaller } from '../../core/accounts/console-access.js';
+import type { AccountServices } from '../../core/accounts/index.js';
+import type { ActiveSession } from '../../core/accounts/sessions.js';
+import type { Config } from '../../shared/config.js';
+import { forbidden, isDomainError, unauthenticated } from '../../shared/errors.js';
+import { LANGUAGES, ROLES } from '../../shared/roles.js';
+import type { AuthFailureLimiter } from '../auth-failures.js';
+import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { memberSchema, toMemberJson } from '../schemas/member.js';
+import { cookieJar, cookiesOf, languageOf, SESSION_COOKIE } from './browser-session.js';
+import { registerFormParser, sameOrigin } from './forms.js';
+import { consoleHomePage, messagePage, signInPage } from './pages.js';
+import { sendPage } from './send-page.js';
+
+export interface ConsoleRouteDeps {
+  accounts: AccountServices;
+  config: Config;
+  signInAttempts: AuthFailureLimiter;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    consoleSession?: ActiveSession;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const tags = ['console'];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+const orgParams = z.object({ orgId: idSchema });
+
+export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, config, signInAttempts }) => {
+  const jar = cookieJar(config);
+  registerFormParser(app);
+
+  const tokenOf = (request: FastifyRequest) => cookiesOf(request).get(SESSION_COOKIE);
+
+  async function sessionOf(request: FastifyRequest): Promise<ActiveSession | undefined> {
+    const token = tokenOf(request);
+    return token ? accounts.console.session(token) : undefined;
+  }
+
+  /** A state-changing browser call: this origin, this session's CSRF token. */
+  function requireCsrf(request: FastifyRequest): void {
+    sameOrigin(request, config.publicBaseUrl);
+    const body = request.body as Record<string, unknown> | undefined;
+    const header = request.headers['x-csrf-token'];
+    const presented = typeof header === 'string' ? header : typeof body?.csrfToken === 'string' ? body.csrfToken : undefined;
+    const token = tokenOf(request);
+    if (!token || !accounts.sessions.csrfMatches(token, presented)) throw forbidden('CSRF_TOKEN_INVALID', 'the CSRF token is missing or wrong; reload the console');
+  }
+
+  const signedOut = (request: FastifyRequest, reply: FastifyReply) => {
+    jar.clear(reply, SESSION_COOKIE, '/');
+    return reply.redirect(`/console/sign-in?lang=${languageOf(request)}`, 303);
+  };
+
+  // The landing page until the full console replaces it.
+  app.get('/console', { schema: { hide: true, querystring: z.object({ lang: z.string().optional() }) } }, async (request, reply) => {
+    const session = await sessionOf(request);
+    if (!session) return reply.redirect(`/console/sign-in?lang=${languageOf(request)}`, 302);
+    const overview = await accounts.console.overview(session);
+    return sendPage(reply, 200, (nonce) => consoleHomePage({ language: languageOf(request), nonce, overview }));
+  });
+
+  app.get('/console/sign-in', { schema: { hide: true, querystring: z.object({ lang: z.string().optional() }) } }, async (request, reply) =>
+    sendPage(reply, 200, (nonce) => signInPage({ language: languageOf(request), nonce })));
+
+  app.post('/console/sign-in', {
+    schema: { hide: true, querystring: z.object({ lang: z.string().optional() }), body: z.object({ email: z.string().max(254) }) },
+  }, async (request, reply) => {
+    const language = languageOf(request);
+    try {
+      sameOrigin(request, config.publicBaseUrl);
+      signInAttempts.check(request);
+      signInAttempts.fail(request);
+      const sent = await accounts.signIn.requestLink(request.body.email);
+      return sendPage(reply, 200, (nonce) => signInPage({ language, nonce, sent }));
+    } catch (err) {
+      if (!isDomainError(err)) throw err;
+      const status = err.kind === 'limited' ? 429 : err.kind === 'forbidden' ? 403 : 400;
+      if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
+      return sendPage(reply, status, (nonce) => signInPage({ language, nonce, error: err.message }));
+    }
+  });
+
+  app.post('/console/api/sign-in/email', {
+    schema: {
+      tags, summary: 'Mail a one-time sign-in link (answers the same whether or not the address has an account)',
+      body: z.object({ email: z.string().max(254) }),
+      response: { 202: z.object({ minutes: z.number().int() }), 400: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema },
+    },
+  }, async (request, reply) => {
+    sameOrigin(request, config.publicBaseUrl);
+    signInAttempts.check(request);
+    signInAttempts.fail(request);
+    return reply.code(202).send(await accounts.signIn.requestLink(request.body.email));
+  });
+
+  app.get('/console/auth/link', {
+    schema: { hide: true, querystring: z.object({ token: z.string().max(200).optional(), lang: z.string().optional() }) },
+  }, async (request, reply) => {
+    signInAttempts.check(request);
+    const session = await accounts.signIn.follow(request.query.token ?? '', {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+      currentToken: tokenOf(request),
+    });
+    if (!session) {
+      signInAttempts.fail(request);
+      return sendPage(reply, 410, (nonce) => messagePage({ language: languageOf(request), nonce, title: 'linkInvalid' }));
+    }
+    jar.set(reply, SESSION_COOKIE, session.token, { path: '/', expires: session.expiresAt });
+    return reply.redirect('/console/', 302);
+  });
+
+  // Sign-out from the landing page's forms.
+  for (const [path, everywhere] of [['/console/sign-out', false], ['/console/sign-out-everywhere', true]] as const) {
+    app.post(path, { schema: { hide: true, body: z.object({ csrfToken: z.string().optional() }).optional() } }, async (request, reply) => {
+      const session = await sessionOf(request);
+      if (!session) return signedOut(request, reply);
+      requireCsrf(request);
+      if (everywhere) await accounts.sessions.endEverywhere(session.user.id);
+      else await accounts.sessions.end(session.id);
+      return signedOut(request, reply);
+    });
+  }
+
+  // The JSON API: a session always, the CSRF rule on every state change.
+  await app.register(async (plain) => {
+    const api = plain.withTypeProvider<ZodTypeProvider>();
+    api.addHook('preHandler', async (request) => {
+      const session = await sessionOf(request);
+      if (!session) throw unauthenticated('SESSION_REQUIRED', 'sign in to the console first');
+      if (UNSAFE.has(request.method)) requireCsrf(request);
+      request.consoleSession = session;
+    });
+    const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
+    const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> => accounts.console.callerIn(sessionOfRequest(request), orgId);
+    const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({
+      actor: { type: 'user' as const, userId: caller.member.userId, ip: request.ip },
+      role: caller.member.role,
+    });
+
+    api.get('/session', {
+      schema: {
+        tags, summary: 'The signed-in user, their organizations with role and permissions, and the CSRF token for state-changing calls',
+        response: {
+          200: z.object({
+            user: z.object({ id: z.number().int(), email: z.string(), name: z.string().nullable(), language: z.enum(LANGUAGES) }),
+            memberships: z.array(z.object({
+              organizationId: z.number().int(), organizationName: z.string(), plan: z.string(), role: z.enum(ROLES), permissions: z.array(z.string()),
+            })),
+            csrfToken: z.string(),
+            expiresAt: z.string(),
+          }),
+          401: errorBodySchema,
+        },
+      },
+    }, async (request) => {
+      const o = await accounts.console.overview(sessionOfRequest(request));
+      return {
+        user: { id: o.user.id, email: o.user.email, name: o.user.name, language: o.user.language },
+        memberships: o.memberships.map((m) => ({ organizationId: m.organizationId, organizationName: m.organizationName, plan: m.plan, role: m.role, permissions: m.permissions })),
+        csrfToken: o.csrfToken,
+        expiresAt: o.expiresAt.toISOString(),
+      };
+    });
+
+    api.post('/sign-out', { schema: { tags, summary: 'End this session', response: { 204: z.null(), ...errors } } }, async (request, reply) => {
+      await accounts.sessions.end(sessionOfRequest(request).id);
+      jar.clear(reply, SESSION_COOKIE, '/');
+      return reply.code(204).send(null);
+    });
+
+    api.post('/sign-out-everywhere', {
+      schema: { tags, summary: 'End every session of this user, on every device', response: { 200: z.object({ ended: z.number().int() }), ...errors } },
+    }, async (request, reply) => {
+      const ended = await accounts.sessions.endEverywhere(sessionOfRequest(request).user.id);
+      jar.clear(reply, SESSION_COOKIE, '/');
+      return { ended };
+    });
+
+    api.put('/me/language', {
+      schema: { tags, summary: 'Remember the console and mail language', body: z.object({ language: z.enum(LANGUAGES) }), response: { 204: z.null(), ...errors } },
+    }, async (request, reply) => {
+      await accounts.signIn.setLanguage(sessionOfRequest(request).user.id, request.body.language);
+      return reply.code(204).send(null);
+    });
+
+    api.get('/organizations/:orgId/members', {
+      schema: { tags, summary: "The organization's members", params: orgParams, response: { 200: z.array(memberSchema), ...errors } },
+    }, async (request) => {
+      const caller = await callerOf(request, request.params.orgId);
+      return (await accounts.members.list(caller.organization.id, managerOf(request, caller))).map(toMemberJson);
+    });
+
+    api.post('/organizations/:orgId/members', {
+      schema: {
+        tags, summary: 'Add a member (admins and owners; only owners add owners)', params: orgParams,
+        body: z.object({ email: z.string().trim().min(3).max(254), role: z.enum(ROLES), name: z.string().trim().min(1).max(200).optional() }),
+        response: { 201: memberSchema, 200: memberSchema, ...errors },
+      },
+    }, async (request, reply) => {
+      const caller = await callerOf(request, request.params.orgId);
+      const { member, created } = await accounts.members.add(caller.organization.id, request.body, managerOf(request, caller));
+      return reply.code(created ? 201 : 200).send(toMemberJson(member));
+    });
+
+    api.put('/organizations/:orgId/members/:userId', {
+      schema: {
+        tags, summary: "Change a member's role", params: orgParams.extend({ userId: idSchema }), body: z.object({ role: z.enum(ROLES) }),
+        response: { 204: z.null(), ...errors },
+      },
+    }, async (request, reply) => {
+      const caller = await callerOf(request, request.params.orgId);
+      await accounts.members.changeRole(caller.organization.id, request.params.userId, request.body.role, managerOf(request, caller));
+      return reply.code(204).send(null);
+    });
+
+    api.delete('/organizations/:orgId/members/:userId', {
+      schema: { tags, summary: 'Remove a member', params: orgParams.extend({ userId: idSchema }), response: { 204: z.null(), ...errors } },
+    }, async (request, reply) => {
+      const caller = await callerOf(request, request.params.orgId);
+      await accounts.members.remove(caller.organization.id, request.params.userId, managerOf(request, caller));
+      return reply.code(204).send(null);
+    });
+
+    api.get('/organizations/:orgId/audit-log', {
+      schema: {
+        tags, summary: 'Security-relevant actions in the organization, newest first (admins and owners)',
+        params: orgParams,
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), before: idSchema.optional() }),
+        response: {
+          200: z.array(z.object({
+            id: z.number().int(), action: z.string(), actorType: z.string(), actorUserId: z.number().int().nullable(),
+            target: z.string().nullable(), details: z.record(z.string(), z.unknown()), createdAt: z.string(),
+          })),
+          ...errors,
+        },
+      },
+    }, async (request) => {
+      const caller = await callerOf(request, request.params.orgId);
+      const entries = await accounts.console.auditLog(caller, { limit: request.query.limit, beforeId: request.query.before });
+      return entries.map((a) => ({
+        id: a.id, action: a.action, actorType: a.actorType, actorUserId: a.actorUserId, target: a.target, details: a.details, createdAt: a.createdAt.toISOString(),
+      }));
+    });
+  }, { prefix: '/console/api' });
+};

@@ -1,0 +1,22 @@
+// A console member as the operator API and the console show one.
+import { z } from 'zod';
+import type { Member } from '../../oltp/users.repo.js';
+import { ROLES } from '../../shared/roles.js';
+
+export const memberSchema = z.object({
+  id: z.number().int().describe('the user id'),
+  email: z.string(),
+  name: z.string().nullable(),
+  role: z.enum(ROLES),
+  joinedAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+
+export const toMemberJson = (m: Member) => ({
+  id: m.id,
+  email: m.email,
+  name: m.name,
+  role: m.role,
+  joinedAt: m.joinedAt.toISOString(),
+  lastLoginAt: m.lastLoginAt?.toISOString() ?? null,
+});

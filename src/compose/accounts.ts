@@ -1,0 +1,73 @@
+// Wires the accounts core: users and memberships, one-time links and the mail that carries them,
+// console sessions, partner single sign-on and the audit trail.
+import path from 'node:path';
+import type { AccountServices } from '../core/accounts/index.js';
+import { type AuditTrail, createAuditTrail } from '../core/accounts/audit-trail.js';
+import { createConsoleAccess } from '../core/accounts/console-access.js';
+import { createMembersService } from '../core/accounts/members.service.js';
+import { createSessions } from '../core/accounts/sessions.js';
+import { createSignInLinks } from '../core/accounts/sign-in-links.js';
+import { createSignInService } from '../core/accounts/sign-in.service.js';
+import { createSsoService } from '../core/accounts/sso.service.js';
+import { createMailer, type Mailer } from '../mail/mailer.js';
+import { createAuditLogRepo } from '../oltp/audit-log.repo.js';
+import { createBlindIndex } from '../oltp/blind-index.js';
+import { createConsoleSessionsRepo } from '../oltp/console-sessions.repo.js';
+import { createSignInTokensRepo } from '../oltp/sign-in-tokens.repo.js';
+import { createSsoPartnersRepo, type SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
+import { createUsersRepo } from '../oltp/users.repo.js';
+import type { Wiring } from './wiring.js';
+
+export interface ComposedAccounts {
+  services: AccountServices;
+  ssoPartners: SsoPartnersRepo;
+  mailer: Mailer;
+}
+
+/** The audit trail, built before the features that write to it. */
+export const composeAuditTrail = ({ sql, secretBox, clock }: Pick<Wiring, 'sql' | 'secretBox' | 'clock'>): AuditTrail =>
+  createAuditTrail({ repo: createAuditLogRepo({ sql }), secretBox, clock });
+
+export function composeAccounts({
+  config,
+  log,
+  sql,
+  secretBox,
+  repos,
+  clock,
+  audit,
+}: Pick<Wiring, 'config' | 'log' | 'sql' | 'secretBox' | 'repos' | 'clock'> & { audit: AuditTrail }): ComposedAccounts {
+  const users = createUsersRepo({ sql, secretBox, blindIndex: createBlindIndex({ sql, secretBox }) });
+  const ssoPartners = createSsoPartnersRepo({ sql });
+  const mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, outboxDir: path.join(config.dataDir, 'outbox'), log });
+  const sessions = createSessions({ repo: createConsoleSessionsRepo({ sql }), users, secretBox, clock, policy: config.sessions });
+  const links = createSignInLinks({
+    tokens: createSignInTokensRepo({ sql }),
+    emailIndex: users.emailIndex,
+    mailer,
+    secretBox,
+    clock,
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  const sso = createSsoService({ partners: ssoPartners, users, organizations: repos.organizations, links, sessions, audit, secretBox, clock, log });
+  const signIn = createSignInService({
+    users,
+    links,
+    sessions,
+    sso,
+    audit,
+    limits: { perEmail: config.signInLimits.perEmail, windowMs: config.signInLimits.windowSeconds * 1000 },
+  });
+  return {
+    services: {
+      signIn,
+      sso,
+      sessions,
+      members: createMembersService({ users, organizations: repos.organizations, audit }),
+      console: createConsoleAccess({ sessions, users, organizations: repos.organizations, audit }),
+      audit,
+    },
+    ssoPartners,
+    mailer,
+  };
+}

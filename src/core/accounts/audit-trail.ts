@@ -1,0 +1,63 @@
+// The audit trail of security-relevant actions: who did what to which organization, when and
+// from where. The client address is sealed like other PII.
+import type { AuditLogRepo, AuditRecord } from '../../oltp/audit-log.repo.js';
+import type { SecretBox } from '../../shared/secret-box.js';
+
+/** Who acted: the operator (operator API, CLI), a signed-in user, a partner's sign-in, or the service. */
+export type Actor =
+  | { type: 'operator'; ip?: string | undefined }
+  | { type: 'user'; userId: number; ip?: string | undefined }
+  | { type: 'partner'; partnerId: number; ip?: string | undefined }
+  | { type: 'system' };
+
+export type AuditAction =
+  | 'sign_in'
+  | 'sign_in.failed'
+  | 'sign_out'
+  | 'sign_out.everywhere'
+  | 'login_link.issued'
+  | 'sso.linked'
+  | 'sso.signup'
+  | 'member.added'
+  | 'member.removed'
+  | 'member.role_changed'
+  | 'api_key.issued'
+  | 'api_key.deleted'
+  | 'ip_allowlist.changed'
+  | 'webhook.changed'
+  | 'partner.registered'
+  | 'partner.updated'
+  | 'partner.deleted'
+  | 'partner.secret_rotated';
+
+export interface AuditFacts {
+  organizationId?: number | null | undefined;
+  target?: string | undefined;
+  details?: Record<string, unknown> | undefined;
+}
+
+export function createAuditTrail(deps: { repo: AuditLogRepo; secretBox: SecretBox; clock: () => Date }) {
+  return {
+    async record(actor: Actor, action: AuditAction, facts: AuditFacts = {}): Promise<void> {
+      const ip = actor.type === 'system' ? undefined : actor.ip;
+      await deps.repo.append(
+        {
+          organizationId: facts.organizationId ?? null,
+          actorType: actor.type,
+          actorUserId: actor.type === 'user' ? actor.userId : null,
+          action,
+          target: facts.target ?? null,
+          details: actor.type === 'partner' ? { partnerId: actor.partnerId, ...facts.details } : (facts.details ?? {}),
+          ipSealed: ip ? deps.secretBox.seal(ip) : null,
+        },
+        deps.clock(),
+      );
+    },
+
+    list(organizationId: number, options: { limit: number; beforeId?: number | undefined }): Promise<AuditRecord[]> {
+      return deps.repo.list(organizationId, options);
+    },
+  };
+}
+
+export type AuditTrail = ReturnType<typeof createAuditTrail>;

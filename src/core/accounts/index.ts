@@ -1,0 +1,17 @@
+// Accounts: people, their memberships and roles, signing in (mail links, partner single sign-on),
+// console sessions and the audit trail.
+import type { AuditTrail } from './audit-trail.js';
+import type { ConsoleAccess } from './console-access.js';
+import type { MembersService } from './members.service.js';
+import type { Sessions } from './sessions.js';
+import type { SignInService } from './sign-in.service.js';
+import type { SsoService } from './sso.service.js';
+
+export interface AccountServices {
+  signIn: SignInService;
+  sso: SsoService;
+  sessions: Sessions;
+  members: MembersService;
+  console: ConsoleAccess;
+  audit: AuditTrail;
+}

@@ -1,0 +1,77 @@
+// The mail the console sends, in Korean and English: plain text plus simple HTML with one button.
+// Every message carries exactly one link, valid for the minutes it says.
+import type { MailMessage } from '../../mail/mailer.js';
+import { escapeHtml } from '../../shared/html.js';
+import type { Language } from '../../shared/roles.js';
+
+
+interface Wording {
+  subject: string;
+  intro: string;
+  button: string;
+  validity: string;
+  ignore: string;
+}
+
+type MessageKind = 'sign_in' | 'sso_link' | 'sso_signup';
+
+function wording(kind: MessageKind, language: Language, minutes: number, serviceName: string): Wording {
+  if (language === 'en') {
+    const validity = `The link works once, for ${minutes} minutes.`;
+    const ignore = 'If you did not ask for this, ignore this message: nothing happens without the link.';
+    switch (kind) {
+      case 'sign_in':
+        return { subject: 'Your Signpost sign-in link', intro: 'Use the button below to sign in to the Signpost console.', button: 'Sign in', validity, ignore };
+      case 'sso_link':
+        return {
+          subject: `Link your ${serviceName} account to Signpost`,
+          intro: `Someone signed in through ${serviceName} with this address. Confirm to link that account to your Signpost account and sign in.`,
+          button: 'Link and sign in',
+          validity,
+          ignore,
+        };
+      case 'sso_signup':
+        return {
+          subject: 'Confirm your address to finish signing up for Signpost',
+          intro: `You are signing up for Signpost through ${serviceName}. Confirm this address to create your account.`,
+          button: 'Confirm and create my account',
+          validity,
+          ignore,
+        };
+    }
+  }
+  const validity = `이 링크는 ${minutes}분 동안 한 번만 사용할 수 있습니다.`;
+  const ignore = '직접 요청하지 않았다면 이 메일을 무시하세요. 링크를 열지 않으면 아무 일도 일어나지 않습니다.';
+  switch (kind) {
+    case 'sign_in':
+      return { subject: 'Signpost 로그인 링크', intro: '아래 버튼을 눌러 Signpost 콘솔에 로그인하세요.', button: '로그인', validity, ignore };
+    case 'sso_link':
+      return {
+        subject: `${serviceName} 계정을 Signpost 계정에 연결하기`,
+        intro: `이 주소로 ${serviceName}을(를) 통해 로그인한 기록이 있습니다. 확인하면 해당 계정이 Signpost 계정에 연결되고 로그인됩니다.`,
+        button: '연결하고 로그인',
+        validity,
+        ignore,
+      };
+    case 'sso_signup':
+      return {
+        subject: 'Signpost 가입을 마치려면 이메일 주소를 확인하세요',
+        intro: `${serviceName}을(를) 통해 Signpost에 가입하고 있습니다. 이 주소를 확인하면 계정이 만들어집니다.`,
+        button: '확인하고 계정 만들기',
+        validity,
+        ignore,
+      };
+  }
+}
+
+export function mailFor(kind: MessageKind, options: { to: string; link: string; language: Language; minutes: number; serviceName?: string }): MailMessage {
+  const w = wording(kind, options.language, options.minutes, options.serviceName ?? '');
+  const text = `${w.intro}\n\n${options.link}\n\n${w.validity}\n${w.ignore}\n\n— Signpost\n`;
+  const html =
+    `<!doctype html><html lang="${options.language}"><body style="font-family:system-ui,sans-serif;color:#1f2328;line-height:1.5">` +
+    `<p>${escapeHtml(w.intro)}</p>` +
+    `<p><a href="${escapeHtml(options.link)}" style="display:inline-block;padding:12px 20px;border-radius:8px;background:#0969da;color:#fff;text-decoration:none;font-weight:600">${escapeHtml(w.button)}</a></p>` +
+    `<p style="color:#57606a;font-size:14px">${escapeHtml(w.validity)}<br>${escapeHtml(w.ignore)}</p>` +
+    `<p style="color:#57606a;font-size:12px;word-break:break-all">${escapeHtml(options.link)}</p></body></html>`;
+  return { to: options.to, subject: w.subject, text, html, link: options.link };
+}

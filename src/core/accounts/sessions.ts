@@ -1,0 +1,107 @@
+// Console sessions: started at every sign-in with a new token (whatever token the browser had is
+// revoked, so a planted one is worthless: no session fixation), ended by idleness, by their
+// absolute age, by sign-out here or everywhere. The CSRF token is derived from the session token,
+// so it needs no storage and is useless without the HttpOnly cookie's value.
+import { createHash } from 'node:crypto';
+import type { ConsoleSessionsRepo } from '../../oltp/console-sessions.repo.js';
+import type { User, UsersRepo } from '../../oltp/users.repo.js';
+import type { SecretBox } from '../../shared/secret-box.js';
+import { secretsEqual } from '../../shared/secrets.js';
+import { newToken, tokenHash } from './one-time-tokens.js';
+
+export type SignInMethod = 'email' | 'login_link' | 'sso';
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/** Where a sign-in came from, for the session record and the audit log. */
+export interface ClientFacts {
+  ip: string;
+  userAgent: string | undefined;
+  /** The session token the browser presented, if any: revoked when a new session starts. */
+  currentToken?: string | undefined;
+}
+
+export interface StartedSession {
+  token: string;
+  expiresAt: Date;
+  user: User;
+}
+
+export interface ActiveSession {
+  id: number;
+  user: User;
+  csrfToken: string;
+  expiresAt: Date;
+  method: string;
+}
+
+/** last_seen_at is written at most this often per session: no database write per console call. */
+const TOUCH_EVERY_MS = 60_000;
+
+const csrfTokenOf = (sessionToken: string): string =>
+  createHash('sha256').update(`csrf\u0000${sessionToken}`, 'utf8').digest('base64url');
+
+export function createSessions(deps: {
+  repo: ConsoleSessionsRepo;
+  users: Pick<UsersRepo, 'get' | 'recordSignIn'>;
+  secretBox: SecretBox;
+  clock: () => Date;
+  policy: SessionPolicy;
+}) {
+  const { repo, policy } = deps;
+
+  async function active(token: string): Promise<ActiveSession | undefined> {
+    const session = await repo.find(tokenHash(token));
+    if (!session) return undefined;
+    const now = deps.clock();
+    if (now >= session.expiresAt || now.getTime() - session.lastSeenAt.getTime() >= policy.idleMs) {
+      await repo.revoke(session.id, now);
+      return undefined;
+    }
+    const user = await deps.users.get(session.userId);
+    if (!user) return undefined;
+    if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await repo.touch(session.id, now);
+    return { id: session.id, user, csrfToken: csrfTokenOf(token), expiresAt: session.expiresAt, method: session.method };
+  }
+
+  return {
+    active,
+
+    async start(user: User, method: SignInMethod, client: ClientFacts): Promise<StartedSession> {
+      const now = deps.clock();
+      if (client.currentToken) {
+        const previous = await repo.find(tokenHash(client.currentToken));
+        if (previous) await repo.revoke(previous.id, now);
+      }
+      const token = newToken();
+      const expiresAt = new Date(now.getTime() + policy.absoluteMs);
+      await repo.create({
+        tokenHash: tokenHash(token),
+        userId: user.id,
+        createdAt: now,
+        expiresAt,
+        method,
+        userAgent: client.userAgent?.slice(0, 500) ?? null,
+        ipSealed: deps.secretBox.seal(client.ip),
+      });
+      await deps.users.recordSignIn(user.id, now);
+      return { token, expiresAt, user };
+    },
+
+    /** Whether a state-changing call carries this session's CSRF token (constant time). */
+    csrfMatches: (sessionToken: string, presented: string | undefined): boolean =>
+      presented !== undefined && secretsEqual(presented, csrfTokenOf(sessionToken)),
+
+    async end(sessionId: number): Promise<void> {
+      await repo.revoke(sessionId, deps.clock());
+    },
+
+    /** Ends every session of the user on every device; answers how many were open. */
+    endEverywhere: (userId: number): Promise<number> => repo.revokeAllOf(userId, deps.clock()),
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;

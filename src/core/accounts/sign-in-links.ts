@@ -1,0 +1,91 @@
+// One-time links and what they carry: made here, mailed here, used here. A link is the
+// credential, so only its hash is stored; it works once and for LINK_MINUTES.
+import type { Mailer } from '../../mail/mailer.js';
+import type { SignInPurpose, SignInTokensRepo } from '../../oltp/sign-in-tokens.repo.js';
+import type { Language } from '../../shared/roles.js';
+import type { SecretBox } from '../../shared/secret-box.js';
+import { mailFor } from './mail-messages.js';
+import { newToken, tokenHash } from './one-time-tokens.js';
+
+export const LINK_MINUTES = 15;
+
+/** What a partner's sign-in told us, kept sealed while a signup or an account link waits on the user. */
+export interface PartnerClaims {
+  sub: string;
+  email: string;
+  name: string | null;
+  language: Language;
+}
+
+export interface IssuedLink {
+  token: string;
+  url: string;
+  expiresAt: Date;
+}
+
+export interface UsedLink {
+  purpose: SignInPurpose;
+  userId: number | null;
+  partnerId: number | null;
+  claims: PartnerClaims | null;
+}
+
+export function createSignInLinks(deps: {
+  tokens: SignInTokensRepo;
+  emailIndex: (email: string) => Promise<Buffer>;
+  mailer: Mailer;
+  secretBox: SecretBox;
+  clock: () => Date;
+  publicBaseUrl: string;
+}) {
+  const { tokens, secretBox } = deps;
+  const open = (sealed: string | null): PartnerClaims | null => (sealed === null ? null : (JSON.parse(secretBox.open(sealed)) as PartnerClaims));
+
+  return {
+    /** A new one-time token of this purpose; `email` counts toward that address's hourly limit. */
+    async issue(
+      purpose: SignInPurpose,
+      input: { userId?: number | null; email?: string; partnerId?: number | null; claims?: PartnerClaims | null },
+    ): Promise<IssuedLink> {
+      const token = newToken();
+      const now = deps.clock();
+      const expiresAt = new Date(now.getTime() + LINK_MINUTES * 60_000);
+      await tokens.issue({
+        tokenHash: tokenHash(token),
+        purpose,
+        userId: input.userId ?? null,
+        emailIndex: input.email === undefined ? null : await deps.emailIndex(input.email),
+        partnerId: input.partnerId ?? null,
+        claimsSealed: input.claims ? secretBox.seal(JSON.stringify(input.claims)) : null,
+        createdAt: now,
+        expiresAt,
+      });
+      return { token, url: `${deps.publicBaseUrl}/console/auth/link?token=${token}`, expiresAt };
+    },
+
+    /** Links sent to this address within the window, whatever became of them. */
+    async sentTo(email: string, windowMs: number): Promise<number> {
+      return tokens.sentSince(await deps.emailIndex(email), new Date(deps.clock().getTime() - windowMs));
+    },
+
+    async mail(kind: 'sign_in' | 'sso_link' | 'sso_signup', to: string, link: IssuedLink, language: Language, serviceName?: string): Promise<void> {
+      await deps.mailer.send(mailFor(kind, { to, link: link.url, language, minutes: LINK_MINUTES, ...(serviceName ? { serviceName } : {}) }));
+    },
+
+    /** Uses the token once; undefined when unknown, used, expired or of another purpose. */
+    async use(token: string, purposes: SignInPurpose[]): Promise<UsedLink | undefined> {
+      const record = await tokens.consume(tokenHash(token), purposes, deps.clock());
+      return record && { purpose: record.purpose, userId: record.userId, partnerId: record.partnerId, claims: open(record.claimsSealed) };
+    },
+
+    /** The pending consent behind a token, without using it. */
+    async peek(token: string, purpose: SignInPurpose): Promise<UsedLink | undefined> {
+      const record = await tokens.peek(tokenHash(token), purpose, deps.clock());
+      return record && { purpose: record.purpose, userId: record.userId, partnerId: record.partnerId, claims: open(record.claimsSealed) };
+    },
+
+    purgeExpired: () => tokens.purgeExpired(new Date(deps.clock().getTime() - 24 * 3_600_000)),
+  };
+}
+
+export type SignInLinks = ReturnType<typeof createSignInLinks>;

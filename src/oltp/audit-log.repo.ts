@@ -1,0 +1,71 @@
+// The audit log: security-relevant actions, appended by the core layer and read by the console.
+import type { Sql } from './postgres.js';
+
+export type ActorType = 'operator' | 'user' | 'partner' | 'system';
+
+export interface AuditEntry {
+  organizationId: number | null;
+  actorType: ActorType;
+  actorUserId: number | null;
+  action: string;
+  target: string | null;
+  details: Record<string, unknown>;
+  ipSealed: string | null;
+}
+
+export interface AuditRecord extends Omit<AuditEntry, 'ipSealed'> {
+  id: number;
+  createdAt: Date;
+}
+
+interface Row {
+  id: number;
+  organization_id: number | null;
+  actor_type: ActorType;
+  actor_user_id: number | null;
+  action: string;
+  target: string | null;
+  details: Record<string, unknown>;
+  created_at: Date;
+}
+
+const toRecord = (r: Row): AuditRecord => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  actorType: r.actor_type,
+  actorUserId: r.actor_user_id,
+  action: r.action,
+  target: r.target,
+  details: r.details,
+  createdAt: r.created_at,
+});
+
+export function createAuditLogRepo({ sql }: { sql: Sql }) {
+  return {
+    async append(entry: AuditEntry, at: Date): Promise<void> {
+      await sql`
+        insert into audit_log (organization_id, actor_type, actor_user_id, action, target, details, ip_sealed, created_at)
+        values (${entry.organizationId}, ${entry.actorType}, ${entry.actorUserId}, ${entry.action}, ${entry.target},
+                ${JSON.stringify(entry.details)}::jsonb, ${entry.ipSealed}, ${at})`;
+    },
+
+    /** Newest first; `beforeId` pages on. */
+    async list(organizationId: number, options: { limit: number; beforeId?: number | undefined }): Promise<AuditRecord[]> {
+      const rows = await sql<Row[]>`
+        select id, organization_id, actor_type, actor_user_id, action, target, details, created_at from audit_log
+        where organization_id = ${organizationId} ${options.beforeId === undefined ? sql`` : sql`and id < ${options.beforeId}`}
+        order by id desc limit ${options.limit}`;
+      return rows.map(toRecord);
+    },
+
+    /** Entries a user's own actions made, across organizations (sign-ins have none). */
+    async ofUser(userId: number, limit: number): Promise<AuditRecord[]> {
+      const rows = await sql<Row[]>`
+        select id, organization_id, actor_type, actor_user_id, action, target, details, created_at from audit_log
+        where actor_user_id = ${userId} order by id desc limit ${limit}`;
+      return rows.map(toRecord);
+    },
+  };
+}
+
+export type AuditLogRepo = ReturnType<typeof createAuditLogRepo>;
