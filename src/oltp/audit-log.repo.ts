@@ -46,7 +46,7 @@ export function createAuditLogRepo({ sql }: { sql: Sql }) {
       await sql`
         insert into audit_log (organization_id, actor_type, actor_user_id, action, target, details, ip_sealed, created_at)
         values (${entry.organizationId}, ${entry.actorType}, ${entry.actorUserId}, ${entry.action}, ${entry.target},
-                ${JSON.stringify(entry.details)}::jsonb, ${entry.ipSealed}, ${at})`;
+                ${JSON.stringify(entry.details)}::text::jsonb, ${entry.ipSealed}, ${at})`;
     },
 
     /** Newest first; `beforeId` pages on. */
