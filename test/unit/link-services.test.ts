@@ -117,4 +117,19 @@ describe('links core', () => {
     expect(events.map((e) => (e.data as { action: string }).action)).toEqual(['created', 'updated', 'deleted']);
     expect(changed).toEqual([7, 7, 7]);
   });
+
+  it("limits a console member to their role: an analyst reads but changes nothing, a developer changes links", async () => {
+    const { links, changed } = setup();
+    const created = await links.shortUrls.create(caller, { originalUrl: 'https://a.example/', customAlias: 'sale' });
+    changed.length = 0;
+    const analyst = { ...caller, member: { userId: 1, role: 'analyst' as const } };
+    expect((await links.shortUrls.get(analyst, created.id)).shortCode).toBe('sale');
+    await expect(links.shortUrls.create(analyst, { originalUrl: 'https://b.example/' })).rejects.toMatchObject({ code: 'ROLE_FORBIDDEN', kind: 'forbidden' });
+    await expect(links.shortUrls.update(analyst, created.id, { title: 'x' })).rejects.toMatchObject({ code: 'ROLE_FORBIDDEN' });
+    await expect(links.campaigns.delete(analyst, 1)).rejects.toMatchObject({ code: 'ROLE_FORBIDDEN' });
+    expect(changed).toEqual([]);
+    const developer = { ...caller, member: { userId: 2, role: 'developer' as const } };
+    await links.shortUrls.update(developer, created.id, { title: 'Sale' });
+    expect(changed).toEqual([7]);
+  });
 });

@@ -3,13 +3,16 @@
 // verification (an extension) issues the secret that signs member ids for browser identify and
 // opt-in calls; the secret is handed out once, when issued.
 import { conflict, invalid, notFound } from '../../shared/errors.js';
+import { authorize } from '../accounts/roles.js';
+import type { Caller } from '../caller.js';
 import type { MobileApp, MobileAppsRepo, Platform } from '../../oltp/mobile-apps.repo.js';
 
 export type { MobileApp, Platform } from '../../oltp/mobile-apps.repo.js';
 
-/** Whoever asks on behalf of an organization (a Service API key). */
+/** Whoever asks on behalf of an organization: a Service API key, or a console member within their role. */
 export interface AppCaller {
   organization: { id: number };
+  member?: Caller['member'];
 }
 
 /** Settings of a new app; absent optional fields are empty. */
@@ -53,6 +56,7 @@ export function createMobileAppsService(deps: {
 
   return {
     async create(caller: AppCaller, input: NewMobileApp): Promise<MobileApp> {
+      authorize(caller, 'apps.write');
       const orgId = caller.organization.id;
       checkPlatformFields(input.platform, input.teamId, input.sha256CertFingerprints);
       const created = await repo.create(orgId, {
@@ -77,6 +81,7 @@ export function createMobileAppsService(deps: {
 
     /** A new platform is refused while links or campaigns use the app; platform-bound fields follow the platform. */
     async update(caller: AppCaller, id: number, change: MobileAppChange): Promise<MobileApp> {
+      authorize(caller, 'apps.write');
       const orgId = caller.organization.id;
       const current = await get(caller, id);
       const platform = change.platform ?? current.platform;
@@ -99,6 +104,7 @@ export function createMobileAppsService(deps: {
 
     /** Turns identity verification on, or rotates its secret; the secret is in this answer only. */
     async issueIdentitySecret(caller: AppCaller, id: number): Promise<{ app: MobileApp; secret: string }> {
+      authorize(caller, 'apps.write');
       const issued = await repo.issueIdentitySecret(caller.organization.id, id);
       if (!issued) throw missing(id);
       linkChanged(caller.organization.id);
@@ -107,12 +113,14 @@ export function createMobileAppsService(deps: {
 
     /** Turns identity verification off and forgets its secret. */
     async clearIdentitySecret(caller: AppCaller, id: number): Promise<void> {
+      authorize(caller, 'apps.write');
       if (!(await repo.clearIdentitySecret(caller.organization.id, id))) throw missing(id);
       linkChanged(caller.organization.id);
     },
 
     /** Links that pointed at the app keep working without it. */
     async remove(caller: AppCaller, id: number): Promise<void> {
+      authorize(caller, 'apps.write');
       if (!(await repo.delete(caller.organization.id, id))) throw missing(id);
       linkChanged(caller.organization.id);
     },

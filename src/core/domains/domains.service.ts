@@ -3,6 +3,8 @@
 // their status. Which domains are usable decides which hosts serve links, so every change tells
 // the link caches.
 import { conflict, notFound } from '../../shared/errors.js';
+import { authorize } from '../accounts/roles.js';
+import type { Caller } from '../caller.js';
 import type { CustomDomain, CustomDomainsRepo, DomainSortField, DomainStatus } from '../../oltp/custom-domains.repo.js';
 import type { DomainVerifier } from './domain-verifier.js';
 import { isPlatformSubdomain } from './domain-name.js';
@@ -10,9 +12,10 @@ import { isPlatformSubdomain } from './domain-name.js';
 export { DOMAIN_STATUSES, SORT_COLUMNS } from '../../oltp/custom-domains.repo.js';
 export type { CustomDomain, DomainSortField, DomainStatus } from '../../oltp/custom-domains.repo.js';
 
-/** Whoever asks on behalf of an organization: a Service API key or a mobile app. */
+/** Whoever asks on behalf of an organization: a Service API key, a mobile app, or a console member within their role. */
 export interface DomainCaller {
   organization: { id: number };
+  member?: Caller['member'];
 }
 
 export interface DomainListQuery {
@@ -55,6 +58,7 @@ export function createDomainsService(deps: {
 
     /** Asks DNS for the domain's CNAME now and answers the record as it is afterwards. */
     async verifyNow(caller: DomainCaller, id: number): Promise<CustomDomain> {
+      authorize(caller, 'domains.write');
       const domain = await ownDomain(caller, id);
       await verifier.checkNow(domain.id);
       return ownDomain(caller, domain.id);

@@ -6,10 +6,13 @@ import { conflict, type DomainError } from '../../shared/errors.js';
 import type { Plan } from '../../shared/plans.js';
 import type { ClickCounts, LinkType } from '../../olap/click-counts.js';
 import type { LinkedAppIds, LinkTargets } from './link-targets.js';
+import type { Caller } from '../caller.js';
+import { authorize } from '../accounts/roles.js';
 
-/** Who is asking: the organization a service API key belongs to. */
+/** Who is asking: the organization (of a Service API key, or of a console member, whose role limits what they may change). */
 export interface LinkCaller {
   organization: { id: number; name: string; plan: Plan };
+  member?: Caller['member'];
 }
 
 /** A record with its clicks so far. */
@@ -90,6 +93,7 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
 
     /** Fields left out keep their value; null clears. */
     async update(caller: LinkCaller, id: number, patch: Partial<F>): Promise<Counted<R>> {
+      authorize(caller, 'links.write');
       const organizationId = caller.organization.id;
       await find(caller, id);
       await deps.targets.checkLinkedApps(organizationId, patch);
@@ -100,6 +104,7 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     },
 
     async delete(caller: LinkCaller, id: number): Promise<void> {
+      authorize(caller, 'links.write');
       const organizationId = caller.organization.id;
       // The change event names what went, so it is read first.
       const existing = kind.changed ? await repo.get(organizationId, id) : undefined;
@@ -125,6 +130,7 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
       insert: (customDomain: { id: number; name: string } | null) => Promise<R | undefined>,
       taken: () => DomainError,
     ): Promise<Counted<R>> {
+      authorize(caller, 'links.write');
       const organizationId = caller.organization.id;
       await deps.targets.checkLinkedApps(organizationId, input);
       const customDomain = await deps.targets.usableCustomDomain(organizationId, input.customDomainName);
