@@ -142,6 +142,54 @@ describe('signpost domain', () => {
   });
 });
 
+describe('signpost member, login-link and partner', () => {
+  it('adds a member, lists members, hands out a sign-in link that opens the console once', async () => {
+    const org = fields((await signpost(['org', 'create', '--name', 'People'])).stdout);
+    const added = await signpost(['member', 'add', org.id!, '--email', 'ops@example.com', '--role', 'admin', '--name', 'Ops']);
+    expect(added.code).toBe(0);
+    expect(fields(added.stdout)).toMatchObject({ email: 'ops@example.com', role: 'admin', name: 'Ops' });
+    const listed = fields((await signpost(['member', 'list', org.id!])).stdout);
+    expect(listed).toMatchObject({ '0.email': 'ops@example.com', '0.role': 'admin' });
+
+    const link = await signpost(['login-link', '--email', 'ops@example.com']);
+    expect(link.code).toBe(0);
+    expect(link.stdout).toContain('it works once');
+    // PUBLIC_BASE_URL names port 0 here (the service took a free one): the same path on the real port.
+    const printed = new URL(fields(link.stdout).url!);
+    expect(printed.pathname).toBe('/console/auth/link');
+    const url = new URL(`${printed.pathname}${printed.search}`, baseUrl).toString();
+    const opened = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe('/console/');
+    expect(opened.headers.get('set-cookie')).toMatch(/^sp_session=/);
+    expect((await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) })).status).toBe(410);
+
+    const unknown = await signpost(['login-link', '--email', 'nobody@example.com']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('USER_NOT_FOUND');
+  });
+
+  it('registers a partner into an organization, rotates its secret, lists and deletes it', async () => {
+    const org = fields((await signpost(['org', 'create', '--name', 'Partnered'])).stdout);
+    const created = await signpost([
+      'partner', 'create', '--name', 'Shop', '--origins', 'https://shop.example', '--login-url', 'https://shop.example/login',
+      '--email', 'dev@shop.example', '--org', org.id!, '--role', 'analyst',
+    ]);
+    expect(created.code).toBe(0);
+    const { clientId, sharedSecret } = fields(created.stdout);
+    expect(created.stdout).toContain('shown only this once');
+    const shown = fields((await signpost(['partner', 'show', clientId!])).stdout);
+    expect(shown).toMatchObject({ organizationId: org.id, defaultRole: 'analyst', serviceName: 'Shop' });
+    const rotated = fields((await signpost(['partner', 'secret', clientId!])).stdout);
+    expect(rotated.sharedSecret).toBeDefined();
+    expect(rotated.sharedSecret).not.toBe(sharedSecret);
+    expect((await signpost(['partner', 'list'])).stdout).toContain(clientId!);
+    const deleted = await signpost(['partner', 'delete', clientId!]);
+    expect(deleted.stdout).toContain(`deleted: partner ${clientId}`);
+    expect((await signpost(['partner', 'show', clientId!])).code).toBe(1);
+  });
+});
+
 describe('failures', () => {
   it('a wrong token: exit 1, the API message and code on stderr, nothing on stdout', async () => {
     const run = await signpost(['org', 'show', '1'], { SIGNPOST_ADMIN_TOKEN: 'not-the-token' });

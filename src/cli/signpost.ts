@@ -20,9 +20,18 @@ Custom domains
 Webhooks
   signpost webhook set ORG_ID --url URL --secret SECRET [--events click,campaign,goal,funnel,session]
 Single sign-on partners
-  signpost partner create --name NAME --origins https://a,https://b --login-url URL --email EMAIL
+  signpost partner create --name NAME --origins https://a,https://b --login-url URL --email EMAIL [--org ORG_ID] [--role ROLE]
+  signpost partner list
+  signpost partner show CLIENT_ID
+  signpost partner secret CLIENT_ID                  a new shared secret; linked users keep working
+  signpost partner delete CLIENT_ID
+Console members and sign-in
+  signpost member add ORG_ID --email EMAIL --role ROLE [--name NAME]   makes the account when new
+  signpost member list ORG_ID
+  signpost member remove ORG_ID USER_ID
+  signpost login-link --email EMAIL                  a one-time console sign-in link (15 minutes)
 
-PLAN is FREE, PRO, BUSINESS or ENTERPRISE.
+PLAN is FREE, PRO, BUSINESS or ENTERPRISE. ROLE is owner, admin, developer or analyst.
 --json prints the API's JSON answer as it is; otherwise a key: value summary.
 
 Environment
@@ -54,6 +63,7 @@ interface Command {
 class UsageError extends Error {}
 
 const SHOWN_ONCE = 'The API key above is shown only this once: store it now.';
+const SECRET_SHOWN_ONCE = 'The shared secret above is shown only this once: store it now.';
 
 const COMMANDS: Record<string, Command> = {
   'org create': {
@@ -124,12 +134,49 @@ const COMMANDS: Record<string, Command> = {
   },
   'partner create': {
     args: [],
-    options: ['name', 'origins', 'login-url', 'email'],
     required: ['name', 'origins', 'login-url', 'email'],
     method: 'POST',
     path: () => '/partners',
-    body: (o) => ({ serviceName: o.name, allowedOrigins: list(o.origins), loginUrl: o['login-url'], contactEmail: o.email }),
-    note: 'The shared secret above is shown only this once: store it now.',
+    body: (o) => ({
+      serviceName: o.name, allowedOrigins: list(o.origins), loginUrl: o['login-url'], contactEmail: o.email,
+      ...(o.org === undefined ? {} : { organizationId: id('org', o.org) }),
+      ...(o.role === undefined ? {} : { defaultRole: String(o.role).toLowerCase() }),
+    }),
+    options: ['name', 'origins', 'login-url', 'email', 'org', 'role'],
+    note: SECRET_SHOWN_ONCE,
+  },
+  'partner list': { args: [], method: 'GET', path: () => '/partners' },
+  'partner show': { args: ['CLIENT_ID'], method: 'GET', path: ([clientId]) => `/partners/${seg(clientId)}` },
+  'partner secret': { args: ['CLIENT_ID'], method: 'POST', path: ([clientId]) => `/partners/${seg(clientId)}/secret`, note: SECRET_SHOWN_ONCE },
+  'partner delete': {
+    args: ['CLIENT_ID'],
+    method: 'DELETE',
+    path: ([clientId]) => `/partners/${seg(clientId)}`,
+    done: ([clientId]) => `deleted: partner ${clientId}; its users keep their accounts`,
+  },
+  'member add': {
+    args: ['ORG_ID'],
+    options: ['email', 'role', 'name'],
+    required: ['email', 'role'],
+    method: 'POST',
+    path: ([org]) => `/organizations/${seg(org)}/members`,
+    body: (o) => ({ email: o.email, role: String(o.role).toLowerCase(), ...(o.name === undefined ? {} : { name: o.name }) }),
+  },
+  'member list': { args: ['ORG_ID'], method: 'GET', path: ([org]) => `/organizations/${seg(org)}/members` },
+  'member remove': {
+    args: ['ORG_ID', 'USER_ID'],
+    method: 'DELETE',
+    path: ([org, user]) => `/organizations/${seg(org)}/members/${seg(user)}`,
+    done: ([org, user]) => `removed: user ${user} from organization ${org}`,
+  },
+  'login-link': {
+    args: [],
+    options: ['email'],
+    required: ['email'],
+    method: 'POST',
+    path: () => '/login-links',
+    body: (o) => ({ email: o.email }),
+    note: 'Open the URL in a browser within 15 minutes; it works once. It is a credential: do not share it.',
   },
 };
 
@@ -137,6 +184,11 @@ const COMMANDS: Record<string, Command> = {
 const seg = (value: string | undefined) => encodeURIComponent(value ?? '');
 const upper = (value: unknown) => String(value).toUpperCase();
 const list = (value: unknown) => String(value).split(',').map((s) => s.trim()).filter(Boolean);
+
+function id(name: string, value: unknown): number {
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  throw new UsageError(`--${name} takes a number`);
+}
 
 function bool(name: string, value: unknown): boolean {
   if (value === 'true' || value === 'false') return value === 'true';
@@ -175,8 +227,10 @@ function parse(argv: string[]): { help: boolean; json: boolean; name: string; co
     }),
   );
   const help = values.help === true || positionals[0] === 'help';
-  const name = positionals.slice(0, 2).join(' ');
-  return { help, json: values.json === true, name, command: COMMANDS[name], opts: values, args: positionals.slice(2) };
+  // One-word commands (login-link) and two-word ones (org create).
+  const words = positionals[0] !== undefined && COMMANDS[positionals[0]] ? 1 : 2;
+  const name = positionals.slice(0, words).join(' ');
+  return { help, json: values.json === true, name, command: COMMANDS[name], opts: values, args: positionals.slice(words) };
 }
 
 function checkUsage(name: string, command: Command, opts: Options, args: string[]): void {
@@ -194,6 +248,10 @@ function checkUsage(name: string, command: Command, opts: Options, args: string[
 
 /** key: value lines; nested objects flatten to dotted keys so every line stays greppable. */
 function summarize(value: unknown, prefix = ''): string[] {
+  // A list of records (members, partners): one block of lines each, numbered.
+  if (Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object')) {
+    return value.flatMap((v, i) => summarize(v, prefix ? `${prefix}.${i}` : String(i)));
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const shown = value === null ? '-' : Array.isArray(value) ? (value.length === 0 ? '(none)' : value.join(', ')) : String(value);
     return [`${prefix || 'result'}: ${shown}`];
