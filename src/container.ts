@@ -250,7 +250,7 @@ async function assemble(
     const drained = await bus.drain(left());
     if (!sent || !drained) log.error({ sent, drained }, 'shutdown deadline passed before every event was written');
     await usageMeter.close().catch((err) => log.error({ err }, 'usage flush failed at shutdown'));
-    await accounts.mailer.close().catch(() => {});
+    await accounts.close().catch((err) => log.error({ err }, 'closing accounts failed'));
     for (const consumer of consumers) await consumer.stop();
     await webhooksStopped;
     await bus.close();

@@ -9,7 +9,8 @@ import { createSessions } from '../core/accounts/sessions.js';
 import { createSignInLinks } from '../core/accounts/sign-in-links.js';
 import { createSignInService } from '../core/accounts/sign-in.service.js';
 import { createSsoService } from '../core/accounts/sso.service.js';
-import { createMailer, type Mailer } from '../mail/mailer.js';
+import { startAccountsHousekeeping } from '../core/accounts/housekeeping.js';
+import { createMailer } from '../mail/mailer.js';
 import { createAuditLogRepo } from '../oltp/audit-log.repo.js';
 import { createBlindIndex } from '../oltp/blind-index.js';
 import { createConsoleSessionsRepo } from '../oltp/console-sessions.repo.js';
@@ -21,7 +22,8 @@ import type { Wiring } from './wiring.js';
 export interface ComposedAccounts {
   services: AccountServices;
   ssoPartners: SsoPartnersRepo;
-  mailer: Mailer;
+  /** Stops the housekeeping rounds and closes the mail transport. */
+  close(): Promise<void>;
 }
 
 /** The audit trail, built before the features that write to it. */
@@ -40,16 +42,19 @@ export function composeAccounts({
   const users = createUsersRepo({ sql, secretBox, blindIndex: createBlindIndex({ sql, secretBox }) });
   const ssoPartners = createSsoPartnersRepo({ sql });
   const mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, outboxDir: path.join(config.dataDir, 'outbox'), log });
-  const sessions = createSessions({ repo: createConsoleSessionsRepo({ sql }), users, secretBox, clock, policy: config.sessions });
+  const tokens = createSignInTokensRepo({ sql });
+  const sessionsRepo = createConsoleSessionsRepo({ sql });
+  const housekeeping = startAccountsHousekeeping({ tokens, sessions: sessionsRepo, partners: ssoPartners, clock, log });
+  const sessions = createSessions({ repo: sessionsRepo, users, secretBox, clock, policy: config.sessions });
   const links = createSignInLinks({
-    tokens: createSignInTokensRepo({ sql }),
+    tokens,
     emailIndex: users.emailIndex,
     mailer,
     secretBox,
     clock,
     publicBaseUrl: config.publicBaseUrl,
   });
-  const sso = createSsoService({ partners: ssoPartners, users, organizations: repos.organizations, links, sessions, audit, secretBox, clock, log });
+  const sso = createSsoService({ partners: ssoPartners, users, organizations: repos.organizations, links, sessions, audit, secretBox, clock });
   const signIn = createSignInService({
     users,
     links,
@@ -68,6 +73,9 @@ export function composeAccounts({
       audit,
     },
     ssoPartners,
-    mailer,
+    async close() {
+      await housekeeping.stop();
+      await mailer.close();
+    },
   };
 }

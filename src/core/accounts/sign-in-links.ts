@@ -83,8 +83,6 @@ export function createSignInLinks(deps: {
       const record = await tokens.peek(tokenHash(token), purpose, deps.clock());
       return record && { purpose: record.purpose, userId: record.userId, partnerId: record.partnerId, claims: open(record.claimsSealed) };
     },
-
-    purgeExpired: () => tokens.purgeExpired(new Date(deps.clock().getTime() - 24 * 3_600_000)),
   };
 }
 

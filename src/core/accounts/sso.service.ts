@@ -8,7 +8,6 @@ import type { SsoPartner, SsoPartnersRepo } from '../../oltp/sso-partners.repo.j
 import type { OrganizationsRepo } from '../../oltp/organizations.repo.js';
 import type { Sql } from '../../oltp/postgres.js';
 import type { User, UsersRepo } from '../../oltp/users.repo.js';
-import type { Logger } from '../../shared/logger.js';
 import type { Language } from '../../shared/roles.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { maskEmail, normalizeEmail } from '../journey/contact-fields.js';
@@ -42,8 +41,7 @@ export interface ConsentView {
 }
 
 /** jti entries outlive their token by this much, beyond the clock tolerance. */
-const JTI_MARGIN_MS = 10 * 60_000;
-const PURGE_EVERY_MS = 10 * 60_000;
+export const JTI_MARGIN_MS = 10 * 60_000;
 
 export function createSsoService(deps: {
   partners: SsoPartnersRepo;
@@ -54,17 +52,8 @@ export function createSsoService(deps: {
   audit: AuditTrail;
   secretBox: SecretBox;
   clock: () => Date;
-  log: Logger;
 }) {
   const { partners, users, links } = deps;
-  const log = deps.log.child({ module: 'sso' });
-  let lastPurge = 0;
-
-  function purgeNow(now: Date): void {
-    if (now.getTime() - lastPurge < PURGE_EVERY_MS) return;
-    lastPurge = now.getTime();
-    partners.purgeJtis(new Date(now.getTime() - JTI_MARGIN_MS)).catch((err: unknown) => log.warn({ err }, 'purging used jti failed'));
-  }
 
   async function partnerOf(clientId: string | undefined): Promise<SsoPartner> {
     const partner = clientId ? await partners.get(clientId) : undefined;
@@ -108,7 +97,6 @@ export function createSsoService(deps: {
 
       const keepUntil = new Date((claims.exp + CLOCK_TOLERANCE_SECONDS) * 1000 + JTI_MARGIN_MS);
       if (!(await partners.useJti(partner.id, claims.jti, keepUntil))) throw fail('SSO_TOKEN_REUSED', 'jti used before');
-      purgeNow(now);
 
       const actor = { type: 'partner' as const, partnerId: partner.id, ip: input.client.ip };
       const linkedId = await partners.linkedUser(partner.id, claims.sub);

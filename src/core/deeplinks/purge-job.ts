@@ -2,6 +2,7 @@
 // deleted every few minutes. Every instance runs it; the deletes skip rows another instance holds,
 // so running it twice at once costs nothing but a query.
 import type { Logger } from '../../shared/logger.js';
+import { startPeriodicJob, type PeriodicJob } from '../periodic-job.js';
 import type { DeepLinkRecordsRepo } from '../../oltp/deep-link-records.repo.js';
 import type { DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 
@@ -12,9 +13,8 @@ export function startDeepLinkPurge(options: {
   records: DeepLinkRecordsRepo;
   log: Logger;
   intervalMs?: number;
-}): { runOnce(): Promise<number>; stop(): Promise<void> } {
+}): PeriodicJob {
   const log = options.log.child({ module: 'deep-link-purge' });
-  let running: Promise<number> | undefined;
 
   async function purge(): Promise<number> {
     let total = 0;
@@ -29,29 +29,5 @@ export function startDeepLinkPurge(options: {
     return total;
   }
 
-  const runOnce = () =>
-    (running ??= purge()
-      .catch((err: unknown) => {
-        log.warn({ err }, 'deep-link purge failed; retrying next round');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      }));
-
-  const interval = options.intervalMs ?? PURGE_INTERVAL_MS;
-  // Instances started together spread their rounds out.
-  const first = setTimeout(() => void runOnce(), Math.round(Math.random() * Math.min(interval, 60_000)));
-  const timer = setInterval(() => void runOnce(), interval);
-  first.unref();
-  timer.unref();
-  return {
-    runOnce,
-    /** Stops the rounds and waits for one under way, so the stores can close after it. */
-    async stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicJob({ name: 'deep-link purge', intervalMs: options.intervalMs ?? PURGE_INTERVAL_MS, log, round: purge });
 }
