@@ -31,6 +31,8 @@ interface Org {
 }
 
 interface TenantA extends Org {
+  /** A's console member (user id). */
+  memberId: number;
   url: Json;
   deepLink: Json;
   campaign: Json;
@@ -50,10 +52,29 @@ let markers: string[];
 
 // ---- the callers: B on each surface --------------------------------------------------------
 
-type Caller = 'service' | 'mobile' | 'browser' | 'anonymous';
+type Caller = 'service' | 'mobile' | 'browser' | 'anonymous' | 'console' | 'fresh-console';
 
-function call(as: Caller, method: string, url: string, body?: unknown): Promise<LightMyRequestResponse> {
-  const headers: Record<string, string> = { host: HOST, 'user-agent': DESKTOP_UA };
+/** B's owner signed in to the console: the session cookie and its CSRF token. */
+let bConsole: { cookie: string; csrf: string };
+
+async function consoleSession(orgId: number, email: string): Promise<{ cookie: string; csrf: string }> {
+  await expectCreated(await svc.admin('POST', `/organizations/${orgId}/members`, { email, role: 'owner' }), 'member');
+  const link = new URL((await expectCreated(await svc.admin('POST', '/login-links', { email }), 'login link')).url as string);
+  const opened = await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}`, headers: { host: HOST } });
+  const cookie = `sp_session=${/sp_session=([^;]+)/.exec(String(opened.headers['set-cookie']))![1]}`;
+  const session = await svc.inject({ method: 'GET', url: '/console/api/session', headers: { host: HOST, cookie } });
+  return { cookie, csrf: (session.json() as Json).csrfToken };
+}
+
+async function call(as: Caller, method: string, url: string, body?: unknown): Promise<LightMyRequestResponse> {
+  // Browser targets (the SSO callback) answer JSON to a client that accepts only JSON.
+  const headers: Record<string, string> = { host: HOST, 'user-agent': DESKTOP_UA, accept: 'application/json', origin: `https://${HOST}` };
+  if (as === 'console' || as === 'fresh-console') {
+    // Signing out ends the session it is called with: those probes get a session of their own.
+    const session = as === 'console' ? bConsole : await consoleSession(b.id, `bbb-${Math.random().toString(36).slice(2)}@example.com`);
+    headers.cookie = session.cookie;
+    headers['x-csrf-token'] = session.csrf;
+  }
   if (as === 'service') headers['x-api-key'] = b.apiKey;
   if (as === 'mobile' || as === 'browser') headers['x-app-id'] = String(b.ios.id);
   if (as === 'mobile') headers['x-mobile-app-api-key'] = b.ios.apiKey;
@@ -117,6 +138,19 @@ const range = `startDate=${new Date(Date.now() - 7 * 86_400_000).toISOString().s
 const OPERATIONS: Record<string, Operation> = {
   // Operations
   'GET /healthz': { kind: 'public', probes: one('anonymous', () => '/healthz') },
+  // The console: B's owner, signed in, naming A's organization.
+  'GET /console/api/session': { kind: 'list', probes: one('console', () => '/console/api/session') },
+  'PUT /console/api/me/language': { kind: 'public', probes: one('console', () => '/console/api/me/language', () => ({ language: 'en' })) },
+  'GET /console/api/organizations/{orgId}/members': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/members`) },
+  'POST /console/api/organizations/{orgId}/members': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/members`, () => ({ email: 'x@example.com', role: 'owner' })) },
+  'PUT /console/api/organizations/{orgId}/members/{userId}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/members/${a.memberId}`, () => ({ role: 'analyst' })) },
+  'DELETE /console/api/organizations/{orgId}/members/{userId}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/members/${a.memberId}`) },
+  'GET /console/api/organizations/{orgId}/audit-log': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/audit-log`) },
+  'POST /console/api/sign-out': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out') },
+  'POST /console/api/sign-out-everywhere': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out-everywhere') },
+  'POST /console/api/sign-in/email': { kind: 'public', probes: one('anonymous', () => '/console/api/sign-in/email', () => ({ email: 'aaa-secret-member@example.com' })) },
+  // Keyed by a partner's signature: B's credentials change nothing.
+  'GET /sso/callback': { kind: 'capability', probes: one('anonymous', () => '/sso/callback?token=x.y.z&client_id=spc_none') },
   'GET /readyz': { kind: 'public', probes: one('anonymous', () => '/readyz') },
   'GET /api/v1/sdk/web/version': { kind: 'public', probes: one('browser', () => `${W}/version`) },
 
@@ -256,6 +290,15 @@ const OPERATOR_OPS: Record<string, () => string> = {
   'POST /api/admin/v1/organizations/{orgId}/webhook/test': () => `${ADM}/organizations/${a.id}/webhook/test`,
   'GET /api/admin/v1/organizations/{orgId}/notices': () => `${ADM}/organizations/${a.id}/notices`,
   'POST /api/admin/v1/partners': () => `${ADM}/partners`,
+  'GET /api/admin/v1/partners': () => `${ADM}/partners`,
+  'GET /api/admin/v1/partners/{clientId}': () => `${ADM}/partners/spc_none`,
+  'PUT /api/admin/v1/partners/{clientId}': () => `${ADM}/partners/spc_none`,
+  'DELETE /api/admin/v1/partners/{clientId}': () => `${ADM}/partners/spc_none`,
+  'POST /api/admin/v1/partners/{clientId}/secret': () => `${ADM}/partners/spc_none/secret`,
+  'POST /api/admin/v1/organizations/{orgId}/members': () => `${ADM}/organizations/${a.id}/members`,
+  'GET /api/admin/v1/organizations/{orgId}/members': () => `${ADM}/organizations/${a.id}/members`,
+  'DELETE /api/admin/v1/organizations/{orgId}/members/{userId}': () => `${ADM}/organizations/${a.id}/members/1`,
+  'POST /api/admin/v1/login-links': () => `${ADM}/login-links`,
   'GET /api/admin/v1/debug-scheme-reports': () => `${ADM}/debug-scheme-reports?appId=${a.ios.id}`,
   'GET /api/admin/v1/dead-letters': () => `${ADM}/dead-letters`,
 };
@@ -281,6 +324,14 @@ const UNDOCUMENTED: Record<string, string> = {
   'GET /sdk/web/CHANGELOG.md': 'public file: the web SDK changelog',
   'GET /.well-known/apple-app-site-association': 'public file per host (covered by the well-known tests)',
   'GET /.well-known/assetlinks.json': 'public file per host (covered by the well-known tests)',
+  'GET /console': 'the console landing page: the signed-in user\'s own overview (its API is probed above)',
+  'GET /console/sign-in': 'the sign-in form: no data',
+  'POST /console/sign-in': 'the sign-in form: answers the same for every address',
+  'GET /console/auth/link': 'a one-time link: keyed by a 256-bit secret',
+  'POST /console/sign-out': 'ends the caller\'s own session',
+  'POST /console/sign-out-everywhere': 'ends the caller\'s own sessions',
+  'GET /sso/consent': 'the consent page of a pending partner signup: keyed by its secret cookie',
+  'POST /sso/consent': 'accepts a pending partner signup: keyed by its secret cookie',
   'GET /{slug}': 'the redirect: public by design',
   'GET /{appPath}/{slug}': 'the redirect: public by design',
 };
@@ -334,6 +385,7 @@ async function createOrg(label: string): Promise<Org> {
 
 async function createA(): Promise<TenantA> {
   const org = await createOrg('Aaa');
+  const member = await expectCreated(await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'aaa-secret-member@example.com', role: 'owner', name: 'Aaa Secret Member' }), 'member');
   const post = async (url: string, body: Json) => expectCreated(await svc.service('POST', url, org.apiKey, body), url);
   const domainName = 'links.aaa-secret.com';
   const domain = await expectCreated(await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName }), 'domain');
@@ -373,7 +425,7 @@ async function createA(): Promise<TenantA> {
     await expectCreated(await journey('/session/transition', { sessionId: session.sessionId, fromPlatform: 'WEB', toPlatform: 'IOS' }), 'transition');
     await expectCreated(await journey('/session/funnel/track', { sessionId: session.sessionId, stage: 'GOAL_COMPLETED', goalValue: 777, currency: 'KRW' }), 'funnel');
   }
-  return { ...org, url, deepLink, campaign, domain, sessionIds, token: token!, userId, userEmail };
+  return { ...org, url, deepLink, campaign, domain, sessionIds, token: token!, userId, userEmail, memberId: member.id as number };
 }
 
 beforeAll(async () => {
@@ -382,6 +434,7 @@ beforeAll(async () => {
   svc = await startService(isolation, { PUBLIC_BASE_URL: `https://${HOST}`, AUTH_FAILURE_LIMIT: '1000000' });
   a = await createA();
   b = await createOrg('Bbb');
+  bConsole = await consoleSession(b.id, 'bbb-owner@example.com');
   await svc.container.deps.events.flush();
   expect(await svc.container.bus.drain(20_000)).toBe(true);
   // A's activity is in ClickHouse: A's own statistics see it (so B's zeroes below mean something).
