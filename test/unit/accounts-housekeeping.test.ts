@@ -8,9 +8,23 @@ describe('accounts housekeeping', () => {
     const now = new Date('2030-06-01T12:00:00Z');
     const cutoffs: Record<string, string> = {};
     const job = startAccountsHousekeeping({
-      tokens: { purgeExpired: async (before) => ((cutoffs.tokens = before.toISOString()), 3) },
-      sessions: { purgeEnded: async (before) => void (cutoffs.sessions = before.toISOString()) },
-      partners: { purgeJtis: async (before) => ((cutoffs.jtis = before.toISOString()), 2) },
+      tokens: {
+        async purgeExpired(before) {
+          cutoffs.tokens = before.toISOString();
+          return 3;
+        },
+      },
+      sessions: {
+        async purgeEnded(before) {
+          cutoffs.sessions = before.toISOString();
+        },
+      },
+      partners: {
+        async purgeJtis(before) {
+          cutoffs.jtis = before.toISOString();
+          return 2;
+        },
+      },
       clock: () => now,
       log: createLogger({ level: 'silent', pretty: false }),
       intervalMs: 3_600_000,
