@@ -19,11 +19,25 @@ const redactPaths = [
   '*.email',
 ];
 
+/** Query parameters that carry credentials (sign-in links, partner tokens): blanked in logged URLs. */
+const SECRET_QUERY = /([?&](?:token|client_secret|code)=)[^&#]*/gi;
+
+const scrubUrl = (url: unknown): unknown => (typeof url === 'string' ? url.replace(SECRET_QUERY, '$1[redacted]') : url);
+
+/**
+ * The request as a request line logs it (Fastify's fields): the URL without its credentials, so a
+ * debug log of /sso/callback or a sign-in link names neither token.
+ */
+function requestFields(req: { method?: unknown; url?: unknown; host?: unknown; ip?: unknown }) {
+  return { method: req.method, url: scrubUrl(req.url), host: req.host, remoteAddress: req.ip };
+}
+
 export function createLogger(options: { level: string; pretty: boolean; name?: string; destination?: DestinationStream }): Logger {
   const base: LoggerOptions = {
     name: options.name ?? 'signpost',
     level: options.level,
     redact: { paths: redactPaths, censor: '[redacted]' },
+    serializers: { req: requestFields },
   };
   if (options.pretty) {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } });
