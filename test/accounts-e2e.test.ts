@@ -1,0 +1,286 @@
+// Partner single sign-on and mail-link sign-in end to end: the real service listening on loopback
+// (PUBLIC_BASE_URL is the address it listens on, so cookies and origins work as in development),
+// its mail delivered over SMTP to a real peer, a headless Chromium for what a new user sees, and
+// plain HTTP with hand-carried cookies for an existing user and the sign-in form.
+import net, { type AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { launchChromium } from './support/mobile-browser.js';
+import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from './support/smtp-peer.js';
+
+interface Partner {
+  clientId: string;
+  sharedSecret: string;
+}
+
+interface SessionJson {
+  user: { id: number; email: string; name: string | null; language: string };
+  memberships: { organizationId: number; organizationName: string; plan: string; role: string; permissions: string[] }[];
+  csrfToken: string;
+  expiresAt: string;
+}
+
+const PARTNER_ORIGIN = 'https://partner.example';
+const LOGIN_URL = 'https://partner.example/login';
+
+/** A partner's sign-in token: HS256, two minutes, a fresh jti every time. */
+function signToken(partner: Partner, sub: string, claims: Record<string, unknown>): Promise<string> {
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('2m')
+    .setJti(randomUUID())
+    .setSubject(sub)
+    .sign(new TextEncoder().encode(partner.sharedSecret));
+}
+
+/** The value of a cookie the response sets (`name=value`, ready for a Cookie header), if it sets it. */
+function cookieFrom(response: Response, name = 'sp_session'): string | undefined {
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+  return cookie?.split(';')[0];
+}
+
+/** A port the OS has just handed out and taken back, for the service to listen on. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** No serious or critical axe violation on the page as it stands. */
+async function expectAccessible(page: Page, what: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+  expect(serious, what).toEqual([]);
+}
+
+describe('accounts end to end', () => {
+  let isolation: Isolation;
+  let svc: TestService;
+  let peer: SmtpPeer;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let BASE: string;
+
+  /** The one sign-in link of a mail's text part, on this service's public address. */
+  function linkIn(mail: ReceivedMail): string {
+    const escaped = BASE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const link = new RegExp(`${escaped}/console/auth/link\\?token=[A-Za-z0-9_-]+`).exec(mail.text)?.[0];
+    if (!link) throw new Error(`no sign-in link in the mail "${mail.subject}":\n${mail.text}`);
+    return link;
+  }
+
+  const mailTo = (address: string) => (m: ReceivedMail) => m.to.includes(address);
+
+  /** A request to the listening service, redirects not followed. */
+  const http = (path: string, init: RequestInit = {}) => fetch(`${BASE}${path}`, { redirect: 'manual', ...init });
+
+  const sessionWith = async (cookie: string): Promise<SessionJson> => {
+    const res = await http('/console/api/session', { headers: { cookie } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as SessionJson;
+  };
+
+  async function createPartner(body: Record<string, unknown>): Promise<Partner> {
+    const res = await svc.admin('POST', '/partners', { loginUrl: LOGIN_URL, contactEmail: 'dev@partner.example', ...body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as Partner;
+  }
+
+  beforeAll(async () => {
+    peer = await startSmtpPeer();
+    const port = await freePort();
+    BASE = `http://127.0.0.1:${port}`;
+    isolation = await isolate();
+    svc = await startService(isolation, { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: BASE, SMTP_URL: peer.url });
+    await svc.container.listen();
+    expect((svc.container.app.server.address() as AddressInfo).port).toBe(port);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await svc?.close();
+    await peer?.close();
+    await isolation?.dispose();
+  });
+
+  it('a new partner user consents, confirms by mail and lands in their own organization; the next sign-in goes straight in', { timeout: 60_000 }, async () => {
+    const partner = await createPartner({ serviceName: 'Partner Shop', allowedOrigins: [BASE, PARTNER_ORIGIN] });
+    browser = await launchChromium();
+    // A Korean user's browser: the pages answer in Accept-Language's first language we speak.
+    context = await browser.newContext({ locale: 'ko-KR' });
+    const page = await context.newPage();
+
+    const callbackUrl = async () =>
+      `${BASE}/sso/callback?token=${encodeURIComponent(await signToken(partner, 'p-1', { email: 'new.user@example.com', name: '새 사용자' }))}&client_id=${encodeURIComponent(partner.clientId)}`;
+
+    // The terms consent, in Korean.
+    await page.goto(await callbackUrl());
+    expect(new URL(page.url()).pathname).toBe('/sso/consent');
+    expect(await page.getAttribute('html', 'lang')).toBe('ko');
+    await expect.poll(() => page.locator('h1').innerText()).toBe('서비스 이용약관 동의');
+    expect(await page.locator('main').innerText()).toContain('new.user@example.com');
+
+    await expectAccessible(page, 'consent page');
+    await page.locator('input[name=accept]').check();
+    await Promise.all([page.waitForNavigation(), page.locator('button[name=decision][value=accept]').click()]);
+    expect(await page.locator('h1').innerText()).toBe('메일을 확인하세요');
+    expect(await page.getByRole('status').innerText()).toContain('15분');
+
+    // The verification link, as the user finds it in their mailbox.
+    const mail = await peer.waitFor(mailTo('new.user@example.com'), 10_000);
+    expect(mail.subject).toBe('Signpost 가입을 마치려면 이메일 주소를 확인하세요');
+    await page.goto(linkIn(mail));
+    expect(new URL(page.url()).pathname).toBe('/console/');
+    expect(await page.getByTestId('user-email').innerText()).toBe('new.user@example.com');
+    const organizations = await page.locator('main li').allInnerTexts();
+    expect(organizations).toHaveLength(1);
+    expect(organizations[0]).toContain('새 사용자');
+    expect(organizations[0]).toContain('소유자');
+    expect(organizations[0]).toContain('FREE');
+    expect(await page.getByRole('button', { name: '로그아웃', exact: true }).isVisible()).toBe(true);
+    await expectAccessible(page, 'console landing page');
+
+    const sessionCookie = (await context.cookies(BASE)).find((c) => c.name === 'sp_session');
+    expect(sessionCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });
+
+    // The console's API in the same browser context (the session cookie goes along).
+    const res = await page.request.get(`${BASE}/console/api/session`);
+    expect(res.status(), await res.text()).toBe(200);
+    const session = (await res.json()) as SessionJson;
+    expect(session.user).toMatchObject({ email: 'new.user@example.com', name: '새 사용자', language: 'ko' });
+    expect(session.memberships).toHaveLength(1);
+    expect(session.memberships[0]).toMatchObject({ role: 'owner', plan: 'FREE', organizationName: '새 사용자' });
+
+    // The same partner account again, signed out first: linked now, so straight in and no mail.
+    const mailsBefore = peer.messages.length;
+    await context.clearCookies();
+    await page.goto(await callbackUrl());
+    expect(new URL(page.url()).pathname).toBe('/console/');
+    expect(await page.getByTestId('user-email').innerText()).toBe('new.user@example.com');
+    expect((await context.cookies(BASE)).some((c) => c.name === 'sp_session')).toBe(true);
+    await sleep(500);
+    expect(peer.messages.length).toBe(mailsBefore);
+
+    // Signing out from the page ends the session: the console sends the browser to sign in.
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: '로그아웃', exact: true }).click()]);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    await expectAccessible(page, 'sign-in page');
+    expect((await page.request.get(`${BASE}/console/api/session`)).status()).toBe(401);
+  });
+
+  it('an existing member signing in through a partner links the accounts by mail and joins the partner organization', async () => {
+    const first = await svc.createOrganization('Ann Analytics', 'FREE');
+    const member = await svc.admin('POST', `/organizations/${first.id}/members`, { email: 'ann@example.com', role: 'analyst', name: 'Ann' });
+    expect(member.statusCode, member.body).toBe(201);
+    const partnerOrg = await svc.createOrganization('Partner Org', 'FREE');
+    const partner = await createPartner({
+      serviceName: 'Ann Partner', allowedOrigins: [PARTNER_ORIGIN], organizationId: partnerOrg.id, defaultRole: 'developer',
+    });
+
+    // The address in the token differs from the account's only in case.
+    const token = await signToken(partner, 'ann-partner', { email: 'ANN@example.com' });
+    const callback = await http(`/sso/callback?token=${encodeURIComponent(token)}&client_id=${encodeURIComponent(partner.clientId)}`, {
+      headers: { referer: `${PARTNER_ORIGIN}/app` },
+    });
+    const page = await callback.text();
+    expect(callback.status, page).toBe(200);
+    expect(callback.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page).toContain('메일을 확인하세요');
+    expect(cookieFrom(callback)).toBeUndefined();
+
+    const mail = await peer.waitFor(mailTo('ann@example.com'), 10_000);
+    expect(mail.subject).toBe('Ann Partner 계정을 Signpost 계정에 연결하기');
+    const link = linkIn(mail);
+
+    const followed = await http(new URL(link).pathname + new URL(link).search);
+    expect(followed.status, await followed.text()).toBe(302);
+    expect(followed.headers.get('location')).toBe('/console/');
+    const setCookie = followed.headers.getSetCookie().find((c) => c.startsWith('sp_session='));
+    expect(setCookie).toMatch(/; HttpOnly/);
+    expect(setCookie).toMatch(/; SameSite=Lax/);
+    expect(setCookie).not.toMatch(/; Secure/);
+    const cookie = cookieFrom(followed)!;
+
+    const session = await sessionWith(cookie);
+    expect(session.user.email).toBe('ann@example.com');
+    const roles = Object.fromEntries(session.memberships.map((m) => [m.organizationId, m.role]));
+    expect(roles).toEqual({ [first.id]: 'analyst', [partnerOrg.id]: 'developer' });
+
+    const home = await http('/console/', { headers: { cookie } });
+    const homePage = await home.text();
+    expect(home.status).toBe(200);
+    expect(homePage).toContain('<strong data-testid="user-email">ann@example.com</strong>');
+    expect(homePage).toContain('분석가');
+    expect(homePage).toContain('개발자');
+
+    // A link works once.
+    const again = await http(new URL(link).pathname + new URL(link).search);
+    expect(again.status).toBe(410);
+    expect(cookieFrom(again)).toBeUndefined();
+    expect(await again.text()).toContain('링크를 사용할 수 없습니다');
+
+    const listed = await svc.admin('GET', `/organizations/${partnerOrg.id}/members`);
+    expect(listed.statusCode).toBe(200);
+    expect((listed.json() as { email: string; role: string }[]).map((m) => [m.email, m.role])).toEqual([['ann@example.com', 'developer']]);
+  });
+
+  it('the sign-in form mails a one-time link to a known address only, and refuses a post without Origin', async () => {
+    const origin = new URL(BASE).origin;
+    const signIn = (email: string, headers: Record<string, string> = { origin }) =>
+      http('/console/sign-in', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ email }).toString(),
+      });
+
+    const form = await http('/console/sign-in');
+    const formPage = await form.text();
+    expect(form.status).toBe(200);
+    expect(formPage).toContain('name="email"');
+    expect(formPage).toContain('<button type="submit">');
+
+    const before = peer.messages.filter(mailTo('ann@example.com')).length;
+    const known = await signIn('ann@example.com');
+    const knownPage = await known.text();
+    expect(known.status, knownPage).toBe(200);
+    expect(knownPage).toContain('메일을 확인하세요');
+
+    const mail = await peer.waitFor((m) => mailTo('ann@example.com')(m) && m.subject === 'Signpost 로그인 링크', 10_000);
+    expect(peer.messages.filter(mailTo('ann@example.com')).length).toBe(before + 1);
+    const link = linkIn(mail);
+    const followed = await http(new URL(link).pathname + new URL(link).search);
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get('location')).toBe('/console/');
+    const session = await sessionWith(cookieFrom(followed)!);
+    expect(session.user.email).toBe('ann@example.com');
+    expect((await http(new URL(link).pathname + new URL(link).search)).status).toBe(410);
+
+    // An unknown address: the very same page, and no mail.
+    const count = peer.messages.length;
+    const unknown = await signIn('nobody@example.com');
+    const unknownPage = await unknown.text();
+    expect(unknown.status).toBe(200);
+    const withoutNonce = (html: string) => html.replace(/nonce="[^"]*"/g, '');
+    expect(withoutNonce(unknownPage)).toBe(withoutNonce(knownPage));
+    await sleep(1_000);
+    expect(peer.messages.length).toBe(count);
+    expect(peer.messages.some(mailTo('nobody@example.com'))).toBe(false);
+
+    // A cross-site form post cannot ask for links: no Origin (nor Referer) is refused.
+    const noOrigin = await signIn('ann@example.com', {});
+    expect(noOrigin.status).toBe(403);
+    await sleep(300);
+    expect(peer.messages.length).toBe(count);
+  });
+});
