@@ -178,6 +178,9 @@ describe('console sessions', () => {
     expect(all.json()).toEqual({ ended: 3 });
     expect((await get('/console/api/session', two.cookie)).statusCode).toBe(401);
     expect((await get('/console/', two.cookie)).headers.location).toMatch(/^\/console\/sign-in/);
+    const audited = await svc.container.postgres.sql<{ action: string; details: { ended?: number } }[]>`
+      select action, details from audit_log where action like 'sign_out%' order by id`;
+    expect(audited).toEqual([{ action: 'sign_out', details: {} }, { action: 'sign_out.everywhere', details: { ended: 3 } }]);
   });
 
   it('idle and absolute expiry end a session', async () => {

@@ -239,6 +239,30 @@ describe('partner single sign-on', () => {
   });
 });
 
+describe('partner single sign-on behind no proxy', () => {
+  let isolation: Isolation;
+  let svc: TestService;
+
+  beforeAll(async () => {
+    isolation = await isolate();
+    // A public address and no TRUST_PROXY: X-Forwarded-Proto is a client's claim, not the transport.
+    svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
+  });
+
+  afterAll(async () => {
+    await svc?.close();
+    await isolation?.dispose();
+  });
+
+  it('refuses plain HTTP even when the request claims https', async () => {
+    const partner = (await svc.admin('POST', '/partners', { serviceName: 'P', allowedOrigins: PARTNER_ORIGIN, loginUrl: LOGIN_URL, contactEmail: 'p@partner.example' })).json() as Partner;
+    const res = await callback(svc, await sign(partner, { sub: 'x', email: 'x@example.com' }), partner.clientId);
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('SSO 요청은 HTTPS로만 받을 수 있습니다.');
+    expect(res.body).toContain(`href="${LOGIN_URL}"`);
+  });
+});
+
 describe.runIf(backend === 'services')('partner single sign-on on two instances', () => {
   let isolation: Isolation;
   let a: TestService;

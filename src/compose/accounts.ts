@@ -45,7 +45,7 @@ export function composeAccounts({
   const tokens = createSignInTokensRepo({ sql });
   const sessionsRepo = createConsoleSessionsRepo({ sql });
   const housekeeping = startAccountsHousekeeping({ tokens, sessions: sessionsRepo, partners: ssoPartners, clock, log });
-  const sessions = createSessions({ repo: sessionsRepo, users, secretBox, clock, policy: config.sessions });
+  const sessions = createSessions({ repo: sessionsRepo, users, secretBox, clock, policy: config.sessions, audit });
   const links = createSignInLinks({
     tokens,
     emailIndex: users.emailIndex,

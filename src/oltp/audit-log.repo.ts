@@ -57,14 +57,6 @@ export function createAuditLogRepo({ sql }: { sql: Sql }) {
         order by id desc limit ${options.limit}`;
       return rows.map(toRecord);
     },
-
-    /** Entries a user's own actions made, across organizations (sign-ins have none). */
-    async ofUser(userId: number, limit: number): Promise<AuditRecord[]> {
-      const rows = await sql<Row[]>`
-        select id, organization_id, actor_type, actor_user_id, action, target, details, created_at from audit_log
-        where actor_user_id = ${userId} order by id desc limit ${limit}`;
-      return rows.map(toRecord);
-    },
   };
 }
 

@@ -33,6 +33,8 @@ declare module 'fastify' {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const tags = ['console'];
+/** The session cookie; state changes also need X-CSRF-Token. */
+const security = [{ consoleSession: [] }];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const orgParams = z.object({ orgId: idSchema });
 
@@ -127,8 +129,8 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
       const session = await sessionOf(request);
       if (!session) return signedOut(request, reply);
       requireCsrf(request);
-      if (everywhere) await accounts.sessions.endEverywhere(session.user.id);
-      else await accounts.sessions.end(session.id);
+      if (everywhere) await accounts.sessions.endEverywhere(session.user.id, request.ip);
+      else await accounts.sessions.end(session, request.ip);
       return signedOut(request, reply);
     });
   }
@@ -151,7 +153,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
 
     api.get('/session', {
       schema: {
-        tags, summary: 'The signed-in user, their organizations with role and permissions, and the CSRF token for state-changing calls',
+        tags, security, summary: 'The signed-in user, their organizations with role and permissions, and the CSRF token for state-changing calls',
         response: {
           200: z.object({
             user: z.object({ id: z.number().int(), email: z.string(), name: z.string().nullable(), language: z.enum(LANGUAGES) }),
@@ -174,29 +176,29 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
       };
     });
 
-    api.post('/sign-out', { schema: { tags, summary: 'End this session', response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-      await accounts.sessions.end(sessionOfRequest(request).id);
+    api.post('/sign-out', { schema: { tags, security, summary: 'End this session', response: { 204: z.null(), ...errors } } }, async (request, reply) => {
+      await accounts.sessions.end(sessionOfRequest(request), request.ip);
       jar.clear(reply, SESSION_COOKIE, '/');
       return reply.code(204).send(null);
     });
 
     api.post('/sign-out-everywhere', {
-      schema: { tags, summary: 'End every session of this user, on every device', response: { 200: z.object({ ended: z.number().int() }), ...errors } },
+      schema: { tags, security, summary: 'End every session of this user, on every device', response: { 200: z.object({ ended: z.number().int() }), ...errors } },
     }, async (request, reply) => {
-      const ended = await accounts.sessions.endEverywhere(sessionOfRequest(request).user.id);
+      const ended = await accounts.sessions.endEverywhere(sessionOfRequest(request).user.id, request.ip);
       jar.clear(reply, SESSION_COOKIE, '/');
       return { ended };
     });
 
     api.put('/me/language', {
-      schema: { tags, summary: 'Remember the console and mail language', body: z.object({ language: z.enum(LANGUAGES) }), response: { 204: z.null(), ...errors } },
+      schema: { tags, security, summary: 'Remember the console and mail language', body: z.object({ language: z.enum(LANGUAGES) }), response: { 204: z.null(), ...errors } },
     }, async (request, reply) => {
       await accounts.signIn.setLanguage(sessionOfRequest(request).user.id, request.body.language);
       return reply.code(204).send(null);
     });
 
     api.get('/organizations/:orgId/members', {
-      schema: { tags, summary: "The organization's members", params: orgParams, response: { 200: z.array(memberSchema), ...errors } },
+      schema: { tags, security, summary: "The organization's members", params: orgParams, response: { 200: z.array(memberSchema), ...errors } },
     }, async (request) => {
       const caller = await callerOf(request, request.params.orgId);
       return (await accounts.members.list(caller.organization.id, managerOf(request, caller))).map(toMemberJson);
@@ -204,7 +206,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
 
     api.post('/organizations/:orgId/members', {
       schema: {
-        tags, summary: 'Add a member (admins and owners; only owners add owners)', params: orgParams,
+        tags, security, summary: 'Add a member (admins and owners; only owners add owners)', params: orgParams,
         body: z.object({ email: z.string().trim().min(3).max(254), role: z.enum(ROLES), name: z.string().trim().min(1).max(200).optional() }),
         response: { 201: memberSchema, 200: memberSchema, ...errors },
       },
@@ -216,7 +218,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
 
     api.put('/organizations/:orgId/members/:userId', {
       schema: {
-        tags, summary: "Change a member's role", params: orgParams.extend({ userId: idSchema }), body: z.object({ role: z.enum(ROLES) }),
+        tags, security, summary: "Change a member's role", params: orgParams.extend({ userId: idSchema }), body: z.object({ role: z.enum(ROLES) }),
         response: { 204: z.null(), ...errors },
       },
     }, async (request, reply) => {
@@ -226,7 +228,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     });
 
     api.delete('/organizations/:orgId/members/:userId', {
-      schema: { tags, summary: 'Remove a member', params: orgParams.extend({ userId: idSchema }), response: { 204: z.null(), ...errors } },
+      schema: { tags, security, summary: 'Remove a member', params: orgParams.extend({ userId: idSchema }), response: { 204: z.null(), ...errors } },
     }, async (request, reply) => {
       const caller = await callerOf(request, request.params.orgId);
       await accounts.members.remove(caller.organization.id, request.params.userId, managerOf(request, caller));
@@ -235,7 +237,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
 
     api.get('/organizations/:orgId/audit-log', {
       schema: {
-        tags, summary: 'Security-relevant actions in the organization, newest first (admins and owners)',
+        tags, security, summary: 'Security-relevant actions in the organization, newest first (admins and owners)',
         params: orgParams,
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), before: idSchema.optional() }),
         response: {

@@ -12,7 +12,6 @@ export type Actor =
 
 export type AuditAction =
   | 'sign_in'
-  | 'sign_in.failed'
   | 'sign_out'
   | 'sign_out.everywhere'
   | 'login_link.issued'

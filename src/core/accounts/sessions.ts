@@ -7,6 +7,7 @@ import type { ConsoleSessionsRepo } from '../../oltp/console-sessions.repo.js';
 import type { User, UsersRepo } from '../../oltp/users.repo.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { secretsEqual } from '../../shared/secrets.js';
+import type { AuditTrail } from './audit-trail.js';
 import { newToken, tokenHash } from './one-time-tokens.js';
 
 export type SignInMethod = 'email' | 'login_link' | 'sso';
@@ -50,6 +51,7 @@ export function createSessions(deps: {
   secretBox: SecretBox;
   clock: () => Date;
   policy: SessionPolicy;
+  audit: Pick<AuditTrail, 'record'>;
 }) {
   const { repo, policy } = deps;
 
@@ -95,12 +97,17 @@ export function createSessions(deps: {
     csrfMatches: (sessionToken: string, presented: string | undefined): boolean =>
       presented !== undefined && secretsEqual(presented, csrfTokenOf(sessionToken)),
 
-    async end(sessionId: number): Promise<void> {
-      await repo.revoke(sessionId, deps.clock());
+    async end(session: Pick<ActiveSession, 'id' | 'user'>, ip: string): Promise<void> {
+      await repo.revoke(session.id, deps.clock());
+      await deps.audit.record({ type: 'user', userId: session.user.id, ip }, 'sign_out', { target: `user:${session.user.id}` });
     },
 
     /** Ends every session of the user on every device; answers how many were open. */
-    endEverywhere: (userId: number): Promise<number> => repo.revokeAllOf(userId, deps.clock()),
+    async endEverywhere(userId: number, ip: string): Promise<number> {
+      const ended = await repo.revokeAllOf(userId, deps.clock());
+      await deps.audit.record({ type: 'user', userId, ip }, 'sign_out.everywhere', { target: `user:${userId}`, details: { ended } });
+      return ended;
+    },
   };
 }
 
