@@ -142,6 +142,27 @@ describe('partner single sign-on', () => {
     expect((await callback(svc, await sign(partner, { sub: 'kim-1' }), partner.clientId)).headers.location).toBe('/console/');
   });
 
+  it('one partner service per account: the second link to the same account is refused with a page', async () => {
+    const org = await svc.createOrganization('Lee Org');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'lee@example.com', role: 'developer' });
+    const other = (await svc.admin('POST', '/partners', {
+      serviceName: 'Other Shop', allowedOrigins: PARTNER_ORIGIN, loginUrl: 'https://other.example/login', contactEmail: 'o@other.example',
+    })).json() as Partner;
+    expect((await callback(svc, await sign(partner, { sub: 'lee-1', email: 'lee@example.com' }), partner.clientId)).statusCode).toBe(200);
+    expect((await callback(svc, await sign(other, { sub: 'lee-2', email: 'lee@example.com' }), other.clientId)).statusCode).toBe(200);
+    // Whichever link is followed first links its partner; the other is refused.
+    const answers = await Promise.all((await outboxLinks(svc, 'lee@example.com')).map((link) => follow(svc, link)));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([302, 409]);
+    const refused = answers.find((r) => r.statusCode === 409)!;
+    expect(refused.headers['content-type']).toMatch(/text\/html/);
+    expect(refused.body).toContain('이 계정은 이미 다른 파트너 서비스와 연결되어 있습니다.');
+    expect(refused.body).toMatch(/href="https:\/\/(other|partner)\.example\/login"/);
+    // And the linked account cannot start another link either.
+    const again = await callback(svc, await sign(other, { sub: 'lee-3', email: 'lee@example.com' }), other.clientId);
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('이 계정은 이미 다른 파트너 서비스와 연결되어 있습니다.');
+  });
+
   it("a partner's organizationId: its users join it with the partner's role", async () => {
     const org = await svc.createOrganization('Partner Org');
     const res = await svc.admin('POST', '/partners', {

@@ -16,7 +16,8 @@ import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { memberSchema, toMemberJson } from '../schemas/member.js';
 import { cookieJar, cookiesOf, languageOf, SESSION_COOKIE } from './browser-session.js';
 import { registerFormParser, sameOrigin } from './forms.js';
-import { consoleHomePage, messagePage, signInPage } from './pages.js';
+import { httpStatusOf } from '../error-handler.js';
+import { consoleHomePage, messagePage, signInPage, ssoErrorPage } from './pages.js';
 import { sendPage } from './send-page.js';
 
 export interface ConsoleRouteDeps {
@@ -110,11 +111,19 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     schema: { hide: true, querystring: z.object({ token: z.string().max(200).optional(), lang: z.string().optional() }) },
   }, async (request, reply) => {
     signInAttempts.check(request);
-    const session = await accounts.signIn.follow(request.query.token ?? '', {
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-      currentToken: tokenOf(request),
-    });
+    let session: Awaited<ReturnType<AccountServices['signIn']['follow']>>;
+    try {
+      session = await accounts.signIn.follow(request.query.token ?? '', {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        currentToken: tokenOf(request),
+      });
+    } catch (err) {
+      // A partner link that can no longer be made (the account was linked elsewhere meanwhile): a page, not JSON.
+      if (!isDomainError(err)) throw err;
+      const loginUrl = typeof err.details?.loginUrl === 'string' ? err.details.loginUrl : null;
+      return sendPage(reply, httpStatusOf(err), (nonce) => ssoErrorPage({ language: languageOf(request), nonce, message: err.message, english: undefined, loginUrl }));
+    }
     if (!session) {
       signInAttempts.fail(request);
       return sendPage(reply, 410, (nonce) => messagePage({ language: languageOf(request), nonce, title: 'linkInvalid' }));
