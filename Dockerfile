@@ -12,10 +12,14 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # Dependencies first, so editing the source does not reinstall them.
 COPY package.json package-lock.json ./
+# npm's prepare step runs this; without the console's sources yet it builds nothing.
+COPY scripts/build-console.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+COPY console ./console
+# The service, then the console app into dist/console: the image runs no bundler.
+RUN npm run build && npm run build:console
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -24,6 +28,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/app/data
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY scripts/build-console.mjs ./scripts/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # Migrations resolve as ../../sql from dist/shared/, that is /app/sql.

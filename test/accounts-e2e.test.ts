@@ -59,7 +59,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** No serious or critical axe violation on the page as it stands. */
 async function expectAccessible(page: Page, what: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   expect(serious, what).toEqual([]);
 }
 
@@ -143,11 +143,10 @@ describe('accounts end to end', () => {
     await page.goto(linkIn(mail));
     expect(new URL(page.url()).pathname).toBe('/console/');
     expect(await page.getByTestId('user-email').innerText()).toBe('new.user@example.com');
-    const organizations = await page.locator('main li').allInnerTexts();
-    expect(organizations).toHaveLength(1);
-    expect(organizations[0]).toContain('새 사용자');
-    expect(organizations[0]).toContain('소유자');
-    expect(organizations[0]).toContain('FREE');
+    // The overview of their own organization: its name, the plan, the role.
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).innerText()).toBe('새 사용자');
+    expect(await page.getByTestId('role').innerText()).toBe('소유자');
+    expect(await page.locator('main').innerText()).toContain('FREE');
     expect(await page.getByRole('button', { name: '로그아웃', exact: true }).isVisible()).toBe(true);
     await expectAccessible(page, 'console landing page');
 
@@ -218,11 +217,8 @@ describe('accounts end to end', () => {
     expect(roles).toEqual({ [first.id]: 'analyst', [partnerOrg.id]: 'developer' });
 
     const home = await http('/console/', { headers: { cookie } });
-    const homePage = await home.text();
     expect(home.status).toBe(200);
-    expect(homePage).toContain('<strong data-testid="user-email">ann@example.com</strong>');
-    expect(homePage).toContain('분석가');
-    expect(homePage).toContain('개발자');
+    expect(await home.text()).toContain('<html lang="ko">');
 
     // A link works once.
     const again = await http(new URL(link).pathname + new URL(link).search);
@@ -282,5 +278,56 @@ describe('accounts end to end', () => {
     expect(noOrigin.status).toBe(403);
     await sleep(300);
     expect(peer.messages.length).toBe(count);
+  });
+
+  it('the console: an owner invites a member and sees it in the audit log; an analyst cannot', { timeout: 60_000 }, async () => {
+    const org = await svc.createOrganization('Team Console', 'PRO');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'lead@example.com', role: 'owner', name: 'Lead' });
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'viewer@example.com', role: 'analyst' });
+    browser ??= await launchChromium();
+    const signInAs = async (email: string) => {
+      const ctx = await browser!.newContext({ locale: 'ko-KR' });
+      const page = await ctx.newPage();
+      const link = new URL((await svc.admin('POST', '/login-links', { email })).json().url as string);
+      await page.goto(`${BASE}${link.pathname}${link.search}`);
+      expect(new URL(page.url()).pathname).toBe('/console/');
+      return { ctx, page };
+    };
+
+    const { ctx: ownerCtx, page } = await signInAs('lead@example.com');
+    await page.getByRole('link', { name: '멤버' }).click();
+    expect(new URL(page.url()).pathname).toBe('/console/members');
+    await expect.poll(() => page.getByRole('row').count()).toBe(3);
+    await expectAccessible(page, 'members screen');
+    await page.getByLabel('이메일').fill('newbie@example.com');
+    await page.getByRole('button', { name: '초대' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('newbie@example.com');
+    await expect.poll(() => page.getByRole('row').count()).toBe(4);
+    const members = (await svc.admin('GET', `/organizations/${org.id}/members`)).json() as { email: string; role: string }[];
+    expect(members.find((m) => m.email === 'newbie@example.com')?.role).toBe('analyst');
+
+    await page.getByRole('link', { name: '감사 로그' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('member.added');
+    await expectAccessible(page, 'audit log screen');
+
+    // English on request, remembered for the user.
+    await page.getByText('English').click();
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).innerText()).toBe('Audit log');
+    const me = (await (await page.request.get(`${BASE}/console/api/session`)).json()) as SessionJson;
+    expect(me.user.language).toBe('en');
+    await ownerCtx.close();
+
+    // The analyst sees the list with every action disabled, and the server refuses it anyway.
+    const { ctx: viewerCtx, page: viewer } = await signInAs('viewer@example.com');
+    await viewer.goto(`${BASE}/console/members`);
+    await expect.poll(() => viewer.getByRole('row').count()).toBe(4);
+    expect(await viewer.getByRole('button', { name: '초대' }).isDisabled()).toBe(true);
+    expect(await viewer.locator('main').innerText()).toContain('멤버를 관리하려면 관리자 이상의 역할이 필요합니다.');
+    const csrf = ((await (await viewer.request.get(`${BASE}/console/api/session`)).json()) as { csrfToken: string }).csrfToken;
+    const refused = await viewer.request.post(`${BASE}/console/api/organizations/${org.id}/members`, {
+      headers: { 'x-csrf-token': csrf, origin: BASE }, data: { email: 'sneaky@example.com', role: 'owner' },
+    });
+    expect(refused.status()).toBe(403);
+    await viewerCtx.close();
   });
 });

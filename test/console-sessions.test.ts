@@ -102,10 +102,23 @@ describe('console sessions', () => {
     const setCookie = String(opened.headers['set-cookie']);
     expect(setCookie).toMatch(/^sp_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Expires=/);
     expect(setCookie).not.toContain('Secure');
+    // The console app's page: Korean by default, never cached, scripts only from this origin.
     const page = await get('/console/', cookieOf(opened, 'sp_session'));
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('owner@example.com');
-    expect(page.body).toContain('소유자');
+    expect(page.body).toMatch(/^<!doctype html>\s*<html lang="ko">/i);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'; style-src 'self' 'nonce-[^']+'/);
+    expect(page.body).toContain(`content="${/nonce-([^']+)/.exec(String(page.headers['content-security-policy']))![1]}"`);
+    const english = await svc.inject({ method: 'GET', url: '/console/members?lang=en', headers: { cookie: `sp_session=${cookieOf(opened, 'sp_session')}` } });
+    expect(english.body).toMatch(/<html lang="en">/);
+    // Its hashed assets are immutable; an unknown one, or an unknown API path, is a JSON 404.
+    const script = /src="\/console\/assets\/([^"]+\.js)"/.exec(page.body)![1]!;
+    const asset = await get(`/console/assets/${script}`);
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get('/console/assets/nope.js')).statusCode).toBe(404);
+    expect((await get('/console/api/nope', cookieOf(opened, 'sp_session'))).json().code).toBe('ROUTE_NOT_FOUND');
     expect((await get(new URL(url).pathname + new URL(url).search)).statusCode).toBe(410);
     expect((await svc.admin('POST', '/login-links', { email: 'nobody@example.com' })).statusCode).toBe(404);
   });
@@ -228,5 +241,34 @@ describe('console sessions', () => {
     expect(statuses.slice(12)).toEqual([429, 429]);
     // Another address is untouched.
     expect((await svc.inject({ method: 'GET', url: '/console/auth/link?token=guess', remoteAddress: '198.51.100.8' })).statusCode).toBe(410);
+  });
+});
+
+describe('console without a built app', () => {
+  let isolation: Isolation;
+  let svc: TestService;
+
+  beforeAll(async () => {
+    isolation = await isolate();
+    // A checkout whose prepare step did not run: an empty app folder.
+    const empty = fs.mkdtempSync(path.join(isolation.dataDir, 'no-console-'));
+    svc = await startService(isolation, { PUBLIC_BASE_URL: BASE, CONSOLE_DIR: empty });
+  });
+
+  afterAll(async () => {
+    await svc?.close();
+    await isolation?.dispose();
+  });
+
+  it('answers the server-rendered landing page: who is signed in, their organizations, sign-out', async () => {
+    const org = await svc.createOrganization('Plain');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'plain@example.com', role: 'developer' });
+    const link = new URL((await svc.admin('POST', '/login-links', { email: 'plain@example.com' })).json().url);
+    const opened = await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    const page = await svc.inject({ method: 'GET', url: '/console/', headers: { cookie: `sp_session=${cookieOf(opened, 'sp_session')}` } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<strong data-testid="user-email">plain@example.com</strong>');
+    expect(page.body).toContain('Plain</strong> · 개발자');
+    expect(page.body).toContain('action="/console/sign-out"');
   });
 });

@@ -326,6 +326,8 @@ const UNDOCUMENTED: Record<string, string> = {
   'GET /.well-known/assetlinks.json': 'public file per host (covered by the well-known tests)',
   'GET /console': 'the console landing page: the signed-in user\'s own overview (its API is probed above)',
   'GET /console/sign-in': 'the sign-in form: no data',
+  'GET /console*': "the console app's pages (/console/…): the same files for everyone, its data comes from the API probed above",
+  'GET /console/assets/{name}': "the console app's files: the same for everyone",
   'POST /console/sign-in': 'the sign-in form: answers the same for every address',
   'GET /console/auth/link': 'a one-time link: keyed by a 256-bit secret',
   'POST /console/sign-out': 'ends the caller\'s own session',

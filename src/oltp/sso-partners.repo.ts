@@ -133,7 +133,7 @@ export function createSsoPartnersRepo({ sql }: { sql: Sql }) {
     },
 
     /** Records a token's jti; false when the partner used it before (a replay). */
-    async useJti(partnerId: number, jti: string, keepUntil: Date): Promise<boolean> {
+    async recordJti(partnerId: number, jti: string, keepUntil: Date): Promise<boolean> {
       const rows = await sql`
         insert into sso_token_uses (partner_id, jti, expires_at) values (${partnerId}, ${jti}, ${keepUntil})
         on conflict do nothing returning jti`;

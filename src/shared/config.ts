@@ -102,6 +102,8 @@ const envSchema = z.object({
   SIGNUP_TERMS_KO: optionalString,
   SIGNUP_TERMS_EN: optionalString,
   SIGNUP_TERMS_URL: optionalString.pipe(z.string().url().optional()),
+  /** The built console app (default: dist/console of this checkout). */
+  CONSOLE_DIR: optionalString,
 });
 
 export type TrustProxy = boolean | number | string[];
@@ -172,6 +174,8 @@ export interface Config {
   signInLimits: { perIp: number; perEmail: number; windowSeconds: number };
   /** The terms shown before a partner's new user signs up (undefined: the built-in text). */
   signupTerms: { ko: string | undefined; en: string | undefined; url: string | undefined };
+  /** The built console app's folder; undefined: dist/console of this checkout. */
+  consoleDir: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -283,5 +287,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessions: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, absoluteMs: e.SESSION_MAX_AGE_HOURS * 3_600_000 },
     signInLimits: { perIp: e.SIGN_IN_LIMIT_PER_IP, perEmail: e.SIGN_IN_LIMIT_PER_EMAIL, windowSeconds: 900 },
     signupTerms: { ko: e.SIGNUP_TERMS_KO, en: e.SIGNUP_TERMS_EN, url: e.SIGNUP_TERMS_URL },
+    consoleDir: e.CONSOLE_DIR === undefined ? undefined : path.resolve(e.CONSOLE_DIR),
   };
 }

@@ -9,7 +9,7 @@ import type { ConsoleCaller } from '../../core/accounts/console-access.js';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ActiveSession } from '../../core/accounts/sessions.js';
 import type { Config } from '../../shared/config.js';
-import { forbidden, isDomainError, unauthenticated } from '../../shared/errors.js';
+import { forbidden, isDomainError, notFound, unauthenticated } from '../../shared/errors.js';
 import { LANGUAGES, ROLES } from '../../shared/roles.js';
 import type { AuthFailureLimiter } from '../auth-failures.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
@@ -18,6 +18,8 @@ import { cookieJar, cookiesOf, languageOf, SESSION_COOKIE } from './browser-sess
 import { registerFormParser, sameOrigin } from './forms.js';
 import { httpStatusOf } from '../error-handler.js';
 import { consoleHomePage, messagePage, signInPage, ssoErrorPage } from './pages.js';
+import { newNonce } from '../security-headers.js';
+import { consoleAppPolicy, loadConsoleApp } from './console-app.js';
 import { sendPage } from './send-page.js';
 
 export interface ConsoleRouteDeps {
@@ -65,12 +67,35 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     return reply.redirect(`/console/sign-in?lang=${languageOf(request)}`, 303);
   };
 
-  // The landing page until the full console replaces it.
-  app.get('/console', { schema: { hide: true, querystring: z.object({ lang: z.string().optional() }) } }, async (request, reply) => {
+  // The app for a signed-in person; without a build, the server-rendered landing page.
+  const consoleApp = loadConsoleApp(config.consoleDir);
+  async function home(request: FastifyRequest, reply: FastifyReply) {
     const session = await sessionOf(request);
     if (!session) return reply.redirect(`/console/sign-in?lang=${languageOf(request)}`, 302);
-    const overview = await accounts.console.overview(session);
-    return sendPage(reply, 200, (nonce) => consoleHomePage({ language: languageOf(request), nonce, overview }));
+    const language = languageOf(request);
+    if (!consoleApp) {
+      const overview = await accounts.console.overview(session);
+      return sendPage(reply, 200, (nonce) => consoleHomePage({ language, nonce, overview }));
+    }
+    const nonce = newNonce();
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', consoleAppPolicy(nonce))
+      .send(consoleApp.index({ nonce, language }));
+  }
+  const pageQuery = { schema: { hide: true, querystring: z.object({ lang: z.string().optional() }) } };
+  app.get('/console', pageQuery, home);
+  // The app's own paths (/console/members…); unknown API paths stay JSON 404s.
+  app.get('/console/*', pageQuery, async (request, reply) => {
+    if (request.url.startsWith('/console/api/')) throw notFound('ROUTE_NOT_FOUND', `no route for GET ${request.url.split('?')[0]}`);
+    return home(request, reply);
+  });
+  app.get('/console/assets/:name', { schema: { hide: true, params: z.object({ name: z.string().max(200) }) } }, async (request, reply) => {
+    const asset = consoleApp?.asset(request.params.name);
+    if (!asset) throw notFound('ROUTE_NOT_FOUND', `no console file ${request.params.name}`);
+    // Names carry their content hash: a changed file is a new name.
+    return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body);
   });
 
   app.get('/console/sign-in', { schema: { hide: true, querystring: z.object({ lang: z.string().optional() }) } }, async (request, reply) =>

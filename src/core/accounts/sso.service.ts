@@ -96,7 +96,7 @@ export function createSsoService(deps: {
       const { claims } = check;
 
       const keepUntil = new Date((claims.exp + CLOCK_TOLERANCE_SECONDS) * 1000 + JTI_MARGIN_MS);
-      if (!(await partners.useJti(partner.id, claims.jti, keepUntil))) throw fail('SSO_TOKEN_REUSED', 'jti used before');
+      if (!(await partners.recordJti(partner.id, claims.jti, keepUntil))) throw fail('SSO_TOKEN_REUSED', 'jti used before');
 
       const actor = { type: 'partner' as const, partnerId: partner.id, ip: input.client.ip };
       const linkedId = await partners.linkedUser(partner.id, claims.sub);

@@ -1,0 +1,40 @@
+// The console's entry: Mantine (its runtime styles carry the page's CSP nonce), TanStack Query for
+// everything from the server, i18next for the words.
+import '@mantine/core/styles.css';
+import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { ApiError } from './api';
+import { startI18n } from './i18n';
+
+startI18n();
+const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+// Shade 8 and a darker "dimmed": text on filled badges and muted text keep WCAG AA contrast (4.5:1).
+const theme = createTheme({
+  primaryColor: 'blue',
+  primaryShade: { light: 8, dark: 8 },
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans KR", sans-serif',
+});
+const contrast: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
+});
+const queries = new QueryClient({
+  defaultOptions: {
+    // A refusal (4xx) will not change by asking again; a network hiccup may.
+    queries: { retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2, refetchOnWindowFocus: true },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} cssVariablesResolver={contrast} defaultColorScheme="auto" getStyleNonce={() => nonce}>
+      <QueryClientProvider client={queries}>
+        <App />
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);
