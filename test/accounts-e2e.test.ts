@@ -306,6 +306,21 @@ describe('accounts end to end', () => {
     const members = (await svc.admin('GET', `/organizations/${org.id}/members`)).json() as { email: string; role: string }[];
     expect(members.find((m) => m.email === 'newbie@example.com')?.role).toBe('analyst');
 
+    // A short link made in the console works at once, and shows in the list.
+    await page.getByRole('link', { name: '링크' }).click();
+    await expect.poll(() => page.locator('main').innerText()).toContain('아직 링크가 없습니다.');
+    await expectAccessible(page, 'links screen (empty)');
+    await page.getByLabel('원본 URL').fill('https://example.com/spring-sale');
+    await page.getByLabel('별칭 (선택)').fill('spring-sale');
+    await page.getByRole('button', { name: '만들기' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain(`${BASE}/spring-sale`);
+    await expect.poll(() => page.getByRole('link', { name: `${BASE}/spring-sale` }).count()).toBe(1);
+    const redirect = await http('/spring-sale');
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('https://example.com/spring-sale');
+    await page.getByLabel('검색 (URL, 단축 코드)').fill('no-such-link');
+    await expect.poll(() => page.locator('main').innerText()).toContain('검색과 일치하는 링크가 없습니다.');
+
     await page.getByRole('link', { name: '감사 로그' }).click();
     await expect.poll(() => page.locator('main').textContent()).toContain('member.added');
     await expectAccessible(page, 'audit log screen');
@@ -323,11 +338,19 @@ describe('accounts end to end', () => {
     await expect.poll(() => viewer.getByRole('row').count()).toBe(4);
     expect(await viewer.getByRole('button', { name: '초대' }).isDisabled()).toBe(true);
     expect(await viewer.locator('main').innerText()).toContain('멤버를 관리하려면 관리자 이상의 역할이 필요합니다.');
+    await viewer.getByRole('link', { name: '링크' }).click();
+    await expect.poll(() => viewer.getByRole('link', { name: `${BASE}/spring-sale` }).count()).toBe(1);
+    expect(await viewer.getByRole('button', { name: '만들기' }).isDisabled()).toBe(true);
     const csrf = ((await (await viewer.request.get(`${BASE}/console/api/session`)).json()) as { csrfToken: string }).csrfToken;
     const refused = await viewer.request.post(`${BASE}/console/api/organizations/${org.id}/members`, {
       headers: { 'x-csrf-token': csrf, origin: BASE }, data: { email: 'sneaky@example.com', role: 'owner' },
     });
     expect(refused.status()).toBe(403);
+    const link = await viewer.request.post(`${BASE}/console/api/organizations/${org.id}/urls`, {
+      headers: { 'x-csrf-token': csrf, origin: BASE }, data: { url: 'https://example.com/sneaky' },
+    });
+    expect(link.status()).toBe(403);
+    expect(((await link.json()) as { code: string }).code).toBe('ROLE_FORBIDDEN');
     await viewerCtx.close();
   });
 });

@@ -437,6 +437,15 @@ beforeAll(async () => {
   a = await createA();
   b = await createOrg('Bbb');
   bConsole = await consoleSession(b.id, 'bbb-owner@example.com');
+  // The Service API's routes served to the console under /console/api/organizations/{orgId}/…:
+  // every one of them, as B's owner naming A's organization, must answer 404.
+  const known = new Set(Object.keys(OPERATIONS).map(shape));
+  for (const route of fastifyRoutes(svc.container.app.printRoutes({ commonPrefix: false }))) {
+    if (!/^\w+ \/console\/api\/organizations\/\{\}\/./.test(route) || known.has(route)) continue;
+    const [method, path] = route.split(' ') as [string, string];
+    const url = () => path.replace('{}', String(a.id)).replaceAll('{}', '1');
+    OPERATIONS[route] = { kind: 'byId', probes: one('console', url, method === 'GET' || method === 'DELETE' ? undefined : () => ({})) };
+  }
   await svc.container.deps.events.flush();
   expect(await svc.container.bus.drain(20_000)).toBe(true);
   // A's activity is in ClickHouse: A's own statistics see it (so B's zeroes below mean something).

@@ -9,6 +9,7 @@ import { ApiError, api, type Session, setCsrfToken } from './api';
 import { navigate, pathOf, type Screen, useScreen } from './navigation';
 
 const Overview = lazy(() => import('./pages/Overview'));
+const Links = lazy(() => import('./pages/Links'));
 const Members = lazy(() => import('./pages/Members'));
 const AuditLog = lazy(() => import('./pages/AuditLog'));
 
@@ -107,7 +108,7 @@ export function App() {
       <AppShell.Navbar p="md">
         <Stack justify="space-between" h="100%">
           <Stack gap={4} component="nav">
-            {(['overview', 'members', 'audit'] as const).map((target) => (
+            {(['overview', 'links', 'members', 'audit'] as const).map((target) => (
               <NavLink
                 key={target}
                 href={pathOf(target)}
@@ -140,6 +141,7 @@ export function App() {
         {membership ? (
           <Suspense fallback={<Loader aria-label={t('loading')} />}>
             {screen === 'overview' && <Overview membership={membership} />}
+            {screen === 'links' && <Links membership={membership} />}
             {screen === 'members' && <Members membership={membership} userId={user.id} />}
             {screen === 'audit' && <AuditLog membership={membership} />}
           </Suspense>

@@ -65,6 +65,25 @@ export interface Member {
   lastLoginAt: string | null;
 }
 
+/** A page of a list, as every list of the API answers it. */
+export interface Page<T> {
+  content: T[];
+  page: number;
+  size: number;
+  totalElements: number;
+  totalPages: number;
+}
+
+export interface ShortUrl {
+  id: number;
+  shortUrl: string;
+  originalUrl: string;
+  title: string | null;
+  clickCount: number;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
 export interface AuditEntry {
   id: number;
   action: string;

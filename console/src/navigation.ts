@@ -1,10 +1,10 @@
-// The console's few screens as paths under /console/, with history navigation (no router library
-// for three screens). Unknown paths show the overview.
+// The console's screens as paths under /console/, with history navigation (no router library for
+// a handful of screens). Unknown paths show the overview.
 import { useEffect, useState } from 'react';
 
-export type Screen = 'overview' | 'members' | 'audit';
+export type Screen = 'overview' | 'links' | 'members' | 'audit';
 
-const PATHS: Record<Screen, string> = { overview: '/console/', members: '/console/members', audit: '/console/audit' };
+const PATHS: Record<Screen, string> = { overview: '/console/', links: '/console/links', members: '/console/members', audit: '/console/audit' };
 
 const screenOf = (pathname: string): Screen =>
   (Object.entries(PATHS).find(([, path]) => path === pathname.replace(/\/+$/, '') || path === pathname)?.[0] as Screen | undefined) ?? 'overview';

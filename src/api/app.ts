@@ -17,6 +17,7 @@ import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
 import { createAuthFailureLimiter } from './auth-failures.js';
 import { consoleRoutes } from './console/console.routes.js';
+import { consoleOrganizationApi } from './console/organization-api.js';
 import { ssoRoutes } from './console/sso.routes.js';
 import type { AppDeps } from './deps.js';
 import { answerClientError, answerFrameworkError, registerShutdownAnswer } from './edge-errors.js';
@@ -155,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(ssoRoutes, { accounts: deps.accounts, config: deps.config, log: deps.log, signInAttempts });
   await app.register(consoleRoutes, { accounts: deps.accounts, config: deps.config, signInAttempts });
+  await app.register(consoleOrganizationApi, { deps, prefix: '/console/api/organizations/:orgId' });
   await app.register(webSdkRoutes);
   await app.register(mobileCustomDomainRoutes, { domains: deps.domains, sdk: deps.sdk, prefix: '/api/v1/sdk/mobile' });
   await app.register(wellKnownRoutes, { associationFiles: deps.apps.associationFiles });

@@ -9,12 +9,13 @@ import type { ConsoleCaller } from '../../core/accounts/console-access.js';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ActiveSession } from '../../core/accounts/sessions.js';
 import type { Config } from '../../shared/config.js';
-import { forbidden, isDomainError, notFound, unauthenticated } from '../../shared/errors.js';
+import { isDomainError, notFound } from '../../shared/errors.js';
 import { LANGUAGES, ROLES } from '../../shared/roles.js';
 import type { AuthFailureLimiter } from '../auth-failures.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { memberSchema, toMemberJson } from '../schemas/member.js';
-import { cookieJar, cookiesOf, languageOf, SESSION_COOKIE } from './browser-session.js';
+import { cookieJar, languageOf, SESSION_COOKIE } from './browser-session.js';
+import { createConsoleGuard } from './console-guard.js';
 import { registerFormParser, sameOrigin } from './forms.js';
 import { httpStatusOf } from '../error-handler.js';
 import { consoleHomePage, messagePage, signInPage, ssoErrorPage } from './pages.js';
@@ -28,13 +29,6 @@ export interface ConsoleRouteDeps {
   signInAttempts: AuthFailureLimiter;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    consoleSession?: ActiveSession;
-  }
-}
-
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const tags = ['console'];
 /** The session cookie; state changes also need X-CSRF-Token. */
 const security = [{ consoleSession: [] }];
@@ -45,22 +39,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
   const jar = cookieJar(config);
   registerFormParser(app);
 
-  const tokenOf = (request: FastifyRequest) => cookiesOf(request).get(SESSION_COOKIE);
-
-  async function sessionOf(request: FastifyRequest): Promise<ActiveSession | undefined> {
-    const token = tokenOf(request);
-    return token ? accounts.console.session(token) : undefined;
-  }
-
-  /** A state-changing browser call: this origin, this session's CSRF token. */
-  function requireCsrf(request: FastifyRequest): void {
-    sameOrigin(request, config.publicBaseUrl);
-    const body = request.body as Record<string, unknown> | undefined;
-    const header = request.headers['x-csrf-token'];
-    const presented = typeof header === 'string' ? header : typeof body?.csrfToken === 'string' ? body.csrfToken : undefined;
-    const token = tokenOf(request);
-    if (!token || !accounts.sessions.csrfMatches(token, presented)) throw forbidden('CSRF_TOKEN_INVALID', 'the CSRF token is missing or wrong; reload the console');
-  }
+  const { tokenOf, sessionOf, requireCsrf, requireSession } = createConsoleGuard(accounts, config.publicBaseUrl);
 
   const signedOut = (request: FastifyRequest, reply: FastifyReply) => {
     jar.clear(reply, SESSION_COOKIE, '/');
@@ -172,12 +151,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
   // The JSON API: a session always, the CSRF rule on every state change.
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<ZodTypeProvider>();
-    api.addHook('preHandler', async (request) => {
-      const session = await sessionOf(request);
-      if (!session) throw unauthenticated('SESSION_REQUIRED', 'sign in to the console first');
-      if (UNSAFE.has(request.method)) requireCsrf(request);
-      request.consoleSession = session;
-    });
+    api.addHook('preHandler', requireSession);
     const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
     const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> => accounts.console.callerIn(sessionOfRequest(request), orgId);
     const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({

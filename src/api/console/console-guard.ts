@@ -1,0 +1,55 @@
+// Who is calling the console, as a request shows it: the session behind the cookie and, on every
+// state change, the same-origin rule and the session's CSRF token (header X-CSRF-Token, or the
+// form field csrfToken).
+import type { FastifyRequest } from 'fastify';
+import type { AccountServices } from '../../core/accounts/index.js';
+import type { ActiveSession } from '../../core/accounts/sessions.js';
+import { forbidden, unauthenticated } from '../../shared/errors.js';
+import { cookiesOf, SESSION_COOKIE } from './browser-session.js';
+import { sameOrigin } from './forms.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    consoleSession?: ActiveSession;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface ConsoleGuard {
+  tokenOf(request: FastifyRequest): string | undefined;
+  sessionOf(request: FastifyRequest): Promise<ActiveSession | undefined>;
+  requireCsrf(request: FastifyRequest): void;
+  /** A preHandler: a live session always (kept on the request), the CSRF rule on every state change. */
+  requireSession(request: FastifyRequest): Promise<void>;
+}
+
+export function createConsoleGuard(accounts: AccountServices, publicBaseUrl: string): ConsoleGuard {
+  const tokenOf = (request: FastifyRequest) => cookiesOf(request).get(SESSION_COOKIE);
+
+  async function sessionOf(request: FastifyRequest): Promise<ActiveSession | undefined> {
+    const token = tokenOf(request);
+    return token ? accounts.console.session(token) : undefined;
+  }
+
+  function requireCsrf(request: FastifyRequest): void {
+    sameOrigin(request, publicBaseUrl);
+    const body = request.body as Record<string, unknown> | undefined;
+    const header = request.headers['x-csrf-token'];
+    const presented = typeof header === 'string' ? header : typeof body?.csrfToken === 'string' ? body.csrfToken : undefined;
+    const token = tokenOf(request);
+    if (!token || !accounts.sessions.csrfMatches(token, presented)) throw forbidden('CSRF_TOKEN_INVALID', 'the CSRF token is missing or wrong; reload the console');
+  }
+
+  return {
+    tokenOf,
+    sessionOf,
+    requireCsrf,
+    async requireSession(request) {
+      const session = await sessionOf(request);
+      if (!session) throw unauthenticated('SESSION_REQUIRED', 'sign in to the console first');
+      if (UNSAFE.has(request.method)) requireCsrf(request);
+      request.consoleSession = session;
+    },
+  };
+}
