@@ -321,8 +321,33 @@ describe('accounts end to end', () => {
     await page.getByLabel('검색 (URL, 단축 코드)').fill('no-such-link');
     await expect.poll(() => page.locator('main').innerText()).toContain('검색과 일치하는 링크가 없습니다.');
 
+    // A Service API key from the developer menu works against the Service API; regenerated, the old
+    // one fails; deleted, the new one fails too.
+    page.on('dialog', (dialog) => void dialog.accept());
+    const usage = (apiKey: string) => http('/api/v1/service/usage', { headers: { 'x-api-key': apiKey } });
+    await page.getByRole('link', { name: 'API 키' }).click();
+    // The organization's first key, made with it by the operator, has no name.
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await page.getByLabel('이름').fill('backend');
+    await page.getByRole('button', { name: '새 키 발급' }).click();
+    const first = await page.getByTestId('new-api-key').innerText();
+    expect(first).toMatch(/^sp_live_/);
+    expect((await usage(first)).status).toBe(200);
+    const backend = page.getByRole('row').filter({ hasText: 'backend' });
+    await expect.poll(() => backend.count()).toBe(1);
+    await expectAccessible(page, 'API keys screen');
+    await backend.getByRole('button', { name: '재발급' }).click();
+    await expect.poll(() => page.getByTestId('new-api-key').innerText()).not.toBe(first);
+    const second = await page.getByTestId('new-api-key').innerText();
+    expect((await usage(first)).status).toBe(401);
+    expect((await usage(second)).status).toBe(200);
+    await backend.getByRole('button', { name: '삭제' }).click();
+    await expect.poll(() => backend.count()).toBe(0);
+    expect((await usage(second)).status).toBe(401);
+
     await page.getByRole('link', { name: '감사 로그' }).click();
     await expect.poll(() => page.locator('main').textContent()).toContain('member.added');
+    expect(await page.locator('main').textContent()).toContain('api_key.regenerated');
     await expectAccessible(page, 'audit log screen');
 
     // English on request, remembered for the user.
@@ -338,6 +363,8 @@ describe('accounts end to end', () => {
     await expect.poll(() => viewer.getByRole('row').count()).toBe(4);
     expect(await viewer.getByRole('button', { name: '초대' }).isDisabled()).toBe(true);
     expect(await viewer.locator('main').innerText()).toContain('멤버를 관리하려면 관리자 이상의 역할이 필요합니다.');
+    await viewer.getByRole('link', { name: 'API 키' }).click();
+    await expect.poll(() => viewer.locator('main').innerText()).toContain('API 키는 개발자 이상의 역할만 관리할 수 있습니다.');
     await viewer.getByRole('link', { name: '링크' }).click();
     await expect.poll(() => viewer.getByRole('link', { name: `${BASE}/spring-sale` }).count()).toBe(1);
     expect(await viewer.getByRole('button', { name: '만들기' }).isDisabled()).toBe(true);

@@ -84,6 +84,14 @@ export interface ShortUrl {
   expiresAt: string | null;
 }
 
+export interface ApiKey {
+  id: number;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 export interface AuditEntry {
   id: number;
   action: string;

@@ -1,7 +1,7 @@
 // The console's entry: Mantine (its runtime styles carry the page's CSP nonce), TanStack Query for
 // everything from the server, i18next for the words.
 import '@mantine/core/styles.css';
-import { type CSSVariablesResolver, createTheme, MantineProvider } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, defaultVariantColorsResolver, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -11,10 +11,17 @@ import { startI18n } from './i18n';
 
 startI18n();
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
-// Shade 8 and a darker "dimmed": text on filled badges and muted text keep WCAG AA contrast (4.5:1).
+// Shade 8, a darker "dimmed" and shade-9 text on light variants (alerts, light buttons and
+// badges): text keeps WCAG AA contrast (4.5:1) everywhere.
 const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: { light: 8, dark: 8 },
+  variantColorResolver: (input) => {
+    const colors = defaultVariantColorsResolver(input);
+    const name = input.color ?? input.theme.primaryColor;
+    if (input.variant === 'light' && name in input.theme.colors) return { ...colors, color: `var(--mantine-color-${name}-9)` };
+    return colors;
+  },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans KR", sans-serif',
 });
 const contrast: CSSVariablesResolver = () => ({

@@ -2,9 +2,15 @@
 // a handful of screens). Unknown paths show the overview.
 import { useEffect, useState } from 'react';
 
-export type Screen = 'overview' | 'links' | 'members' | 'audit';
+export type Screen = 'overview' | 'links' | 'keys' | 'members' | 'audit';
 
-const PATHS: Record<Screen, string> = { overview: '/console/', links: '/console/links', members: '/console/members', audit: '/console/audit' };
+const PATHS: Record<Screen, string> = {
+  overview: '/console/',
+  links: '/console/links',
+  keys: '/console/api-keys',
+  members: '/console/members',
+  audit: '/console/audit',
+};
 
 const screenOf = (pathname: string): Screen =>
   (Object.entries(PATHS).find(([, path]) => path === pathname.replace(/\/+$/, '') || path === pathname)?.[0] as Screen | undefined) ?? 'overview';

@@ -10,6 +10,14 @@ export interface IssuedApiKey {
   apiKey: string;
 }
 
+/** A live key as a list shows it: never the key, only its first characters. */
+export interface ApiKeyEntry {
+  id: number;
+  name: string | null;
+  prefix: string;
+  createdAt: Date;
+}
+
 export interface AuthenticatedKey {
   apiKeyId: number;
   organization: Organization;
@@ -19,13 +27,24 @@ export interface AuthenticatedKey {
 
 export function createApiKeysRepo({ sql }: { sql: Sql }) {
   return {
-    async issue(organizationId: number): Promise<IssuedApiKey> {
+    async issue(organizationId: number, name: string | null = null): Promise<IssuedApiKey> {
       const apiKey = newApiKey();
       const [row] = await sql<{ id: number }[]>`
-        insert into api_keys (organization_id, key_hash, key_prefix)
-        values (${organizationId}, ${hashSecret(apiKey)}, ${apiKey.slice(0, 12)})
+        insert into api_keys (organization_id, key_hash, key_prefix, name)
+        values (${organizationId}, ${hashSecret(apiKey)}, ${apiKey.slice(0, 12)}, ${name})
         returning id`;
       return { id: row!.id, apiKey };
+    },
+
+    async list(organizationId: number): Promise<ApiKeyEntry[]> {
+      const rows = await sql<{ id: number; name: string | null; key_prefix: string; created_at: Date }[]>`
+        select id, name, key_prefix, created_at from api_keys
+        where organization_id = ${organizationId} and revoked_at is null order by id`;
+      return rows.map((r) => ({ id: r.id, name: r.name, prefix: r.key_prefix, createdAt: r.created_at }));
+    },
+
+    async get(organizationId: number, keyId: number): Promise<ApiKeyEntry | undefined> {
+      return (await this.list(organizationId)).find((k) => k.id === keyId);
     },
 
     async revoke(organizationId: number, keyId: number): Promise<boolean> {

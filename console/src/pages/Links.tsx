@@ -62,7 +62,7 @@ export default function Links({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('links.heading')}</Title>
       {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton onClose={() => setNotice(null)}>
+        <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton closeButtonLabel={t('close')} onClose={() => setNotice(null)}>
           {notice.text}
         </Alert>
       )}

@@ -56,7 +56,7 @@ export default function Members({ membership, userId }: { membership: Membership
     <Stack>
       <Title order={2}>{t('members.heading')}</Title>
       {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton onClose={() => setNotice(null)}>
+        <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton closeButtonLabel={t('close')} onClose={() => setNotice(null)}>
           {notice.text}
         </Alert>
       )}

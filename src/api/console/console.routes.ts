@@ -16,6 +16,8 @@ import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { memberSchema, toMemberJson } from '../schemas/member.js';
 import { cookieJar, languageOf, SESSION_COOKIE } from './browser-session.js';
 import { createConsoleGuard } from './console-guard.js';
+import { consoleApiKeyRoutes } from './api-keys.routes.js';
+import type { ApiKeysService } from '../../core/organizations/api-keys.service.js';
 import { registerFormParser, sameOrigin } from './forms.js';
 import { httpStatusOf } from '../error-handler.js';
 import { consoleHomePage, messagePage, signInPage, ssoErrorPage } from './pages.js';
@@ -25,6 +27,7 @@ import { sendPage } from './send-page.js';
 
 export interface ConsoleRouteDeps {
   accounts: AccountServices;
+  apiKeys: ApiKeysService;
   config: Config;
   signInAttempts: AuthFailureLimiter;
 }
@@ -35,7 +38,7 @@ const security = [{ consoleSession: [] }];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const orgParams = z.object({ orgId: idSchema });
 
-export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, config, signInAttempts }) => {
+export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, config, signInAttempts }) => {
   const jar = cookieJar(config);
   registerFormParser(app);
 
@@ -152,6 +155,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
   await app.register(async (plain) => {
     const api = plain.withTypeProvider<ZodTypeProvider>();
     api.addHook('preHandler', requireSession);
+    await api.register(consoleApiKeyRoutes, { accounts, apiKeys });
     const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
     const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> => accounts.console.callerIn(sessionOfRequest(request), orgId);
     const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({

@@ -21,6 +21,7 @@ export type AuditAction =
   | 'member.removed'
   | 'member.role_changed'
   | 'api_key.issued'
+  | 'api_key.regenerated'
   | 'api_key.deleted'
   | 'ip_allowlist.changed'
   | 'webhook.changed'

@@ -1,0 +1,111 @@
+// The developer menu's Service API keys: names, first characters, created and last used; a new
+// key or a regenerated one is shown this once, with a copy button; delete asks first.
+import { Alert, Button, Card, Code, CopyButton, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type ApiKey, api, type Membership } from '../api';
+
+export default function ApiKeys({ membership }: { membership: Membership }) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const orgId = membership.organizationId;
+  const allowed = membership.permissions.includes('keys.manage');
+  const key = ['org', orgId, 'api-keys'];
+  const keys = useQuery({ queryKey: key, queryFn: () => api<ApiKey[]>('GET', `/organizations/${orgId}/api-keys`), enabled: allowed });
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const changed = () => queryClient.invalidateQueries({ queryKey: key });
+  const onError = (e: Error) => setError(e.message);
+  const issue = useMutation({
+    mutationFn: () => api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys`, name.trim() ? { name: name.trim() } : {}),
+    onSuccess: (issued) => {
+      setShown(issued.apiKey);
+      setName('');
+      void changed();
+    },
+    onError,
+  });
+  const regenerate = useMutation({
+    mutationFn: (id: number) => api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys/${id}/regenerate`),
+    onSuccess: (issued) => {
+      setShown(issued.apiKey);
+      void changed();
+    },
+    onError,
+  });
+  const remove = useMutation({ mutationFn: (id: number) => api('DELETE', `/organizations/${orgId}/api-keys/${id}`), onSuccess: () => void changed(), onError });
+
+  if (!allowed) return <Alert color="gray">{t('keys.forbidden')}</Alert>;
+  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : t('keys.never'));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    issue.mutate();
+  };
+
+  return (
+    <Stack>
+      <Title order={2}>{t('keys.heading')}</Title>
+      <Text c="dimmed">{t('keys.intro')}</Text>
+      {error && <Alert color="red" role="alert" withCloseButton closeButtonLabel={t('close')} onClose={() => setError(null)}>{error}</Alert>}
+      {shown && (
+        <Alert color="blue" role="status" title={t('keys.shownOnce')} withCloseButton closeButtonLabel={t('close')} onClose={() => setShown(null)}>
+          <Group wrap="nowrap" gap="xs">
+            <Code data-testid="new-api-key" style={{ overflowWrap: 'anywhere' }}>{shown}</Code>
+            <CopyButton value={shown}>
+              {({ copied, copy }) => <Button size="xs" onClick={copy}>{copied ? t('links.copied') : t('links.copy')}</Button>}
+            </CopyButton>
+          </Group>
+        </Alert>
+      )}
+      <Card withBorder>
+        <form onSubmit={submit}>
+          <Group align="flex-end" wrap="wrap">
+            <TextInput label={t('keys.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={100} w={260} />
+            <Button type="submit" loading={issue.isPending}>{t('keys.issue')}</Button>
+          </Group>
+        </form>
+      </Card>
+      {keys.isPending && <Loader aria-label={t('loading')} />}
+      {keys.error && <Alert color="red" role="alert" title={t('loadFailed')}>{keys.error.message}</Alert>}
+      {keys.data && keys.data.length === 0 && <Text c="dimmed">{t('keys.empty')}</Text>}
+      {keys.data && keys.data.length > 0 && (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('keys.name')}</Table.Th>
+                <Table.Th>{t('keys.prefix')}</Table.Th>
+                <Table.Th>{t('links.createdAt')}</Table.Th>
+                <Table.Th>{t('keys.lastUsed')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.map((k) => (
+                <Table.Tr key={k.id}>
+                  <Table.Td>{k.name ?? '—'}</Table.Td>
+                  <Table.Td><Code>{k.prefix}…</Code></Table.Td>
+                  <Table.Td>{date(k.createdAt)}</Table.Td>
+                  <Table.Td>{date(k.lastUsedAt)}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <Button size="xs" variant="light" onClick={() => window.confirm(t('keys.regenerateConfirm')) && regenerate.mutate(k.id)}>
+                        {t('keys.regenerate')}
+                      </Button>
+                      <Button size="xs" color="red" variant="subtle" onClick={() => window.confirm(t('keys.deleteConfirm')) && remove.mutate(k.id)}>
+                        {t('links.delete')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,64 @@
+// The console's developer menu for Service API keys: list, issue (the key shown this once),
+// regenerate, delete. Registered inside the console API context, so the session and CSRF rules
+// apply; the core checks the member's role.
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AccountServices } from '../../core/accounts/index.js';
+import type { ApiKeysService } from '../../core/organizations/api-keys.service.js';
+import { errorBodySchema, idSchema } from '../schemas/common.js';
+
+const tags = ['console'];
+const security = [{ consoleSession: [] }];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const orgParams = z.object({ orgId: idSchema });
+const keyParams = orgParams.extend({ keyId: idSchema });
+const issuedSchema = z.object({ id: z.number().int(), apiKey: z.string().describe('shown this once') });
+
+export const consoleApiKeyRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; apiKeys: ApiKeysService }> = async (app, { accounts, apiKeys }) => {
+  async function acting(request: FastifyRequest, orgId: number) {
+    const caller = await accounts.console.callerIn(request.consoleSession!, orgId);
+    return { caller, actor: { type: 'user' as const, userId: caller.member.userId, ip: request.ip } };
+  }
+
+  app.get('/organizations/:orgId/api-keys', {
+    schema: {
+      tags, security, summary: "The organization's Service API keys (never the keys themselves)", params: orgParams,
+      response: {
+        200: z.array(z.object({ id: z.number().int(), name: z.string().nullable(), prefix: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() })),
+        ...errors,
+      },
+    },
+  }, async (request) => {
+    const { caller } = await acting(request, request.params.orgId);
+    return (await apiKeys.list(caller)).map((k) => ({
+      id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt.toISOString(), lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+    }));
+  });
+
+  app.post('/organizations/:orgId/api-keys', {
+    schema: {
+      tags, security, summary: 'Issue a Service API key (shown this once)', params: orgParams,
+      body: z.object({ name: z.string().trim().min(1).max(100).optional() }),
+      response: { 201: issuedSchema, ...errors },
+    },
+  }, async (request, reply) => {
+    const { caller, actor } = await acting(request, request.params.orgId);
+    return reply.code(201).send(await apiKeys.issue(caller, actor, request.body.name ?? null));
+  });
+
+  app.post('/organizations/:orgId/api-keys/:keyId/regenerate', {
+    schema: { tags, security, summary: 'A new secret for a key (shown this once); the old one fails at once', params: keyParams, response: { 201: issuedSchema, ...errors } },
+  }, async (request, reply) => {
+    const { caller, actor } = await acting(request, request.params.orgId);
+    return reply.code(201).send(await apiKeys.regenerate(caller, actor, request.params.keyId));
+  });
+
+  app.delete('/organizations/:orgId/api-keys/:keyId', {
+    schema: { tags, security, summary: 'Delete a key; it fails at once', params: keyParams, response: { 204: z.null(), ...errors } },
+  }, async (request, reply) => {
+    const { caller, actor } = await acting(request, request.params.orgId);
+    await apiKeys.delete(caller, actor, request.params.keyId);
+    return reply.code(204).send(null);
+  });
+};

@@ -1,0 +1,60 @@
+// Service API keys as an organization's members manage them in the console's developer menu: the
+// list (names, first characters, last use), a new key shown once, a key regenerated (a new secret
+// under the same name, the old one failing at once) and deleted. Each needs keys.manage; each
+// change is audited.
+import type { ApiKeyEntry, ApiKeysRepo, IssuedApiKey } from '../../oltp/api-keys.repo.js';
+import type { ApiKeyUsage } from '../../olap/api-key-usage.js';
+import { notFound } from '../../shared/errors.js';
+import type { Actor, AuditTrail } from '../accounts/audit-trail.js';
+import { authorize } from '../accounts/roles.js';
+import type { Caller } from '../caller.js';
+
+type KeyCaller = Pick<Caller, 'organization' | 'member'>;
+
+export interface ApiKeyView extends ApiKeyEntry {
+  lastUsedAt: Date | null;
+}
+
+export function createApiKeysService(deps: { apiKeys: ApiKeysRepo; usage: ApiKeyUsage; audit: AuditTrail }) {
+  const { apiKeys, audit } = deps;
+
+  async function existing(caller: KeyCaller, keyId: number): Promise<ApiKeyEntry> {
+    const key = await apiKeys.get(caller.organization.id, keyId);
+    if (!key) throw notFound('API_KEY_NOT_FOUND', `API key ${keyId} does not exist`);
+    return key;
+  }
+
+  return {
+    async list(caller: KeyCaller): Promise<ApiKeyView[]> {
+      authorize(caller, 'keys.manage');
+      const [keys, lastUsed] = await Promise.all([apiKeys.list(caller.organization.id), deps.usage.lastUsed(caller.organization.id)]);
+      return keys.map((k) => ({ ...k, lastUsedAt: lastUsed.get(k.id) ?? null }));
+    },
+
+    async issue(caller: KeyCaller, actor: Actor, name: string | null): Promise<IssuedApiKey> {
+      authorize(caller, 'keys.manage');
+      const key = await apiKeys.issue(caller.organization.id, name);
+      await audit.record(actor, 'api_key.issued', { organizationId: caller.organization.id, target: `api_key:${key.id}`, details: { name } });
+      return key;
+    },
+
+    /** A new secret under the same name; the old key fails from its next call. */
+    async regenerate(caller: KeyCaller, actor: Actor, keyId: number): Promise<IssuedApiKey> {
+      authorize(caller, 'keys.manage');
+      const old = await existing(caller, keyId);
+      const key = await apiKeys.issue(caller.organization.id, old.name);
+      await apiKeys.revoke(caller.organization.id, keyId);
+      await audit.record(actor, 'api_key.regenerated', { organizationId: caller.organization.id, target: `api_key:${key.id}`, details: { replaces: keyId, name: old.name } });
+      return key;
+    },
+
+    async delete(caller: KeyCaller, actor: Actor, keyId: number): Promise<void> {
+      authorize(caller, 'keys.manage');
+      await existing(caller, keyId);
+      await apiKeys.revoke(caller.organization.id, keyId);
+      await audit.record(actor, 'api_key.deleted', { organizationId: caller.organization.id, target: `api_key:${keyId}` });
+    },
+  };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;
