@@ -321,6 +321,21 @@ describe('accounts end to end', () => {
     await page.getByLabel('검색 (URL, 단축 코드)').fill('no-such-link');
     await expect.poll(() => page.locator('main').innerText()).toContain('검색과 일치하는 링크가 없습니다.');
 
+    // An app registered in the console: its card shows the app id and SDK key the SDK sends.
+    await page.getByRole('link', { name: '모바일 앱' }).click();
+    await expect.poll(() => page.locator('main').innerText()).toContain('등록된 앱이 없습니다.');
+    await page.getByLabel('앱 이름').fill('Team App');
+    await page.getByLabel('번들 ID').fill('com.team.app');
+    await page.getByLabel('URL 스킴').fill('teamapp');
+    await page.getByRole('button', { name: '등록', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('Team App');
+    const apps = (await svc.service('GET', '/mobile-apps', org.apiKey)).json() as { content: { id: number; apiKey: string; scheme: string }[] };
+    expect(apps.content).toHaveLength(1);
+    expect(apps.content[0]!.scheme).toBe('teamapp://');
+    expect(await page.locator('main').innerText()).toContain(`X-App-ID: ${apps.content[0]!.id}`);
+    expect(await page.locator('main').innerText()).toContain(apps.content[0]!.apiKey);
+    await expectAccessible(page, 'mobile apps screen');
+
     // A Service API key from the developer menu works against the Service API; regenerated, the old
     // one fails; deleted, the new one fails too.
     page.on('dialog', (dialog) => void dialog.accept());

@@ -84,6 +84,16 @@ export interface ShortUrl {
   expiresAt: string | null;
 }
 
+export interface MobileApp {
+  id: number;
+  appName: string;
+  platform: 'IOS' | 'ANDROID';
+  bundleId: string;
+  path: string;
+  apiKey: string;
+  scheme: string | null;
+}
+
 export interface ApiKey {
   id: number;
   name: string | null;
