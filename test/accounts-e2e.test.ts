@@ -356,6 +356,16 @@ describe('accounts end to end', () => {
     const second = await page.getByTestId('new-api-key').innerText();
     expect((await usage(first)).status).toBe(401);
     expect((await usage(second)).status).toBe(200);
+    // The IP allow-list: this machine's address left out, the key is refused (403); emptied, accepted again.
+    await page.getByLabel('주소 또는 CIDR (한 줄에 하나)').fill('198.51.100.7');
+    await page.getByRole('button', { name: '저장' }).click();
+    await expect.poll(() => page.getByText('저장했습니다.').count()).toBe(1);
+    const blocked = await usage(second);
+    expect(blocked.status).toBe(403);
+    expect(((await blocked.json()) as { code: string }).code).toBe('IP_NOT_ALLOWED');
+    await page.getByLabel('주소 또는 CIDR (한 줄에 하나)').fill('');
+    await page.getByRole('button', { name: '저장' }).click();
+    await expect.poll(async () => (await usage(second)).status).toBe(200);
     await backend.getByRole('button', { name: '삭제' }).click();
     await expect.poll(() => backend.count()).toBe(0);
     expect((await usage(second)).status).toBe(401);

@@ -149,6 +149,8 @@ const OPERATIONS: Record<string, Operation> = {
   'POST /console/api/organizations/{orgId}/api-keys': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/api-keys`, () => ({ name: 'stolen' })) },
   'POST /console/api/organizations/{orgId}/api-keys/{keyId}/regenerate': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/api-keys/1/regenerate`) },
   'DELETE /console/api/organizations/{orgId}/api-keys/{keyId}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/api-keys/1`) },
+  'GET /console/api/organizations/{orgId}/ip-allowlist': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/ip-allowlist`) },
+  'PUT /console/api/organizations/{orgId}/ip-allowlist': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/ip-allowlist`, () => ({ ips: ['203.0.113.1'] })) },
   'GET /console/api/organizations/{orgId}/audit-log': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/audit-log`) },
   'POST /console/api/sign-out': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out') },
   'POST /console/api/sign-out-everywhere': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out-everywhere') },

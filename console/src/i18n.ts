@@ -48,6 +48,11 @@ const ko = {
     deleteConfirm: '키를 삭제할까요? 이 키를 쓰는 호출은 바로 실패합니다.',
     empty: '발급된 키가 없습니다.',
     forbidden: 'API 키는 개발자 이상의 역할만 관리할 수 있습니다.',
+    allowlist: 'IP 허용 목록',
+    allowlistHelp: '비워 두면 모든 주소에서 API 키를 받습니다. 하나라도 있으면 목록의 주소에서 온 호출만 받고, 나머지는 403으로 거절합니다.',
+    allowlistLabel: '주소 또는 CIDR (한 줄에 하나)',
+    allowlistSave: '저장',
+    allowlistSaved: '저장했습니다.',
   },
   links: {
     heading: '링크',
@@ -172,6 +177,11 @@ const en: Words = {
     deleteConfirm: 'Delete this key? Calls with it fail at once.',
     empty: 'No keys issued.',
     forbidden: 'API keys are managed by developers and above.',
+    allowlist: 'IP allow-list',
+    allowlistHelp: 'Empty, calls with the keys are accepted from every address. With at least one entry, only calls from the listed addresses are; the rest get 403.',
+    allowlistLabel: 'Addresses or CIDR blocks, one per line',
+    allowlistSave: 'Save',
+    allowlistSaved: 'Saved.',
   },
   links: {
     heading: 'Links',

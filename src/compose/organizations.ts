@@ -23,9 +23,10 @@ export function composeOrganizations({
   ssoPartners,
 }: Pick<Wiring, 'sql' | 'clickhouse' | 'repos' | 'secretBox' | 'clock'> & { audit: AuditTrail; ssoPartners: SsoPartnersRepo }): OrganizationServices {
   const { organizations } = repos;
+  const accounts = createOrganizationsService({ organizations, apiKeys: repos.apiKeys, audit });
   return {
-    accounts: createOrganizationsService({ organizations, apiKeys: repos.apiKeys, audit }),
-    apiKeys: createApiKeysService({ apiKeys: repos.apiKeys, usage: createApiKeyUsage(clickhouse), audit }),
+    accounts,
+    apiKeys: createApiKeysService({ apiKeys: repos.apiKeys, usage: createApiKeyUsage(clickhouse), audit, setIpAllowlist: accounts.setIpAllowlist }),
     partners: createPartnersService({ ssoPartners, organizations, secretBox, audit, clock }),
     notices: createNoticesService({ organizations, notices: createNoticesRepo({ sql }) }),
     usage: createUsageService({ usage: repos.usage, usageMeter: repos.usageMeter, clock }),

@@ -1,8 +1,8 @@
 // The developer menu's Service API keys: names, first characters, created and last used; a new
 // key or a regenerated one is shown this once, with a copy button; delete asks first.
-import { Alert, Button, Card, Code, CopyButton, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, CopyButton, Group, Loader, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ApiKey, api, type Membership } from '../api';
 
@@ -33,6 +33,25 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
     onSuccess: (issued) => {
       setShown(issued.apiKey);
       void changed();
+    },
+    onError,
+  });
+  const allowlist = useQuery({
+    queryKey: ['org', orgId, 'ip-allowlist'],
+    queryFn: () => api<{ ips: string[] }>('GET', `/organizations/${orgId}/ip-allowlist`),
+    enabled: allowed,
+  });
+  const [ips, setIps] = useState('');
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (allowlist.data) setIps(allowlist.data.ips.join('\n'));
+  }, [allowlist.data]);
+  const saveIps = useMutation({
+    mutationFn: () => api<{ ips: string[] }>('PUT', `/organizations/${orgId}/ip-allowlist`, { ips: ips.split(/[\s,]+/).filter(Boolean) }),
+    onSuccess: (answer) => {
+      setIps(answer.ips.join('\n'));
+      setSaved(true);
+      void queryClient.invalidateQueries({ queryKey: ['org', orgId, 'ip-allowlist'] });
     },
     onError,
   });
@@ -106,6 +125,35 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
           </Table>
         </Table.ScrollContainer>
       )}
+      <Card withBorder>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            setSaved(false);
+            saveIps.mutate();
+          }}
+        >
+          <Title order={3} size="h5" mb={4}>{t('keys.allowlist')}</Title>
+          <Text size="sm" c="dimmed" mb="xs">{t('keys.allowlistHelp')}</Text>
+          <Textarea
+            label={t('keys.allowlistLabel')}
+            value={ips}
+            onChange={(e) => {
+              setIps(e.currentTarget.value);
+              setSaved(false);
+            }}
+            autosize
+            minRows={3}
+            maxRows={12}
+            w={360}
+            placeholder={'203.0.113.10\n198.51.100.0/24'}
+          />
+          <Group mt="sm">
+            <Button type="submit" loading={saveIps.isPending}>{t('keys.allowlistSave')}</Button>
+            {saved && <Text size="sm" role="status">{t('keys.allowlistSaved')}</Text>}
+          </Group>
+        </form>
+      </Card>
     </Stack>
   );
 }

@@ -1,9 +1,9 @@
 // Operator routes for organizations, their Service API keys, plan, add-ons and IP allow-list.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isIpOrCidr } from '../../core/access/ip-allowlist.js';
 import type { OrganizationsService } from '../../core/organizations/organizations.service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 import { organizationSchema, planSchema, toOrganizationJson } from '../schemas/organization.js';
 
 const orgParams = z.object({ orgId: idSchema });
@@ -11,8 +11,6 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchem
 const security = [{ adminToken: [] }];
 const tags = ['operator'];
 
-/** An address or a CIDR block, IPv4 or IPv6. */
-const ipOrCidr = z.string().trim().refine(isIpOrCidr, 'must be an IP address or a CIDR block such as 203.0.113.0/24');
 
 export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: OrganizationsService }> = async (app, { organizations }) => {
 
@@ -77,7 +75,7 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     schema: {
       tags, security, summary: 'Replace the Service API IP allow-list; an empty list allows all',
       params: orgParams,
-      body: z.object({ ips: z.array(ipOrCidr).max(200) }),
+      body: ipAllowlistBody,
       response: { 200: z.object({ ips: z.array(z.string()) }), ...errors },
     },
   }, async (request) => {

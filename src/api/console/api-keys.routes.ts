@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ApiKeysService } from '../../core/organizations/api-keys.service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 
 const tags = ['console'];
 const security = [{ consoleSession: [] }];
@@ -52,6 +53,23 @@ export const consoleApiKeyRoutes: FastifyPluginAsyncZod<{ accounts: AccountServi
   }, async (request, reply) => {
     const { caller, actor } = await acting(request, request.params.orgId);
     return reply.code(201).send(await apiKeys.regenerate(caller, actor, request.params.keyId));
+  });
+
+  app.get('/organizations/:orgId/ip-allowlist', {
+    schema: { tags, security, summary: 'The addresses Service API keys are accepted from (empty: all)', params: orgParams, response: { 200: z.object({ ips: z.array(z.string()) }), ...errors } },
+  }, async (request) => {
+    const { caller } = await acting(request, request.params.orgId);
+    return { ips: apiKeys.ipAllowlist(caller) };
+  });
+
+  app.put('/organizations/:orgId/ip-allowlist', {
+    schema: {
+      tags, security, summary: 'Replace the IP allow-list of the Service API keys (empty: all addresses); a blocked address gets 403',
+      params: orgParams, body: ipAllowlistBody, response: { 200: z.object({ ips: z.array(z.string()) }), ...errors },
+    },
+  }, async (request) => {
+    const { caller, actor } = await acting(request, request.params.orgId);
+    return { ips: await apiKeys.setIpAllowlist(caller, actor, request.body.ips) };
   });
 
   app.delete('/organizations/:orgId/api-keys/:keyId', {

@@ -1,7 +1,7 @@
 // Service API keys as an organization's members manage them in the console's developer menu: the
 // list (names, first characters, last use), a new key shown once, a key regenerated (a new secret
-// under the same name, the old one failing at once) and deleted. Each needs keys.manage; each
-// change is audited.
+// under the same name, the old one failing at once) and deleted; and the IP allow-list the keys
+// are held to. Each needs keys.manage; each change is audited.
 import type { ApiKeyEntry, ApiKeysRepo, IssuedApiKey } from '../../oltp/api-keys.repo.js';
 import type { ApiKeyUsage } from '../../olap/api-key-usage.js';
 import { notFound } from '../../shared/errors.js';
@@ -15,7 +15,13 @@ export interface ApiKeyView extends ApiKeyEntry {
   lastUsedAt: Date | null;
 }
 
-export function createApiKeysService(deps: { apiKeys: ApiKeysRepo; usage: ApiKeyUsage; audit: AuditTrail }) {
+export function createApiKeysService(deps: {
+  apiKeys: ApiKeysRepo;
+  usage: ApiKeyUsage;
+  audit: AuditTrail;
+  /** The organizations core's allow-list change (audited there). */
+  setIpAllowlist(organizationId: number, ips: string[], actor: Actor): Promise<string[]>;
+}) {
   const { apiKeys, audit } = deps;
 
   async function existing(caller: KeyCaller, keyId: number): Promise<ApiKeyEntry> {
@@ -46,6 +52,17 @@ export function createApiKeysService(deps: { apiKeys: ApiKeysRepo; usage: ApiKey
       await apiKeys.revoke(caller.organization.id, keyId);
       await audit.record(actor, 'api_key.regenerated', { organizationId: caller.organization.id, target: `api_key:${key.id}`, details: { replaces: keyId, name: old.name } });
       return key;
+    },
+
+    ipAllowlist(caller: KeyCaller): string[] {
+      authorize(caller, 'keys.manage');
+      return caller.organization.ipAllowlist;
+    },
+
+    /** Replaces the list; an empty one allows every address. */
+    setIpAllowlist(caller: KeyCaller, actor: Actor, ips: string[]): Promise<string[]> {
+      authorize(caller, 'keys.manage');
+      return deps.setIpAllowlist(caller.organization.id, ips, actor);
     },
 
     async delete(caller: KeyCaller, actor: Actor, keyId: number): Promise<void> {
