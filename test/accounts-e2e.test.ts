@@ -321,6 +321,23 @@ describe('accounts end to end', () => {
     await page.getByLabel('검색 (URL, 단축 코드)').fill('no-such-link');
     await expect.poll(() => page.locator('main').innerText()).toContain('검색과 일치하는 링크가 없습니다.');
 
+    // A campaign, and a tracked link built for one user and one tracker that redirects.
+    await page.getByRole('link', { name: '캠페인' }).click();
+    await expect.poll(() => page.locator('main').innerText()).toContain('아직 캠페인이 없습니다.');
+    await page.getByLabel('캠페인 이름').fill('Spring Push');
+    await page.getByLabel('원본 URL').fill('https://example.com/spring');
+    await page.getByLabel('별칭 (선택)').fill('spring-push');
+    await page.getByRole('button', { name: '만들기' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain(`${BASE}/spring-push`);
+    await page.getByLabel('사용자 추적 ID (cid)').fill('u-1');
+    await page.getByLabel('트래커').fill('kakao');
+    const tracked = await page.getByTestId('tracked-url').innerText();
+    expect(tracked).toBe(`${BASE}/spring-push?cid=u-1&tracker=kakao`);
+    const campaignRedirect = await http(new URL(tracked).pathname + new URL(tracked).search);
+    expect(campaignRedirect.status).toBe(302);
+    expect(campaignRedirect.headers.get('location')).toMatch(/^https:\/\/example\.com\/spring/);
+    await expectAccessible(page, 'campaigns screen');
+
     // An app registered in the console: its card shows the app id and SDK key the SDK sends.
     await page.getByRole('link', { name: '모바일 앱' }).click();
     await expect.poll(() => page.locator('main').innerText()).toContain('등록된 앱이 없습니다.');

@@ -12,6 +12,7 @@ const Overview = lazy(() => import('./pages/Overview'));
 const Links = lazy(() => import('./pages/Links'));
 const ApiKeys = lazy(() => import('./pages/ApiKeys'));
 const Apps = lazy(() => import('./pages/Apps'));
+const Campaigns = lazy(() => import('./pages/Campaigns'));
 const Members = lazy(() => import('./pages/Members'));
 const AuditLog = lazy(() => import('./pages/AuditLog'));
 
@@ -110,7 +111,7 @@ export function App() {
       <AppShell.Navbar p="md">
         <Stack justify="space-between" h="100%">
           <Stack gap={4} component="nav">
-            {(['overview', 'links', 'apps', 'keys', 'members', 'audit'] as const).map((target) => (
+            {(['overview', 'links', 'campaigns', 'apps', 'keys', 'members', 'audit'] as const).map((target) => (
               <NavLink
                 key={target}
                 href={pathOf(target)}
@@ -144,6 +145,7 @@ export function App() {
           <Suspense fallback={<Loader aria-label={t('loading')} />}>
             {screen === 'overview' && <Overview membership={membership} />}
             {screen === 'links' && <Links membership={membership} />}
+            {screen === 'campaigns' && <Campaigns membership={membership} />}
             {screen === 'apps' && <Apps membership={membership} />}
             {screen === 'keys' && <ApiKeys membership={membership} />}
             {screen === 'members' && <Members membership={membership} userId={user.id} />}

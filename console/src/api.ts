@@ -84,6 +84,16 @@ export interface ShortUrl {
   expiresAt: string | null;
 }
 
+export interface Campaign {
+  id: number;
+  name: string;
+  alias: string;
+  originalUrl: string;
+  campaignUrl: string;
+  clickCount: number;
+  createdAt: string;
+}
+
 export interface MobileApp {
   id: number;
   appName: string;

@@ -4,6 +4,7 @@ import { Alert, Badge, Button, Card, Code, CopyButton, Group, Loader, SegmentedC
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice, type NoticeState } from '../components/Notice';
 import { api, type Membership, type MobileApp, type Page } from '../api';
 
 function Copyable({ label, value }: { label: string; value: string }) {
@@ -28,7 +29,7 @@ export default function Apps({ membership }: { membership: Membership }) {
   const apps = useQuery({ queryKey: key, queryFn: () => api<Page<MobileApp>>('GET', `/organizations/${orgId}/mobile-apps?size=100`) });
   const [platform, setPlatform] = useState<'IOS' | 'ANDROID'>('IOS');
   const [form, setForm] = useState({ appName: '', bundleId: '', scheme: '', teamId: '', storeUrl: '' });
-  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
   const field = (name: keyof typeof form) => ({
     value: form[name],
     onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
@@ -57,11 +58,7 @@ export default function Apps({ membership }: { membership: Membership }) {
   return (
     <Stack>
       <Title order={2}>{t('apps.heading')}</Title>
-      {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton closeButtonLabel={t('close')} onClose={() => setNotice(null)}>
-          {notice.text}
-        </Alert>
-      )}
+      <Notice notice={notice} onClose={() => setNotice(null)} />
       <Card withBorder>
         <form onSubmit={submit}>
           <Title order={3} size="h5" mb="xs">{t('apps.register')}</Title>

@@ -6,6 +6,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice, type NoticeState } from '../components/Notice';
 import { api, type Membership, type Page, type ShortUrl } from '../api';
 
 const SIZE = 20;
@@ -21,7 +22,7 @@ export default function Links({ membership }: { membership: Membership }) {
   const [url, setUrl] = useState('');
   const [title, setTitle] = useState('');
   const [alias, setAlias] = useState('');
-  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
 
   const key = ['org', orgId, 'urls', keyword, page];
   const links = useQuery({
@@ -61,11 +62,7 @@ export default function Links({ membership }: { membership: Membership }) {
   return (
     <Stack>
       <Title order={2}>{t('links.heading')}</Title>
-      {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton closeButtonLabel={t('close')} onClose={() => setNotice(null)}>
-          {notice.text}
-        </Alert>
-      )}
+      <Notice notice={notice} onClose={() => setNotice(null)} />
       <Card withBorder>
         <form onSubmit={submit}>
           <Title order={3} size="h5" mb="xs">{t('links.create')}</Title>

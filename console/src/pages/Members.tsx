@@ -4,6 +4,7 @@ import { Alert, Button, Card, Group, Loader, Select, Stack, Table, Text, TextInp
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Notice, type NoticeState } from '../components/Notice';
 import { api, type Member, type Membership, type Role } from '../api';
 
 const ROLES: Role[] = ['owner', 'admin', 'developer', 'analyst'];
@@ -19,7 +20,7 @@ export default function Members({ membership, userId }: { membership: Membership
   const roleChoices = ROLES.filter((r) => r !== 'owner' || membership.role === 'owner').map((r) => ({ value: r, label: t(`roles.${r}`) }));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('analyst');
-  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
 
   const done = (text: string) => {
     setNotice({ ok: true, text });
@@ -55,11 +56,7 @@ export default function Members({ membership, userId }: { membership: Membership
   return (
     <Stack>
       <Title order={2}>{t('members.heading')}</Title>
-      {notice && (
-        <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton closeButtonLabel={t('close')} onClose={() => setNotice(null)}>
-          {notice.text}
-        </Alert>
-      )}
+      <Notice notice={notice} onClose={() => setNotice(null)} />
       <Card withBorder>
         <form onSubmit={submit}>
           <Title order={3} size="h5" mb="xs">{t('members.invite')}</Title>

@@ -1,0 +1,119 @@
+// Campaigns: named tracked links with an alias. Search and pages, clicks; create one; and for each
+// a link builder that adds the user tracking id (cid) and a tracker, ready to copy.
+import { Alert, Anchor, Button, Card, Code, CopyButton, Group, Loader, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Notice, type NoticeState } from '../components/Notice';
+import { api, type Campaign, type Membership, type Page } from '../api';
+import { trackedUrl } from '../tracked-url';
+
+const SIZE = 20;
+
+function LinkBuilder({ campaign }: { campaign: Campaign }) {
+  const { t } = useTranslation();
+  const [cid, setCid] = useState('');
+  const [tracker, setTracker] = useState('');
+  const url = trackedUrl(campaign.campaignUrl, cid, tracker);
+  return (
+    <Card withBorder>
+      <Title order={3} size="h5" mb="xs">{t('campaigns.builder', { name: campaign.name })}</Title>
+      <Group align="flex-end" wrap="wrap">
+        <TextInput label={t('campaigns.cid')} value={cid} onChange={(e) => setCid(e.currentTarget.value)} maxLength={100} w={200} />
+        <TextInput label={t('campaigns.tracker')} value={tracker} onChange={(e) => setTracker(e.currentTarget.value)} maxLength={50} w={180} />
+      </Group>
+      <Group mt="sm" gap="xs" wrap="nowrap">
+        <Code data-testid="tracked-url" style={{ overflowWrap: 'anywhere' }}>{url}</Code>
+        <CopyButton value={url}>{({ copied, copy }) => <Button size="xs" onClick={copy}>{copied ? t('links.copied') : t('links.copy')}</Button>}</CopyButton>
+      </Group>
+    </Card>
+  );
+}
+
+export default function Campaigns({ membership }: { membership: Membership }) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const orgId = membership.organizationId;
+  const canWrite = membership.permissions.includes('links.write');
+  const [search, setSearch] = useState('');
+  const [term] = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(0);
+  const [form, setForm] = useState({ name: '', originalUrl: '', alias: '' });
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const [building, setBuilding] = useState<Campaign | null>(null);
+
+  const campaigns = useQuery({
+    queryKey: ['org', orgId, 'campaigns', term, page],
+    queryFn: () => api<Page<Campaign>>('GET', `/organizations/${orgId}/campaigns?page=${page}&size=${SIZE}${term ? `&search=${encodeURIComponent(term)}` : ''}`),
+    placeholderData: keepPreviousData,
+  });
+  const create = useMutation({
+    mutationFn: () => api<Campaign>('POST', `/organizations/${orgId}/campaigns`, { name: form.name.trim(), originalUrl: form.originalUrl.trim(), ...(form.alias.trim() ? { alias: form.alias.trim() } : {}) }),
+    onSuccess: (created) => {
+      setForm({ name: '', originalUrl: '', alias: '' });
+      setNotice({ ok: true, text: t('campaigns.created', { url: created.campaignUrl }) });
+      setBuilding(created);
+      void queryClient.invalidateQueries({ queryKey: ['org', orgId, 'campaigns'] });
+    },
+    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  const data = campaigns.data;
+
+  return (
+    <Stack>
+      <Title order={2}>{t('campaigns.heading')}</Title>
+      <Notice notice={notice} onClose={() => setNotice(null)} />
+      <Card withBorder>
+        <form onSubmit={submit}>
+          <Title order={3} size="h5" mb="xs">{t('campaigns.create')}</Title>
+          {!canWrite && <Text size="sm" c="dimmed" mb="xs">{t('links.readOnly')}</Text>}
+          <Group align="flex-end" wrap="wrap">
+            <TextInput required label={t('campaigns.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} maxLength={50} disabled={!canWrite} w={220} />
+            <TextInput required type="url" label={t('links.destination')} placeholder="https://" value={form.originalUrl} onChange={(e) => setForm({ ...form, originalUrl: e.currentTarget.value })} disabled={!canWrite} w={300} />
+            <TextInput label={t('links.alias')} value={form.alias} onChange={(e) => setForm({ ...form, alias: e.currentTarget.value })} maxLength={50} disabled={!canWrite} w={160} />
+            <Button type="submit" disabled={!canWrite} loading={create.isPending}>{t('links.createButton')}</Button>
+          </Group>
+        </form>
+      </Card>
+      {building && <LinkBuilder campaign={building} />}
+      <TextInput label={t('campaigns.search')} value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(0); }} maxLength={100} w={320} />
+      {campaigns.isPending && <Loader aria-label={t('loading')} />}
+      {campaigns.error && <Alert color="red" role="alert" title={t('loadFailed')}>{campaigns.error.message}</Alert>}
+      {data && data.totalElements === 0 && <Text c="dimmed">{term ? t('links.noMatch') : t('campaigns.empty')}</Text>}
+      {data && data.content.length > 0 && (
+        <>
+          <Table.ScrollContainer minWidth={720}>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('campaigns.name')}</Table.Th>
+                  <Table.Th>{t('campaigns.link')}</Table.Th>
+                  <Table.Th ta="right">{t('links.clicks')}</Table.Th>
+                  <Table.Th>{t('links.createdAt')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.content.map((c) => (
+                  <Table.Tr key={c.id}>
+                    <Table.Td>{c.name}</Table.Td>
+                    <Table.Td><Anchor href={c.campaignUrl} target="_blank" rel="noopener">{c.campaignUrl}</Anchor></Table.Td>
+                    <Table.Td ta="right">{c.clickCount.toLocaleString(i18n.language)}</Table.Td>
+                    <Table.Td>{new Date(c.createdAt).toLocaleDateString(i18n.language)}</Table.Td>
+                    <Table.Td><Button size="xs" variant="light" onClick={() => setBuilding(c)}>{t('campaigns.build')}</Button></Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {data.totalPages > 1 && <Pagination total={data.totalPages} value={page + 1} onChange={(p) => setPage(p - 1)} aria-label={t('links.pages')} />}
+        </>
+      )}
+    </Stack>
+  );
+}
