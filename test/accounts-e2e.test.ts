@@ -338,6 +338,15 @@ describe('accounts end to end', () => {
     expect(campaignRedirect.headers.get('location')).toMatch(/^https:\/\/example\.com\/spring/);
     await expectAccessible(page, 'campaigns screen');
 
+    // A custom domain: waiting for its DNS record, which the screen spells out.
+    await page.getByRole('link', { name: '커스텀 도메인' }).click();
+    await expect.poll(() => page.locator('main').innerText()).toContain('등록된 도메인이 없습니다.');
+    await page.getByLabel('도메인').fill('go.team-console.example');
+    await page.getByRole('button', { name: '추가', exact: true }).click();
+    await expect.poll(() => page.getByTestId('cname').innerText()).toBe('go.team-console.example. CNAME cname.127.0.0.1.');
+    expect(await page.locator('main').innerText()).toContain('확인 대기');
+    await expectAccessible(page, 'custom domains screen');
+
     // An app registered in the console: its card shows the app id and SDK key the SDK sends.
     await page.getByRole('link', { name: '모바일 앱' }).click();
     await expect.poll(() => page.locator('main').innerText()).toContain('등록된 앱이 없습니다.');

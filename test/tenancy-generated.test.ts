@@ -151,6 +151,8 @@ const OPERATIONS: Record<string, Operation> = {
   'DELETE /console/api/organizations/{orgId}/api-keys/{keyId}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/api-keys/1`) },
   'GET /console/api/organizations/{orgId}/ip-allowlist': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/ip-allowlist`) },
   'PUT /console/api/organizations/{orgId}/ip-allowlist': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/ip-allowlist`, () => ({ ips: ['203.0.113.1'] })) },
+  'POST /console/api/organizations/{orgId}/custom-domains': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/custom-domains`, () => ({ domainName: 'stolen.example.com' })) },
+  'POST /console/api/organizations/{orgId}/custom-domains/{id}/verify': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/custom-domains/${a.domain.id}/verify`) },
   'GET /console/api/organizations/{orgId}/audit-log': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/audit-log`) },
   'POST /console/api/sign-out': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out') },
   'POST /console/api/sign-out-everywhere': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out-everywhere') },

@@ -13,6 +13,7 @@ const Links = lazy(() => import('./pages/Links'));
 const ApiKeys = lazy(() => import('./pages/ApiKeys'));
 const Apps = lazy(() => import('./pages/Apps'));
 const Campaigns = lazy(() => import('./pages/Campaigns'));
+const Domains = lazy(() => import('./pages/Domains'));
 const Members = lazy(() => import('./pages/Members'));
 const AuditLog = lazy(() => import('./pages/AuditLog'));
 
@@ -111,7 +112,7 @@ export function App() {
       <AppShell.Navbar p="md">
         <Stack justify="space-between" h="100%">
           <Stack gap={4} component="nav">
-            {(['overview', 'links', 'campaigns', 'apps', 'keys', 'members', 'audit'] as const).map((target) => (
+            {(['overview', 'links', 'campaigns', 'domains', 'apps', 'keys', 'members', 'audit'] as const).map((target) => (
               <NavLink
                 key={target}
                 href={pathOf(target)}
@@ -146,6 +147,7 @@ export function App() {
             {screen === 'overview' && <Overview membership={membership} />}
             {screen === 'links' && <Links membership={membership} />}
             {screen === 'campaigns' && <Campaigns membership={membership} />}
+            {screen === 'domains' && <Domains membership={membership} />}
             {screen === 'apps' && <Apps membership={membership} />}
             {screen === 'keys' && <ApiKeys membership={membership} />}
             {screen === 'members' && <Members membership={membership} userId={user.id} />}

@@ -94,6 +94,14 @@ export interface Campaign {
   createdAt: string;
 }
 
+export interface CustomDomain {
+  id: number;
+  domainName: string;
+  status: 'PENDING' | 'VERIFIED' | 'ACTIVE' | 'FAILED' | 'REVOKED';
+  cnameRecordName: string | null;
+  cnameRecordValue: string | null;
+}
+
 export interface MobileApp {
   id: number;
   appName: string;

@@ -2,12 +2,13 @@
 // a handful of screens). Unknown paths show the overview.
 import { useEffect, useState } from 'react';
 
-export type Screen = 'overview' | 'links' | 'campaigns' | 'apps' | 'keys' | 'members' | 'audit';
+export type Screen = 'overview' | 'links' | 'campaigns' | 'domains' | 'apps' | 'keys' | 'members' | 'audit';
 
 const PATHS: Record<Screen, string> = {
   overview: '/console/',
   links: '/console/links',
   campaigns: '/console/campaigns',
+  domains: '/console/domains',
   apps: '/console/apps',
   keys: '/console/api-keys',
   members: '/console/members',

@@ -17,6 +17,8 @@ import { memberSchema, toMemberJson } from '../schemas/member.js';
 import { cookieJar, languageOf, SESSION_COOKIE } from './browser-session.js';
 import { createConsoleGuard } from './console-guard.js';
 import { consoleApiKeyRoutes } from './api-keys.routes.js';
+import { consoleDomainRoutes } from './domains.routes.js';
+import type { DomainsService } from '../../core/domains/domains.service.js';
 import type { ApiKeysService } from '../../core/organizations/api-keys.service.js';
 import { registerFormParser, sameOrigin } from './forms.js';
 import { httpStatusOf } from '../error-handler.js';
@@ -28,6 +30,7 @@ import { sendPage } from './send-page.js';
 export interface ConsoleRouteDeps {
   accounts: AccountServices;
   apiKeys: ApiKeysService;
+  domains: DomainsService;
   config: Config;
   signInAttempts: AuthFailureLimiter;
 }
@@ -38,7 +41,7 @@ const security = [{ consoleSession: [] }];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const orgParams = z.object({ orgId: idSchema });
 
-export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, config, signInAttempts }) => {
+export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, config, signInAttempts }) => {
   const jar = cookieJar(config);
   registerFormParser(app);
 
@@ -156,6 +159,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     const api = plain.withTypeProvider<ZodTypeProvider>();
     api.addHook('preHandler', requireSession);
     await api.register(consoleApiKeyRoutes, { accounts, apiKeys });
+    await api.register(consoleDomainRoutes, { accounts, domains });
     const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
     const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> => accounts.console.callerIn(sessionOfRequest(request), orgId);
     const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({

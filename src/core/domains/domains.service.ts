@@ -45,7 +45,7 @@ export function createDomainsService(deps: {
     return domain;
   }
 
-  return {
+  const service = {
     list(caller: DomainCaller, query: DomainListQuery): Promise<{ items: CustomDomain[]; total: number }> {
       const { page, size, search, status, sort } = query;
       return repo.list(caller.organization.id, { search, status }, sort, { page, size });
@@ -62,6 +62,12 @@ export function createDomainsService(deps: {
       const domain = await ownDomain(caller, id);
       await verifier.checkNow(domain.id);
       return ownDomain(caller, domain.id);
+    },
+
+    /** A member's registration (domains.write): the same as the operator's, in the caller's organization. */
+    add(caller: DomainCaller, domainName: string): Promise<CustomDomain> {
+      authorize(caller, 'domains.write');
+      return service.register(caller.organization.id, domainName);
     },
 
     /** The operator's registration: PENDING, with the CNAME the customer must create (none for platform subdomains). */
@@ -95,6 +101,7 @@ export function createDomainsService(deps: {
     /** Stops the checks and waits for the one running; before PostgreSQL closes. */
     stopVerification: () => verifier.stop(),
   };
+  return service;
 }
 
 export type DomainsService = ReturnType<typeof createDomainsService>;

@@ -1,0 +1,105 @@
+// Custom domains: add one, see the DNS record to create, and watch its state; the list refreshes
+// itself while a domain waits for its record, and "check now" asks DNS at once.
+import { Alert, Badge, Button, Card, Code, CopyButton, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Notice, type NoticeState } from '../components/Notice';
+import { api, type CustomDomain, type Membership, type Page } from '../api';
+
+const STATUS_COLORS: Record<string, string> = { PENDING: 'blue', VERIFIED: 'teal', ACTIVE: 'green', FAILED: 'red', REVOKED: 'gray' };
+
+export default function Domains({ membership }: { membership: Membership }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const orgId = membership.organizationId;
+  const canWrite = membership.permissions.includes('domains.write');
+  const key = ['org', orgId, 'domains'];
+  const domains = useQuery({
+    queryKey: key,
+    queryFn: () => api<Page<CustomDomain>>('GET', `/organizations/${orgId}/custom-domains?size=100`),
+    // While a record is awaited, the state may change any moment.
+    refetchInterval: (query) => (query.state.data?.content.some((d) => d.status === 'PENDING') ? 10_000 : false),
+  });
+  const [name, setName] = useState('');
+  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const add = useMutation({
+    mutationFn: () => api<CustomDomain>('POST', `/organizations/${orgId}/custom-domains`, { domainName: name.trim() }),
+    onSuccess: (d) => {
+      setName('');
+      setNotice({ ok: true, text: t('domains.added', { name: d.domainName }) });
+      void refresh();
+    },
+    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+  });
+  const check = useMutation({
+    mutationFn: (id: number) => api<CustomDomain>('POST', `/organizations/${orgId}/custom-domains/${id}/verify`),
+    onSuccess: (d) => {
+      setNotice({ ok: d.status !== 'FAILED', text: t('domains.checked', { name: d.domainName, status: t(`domains.status.${d.status}`) }) });
+      void refresh();
+    },
+    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate();
+  };
+
+  return (
+    <Stack>
+      <Title order={2}>{t('domains.heading')}</Title>
+      <Notice notice={notice} onClose={() => setNotice(null)} />
+      <Card withBorder>
+        <form onSubmit={submit}>
+          <Title order={3} size="h5" mb="xs">{t('domains.add')}</Title>
+          {!canWrite && <Text size="sm" c="dimmed" mb="xs">{t('domains.readOnly')}</Text>}
+          <Group align="flex-end">
+            <TextInput required label={t('domains.name')} placeholder="links.example.com" value={name} onChange={(e) => setName(e.currentTarget.value)} disabled={!canWrite} w={300} />
+            <Button type="submit" disabled={!canWrite} loading={add.isPending}>{t('domains.addButton')}</Button>
+          </Group>
+        </form>
+      </Card>
+      {domains.isPending && <Loader aria-label={t('loading')} />}
+      {domains.error && <Alert color="red" role="alert" title={t('loadFailed')}>{domains.error.message}</Alert>}
+      {domains.data && domains.data.content.length === 0 && <Text c="dimmed">{t('domains.empty')}</Text>}
+      {domains.data && domains.data.content.length > 0 && (
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('domains.name')}</Table.Th>
+                <Table.Th>{t('domains.state')}</Table.Th>
+                <Table.Th>{t('domains.record')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {domains.data.content.map((d) => (
+                <Table.Tr key={d.id}>
+                  <Table.Td>{d.domainName}</Table.Td>
+                  <Table.Td><Badge color={STATUS_COLORS[d.status] ?? 'gray'} variant="light">{t(`domains.status.${d.status}`)}</Badge></Table.Td>
+                  <Table.Td>
+                    {d.cnameRecordName && d.cnameRecordValue ? (
+                      <Group gap="xs" wrap="nowrap">
+                        <Code data-testid="cname">{`${d.cnameRecordName}. CNAME ${d.cnameRecordValue}.`}</Code>
+                        <CopyButton value={d.cnameRecordValue}>{({ copied, copy }) => <Button size="compact-xs" variant="light" onClick={copy}>{copied ? t('links.copied') : t('links.copy')}</Button>}</CopyButton>
+                      </Group>
+                    ) : (
+                      <Text size="sm" c="dimmed">{t('domains.noRecord')}</Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Button size="xs" variant="light" disabled={!canWrite || d.status === 'ACTIVE'} loading={check.isPending && check.variables === d.id} onClick={() => check.mutate(d.id)}>
+                      {t('domains.checkNow')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
