@@ -296,7 +296,9 @@ async function clickTotal(linkId: number, linkType: 'url' | 'campaign' = 'url'):
 async function clicksSettle(linkId: number, n: number, linkType: 'url' | 'campaign' = 'url') {
   await svc.container.deps.events.flush();
   await eventually(async () => (await clickRows(linkId, linkType)).length >= n, 15_000, `${n} clicks of ${linkType} ${linkId}`);
-  const drained = await svc.container.bus.drain(10_000);
+  // Generous: on a loaded machine (the services suite runs files side by side on one NATS and one
+  // PostgreSQL) a consumer may sit out a retry back-off before it catches up.
+  const drained = await svc.container.bus.drain(30_000);
   // On failure, say which consumer still holds messages.
   expect(drained, drained ? '' : `pending: ${JSON.stringify((await svc.container.bus.stats()).pending)}`).toBe(true);
   return clickRows(linkId, linkType);

@@ -1,9 +1,11 @@
 // The developer menu's Service API keys: names, first characters, created and last used; a new
 // key or a regenerated one is shown this once, with a copy button; delete asks first.
-import { Alert, Button, Card, Code, CopyButton, Group, Loader, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryStatus } from '../components/QueryStatus';
+import { CopyValue } from '../components/CopyValue';
 import { type ApiKey, api, type Membership } from '../api';
 
 export default function ApiKeys({ membership }: { membership: Membership }) {
@@ -73,9 +75,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
         <Alert color="blue" role="status" title={t('keys.shownOnce')} withCloseButton closeButtonLabel={t('close')} onClose={() => setShown(null)}>
           <Group wrap="nowrap" gap="xs">
             <Code data-testid="new-api-key" style={{ overflowWrap: 'anywhere' }}>{shown}</Code>
-            <CopyButton value={shown}>
-              {({ copied, copy }) => <Button size="xs" onClick={copy}>{copied ? t('links.copied') : t('links.copy')}</Button>}
-            </CopyButton>
+            <CopyValue value={shown} filled />
           </Group>
         </Alert>
       )}
@@ -87,8 +87,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
           </Group>
         </form>
       </Card>
-      {keys.isPending && <Loader aria-label={t('loading')} />}
-      {keys.error && <Alert color="red" role="alert" title={t('loadFailed')}>{keys.error.message}</Alert>}
+      <QueryStatus query={keys} />
       {keys.data && keys.data.length === 0 && <Text c="dimmed">{t('keys.empty')}</Text>}
       {keys.data && keys.data.length > 0 && (
         <Table.ScrollContainer minWidth={640}>

@@ -1,21 +1,21 @@
 // Mobile apps of the organization: each with its app id and SDK key to copy and a set-up snippet,
 // and a form to register an iOS or Android app. Registering needs apps.write.
-import { Alert, Badge, Button, Card, Code, CopyButton, Group, Loader, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Code, Group, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice, type NoticeState } from '../components/Notice';
+import { QueryStatus } from '../components/QueryStatus';
+import { CopyValue } from '../components/CopyValue';
+import { FormCard } from '../components/FormCard';
 import { api, type Membership, type MobileApp, type Page } from '../api';
 
 function Copyable({ label, value }: { label: string; value: string }) {
-  const { t } = useTranslation();
   return (
     <Group gap="xs" wrap="nowrap">
       <Text size="sm" c="dimmed" w={110}>{label}</Text>
       <Code style={{ overflowWrap: 'anywhere' }}>{value}</Code>
-      <CopyButton value={value}>
-        {({ copied, copy }) => <Button size="compact-xs" variant="light" onClick={copy} aria-label={`${t('links.copy')}: ${label}`}>{copied ? t('links.copied') : t('links.copy')}</Button>}
-      </CopyButton>
+      <CopyValue value={value} label={label} compact />
     </Group>
   );
 }
@@ -50,19 +50,12 @@ export default function Apps({ membership }: { membership: Membership }) {
     },
     onError: (error: Error) => setNotice({ ok: false, text: error.message }),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    register.mutate();
-  };
 
   return (
     <Stack>
       <Title order={2}>{t('apps.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
-      <Card withBorder>
-        <form onSubmit={submit}>
-          <Title order={3} size="h5" mb="xs">{t('apps.register')}</Title>
-          {!canWrite && <Text size="sm" c="dimmed" mb="xs">{t('apps.readOnly')}</Text>}
+      <FormCard title={t('apps.register')} readOnly={!canWrite && t('apps.readOnly')} onSubmit={() => register.mutate()}>
           <Stack gap="sm">
             <SegmentedControl
               aria-label={t('apps.platform')}
@@ -81,10 +74,8 @@ export default function Apps({ membership }: { membership: Membership }) {
               <Button type="submit" disabled={!canWrite} loading={register.isPending}>{t('apps.registerButton')}</Button>
             </Group>
           </Stack>
-        </form>
-      </Card>
-      {apps.isPending && <Loader aria-label={t('loading')} />}
-      {apps.error && <Alert color="red" role="alert" title={t('loadFailed')}>{apps.error.message}</Alert>}
+      </FormCard>
+      <QueryStatus query={apps} />
       {apps.data && apps.data.content.length === 0 && <Text c="dimmed">{t('apps.empty')}</Text>}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         {apps.data?.content.map((app) => (

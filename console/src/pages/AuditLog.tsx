@@ -1,8 +1,9 @@
 // The organization's audit log, newest first, a page at a time, filtered by kind of action.
-import { Alert, Badge, Button, Loader, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryStatus } from '../components/QueryStatus';
 import { api, type AuditEntry, type Membership } from '../api';
 
 const PAGE = 50;
@@ -35,8 +36,7 @@ export default function AuditLog({ membership }: { membership: Membership }) {
         onChange={(v) => setAction(v || null)}
         w={260}
       />
-      {log.isPending && <Loader aria-label={t('loading')} />}
-      {log.error && <Alert color="red" role="alert" title={t('loadFailed')}>{log.error.message}</Alert>}
+      <QueryStatus query={log} />
       {log.data && shown.length === 0 && <Text c="dimmed">{t('audit.empty')}</Text>}
       {shown.length > 0 && (
         <Table.ScrollContainer minWidth={640}>

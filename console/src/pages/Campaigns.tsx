@@ -1,11 +1,14 @@
 // Campaigns: named tracked links with an alias. Search and pages, clicks; create one; and for each
 // a link builder that adds the user tracking id (cid) and a tracker, ready to copy.
-import { Alert, Anchor, Button, Card, Code, CopyButton, Group, Loader, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Code, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice, type NoticeState } from '../components/Notice';
+import { QueryStatus } from '../components/QueryStatus';
+import { FormCard } from '../components/FormCard';
+import { CopyValue } from '../components/CopyValue';
 import { api, type Campaign, type Membership, type Page } from '../api';
 import { trackedUrl } from '../tracked-url';
 
@@ -25,7 +28,7 @@ function LinkBuilder({ campaign }: { campaign: Campaign }) {
       </Group>
       <Group mt="sm" gap="xs" wrap="nowrap">
         <Code data-testid="tracked-url" style={{ overflowWrap: 'anywhere' }}>{url}</Code>
-        <CopyButton value={url}>{({ copied, copy }) => <Button size="xs" onClick={copy}>{copied ? t('links.copied') : t('links.copy')}</Button>}</CopyButton>
+        <CopyValue value={url} />
       </Group>
     </Card>
   );
@@ -58,32 +61,23 @@ export default function Campaigns({ membership }: { membership: Membership }) {
     },
     onError: (error: Error) => setNotice({ ok: false, text: error.message }),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   const data = campaigns.data;
 
   return (
     <Stack>
       <Title order={2}>{t('campaigns.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
-      <Card withBorder>
-        <form onSubmit={submit}>
-          <Title order={3} size="h5" mb="xs">{t('campaigns.create')}</Title>
-          {!canWrite && <Text size="sm" c="dimmed" mb="xs">{t('links.readOnly')}</Text>}
+      <FormCard title={t('campaigns.create')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => create.mutate()}>
           <Group align="flex-end" wrap="wrap">
             <TextInput required label={t('campaigns.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} maxLength={50} disabled={!canWrite} w={220} />
             <TextInput required type="url" label={t('links.destination')} placeholder="https://" value={form.originalUrl} onChange={(e) => setForm({ ...form, originalUrl: e.currentTarget.value })} disabled={!canWrite} w={300} />
             <TextInput label={t('links.alias')} value={form.alias} onChange={(e) => setForm({ ...form, alias: e.currentTarget.value })} maxLength={50} disabled={!canWrite} w={160} />
             <Button type="submit" disabled={!canWrite} loading={create.isPending}>{t('links.createButton')}</Button>
           </Group>
-        </form>
-      </Card>
+      </FormCard>
       {building && <LinkBuilder campaign={building} />}
       <TextInput label={t('campaigns.search')} value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(0); }} maxLength={100} w={320} />
-      {campaigns.isPending && <Loader aria-label={t('loading')} />}
-      {campaigns.error && <Alert color="red" role="alert" title={t('loadFailed')}>{campaigns.error.message}</Alert>}
+      <QueryStatus query={campaigns} />
       {data && data.totalElements === 0 && <Text c="dimmed">{term ? t('links.noMatch') : t('campaigns.empty')}</Text>}
       {data && data.content.length > 0 && (
         <>

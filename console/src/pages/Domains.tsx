@@ -1,10 +1,13 @@
 // Custom domains: add one, see the DNS record to create, and watch its state; the list refreshes
 // itself while a domain waits for its record, and "check now" asks DNS at once.
-import { Alert, Badge, Button, Card, Code, CopyButton, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice, type NoticeState } from '../components/Notice';
+import { QueryStatus } from '../components/QueryStatus';
+import { FormCard } from '../components/FormCard';
+import { CopyValue } from '../components/CopyValue';
 import { api, type CustomDomain, type Membership, type Page } from '../api';
 
 const STATUS_COLORS: Record<string, string> = { PENDING: 'blue', VERIFIED: 'teal', ACTIVE: 'green', FAILED: 'red', REVOKED: 'gray' };
@@ -41,27 +44,18 @@ export default function Domains({ membership }: { membership: Membership }) {
     },
     onError: (error: Error) => setNotice({ ok: false, text: error.message }),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
-  };
 
   return (
     <Stack>
       <Title order={2}>{t('domains.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
-      <Card withBorder>
-        <form onSubmit={submit}>
-          <Title order={3} size="h5" mb="xs">{t('domains.add')}</Title>
-          {!canWrite && <Text size="sm" c="dimmed" mb="xs">{t('domains.readOnly')}</Text>}
+      <FormCard title={t('domains.add')} readOnly={!canWrite && t('domains.readOnly')} onSubmit={() => add.mutate()}>
           <Group align="flex-end">
             <TextInput required label={t('domains.name')} placeholder="links.example.com" value={name} onChange={(e) => setName(e.currentTarget.value)} disabled={!canWrite} w={300} />
             <Button type="submit" disabled={!canWrite} loading={add.isPending}>{t('domains.addButton')}</Button>
           </Group>
-        </form>
-      </Card>
-      {domains.isPending && <Loader aria-label={t('loading')} />}
-      {domains.error && <Alert color="red" role="alert" title={t('loadFailed')}>{domains.error.message}</Alert>}
+      </FormCard>
+      <QueryStatus query={domains} />
       {domains.data && domains.data.content.length === 0 && <Text c="dimmed">{t('domains.empty')}</Text>}
       {domains.data && domains.data.content.length > 0 && (
         <Table.ScrollContainer minWidth={720}>
@@ -83,7 +77,7 @@ export default function Domains({ membership }: { membership: Membership }) {
                     {d.cnameRecordName && d.cnameRecordValue ? (
                       <Group gap="xs" wrap="nowrap">
                         <Code data-testid="cname">{`${d.cnameRecordName}. CNAME ${d.cnameRecordValue}.`}</Code>
-                        <CopyButton value={d.cnameRecordValue}>{({ copied, copy }) => <Button size="compact-xs" variant="light" onClick={copy}>{copied ? t('links.copied') : t('links.copy')}</Button>}</CopyButton>
+                        <CopyValue value={d.cnameRecordValue} label={d.domainName} compact />
                       </Group>
                     ) : (
                       <Text size="sm" c="dimmed">{t('domains.noRecord')}</Text>

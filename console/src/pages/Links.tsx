@@ -1,12 +1,15 @@
 // Short links of the organization: search, pages, clicks, created and expiry; create one with its
 // destination, title and alias; copy its address; delete it. Changes need the links.write
 // permission: shown disabled without it, and refused by the server anyway.
-import { Alert, Anchor, Button, Card, CopyButton, Group, Loader, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice, type NoticeState } from '../components/Notice';
+import { QueryStatus } from '../components/QueryStatus';
+import { FormCard } from '../components/FormCard';
+import { CopyValue } from '../components/CopyValue';
 import { api, type Membership, type Page, type ShortUrl } from '../api';
 
 const SIZE = 20;
@@ -52,10 +55,6 @@ export default function Links({ membership }: { membership: Membership }) {
     onError: (error: Error) => setNotice({ ok: false, text: error.message }),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
   const data = links.data;
 
@@ -63,18 +62,14 @@ export default function Links({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('links.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
-      <Card withBorder>
-        <form onSubmit={submit}>
-          <Title order={3} size="h5" mb="xs">{t('links.create')}</Title>
-          {!canWrite && <Text size="sm" c="dimmed" mb="xs">{t('links.readOnly')}</Text>}
+      <FormCard title={t('links.create')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => create.mutate()}>
           <Group align="flex-end" wrap="wrap">
             <TextInput type="url" required label={t('links.destination')} placeholder="https://" value={url} onChange={(e) => setUrl(e.currentTarget.value)} disabled={!canWrite} w={320} />
             <TextInput label={t('links.title')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} disabled={!canWrite} maxLength={200} w={200} />
             <TextInput label={t('links.alias')} value={alias} onChange={(e) => setAlias(e.currentTarget.value)} disabled={!canWrite} maxLength={50} w={160} />
             <Button type="submit" disabled={!canWrite} loading={create.isPending}>{t('links.createButton')}</Button>
           </Group>
-        </form>
-      </Card>
+      </FormCard>
       <TextInput
         label={t('links.search')}
         value={search}
@@ -85,12 +80,7 @@ export default function Links({ membership }: { membership: Membership }) {
         maxLength={100}
         w={320}
       />
-      {links.isPending && <Loader aria-label={t('loading')} />}
-      {links.error && (
-        <Alert color="red" role="alert" title={t('loadFailed')}>
-          {links.error.message} <Button size="xs" variant="light" onClick={() => void links.refetch()}>{t('retry')}</Button>
-        </Alert>
-      )}
+      <QueryStatus query={links} />
       {data && data.totalElements === 0 && <Text c="dimmed">{keyword ? t('links.noMatch') : t('links.empty')}</Text>}
       {data && data.content.length > 0 && (
         <>
@@ -119,11 +109,7 @@ export default function Links({ membership }: { membership: Membership }) {
                     <Table.Td>{date(link.expiresAt)}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
-                        <CopyButton value={link.shortUrl}>
-                          {({ copied, copy }) => (
-                            <Button size="xs" variant="light" onClick={copy}>{copied ? t('links.copied') : t('links.copy')}</Button>
-                          )}
-                        </CopyButton>
+                        <CopyValue value={link.shortUrl} label={link.shortUrl} />
                         <Button
                           size="xs"
                           color="red"

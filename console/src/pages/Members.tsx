@@ -1,10 +1,12 @@
 // Members of the organization: the list, invitation by email, role changes and removal. What the
 // member's role does not allow is shown disabled; the server refuses it anyway.
-import { Alert, Button, Card, Group, Loader, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice, type NoticeState } from '../components/Notice';
+import { QueryStatus } from '../components/QueryStatus';
+import { FormCard } from '../components/FormCard';
 import { api, type Member, type Membership, type Role } from '../api';
 
 const ROLES: Role[] = ['owner', 'admin', 'developer', 'analyst'];
@@ -47,33 +49,20 @@ export default function Members({ membership, userId }: { membership: Membership
     onError: failed,
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    invite.mutate();
-  };
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : t('members.never'));
 
   return (
     <Stack>
       <Title order={2}>{t('members.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
-      <Card withBorder>
-        <form onSubmit={submit}>
-          <Title order={3} size="h5" mb="xs">{t('members.invite')}</Title>
-          {!canManage && <Text size="sm" c="dimmed" mb="xs">{t('members.readOnly')}</Text>}
+      <FormCard title={t('members.invite')} readOnly={!canManage && t('members.readOnly')} onSubmit={() => invite.mutate()}>
           <Group align="flex-end" wrap="wrap">
             <TextInput type="email" required label={t('members.email')} value={email} onChange={(e) => setEmail(e.currentTarget.value)} disabled={!canManage} w={280} />
             <Select label={t('members.role')} data={roleChoices} value={role} onChange={(v) => v && setRole(v as Role)} allowDeselect={false} disabled={!canManage} w={160} />
             <Button type="submit" disabled={!canManage} loading={invite.isPending}>{t('members.inviteButton')}</Button>
           </Group>
-        </form>
-      </Card>
-      {members.isPending && <Loader aria-label={t('loading')} />}
-      {members.error && (
-        <Alert color="red" role="alert" title={t('loadFailed')}>
-          {members.error.message} <Button size="xs" variant="light" onClick={() => void members.refetch()}>{t('retry')}</Button>
-        </Alert>
-      )}
+      </FormCard>
+      <QueryStatus query={members} />
       {members.data && members.data.length === 0 && <Text c="dimmed">{t('members.empty')}</Text>}
       {members.data && members.data.length > 0 && (
         <Table.ScrollContainer minWidth={640}>

@@ -40,7 +40,7 @@ export function loadConsoleApp(dir: string | undefined): ConsoleApp | undefined 
     if (type) assets.set(name, { body: fs.readFileSync(path.join(assetDir, name)), type });
   }
   return {
-    index: ({ nonce, language }) => html.replace('__CSP_NONCE__', nonce).replace('__LANG__', language),
+    index: ({ nonce, language }) => html.replace('__CSP_NONCE__', nonce).replace('<html lang="ko">', `<html lang="${language}">`),
     asset: (name) => assets.get(name),
   };
 }
