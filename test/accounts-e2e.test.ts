@@ -358,7 +358,8 @@ describe('accounts end to end', () => {
     const apps = (await svc.service('GET', '/mobile-apps', org.apiKey)).json() as { content: { id: number; apiKey: string; scheme: string }[] };
     expect(apps.content).toHaveLength(1);
     expect(apps.content[0]!.scheme).toBe('teamapp://');
-    expect(await page.locator('main').innerText()).toContain(`X-App-ID: ${apps.content[0]!.id}`);
+    // The list refreshes after the notice shows: wait for the card.
+    await expect.poll(() => page.locator('main').innerText()).toContain(`X-App-ID: ${apps.content[0]!.id}`);
     expect(await page.locator('main').innerText()).toContain(apps.content[0]!.apiKey);
     await expectAccessible(page, 'mobile apps screen');
 
