@@ -25,6 +25,15 @@ export interface AuthenticatedKey {
   callsThisMonth: number;
 }
 
+interface EntryRow {
+  id: number;
+  name: string | null;
+  key_prefix: string;
+  created_at: Date;
+}
+
+const toEntry = (r: EntryRow): ApiKeyEntry => ({ id: r.id, name: r.name, prefix: r.key_prefix, createdAt: r.created_at });
+
 export function createApiKeysRepo({ sql }: { sql: Sql }) {
   return {
     async issue(organizationId: number, name: string | null = null): Promise<IssuedApiKey> {
@@ -37,14 +46,17 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
     },
 
     async list(organizationId: number): Promise<ApiKeyEntry[]> {
-      const rows = await sql<{ id: number; name: string | null; key_prefix: string; created_at: Date }[]>`
+      const rows = await sql<EntryRow[]>`
         select id, name, key_prefix, created_at from api_keys
         where organization_id = ${organizationId} and revoked_at is null order by id`;
-      return rows.map((r) => ({ id: r.id, name: r.name, prefix: r.key_prefix, createdAt: r.created_at }));
+      return rows.map(toEntry);
     },
 
     async get(organizationId: number, keyId: number): Promise<ApiKeyEntry | undefined> {
-      return (await this.list(organizationId)).find((k) => k.id === keyId);
+      const [row] = await sql<EntryRow[]>`
+        select id, name, key_prefix, created_at from api_keys
+        where id = ${keyId} and organization_id = ${organizationId} and revoked_at is null`;
+      return row && toEntry(row);
     },
 
     async revoke(organizationId: number, keyId: number): Promise<boolean> {
