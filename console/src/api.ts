@@ -39,6 +39,20 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   return json as T;
 }
 
+/**
+ * The fields a validation refusal names, with what is wrong with each: the service words it as
+ * `body.url: must be …; body.title: …`.
+ */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || error.status !== 400) return {};
+  const found: Record<string, string> = {};
+  for (const part of error.message.split('; ')) {
+    const m = /^body\.([A-Za-z]+)(?:\.[^:]*)?: (.+)$/.exec(part);
+    if (m && !found[m[1]!]) found[m[1]!] = m[2]!;
+  }
+  return found;
+}
+
 export type Role = 'owner' | 'admin' | 'developer' | 'analyst';
 
 export interface Membership {
@@ -74,17 +88,26 @@ export interface Page<T> {
   totalPages: number;
 }
 
-export interface ShortUrl {
+/** The fields a person reads back where they left them empty: null. */
+type Nullable<K extends string> = { [P in K]: string | null };
+
+export interface ShortUrl
+  extends Nullable<
+    | 'title' | 'expiresAt' | 'ogTitle' | 'ogDescription' | 'ogImageUrl' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'utmTerm' | 'utmContent'
+    | 'customDomainName' | 'iosDeepLinkPath' | 'androidDeepLinkPath' | 'mobileTargetUrl' | 'goalType'
+  > {
   id: number;
   shortUrl: string;
+  shortCode: string;
   originalUrl: string;
-  title: string | null;
   clickCount: number;
   createdAt: string;
-  expiresAt: string | null;
+  showAdPage: boolean;
+  iosAppId: number | null;
+  androidAppId: number | null;
 }
 
-export interface Campaign {
+export interface Campaign extends Nullable<'expiresAt' | 'utmSource' | 'utmMedium' | 'customDomainName' | 'iosDeepLinkPath' | 'androidDeepLinkPath' | 'goalType'> {
   id: number;
   name: string;
   alias: string;
@@ -92,6 +115,8 @@ export interface Campaign {
   campaignUrl: string;
   clickCount: number;
   createdAt: string;
+  iosAppId: number | null;
+  androidAppId: number | null;
 }
 
 export interface CustomDomain {
@@ -128,4 +153,11 @@ export interface AuditEntry {
   target: string | null;
   details: Record<string, unknown>;
   createdAt: string;
+}
+
+export interface GoalType {
+  name: string;
+  description: string | null;
+  preset: boolean;
+  createdAt: string | null;
 }

@@ -3,6 +3,7 @@
 import '@mantine/core/styles.css';
 import { type CSSVariablesResolver, createTheme, defaultVariantColorsResolver, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { setNonce } from 'get-nonce';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
@@ -11,6 +12,8 @@ import { startI18n } from './i18n';
 
 startI18n();
 const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+// Modals and drawers lock the page's scrolling with a style element of their own: it needs the nonce too.
+setNonce(nonce);
 // Shade 8, a darker "dimmed" and shade-9 text on light variants (alerts, light buttons and
 // badges): text keeps WCAG AA contrast (4.5:1) everywhere.
 const theme = createTheme({

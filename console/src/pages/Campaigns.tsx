@@ -1,5 +1,6 @@
-// Campaigns: named tracked links with an alias. Search and pages, clicks; create one; and for each
-// a link builder that adds the user tracking id (cid) and a tracker, ready to copy.
+// Campaigns: named tracked links with an alias. Search and pages, clicks and expiry; create one
+// quickly or with every field in the editor, edit and delete it; and for each a link builder that
+// adds the user tracking id (cid) and a tracker, ready to copy.
 import { Anchor, Button, Card, Code, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +10,7 @@ import { Notice, type NoticeState } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
+import { LinkEditor } from '../components/LinkEditor';
 import { api, type Campaign, type Membership, type Page } from '../api';
 import { trackedUrl } from '../tracked-url';
 
@@ -45,6 +47,9 @@ export default function Campaigns({ membership }: { membership: Membership }) {
   const [form, setForm] = useState({ name: '', originalUrl: '', alias: '' });
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const [building, setBuilding] = useState<Campaign | null>(null);
+  /** The campaign in the editor: null for a new one; undefined while the editor is closed. */
+  const [editing, setEditing] = useState<Campaign | null | undefined>(undefined);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'campaigns'] });
 
   const campaigns = useQuery({
     queryKey: ['org', orgId, 'campaigns', term, page],
@@ -57,10 +62,20 @@ export default function Campaigns({ membership }: { membership: Membership }) {
       setForm({ name: '', originalUrl: '', alias: '' });
       setNotice({ ok: true, text: t('campaigns.created', { url: created.campaignUrl }) });
       setBuilding(created);
-      void queryClient.invalidateQueries({ queryKey: ['org', orgId, 'campaigns'] });
+      void refresh();
     },
     onError: (error: Error) => setNotice({ ok: false, text: error.message }),
   });
+  const remove = useMutation({
+    mutationFn: (id: number) => api('DELETE', `/organizations/${orgId}/campaigns/${id}`),
+    onSuccess: () => {
+      setNotice({ ok: true, text: t('campaigns.deleted') });
+      setBuilding(null);
+      void refresh();
+    },
+    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+  });
+  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
   const data = campaigns.data;
 
   return (
@@ -73,6 +88,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
             <TextInput required type="url" label={t('links.destination')} placeholder="https://" value={form.originalUrl} onChange={(e) => setForm({ ...form, originalUrl: e.currentTarget.value })} disabled={!canWrite} w={300} />
             <TextInput label={t('links.alias')} value={form.alias} onChange={(e) => setForm({ ...form, alias: e.currentTarget.value })} maxLength={50} disabled={!canWrite} w={160} />
             <Button type="submit" disabled={!canWrite} loading={create.isPending}>{t('links.createButton')}</Button>
+            <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>{t('links.moreOptions')}</Button>
           </Group>
       </FormCard>
       {building && <LinkBuilder campaign={building} />}
@@ -89,6 +105,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
                   <Table.Th>{t('campaigns.link')}</Table.Th>
                   <Table.Th ta="right">{t('links.clicks')}</Table.Th>
                   <Table.Th>{t('links.createdAt')}</Table.Th>
+                  <Table.Th>{t('links.expiresAt')}</Table.Th>
                   <Table.Th />
                 </Table.Tr>
               </Table.Thead>
@@ -98,8 +115,26 @@ export default function Campaigns({ membership }: { membership: Membership }) {
                     <Table.Td>{c.name}</Table.Td>
                     <Table.Td><Anchor href={c.campaignUrl} target="_blank" rel="noopener">{c.campaignUrl}</Anchor></Table.Td>
                     <Table.Td ta="right">{c.clickCount.toLocaleString(i18n.language)}</Table.Td>
-                    <Table.Td>{new Date(c.createdAt).toLocaleDateString(i18n.language)}</Table.Td>
-                    <Table.Td><Button size="xs" variant="light" onClick={() => setBuilding(c)}>{t('campaigns.build')}</Button></Table.Td>
+                    <Table.Td>{date(c.createdAt)}</Table.Td>
+                    <Table.Td>{date(c.expiresAt)}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap">
+                        <Button size="xs" variant="light" onClick={() => setBuilding(c)} aria-label={`${t('campaigns.build')}: ${c.name}`}>{t('campaigns.build')}</Button>
+                        <Button size="xs" variant="subtle" onClick={() => setEditing(c)} aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${c.name}`}>
+                          {t(canWrite ? 'links.edit' : 'links.view')}
+                        </Button>
+                        <Button
+                          size="xs"
+                          color="red"
+                          variant="subtle"
+                          disabled={!canWrite}
+                          aria-label={`${t('links.delete')}: ${c.name}`}
+                          onClick={() => window.confirm(t('campaigns.deleteConfirm', { name: c.name })) && remove.mutate(c.id)}
+                        >
+                          {t('links.delete')}
+                        </Button>
+                      </Group>
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -107,6 +142,21 @@ export default function Campaigns({ membership }: { membership: Membership }) {
           </Table.ScrollContainer>
           {data.totalPages > 1 && <Pagination total={data.totalPages} value={page + 1} onChange={(p) => setPage(p - 1)} aria-label={t('links.pages')} />}
         </>
+      )}
+      {editing !== undefined && (
+        <LinkEditor
+          kind="campaign"
+          orgId={orgId}
+          record={editing}
+          readOnly={!canWrite}
+          onClose={() => setEditing(undefined)}
+          onSaved={(saved, created) => {
+            setEditing(undefined);
+            setNotice({ ok: true, text: t(created ? 'campaigns.created' : 'links.saved', { url: saved.campaignUrl }) });
+            if (created) setBuilding(saved);
+            void refresh();
+          }}
+        />
       )}
     </Stack>
   );

@@ -1,6 +1,7 @@
-// Short links of the organization: search, pages, clicks, created and expiry; create one with its
-// destination, title and alias; copy its address; delete it. Changes need the links.write
-// permission: shown disabled without it, and refused by the server anyway.
+// Short links of the organization: search, pages, clicks, created and expiry; a quick form for a
+// destination, title and alias, and the full editor for every other field (new or existing);
+// copy its address, its QR code, delete it. Changes need the links.write permission: shown
+// disabled without it, and refused by the server anyway.
 import { Anchor, Button, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,6 +11,8 @@ import { Notice, type NoticeState } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
+import { LinkEditor } from '../components/LinkEditor';
+import { QrDialog } from '../components/QrDialog';
 import { api, type Membership, type Page, type ShortUrl } from '../api';
 
 const SIZE = 20;
@@ -26,6 +29,9 @@ export default function Links({ membership }: { membership: Membership }) {
   const [title, setTitle] = useState('');
   const [alias, setAlias] = useState('');
   const [notice, setNotice] = useState<NoticeState | null>(null);
+  /** The link in the editor: null for a new one; undefined while the editor is closed. */
+  const [editing, setEditing] = useState<ShortUrl | null | undefined>(undefined);
+  const [qrOf, setQrOf] = useState<ShortUrl | null>(null);
 
   const key = ['org', orgId, 'urls', keyword, page];
   const links = useQuery({
@@ -68,6 +74,7 @@ export default function Links({ membership }: { membership: Membership }) {
             <TextInput label={t('links.title')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} disabled={!canWrite} maxLength={200} w={200} />
             <TextInput label={t('links.alias')} value={alias} onChange={(e) => setAlias(e.currentTarget.value)} disabled={!canWrite} maxLength={50} w={160} />
             <Button type="submit" disabled={!canWrite} loading={create.isPending}>{t('links.createButton')}</Button>
+            <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>{t('links.moreOptions')}</Button>
           </Group>
       </FormCard>
       <TextInput
@@ -110,6 +117,10 @@ export default function Links({ membership }: { membership: Membership }) {
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         <CopyValue value={link.shortUrl} label={link.shortUrl} />
+                        <Button size="xs" variant="subtle" onClick={() => setEditing(link)} aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${link.shortUrl}`}>
+                          {t(canWrite ? 'links.edit' : 'links.view')}
+                        </Button>
+                        <Button size="xs" variant="subtle" onClick={() => setQrOf(link)} aria-label={`${t('links.qr')}: ${link.shortUrl}`}>{t('links.qr')}</Button>
                         <Button
                           size="xs"
                           color="red"
@@ -131,6 +142,21 @@ export default function Links({ membership }: { membership: Membership }) {
           )}
         </>
       )}
+      {editing !== undefined && (
+        <LinkEditor
+          kind="url"
+          orgId={orgId}
+          record={editing}
+          readOnly={!canWrite}
+          onClose={() => setEditing(undefined)}
+          onSaved={(saved, created) => {
+            setEditing(undefined);
+            setNotice({ ok: true, text: t(created ? 'links.created' : 'links.saved', { url: saved.shortUrl }) });
+            void refresh();
+          }}
+        />
+      )}
+      {qrOf && <QrDialog orgId={orgId} link={qrOf} onClose={() => setQrOf(null)} />}
     </Stack>
   );
 }

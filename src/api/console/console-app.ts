@@ -45,13 +45,16 @@ export function loadConsoleApp(dir: string | undefined): ConsoleApp | undefined 
   };
 }
 
-/** What the app may load: its own scripts and styles, Mantine's runtime styles by nonce, calls to this origin. */
+/**
+ * What the app may load: its own scripts and styles, Mantine's runtime styles by nonce, calls to
+ * this origin; images also over https, since a link's share preview shows its Open Graph image.
+ */
 export function consoleAppPolicy(nonce: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     `style-src 'self' 'nonce-${nonce}'`,
-    "img-src 'self' data:",
+    "img-src 'self' data: https:",
     "font-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
