@@ -1,16 +1,35 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
-// chDB is one engine per process, so every test file runs in its own forked process.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    pool: 'forks',
-    isolate: true,
-    maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    teardownTimeout: 60_000,
-    globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default'],
+    projects: [
+      {
+        // chDB is one engine per process, so every service test file runs in its own forked process.
+        test: {
+          name: 'service',
+          include: ['test/**/*.test.ts'],
+          pool: 'forks',
+          isolate: true,
+          maxWorkers: 2,
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          teardownTimeout: 60_000,
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      {
+        // The console's components, rendered in a DOM with the console's own words and theme.
+        plugins: [react()],
+        test: {
+          name: 'console',
+          include: ['console/test/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['console/test/setup.ts'],
+          testTimeout: 30_000,
+        },
+      },
+    ],
   },
 });

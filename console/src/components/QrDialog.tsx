@@ -17,7 +17,7 @@ interface QrAnswer {
 const HEX = /^#[0-9a-fA-F]{6}$/;
 const SIZES = ['256', '512', '1024', '2048'];
 
-export function qrPath(orgId: number, linkId: number, options: { format: 'png' | 'svg'; size: number; dark: string; light: string }): string {
+function qrPath(orgId: number, linkId: number, options: { format: 'png' | 'svg'; size: number; dark: string; light: string }): string {
   const query = new URLSearchParams({ format: options.format, size: String(options.size), darkColor: options.dark, lightColor: options.light, errorCorrectionLevel: 'M' });
   return `/organizations/${orgId}/urls/${linkId}/qr?${query}`;
 }
@@ -29,11 +29,12 @@ export function QrDialog({ orgId, link, onClose }: { orgId: number; link: ShortU
   const [dark, setDark] = useState('#000000');
   const [light, setLight] = useState('#ffffff');
   const [size, setSize] = useState('512');
-  const [colours] = useDebouncedValue({ dark: HEX.test(dark) ? dark : '#000000', light: HEX.test(light) ? light : '#ffffff' }, 250);
-  const options = { size: Number(size), ...colours };
+  // Downloads take the colours as they are; the preview follows them once typing pauses.
+  const options = { size: Number(size), dark: HEX.test(dark) ? dark : '#000000', light: HEX.test(light) ? light : '#ffffff' };
+  const [previewed] = useDebouncedValue({ dark: options.dark, light: options.light }, 250);
   const preview = useQuery({
-    queryKey: ['org', orgId, 'qr', link.id, options],
-    queryFn: () => api<QrAnswer>('GET', qrPath(orgId, link.id, { format: 'png', ...options, size: 256 })),
+    queryKey: ['org', orgId, 'qr', link.id, previewed],
+    queryFn: () => api<QrAnswer>('GET', qrPath(orgId, link.id, { format: 'png', size: 256, ...previewed })),
     placeholderData: keepPreviousData,
   });
   const [downloading, setDownloading] = useState<'png' | 'svg' | null>(null);
