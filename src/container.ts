@@ -38,7 +38,7 @@ import { createOrganizationsRepo } from './oltp/organizations.repo.js';
 import { createPostgres, type Postgres } from './oltp/postgres.js';
 import { createUsageMeter, type UsageMeter } from './oltp/usage-meter.js';
 import { createUsageRepo } from './oltp/usage.repo.js';
-import { composeLinks } from './compose/links.js';
+import { composeGoalTypes, composeLinks } from './compose/links.js';
 import { composeRedirect } from './compose/redirect.js';
 import { composeJourney } from './compose/journey.js';
 import { composeStats } from './compose/stats.js';
@@ -196,6 +196,7 @@ async function assemble(
   const authFailures = createAuthFailureLimiters(config.authFailures);
   const deps: AppDeps = {
     links: composeLinks(wiring),
+    goalTypes: composeGoalTypes({ ...wiring, audit }),
     redirect,
     linkChanged,
     clickCounts,
@@ -222,6 +223,7 @@ async function assemble(
     stats: composeStats(wiring),
     repos,
     webhooks: webhooks.service,
+    webhookSettings: webhooks.settings,
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },
   };
   const app = await buildApp(deps);

@@ -405,6 +405,32 @@ describe('PUT /mobile-apps/{id}', () => {
   });
 });
 
+describe('POST /mobile-apps/{id}/api-key (extension)', () => {
+  it('issues a new SDK key: the old one is refused from its next call, the new one works', async () => {
+    const app = await createApp(ios({ appName: 'Rotating' }));
+    const sdkCall = (key: unknown) =>
+      svc.inject({ method: 'GET', url: '/api/v1/sdk/mobile/deeplink/match?token=no-such-token', headers: { 'x-app-id': String(app.id), 'x-mobile-app-api-key': String(key) } });
+    // Signed in, the unknown token is the answer: 404.
+    expect((await sdkCall(app.apiKey)).statusCode).toBe(404);
+    const res = await svc.service('POST', `/mobile-apps/${app.id}/api-key`, org.apiKey);
+    expect(res.statusCode).toBe(200);
+    const renewed = res.json();
+    expect(renewed.apiKey).toMatch(/^spm_/);
+    expect(renewed.apiKey).not.toBe(app.apiKey);
+    expect({ ...renewed, apiKey: app.apiKey, updatedAt: app.updatedAt }).toEqual(app);
+    expect((await sdkCall(app.apiKey)).statusCode).toBe(401);
+    expect((await sdkCall(renewed.apiKey)).statusCode).toBe(404);
+    expect((await svc.service('GET', `/mobile-apps/${app.id}`, org.apiKey)).json().apiKey).toBe(renewed.apiKey);
+  });
+
+  it("answers 404 for another organization's app, whose key stays", async () => {
+    const other = await svc.createOrganization('Other Key Org');
+    const theirs = await createApp(android({ appName: 'Keep Mine' }), other.apiKey);
+    expect((await svc.service('POST', `/mobile-apps/${theirs.id}/api-key`, org.apiKey)).statusCode).toBe(404);
+    expect((await svc.service('GET', `/mobile-apps/${theirs.id}`, other.apiKey)).json().apiKey).toBe(theirs.apiKey);
+  });
+});
+
 describe('DELETE /mobile-apps/{id}', () => {
   it('answers 204 without a body; the app is gone after', async () => {
     const app = await createApp(ios({ appName: 'Doomed' }));

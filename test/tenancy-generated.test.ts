@@ -154,6 +154,24 @@ const OPERATIONS: Record<string, Operation> = {
   'POST /console/api/organizations/{orgId}/custom-domains': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/custom-domains`, () => ({ domainName: 'stolen.example.com' })) },
   'POST /console/api/organizations/{orgId}/custom-domains/{id}/verify': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/custom-domains/${a.domain.id}/verify`) },
   'GET /console/api/organizations/{orgId}/audit-log': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/audit-log`) },
+  'GET /console/api/organizations/{orgId}/webhook': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook`) },
+  'PUT /console/api/organizations/{orgId}/webhook': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook`, () => ({ url: 'https://hooks.bbb.example/in', events: ['click'] })) },
+  'POST /console/api/organizations/{orgId}/webhook/secret': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook/secret`) },
+  'POST /console/api/organizations/{orgId}/webhook/test': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook/test`) },
+  'GET /console/api/organizations/{orgId}/webhook/deliveries': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook/deliveries`) },
+  // A's organization, and B's own naming A's first delivery.
+  'GET /console/api/organizations/{orgId}/webhook/deliveries/{id}': { kind: 'byId', probes: [
+    ...one('console', () => `/console/api/organizations/${a.id}/webhook/deliveries/1`),
+    ...one('console', () => `/console/api/organizations/${b.id}/webhook/deliveries/1`),
+  ] },
+  'POST /console/api/organizations/{orgId}/webhook/deliveries/{id}/redeliver': { kind: 'byId', probes: [
+    ...one('console', () => `/console/api/organizations/${a.id}/webhook/deliveries/1/redeliver`),
+    ...one('console', () => `/console/api/organizations/${b.id}/webhook/deliveries/1/redeliver`),
+  ] },
+  'GET /console/api/organizations/{orgId}/goal-types': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/goal-types`) },
+  'POST /console/api/organizations/{orgId}/goal-types': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/goal-types`, () => ({ name: 'stolenGoal' })) },
+  'DELETE /console/api/organizations/{orgId}/goal-types/{name}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/goal-types/purchase`) },
+  'GET /console/api/organizations/{orgId}/usage': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/usage`) },
   'POST /console/api/sign-out': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out') },
   'POST /console/api/sign-out-everywhere': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out-everywhere') },
   'POST /console/api/sign-in/email': { kind: 'public', probes: one('anonymous', () => '/console/api/sign-in/email', () => ({ email: 'aaa-secret-member@example.com' })) },
@@ -196,6 +214,7 @@ const OPERATIONS: Record<string, Operation> = {
   'GET /api/v1/service/mobile-apps/{id}': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}`) },
   'PUT /api/v1/service/mobile-apps/{id}': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}`, () => ({ appName: 'hijacked' })) },
   'DELETE /api/v1/service/mobile-apps/{id}': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.android.id}`) },
+  'POST /api/v1/service/mobile-apps/{id}/api-key': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/api-key`) },
   'POST /api/v1/service/mobile-apps/{id}/identity-verification': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/identity-verification`) },
   'DELETE /api/v1/service/mobile-apps/{id}/identity-verification': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/identity-verification`) },
   'GET /api/v1/service/custom-domains': { kind: 'list', aIds: () => [a.domain.id], probes: [
@@ -461,6 +480,8 @@ beforeAll(async () => {
     const res = await svc.service('GET', `/urls/${a.url.id}/stats?${range}`, a.apiKey);
     return res.statusCode === 200 && JSON.stringify(res.json()).includes(`${A_CLICKS}`);
   }, 20_000, "A's clicks in its statistics");
+  // A's first webhook delivery (id 1), which B's console names under B's own organization.
+  await eventually(async () => (await svc.admin('GET', `/organizations/${a.id}/webhook/deliveries/1`)).statusCode === 200, 20_000, "A's first webhook delivery");
   markers = [
     a.url.shortCode, a.url.originalUrl, a.url.title, a.deepLink.shortCode, a.deepLink.originalUrl,
     a.campaign.alias, a.campaign.name, a.campaign.originalUrl, a.domain.domainName,

@@ -2,13 +2,13 @@
 // with WEBHOOK_ALLOW_INSECURE) checks the signature over the exact raw body; clicks, campaign
 // changes and funnel stages arrive in the documented shape; retries, rotation, disabling, safety,
 // isolation between organizations, and a restart of the service in the middle of a retry.
-import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { expectError } from './support/error-body.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { signedWith } from './support/webhook-signature.js';
 
 const PLATFORM_HOST = 'sgnp.example';
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -79,10 +79,7 @@ async function startReceiver(): Promise<void> {
 }
 
 /** X-Signature-256 entries that verify against the raw body with this secret. */
-function verifies(r: Received, secret: string): boolean {
-  const expected = `sha256=${createHmac('sha256', secret).update(r.raw).digest('hex')}`;
-  return String(r.headers['x-signature-256']).split(',').includes(expected);
-}
+const verifies = (r: Received, secret: string): boolean => signedWith(r.headers['x-signature-256'], r.raw, secret);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -286,7 +283,7 @@ describe(`webhook deliveries (${backend})`, () => {
     const off = await orgWithHook(offPath, undefined, { enabled: false });
     const fencePath = hook('fence');
     const fence = await orgWithHook(fencePath);
-    expect((await svc.admin('GET', `/organizations/${off.id}/webhook`)).json()).toMatchObject({ enabled: false, disabledReason: 'disabled by the operator' });
+    expect((await svc.admin('GET', `/organizations/${off.id}/webhook`)).json()).toMatchObject({ enabled: false, disabledReason: 'turned off in the settings' });
     expectError(await svc.admin('POST', `/organizations/${off.id}/webhook/test`), 409, { code: 'WEBHOOK_DISABLED' });
     await svc.service('POST', '/campaigns', off.apiKey, { name: 'Quiet', originalUrl: 'https://shop.example/q' });
     // The same consumer handles the next organization's event after this one's.

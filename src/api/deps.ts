@@ -9,6 +9,7 @@ import type { AuthFailureLimiters } from './auth-failures.js';
 import type { SdkRateLimiter } from './sdk/rate-limit.js';
 import type { LinkResolver } from '../core/redirect/link-resolver.js';
 import type { LinksService } from '../core/links/links-service.js';
+import type { GoalTypesService } from '../core/links/goal-types.js';
 import type { AppsService } from '../core/apps/apps.js';
 import type { DomainsService } from '../core/domains/domains.service.js';
 import type { ClickCounts } from '../olap/click-counts.js';
@@ -25,6 +26,7 @@ import type { UsageMeter } from '../oltp/usage-meter.js';
 import type { JourneyService } from '../core/journey/journey-service.js';
 import type { StatsService } from '../core/stats/stats-service.js';
 import type { WebhooksService } from '../core/webhooks/webhooks-service.js';
+import type { WebhookSettings } from '../core/webhooks/webhook-settings.js';
 
 export interface Lifecycle {
   /** False while starting and from the first moment of shutdown: /readyz answers 503. */
@@ -34,6 +36,8 @@ export interface Lifecycle {
 export interface AppDeps {
   /** Short URLs and campaigns of the caller's organization. */
   links: LinksService;
+  /** The goal types an organization's links may name: the presets and its own (managed in the console). */
+  goalTypes: GoalTypesService;
   /** Cached slug → link resolution for the redirect. */
   redirect: LinkResolver;
   /** Tells every instance (this one first) that an organization's links may have changed. */
@@ -71,6 +75,8 @@ export interface AppDeps {
   stats: StatsService;
   /** The operator's webhook endpoint and delivery log. */
   webhooks: WebhooksService;
+  /** The same endpoint and log as a console member manages them (webhooks.manage). */
+  webhookSettings: WebhookSettings;
   /** Recent dead letters of the event pipeline, newest first; undefined where the bus keeps none it can list. */
   deadLetters: { recent(limit: number): Promise<{ subject: string; id: string; reason: string; at: Date }[] | undefined> };
   repos: {

@@ -1,8 +1,14 @@
 // Wiring of the links feature: short URLs and campaigns over their repositories, the click
-// counts, the event publisher and the link caches' invalidation.
+// counts, the event publisher and the link caches' invalidation; the goal types links may name.
+import type { AuditTrail } from '../core/accounts/audit-trail.js';
+import { createGoalTypesService, type GoalTypesService } from '../core/links/goal-types.js';
 import { createLinksService, type LinksService } from '../core/links/links-service.js';
+import { createGoalTypesRepo } from '../oltp/goal-types.repo.js';
 import type { Wiring } from './wiring.js';
 
 export function composeLinks({ config, repos, clickCounts, events, linkChanged }: Pick<Wiring, 'config' | 'repos' | 'clickCounts' | 'events' | 'linkChanged'>): LinksService {
   return createLinksService({ repos, clickCounts, events, publicBaseUrl: config.publicBaseUrl, linkChanged });
 }
+
+export const composeGoalTypes = ({ sql, audit }: Pick<Wiring, 'sql'> & { audit: AuditTrail }): GoalTypesService =>
+  createGoalTypesService({ repo: createGoalTypesRepo({ sql }), audit });

@@ -1,6 +1,6 @@
 // Wiring of webhooks: the bus consumer that turns events into deliveries (worker processes), the
 // worker that sends them, the in-memory subscriptions every instance rereads on an endpoint
-// change (broadcast on the bus), and the operator's webhooks service.
+// change (broadcast on the bus), the webhooks service and the console's settings over it.
 import type { Bus, Consumer } from '../ingest/bus.js';
 import type { ClickEnricher } from '../ingest/enrich.js';
 import { createWebhookConsumer } from '../core/webhooks/webhook-consumer.js';
@@ -8,6 +8,7 @@ import { createWebhookSubscriptions } from '../core/webhooks/webhook-subscriptio
 import { createWebhookWorker, type WebhookWorker } from '../core/webhooks/webhook-worker.js';
 import type { AuditTrail } from '../core/accounts/audit-trail.js';
 import { createWebhooksService, type WebhooksService } from '../core/webhooks/webhooks-service.js';
+import { createWebhookSettings, type WebhookSettings } from '../core/webhooks/webhook-settings.js';
 import { createLinkNamesRepo } from '../oltp/link-names.repo.js';
 import { createOrganizationsRepo } from '../oltp/organizations.repo.js';
 import type { Sql } from '../oltp/postgres.js';
@@ -23,6 +24,8 @@ const WEBHOOKS_CHANGED = 'webhooks.changed';
 
 export interface ComposedWebhooks {
   service: WebhooksService;
+  /** The same, as a console member with webhooks.manage uses it. */
+  settings: WebhookSettings;
   /** Sends what is due; started once the app is up, stopped before PostgreSQL closes. */
   worker: WebhookWorker;
   /** The `webhooks` bus consumer; undefined in a process that does not consume. */
@@ -74,5 +77,5 @@ export async function composeWebhooks(ctx: {
     allowInsecure: config.webhookAllowInsecure, retryWindowMs: config.webhookRetryWindowMs,
     nudge: worker.nudge, endpointChanged, audit: ctx.audit,
   });
-  return { service, worker, consumer, stopListening };
+  return { service, settings: createWebhookSettings({ webhooks: service }), worker, consumer, stopListening };
 }

@@ -13,6 +13,19 @@ export interface AuditEntry {
   ipSealed: string | null;
 }
 
+/** A page of the log: newest first, below `beforeId`; every filter given must hold. */
+export interface AuditLogQuery {
+  limit: number;
+  beforeId?: number | undefined;
+  /** The exact action. */
+  action?: string | undefined;
+  actorUserId?: number | undefined;
+  /** From this moment, inclusive. */
+  from?: Date | undefined;
+  /** Up to this moment, exclusive. */
+  to?: Date | undefined;
+}
+
 export interface AuditRecord extends Omit<AuditEntry, 'ipSealed'> {
   id: number;
   createdAt: Date;
@@ -49,12 +62,17 @@ export function createAuditLogRepo({ sql }: { sql: Sql }) {
                 ${JSON.stringify(entry.details)}::text::jsonb, ${entry.ipSealed}, ${at})`;
     },
 
-    /** Newest first; `beforeId` pages on. */
-    async list(organizationId: number, options: { limit: number; beforeId?: number | undefined }): Promise<AuditRecord[]> {
+    /** Newest first; `beforeId` pages on, the filters narrow in SQL. */
+    async list(organizationId: number, q: AuditLogQuery): Promise<AuditRecord[]> {
       const rows = await sql<Row[]>`
         select id, organization_id, actor_type, actor_user_id, action, target, details, created_at from audit_log
-        where organization_id = ${organizationId} ${options.beforeId === undefined ? sql`` : sql`and id < ${options.beforeId}`}
-        order by id desc limit ${options.limit}`;
+        where organization_id = ${organizationId}
+          ${q.beforeId === undefined ? sql`` : sql`and id < ${q.beforeId}`}
+          ${q.action === undefined ? sql`` : sql`and action = ${q.action}`}
+          ${q.actorUserId === undefined ? sql`` : sql`and actor_user_id = ${q.actorUserId}`}
+          ${q.from === undefined ? sql`` : sql`and created_at >= ${q.from}`}
+          ${q.to === undefined ? sql`` : sql`and created_at < ${q.to}`}
+        order by id desc limit ${q.limit}`;
       return rows.map(toRecord);
     },
   };

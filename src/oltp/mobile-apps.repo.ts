@@ -189,6 +189,15 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
       return row && { app: toApp(row), secret };
     },
 
+    /** A new mobile SDK key for the app; the old one fails from its next call. */
+    async regenerateApiKey(organizationId: number, id: number): Promise<MobileApp | undefined> {
+      const apiKey = `spm_${randomBase62(32)}`;
+      const [row] = await sql<Row[]>`
+        update mobile_apps set api_key_sealed = ${secretBox.seal(apiKey)}, api_key_hash = ${hashSecret(apiKey)}, updated_at = now()
+        where id = ${id} and organization_id = ${organizationId} returning *`;
+      return row && toApp(row);
+    },
+
     /** Turns identity verification off (the secret is forgotten). */
     async clearIdentitySecret(organizationId: number, id: number): Promise<MobileApp | undefined> {
       const [row] = await sql<Row[]>`

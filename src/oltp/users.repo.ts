@@ -65,6 +65,13 @@ export function createUsersRepo({ sql, secretBox, blindIndex }: { sql: Sql; secr
       return row && toUser(row);
     },
 
+    /** The accounts of these ids that exist (an audit log's actors, say), in no particular order. */
+    async getMany(ids: number[]): Promise<User[]> {
+      if (ids.length === 0) return [];
+      const rows = await sql<UserRow[]>`select * from users where id = any(${ids}::bigint[])`;
+      return rows.map(toUser);
+    },
+
     async findByEmail(email: string): Promise<User | undefined> {
       const [row] = await sql<UserRow[]>`select * from users where email_index = ${await emailIndex(email)}`;
       return row && toUser(row);

@@ -84,7 +84,7 @@ export function createWebhookEndpointsRepo({ sql }: { sql: Sql }) {
       const [row] = await sql<Row[]>`
         insert into webhook_endpoints (organization_id, url, secret_sealed, events, enabled, disabled_at, disabled_reason)
         values (${input.organizationId}, ${input.url}, ${input.secretSealed}, ${input.events}::text[], ${enabled},
-                case when ${enabled} then null else now() end, case when ${enabled} then null else 'disabled by the operator' end)
+                case when ${enabled} then null else now() end, case when ${enabled} then null else 'turned off in the settings' end)
         on conflict (organization_id) do update set
           url = excluded.url,
           events = excluded.events,
@@ -95,7 +95,7 @@ export function createWebhookEndpointsRepo({ sql }: { sql: Sql }) {
           disabled_at = case when excluded.enabled then null
                              when webhook_endpoints.enabled then now() else webhook_endpoints.disabled_at end,
           disabled_reason = case when excluded.enabled then null
-                                 when webhook_endpoints.enabled then 'disabled by the operator' else webhook_endpoints.disabled_reason end,
+                                 when webhook_endpoints.enabled then 'turned off in the settings' else webhook_endpoints.disabled_reason end,
           previous_secret_sealed = case
             when ${input.secretChanged} and coalesce(${keepMs ?? null}::bigint, 1) > 0 then webhook_endpoints.secret_sealed
             when ${input.secretChanged} or ${keepMs ?? null}::bigint = 0 then null

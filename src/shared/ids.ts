@@ -1,4 +1,4 @@
-// Identifiers and random secrets: UUIDv7 event ids, API keys, partner credentials.
+// Identifiers and random secrets: UUIDv7 event ids, API keys, partner credentials, webhook secrets.
 import { randomBytes, randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -75,4 +75,9 @@ export function newPartnerClientId(): string {
 
 export function newSharedSecret(): string {
   return randomBase62(48);
+}
+
+/** Webhook signing secret: 256 random bits, base64url, behind a recognisable prefix. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
 }

@@ -5,9 +5,11 @@ export function utcMonthStart(at: Date): string {
   return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, '0')}-01`;
 }
 
+/** Midnight UTC on the first day of the month after `at`'s: when monthly counters start again. */
+export const nextUtcMonthStart = (at: Date): Date => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+
 export function secondsUntilNextUtcMonth(at: Date): number {
-  const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
-  return Math.ceil((next - at.getTime()) / 1000);
+  return Math.ceil((nextUtcMonthStart(at).getTime() - at.getTime()) / 1000);
 }
 
 /** The custom-domain API's timestamp form yyyy-MM-dd'T'HH:mm, in UTC (minutes, no zone suffix). */

@@ -24,6 +24,7 @@ function appsService(options: { linked?: boolean } = {}) {
       get: async (_org, id) => apps.get(id),
       update: async (_org, id, patch) => (apps.has(id) ? app({ ...apps.get(id), ...patch } as Partial<MobileApp>) : undefined),
       isLinked: async () => options.linked ?? false,
+      regenerateApiKey: async (_org, id) => (apps.has(id) ? app({ ...apps.get(id), apiKey: 'spm_y' }) : undefined),
       issueIdentitySecret: async (_org, id) => (apps.has(id) ? { app: apps.get(id)!, secret: 'spi_s' } : undefined),
       clearIdentitySecret: async (_org, id) => apps.get(id),
       delete: async (_org, id) => apps.delete(id),

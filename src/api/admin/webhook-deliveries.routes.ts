@@ -2,58 +2,18 @@
 // newest first), one delivery with every attempt, redelivery on request, and a test event.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Delivery, WebhooksService } from '../../core/webhooks/webhooks-service.js';
+import type { WebhooksService } from '../../core/webhooks/webhooks-service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
-
-const deliverySchema = z
-  .object({
-    id: z.number().int(),
-    eventId: z.string().describe('the X-Webhook-Id header and the body id; the same on every retry'),
-    eventType: z.string(),
-    state: z.enum(['pending', 'succeeded', 'failed']),
-    attempts: z.number().int(),
-    lastStatus: z.number().int().nullable().describe('HTTP status of the last attempt; null when no answer came'),
-    lastError: z.string().nullable(),
-    lastLatencyMs: z.number().int().nullable(),
-    nextAttemptAt: z.string().nullable().describe('when the next attempt is due (pending only)'),
-    createdAt: z.string(),
-    completedAt: z.string().nullable(),
-  })
-  .meta({ id: 'WebhookDelivery' });
-
-const attemptSchema = z
-  .object({
-    attempt: z.number().int(),
-    startedAt: z.string(),
-    url: z.string(),
-    status: z.number().int().nullable(),
-    error: z.string().nullable(),
-    latencyMs: z.number().int(),
-    responseBody: z.string().nullable().describe('the first 4 KB of the answer'),
-  })
-  .meta({ id: 'WebhookDeliveryAttempt' });
-
-const deliveryDetailSchema = deliverySchema
-  .extend({
-    payload: z.record(z.string(), z.unknown()).describe('the body as sent'),
-    attemptLog: z.array(attemptSchema),
-  })
-  .meta({ id: 'WebhookDeliveryDetail' });
-
-const toJson = (d: Delivery): z.infer<typeof deliverySchema> => ({
-  id: d.id,
-  eventId: d.eventId,
-  eventType: d.eventType,
-  state: d.state,
-  attempts: d.attempts,
-  lastStatus: d.lastStatus,
-  lastError: d.lastError,
-  lastLatencyMs: d.lastLatencyMs,
-  nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
-  createdAt: d.createdAt.toISOString(),
-  completedAt: d.completedAt?.toISOString() ?? null,
-});
+import { pageQuery, toPaged } from '../schemas/paging.js';
+import {
+  deliveryStateSchema,
+  toWebhookDeliveryDetailJson,
+  toWebhookDeliveryJson,
+  webhookDeliveryDetailSchema,
+  webhookDeliveryPageSchema,
+  webhookDeliverySchema,
+  webhookTestQueuedSchema,
+} from '../schemas/webhook.js';
 
 export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }> = async (app, { webhooks }) => {
   const tags = ['operator'];
@@ -65,39 +25,34 @@ export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ webhooks: Webho
     schema: {
       tags, security, summary: 'The webhook delivery log, newest first',
       params: orgParams,
-      querystring: z.object({ ...pageQuery, state: z.enum(['pending', 'succeeded', 'failed']).optional() }),
-      response: { 200: pagedResponse(deliverySchema, 'WebhookDeliveryPage'), 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
+      querystring: z.object({ ...pageQuery, state: deliveryStateSchema.optional() }),
+      response: { 200: webhookDeliveryPageSchema, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
     },
   }, async (request) => {
     const { page, size, state } = request.query;
     const { items, total } = await webhooks.listDeliveries(request.params.orgId, { state }, { page, size });
-    return toPaged(items.map(toJson), total, { page, size });
+    return toPaged(items.map(toWebhookDeliveryJson), total, { page, size });
   });
 
   app.get('/organizations/:orgId/webhook/deliveries/:id', {
     schema: {
       tags, security, summary: 'One webhook delivery with every attempt',
       params: deliveryParams,
-      response: { 200: deliveryDetailSchema, 401: errorBodySchema, 404: errorBodySchema },
+      response: { 200: webhookDeliveryDetailSchema, 401: errorBodySchema, 404: errorBodySchema },
     },
   }, async (request) => {
-    const d = await webhooks.getDelivery(request.params.orgId, request.params.id);
-    return {
-      ...toJson(d),
-      payload: JSON.parse(d.payload) as Record<string, unknown>,
-      attemptLog: d.attemptLog.map((a) => ({ ...a, startedAt: a.startedAt.toISOString() })),
-    };
+    return toWebhookDeliveryDetailJson(await webhooks.getDelivery(request.params.orgId, request.params.id));
   });
 
   app.post('/organizations/:orgId/webhook/deliveries/:id/redeliver', {
     schema: {
       tags, security, summary: 'Send a delivery again now (same event id and body, a fresh retry window)',
       params: deliveryParams,
-      response: { 202: deliverySchema, 401: errorBodySchema, 404: errorBodySchema },
+      response: { 202: webhookDeliverySchema, 401: errorBodySchema, 404: errorBodySchema },
     },
   }, async (request, reply) => {
     const d = await webhooks.redeliver(request.params.orgId, request.params.id);
-    return reply.code(202).send(toJson(d));
+    return reply.code(202).send(toWebhookDeliveryJson(d));
   });
 
   app.post('/organizations/:orgId/webhook/test', {
@@ -105,7 +60,7 @@ export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ webhooks: Webho
       tags, security, summary: 'Enqueue a webhook.test event to the endpoint',
       params: orgParams,
       response: {
-        202: z.object({ deliveryId: z.number().int(), eventId: z.string() }).meta({ id: 'WebhookTestQueued' }),
+        202: webhookTestQueuedSchema,
         401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema,
       },
     },

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ConsoleCaller } from '../../core/accounts/console-access.js';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ActiveSession } from '../../core/accounts/sessions.js';
+import { AUDIT_ACTIONS } from '../../core/accounts/audit-trail.js';
 import type { Config } from '../../shared/config.js';
 import { isDomainError, notFound } from '../../shared/errors.js';
 import { LANGUAGES, ROLES } from '../../shared/roles.js';
@@ -18,8 +19,14 @@ import { cookieJar, languageOf, SESSION_COOKIE } from './browser-session.js';
 import { createConsoleGuard } from './console-guard.js';
 import { consoleApiKeyRoutes } from './api-keys.routes.js';
 import { consoleDomainRoutes } from './domains.routes.js';
+import { consoleGoalTypeRoutes } from './goal-types.routes.js';
+import { consoleUsageRoutes } from './usage.routes.js';
+import type { GoalTypesService } from '../../core/links/goal-types.js';
+import type { UsageService } from '../../core/organizations/usage.service.js';
+import { consoleWebhookRoutes } from './webhooks.routes.js';
 import type { DomainsService } from '../../core/domains/domains.service.js';
 import type { ApiKeysService } from '../../core/organizations/api-keys.service.js';
+import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
 import { registerFormParser, sameOrigin } from './forms.js';
 import { httpStatusOf } from '../error-handler.js';
 import { consoleHomePage, messagePage, signInPage, ssoErrorPage } from './pages.js';
@@ -31,6 +38,9 @@ export interface ConsoleRouteDeps {
   accounts: AccountServices;
   apiKeys: ApiKeysService;
   domains: DomainsService;
+  goalTypes: GoalTypesService;
+  usage: UsageService;
+  webhookSettings: WebhookSettings;
   config: Config;
   signInAttempts: AuthFailureLimiter;
 }
@@ -40,8 +50,10 @@ const tags = ['console'];
 const security = [{ consoleSession: [] }];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const orgParams = z.object({ orgId: idSchema });
+/** An ISO-8601 date-time with its zone (Z or an offset), as a Date. */
+const isoDateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
-export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, config, signInAttempts }) => {
+export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, goalTypes, usage, webhookSettings, config, signInAttempts }) => {
   const jar = cookieJar(config);
   registerFormParser(app);
 
@@ -159,7 +171,10 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     const api = plain.withTypeProvider<ZodTypeProvider>();
     api.addHook('preHandler', requireSession);
     await api.register(consoleApiKeyRoutes, { accounts, apiKeys });
+    await api.register(consoleWebhookRoutes, { accounts, webhookSettings });
     await api.register(consoleDomainRoutes, { accounts, domains });
+    await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });
+    await api.register(consoleUsageRoutes, { accounts, usage });
     const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
     const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> => accounts.console.callerIn(sessionOfRequest(request), orgId);
     const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({
@@ -253,12 +268,27 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
 
     api.get('/organizations/:orgId/audit-log', {
       schema: {
-        tags, security, summary: 'Security-relevant actions in the organization, newest first (admins and owners)',
+        tags, security,
+        summary: 'Security-relevant actions in the organization, newest first (admins and owners)',
+        description:
+          'Filters combine (all must hold) and are applied before paging: `action` is one exact action ' +
+          '(one of the listed values; anything else is 400 VALIDATION_FAILED), `actorUserId` the acting user, ' +
+          '`from` (inclusive) and `to` (exclusive) ISO-8601 date-times with a zone (Z or an offset). ' +
+          'Page on with `before` = the last id of the previous page. `actor` is the acting user as they are ' +
+          'now, null when no user acted (the operator, a partner, the service) or the account is gone.',
         params: orgParams,
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), before: idSchema.optional() }),
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+          before: idSchema.optional(),
+          action: z.enum(AUDIT_ACTIONS).optional(),
+          actorUserId: idSchema.optional(),
+          from: isoDateTime.optional(),
+          to: isoDateTime.optional(),
+        }).refine((q) => !q.from || !q.to || q.from < q.to, { message: 'from must be before to', path: ['to'] }),
         response: {
           200: z.array(z.object({
-            id: z.number().int(), action: z.string(), actorType: z.string(), actorUserId: z.number().int().nullable(),
+            id: z.number().int(), action: z.string(), actorType: z.enum(['operator', 'user', 'partner', 'system']), actorUserId: z.number().int().nullable(),
+            actor: z.object({ email: z.string(), name: z.string().nullable() }).nullable(),
             target: z.string().nullable(), details: z.record(z.string(), z.unknown()), createdAt: z.string(),
           })),
           ...errors,
@@ -266,9 +296,11 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
       },
     }, async (request) => {
       const caller = await callerOf(request, request.params.orgId);
-      const entries = await accounts.console.auditLog(caller, { limit: request.query.limit, beforeId: request.query.before });
+      const { limit, before, action, actorUserId, from, to } = request.query;
+      const entries = await accounts.console.auditLog(caller, { limit, beforeId: before, action, actorUserId, from, to });
       return entries.map((a) => ({
-        id: a.id, action: a.action, actorType: a.actorType, actorUserId: a.actorUserId, target: a.target, details: a.details, createdAt: a.createdAt.toISOString(),
+        id: a.id, action: a.action, actorType: a.actorType, actorUserId: a.actorUserId, actor: a.actor,
+        target: a.target, details: a.details, createdAt: a.createdAt.toISOString(),
       }));
     });
   }, { prefix: '/console/api' });

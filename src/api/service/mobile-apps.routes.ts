@@ -139,6 +139,15 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
     conflicts: true,
   }, async (caller, id, body) => toJson(await mobileApps.update(caller, id, body)));
 
+  app.post('/mobile-apps/:id/api-key', {
+    schema: {
+      tags, security, summary: 'Regenerate the mobile app API key (extension)',
+      description: 'A new X-Mobile-App-API-Key for the app, in the answer\'s apiKey; calls with the old key are refused (401) from then on. Ship the new key before regenerating.',
+      params: idParams,
+      response: { 200: mobileAppSchema, ...commonErrorResponses },
+    },
+  }, async (request) => toJson(await mobileApps.regenerateApiKey(callerOf(request), request.params.id)));
+
   app.post('/mobile-apps/:id/identity-verification', {
     schema: {
       tags, security, summary: 'Turn identity verification on, or rotate its secret (extension)',

@@ -1,6 +1,6 @@
 // The audit trail of security-relevant actions: who did what to which organization, when and
 // from where. The client address is sealed like other PII.
-import type { AuditLogRepo, AuditRecord } from '../../oltp/audit-log.repo.js';
+import type { AuditLogQuery, AuditLogRepo, AuditRecord } from '../../oltp/audit-log.repo.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 
 /** Who acted: the operator (operator API, CLI), a signed-in user, a partner's sign-in, or the service. */
@@ -10,25 +10,32 @@ export type Actor =
   | { type: 'partner'; partnerId: number; ip?: string | undefined }
   | { type: 'system' };
 
-export type AuditAction =
-  | 'sign_in'
-  | 'sign_out'
-  | 'sign_out.everywhere'
-  | 'login_link.issued'
-  | 'sso.linked'
-  | 'sso.signup'
-  | 'member.added'
-  | 'member.removed'
-  | 'member.role_changed'
-  | 'api_key.issued'
-  | 'api_key.regenerated'
-  | 'api_key.deleted'
-  | 'ip_allowlist.changed'
-  | 'webhook.changed'
-  | 'partner.registered'
-  | 'partner.updated'
-  | 'partner.deleted'
-  | 'partner.secret_rotated';
+/** Every action the trail records; the console filters its log by one of them. */
+export const AUDIT_ACTIONS = [
+  'sign_in',
+  'sign_out',
+  'sign_out.everywhere',
+  'login_link.issued',
+  'sso.linked',
+  'sso.signup',
+  'member.added',
+  'member.removed',
+  'member.role_changed',
+  'api_key.issued',
+  'api_key.regenerated',
+  'api_key.deleted',
+  'ip_allowlist.changed',
+  'webhook.changed',
+  'webhook.secret_rotated',
+  'partner.registered',
+  'partner.updated',
+  'partner.deleted',
+  'partner.secret_rotated',
+  'goal_type.added',
+  'goal_type.removed',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditFacts {
   organizationId?: number | null | undefined;
@@ -54,8 +61,9 @@ export function createAuditTrail(deps: { repo: AuditLogRepo; secretBox: SecretBo
       );
     },
 
-    list(organizationId: number, options: { limit: number; beforeId?: number | undefined }): Promise<AuditRecord[]> {
-      return deps.repo.list(organizationId, options);
+    /** Newest first, narrowed by the query's filters and paged by id. */
+    list(organizationId: number, query: AuditLogQuery & { action?: AuditAction | undefined }): Promise<AuditRecord[]> {
+      return deps.repo.list(organizationId, query);
     },
   };
 }

@@ -5,8 +5,8 @@ import type { OrganizationsRepo } from '../../oltp/organizations.repo.js';
 import type { Membership, User, UsersRepo } from '../../oltp/users.repo.js';
 import { notFound } from '../../shared/errors.js';
 import type { Caller } from '../caller.js';
-import type { AuditRecord } from '../../oltp/audit-log.repo.js';
-import type { AuditTrail } from './audit-trail.js';
+import type { AuditLogQuery, AuditRecord } from '../../oltp/audit-log.repo.js';
+import type { AuditAction, AuditTrail } from './audit-trail.js';
 import { authorize, permissionsOf, type Permission } from './roles.js';
 import type { ActiveSession, Sessions } from './sessions.js';
 
@@ -16,6 +16,11 @@ export interface ConsoleCaller extends Caller {
   channel: 'console';
   apiKeyId: null;
   member: NonNullable<Caller['member']>;
+}
+
+/** An audit entry with the acting user as the console shows them (null: no user acted, or the account is gone). */
+export interface AuditView extends AuditRecord {
+  actor: { email: string; name: string | null } | null;
 }
 
 export interface ConsoleOverview {
@@ -36,10 +41,16 @@ export function createConsoleAccess(deps: { sessions: Sessions; users: UsersRepo
       return { organization, app: null, channel: 'console', apiKeyId: null, member: { userId: session.user.id, role } };
     },
 
-    /** The organization's audit log, newest first: admins and owners only. */
-    auditLog(caller: ConsoleCaller, page: { limit: number; beforeId?: number | undefined }): Promise<AuditRecord[]> {
+    /** The organization's audit log, newest first, filtered and paged: admins and owners only. */
+    async auditLog(caller: ConsoleCaller, query: AuditLogQuery & { action?: AuditAction | undefined }): Promise<AuditView[]> {
       authorize(caller, 'audit.read');
-      return deps.audit.list(caller.organization.id, page);
+      const entries = await deps.audit.list(caller.organization.id, query);
+      const ids = [...new Set(entries.flatMap((e) => (e.actorUserId === null ? [] : [e.actorUserId])))];
+      const users = new Map((await deps.users.getMany(ids)).map((u) => [u.id, u]));
+      return entries.map((e) => {
+        const user = e.actorUserId === null ? undefined : users.get(e.actorUserId);
+        return { ...e, actor: user ? { email: user.email, name: user.name } : null };
+      });
     },
 
     async overview(session: ActiveSession): Promise<ConsoleOverview> {

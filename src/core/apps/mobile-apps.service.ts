@@ -42,7 +42,7 @@ function checkPlatformFields(platform: Platform, teamId: string | null | undefin
 const missing = (id: number) => notFound('MOBILE_APP_NOT_FOUND', `mobile app ${id} does not exist`);
 
 export function createMobileAppsService(deps: {
-  repo: Pick<MobileAppsRepo, 'create' | 'list' | 'get' | 'update' | 'isLinked' | 'issueIdentitySecret' | 'clearIdentitySecret' | 'delete'>;
+  repo: Pick<MobileAppsRepo, 'create' | 'list' | 'get' | 'update' | 'isLinked' | 'regenerateApiKey' | 'issueIdentitySecret' | 'clearIdentitySecret' | 'delete'>;
   /** Apps feed the redirect and the association files: called after every successful change. */
   linkChanged(organizationId: number): void;
 }) {
@@ -99,6 +99,14 @@ export function createMobileAppsService(deps: {
       });
       if (!updated) throw missing(id);
       linkChanged(orgId);
+      return updated;
+    },
+
+    /** A new mobile SDK key: apps still sending the old one are refused (401) from their next call. */
+    async regenerateApiKey(caller: AppCaller, id: number): Promise<MobileApp> {
+      authorize(caller, 'apps.write');
+      const updated = await repo.regenerateApiKey(caller.organization.id, id);
+      if (!updated) throw missing(id);
       return updated;
     },
 

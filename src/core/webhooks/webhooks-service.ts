@@ -1,6 +1,7 @@
-// The operator's rules for an organization's webhook endpoint and its delivery log: setting the
-// endpoint (URL checked for safety, secret sealed, categories, enabled, secret rotation), reading
-// it back (never the secret), listing and reading deliveries, redelivering one, and a test event.
+// The rules for an organization's webhook endpoint and its delivery log, as the operator uses them
+// (and the console, through webhook-settings.ts): setting the endpoint (URL checked for safety,
+// secret sealed, categories, enabled, secret rotation), reading it back (never the secret), listing
+// and reading deliveries, redelivering one, and a test event.
 // A changed secret keeps the previous one valid for keepPreviousSecretHours (default 24): during
 // that time every delivery carries both signatures, so the receiver can switch over without
 // losing events. Every change tells the bus consumers to reread the subscriptions.
@@ -67,34 +68,55 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
   const deliveryNotFound = (id: number) => notFound('WEBHOOK_DELIVERY_NOT_FOUND', `delivery ${id} does not exist`);
 
+  /** Checks the URL, seals the secret, stores and audits; the organization is known to exist. */
+  async function store(organizationId: number, input: WebhookEndpointInput, actor: Actor, action: 'webhook.changed' | 'webhook.secret_rotated') {
+    const checked = await validateWebhookUrl(input.url, { allowInsecure: deps.allowInsecure, resolve: deps.resolve });
+    if (!checked.ok) throw invalid(checked.code, checked.message, { field: 'url' });
+    const currentSealed = await endpoints.currentSecretSealed(organizationId);
+    const current = currentSealed === undefined ? undefined : secretBox.open(currentSealed);
+    const secret = input.secret ?? current;
+    if (secret === undefined) throw invalid('WEBHOOK_SECRET_REQUIRED', 'secret is required for a new endpoint', { field: 'secret' });
+    const secretChanged = current !== undefined && !secretsEqual(current, secret);
+    const keepHours = secretChanged ? (input.keepPreviousSecretHours ?? DEFAULT_KEEP_PREVIOUS_HOURS) : input.keepPreviousSecretHours;
+    const endpoint = await endpoints.upsert({
+      organizationId,
+      url: checked.url.toString(),
+      secretSealed: secretBox.seal(secret),
+      secretChanged,
+      events: [...new Set(input.events ?? WEBHOOK_CATEGORIES)],
+      enabled: input.enabled ?? true,
+      keepPreviousSecretMs: keepHours === undefined ? undefined : keepHours * 3_600_000,
+    });
+    deps.endpointChanged();
+    await deps.audit.record(actor, action, {
+      organizationId,
+      details: { url: endpoint.url, events: endpoint.events, enabled: endpoint.enabled, secretChanged },
+    });
+    // Deliveries that waited for the endpoint to come back are due now.
+    if (endpoint.enabled) deps.nudge();
+    return endpoint;
+  }
+
   return {
     async setEndpoint(organizationId: number, input: WebhookEndpointInput, actor: Actor = { type: 'operator' }) {
       await requireOrganization(organizationId);
-      const checked = await validateWebhookUrl(input.url, { allowInsecure: deps.allowInsecure, resolve: deps.resolve });
-      if (!checked.ok) throw invalid(checked.code, checked.message, { field: 'url' });
-      const currentSealed = await endpoints.currentSecretSealed(organizationId);
-      const current = currentSealed === undefined ? undefined : secretBox.open(currentSealed);
-      const secret = input.secret ?? current;
-      if (secret === undefined) throw invalid('WEBHOOK_SECRET_REQUIRED', 'secret is required for a new endpoint', { field: 'secret' });
-      const secretChanged = current !== undefined && !secretsEqual(current, secret);
-      const keepHours = secretChanged ? (input.keepPreviousSecretHours ?? DEFAULT_KEEP_PREVIOUS_HOURS) : input.keepPreviousSecretHours;
-      const endpoint = await endpoints.upsert({
-        organizationId,
-        url: checked.url.toString(),
-        secretSealed: secretBox.seal(secret),
-        secretChanged,
-        events: [...new Set(input.events ?? WEBHOOK_CATEGORIES)],
-        enabled: input.enabled ?? true,
-        keepPreviousSecretMs: keepHours === undefined ? undefined : keepHours * 3_600_000,
-      });
-      deps.endpointChanged();
-      await deps.audit.record(actor, 'webhook.changed', {
-        organizationId,
-        details: { url: endpoint.url, events: endpoint.events, enabled: endpoint.enabled, secretChanged },
-      });
-      // Deliveries that waited for the endpoint to come back are due now.
-      if (endpoint.enabled) deps.nudge();
-      return endpoint;
+      return store(organizationId, input, actor, 'webhook.changed');
+    },
+
+    /**
+     * A new secret for the configured endpoint, the rest as it is; the previous secret is still
+     * signed with for DEFAULT_KEEP_PREVIOUS_HOURS.
+     */
+    async rotateSecret(organizationId: number, secret: string, actor: Actor) {
+      await requireOrganization(organizationId);
+      const { url, events, enabled } = await requireEndpoint(organizationId);
+      return store(organizationId, { url, events, enabled, secret }, actor, 'webhook.secret_rotated');
+    },
+
+    /** The endpoint, or undefined when none is configured. */
+    async findEndpoint(organizationId: number) {
+      await requireOrganization(organizationId);
+      return endpoints.get(organizationId);
     },
 
     async getEndpoint(organizationId: number) {

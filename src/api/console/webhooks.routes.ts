@@ -1,0 +1,128 @@
+// The console's developer menu for the organization's webhook: the endpoint (or null), saving it
+// (the signing secret shown once, on the first save), a new secret (shown once), a test event, and
+// the delivery log with each delivery's attempts and redelivery. Registered inside the console API
+// context, so the session and CSRF rules apply; the core checks webhooks.manage.
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AccountServices } from '../../core/accounts/index.js';
+import { WEBHOOK_CATEGORIES } from '../../core/webhooks/webhooks-service.js';
+import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
+import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { pageQuery, toPaged } from '../schemas/paging.js';
+import {
+  deliveryStateSchema,
+  toWebhookDeliveryDetailJson,
+  toWebhookDeliveryJson,
+  toWebhookEndpointJson,
+  webhookDeliveryDetailSchema,
+  webhookDeliveryPageSchema,
+  webhookDeliverySchema,
+  webhookEndpointSchema,
+  WEBHOOKS_DOC,
+  webhookTestQueuedSchema,
+} from '../schemas/webhook.js';
+
+const tags = ['console'];
+const security = [{ consoleSession: [] }];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const orgParams = z.object({ orgId: idSchema });
+const deliveryParams = orgParams.extend({ id: idSchema });
+const secretSchema = z.string().describe('the signing secret (whsec_…), shown this once');
+const savedSchema = z.object({
+  endpoint: webhookEndpointSchema,
+  secret: secretSchema.nullable().describe('the new signing secret on the first save, shown this once; null afterwards'),
+});
+
+export const consoleWebhookRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; webhookSettings: WebhookSettings }> = async (
+  app,
+  { accounts, webhookSettings: webhooks },
+) => {
+  async function acting(request: FastifyRequest, orgId: number) {
+    const caller = await accounts.console.callerIn(request.consoleSession!, orgId);
+    return { caller, actor: { type: 'user' as const, userId: caller.member.userId, ip: request.ip } };
+  }
+
+  app.get('/organizations/:orgId/webhook', {
+    schema: {
+      tags, security, summary: "The organization's webhook endpoint (never its secret); null when none is set", params: orgParams,
+      response: { 200: z.object({ endpoint: webhookEndpointSchema.nullable() }), ...errors },
+    },
+  }, async (request) => {
+    const { caller } = await acting(request, request.params.orgId);
+    const endpoint = await webhooks.get(caller);
+    return { endpoint: endpoint && toWebhookEndpointJson(endpoint) };
+  });
+
+  app.put('/organizations/:orgId/webhook', {
+    schema: {
+      tags, security, summary: 'Set the webhook endpoint: 201 with its signing secret (shown this once) the first time, then 200 with secret null',
+      description: WEBHOOKS_DOC,
+      params: orgParams,
+      body: z.object({
+        url: z.string().url().max(2000).describe('https://; checked for safety'),
+        events: z.array(z.enum(WEBHOOK_CATEGORIES)).min(1).describe('the categories sent (webhook.test always is)'),
+        enabled: z.boolean().default(true).describe('default true; enabling again clears the failure streak'),
+      }),
+      response: { 200: savedSchema, 201: savedSchema, ...errors },
+    },
+  }, async (request, reply) => {
+    const { caller, actor } = await acting(request, request.params.orgId);
+    const { endpoint, secret } = await webhooks.save(caller, actor, request.body);
+    return reply.code(secret === null ? 200 : 201).send({ endpoint: toWebhookEndpointJson(endpoint), secret });
+  });
+
+  app.post('/organizations/:orgId/webhook/secret', {
+    schema: {
+      tags, security, summary: 'A new signing secret (shown this once); the previous one is still signed with for 24 hours', params: orgParams,
+      response: { 200: z.object({ endpoint: webhookEndpointSchema, secret: secretSchema }), ...errors },
+    },
+  }, async (request) => {
+    const { caller, actor } = await acting(request, request.params.orgId);
+    const { endpoint, secret } = await webhooks.rotateSecret(caller, actor);
+    return { endpoint: toWebhookEndpointJson(endpoint), secret };
+  });
+
+  app.post('/organizations/:orgId/webhook/test', {
+    schema: {
+      tags, security, summary: 'Enqueue a webhook.test event to the endpoint', params: orgParams,
+      response: { 202: webhookTestQueuedSchema, ...errors, 409: errorBodySchema },
+    },
+  }, async (request, reply) => {
+    const { caller } = await acting(request, request.params.orgId);
+    return reply.code(202).send(await webhooks.sendTest(caller));
+  });
+
+  app.get('/organizations/:orgId/webhook/deliveries', {
+    schema: {
+      tags, security, summary: 'The webhook delivery log, newest first', params: orgParams,
+      querystring: z.object({ ...pageQuery, state: deliveryStateSchema.optional() }),
+      response: { 200: webhookDeliveryPageSchema, ...errors },
+    },
+  }, async (request) => {
+    const { caller } = await acting(request, request.params.orgId);
+    const { page, size, state } = request.query;
+    const { items, total } = await webhooks.deliveries(caller, { state }, { page, size });
+    return toPaged(items.map(toWebhookDeliveryJson), total, { page, size });
+  });
+
+  app.get('/organizations/:orgId/webhook/deliveries/:id', {
+    schema: {
+      tags, security, summary: 'One webhook delivery with its body and every attempt', params: deliveryParams,
+      response: { 200: webhookDeliveryDetailSchema, ...errors },
+    },
+  }, async (request) => {
+    const { caller } = await acting(request, request.params.orgId);
+    return toWebhookDeliveryDetailJson(await webhooks.delivery(caller, request.params.id));
+  });
+
+  app.post('/organizations/:orgId/webhook/deliveries/:id/redeliver', {
+    schema: {
+      tags, security, summary: 'Send a delivery again now (same event id and body, a fresh retry window)', params: deliveryParams,
+      response: { 202: webhookDeliverySchema, ...errors },
+    },
+  }, async (request, reply) => {
+    const { caller } = await acting(request, request.params.orgId);
+    return reply.code(202).send(toWebhookDeliveryJson(await webhooks.redeliver(caller, request.params.id)));
+  });
+};
