@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default'],
+    teardownTimeout: 60_000,
     projects: [
       {
         // chDB is one engine per process, so every service test file runs in its own forked process.
@@ -15,7 +16,6 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 120_000,
-          teardownTimeout: 60_000,
           globalSetup: ['test/support/global-setup.ts'],
         },
       },

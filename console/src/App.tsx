@@ -16,6 +16,8 @@ const Campaigns = lazy(() => import('./pages/Campaigns'));
 const Domains = lazy(() => import('./pages/Domains'));
 const Members = lazy(() => import('./pages/Members'));
 const AuditLog = lazy(() => import('./pages/AuditLog'));
+const GoalTypes = lazy(() => import('./pages/GoalTypes'));
+const Webhooks = lazy(() => import('./pages/Webhooks'));
 
 const ORG_KEY = 'signpost.organization';
 
@@ -112,7 +114,7 @@ export function App() {
       <AppShell.Navbar p="md">
         <Stack justify="space-between" h="100%">
           <Stack gap={4} component="nav">
-            {(['overview', 'links', 'campaigns', 'domains', 'apps', 'keys', 'members', 'audit'] as const).map((target) => (
+            {(['overview', 'links', 'campaigns', 'goals', 'domains', 'apps', 'keys', 'webhooks', 'members', 'audit'] as const).map((target) => (
               <NavLink
                 key={target}
                 href={pathOf(target)}
@@ -147,6 +149,8 @@ export function App() {
             {screen === 'overview' && <Overview membership={membership} />}
             {screen === 'links' && <Links membership={membership} />}
             {screen === 'campaigns' && <Campaigns membership={membership} />}
+            {screen === 'goals' && <GoalTypes membership={membership} />}
+            {screen === 'webhooks' && <Webhooks membership={membership} />}
             {screen === 'domains' && <Domains membership={membership} />}
             {screen === 'apps' && <Apps membership={membership} />}
             {screen === 'keys' && <ApiKeys membership={membership} />}

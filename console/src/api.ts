@@ -150,6 +150,7 @@ export interface AuditEntry {
   action: string;
   actorType: string;
   actorUserId: number | null;
+  actor: { email: string; name: string | null } | null;
   target: string | null;
   details: Record<string, unknown>;
   createdAt: string;
@@ -161,3 +162,56 @@ export interface GoalType {
   preset: boolean;
   createdAt: string | null;
 }
+
+export interface Usage {
+  plan: string;
+  monthlyQuota: number;
+  callsThisMonth: number;
+  remaining: number;
+  month: string;
+  resetsAt: string;
+  addOns: { userJourney: boolean; revenueAnalytics: boolean };
+  features: { qrCodes: boolean; dataRetentionDays: number; addOnsIncluded: boolean };
+}
+
+export const WEBHOOK_CATEGORIES = ['click', 'campaign', 'goal', 'funnel', 'session'] as const;
+export type WebhookCategory = (typeof WEBHOOK_CATEGORIES)[number];
+
+export interface WebhookEndpoint {
+  url: string;
+  events: WebhookCategory[];
+  enabled: boolean;
+  secretRotation: boolean;
+  previousSecretValidUntil: string | null;
+  consecutiveFailures: number;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  updatedAt: string;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  eventId: string;
+  eventType: string;
+  state: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastLatencyMs: number | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export interface WebhookDeliveryDetail extends WebhookDelivery {
+  payload: unknown;
+  attemptLog: { attempt: number; startedAt: string; url: string; status: number | null; error: string | null; latencyMs: number; responseBody: string | null }[];
+}
+
+/** The actions the audit log records, as the server names them (its filter takes one). */
+export const AUDIT_ACTIONS = [
+  'sign_in', 'sign_out', 'sign_out.everywhere', 'login_link.issued', 'sso.linked', 'sso.signup',
+  'member.added', 'member.removed', 'member.role_changed', 'api_key.issued', 'api_key.regenerated', 'api_key.deleted',
+  'ip_allowlist.changed', 'webhook.changed', 'webhook.secret_rotated', 'partner.registered', 'partner.updated',
+  'partner.deleted', 'partner.secret_rotated', 'goal_type.added', 'goal_type.removed',
+] as const;

@@ -2,15 +2,17 @@
 // a handful of screens). Unknown paths show the overview.
 import { useEffect, useState } from 'react';
 
-export type Screen = 'overview' | 'links' | 'campaigns' | 'domains' | 'apps' | 'keys' | 'members' | 'audit';
+export type Screen = 'overview' | 'links' | 'campaigns' | 'goals' | 'domains' | 'apps' | 'keys' | 'webhooks' | 'members' | 'audit';
 
 const PATHS: Record<Screen, string> = {
   overview: '/console/',
   links: '/console/links',
   campaigns: '/console/campaigns',
+  goals: '/console/goal-types',
   domains: '/console/domains',
   apps: '/console/apps',
   keys: '/console/api-keys',
+  webhooks: '/console/webhooks',
   members: '/console/members',
   audit: '/console/audit',
 };

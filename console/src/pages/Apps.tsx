@@ -1,6 +1,7 @@
-// Mobile apps of the organization: each with its app id and SDK key to copy and a set-up snippet,
-// and a form to register an iOS or Android app. Registering needs apps.write.
-import { Badge, Button, Card, Code, Group, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+// Mobile apps of the organization: each with its app id and SDK key to copy (the key regenerated
+// on request), the platform's set-up snippets with its values filled in, and the association files
+// as this service serves them; and a form to register an iOS or Android app. Changes need apps.write.
+import { Badge, Button, Card, Code, Group, SegmentedControl, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +18,114 @@ function Copyable({ label, value }: { label: string; value: string }) {
       <Code style={{ overflowWrap: 'anywhere' }}>{value}</Code>
       <CopyValue value={value} label={label} compact />
     </Group>
+  );
+}
+
+/** The platform's own set-up: app links for the service's host, and an SDK call with the app's credentials. */
+export function setupSnippets(app: MobileApp, origin: string): { label: string; code: string }[] {
+  const host = new URL(origin).host;
+  const sdkCall = `curl -H 'X-App-ID: ${app.id}' -H 'X-Mobile-App-API-Key: ${app.apiKey}' \\\n  '${origin}/api/v1/sdk/mobile/deeplink/resolve-fingerprint?userAgent=…&ipAddress=…'`;
+  if (app.platform === 'IOS') {
+    return [
+      { label: 'Associated Domains (Xcode → Signing & Capabilities)', code: `applinks:${host}` },
+      { label: 'HTTP', code: sdkCall },
+    ];
+  }
+  return [
+    {
+      label: 'AndroidManifest.xml',
+      code: [
+        '<intent-filter android:autoVerify="true">',
+        '  <action android:name="android.intent.action.VIEW" />',
+        '  <category android:name="android.intent.category.DEFAULT" />',
+        '  <category android:name="android.intent.category.BROWSABLE" />',
+        `  <data android:scheme="https" android:host="${host}" android:pathPrefix="/${app.path}/" />`,
+        '</intent-filter>',
+      ].join('\n'),
+    },
+    { label: 'HTTP', code: sdkCall },
+  ];
+}
+
+const ASSOCIATION_FILE = { IOS: '/.well-known/apple-app-site-association', ANDROID: '/.well-known/assetlinks.json' } as const;
+
+/** The association file of the app's platform, fetched from this service as phones fetch it. */
+function AssociationFile({ platform }: { platform: MobileApp['platform'] }) {
+  const { t } = useTranslation();
+  const path = ASSOCIATION_FILE[platform];
+  const file = useQuery({
+    queryKey: ['association', path],
+    queryFn: async () => {
+      const response = await fetch(path, { headers: { accept: 'application/json' } });
+      if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+      return JSON.stringify(await response.json(), null, 2);
+    },
+  });
+  return (
+    <Stack gap={4}>
+      <Text size="sm">{t('apps.associationFile')} <Code>{path}</Code></Text>
+      <QueryStatus query={file} />
+      {file.data && <Code block mah={220} style={{ overflow: 'auto' }} data-testid={`association-${platform}`}>{file.data}</Code>}
+    </Stack>
+  );
+}
+
+function AppCard({ app, canWrite, onRegenerate, regenerating }: { app: MobileApp; canWrite: boolean; onRegenerate: () => void; regenerating: boolean }) {
+  const { t } = useTranslation();
+  const snippets = setupSnippets(app, window.location.origin);
+  return (
+    <Card withBorder>
+      <Group justify="space-between" mb="xs">
+        <Title order={3} size="h5">{app.appName}</Title>
+        <Badge variant="light">{app.platform === 'IOS' ? 'iOS' : 'Android'}</Badge>
+      </Group>
+      <Stack gap={6}>
+        <Copyable label={t('apps.appId')} value={String(app.id)} />
+        <Copyable label={t('apps.apiKey')} value={app.apiKey} />
+        <Copyable label={app.platform === 'IOS' ? t('apps.bundleId') : t('apps.packageName')} value={app.bundleId} />
+        <Copyable label={t('apps.path')} value={`/${app.path}/`} />
+        {app.scheme && <Copyable label={t('apps.scheme')} value={app.scheme} />}
+      </Stack>
+      <Group mt="xs">
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          disabled={!canWrite}
+          loading={regenerating}
+          aria-label={`${t('apps.regenerate')}: ${app.appName}`}
+          onClick={() => window.confirm(t('apps.regenerateConfirm', { name: app.appName })) && onRegenerate()}
+        >
+          {t('apps.regenerate')}
+        </Button>
+      </Group>
+      <Tabs defaultValue="headers" mt="sm">
+        <Tabs.List>
+          <Tabs.Tab value="headers">{t('apps.snippet')}</Tabs.Tab>
+          <Tabs.Tab value="setup">{t('apps.setup')}</Tabs.Tab>
+          <Tabs.Tab value="association">{t('apps.association')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="headers" pt="xs">
+          <Code block>{`X-App-ID: ${app.id}\nX-Mobile-App-API-Key: ${app.apiKey}`}</Code>
+        </Tabs.Panel>
+        <Tabs.Panel value="setup" pt="xs">
+          <Stack gap="xs">
+            {snippets.map((s) => (
+              <Stack gap={4} key={s.label}>
+                <Group justify="space-between" wrap="nowrap">
+                  <Text size="sm">{s.label}</Text>
+                  <CopyValue value={s.code} label={s.label} compact />
+                </Group>
+                <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>{s.code}</Code>
+              </Stack>
+            ))}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="association" pt="xs">
+          <AssociationFile platform={app.platform} />
+        </Tabs.Panel>
+      </Tabs>
+    </Card>
   );
 }
 
@@ -50,6 +159,15 @@ export default function Apps({ membership }: { membership: Membership }) {
     },
     onError: (error: Error) => setNotice({ ok: false, text: error.message }),
   });
+  const regenerate = useMutation({
+    mutationFn: (id: number) => api<MobileApp>('POST', `/organizations/${orgId}/mobile-apps/${id}/api-key`),
+    onSuccess: (app) => {
+      setNotice({ ok: true, text: t('apps.regenerated', { name: app.appName }) });
+      void queryClient.invalidateQueries({ queryKey: key });
+      void queryClient.invalidateQueries({ queryKey: ['association'] });
+    },
+    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+  });
 
   return (
     <Stack>
@@ -79,21 +197,13 @@ export default function Apps({ membership }: { membership: Membership }) {
       {apps.data && apps.data.content.length === 0 && <Text c="dimmed">{t('apps.empty')}</Text>}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         {apps.data?.content.map((app) => (
-          <Card withBorder key={app.id}>
-            <Group justify="space-between" mb="xs">
-              <Title order={3} size="h5">{app.appName}</Title>
-              <Badge variant="light">{app.platform === 'IOS' ? 'iOS' : 'Android'}</Badge>
-            </Group>
-            <Stack gap={6}>
-              <Copyable label={t('apps.appId')} value={String(app.id)} />
-              <Copyable label={t('apps.apiKey')} value={app.apiKey} />
-              <Copyable label={app.platform === 'IOS' ? t('apps.bundleId') : t('apps.packageName')} value={app.bundleId} />
-              <Copyable label={t('apps.path')} value={`/${app.path}/`} />
-              {app.scheme && <Copyable label={t('apps.scheme')} value={app.scheme} />}
-            </Stack>
-            <Text size="sm" mt="sm" mb={4}>{t('apps.snippet')}</Text>
-            <Code block>{`X-App-ID: ${app.id}\nX-Mobile-App-API-Key: ${app.apiKey}`}</Code>
-          </Card>
+          <AppCard
+            key={app.id}
+            app={app}
+            canWrite={canWrite}
+            onRegenerate={() => regenerate.mutate(app.id)}
+            regenerating={regenerate.isPending && regenerate.variables === app.id}
+          />
         ))}
       </SimpleGrid>
     </Stack>

@@ -1,0 +1,69 @@
+// The developer screens' own rules: the platform snippets carry the app's values, the audit
+// filters become the server's query, and the webhook screen shows the secret once, after the save
+// that made it, and a role without webhooks.manage an explanation instead of a form.
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Membership, MobileApp } from '../src/api';
+import { setupSnippets } from '../src/pages/Apps';
+import { auditQuery } from '../src/pages/AuditLog';
+import Webhooks from '../src/pages/Webhooks';
+import { renderConsole, serveApi } from './render';
+
+const app = (platform: MobileApp['platform']): MobileApp => ({ id: 12, appName: 'Shop', platform, bundleId: 'com.shop', path: 'shop-x1', apiKey: 'spm_key', scheme: null });
+
+describe('app set-up snippets', () => {
+  it('name the service host and the app path, id and key', () => {
+    const [links, http] = setupSnippets(app('ANDROID'), 'https://go.example.com');
+    expect(links!.code).toContain('android:host="go.example.com" android:pathPrefix="/shop-x1/"');
+    expect(http!.code).toContain("-H 'X-App-ID: 12' -H 'X-Mobile-App-API-Key: spm_key'");
+    expect(http!.code).toContain('https://go.example.com/api/v1/sdk/mobile/deeplink/resolve-fingerprint');
+    expect(setupSnippets(app('IOS'), 'https://go.example.com:8443')[0]!.code).toBe('applinks:go.example.com:8443');
+  });
+});
+
+describe('audit filters', () => {
+  it('send the action, the actor and whole local days as instants', () => {
+    const query = new URLSearchParams(auditQuery({ action: 'member.added', actorUserId: '3', fromDay: '2026-11-01', toDay: '2026-11-02' }, 99));
+    expect(query.get('action')).toBe('member.added');
+    expect(query.get('actorUserId')).toBe('3');
+    expect(query.get('before')).toBe('99');
+    expect(query.get('from')).toBe(new Date(2026, 10, 1).toISOString());
+    expect(query.get('to')).toBe(new Date(2026, 10, 3).toISOString());
+    expect([...new URLSearchParams(auditQuery({ action: null, actorUserId: null, fromDay: '', toDay: '' })).keys()]).toEqual(['limit']);
+  });
+});
+
+const developer: Membership = { organizationId: 1, organizationName: 'Acme', plan: 'PRO', role: 'developer', permissions: ['webhooks.manage'] };
+const endpoint = {
+  url: 'https://hooks.example.com/in', events: ['click', 'goal'], enabled: true, secretRotation: false, previousSecretValidUntil: null,
+  consecutiveFailures: 0, disabledAt: null, disabledReason: null, updatedAt: '2026-11-25T00:00:00Z',
+};
+const noDeliveries = { content: [], page: 0, size: 20, totalElements: 0, totalPages: 0, first: true, last: true };
+
+describe('webhooks screen', () => {
+  it('sets up the endpoint with the categories chosen and shows the new secret once', async () => {
+    const sent = serveApi({
+      'GET /organizations/1/webhook': { status: 200, body: { endpoint: null } },
+      'PUT /organizations/1/webhook': (r) => ({ status: 201, body: { endpoint: { ...endpoint, ...(r.body as object) }, secret: 'whsec_shown_once' } }),
+      'GET /organizations/1/webhook/deliveries': { status: 200, body: noDeliveries },
+    });
+    renderConsole(<Webhooks membership={developer} />);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/엔드포인트 URL/), 'https://hooks.example.com/in');
+    for (const category of ['캠페인', '퍼널', '세션']) await user.click(screen.getByLabelText(category));
+    await user.click(screen.getByRole('button', { name: '저장' }));
+    expect((await screen.findByTestId('webhook-secret')).textContent).toBe('whsec_shown_once');
+    expect(sent.find((r) => r.method === 'PUT')?.body).toEqual({ url: 'https://hooks.example.com/in', events: ['click', 'goal'], enabled: true });
+    expect(await screen.findByText('전송 기록이 없습니다. 테스트 이벤트를 보내 보세요.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '시크릿 숨기기' }));
+    await waitFor(() => expect(screen.queryByTestId('webhook-secret')).toBeNull());
+  });
+
+  it('explains to an analyst who may manage webhooks, and asks the server nothing', async () => {
+    const sent = serveApi({});
+    renderConsole(<Webhooks membership={{ ...developer, role: 'analyst', permissions: ['links.read'] }} />);
+    expect(screen.getByText('웹훅은 개발자 이상의 역할만 관리할 수 있습니다.')).toBeTruthy();
+    expect(sent).toEqual([]);
+  });
+});

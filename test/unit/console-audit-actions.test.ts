@@ -1,0 +1,10 @@
+// The console's audit filter offers the actions the server records and accepts, no more, no fewer.
+import { describe, expect, it } from 'vitest';
+import { AUDIT_ACTIONS as CONSOLE_ACTIONS } from '../../console/src/api.js';
+import { AUDIT_ACTIONS } from '../../src/core/accounts/audit-trail.js';
+
+describe('console audit actions', () => {
+  it('are the server\'s audit actions', () => {
+    expect([...CONSOLE_ACTIONS].sort()).toEqual([...AUDIT_ACTIONS].sort());
+  });
+});
