@@ -2,15 +2,13 @@
 // (PUBLIC_BASE_URL is the address it listens on, so cookies and origins work as in development),
 // its mail delivered over SMTP to a real peer, a headless Chromium for what a new user sees, and
 // plain HTTP with hand-carried cookies for an existing user and the sign-in form.
-import net, { type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
 import { launchChromium } from './support/mobile-browser.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { isolate, type Isolation, type TestService } from './support/service.js';
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from './support/smtp-peer.js';
 
 interface Partner {
@@ -45,23 +43,7 @@ function cookieFrom(response: Response, name = 'sp_session'): string | undefined
   return cookie?.split(';')[0];
 }
 
-/** A port the OS has just handed out and taken back, for the service to listen on. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** No serious or critical axe violation on the page as it stands. */
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(serious, what).toEqual([]);
-}
 
 describe('accounts end to end', () => {
   let isolation: Isolation;
@@ -98,12 +80,8 @@ describe('accounts end to end', () => {
 
   beforeAll(async () => {
     peer = await startSmtpPeer();
-    const port = await freePort();
-    BASE = `http://127.0.0.1:${port}`;
     isolation = await isolate();
-    svc = await startService(isolation, { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: BASE, SMTP_URL: peer.url });
-    await svc.container.listen();
-    expect((svc.container.app.server.address() as AddressInfo).port).toBe(port);
+    ({ svc, base: BASE } = await startListeningService(isolation, { SMTP_URL: peer.url }));
   });
 
   afterAll(async () => {
@@ -285,16 +263,7 @@ describe('accounts end to end', () => {
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'lead@example.com', role: 'owner', name: 'Lead' });
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'viewer@example.com', role: 'analyst' });
     browser ??= await launchChromium();
-    const signInAs = async (email: string) => {
-      const ctx = await browser!.newContext({ locale: 'ko-KR' });
-      const page = await ctx.newPage();
-      const link = new URL((await svc.admin('POST', '/login-links', { email })).json().url as string);
-      await page.goto(`${BASE}${link.pathname}${link.search}`);
-      expect(new URL(page.url()).pathname).toBe('/console/');
-      return { ctx, page };
-    };
-
-    const { ctx: ownerCtx, page } = await signInAs('lead@example.com');
+    const { ctx: ownerCtx, page } = await signInAs(browser, svc, BASE, 'lead@example.com');
     await page.getByRole('link', { name: '멤버' }).click();
     expect(new URL(page.url()).pathname).toBe('/console/members');
     await expect.poll(() => page.getByRole('row').count()).toBe(3);
@@ -410,7 +379,7 @@ describe('accounts end to end', () => {
     await ownerCtx.close();
 
     // The analyst sees the list with every action disabled, and the server refuses it anyway.
-    const { ctx: viewerCtx, page: viewer } = await signInAs('viewer@example.com');
+    const { ctx: viewerCtx, page: viewer } = await signInAs(browser, svc, BASE, 'viewer@example.com');
     await viewer.goto(`${BASE}/console/members`);
     await expect.poll(() => viewer.getByRole('row').count()).toBe(4);
     expect(await viewer.getByRole('button', { name: '초대' }).isDisabled()).toBe(true);

@@ -135,6 +135,10 @@ export interface MobileApp {
   path: string;
   apiKey: string;
   scheme: string | null;
+  /** iOS: needed for the app to appear in apple-app-site-association. */
+  teamId?: string | null;
+  /** Android: needed for the app to appear in assetlinks.json. */
+  sha256CertFingerprints?: string[];
 }
 
 export interface ApiKey {

@@ -18,6 +18,11 @@ setNonce(nonce);
 // badges): text keeps WCAG AA contrast (4.5:1) everywhere.
 const theme = createTheme({
   primaryColor: 'blue',
+  // Mantine's darkest green and yellow fall short of 4.5:1 as text on their own light background.
+  colors: {
+    green: ['#ebfbee', '#d3f9d8', '#b2f2bb', '#8ce99a', '#69db7c', '#51cf66', '#40c057', '#37b24d', '#2f9e44', '#1b6e2e'],
+    yellow: ['#fff9db', '#fff3bf', '#ffec99', '#ffe066', '#ffd43b', '#fcc419', '#fab005', '#f59f00', '#f08c00', '#8f4a00'],
+  },
   primaryShade: { light: 8, dark: 8 },
   variantColorResolver: (input) => {
     const colors = defaultVariantColorsResolver(input);

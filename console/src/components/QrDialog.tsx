@@ -70,8 +70,8 @@ export function QrDialog({ orgId, link, onClose }: { orgId: number; link: ShortU
             </Group>
           )}
           <Group grow>
-            <ColorInput label={t('qr.dark')} value={dark} onChange={setDark} format="hex" />
-            <ColorInput label={t('qr.light')} value={light} onChange={setLight} format="hex" />
+            <ColorInput label={t('qr.dark')} value={dark} onChange={setDark} format="hex" withEyeDropper={false} />
+            <ColorInput label={t('qr.light')} value={light} onChange={setLight} format="hex" withEyeDropper={false} />
           </Group>
           <Select label={t('qr.size')} data={SIZES.map((s) => ({ value: s, label: `${s} × ${s}px` }))} value={size} onChange={(v) => v && setSize(v)} allowDeselect={false} />
           {failure && <Text c="red" role="alert">{failure}</Text>}

@@ -54,6 +54,7 @@ export const en: Words = {
     packageName: 'Package name',
     scheme: 'URL scheme',
     teamId: 'Apple team id',
+    fingerprint: 'Signing certificate SHA-256 fingerprint',
     storeUrl: 'Store URL',
     appId: 'App id',
     apiKey: 'App API key',
@@ -67,6 +68,8 @@ export const en: Words = {
     setup: 'Platform set-up',
     association: 'Association file',
     associationFile: 'As this service serves it:',
+    needsTeamId: 'Without an Apple team id the app is missing from this file; add it so links open the app directly (universal links).',
+    needsFingerprint: 'Without a signing certificate fingerprint (SHA-256) the app is missing from this file; add one so links open the app directly (app links).',
   },
   keys: {
     heading: 'API keys',

@@ -52,6 +52,7 @@ export const ko = {
     packageName: '패키지 이름',
     scheme: 'URL 스킴',
     teamId: 'Apple 팀 ID',
+    fingerprint: '서명 인증서 SHA-256 지문',
     storeUrl: '스토어 URL',
     appId: '앱 ID',
     apiKey: '앱 API 키',
@@ -65,6 +66,8 @@ export const ko = {
     setup: '플랫폼 설정',
     association: '연결 파일',
     associationFile: '이 서비스가 제공하는 파일:',
+    needsTeamId: 'Apple 팀 ID가 없어 이 파일에 앱이 빠져 있습니다. 팀 ID를 넣어야 링크가 앱을 바로 엽니다 (유니버설 링크).',
+    needsFingerprint: '서명 인증서 지문(SHA-256)이 없어 이 파일에 앱이 빠져 있습니다. 지문을 넣어야 링크가 앱을 바로 엽니다 (앱 링크).',
   },
   keys: {
     heading: 'API 키',

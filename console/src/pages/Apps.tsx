@@ -1,7 +1,7 @@
 // Mobile apps of the organization: each with its app id and SDK key to copy (the key regenerated
 // on request), the platform's set-up snippets with its values filled in, and the association files
 // as this service serves them; and a form to register an iOS or Android app. Changes need apps.write.
-import { Badge, Button, Card, Code, Group, SegmentedControl, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, Group, SegmentedControl, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -50,9 +50,12 @@ export function setupSnippets(app: MobileApp, origin: string): { label: string; 
 const ASSOCIATION_FILE = { IOS: '/.well-known/apple-app-site-association', ANDROID: '/.well-known/assetlinks.json' } as const;
 
 /** The association file of the app's platform, fetched from this service as phones fetch it. */
-function AssociationFile({ platform }: { platform: MobileApp['platform'] }) {
+function AssociationFile({ app }: { app: MobileApp }) {
   const { t } = useTranslation();
+  const { platform } = app;
   const path = ASSOCIATION_FILE[platform];
+  // Without these the file cannot name the app, and links open the browser instead.
+  const missing = platform === 'IOS' ? !app.teamId : (app.sha256CertFingerprints ?? []).length === 0;
   const file = useQuery({
     queryKey: ['association', path],
     queryFn: async () => {
@@ -64,8 +67,9 @@ function AssociationFile({ platform }: { platform: MobileApp['platform'] }) {
   return (
     <Stack gap={4}>
       <Text size="sm">{t('apps.associationFile')} <Code>{path}</Code></Text>
+      {missing && <Alert color="yellow" role="note">{t(platform === 'IOS' ? 'apps.needsTeamId' : 'apps.needsFingerprint')}</Alert>}
       <QueryStatus query={file} />
-      {file.data && <Code block mah={220} style={{ overflow: 'auto' }} data-testid={`association-${platform}`}>{file.data}</Code>}
+      {file.data && <Code block mah={220} style={{ overflow: 'auto' }} tabIndex={0} data-testid={`association-${platform}`}>{file.data}</Code>}
     </Stack>
   );
 }
@@ -122,7 +126,7 @@ function AppCard({ app, canWrite, onRegenerate, regenerating }: { app: MobileApp
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="association" pt="xs">
-          <AssociationFile platform={app.platform} />
+          <AssociationFile app={app} />
         </Tabs.Panel>
       </Tabs>
     </Card>
@@ -137,7 +141,7 @@ export default function Apps({ membership }: { membership: Membership }) {
   const key = ['org', orgId, 'apps'];
   const apps = useQuery({ queryKey: key, queryFn: () => api<Page<MobileApp>>('GET', `/organizations/${orgId}/mobile-apps?size=100`) });
   const [platform, setPlatform] = useState<'IOS' | 'ANDROID'>('IOS');
-  const [form, setForm] = useState({ appName: '', bundleId: '', scheme: '', teamId: '', storeUrl: '' });
+  const [form, setForm] = useState({ appName: '', bundleId: '', scheme: '', teamId: '', storeUrl: '', fingerprints: '' });
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const field = (name: keyof typeof form) => ({
     value: form[name],
@@ -150,10 +154,17 @@ export default function Apps({ membership }: { membership: Membership }) {
       const optional = Object.fromEntries(
         (['scheme', 'storeUrl', ...(platform === 'IOS' ? (['teamId'] as const) : [])] as const).filter((k) => form[k].trim()).map((k) => [k, form[k].trim()]),
       );
-      return api<MobileApp>('POST', `/organizations/${orgId}/mobile-apps`, { platform, appName: form.appName.trim(), bundleId: form.bundleId.trim(), ...optional });
+      const fingerprints = platform === 'ANDROID' ? form.fingerprints.split(/[\s,]+/).filter(Boolean) : [];
+      return api<MobileApp>('POST', `/organizations/${orgId}/mobile-apps`, {
+        platform,
+        appName: form.appName.trim(),
+        bundleId: form.bundleId.trim(),
+        ...optional,
+        ...(fingerprints.length > 0 ? { sha256CertFingerprints: fingerprints } : {}),
+      });
     },
     onSuccess: (app) => {
-      setForm({ appName: '', bundleId: '', scheme: '', teamId: '', storeUrl: '' });
+      setForm({ appName: '', bundleId: '', scheme: '', teamId: '', storeUrl: '', fingerprints: '' });
       setNotice({ ok: true, text: t('apps.registered', { name: app.appName }) });
       void queryClient.invalidateQueries({ queryKey: key });
     },
@@ -188,6 +199,7 @@ export default function Apps({ membership }: { membership: Membership }) {
               <TextInput required label={platform === 'IOS' ? t('apps.bundleId') : t('apps.packageName')} placeholder="com.example.app" w={240} {...field('bundleId')} />
               <TextInput label={t('apps.scheme')} placeholder="myapp://" w={160} {...field('scheme')} />
               {platform === 'IOS' && <TextInput label={t('apps.teamId')} placeholder="ABCDE12345" w={150} {...field('teamId')} />}
+              {platform === 'ANDROID' && <TextInput label={t('apps.fingerprint')} placeholder="AB:CD:…" w={320} {...field('fingerprints')} />}
               <TextInput type="url" label={t('apps.storeUrl')} placeholder="https://" w={280} {...field('storeUrl')} />
               <Button type="submit" disabled={!canWrite} loading={register.isPending}>{t('apps.registerButton')}</Button>
             </Group>

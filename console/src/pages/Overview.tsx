@@ -30,7 +30,7 @@ function UsageCard({ orgId }: { orgId: number }) {
           <Group gap="xs" mt="xs">
             <Text size="sm" c="dimmed">{t('overview.addOns')}</Text>
             {(['userJourney', 'revenueAnalytics'] as const).map((name) => (
-              <Badge key={name} variant={u.addOns[name] ? 'filled' : 'outline'} color={u.addOns[name] ? 'green' : 'gray'}>
+              <Badge key={name} variant={u.addOns[name] ? 'light' : 'outline'} color={u.addOns[name] ? 'green' : 'gray'}>
                 {t(`overview.addOn.${name}`)}: {t(u.addOns[name] ? 'overview.on' : 'overview.off')}
               </Badge>
             ))}

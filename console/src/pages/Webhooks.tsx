@@ -26,7 +26,7 @@ function DeliveryDetail({ orgId, id, onClose }: { orgId: number; id: number; onC
       {d && (
         <Stack>
           <Group gap="xs">
-            <Badge color={STATE_COLOUR[d.state]}>{t(`webhooks.state.${d.state}`)}</Badge>
+            <Badge variant="light" color={STATE_COLOUR[d.state]}>{t(`webhooks.state.${d.state}`)}</Badge>
             <Code>{d.eventType}</Code>
             <Text size="sm" c="dimmed">{d.eventId}</Text>
           </Group>
@@ -54,7 +54,7 @@ function DeliveryDetail({ orgId, id, onClose }: { orgId: number; id: number; onC
           </Table.ScrollContainer>
           {d.attemptLog.length === 0 && <Text c="dimmed">{t('webhooks.noAttempts')}</Text>}
           <Text size="sm">{t('webhooks.payload')}</Text>
-          <Code block mah={260} style={{ overflow: 'auto' }}>{JSON.stringify(d.payload, null, 2)}</Code>
+          <Code block mah={260} style={{ overflow: 'auto' }} tabIndex={0}>{JSON.stringify(d.payload, null, 2)}</Code>
         </Stack>
       )}
     </Modal>
@@ -143,7 +143,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
       <Text c="dimmed" maw={720}>{t('webhooks.intro')}</Text>
       <Notice notice={notice} onClose={() => setNotice(null)} />
       {secret && (
-        <Alert color="yellow" title={t('webhooks.secretTitle')} role="status" withCloseButton closeButtonLabel={t('webhooks.hideSecret')} onClose={() => setSecret(null)}>
+        <Alert color="blue" title={t('webhooks.secretTitle')} role="status" withCloseButton closeButtonLabel={t('webhooks.hideSecret')} onClose={() => setSecret(null)}>
           <Text size="sm" mb="xs">{t('webhooks.secretOnce')}</Text>
           <Group gap="xs" wrap="nowrap">
             <Code data-testid="webhook-secret" style={{ overflowWrap: 'anywhere' }}>{secret}</Code>
@@ -158,8 +158,8 @@ export default function Webhooks({ membership }: { membership: Membership }) {
             {!current && <Text size="sm" c="dimmed">{t('webhooks.none')}</Text>}
             {current && (
               <Group gap="xs">
-                <Badge color={current.enabled ? 'green' : 'gray'}>{t(current.enabled ? 'webhooks.on' : 'webhooks.off')}</Badge>
-                {current.consecutiveFailures > 0 && <Badge color="red">{t('webhooks.failing', { count: current.consecutiveFailures })}</Badge>}
+                <Badge variant="light" color={current.enabled ? 'green' : 'gray'}>{t(current.enabled ? 'webhooks.on' : 'webhooks.off')}</Badge>
+                {current.consecutiveFailures > 0 && <Badge variant="light" color="red">{t('webhooks.failing', { count: current.consecutiveFailures })}</Badge>}
                 {current.disabledReason && <Text size="sm" c="dimmed">{current.disabledReason}</Text>}
                 {current.secretRotation && current.previousSecretValidUntil && (
                   <Text size="sm" c="dimmed">{t('webhooks.rotation', { until: new Date(current.previousSecretValidUntil).toLocaleString(i18n.language) })}</Text>
@@ -177,7 +177,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
               <Button type="submit" loading={save.isPending} disabled={events.length === 0}>{t('webhooks.save')}</Button>
               {current && (
                 <>
-                  <Button variant="light" onClick={() => test.mutate()} loading={test.isPending} disabled={!current.enabled}>{t('webhooks.test')}</Button>
+                  <Button variant="default" onClick={() => test.mutate()} loading={test.isPending} disabled={!current.enabled}>{t('webhooks.test')}</Button>
                   <Button variant="subtle" color="red" onClick={() => window.confirm(t('webhooks.rotateConfirm')) && rotate.mutate()} loading={rotate.isPending}>
                     {t('webhooks.rotate')}
                   </Button>
@@ -223,7 +223,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
                     <Table.Tr key={d.id}>
                       <Table.Td>{new Date(d.createdAt).toLocaleString(i18n.language)}</Table.Td>
                       <Table.Td><Code>{d.eventType}</Code></Table.Td>
-                      <Table.Td><Badge color={STATE_COLOUR[d.state]}>{t(`webhooks.state.${d.state}`)}</Badge></Table.Td>
+                      <Table.Td><Badge variant="light" color={STATE_COLOUR[d.state]}>{t(`webhooks.state.${d.state}`)}</Badge></Table.Td>
                       <Table.Td ta="right">{d.attempts}</Table.Td>
                       <Table.Td>{d.lastStatus ?? d.lastError ?? '—'}</Table.Td>
                       <Table.Td ta="right">{d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}</Table.Td>
@@ -232,7 +232,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
                           <Button size="xs" variant="subtle" onClick={() => setOpened(d.id)} aria-label={`${t('webhooks.details')}: #${d.id}`}>{t('webhooks.details')}</Button>
                           <Button
                             size="xs"
-                            variant="light"
+                            variant="subtle"
                             onClick={() => redeliver.mutate(d.id)}
                             loading={redeliver.isPending && redeliver.variables === d.id}
                             aria-label={`${t('webhooks.redeliver')}: #${d.id}`}

@@ -1,0 +1,225 @@
+// The console's screens end to end in headless Chromium against the real service listening on
+// loopback: the link editor (UTM, share preview, edit) and its QR download, goal types, a webhook
+// registered and its delivery seen in the log (signed with the secret shown once) and redelivered,
+// the audit log filtered on the server, an app's SDK key regenerated, a developer refused member
+// management, and the console at phone width. axe checks every screen.
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
+import { launchChromium } from './support/mobile-browser.js';
+import { isolate, type Isolation, type TestService } from './support/service.js';
+import { signedWith } from './support/webhook-signature.js';
+
+const FINGERPRINT = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).padStart(2, '0').toUpperCase()).join(':');
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+}
+
+describe('console end to end', () => {
+  let isolation: Isolation;
+  let svc: TestService;
+  let BASE: string;
+  let browser: Browser;
+  let receiver: http.Server;
+  let receiverUrl: string;
+  const received: Received[] = [];
+
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, raw: Buffer.concat(chunks) });
+        res.writeHead(200).end('thanks');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/signpost`;
+    isolation = await isolate();
+    ({ svc, base: BASE } = await startListeningService(isolation, { WEBHOOK_ALLOW_INSECURE: 'true' }));
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await svc?.close();
+    await isolation?.dispose();
+    await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  });
+
+  const redirectOf = async (path: string) => (await fetch(`${BASE}${path}`, { redirect: 'manual' })).headers.get('location');
+
+  it('makes a link with every field in the editor, edits it, and downloads its QR code', { timeout: 90_000 }, async () => {
+    const org = await svc.createOrganization('Editor Team', 'PRO');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'maker@example.com', role: 'developer' });
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'maker@example.com');
+    await page.getByRole('link', { name: '링크' }).click();
+    await page.getByRole('button', { name: '옵션 더 보기' }).click();
+    const editor = page.getByRole('dialog', { name: '새 단축 링크' });
+    await editor.getByLabel('원본 URL').fill('https://example.com/summer?ref=mail');
+    await editor.getByLabel('별칭 (선택)').fill('summer');
+    await editor.getByLabel('utm_source').fill('kakao');
+    await editor.getByLabel('utm_campaign').fill('summer-2026');
+    expect(await editor.getByTestId('utm-destination').innerText()).toBe('https://example.com/summer?ref=mail&utm_source=kakao&utm_campaign=summer-2026');
+    await editor.getByRole('button', { name: '소셜 공유 미리보기 (OG 태그)' }).click();
+    await editor.getByLabel('OG 제목').fill('여름 세일');
+    await editor.getByLabel('OG 설명').fill('이번 주만 최대 50%');
+    const preview = editor.getByTestId('share-preview');
+    await expect.poll(() => preview.innerText()).toContain('여름 세일');
+    expect(await preview.innerText()).toContain('이번 주만 최대 50%');
+    await expectAccessible(page, 'link editor');
+    await editor.getByRole('button', { name: '만들기' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain(`${BASE}/summer`);
+
+    // What the editor saved is what the Service API reads and what a click does.
+    const [made] = ((await svc.service('GET', '/urls?keyword=summer', org.apiKey)).json() as { content: Record<string, unknown>[] }).content;
+    expect(made).toMatchObject({ originalUrl: 'https://example.com/summer?ref=mail', utmSource: 'kakao', utmCampaign: 'summer-2026', ogTitle: '여름 세일', ogDescription: '이번 주만 최대 50%', showAdPage: false });
+    expect(await redirectOf('/summer')).toBe('https://example.com/summer?ref=mail&utm_source=kakao&utm_campaign=summer-2026');
+
+    // Edited: the title set, the campaign parameter cleared.
+    await page.getByRole('button', { name: `편집: ${BASE}/summer` }).click();
+    const edit = page.getByRole('dialog', { name: '링크 편집' });
+    expect(await edit.getByTestId('editing-address').innerText()).toBe(`${BASE}/summer`);
+    await edit.getByLabel('제목', { exact: true }).fill('Summer sale');
+    await edit.getByLabel('utm_campaign').fill('');
+    await edit.getByRole('button', { name: '저장' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('저장했습니다');
+    const edited = (await svc.service('GET', `/urls/${made!.id}`, org.apiKey)).json();
+    expect(edited).toMatchObject({ title: 'Summer sale', utmCampaign: null, utmSource: 'kakao', ogTitle: '여름 세일' });
+    await expect.poll(() => redirectOf('/summer')).toBe('https://example.com/summer?ref=mail&utm_source=kakao');
+
+    // The QR code: a preview, and a PNG file that is a PNG.
+    await page.getByRole('button', { name: `QR: ${BASE}/summer` }).click();
+    await expect.poll(() => page.getByTestId('qr-preview').count()).toBe(1);
+    await expectAccessible(page, 'QR dialog');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PNG 내려받기' }).click()]);
+    expect(download.suggestedFilename()).toBe('qr-summer.png');
+    const png = fs.readFileSync((await download.path())!);
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    await ctx.close();
+  });
+
+  it('registers a webhook, sees its test delivery in the log, redelivers it, and finds the change in the audit log', { timeout: 90_000 }, async () => {
+    const org = await svc.createOrganization('Hook Team', 'PRO');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'hooks@example.com', role: 'owner' });
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'hooks@example.com');
+
+    // Goal types first: the organization's own, next to the presets.
+    await page.getByRole('link', { name: '목표 유형' }).click();
+    await expect.poll(() => page.getByRole('row').count()).toBe(9);
+    await page.getByLabel('이름').fill('newsletterSignup');
+    await page.getByLabel('설명').fill('뉴스레터 구독');
+    await page.getByRole('button', { name: '추가', exact: true }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'newsletterSignup' }).count()).toBe(1);
+    await expectAccessible(page, 'goal types screen');
+
+    await page.getByRole('link', { name: '웹훅' }).click();
+    await expect.poll(() => page.locator('main').innerText()).toContain('아직 웹훅이 없습니다.');
+    await expectAccessible(page, 'webhooks screen (empty)');
+    await page.getByLabel('엔드포인트 URL').fill(receiverUrl);
+    await page.getByLabel('세션').uncheck();
+    await page.getByRole('button', { name: '저장' }).click();
+    const secret = await page.getByTestId('webhook-secret').innerText();
+    expect(secret).toMatch(/^whsec_/);
+    const before = received.length;
+    await page.getByRole('button', { name: '테스트 이벤트 보내기' }).click();
+    const row = page.getByTestId('deliveries').getByRole('row').filter({ hasText: 'webhook.test' });
+    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toContain('성공');
+    expect(await row.innerText()).toContain('200');
+    const test = received.slice(before);
+    expect(test).toHaveLength(1);
+    expect(signedWith(test[0]!.headers['x-signature-256'], test[0]!.raw, secret)).toBe(true);
+    const eventId = (JSON.parse(test[0]!.raw.toString()) as { id: string }).id;
+    await expectAccessible(page, 'webhooks screen with a delivery');
+
+    await row.getByRole('button', { name: /^자세히/ }).click();
+    const detail = page.getByRole('dialog');
+    await expect.poll(() => detail.innerText()).toContain(eventId);
+    expect(await detail.innerText()).toContain('thanks');
+    await expectAccessible(page, 'delivery detail');
+    await detail.getByRole('button', { name: '닫기' }).click();
+
+    await row.getByRole('button', { name: /^다시 보내기/ }).click();
+    await expect.poll(() => received.length, { timeout: 20_000 }).toBe(before + 2);
+    expect((JSON.parse(received[before + 1]!.raw.toString()) as { id: string }).id).toBe(eventId);
+    const endpoint = (await svc.admin('GET', `/organizations/${org.id}/webhook`)).json();
+    expect(endpoint).toMatchObject({ url: receiverUrl, events: ['click', 'campaign', 'goal', 'funnel'], enabled: true });
+
+    // The audit log, filtered on the server to the webhook change.
+    await page.getByRole('link', { name: '감사 로그' }).click();
+    await expect.poll(() => page.locator('main').innerText()).toContain('goal_type.added');
+    await page.getByRole('combobox', { name: '작업 종류' }).fill('webhook.changed');
+    await page.getByRole('option', { name: /\(webhook\.changed\)/ }).click();
+    await expect.poll(() => page.locator('main').innerText()).not.toContain('goal_type.added');
+    expect(await page.locator('tbody').innerText()).toContain('hooks@example.com');
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await expectAccessible(page, 'audit log filtered');
+    await ctx.close();
+  });
+
+  it("regenerates an app's SDK key and shows the association file as served", { timeout: 60_000 }, async () => {
+    const org = await svc.createOrganization('App Team', 'PRO');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'apps@example.com', role: 'developer' });
+    const created = (await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'ANDROID', appName: 'Team Android', bundleId: 'com.team.android', sha256CertFingerprints: [FINGERPRINT] })).json();
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'apps@example.com');
+    await page.getByRole('link', { name: '모바일 앱' }).click();
+    await expect.poll(() => page.locator('main').innerText()).toContain(created.apiKey);
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: '앱 API 키 재발급: Team Android' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('Team Android');
+    const renewed = (await svc.service('GET', `/mobile-apps/${created.id}`, org.apiKey)).json();
+    expect(renewed.apiKey).not.toBe(created.apiKey);
+    await expect.poll(() => page.locator('main').innerText()).toContain(renewed.apiKey);
+    const sdk = (key: string) => fetch(`${BASE}/api/v1/sdk/mobile/deeplink/match?token=none`, { headers: { 'x-app-id': String(created.id), 'x-mobile-app-api-key': key } });
+    expect((await sdk(created.apiKey)).status).toBe(401);
+    expect((await sdk(renewed.apiKey)).status).toBe(404);
+
+    await page.getByRole('tab', { name: '플랫폼 설정' }).click();
+    expect(await page.locator('main').innerText()).toContain(`android:pathPrefix="/${created.path}/"`);
+    await page.getByRole('tab', { name: '연결 파일' }).click();
+    await expect.poll(() => page.getByTestId('association-ANDROID').innerText()).toContain('com.team.android');
+    await expectAccessible(page, 'mobile apps screen with the association file');
+    await ctx.close();
+  });
+
+  it('refuses member management to a developer, and works at phone width', { timeout: 60_000 }, async () => {
+    const org = await svc.createOrganization('Phone Team', 'FREE');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'owner@phone.example', role: 'owner' });
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'dev@phone.example', role: 'developer' });
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'dev@phone.example', { viewport: { width: 390, height: 844 } });
+    await expect.poll(() => page.getByTestId('plan').innerText()).toBe('FREE');
+    expect(await page.getByTestId('calls').innerText()).toContain('/');
+    await expectAccessible(page, 'overview at phone width');
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    expect(await fits()).toBe(true);
+
+    // The menu folds behind its button on a phone: off the screen until opened.
+    const menuRight = async () => (await page.getByRole('link', { name: '멤버' }).boundingBox())!.x + 100;
+    expect(await menuRight()).toBeLessThanOrEqual(0);
+    await page.getByRole('button', { name: '조직' }).click();
+    await expect.poll(menuRight).toBeGreaterThan(100);
+    await page.getByRole('link', { name: '멤버' }).click();
+    await expect.poll(() => page.getByRole('row').count()).toBe(3);
+    expect(await page.getByRole('button', { name: '초대' }).isDisabled()).toBe(true);
+    expect(await fits()).toBe(true);
+    const csrf = ((await (await page.request.get(`${BASE}/console/api/session`)).json()) as { csrfToken: string }).csrfToken;
+    const refused = await page.request.post(`${BASE}/console/api/organizations/${org.id}/members`, {
+      headers: { 'x-csrf-token': csrf, origin: BASE }, data: { email: 'friend@phone.example', role: 'analyst' },
+    });
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('ROLE_FORBIDDEN');
+
+    // On the FREE plan the QR dialog says which plan has QR codes.
+    await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/phone', customAlias: 'phone' });
+    await page.goto(`${BASE}/console/links`);
+    await page.getByRole('button', { name: `QR: ${BASE}/phone` }).click();
+    await expect.poll(() => page.getByRole('dialog').innerText()).toContain('QR 코드는 PRO 요금제 이상에서 쓸 수 있습니다.');
+    await expectAccessible(page, 'QR dialog on the FREE plan at phone width');
+    await ctx.close();
+  });
+});
