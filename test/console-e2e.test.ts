@@ -195,7 +195,7 @@ describe('console end to end', () => {
     await expect.poll(() => page.getByTestId('plan').innerText()).toBe('FREE');
     expect(await page.getByTestId('calls').innerText()).toContain('/');
     await expectAccessible(page, 'overview at phone width');
-    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    const fits = () => page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
     expect(await fits()).toBe(true);
 
     // The menu folds behind its button on a phone: off the screen until opened.
