@@ -274,6 +274,13 @@ describe('accounts end to end', () => {
     await expect.poll(() => page.getByRole('row').count()).toBe(4);
     const members = (await svc.admin('GET', `/organizations/${org.id}/members`)).json() as { email: string; role: string }[];
     expect(members.find((m) => m.email === 'newbie@example.com')?.role).toBe('analyst');
+    // The new member hears of it by mail, in their language, with a link that signs them in.
+    const invitation = await peer.waitFor(mailTo('newbie@example.com'), 10_000);
+    expect(invitation.subject).toBe('Lead 님이 Signpost의 Team Console 조직에 초대했습니다');
+    expect(invitation.text).toContain('3일 동안 한 번만');
+    const invited = await http(new URL(linkIn(invitation)).pathname + new URL(linkIn(invitation)).search);
+    expect(invited.status).toBe(302);
+    expect((await sessionWith(cookieFrom(invited)!)).user.email).toBe('newbie@example.com');
 
     // A short link made in the console works at once, and shows in the list.
     await page.getByRole('link', { name: '링크' }).click();

@@ -68,7 +68,7 @@ export function composeAccounts({
       signIn,
       sso,
       sessions,
-      members: createMembersService({ users, organizations: repos.organizations, audit }),
+      members: createMembersService({ users, organizations: repos.organizations, audit, invite: (member, organizationName, inviter) => links.invite(member, organizationName, inviter) }),
       console: createConsoleAccess({ sessions, users, organizations: repos.organizations, audit }),
       audit,
     },

@@ -205,7 +205,7 @@ export const en: Words = {
     never: 'Never',
     invite: 'Invite a member',
     inviteButton: 'Invite',
-    invited: 'Added {{email}} as {{role}}.',
+    invited: 'Added {{email}} as {{role}}. A new member gets an invitation mail with a sign-in link.',
     remove: 'Remove',
     removeConfirm: 'Remove {{email}} from the organization?',
     removed: 'Member removed.',

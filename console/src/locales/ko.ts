@@ -203,7 +203,7 @@ export const ko = {
     never: '없음',
     invite: '멤버 초대',
     inviteButton: '초대',
-    invited: '{{email}} 님을 {{role}}(으)로 추가했습니다.',
+    invited: '{{email}} 님을 {{role}}(으)로 추가했습니다. 새 멤버에게는 로그인 링크가 담긴 초대 메일이 갑니다.',
     remove: '제외',
     removeConfirm: '{{email}} 님을 조직에서 제외할까요?',
     removed: '멤버를 제외했습니다.',

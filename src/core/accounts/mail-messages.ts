@@ -1,5 +1,5 @@
 // The mail the console sends, in Korean and English: plain text plus simple HTML with one button.
-// Every message carries exactly one link, valid for the minutes it says.
+// Every message carries exactly one link, valid for the time it says.
 import type { MailMessage } from '../../mail/mailer.js';
 import { escapeHtml } from '../../shared/html.js';
 import type { Language } from '../../shared/roles.js';
@@ -13,11 +13,19 @@ interface Wording {
   ignore: string;
 }
 
-type MessageKind = 'sign_in' | 'sso_link' | 'sso_signup';
+export type MessageKind = 'sign_in' | 'sso_link' | 'sso_signup' | 'invitation';
 
-function wording(kind: MessageKind, language: Language, minutes: number, serviceName: string): Wording {
+/** How long a link lasts, in words: minutes, or whole days for an invitation's longer life. */
+function lifetime(minutes: number, language: Language): string {
+  const days = minutes / 1440;
+  if (Number.isInteger(days)) return language === 'en' ? `${days} day${days === 1 ? '' : 's'}` : `${days}일`;
+  return language === 'en' ? `${minutes} minutes` : `${minutes}분`;
+}
+
+/** `serviceName` names the partner of an SSO message, the organization of an invitation; `inviter` who invited. */
+function wording(kind: MessageKind, language: Language, minutes: number, serviceName: string, inviter: string): Wording {
   if (language === 'en') {
-    const validity = `The link works once, for ${minutes} minutes.`;
+    const validity = `The link works once, for ${lifetime(minutes, language)}.`;
     const ignore = 'If you did not ask for this, ignore this message: nothing happens without the link.';
     switch (kind) {
       case 'sign_in':
@@ -38,9 +46,17 @@ function wording(kind: MessageKind, language: Language, minutes: number, service
           validity,
           ignore,
         };
+      case 'invitation':
+        return {
+          subject: `${inviter} invited you to ${serviceName} on Signpost`,
+          intro: `${inviter} added you to the organization ${serviceName} in the Signpost console. Use the button below to sign in; later, sign in at the console with this address.`,
+          button: 'Open the console',
+          validity,
+          ignore: 'If you did not expect this, ignore this message: nothing happens without the link.',
+        };
     }
   }
-  const validity = `이 링크는 ${minutes}분 동안 한 번만 사용할 수 있습니다.`;
+  const validity = `이 링크는 ${lifetime(minutes, language)} 동안 한 번만 사용할 수 있습니다.`;
   const ignore = '직접 요청하지 않았다면 이 메일을 무시하세요. 링크를 열지 않으면 아무 일도 일어나지 않습니다.';
   switch (kind) {
     case 'sign_in':
@@ -61,11 +77,19 @@ function wording(kind: MessageKind, language: Language, minutes: number, service
         validity,
         ignore,
       };
+    case 'invitation':
+      return {
+        subject: `${inviter} 님이 Signpost의 ${serviceName} 조직에 초대했습니다`,
+        intro: `${inviter} 님이 Signpost 콘솔의 ${serviceName} 조직에 회원님을 추가했습니다. 아래 버튼을 눌러 로그인하세요. 다음부터는 이 주소로 콘솔에 로그인하면 됩니다.`,
+        button: '콘솔 열기',
+        validity,
+        ignore: '예상하지 못한 메일이라면 무시하세요. 링크를 열지 않으면 아무 일도 일어나지 않습니다.',
+      };
   }
 }
 
-export function mailFor(kind: MessageKind, options: { to: string; link: string; language: Language; minutes: number; serviceName?: string }): MailMessage {
-  const w = wording(kind, options.language, options.minutes, options.serviceName ?? '');
+export function mailFor(kind: MessageKind, options: { to: string; link: string; language: Language; minutes: number; serviceName?: string; inviter?: string }): MailMessage {
+  const w = wording(kind, options.language, options.minutes, options.serviceName ?? '', options.inviter ?? '');
   const text = `${w.intro}\n\n${options.link}\n\n${w.validity}\n${w.ignore}\n\n— Signpost\n`;
   const html =
     `<!doctype html><html lang="${options.language}"><body style="font-family:system-ui,sans-serif;color:#1f2328;line-height:1.5">` +

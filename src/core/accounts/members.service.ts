@@ -1,7 +1,8 @@
 // Members of an organization, as the operator and the console manage them. A console member acts
 // within their role: admins manage members but not owners, only owners make or unmake owners,
 // and the last owner can neither leave nor be demoted, so no organization is left ownerless.
-import type { Member, UsersRepo } from '../../oltp/users.repo.js';
+// Someone a member adds in the console is told by mail, with a link that signs them in.
+import type { Member, User, UsersRepo } from '../../oltp/users.repo.js';
 import type { OrganizationsRepo } from '../../oltp/organizations.repo.js';
 import { conflict, forbidden, invalid, notFound } from '../../shared/errors.js';
 import type { Role } from '../../shared/roles.js';
@@ -17,12 +18,19 @@ export interface MemberManager {
   role: Role | null;
 }
 
-export function createMembersService(deps: { users: UsersRepo; organizations: OrganizationsRepo; audit: AuditTrail }) {
+export function createMembersService(deps: {
+  users: UsersRepo;
+  organizations: OrganizationsRepo;
+  audit: AuditTrail;
+  /** Mails a member added in the console: who added them, to which organization, and a sign-in link. */
+  invite(member: User, organizationName: string, inviter: string): Promise<void>;
+}) {
   const { users, audit } = deps;
 
-  async function check(organizationId: number, by: MemberManager, permission: 'members.read' | 'members.manage'): Promise<void> {
-    existingOrganization(await deps.organizations.get(organizationId), organizationId);
+  async function check(organizationId: number, by: MemberManager, permission: 'members.read' | 'members.manage') {
+    const organization = existingOrganization(await deps.organizations.get(organizationId), organizationId);
     if (by.role !== null && by.actor.type === 'user') authorize({ member: { userId: by.actor.userId, role: by.role } }, permission);
+    return organization;
   }
 
   /** Only owners hand out or take away ownership. */
@@ -52,7 +60,7 @@ export function createMembersService(deps: { users: UsersRepo; organizations: Or
 
     /** Adds the member (making the account when the address has none), or sets the role of an existing one. */
     async add(organizationId: number, input: { email: string; role: Role; name?: string | undefined }, by: MemberManager): Promise<{ member: Member; created: boolean }> {
-      await check(organizationId, by, 'members.manage');
+      const organization = await check(organizationId, by, 'members.manage');
       const email = normalizeEmail(input.email);
       if (!email) throw invalid('EMAIL_INVALID', 'email: not a valid address');
       const { user } = await users.ensure({ email, name: input.name });
@@ -61,7 +69,14 @@ export function createMembersService(deps: { users: UsersRepo; organizations: Or
       if (current) await keepAnOwner(organizationId, current, input.role);
       const { created, previousRole } = await users.setMembership(organizationId, user.id, input.role);
       const target = `user:${user.id}`;
-      if (created) await audit.record(by.actor, 'member.added', { organizationId, target, details: { role: input.role } });
+      if (created) {
+        await audit.record(by.actor, 'member.added', { organizationId, target, details: { role: input.role } });
+        // The operator hands out login links itself; a member's colleague hears of it by mail.
+        if (by.actor.type === 'user') {
+          const inviter = await users.get(by.actor.userId);
+          await deps.invite(user, organization.name, inviter?.name ?? inviter?.email ?? organization.name);
+        }
+      }
       else if (previousRole !== input.role) {
         await audit.record(by.actor, 'member.role_changed', { organizationId, target, details: { from: previousRole, to: input.role } });
       }

@@ -8,6 +8,8 @@ import { mailFor } from './mail-messages.js';
 import { newToken, tokenHash } from './one-time-tokens.js';
 
 export const LINK_MINUTES = 15;
+/** An invitation waits for a person who may not read mail today. */
+export const INVITATION_MINUTES = 3 * 24 * 60;
 
 /** What a partner's sign-in told us, kept sealed while a signup or an account link waits on the user. */
 export interface PartnerClaims {
@@ -41,27 +43,30 @@ export function createSignInLinks(deps: {
   const { tokens, secretBox } = deps;
   const open = (sealed: string | null): PartnerClaims | null => (sealed === null ? null : (JSON.parse(secretBox.open(sealed)) as PartnerClaims));
 
+  /** A new one-time token of this purpose; `email` counts toward that address's hourly limit. */
+  async function issue(
+    purpose: SignInPurpose,
+    input: { userId?: number | null; email?: string; partnerId?: number | null; claims?: PartnerClaims | null },
+    minutes = LINK_MINUTES,
+  ): Promise<IssuedLink> {
+    const token = newToken();
+    const now = deps.clock();
+    const expiresAt = new Date(now.getTime() + minutes * 60_000);
+    await tokens.issue({
+      tokenHash: tokenHash(token),
+      purpose,
+      userId: input.userId ?? null,
+      emailIndex: input.email === undefined ? null : await deps.emailIndex(input.email),
+      partnerId: input.partnerId ?? null,
+      claimsSealed: input.claims ? secretBox.seal(JSON.stringify(input.claims)) : null,
+      createdAt: now,
+      expiresAt,
+    });
+    return { token, url: `${deps.publicBaseUrl}/console/auth/link?token=${token}`, expiresAt };
+  }
+
   return {
-    /** A new one-time token of this purpose; `email` counts toward that address's hourly limit. */
-    async issue(
-      purpose: SignInPurpose,
-      input: { userId?: number | null; email?: string; partnerId?: number | null; claims?: PartnerClaims | null },
-    ): Promise<IssuedLink> {
-      const token = newToken();
-      const now = deps.clock();
-      const expiresAt = new Date(now.getTime() + LINK_MINUTES * 60_000);
-      await tokens.issue({
-        tokenHash: tokenHash(token),
-        purpose,
-        userId: input.userId ?? null,
-        emailIndex: input.email === undefined ? null : await deps.emailIndex(input.email),
-        partnerId: input.partnerId ?? null,
-        claimsSealed: input.claims ? secretBox.seal(JSON.stringify(input.claims)) : null,
-        createdAt: now,
-        expiresAt,
-      });
-      return { token, url: `${deps.publicBaseUrl}/console/auth/link?token=${token}`, expiresAt };
-    },
+    issue,
 
     /** Links sent to this address within the window, whatever became of them. */
     async sentTo(email: string, windowMs: number): Promise<number> {
@@ -70,6 +75,14 @@ export function createSignInLinks(deps: {
 
     async mail(kind: 'sign_in' | 'sso_link' | 'sso_signup', to: string, link: IssuedLink, language: Language, serviceName?: string): Promise<void> {
       await deps.mailer.send(mailFor(kind, { to, link: link.url, language, minutes: LINK_MINUTES, ...(serviceName ? { serviceName } : {}) }));
+    },
+
+    /** Tells a new member who added them where, with a sign-in link that lasts INVITATION_MINUTES. */
+    async invite(member: { id: number; email: string; language: Language }, organizationName: string, inviter: string): Promise<void> {
+      const link = await issue('sign_in', { userId: member.id }, INVITATION_MINUTES);
+      await deps.mailer.send(
+        mailFor('invitation', { to: member.email, link: link.url, language: member.language, minutes: INVITATION_MINUTES, serviceName: organizationName, inviter }),
+      );
     },
 
     /** Uses the token once; undefined when unknown, used, expired or of another purpose. */
