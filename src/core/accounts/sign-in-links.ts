@@ -9,7 +9,7 @@ import { newToken, tokenHash } from './one-time-tokens.js';
 
 export const LINK_MINUTES = 15;
 /** An invitation waits for a person who may not read mail today. */
-export const INVITATION_MINUTES = 3 * 24 * 60;
+const INVITATION_MINUTES = 3 * 24 * 60;
 
 /** What a partner's sign-in told us, kept sealed while a signup or an account link waits on the user. */
 export interface PartnerClaims {
