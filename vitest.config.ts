@@ -26,6 +26,8 @@ export default defineConfig({
           name: 'console',
           include: ['console/test/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // Its own group, after the service suite: the two keep their own worker counts.
+          sequence: { groupOrder: 1 },
           setupFiles: ['console/test/setup.ts'],
           testTimeout: 30_000,
         },

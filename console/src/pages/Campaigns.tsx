@@ -6,6 +6,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeleteButton } from '../components/DeleteButton';
 import { Notice, type NoticeState } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { FormCard } from '../components/FormCard';
@@ -123,16 +124,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
                         <Button size="xs" variant="subtle" onClick={() => setEditing(c)} aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${c.name}`}>
                           {t(canWrite ? 'links.edit' : 'links.view')}
                         </Button>
-                        <Button
-                          size="xs"
-                          color="red"
-                          variant="subtle"
-                          disabled={!canWrite}
-                          aria-label={`${t('links.delete')}: ${c.name}`}
-                          onClick={() => window.confirm(t('campaigns.deleteConfirm', { name: c.name })) && remove.mutate(c.id)}
-                        >
-                          {t('links.delete')}
-                        </Button>
+                        <DeleteButton name={c.name} confirm={t('campaigns.deleteConfirm', { name: c.name })} onDelete={() => remove.mutate(c.id)} disabled={!canWrite} />
                       </Group>
                     </Table.Td>
                   </Table.Tr>

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormCard } from '../components/FormCard';
+import { DeleteButton } from '../components/DeleteButton';
 import { Notice, type NoticeState } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { api, fieldErrors, type GoalType, type Membership } from '../api';
@@ -75,16 +76,7 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
                   <Table.Td>{g.createdAt ? new Date(g.createdAt).toLocaleDateString(i18n.language) : '—'}</Table.Td>
                   <Table.Td>
                     {!g.preset && (
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="subtle"
-                        disabled={!canWrite}
-                        aria-label={`${t('links.delete')}: ${g.name}`}
-                        onClick={() => window.confirm(t('goals.removeConfirm', { name: g.name })) && remove.mutate(g.name)}
-                      >
-                        {t('links.delete')}
-                      </Button>
+                      <DeleteButton name={g.name} confirm={t('goals.removeConfirm', { name: g.name })} onDelete={() => remove.mutate(g.name)} disabled={!canWrite} />
                     )}
                   </Table.Td>
                 </Table.Tr>

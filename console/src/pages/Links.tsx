@@ -7,6 +7,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeleteButton } from '../components/DeleteButton';
 import { Notice, type NoticeState } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { FormCard } from '../components/FormCard';
@@ -121,15 +122,7 @@ export default function Links({ membership }: { membership: Membership }) {
                           {t(canWrite ? 'links.edit' : 'links.view')}
                         </Button>
                         <Button size="xs" variant="subtle" onClick={() => setQrOf(link)} aria-label={`${t('links.qr')}: ${link.shortUrl}`}>{t('links.qr')}</Button>
-                        <Button
-                          size="xs"
-                          color="red"
-                          variant="subtle"
-                          disabled={!canWrite}
-                          onClick={() => window.confirm(t('links.deleteConfirm', { url: link.shortUrl })) && remove.mutate(link.id)}
-                        >
-                          {t('links.delete')}
-                        </Button>
+                        <DeleteButton name={link.shortUrl} confirm={t('links.deleteConfirm', { url: link.shortUrl })} onDelete={() => remove.mutate(link.id)} disabled={!canWrite} />
                       </Group>
                     </Table.Td>
                   </Table.Tr>

@@ -1,13 +1,13 @@
 // The console's developer menu for Service API keys: list, issue (the key shown this once),
 // regenerate, delete. Registered inside the console API context, so the session and CSRF rules
 // apply; the core checks the member's role.
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ApiKeysService } from '../../core/organizations/api-keys.service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
+import { actingMember } from './acting-member.js';
 
 const tags = ['console'];
 const security = [{ consoleSession: [] }];
@@ -17,10 +17,7 @@ const keyParams = orgParams.extend({ keyId: idSchema });
 const issuedSchema = z.object({ id: z.number().int(), apiKey: z.string().describe('shown this once') });
 
 export const consoleApiKeyRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; apiKeys: ApiKeysService }> = async (app, { accounts, apiKeys }) => {
-  async function acting(request: FastifyRequest, orgId: number) {
-    const caller = await accounts.console.callerIn(request.consoleSession!, orgId);
-    return { caller, actor: { type: 'user' as const, userId: caller.member.userId, ip: request.ip } };
-  }
+  const acting = actingMember(accounts);
 
   app.get('/organizations/:orgId/api-keys', {
     schema: {

@@ -1,12 +1,12 @@
 // The console's goal types: the spec's presets and the organization's own, which members with
 // links.write add and remove. A link's goalType stays free text: this list is what the console
 // offers. Inside the console API context: session and CSRF rules apply; the core checks the role.
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import { GOAL_TYPE_DESCRIPTION_MAX, GOAL_TYPE_NAME_MAX, type GoalType, type GoalTypesService } from '../../core/links/goal-types.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { actingMember } from './acting-member.js';
 
 const tags = ['console'];
 const security = [{ consoleSession: [] }];
@@ -25,10 +25,7 @@ const toJson = (g: GoalType): z.infer<typeof goalTypeSchema> => ({
 });
 
 export const consoleGoalTypeRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; goalTypes: GoalTypesService }> = async (app, { accounts, goalTypes }) => {
-  async function acting(request: FastifyRequest, orgId: number) {
-    const caller = await accounts.console.callerIn(request.consoleSession!, orgId);
-    return { caller, actor: { type: 'user' as const, userId: caller.member.userId, ip: request.ip } };
-  }
+  const acting = actingMember(accounts);
 
   app.get('/organizations/:orgId/goal-types', {
     schema: {

@@ -2,7 +2,6 @@
 // (the signing secret shown once, on the first save), a new secret (shown once), a test event, and
 // the delivery log with each delivery's attempts and redelivery. Registered inside the console API
 // context, so the session and CSRF rules apply; the core checks webhooks.manage.
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
@@ -22,6 +21,7 @@ import {
   WEBHOOKS_DOC,
   webhookTestQueuedSchema,
 } from '../schemas/webhook.js';
+import { actingMember } from './acting-member.js';
 
 const tags = ['console'];
 const security = [{ consoleSession: [] }];
@@ -38,10 +38,7 @@ export const consoleWebhookRoutes: FastifyPluginAsyncZod<{ accounts: AccountServ
   app,
   { accounts, webhookSettings: webhooks },
 ) => {
-  async function acting(request: FastifyRequest, orgId: number) {
-    const caller = await accounts.console.callerIn(request.consoleSession!, orgId);
-    return { caller, actor: { type: 'user' as const, userId: caller.member.userId, ip: request.ip } };
-  }
+  const acting = actingMember(accounts);
 
   app.get('/organizations/:orgId/webhook', {
     schema: {
