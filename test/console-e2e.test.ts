@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
 import { launchChromium } from './support/mobile-browser.js';
+import { recordClicks } from './support/recorded-clicks.js';
 import { isolate, type Isolation, type TestService } from './support/service.js';
 import { signedWith } from './support/webhook-signature.js';
 
@@ -221,5 +222,47 @@ describe('console end to end', () => {
     await expect.poll(() => page.getByRole('dialog').innerText()).toContain('QR 코드는 PRO 요금제 이상에서 쓸 수 있습니다.');
     await expectAccessible(page, 'QR dialog on the FREE plan at phone width');
     await ctx.close();
+  });
+
+  it("shows a link's daily clicks in the viewer's time zone, exports them as the API counts them, and gives an analyst no edit actions", { timeout: 90_000 }, async () => {
+    const org = await svc.createOrganization('Stats Team', 'ENTERPRISE');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'reader@stats.example', role: 'analyst' });
+    const url = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/tz', customAlias: 'tz', title: 'Time zones' })).json();
+    // Friday 2026-11-20 23:30 UTC is Saturday 08:30 in Seoul.
+    await recordClicks(svc, org.id, 'url', url.id, [
+      { at: '2026-11-20T23:30:00Z' }, { at: '2026-11-20T23:45:00Z' }, { at: '2026-11-20T23:50:00Z' }, { at: '2026-11-21T10:00:00Z' },
+    ]);
+    const daily = async (timezoneId: string) => {
+      const { ctx, page } = await signInAs(browser, svc, BASE, 'reader@stats.example', { timezoneId });
+      await page.getByRole('link', { name: '링크' }).click();
+      // An analyst looks but changes nothing.
+      await expect.poll(() => page.getByRole('button', { name: `보기: ${BASE}/tz` }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: `편집: ${BASE}/tz` }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: '만들기' }).isDisabled()).toBe(true);
+      await page.getByRole('button', { name: `통계: ${BASE}/tz` }).click();
+      expect(new URL(page.url()).pathname).toBe(`/console/stats/urls/${url.id}`);
+      await expect.poll(() => page.getByTestId('link-address').innerText()).toBe(`${BASE}/tz`);
+      expect(await page.getByRole('combobox', { name: '시간대' }).inputValue()).toBe(timezoneId);
+      await page.getByText('직접 지정').click();
+      await page.getByLabel('시작일').fill('2026-11-20');
+      await page.getByLabel('종료일').fill('2026-11-21');
+      await expect.poll(() => page.getByTestId('range').innerText()).toBe('2026-11-20 – 2026-11-21');
+      await expect.poll(() => page.getByTestId('total').innerText()).toBe('4');
+      const rows = await page.getByTestId('daily-table').locator('tbody tr').allTextContents();
+      await expectAccessible(page, `link statistics in ${timezoneId}`);
+      // The CSV of the same panel, as the page offers it.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'CSV 내려받기: 일별 클릭' }).click()]);
+      const csv = fs.readFileSync((await download.path())!, 'utf8');
+      await ctx.close();
+      return { rows, csv };
+    };
+    const utc = await daily('UTC');
+    expect(utc.rows).toEqual(['2026-11-203', '2026-11-211']);
+    const seoul = await daily('Asia/Seoul');
+    expect(seoul.rows).toEqual(['2026-11-200', '2026-11-214']);
+    expect(seoul.csv).toBe('\uFEFFdate (Asia/Seoul),clicks\r\n2026-11-20,0\r\n2026-11-21,4\r\n');
+    const api = (await svc.service('GET', `/urls/${url.id}/stats?startDate=2026-11-20&endDate=2026-11-21&timeZone=Asia/Seoul`, org.apiKey)).json();
+    expect(api.chartData).toEqual([0, 4]);
+    expect(utc.csv).toContain('2026-11-20,3\r\n2026-11-21,1');
   });
 });

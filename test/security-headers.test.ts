@@ -231,7 +231,8 @@ describe('in a browser', () => {
     const violations = cspConsole(page);
     await page.goto(`${BASE}/docs/`);
     await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
-    expect(await page.locator('.opblock').count()).toBeGreaterThan(10);
+    // Swagger UI renders the operations tag by tag: wait for the rest.
+    await expect.poll(() => page.locator('.opblock').count(), { timeout: 15_000 }).toBeGreaterThan(10);
     expect(violations).toEqual([]);
     await context.close();
   });

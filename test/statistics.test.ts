@@ -2,15 +2,15 @@
 // across both 2025 DST changes and Asia/Kathmandu (+5:45); retention clamping; bots excluded;
 // the customId filter; 400s; another organization's id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uuidv7 } from '../src/shared/ids.js';
 import { expectError } from './support/error-body.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { uuidv7 } from '../src/shared/ids.js';
+import { type Click, recordClicks as recordSharedClicks } from './support/recorded-clicks.js';
+import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 let isolation: Isolation;
 let svc: TestService;
 let org: { id: number; apiKey: string };
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 beforeAll(async () => {
@@ -25,41 +25,8 @@ afterAll(async () => {
   await isolation?.dispose();
 });
 
-interface Click {
-  at: string;
-  userAgent?: string;
-  ip?: string;
-  referrer?: string;
-  cid?: string;
-  tracker?: string;
-  bot?: boolean;
-}
-
-/** Clicks as the redirect records them, at chosen instants, through the real pipeline. */
-async function recordClicks(linkType: 'url' | 'campaign', linkId: number, clicks: Click[], organizationId = org.id): Promise<void> {
-  for (const c of clicks) {
-    svc.container.deps.events.record({
-      eventId: uuidv7(),
-      type: 'click',
-      occurredAt: Date.parse(c.at),
-      organizationId,
-      data: {
-        linkType, linkId, host: 'localhost', cid: c.cid ?? '', tracker: c.tracker ?? '', referrer: c.referrer ?? '',
-        userAgent: c.userAgent ?? IPHONE, ip: c.ip ?? '211.234.10.1', acceptLanguage: 'ko-KR', bot: c.bot ?? false,
-        utmSource: '', utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '',
-      },
-    });
-  }
-  await svc.container.deps.events.flush();
-  await eventually(async () => {
-    const [row] = await svc.clickhouse<{ c: number }>(
-      'SELECT toUInt64(count()) AS c FROM clicks WHERE link_type = {t:String} AND link_id = {id:UInt64}',
-      { t: linkType, id: linkId },
-    );
-    return Number(row?.c) >= clicks.length;
-  }, 15_000, 'clicks written');
-  expect(await svc.container.bus.drain(10_000)).toBe(true);
-}
+const recordClicks = (linkType: 'url' | 'campaign', linkId: number, clicks: Click[], organizationId = org.id) =>
+  recordSharedClicks(svc, organizationId, linkType, linkId, clicks);
 
 async function newUrl(): Promise<number> {
   const res = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/stats' });

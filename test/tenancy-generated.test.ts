@@ -172,6 +172,17 @@ const OPERATIONS: Record<string, Operation> = {
   'POST /console/api/organizations/{orgId}/goal-types': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/goal-types`, () => ({ name: 'stolenGoal' })) },
   'DELETE /console/api/organizations/{orgId}/goal-types/{name}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/goal-types/purchase`) },
   'GET /console/api/organizations/{orgId}/usage': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/usage`) },
+  'GET /console/api/organizations/{orgId}/dashboard': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/dashboard`) },
+  // A's organization, and B's own naming A's link.
+  'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': { kind: 'byId', probes: [
+    ...one('console', () => `/console/api/organizations/${a.id}/dashboard/urls/${a.url.id}`),
+    ...one('console', () => `/console/api/organizations/${b.id}/dashboard/urls/${a.url.id}`),
+    ...one('console', () => `/console/api/organizations/${b.id}/dashboard/campaigns/${a.campaign.id}`),
+  ] },
+  'GET /console/api/organizations/{orgId}/dashboard/export.csv': { kind: 'byId', probes: [
+    ...one('console', () => `/console/api/organizations/${a.id}/dashboard/export.csv?panel=topLinks`),
+    ...one('console', () => `/console/api/organizations/${b.id}/dashboard/export.csv?panel=daily&link=url:${a.url.id}`),
+  ] },
   'POST /console/api/sign-out': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out') },
   'POST /console/api/sign-out-everywhere': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out-everywhere') },
   'POST /console/api/sign-in/email': { kind: 'public', probes: one('anonymous', () => '/console/api/sign-in/email', () => ({ email: 'aaa-secret-member@example.com' })) },

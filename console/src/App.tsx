@@ -9,6 +9,8 @@ import { ApiError, api, type Session, setCsrfToken } from './api';
 import { navigate, pathOf, type Screen, useScreen } from './navigation';
 
 const Overview = lazy(() => import('./pages/Overview'));
+const Dashboard = lazy(() => import('./pages/Dashboard'));
+const LinkStats = lazy(() => import('./pages/LinkStats'));
 const Links = lazy(() => import('./pages/Links'));
 const ApiKeys = lazy(() => import('./pages/ApiKeys'));
 const Apps = lazy(() => import('./pages/Apps'));
@@ -30,7 +32,7 @@ export function App() {
   const session = useQuery({ queryKey: ['session'], queryFn: () => api<Session>('GET', '/session') });
   const [orgId, setOrgId] = useState<number | null>(() => Number(localStorage.getItem(ORG_KEY)) || null);
   const [opened, { toggle, close }] = useDisclosure();
-  const screen = useScreen();
+  const { screen, path } = useScreen();
   const queryClient = useQueryClient();
 
   useEffect(() => {
@@ -114,7 +116,7 @@ export function App() {
       <AppShell.Navbar p="md">
         <Stack justify="space-between" h="100%">
           <Stack gap={4} component="nav">
-            {(['overview', 'links', 'campaigns', 'goals', 'domains', 'apps', 'keys', 'webhooks', 'members', 'audit'] as const).map((target) => (
+            {(['overview', 'dashboard', 'links', 'campaigns', 'goals', 'domains', 'apps', 'keys', 'webhooks', 'members', 'audit'] as const).map((target) => (
               <NavLink
                 key={target}
                 href={pathOf(target)}
@@ -147,6 +149,8 @@ export function App() {
         {membership ? (
           <Suspense fallback={<Loader aria-label={t('loading')} />}>
             {screen === 'overview' && <Overview membership={membership} />}
+            {screen === 'dashboard' && <Dashboard membership={membership} />}
+            {screen === 'linkStats' && <LinkStats key={path} membership={membership} />}
             {screen === 'links' && <Links membership={membership} />}
             {screen === 'campaigns' && <Campaigns membership={membership} />}
             {screen === 'goals' && <GoalTypes membership={membership} />}

@@ -138,7 +138,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: DOCS_CSP });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    staticCSP: DOCS_CSP,
+    // The reference page is for API clients: the console's own API stays in /openapi.json only.
+    // Swagger UI also stops rendering past about 130 operations on one page.
+    transformSpecification: (spec) => {
+      const paths = (spec as { paths?: Record<string, unknown> }).paths ?? {};
+      return { ...spec, paths: Object.fromEntries(Object.entries(paths).filter(([path]) => !path.startsWith('/console/'))) };
+    },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { deps });
@@ -155,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     what: 'sign-in',
   });
   await app.register(ssoRoutes, { accounts: deps.accounts, config: deps.config, log: deps.log, signInAttempts });
-  await app.register(consoleRoutes, { accounts: deps.accounts, apiKeys: deps.organizations.apiKeys, domains: deps.domains, goalTypes: deps.goalTypes, usage: deps.organizations.usage, webhookSettings: deps.webhookSettings, config: deps.config, signInAttempts });
+  await app.register(consoleRoutes, { accounts: deps.accounts, apiKeys: deps.organizations.apiKeys, domains: deps.domains, goalTypes: deps.goalTypes, dashboards: deps.stats.dashboards, usage: deps.organizations.usage, webhookSettings: deps.webhookSettings, config: deps.config, signInAttempts });
   await app.register(consoleOrganizationApi, { deps, prefix: '/console/api/organizations/:orgId' });
   await app.register(webSdkRoutes);
   await app.register(mobileCustomDomainRoutes, { domains: deps.domains, sdk: deps.sdk, prefix: '/api/v1/sdk/mobile' });

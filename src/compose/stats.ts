@@ -1,15 +1,17 @@
 // Wires the statistics services: link clicks and revenue, app installs, the user journey.
 import { createInstallStatsService } from '../core/stats/install-stats.js';
 import { createJourneyStatsService } from '../core/stats/journey-stats.js';
+import { createDashboards } from '../core/stats/dashboards.js';
 import { createLinkStatsService } from '../core/stats/link-stats.js';
 import type { StatsService } from '../core/stats/stats-service.js';
+import { createClickDashboard } from '../olap/click-dashboard.js';
 import { createClickStats } from '../olap/click-stats.js';
 import { createInstallStats } from '../olap/install-stats.js';
 import { createJourneyStats } from '../olap/journey-stats.js';
 import { createRevenueStats } from '../olap/revenue-stats.js';
 import type { Wiring } from './wiring.js';
 
-export function composeStats({ clickhouse, clickCounts, repos, clock }: Pick<Wiring, 'clickhouse' | 'clickCounts' | 'repos' | 'clock'>): StatsService {
+export function composeStats({ config, clickhouse, clickCounts, repos, clock }: Pick<Wiring, 'config' | 'clickhouse' | 'clickCounts' | 'repos' | 'clock'>): StatsService {
   const { shortUrls, campaigns } = repos;
   return {
     links: createLinkStatsService({
@@ -28,5 +30,6 @@ export function composeStats({ clickhouse, clickCounts, repos, clock }: Pick<Wir
       clock,
     }),
     journey: createJourneyStatsService({ stats: createJourneyStats(clickhouse), clock }),
+    dashboards: createDashboards({ clicks: createClickDashboard(clickhouse), shortUrls, campaigns, publicBaseUrl: config.publicBaseUrl, clock }),
   };
 }

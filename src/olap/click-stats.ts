@@ -5,7 +5,7 @@
 // a customId filter needs the raw table, which alone knows each click's cid.
 import type { ClickHouseClient } from './clickhouse.js';
 import { percent } from './percent.js';
-import { linkPeriodParams, type LinkPeriod } from './stats-period.js';
+import { linkPeriodParams, type LinkPeriod, type StatsPeriod } from './stats-period.js';
 
 export interface TopItem {
   name: string;
@@ -42,10 +42,69 @@ const DIMENSIONS = {
 const RAW_WINDOW = `ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')} AND is_bot = 0`;
 
 /** The period on the rollups: 15-minute UTC buckets between the two instants. */
-const BUCKET_WINDOW = `bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')}`;
+export const BUCKET_WINDOW = `bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')}`;
 
 const TOP_LIMIT = 10;
 const CUSTOM_ID_LIMIT = 100;
+
+/** The day and hour series and every dimension of the clicks `range` selects, from the rollups. */
+export function rollupParts(range: string): string[] {
+  return [
+    // The rollups: cost follows the number of 15-minute buckets, not of clicks.
+    `SELECT 'day' AS dim, toString(toDate(bucket, {tz:String})) AS name, sum(clicks) AS c FROM click_series_15m
+       WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
+    `SELECT 'hour' AS dim, toString(toHour(bucket, {tz:String})) AS name, sum(clicks) AS c FROM click_series_15m
+       WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
+    `SELECT toString(dim) AS dim, value AS name, sum(clicks) AS c FROM click_dims_15m
+       WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY dim, name`,
+  ];
+}
+
+/** Rows of a UNION ALL of (dim, name, c) as counts per dimension and name. */
+export async function queryDimensions(client: ClickHouseClient, parts: string[], params: Record<string, unknown>): Promise<Map<string, Map<string, number>>> {
+  const result = await client.query({ query: parts.map((p) => `(${p})`).join('\nUNION ALL\n'), query_params: params, format: 'JSONEachRow' });
+  const rows = await result.json<{ dim: string; name: string; c: number | string }>();
+  const byDim = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    let m = byDim.get(row.dim);
+    if (!m) byDim.set(row.dim, (m = new Map()));
+    m.set(row.name, (m.get(row.name) ?? 0) + Number(row.c));
+  }
+  return byDim;
+}
+
+/** The names of one dimension, most clicks first, with their share of `total`. */
+export function topOf(counts: Map<string, number> | undefined, total: number, rename: (name: string) => string = (n) => n, limit = TOP_LIMIT): TopItem[] {
+  return [...(counts ?? new Map<string, number>())]
+    .map(([name, count]) => ({ name: rename(name), count, percentage: percent(count, total) }))
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
+    .slice(0, limit);
+}
+
+/** The statistics a set of dimension counts holds over the period's days. */
+export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPeriod): ClickStats {
+  const days = byDim.get('day') ?? new Map<string, number>();
+  const total = [...days.values()].reduce((a, b) => a + b, 0);
+  const hours = byDim.get('hour') ?? new Map<string, number>();
+  const top = (dim: string, rename: (name: string) => string, limit = TOP_LIMIT) => topOf(byDim.get(dim), total, rename, limit);
+  const devices = byDim.get('device') ?? new Map<string, number>();
+  return {
+    total,
+    daily: period.days.map((date) => ({ date, count: days.get(date) ?? 0 })),
+    hourly: Array.from({ length: 24 }, (_, h) => ({ hour: `${String(h).padStart(2, '0')}:00`, count: hours.get(String(h)) ?? 0 })),
+    countries: top('country', (n) => n || 'Unknown'),
+    browsers: top('browser', (n) => n || 'Unknown'),
+    operatingSystems: top('os', (n) => n || 'Unknown'),
+    referrers: top('referrer', (n) => n || 'Direct'),
+    trackers: top('tracker', (n) => n || '(none)'),
+    // The three device types are always there, in a fixed order.
+    deviceTypes: ['Mobile', 'Desktop', 'Tablet'].map((name) => {
+      const count = devices.get(name) ?? 0;
+      return { name, count, percentage: percent(count, total) };
+    }),
+    customIds: top('cid', (n) => n, CUSTOM_ID_LIMIT),
+  };
+}
 
 export function createClickStats(client: ClickHouseClient) {
   return {
@@ -53,15 +112,7 @@ export function createClickStats(client: ClickHouseClient) {
       const range = `organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}`;
       const parts =
         input.customId === undefined
-          ? [
-              // The rollups: cost follows the number of 15-minute buckets, not of clicks.
-              `SELECT 'day' AS dim, toString(toDate(bucket, {tz:String})) AS name, sum(clicks) AS c FROM click_series_15m
-                 WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
-              `SELECT 'hour' AS dim, toString(toHour(bucket, {tz:String})) AS name, sum(clicks) AS c FROM click_series_15m
-                 WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
-              `SELECT toString(dim) AS dim, value AS name, sum(clicks) AS c FROM click_dims_15m
-                 WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY dim, name`,
-            ]
+          ? rollupParts(range)
           : [
               // Per cid: only the raw table knows it.
               `SELECT 'day' AS dim, toString(toDate(ts, {tz:String})) AS name, count() AS c FROM clicks
@@ -80,46 +131,8 @@ export function createClickStats(client: ClickHouseClient) {
             ${input.customId !== undefined ? 'AND cid = {cid:String}' : ''}
           GROUP BY name ORDER BY c DESC, name LIMIT ${CUSTOM_ID_LIMIT}`);
       }
-      const result = await client.query({
-        query: parts.map((p) => `(${p})`).join('\nUNION ALL\n'),
-        query_params: {
-          ...linkPeriodParams(input),
-          cid: input.customId ?? '',
-        },
-        format: 'JSONEachRow',
-      });
-      const rows = await result.json<{ dim: string; name: string; c: number | string }>();
-      const byDim = new Map<string, Map<string, number>>();
-      for (const row of rows) {
-        let m = byDim.get(row.dim);
-        if (!m) byDim.set(row.dim, (m = new Map()));
-        m.set(row.name, (m.get(row.name) ?? 0) + Number(row.c));
-      }
-      const days = byDim.get('day') ?? new Map<string, number>();
-      const total = [...days.values()].reduce((a, b) => a + b, 0);
-      const hours = byDim.get('hour') ?? new Map<string, number>();
-      const top = (dim: string, rename: (name: string) => string, limit = TOP_LIMIT): TopItem[] =>
-        [...(byDim.get(dim) ?? new Map<string, number>())]
-          .map(([name, count]) => ({ name: rename(name), count, percentage: percent(count, total) }))
-          .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
-          .slice(0, limit);
-      const devices = byDim.get('device') ?? new Map<string, number>();
-      return {
-        total,
-        daily: input.period.days.map((date) => ({ date, count: days.get(date) ?? 0 })),
-        hourly: Array.from({ length: 24 }, (_, h) => ({ hour: `${String(h).padStart(2, '0')}:00`, count: hours.get(String(h)) ?? 0 })),
-        countries: top('country', (n) => n || 'Unknown'),
-        browsers: top('browser', (n) => n || 'Unknown'),
-        operatingSystems: top('os', (n) => n || 'Unknown'),
-        referrers: top('referrer', (n) => n || 'Direct'),
-        trackers: top('tracker', (n) => n || '(none)'),
-        // The three device types are always there, in a fixed order.
-        deviceTypes: ['Mobile', 'Desktop', 'Tablet'].map((name) => {
-          const count = devices.get(name) ?? 0;
-          return { name, count, percentage: percent(count, total) };
-        }),
-        customIds: top('cid', (n) => n, CUSTOM_ID_LIMIT),
-      };
+      const byDim = await queryDimensions(client, parts, { ...linkPeriodParams(input), cid: input.customId ?? '' });
+      return statsOf(byDim, input.period);
     },
   };
 }

@@ -45,6 +45,13 @@ export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSp
   return {
     get,
 
+    /** The organization's links of these ids (others' and unknown ids are left out). */
+    async getMany(organizationId: number, ids: number[]): Promise<R[]> {
+      if (ids.length === 0) return [];
+      const rows = await sql<Row[]>`${selectFrom} where l.organization_id = ${organizationId} and l.id in ${sql(ids)}`;
+      return rows.map(toRecord);
+    },
+
     /**
      * Undefined when the slug is taken on that domain; a generated one (`nextCode`) is retried
      * with fresh codes first. `values` are columns beyond the fields (who created it…).

@@ -32,9 +32,14 @@ export async function signInAs(
   svc: TestService,
   base: string,
   email: string,
-  options: { locale?: string; viewport?: { width: number; height: number } } = {},
+  options: { locale?: string; viewport?: { width: number; height: number }; timezoneId?: string } = {},
 ): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await browser.newContext({ locale: options.locale ?? 'ko-KR', ...(options.viewport ? { viewport: options.viewport } : {}), acceptDownloads: true });
+  const ctx = await browser.newContext({
+    locale: options.locale ?? 'ko-KR',
+    ...(options.viewport ? { viewport: options.viewport } : {}),
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    acceptDownloads: true,
+  });
   const page = await ctx.newPage();
   const link = new URL((await svc.admin('POST', '/login-links', { email })).json().url as string);
   await page.goto(`${base}${link.pathname}${link.search}`);

@@ -24,7 +24,7 @@ function qrPath(orgId: number, linkId: number, options: { format: 'png' | 'svg';
 
 const dataUrl = (answer: QrAnswer) => `data:image/${answer.format === 'svg' ? 'svg+xml' : 'png'};base64,${answer.qrCode}`;
 
-export function QrDialog({ orgId, link, onClose }: { orgId: number; link: ShortUrl; onClose: () => void }) {
+export function QrDialog({ orgId, link, onClose }: { orgId: number; link: Pick<ShortUrl, 'id' | 'shortUrl' | 'shortCode'>; onClose: () => void }) {
   const { t } = useTranslation();
   const [dark, setDark] = useState('#000000');
   const [light, setLight] = useState('#ffffff');

@@ -12,6 +12,7 @@ import { QueryStatus } from '../components/QueryStatus';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
+import { navigate, pathOfStats } from '../navigation';
 import { api, type Campaign, type Membership, type Page } from '../api';
 import { trackedUrl } from '../tracked-url';
 
@@ -121,6 +122,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         <Button size="xs" variant="light" onClick={() => setBuilding(c)} aria-label={`${t('campaigns.build')}: ${c.name}`}>{t('campaigns.build')}</Button>
+                        <Button size="xs" variant="subtle" onClick={() => navigate(pathOfStats('campaign', c.id))} aria-label={`${t('dashboard.stats')}: ${c.name}`}>{t('dashboard.stats')}</Button>
                         <Button size="xs" variant="subtle" onClick={() => setEditing(c)} aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${c.name}`}>
                           {t(canWrite ? 'links.edit' : 'links.view')}
                         </Button>

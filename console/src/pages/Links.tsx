@@ -14,6 +14,7 @@ import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
 import { QrDialog } from '../components/QrDialog';
+import { navigate, pathOfStats } from '../navigation';
 import { api, type Membership, type Page, type ShortUrl } from '../api';
 
 const SIZE = 20;
@@ -121,6 +122,7 @@ export default function Links({ membership }: { membership: Membership }) {
                         <Button size="xs" variant="subtle" onClick={() => setEditing(link)} aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${link.shortUrl}`}>
                           {t(canWrite ? 'links.edit' : 'links.view')}
                         </Button>
+                        <Button size="xs" variant="subtle" onClick={() => navigate(pathOfStats('url', link.id))} aria-label={`${t('dashboard.stats')}: ${link.shortUrl}`}>{t('dashboard.stats')}</Button>
                         <Button size="xs" variant="subtle" onClick={() => setQrOf(link)} aria-label={`${t('links.qr')}: ${link.shortUrl}`}>{t('links.qr')}</Button>
                         <DeleteButton name={link.shortUrl} confirm={t('links.deleteConfirm', { url: link.shortUrl })} onDelete={() => remove.mutate(link.id)} disabled={!canWrite} />
                       </Group>

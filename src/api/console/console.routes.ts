@@ -21,6 +21,7 @@ import { consoleApiKeyRoutes } from './api-keys.routes.js';
 import { consoleDomainRoutes } from './domains.routes.js';
 import { consoleGoalTypeRoutes } from './goal-types.routes.js';
 import { consoleUsageRoutes } from './usage.routes.js';
+import { consoleDashboardRoutes } from './dashboards.routes.js';
 import type { GoalTypesService } from '../../core/links/goal-types.js';
 import type { UsageService } from '../../core/organizations/usage.service.js';
 import { consoleWebhookRoutes } from './webhooks.routes.js';
@@ -33,12 +34,14 @@ import { consoleHomePage, messagePage, signInPage, ssoErrorPage } from './pages.
 import { newNonce } from '../security-headers.js';
 import { consoleAppPolicy, loadConsoleApp } from './console-app.js';
 import { sendPage } from './send-page.js';
+import type { Dashboards } from '../../core/stats/dashboards.js';
 
 export interface ConsoleRouteDeps {
   accounts: AccountServices;
   apiKeys: ApiKeysService;
   domains: DomainsService;
   goalTypes: GoalTypesService;
+  dashboards: Dashboards;
   usage: UsageService;
   webhookSettings: WebhookSettings;
   config: Config;
@@ -53,7 +56,7 @@ const orgParams = z.object({ orgId: idSchema });
 /** An ISO-8601 date-time with its zone (Z or an offset), as a Date. */
 const isoDateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
-export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, goalTypes, usage, webhookSettings, config, signInAttempts }) => {
+export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, goalTypes, dashboards, usage, webhookSettings, config, signInAttempts }) => {
   const jar = cookieJar(config);
   registerFormParser(app);
 
@@ -175,6 +178,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     await api.register(consoleDomainRoutes, { accounts, domains });
     await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });
     await api.register(consoleUsageRoutes, { accounts, usage });
+    await api.register(consoleDashboardRoutes, { accounts, dashboards });
     const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
     const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> => accounts.console.callerIn(sessionOfRequest(request), orgId);
     const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({

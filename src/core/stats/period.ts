@@ -54,3 +54,10 @@ export function resolvePeriod(input: PeriodInput & { retentionDays: number; now:
 /** The period as an organization on `plan` may see it: clamped to the plan's retention. */
 export const periodForPlan = (plan: Plan, input: PeriodInput, now: Date): StatsPeriod =>
   resolvePeriod({ ...input, retentionDays: PLAN_LIMITS[plan].dataRetentionDays, now });
+
+/** The as many local days just before the period, as a UTC range: what a comparison compares with. */
+export function previousPeriod(period: StatsPeriod): { utcStart: Date; utcEnd: Date } {
+  const start = DateTime.fromISO(period.actualStartDate, { zone: period.timeZone });
+  const length = Math.max(period.days.length, 1);
+  return { utcStart: start.minus({ days: length }).toUTC().toJSDate(), utcEnd: start.toUTC().toJSDate() };
+}

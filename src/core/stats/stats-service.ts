@@ -1,5 +1,6 @@
 // The statistics a caller can ask for: clicks and revenue of a link, app installs of a link or app,
-// and the organization's user journey.
+// the organization's user journey, and the console's click dashboards.
+import type { Dashboards } from './dashboards.js';
 import type { InstallStatsService } from './install-stats.js';
 import type { JourneyStatsService } from './journey-stats.js';
 import type { LinkStatsService } from './link-stats.js';
@@ -8,4 +9,5 @@ export interface StatsService {
   links: LinkStatsService;
   installs: InstallStatsService;
   journey: JourneyStatsService;
+  dashboards: Dashboards;
 }

@@ -1,0 +1,209 @@
+// One click dashboard, the organization's or one link's: the period and zone, the total against
+// the previous period, clicks per day, the weekday × hour heatmap, hours of the day, the busiest
+// links, countries, devices, systems, browsers, referrers, trackers and UTM parameters. One call
+// answers every panel (the server runs one query); it refreshes every 30 s while the page is seen.
+import { Alert, Anchor, Badge, Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api';
+import { CopyValue } from '../components/CopyValue';
+import { QrDialog } from '../components/QrDialog';
+import { QueryStatus } from '../components/QueryStatus';
+import { navigate, pathOfStats } from '../navigation';
+import { Chart } from './Chart';
+import { Panel } from './Panel';
+import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
+import { PeriodPicker } from './PeriodPicker';
+import { TopList } from './TopList';
+import type { DashboardData, TopItem } from './types';
+
+const REFRESH_MS = 30_000;
+
+export function DashboardView({ orgId, link }: { orgId: number; link?: { type: 'url' | 'campaign'; id: number } }) {
+  const { t, i18n } = useTranslation();
+  const [qr, setQr] = useState(false);
+  const [choice, setChoice] = useState<PeriodChoice>({ preset: '30d', from: '', to: '', timeZone: browserTimeZone() });
+  const query = periodQuery(choice);
+  const params = new URLSearchParams(query);
+  const path = link ? `/organizations/${orgId}/dashboard/${link.type === 'url' ? 'urls' : 'campaigns'}/${link.id}` : `/organizations/${orgId}/dashboard`;
+  const dashboard = useQuery({
+    queryKey: ['org', orgId, 'dashboard', link?.type ?? 'org', link?.id ?? 0, query],
+    queryFn: () => api<DashboardData>('GET', `${path}?${params}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+  const d = dashboard.data;
+  const n = (value: number) => value.toLocaleString(i18n.language);
+  const csv = (panel: string) => {
+    const q = new URLSearchParams({ ...query, panel, ...(link ? { link: `${link.type}:${link.id}` } : {}) });
+    return `/console/api/organizations/${orgId}/dashboard/export.csv?${q}`;
+  };
+  const regions = useMemo(() => {
+    try {
+      return new Intl.DisplayNames([i18n.language], { type: 'region' });
+    } catch {
+      return undefined;
+    }
+  }, [i18n.language]);
+  const country = (code: string) => (/^[A-Z]{2}$/.test(code) ? (regions?.of(code) ?? code) : t('dashboard.unknown'));
+  const empty = d && d.total === 0 && t('dashboard.noClicks');
+  const list = (title: string, panel: string, items: TopItem[] | undefined, translate?: (name: string) => string) => (
+    <Panel title={title} csv={csv(panel)} empty={(empty || (items && items.length === 0)) && (empty || t('dashboard.nothing'))}>
+      {items && <TopList items={items} {...(translate ? { translate } : {})} />}
+    </Panel>
+  );
+
+  const header = d?.link ?? null;
+  return (
+    <Stack>
+      {link && (
+        <Stack gap={4}>
+          <Title order={2}>{header ? header.label : t('dashboard.linkHeading')}</Title>
+          {header && (
+            <Group gap="xs">
+              <Code data-testid="link-address">{header.address}</Code>
+              <CopyValue value={header.address} label={header.address} compact />
+              {header.type === 'url' && <Button size="compact-xs" variant="subtle" onClick={() => setQr(true)}>{t('links.qr')}</Button>}
+            </Group>
+          )}
+        </Stack>
+      )}
+      {qr && header && <QrDialog orgId={orgId} link={{ id: header.id, shortUrl: header.address, shortCode: header.address.split('/').pop() ?? '' }} onClose={() => setQr(false)} />}
+      <PeriodPicker value={choice} onChange={setChoice} />
+      <QueryStatus query={dashboard} />
+      {d && (
+        <>
+          {d.meta.actualStartDate > query.startDate && (
+            <Alert color="yellow" role="note">{t('dashboard.retention', { days: d.meta.dataRetentionDays, date: d.meta.actualStartDate })}</Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <Card withBorder>
+              <Text c="dimmed" size="sm">{t('dashboard.clicks')}</Text>
+              <Text fz={32} fw={700} data-testid="total">{n(d.total)}</Text>
+              <Group gap="xs">
+                {d.change === null ? (
+                  <Text size="sm" c="dimmed">{t('dashboard.noPrevious')}</Text>
+                ) : (
+                  <>
+                    <Badge variant="light" color={d.change >= 0 ? 'green' : 'red'} data-testid="change">
+                      {d.change >= 0 ? '▲' : '▼'} {Math.abs(d.change).toLocaleString(i18n.language)}%
+                    </Badge>
+                    <Text size="sm" c="dimmed">{t('dashboard.vsPrevious', { count: n(d.previousTotal) })}</Text>
+                  </>
+                )}
+              </Group>
+            </Card>
+            <Card withBorder>
+              <Text c="dimmed" size="sm">{t('dashboard.range')}</Text>
+              <Text fw={600} data-testid="range">{d.meta.actualStartDate} – {d.meta.actualEndDate}</Text>
+              <Text size="sm" c="dimmed">{d.meta.timeZone}</Text>
+            </Card>
+            <Card withBorder>
+              <Text c="dimmed" size="sm">{t('dashboard.topCountry')}</Text>
+              <Text fw={600}>{d.countries[0] ? country(d.countries[0].name) : '—'}</Text>
+              <Text size="sm" c="dimmed">{t('dashboard.refreshes')}</Text>
+            </Card>
+          </SimpleGrid>
+
+          <Panel title={t('dashboard.daily')} csv={csv('daily')} empty={empty}>
+            <Chart
+              testId="daily-table"
+              label={t('dashboard.dailyLabel', { total: n(d.total) })}
+              table={{ head: [t('dashboard.date'), t('dashboard.clicks')], rows: d.daily.map((r) => [r.date, r.count]) }}
+              option={{
+                tooltip: { trigger: 'axis' },
+                grid: { left: 48, right: 16, top: 16, bottom: 32 },
+                xAxis: { type: 'category', data: d.daily.map((r) => r.date) },
+                yAxis: { type: 'value', minInterval: 1 },
+                series: [{ type: 'line', name: t('dashboard.clicks'), data: d.daily.map((r) => r.count), areaStyle: { opacity: 0.15 } }],
+              }}
+            />
+          </Panel>
+
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Panel title={t('dashboard.heatmap')} csv={csv('heatmap')} empty={empty}>
+              <Chart
+                label={t('dashboard.heatmapLabel')}
+                height={300}
+                option={{
+                  tooltip: {},
+                  grid: { left: 48, right: 16, top: 8, bottom: 56 },
+                  xAxis: { type: 'category', data: Array.from({ length: 24 }, (_, h) => String(h)) },
+                  yAxis: { type: 'category', data: [1, 2, 3, 4, 5, 6, 7].map((w) => t(`dashboard.weekdays.${w}`)), inverse: true },
+                  visualMap: { min: 0, max: Math.max(1, ...d.heatmap.map((c) => c.count)), orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 120, calculable: false },
+                  series: [{ type: 'heatmap', name: t('dashboard.clicks'), data: d.heatmap.map((c) => [c.hour, c.weekday - 1, c.count]) }],
+                }}
+              />
+            </Panel>
+            <Panel title={t('dashboard.hourly')} csv={csv('hourly')} empty={empty}>
+              <Chart
+                label={t('dashboard.hourlyLabel')}
+                table={{ head: [t('dashboard.hour'), t('dashboard.clicks')], rows: d.hourly.map((h) => [h.hour, h.count]) }}
+                height={300}
+                option={{
+                  tooltip: { trigger: 'axis' },
+                  grid: { left: 48, right: 16, top: 16, bottom: 32 },
+                  xAxis: { type: 'category', data: d.hourly.map((h) => h.hour.slice(0, 2)) },
+                  yAxis: { type: 'value', minInterval: 1 },
+                  series: [{ type: 'bar', name: t('dashboard.clicks'), data: d.hourly.map((h) => h.count) }],
+                }}
+              />
+            </Panel>
+          </SimpleGrid>
+
+          {!link && (
+            <Panel title={t('dashboard.topLinks')} csv={csv('topLinks')} empty={(empty || d.topLinks.length === 0) && (empty || t('dashboard.nothing'))}>
+              <Table.ScrollContainer minWidth={480}>
+                <Table>
+                  <Table.Tbody>
+                    {d.topLinks.map((l) => (
+                      <Table.Tr key={`${l.type}:${l.id}`}>
+                        <Table.Td>
+                          <Anchor
+                            href={pathOfStats(l.type, l.id)}
+                            onClick={(event) => {
+                              event.preventDefault();
+                              navigate(pathOfStats(l.type, l.id));
+                            }}
+                          >
+                            {l.label}
+                          </Anchor>
+                          <Text size="xs" c="dimmed">{l.type === 'campaign' ? t('dashboard.campaign') : t('dashboard.shortUrl')} · {l.address}</Text>
+                        </Table.Td>
+                        <Table.Td ta="right">{n(l.count)}</Table.Td>
+                        <Table.Td ta="right" c="dimmed">{l.percentage.toLocaleString(i18n.language)}%</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Panel>
+          )}
+
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+            {list(t('dashboard.countries'), 'countries', d.countries, country)}
+            <Panel title={t('dashboard.devices')} csv={csv('deviceTypes')} empty={empty}>
+              <Chart
+                label={d.deviceTypes.map((x) => `${t(`dashboard.device.${x.name}`)} ${x.count}`).join(', ')}
+                height={220}
+                option={{
+                  tooltip: { trigger: 'item' },
+                  legend: { bottom: 0 },
+                  series: [{ type: 'pie', radius: ['40%', '70%'], label: { show: false }, data: d.deviceTypes.map((x) => ({ name: t(`dashboard.device.${x.name}`), value: x.count })) }],
+                }}
+              />
+            </Panel>
+            {list(t('dashboard.os'), 'operatingSystems', d.operatingSystems)}
+            {list(t('dashboard.browsers'), 'browsers', d.browsers)}
+            {list(t('dashboard.referrers'), 'referrers', d.referrers, (r) => (r === 'Direct' ? t('dashboard.direct') : r))}
+            {link?.type === 'campaign' && list(t('dashboard.trackers'), 'trackers', d.trackers)}
+            {list('utm_source', 'utmSource', d.utm.source)}
+            {list('utm_medium', 'utmMedium', d.utm.medium)}
+            {list('utm_campaign', 'utmCampaign', d.utm.campaign)}
+          </SimpleGrid>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,128 @@
+// The console's click dashboards: the organization's overview and one short URL's or campaign's
+// page, over a period in the viewer's time zone, and any panel of either as CSV from the same
+// query. Every role reads them (statistics.read); the core clamps the period to the plan.
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AccountServices } from '../../core/accounts/index.js';
+import type { Dashboard, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
+import type { PeriodInput } from '../../core/stats/period.js';
+import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
+import { actingMember } from './acting-member.js';
+import { toCsv } from './csv.js';
+
+const tags = ['console'];
+const security = [{ consoleSession: [] }];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const orgParams = z.object({ orgId: idSchema });
+
+const linkSchema = z.object({ type: z.enum(['url', 'campaign']), id: z.number().int(), label: z.string(), address: z.string() });
+const dashboardSchema = z.object({
+  meta: statsMetaSchema,
+  total: z.number().int(),
+  previousTotal: z.number().int().describe('clicks in as many days just before the period'),
+  change: z.number().nullable().describe('percent change against the previous period; null when it had no clicks'),
+  daily: z.array(z.object({ date: z.string(), count: z.number().int() })),
+  hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
+  heatmap: z.array(z.object({ weekday: z.number().int().describe('1 = Monday … 7 = Sunday'), hour: z.number().int(), count: z.number().int() })),
+  countries: z.array(topItem),
+  browsers: z.array(topItem),
+  operatingSystems: z.array(topItem),
+  referrers: z.array(topItem),
+  trackers: z.array(topItem),
+  deviceTypes: z.array(topItem),
+  utm: z.object({ source: z.array(topItem), medium: z.array(topItem), campaign: z.array(topItem) }),
+  topLinks: z.array(linkSchema.extend({ count: z.number().int(), percentage: z.number() })),
+  link: linkSchema.nullable(),
+});
+
+function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashboardSchema> {
+  const { stats } = d;
+  return {
+    meta: meta(d.period),
+    total: stats.total,
+    previousTotal: d.previousTotal,
+    change: d.change,
+    daily: stats.daily,
+    hourly: stats.hourly,
+    heatmap: d.heatmap,
+    countries: stats.countries,
+    browsers: stats.browsers,
+    operatingSystems: stats.operatingSystems,
+    referrers: stats.referrers,
+    trackers: stats.trackers,
+    deviceTypes: stats.deviceTypes,
+    utm: d.utm,
+    topLinks: d.topLinks,
+    link,
+  };
+}
+
+const TOP_PANELS = ['countries', 'browsers', 'operatingSystems', 'referrers', 'trackers', 'deviceTypes'] as const;
+const PANELS = ['daily', 'hourly', 'heatmap', ...TOP_PANELS, 'utmSource', 'utmMedium', 'utmCampaign', 'topLinks'] as const;
+type Panel = (typeof PANELS)[number];
+
+/** One panel of a dashboard as CSV: its header and rows, as the JSON answer has them. */
+function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Panel): string {
+  const top = (items: z.infer<typeof topItem>[]) => toCsv(['name', 'clicks', 'percentage'], items.map((i) => [i.name, i.count, i.percentage]));
+  switch (panel) {
+    case 'daily':
+      return toCsv([`date (${d.meta.timeZone})`, 'clicks'], d.daily.map((r) => [r.date, r.count]));
+    case 'hourly':
+      return toCsv([`hour (${d.meta.timeZone})`, 'clicks'], d.hourly.map((r) => [r.hour, r.count]));
+    case 'heatmap': {
+      const cell = new Map(d.heatmap.map((c) => [`${c.weekday} ${c.hour}`, c.count]));
+      const rows = [1, 2, 3, 4, 5, 6, 7].map((weekday) => [weekday, ...HOUR_LABELS.map((_, hour) => cell.get(`${weekday} ${hour}`) ?? 0)]);
+      return toCsv([`weekday (1 = Monday, ${d.meta.timeZone})`, ...HOUR_LABELS], rows);
+    }
+    case 'utmSource':
+      return top(d.utm.source);
+    case 'utmMedium':
+      return top(d.utm.medium);
+    case 'utmCampaign':
+      return top(d.utm.campaign);
+    case 'topLinks':
+      return toCsv(['type', 'id', 'label', 'address', 'clicks', 'percentage'], d.topLinks.map((l) => [l.type, l.id, l.label, l.address, l.count, l.percentage]));
+    default:
+      return top(d[panel]);
+  }
+}
+
+export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; dashboards: Dashboards }> = async (app, { accounts, dashboards }) => {
+  const acting = actingMember(accounts);
+  const linkParams = orgParams.extend({ kind: z.enum(['urls', 'campaigns']), id: idSchema });
+  const exportQuery = z.object({ ...periodQuery, panel: z.enum(PANELS), link: z.string().regex(/^(url|campaign):[1-9][0-9]{0,15}$/, 'must be url:<id> or campaign:<id>').optional() });
+
+  async function find(orgId: number, request: FastifyRequest, query: PeriodInput, link?: { type: 'url' | 'campaign'; id: number }) {
+    const { caller } = await acting(request, orgId);
+    const input = { startDate: query.startDate, endDate: query.endDate, timeZone: query.timeZone };
+    if (!link) return toJson(await withPeriodQuery(dashboards.overview(caller, input)), null);
+    const found = await withPeriodQuery(dashboards.link(caller, link.type, link.id, input));
+    return toJson(found, found.link);
+  }
+
+  app.get('/organizations/:orgId/dashboard', {
+    schema: { tags, security, summary: "The organization's click dashboard over a period in a time zone", params: orgParams, querystring: z.object(periodQuery), response: { 200: dashboardSchema, ...errors } },
+  }, async (request) => find(request.params.orgId, request, request.query));
+
+  app.get('/organizations/:orgId/dashboard/:kind/:id', {
+    schema: { tags, security, summary: "One short URL's or campaign's click dashboard", params: linkParams, querystring: z.object(periodQuery), response: { 200: dashboardSchema, ...errors } },
+  }, async (request) => find(request.params.orgId, request, request.query, { type: request.params.kind === 'urls' ? 'url' : 'campaign', id: request.params.id }));
+
+  app.get('/organizations/:orgId/dashboard/export.csv', {
+    schema: {
+      tags, security, summary: 'One panel of a dashboard (the organization, or link=url:<id> / campaign:<id>) as CSV, from the same query',
+      params: orgParams, querystring: exportQuery, produces: ['text/csv'], response: { 200: z.string(), ...errors },
+    },
+  }, async (request, reply) => {
+    const { panel, link, ...period } = request.query;
+    const [type, id] = link ? (link.split(':') as ['url' | 'campaign', string]) : [];
+    const dashboard = await find(request.params.orgId, request, period, type ? { type, id: Number(id) } : undefined);
+    const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${dashboard.meta.actualStartDate}-${dashboard.meta.actualEndDate}.csv`;
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(`\uFEFF${panelCsv(dashboard, panel)}`);
+  });
+};

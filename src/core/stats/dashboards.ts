@@ -1,0 +1,87 @@
+// The console's click dashboards: the organization's overview and one short URL's or campaign's
+// page, over a period in the viewer's time zone (clamped to the plan's retention, as every
+// statistic). What the panels show comes from one query (src/olap/click-dashboard.ts); here the
+// busiest links get their names and addresses, and the previous period its change in percent.
+import type { ClickDashboard, ClickDashboardQueries } from '../../olap/click-dashboard.js';
+import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
+import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
+import { notFound } from '../../shared/errors.js';
+import { authorize } from '../accounts/roles.js';
+import type { Caller } from '../caller.js';
+import { linkAddress } from '../links/link-rules.js';
+import { percent } from '../../olap/percent.js';
+import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
+
+type DashboardCaller = Pick<Caller, 'organization' | 'member'>;
+export type LinkKind = 'url' | 'campaign';
+
+/** A link as a dashboard names it: what people recognise, and its address. */
+export interface DashboardLink {
+  type: LinkKind;
+  id: number;
+  label: string;
+  address: string;
+}
+
+export interface Dashboard extends ClickDashboard {
+  period: StatsPeriod;
+  /** Percent change of the total against the previous period; null when that had no clicks. */
+  change: number | null;
+  topLinks: (DashboardLink & { count: number; percentage: number })[];
+}
+
+export function createDashboards(deps: {
+  clicks: ClickDashboardQueries;
+  shortUrls: Pick<ShortUrlsRepo, 'get' | 'getMany'>;
+  campaigns: Pick<CampaignsRepo, 'get' | 'getMany'>;
+  publicBaseUrl: string;
+  clock: () => Date;
+}) {
+  const urlLink = (u: ShortUrl): DashboardLink => ({
+    type: 'url', id: u.id, label: u.title ?? u.shortCode, address: linkAddress(deps.publicBaseUrl, u.customDomainName, u.shortCode),
+  });
+  const campaignLink = (c: Campaign): DashboardLink => ({
+    type: 'campaign', id: c.id, label: c.name, address: linkAddress(deps.publicBaseUrl, c.customDomainName, c.alias),
+  });
+
+  async function build(caller: DashboardCaller, link: DashboardLink | null, input: PeriodInput): Promise<Dashboard> {
+    authorize(caller, 'statistics.read');
+    const { organization } = caller;
+    const period = periodForPlan(organization.plan, input, deps.clock());
+    const found = await deps.clicks.forScope({ organizationId: organization.id, link: link && { type: link.type, id: link.id } }, period, previousPeriod(period));
+    const { total } = found.stats;
+    const change = found.previousTotal === 0 ? null : Math.round(((total - found.previousTotal) / found.previousTotal) * 1000) / 10;
+    return { ...found, period, change, topLinks: await named(organization.id, found.links, total) };
+  }
+
+  /** The busiest links with their names; a link deleted since keeps its clicks under its id. */
+  async function named(organizationId: number, links: ClickDashboard['links'], total: number) {
+    const ids = (type: LinkKind) => links.filter((l) => l.linkType === type).map((l) => l.linkId);
+    const [urls, campaigns] = await Promise.all([deps.shortUrls.getMany(organizationId, ids('url')), deps.campaigns.getMany(organizationId, ids('campaign'))]);
+    const known = new Map<string, DashboardLink>([...urls.map(urlLink), ...campaigns.map(campaignLink)].map((l) => [`${l.type}:${l.id}`, l]));
+    return links.map(({ linkType, linkId, count }) => ({
+      ...(known.get(`${linkType}:${linkId}`) ?? { type: linkType, id: linkId, label: `#${linkId}`, address: '' }),
+      count,
+      percentage: percent(count, total),
+    }));
+  }
+
+  return {
+    /** Every link of the organization. */
+    overview: (caller: DashboardCaller, input: PeriodInput) => build(caller, null, input),
+
+    /** One short URL or campaign of the organization; another organization's is unknown (404). */
+    async link(caller: DashboardCaller, type: LinkKind, id: number, input: PeriodInput): Promise<Dashboard & { link: DashboardLink }> {
+      authorize(caller, 'statistics.read');
+      const orgId = caller.organization.id;
+      const link =
+        type === 'url'
+          ? await deps.shortUrls.get(orgId, id).then((u) => u && urlLink(u))
+          : await deps.campaigns.get(orgId, id).then((c) => c && campaignLink(c));
+      if (!link) throw notFound(type === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND', `${type === 'url' ? 'short URL' : 'campaign'} ${id} does not exist`);
+      return { ...(await build(caller, link, input)), link };
+    },
+  };
+}
+
+export type Dashboards = ReturnType<typeof createDashboards>;

@@ -1,0 +1,130 @@
+// The console's click dashboards over the console API: known clicks in, the organization's and one
+// link's panels out in UTC and in Asia/Seoul (days and the weekday × hour heatmap move with the
+// zone), the previous period's change, the busiest links with their names, UTM sources, each panel
+// as CSV with the API's own numbers, and who may read them.
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordClicks } from './support/recorded-clicks.js';
+import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+const BASE = 'http://localhost:8080';
+
+describe('console dashboards', () => {
+  let isolation: Isolation;
+  let svc: TestService;
+  let org: { id: number; apiKey: string };
+  let urlId: number;
+  let campaignId: number;
+  let owner: string;
+  let analyst: string;
+  let stranger: string;
+
+  const cookieOf = (res: LightMyRequestResponse) => {
+    const all = res.headers['set-cookie'];
+    const list = Array.isArray(all) ? all : all ? [String(all)] : [];
+    return list.find((c) => c.startsWith('sp_session='))!.split(';')[0]!;
+  };
+  async function signIn(email: string): Promise<string> {
+    const link = new URL((await svc.admin('POST', '/login-links', { email })).json().url);
+    return cookieOf(await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}` }));
+  }
+  const get = (url: string, cookie = owner) => svc.inject({ method: 'GET', url: `/console/api${url}`, headers: { cookie } });
+  const dashboard = async (path: string, query: string, cookie = owner) => {
+    const res = await get(`/organizations/${org.id}/dashboard${path}?${query}`, cookie);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+
+  beforeAll(async () => {
+    isolation = await isolate();
+    svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
+    org = await svc.createOrganization('Dashboards', 'ENTERPRISE');
+    const other = await svc.createOrganization('Elsewhere', 'ENTERPRISE');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'owner@dash.example', role: 'owner' });
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'analyst@dash.example', role: 'analyst' });
+    await svc.admin('POST', `/organizations/${other.id}/members`, { email: 'owner@else.example', role: 'owner' });
+    [owner, analyst, stranger] = await Promise.all(['owner@dash.example', 'analyst@dash.example', 'owner@else.example'].map(signIn)) as [string, string, string];
+    urlId = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/sale', customAlias: 'sale', title: 'Sale' })).json().id;
+    campaignId = (await svc.service('POST', '/campaigns', org.apiKey, { name: 'Push', originalUrl: 'https://example.com/push', alias: 'push' })).json().id;
+    // Friday 2026-11-20 23:30 UTC is Saturday 08:30 in Seoul.
+    await recordClicks(svc, org.id, 'url', urlId, [
+      { at: '2026-11-18T09:00:00Z' },
+      { at: '2026-11-19T09:00:00Z' },
+      { at: '2026-11-20T23:30:00Z' },
+      { at: '2026-11-20T23:40:00Z' },
+      { at: '2026-11-20T23:50:00Z' },
+      { at: '2026-11-21T10:00:00Z', utmSource: 'kakao' },
+      { at: '2026-11-21T10:05:00Z', utmSource: 'kakao' },
+    ]);
+    await recordClicks(svc, org.id, 'campaign', campaignId, [{ at: '2026-11-21T12:00:00Z', tracker: 'insta' }]);
+  });
+
+  afterAll(async () => {
+    await svc?.close();
+    await isolation?.dispose();
+  });
+
+  const PERIOD = 'startDate=2026-11-20&endDate=2026-11-21';
+
+  it('counts the organization by day and weekday × hour in the zone asked, against the previous period', async () => {
+    const utc = await dashboard('', `${PERIOD}&timeZone=UTC`);
+    expect(utc.daily).toEqual([{ date: '2026-11-20', count: 3 }, { date: '2026-11-21', count: 3 }]);
+    expect(utc.total).toBe(6);
+    expect(utc.previousTotal).toBe(2);
+    expect(utc.change).toBe(200);
+    expect(utc.heatmap).toEqual(expect.arrayContaining([{ weekday: 5, hour: 23, count: 3 }, { weekday: 6, hour: 10, count: 2 }, { weekday: 6, hour: 12, count: 1 }]));
+    expect(utc.heatmap).toHaveLength(3);
+    expect(utc.meta).toMatchObject({ actualStartDate: '2026-11-20', actualEndDate: '2026-11-21', timeZone: 'UTC' });
+
+    const seoul = await dashboard('', `${PERIOD}&timeZone=Asia/Seoul`);
+    expect(seoul.daily).toEqual([{ date: '2026-11-20', count: 0 }, { date: '2026-11-21', count: 6 }]);
+    expect(seoul.heatmap).toEqual(expect.arrayContaining([{ weekday: 6, hour: 8, count: 3 }, { weekday: 6, hour: 19, count: 2 }, { weekday: 6, hour: 21, count: 1 }]));
+    expect(seoul.hourly.find((h: { hour: string }) => h.hour === '08:00').count).toBe(3);
+
+    expect(utc.topLinks).toEqual([
+      { type: 'url', id: urlId, label: 'Sale', address: `${BASE}/sale`, count: 5, percentage: 83.3 },
+      { type: 'campaign', id: campaignId, label: 'Push', address: `${BASE}/push`, count: 1, percentage: 16.7 },
+    ]);
+    expect(utc.utm.source).toEqual([{ name: 'kakao', count: 2, percentage: 33.3 }]);
+    expect(utc.deviceTypes[0]).toEqual({ name: 'Mobile', count: 6, percentage: 100 });
+  });
+
+  it("answers one link's page with the Service API's figures, and a campaign's trackers", async () => {
+    const page = await dashboard(`/urls/${urlId}`, `${PERIOD}&timeZone=UTC`);
+    expect(page.link).toEqual({ type: 'url', id: urlId, label: 'Sale', address: `${BASE}/sale` });
+    expect(page.total).toBe(5);
+    expect(page.topLinks).toEqual([]);
+    const api = (await svc.service('GET', `/urls/${urlId}/stats?${PERIOD}&timeZone=UTC`, org.apiKey)).json();
+    expect(page.daily.map((d: { count: number }) => d.count)).toEqual(api.chartData);
+    expect(page.countries).toEqual(api.topCountries);
+    const campaign = await dashboard(`/campaigns/${campaignId}`, `${PERIOD}&timeZone=UTC`);
+    expect(campaign.trackers).toEqual([{ name: 'insta', count: 1, percentage: 100 }]);
+    expect(campaign.previousTotal).toBe(0);
+    expect(campaign.change).toBeNull();
+  });
+
+  it('exports a panel as CSV with the same numbers', async () => {
+    const res = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=Asia/Seoul&panel=daily`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="organization-daily-2026-11-20-2026-11-21.csv"');
+    expect(res.body).toBe('\uFEFFdate (Asia/Seoul),clicks\r\n2026-11-20,0\r\n2026-11-21,6\r\n');
+    const links = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=topLinks`);
+    expect(links.body.split('\r\n').slice(1, 3)).toEqual([`url,${urlId},Sale,${BASE}/sale,5,83.3`, `campaign,${campaignId},Push,${BASE}/push,1,16.7`]);
+    const trackers = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=trackers&link=campaign:${campaignId}`);
+    expect(trackers.body).toBe('\uFEFFname,clicks,percentage\r\ninsta,1,100\r\n');
+    const heat = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=heatmap`);
+    expect(heat.body.split('\r\n')[5]!.split(',').slice(0, 1 + 24)[24]).toBe('3');
+  });
+
+  it('lets every member read, and no one else; refuses a bad zone, panel or link', async () => {
+    expect((await get(`/organizations/${org.id}/dashboard?${PERIOD}`, analyst)).statusCode).toBe(200);
+    expect((await get(`/organizations/${org.id}/dashboard?${PERIOD}`, stranger)).statusCode).toBe(404);
+    expect((await get(`/organizations/${org.id}/dashboard/urls/${urlId}`, stranger)).statusCode).toBe(404);
+    expect((await get(`/organizations/${org.id}/dashboard/urls/999999`)).json().code).toBe('SHORT_URL_NOT_FOUND');
+    expect((await get(`/organizations/${org.id}/dashboard?timeZone=Mars/Olympus`)).statusCode).toBe(400);
+    expect((await get(`/organizations/${org.id}/dashboard/export.csv?panel=everything`)).statusCode).toBe(400);
+    expect((await get(`/organizations/${org.id}/dashboard/export.csv?panel=daily&link=url:abc`)).statusCode).toBe(400);
+    expect((await svc.inject({ method: 'GET', url: `/console/api/organizations/${org.id}/dashboard` })).statusCode).toBe(401);
+  });
+});
