@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { createContainer } from '../src/container.js';
 import { loadConfig } from '../src/shared/config.js';
 import { createLogger } from '../src/shared/logger.js';
+import { seedClicks } from './seed-clicks.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,33 +40,7 @@ async function main(): Promise<void> {
     const campaign = await post('/api/v1/service/campaigns', { name: 'Busy campaign', originalUrl: 'https://example.com/c' }, key);
 
     const started = Date.now();
-    // 80 % busy URL, 15 % busy campaign, 5 % spread over 1,000 other links of the organization,
-    // plus 1,000 clicks on the quiet URL; times uniform over the last 365 days.
-    await container.clickhouse.client.command({
-      query: `INSERT INTO clicks (event_id, ts, organization_id, link_type, link_id, host, cid, tracker, referrer_host, country, device_type, os, browser, is_bot)
-        SELECT generateUUIDv7(),
-          now64(3) - toIntervalMillisecond(rand64() % (365 * 86400000)),
-          {org:UInt64},
-          if(number % 20 < 16, 'url', if(number % 20 < 19, 'campaign', 'url')),
-          multiIf(number % 20 < 16, {busy:UInt64}, number % 20 < 19, {campaign:UInt64}, 1000000 + number % 1000),
-          'localhost',
-          if(number % 20 BETWEEN 16 AND 18, concat('user-', toString(number % 5000)), ''),
-          ['', 'insta', 'kakao', 'naver'][1 + number % 4],
-          ['', 'm.facebook.com', 't.co', 'search.naver.com', 'www.google.com'][1 + number % 5],
-          ['KR', 'US', 'JP', 'DE', 'BR', 'IN', 'NP', 'GB'][1 + rand() % 8],
-          ['Mobile', 'Mobile', 'Desktop', 'Tablet'][1 + rand() % 4],
-          ['iOS', 'Android', 'Windows', 'macOS'][1 + rand() % 4],
-          ['Mobile Safari', 'Chrome', 'Samsung Internet', 'Firefox'][1 + rand() % 4],
-          if(rand() % 50 = 0, 1, 0)
-        FROM numbers({n:UInt64})`,
-      query_params: { org: org.id, busy: busy.id, campaign: campaign.id, n: total },
-    });
-    await container.clickhouse.client.command({
-      query: `INSERT INTO clicks (event_id, ts, organization_id, link_type, link_id, host, country, device_type, os, browser, is_bot)
-        SELECT generateUUIDv7(), now64(3) - toIntervalMillisecond(rand64() % (30 * 86400000)), {org:UInt64}, 'url', {quiet:UInt64}, 'localhost', 'KR', 'Mobile', 'iOS', 'Mobile Safari', 0
-        FROM numbers(1000)`,
-      query_params: { org: org.id, quiet: quiet.id },
-    });
+    await seedClicks(container, { org: org.id as number, busy: busy.id as number, quiet: quiet.id as number, campaign: campaign.id as number }, total);
     console.log(`loaded ${total.toLocaleString()} clicks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const cases = [

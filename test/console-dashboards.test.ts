@@ -127,4 +127,19 @@ describe('console dashboards', () => {
     expect((await get(`/organizations/${org.id}/dashboard/export.csv?panel=daily&link=url:abc`)).statusCode).toBe(400);
     expect((await svc.inject({ method: 'GET', url: `/console/api/organizations/${org.id}/dashboard` })).statusCode).toBe(401);
   });
+
+  it("exports an app's install panels as CSV from the Service API's install statistics", async () => {
+    const app = (await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Dash App', bundleId: 'com.dash.app' })).json();
+    const api = (await svc.service('GET', `/mobile-apps/${app.id}/install-stats?${PERIOD}&timeZone=UTC`, org.apiKey)).json();
+    const funnel = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=funnel`);
+    expect(funnel.statusCode).toBe(200);
+    const rows = funnel.body.replace('\uFEFF', '').trimEnd().split('\r\n');
+    expect(rows[0]).toBe('stage,order,sessionsReached,conversionRate,stepConversionRate');
+    expect(rows.slice(1)).toEqual(api.funnelStats.stages.map((f: { stageName: string; stageOrder: number; sessionsReached: number; conversionRate: number; stepConversionRate: number }) =>
+      [f.stageName, f.stageOrder, f.sessionsReached, f.conversionRate, f.stepConversionRate].join(',')));
+    const daily = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=Asia/Seoul&panel=dailyInstalls&platform=ios`);
+    expect(daily.body).toBe('\uFEFFdate (Asia/Seoul),installs,iOS,Android\r\n2026-11-20,0,0,0\r\n2026-11-21,0,0,0\r\n');
+    expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel`, stranger)).statusCode).toBe(404);
+    expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel&platform=web`)).statusCode).toBe(400);
+  });
 });

@@ -265,4 +265,24 @@ describe('console end to end', () => {
     expect(api.chartData).toEqual([0, 4]);
     expect(utc.csv).toContain('2026-11-20,3\r\n2026-11-21,1');
   });
+
+  it("opens an app's install dashboard and a campaign's revenue, each saying why it is empty", { timeout: 60_000 }, async () => {
+    const org = await svc.createOrganization('Install Team', 'PRO');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'installs@example.com', role: 'developer' });
+    await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Install App', bundleId: 'com.install.app' });
+    const campaign = (await svc.service('POST', '/campaigns', org.apiKey, { name: 'No Revenue', originalUrl: 'https://example.com/r', alias: 'no-revenue' })).json();
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'installs@example.com');
+    await page.getByRole('link', { name: '모바일 앱' }).click();
+    await page.getByRole('button', { name: '설치 통계: Install App' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).innerText()).toBe('Install App 설치 통계');
+    expect(await page.getByTestId('app-installs').innerText()).toBe('0');
+    expect(await page.locator('main').innerText()).toContain('이 기간에는 설치가 없습니다.');
+    expect(await page.getByTestId('funnel').innerText()).toContain('스토어 방문');
+    await expectAccessible(page, 'app install dashboard');
+    // PRO has no revenue add-on: the campaign page says so instead of showing zeros.
+    await page.goto(`${BASE}/console/stats/campaigns/${campaign.id}`);
+    await expect.poll(() => page.locator('main').innerText()).toContain('매출 분석 부가 기능이 켜져 있지 않아');
+    await expectAccessible(page, 'campaign statistics without the revenue add-on');
+    await ctx.close();
+  });
 });

@@ -1,5 +1,5 @@
 // The console's screens as paths under /console/, with history navigation (no router library for
-// a handful of screens), and a link's statistics at /console/stats/{urls|campaigns}/{id}.
+// a handful of screens), and statistics pages at /console/stats/{urls|campaigns|apps}/{id}.
 // Unknown paths show the overview.
 import { useEffect, useState } from 'react';
 
@@ -20,20 +20,24 @@ const PATHS: Record<Screen, string> = {
   audit: '/console/audit',
 };
 
-const STATS = /^\/console\/stats\/(urls|campaigns)\/([1-9][0-9]{0,15})\/?$/;
+const STATS = /^\/console\/stats\/(urls|campaigns|apps)\/([1-9][0-9]{0,15})\/?$/;
 
 const screenOf = (pathname: string): Screen =>
   STATS.test(pathname) ? 'linkStats' : (Object.entries(PATHS).find(([, path]) => path === pathname.replace(/\/+$/, '') || path === pathname)?.[0] as Screen | undefined) ?? 'overview';
 
 export const pathOf = (screen: Screen): string => PATHS[screen];
 
-/** The statistics page of a short URL or campaign. */
-export const pathOfStats = (type: 'url' | 'campaign', id: number): string => `/console/stats/${type === 'url' ? 'urls' : 'campaigns'}/${id}`;
+export type StatsKind = 'url' | 'campaign' | 'app';
+const SEGMENT: Record<StatsKind, string> = { url: 'urls', campaign: 'campaigns', app: 'apps' };
 
-/** The link a statistics path names, if the current path is one. */
-export function statsTarget(pathname = window.location.pathname): { type: 'url' | 'campaign'; id: number } | null {
+/** The statistics page of a short URL, campaign or mobile app. */
+export const pathOfStats = (type: StatsKind, id: number): string => `/console/stats/${SEGMENT[type]}/${id}`;
+
+/** What a statistics path names, if the current path is one. */
+export function statsTarget(pathname = window.location.pathname): { type: StatsKind; id: number } | null {
   const m = STATS.exec(pathname);
-  return m ? { type: m[1] === 'urls' ? 'url' : 'campaign', id: Number(m[2]) } : null;
+  const type = m && (Object.entries(SEGMENT).find(([, segment]) => segment === m[1])?.[0] as StatsKind | undefined);
+  return m && type ? { type, id: Number(m[2]) } : null;
 }
 
 export function navigate(screen: Screen | string): void {

@@ -15,6 +15,7 @@ import { Chart } from './Chart';
 import { Panel } from './Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
+import { RevenuePanel } from './RevenuePanel';
 import { TopList } from './TopList';
 import type { DashboardData, TopItem } from './types';
 
@@ -151,6 +152,8 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
               />
             </Panel>
           </SimpleGrid>
+
+          {link?.type === 'campaign' && <RevenuePanel orgId={orgId} campaignId={link.id} query={query} />}
 
           {!link && (
             <Panel title={t('dashboard.topLinks')} csv={csv('topLinks')} empty={(empty || d.topLinks.length === 0) && (empty || t('dashboard.nothing'))}>

@@ -9,6 +9,7 @@ import { Notice, type NoticeState } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { CopyValue } from '../components/CopyValue';
 import { FormCard } from '../components/FormCard';
+import { navigate, pathOfStats } from '../navigation';
 import { api, type Membership, type MobileApp, type Page } from '../api';
 
 function Copyable({ label, value }: { label: string; value: string }) {
@@ -91,6 +92,9 @@ function AppCard({ app, canWrite, onRegenerate, regenerating }: { app: MobileApp
         {app.scheme && <Copyable label={t('apps.scheme')} value={app.scheme} />}
       </Stack>
       <Group mt="xs">
+        <Button size="xs" variant="light" onClick={() => navigate(pathOfStats('app', app.id))} aria-label={`${t('apps.stats')}: ${app.appName}`}>
+          {t('apps.stats')}
+        </Button>
         <Button
           size="xs"
           variant="light"

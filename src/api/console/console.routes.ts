@@ -35,6 +35,7 @@ import { newNonce } from '../security-headers.js';
 import { consoleAppPolicy, loadConsoleApp } from './console-app.js';
 import { sendPage } from './send-page.js';
 import type { Dashboards } from '../../core/stats/dashboards.js';
+import type { InstallStatsService } from '../../core/stats/install-stats.js';
 
 export interface ConsoleRouteDeps {
   accounts: AccountServices;
@@ -42,6 +43,7 @@ export interface ConsoleRouteDeps {
   domains: DomainsService;
   goalTypes: GoalTypesService;
   dashboards: Dashboards;
+  installs: InstallStatsService;
   usage: UsageService;
   webhookSettings: WebhookSettings;
   config: Config;
@@ -56,7 +58,7 @@ const orgParams = z.object({ orgId: idSchema });
 /** An ISO-8601 date-time with its zone (Z or an offset), as a Date. */
 const isoDateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
-export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, goalTypes, dashboards, usage, webhookSettings, config, signInAttempts }) => {
+export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, goalTypes, dashboards, installs, usage, webhookSettings, config, signInAttempts }) => {
   const jar = cookieJar(config);
   registerFormParser(app);
 
@@ -178,7 +180,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     await api.register(consoleDomainRoutes, { accounts, domains });
     await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });
     await api.register(consoleUsageRoutes, { accounts, usage });
-    await api.register(consoleDashboardRoutes, { accounts, dashboards });
+    await api.register(consoleDashboardRoutes, { accounts, dashboards, installs });
     const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
     const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> => accounts.console.callerIn(sessionOfRequest(request), orgId);
     const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({

@@ -6,11 +6,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { Dashboard, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
+import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { PeriodInput } from '../../core/stats/period.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
 import { actingMember } from './acting-member.js';
 import { toCsv } from './csv.js';
+import { installQuery } from '../service/install-statistics.routes.js';
 
 const tags = ['console'];
 const security = [{ consoleSession: [] }];
@@ -89,7 +91,25 @@ function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Panel): string {
   }
 }
 
-export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; dashboards: Dashboards }> = async (app, { accounts, dashboards }) => {
+const APP_PANELS = ['dailyInstalls', 'countries', 'recentInstalls', 'funnel', 'failureReasons'] as const;
+
+/** One panel of an app's install statistics as CSV, as the Service API's answer has it. */
+function appPanelCsv(s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>['stats'], timeZone: string, panel: (typeof APP_PANELS)[number]): string {
+  switch (panel) {
+    case 'dailyInstalls':
+      return toCsv([`date (${timeZone})`, 'installs', 'iOS', 'Android'], s.dailyInstalls.map((d) => [d.date, d.installs, d.iosInstalls, d.androidInstalls]));
+    case 'countries':
+      return toCsv(['country', 'installs', 'percentage'], s.countryStats.map((c) => [c.country, c.installs, c.percentage]));
+    case 'recentInstalls':
+      return toCsv(['installedAt', 'platform', 'country', 'matchType', 'confidence', 'linkType', 'linkId'], s.recentInstalls.map((r) => [r.installedAt, r.platform, r.country, r.matchType, r.confidence, r.linkType ?? '', r.linkId ?? '']));
+    case 'funnel':
+      return toCsv(['stage', 'order', 'sessionsReached', 'conversionRate', 'stepConversionRate'], s.funnelStats.stages.map((f) => [f.stageName, f.stageOrder, f.sessionsReached, f.conversionRate, f.stepConversionRate]));
+    case 'failureReasons':
+      return toCsv(['reason', 'count', 'percentage'], s.qualityStats.failureReasons.map((f) => [f.name, f.count, f.percentage]));
+  }
+}
+
+export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; dashboards: Dashboards; installs: InstallStatsService }> = async (app, { accounts, dashboards, installs }) => {
   const acting = actingMember(accounts);
   const linkParams = orgParams.extend({ kind: z.enum(['urls', 'campaigns']), id: idSchema });
   const exportQuery = z.object({ ...periodQuery, panel: z.enum(PANELS), link: z.string().regex(/^(url|campaign):[1-9][0-9]{0,15}$/, 'must be url:<id> or campaign:<id>').optional() });
@@ -124,5 +144,21 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountSe
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${name}"`)
       .send(`\uFEFF${panelCsv(dashboard, panel)}`);
+  });
+
+  app.get('/organizations/:orgId/dashboard/apps/:id/export.csv', {
+    schema: {
+      tags, security, summary: "One panel of a mobile app's install statistics as CSV, from the Service API's own query",
+      params: orgParams.extend({ id: idSchema }), querystring: installQuery.extend({ panel: z.enum(APP_PANELS) }), produces: ['text/csv'], response: { 200: z.string(), ...errors },
+    },
+  }, async (request, reply) => {
+    const { caller } = await acting(request, request.params.orgId);
+    const { panel, ...query } = request.query;
+    const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, query));
+    const name = `app-${request.params.id}-${panel}-${found.period.actualStartDate}-${found.period.actualEndDate}.csv`;
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(`\uFEFF${appPanelCsv(found.stats, found.period.timeZone, panel)}`);
   });
 };

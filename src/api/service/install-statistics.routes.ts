@@ -11,7 +11,7 @@ import { meta, periodQuery, statsMetaSchema, withPeriodQuery } from '../schemas/
 
 const PLATFORMS: Record<string, PlatformFilter> = { all: 'All', ios: 'iOS', android: 'Android' };
 
-const installQuery = z.object({
+export const installQuery = z.object({
   ...periodQuery,
   platform: z
     .string()

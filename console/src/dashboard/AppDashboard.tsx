@@ -1,0 +1,157 @@
+// A mobile app's install dashboard: installs per day by platform, platforms and countries, the
+// newest installs with how each was matched, re-engagement, the funnel with its stage labels and
+// the conversion between stages, and the quality of deep-link resolution. The figures are the
+// Service API's install statistics of the app (same route, same query); every panel has its CSV.
+import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api';
+import { QueryStatus } from '../components/QueryStatus';
+import { Chart } from './Chart';
+import { Panel } from './Panel';
+import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
+import { PeriodPicker } from './PeriodPicker';
+import { TopList } from './TopList';
+
+interface InstallStats {
+  appName: string;
+  totalInstalls: number;
+  iosInstalls: number;
+  androidInstalls: number;
+  totalClicks: number;
+  conversionRate: number;
+  dailyInstalls: { date: string; installs: number; iosInstalls: number; androidInstalls: number }[];
+  countryStats: { country: string; installs: number; percentage: number }[];
+  recentInstalls: { installedAt: string; platform: string; country: string; matchType: string; confidence: number }[];
+  reengagementStats: { totalReengagements: number; successfulReengagements: number; successRate: number; uniqueReengagedUsers: number };
+  funnelStats: { totalSessions: number; overallConversionRate: number; stages: { stageOrder: number; sessionsReached: number; conversionRate: number; stepConversionRate: number }[] };
+  qualityStats: { totalAttempts: number; successRate: number; fingerprintMatchRate: number; failureReasons: { name: string; count: number; percentage: number }[] };
+  meta: { actualStartDate: string; actualEndDate: string; timeZone: string };
+}
+
+type Platform = 'All' | 'iOS' | 'Android';
+
+export function AppDashboard({ orgId, appId }: { orgId: number; appId: number }) {
+  const { t, i18n } = useTranslation();
+  const [choice, setChoice] = useState<PeriodChoice>({ preset: '30d', from: '', to: '', timeZone: browserTimeZone() });
+  const [platform, setPlatform] = useState<Platform>('All');
+  const query = { ...periodQuery(choice), platform };
+  const stats = useQuery({
+    queryKey: ['org', orgId, 'app-stats', appId, query],
+    queryFn: () => api<InstallStats>('GET', `/organizations/${orgId}/mobile-apps/${appId}/install-stats?${new URLSearchParams(query)}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
+  });
+  const s = stats.data;
+  const n = (value: number) => value.toLocaleString(i18n.language);
+  const pct = (value: number) => `${value.toLocaleString(i18n.language)}%`;
+  const csv = (panel: string) => `/console/api/organizations/${orgId}/dashboard/apps/${appId}/export.csv?${new URLSearchParams({ ...query, panel })}`;
+  const noInstalls = s && s.totalInstalls === 0 && t('appStats.noInstalls');
+
+  return (
+    <Stack>
+      <Title order={2}>{s ? t('appStats.heading', { name: s.appName }) : t('appStats.title')}</Title>
+      <Group align="flex-end" wrap="wrap">
+        <PeriodPicker value={choice} onChange={setChoice} />
+        <SegmentedControl aria-label={t('appStats.platform')} value={platform} onChange={(p) => setPlatform(p as Platform)} data={[{ value: 'All', label: t('appStats.all') }, { value: 'iOS', label: 'iOS' }, { value: 'Android', label: 'Android' }]} />
+      </Group>
+      <QueryStatus query={stats} />
+      {s && (
+        <>
+          <SimpleGrid cols={{ base: 2, sm: 4 }}>
+            {[
+              [t('appStats.installs'), n(s.totalInstalls), 'installs'],
+              [t('appStats.clicks'), n(s.totalClicks), 'clicks'],
+              [t('appStats.conversion'), pct(s.conversionRate), 'conversion'],
+              [t('appStats.reengagements'), n(s.reengagementStats.totalReengagements), 'reengagements'],
+            ].map(([label, value, id]) => (
+              <Card withBorder key={id}>
+                <Text c="dimmed" size="sm">{label}</Text>
+                <Text fz={28} fw={700} data-testid={`app-${id}`}>{value}</Text>
+              </Card>
+            ))}
+          </SimpleGrid>
+
+          <Panel title={t('appStats.daily')} csv={csv('dailyInstalls')} empty={noInstalls}>
+            <Chart
+              label={t('appStats.dailyLabel', { total: n(s.totalInstalls) })}
+              table={{ head: [t('dashboard.date'), 'iOS', 'Android'], rows: s.dailyInstalls.map((d) => [d.date, d.iosInstalls, d.androidInstalls]) }}
+              option={{
+                tooltip: { trigger: 'axis' },
+                legend: { top: 0 },
+                grid: { left: 48, right: 16, top: 32, bottom: 32 },
+                xAxis: { type: 'category', data: s.dailyInstalls.map((d) => d.date) },
+                yAxis: { type: 'value', minInterval: 1 },
+                series: [
+                  { type: 'bar', stack: 'installs', name: 'iOS', data: s.dailyInstalls.map((d) => d.iosInstalls) },
+                  { type: 'bar', stack: 'installs', name: 'Android', data: s.dailyInstalls.map((d) => d.androidInstalls) },
+                ],
+              }}
+            />
+          </Panel>
+
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Panel title={t('appStats.funnel')} csv={csv('funnel')}>
+              {s.funnelStats.totalSessions === 0 && <Text size="sm" c="dimmed" mb="xs">{t('appStats.noFunnel')}</Text>}
+              <Table data-testid="funnel">
+                <Table.Tbody>
+                  {s.funnelStats.stages.map((stage) => (
+                    <Table.Tr key={stage.stageOrder}>
+                      <Table.Th scope="row">{t(`appStats.stages.${stage.stageOrder}`, { defaultValue: String(stage.stageOrder) })}</Table.Th>
+                      <Table.Td ta="right">{n(stage.sessionsReached)}</Table.Td>
+                      <Table.Td ta="right">{pct(stage.conversionRate)}</Table.Td>
+                      <Table.Td ta="right" c="dimmed">{stage.stageOrder > 1 ? `→ ${pct(stage.stepConversionRate)}` : ''}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+              <Text size="sm" c="dimmed" mt="xs">{t('appStats.overall', { rate: pct(s.funnelStats.overallConversionRate) })}</Text>
+            </Panel>
+            <Panel title={t('appStats.countries')} csv={csv('countries')} empty={noInstalls}>
+              <TopList items={s.countryStats.map((c) => ({ name: c.country || t('dashboard.unknown'), count: c.installs, percentage: c.percentage }))} />
+            </Panel>
+          </SimpleGrid>
+
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Panel title={t('appStats.reengagement')} empty={s.reengagementStats.totalReengagements === 0 && t('appStats.noReengagement')}>
+              <Text>{t('appStats.reengagementLine', { total: n(s.reengagementStats.totalReengagements), ok: n(s.reengagementStats.successfulReengagements), rate: pct(s.reengagementStats.successRate), users: n(s.reengagementStats.uniqueReengagedUsers) })}</Text>
+            </Panel>
+            <Panel title={t('appStats.quality')} csv={csv('failureReasons')} empty={s.qualityStats.totalAttempts === 0 && t('appStats.noQuality')}>
+              <Group gap="xs" mb="xs">
+                <Badge variant="light" color="green">{t('appStats.resolved', { rate: pct(s.qualityStats.successRate) })}</Badge>
+                <Badge variant="light">{t('appStats.fingerprint', { rate: pct(s.qualityStats.fingerprintMatchRate) })}</Badge>
+              </Group>
+              <TopList items={s.qualityStats.failureReasons} />
+            </Panel>
+          </SimpleGrid>
+
+          <Panel title={t('appStats.recent')} csv={csv('recentInstalls')} empty={noInstalls}>
+            <Table.ScrollContainer minWidth={520}>
+              <Table>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('webhooks.when')}</Table.Th>
+                    <Table.Th>{t('appStats.platform')}</Table.Th>
+                    <Table.Th>{t('appStats.country')}</Table.Th>
+                    <Table.Th>{t('appStats.match')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {s.recentInstalls.map((r) => (
+                    <Table.Tr key={`${r.installedAt}-${r.platform}-${r.country}`}>
+                      <Table.Td>{new Date(r.installedAt).toLocaleString(i18n.language, { timeZone: s.meta.timeZone })}</Table.Td>
+                      <Table.Td>{r.platform}</Table.Td>
+                      <Table.Td>{r.country || '—'}</Table.Td>
+                      <Table.Td>{t(`appStats.matchType.${r.matchType}`, { defaultValue: r.matchType })} ({r.confidence})</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Panel>
+        </>
+      )}
+    </Stack>
+  );
+}
