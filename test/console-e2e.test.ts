@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
 import { launchChromium } from './support/mobile-browser.js';
+import { journeyClient, journeyOrg } from './support/journey.js';
 import { recordClicks } from './support/recorded-clicks.js';
 import { isolate, type Isolation, type TestService } from './support/service.js';
 import { signedWith } from './support/webhook-signature.js';
@@ -283,6 +284,36 @@ describe('console end to end', () => {
     await page.goto(`${BASE}/console/stats/campaigns/${campaign.id}`);
     await expect.poll(() => page.locator('main').innerText()).toContain('매출 분석 부가 기능이 켜져 있지 않아');
     await expectAccessible(page, 'campaign statistics without the revenue add-on');
+    await ctx.close();
+  });
+
+  it("shows the user journey to an organization with the add-on, with one session's events, and says which add-on is missing elsewhere", { timeout: 60_000 }, async () => {
+    const withAddOn = await journeyOrg(svc, 'Journey Team', 'PRO', true);
+    const withoutAddOn = await journeyOrg(svc, 'Plain Team', 'PRO', false);
+    await svc.admin('POST', `/organizations/${withAddOn.org.id}/members`, { email: 'journeys@example.com', role: 'analyst' });
+    await svc.admin('POST', `/organizations/${withoutAddOn.org.id}/members`, { email: 'journeys@example.com', role: 'analyst' });
+    const call = journeyClient(svc, withAddOn);
+    const { sessionId } = (await call('POST', '/session/create', { platform: 'WEB', utmSource: 'newsletter' })).json();
+    await call('POST', '/session/event', { sessionId, eventType: 'page_view', properties: { path: '/items/42' } });
+    await svc.container.deps.events.flush();
+    await svc.container.bus.drain(10_000);
+
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'journeys@example.com');
+    await page.getByRole('combobox', { name: '조직' }).click();
+    await page.getByRole('option', { name: 'Journey Team' }).click();
+    await page.getByRole('link', { name: '사용자 여정' }).click();
+    await expect.poll(() => page.getByTestId('journey-session-list').innerText(), { timeout: 20_000 }).toContain('newsletter');
+    expect(await page.getByTestId('journey-session-list').innerText()).toContain('WEB');
+    expect(await page.getByTestId('journey-sessions').innerText()).toBe('1');
+    await expectAccessible(page, 'user journey dashboard');
+    await page.getByRole('button', { name: `이벤트: ${sessionId}` }).click();
+    await expect.poll(() => page.getByTestId('session-events').innerText()).toContain('page_view');
+    await page.getByRole('dialog').getByRole('button', { name: '닫기' }).click();
+
+    await page.getByRole('combobox', { name: '조직' }).click();
+    await page.getByRole('option', { name: 'Plain Team' }).click();
+    await expect.poll(() => page.locator('main').innerText()).toContain('사용자 여정 분석 부가 기능이 켜져 있지 않습니다');
+    await expectAccessible(page, 'user journey without the add-on');
     await ctx.close();
   });
 });

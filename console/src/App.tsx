@@ -10,6 +10,7 @@ import { navigate, pathOf, type Screen, useScreen } from './navigation';
 
 const Overview = lazy(() => import('./pages/Overview'));
 const Dashboard = lazy(() => import('./pages/Dashboard'));
+const Journey = lazy(() => import('./pages/Journey'));
 const LinkStats = lazy(() => import('./pages/LinkStats'));
 const Links = lazy(() => import('./pages/Links'));
 const ApiKeys = lazy(() => import('./pages/ApiKeys'));
@@ -116,7 +117,7 @@ export function App() {
       <AppShell.Navbar p="md">
         <Stack justify="space-between" h="100%">
           <Stack gap={4} component="nav">
-            {(['overview', 'dashboard', 'links', 'campaigns', 'goals', 'domains', 'apps', 'keys', 'webhooks', 'members', 'audit'] as const).map((target) => (
+            {(['overview', 'dashboard', 'journey', 'links', 'campaigns', 'goals', 'domains', 'apps', 'keys', 'webhooks', 'members', 'audit'] as const).map((target) => (
               <NavLink
                 key={target}
                 href={pathOf(target)}
@@ -150,6 +151,7 @@ export function App() {
           <Suspense fallback={<Loader aria-label={t('loading')} />}>
             {screen === 'overview' && <Overview membership={membership} />}
             {screen === 'dashboard' && <Dashboard membership={membership} />}
+            {screen === 'journey' && <Journey membership={membership} />}
             {screen === 'linkStats' && <LinkStats key={path} membership={membership} />}
             {screen === 'links' && <Links membership={membership} />}
             {screen === 'campaigns' && <Campaigns membership={membership} />}

@@ -3,11 +3,12 @@
 // Unknown paths show the overview.
 import { useEffect, useState } from 'react';
 
-export type Screen = 'overview' | 'dashboard' | 'linkStats' | 'links' | 'campaigns' | 'goals' | 'domains' | 'apps' | 'keys' | 'webhooks' | 'members' | 'audit';
+export type Screen = 'overview' | 'dashboard' | 'journey' | 'linkStats' | 'links' | 'campaigns' | 'goals' | 'domains' | 'apps' | 'keys' | 'webhooks' | 'members' | 'audit';
 
 const PATHS: Record<Screen, string> = {
   overview: '/console/',
   dashboard: '/console/dashboard',
+  journey: '/console/journey',
   linkStats: '/console/stats',
   links: '/console/links',
   campaigns: '/console/campaigns',

@@ -1,4 +1,5 @@
-// The console's view of one organization's links, campaigns, apps, custom domains and statistics:
+// The console's view of one organization's links, campaigns, apps, custom domains and statistics
+// (the user journey's too, under /journey, with the same add-on rule as the journey API):
 // the Service API's own route plugins and core services, under /console/api/organizations/{orgId},
 // with the signed-in member as the caller (the core checks their role) instead of an API key. No
 // rule is written twice; the routes are documented once, under the Service API.
@@ -11,6 +12,9 @@ import { installStatisticsRoutes } from '../service/install-statistics.routes.js
 import { mobileAppRoutes } from '../service/mobile-apps.routes.js';
 import { shortUrlRoutes } from '../service/short-urls.routes.js';
 import { statisticsRoutes } from '../service/statistics.routes.js';
+import { admitJourneyCaller } from '../../core/access/journey-access.js';
+import { journeyActivityReadRoutes } from '../journey/activity.routes.js';
+import { journeyStatsRoutes } from '../journey/stats.routes.js';
 import { createConsoleGuard } from './console-guard.js';
 
 export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -24,6 +28,8 @@ export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = 
     const orgId = Number((request.params as { orgId?: string }).orgId);
     if (!Number.isSafeInteger(orgId) || orgId <= 0) throw notFound('ORGANIZATION_NOT_FOUND', 'no such organization');
     request.caller = await deps.accounts.console.callerIn(request.consoleSession!, orgId);
+    const journeyAccess = request.routeOptions.config.journeyAccess;
+    if (journeyAccess) admitJourneyCaller(journeyAccess, request.caller);
   });
 
   const { publicBaseUrl, production, linkAllowPrivateTargets } = deps.config;
@@ -34,4 +40,6 @@ export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = 
   await app.register(customDomainRoutes, { domains: deps.domains, tags: ['console'], whose: '' });
   await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl });
   await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
+  await app.register(journeyStatsRoutes, { stats: deps.stats.journey, prefix: '/journey' });
+  await app.register(journeyActivityReadRoutes, { activity: deps.journey.activity, prefix: '/journey' });
 };

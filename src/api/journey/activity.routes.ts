@@ -135,26 +135,6 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
     return reply.code(202).send({ accepted: true as const, ...accepted, occurredAt: accepted.occurredAt.toISOString() });
   });
 
-  app.get('/session/:sessionId/events', {
-    config: { journeyAccess: 'session' },
-    schema: {
-      tags,
-      summary: 'List the events of a session',
-      description: 'Newest first, paged (page from 0, size 1 to 100, default 20); optionally one eventType only.',
-      params: sessionParams,
-      querystring: z.object({ ...pageQuery, eventType: z.string().max(100).optional() }),
-      response: { 200: pagedResponse(eventRecordSchema, 'JourneyEventPage'), ...journeyErrorResponses },
-    },
-  }, async (request) => {
-    const { page, size, eventType } = request.query;
-    const { sessionId, items, total } = await activity.events(callerOf(request), request.params.sessionId, { eventType }, { page, size });
-    return toPaged(
-      items.map((e) => ({ ...e, sessionId, occurredAt: e.occurredAt.toISOString() })),
-      total,
-      { page, size },
-    );
-  });
-
   app.post('/session/transition', {
     config: { journeyAccess: 'session' },
     schema: {
@@ -183,38 +163,6 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
   }, async (request, reply) => {
     const transition = await fromRequestPart('body', activity.recordTransition(callerOf(request), request.body));
     return reply.code(202).send({ ...transition, occurredAt: transition.occurredAt.toISOString() });
-  });
-
-  app.get('/session/:sessionId/transitions', {
-    config: { journeyAccess: 'session' },
-    schema: {
-      tags,
-      summary: 'List the transitions of a session',
-      description: 'Newest first, paged like the events.',
-      params: sessionParams,
-      querystring: z.object(pageQuery),
-      response: { 200: pagedResponse(transitionRecordSchema, 'JourneyTransitionPage'), ...journeyErrorResponses },
-    },
-  }, async (request) => {
-    const { page, size } = request.query;
-    const { sessionId, items, total } = await activity.transitions(callerOf(request), request.params.sessionId, { page, size });
-    return toPaged(
-      items.map((t) => ({
-        transitionId: t.transitionId,
-        sessionId,
-        fromPlatform: t.fromPlatform,
-        toPlatform: t.toPlatform,
-        targetSessionId: t.targetSessionId,
-        urlId: t.link?.type === 'url' ? t.link.id : null,
-        campaignId: t.link?.type === 'campaign' ? t.link.id : null,
-        deepLinkToken: t.deepLinkToken,
-        externalUserId: t.externalUserId,
-        properties: t.properties,
-        occurredAt: t.occurredAt.toISOString(),
-      })),
-      total,
-      { page, size },
-    );
   });
 
   app.post('/session/funnel/track', {
@@ -256,5 +204,63 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
     const answer = await fromRequestPart('body', activity.trackFunnel(callerOf(request), { ...stage, occurredAt: timestamp }));
     // A repeated transactionId stores nothing: 200 rather than 202 (accepted).
     return reply.code(answer.recorded ? 202 : 200).send({ ...answer, occurredAt: answer.occurredAt.toISOString() });
+  });
+};
+
+/**
+ * The reads of a session's activity (its events and transitions), apart from the writes, so the
+ * console can serve them to members without serving the writes.
+ */
+export const journeyActivityReadRoutes: FastifyPluginAsyncZod<{ activity: JourneyActivityService }> = async (app, { activity }) => {
+  app.get('/session/:sessionId/events', {
+    config: { journeyAccess: 'session' },
+    schema: {
+      tags,
+      summary: 'List the events of a session',
+      description: 'Newest first, paged (page from 0, size 1 to 100, default 20); optionally one eventType only.',
+      params: sessionParams,
+      querystring: z.object({ ...pageQuery, eventType: z.string().max(100).optional() }),
+      response: { 200: pagedResponse(eventRecordSchema, 'JourneyEventPage'), ...journeyErrorResponses },
+    },
+  }, async (request) => {
+    const { page, size, eventType } = request.query;
+    const { sessionId, items, total } = await activity.events(callerOf(request), request.params.sessionId, { eventType }, { page, size });
+    return toPaged(
+      items.map((e) => ({ ...e, sessionId, occurredAt: e.occurredAt.toISOString() })),
+      total,
+      { page, size },
+    );
+  });
+
+  app.get('/session/:sessionId/transitions', {
+    config: { journeyAccess: 'session' },
+    schema: {
+      tags,
+      summary: 'List the transitions of a session',
+      description: 'Newest first, paged like the events.',
+      params: sessionParams,
+      querystring: z.object(pageQuery),
+      response: { 200: pagedResponse(transitionRecordSchema, 'JourneyTransitionPage'), ...journeyErrorResponses },
+    },
+  }, async (request) => {
+    const { page, size } = request.query;
+    const { sessionId, items, total } = await activity.transitions(callerOf(request), request.params.sessionId, { page, size });
+    return toPaged(
+      items.map((t) => ({
+        transitionId: t.transitionId,
+        sessionId,
+        fromPlatform: t.fromPlatform,
+        toPlatform: t.toPlatform,
+        targetSessionId: t.targetSessionId,
+        urlId: t.link?.type === 'url' ? t.link.id : null,
+        campaignId: t.link?.type === 'campaign' ? t.link.id : null,
+        deepLinkToken: t.deepLinkToken,
+        externalUserId: t.externalUserId,
+        properties: t.properties,
+        occurredAt: t.occurredAt.toISOString(),
+      })),
+      total,
+      { page, size },
+    );
   });
 };

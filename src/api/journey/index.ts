@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { allowBrowserCalls } from '../cors.js';
 import type { AppDeps } from '../deps.js';
-import { journeyActivityRoutes } from './activity.routes.js';
+import { journeyActivityReadRoutes, journeyActivityRoutes } from './activity.routes.js';
 import { createJourneyAuthenticator } from './caller.js';
 import { createServiceAuthenticator } from '../service/auth.js';
 import { journeyIdentityRoutes } from './identity.routes.js';
@@ -27,6 +27,7 @@ export const journeyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
 
   await app.register(journeySessionRoutes, { sessions: deps.journey.sessions });
   await app.register(journeyActivityRoutes, { activity: deps.journey.activity });
+  await app.register(journeyActivityReadRoutes, { activity: deps.journey.activity });
   await app.register(journeyIdentityRoutes, { identity: deps.journey.identity, hashFailures: deps.authFailures.identityHash });
   await app.register(journeyStatsRoutes, { stats: deps.stats.journey });
 };

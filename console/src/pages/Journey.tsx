@@ -1,0 +1,201 @@
+// The user-journey dashboard (add-on): sessions, users and conversion over the period, sessions
+// and transitions per day, platforms and UTM sources, web ↔ app transitions, the web funnel with
+// its stage labels, and the session list with one session's events on a click. One call answers
+// the dashboard (the journey API's own /stats/dashboard); the list and the events page on demand.
+import { Alert, Badge, Button, Card, Code, Group, Modal, Pagination, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, api, type Membership, type Page } from '../api';
+import { QueryStatus } from '../components/QueryStatus';
+import { Chart } from '../dashboard/Chart';
+import { Panel } from '../dashboard/Panel';
+import { browserTimeZone, type PeriodChoice, periodQuery } from '../dashboard/period';
+import { PeriodPicker } from '../dashboard/PeriodPicker';
+import { TopList } from '../dashboard/TopList';
+
+interface JourneyDashboard {
+  summary: { totalSessions: number; uniqueUsers: number; totalEvents: number; totalTransitions: number; goalCompletions: number; conversionRate: number };
+  funnel: { totalSessions: number; stages: { stageName: string; sessionsReached: number; conversionRate: number; percentageOfSessions: number }[] };
+  daily: { date: string; sessions: number; transitions: number; goalCompletions: number }[];
+  platforms: { platform: string; sessions: number; percentage: number }[];
+  topUtmSources: { utmSource: string; sessions: number; percentage: number }[];
+  transitions: { totalTransitions: number; webToApp: number; appToWeb: number; paths: { fromPlatform: string; toPlatform: string; count: number; percentage: number }[] };
+}
+
+interface SessionRow {
+  sessionId: string;
+  platform: string;
+  startedAt: string;
+  durationSeconds: number;
+  externalUserId: string | null;
+  utmSource: string | null;
+  events: number;
+  transitions: number;
+  furthestStage: string | null;
+}
+
+interface EventRow {
+  eventId: string;
+  eventType: string;
+  properties: Record<string, unknown>;
+  occurredAt: string;
+}
+
+function SessionEvents({ orgId, sessionId, onClose }: { orgId: number; sessionId: string; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const events = useQuery({
+    queryKey: ['org', orgId, 'journey-events', sessionId],
+    queryFn: () => api<Page<EventRow>>('GET', `/organizations/${orgId}/journey/session/${encodeURIComponent(sessionId)}/events?size=100`),
+  });
+  return (
+    <Modal opened onClose={onClose} size="xl" title={t('journey.sessionTitle', { id: sessionId })} closeButtonProps={{ 'aria-label': t('close') }}>
+      <QueryStatus query={events} />
+      {events.data && events.data.content.length === 0 && <Text c="dimmed">{t('journey.noEvents')}</Text>}
+      {events.data && events.data.content.length > 0 && (
+        <Table data-testid="session-events">
+          <Table.Tbody>
+            {events.data.content.map((e) => (
+              <Table.Tr key={e.eventId}>
+                <Table.Td>{new Date(e.occurredAt).toLocaleString(i18n.language)}</Table.Td>
+                <Table.Td><Code>{e.eventType}</Code></Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{JSON.stringify(e.properties)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Modal>
+  );
+}
+
+export default function Journey({ membership }: { membership: Membership }) {
+  const { t, i18n } = useTranslation();
+  const orgId = membership.organizationId;
+  const [choice, setChoice] = useState<PeriodChoice>({ preset: '30d', from: '', to: '', timeZone: browserTimeZone() });
+  const [page, setPage] = useState(0);
+  const [opened, setOpened] = useState<string | null>(null);
+  const query = periodQuery(choice);
+  const params = new URLSearchParams(query);
+  const dashboard = useQuery({
+    queryKey: ['org', orgId, 'journey', query],
+    queryFn: () => api<JourneyDashboard>('GET', `/organizations/${orgId}/journey/stats/dashboard?${params}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
+  });
+  const sessions = useQuery({
+    queryKey: ['org', orgId, 'journey-sessions', query, page],
+    queryFn: () => api<Page<SessionRow>>('GET', `/organizations/${orgId}/journey/stats/sessions/list?${params}&page=${page}&size=20`),
+    placeholderData: keepPreviousData,
+    enabled: dashboard.isSuccess,
+  });
+  const n = (value: number) => value.toLocaleString(i18n.language);
+  const d = dashboard.data;
+  const addOnMissing = dashboard.error instanceof ApiError && dashboard.error.code === 'ADD_ON_REQUIRED';
+  const empty = d && d.summary.totalSessions === 0 && t('journey.noSessions');
+
+  return (
+    <Stack>
+      <Title order={2}>{t('journey.heading')}</Title>
+      {addOnMissing ? (
+        <Alert color="yellow" role="note" title={t('journey.addOnTitle')}>{t('journey.addOn')}</Alert>
+      ) : (
+        <>
+          <PeriodPicker value={choice} onChange={setChoice} />
+          <QueryStatus query={dashboard} />
+        </>
+      )}
+      {d && (
+        <>
+          <SimpleGrid cols={{ base: 2, sm: 4 }}>
+            {([
+              ['sessions', d.summary.totalSessions],
+              ['users', d.summary.uniqueUsers],
+              ['transitions', d.summary.totalTransitions],
+              ['goals', d.summary.goalCompletions],
+            ] as const).map(([id, value]) => (
+              <Card withBorder key={id}>
+                <Text c="dimmed" size="sm">{t(`journey.kpi.${id}`)}</Text>
+                <Text fz={28} fw={700} data-testid={`journey-${id}`}>{n(value)}</Text>
+              </Card>
+            ))}
+          </SimpleGrid>
+          <Panel title={t('journey.daily')} empty={empty}>
+            <Chart
+              label={t('journey.dailyLabel')}
+              table={{ head: [t('dashboard.date'), t('journey.kpi.sessions'), t('journey.kpi.transitions')], rows: d.daily.map((r) => [r.date, r.sessions, r.transitions]) }}
+              option={{
+                tooltip: { trigger: 'axis' },
+                legend: { top: 0 },
+                grid: { left: 48, right: 16, top: 32, bottom: 32 },
+                xAxis: { type: 'category', data: d.daily.map((r) => r.date) },
+                yAxis: { type: 'value', minInterval: 1 },
+                series: [
+                  { type: 'line', name: t('journey.kpi.sessions'), data: d.daily.map((r) => r.sessions) },
+                  { type: 'bar', name: t('journey.kpi.transitions'), data: d.daily.map((r) => r.transitions) },
+                ],
+              }}
+            />
+          </Panel>
+          <SimpleGrid cols={{ base: 1, md: 3 }}>
+            <Panel title={t('journey.platforms')} empty={empty}>
+              <TopList items={d.platforms.map((p) => ({ name: p.platform, count: p.sessions, percentage: p.percentage }))} />
+            </Panel>
+            <Panel title={t('journey.utm')} empty={empty}>
+              <TopList items={d.topUtmSources.map((u) => ({ name: u.utmSource, count: u.sessions, percentage: u.percentage }))} />
+            </Panel>
+            <Panel title={t('journey.transitions')} empty={d.transitions.totalTransitions === 0 && t('journey.noTransitions')}>
+              <Group gap="xs" mb="xs">
+                <Badge variant="light">{t('journey.webToApp', { count: d.transitions.webToApp })}</Badge>
+                <Badge variant="light">{t('journey.appToWeb', { count: d.transitions.appToWeb })}</Badge>
+              </Group>
+              <TopList items={d.transitions.paths.map((p) => ({ name: `${p.fromPlatform} → ${p.toPlatform}`, count: p.count, percentage: p.percentage }))} />
+            </Panel>
+          </SimpleGrid>
+          <Panel title={t('journey.funnel')} empty={d.funnel.totalSessions === 0 && t('journey.noSessions')}>
+            <Table data-testid="journey-funnel">
+              <Table.Tbody>
+                {d.funnel.stages.map((s, i) => (
+                  <Table.Tr key={s.stageName}>
+                    <Table.Th scope="row">{t(`journey.stages.${s.stageName}`, { defaultValue: s.stageName })}</Table.Th>
+                    <Table.Td ta="right">{n(s.sessionsReached)}</Table.Td>
+                    <Table.Td ta="right">{s.percentageOfSessions.toLocaleString(i18n.language)}%</Table.Td>
+                    <Table.Td ta="right" c="dimmed">{i > 0 ? `→ ${s.conversionRate.toLocaleString(i18n.language)}%` : ''}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Panel>
+          <Panel title={t('journey.sessions')} empty={empty}>
+            <QueryStatus query={sessions} />
+            {sessions.data && (
+              <>
+                <Table.ScrollContainer minWidth={640}>
+                  <Table highlightOnHover data-testid="journey-session-list">
+                    <Table.Tbody>
+                      {sessions.data.content.map((s) => (
+                        <Table.Tr key={s.sessionId}>
+                          <Table.Td>{new Date(s.startedAt).toLocaleString(i18n.language, { timeZone: query.timeZone })}</Table.Td>
+                          <Table.Td>{s.platform}</Table.Td>
+                          <Table.Td>{s.externalUserId ?? '—'}</Table.Td>
+                          <Table.Td>{s.utmSource ?? '—'}</Table.Td>
+                          <Table.Td ta="right">{t('journey.eventsCount', { count: s.events })}</Table.Td>
+                          <Table.Td>{s.furthestStage ? t(`journey.stages.${s.furthestStage}`, { defaultValue: s.furthestStage }) : '—'}</Table.Td>
+                          <Table.Td>
+                            <Button size="xs" variant="subtle" onClick={() => setOpened(s.sessionId)} aria-label={`${t('journey.events')}: ${s.sessionId}`}>{t('journey.events')}</Button>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+                {sessions.data.totalPages > 1 && <Pagination total={sessions.data.totalPages} value={page + 1} onChange={(p) => setPage(p - 1)} aria-label={t('links.pages')} />}
+              </>
+            )}
+          </Panel>
+        </>
+      )}
+      {opened && <SessionEvents orgId={orgId} sessionId={opened} onClose={() => setOpened(null)} />}
+    </Stack>
+  );
+}

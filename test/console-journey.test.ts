@@ -1,0 +1,74 @@
+// The user-journey dashboard through the console API: the journey API's own statistics and a
+// session's events, for every member of an organization with the add-on; without it the answer
+// says which add-on (403 ADD_ON_REQUIRED); another organization's member learns nothing (404).
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
+import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+
+describe('console user journey', () => {
+  let isolation: Isolation;
+  let svc: TestService;
+  let app: JourneyApp;
+  let without: JourneyApp;
+  let sessionId: string;
+  const cookies: Record<string, string> = {};
+
+  const cookieOf = (res: LightMyRequestResponse) => {
+    const all = res.headers['set-cookie'];
+    const list = Array.isArray(all) ? all : all ? [String(all)] : [];
+    return list.find((c) => c.startsWith('sp_session='))!.split(';')[0]!;
+  };
+  const member = async (orgId: number, email: string, role: string) => {
+    await svc.admin('POST', `/organizations/${orgId}/members`, { email, role });
+    const link = new URL((await svc.admin('POST', '/login-links', { email })).json().url);
+    cookies[email] = cookieOf(await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}` }));
+  };
+  const get = (url: string, email: string) => svc.inject({ method: 'GET', url: `/console/api${url}`, headers: { cookie: cookies[email]! } });
+
+  beforeAll(async () => {
+    isolation = await isolate();
+    svc = await startService(isolation);
+    app = await journeyOrg(svc, 'Journeys', 'PRO', true);
+    without = await journeyOrg(svc, 'No Journeys', 'PRO', false);
+    await member(app.org.id, 'analyst@journey.example', 'analyst');
+    await member(without.org.id, 'owner@nojourney.example', 'owner');
+    const call = journeyClient(svc, app);
+    const created = await call('POST', '/session/create', { platform: 'WEB', utmSource: 'newsletter' });
+    expect(created.statusCode, created.body).toBe(201);
+    sessionId = created.json().sessionId;
+    await call('POST', '/session/event', { sessionId, eventType: 'page_view', properties: { path: '/items/42' } });
+    await call('POST', '/session/funnel/track', { sessionId, stage: 'CLICKED' });
+    await svc.container.deps.events.flush();
+    expect(await svc.container.bus.drain(10_000)).toBe(true);
+  });
+
+  afterAll(async () => {
+    await svc?.close();
+    await isolation?.dispose();
+  });
+
+  it("answers the journey API's dashboard and a session's events to a member, analysts included", async () => {
+    await eventually(async () => (await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'analyst@journey.example')).json().summary?.totalSessions === 1, 15_000, 'the session counted');
+    const dashboard = (await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'analyst@journey.example')).json();
+    const api = (await svc.inject({ method: 'GET', url: '/api/v1/cross-platform/stats/dashboard', headers: { 'x-api-key': app.org.apiKey } })).json();
+    expect(dashboard).toEqual(api);
+    expect(dashboard.topUtmSources[0]).toMatchObject({ utmSource: 'newsletter', sessions: 1 });
+    const list = (await get(`/organizations/${app.org.id}/journey/stats/sessions/list`, 'analyst@journey.example')).json();
+    expect(list.content.map((s: { sessionId: string }) => s.sessionId)).toEqual([sessionId]);
+    await eventually(async () => (await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'analyst@journey.example')).json().totalElements === 1, 15_000, 'the event listed');
+    const events = (await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'analyst@journey.example')).json();
+    expect(events.content[0]).toMatchObject({ eventType: 'page_view', properties: { path: '/items/42' } });
+  });
+
+  it('says which add-on is missing, and shows another organization nothing', async () => {
+    const refused = await get(`/organizations/${without.org.id}/journey/stats/dashboard`, 'owner@nojourney.example');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('ADD_ON_REQUIRED');
+    expect((await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'owner@nojourney.example')).statusCode).toBe(404);
+    expect((await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'owner@nojourney.example')).statusCode).toBe(404);
+    // No write of the journey API is served to the console.
+    const write = await svc.inject({ method: 'POST', url: `/console/api/organizations/${app.org.id}/journey/session/event`, headers: { cookie: cookies['analyst@journey.example']! }, payload: { sessionId, eventType: 'x' } });
+    expect(write.statusCode).toBe(404);
+  });
+});
