@@ -316,4 +316,20 @@ describe('console end to end', () => {
     await expectAccessible(page, 'user journey without the add-on');
     await ctx.close();
   });
+
+  it('refreshes the dashboard by itself: a new click shows on the next 30-second refresh', { timeout: 60_000 }, async () => {
+    const org = await svc.createOrganization('Live Team', 'PRO');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'live@example.com', role: 'analyst' });
+    const url = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/live', customAlias: 'live' })).json();
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'live@example.com', { timezoneId: 'UTC' });
+    await page.clock.install();
+    await page.goto(`${BASE}/console/dashboard`);
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('0');
+    await recordClicks(svc, org.id, 'url', url.id, [{ at: new Date().toISOString() }]);
+    // Nothing asks again until the refresh is due…
+    expect(await page.getByTestId('total').innerText()).toBe('0');
+    await page.clock.fastForward(30_000);
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('1');
+    await ctx.close();
+  });
 });

@@ -61,6 +61,20 @@ describe('console user journey', () => {
     expect(events.content[0]).toMatchObject({ eventType: 'page_view', properties: { path: '/items/42' } });
   });
 
+  it('exports a journey panel as CSV with the numbers the journey API answers', async () => {
+    const api = (await svc.inject({ method: 'GET', url: '/api/v1/cross-platform/stats/dashboard?timeZone=Asia/Seoul', headers: { 'x-api-key': app.org.apiKey } })).json();
+    const csv = await get(`/organizations/${app.org.id}/journey/export.csv?timeZone=Asia/Seoul&panel=utmSources`, 'analyst@journey.example');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const rows = csv.body.replace('\uFEFF', '').trimEnd().split('\r\n');
+    expect(rows).toEqual(['utmSource,sessions,percentage,convertedSessions,conversionRate',
+      ...api.topUtmSources.map((u: Record<string, unknown>) => [u.utmSource, u.sessions, u.percentage, u.convertedSessions, u.conversionRate].join(','))]);
+    const daily = await get(`/organizations/${app.org.id}/journey/export.csv?timeZone=Asia/Seoul&panel=daily`, 'analyst@journey.example');
+    expect(daily.body.split('\r\n')[0]).toBe('\uFEFFdate (Asia/Seoul),sessions,uniqueUsers,events,transitions,goalCompletions');
+    expect(daily.body.trimEnd().split('\r\n')).toHaveLength(1 + api.daily.length);
+    expect((await get(`/organizations/${without.org.id}/journey/export.csv?panel=daily`, 'owner@nojourney.example')).json().code).toBe('ADD_ON_REQUIRED');
+  });
+
   it('says which add-on is missing, and shows another organization nothing', async () => {
     const refused = await get(`/organizations/${without.org.id}/journey/stats/dashboard`, 'owner@nojourney.example');
     expect(refused.statusCode).toBe(403);

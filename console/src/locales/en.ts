@@ -311,6 +311,8 @@ export const en: Words = {
     webToApp: 'Web → app {{count}}',
     appToWeb: 'App → web {{count}}',
     funnel: 'Web funnel',
+    eventTypes: 'Event types',
+    goalTypes: 'Goal types',
     stages: { CLICKED: 'Clicked', DEEP_LINK_RESOLVED: 'Deep link resolved', CONTENT_VIEWED: 'Content viewed', ACTION_TAKEN: 'Action taken', GOAL_COMPLETED: 'Goal completed' },
     sessions: 'Sessions',
     events: 'Events',

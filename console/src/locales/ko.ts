@@ -311,6 +311,8 @@ export const ko = {
     funnel: '웹 퍼널',
     stages: { CLICKED: '클릭', DEEP_LINK_RESOLVED: '딥링크 해석', CONTENT_VIEWED: '콘텐츠 조회', ACTION_TAKEN: '행동', GOAL_COMPLETED: '목표 달성' },
     sessions: '세션 목록',
+    eventTypes: '이벤트 종류',
+    goalTypes: '목표 유형',
     events: '이벤트',
     eventsCount: '이벤트 {{count}}',
     sessionTitle: '세션 {{id}} 의 이벤트',

@@ -21,6 +21,8 @@ interface JourneyDashboard {
   platforms: { platform: string; sessions: number; percentage: number }[];
   topUtmSources: { utmSource: string; sessions: number; percentage: number }[];
   transitions: { totalTransitions: number; webToApp: number; appToWeb: number; paths: { fromPlatform: string; toPlatform: string; count: number; percentage: number }[] };
+  topEventTypes: { eventType: string; count: number }[];
+  topGoalTypes: { goalType: string; count: number; value: number }[];
 }
 
 interface SessionRow {
@@ -93,6 +95,7 @@ export default function Journey({ membership }: { membership: Membership }) {
   const d = dashboard.data;
   const addOnMissing = dashboard.error instanceof ApiError && dashboard.error.code === 'ADD_ON_REQUIRED';
   const empty = d && d.summary.totalSessions === 0 && t('journey.noSessions');
+  const csv = (panel: string) => `/console/api/organizations/${orgId}/journey/export.csv?${new URLSearchParams({ ...query, panel })}`;
 
   return (
     <Stack>
@@ -120,7 +123,7 @@ export default function Journey({ membership }: { membership: Membership }) {
               </Card>
             ))}
           </SimpleGrid>
-          <Panel title={t('journey.daily')} empty={empty}>
+          <Panel title={t('journey.daily')} csv={csv('daily')} empty={empty}>
             <Chart
               label={t('journey.dailyLabel')}
               table={{ head: [t('dashboard.date'), t('journey.kpi.sessions'), t('journey.kpi.transitions')], rows: d.daily.map((r) => [r.date, r.sessions, r.transitions]) }}
@@ -138,13 +141,13 @@ export default function Journey({ membership }: { membership: Membership }) {
             />
           </Panel>
           <SimpleGrid cols={{ base: 1, md: 3 }}>
-            <Panel title={t('journey.platforms')} empty={empty}>
+            <Panel title={t('journey.platforms')} csv={csv('platforms')} empty={empty}>
               <TopList items={d.platforms.map((p) => ({ name: p.platform, count: p.sessions, percentage: p.percentage }))} />
             </Panel>
-            <Panel title={t('journey.utm')} empty={empty}>
+            <Panel title={t('journey.utm')} csv={csv('utmSources')} empty={empty}>
               <TopList items={d.topUtmSources.map((u) => ({ name: u.utmSource, count: u.sessions, percentage: u.percentage }))} />
             </Panel>
-            <Panel title={t('journey.transitions')} empty={d.transitions.totalTransitions === 0 && t('journey.noTransitions')}>
+            <Panel title={t('journey.transitions')} csv={csv('transitions')} empty={d.transitions.totalTransitions === 0 && t('journey.noTransitions')}>
               <Group gap="xs" mb="xs">
                 <Badge variant="light">{t('journey.webToApp', { count: d.transitions.webToApp })}</Badge>
                 <Badge variant="light">{t('journey.appToWeb', { count: d.transitions.appToWeb })}</Badge>
@@ -152,7 +155,7 @@ export default function Journey({ membership }: { membership: Membership }) {
               <TopList items={d.transitions.paths.map((p) => ({ name: `${p.fromPlatform} → ${p.toPlatform}`, count: p.count, percentage: p.percentage }))} />
             </Panel>
           </SimpleGrid>
-          <Panel title={t('journey.funnel')} empty={d.funnel.totalSessions === 0 && t('journey.noSessions')}>
+          <Panel title={t('journey.funnel')} csv={csv('funnel')} empty={d.funnel.totalSessions === 0 && t('journey.noSessions')}>
             <Table data-testid="journey-funnel">
               <Table.Tbody>
                 {d.funnel.stages.map((s, i) => (
@@ -166,6 +169,14 @@ export default function Journey({ membership }: { membership: Membership }) {
               </Table.Tbody>
             </Table>
           </Panel>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Panel title={t('journey.eventTypes')} csv={csv('eventTypes')} empty={d.topEventTypes.length === 0 && t('dashboard.nothing')}>
+              <TopList items={d.topEventTypes.map((e) => ({ name: e.eventType, count: e.count, percentage: d.summary.totalEvents ? Math.round((e.count / d.summary.totalEvents) * 1000) / 10 : 0 }))} />
+            </Panel>
+            <Panel title={t('journey.goalTypes')} csv={csv('goalTypes')} empty={d.topGoalTypes.length === 0 && t('dashboard.nothing')}>
+              <TopList items={d.topGoalTypes.map((g) => ({ name: g.goalType, count: g.count, percentage: d.summary.goalCompletions ? Math.round((g.count / d.summary.goalCompletions) * 1000) / 10 : 0 }))} />
+            </Panel>
+          </SimpleGrid>
           <Panel title={t('journey.sessions')} empty={empty}>
             <QueryStatus query={sessions} />
             {sessions.data && (

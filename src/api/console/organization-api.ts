@@ -16,6 +16,7 @@ import { admitJourneyCaller } from '../../core/access/journey-access.js';
 import { journeyActivityReadRoutes } from '../journey/activity.routes.js';
 import { journeyStatsRoutes } from '../journey/stats.routes.js';
 import { createConsoleGuard } from './console-guard.js';
+import { consoleJourneyExportRoutes } from './journey-export.routes.js';
 
 export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const guard = createConsoleGuard(deps.accounts, deps.config.publicBaseUrl);
@@ -42,4 +43,5 @@ export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = 
   await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
   await app.register(journeyStatsRoutes, { stats: deps.stats.journey, prefix: '/journey' });
   await app.register(journeyActivityReadRoutes, { activity: deps.journey.activity, prefix: '/journey' });
+  await app.register(consoleJourneyExportRoutes, { stats: deps.stats.journey, prefix: '/journey' });
 };

@@ -1,0 +1,51 @@
+// One panel of the user-journey dashboard as CSV, from the same query the dashboard answers with
+// (the journey API's own statistics). Served inside the console's organization API, which admits
+// the member and applies the journey add-on rule.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
+import { callerOf } from '../caller.js';
+import { errorBodySchema } from '../schemas/common.js';
+import { periodQuery, withPeriodQuery } from '../schemas/stats-period.js';
+import { toCsv } from './csv.js';
+
+const PANELS = ['daily', 'platforms', 'utmSources', 'transitions', 'funnel', 'eventTypes', 'goalTypes'] as const;
+type Dashboard = Awaited<ReturnType<JourneyStatsService['dashboard']>>;
+
+function panelCsv(d: Dashboard, panel: (typeof PANELS)[number]): string {
+  switch (panel) {
+    case 'daily':
+      return toCsv([`date (${d.period.timeZone})`, 'sessions', 'uniqueUsers', 'events', 'transitions', 'goalCompletions'], d.daily.map((r) => [r.date, r.sessions, r.uniqueUsers, r.events, r.transitions, r.goalCompletions]));
+    case 'platforms':
+      return toCsv(['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate'], d.platforms.map((p) => [p.platform, p.sessions, p.percentage, p.uniqueUsers, p.convertedSessions, p.conversionRate]));
+    case 'utmSources':
+      return toCsv(['utmSource', 'sessions', 'percentage', 'convertedSessions', 'conversionRate'], d.topUtmSources.map((u) => [u.utmSource, u.sessions, u.percentage, u.convertedSessions, u.conversionRate]));
+    case 'transitions':
+      return toCsv(['fromPlatform', 'toPlatform', 'count', 'percentage'], d.transitions.paths.map((p) => [p.fromPlatform, p.toPlatform, p.count, p.percentage]));
+    case 'funnel':
+      return toCsv(['stage', 'order', 'sessionsReached', 'conversionRate', 'percentageOfSessions'], d.funnel.stages.map((s) => [s.stageName, s.stageOrder, s.sessionsReached, s.conversionRate, s.percentageOfSessions]));
+    case 'eventTypes':
+      return toCsv(['eventType', 'count'], d.topEventTypes.map((e) => [e.eventType, e.count]));
+    case 'goalTypes':
+      return toCsv(['goalType', 'count', 'value'], d.topGoalTypes.map((g) => [g.goalType, g.count, g.value]));
+  }
+}
+
+export const consoleJourneyExportRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsService }> = async (app, { stats }) => {
+  app.get('/export.csv', {
+    config: { journeyAccess: 'stats' },
+    schema: {
+      tags: ['console'], summary: 'One panel of the user-journey dashboard as CSV',
+      querystring: z.object({ ...periodQuery, panel: z.enum(PANELS) }), produces: ['text/csv'],
+      response: { 200: z.string(), 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+    },
+  }, async (request, reply) => {
+    const { panel, ...period } = request.query;
+    const dashboard = await withPeriodQuery(stats.dashboard(callerOf(request), period));
+    const name = `journey-${panel}-${dashboard.period.actualStartDate}-${dashboard.period.actualEndDate}.csv`;
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(`\uFEFF${panelCsv(dashboard, panel)}`);
+  });
+};
