@@ -113,6 +113,12 @@ describe('console dashboards', () => {
     expect(links.body.split('\r\n').slice(1, 3)).toEqual([`url,${urlId},Sale,${BASE}/sale,5,83.3`, `campaign,${campaignId},Push,${BASE}/push,1,16.7`]);
     const trackers = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=trackers&link=campaign:${campaignId}`);
     expect(trackers.body).toBe('\uFEFFname,clicks,percentage\r\ninsta,1,100\r\n');
+    // A campaign's revenue (ENTERPRISE includes the add-on): the campaign statistics' figures, per day and per currency.
+    const revenue = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=revenue&link=campaign:${campaignId}`);
+    expect(revenue.statusCode).toBe(200);
+    const stats = (await svc.service('GET', `/campaigns/${campaignId}/stats?${PERIOD}&timeZone=UTC`, org.apiKey)).json();
+    expect(revenue.body.split('\r\n').slice(1, 3)).toEqual(stats.revenueStats.dailyRevenue.map((d: { date: string; revenue: number; purchases: number }) => `${d.date},${d.revenue},${d.purchases}`));
+    expect((await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&panel=revenue&link=url:${urlId}`)).statusCode).toBe(400);
     const heat = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=heatmap`);
     expect(heat.body.split('\r\n')[5]!.split(',').slice(0, 1 + 24)[24]).toBe('3');
   });

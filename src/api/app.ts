@@ -165,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     what: 'sign-in',
   });
   await app.register(ssoRoutes, { accounts: deps.accounts, config: deps.config, log: deps.log, signInAttempts });
-  await app.register(consoleRoutes, { accounts: deps.accounts, apiKeys: deps.organizations.apiKeys, domains: deps.domains, goalTypes: deps.goalTypes, dashboards: deps.stats.dashboards, installs: deps.stats.installs, usage: deps.organizations.usage, webhookSettings: deps.webhookSettings, config: deps.config, signInAttempts });
+  await app.register(consoleRoutes, { accounts: deps.accounts, apiKeys: deps.organizations.apiKeys, domains: deps.domains, goalTypes: deps.goalTypes, dashboards: deps.stats.dashboards, installs: deps.stats.installs, linkStats: deps.stats.links, usage: deps.organizations.usage, webhookSettings: deps.webhookSettings, config: deps.config, signInAttempts });
   await app.register(consoleOrganizationApi, { deps, prefix: '/console/api/organizations/:orgId' });
   await app.register(webSdkRoutes);
   await app.register(mobileCustomDomainRoutes, { domains: deps.domains, sdk: deps.sdk, prefix: '/api/v1/sdk/mobile' });

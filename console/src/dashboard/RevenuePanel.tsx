@@ -37,7 +37,7 @@ export function RevenuePanel({ orgId, campaignId, query }: { orgId: number; camp
   };
   const empty = r && (!r.available ? t('revenue.addOn') : r.purchases === 0 && t('revenue.none'));
   return (
-    <Panel title={t('revenue.title')} empty={empty}>
+    <Panel title={t('revenue.title')} csv={`/console/api/organizations/${orgId}/dashboard/export.csv?${new URLSearchParams({ ...query, panel: 'revenue', link: `campaign:${campaignId}` })}`} empty={empty}>
       <QueryStatus query={stats} />
       {r?.currency && (
         <>

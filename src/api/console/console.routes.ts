@@ -36,6 +36,7 @@ import { consoleAppPolicy, loadConsoleApp } from './console-app.js';
 import { sendPage } from './send-page.js';
 import type { Dashboards } from '../../core/stats/dashboards.js';
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
+import type { LinkStatsService } from '../../core/stats/link-stats.js';
 
 export interface ConsoleRouteDeps {
   accounts: AccountServices;
@@ -44,6 +45,7 @@ export interface ConsoleRouteDeps {
   goalTypes: GoalTypesService;
   dashboards: Dashboards;
   installs: InstallStatsService;
+  linkStats: LinkStatsService;
   usage: UsageService;
   webhookSettings: WebhookSettings;
   config: Config;
@@ -58,7 +60,7 @@ const orgParams = z.object({ orgId: idSchema });
 /** An ISO-8601 date-time with its zone (Z or an offset), as a Date. */
 const isoDateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
-export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, goalTypes, dashboards, installs, usage, webhookSettings, config, signInAttempts }) => {
+export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, goalTypes, dashboards, installs, linkStats, usage, webhookSettings, config, signInAttempts }) => {
   const jar = cookieJar(config);
   registerFormParser(app);
 
@@ -180,7 +182,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
     await api.register(consoleDomainRoutes, { accounts, domains });
     await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });
     await api.register(consoleUsageRoutes, { accounts, usage });
-    await api.register(consoleDashboardRoutes, { accounts, dashboards, installs });
+    await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats });
     const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
     const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> => accounts.console.callerIn(sessionOfRequest(request), orgId);
     const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({

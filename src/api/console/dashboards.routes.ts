@@ -7,11 +7,13 @@ import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { Dashboard, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
+import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import type { PeriodInput } from '../../core/stats/period.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
 import { actingMember } from './acting-member.js';
 import { toCsv } from './csv.js';
+import { invalidField } from '../../core/field-error.js';
 import { installQuery } from '../service/install-statistics.routes.js';
 
 const tags = ['console'];
@@ -62,11 +64,11 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
 }
 
 const TOP_PANELS = ['countries', 'browsers', 'operatingSystems', 'referrers', 'trackers', 'deviceTypes'] as const;
-const PANELS = ['daily', 'hourly', 'heatmap', ...TOP_PANELS, 'utmSource', 'utmMedium', 'utmCampaign', 'topLinks'] as const;
+const PANELS = ['daily', 'hourly', 'heatmap', ...TOP_PANELS, 'utmSource', 'utmMedium', 'utmCampaign', 'topLinks', 'revenue'] as const;
 type Panel = (typeof PANELS)[number];
 
 /** One panel of a dashboard as CSV: its header and rows, as the JSON answer has them. */
-function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Panel): string {
+function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'revenue'>): string {
   const top = (items: z.infer<typeof topItem>[]) => toCsv(['name', 'clicks', 'percentage'], items.map((i) => [i.name, i.count, i.percentage]));
   switch (panel) {
     case 'daily':
@@ -109,7 +111,10 @@ function appPanelCsv(s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>
   }
 }
 
-export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; dashboards: Dashboards; installs: InstallStatsService }> = async (app, { accounts, dashboards, installs }) => {
+export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; dashboards: Dashboards; installs: InstallStatsService; links: LinkStatsService }> = async (
+  app,
+  { accounts, dashboards, installs, links },
+) => {
   const acting = actingMember(accounts);
   const linkParams = orgParams.extend({ kind: z.enum(['urls', 'campaigns']), id: idSchema });
   const exportQuery = z.object({ ...periodQuery, panel: z.enum(PANELS), link: z.string().regex(/^(url|campaign):[1-9][0-9]{0,15}$/, 'must be url:<id> or campaign:<id>').optional() });
@@ -138,6 +143,19 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountSe
   }, async (request, reply) => {
     const { panel, link, ...period } = request.query;
     const [type, id] = link ? (link.split(':') as ['url' | 'campaign', string]) : [];
+    if (panel === 'revenue') {
+      // A campaign's revenue: the Service API's campaign statistics, per day in the main currency and per currency.
+      if (type !== 'campaign') throw invalidField('link', 'the revenue panel is a campaign\'s: link=campaign:<id>');
+      const { caller } = await acting(request, request.params.orgId);
+      const found = await withPeriodQuery(links.forCampaign(caller, Number(id), period));
+      const r = found.revenue;
+      const csv = toCsv([`date (${found.period.timeZone})`, `revenue (${r.currency ?? 'none'})`, 'purchases'], r.dailyRevenue.map((d) => [d.date, d.revenue, d.purchases]))
+        + toCsv(['currency', 'totalRevenue', 'purchases'], r.byCurrency.map((c) => [c.currency, c.totalRevenue, c.purchases]));
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="campaign-${id}-revenue-${found.period.actualStartDate}-${found.period.actualEndDate}.csv"`)
+        .send(`\uFEFF${csv}`);
+    }
     const dashboard = await find(request.params.orgId, request, period, type ? { type, id: Number(id) } : undefined);
     const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${dashboard.meta.actualStartDate}-${dashboard.meta.actualEndDate}.csv`;
     return reply
