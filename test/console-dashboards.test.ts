@@ -145,6 +145,9 @@ describe('console dashboards', () => {
       [f.stageName, f.stageOrder, f.sessionsReached, f.conversionRate, f.stepConversionRate].join(',')));
     const daily = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=Asia/Seoul&panel=dailyInstalls&platform=ios`);
     expect(daily.body).toBe('\uFEFFdate (Asia/Seoul),installs,iOS,Android\r\n2026-11-20,0,0,0\r\n2026-11-21,0,0,0\r\n');
+    const reengagements = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=dailyReengagements`);
+    expect(reengagements.body).toBe('\uFEFFdate (UTC),reengagements,successful\r\n2026-11-20,0,0\r\n2026-11-21,0,0\r\n');
+    expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&panel=matchTypes`)).body).toBe('\uFEFFmatchType,installs,percentage\r\n');
     expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel`, stranger)).statusCode).toBe(404);
     expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel&platform=web`)).statusCode).toBe(400);
   });

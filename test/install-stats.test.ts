@@ -151,6 +151,10 @@ describe('URL app-install statistics', () => {
       { platform: 'Android', installs: 1, percentage: 33.3 },
     ]);
     expect(body.countryStats).toEqual([{ country: 'KR', installs: 3, percentage: 100 }]);
+    expect(body.installsByMatchType).toEqual([
+      { matchType: 'referrer', installs: 2, percentage: 66.7 },
+      { matchType: 'fingerprint', installs: 1, percentage: 33.3 },
+    ]);
     expect(body.recentInstalls.map((r: { installedAt: string }) => r.installedAt)).toEqual([
       '2025-06-02T03:00:00.000Z', '2025-06-01T15:30:00.000Z', '2025-06-01T14:30:00.000Z',
     ]);
@@ -207,6 +211,11 @@ describe('URL app-install statistics', () => {
       uniqueReengagedUsers: 1,
       platformDistribution: { ios: 2, android: 1, other: 0 },
     });
+    expect(body.dailyReengagements).toEqual([
+      { date: '2025-06-01', reengagements: 0, successful: 0 },
+      { date: '2025-06-02', reengagements: 3, successful: 2 },
+      { date: '2025-06-03', reengagements: 0, successful: 0 },
+    ]);
   });
 });
 

@@ -49,6 +49,10 @@ export interface InstallStats {
     linkType: 'url' | 'campaign' | null;
     linkId: number | null;
   }[];
+  /** How installs were attributed: referrer, fingerprint or organic (extension). */
+  installsByMatchType: { matchType: string; installs: number; percentage: number }[];
+  /** Re-engagements per local day (extension). */
+  dailyReengagements: { date: string; reengagements: number; successful: number }[];
   reengagementStats: {
     totalReengagements: number;
     successfulReengagements: number;
@@ -145,10 +149,10 @@ export function createInstallStats(client: ClickHouseClient) {
       const where = `${scopeFilter(scope)} AND ${WINDOW}${platform === 'All' ? '' : ' AND platform = {platform:String}'}`;
       const stageList = INSTALL_FUNNEL.map((s) => `'${s.stage}'`).join(', ');
 
-      const [installRows, recent, totalClicks, [reengagement], sessions, [quality], reasons] = await Promise.all([
-        rows<{ day: string; platform: string; country: string; n: string }>(
-          `SELECT toString(toDate(ts, {tz:String})) AS day, platform, country, count() AS n FROM app_installs
-           WHERE ${where} GROUP BY day, platform, country`,
+      const [installRows, recent, totalClicks, [reengagement], reengagementDays, sessions, [quality], reasons] = await Promise.all([
+        rows<{ day: string; platform: string; country: string; match_type: string; n: string }>(
+          `SELECT toString(toDate(ts, {tz:String})) AS day, platform, country, match_type, count() AS n FROM app_installs
+           WHERE ${where} GROUP BY day, platform, country, match_type`,
           params,
         ),
         rows<{ at: string; platform: string; country: string; match_type: string; confidence: number; link_type: string; link_id: string }>(
@@ -162,6 +166,11 @@ export function createInstallStats(client: ClickHouseClient) {
              uniqExactIf(user_key, matched = 1 AND user_key != '') AS users,
              countIf(platform = 'IOS') AS ios, countIf(platform = 'ANDROID') AS android
            FROM deeplink_resolutions WHERE ${where} AND reengagement = 1`,
+          params,
+        ),
+        rows<{ day: string; total: string; ok: string }>(
+          `SELECT toString(toDate(ts, {tz:String})) AS day, count() AS total, countIf(matched = 1) AS ok
+           FROM deeplink_resolutions WHERE ${where} AND reengagement = 1 GROUP BY day`,
           params,
         ),
         // The furthest of the four stages each session reached.
@@ -188,6 +197,7 @@ export function createInstallStats(client: ClickHouseClient) {
 
       const byDay = new Map<string, { ios: number; android: number }>();
       const byCountry = new Map<string, number>();
+      const byMatchType = new Map<string, number>();
       let ios = 0;
       let android = 0;
       for (const r of installRows) {
@@ -203,7 +213,9 @@ export function createInstallStats(client: ClickHouseClient) {
         byDay.set(r.day, day);
         const country = r.country || 'Unknown';
         byCountry.set(country, (byCountry.get(country) ?? 0) + n);
+        byMatchType.set(r.match_type, (byMatchType.get(r.match_type) ?? 0) + n);
       }
+      const reengagedOn = new Map(reengagementDays.map((r) => [r.day, { total: Number(r.total), ok: Number(r.ok) }]));
       const totalInstalls = ios + android;
 
       // Stage order values of the enum: CLICKED 1 … APP_OPENED 4.
@@ -247,6 +259,13 @@ export function createInstallStats(client: ClickHouseClient) {
           linkType: r.link_type === 'url' || r.link_type === 'campaign' ? r.link_type : null,
           linkId: r.link_type === 'none' ? null : Number(r.link_id),
         })),
+        installsByMatchType: [...byMatchType]
+          .map(([matchType, installs]) => ({ matchType, installs, percentage: percent(installs, totalInstalls) }))
+          .sort((a, b) => b.installs - a.installs || a.matchType.localeCompare(b.matchType)),
+        dailyReengagements: period.days.map((date) => {
+          const d = reengagedOn.get(date);
+          return { date, reengagements: d?.total ?? 0, successful: d?.ok ?? 0 };
+        }),
         reengagementStats: {
           totalReengagements: reeng.total,
           successfulReengagements: reeng.ok,

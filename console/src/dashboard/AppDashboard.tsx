@@ -23,6 +23,8 @@ interface InstallStats {
   conversionRate: number;
   dailyInstalls: { date: string; installs: number; iosInstalls: number; androidInstalls: number }[];
   countryStats: { country: string; installs: number; percentage: number }[];
+  installsByMatchType: { matchType: string; installs: number; percentage: number }[];
+  dailyReengagements: { date: string; reengagements: number; successful: number }[];
   recentInstalls: { installedAt: string; platform: string; country: string; matchType: string; confidence: number }[];
   reengagementStats: { totalReengagements: number; successfulReengagements: number; successRate: number; uniqueReengagedUsers: number };
   funnelStats: { totalSessions: number; overallConversionRate: number; stages: { stageOrder: number; sessionsReached: number; conversionRate: number; stepConversionRate: number }[] };
@@ -82,7 +84,7 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                 legend: { top: 0 },
                 grid: { left: 48, right: 16, top: 32, bottom: 32 },
                 xAxis: { type: 'category', data: s.dailyInstalls.map((d) => d.date) },
-                yAxis: { type: 'value', minInterval: 1 },
+                yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
                 series: [
                   { type: 'bar', stack: 'installs', name: 'iOS', data: s.dailyInstalls.map((d) => d.iosInstalls) },
                   { type: 'bar', stack: 'installs', name: 'Android', data: s.dailyInstalls.map((d) => d.androidInstalls) },
@@ -108,14 +110,34 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
               </Table>
               <Text size="sm" c="dimmed" mt="xs">{t('appStats.overall', { rate: pct(s.funnelStats.overallConversionRate) })}</Text>
             </Panel>
-            <Panel title={t('appStats.countries')} csv={csv('countries')} empty={noInstalls}>
-              <TopList items={s.countryStats.map((c) => ({ name: c.country || t('dashboard.unknown'), count: c.installs, percentage: c.percentage }))} />
-            </Panel>
+            <Stack>
+              <Panel title={t('appStats.sources')} csv={csv('matchTypes')} empty={noInstalls}>
+                <TopList items={s.installsByMatchType.map((m) => ({ name: m.matchType, count: m.installs, percentage: m.percentage }))} translate={(m) => t(`appStats.matchType.${m}`, { defaultValue: m })} />
+              </Panel>
+              <Panel title={t('appStats.countries')} csv={csv('countries')} empty={noInstalls}>
+                <TopList items={s.countryStats.map((c) => ({ name: c.country || t('dashboard.unknown'), count: c.installs, percentage: c.percentage }))} />
+              </Panel>
+            </Stack>
           </SimpleGrid>
 
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Panel title={t('appStats.reengagement')} empty={s.reengagementStats.totalReengagements === 0 && t('appStats.noReengagement')}>
-              <Text>{t('appStats.reengagementLine', { total: n(s.reengagementStats.totalReengagements), ok: n(s.reengagementStats.successfulReengagements), rate: pct(s.reengagementStats.successRate), users: n(s.reengagementStats.uniqueReengagedUsers) })}</Text>
+            <Panel title={t('appStats.reengagement')} csv={csv('dailyReengagements')} empty={s.reengagementStats.totalReengagements === 0 && t('appStats.noReengagement')}>
+              <Text mb="xs">{t('appStats.reengagementLine', { total: n(s.reengagementStats.totalReengagements), ok: n(s.reengagementStats.successfulReengagements), rate: pct(s.reengagementStats.successRate), users: n(s.reengagementStats.uniqueReengagedUsers) })}</Text>
+              <Chart
+                label={t('appStats.reengagementLabel')}
+                height={180}
+                table={{ head: [t('dashboard.date'), t('appStats.reengagements'), t('appStats.successful')], rows: s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]) }}
+                option={{
+                  tooltip: { trigger: 'axis' },
+                  grid: { left: 48, right: 16, top: 16, bottom: 32 },
+                  xAxis: { type: 'category', data: s.dailyReengagements.map((d) => d.date) },
+                  yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
+                  series: [
+                    { type: 'line', name: t('appStats.reengagements'), data: s.dailyReengagements.map((d) => d.reengagements) },
+                    { type: 'line', name: t('appStats.successful'), data: s.dailyReengagements.map((d) => d.successful) },
+                  ],
+                }}
+              />
             </Panel>
             <Panel title={t('appStats.quality')} csv={csv('failureReasons')} empty={s.qualityStats.totalAttempts === 0 && t('appStats.noQuality')}>
               <Group gap="xs" mb="xs">

@@ -116,7 +116,7 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                 tooltip: { trigger: 'axis' },
                 grid: { left: 48, right: 16, top: 16, bottom: 32 },
                 xAxis: { type: 'category', data: d.daily.map((r) => r.date) },
-                yAxis: { type: 'value', minInterval: 1 },
+                yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
                 series: [{ type: 'line', name: t('dashboard.clicks'), data: d.daily.map((r) => r.count), areaStyle: { opacity: 0.15 } }],
               }}
             />
@@ -146,7 +146,7 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                   tooltip: { trigger: 'axis' },
                   grid: { left: 48, right: 16, top: 16, bottom: 32 },
                   xAxis: { type: 'category', data: d.hourly.map((h) => h.hour.slice(0, 2)) },
-                  yAxis: { type: 'value', minInterval: 1 },
+                  yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
                   series: [{ type: 'bar', name: t('dashboard.clicks'), data: d.hourly.map((h) => h.count) }],
                 }}
               />

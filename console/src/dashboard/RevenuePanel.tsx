@@ -64,7 +64,7 @@ export function RevenuePanel({ orgId, campaignId, query }: { orgId: number; camp
               tooltip: { trigger: 'axis' },
               grid: { left: 64, right: 16, top: 16, bottom: 32 },
               xAxis: { type: 'category', data: r.dailyRevenue.map((d) => d.date) },
-              yAxis: { type: 'value' },
+              yAxis: { type: 'value', axisLabel: { formatter: (v: number) => v.toLocaleString(i18n.language) } },
               series: [{ type: 'bar', name: r.currency, data: r.dailyRevenue.map((d) => d.revenue) }],
             }}
           />

@@ -132,7 +132,7 @@ export default function Journey({ membership }: { membership: Membership }) {
                 legend: { top: 0 },
                 grid: { left: 48, right: 16, top: 32, bottom: 32 },
                 xAxis: { type: 'category', data: d.daily.map((r) => r.date) },
-                yAxis: { type: 'value', minInterval: 1 },
+                yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
                 series: [
                   { type: 'line', name: t('journey.kpi.sessions'), data: d.daily.map((r) => r.sessions) },
                   { type: 'bar', name: t('journey.kpi.transitions'), data: d.daily.map((r) => r.transitions) },

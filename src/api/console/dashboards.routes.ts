@@ -93,7 +93,7 @@ function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'rev
   }
 }
 
-const APP_PANELS = ['dailyInstalls', 'countries', 'recentInstalls', 'funnel', 'failureReasons'] as const;
+const APP_PANELS = ['dailyInstalls', 'countries', 'matchTypes', 'recentInstalls', 'dailyReengagements', 'funnel', 'failureReasons'] as const;
 
 /** One panel of an app's install statistics as CSV, as the Service API's answer has it. */
 function appPanelCsv(s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>['stats'], timeZone: string, panel: (typeof APP_PANELS)[number]): string {
@@ -102,6 +102,10 @@ function appPanelCsv(s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>
       return toCsv([`date (${timeZone})`, 'installs', 'iOS', 'Android'], s.dailyInstalls.map((d) => [d.date, d.installs, d.iosInstalls, d.androidInstalls]));
     case 'countries':
       return toCsv(['country', 'installs', 'percentage'], s.countryStats.map((c) => [c.country, c.installs, c.percentage]));
+    case 'matchTypes':
+      return toCsv(['matchType', 'installs', 'percentage'], s.installsByMatchType.map((m) => [m.matchType, m.installs, m.percentage]));
+    case 'dailyReengagements':
+      return toCsv([`date (${timeZone})`, 'reengagements', 'successful'], s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]));
     case 'recentInstalls':
       return toCsv(['installedAt', 'platform', 'country', 'matchType', 'confidence', 'linkType', 'linkId'], s.recentInstalls.map((r) => [r.installedAt, r.platform, r.country, r.matchType, r.confidence, r.linkType ?? '', r.linkId ?? '']));
     case 'funnel':

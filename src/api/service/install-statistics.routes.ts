@@ -52,6 +52,10 @@ const installStatsSchema = z
       linkType: z.enum(['url', 'campaign']).nullable(),
       linkId: z.number().int().nullable(),
     })).describe('the 10 newest'),
+    installsByMatchType: z.array(z.object({ matchType: z.string(), installs: z.number().int(), percentage: z.number() }))
+      .describe('extension: installs per attribution (referrer, fingerprint, organic), most first'),
+    dailyReengagements: z.array(z.object({ date: z.string(), reengagements: z.number().int(), successful: z.number().int() }))
+      .describe('extension: re-engagements (opens of the installed app from a link) per local date of the period'),
     reengagementStats: z.object({
       totalReengagements: z.number().int().describe('opens of the already installed app from a link'),
       successfulReengagements: z.number().int(),
