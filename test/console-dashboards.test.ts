@@ -5,7 +5,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordClicks } from './support/recorded-clicks.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const BASE = 'http://localhost:8080';
 
@@ -150,5 +150,30 @@ describe('console dashboards', () => {
     expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&panel=matchTypes`)).body).toBe('\uFEFFmatchType,installs,percentage\r\n');
     expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel`, stranger)).statusCode).toBe(404);
     expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel&platform=web`)).statusCode).toBe(400);
+  });
+
+  it("answers an app's revenue per currency from the purchases its SDK recorded, and its CSV", async () => {
+    const app = (await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'ANDROID', appName: 'Shop App', bundleId: 'com.shop.app' })).json();
+    const purchase = (sessionId: string, goalType: string, goalValue: string) =>
+      svc.inject({
+        method: 'POST', url: '/api/v1/sdk/mobile/deeplink/funnel/track',
+        headers: { 'x-app-id': String(app.id), 'x-mobile-app-api-key': app.apiKey },
+        payload: { sessionId, stage: 'GOAL_COMPLETED', goalType, goalValue, timestamp: '2026-11-21T09:00:00Z' },
+      });
+    for (const [session, type, value] of [['p1', 'purchase_KRW', '39000'], ['p2', 'purchase_KRW', '11000'], ['p3', 'purchase_USD', '12.5']] as const) {
+      const res = await purchase(session, type, value);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await svc.container.deps.events.flush();
+    expect(await svc.container.bus.drain(10_000)).toBe(true);
+    const revenue = async () => (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/revenue?${PERIOD}&timeZone=UTC`)).json();
+    await eventually(async () => (await revenue()).revenueStats?.purchases === 3, 15_000, 'the purchases counted');
+    const { revenueStats } = await revenue();
+    expect(revenueStats).toMatchObject({ available: true, currency: 'KRW', totalRevenue: 50000, purchases: 3, averageOrderValue: 25000 });
+    expect(revenueStats.byCurrency).toEqual([{ currency: 'KRW', totalRevenue: 50000, purchases: 2 }, { currency: 'USD', totalRevenue: 12.5, purchases: 1 }]);
+    expect(revenueStats.dailyRevenue).toEqual([{ date: '2026-11-20', revenue: 0, purchases: 0 }, { date: '2026-11-21', revenue: 50000, purchases: 2 }]);
+    const csv = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=revenue`);
+    expect(csv.body).toBe('\uFEFFdate (UTC),revenue (KRW),purchases\r\n2026-11-20,0,0\r\n2026-11-21,50000,2\r\ncurrency,totalRevenue,purchases\r\nKRW,50000,2\r\nUSD,12.5,1\r\n');
+    expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/revenue`, stranger)).statusCode).toBe(404);
   });
 });

@@ -279,6 +279,7 @@ describe('console end to end', () => {
     expect(await page.getByTestId('app-installs').innerText()).toBe('0');
     expect(await page.locator('main').innerText()).toContain('이 기간에는 설치가 없습니다.');
     expect(await page.getByTestId('funnel').innerText()).toContain('스토어 방문');
+    await expect.poll(() => page.locator('main').innerText()).toContain('매출 분석 부가 기능이 켜져 있지 않아');
     await expectAccessible(page, 'app install dashboard');
     // PRO has no revenue add-on: the campaign page says so instead of showing zeros.
     await page.goto(`${BASE}/console/stats/campaigns/${campaign.id}`);

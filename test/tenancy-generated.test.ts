@@ -183,6 +183,10 @@ const OPERATIONS: Record<string, Operation> = {
     ...one('console', () => `/console/api/organizations/${a.id}/dashboard/apps/${a.ios.id}/export.csv?panel=recentInstalls`),
     ...one('console', () => `/console/api/organizations/${b.id}/dashboard/apps/${a.ios.id}/export.csv?panel=dailyInstalls`),
   ] },
+  'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/revenue': { kind: 'byId', probes: [
+    ...one('console', () => `/console/api/organizations/${a.id}/dashboard/apps/${a.ios.id}/revenue`),
+    ...one('console', () => `/console/api/organizations/${b.id}/dashboard/apps/${a.ios.id}/revenue`),
+  ] },
   'GET /console/api/organizations/{orgId}/dashboard/export.csv': { kind: 'byId', probes: [
     ...one('console', () => `/console/api/organizations/${a.id}/dashboard/export.csv?panel=topLinks`),
     ...one('console', () => `/console/api/organizations/${b.id}/dashboard/export.csv?panel=daily&link=url:${a.url.id}`),

@@ -13,13 +13,14 @@ import type { Wiring } from './wiring.js';
 
 export function composeStats({ config, clickhouse, clickCounts, repos, clock }: Pick<Wiring, 'config' | 'clickhouse' | 'clickCounts' | 'repos' | 'clock'>): StatsService {
   const { shortUrls, campaigns } = repos;
+  const revenueStats = createRevenueStats(clickhouse);
   return {
     links: createLinkStatsService({
       shortUrls,
       campaigns,
       clickStats: createClickStats(clickhouse),
       clickCounts,
-      revenueStats: createRevenueStats(clickhouse),
+      revenueStats,
       clock,
     }),
     installs: createInstallStatsService({
@@ -27,6 +28,7 @@ export function composeStats({ config, clickhouse, clickCounts, repos, clock }: 
       campaigns,
       mobileApps: repos.mobileApps,
       installStats: createInstallStats(clickhouse),
+      revenueStats,
       clock,
     }),
     journey: createJourneyStatsService({ stats: createJourneyStats(clickhouse), clock }),

@@ -6,7 +6,7 @@
 // row per event id.
 import type { ClickHouseClient } from './clickhouse.js';
 import { percent } from './percent.js';
-import { linkPeriodParams, type LinkPeriod } from './stats-period.js';
+import { linkPeriodParams, type LinkPeriod, periodParams, type StatsPeriod } from './stats-period.js';
 
 export interface RevenueStats {
   /** The currency of totalRevenue, averageOrderValue and dailyRevenue; null without purchases. */
@@ -20,11 +20,15 @@ export interface RevenueStats {
   byCurrency: { currency: string; totalRevenue: number; purchases: number }[];
 }
 
-const PURCHASES = (table: string) => `
+/** One link's purchases, or (an app's) those its SDK or pages recorded under its app id. */
+const LINK_SCOPE = 'link_type = {type:String} AND link_id = {id:UInt64}';
+const APP_SCOPE = 'app_id = {app:UInt64}';
+
+const PURCHASES = (table: string, scope: string) => `
   SELECT event_id, ts, goal_value,
     if(currency != '', upper(toString(currency)), if(startsWith(goal_type, 'purchase_'), upper(substring(goal_type, 10)), '')) AS cur
   FROM ${table}
-  WHERE organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}
+  WHERE organization_id = {org:UInt64} AND ${scope}
     AND stage = 'GOAL_COMPLETED' AND (goal_type = 'purchase' OR startsWith(goal_type, 'purchase_'))
     AND ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')}`;
 
@@ -32,19 +36,18 @@ const PURCHASES = (table: string) => `
 const money = (n: number) => Math.round(n * 100) / 100;
 
 export function createRevenueStats(client: ClickHouseClient) {
-  return {
-    async forLink(input: LinkPeriod & { clicks: number }): Promise<RevenueStats> {
-      const result = await client.query({
-        query: `
-          SELECT toString(toDate(ts, {tz:String})) AS day, cur, count() AS n, sum(value) AS revenue
-          FROM (
-            SELECT event_id, any(ts) AS ts, any(cur) AS cur, any(goal_value) AS value
-            FROM (${PURCHASES('journey_funnel')} UNION ALL ${PURCHASES('deeplink_funnel')})
-            GROUP BY event_id)
-          GROUP BY day, cur`,
-        query_params: linkPeriodParams(input),
-        format: 'JSONEachRow',
-      });
+  async function revenue(scope: string, params: Record<string, unknown>, period: StatsPeriod, clicks: number): Promise<RevenueStats> {
+    const result = await client.query({
+      query: `
+        SELECT toString(toDate(ts, {tz:String})) AS day, cur, count() AS n, sum(value) AS revenue
+        FROM (
+          SELECT event_id, any(ts) AS ts, any(cur) AS cur, any(goal_value) AS value
+          FROM (${PURCHASES('journey_funnel', scope)} UNION ALL ${PURCHASES('deeplink_funnel', scope)})
+          GROUP BY event_id)
+        GROUP BY day, cur`,
+      query_params: params,
+      format: 'JSONEachRow',
+    });
       const rows = await result.json<{ day: string; cur: string; n: string | number; revenue: number }>();
       const currencies = new Map<string, { purchases: number; revenue: number; daily: Map<string, { revenue: number; purchases: number }> }>();
       for (const r of rows) {
@@ -68,14 +71,19 @@ export function createRevenueStats(client: ClickHouseClient) {
         totalRevenue: main?.totalRevenue ?? 0,
         purchases,
         averageOrderValue: main && main.purchases > 0 ? money(main.totalRevenue / main.purchases) : 0,
-        purchaseConversionRate: percent(purchases, input.clicks),
-        dailyRevenue: input.period.days.map((date) => {
+        purchaseConversionRate: percent(purchases, clicks),
+        dailyRevenue: period.days.map((date) => {
           const d = daily.get(date);
           return { date, revenue: money(d?.revenue ?? 0), purchases: d?.purchases ?? 0 };
         }),
-        byCurrency,
-      };
-    },
+      byCurrency,
+    };
+  }
+
+  return {
+    forLink: (input: LinkPeriod & { clicks: number }) => revenue(LINK_SCOPE, linkPeriodParams(input), input.period, input.clicks),
+    forApp: (input: { organizationId: number; appId: number; period: StatsPeriod; clicks: number }) =>
+      revenue(APP_SCOPE, { org: input.organizationId, app: input.appId, ...periodParams(input.period) }, input.period, input.clicks),
   };
 }
 

@@ -12,6 +12,7 @@ import { Chart } from './Chart';
 import { Panel } from './Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
+import { RevenuePanel } from './RevenuePanel';
 import { TopList } from './TopList';
 
 interface InstallStats {
@@ -147,6 +148,8 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
               <TopList items={s.qualityStats.failureReasons} />
             </Panel>
           </SimpleGrid>
+
+          <RevenuePanel orgId={orgId} of={{ kind: 'app', id: appId }} query={periodQuery(choice)} />
 
           <Panel title={t('appStats.recent')} csv={csv('recentInstalls')} empty={noInstalls}>
             <Table.ScrollContainer minWidth={520}>

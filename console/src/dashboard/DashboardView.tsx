@@ -153,7 +153,7 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
             </Panel>
           </SimpleGrid>
 
-          {link?.type === 'campaign' && <RevenuePanel orgId={orgId} campaignId={link.id} query={query} />}
+          {link?.type === 'campaign' && <RevenuePanel orgId={orgId} of={{ kind: 'campaign', id: link.id }} query={query} />}
 
           {!link && (
             <Panel title={t('dashboard.topLinks')} csv={csv('topLinks')} empty={(empty || d.topLinks.length === 0) && (empty || t('dashboard.nothing'))}>

@@ -1,7 +1,7 @@
-// A campaign's revenue (the revenue-analytics add-on): totals per currency, never summed across
-// them, purchases, average order and purchase conversion, and revenue per day in the main
-// currency. Without the add-on the panel says so. The figures are the Service API's campaign
-// statistics for the same period and zone.
+// A campaign's or an app's revenue (the revenue-analytics add-on): totals per currency, never
+// summed across them, purchases, average order, a campaign's purchase conversion, and revenue per
+// day in the main currency. Without the add-on the panel says so. A campaign's figures are its
+// Service API statistics for the same period and zone; an app's, the purchases recorded under it.
 import { Group, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -21,12 +21,15 @@ interface RevenueStats {
   byCurrency: { currency: string; totalRevenue: number; purchases: number }[];
 }
 
-export function RevenuePanel({ orgId, campaignId, query }: { orgId: number; campaignId: number; query: Record<string, string> }) {
+export function RevenuePanel({ orgId, of, query }: { orgId: number; of: { kind: 'campaign' | 'app'; id: number }; query: Record<string, string> }) {
   const { t, i18n } = useTranslation();
-  const stats = useQuery({
-    queryKey: ['org', orgId, 'campaign-revenue', campaignId, query],
-    queryFn: () => api<{ revenueStats: RevenueStats }>('GET', `/organizations/${orgId}/campaigns/${campaignId}/stats?${new URLSearchParams(query)}`),
-  });
+  const params = new URLSearchParams(query);
+  const path = of.kind === 'campaign' ? `/organizations/${orgId}/campaigns/${of.id}/stats?${params}` : `/organizations/${orgId}/dashboard/apps/${of.id}/revenue?${params}`;
+  const csv =
+    of.kind === 'campaign'
+      ? `/console/api/organizations/${orgId}/dashboard/export.csv?${new URLSearchParams({ ...query, panel: 'revenue', link: `campaign:${of.id}` })}`
+      : `/console/api/organizations/${orgId}/dashboard/apps/${of.id}/export.csv?${new URLSearchParams({ ...query, panel: 'revenue' })}`;
+  const stats = useQuery({ queryKey: ['org', orgId, 'revenue', of, query], queryFn: () => api<{ revenueStats: RevenueStats }>('GET', path) });
   const r = stats.data?.revenueStats;
   const money = (value: number, currency: string) => {
     try {
@@ -37,7 +40,7 @@ export function RevenuePanel({ orgId, campaignId, query }: { orgId: number; camp
   };
   const empty = r && (!r.available ? t('revenue.addOn') : r.purchases === 0 && t('revenue.none'));
   return (
-    <Panel title={t('revenue.title')} csv={`/console/api/organizations/${orgId}/dashboard/export.csv?${new URLSearchParams({ ...query, panel: 'revenue', link: `campaign:${campaignId}` })}`} empty={empty}>
+    <Panel title={t('revenue.title')} csv={csv} empty={empty}>
       <QueryStatus query={stats} />
       {r?.currency && (
         <>
@@ -54,7 +57,7 @@ export function RevenuePanel({ orgId, campaignId, query }: { orgId: number; camp
           </Table>
           <Group gap="lg" my="xs">
             <Text size="sm">{t('revenue.aov', { value: money(r.averageOrderValue, r.currency) })}</Text>
-            <Text size="sm">{t('revenue.conversion', { rate: r.purchaseConversionRate.toLocaleString(i18n.language) })}</Text>
+            {of.kind === 'campaign' && <Text size="sm">{t('revenue.conversion', { rate: r.purchaseConversionRate.toLocaleString(i18n.language) })}</Text>}
           </Group>
           <Chart
             label={t('revenue.dailyLabel', { currency: r.currency })}

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { Dashboard, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
-import type { LinkStatsService } from '../../core/stats/link-stats.js';
+import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
 import type { PeriodInput } from '../../core/stats/period.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
@@ -93,10 +93,27 @@ function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'rev
   }
 }
 
-const APP_PANELS = ['dailyInstalls', 'countries', 'matchTypes', 'recentInstalls', 'dailyReengagements', 'funnel', 'failureReasons'] as const;
+const APP_PANELS = ['dailyInstalls', 'countries', 'matchTypes', 'recentInstalls', 'dailyReengagements', 'funnel', 'failureReasons', 'revenue'] as const;
+
+/** Revenue as CSV: per day in the main currency, then per currency (never summed across them). */
+function revenueCsv(r: RevenueStats, timeZone: string): string {
+  return toCsv([`date (${timeZone})`, `revenue (${r.currency ?? 'none'})`, 'purchases'], r.dailyRevenue.map((d) => [d.date, d.revenue, d.purchases]))
+    + toCsv(['currency', 'totalRevenue', 'purchases'], r.byCurrency.map((c) => [c.currency, c.totalRevenue, c.purchases]));
+}
+
+const revenueSchema = z.object({
+  available: z.boolean().describe('false without the revenue-analytics add-on: every figure is then empty'),
+  currency: z.string().nullable(),
+  totalRevenue: z.number(),
+  purchases: z.number().int(),
+  averageOrderValue: z.number(),
+  purchaseConversionRate: z.number(),
+  dailyRevenue: z.array(z.object({ date: z.string(), revenue: z.number(), purchases: z.number().int() })),
+  byCurrency: z.array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() })),
+});
 
 /** One panel of an app's install statistics as CSV, as the Service API's answer has it. */
-function appPanelCsv(s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>['stats'], timeZone: string, panel: (typeof APP_PANELS)[number]): string {
+function appPanelCsv(s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>['stats'], timeZone: string, panel: Exclude<(typeof APP_PANELS)[number], 'revenue'>): string {
   switch (panel) {
     case 'dailyInstalls':
       return toCsv([`date (${timeZone})`, 'installs', 'iOS', 'Android'], s.dailyInstalls.map((d) => [d.date, d.installs, d.iosInstalls, d.androidInstalls]));
@@ -152,9 +169,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountSe
       if (type !== 'campaign') throw invalidField('link', 'the revenue panel is a campaign\'s: link=campaign:<id>');
       const { caller } = await acting(request, request.params.orgId);
       const found = await withPeriodQuery(links.forCampaign(caller, Number(id), period));
-      const r = found.revenue;
-      const csv = toCsv([`date (${found.period.timeZone})`, `revenue (${r.currency ?? 'none'})`, 'purchases'], r.dailyRevenue.map((d) => [d.date, d.revenue, d.purchases]))
-        + toCsv(['currency', 'totalRevenue', 'purchases'], r.byCurrency.map((c) => [c.currency, c.totalRevenue, c.purchases]));
+      const csv = revenueCsv(found.revenue, found.period.timeZone);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="campaign-${id}-revenue-${found.period.actualStartDate}-${found.period.actualEndDate}.csv"`)
@@ -176,11 +191,31 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountSe
   }, async (request, reply) => {
     const { caller } = await acting(request, request.params.orgId);
     const { panel, ...query } = request.query;
+    if (panel === 'revenue') {
+      const { platform: _all, ...period } = query;
+      const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, period));
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="app-${request.params.id}-revenue-${found.period.actualStartDate}-${found.period.actualEndDate}.csv"`)
+        .send(`\uFEFF${revenueCsv(found.revenue, found.period.timeZone)}`);
+    }
     const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, query));
     const name = `app-${request.params.id}-${panel}-${found.period.actualStartDate}-${found.period.actualEndDate}.csv`;
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${name}"`)
       .send(`\uFEFF${appPanelCsv(found.stats, found.period.timeZone, panel)}`);
+  });
+
+  app.get('/organizations/:orgId/dashboard/apps/:id/revenue', {
+    schema: {
+      tags, security, summary: "The purchases recorded under a mobile app, per currency (the revenue-analytics add-on)",
+      params: orgParams.extend({ id: idSchema }), querystring: z.object(periodQuery),
+      response: { 200: z.object({ revenueStats: revenueSchema, meta: statsMetaSchema }), ...errors },
+    },
+  }, async (request) => {
+    const { caller } = await acting(request, request.params.orgId);
+    const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, request.query));
+    return { revenueStats: found.revenue, meta: meta(found.period) };
   });
 };

@@ -8,6 +8,8 @@ import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
 import type { ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import type { StatsCaller } from './link-stats.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
+import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.js';
+import { emptyRevenue } from './link-stats.js';
 
 export type { InstallStats, PlatformFilter };
 
@@ -28,6 +30,7 @@ export interface InstallStatsDeps {
   campaigns: Pick<CampaignsRepo, 'get'>;
   mobileApps: Pick<MobileAppsRepo, 'get' | 'linkedLinkIds'>;
   installStats: InstallStatsQueries;
+  revenueStats: Pick<RevenueStatsQueries, 'forApp'>;
   clock: () => Date;
 }
 
@@ -62,6 +65,22 @@ export function createInstallStatsService(deps: InstallStatsDeps) {
       if (!mobileApp) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${id} does not exist`);
       const links = await deps.mobileApps.linkedLinkIds(organizationId, mobileApp.id);
       return answer(caller, { scope: { kind: 'app', appId: mobileApp.id, ...links }, appPlatform: mobileApp.platform, name: mobileApp.appName }, input);
+    },
+
+    /**
+     * The purchases recorded under an app (its SDK's and pages' goals), per currency: the
+     * revenue-analytics add-on's; without it `available` is false and the figures empty. A
+     * purchase conversion per click is the links' own figure, so it stays 0 here.
+     */
+    async revenueOfApp(caller: StatsCaller, id: number, input: PeriodInput): Promise<{ revenue: RevenueStats & { available: boolean }; period: StatsPeriod }> {
+      const { organization } = caller;
+      const mobileApp = await deps.mobileApps.get(organization.id, id);
+      if (!mobileApp) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${id} does not exist`);
+      const period = periodForPlan(organization.plan, input, deps.clock());
+      const revenue = organization.revenueAnalytics
+        ? { available: true, ...(await deps.revenueStats.forApp({ organizationId: organization.id, appId: mobileApp.id, period, clicks: 0 })) }
+        : { available: false, ...emptyRevenue(period.days) };
+      return { revenue, period };
     },
   };
 }

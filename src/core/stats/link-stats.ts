@@ -59,7 +59,8 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
 
 export type LinkStatsService = ReturnType<typeof createLinkStatsService>;
 
-function emptyRevenue(days: string[]): RevenueStats {
+/** Revenue figures of a period with none: what the answer holds without the add-on. */
+export function emptyRevenue(days: string[]): RevenueStats {
   return {
     currency: null,
     totalRevenue: 0,
