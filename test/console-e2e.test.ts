@@ -318,6 +318,37 @@ describe('console end to end', () => {
     await ctx.close();
   });
 
+  it('switches to the dark theme, keeps it after a reload, and draws the charts for it', { timeout: 60_000 }, async () => {
+    const org = await svc.createOrganization('Night Team', 'PRO');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'night@example.com', role: 'analyst' });
+    const url = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/night', customAlias: 'night' })).json();
+    await recordClicks(svc, org.id, 'url', url.id, [{ at: new Date().toISOString() }, { at: new Date().toISOString() }]);
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'night@example.com', { colorScheme: 'light' });
+    await page.goto(`${BASE}/console/dashboard`);
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('2');
+    const scheme = () => page.locator('html').getAttribute('data-mantine-color-scheme');
+    // The fill of the daily chart's first axis label: ECharts' own colours for the theme.
+    const axisColour = () => page.getByRole('img', { name: /일별 클릭 차트/ }).locator('svg text').first().getAttribute('fill');
+    expect(await scheme()).toBe('light');
+    const light = await axisColour();
+    await page.getByRole('button', { name: '어두운 테마로 바꾸기' }).click();
+    await expect.poll(scheme).toBe('dark');
+    await expect.poll(axisColour).not.toBe(light);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('2');
+    expect(await scheme()).toBe('dark');
+    expect(await page.getByRole('button', { name: '밝은 테마로 바꾸기' }).count()).toBe(1);
+    await expectAccessible(page, 'dashboard in the dark theme');
+    // Every other screen reads as well in the dark.
+    for (const screen of ['개요', '링크', '캠페인', '목표 유형', '커스텀 도메인', '모바일 앱', 'API 키', '웹훅', '멤버', '감사 로그']) {
+      await page.getByRole('link', { name: screen, exact: true }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 2 }).count(), { message: screen }).toBeGreaterThan(0);
+      await expect.poll(() => page.getByRole('status').count()).toBe(0);
+      await expectAccessible(page, `${screen} in the dark theme`);
+    }
+    await ctx.close();
+  });
+
   it('refreshes the dashboard by itself: a new click shows on the next 30-second refresh', { timeout: 60_000 }, async () => {
     const org = await svc.createOrganization('Live Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'live@example.com', role: 'analyst' });

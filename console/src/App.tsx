@@ -1,11 +1,12 @@
 // The console's frame: the session (signed out → the sign-in page), the organization switcher,
-// language, sign-out, and the screen of the current path. Screens load on demand.
+// language, light or dark, sign-out, and the screen of the current path. Screens load on demand.
 import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api, type Session, setCsrfToken } from './api';
+import { ThemeSwitch } from './components/ThemeSwitch';
 import { navigate, pathOf, type Screen, useScreen } from './navigation';
 
 const Overview = lazy(() => import('./pages/Overview'));
@@ -111,6 +112,7 @@ export function App() {
               onChange={(value) => language.mutate(value as 'ko' | 'en')}
               data={[{ value: 'ko', label: '한국어' }, { value: 'en', label: 'English' }]}
             />
+            <ThemeSwitch />
           </Group>
         </Group>
       </AppShell.Header>

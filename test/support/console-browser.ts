@@ -32,12 +32,13 @@ export async function signInAs(
   svc: TestService,
   base: string,
   email: string,
-  options: { locale?: string; viewport?: { width: number; height: number }; timezoneId?: string } = {},
+  options: { locale?: string; viewport?: { width: number; height: number }; timezoneId?: string; colorScheme?: 'light' | 'dark' } = {},
 ): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({
     locale: options.locale ?? 'ko-KR',
     ...(options.viewport ? { viewport: options.viewport } : {}),
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
     acceptDownloads: true,
   });
   const page = await ctx.newPage();

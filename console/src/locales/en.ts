@@ -12,6 +12,7 @@ export const en: Words = {
   signOut: 'Sign out',
   signOutEverywhere: 'Sign out everywhere',
   language: 'Language',
+  theme: { dark: 'Switch to the dark theme', light: 'Switch to the light theme' },
   nav: { overview: 'Overview', dashboard: 'Dashboard', journey: 'User journey', links: 'Links', campaigns: 'Campaigns', goals: 'Goal types', domains: 'Custom domains', apps: 'Mobile apps', keys: 'API keys', webhooks: 'Webhooks', members: 'Members', audit: 'Audit log' },
   campaigns: {
     heading: 'Campaigns',

@@ -10,6 +10,7 @@ export const ko = {
   signOut: '로그아웃',
   signOutEverywhere: '모든 기기에서 로그아웃',
   language: '언어',
+  theme: { dark: '어두운 테마로 바꾸기', light: '밝은 테마로 바꾸기' },
   nav: { overview: '개요', dashboard: '대시보드', journey: '사용자 여정', links: '링크', campaigns: '캠페인', goals: '목표 유형', domains: '커스텀 도메인', apps: '모바일 앱', keys: 'API 키', webhooks: '웹훅', members: '멤버', audit: '감사 로그' },
   campaigns: {
     heading: '캠페인',

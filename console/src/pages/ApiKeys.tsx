@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { QueryStatus } from '../components/QueryStatus';
 import { CopyValue } from '../components/CopyValue';
 import { type ApiKey, api, type Membership } from '../api';
+import { NotAllowed } from '../components/NotAllowed';
 
 export default function ApiKeys({ membership }: { membership: Membership }) {
   const { t, i18n } = useTranslation();
@@ -59,7 +60,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   });
   const remove = useMutation({ mutationFn: (id: number) => api('DELETE', `/organizations/${orgId}/api-keys/${id}`), onSuccess: () => void changed(), onError });
 
-  if (!allowed) return <Alert color="gray">{t('keys.forbidden')}</Alert>;
+  if (!allowed) return <NotAllowed heading={t('keys.heading')} message={t('keys.forbidden')} />;
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : t('keys.never'));
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,12 +1,13 @@
 // The organization's audit log, newest first, a page at a time. The filters (kind of action, who
 // acted, a date range in local days) go to the server, so every page is filtered, not only the
 // ones loaded.
-import { Alert, Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryStatus } from '../components/QueryStatus';
 import { AUDIT_ACTIONS, api, type AuditEntry, type Member, type Membership } from '../api';
+import { NotAllowed } from '../components/NotAllowed';
 
 const PAGE = 50;
 
@@ -43,7 +44,7 @@ export default function AuditLog({ membership }: { membership: Membership }) {
     getNextPageParam: (last) => (last.length === PAGE ? last[last.length - 1]!.id : undefined),
   });
 
-  if (!allowed) return <Alert color="gray">{t('audit.forbidden')}</Alert>;
+  if (!allowed) return <NotAllowed heading={t('audit.heading')} message={t('audit.forbidden')} />;
   const entries = log.data?.pages.flat() ?? [];
   const filtered = Boolean(action || actorUserId || fromDay || toDay);
   const who = (e: AuditEntry) => (e.actor ? (e.actor.name ? `${e.actor.name} <${e.actor.email}>` : e.actor.email) : t(`audit.actorType.${e.actorType}`, { defaultValue: e.actorType }));

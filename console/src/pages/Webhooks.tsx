@@ -11,6 +11,7 @@ import { FormCard } from '../components/FormCard';
 import { Notice, type NoticeState } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { api, fieldErrors, type Membership, type Page, WEBHOOK_CATEGORIES, type WebhookCategory, type WebhookDelivery, type WebhookDeliveryDetail, type WebhookEndpoint } from '../api';
+import { NotAllowed } from '../components/NotAllowed';
 
 const SIZE = 20;
 type StateFilter = 'all' | WebhookDelivery['state'];
@@ -132,7 +133,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
     onError: failed,
   });
 
-  if (!allowed) return <Alert color="gray">{t('webhooks.forbidden')}</Alert>;
+  if (!allowed) return <NotAllowed heading={t('webhooks.heading')} message={t('webhooks.forbidden')} />;
   const errors = fieldErrors(save.error);
   const urlError = errors.url ?? (save.error && /^url\b/.test(save.error.message) ? save.error.message : undefined);
   const data = deliveries.data;
