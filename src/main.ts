@@ -1,8 +1,11 @@
 // Starts Signpost: configuration from the environment, the container, the port, and a graceful
-// shutdown on SIGTERM or SIGINT (a second signal exits at once).
+// shutdown on SIGTERM or SIGINT (asking again, a moment later, exits at once).
 import { createContainer } from './container.js';
 import { type Config, ConfigError, loadConfig } from './shared/config.js';
 import { createLogger } from './shared/logger.js';
+
+/** Signals within this long of the first are copies of it (npm and tsx forward what they get). */
+const SAME_REQUEST_MS = 1_500;
 
 async function main(): Promise<void> {
   let config: Config;
@@ -19,14 +22,19 @@ async function main(): Promise<void> {
   const container = await createContainer(config, log);
   await container.listen();
 
-  let signals = 0;
+  // One Ctrl-C reaches the service several times: the terminal signals the whole process group
+  // (npm, tsx and the service), and npm and tsx each pass it on. Signals close together are that
+  // one request; a signal that comes later is someone asking again, and ends the drain at once.
+  let stoppingSince = 0;
   const stop = (signal: NodeJS.Signals) => {
-    signals++;
-    if (signals > 1) {
-      log.warn({ signal }, 'second signal, exiting now');
+    const now = Date.now();
+    if (stoppingSince > 0) {
+      if (now - stoppingSince < SAME_REQUEST_MS) return;
+      log.warn({ signal }, 'asked again to stop: exiting now, without finishing the drain');
       process.exit(1);
     }
-    log.info({ signal }, 'shutting down');
+    stoppingSince = now;
+    log.info({ signal }, 'shutting down: draining the clicks in hand (send the signal again to exit at once)');
     container.close().then(
       () => process.exit(0),
       (err) => {

@@ -4,19 +4,17 @@
 // Once the restarted service has settled, the clicks it counts are compared with the 302s the
 // test received: at most about 10 ms of traffic may be missing (the publisher's short batch delay
 // plus one log write; on NATS the publish acknowledgement), and none may be counted twice.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStores } from '../src/container.js';
 import { loadConfig } from '../src/shared/config.js';
 import { createLogger } from '../src/shared/logger.js';
 import { backend } from './support/backend.js';
-import { ADMIN_TOKEN, eventually, isolate, type Isolation } from './support/service.js';
+import { isolate, type Isolation } from './support/service.js';
+import { linksOf, redirect, settledCounts, startService } from './support/service-process.js';
 
-const root = path.resolve(import.meta.dirname, '..');
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const LINKS = 8;
 const CONNECTIONS = 32;
 const LOAD_MS = 2_500;
@@ -33,95 +31,12 @@ afterAll(async () => {
   await isolation?.dispose();
 });
 
-interface Running {
-  child: ChildProcess;
-  address: string;
-  output(): string;
-}
-
-/** Starts the service process and resolves with its address once it logged "listening". */
-async function start(): Promise<Running> {
-  // tsx's own CLI runs the service in a child process: a SIGKILL would end only the wrapper. The
-  // loader in the service's own process makes the kill reach the service itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...isolation.env, PORT: '0', SIGNPOST_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const address = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), 90_000);
-    child.stdout!.on('data', () => {
-      const line = output.split('\n').find((l) => l.includes('"msg":"listening"'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line).address as string);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited early with ${code}:\n${output}`)));
-  });
-  return { child, address, output: () => output };
-}
-
-async function call<T>(address: string, method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<T> {
-  const res = await fetch(`${address}${url}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/** One GET over the agent's keep-alive connections; the status, or undefined when it failed. */
-function redirect(agent: http.Agent, address: URL, alias: string, n: number): Promise<number | undefined> {
-  return new Promise((resolve) => {
-    const req = http.request({
-      // utm_term numbers the request: the click row says which answered requests were kept.
-      agent, host: address.hostname, port: address.port, path: `/${alias}?utm_term=${n}`, method: 'GET',
-      headers: { 'user-agent': BROWSER, accept: 'text/html' },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-      res.on('error', () => resolve(undefined));
-    });
-    req.on('error', () => resolve(undefined));
-    req.end();
-  });
-}
-
-/** Sum of the links' clickCount and the bus backlog, as the restarted service reports them. */
-async function settledCounts(address: string, apiKey: string, ids: number[]): Promise<number> {
-  let previous = -1;
-  let steady = 0;
-  return eventually(async () => {
-    const metrics = await (await fetch(`${address}/metrics`)).text();
-    // The clicks' consumer only: these very requests add API events to the others' queues.
-    const backlog = metrics.split('\n').filter((l) => l.startsWith('signpost_bus_pending{consumer="olap-clicks"}')).reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
-    let counted = 0;
-    for (const id of ids) counted += (await call<{ clickCount: number }>(address, 'GET', `/api/v1/service/urls/${id}`, { 'x-api-key': apiKey })).clickCount;
-    steady = backlog === 0 && counted === previous ? steady + 1 : 0;
-    previous = counted;
-    // Nothing waiting on the bus, and the same count over a few seconds (one write interval and more).
-    if (steady >= 4) return counted;
-    await new Promise((r) => setTimeout(r, 500));
-    // Named in the timeout's message.
-    throw new Error(`not settled: ${backlog} clicks waiting on the bus, ${counted} counted`);
-  }, 150_000, 'the click counts to settle after the restart');
-}
+const start = () => startService(isolation, children);
 
 describe(`kill -9 under load (${backend})`, () => {
   it('loses at most about 10 ms of answered clicks and counts none twice', async () => {
     const first = await start();
-    const org = await call<{ id: number; apiKey: string }>(first.address, 'POST', '/api/admin/v1/organizations', { authorization: `Bearer ${ADMIN_TOKEN}` }, { name: 'Killed', plan: 'ENTERPRISE' });
-    const ids: number[] = [];
-    for (let i = 0; i < LINKS; i++) {
-      const link = await call<{ id: number }>(first.address, 'POST', '/api/v1/service/urls', { 'x-api-key': org.apiKey }, { url: `https://example.com/k${i}`, customAlias: `kill${i}` });
-      ids.push(link.id);
-    }
+    const { org, ids } = await linksOf(first.address, 'Killed', 'kill', LINKS);
 
     const target = new URL(first.address);
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
