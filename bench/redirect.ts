@@ -3,8 +3,13 @@
 // Starts the service as `npm start` would (embedded stores; with --nats on the local NATS
 // JetStream), creates the links through the Service API, drives GET /{code} with wrk (random code
 // per request, ../shared/bench/random-path.lua) on loopback, and prints requests/s, p50, p99 per
-// run and their medians, the service's peak RSS, and the reconciliation: every request wrk sent
-// against the clicks ClickHouse counted (the sum of clickCount) once the pipeline has drained.
+// run and their medians, the server CPU per request (from /proc), the service's peak RSS, and the
+// reconciliation: every request wrk sent against the clicks ClickHouse counted (the sum of
+// clickCount) once the pipeline has drained.
+//
+// The reference runs in the same benchmark on the same codes: ../shared/bench/bare-node-302.mjs,
+// bare node:http answering 302 from a Map. Its runs alternate with the service's, so a noisy
+// neighbour slows both alike, and the table quotes the service as a ratio to it.
 //
 // --split runs two processes on NATS and the local PostgreSQL (a fresh database on
 // 127.0.0.1:5432): SIGNPOST_ROLES=api takes the load, SIGNPOST_ROLES=worker writes ClickHouse
@@ -49,6 +54,37 @@ interface WrkResult {
   rps: number;
   lat_us: { p50: number; p99: number };
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
+}
+
+/** One measured run: wrk's figures and the server's CPU over it. */
+interface Run extends WrkResult {
+  cpuUsPerRequest: number;
+}
+
+const CLOCK_TICKS_PER_S = 100; // getconf CLK_TCK on Linux
+
+/** User + system CPU of these processes and all their descendants, in µs. */
+function cpuMicros(rootPids: number[]): number {
+  const parents = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid, depth = 0; p && depth < 32; p = parents.get(p), depth++) if (rootPids.includes(p)) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, t] of ticks) if (inTree(pid)) total += t;
+  return (total * 1e6) / CLOCK_TICKS_PER_S;
 }
 
 const median = (xs: number[]) => {
@@ -135,8 +171,8 @@ async function createLinks(apiKey: string, n: number): Promise<string[]> {
   return codes;
 }
 
-function runWrk(codesFile: string, connections: number, duration: string): WrkResult {
-  const out = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${duration}`, '--timeout', '5s', '--latency', '-s', path.join(sharedBench, 'random-path.lua'), base], {
+function runWrk(codesFile: string, connections: number, duration: string, target = base): WrkResult {
+  const out = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${duration}`, '--timeout', '5s', '--latency', '-s', path.join(sharedBench, 'random-path.lua'), target], {
     env: { ...process.env, CODES_FILE: codesFile, WRK_JSON: '1' },
     encoding: 'utf8',
   });
@@ -144,6 +180,43 @@ function runWrk(codesFile: string, connections: number, duration: string): WrkRe
   if (!line) throw new Error(`wrk printed no result: ${out.stdout}\n${out.stderr}`);
   return JSON.parse(line.slice('WRK_JSON '.length)) as WrkResult;
 }
+
+/** A wrk run with the CPU the server's processes spent meanwhile. */
+function measure(codesFile: string, connections: number, duration: string, target: string, pids: number[]): Run {
+  const before = cpuMicros(pids);
+  const result = runWrk(codesFile, connections, duration, target);
+  const spent = cpuMicros(pids) - before;
+  return { ...result, cpuUsPerRequest: result.requests > 0 ? spent / result.requests : 0 };
+}
+
+/** The reference server on the same codes; resolves once it accepts connections. */
+async function startBareNode(codesFile: string, bindPort: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(sharedBench, 'bare-node-302.mjs'), '--codes', codesFile, '--port', String(bindPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`bare-node-302.mjs exited with ${code}`)));
+  });
+  return child;
+}
+
+interface Summary {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpu: number;
+}
+
+const summarise = (runs: Run[]): Summary => ({
+  rps: median(runs.map((x) => x.rps)),
+  p50: median(runs.map((x) => x.lat_us.p50)) / 1000,
+  p99: median(runs.map((x) => x.lat_us.p99)) / 1000,
+  cpu: median(runs.map((x) => x.cpuUsPerRequest)),
+});
+
+const describeRun = (r: Run) =>
+  `${Math.round(r.rps)} req/s, p50 ${(r.lat_us.p50 / 1000).toFixed(2)} ms, p99 ${(r.lat_us.p99 / 1000).toFixed(2)} ms, ${r.cpuUsPerRequest.toFixed(0)} µs CPU/req`;
 
 async function sumClickCounts(apiKey: string): Promise<number> {
   let total = 0;
@@ -196,21 +269,45 @@ async function main(): Promise<void> {
     const codesFile = path.join(dataDir, 'codes.txt');
     fs.writeFileSync(codesFile, `${codes.join('\n')}\n`);
 
-    for (const connections of args.connections.split(',').map(Number)) {
-      const warm = runWrk(codesFile, connections, args.warmup);
-      sent += warm.requests;
-      nonRedirect += warm.errors.status;
-      const runs: WrkResult[] = [];
-      for (let r = 0; r < Number(args.runs); r++) {
-        const result = runWrk(codesFile, connections, args.duration);
-        runs.push(result);
-        sent += result.requests;
-        nonRedirect += result.errors.status;
-        console.log(`  c=${connections} run ${r + 1}: ${Math.round(result.rps)} req/s, p50 ${(result.lat_us.p50 / 1000).toFixed(2)} ms, p99 ${(result.lat_us.p99 / 1000).toFixed(2)} ms, errors ${JSON.stringify(result.errors)}`);
-        await new Promise((res) => setTimeout(res, 1000));
+    const barePort = port + 2;
+    const bare = await startBareNode(codesFile, barePort);
+    const bareBase = `http://127.0.0.1:${barePort}`;
+    const servicePids = [service.pid!, ...(worker ? [worker.pid!] : [])];
+    const table: string[] = [];
+    try {
+      for (const connections of args.connections.split(',').map(Number)) {
+        runWrk(codesFile, connections, args.warmup, bareBase);
+        const warm = runWrk(codesFile, connections, args.warmup);
+        sent += warm.requests;
+        nonRedirect += warm.errors.status;
+        const reference: Run[] = [];
+        const runs: Run[] = [];
+        for (let r = 0; r < Number(args.runs); r++) {
+          const ref = measure(codesFile, connections, args.duration, bareBase, [bare.pid!]);
+          reference.push(ref);
+          console.log(`  c=${connections} run ${r + 1}  bare node: ${describeRun(ref)}`);
+          await new Promise((res) => setTimeout(res, 1000));
+          const result = measure(codesFile, connections, args.duration, base, servicePids);
+          runs.push(result);
+          sent += result.requests;
+          nonRedirect += result.errors.status;
+          console.log(`  c=${connections} run ${r + 1}  signpost:  ${describeRun(result)}, errors ${JSON.stringify(result.errors)}`);
+          await new Promise((res) => setTimeout(res, 1000));
+        }
+        const ref = summarise(reference);
+        const ours = summarise(runs);
+        const row = (name: string, x: Summary, rss: string, ratio: string) =>
+          `| ${name} | ${connections} | ${Math.round(x.rps).toLocaleString('en')} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.cpu.toFixed(0)} | ${rss} | ${ratio} |`;
+        table.push(row('bare node:http 302', ref, `${peakRssMiB(bare.pid!)}`, '1.00'));
+        table.push(row(`signpost (${args.split ? 'api + worker' : args.nats ? 'NATS' : 'embedded'})`, ours, `${peakRssMiB(service.pid!)}${worker ? ` + ${peakRssMiB(worker.pid!)}` : ''}`, (ours.rps / ref.rps).toFixed(2)));
       }
-      console.log(`c=${connections}: median ${Math.round(median(runs.map((x) => x.rps)))} req/s, p50 ${(median(runs.map((x) => x.lat_us.p50)) / 1000).toFixed(2)} ms, p99 ${(median(runs.map((x) => x.lat_us.p99)) / 1000).toFixed(2)} ms`);
+    } finally {
+      bare.kill('SIGTERM');
     }
+    console.log('\nmedians of the runs; CPU is user + system time of the server\'s processes per answered request');
+    console.log('| server | connections | req/s | p50 ms | p99 ms | CPU µs/req | peak RSS MiB | ratio to bare node |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const line of table) console.log(line);
     console.log(`service peak RSS: ${peakRssMiB(service.pid!)} MiB${worker ? `, worker peak RSS: ${peakRssMiB(worker.pid!)} MiB` : ''}`);
     // Split: the api's own ClickHouse holds nothing; the worker's writes are the count.
     const clicksCounted = () => (worker ? metric('events_written_total{table="clicks"}', workerBase) : sumClickCounts(org.apiKey));
