@@ -1,4 +1,7 @@
-// npm run bench:redirect [-- --nats | --split] [--links 10000] [--duration 10s] [--runs 3] [--connections 64,256] [--cpu-prof]
+// npm run bench:redirect [-- --nats | --split] [--links 10000] [--duration 10s] [--runs 3] [--connections 64,256] [--cpu-prof] [--threads]
+//
+// --threads prints, per measured run, the service's CPU per request by thread (the main thread,
+// libuv's pool, chDB's threads, V8's GC helpers): where the time goes outside JavaScript.
 //
 // Starts the service as `npm start` would (embedded stores; with --nats on the local NATS
 // JetStream), creates the links through the Service API, drives GET /{code} with wrk (random code
@@ -34,6 +37,7 @@ const { values: parsedArgs } = parseArgs({
     connections: { type: 'string', default: '64,256' },
     warmup: { type: 'string', default: '2s' },
     'cpu-prof': { type: 'boolean', default: false },
+    threads: { type: 'boolean', default: false },
     port: { type: 'string', default: '18080' },
   },
 });
@@ -181,11 +185,38 @@ function runWrk(codesFile: string, connections: number, duration: string, target
   return JSON.parse(line.slice('WRK_JSON '.length)) as WrkResult;
 }
 
-/** A wrk run with the CPU the server's processes spent meanwhile. */
-function measure(codesFile: string, connections: number, duration: string, target: string, pids: number[]): Run {
+/** CPU ticks of each thread of a process, user and system time apart, summed by thread name. */
+function threadTicks(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // Worker threads carry the process's name too: the main thread is the one whose id is the pid.
+      const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '#');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName.set(`${name} user`, (byName.get(`${name} user`) ?? 0) + Number(fields[11]));
+      byName.set(`${name} sys`, (byName.get(`${name} sys`) ?? 0) + Number(fields[12]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return byName;
+}
+
+/** A wrk run with the CPU the server's processes spent meanwhile (and, with --threads, per thread). */
+function measure(codesFile: string, connections: number, duration: string, target: string, pids: number[], threadsOf?: number): Run {
   const before = cpuMicros(pids);
+  const threadsBefore = threadsOf === undefined ? undefined : threadTicks(threadsOf);
   const result = runWrk(codesFile, connections, duration, target);
   const spent = cpuMicros(pids) - before;
+  if (threadsOf !== undefined && threadsBefore && result.requests > 0) {
+    const after = threadTicks(threadsOf);
+    const perThread = [...after]
+      .map(([name, ticks]) => [name, ((ticks - (threadsBefore.get(name) ?? 0)) * 1e6) / CLOCK_TICKS_PER_S / result.requests] as const)
+      .filter(([, us]) => us >= 0.5)
+      .sort((a, b) => b[1] - a[1]);
+    console.log(`    CPU µs/req by thread: ${perThread.map(([name, us]) => `${name} ${us.toFixed(1)}`).join(', ')}`);
+  }
   return { ...result, cpuUsPerRequest: result.requests > 0 ? spent / result.requests : 0 };
 }
 
@@ -287,7 +318,7 @@ async function main(): Promise<void> {
           reference.push(ref);
           console.log(`  c=${connections} run ${r + 1}  bare node: ${describeRun(ref)}`);
           await new Promise((res) => setTimeout(res, 1000));
-          const result = measure(codesFile, connections, args.duration, base, servicePids);
+          const result = measure(codesFile, connections, args.duration, base, servicePids, args.threads ? service.pid : undefined);
           runs.push(result);
           sent += result.requests;
           nonRedirect += result.errors.status;
