@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ADMIN_TOKEN, eventually, type Isolation } from './service.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-export const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 export interface Running {
   child: ChildProcess;
@@ -46,7 +46,7 @@ export async function startService(isolation: Isolation, children: ChildProcess[
   return { child, address, output: () => output };
 }
 
-export async function call<T>(address: string, method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<T> {
+async function call<T>(address: string, method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<T> {
   const res = await fetch(`${address}${url}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
