@@ -124,7 +124,8 @@ describe('accounts end to end', () => {
     // The overview of their own organization: its name, the plan, the role.
     await expect.poll(() => page.getByRole('heading', { level: 2 }).innerText()).toBe('새 사용자');
     expect(await page.getByTestId('role').innerText()).toBe('소유자');
-    expect(await page.locator('main').innerText()).toContain('FREE');
+    // The plan comes with the usage card, which loads after the page.
+    await expect.poll(() => page.getByTestId('plan').innerText()).toBe('FREE');
     expect(await page.getByRole('button', { name: '로그아웃', exact: true }).isVisible()).toBe(true);
     await expectAccessible(page, 'console landing page');
 
