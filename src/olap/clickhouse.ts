@@ -22,6 +22,43 @@ export interface ClickhouseOptions {
   log: Logger;
 }
 
+/** The connection calls the client makes; chdb/connection implements them. */
+interface ChdbConnection {
+  ping(params: unknown): Promise<unknown>;
+  query(params: unknown): Promise<unknown>;
+  insert(params: unknown): Promise<unknown>;
+  command(params: unknown): Promise<unknown>;
+  exec(params: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * chDB hands the rows a query had produced when it failed (a result limit, a timeout, a throwIf
+ * half-way) to the next query of the session, as that query's answer. Its session runs one query
+ * at a time anyway; here they also go one at a time from this side, and after a failure a
+ * throwaway query takes the leftovers before anything else runs.
+ */
+function oneAtATime(connection: ChdbConnection): ChdbConnection {
+  let last: Promise<unknown> = Promise.resolve();
+  const takeLeftovers = () => connection.query({ query: 'SELECT 1', query_id: 'signpost-leftovers' }).catch(() => {});
+  function inTurn<T>(call: () => Promise<T>): Promise<T> {
+    const turn = last.then(call).catch(async (err: unknown) => {
+      await takeLeftovers();
+      throw err;
+    });
+    last = turn.catch(() => {});
+    return turn;
+  }
+  return {
+    ping: (params) => inTurn(() => connection.ping(params)),
+    query: (params) => inTurn(() => connection.query(params)),
+    insert: (params) => inTurn(() => connection.insert(params)),
+    command: (params) => inTurn(() => connection.command(params)),
+    exec: (params) => inTurn(() => connection.exec(params)),
+    close: () => last.then(() => connection.close()),
+  };
+}
+
 export async function createClickhouse(options: ClickhouseOptions): Promise<Clickhouse> {
   const log = options.log.child({ module: 'clickhouse' });
   const { database } = options;
@@ -46,7 +83,7 @@ export async function createClickhouse(options: ClickhouseOptions): Promise<Clic
   fs.mkdirSync(dir, { recursive: true });
   const client = createClient({
     // chdb builds against its own copy of @clickhouse/client-common: same shape, distinct types.
-    connection: createChdbConnection({ path: dir }) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
+    connection: oneAtATime(createChdbConnection({ path: dir }) as unknown as ChdbConnection) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
     clickhouse_settings: { date_time_input_format: 'best_effort' },
   });
   // chDB ignores the client's `database` option; its session keeps a USE, so the same unqualified
