@@ -42,6 +42,8 @@ import { composeGoalTypes, composeLinks } from './compose/links.js';
 import { composeRedirect } from './compose/redirect.js';
 import { composeJourney } from './compose/journey.js';
 import { composeStats } from './compose/stats.js';
+import { createReadOnlySql } from './core/data-access/read-only-sql.js';
+import { createReadOnlyRunner } from './olap/read-only-sql.js';
 import type { SharedRepos, Wiring } from './compose/wiring.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
@@ -225,6 +227,7 @@ async function assemble(
     webhooks: webhooks.service,
     webhookSettings: webhooks.settings,
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },
+    readOnlySql: createReadOnlySql({ runner: createReadOnlyRunner(clickhouse.client) }),
   };
   const app = await buildApp(deps);
   await app.ready();

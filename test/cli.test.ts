@@ -190,6 +190,37 @@ describe('signpost member, login-link and partner', () => {
   });
 });
 
+describe('signpost sql', () => {
+  it('prints the rows of a read-only query as JSON lines, CSV or Parquet', async () => {
+    const a = await svc.createOrganization('Sql A', 'PRO');
+    const b = await svc.createOrganization('Sql B', 'PRO');
+    const query = `SELECT id, name FROM (SELECT ${a.id} AS id, 'A' AS name UNION ALL SELECT ${b.id}, 'B') ORDER BY id`;
+    const json = await signpost(['sql', query]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toBe(`{"id":${a.id},"name":"A"}\n{"id":${b.id},"name":"B"}\n`);
+    const csv = await signpost(['sql', 'SELECT count() AS tables FROM system.tables WHERE database = currentDatabase() AND name = \'clicks_v1\'', '--format', 'csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe('"tables"\n1\n');
+    const parquet = await signpost(['sql', 'SELECT 1 AS one', '--format', 'Parquet', '--org', String(a.id)]);
+    expect(parquet.code, parquet.stderr).toBe(0);
+    expect(parquet.stdout.startsWith('PAR1')).toBe(true);
+  });
+
+  it('says why a query is refused, in one line, with exit 1; wrong options are usage errors', async () => {
+    const refused = await signpost(['sql', 'DROP TABLE clicks']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/only reading statements run here .*\(SQL_NOT_READ_ONLY\)/);
+    expectNoStackTrace(refused);
+    const format = await signpost(['sql', 'SELECT 1', '--format', 'xml']);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain('--format takes JSONEachRow, CSV, Parquet');
+    const org = await signpost(['sql', 'SELECT 1', '--org', 'abc']);
+    expect(org.code).toBe(2);
+    expect(org.stderr).toContain('--org takes a positive whole number');
+  });
+});
+
 describe('failures', () => {
   it('a wrong token: exit 1, the API message and code on stderr, nothing on stdout', async () => {
     const run = await signpost(['org', 'show', '1'], { SIGNPOST_ADMIN_TOKEN: 'not-the-token' });

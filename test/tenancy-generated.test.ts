@@ -347,6 +347,7 @@ const OPERATOR_OPS: Record<string, () => string> = {
   'POST /api/admin/v1/login-links': () => `${ADM}/login-links`,
   'GET /api/admin/v1/debug-scheme-reports': () => `${ADM}/debug-scheme-reports?appId=${a.ios.id}`,
   'GET /api/admin/v1/dead-letters': () => `${ADM}/dead-letters`,
+  'POST /api/admin/v1/sql': () => `${ADM}/sql`,
 };
 for (const [name, url] of Object.entries(OPERATOR_OPS)) {
   const method = name.split(' ')[0]!;

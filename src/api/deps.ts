@@ -25,6 +25,7 @@ import type { OrganizationsRepo } from '../oltp/organizations.repo.js';
 import type { UsageMeter } from '../oltp/usage-meter.js';
 import type { JourneyService } from '../core/journey/journey-service.js';
 import type { StatsService } from '../core/stats/stats-service.js';
+import type { ReadOnlySql } from '../core/data-access/read-only-sql.js';
 import type { WebhooksService } from '../core/webhooks/webhooks-service.js';
 import type { WebhookSettings } from '../core/webhooks/webhook-settings.js';
 
@@ -79,6 +80,8 @@ export interface AppDeps {
   webhookSettings: WebhookSettings;
   /** Recent dead letters of the event pipeline, newest first; undefined where the bus keeps none it can list. */
   deadLetters: { recent(limit: number): Promise<{ subject: string; id: string; reason: string; at: Date }[] | undefined> };
+  /** One read-only ClickHouse query for the operator (the embedded engine has no server to connect to). */
+  readOnlySql: ReadOnlySql;
   repos: {
     organizations: OrganizationsRepo;
     customDomains: CustomDomainsRepo;

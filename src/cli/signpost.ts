@@ -30,6 +30,9 @@ Console members and sign-in
   signpost member list ORG_ID
   signpost member remove ORG_ID USER_ID
   signpost login-link --email EMAIL                  a one-time console sign-in link (15 minutes)
+ClickHouse
+  signpost sql "SELECT ..." [--format JSONEachRow|CSV|Parquet] [--org ORG_ID]
+                                                     one read-only query; the rows as they come, on stdout
 
 PLAN is FREE, PRO, BUSINESS or ENTERPRISE. ROLE is owner, admin, developer or analyst.
 --json prints the API's JSON answer as it is; otherwise a key: value summary.
@@ -58,6 +61,9 @@ interface Command {
   note?: string;
   /** What to say when the API answers with no body (204). */
   done?(args: string[]): string;
+  /** The answer is data, written to stdout as it is (not JSON to summarise). */
+  raw?: boolean;
+  timeoutMs?: number;
 }
 
 class UsageError extends Error {}
@@ -178,6 +184,20 @@ const COMMANDS: Record<string, Command> = {
     body: (o) => ({ email: o.email }),
     note: 'Open the URL in a browser within 15 minutes; it works once. It is a credential: do not share it.',
   },
+  sql: {
+    args: ['QUERY'],
+    options: ['format', 'org'],
+    method: 'POST',
+    path: () => '/sql',
+    body: (o, [query]) => ({
+      query,
+      ...(o.format === undefined ? {} : { format: sqlFormat(o.format) }),
+      ...(o.org === undefined ? {} : { organizationId: positive('--org', o.org) }),
+    }),
+    raw: true,
+    // The service stops a query at 30 s.
+    timeoutMs: 45_000,
+  },
 };
 
 // Path segments come from the command line; encoding keeps a stray `/` or `?` from retargeting the call.
@@ -200,6 +220,18 @@ function quota(value: unknown): number | null {
   if (value === 'default') return null;
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
   throw new UsageError('--quota takes a whole number or "default"');
+}
+
+function sqlFormat(value: string | boolean): string {
+  const formats = ['JSONEachRow', 'CSV', 'Parquet'];
+  const found = formats.find((f) => f.toLowerCase() === String(value).toLowerCase());
+  if (!found) throw new UsageError(`--format takes ${formats.join(', ')}`);
+  return found;
+}
+
+function positive(name: string, value: string | boolean): number {
+  if (typeof value === 'string' && /^[1-9]\d*$/.test(value)) return Number(value);
+  throw new UsageError(`${name} takes a positive whole number`);
 }
 
 /** Runs a parse, turning whatever it throws into a UsageError (the command line was wrong). */
@@ -269,9 +301,9 @@ function baseUrl(): string {
 }
 
 /** fetch's own errors hide the useful part (ECONNREFUSED, ENOTFOUND) in `cause`. */
-function describeNetworkError(err: unknown, base: string): string {
+function describeNetworkError(err: unknown, base: string, timeoutMs: number): string {
   if (err instanceof Error && err.name === 'TimeoutError') {
-    return `no answer from ${base} within ${REQUEST_TIMEOUT_MS / 1000} s`;
+    return `no answer from ${base} within ${timeoutMs / 1000} s`;
   }
   const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
   const reason = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
@@ -299,7 +331,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const base = baseUrl();
   let response: Response;
-  let text: string;
+  let bytes: Buffer;
   try {
     response = await fetch(`${base}/api/admin/v1${command.path(args)}`, {
       method: command.method,
@@ -309,13 +341,14 @@ async function run(argv: string[]): Promise<number> {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(command.timeoutMs ?? REQUEST_TIMEOUT_MS),
     });
-    text = await response.text();
+    bytes = Buffer.from(await response.arrayBuffer());
   } catch (err) {
-    process.stderr.write(`signpost: ${describeNetworkError(err, base)}\n`);
+    process.stderr.write(`signpost: ${describeNetworkError(err, base, command.timeoutMs ?? REQUEST_TIMEOUT_MS)}\n`);
     return 1;
   }
+  const text = bytes.toString('utf8');
 
   let answer: unknown;
   try {
@@ -334,6 +367,10 @@ async function run(argv: string[]): Promise<number> {
     return 1;
   }
 
+  if (command.raw) {
+    process.stdout.write(bytes);
+    return 0;
+  }
   if (json) {
     if (text !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     // stdout stays pure JSON for pipes; the warning goes where a person still sees it.

@@ -1,5 +1,5 @@
 // The operator API (/api/admin/v1): bootstrap of organizations, keys, plans, domains,
-// webhooks and SSO partners. Registered only when SIGNPOST_ADMIN_TOKEN is set; otherwise every
+// webhooks and SSO partners, and one read-only ClickHouse query at a time. Registered only when SIGNPOST_ADMIN_TOKEN is set; otherwise every
 // path under it is an ordinary 404.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unauthenticated } from '../../shared/errors.js';
@@ -14,6 +14,7 @@ import { adminMemberRoutes } from './members.routes.js';
 import { adminWebhookRoutes } from './webhooks.routes.js';
 import { adminWebhookDeliveryRoutes } from './webhook-deliveries.routes.js';
 import { adminNoticeRoutes } from './notices.routes.js';
+import { adminSqlRoutes } from './sql.routes.js';
 
 export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string }> = async (app, { deps, adminToken }) => {
   // A presented but wrong token counts against the caller's address (auth-failures.ts).
@@ -36,4 +37,5 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
   await app.register(adminMemberRoutes, { accounts: deps.accounts });
   await app.register(adminDebugSchemeRoutes, { webSdk: deps.deepLinks.webSdk });
   await app.register(adminDeadLetterRoutes, { deadLetters: deps.deadLetters });
+  await app.register(adminSqlRoutes, { readOnlySql: deps.readOnlySql });
 };
