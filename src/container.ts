@@ -10,6 +10,8 @@ import { composeDeepLinks } from './compose/deeplinks.js';
 import type { Bus, Consumer } from './ingest/bus.js';
 import { createClickEnricher } from './ingest/enrich.js';
 import { openGeoLookup } from './ingest/geo.js';
+import { createVisitorHasher } from './ingest/visitors.js';
+import { createBlindIndex } from './oltp/blind-index.js';
 import { createMemoryBus } from './ingest/memory-bus.js';
 import { createNatsBus } from './ingest/nats-bus.js';
 import type { EventPublisher } from './ingest/publisher.js';
@@ -124,8 +126,11 @@ async function assemble(
   const enrich = createClickEnricher(geo);
   // An api-only process (SIGNPOST_ROLES=api, NATS only) publishes; worker processes consume.
   const { worker } = config.roles;
-  const consumers: Consumer[] = worker
-    ? await composeOlapConsumers({ config, log, metrics, bus, sink: createRowSink(clickhouse.client), enrich })
+  // Visitor hashes use a key of the deployment's own, kept sealed in PostgreSQL: every worker
+  // instance hashes a visitor alike.
+  const visitor = worker ? createVisitorHasher(await createBlindIndex({ sql: postgres.sql, secretBox }).derivedKey('visitors')) : undefined;
+  const consumers: Consumer[] = visitor
+    ? await composeOlapConsumers({ config, log, metrics, bus, sink: createRowSink(clickhouse.client), enrich, visitor })
     : [];
   const clock = () => new Date();
   const audit = composeAuditTrail({ sql: postgres.sql, secretBox, clock });

@@ -68,8 +68,10 @@ describe('console dashboards', () => {
 
   it('counts the organization by day and weekday × hour in the zone asked, against the previous period', async () => {
     const utc = await dashboard('', `${PERIOD}&timeZone=UTC`);
-    expect(utc.daily).toEqual([{ date: '2026-11-20', count: 3 }, { date: '2026-11-21', count: 3 }]);
+    // Every click came from one address and browser: one visitor a UTC day, two over the period.
+    expect(utc.daily).toEqual([{ date: '2026-11-20', count: 3, visitors: 1 }, { date: '2026-11-21', count: 3, visitors: 1 }]);
     expect(utc.total).toBe(6);
+    expect(utc.uniqueVisitors).toBe(2);
     expect(utc.previousTotal).toBe(2);
     expect(utc.change).toBe(200);
     expect(utc.heatmap).toEqual(expect.arrayContaining([{ weekday: 5, hour: 23, count: 3 }, { weekday: 6, hour: 10, count: 2 }, { weekday: 6, hour: 12, count: 1 }]));
@@ -77,7 +79,8 @@ describe('console dashboards', () => {
     expect(utc.meta).toMatchObject({ actualStartDate: '2026-11-20', actualEndDate: '2026-11-21', timeZone: 'UTC' });
 
     const seoul = await dashboard('', `${PERIOD}&timeZone=Asia/Seoul`);
-    expect(seoul.daily).toEqual([{ date: '2026-11-20', count: 0 }, { date: '2026-11-21', count: 6 }]);
+    // Saturday in Seoul spans two UTC days, so the same person is two visitors in it.
+    expect(seoul.daily).toEqual([{ date: '2026-11-20', count: 0, visitors: 0 }, { date: '2026-11-21', count: 6, visitors: 2 }]);
     expect(seoul.heatmap).toEqual(expect.arrayContaining([{ weekday: 6, hour: 8, count: 3 }, { weekday: 6, hour: 19, count: 2 }, { weekday: 6, hour: 21, count: 1 }]));
     expect(seoul.hourly.find((h: { hour: string }) => h.hour === '08:00').count).toBe(3);
 
@@ -96,6 +99,8 @@ describe('console dashboards', () => {
     expect(page.topLinks).toEqual([]);
     const api = (await svc.service('GET', `/urls/${urlId}/stats?${PERIOD}&timeZone=UTC`, org.apiKey)).json();
     expect(page.daily.map((d: { count: number }) => d.count)).toEqual(api.chartData);
+    expect(page.daily.map((d: { visitors: number }) => d.visitors)).toEqual(api.uniqueVisitorsChartData);
+    expect(page.uniqueVisitors).toBe(api.uniqueVisitors);
     expect(page.countries).toEqual(api.topCountries);
     const campaign = await dashboard(`/campaigns/${campaignId}`, `${PERIOD}&timeZone=UTC`);
     expect(campaign.trackers).toEqual([{ name: 'insta', count: 1, percentage: 100 }]);
@@ -103,12 +108,36 @@ describe('console dashboards', () => {
     expect(campaign.change).toBeNull();
   });
 
+  it('counts unique visitors: an address and browser once a day, bots never, in the Service API and the dashboard alike', async () => {
+    const id = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/visitors', customAlias: 'visitors' })).json().id;
+    const ANDROID = 'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
+    await recordClicks(svc, org.id, 'url', id, [
+      { at: '2026-11-22T01:00:00Z', ip: '198.51.100.1' },
+      { at: '2026-11-22T02:00:00Z', ip: '198.51.100.1' },
+      { at: '2026-11-22T03:00:00Z', ip: '198.51.100.2' },
+      { at: '2026-11-22T04:00:00Z', ip: '198.51.100.2', userAgent: ANDROID },
+      { at: '2026-11-22T05:00:00Z', ip: '198.51.100.3', bot: true },
+      { at: '2026-11-23T01:00:00Z', ip: '198.51.100.1' },
+    ]);
+    const query = 'startDate=2026-11-22&endDate=2026-11-23&timeZone=UTC';
+    const api = (await svc.service('GET', `/urls/${id}/stats?${query}`, org.apiKey)).json();
+    expect(api.chartData).toEqual([4, 1]);
+    expect(api.uniqueVisitorsChartData).toEqual([3, 1]);
+    expect(api.uniqueVisitors).toBe(4);
+    const page = await dashboard(`/urls/${id}`, query);
+    expect(page.uniqueVisitors).toBe(4);
+    expect(page.daily.map((d: { visitors: number }) => d.visitors)).toEqual([3, 1]);
+    // One hash per address, browser and day, bots included in the raw table.
+    const rows = await svc.clickhouse<{ visitor: string }>('SELECT toString(visitor_hash) AS visitor FROM clicks WHERE link_id = {id:UInt64} ORDER BY ts', { id });
+    expect(rows.map((r) => r.visitor).filter((v, i, all) => all.indexOf(v) === i)).toHaveLength(5);
+  });
+
   it('exports a panel as CSV with the same numbers', async () => {
     const res = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=Asia/Seoul&panel=daily`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="organization-daily-2026-11-20-2026-11-21.csv"');
-    expect(res.body).toBe('\uFEFFdate (Asia/Seoul),clicks\r\n2026-11-20,0\r\n2026-11-21,6\r\n');
+    expect(res.body).toBe('\uFEFFdate (Asia/Seoul),clicks,visitors\r\n2026-11-20,0,0\r\n2026-11-21,6,2\r\n');
     const links = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=topLinks`);
     expect(links.body.split('\r\n').slice(1, 3)).toEqual([`url,${urlId},Sale,${BASE}/sale,5,83.3`, `campaign,${campaignId},Push,${BASE}/push,1,16.7`]);
     const trackers = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=trackers&link=campaign:${campaignId}`);

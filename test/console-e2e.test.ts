@@ -250,21 +250,24 @@ describe('console end to end', () => {
       await expect.poll(() => page.getByTestId('range').innerText()).toBe('2026-11-20 – 2026-11-21');
       await expect.poll(() => page.getByTestId('total').innerText()).toBe('4');
       const rows = await page.getByTestId('daily-table').locator('tbody tr').allTextContents();
+      const visitors = await page.getByTestId('visitors').innerText();
       await expectAccessible(page, `link statistics in ${timezoneId}`);
       // The CSV of the same panel, as the page offers it.
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'CSV 내려받기: 일별 클릭' }).click()]);
       const csv = fs.readFileSync((await download.path())!, 'utf8');
       await ctx.close();
-      return { rows, csv };
+      return { rows, csv, visitors };
     };
     const utc = await daily('UTC');
-    expect(utc.rows).toEqual(['2026-11-203', '2026-11-211']);
+    // Rows read date, clicks, visitors. One address and browser: a visitor per UTC day.
+    expect(utc.rows).toEqual(['2026-11-2031', '2026-11-2111']);
+    expect(utc.visitors).toBe('순 방문자 2명');
     const seoul = await daily('Asia/Seoul');
-    expect(seoul.rows).toEqual(['2026-11-200', '2026-11-214']);
-    expect(seoul.csv).toBe('\uFEFFdate (Asia/Seoul),clicks\r\n2026-11-20,0\r\n2026-11-21,4\r\n');
+    expect(seoul.rows).toEqual(['2026-11-2000', '2026-11-2142']);
+    expect(seoul.csv).toBe('\uFEFFdate (Asia/Seoul),clicks,visitors\r\n2026-11-20,0,0\r\n2026-11-21,4,2\r\n');
     const api = (await svc.service('GET', `/urls/${url.id}/stats?startDate=2026-11-20&endDate=2026-11-21&timeZone=Asia/Seoul`, org.apiKey)).json();
     expect(api.chartData).toEqual([0, 4]);
-    expect(utc.csv).toContain('2026-11-20,3\r\n2026-11-21,1');
+    expect(utc.csv).toContain('2026-11-20,3,1\r\n2026-11-21,1,1');
   });
 
   it("opens an app's install dashboard and a campaign's revenue, each saying why it is empty", { timeout: 60_000 }, async () => {

@@ -23,8 +23,9 @@ import { createMetrics } from '../src/shared/metrics.js';
 import { backend, servicesEnv } from './support/backend.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { looseEvent } from './support/loose-event.js';
+import { createVisitorHasher } from '../src/ingest/visitors.js';
 
-const eventTableRoutes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()) });
+const eventTableRoutes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()), visitor: createVisitorHasher(randomBytes(32)) });
 
 const log = createLogger({ level: 'silent', pretty: false });
 

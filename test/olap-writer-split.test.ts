@@ -16,9 +16,11 @@ import { createLogger } from '../src/shared/logger.js';
 import { createMetrics } from '../src/shared/metrics.js';
 import { backend } from './support/backend.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { randomBytes } from 'node:crypto';
+import { createVisitorHasher } from '../src/ingest/visitors.js';
 
 const log = createLogger({ level: 'silent', pretty: false });
-const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()) });
+const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()), visitor: createVisitorHasher(randomBytes(32)) });
 
 let isolation: Isolation;
 let svc: TestService;

@@ -18,8 +18,10 @@ import { BASE, UA, createApps, createCampaign, createUrl, mobile, tap, unique, w
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
 import { watchDeadLetters, type SeenDeadLetter } from './support/dead-letters.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { randomBytes } from 'node:crypto';
+import { createVisitorHasher } from '../src/ingest/visitors.js';
 
-const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()) });
+const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()), visitor: createVisitorHasher(randomBytes(32)) });
 
 let isolation: Isolation;
 let svc: TestService;

@@ -7,15 +7,16 @@ import { createEventTableRoutes, olapConsumers } from '../ingest/event-registry.
 import { createOlapWriter } from '../ingest/olap-writer.js';
 import { createEventPublisher, type EventPublisher } from '../ingest/publisher.js';
 import { createSpool } from '../ingest/spool.js';
+import type { VisitorHasher } from '../ingest/visitors.js';
 import type { RowSink } from '../shared/event-rows.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 
 /** Starts the OLAP consumers of the registry's event types; they share one writer. */
-export async function composeOlapConsumers(ctx: { config: Config; log: Logger; metrics: Metrics; bus: Bus; sink: RowSink; enrich: ClickEnricher }): Promise<Consumer[]> {
+export async function composeOlapConsumers(ctx: { config: Config; log: Logger; metrics: Metrics; bus: Bus; sink: RowSink; enrich: ClickEnricher; visitor: VisitorHasher }): Promise<Consumer[]> {
   const { config, log, metrics, bus } = ctx;
-  const handler = createOlapWriter({ bus, sink: ctx.sink, routes: createEventTableRoutes({ enrich: ctx.enrich }), log, metrics });
+  const handler = createOlapWriter({ bus, sink: ctx.sink, routes: createEventTableRoutes({ enrich: ctx.enrich, visitor: ctx.visitor }), log, metrics });
   // Steady traffic is written in inserts of eventWriteIntervalMs (a fixed cost per insert): a
   // batch holds every message the publisher sends in that span (one per eventBatchDelayMs at most).
   const maxBatch = Math.max(64, 2 * Math.ceil(config.eventWriteIntervalMs / config.eventBatchDelayMs));

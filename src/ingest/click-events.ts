@@ -4,9 +4,8 @@
 // Webhooks turn a person's click into click.url or click.campaign.
 import type { EventRow } from '../shared/event-rows.js';
 import type { WebhookEvent } from '../shared/webhook-body.js';
-import type { ClickEnricher } from './enrich.js';
 import type { WireEvent } from './envelope.js';
-import { defineEvent, type WebhookContext } from './event-spec.js';
+import { defineEvent, type RowDeps, type WebhookContext } from './event-spec.js';
 import { num, str, withEventColumns } from './row-values.js';
 import { linkKey, positiveId, text, webhookEvent } from './webhook-events.js';
 
@@ -37,10 +36,11 @@ export interface ClickData {
   clickId?: number;
 }
 
-function clickRow(e: WireEvent<ClickData>, deps: { enrich: ClickEnricher }): EventRow {
+function clickRow(e: WireEvent<ClickData>, deps: RowDeps): EventRow {
   const d = e.data;
   const userAgent = str(d.userAgent, 1000);
-  const dims = deps.enrich({ userAgent, ip: str(d.ip), referrer: str(d.referrer) });
+  const ip = str(d.ip, 64);
+  const dims = deps.enrich({ userAgent, ip, referrer: str(d.referrer) });
   return withEventColumns(e, {
     link_type: d.linkType === 'campaign' ? 'campaign' : 'url',
     link_id: num(d.linkId),
@@ -54,7 +54,7 @@ function clickRow(e: WireEvent<ClickData>, deps: { enrich: ClickEnricher }): Eve
     utm_campaign: str(d.utmCampaign, 100),
     utm_term: str(d.utmTerm, 100),
     utm_content: str(d.utmContent, 100),
-    ip: str(d.ip, 64),
+    ip,
     user_agent: userAgent,
     accept_language: str(d.acceptLanguage, 100),
     country: dims.country,
@@ -67,6 +67,7 @@ function clickRow(e: WireEvent<ClickData>, deps: { enrich: ClickEnricher }): Eve
     // Clicks recorded before the field existed all came from the redirect.
     source: str(d.source, 20) || 'redirect',
     click_id: num(d.clickId),
+    visitor_hash: deps.visitor(ip, userAgent, num(e.occurredAt)),
   });
 }
 

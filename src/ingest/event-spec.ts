@@ -5,6 +5,7 @@ import type { EventRow } from '../shared/event-rows.js';
 import type { WebhookEvent } from '../shared/webhook-body.js';
 import type { ClickEnricher } from './enrich.js';
 import type { WireEvent } from './envelope.js';
+import type { VisitorHasher } from './visitors.js';
 
 /** What an event is about. */
 export type EventCategory = 'click' | 'campaign' | 'funnel' | 'session' | 'deep_link' | 'api';
@@ -12,9 +13,10 @@ export type EventCategory = 'click' | 'campaign' | 'funnel' | 'session' | 'deep_
 /** A webhook subscription category (what an endpoint chooses to receive). */
 export type WebhookCategory = Exclude<WebhookEvent['category'], 'test'>;
 
-/** What a row mapping may use besides the event: user agent, referrer and geo dimensions. */
+/** What a row mapping may use besides the event: user agent, referrer and geo dimensions, and the day's visitor hash. */
 export interface RowDeps {
   enrich: ClickEnricher;
+  visitor: VisitorHasher;
 }
 
 /** Short codes and campaign aliases of clicked links, looked up per batch, keyed `${orgId}:${id}`. */

@@ -11,6 +11,8 @@ export interface BlindIndex {
   (...parts: (string | number)[]): Promise<Buffer>;
   /** Loads the key, so a transaction can compute indexes without a second connection. */
   ready(): Promise<void>;
+  /** A key of its own for another purpose (daily visitor salts), derived from this one. */
+  derivedKey(purpose: string): Promise<Buffer>;
 }
 
 export function createBlindIndex({ sql, secretBox }: { sql: Sql; secretBox: SecretBox }): BlindIndex {
@@ -32,5 +34,8 @@ export function createBlindIndex({ sql, secretBox }: { sql: Sql; secretBox: Secr
 
   const index = async (...parts: (string | number)[]) =>
     createHmac('sha256', await loadKey()).update(parts.join('\u0000'), 'utf8').digest();
-  return Object.assign(index, { ready: async () => void (await loadKey()) });
+  return Object.assign(index, {
+    ready: async () => void (await loadKey()),
+    derivedKey: async (purpose: string) => createHmac('sha256', await loadKey()).update(`derived-key\u0000${purpose}`, 'utf8').digest(),
+  });
 }

@@ -7,6 +7,8 @@ import { createClickEnricher } from '../../src/ingest/enrich.js';
 import type { EventEnvelope } from '../../src/ingest/envelope.js';
 import { createEventTableRoutes, olapConsumers, specOf, WEBHOOK_SOURCE_TYPES } from '../../src/ingest/event-registry.js';
 import type { EventPublisher } from '../../src/ingest/publisher.js';
+import { randomBytes } from 'node:crypto';
+import { createVisitorHasher } from '../../src/ingest/visitors.js';
 
 const enrich = createClickEnricher({ country: () => '' });
 
@@ -26,7 +28,7 @@ describe('event registry', () => {
   });
 
   it('routes each type with a table to it, and types without one nowhere', () => {
-    const routes = createEventTableRoutes({ enrich });
+    const routes = createEventTableRoutes({ enrich, visitor });
     expect(Object.fromEntries(Object.entries(routes).map(([type, r]) => [type, r.table]))).toEqual({
       click: 'clicks',
       api_request: 'api_requests',
@@ -60,6 +62,8 @@ describe('event registry', () => {
   });
 });
 
+const visitor = createVisitorHasher(randomBytes(32));
+
 describe('clickEvent', () => {
   const link = { kind: 'campaign' as const, id: 7, organizationId: 3 };
   const request = { host: 'sgnp.example', ip: '203.0.113.5', userAgent: 'UA', referrer: undefined, acceptLanguage: 'ko-KR' };
@@ -67,8 +71,11 @@ describe('clickEvent', () => {
   it('carries a mobile click’s source and click id into its row', () => {
     const event = clickEvent({ link, ...request, cid: 'c1', tracker: 't1', bot: false, source: 'mobile_sdk', clickId: 12 });
     expect(event.data).toMatchObject({ linkType: 'campaign', linkId: 7, cid: 'c1', tracker: 't1', referrer: '', utmSource: '', source: 'mobile_sdk', clickId: 12 });
-    const row = createEventTableRoutes({ enrich }).click!.toRow(event as unknown as EventEnvelope);
+    const row = createEventTableRoutes({ enrich, visitor }).click!.toRow(event as unknown as EventEnvelope);
     expect(row).toMatchObject({ link_type: 'campaign', link_id: 7, cid: 'c1', tracker: 't1', source: 'mobile_sdk', click_id: 12, organization_id: 3 });
+    // The visitor is a hash, never the address.
+    expect(row.visitor_hash).toBe(visitor('203.0.113.5', 'UA', event.occurredAt));
+    expect(JSON.stringify(row.visitor_hash)).not.toContain('203.0.113.5');
   });
 
   it('leaves campaign parameters out of a short URL click, and reads a redirect click without a source as one', () => {
@@ -76,7 +83,7 @@ describe('clickEvent', () => {
     expect(event.data).toMatchObject({ linkType: 'url', cid: '', tracker: '', bot: true, source: 'redirect' });
     expect(JSON.parse(JSON.stringify(event.data))).not.toHaveProperty('clickId');
     const { source: _, ...older } = event.data;
-    const row = createEventTableRoutes({ enrich }).click!.toRow({ ...event, data: older } as unknown as EventEnvelope);
+    const row = createEventTableRoutes({ enrich, visitor }).click!.toRow({ ...event, data: older } as unknown as EventEnvelope);
     expect(row).toMatchObject({ source: 'redirect', click_id: 0, is_bot: 1 });
   });
 });

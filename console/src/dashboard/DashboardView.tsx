@@ -82,6 +82,7 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
             <Card withBorder>
               <Text c="dimmed" size="sm">{t('dashboard.clicks')}</Text>
               <Text fz={32} fw={700} data-testid="total">{n(d.total)}</Text>
+              <Text size="sm" title={t('dashboard.visitorsHelp')} data-testid="visitors">{t('dashboard.visitorsCount', { count: n(d.uniqueVisitors) })}</Text>
               <Group gap="xs">
                 {d.change === null ? (
                   <Text size="sm" c="dimmed">{t('dashboard.noPrevious')}</Text>
@@ -111,13 +112,17 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
             <Chart
               testId="daily-table"
               label={t('dashboard.dailyLabel', { total: n(d.total) })}
-              table={{ head: [t('dashboard.date'), t('dashboard.clicks')], rows: d.daily.map((r) => [r.date, r.count]) }}
+              table={{ head: [t('dashboard.date'), t('dashboard.clicks'), t('dashboard.visitors')], rows: d.daily.map((r) => [r.date, r.count, r.visitors]) }}
               option={{
                 tooltip: { trigger: 'axis' },
-                grid: { left: 48, right: 16, top: 16, bottom: 32 },
+                legend: { top: 0, right: 8 },
+                grid: { left: 48, right: 16, top: 28, bottom: 32 },
                 xAxis: { type: 'category', data: d.daily.map((r) => r.date) },
                 yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
-                series: [{ type: 'line', name: t('dashboard.clicks'), data: d.daily.map((r) => r.count), areaStyle: { opacity: 0.15 } }],
+                series: [
+                  { type: 'line', name: t('dashboard.clicks'), data: d.daily.map((r) => r.count), areaStyle: { opacity: 0.15 } },
+                  { type: 'line', name: t('dashboard.visitors'), data: d.daily.map((r) => r.visitors), lineStyle: { type: 'dashed' } },
+                ],
               }}
             />
           </Panel>

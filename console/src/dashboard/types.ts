@@ -18,7 +18,8 @@ export interface DashboardData {
   total: number;
   previousTotal: number;
   change: number | null;
-  daily: { date: string; count: number }[];
+  uniqueVisitors: number;
+  daily: { date: string; count: number; visitors: number }[];
   hourly: { hour: string; count: number }[];
   heatmap: { weekday: number; hour: number; count: number }[];
   countries: TopItem[];

@@ -27,7 +27,8 @@ const dashboardSchema = z.object({
   total: z.number().int(),
   previousTotal: z.number().int().describe('clicks in as many days just before the period'),
   change: z.number().nullable().describe('percent change against the previous period; null when it had no clicks'),
-  daily: z.array(z.object({ date: z.string(), count: z.number().int() })),
+  uniqueVisitors: z.number().int().describe('distinct visitors over the period, approximate (an address and browser within one UTC day)'),
+  daily: z.array(z.object({ date: z.string(), count: z.number().int(), visitors: z.number().int().describe('distinct visitors that date') })),
   hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
   heatmap: z.array(z.object({ weekday: z.number().int().describe('1 = Monday … 7 = Sunday'), hour: z.number().int(), count: z.number().int() })),
   countries: z.array(topItem),
@@ -48,7 +49,8 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
     total: stats.total,
     previousTotal: d.previousTotal,
     change: d.change,
-    daily: stats.daily,
+    uniqueVisitors: stats.uniqueVisitors,
+    daily: stats.daily.map((day, i) => ({ ...day, visitors: stats.dailyUniqueVisitors[i]?.count ?? 0 })),
     hourly: stats.hourly,
     heatmap: d.heatmap,
     countries: stats.countries,
@@ -72,7 +74,7 @@ function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'rev
   const top = (items: z.infer<typeof topItem>[]) => toCsv(['name', 'clicks', 'percentage'], items.map((i) => [i.name, i.count, i.percentage]));
   switch (panel) {
     case 'daily':
-      return toCsv([`date (${d.meta.timeZone})`, 'clicks'], d.daily.map((r) => [r.date, r.count]));
+      return toCsv([`date (${d.meta.timeZone})`, 'clicks', 'visitors'], d.daily.map((r) => [r.date, r.count, r.visitors]));
     case 'hourly':
       return toCsv([`hour (${d.meta.timeZone})`, 'clicks'], d.hourly.map((r) => [r.hour, r.count]));
     case 'heatmap': {
