@@ -112,6 +112,9 @@ interface TableGroup {
   redelivered: Routed[];
 }
 
+/** Rows built per turn of the event loop (about a millisecond of work). */
+const ROWS_PER_TURN = 250;
+
 const digest = (parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('base64url');
 
 const tokenOf = (table: string, messages: BusMessage[]) => `${table}:${digest(messages.map((m) => m.id))}`;
@@ -262,6 +265,8 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
     const rows = new Array<EventRow>(routed.length);
     let failed: Set<number> | undefined;
     for (let i = 0; i < routed.length; i++) {
+      // A second of clicks is thousands of rows, a few microseconds each: let redirects in between.
+      if (i > 0 && i % ROWS_PER_TURN === 0) await yieldToLoop();
       const { event, route, message } = routed[i]!;
       let reason: string | undefined;
       let label = 'unmappable';
