@@ -4,7 +4,7 @@ import { createContainer } from './container.js';
 import { type Config, ConfigError, loadConfig } from './shared/config.js';
 import { createLogger } from './shared/logger.js';
 
-/** Signals within this long of the first are copies of it (npm and tsx forward what they get). */
+/** Signals within this long of the first are copies of it (npm forwards what it gets). */
 const SAME_REQUEST_MS = 1_500;
 
 async function main(): Promise<void> {
@@ -22,9 +22,10 @@ async function main(): Promise<void> {
   const container = await createContainer(config, log);
   await container.listen();
 
-  // One Ctrl-C reaches the service several times: the terminal signals the whole process group
-  // (npm, tsx and the service), and npm and tsx each pass it on. Signals close together are that
-  // one request; a signal that comes later is someone asking again, and ends the drain at once.
+  // One Ctrl-C reaches the service more than once: the terminal signals the whole process group
+  // (npm and the service), and npm passes it on (so does tsx's CLI, where that runs it). Signals
+  // close together are that one request; one that comes later is someone asking again, and ends
+  // the drain at once.
   let stoppingSince = 0;
   const stop = (signal: NodeJS.Signals) => {
     const now = Date.now();

@@ -57,8 +57,12 @@ describe(`operator SQL (${backend})`, () => {
     expect(bytes.subarray(0, 4).toString('latin1')).toBe('PAR1');
     expect(bytes.subarray(-4).toString('latin1')).toBe('PAR1');
     // A trailing semicolon, and words that only look like clauses inside literals and names, are fine.
-    const quoted = await sql({ query: "SELECT 'a; b SETTINGS FORMAT' AS `format`;" });
-    expect(lines(quoted.body)).toEqual([{ format: 'a; b SETTINGS FORMAT' }]);
+    const quoted = await sql({ query: "SELECT 'a; b SETTINGS x = 1 FORMAT TSV' AS `format`;" });
+    expect(lines(quoted.body)).toEqual([{ format: 'a; b SETTINGS x = 1 FORMAT TSV' }]);
+    // Reading the settings table is no SETTINGS clause, a column called format no FORMAT clause;
+    // and the query does run read-only.
+    const readonly = await sql({ query: "SELECT name AS format, value FROM system.settings WHERE name = 'readonly'" });
+    expect(lines(readonly.body)).toEqual([{ format: 'readonly', value: '1' }]);
   });
 
   it("shows one organization's rows only when asked, in tables, rollups and views alike", async () => {
@@ -87,6 +91,7 @@ describe(`operator SQL (${backend})`, () => {
       ['SELECT 1; DROP TABLE clicks', 'SQL_MULTIPLE_STATEMENTS'],
       ['SELECT 1 SETTINGS readonly = 0', 'SQL_CLAUSE_NOT_ALLOWED'],
       ['SELECT 1 FORMAT TSV', 'SQL_CLAUSE_NOT_ALLOWED'],
+      ['SELECT 1 FORMAT TSV SETTINGS readonly = 0', 'SQL_CLAUSE_NOT_ALLOWED'],
       ["SELECT 1 INTO OUTFILE '/tmp/out.csv'", 'SQL_CLAUSE_NOT_ALLOWED'],
       // Table functions read files and the network: the engine's read-only mode refuses them.
       ["SELECT * FROM file('/etc/hostname', 'LineAsString')", 'SQL_NOT_READ_ONLY'],

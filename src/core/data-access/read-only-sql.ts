@@ -64,7 +64,9 @@ function readOnlyStatement(query: string): string {
   if (!READING.has(first)) {
     throw invalid('SQL_NOT_READ_ONLY', `only reading statements run here (SELECT, WITH, SHOW, DESCRIBE, EXPLAIN, EXISTS); ${first || 'this'} is refused, as is anything that writes, alters or administers`);
   }
-  const clause = /\b(SETTINGS|FORMAT|INTO\s+OUTFILE)\b/i.exec(words)?.[1];
+  // The clauses themselves (SETTINGS name = …, FORMAT Name at the end), not the words: system.settings
+  // and a column called format stay readable.
+  const clause = /\b(SETTINGS)\s+\w+\s*=|\b(FORMAT)\s+\w+\s*(?:$|\bSETTINGS\b)|\b(INTO\s+OUTFILE)\b/i.exec(words)?.slice(1).find(Boolean);
   if (clause) {
     throw invalid('SQL_CLAUSE_NOT_ALLOWED', `${clause.toUpperCase().replace(/\s+/g, ' ')} is set by the service: choose the output with the format field (JSONEachRow, CSV or Parquet)`);
   }
