@@ -32,7 +32,7 @@ Console members and sign-in
   signpost login-link --email EMAIL                  a one-time console sign-in link (15 minutes)
 ClickHouse
   signpost sql "SELECT ..." [--format JSONEachRow|CSV|Parquet] [--org ORG_ID]
-                                                     one read-only query; the rows as they come, on stdout
+                                                     one read-only query; its rows on stdout
 
 PLAN is FREE, PRO, BUSINESS or ENTERPRISE. ROLE is owner, admin, developer or analyst.
 --json prints the API's JSON answer as it is; otherwise a key: value summary.
