@@ -4,7 +4,7 @@
 // so the materialized views fill the rollups exactly as real inserts do): one busy short URL with
 // most of them over the last year, one quiet URL, a busy campaign with cids and trackers. Then
 // times the statistics endpoints over real HTTP (the service listening on loopback) and prints
-// p50/p99 per endpoint and link.
+// p50/p99 per endpoint and link, and how many ClickHouse queries one request of it makes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +39,15 @@ async function main(): Promise<void> {
     const quiet = await post('/api/v1/service/urls', { url: 'https://example.com/quiet' }, key);
     const campaign = await post('/api/v1/service/campaigns', { name: 'Busy campaign', originalUrl: 'https://example.com/c' }, key);
 
+    // Every ClickHouse read goes through client.query: count them, to tell queries per request.
+    const client = container.clickhouse.client;
+    const query = client.query.bind(client);
+    let queries = 0;
+    client.query = ((params: Parameters<typeof query>[0]) => {
+      queries++;
+      return query(params);
+    }) as typeof client.query;
+
     const started = Date.now();
     await seedClicks(container, { org: org.id as number, busy: busy.id as number, quiet: quiet.id as number, campaign: campaign.id as number }, total);
     console.log(`loaded ${total.toLocaleString()} clicks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -52,6 +61,7 @@ async function main(): Promise<void> {
     ] as const;
     for (const [label, url] of cases) {
       const times: number[] = [];
+      const queriesBefore = queries;
       for (let i = 0; i < Number(args.requests); i++) {
         const t0 = performance.now();
         const res = await fetch(`${base}${url}`, { headers: key });
@@ -60,7 +70,8 @@ async function main(): Promise<void> {
         times.push(performance.now() - t0);
       }
       times.sort((a, b) => a - b);
-      console.log(`${label.padEnd(34)} p50 ${percentile(times, 50).toFixed(1)} ms  p99 ${percentile(times, 99).toFixed(1)} ms`);
+      const perRequest = (queries - queriesBefore) / times.length;
+      console.log(`${label.padEnd(34)} p50 ${percentile(times, 50).toFixed(1)} ms  p99 ${percentile(times, 99).toFixed(1)} ms  ${perRequest.toFixed(1)} ClickHouse queries per request`);
     }
   } finally {
     await container.close();
