@@ -102,6 +102,11 @@ describe('console dashboards', () => {
     expect(page.daily.map((d: { visitors: number }) => d.visitors)).toEqual(api.uniqueVisitorsChartData);
     expect(page.uniqueVisitors).toBe(api.uniqueVisitors);
     expect(page.countries).toEqual(api.topCountries);
+    // The campaign's Service API statistics carry the visitors beside the spec's dailyClicks, which keep their shape.
+    const campaignApi = (await svc.service('GET', `/campaigns/${campaignId}/stats?${PERIOD}&timeZone=UTC`, org.apiKey)).json();
+    expect(campaignApi.dailyClicks).toEqual([{ date: '2026-11-20', count: 0 }, { date: '2026-11-21', count: 1 }]);
+    expect(campaignApi.dailyUniqueVisitors).toEqual([{ date: '2026-11-20', count: 0 }, { date: '2026-11-21', count: 1 }]);
+    expect(campaignApi.uniqueVisitors).toBe(1);
     const campaign = await dashboard(`/campaigns/${campaignId}`, `${PERIOD}&timeZone=UTC`);
     expect(campaign.trackers).toEqual([{ name: 'insta', count: 1, percentage: 100 }]);
     expect(campaign.previousTotal).toBe(0);

@@ -16,15 +16,14 @@ export interface TopItem {
 
 export interface ClickStats {
   total: number;
-  daily: { date: string; count: number }[];
+  /** Clicks and distinct visitors per date of the period. */
+  daily: { date: string; count: number; visitors: number }[];
   /**
    * Distinct visitors over the period, approximate (a visitor is an address and user agent under
    * a salt of the UTC day, so one person on two days counts twice); clicks stored before visitor
    * hashes existed add none.
    */
   uniqueVisitors: number;
-  /** Distinct visitors per date of the period. */
-  dailyUniqueVisitors: { date: string; count: number }[];
   hourly: { hour: string; count: number }[];
   countries: TopItem[];
   browsers: TopItem[];
@@ -104,9 +103,8 @@ export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPe
   const visitorDays = byDim.get('visitors-day') ?? new Map<string, number>();
   return {
     total,
-    daily: period.days.map((date) => ({ date, count: days.get(date) ?? 0 })),
+    daily: period.days.map((date) => ({ date, count: days.get(date) ?? 0, visitors: visitorDays.get(date) ?? 0 })),
     uniqueVisitors: byDim.get('visitors')?.get('') ?? 0,
-    dailyUniqueVisitors: period.days.map((date) => ({ date, count: visitorDays.get(date) ?? 0 })),
     hourly: Array.from({ length: 24 }, (_, h) => ({ hour: `${String(h).padStart(2, '0')}:00`, count: hours.get(String(h)) ?? 0 })),
     countries: top('country', (n) => n || 'Unknown'),
     browsers: top('browser', (n) => n || 'Unknown'),

@@ -8,6 +8,9 @@ import type { Logger } from '../shared/logger.js';
 
 export type { ClickHouseClient };
 
+/** A ClickHouse string literal, for the few places a value cannot be a query parameter (SETTINGS). */
+export const literal = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
 export interface Clickhouse {
   client: ClickHouseClient;
   database: string;

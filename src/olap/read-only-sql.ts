@@ -4,7 +4,7 @@
 // go in the statement's own SETTINGS clause: chDB would keep client-level settings for the session.
 import type { Readable } from 'node:stream';
 import { invalid } from '../shared/errors.js';
-import type { ClickHouseClient } from './clickhouse.js';
+import { type ClickHouseClient, literal } from './clickhouse.js';
 
 export const SQL_FORMATS = ['JSONEachRow', 'CSV', 'Parquet'] as const;
 export type SqlFormat = (typeof SQL_FORMATS)[number];
@@ -27,7 +27,6 @@ const REFUSALS: Record<string, string> = {
   '241': 'SQL_MEMORY_LIMIT', // MEMORY_LIMIT_EXCEEDED
 };
 
-const literal = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 export function createReadOnlyRunner(client: ClickHouseClient): ReadOnlyRunner {
   /** Tables and views of the database with an organization_id column. */

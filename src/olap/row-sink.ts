@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { chTime, type EventRow, type RowSink, type WrittenQuery } from '../shared/event-rows.js';
-import type { ClickHouseClient } from './clickhouse.js';
+import { type ClickHouseClient, literal } from './clickhouse.js';
 
 /** Rows serialised per this many, with a turn of the event loop between: redirects wait less. */
 const ROWS_PER_CHUNK = 500;
@@ -20,8 +20,6 @@ async function* jsonLines(rows: EventRow[]): AsyncGenerator<string> {
   }
 }
 
-/** A ClickHouse string literal. */
-const literal = (v: string) => `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 export function createRowSink(client: ClickHouseClient): RowSink {
   return {

@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { SQL_FORMATS, type ReadOnlySql, type SqlFormat } from '../../core/data-access/read-only-sql.js';
 import { errorBodySchema } from '../schemas/common.js';
 
-const CONTENT_TYPES: Record<SqlFormat, string> = {
-  JSONEachRow: 'application/x-ndjson; charset=utf-8',
-  CSV: 'text/csv; charset=utf-8',
-  Parquet: 'application/vnd.apache.parquet',
+const OUTPUTS: Record<SqlFormat, { type: string; extension: string }> = {
+  JSONEachRow: { type: 'application/x-ndjson; charset=utf-8', extension: 'ndjson' },
+  CSV: { type: 'text/csv; charset=utf-8', extension: 'csv' },
+  Parquet: { type: 'application/vnd.apache.parquet', extension: 'parquet' },
 };
 
 export const adminSqlRoutes: FastifyPluginAsyncZod<{ readOnlySql: ReadOnlySql }> = async (app, { readOnlySql }) => {
@@ -31,10 +31,9 @@ export const adminSqlRoutes: FastifyPluginAsyncZod<{ readOnlySql: ReadOnlySql }>
   }, async (request, reply) => {
     const { query, format, organizationId } = request.body;
     const rows = await readOnlySql.run({ query, format, ...(organizationId === undefined ? {} : { organizationId }) });
-    const name = `signpost-query.${format === 'JSONEachRow' ? 'ndjson' : format === 'CSV' ? 'csv' : 'parquet'}`;
     return reply
-      .header('content-type', CONTENT_TYPES[format])
-      .header('content-disposition', `inline; filename="${name}"`)
+      .header('content-type', OUTPUTS[format].type)
+      .header('content-disposition', `inline; filename="signpost-query.${OUTPUTS[format].extension}"`)
       .header('cache-control', 'no-store')
       .send(rows);
   });

@@ -50,7 +50,7 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
     previousTotal: d.previousTotal,
     change: d.change,
     uniqueVisitors: stats.uniqueVisitors,
-    daily: stats.daily.map((day, i) => ({ ...day, visitors: stats.dailyUniqueVisitors[i]?.count ?? 0 })),
+    daily: stats.daily,
     hourly: stats.hourly,
     heatmap: d.heatmap,
     countries: stats.countries,
