@@ -1,35 +1,48 @@
-# Signpost as a container: built once, run as the unprivileged `node` user. The image holds the
-# compiled service (dist/), its migrations (sql/) and production dependencies only.
+# Signpost as a container: built once, run as the unprivileged `node` user on Node 24 LTS. The image
+# holds the compiled service (dist/, the web SDK bundled in it), the console app, its migrations
+# (sql/) and production dependencies only: no TypeScript, tsx or esbuild at run time.
 #
 #   docker build -t signpost .
 #   docker run -p 8080:8080 -v signpost-data:/app/data -e SIGNPOST_ADMIN_TOKEN=... signpost
 #
 # Without DATABASE_URL / CLICKHOUSE_URL / NATS_URL it runs on the embedded engines, which keep their
 # files in /app/data: mount a volume there. docker-compose.yml runs it against real servers.
+# With a ClickHouse server, leave the embedded engine (chDB, 543 MB) out of the image:
+#
+#   docker build --build-arg EMBEDDED_CLICKHOUSE=false -t signpost:server .
+#
+# Such an image refuses to start without CLICKHOUSE_URL, saying so.
 # The operator CLI ships compiled too: `docker compose exec app node dist/cli/signpost.js help`.
 
-FROM node:20-bookworm-slim AS build
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# Dependencies first, so editing the source does not reinstall them.
+# Dependencies first, so editing the source does not reinstall them. npm's prepare step builds
+# nothing yet (no sources in the image at this point), and says so.
 COPY package.json package-lock.json ./
-# npm's prepare step runs this; without the console's sources yet it builds nothing.
-COPY scripts/build-console.mjs ./scripts/
+COPY scripts/build.mjs scripts/build-console.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY console ./console
-# The service, then the console app into dist/console: the image runs no bundler.
+# The service and the web SDK into dist/, then the console app into dist/console.
 RUN npm run build && npm run build:console
 
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
+# true: chDB inside, so the image runs on its own; false: CLICKHOUSE_URL is required.
+ARG EMBEDDED_CLICKHOUSE=true
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/app/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY scripts/build-console.mjs ./scripts/
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# No install scripts: the only production dependency with one (chdb) has an empty one, and the
+# prepare step builds from sources this stage does not have. chdb is the only optional dependency.
+RUN if [ "$EMBEDDED_CLICKHOUSE" = "false" ]; then omit="--omit=optional"; else omit=""; fi \
+ && npm ci --omit=dev $omit --ignore-scripts --no-audit --no-fund \
+ && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # Migrations resolve as ../../sql from dist/shared/, that is /app/sql.
 COPY sql ./sql

@@ -16,6 +16,9 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 120_000,
+          // What a page shows after its data loads: a second (the default) is too short on a
+          // loaded 2-core machine, and a page that never shows it still fails after ten.
+          expect: { poll: { timeout: 10_000 } },
           globalSetup: ['test/support/global-setup.ts'],
         },
       },

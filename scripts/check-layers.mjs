@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checks the direction of imports in src/: api → core → (oltp | olap | ingest | mail) → shared, with the
 // composition root (container.ts, compose/, main.ts, cli/) above them all, and finds import cycles
-// (type-only imports count: a cycle of types still ties the modules together).
+// (type-only imports count: a cycle of types still ties the modules together). The typed client
+// (clients/typescript) is a package for users: it imports its own files and its dependencies only.
 // Prints every offending import and every cycle; exits 1 when there is one.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -76,6 +77,17 @@ for (const file of files) {
     if (!allowed(from, to)) problems.push(`layer: ${path.relative(root, file)} (${from}) imports ${path.relative(root, target)} (${to})`);
   }
   graph.set(file, targets);
+}
+
+const client = path.join(root, 'clients', 'typescript');
+const clientDependencies = Object.keys(JSON.parse(readFileSync(path.join(client, 'package.json'), 'utf8')).dependencies ?? {});
+const ANY_IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+for (const file of walk(path.join(client, 'src'))) {
+  for (const m of readFileSync(file, 'utf8').matchAll(ANY_IMPORT)) {
+    const spec = m[1] ?? m[2];
+    const inside = spec.startsWith('.') ? resolve(file, spec)?.startsWith(path.join(client, 'src')) : clientDependencies.includes(spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'));
+    if (!inside) problems.push(`client: ${path.relative(root, file)} imports ${spec}, neither its own file nor a dependency in clients/typescript/package.json`);
+  }
 }
 
 // Tarjan's strongly connected components: every component of more than one file is a cycle.

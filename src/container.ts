@@ -51,6 +51,7 @@ import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
 import { uuidv7 } from './shared/ids.js';
 import { createMetrics, type Metrics } from './shared/metrics.js';
+import { createMetricsServer } from './api/metrics-server.js';
 import { loadSecretBox, type SecretBox } from './shared/secret-box.js';
 
 export interface Container {
@@ -61,8 +62,10 @@ export interface Container {
   postgres: Postgres;
   clickhouse: Clickhouse;
   bus: Bus;
-  /** Binds the HTTP port; the service reports ready once it listens. */
+  /** Binds the HTTP port (and METRICS_PORT when set); the service reports ready once it listens. */
   listen(): Promise<string>;
+  /** The address of METRICS_PORT's server once listening; undefined without one. */
+  metricsAddress(): string | undefined;
   /** Stops accepting, finishes requests in flight, drains events into ClickHouse, closes stores. */
   close(): Promise<void>;
 }
@@ -92,7 +95,9 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
   const { box: secretBox, generated } = loadSecretBox({ keySpec: config.piiEncryptionKey, dataDir: config.dataDir });
   if (generated) log.warn({ dataDir: config.dataDir }, 'generated an encryption key in DATA_DIR; set PII_ENCRYPTION_KEY when several instances run');
   const { postgres, clickhouse } = await openStores(config, log);
-  const metrics: Metrics = createMetrics();
+  // A metric whose store does not answer in time (JetStream's consumer info on a busy server) is
+  // left out of that scrape; the rest of /metrics still answers.
+  const metrics: Metrics = createMetrics(undefined, (metric, err) => log.warn({ err, metric }, 'a metric could not be collected for /metrics'));
   let bus: Bus | undefined;
   try {
     bus = config.natsUrl
@@ -130,7 +135,7 @@ async function assemble(
   // instance hashes a visitor alike.
   const visitor = worker ? createVisitorHasher(await createBlindIndex({ sql: postgres.sql, secretBox }).derivedKey('visitors')) : undefined;
   const consumers: Consumer[] = visitor
-    ? await composeOlapConsumers({ config, log, metrics, bus, sink: createRowSink(clickhouse.client), enrich, visitor })
+    ? await composeOlapConsumers({ config, log, metrics, bus, sink: createRowSink(clickhouse), enrich, visitor })
     : [];
   const clock = () => new Date();
   const audit = composeAuditTrail({ sql: postgres.sql, secretBox, clock });
@@ -142,17 +147,23 @@ async function assemble(
   // its way to the bus: what a crash can lose is the batch delay plus this.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
-  metrics.define('event_loop_delay_seconds', 'gauge', 'Event-loop delay since the previous scrape: p99 and max', () => {
-    const points = [
-      { labels: { quantile: '0.99' }, value: loopDelay.percentile(99) / 1e9 },
-      { labels: { quantile: '1' }, value: loopDelay.max / 1e9 },
-    ];
-    loopDelay.reset();
-    return points;
+  metrics.define('event_loop_delay_seconds', 'gauge', 'Event-loop delay since the previous scrape: p99 and max', {
+    labels: { quantile: ['0.99', '1'] },
+    collect: () => {
+      const points = [
+        { labels: { quantile: '0.99' }, value: loopDelay.percentile(99) / 1e9 },
+        { labels: { quantile: '1' }, value: loopDelay.max / 1e9 },
+      ];
+      loopDelay.reset();
+      return points;
+    },
   });
-  metrics.define('bus_pending', 'gauge', 'Messages a consumer has not acknowledged yet', async () => {
-    const { pending } = await bus.stats();
-    return Object.entries(pending).map(([consumer, value]) => ({ labels: { consumer }, value }));
+  metrics.define('bus_pending', 'gauge', 'Messages a consumer has not acknowledged yet', {
+    labels: { consumer: [] },
+    collect: async () => {
+      const { pending } = await bus.stats();
+      return Object.entries(pending).map(([consumer, value]) => ({ labels: { consumer }, value }));
+    },
   });
 
   const { sql } = postgres;
@@ -180,10 +191,10 @@ async function assemble(
   const repos: SharedRepos = {
     organizations: createOrganizationsRepo({ sql }),
     apiKeys: createApiKeysRepo({ sql }),
-    customDomains: createCustomDomainsRepo({ sql }),
+    customDomains: createCustomDomainsRepo({ sql, secretBox }),
     mobileApps: createMobileAppsRepo({ sql, secretBox }),
     shortUrls: createShortUrlsRepo({ sql }),
-    campaigns: createCampaignsRepo({ sql }),
+    campaigns: createCampaignsRepo({ sql, secretBox }),
     usage,
     usageMeter,
   };
@@ -242,6 +253,16 @@ async function assemble(
   }
   ready = true;
 
+  // Scrapes go on during the drain; the server closes with the stores.
+  const metricsServer = config.metricsPort === undefined
+    ? undefined
+    : createMetricsServer({ metrics, token: config.metricsToken, onError: (err) => log.error({ err }, 'metrics scrape failed') });
+  const metricsAddress = () => {
+    const address = metricsServer?.address();
+    if (!address) return undefined;
+    return typeof address === 'string' ? address : `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  };
+
   let closing: Promise<void> | undefined;
   async function closeInOrder(): Promise<void> {
     ready = false;
@@ -265,6 +286,11 @@ async function assemble(
     await webhooksStopped;
     await bus.close();
     loopDelay.disable();
+    if (metricsServer?.listening) {
+      const closed = new Promise((resolve) => metricsServer.close(resolve));
+      metricsServer.closeAllConnections();
+      await closed;
+    }
     await clickhouse.close();
     await postgres.close();
     log.info('stopped');
@@ -279,11 +305,23 @@ async function assemble(
     clickhouse,
     bus,
     async listen() {
+      if (metricsServer) {
+        const server = metricsServer;
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(config.metricsPort, config.host, () => {
+            server.off('error', reject);
+            resolve();
+          });
+        });
+        log.info({ address: metricsAddress() }, 'metrics listening');
+      }
       const address = await app.listen({ port: config.port, host: config.host });
       ready = true;
       log.info({ address, publicBaseUrl: config.publicBaseUrl }, 'listening');
       return address;
     },
+    metricsAddress,
     close: () => (closing ??= closeInOrder()),
   };
 }

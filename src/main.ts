@@ -49,6 +49,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  // A configuration that cannot work (found while opening the stores): its message says what to do.
+  if (err instanceof ConfigError) {
+    process.stderr.write(`signpost cannot start: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`signpost failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -227,3 +227,84 @@ describe('SSO partners', () => {
     expect(badOrigin.statusCode).toBe(400);
   });
 });
+
+describe('list endpoints, paged (page from 0, size up to 100) like the rest of the operator API', () => {
+  const PAGE_FIELDS = ['content', 'page', 'size', 'totalElements', 'totalPages', 'first', 'last'];
+
+  it('GET /organizations lists newest first, pages, and filters by part of the name and by plan', async () => {
+    const tag = `Lister${Date.now()}`;
+    const made = [];
+    for (const plan of ['FREE', 'PRO', 'PRO'] as const) made.push(await svc.createOrganization(`${tag} ${plan}`, plan));
+    const res = await svc.admin('GET', `/organizations?search=${tag.toLowerCase()}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual([...PAGE_FIELDS].sort());
+    expect(body.content.map((o: { id: number }) => o.id)).toEqual(made.map((o) => o.id).reverse());
+    expect(body.content[0]).toMatchObject({ name: `${tag} PRO`, plan: 'PRO', addOns: { userJourney: false } });
+    expect(JSON.stringify(body)).not.toMatch(/sp_live_/);
+    const pro = (await svc.admin('GET', `/organizations?search=${tag}&plan=PRO&size=1&page=1`)).json();
+    expect(pro).toMatchObject({ page: 1, size: 1, totalElements: 2, totalPages: 2, first: false, last: true });
+    expect(pro.content.map((o: { id: number }) => o.id)).toEqual([made[1]!.id]);
+    expect((await svc.admin('GET', '/organizations?size=101')).statusCode).toBe(400);
+    expect((await svc.admin('GET', '/organizations?plan=GOLD')).statusCode).toBe(400);
+  });
+
+  it('GET /organizations/{orgId}/api-keys lists live keys by id, name and prefix, never the key; one key is readable alone', async () => {
+    const org = await svc.createOrganization('Keyring');
+    const second = (await svc.admin('POST', `/organizations/${org.id}/api-keys`)).json();
+    const res = await svc.admin('GET', `/organizations/${org.id}/api-keys`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ totalElements: 2, page: 0 });
+    expect(body.content.map((k: { id: number }) => k.id)).toContain(second.id);
+    for (const key of body.content) expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'name', 'prefix']);
+    expect(res.body).not.toContain(org.apiKey);
+    expect(res.body).not.toContain(second.apiKey);
+    expect(second.apiKey.startsWith(body.content.find((k: { id: number }) => k.id === second.id).prefix)).toBe(true);
+    const one = await svc.admin('GET', `/organizations/${org.id}/api-keys/${second.id}`);
+    expect(one.json()).toMatchObject({ id: second.id, prefix: second.apiKey.slice(0, 12) });
+    // A deleted key is no longer listed or readable; another organization's key is not found there.
+    await svc.admin('DELETE', `/organizations/${org.id}/api-keys/${second.id}`);
+    expect((await svc.admin('GET', `/organizations/${org.id}/api-keys`)).json().totalElements).toBe(1);
+    expect((await svc.admin('GET', `/organizations/${org.id}/api-keys/${second.id}`)).json()).toMatchObject({ code: 'API_KEY_NOT_FOUND' });
+    const stranger = await svc.createOrganization('Stranger');
+    const theirs = (await svc.admin('GET', `/organizations/${stranger.id}/api-keys`)).json().content[0];
+    expect((await svc.admin('GET', `/organizations/${org.id}/api-keys/${theirs.id}`)).statusCode).toBe(404);
+    expect((await svc.admin('GET', '/organizations/987654/api-keys')).json()).toMatchObject({ code: 'ORGANIZATION_NOT_FOUND' });
+  });
+
+  it('GET /partners pages the partners and never shows a shared secret', async () => {
+    const created = [];
+    for (const name of ['List A', 'List B']) {
+      const res = await svc.admin('POST', '/partners', {
+        serviceName: name, allowedOrigins: ['https://list.example'], loginUrl: 'https://list.example/login', contactEmail: 'dev@list.example',
+      });
+      created.push(res.json() as { clientId: string; sharedSecret: string });
+    }
+    const res = await svc.admin('GET', '/partners?size=100');
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual([...PAGE_FIELDS].sort());
+    expect(body.content.map((p: { clientId: string }) => p.clientId)).toEqual(expect.arrayContaining(created.map((c) => c.clientId)));
+    for (const c of created) expect(res.body).not.toContain(c.sharedSecret);
+    const firstOnly = (await svc.admin('GET', '/partners?size=1')).json();
+    expect(firstOnly).toMatchObject({ size: 1, first: true, totalElements: body.totalElements });
+    expect(firstOnly.content).toHaveLength(1);
+  });
+
+  it("GET /custom-domains lists every organization's domains with their organizationId, filters by organization and status; one is readable", async () => {
+    const a = await svc.createOrganization('Domains A');
+    const b = await svc.createOrganization('Domains B');
+    const da = (await svc.admin('POST', `/organizations/${a.id}/custom-domains`, { domainName: 'list-a.example.com' })).json();
+    const db = (await svc.admin('POST', `/organizations/${b.id}/custom-domains`, { domainName: 'list-b.example.com' })).json();
+    await svc.admin('PUT', `/custom-domains/${db.id}/status`, { status: 'ACTIVE' });
+    const all = (await svc.admin('GET', '/custom-domains?search=list-&size=100')).json();
+    expect(all.content.map((d: { id: number }) => d.id)).toEqual([db.id, da.id]);
+    expect(all.content[0]).toMatchObject({ domainName: 'list-b.example.com', organizationId: b.id, status: 'ACTIVE', deletionRequested: false });
+    expect((await svc.admin('GET', `/custom-domains?organizationId=${a.id}`)).json().content.map((d: { id: number }) => d.id)).toEqual([da.id]);
+    expect((await svc.admin('GET', '/custom-domains?search=list-&status=ACTIVE')).json().content.map((d: { id: number }) => d.id)).toEqual([db.id]);
+    expect((await svc.admin('GET', `/custom-domains/${da.id}`)).json()).toMatchObject({ id: da.id, organizationId: a.id });
+    expect((await svc.admin('GET', '/custom-domains/987654')).json()).toMatchObject({ code: 'CUSTOM_DOMAIN_NOT_FOUND' });
+    expect((await svc.admin('GET', '/custom-domains?deletionRequested=maybe')).statusCode).toBe(400);
+  });
+});

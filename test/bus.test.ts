@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { BatchHandler, Bus, BusMessage } from '../src/ingest/bus.js';
+import { WaitForMore, type BatchHandler, type Bus, type BusMessage } from '../src/ingest/bus.js';
 import { createMemoryBus } from '../src/ingest/memory-bus.js';
 import { createNatsBus } from '../src/ingest/nats-bus.js';
 import { uuidv7 } from '../src/shared/ids.js';
@@ -20,12 +20,12 @@ const text = (data: Uint8Array) => decoder.decode(data);
 const namespaces: string[] = [];
 const open: Bus[] = [];
 
-async function newBus(): Promise<Bus> {
+async function newBus(nats: { namespace?: string; ackWaitMs?: number } = {}): Promise<Bus> {
   let bus: Bus;
   if (backend === 'services') {
-    const namespace = `sp_bus_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const namespace = nats.namespace ?? `sp_bus_${process.pid}_${randomBytes(4).toString('hex')}`;
     namespaces.push(namespace);
-    bus = await createNatsBus({ url: servicesEnv.natsUrl, namespace, log });
+    bus = await createNatsBus({ url: servicesEnv.natsUrl, namespace, log, ackWaitMs: nats.ackWaitMs });
   } else {
     bus = createMemoryBus({ log });
   }
@@ -146,6 +146,36 @@ describe(`bus (${backend})`, () => {
     expect(calls[0]!.seen.length).toBeGreaterThan(0);
   });
 
+  it('holds a batch whose handler waits for more (WaitForMore), and hands it over again with what came next, as no failure', async () => {
+    const bus = await newBus();
+    const calls: Seen[][] = [];
+    const waitedFor = 'the last one';
+    await bus.consume({
+      durable: 'waiting',
+      subject: 'events.>',
+      maxBatch: 10,
+      handler: async (messages) => {
+        calls.push(messages.map(snapshot));
+        if (!messages.some((m) => text(m.data) === waitedFor)) throw new WaitForMore('not all here');
+      },
+    });
+    const first = await publishAll(bus, 'events.click', ['one', 'two']);
+    await eventually(async () => calls.length >= 2, 10_000, 'the handler waiting more than once');
+    const [last] = await publishAll(bus, 'events.click', [waitedFor]);
+    expect(await bus.drain(15_000)).toBe(true);
+
+    // Each call held what the one before had (nothing acknowledged or dropped while waiting); the
+    // last call added the third message and was acknowledged.
+    calls.slice(1).forEach((call, i) => {
+      const ids = new Set(call.map((s) => s.id));
+      expect(calls[i]!.filter((s) => !ids.has(s.id)), `call ${i + 2}`).toEqual([]);
+    });
+    expect(calls.at(-1)!.map((s) => s.id).sort()).toEqual([...first, last].sort());
+    // Waiting is no failure: nothing was parked, and no message was delivered more than once over.
+    expect(await bus.recentDeadLetters?.(10) ?? []).toEqual([]);
+    expect(calls.flat().filter((s) => s.id === last)).toHaveLength(1);
+  });
+
   it('delivers a message id published twice only once, whatever the second payload', async () => {
     const bus = await newBus();
     const { handler, acked } = recorder();
@@ -264,5 +294,36 @@ describe.runIf(backend === 'embedded')('in-process bus batching', () => {
     await publishAll(bus, 'events.click', ['b']);
     expect(await bus.drain(10_000)).toBe(true);
     expect(calls.map((c) => c.seen.map((m) => `${m.text}${m.deliveryCount}`))).toEqual([['a1'], ['a2'], ['b1']]);
+  });
+});
+
+describe.runIf(backend === 'services')('NATS ack wait', () => {
+  // Two instances share a durable consumer; the first one's handler outlasts the ack wait several
+  // times over (a slow ClickHouse). The ack wait here is shorter than production's but longer than
+  // a fetch's 1 s wait for more messages. The handler tells JetStream it is still working, so the
+  // second instance is not handed the same messages meanwhile, and the batch is handled once.
+  it('keeps a batch from other instances while its handler works past the ack wait', async () => {
+    const namespace = `sp_bus_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const first = await newBus({ namespace, ackWaitMs: 2_500 });
+    const second = await newBus({ namespace, ackWaitMs: 2_500 });
+    const calls: string[] = [];
+    const slow: BatchHandler = async (messages) => {
+      calls.push(...messages.map((m) => `first:${text(m.data)}${m.deliveryCount}`));
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+    };
+    await first.consume({ durable: 'shared', subject: 'events.>', maxBatch: 10, handler: slow });
+    await publishAll(first, 'events.click', ['a']);
+    await eventually(async () => calls.length === 1, 5_000, 'the first instance takes the message');
+    await second.consume({
+      durable: 'shared',
+      subject: 'events.>',
+      maxBatch: 10,
+      handler: async (messages) => {
+        calls.push(...messages.map((m) => `second:${text(m.data)}${m.deliveryCount}`));
+      },
+    });
+    expect(await first.drain(20_000)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(calls).toEqual(['first:a1']);
   });
 });

@@ -2,6 +2,7 @@
 // linked apps, the alias generated from the name, every limit at its boundary, the alias namespace
 // shared with short URLs, update, delete, the paged list and the (pending) statistics routes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleMember } from './support/console-api.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { expectError, ISO_UTC, type HttpAnswer } from './support/error-body.js';
 
@@ -111,7 +112,7 @@ describe('create', () => {
       alias: 'launch-day',
       originalUrl: 'https://example.com/launch?x=1',
       campaignUrl: `${BASE}/launch-day`,
-      username: 'Acme Retail',
+      username: `API key ${acme.apiKey.slice(0, 12)}…`,
       clickCount: 0,
       expiresAt: null,
       iosAppId: null,
@@ -141,8 +142,28 @@ describe('create', () => {
     expect(c).toMatchObject({ goalType: 'purchase', expiresAt: '2035-03-04T05:06:07.000Z', utmSource: 'news', utmMedium: 'email' });
   });
 
-  it('uses the name of the creating organization as username', async () => {
-    expect((await newCampaign({}, rival)).username).toBe('Rival Retail');
+  it("username (the creator's user name): the name of the Service API key that created it, its first characters when unnamed", async () => {
+    const key = (await svc.admin('POST', `/organizations/${rival.id}/api-keys`)).json() as { id: number; apiKey: string };
+    await svc.container.postgres.sql`update api_keys set name = 'Launch bot' where id = ${key.id}`;
+    expect((await newCampaign({}, { id: rival.id, apiKey: key.apiKey })).username).toBe('Launch bot');
+    expect((await newCampaign({}, rival)).username).toBe(`API key ${rival.apiKey.slice(0, 12)}…`);
+  });
+
+  it("username (the creator's user name): the console member who created it, by name, else by address", async () => {
+    const named = await consoleMember(svc, BASE, { organizationId: acme.id, email: 'maker@example.com', role: 'developer', name: 'Kim Minji' });
+    const made = await named('POST', `/organizations/${acme.id}/campaigns`, { name: 'Console made', originalUrl: 'https://example.com/console' });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json().username).toBe('Kim Minji');
+    expect((await getCampaign(made.json().id)).json().username).toBe('Kim Minji');
+    const unnamed = await consoleMember(svc, BASE, { organizationId: acme.id, email: 'nameless@example.com', role: 'developer' });
+    const other = await unnamed('POST', `/organizations/${acme.id}/campaigns`, { name: 'Console made 2', originalUrl: 'https://example.com/console' });
+    expect(other.json().username).toBe('nameless@example.com');
+  });
+
+  it("username of a campaign made before creators were recorded: the organization's name, as it was", async () => {
+    const c = await newCampaign({});
+    await svc.container.postgres.sql`update campaigns set created_by_api_key_id = null where id = ${c.id}`;
+    expect((await getCampaign(c.id)).json().username).toBe('Acme Retail');
   });
 
   it('stores the extension fields: UTM, deep-link paths', async () => {

@@ -1,6 +1,7 @@
 // The `signpost` command as an operator runs it: a child process talking HTTP to the real service
 // on a real port, judged by what it prints and how it exits.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,6 +129,44 @@ describe('signpost key', () => {
   });
 });
 
+describe('signpost org list, key list/show', () => {
+  /** The rows of a table the CLI printed: header first, then one line per record, split on runs of spaces. */
+  const tableRows = (stdout: string) => stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s{2,}/));
+
+  it('lists organizations as a table, newest first, filtered and paged; --json prints the page', async () => {
+    const tag = `Tabled${Date.now()}`;
+    const a = await svc.createOrganization(`${tag} one`, 'PRO');
+    const b = await svc.createOrganization(`${tag} two`, 'PRO');
+    const run = await signpost(['org', 'list', '--search', tag, '--plan', 'pro']);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = tableRows(run.stdout);
+    expect(rows[0]).toEqual(['id', 'name', 'plan', 'monthlyQuota', 'createdAt']);
+    expect(rows.slice(1, 3).map((r) => r.slice(0, 3))).toEqual([[String(b.id), `${tag} two`, 'PRO'], [String(a.id), `${tag} one`, 'PRO']]);
+    expect(rows.at(-1)).toEqual(['2 in all']);
+    const paged = await signpost(['org', 'list', '--search', tag, '--size', '1', '--page', '1']);
+    expect(tableRows(paged.stdout).slice(1)).toEqual([[String(a.id), `${tag} one`, 'PRO', '100000', expect.any(String)], ['2 in all; page 1 of 0..1 (--page N)']]);
+    const json = JSON.parse((await signpost(['org', 'list', '--search', tag, '--json'])).stdout);
+    expect(json).toMatchObject({ totalElements: 2, page: 0 });
+    const bad = await signpost(['org', 'list', '--page', 'first']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--page');
+  });
+
+  it("lists an organization's keys by name and prefix, never the key, and shows one", async () => {
+    const org = await svc.createOrganization('Listed keys');
+    const list = await signpost(['key', 'list', String(org.id)]);
+    expect(list.code, list.stderr).toBe(0);
+    const rows = tableRows(list.stdout);
+    expect(rows[0]).toEqual(['id', 'name', 'prefix', 'createdAt']);
+    const [keyId, , prefix] = rows[1]!;
+    expect(org.apiKey.startsWith(prefix!)).toBe(true);
+    expect(list.stdout).not.toContain(org.apiKey);
+    const shown = await signpost(['key', 'show', String(org.id), keyId!]);
+    expect(fields(shown.stdout)).toMatchObject({ id: keyId, prefix });
+    expect(shown.stdout).not.toContain(org.apiKey);
+  });
+});
+
 describe('signpost domain', () => {
   it('registers a custom domain as PENDING with its CNAME record, then overrides the status', async () => {
     const org = await svc.createOrganization('Domained');
@@ -139,6 +178,25 @@ describe('signpost domain', () => {
     const active = await signpost(['domain', 'status', domain.id!, 'ACTIVE']);
     expect(active.code).toBe(0);
     expect(fields(active.stdout)).toMatchObject({ id: domain.id, status: 'ACTIVE' });
+  });
+
+  it('lists and shows domains, those whose owners asked for deletion too, and completes a deletion', async () => {
+    const org = await svc.createOrganization('Leaving');
+    const domain = fields((await signpost(['domain', 'add', String(org.id), 'links.leaving.example'])).stdout);
+    expect((await svc.service('POST', `/custom-domains/${domain.id}/deletion-request`, org.apiKey)).statusCode).toBe(200);
+    const list = await signpost(['domain', 'list', '--org', String(org.id), '--deletion-requested', 'true']);
+    expect(list.code, list.stderr).toBe(0);
+    const lines = list.stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s{2,}/));
+    expect(lines[0]).toEqual(['id', 'domainName', 'organizationId', 'status', 'deletionRequested', 'createdAt']);
+    expect(lines[1]!.slice(0, 5)).toEqual([domain.id, 'links.leaving.example', String(org.id), 'PENDING', 'true']);
+    expect(fields((await signpost(['domain', 'show', domain.id!])).stdout)).toMatchObject({ domainName: 'links.leaving.example', deletionRequested: 'true' });
+    const deleted = await signpost(['domain', 'delete', domain.id!]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain(`deleted: custom domain ${domain.id}`);
+    const gone = await signpost(['domain', 'show', domain.id!]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('CUSTOM_DOMAIN_NOT_FOUND');
+    expect((await signpost(['domain', 'list', '--deletion-requested', 'maybe'])).code).toBe(2);
   });
 });
 
@@ -261,5 +319,11 @@ describe('failures', () => {
     const help = await signpost(['--help'], { SIGNPOST_ADMIN_TOKEN: undefined });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('signpost org create --name NAME');
+  });
+
+  it('--version prints the version of the package, without a token or a server', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    const run = await signpost(['--version'], { SIGNPOST_ADMIN_TOKEN: undefined, SIGNPOST_URL: 'http://127.0.0.1:9' });
+    expect(run).toEqual({ code: 0, stdout: `signpost ${version}\n`, stderr: '' });
   });
 });

@@ -174,9 +174,10 @@ describe('console dashboards', () => {
     const funnel = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=funnel`);
     expect(funnel.statusCode).toBe(200);
     const rows = funnel.body.replace('\uFEFF', '').trimEnd().split('\r\n');
-    expect(rows[0]).toBe('stage,order,sessionsReached,conversionRate,stepConversionRate');
-    expect(rows.slice(1)).toEqual(api.funnelStats.stages.map((f: { stageName: string; stageOrder: number; sessionsReached: number; conversionRate: number; stepConversionRate: number }) =>
-      [f.stageName, f.stageOrder, f.sessionsReached, f.conversionRate, f.stepConversionRate].join(',')));
+    expect(rows[0]).toBe('stage,order,sessionsReached,conversionRateFromFirstStage,conversionRateFromPreviousStage');
+    type Stage = { stageName: string; stageOrder: number; sessionsReached: number; conversionRateFromFirstStage: number; conversionRateFromPreviousStage: number };
+    expect(rows.slice(1)).toEqual(api.funnelStats.stages.map((f: Stage) =>
+      [f.stageName, f.stageOrder, f.sessionsReached, f.conversionRateFromFirstStage, f.conversionRateFromPreviousStage].join(',')));
     const daily = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=Asia/Seoul&panel=dailyInstalls&platform=ios`);
     expect(daily.body).toBe('\uFEFFdate (Asia/Seoul),installs,iOS,Android\r\n2026-11-20,0,0,0\r\n2026-11-21,0,0,0\r\n');
     const reengagements = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=dailyReengagements`);

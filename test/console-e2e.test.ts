@@ -189,6 +189,29 @@ describe('console end to end', () => {
     await ctx.close();
   });
 
+  it('custom domain deletionRequested: a member asks for deletion after a confirmation, sees it on the domain until the operator completes it, and can withdraw it', { timeout: 60_000 }, async () => {
+    const org = await svc.createOrganization('Domain Team', 'PRO');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'domains@example.com', role: 'developer' });
+    const domain = (await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'go.leaving-team.example' })).json();
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'domains@example.com');
+    await page.getByRole('link', { name: '커스텀 도메인' }).click();
+    await expect.poll(() => page.locator('main').innerText()).toContain('go.leaving-team.example');
+    // Declining the confirmation changes nothing.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('button', { name: '삭제 요청: go.leaving-team.example' }).click();
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json().deletionRequested).toBe(false);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: '삭제 요청: go.leaving-team.example' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('go.leaving-team.example 삭제를 요청했습니다');
+    await expect.poll(() => page.locator('main').innerText()).toContain('삭제 요청됨');
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toMatchObject({ deletionRequested: true });
+    await expectAccessible(page, 'custom domains with a deletion request');
+    await page.getByRole('button', { name: '요청 취소: go.leaving-team.example' }).click();
+    await expect.poll(() => page.getByRole('button', { name: '삭제 요청: go.leaving-team.example' }).count()).toBe(1);
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toMatchObject({ deletionRequested: false, deletionRequestedAt: null });
+    await ctx.close();
+  });
+
   it('refuses member management to a developer, and works at phone width', { timeout: 60_000 }, async () => {
     const org = await svc.createOrganization('Phone Team', 'FREE');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'owner@phone.example', role: 'owner' });

@@ -20,7 +20,7 @@ const ENV = {
   WEBHOOK_RETRY_BASE_MS: '200',
   WEBHOOK_RETRY_MAX_DELAY_MS: '800',
 };
-const SECRET = /^whsec_[A-Za-z0-9_-]{43}$/;
+const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
 interface Received {
   path: string;

@@ -1,7 +1,9 @@
-// Service API: custom domains, read-only (/api/v1/service/custom-domains). Domains are registered
-// and their status set through the operator API; the Service API lists, filters, sorts and reads
-// them in a Spring-style page wrapper, scoped to the caller's organization.
+// Service API: custom domains (/api/v1/service/custom-domains). Domains are registered and their
+// status set through the operator API; the Service API lists, filters, sorts and reads them in a
+// Spring-style page wrapper, scoped to the caller's organization, and asks for their deletion,
+// which the operator completes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleMember } from './support/console-api.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 let isolation: Isolation;
@@ -291,5 +293,80 @@ describe('custom domains of one organization', () => {
       expect((await svc.service('GET', '/custom-domains/verified', 'sp_live_invalid')).statusCode).toBe(401);
       expect((await svc.service('GET', `/custom-domains/${domains[0]!.id}`, 'sp_live_invalid')).statusCode).toBe(401);
     });
+  });
+});
+
+describe('deletionRequested: the owner asks, the record shows it until the operator completes the deletion', () => {
+  let org: { id: number; apiKey: string };
+  let other: { id: number; apiKey: string };
+
+  beforeAll(async () => {
+    org = await svc.createOrganization('Leaving Domain');
+    other = await svc.createOrganization('Bystander');
+  });
+
+  const ask = (id: number, apiKey = org.apiKey) => svc.service('POST', `/custom-domains/${id}/deletion-request`, apiKey);
+
+  it('sets deletionRequested and deletionRequestedAt; a repeat keeps the first time; reads and lists show it', async () => {
+    const domain = await createDomain(org.id, 'leaving.example.com', 'ACTIVE');
+    expect(domain).toMatchObject({ deletionRequested: false, deletionRequestedAt: null });
+    const res = await ask(domain.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const asked = res.json() as Domain;
+    expect(asked).toMatchObject({ id: domain.id, status: 'ACTIVE', deletionRequested: true });
+    expect(asked.deletionRequestedAt).toMatch(MINUTE);
+    expect(Object.keys(asked).sort()).toEqual([...RECORD_FIELDS].sort());
+    expect((await ask(domain.id)).json()).toMatchObject({ deletionRequestedAt: asked.deletionRequestedAt });
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toEqual(asked);
+    const listed = (await svc.service('GET', '/custom-domains?search=leaving', org.apiKey)).json().content as Domain[];
+    expect(listed).toEqual([asked]);
+    // It keeps serving until the operator acts.
+    expect((await svc.service('GET', '/custom-domains/verified', org.apiKey)).json()).toContainEqual(asked);
+  });
+
+  it('can be withdrawn before the operator completes it', async () => {
+    const domain = await createDomain(org.id, 'staying.example.com');
+    await ask(domain.id);
+    const res = await svc.service('DELETE', `/custom-domains/${domain.id}/deletion-request`, org.apiKey);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ deletionRequested: false, deletionRequestedAt: null });
+  });
+
+  it("answers 404 for another organization's domain and changes nothing", async () => {
+    const domain = await createDomain(org.id, 'mine-only.example.com');
+    const res = await ask(domain.id, other.apiKey);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'CUSTOM_DOMAIN_NOT_FOUND' });
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toMatchObject({ deletionRequested: false });
+  });
+
+  it('the operator completes it: the domain is gone for its owner; refused with 409 while links still use it', async () => {
+    const domain = await createDomain(org.id, 'go.leaving.example.com', 'ACTIVE');
+    const link = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/on-domain', customDomainName: 'go.leaving.example.com' });
+    expect(link.statusCode, link.body).toBe(201);
+    await ask(domain.id);
+    const pending = (await svc.admin('GET', '/custom-domains?deletionRequested=true&size=100')).json().content as Domain[];
+    expect(pending.map((d) => d.id)).toContain(domain.id);
+    const refused = await svc.admin('DELETE', `/custom-domains/${domain.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ status: 409, code: 'DOMAIN_IN_USE' });
+    expect((await svc.service('DELETE', `/urls/${link.json().id}`, org.apiKey)).statusCode).toBe(204);
+    expect((await svc.admin('DELETE', `/custom-domains/${domain.id}`)).statusCode).toBe(204);
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).statusCode).toBe(404);
+    expect((await svc.admin('DELETE', `/custom-domains/${domain.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('ownerUsername (the owner account): the console member who registered the domain', () => {
+  it("names the member by name, else by address; a domain the operator registered keeps the organization's name", async () => {
+    const org = await svc.createOrganization('Owned Domains');
+    const named = await consoleMember(svc, 'https://sgnp.example', { organizationId: org.id, email: 'dns@example.com', role: 'developer', name: 'Park Jiho' });
+    const added = await named('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'owned.example.com' });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json().ownerUsername).toBe('Park Jiho');
+    expect((await svc.service('GET', `/custom-domains/${added.json().id}`, org.apiKey)).json().ownerUsername).toBe('Park Jiho');
+    const unnamed = await consoleMember(svc, 'https://sgnp.example', { organizationId: org.id, email: 'ops@example.com', role: 'admin' });
+    expect((await unnamed('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'owned2.example.com' })).json().ownerUsername).toBe('ops@example.com');
+    expect((await createDomain(org.id, 'operator-made.example.com')).ownerUsername).toBe('Owned Domains');
   });
 });

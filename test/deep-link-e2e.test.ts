@@ -159,7 +159,7 @@ describe('iPhone', () => {
     });
     expect(first.json().confidence).toBeGreaterThan(0);
     const second = await resolveFingerprint(ios, { userAgent: DEVICES.iphoneSafari.userAgent, ipAddress: '127.0.0.1', resolution: '390x844' });
-    expect(second.json()).toEqual({ matched: false });
+    expect(second.json()).toEqual({ matched: false, reason: 'already_consumed' });
 
     // The funnel of this click reached ClickHouse: the click and the store visit.
     const stages = await eventually(async () => {

@@ -187,6 +187,37 @@ describe(`web SDK API (${backend})`, () => {
     expect((await tokenRow(page.token))!.resolution).toBe('390x844');
   });
 
+  it('update-fingerprint uses the userAgent field as a signal: it fills the OS version and model the click lacked, for the same OS', async () => {
+    const link = await createDeepLink(svc, acme, apps);
+    // Chrome's reduced user agent in the request: Android, but no version or model.
+    const reduced = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
+    const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: reduced });
+    expect(await tokenRow(page.token)).toMatchObject({ os: 'ANDROID', osVersion: null, deviceModel: null });
+    // A page claiming another OS changes nothing of the click's device.
+    expect((await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, appId: apps.android.id, userAgent: UA.iPhone })).statusCode).toBe(200);
+    expect(await tokenRow(page.token)).toMatchObject({ os: 'ANDROID', osVersion: null, deviceModel: null });
+    const res = await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, resolution: '412x915', appId: apps.android.id, userAgent: UA.pixel });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await tokenRow(page.token)).toMatchObject({ os: 'ANDROID', osVersion: '14', deviceModel: 'Pixel 8', resolution: '412x915' });
+    // What the click itself said is never overwritten.
+    const full = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.pixel });
+    await web(svc, 'POST', '/deeplink/update-fingerprint', { token: full.token, userAgent: UA.pixel.replace('Android 14; Pixel 8', 'Android 13; SM-S918N') });
+    expect(await tokenRow(full.token)).toMatchObject({ osVersion: '14', deviceModel: 'Pixel 8' });
+  });
+
+  it('update-fingerprint refuses a token of another app with 404, as an unknown token', async () => {
+    const link = await createDeepLink(svc, acme, apps);
+    const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
+    for (const path of ['/deeplink/update-fingerprint', '/campaign-deep-link/update-fingerprint']) {
+      // The organization's other app, and another organization's app.
+      for (const appId of [apps.android.id, rivalApps.ios.id]) {
+        expectError(await web(svc, 'POST', path, { token: page.token, resolution: '390x844', appId }), 404, { code: 'DEEP_LINK_TOKEN_NOT_FOUND' });
+      }
+    }
+    expect((await tokenRow(page.token))!.resolution).toBeNull();
+    expect((await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, resolution: '390x844', appId: apps.ios.id })).statusCode).toBe(200);
+  });
+
   it('answers preflights for both fingerprint paths and the deeplink routes', async () => {
     for (const path of ['/deeplink/update-fingerprint', '/campaign-deep-link/update-fingerprint', '/deeplink/track-store-visit', '/deeplink/resolve']) {
       const res = await web(svc, 'OPTIONS', path, undefined, { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' });
@@ -282,12 +313,15 @@ describe(`web SDK API (${backend})`, () => {
 });
 
 describe(`token store trouble (${backend})`, () => {
-  it('purges expired tokens', async () => {
+  it('purges tokens a day after they expired, keeping them meanwhile to tell a late launch they expired', async () => {
     const link = await createDeepLink(svc, acme, apps);
-    const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
-    await svc.container.postgres.sql`update deep_link_tokens set expires_at = now() - interval '1 minute' where token = ${page.token}`;
+    const late = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
+    const old = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
+    await svc.container.postgres.sql`update deep_link_tokens set expires_at = now() - interval '1 minute' where token = ${late.token}`;
+    await svc.container.postgres.sql`update deep_link_tokens set expires_at = now() - interval '25 hours' where token = ${old.token}`;
     expect(await svc.container.deps.deepLinks.purge()).toBeGreaterThanOrEqual(1);
-    expect(await tokenRow(page.token)).toBeUndefined();
+    expect(await tokenRow(old.token)).toBeUndefined();
+    expect(await tokenRow(late.token)).toBeDefined();
   });
 
   it('falls back to the plain mobile redirect when the token cannot be written in time, then skips the attempt for a while', async () => {

@@ -124,7 +124,7 @@ describe('text no field may hold is a 400 naming the field', () => {
     const created = await svc.service('POST', '/urls', app.org.apiKey, { url: 'https://example.com/y', ogDescription: 'two\nlines\tand a tab 😀 한국어' });
     expect(created.statusCode, created.body).toBe(201);
     const event = await journey('POST', '/session/event', { sessionId, eventType: '구매 😀', properties: { note: 'a\nb\tc', '키': '값' } });
-    expect(event.statusCode, event.body).toBe(202);
+    expect(event.statusCode, event.body).toBe(201);
   });
 });
 
@@ -133,7 +133,7 @@ describe('free-form objects and the body are bounded', () => {
 
   it('properties 5,000 levels deep is a 400 (was a stack overflow, 500)', async () => {
     const res = await svc.inject({
-      method: 'POST', url: '/api/v1/cross-platform/session/event',
+      method: 'POST', url: '/api/v1/sdk/web/journey/session/event',
       headers: { 'x-app-id': String(app.appId), 'content-type': 'application/json' },
       payload: `{"sessionId":"${sessionId}","eventType":"deep","properties":${nested(5_000)}}`,
     });
@@ -143,11 +143,11 @@ describe('free-form objects and the body are bounded', () => {
 
   it('properties: 8 levels pass, 9 levels, 1,001 keys or 16 KiB of JSON do not', async () => {
     const post = (properties: string) => svc.inject({
-      method: 'POST', url: '/api/v1/cross-platform/session/event',
+      method: 'POST', url: '/api/v1/sdk/web/journey/session/event',
       headers: { 'x-app-id': String(app.appId), 'content-type': 'application/json' },
       payload: `{"sessionId":"${sessionId}","eventType":"bounded","properties":${properties}}`,
     });
-    expect((await post(nested(8))).statusCode).toBe(202);
+    expect((await post(nested(8))).statusCode).toBe(201);
     expectError(await post(nested(9)), 400, { code: 'VALIDATION_FAILED', field: 'body.properties' });
     const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 1_001 }, (_, i) => [`k${i}`, i])));
     expectError(await post(wide), 400, { code: 'VALIDATION_FAILED', field: 'body.properties' });

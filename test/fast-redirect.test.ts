@@ -2,7 +2,7 @@
 // else (and every injected request) goes through the Fastify route. The same clicks sent both
 // ways must look the same to the visitor (status, Location, headers) and to the statistics (the
 // recorded click), including behind a trusted proxy.
-import http from 'node:http';
+import { rawRequest, type RawAnswer } from './support/raw-http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { createApps, createCampaign, createUrl, unique, UA, type Org } from './support/deep-links.js';
@@ -29,24 +29,10 @@ afterAll(async () => {
   await isolation?.dispose();
 });
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+type Answer = RawAnswer;
 
 /** A request on the real port, headers exactly as given. */
-function overTheWire(method: string, path: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const overTheWire = (method: string, path: string, headers: Record<string, string>) => rawRequest(port, method, path, headers);
 
 async function injected(method: 'GET' | 'HEAD', path: string, headers: Record<string, string>): Promise<Answer> {
   const res = await svc.inject({ method, url: path, headers, remoteAddress: '127.0.0.1' });
@@ -68,9 +54,9 @@ const visible = (a: Answer) => ({
 async function bothWays(method: 'GET' | 'HEAD', path: string, headers: Record<string, string>) {
   // A HEAD (never counted) puts the link in the cache: the fast path takes cache hits only.
   await injected('HEAD', path, headers);
-  const before = fastCount();
+  const before = await fastCount();
   const wire = await overTheWire(method, path, headers);
-  const viaWire = fastCount() - before;
+  const viaWire = (await fastCount()) - before;
   const inject = await injected(method, path, headers);
   return { wire, inject, answeredInFront: viaWire === 1 };
 }

@@ -133,7 +133,7 @@ describe(`ingest (${backend})`, () => {
       [200, 29],
       [429, 8],
     ]);
-    expect(svc.container.deps.metrics.get('events_published_total')).toBeGreaterThanOrEqual(events.length);
+    expect(await svc.container.deps.metrics.get('events_published_total')).toBeGreaterThanOrEqual(events.length);
     expect(svc.container.deps.events.backlog()).toBe(0);
   });
 
@@ -141,7 +141,7 @@ describe(`ingest (${backend})`, () => {
     const org = newOrg();
     const writer = createOlapWriter({
       bus: svc.container.bus,
-      sink: createRowSink(svc.container.clickhouse.client),
+      sink: createRowSink(svc.container.clickhouse),
       routes: eventTableRoutes,
       log,
       metrics: createMetrics(),
@@ -163,14 +163,16 @@ describe(`ingest (${backend})`, () => {
 
   it('writes a batch of several messages with one insert per table', async () => {
     const org = newOrg();
-    const realSink = createRowSink(svc.container.clickhouse.client);
+    const realSink = createRowSink(svc.container.clickhouse);
     const inserts: { table: string; rows: number }[] = [];
     const sink: RowSink = {
       async insert(table, rows, token) {
         await realSink.insert(table, rows, token);
         inserts.push({ table, rows: rows.length });
       },
-      written: (table, query) => realSink.written(table, query),
+      written: realSink.written,
+      recordGroup: realSink.recordGroup,
+      recordedGroups: realSink.recordedGroups,
     };
     const writer = createOlapWriter({ bus: svc.container.bus, sink, routes: eventTableRoutes, log, metrics: createMetrics() });
     const messages: BusMessage[] = [0, 1, 2].map((m) => ({
@@ -193,7 +195,7 @@ describe(`ingest (${backend})`, () => {
     const toRow = eventTableRoutes.api_request!.toRow;
     // A route whose rows ClickHouse cannot parse (a word in a UUID column).
     const routes = { ...eventTableRoutes, bad_probe: { table: 'api_requests', toRow: (e: EventEnvelope) => ({ ...toRow(e), event_id: 'not a uuid' }) } };
-    const writer = createOlapWriter({ bus: svc.container.bus, sink: createRowSink(svc.container.clickhouse.client), routes, log, metrics });
+    const writer = createOlapWriter({ bus: svc.container.bus, sink: createRowSink(svc.container.clickhouse), routes, log, metrics });
     const good = [apiRequest(org, 1), apiRequest(org, 2)];
     const messages: BusMessage[] = [
       { id: `good-1-${org}`, subject: 'events.api_request', data: encodeBatch([good[0]!]), deliveryCount: 1 },
@@ -202,7 +204,7 @@ describe(`ingest (${backend})`, () => {
     ];
     await writer(messages);
     expect(await countRows(org)).toBe(2);
-    expect(metrics.get('events_dead_lettered_total', { reason: 'refused' })).toBe(1);
+    expect(await metrics.get('events_dead_lettered_total', { reason: 'refused' })).toBe(1);
     // Delivered again (a lost ack): still once, and the bad event is not written either.
     await writer(messages.map((m) => ({ ...m, deliveryCount: 2 })));
     expect(await countRows(org)).toBe(2);
@@ -214,7 +216,7 @@ describe(`ingest (${backend})`, () => {
     const org = newOrg();
     const writer = createOlapWriter({
       bus: svc.container.bus,
-      sink: createRowSink(svc.container.clickhouse.client),
+      sink: createRowSink(svc.container.clickhouse),
       routes: eventTableRoutes,
       log,
       metrics: createMetrics(),
@@ -231,19 +233,21 @@ describe(`ingest (${backend})`, () => {
     const org = newOrg();
     const table = `retry_rows_${randomBytes(4).toString('hex')}`;
     const client = svc.container.clickhouse.client;
-    const realSink = createRowSink(client);
-    const attempts: { table: string; error?: string }[] = [];
+    const realSink = createRowSink(svc.container.clickhouse);
+    const attempts: { table: string; token: string; error?: string }[] = [];
     const sink: RowSink = {
       async insert(target, rows, dedupToken) {
         try {
           await realSink.insert(target, rows, dedupToken);
-          attempts.push({ table: target });
+          attempts.push({ table: target, token: dedupToken });
         } catch (err) {
-          attempts.push({ table: target, error: String(err) });
+          attempts.push({ table: target, token: dedupToken, error: String(err) });
           throw err;
         }
       },
-      written: (target, query) => realSink.written(target, query),
+      written: realSink.written,
+      recordGroup: realSink.recordGroup,
+      recordedGroups: realSink.recordedGroups,
     };
     // api_request rows go to api_requests (exists), retry_probe rows to a table not created yet:
     // the first insert of each delivery succeeds, the second fails until the table exists.
@@ -278,8 +282,11 @@ describe(`ingest (${backend})`, () => {
       // It really was the bus that delivered the batch again.
       expect(deliveries.length).toBeGreaterThanOrEqual(2);
       expect(deliveries.at(-1)![0]).toBe(deliveries.length);
-      // The redelivered rows that api_requests held already were found there and not sent again.
-      expect(attempts.filter((a) => a.table === 'api_requests')).toHaveLength(1);
+      // The redelivered batch went in again as the group it was, under the same token each time:
+      // the engine dropped the api_requests rows it held already.
+      const requestInserts = attempts.filter((a) => a.table === 'api_requests');
+      expect(requestInserts.length).toBe(deliveries.length);
+      expect(new Set(requestInserts.map((a) => a.token)).size).toBe(1);
     } finally {
       await consumer.stop();
       await client.command({ query: `DROP TABLE IF EXISTS ${table}` });
@@ -289,8 +296,8 @@ describe(`ingest (${backend})`, () => {
   it('dead-letters an undecodable message and keeps consuming the messages after it', async () => {
     const org = newOrg();
     const { metrics } = svc.container.deps;
-    const undecodableBefore = metrics.get('events_dead_lettered_total', { reason: 'undecodable' });
-    const invalidBefore = metrics.get('events_dead_lettered_total', { reason: 'invalid' });
+    const undecodableBefore = await metrics.get('events_dead_lettered_total', { reason: 'undecodable' });
+    const invalidBefore = await metrics.get('events_dead_lettered_total', { reason: 'invalid' });
 
     const badId = uuidv7();
     await svc.container.bus.publish('events.api_request', new TextEncoder().encode('{"not": "a batch"'), badId);
@@ -302,8 +309,8 @@ describe(`ingest (${backend})`, () => {
 
     await rowsReach(org, 2 + later.length);
     expect(await svc.container.bus.drain(15_000)).toBe(true);
-    expect(metrics.get('events_dead_lettered_total', { reason: 'undecodable' })).toBe(undecodableBefore + 1);
-    expect(metrics.get('events_dead_lettered_total', { reason: 'invalid' })).toBe(invalidBefore + 1);
+    expect(await metrics.get('events_dead_lettered_total', { reason: 'undecodable' })).toBe(undecodableBefore + 1);
+    expect(await metrics.get('events_dead_lettered_total', { reason: 'invalid' })).toBe(invalidBefore + 1);
     expect(await svc.container.deps.metrics.render()).toMatch(/signpost_events_dead_lettered_total\{reason="undecodable"\} \d+/);
 
     if (backend === 'services') {
@@ -327,6 +334,57 @@ describe(`ingest (${backend})`, () => {
       } finally {
         await nc.close();
       }
+    }
+  });
+
+  it('keeps several batches on their way to a bus that acknowledges slowly, and sends every event once when some are refused', async () => {
+    const { bus, dispose } = await ownBus();
+    const received: string[] = [];
+    try {
+      await bus.consume({
+        durable: 'slow-ack-reader',
+        subject: 'events.>',
+        maxBatch: 100,
+        handler: async (messages) => {
+          for (const m of messages) received.push(...decodeBatch(m.data).events.map((e) => e.eventId));
+        },
+      });
+      // A busy JetStream: every acknowledgement takes 20 ms, and every fifth publish is refused.
+      let publishes = 0;
+      let inFlight = 0;
+      let most = 0;
+      const slow: Bus = {
+        ...bus,
+        async publish(subject, data, id) {
+          const n = ++publishes;
+          inFlight++;
+          most = Math.max(most, inFlight);
+          try {
+            await new Promise((r) => setTimeout(r, 20));
+            if (n % 5 === 0) throw new Error('stream busy');
+            await bus.publish(subject, data, id);
+          } finally {
+            inFlight--;
+          }
+        },
+      };
+      const metrics = createMetrics();
+      const publisher = createEventPublisher({ bus: slow, log, metrics, maxBatch: 10, maxDelayMs: 60_000 });
+      const org = newOrg();
+      const events = Array.from({ length: 200 }, (_, i) => apiRequest(org, i));
+      for (const event of events) publisher.record(looseEvent(event));
+
+      expect(await publisher.flush(15_000)).toBe(true);
+      // Not one batch per round trip: several were under way together, and never unboundedly many.
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(8);
+      expect(await metrics.get('event_publish_retries_total')).toBeGreaterThan(0);
+      expect(await metrics.get('events_published_total')).toBe(events.length);
+      expect(await bus.drain(15_000)).toBe(true);
+      expect(received.toSorted()).toEqual(events.map((e) => e.eventId).toSorted());
+      expect(await publisher.close(5_000)).toBe(true);
+    } finally {
+      await dispose();
     }
   });
 
@@ -355,7 +413,7 @@ describe(`ingest (${backend})`, () => {
 
       expect(await publisher.flush(15_000)).toBe(true);
       expect(publisher.backlog()).toBe(0);
-      expect(metrics.get('events_published_total')).toBe(events.length);
+      expect(await metrics.get('events_published_total')).toBe(events.length);
       expect(await bus.drain(15_000)).toBe(true);
 
       const totalBytes = new TextEncoder().encode(JSON.stringify(events)).byteLength;

@@ -132,7 +132,8 @@ describe('URL app-install statistics', () => {
     const body = res.json();
     expect(body).toMatchObject({
       period: '2025-06-01 ~ 2025-06-03',
-      appName: url.shortCode,
+      appName: 'Acme iOS / Acme Android',
+      linkAlias: url.shortCode,
       platform: 'All',
       totalInstalls: 3,
       iosInstalls: 2,
@@ -163,6 +164,15 @@ describe('URL app-install statistics', () => {
     });
   });
 
+  it("appName: the linked app's name, not the short code; the short code only when the URL opens no app", async () => {
+    const both = (await stats(`/urls/${url.id}/app-install-stats`)).json();
+    expect(both).toMatchObject({ appName: 'Acme iOS / Acme Android', linkAlias: url.shortCode });
+    const iosOnly = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/p/2', iosAppId: iosApp.id })).json();
+    expect((await stats(`/urls/${iosOnly.id}/app-install-stats`)).json()).toMatchObject({ appName: 'Acme iOS', linkAlias: iosOnly.shortCode });
+    const plain = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/p/3' })).json();
+    expect((await stats(`/urls/${plain.id}/app-install-stats`)).json()).toMatchObject({ appName: plain.shortCode, linkAlias: plain.shortCode });
+  });
+
   it('move installs across midnight in Asia/Seoul', async () => {
     const body = (await stats(`/urls/${url.id}/app-install-stats`, `${PERIOD}&timeZone=Asia/Seoul`)).json();
     expect(body.dailyInstalls.map((d: { installs: number }) => d.installs)).toEqual([1, 2, 0]);
@@ -171,22 +181,25 @@ describe('URL app-install statistics', () => {
 
   it('filter by platform, installs and clicks alike', async () => {
     const ios = (await stats(`/urls/${url.id}/app-install-stats`, `${PERIOD}&platform=iOS`)).json();
-    expect(ios).toMatchObject({ platform: 'iOS', totalInstalls: 2, iosInstalls: 2, androidInstalls: 0, totalClicks: 4, conversionRate: 50 });
+    expect(ios).toMatchObject({ appName: 'Acme iOS', platform: 'iOS', totalInstalls: 2, iosInstalls: 2, androidInstalls: 0, totalClicks: 4, conversionRate: 50 });
     const android = (await stats(`/urls/${url.id}/app-install-stats`, `${PERIOD}&platform=android`)).json();
-    expect(android).toMatchObject({ platform: 'Android', totalInstalls: 1, totalClicks: 2, conversionRate: 50 });
+    expect(android).toMatchObject({ appName: 'Acme Android', platform: 'Android', totalInstalls: 1, totalClicks: 2, conversionRate: 50 });
   });
 
-  it('report the four funnel stages in order, each session counted once at its furthest stage', async () => {
+  it('funnelStats.stages: conversionRate is of stage 1, and both rates come under clear names', async () => {
     const { funnelStats } = (await stats(`/urls/${url.id}/app-install-stats`)).json();
+    const stage = (stageName: string, stageOrder: number, sessionsReached: number, fromFirst: number, fromPrevious: number) => ({
+      stageName, stageOrder, sessionsReached, conversionRate: fromFirst, conversionRateFromFirstStage: fromFirst, conversionRateFromPreviousStage: fromPrevious,
+    });
     expect(funnelStats).toEqual({
       totalSessions: 4,
       completedSessions: 1,
       overallConversionRate: 25,
       stages: [
-        { stageName: '딥링크 클릭', stageOrder: 1, sessionsReached: 4, conversionRate: 100, stepConversionRate: 100 },
-        { stageName: '스토어 방문', stageOrder: 2, sessionsReached: 3, conversionRate: 75, stepConversionRate: 75 },
-        { stageName: '앱 설치', stageOrder: 3, sessionsReached: 2, conversionRate: 50, stepConversionRate: 66.7 },
-        { stageName: '앱 실행', stageOrder: 4, sessionsReached: 1, conversionRate: 25, stepConversionRate: 50 },
+        stage('딥링크 클릭', 1, 4, 100, 100),
+        stage('스토어 방문', 2, 3, 75, 75),
+        stage('앱 설치', 3, 2, 50, 66.7),
+        stage('앱 실행', 4, 1, 25, 50),
       ],
     });
   });
@@ -222,14 +235,14 @@ describe('URL app-install statistics', () => {
 describe('campaign and app install statistics', () => {
   it("count the campaign's own installs and clicks", async () => {
     const body = (await stats(`/campaigns/${campaign.id}/app-install-stats`, `${PERIOD}&timeZone=Asia/Seoul`)).json();
-    expect(body).toMatchObject({ appName: campaign.alias, totalInstalls: 1, androidInstalls: 1, totalClicks: 3, conversionRate: 33.3 });
+    expect(body).toMatchObject({ appName: 'Acme Android', linkAlias: campaign.alias, totalInstalls: 1, androidInstalls: 1, totalClicks: 3, conversionRate: 33.3 });
     expect(body.funnelStats.totalSessions).toBe(0);
     expect(body.funnelStats.stages.map((s: { sessionsReached: number }) => s.sessionsReached)).toEqual([0, 0, 0, 0]);
   });
 
   it("count an app's installs, organic included, against clicks from its platform on its links", async () => {
     const body = (await stats(`/mobile-apps/${iosApp.id}/install-stats`)).json();
-    expect(body).toMatchObject({ appName: 'Acme iOS', totalInstalls: 3, iosInstalls: 3, androidInstalls: 0, totalClicks: 4, conversionRate: 75 });
+    expect(body).toMatchObject({ appName: 'Acme iOS', linkAlias: null, totalInstalls: 3, iosInstalls: 3, androidInstalls: 0, totalClicks: 4, conversionRate: 75 });
     expect(body.recentInstalls[0]).toMatchObject({ matchType: 'organic', linkType: null, linkId: null });
     // The attempt that found no candidate belongs to the app, not to any link.
     expect(body.qualityStats.failureReasons).toContainEqual({ name: 'no_candidate', count: 1, percentage: 33.3 });

@@ -35,16 +35,35 @@ async function newSession(body: Record<string, unknown> = {}, client = call): Pr
 }
 
 describe('authentication', () => {
-  it('answers 400 APP_ID_MISSING without X-App-ID, 401 for an unknown app or a wrong key', async () => {
-    expectError(await svc.inject({ method: 'POST', url: '/api/v1/cross-platform/session/create', payload: { platform: 'WEB' } }), 400, { code: 'APP_ID_MISSING' });
+  it('answers 400 APP_ID_MISSING without X-App-ID (401 where the key is required too), 401 for an unknown app or a wrong key', async () => {
+    expectError(await svc.inject({ method: 'POST', url: '/api/v1/sdk/web/journey/session/create', payload: { platform: 'WEB' } }), 400, { code: 'APP_ID_MISSING' });
+    expectError(await svc.inject({ method: 'POST', url: '/api/v1/cross-platform/identify', payload: { externalUserId: 'u' } }), 400, { code: 'APP_ID_MISSING' });
+    expectError(await svc.inject({ method: 'POST', url: '/api/v1/cross-platform/session/create', payload: { platform: 'WEB' } }), 401, { code: 'APP_CREDENTIALS_MISSING' });
     expectError(await call('POST', '/session/create', { platform: 'WEB' }, { headers: { 'x-app-id': '999999' } }), 401, { code: 'APP_CREDENTIALS_INVALID' });
     expectError(await call('POST', '/session/create', { platform: 'WEB' }, { headers: { 'x-mobile-app-api-key': 'wrong' } }), 401, { code: 'APP_CREDENTIALS_INVALID' });
     expectError(await call('POST', '/identify', { externalUserId: 'u' }, { headers: { 'x-app-id': 'abc' } }), 400, { code: 'APP_ID_INVALID' });
   });
 
-  it('accepts a browser (app id only) and a mobile app (app id and its key)', async () => {
-    expect((await call('POST', '/session/create', { platform: 'WEB' })).statusCode).toBe(201);
+  it('session endpoints require X-Mobile-App-API-Key on /api/v1/cross-platform (spec); browsers use /api/v1/sdk/web/journey with the app id alone', async () => {
     expect((await call('POST', '/session/create', { platform: 'IOS' }, { mobile: true })).statusCode).toBe(201);
+    const session = (await call('POST', '/session/create', { platform: 'WEB' })).json();
+    for (const [method, url, body] of [
+      ['POST', '/session/create', { platform: 'WEB' }],
+      ['GET', `/session/${session.sessionId}`, undefined],
+      ['POST', `/session/${session.sessionId}/link-user`, { externalUserId: 'm-1' }],
+      ['POST', '/session/register-fplink', { sessionId: session.sessionId, shortCode: 'zzzzzzz' }],
+      ['POST', '/session/event', { sessionId: session.sessionId, eventType: 'page_view' }],
+      ['GET', `/session/${session.sessionId}/events`, undefined],
+      ['POST', '/session/transition', { sessionId: session.sessionId, fromPlatform: 'WEB', toPlatform: 'IOS' }],
+      ['GET', `/session/${session.sessionId}/transitions`, undefined],
+      ['POST', '/session/funnel/track', { sessionId: session.sessionId, stage: 'CLICKED' }],
+    ] as const) {
+      expectError(await call(method, url, body, { crossPlatform: true }), 401, { code: 'APP_CREDENTIALS_MISSING' });
+      // The same call from a browser, on the web SDK API: not refused for its credentials.
+      expect((await call(method, url, body)).statusCode, `${method} ${url}`).not.toBe(401);
+    }
+    // identify and opt-in stay open to browsers on /api/v1/cross-platform, as the spec says.
+    expect((await call('POST', '/identify', { externalUserId: 'browser-user' })).statusCode).toBe(201);
   });
 
   it('answers 403 ADD_ON_REQUIRED on session endpoints without the user-journey add-on, but lets identify through', async () => {
@@ -71,7 +90,7 @@ describe('authentication', () => {
         // used up
       }
       res = await svc.inject({
-        method: 'GET', url: '/api/v1/cross-platform/session/00000000-0000-7000-8000-000000000000',
+        method: 'GET', url: '/api/v1/sdk/web/journey/session/00000000-0000-7000-8000-000000000000',
         headers: { 'x-app-id': String(acme.appId) }, remoteAddress: ip,
       });
       if (res.statusCode === 429) break;
@@ -200,13 +219,13 @@ describe('sessions', () => {
 });
 
 describe('events', () => {
-  it('records events (202) and lists them newest first, paged, within seconds', async () => {
+  it('records events (201 with the stored event\'s id, a status of the spec\'s table) and lists them newest first, paged, within seconds', async () => {
     const s = await newSession();
     const times = ['2026-11-20T10:00:00.000Z', '2026-11-20T10:00:01.000Z', '2026-11-20T10:00:02.000Z'];
     const answers = [];
     for (const [i, at] of times.entries()) {
       const res = await call('POST', '/session/event', { sessionId: s.sessionId, eventType: ['page_view', 'click', 'purchase'][i], properties: { n: i, item: { id: 42 } }, occurredAt: at });
-      expect(res.statusCode, res.body).toBe(202);
+      expect(res.statusCode, res.body).toBe(201);
       answers.push(res.json());
     }
     expect(answers[0]).toMatchObject({ accepted: true, sessionId: s.sessionId, eventType: 'page_view', occurredAt: times[0] });
@@ -233,7 +252,7 @@ describe('events', () => {
     const eventId = '7d0c6f1e-3b2a-4c5d-8e9f-0a1b2c3d4e5f';
     for (let i = 0; i < 2; i++) {
       const res = await call('POST', '/session/event', { sessionId: s.sessionId, eventType: 'purchase', properties: {}, eventId });
-      expect(res.statusCode).toBe(202);
+      expect(res.statusCode).toBe(201);
       expect(res.json().eventId).toBe(eventId);
       await svc.container.deps.events.flush();
     }
@@ -271,7 +290,7 @@ describe('transitions', () => {
       sessionId: web.sessionId, fromPlatform: 'WEB', toPlatform: 'IOS', targetSessionId: app.sessionId,
       campaignId: campaign.id, deepLinkToken: 'dlt_abc', properties: { screen: 'product/42' },
     });
-    expect(res.statusCode, res.body).toBe(202);
+    expect(res.statusCode, res.body).toBe(201);
     const t = res.json();
     expect(t).toMatchObject({ sessionId: web.sessionId, fromPlatform: 'WEB', toPlatform: 'IOS', targetSessionId: app.sessionId, campaignId: campaign.id, urlId: null, deepLinkToken: 'dlt_abc', externalUserId: 'member-9' });
     const page = await eventually(async () => {
@@ -292,15 +311,15 @@ describe('transitions', () => {
 });
 
 describe('funnel', () => {
-  it('tracks stages (202) and records a repeated transactionId once, saying it was a duplicate', async () => {
+  it('tracks stages (201 with the stored row\'s eventId) and records a repeated transactionId once (200), saying it was a duplicate', async () => {
     const s = await newSession({ externalUserId: 'buyer-1' });
     const stage = await call('POST', '/session/funnel/track', { sessionId: s.sessionId, stage: 'CONTENT_VIEWED' });
-    expect(stage.statusCode).toBe(202);
+    expect(stage.statusCode).toBe(201);
     expect(stage.json()).toMatchObject({ recorded: true, duplicate: false, stage: 'CONTENT_VIEWED', sessionId: s.sessionId });
 
     const goal = { sessionId: s.sessionId, stage: 'GOAL_COMPLETED', goalType: 'purchase_KRW', goalValue: 39000, currency: 'krw', transactionId: 'order-1001' };
     const first = await call('POST', '/session/funnel/track', goal);
-    expect(first.statusCode).toBe(202);
+    expect(first.statusCode).toBe(201);
     expect(first.json()).toMatchObject({ recorded: true, duplicate: false, goalType: 'purchase_KRW', goalValue: 39000, currency: 'KRW', transactionId: 'order-1001' });
     // Again, even from another session of the organization: recorded once.
     const other = await newSession();
@@ -309,7 +328,7 @@ describe('funnel', () => {
     expect(repeat.json()).toMatchObject({ recorded: false, duplicate: true, eventId: first.json().eventId, sessionId: s.sessionId });
     // Another organization's order-1001 is its own.
     const theirs = await newSession({}, rivalCall);
-    expect((await rivalCall('POST', '/session/funnel/track', { ...goal, sessionId: theirs.sessionId })).statusCode).toBe(202);
+    expect((await rivalCall('POST', '/session/funnel/track', { ...goal, sessionId: theirs.sessionId })).statusCode).toBe(201);
 
     await svc.container.deps.events.flush();
     const rows = await eventually(async () => {
@@ -349,5 +368,9 @@ describe('OpenAPI', () => {
     const create = doc.paths['/api/v1/cross-platform/session/create'].post;
     expect(create.responses['201']).toBeDefined();
     expect(JSON.stringify(create.requestBody)).toContain('winter-sale');
+    // The key on the user-journey API, the app id alone on its browser side.
+    expect(create.security).toEqual([{ appId: [], mobileAppKey: [] }]);
+    expect(doc.paths['/api/v1/sdk/web/journey/session/create'].post.security).toEqual([{ appId: [] }]);
+    expect(doc.paths['/api/v1/sdk/web/journey/session/funnel/track'].post.responses['201']).toBeDefined();
   });
 });

@@ -15,10 +15,16 @@ let acme: JourneyApp;
 let rival: JourneyApp;
 let call: ReturnType<typeof journeyClient>;
 
-const S1 = '01957a00-0000-7000-8000-000000000001';
-const S2 = '01957a00-0000-7000-8000-000000000002';
-const S3 = '01957a00-0000-7000-8000-000000000003';
-const S4 = '01957a00-0000-7000-8000-000000000004';
+/** A session id as the service issues it: a UUIDv7 carrying the session's start. */
+function sessionIdAt(startedAt: string, n: number): string {
+  const ms = Date.parse(startedAt).toString(16).padStart(12, '0');
+  return `${ms.slice(0, 8)}-${ms.slice(8)}-7000-8000-${String(n).padStart(12, '0')}`;
+}
+
+const S1 = sessionIdAt('2025-03-08T23:30:00Z', 1);
+const S2 = sessionIdAt('2025-03-09T16:00:00Z', 2);
+const S3 = sessionIdAt('2025-03-09T10:00:00Z', 3);
+const S4 = sessionIdAt('2025-03-09T12:00:00Z', 4);
 
 function envelope(type: string, at: string, data: Record<string, unknown>, organizationId = acme.org.id): EventEnvelope {
   return { eventId: uuidv7(), type, occurredAt: Date.parse(at), organizationId, data: { appId: acme.appId, ...data } };
@@ -104,7 +110,7 @@ afterAll(async () => {
 });
 
 describe('journey statistics in two time zones', () => {
-  it('daily: sessions by first activity, events, transitions and goals by their own time, in UTC', async () => {
+  it('daily: sessions by their start, events, transitions and goals by their own time, in UTC', async () => {
     const res = await stats('daily', UTC);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
@@ -113,7 +119,7 @@ describe('journey statistics in two time zones', () => {
         { date: '2025-03-09', sessions: 2, uniqueUsers: 1, events: 2, transitions: 1, goalCompletions: 1 },
         { date: '2025-03-10', sessions: 0, uniqueUsers: 0, events: 0, transitions: 0, goalCompletions: 0 },
       ],
-      meta: { dataRetentionDays: 1825, actualStartDate: '2025-03-08', actualEndDate: '2025-03-10', timeZone: 'UTC' },
+      meta: { dataRetentionDays: 1825, actualStartDate: '2025-03-08', actualEndDate: '2025-03-10', requestedStartDate: '2025-03-08', requestedEndDate: '2025-03-10', empty: false, emptyReason: null, timeZone: 'UTC' },
     });
   });
 
@@ -147,7 +153,7 @@ describe('journey statistics in two time zones', () => {
         { currency: 'KRW', totalRevenue: 39000, goals: 1 },
         { currency: 'USD', totalRevenue: 12.5, goals: 1 },
       ],
-      meta: { dataRetentionDays: 1825, actualStartDate: '2025-03-08', actualEndDate: '2025-03-10', timeZone: 'UTC' },
+      meta: { dataRetentionDays: 1825, actualStartDate: '2025-03-08', actualEndDate: '2025-03-10', requestedStartDate: '2025-03-08', requestedEndDate: '2025-03-10', empty: false, emptyReason: null, timeZone: 'UTC' },
     });
     const theirs = (await stats('summary', UTC, journeyClient(svc, rival))).json();
     expect(theirs).toMatchObject({ totalSessions: 1, totalEvents: 1, totalTransitions: 0, goalCompletions: 0 });
@@ -200,18 +206,22 @@ describe('journey statistics in two time zones', () => {
     ]);
   });
 
-  it('dashboard: the funnel counts a session once per stage, later stages implying earlier ones', async () => {
+  it('dashboard: the funnel counts a session once per stage, later stages implying earlier ones; conversionRate is of the previous stage, and both rates come under clear names', async () => {
     const body = (await stats('dashboard', UTC)).json();
+    const stage = (stageName: string, stageOrder: number, sessionsReached: number, fromPrevious: number, percentageOfSessions: number, fromFirst: number) => ({
+      stageName, stageOrder, sessionsReached, conversionRate: fromPrevious, percentageOfSessions,
+      conversionRateFromFirstStage: fromFirst, conversionRateFromPreviousStage: fromPrevious,
+    });
     expect(body.funnel).toEqual({
       totalSessions: 3,
       completedSessions: 2,
       overallConversionRate: 66.7,
       stages: [
-        { stageName: 'CLICKED', stageOrder: 1, sessionsReached: 3, conversionRate: 100, percentageOfSessions: 100 },
-        { stageName: 'DEEP_LINK_RESOLVED', stageOrder: 2, sessionsReached: 3, conversionRate: 100, percentageOfSessions: 100 },
-        { stageName: 'CONTENT_VIEWED', stageOrder: 3, sessionsReached: 2, conversionRate: 66.7, percentageOfSessions: 66.7 },
-        { stageName: 'ACTION_TAKEN', stageOrder: 4, sessionsReached: 2, conversionRate: 100, percentageOfSessions: 66.7 },
-        { stageName: 'GOAL_COMPLETED', stageOrder: 5, sessionsReached: 2, conversionRate: 100, percentageOfSessions: 66.7 },
+        stage('CLICKED', 1, 3, 100, 100, 100),
+        stage('DEEP_LINK_RESOLVED', 2, 3, 100, 100, 100),
+        stage('CONTENT_VIEWED', 3, 2, 66.7, 66.7, 66.7),
+        stage('ACTION_TAKEN', 4, 2, 100, 66.7, 66.7),
+        stage('GOAL_COMPLETED', 5, 2, 100, 66.7, 66.7),
       ],
     });
     expect(body.summary).toMatchObject({ totalSessions: 3, totalEvents: 4, goalCompletions: 2 });

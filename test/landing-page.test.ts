@@ -266,10 +266,10 @@ describe('iPhone, Safari', () => {
 
     // The SDK is initialised from the page: goalType from the link's config unless one is given.
     await page.evaluate(`Promise.all([Signpost.trackGoal(null, 1), Signpost.trackGoal('explicit', 2)])`);
-    const goals = receiver.callsTo('/api/v1/cross-platform/session/funnel/track').map((c) => c.json!.goalType);
+    const goals = receiver.callsTo('/api/v1/sdk/web/journey/session/funnel/track').map((c) => c.json!.goalType);
     expect(goals.sort()).toEqual(['explicit', 'landing_goal']);
-    expect(receiver.callsTo('/api/v1/cross-platform/session/create')[0]!.headers['x-app-id']).toBe('11');
-    expect(receiver.callsTo('/api/v1/cross-platform/session/create')[0]!.json).toMatchObject({ deepLinkToken: input.token });
+    expect(receiver.callsTo('/api/v1/sdk/web/journey/session/create')[0]!.headers['x-app-id']).toBe('11');
+    expect(receiver.callsTo('/api/v1/sdk/web/journey/session/create')[0]!.json).toMatchObject({ deepLinkToken: input.token });
     expect(errors).toEqual([]);
   });
 
@@ -298,6 +298,51 @@ describe('iPhone, Safari', () => {
     expect(await page.getByRole('link', { name: 'Open in app' }).count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Continue on the web' }).getAttribute('href')).toBe(input.fallbackUrl);
     expect(await page.evaluate('window.hacked')).toBeUndefined();
+  });
+});
+
+describe('iPhone, clipboard match', () => {
+  const CODE = 'sp:Ab3dE6gH9jK2';
+  /** An app opened by universal links alone: nothing to try, the page waits for the tap. */
+  const clipboardInput = () => iosInput({ appUrl: null, clipboardToken: CODE });
+  const STORE = /\/store\/ios\?id=123456789$/;
+
+  it('the Clipboard API refused: the code is copied through a selected field instead, the page says so and goes to the store', async () => {
+    const { page, errors } = await visit(DEVICES.iphoneSafari, clipboardInput());
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, { timeout: 5000 });
+    await page.evaluate(`navigator.clipboard.writeText = () => Promise.reject(new DOMException('refused', 'NotAllowedError'))`);
+    await page.getByRole('link', { name: '앱 설치하기' }).click();
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent.startsWith('코드를')`, undefined, { timeout: 3000 });
+    expect(await page.getByRole('status').innerText()).toBe('코드를 복사했어요. App Store로 이동합니다…');
+    await arrivesAt(page, STORE);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(CODE);
+    expect(receiver.callsTo(STORE_VISIT)).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('no way to copy: the page says the code could not be copied and still goes to the store', async () => {
+    const { page } = await visit(DEVICES.iphoneSafari, clipboardInput());
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, { timeout: 5000 });
+    await page.evaluate(`navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); document.execCommand = () => false`);
+    await page.getByRole('link', { name: '앱 설치하기' }).click();
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent.startsWith('코드를')`, undefined, { timeout: 3000 });
+    expect(await page.getByRole('status').innerText()).toBe('코드를 복사하지 못했어요. App Store로 이동합니다…');
+    await arrivesAt(page, STORE);
+    expect(receiver.callsTo(STORE_VISIT)).toHaveLength(1);
+  });
+
+  it('in English, the note says what the button copies', async () => {
+    receiver.page('/en-clip', landingPage({ ...clipboardInput(), locale: 'en' }));
+    context = await phoneContext(browser, DEVICES.iphoneSafari);
+    const page = await context.newPage();
+    await page.goto(`${receiver.apiBase}/en-clip`);
+    const store = page.getByRole('link', { name: 'Get the app' });
+    expect(await store.getAttribute('aria-describedby')).toBe('signpost-clipboard');
+    expect(await page.locator('#signpost-clipboard').innerText()).toBe(
+      '“Get the app” copies a short code to your clipboard. When the app first opens, it uses the code to continue to this link.',
+    );
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, { timeout: 5000 });
+    expect(await page.getByRole('status').innerText()).toBe('Tap “Get the app” to continue.');
   });
 });
 

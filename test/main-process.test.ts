@@ -33,7 +33,9 @@ describe('npm run migrate', () => {
       const { stdout } = await promisify(execFile)(tsx, ['src/cli/migrate.ts'], { cwd: root, env: baseEnv(), timeout: 60_000 });
       expect(stdout).toContain('migrations are up to date');
     }
-  });
+    // Two cold starts of the process (tsx, PGlite, chDB, every migration) take longer than the
+    // default test time on a loaded machine; the second test must not start while one still runs.
+  }, 150_000);
 });
 
 describe('the service process', () => {
@@ -93,7 +95,7 @@ describe('the service process', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-  });
+  }, 120_000);
 
   it('refuses invalid configuration with a one-line message and exit code 2', async () => {
     const run = promisify(execFile)(tsx, ['src/main.ts'], { cwd: root, env: { ...baseEnv(), PORT: 'eighty' }, timeout: 30_000 });

@@ -168,7 +168,7 @@ describe('in-process bus on disk', () => {
     expect(letter).toMatchObject({ subject: 'events.click', id: poisonId });
     expect(letter!.reason).toContain('refused poison');
     expect(Buffer.from(letter!.data, 'base64').toString()).toBe(poisonBody);
-    expect(metrics.get('bus_messages_parked_total', { consumer: 'olap-clicks' })).toBe(1);
+    expect(await metrics.get('bus_messages_parked_total', { consumer: 'olap-clicks' })).toBe(1);
     // The poison was tried alone several times before it was parked.
     expect(calls.filter((c) => c.ids.length === 1 && c.ids[0] === poisonId).length).toBeGreaterThanOrEqual(5);
 
@@ -201,7 +201,7 @@ describe('in-process bus on disk', () => {
     expect(calls[0]!.ids).toHaveLength(6);
     expect(calls.filter((c) => !c.failed).length).toBeLessThanOrEqual(2);
     expect(deadLetterLines(dir)).toEqual([]);
-    expect(metrics.get('bus_messages_parked_total', { consumer: 'olap' })).toBe(0);
+    expect(await metrics.get('bus_messages_parked_total', { consumer: 'olap' })).toBe(0);
   });
 
   it('drains everything once a store that was down is back, however often the head failed before the drain', async () => {

@@ -23,7 +23,7 @@ afterAll(async () => {
 type Json = Record<string, unknown>;
 
 const SPEC_FIELDS = ['id', 'appName', 'platform', 'appIconUrl', 'bundleId', 'path', 'apiKey', 'scheme', 'teamId', 'storeUrl'];
-const EXTENSION_FIELDS = ['sha256CertFingerprints', 'deepLinkTokenTtlSeconds', 'identityVerification', 'identitySecretIssuedAt', 'createdAt', 'updatedAt'];
+const EXTENSION_FIELDS = ['sha256CertFingerprints', 'deepLinkTokenTtlSeconds', 'clipboardMatch', 'identityVerification', 'identitySecretIssuedAt', 'createdAt', 'updatedAt'];
 const FINGERPRINT = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).padStart(2, '0').toUpperCase()).join(':');
 
 const ios = (extra: Json = {}) => ({ platform: 'IOS', appName: 'Acme Shop', bundleId: 'com.acme.shop', ...extra });
@@ -66,6 +66,7 @@ describe('POST /mobile-apps', () => {
       storeUrl: 'https://apps.apple.com/app/id123456789',
       sha256CertFingerprints: [],
       deepLinkTokenTtlSeconds: 7200,
+      clipboardMatch: false,
     });
     expect(Number.isInteger(app.id)).toBe(true);
     expect(app.path).toMatch(/^acme-shop-[a-z0-9]{6}$/);
@@ -320,6 +321,16 @@ describe('PUT /mobile-apps/{id}', () => {
     const same = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, {});
     expect(same.statusCode).toBe(200);
     expect(same.json()).toMatchObject({ appName: 'After', bundleId: 'com.after.app', scheme: 'after://' });
+  });
+
+  it('turns the iOS clipboard match on and off (opt-in: off unless asked for)', async () => {
+    const app = await createApp(ios({ appName: 'Clipboard', clipboardMatch: true }));
+    expect(app.clipboardMatch).toBe(true);
+    const off = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, { clipboardMatch: false });
+    expect(off.json()).toMatchObject({ clipboardMatch: false, appName: 'Clipboard' });
+    const bad = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, { clipboardMatch: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('clipboardMatch');
   });
 
   it('applies the create rules to the fields sent', async () => {

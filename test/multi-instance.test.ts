@@ -136,8 +136,8 @@ describe.runIf(backend === 'services')('two instances', () => {
         return Number(row?.c) === 3 && row;
       }, 15_000, 'the clicks written by the worker');
       expect(Number(clicks.c)).toBe(3);
-      expect(worker.container.deps.metrics.get('events_written_total', { table: 'clicks' })).toBeGreaterThanOrEqual(3);
-      expect(api.container.deps.metrics.get('events_written_total', { table: 'clicks' })).toBe(0);
+      expect(await worker.container.deps.metrics.get('events_written_total', { table: 'clicks' })).toBeGreaterThanOrEqual(3);
+      expect(await api.container.deps.metrics.get('events_written_total', { table: 'clicks' })).toBe(0);
     } finally {
       await api.close();
       await worker.close();

@@ -90,14 +90,16 @@ describe(`splitting a refused insert (${backend})`, () => {
     events.splice(150, 0, malformed[0]!);
     events.splice(230, 0, refused[1]!);
     events.splice(300, 0, malformed[1]!);
-    const realSink = createRowSink(svc.container.clickhouse.client);
+    const realSink = createRowSink(svc.container.clickhouse);
     const tokens: string[] = [];
     const sink: RowSink = {
       async insert(table, rows, token) {
         tokens.push(token);
         await realSink.insert(table, rows, token);
       },
-      written: (table, query) => realSink.written(table, query),
+      written: realSink.written,
+      recordGroup: realSink.recordGroup,
+      recordedGroups: realSink.recordedGroups,
     };
     const { letters, bus } = recordDeadLetters(svc.container.bus);
     const metrics = createMetrics();
@@ -125,9 +127,9 @@ describe(`splitting a refused insert (${backend})`, () => {
     for (const event of refused) expect(byEvent.get(event.eventId)!.reason).toMatch(/^ClickHouse refused the row for clicks: .*(CANNOT_PARSE|Cannot parse|Unsigned type)/i);
     expect(byEvent.get(malformed[0]!.eventId)!.reason).toBe('text in column host of clicks is not well-formed UTF-16 (a lone surrogate)');
     expect(byEvent.get(malformed[1]!.eventId)!.reason).toBe('text in column tracker of clicks is not well-formed UTF-16 (a lone surrogate)');
-    expect(metrics.get('events_dead_lettered_total', { reason: 'refused' })).toBe(2);
-    expect(metrics.get('events_dead_lettered_total', { reason: 'malformed' })).toBe(2);
-    expect(metrics.get('events_written_total', { table: 'clicks' })).toBe(300);
+    expect(await metrics.get('events_dead_lettered_total', { reason: 'refused' })).toBe(2);
+    expect(await metrics.get('events_dead_lettered_total', { reason: 'malformed' })).toBe(2);
+    expect(await metrics.get('events_written_total', { table: 'clicks' })).toBe(300);
     // Each part of the split has a token of its own, not the whole's.
     expect(new Set(tokens).size).toBe(tokens.length);
     // ClickHouse names the row it stopped at: about two inserts per refused row, not one per row.
@@ -153,7 +155,7 @@ describe(`splitting a refused insert (${backend})`, () => {
     // status is a UInt16: -1 cannot be inserted.
     const events = [click(orgA, 5), apiRequest(orgA, 200), apiRequest(orgB, -1), click(orgB, 6), apiRequest(orgB, 201)];
     const { letters, bus } = recordDeadLetters(svc.container.bus);
-    const writer = createOlapWriter({ bus, sink: createRowSink(svc.container.clickhouse.client), routes, log, metrics: createMetrics() });
+    const writer = createOlapWriter({ bus, sink: createRowSink(svc.container.clickhouse), routes, log, metrics: createMetrics() });
     await writer([{ id: `mixed-${orgA}`, subject: 'events.api_request', data: encodeBatch(events), deliveryCount: 1 }]);
     expect((await counts(orgA, 5)).rows).toBe(1);
     expect((await counts(orgB, 6)).rows).toBe(1);
@@ -173,7 +175,7 @@ describe(`splitting a refused insert (${backend})`, () => {
     const bad = [click(org, linkId, { linkId: -7 }), click(org, linkId, { linkId: 2.5 })];
     events.splice(33, 0, bad[0]!);
     events.splice(160, 0, bad[1]!);
-    const realSink = createRowSink(svc.container.clickhouse.client);
+    const realSink = createRowSink(svc.container.clickhouse);
     let inserts = 0;
     // The same engine and rows; only the row number is taken out of ClickHouse's message, as when a
     // parser working in parallel chunks numbers rows per chunk.
@@ -187,7 +189,9 @@ describe(`splitting a refused insert (${backend})`, () => {
           throw err;
         }
       },
-      written: (table, query) => realSink.written(table, query),
+      written: realSink.written,
+      recordGroup: realSink.recordGroup,
+      recordedGroups: realSink.recordedGroups,
     };
     const { letters, bus } = recordDeadLetters(svc.container.bus);
     const writer = createOlapWriter({ bus, sink, routes, log, metrics: createMetrics() });

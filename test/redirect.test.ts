@@ -155,7 +155,8 @@ describe(`redirect outcomes (${backend})`, () => {
   it('answers an unknown code with the 404 page', async () => {
     const res = await visit('/NoSuchCode1');
     expectHtml(res, 404);
-    expect(res.body).toContain('Link not found');
+    // Korean, the service's own default, when the browser names none of our languages.
+    expect(res.body).toContain('링크를 찾을 수 없습니다');
     expect(res.headers.location).toBeUndefined();
   });
 
@@ -183,7 +184,7 @@ describe(`redirect outcomes (${backend})`, () => {
       return r.statusCode === 410 ? r : undefined;
     }, 10_000, 'the link to expire');
     expectHtml(res, 410);
-    expect(res.body).toContain('expired');
+    expect(res.body).toContain('만료된 링크입니다');
   });
 
   it('shows the ad interstitial for showAdPage: a 200 page that continues to the destination', async () => {

@@ -210,9 +210,9 @@ describe('create: limits', () => {
     await expectCreateRefused({ goalType: 'g'.repeat(51) }, 'goalType');
   });
 
-  it('reads expirationDate as YYYY-MM-DD HH:mm:ss or YYYY-MM-DD, in UTC', async () => {
+  it('reads expirationDate as YYYY-MM-DD HH:mm:ss in UTC, or YYYY-MM-DD as the end of that day in the organization\'s time zone (Asia/Seoul)', async () => {
     expect((await newUrl({ expirationDate: '2035-05-06 07:08:09' })).expiresAt).toBe('2035-05-06T07:08:09.000Z');
-    expect((await newUrl({ expirationDate: '2035-05-06' })).expiresAt).toBe('2035-05-06T00:00:00.000Z');
+    expect((await newUrl({ expirationDate: '2035-05-06' })).expiresAt).toBe('2035-05-06T14:59:59.999Z');
     expect((await newUrl({ expirationDate: '2036-02-29 23:59:59' })).expiresAt).toBe('2036-02-29T23:59:59.000Z');
     expect((await newUrl({ expirationDate: null })).expiresAt).toBeNull();
   });
@@ -430,7 +430,7 @@ describe('update', () => {
   it('sets expirationDate in both forms and clears it with null', async () => {
     const u = await newUrl();
     expect((await putUrl(u.id, { expirationDate: '2035-07-08 09:10:11' })).json().expiresAt).toBe('2035-07-08T09:10:11.000Z');
-    expect((await putUrl(u.id, { expirationDate: '2035-07-09' })).json().expiresAt).toBe('2035-07-09T00:00:00.000Z');
+    expect((await putUrl(u.id, { expirationDate: '2035-07-09' })).json().expiresAt).toBe('2035-07-09T14:59:59.999Z');
     const cleared = await putUrl(u.id, { expirationDate: null });
     expect(cleared.statusCode).toBe(200);
     expect(cleared.json().expiresAt).toBeNull();
@@ -442,7 +442,7 @@ describe('update', () => {
     for (const expirationDate of ['2030-02-30', '01/02/2030', '2030-01-01T10:00', '2020-01-01']) {
       expectError(await putUrl(u.id, { expirationDate }), 400, { field: 'expirationDate' });
     }
-    expect((await getUrl(u.id)).json().expiresAt).toBe('2035-01-01T00:00:00.000Z');
+    expect((await getUrl(u.id)).json().expiresAt).toBe('2035-01-01T14:59:59.999Z');
   });
 
   it('validates originalUrl like create', async () => {

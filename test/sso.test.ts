@@ -246,8 +246,8 @@ describe('partner single sign-on', () => {
   });
 
   it('partners are listed, updated and deleted; the audit log names each security action', async () => {
-    const list = (await svc.admin('GET', '/partners')).json() as { clientId: string }[];
-    expect(list.map((p) => p.clientId)).toContain(partner.clientId);
+    const list = (await svc.admin('GET', '/partners?size=100')).json() as { content: { clientId: string }[] };
+    expect(list.content.map((p) => p.clientId)).toContain(partner.clientId);
     const updated = await svc.admin('PUT', `/partners/${partner.clientId}`, {
       serviceName: 'Partner Shop 2', allowedOrigins: PARTNER_ORIGIN, loginUrl: LOGIN_URL, contactEmail: 'dev@partner.example',
     });

@@ -151,6 +151,20 @@ describe('periods', () => {
     expect(body.meta.actualStartDate > '2020-01-01').toBe(true);
   });
 
+  it('meta: a range wholly older than the retention answers empty, with no start after the end', async () => {
+    const free = await svc.createOrganization('FreeOld', 'FREE');
+    const res = await svc.service('POST', '/urls', free.apiKey, { url: 'https://example.com/old' });
+    const body = (await urlStats(res.json().id, 'startDate=2020-01-01&endDate=2020-01-31', free.apiKey)).json();
+    expect(body.meta).toMatchObject({
+      dataRetentionDays: 30, actualStartDate: null, actualEndDate: null,
+      requestedStartDate: '2020-01-01', requestedEndDate: '2020-01-31', empty: true, emptyReason: 'before_retention',
+    });
+    expect(body.chartLabels).toEqual([]);
+    expect(body.chartData).toEqual([]);
+    const clipped = (await urlStats(res.json().id, 'startDate=2020-01-01', free.apiKey)).json();
+    expect(clipped.meta).toMatchObject({ empty: false, emptyReason: null, actualEndDate: new Date().toISOString().slice(0, 10) });
+  });
+
   it('refuses malformed dates, a start after the end and unknown zones with 400', async () => {
     const linkId = await newUrl();
     for (const [query, field] of [

@@ -197,6 +197,8 @@ const OPERATIONS: Record<string, Operation> = {
   // Keyed by a partner's signature: B's credentials change nothing.
   'GET /sso/callback': { kind: 'capability', probes: one('anonymous', () => '/sso/callback?token=x.y.z&client_id=spc_none') },
   'GET /readyz': { kind: 'public', probes: one('anonymous', () => '/readyz') },
+  // Whether a host name is served is what visiting it shows anyway; it names no organization.
+  'GET /api/tls/ask': { kind: 'public', probes: one('anonymous', () => `/api/tls/ask?domain=${HOST}`) },
   'GET /api/v1/sdk/web/version': { kind: 'public', probes: one('browser', () => `${W}/version`) },
 
   // Service API
@@ -242,11 +244,17 @@ const OPERATIONS: Record<string, Operation> = {
   ] },
   'GET /api/v1/service/custom-domains/verified': { kind: 'list', aIds: () => [a.domain.id], probes: one('service', () => `${S}/custom-domains/verified`) },
   'GET /api/v1/service/custom-domains/{id}': { kind: 'byId', probes: one('service', () => `${S}/custom-domains/${a.domain.id}`) },
+  'POST /api/v1/service/custom-domains/{id}/deletion-request': { kind: 'byId', probes: [
+    ...one('service', () => `${S}/custom-domains/${a.domain.id}/deletion-request`),
+    ...one('console', () => `/console/api/organizations/${b.id}/custom-domains/${a.domain.id}/deletion-request`),
+  ] },
+  'DELETE /api/v1/service/custom-domains/{id}/deletion-request': { kind: 'byId', probes: one('service', () => `${S}/custom-domains/${a.domain.id}/deletion-request`) },
   'GET /api/v1/service/urls/{id}/stats': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.url.id}/stats?${range}`) },
   'GET /api/v1/service/campaigns/{id}/stats': { kind: 'byId', probes: one('service', () => `${S}/campaigns/${a.campaign.id}/stats?${range}`) },
   'GET /api/v1/service/urls/{id}/app-install-stats': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.deepLink.id}/app-install-stats?${range}`) },
   'GET /api/v1/service/campaigns/{id}/app-install-stats': { kind: 'byId', probes: one('service', () => `${S}/campaigns/${a.campaign.id}/app-install-stats?${range}`) },
   'GET /api/v1/service/mobile-apps/{id}/install-stats': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/install-stats?${range}`) },
+  'GET /api/v1/service/mobile-apps/{id}/deferred-match-stats': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/deferred-match-stats?${range}`) },
   'GET /api/v1/service/users': { kind: 'list', probes: [
     ...one('service', () => `${S}/users?email=${encodeURIComponent(a.userEmail)}`),
     ...one('service', () => `${S}/users?phone=01012345678`),
@@ -325,9 +333,18 @@ const OPERATOR_OPS: Record<string, () => string> = {
   'DELETE /api/admin/v1/organizations/{orgId}/api-keys/{keyId}': () => `${ADM}/organizations/${a.id}/api-keys/1`,
   'PUT /api/admin/v1/organizations/{orgId}/plan': () => `${ADM}/organizations/${a.id}/plan`,
   'PUT /api/admin/v1/organizations/{orgId}/add-ons': () => `${ADM}/organizations/${a.id}/add-ons`,
+  'PUT /api/admin/v1/organizations/{orgId}/language': () => `${ADM}/organizations/${a.id}/language`,
   'PUT /api/admin/v1/organizations/{orgId}/ip-allowlist': () => `${ADM}/organizations/${a.id}/ip-allowlist`,
+  'PUT /api/admin/v1/organizations/{orgId}/time-zone': () => `${ADM}/organizations/${a.id}/time-zone`,
   'POST /api/admin/v1/organizations/{orgId}/custom-domains': () => `${ADM}/organizations/${a.id}/custom-domains`,
   'PUT /api/admin/v1/custom-domains/{id}/status': () => `${ADM}/custom-domains/${a.domain.id}/status`,
+  'GET /api/admin/v1/custom-domains': () => `${ADM}/custom-domains`,
+  'GET /api/admin/v1/custom-domains/{id}': () => `${ADM}/custom-domains/${a.domain.id}`,
+  'DELETE /api/admin/v1/custom-domains/{id}': () => `${ADM}/custom-domains/${a.domain.id}`,
+  'GET /api/admin/v1/organizations': () => `${ADM}/organizations`,
+  'GET /api/admin/v1/organizations/{orgId}/api-keys': () => `${ADM}/organizations/${a.id}/api-keys`,
+  'GET /api/admin/v1/organizations/{orgId}/api-keys/{keyId}': () => `${ADM}/organizations/${a.id}/api-keys/1`,
+  'PUT /api/admin/v1/custom-domains/{id}/fallback-url': () => `${ADM}/custom-domains/${a.domain.id}/fallback-url`,
   'PUT /api/admin/v1/organizations/{orgId}/webhook': () => `${ADM}/organizations/${a.id}/webhook`,
   'GET /api/admin/v1/organizations/{orgId}/webhook': () => `${ADM}/organizations/${a.id}/webhook`,
   'GET /api/admin/v1/organizations/{orgId}/webhook/deliveries': () => `${ADM}/organizations/${a.id}/webhook/deliveries`,
@@ -352,6 +369,17 @@ const OPERATOR_OPS: Record<string, () => string> = {
 for (const [name, url] of Object.entries(OPERATOR_OPS)) {
   const method = name.split(' ')[0]!;
   OPERATIONS[name] = { kind: 'operator', probes: one('anonymous', url, method === 'GET' || method === 'DELETE' ? undefined : () => ({})) };
+}
+
+// The browser side of the session operations (web SDK API): the same probes, with B's app id alone.
+const WJ = '/api/v1/sdk/web/journey';
+for (const [name, op] of Object.entries(OPERATIONS)) {
+  if (!name.includes(' /api/v1/cross-platform/session')) continue;
+  const toWeb = (url: () => string) => () => url().replace(J, WJ);
+  OPERATIONS[name.replace(' /api/v1/cross-platform/', ` ${WJ}/`)] = {
+    ...op,
+    probes: op.probes.map((p) => ({ ...p, as: 'browser' as const, url: toWeb(p.url), ...(p.unknown ? { unknown: { ...p.unknown, url: toWeb(p.unknown.url) } } : {}) })),
+  };
 }
 
 /**
@@ -381,6 +409,7 @@ const UNDOCUMENTED: Record<string, string> = {
   'POST /console/sign-out-everywhere': 'ends the caller\'s own sessions',
   'GET /sso/consent': 'the consent page of a pending partner signup: keyed by its secret cookie',
   'POST /sso/consent': 'accepts a pending partner signup: keyed by its secret cookie',
+  'GET /': "the bare root: the console's address, or a custom domain's public fallback",
   'GET /{slug}': 'the redirect: public by design',
   'GET /{appPath}/{slug}': 'the redirect: public by design',
 };

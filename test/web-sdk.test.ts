@@ -127,9 +127,9 @@ describe('tracking in the browser', () => {
   let page: Page;
   let pageErrors: string[];
 
-  const FUNNEL = '/api/v1/cross-platform/session/funnel/track';
-  const EVENT = '/api/v1/cross-platform/session/event';
-  const CREATE = '/api/v1/cross-platform/session/create';
+  const FUNNEL = '/api/v1/sdk/web/journey/session/funnel/track';
+  const EVENT = '/api/v1/sdk/web/journey/session/event';
+  const CREATE = '/api/v1/sdk/web/journey/session/create';
 
   /** A customer's shop page on another origin than the API, with the SDK initialised. */
   const shopPage = (initGoalType: string | null) =>
@@ -267,8 +267,8 @@ describe('tracking in the browser', () => {
 
   it('trackEvent goes to the event log with its properties and an idempotency id, not to the funnel', async () => {
     await page.goto(`${receiver.siteBase}/shop`);
-    expect(await call(`Signpost.trackEvent('add_to_cart', { sku: 'A-1', price: 9900 })`)).toEqual({ ok: true, status: 202 });
-    expect(await call(`Signpost.trackEvent('page_view')`)).toEqual({ ok: true, status: 202 });
+    expect(await call(`Signpost.trackEvent('add_to_cart', { sku: 'A-1', price: 9900 })`)).toEqual({ ok: true, status: 201 });
+    expect(await call(`Signpost.trackEvent('page_view')`)).toEqual({ ok: true, status: 201 });
     const events = receiver.callsTo(EVENT);
     expect(events.map((e) => e.json)).toEqual([
       { sessionId: 'session-1', eventType: 'add_to_cart', properties: { sku: 'A-1', price: 9900 }, occurredAt: expect.any(String), eventId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
@@ -282,7 +282,7 @@ describe('tracking in the browser', () => {
     await page.goto(`${receiver.siteBase}/shop`);
     receiver.fail(EVENT, 503, 429);
     const started = Date.now();
-    expect(await call(`Signpost.trackEvent('checkout', { step: 2 })`)).toEqual({ ok: true, status: 202 });
+    expect(await call(`Signpost.trackEvent('checkout', { step: 2 })`)).toEqual({ ok: true, status: 201 });
     const attempts = receiver.callsTo(EVENT);
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((a) => a.json!.eventId)).size).toBe(1);

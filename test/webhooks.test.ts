@@ -3,8 +3,10 @@
 // changes and funnel stages arrive in the documented shape; retries, rotation, disabling, safety,
 // isolation between organizations, and a restart of the service in the middle of a retry.
 import http from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backend } from './support/backend.js';
 import { expectError } from './support/error-body.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
@@ -80,6 +82,24 @@ async function startReceiver(): Promise<void> {
 
 /** X-Signature-256 entries that verify against the raw body with this secret. */
 const verifies = (r: Received, secret: string): boolean => signedWith(r.headers['x-signature-256'], r.raw, secret);
+
+/** The Standard Webhooks headers of a delivery, as a receiver hands them to its library. */
+const standardHeaders = (r: Received) => ({
+  'webhook-id': String(r.headers['webhook-id']),
+  'webhook-timestamp': String(r.headers['webhook-timestamp']),
+  'webhook-signature': String(r.headers['webhook-signature']),
+});
+
+/** Whether the standardwebhooks package accepts the delivery now: a `whsec_` secret as such, any other as raw bytes. */
+function standardVerifies(r: Received, secret: string, headers = standardHeaders(r)): boolean {
+  const webhook = secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(secret, { format: 'raw' });
+  try {
+    webhook.verify(r.raw, headers);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -175,6 +195,34 @@ describe(`webhook deliveries (${backend})`, () => {
     expect(log[0]).toMatchObject({ state: 'succeeded', attempts: 1, eventId: hit!.body.id });
   });
 
+  it('signs per Standard Webhooks as well: the standardwebhooks package verifies id.timestamp.body, and refuses a replay', async () => {
+    // A secret as the console makes it (whsec_ and base64), and one an operator chose.
+    for (const secret of [`whsec_${randomBytes(32).toString('base64')}`, 'my own secret, 0123456789']) {
+      const path = hook('standard');
+      const org = await orgWithHook(path, secret);
+      const { eventId } = await sendTest(org.id);
+      const [hit] = await eventually(async () => at(path).length > 0 && at(path), 10_000, 'the test delivery');
+      expect(hit!.headers['webhook-id']).toBe(eventId);
+      expect(hit!.headers['webhook-id']).toBe(hit!.headers['x-webhook-id']);
+      expect(hit!.headers['webhook-timestamp']).toBe(hit!.headers['x-webhook-timestamp']);
+      expect(hit!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+      expect(standardVerifies(hit!, secret)).toBe(true);
+      expect(verifies(hit!, secret)).toBe(true);
+      expect(standardVerifies(hit!, `whsec_${randomBytes(32).toString('base64')}`)).toBe(false);
+      // The id and the time are signed: the same body and signature under another id, or sent
+      // again later, are refused.
+      expect(standardVerifies(hit!, secret, { ...standardHeaders(hit!), 'webhook-id': '01939a4e-5c1d-7e0a-9b7e-3f1c2a4d5e6f' })).toBe(false);
+      const timestamp = Number(hit!.headers['webhook-timestamp']);
+      expect(standardVerifies(hit!, secret, { ...standardHeaders(hit!), 'webhook-timestamp': String(timestamp + 1) })).toBe(false);
+      vi.useFakeTimers({ toFake: ['Date'], now: (timestamp + 6 * 60) * 1000 });
+      try {
+        expect(standardVerifies(hit!, secret)).toBe(false);
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+  });
+
   it('delivers campaign clicks and campaign changes with the documented payloads', async () => {
     const path = hook('campaign');
     const org = await orgWithHook(path);
@@ -267,6 +315,9 @@ describe(`webhook deliveries (${backend})`, () => {
     expect(String(first!.headers['x-signature-256']).split(',')).toHaveLength(2);
     expect(verifies(first!, 'whsec-new-9876543210')).toBe(true);
     expect(verifies(first!, 'whsec-old-0123456789')).toBe(true);
+    expect(String(first!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(standardVerifies(first!, 'whsec-new-9876543210')).toBe(true);
+    expect(standardVerifies(first!, 'whsec-old-0123456789')).toBe(true);
 
     // The operator ends the rotation: the secret is left out and stays, the previous one goes.
     const ended = await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url: `${receiverBase}${path}`, keepPreviousSecretHours: 0 });
@@ -276,6 +327,8 @@ describe(`webhook deliveries (${backend})`, () => {
     expect(second.headers['x-signature-256']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(verifies(second, 'whsec-new-9876543210')).toBe(true);
     expect(verifies(second, 'whsec-old-0123456789')).toBe(false);
+    expect(standardVerifies(second, 'whsec-new-9876543210')).toBe(true);
+    expect(standardVerifies(second, 'whsec-old-0123456789')).toBe(false);
   });
 
   it('sends nothing to a disabled endpoint', async () => {
@@ -409,14 +462,14 @@ describe('user-journey events', () => {
     expect((await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true })).statusCode).toBe(200);
     const app = (await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Shop', bundleId: 'com.shop' })).json() as { id: number };
     const journey = (url: string, body: unknown) =>
-      svc.inject({ method: 'POST', url: `/api/v1/cross-platform${url}`, headers: { 'x-app-id': String(app.id) }, payload: body as object });
+      svc.inject({ method: 'POST', url: `/api/v1/sdk/web/journey${url}`, headers: { 'x-app-id': String(app.id) }, payload: body as object });
     const session = await journey('/session/create', { platform: 'WEB', utmSource: 'kakao' });
     expect(session.statusCode, session.body).toBe(201);
     const { sessionId } = session.json() as { sessionId: string };
     const goal = await journey('/session/funnel/track', { sessionId, stage: 'GOAL_COMPLETED', goalType: 'purchase_KRW', goalValue: 12000, currency: 'KRW', transactionId: 'T-1' });
-    expect(goal.statusCode, goal.body).toBe(202);
+    expect(goal.statusCode, goal.body).toBe(201);
     const move = await journey('/session/transition', { sessionId, fromPlatform: 'WEB', toPlatform: 'IOS', properties: { email: 'someone@example.com' } });
-    expect(move.statusCode, move.body).toBe(202);
+    expect(move.statusCode, move.body).toBe(201);
 
     const types = ['session.started', 'funnel.stage', 'goal.completed', 'session.transition'];
     await eventually(async () => types.every((t) => at(path).some((r) => r.body.type === t)), 20_000, 'journey webhooks');

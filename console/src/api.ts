@@ -125,6 +125,8 @@ export interface CustomDomain {
   status: 'PENDING' | 'VERIFIED' | 'ACTIVE' | 'FAILED' | 'REVOKED';
   cnameRecordName: string | null;
   cnameRecordValue: string | null;
+  deletionRequested: boolean;
+  deletionRequestedAt: string | null;
 }
 
 export interface MobileApp {

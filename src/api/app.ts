@@ -26,8 +26,11 @@ import { DOCS_CSP, registerSecurityHeaders } from './security-headers.js';
 import { registerOperatorHostRule } from './operator-host.js';
 import { registerInputGuard } from './input-guard.js';
 import { healthRoutes } from './health.routes.js';
-import { journeyApi } from './journey/index.js';
-import { registerRedirectRoutes, type FastRedirect } from './redirect/redirect.routes.js';
+import { OPENAPI_TAGS, SECURITY_SCHEMES, finishOpenApiDocument } from './openapi.js';
+import { tlsAskRoutes } from './tls-ask.routes.js';
+import { journeyApi, webJourneyApi } from './journey/index.js';
+import { REDIRECT_ROUTES, registerRedirectRoutes, type FastRedirect, type ServeSlug } from './redirect/redirect.routes.js';
+import { registerRequestLog } from './request-log.js';
 import { mobileSdkApi } from './sdk/mobile-sdk.js';
 import { webSdkDataApi } from './sdk/web-sdk-data.routes.js';
 import { serviceApi } from './service/index.js';
@@ -56,9 +59,8 @@ function ownPaths(app: FastifyInstance): (path: string) => boolean {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const requestId = requestIds();
-  const requestLogging = deps.config.logLevel === 'debug' || deps.config.logLevel === 'trace';
-  // Plain redirects are answered in front of Fastify (redirect.routes.ts), except when every
-  // request is to be logged. Injected requests (tests) always go through Fastify.
+  // Plain redirects are answered in front of Fastify (redirect.routes.ts). Injected requests
+  // (tests) always go through Fastify.
   let fastRedirect: FastRedirect | undefined;
   const app = Fastify({
     serverFactory: (handler, options) => {
@@ -75,10 +77,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return server;
     },
     loggerInstance: deps.log.child({ module: 'http' }) as FastifyBaseLogger,
-    // Per-request lines are debug: nothing per request (and never per click) at info.
-    logController: new LogController({
-      disableRequestLogging: !requestLogging,
-    }),
+    // Fastify's own request lines are replaced by one access-log line per answer (request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     // Fastify takes a hop count too (proxy-addr); its typings only miss that case.
     trustProxy: deps.config.trustProxy as boolean | string | string[],
     genReqId: (req) => requestId(req.headers['x-request-id']),
@@ -99,9 +99,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   decorateCaller(app);
   registerSecurityHeaders(app);
-  registerOperatorHostRule(app, deps.config);
+  // On a custom domain a one-segment operator path (/docs) is the customer's link: the redirect
+  // routes, registered last, answer it.
+  let serveSlug: ServeSlug | undefined;
+  registerOperatorHostRule(app, deps.config, (request, reply, slug) =>
+    serveSlug ? serveSlug(request, reply, slug) : reply.callNotFound());
   registerInputGuard(app);
   registerShutdownAnswer(app);
+  const fastRedirectAnswered = registerRequestLog(app, {
+    metrics: deps.metrics,
+    log: deps.log,
+    redirectSample: deps.config.accessLogRedirectSample,
+    redirectRoutes: REDIRECT_ROUTES,
+  });
 
   // Callback style, not async: this runs on every answer, the redirect's included.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -121,22 +131,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       info: {
         title: 'Signpost API',
         version: '1.0.0',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description:
           'Short links, campaigns and deep links. Every error answers {status, error, message, timestamp, code}.',
       },
       servers: [{ url: deps.config.publicBaseUrl }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
-          adminToken: { type: 'http', scheme: 'bearer' },
-          journeyApp: { type: 'apiKey', in: 'header', name: 'X-App-ID' },
-          journeyAppKey: { type: 'apiKey', in: 'header', name: 'X-Mobile-App-API-Key' },
-          consoleSession: { type: 'apiKey', in: 'cookie', name: 'sp_session' },
-        },
-      },
+      tags: OPENAPI_TAGS,
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => finishOpenApiDocument(jsonSchemaTransformObject(input)),
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
@@ -145,13 +149,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The reference page is for API clients: the console's own API stays in /openapi.json only.
     // Swagger UI also stops rendering past about 130 operations on one page.
     transformSpecification: (spec) => {
-      const paths = (spec as { paths?: Record<string, unknown> }).paths ?? {};
-      return { ...spec, paths: Object.fromEntries(Object.entries(paths).filter(([path]) => !path.startsWith('/console/'))) };
+      const { paths = {}, tags = [] } = spec as { paths?: Record<string, unknown>; tags?: Array<{ name: string }> };
+      return {
+        ...spec,
+        paths: Object.fromEntries(Object.entries(paths).filter(([path]) => !path.startsWith('/console/'))),
+        tags: tags.filter((tag) => tag.name !== 'console'),
+      };
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { deps });
+  await app.register(tlsAskRoutes, { deps });
   await app.register(serviceApi, { deps, prefix: '/api/v1/service' });
   await app.register(journeyApi, { deps, prefix: '/api/v1/cross-platform' });
   if (deps.config.adminToken) {
@@ -172,12 +181,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(wellKnownRoutes, { associationFiles: deps.apps.associationFiles });
   await app.register(mobileSdkApi, { deps, prefix: '/api/v1/sdk/mobile' });
   await app.register(webSdkDataApi, { webSdk: deps.deepLinks.webSdk, sdk: deps.sdk, prefix: '/api/v1/sdk/web' });
+  await app.register(webJourneyApi, { deps, prefix: '/api/v1/sdk/web/journey' });
   const redirect = registerRedirectRoutes(app, deps, {
     address: createClientAddress(deps.config.trustProxy),
     requestId,
     isOwnPath,
+    answered: fastRedirectAnswered,
   });
-  if (!requestLogging) fastRedirect = redirect;
+  serveSlug = redirect.serveSlug;
+  fastRedirect = redirect.fastRedirect;
   // From the first moment of a shutdown Fastify answers 503 with Connection: close, so keep-alive
   // clients move to another instance and the server can close; the fast path must not keep
   // serving them.

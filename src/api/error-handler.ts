@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { inputFaultOf } from '../oltp/sql-helpers.js';
 import { isDomainError, type DomainError, type ErrorKind } from '../shared/errors.js';
+import { errorLanguageOf, localizedMessage } from './error-messages.js';
 import type { ErrorBody } from './schemas/common.js';
 
 /** The HTTP status of each kind of domain error. */
@@ -39,8 +40,14 @@ export function errorBody(status: number, code: string, message: string): ErrorB
   };
 }
 
+/** The error body, its message in the caller's language (Accept-Language: Korean or English). */
 export function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(status, code, message));
+  const language = errorLanguageOf(reply.request.headers['accept-language']);
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .header('content-language', language)
+    .send(errorBody(status, code, localizedMessage(language, code, message)));
 }
 
 /** Fastify's own client errors, mapped to our codes and plain messages. */

@@ -1,9 +1,12 @@
-// Liveness (/healthz, part of the operator interface), readiness (/readyz) and Prometheus metrics.
+// Liveness (/healthz, part of the operator interface), readiness (/readyz) and Prometheus metrics
+// (here unless METRICS_PORT moves them to a port of their own: metrics-server.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { unauthenticated } from '../shared/errors.js';
 import type { AppDeps } from './deps.js';
+import { METRICS_TOKEN_INVALID, metricsAuthorized } from './metrics-server.js';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'lifecycle' | 'metrics'> }> = async (app, { deps }) => {
+export const healthRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'lifecycle' | 'metrics' | 'config'> }> = async (app, { deps }) => {
   app.get('/healthz', {
     schema: { tags: ['operations'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } },
   }, async () => ({ status: 'ok' as const }));
@@ -19,7 +22,13 @@ export const healthRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'lifecycl
     return reply.code(503).send({ status: 'unavailable' as const });
   });
 
-  app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } }, async (_request, reply) =>
-    reply.type('text/plain; version=0.0.4; charset=utf-8').send(await deps.metrics.render()),
-  );
+  if (deps.config.metricsPort !== undefined) return;
+  const token = deps.config.metricsToken;
+  app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } }, async (request, reply) => {
+    if (!metricsAuthorized(request.headers.authorization, token)) {
+      reply.header('www-authenticate', 'Bearer');
+      throw unauthenticated(METRICS_TOKEN_INVALID.code, METRICS_TOKEN_INVALID.message);
+    }
+    return reply.type(deps.metrics.contentType).send(await deps.metrics.render());
+  });
 };

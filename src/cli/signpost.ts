@@ -1,27 +1,35 @@
 // `signpost`: the operator's command line. A plain HTTP client of the operator API
 // (/api/admin/v1), so it works against any running Signpost, local or remote, and
 // never touches the stores itself.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const USAGE = `Usage: signpost <command> [options] [--json]
+       signpost --version
 
 Organizations
   signpost org create --name NAME [--plan PLAN]      new organization and its first API key
+  signpost org list [--search TEXT] [--plan PLAN] [PAGING]
   signpost org show ORG_ID
   signpost org plan ORG_ID --plan PLAN [--quota N | --quota default]
   signpost org add-ons ORG_ID [--user-journey true|false] [--revenue-analytics true|false]
   signpost org ip-allowlist ORG_ID [IP|CIDR ...]     no addresses: allow all again
 Service API keys
   signpost key create ORG_ID
+  signpost key list ORG_ID [PAGING]                   names and first characters, never the keys
+  signpost key show ORG_ID KEY_ID
   signpost key delete ORG_ID KEY_ID
 Custom domains
   signpost domain add ORG_ID DOMAIN_NAME
+  signpost domain list [--org ORG_ID] [--status STATUS] [--deletion-requested true|false] [--search TEXT] [PAGING]
+  signpost domain show DOMAIN_ID
   signpost domain status DOMAIN_ID STATUS            PENDING, VERIFIED, ACTIVE, FAILED or REVOKED
+  signpost domain delete DOMAIN_ID                   completes a deletion request; refused while links use it
 Webhooks
   signpost webhook set ORG_ID --url URL --secret SECRET [--events click,campaign,goal,funnel,session]
 Single sign-on partners
   signpost partner create --name NAME --origins https://a,https://b --login-url URL --email EMAIL [--org ORG_ID] [--role ROLE]
-  signpost partner list
+  signpost partner list [PAGING]
   signpost partner show CLIENT_ID
   signpost partner secret CLIENT_ID                  a new shared secret; linked users keep working
   signpost partner delete CLIENT_ID
@@ -35,7 +43,8 @@ ClickHouse
                                                      one read-only query; its rows on stdout
 
 PLAN is FREE, PRO, BUSINESS or ENTERPRISE. ROLE is owner, admin, developer or analyst.
---json prints the API's JSON answer as it is; otherwise a key: value summary.
+PAGING is [--page N] [--size N]: pages count from 0, 20 rows each by default (at most 100).
+--json prints the API's JSON answer as it is; otherwise a key: value summary (lists: a table).
 
 Environment
   SIGNPOST_URL           the service (default http://localhost:$PORT, PORT default 8080)
@@ -56,6 +65,10 @@ interface Command {
   required?: string[];
   method: Method;
   path(args: string[]): string;
+  /** Query parameters from the options; undefined ones are left out. */
+  query?(opts: Options): Record<string, string | undefined>;
+  /** A paged list: the columns of its table. */
+  table?: string[];
   body?(opts: Options, args: string[]): unknown;
   /** Said after the answer: secrets the API will never show again. */
   note?: string;
@@ -71,6 +84,8 @@ class UsageError extends Error {}
 const SHOWN_ONCE = 'The API key above is shown only this once: store it now.';
 const SECRET_SHOWN_ONCE = 'The shared secret above is shown only this once: store it now.';
 
+const PAGING = ['page', 'size'];
+
 const COMMANDS: Record<string, Command> = {
   'org create': {
     args: [],
@@ -80,6 +95,14 @@ const COMMANDS: Record<string, Command> = {
     path: () => '/organizations',
     body: (o) => ({ name: o.name, ...(o.plan === undefined ? {} : { plan: upper(o.plan) }) }),
     note: SHOWN_ONCE,
+  },
+  'org list': {
+    args: [],
+    options: ['search', 'plan', ...PAGING],
+    method: 'GET',
+    path: () => '/organizations',
+    query: (o) => ({ search: text(o.search), plan: o.plan === undefined ? undefined : upper(o.plan), ...paging(o) }),
+    table: ['id', 'name', 'plan', 'monthlyQuota', 'createdAt'],
   },
   'org show': { args: ['ORG_ID'], method: 'GET', path: ([org]) => `/organizations/${seg(org)}` },
   'org plan': {
@@ -112,6 +135,15 @@ const COMMANDS: Record<string, Command> = {
     path: ([org]) => `/organizations/${seg(org)}/api-keys`,
     note: SHOWN_ONCE,
   },
+  'key list': {
+    args: ['ORG_ID'],
+    options: PAGING,
+    method: 'GET',
+    path: ([org]) => `/organizations/${seg(org)}/api-keys`,
+    query: paging,
+    table: ['id', 'name', 'prefix', 'createdAt'],
+  },
+  'key show': { args: ['ORG_ID', 'KEY_ID'], method: 'GET', path: ([org, key]) => `/organizations/${seg(org)}/api-keys/${seg(key)}` },
   'key delete': {
     args: ['ORG_ID', 'KEY_ID'],
     method: 'DELETE',
@@ -123,6 +155,27 @@ const COMMANDS: Record<string, Command> = {
     method: 'POST',
     path: ([org]) => `/organizations/${seg(org)}/custom-domains`,
     body: (_o, [, domainName]) => ({ domainName }),
+  },
+  'domain list': {
+    args: [],
+    options: ['org', 'status', 'deletion-requested', 'search', ...PAGING],
+    method: 'GET',
+    path: () => '/custom-domains',
+    query: (o) => ({
+      organizationId: o.org === undefined ? undefined : String(positive('--org', o.org)),
+      status: o.status === undefined ? undefined : upper(o.status),
+      deletionRequested: o['deletion-requested'] === undefined ? undefined : String(bool('deletion-requested', o['deletion-requested'])),
+      search: text(o.search),
+      ...paging(o),
+    }),
+    table: ['id', 'domainName', 'organizationId', 'status', 'deletionRequested', 'createdAt'],
+  },
+  'domain show': { args: ['DOMAIN_ID'], method: 'GET', path: ([id]) => `/custom-domains/${seg(id)}` },
+  'domain delete': {
+    args: ['DOMAIN_ID'],
+    method: 'DELETE',
+    path: ([id]) => `/custom-domains/${seg(id)}`,
+    done: ([id]) => `deleted: custom domain ${id}`,
   },
   'domain status': {
     args: ['DOMAIN_ID', 'STATUS'],
@@ -151,7 +204,14 @@ const COMMANDS: Record<string, Command> = {
     options: ['name', 'origins', 'login-url', 'email', 'org', 'role'],
     note: SECRET_SHOWN_ONCE,
   },
-  'partner list': { args: [], method: 'GET', path: () => '/partners' },
+  'partner list': {
+    args: [],
+    options: PAGING,
+    method: 'GET',
+    path: () => '/partners',
+    query: paging,
+    table: ['clientId', 'serviceName', 'organizationId', 'defaultRole', 'createdAt'],
+  },
   'partner show': { args: ['CLIENT_ID'], method: 'GET', path: ([clientId]) => `/partners/${seg(clientId)}` },
   'partner secret': { args: ['CLIENT_ID'], method: 'POST', path: ([clientId]) => `/partners/${seg(clientId)}/secret`, note: SECRET_SHOWN_ONCE },
   'partner delete': {
@@ -205,6 +265,19 @@ const seg = (value: string | undefined) => encodeURIComponent(value ?? '');
 const upper = (value: unknown) => String(value).toUpperCase();
 const list = (value: unknown) => String(value).split(',').map((s) => s.trim()).filter(Boolean);
 
+const text = (value: string | boolean | undefined) => (value === undefined ? undefined : String(value));
+
+/** --page (from 0) and --size, checked here so a typo is a usage error, not a 400. */
+function paging(o: Options): Record<string, string | undefined> {
+  const page = o.page === undefined ? undefined : /^\d+$/.test(String(o.page)) ? String(o.page) : usageError('--page takes a whole number (pages count from 0)');
+  const size = o.size === undefined ? undefined : String(positive('--size', o.size));
+  return { page, size };
+}
+
+function usageError(message: string): never {
+  throw new UsageError(message);
+}
+
 function id(name: string, value: unknown): number {
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
   throw new UsageError(`--${name} takes a number`);
@@ -254,6 +327,7 @@ function parse(argv: string[]): { help: boolean; json: boolean; name: string; co
       options: {
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
         ...Object.fromEntries(stringOptions.map((o) => [o, { type: 'string' as const }])),
       },
     }),
@@ -291,6 +365,25 @@ function summarize(value: unknown, prefix = ''): string[] {
   return Object.entries(value).flatMap(([key, inner]) => summarize(inner, prefix ? `${prefix}.${key}` : key));
 }
 
+/** A page of records as aligned columns, then where the page stands. */
+function tabulate(answer: unknown, columns: string[]): string[] {
+  const page = answer as { content?: Record<string, unknown>[]; page?: number; totalPages?: number; totalElements?: number };
+  if (!Array.isArray(page.content)) return summarize(answer);
+  const cell = (v: unknown) => (v === null || v === undefined ? '-' : String(v));
+  const rows = [columns, ...page.content.map((r) => columns.map((c) => cell(r[c])))];
+  const widths = columns.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r) => r.map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]!))).join('  '));
+  const total = page.totalElements ?? page.content.length;
+  const pages = page.totalPages ?? 1;
+  const where = pages > 1 ? `; page ${page.page ?? 0} of 0..${pages - 1} (--page N)` : '';
+  return [...(page.content.length === 0 ? [] : lines), `${total} in all${where}`];
+}
+
+function version(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
 function baseUrl(): string {
   const url = process.env.SIGNPOST_URL?.trim() || `http://localhost:${process.env.PORT?.trim() || '8080'}`;
   try {
@@ -312,6 +405,10 @@ function describeNetworkError(err: unknown, base: string, timeoutMs: number): st
 
 async function run(argv: string[]): Promise<number> {
   const { help, json, name, command, opts, args } = parse(argv);
+  if (opts.version === true && !name) {
+    process.stdout.write(`signpost ${version()}\n`);
+    return 0;
+  }
   if (help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -323,6 +420,8 @@ async function run(argv: string[]): Promise<number> {
   }
   checkUsage(name, command, opts, args);
   const body = command.body?.(opts, args);
+  const query = Object.entries(command.query?.(opts) ?? {}).filter((e): e is [string, string] => e[1] !== undefined);
+  const search = query.length === 0 ? '' : `?${new URLSearchParams(query).toString()}`;
 
   const token = process.env.SIGNPOST_ADMIN_TOKEN?.trim();
   if (!token) {
@@ -333,7 +432,7 @@ async function run(argv: string[]): Promise<number> {
   let response: Response;
   let bytes: Buffer;
   try {
-    response = await fetch(`${base}/api/admin/v1${command.path(args)}`, {
+    response = await fetch(`${base}/api/admin/v1${command.path(args)}${search}`, {
       method: command.method,
       headers: {
         authorization: `Bearer ${token}`,
@@ -377,7 +476,8 @@ async function run(argv: string[]): Promise<number> {
     if (command.note) process.stderr.write(`${command.note}\n`);
     return 0;
   }
-  const lines = answer !== undefined ? summarize(answer) : [command.done?.(args) ?? `done (HTTP ${response.status})`];
+  const readable = (a: unknown) => (command.table ? tabulate(a, command.table) : summarize(a));
+  const lines = answer !== undefined ? readable(answer) : [command.done?.(args) ?? `done (HTTP ${response.status})`];
   if (command.note) lines.push('', command.note);
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;

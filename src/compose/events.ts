@@ -38,6 +38,6 @@ export function composePublisher(ctx: { config: Config; log: Logger; metrics: Me
     maxBatch: config.eventBatchMax,
     maxDelayMs: config.eventBatchDelayMs,
   });
-  metrics.define('event_backlog', 'gauge', 'Events recorded and not yet held by the bus', () => [{ labels: {}, value: events.backlog() }]);
+  metrics.define('event_backlog', 'gauge', 'Events recorded and not yet held by the bus', { collect: () => [{ labels: {}, value: events.backlog() }] });
   return events;
 }

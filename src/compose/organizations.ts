@@ -21,9 +21,10 @@ export function composeOrganizations({
   clock,
   audit,
   ssoPartners,
-}: Pick<Wiring, 'sql' | 'clickhouse' | 'repos' | 'secretBox' | 'clock'> & { audit: AuditTrail; ssoPartners: SsoPartnersRepo }): OrganizationServices {
+  linkChanged,
+}: Pick<Wiring, 'sql' | 'clickhouse' | 'repos' | 'secretBox' | 'clock' | 'linkChanged'> & { audit: AuditTrail; ssoPartners: SsoPartnersRepo }): OrganizationServices {
   const { organizations } = repos;
-  const accounts = createOrganizationsService({ organizations, apiKeys: repos.apiKeys, audit });
+  const accounts = createOrganizationsService({ organizations, apiKeys: repos.apiKeys, audit, linkChanged });
   return {
     accounts,
     apiKeys: createApiKeysService({ apiKeys: repos.apiKeys, usage: createApiKeyUsage(clickhouse), audit, setIpAllowlist: accounts.setIpAllowlist }),

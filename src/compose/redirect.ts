@@ -23,14 +23,17 @@ export async function composeRedirect(ctx: {
     maxConcurrentLoads: ctx.poolSize,
   });
   const { metrics } = ctx;
-  metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', () => [{ labels: {}, value: resolver.cache.stats().size }]);
-  metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', () => {
-    const s = resolver.cache.stats();
-    return [
-      { labels: { result: 'hit' }, value: s.hits },
-      { labels: { result: 'miss' }, value: s.misses },
-      { labels: { result: 'stale' }, value: s.staleServed },
-    ];
+  metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', { collect: () => [{ labels: {}, value: resolver.cache.stats().size }] });
+  metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', {
+    labels: { result: ['hit', 'miss', 'stale'] },
+    collect: () => {
+      const s = resolver.cache.stats();
+      return [
+        { labels: { result: 'hit' }, value: s.hits },
+        { labels: { result: 'miss' }, value: s.misses },
+        { labels: { result: 'stale' }, value: s.staleServed },
+      ];
+    },
   });
   return resolver;
 }

@@ -6,6 +6,7 @@ import { createLinkStatsService } from '../core/stats/link-stats.js';
 import type { StatsService } from '../core/stats/stats-service.js';
 import { createClickDashboard } from '../olap/click-dashboard.js';
 import { createClickStats } from '../olap/click-stats.js';
+import { createDeferredMatchStats } from '../olap/deferred-match-stats.js';
 import { createInstallStats } from '../olap/install-stats.js';
 import { createJourneyStats } from '../olap/journey-stats.js';
 import { createRevenueStats } from '../olap/revenue-stats.js';
@@ -29,6 +30,7 @@ export function composeStats({ config, clickhouse, clickCounts, repos, clock }: 
       mobileApps: repos.mobileApps,
       installStats: createInstallStats(clickhouse),
       revenueStats,
+      deferredMatchStats: createDeferredMatchStats(clickhouse),
       clock,
     }),
     journey: createJourneyStatsService({ stats: createJourneyStats(clickhouse), clock }),

@@ -18,6 +18,20 @@ export interface BusMessage {
  */
 export type BatchHandler = (messages: BusMessage[]) => Promise<void>;
 
+/**
+ * Thrown by a handler that cannot write a batch until more messages delivered again with it are
+ * here: the OLAP writer replays an insert group a crash cut only whole, and after a crash
+ * JetStream hands a group's messages back as their ack waits run out, not always in one fetch.
+ * Not a failure: the bus keeps the batch in hand (nothing counts as a delivery or a strike) and
+ * hands it over again together with what comes next. The handler bounds the wait itself.
+ */
+export class WaitForMore extends Error {
+  override name = 'WaitForMore';
+}
+
+/** A held batch grows by at most this many fetches' worth before the bus stops adding to it. */
+export const MAX_HELD_BATCHES = 4;
+
 export interface ConsumerOptions {
   /** Durable name: one logical reader; instances sharing it split the work. */
   durable: string;

@@ -24,6 +24,8 @@ export interface FunnelStageData {
   linkId: number | null;
   goalType?: string | null;
   goalValue?: number | null;
+  /** A goal value the app sent that is not a number (goalValue is then null). */
+  goalText?: string | null;
   currency?: string | null;
   deviceType?: string | null;
   externalUserId?: string | null;
@@ -34,11 +36,13 @@ export interface FunnelStageData {
 export interface ResolutionData {
   appId: number;
   platform: AppPlatform | null;
-  method: 'token' | 'referrer' | 'fingerprint' | 'shorturl' | 'campaign';
+  method: 'token' | 'referrer' | 'clipboard' | 'fingerprint' | 'shorturl' | 'campaign';
   matched: boolean;
-  matchType: 'referrer' | 'fingerprint' | 'token' | 'direct' | null;
+  matchType: 'referrer' | 'clipboard' | 'fingerprint' | 'token' | 'direct' | null;
   confidence: number;
   failureReason: string | null;
+  /** What agreed on a first launch's match (referrer, token, ip, osVersion, …); absent otherwise. */
+  signals?: readonly string[];
   linkType: LinkType | null;
   linkId: number | null;
   reengagement: boolean;
@@ -51,7 +55,7 @@ export interface AppInstallData {
   platform: AppPlatform;
   linkType: LinkType | null;
   linkId: number | null;
-  matchType: 'referrer' | 'fingerprint' | 'organic';
+  matchType: 'referrer' | 'clipboard' | 'fingerprint' | 'organic';
   confidence: number;
   /** Used for the country only; never stored. */
   ip: string;
@@ -74,6 +78,7 @@ function funnelStageRow(e: WireEvent<FunnelStageData>): EventRow {
     stage: (MOBILE_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
     goal_type: str(d.goalType, 50),
     goal_value: num(typeof d.goalValue === 'string' ? Number(d.goalValue) : d.goalValue),
+    goal_text: str(d.goalText, 200),
     currency: str(d.currency, 3).toUpperCase(),
     device_type: str(d.deviceType, 50),
     external_user_id: str(d.externalUserId, 200),
@@ -89,6 +94,7 @@ function resolutionRow(e: WireEvent<ResolutionData>): EventRow {
     match_type: d.matched === true ? str(d.matchType, 20) : '',
     confidence: confidence(d.confidence),
     failure_reason: d.matched === true ? '' : str(d.failureReason, 100) || 'unknown',
+    signals: Array.isArray(d.signals) ? d.signals.slice(0, 16).map((s) => str(s, 20)).filter(Boolean) : [],
     reengagement: d.reengagement === true ? 1 : 0,
     user_key: str(d.userKey, 200),
   }));

@@ -42,7 +42,7 @@ export type RecordedEvent = { [T in EventType]: EventOf<T> }[EventType];
 
 /** The registry with every entry seen through its spec type (optional parts optional). */
 const SPECS: { readonly [T in EventType]: EventTypeSpec<EventPayloads[T]> } = EVENT_REGISTRY;
-const EVENT_TYPES = Object.keys(SPECS) as EventType[];
+export const EVENT_TYPES = Object.keys(SPECS) as EventType[];
 
 /** The registered spec of a type read off the bus, or undefined for a type this version does not know. */
 export function specOf(type: string): EventTypeSpec<unknown> | undefined {

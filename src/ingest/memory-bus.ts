@@ -16,7 +16,7 @@ import { createDeadLetterFile, type DeadLetterFile } from './dead-letter-file.js
 import { openSegmentLog, type SegmentLog } from './segment-log.js';
 import { createSpool, type Spool } from './spool.js';
 import {
-  backoffMs, ISOLATE_AFTER_FAILURES, PARK_AFTER_FAILURES, sleep, subjectMatches,
+  backoffMs, ISOLATE_AFTER_FAILURES, MAX_HELD_BATCHES, PARK_AFTER_FAILURES, sleep, subjectMatches, WaitForMore,
   type Bus, type BusMessage, type Consumer, type ConsumerOptions,
 } from './bus.js';
 
@@ -108,8 +108,8 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
   const checkpointTimer = store ? setInterval(() => saveCheckpoints(false), options.checkpointIntervalMs ?? 100) : undefined;
   checkpointTimer?.unref();
 
-  metrics?.define('bus_messages_parked_total', 'counter', 'Bus messages that kept failing while others succeeded, moved to the dead letters');
-  if (store) metrics?.define('bus_log_segments', 'gauge', 'Segment files of the in-process bus log', () => [{ labels: {}, value: store.log.segmentCount() }]);
+  metrics?.define('bus_messages_parked_total', 'counter', 'Bus messages that kept failing while others succeeded, moved to the dead letters', { labels: { consumer: [] } });
+  if (store) metrics?.define('bus_log_segments', 'gauge', 'Segment files of the in-process bus log', { collect: () => [{ labels: {}, value: store.log.segmentCount() }] });
 
   function openStore(dir: string): Store {
     const checkpoints = createCheckpoints(path.join(dir, 'consumers'));
@@ -238,7 +238,8 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     });
   }
 
-  async function deliver(queue: Queue, batch: Pending[]): Promise<boolean> {
+  /** Hands a batch over: true when it was acknowledged, false when it failed, 'wait' when the handler waits for more (WaitForMore). */
+  async function deliver(queue: Queue, batch: Pending[]): Promise<boolean | 'wait'> {
     queue.busy = true;
     queue.lastBatchAt = Date.now();
     try {
@@ -247,6 +248,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       queue.failedInARow = 0;
       return true;
     } catch (err) {
+      if (err instanceof WaitForMore) return 'wait';
       queue.failedInARow++;
       failed(batch, err);
       if (batch.length > 1 || batch[0]!.failures === 1) log.warn({ err, durable: queue.options.durable, size: batch.length }, 'batch failed, will redeliver');
@@ -284,10 +286,14 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     let probeFailed = false;
     const failing: Pending[] = [];
     let tried = 0;
+    const waiting: Pending[] = [];
     for (const m of suspects) {
       if (queue.stopped || (!succeeded && failing.length >= 2)) break;
       tried++;
-      if (await deliver(queue, [m])) succeeded = true;
+      const outcome = await deliver(queue, [m]);
+      // Waiting for other messages is no fault of this one: it is tried again in the next pass.
+      if (outcome === 'wait') waiting.push(m);
+      else if (outcome) succeeded = true;
       else failing.push(m);
       if (afterOutage && tried === 1 && succeeded) return { left: suspects.slice(1), succeeded, allFailed: false, healed: true };
     }
@@ -295,8 +301,9 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       const suspected = new Set(suspects);
       const probe = queue.messages.find((m) => !suspected.has(m));
       if (probe) {
-        if (await deliver(queue, [probe])) succeeded = true;
-        else probeFailed = true;
+        const outcome = await deliver(queue, [probe]);
+        if (outcome === true) succeeded = true;
+        else if (outcome === false) probeFailed = true;
       }
     }
     const allFailed = !succeeded && (failing.length >= 2 || probeFailed);
@@ -307,7 +314,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
         if (m.strikes >= PARK_AFTER_FAILURES && (await park(queue, m))) parked.add(m);
       }
     }
-    const left = [...failing.filter((m) => !parked.has(m)), ...suspects.slice(tried)];
+    const left = [...failing.filter((m) => !parked.has(m)), ...waiting, ...suspects.slice(tried)];
     return { left, succeeded, allFailed, healed: false };
   }
 
@@ -351,7 +358,15 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
         continue;
       }
       const batch = queue.messages.slice(0, retrySize || maxBatch);
-      if (await deliver(queue, batch)) {
+      const outcome = await deliver(queue, batch);
+      if (outcome === 'wait') {
+        // The same messages again, with what arrived behind them, once more could have come.
+        const grown = Math.min(MAX_HELD_BATCHES * maxBatch, batch.length + maxBatch);
+        if (queue.messages.length <= batch.length || grown === batch.length) await backOff(queue, 1_000);
+        retrySize = Math.min(grown, Math.max(batch.length, queue.messages.length));
+        continue;
+      }
+      if (outcome) {
         failures = 0;
         retrySize = 0;
         continue;
@@ -448,6 +463,7 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       restore(queue);
       if (queue.messages.length > 0) log.info({ durable: consumerOptions.durable, messages: queue.messages.length }, 'delivering again what was not acknowledged before the restart');
       queues.set(consumerOptions.durable, queue);
+      metrics?.inc('bus_messages_parked_total', { consumer: consumerOptions.durable }, 0);
       queue.done = run(queue);
       return {
         durable: consumerOptions.durable,

@@ -20,8 +20,10 @@ import type { Logger } from '../shared/logger.js';
 import {
   backoffMs,
   ISOLATE_AFTER_FAILURES,
+  MAX_HELD_BATCHES,
   PARK_AFTER_FAILURES,
   sleep,
+  WaitForMore,
   type Bus,
   type BusMessage,
   type Consumer,
@@ -35,9 +37,18 @@ export interface NatsBusOptions {
   log: Logger;
   /** The first retry delay of a failed batch (doubling up to 10 s); tests shorten it. */
   retryBaseMs?: number;
+  /** How long JetStream waits for an acknowledgement before it delivers a message again; tests shorten it. */
+  ackWaitMs?: number;
 }
 
-const ACK_WAIT_MS = 60_000;
+/**
+ * Messages a process fetched and never acknowledged (it was killed) go to another consumer, or to
+ * the same one restarted, after this long: the delay of the counts after a crash. A handler
+ * working longer tells JetStream so (working()), up to MAX_WORKING_ACK_WAITS ack waits, after
+ * which its messages are deemed lost with it and delivered again.
+ */
+const ACK_WAIT_MS = 15_000;
+const MAX_WORKING_ACK_WAITS = 20;
 /** The stream drops a message id published again within this span. */
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const DEAD_LETTER_REASON = 'Signpost-Dead-Letter-Reason';
@@ -58,6 +69,7 @@ interface SoloFailures {
 export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   const log = options.log.child({ module: 'nats-bus' });
   const ns = options.namespace;
+  const ackWaitMs = options.ackWaitMs ?? ACK_WAIT_MS;
   const stream = `${ns}_EVENTS`;
   const dlqStream = `${ns}_DLQ`;
   const nc: NatsConnection = await connect({
@@ -95,7 +107,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: full(filter),
-      ack_wait: ACK_WAIT_MS * 1_000_000,
+      ack_wait: ackWaitMs * 1_000_000,
       max_ack_pending: 20_000,
     };
     try {
@@ -109,6 +121,20 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         // Another instance created it between our look-up and our add.
         if (!/already (exists|in use)/i.test(String(addErr))) throw addErr;
       }
+    }
+  }
+
+  /** Runs the handler, telling JetStream every third of the ack wait that the messages are still in hand. */
+  async function whileWorking(jsMessages: JsMsg[], work: () => Promise<void>): Promise<void> {
+    let beats = 0;
+    const beat = setInterval(() => {
+      if (++beats > 3 * MAX_WORKING_ACK_WAITS) return clearInterval(beat);
+      for (const m of jsMessages) m.working();
+    }, ackWaitMs / 3);
+    try {
+      await work();
+    } finally {
+      clearInterval(beat);
     }
   }
 
@@ -178,13 +204,18 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
           const message = toBusMessage(m, true);
           try {
             if (order.length === 1) throw batchError;
-            await handler([message]);
+            await whileWorking([m], () => handler([message]));
             m.ack();
             soloFailures.delete(message.id);
             successes++;
             succeeded++;
             failedInRow = 0;
           } catch (err) {
+            if (err instanceof WaitForMore) {
+              // Not a failure of this message: it comes back once the handler stops waiting.
+              m.nak(1_000);
+              continue;
+            }
             failedInRow++;
             const record = soloFailures.get(message.id) ?? { count: 0, successesBefore: successes };
             record.count++;
@@ -201,29 +232,67 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         return succeeded > 0;
       }
 
+      /**
+       * Merges what a fetch brought into the batch held for the handler: a message the server
+       * delivered again meanwhile (its ack wait ran out) replaces its older delivery.
+       */
+      const merge = (held: JsMsg[], fetched: JsMsg[]): JsMsg[] => {
+        if (held.length === 0) return fetched;
+        const bySeq = new Map(held.map((m) => [m.seq, m]));
+        for (const m of fetched) bySeq.set(m.seq, m);
+        return [...bySeq.values()];
+      };
+
       const loop = (async () => {
         /** Rounds in a row in which nothing went through. */
         let failures = 0;
+        /** A batch the handler waits to see more of (WaitForMore), kept in hand meanwhile. */
+        let held: JsMsg[] = [];
         while (!stopping.signal.aborted) {
-          const jsMessages: JsMsg[] = [];
+          const fetched: JsMsg[] = [];
+          const room = MAX_HELD_BATCHES * maxBatch - held.length;
           try {
-            const iter = await consumer.fetch({ max_messages: maxBatch, expires: 1_000 });
-            for await (const m of iter) jsMessages.push(m);
+            if (room <= 0) await sleep(1_000, stopping.signal);
+            else {
+              const iter = await consumer.fetch({ max_messages: Math.min(maxBatch, room), expires: 1_000 });
+              for await (const m of iter) fetched.push(m);
+            }
           } catch (err) {
-            if (stopping.signal.aborted) break;
-            log.warn({ err, durable: name }, 'fetch failed');
-            await sleep(backoffMs(++failures, retryBaseMs), stopping.signal);
-            continue;
+            // A fetch can fail after it delivered messages (`heartbeats missed` when this process
+            // was too busy to read the server's heartbeats in time). Those are ours until their
+            // ack wait runs out: handled now, not left to come back then.
+            if (stopping.signal.aborted) {
+              for (const m of merge(held, fetched)) m.nak();
+              break;
+            }
+            log.warn({ err, durable: name, delivered: fetched.length }, 'fetch failed');
+            if (fetched.length === 0 && held.length === 0) {
+              await sleep(backoffMs(++failures, retryBaseMs), stopping.signal);
+              continue;
+            }
           }
+          if (stopping.signal.aborted && held.length > 0) {
+            for (const m of merge(held, fetched)) m.nak();
+            break;
+          }
+          const jsMessages = merge(held, fetched);
+          held = [];
           if (jsMessages.length === 0) continue;
           try {
             const batch = jsMessages.map((m) => toBusMessage(m, m.seq <= highestSeq));
             for (const m of jsMessages) if (m.seq > highestSeq) highestSeq = m.seq;
-            await handler(batch);
+            await whileWorking(jsMessages, () => handler(batch));
             for (const m of jsMessages) m.ack();
             successes += jsMessages.length;
             failures = 0;
           } catch (err) {
+            if (err instanceof WaitForMore) {
+              // Still ours: the ack wait starts again now, and the next round adds what comes.
+              for (const m of jsMessages) m.working();
+              held = jsMessages;
+              log.debug({ durable: name, held: held.length, reason: err.message }, 'holding a batch for more of its messages');
+              continue;
+            }
             const isolate = jsMessages.some((m) => m.info.deliveryCount >= ISOLATE_AFTER_FAILURES);
             if (isolate) {
               log.warn({ err, durable: name, size: jsMessages.length }, 'batch keeps failing: handling its messages one at a time');

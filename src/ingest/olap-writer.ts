@@ -6,9 +6,15 @@
 //
 // Counting once: the insert's deduplication token is made from the batch's message ids, so a
 // batch retried as it was (the in-process bus does; so does a handler retry) is dropped by the
-// engine. A message delivered again in another company (JetStream after a crash or a lost ack)
-// would carry another token, so for redelivered messages the writer first asks the table which
-// of their event ids it holds already and leaves those out.
+// engine, in the raw table and in each rollup alike. A batch's messages are recorded as one insert
+// group before its inserts. Delivered again (JetStream after a crash or a lost ack, the in-process
+// bus after a restart), perhaps with other messages, a recorded group whose messages are all back
+// is inserted again as it was (the same events, under the same token): an insert a crash cut
+// between the raw rows and the rollups is completed, and nothing is counted twice. A recorded
+// group back only in part waits for the rest (WaitForMore: JetStream redelivers a batch as each
+// message's ack wait runs out, not always in one fetch), up to groupWaitMs. Redelivered messages
+// outside such a group, and those of a group whose rest never came, are looked up in the table,
+// and only the events it does not hold yet go in.
 //
 // One bad event never holds up the rest: an event whose row cannot be built or holds text with a
 // lone UTF-16 surrogate is dead-lettered before the insert, and an insert ClickHouse still refuses
@@ -18,8 +24,8 @@ import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
-import type { EventRow, RowSink } from '../shared/event-rows.js';
-import type { BatchHandler, Bus, BusMessage } from './bus.js';
+import type { EventRow, RecordedGroup, RowSink } from '../shared/event-rows.js';
+import { WaitForMore, type BatchHandler, type Bus, type BusMessage } from './bus.js';
 import { decodeBatch, encodeBatch, type DecodedBatch, type EventEnvelope } from './envelope.js';
 
 /** How one event type becomes rows of one ClickHouse table. */
@@ -34,6 +40,8 @@ export interface OlapWriterOptions {
   routes: Record<string, TableRoute>;
   log: Logger;
   metrics: Metrics;
+  /** How long a recorded group back only in part waits for the rest of its messages; default GROUP_WAIT_MS. */
+  groupWaitMs?: number;
 }
 
 /**
@@ -78,6 +86,12 @@ function isDataError(err: unknown): boolean {
   return code !== undefined && DATA_ERROR_CODES.has(String(code));
 }
 
+/** Why an event was dead-lettered, as `events_dead_lettered_total` labels it. */
+const DEAD_LETTER_REASONS = ['undecodable', 'invalid', 'refused', 'malformed', 'unmappable'];
+
+/** Seconds from the edge to ClickHouse: the batch delay and write interval (about a second) up to a long outage. */
+const LAG_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800];
+
 /** A string that is not well-formed UTF-16 (a lone surrogate); ES2024, present in Node 20. */
 const isMalformed = (v: string) => !(v as string & { isWellFormed(): boolean }).isWellFormed();
 
@@ -112,6 +126,29 @@ interface TableGroup {
   redelivered: Routed[];
 }
 
+/** Messages inserted under one token: a new group, or a recorded one back again. */
+interface InsertGroup {
+  messages: BusMessage[];
+  /** For a recorded group back again: the events its first insert left out as written already. */
+  leftOut?: Set<string>;
+}
+
+/**
+ * How long a recorded group may be replayed under its token: well within the tables'
+ * deduplication windows (10,000 inserts, close to three hours at one insert a second).
+ */
+const REPLAY_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * How long a recorded group back only in part waits for the rest. After a crash the rest comes
+ * within a second or two (the spread of the first deliveries); a rest that never comes (acked
+ * after all, or handed to another instance) costs this delay once.
+ */
+const GROUP_WAIT_MS = 20_000;
+
+/** Groups remembered as waiting; beyond this the oldest is forgotten (it waits afresh if seen again). */
+const MAX_WAITING_GROUPS = 1_000;
+
 /** Rows built per turn of the event loop (about a millisecond of work). */
 const ROWS_PER_TURN = 250;
 
@@ -144,9 +181,18 @@ const messageOfEvent = (message: BusMessage, event: unknown, eventKey: string): 
 
 export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
   const { bus, sink, routes, metrics } = options;
+  const groupWaitMs = options.groupWaitMs ?? GROUP_WAIT_MS;
   const log = options.log.child({ module: 'olap-writer' });
-  metrics.define('events_written_total', 'counter', 'Events inserted into ClickHouse');
-  metrics.define('events_dead_lettered_total', 'counter', 'Events that could never be written');
+  /** Recorded groups seen back only in part, by their first message id: since when, and whether the wait is over. */
+  const waiting = new Map<string, { since: number; over: boolean }>();
+  const tables = [...new Set(Object.values(routes).map((route) => route.table))];
+  metrics.define('events_written_total', 'counter', 'Events inserted into ClickHouse', { labels: { table: tables } });
+  metrics.define('events_dead_lettered_total', 'counter', 'Events that could never be written', { labels: { reason: DEAD_LETTER_REASONS } });
+  const lag = metrics.histogram('event_write_lag_seconds', 'From an event at the edge to its row in ClickHouse', {
+    labels: { table: tables },
+    buckets: LAG_BUCKETS,
+  });
+  const lagOf = new Map(tables.map((table) => [table, lag.bind({ table })]));
 
   /** Parks one event of a message, alone, with the reason. */
   async function deadLetterEvent(message: BusMessage, event: unknown, eventKey: string, reason: string, label: string): Promise<void> {
@@ -179,11 +225,9 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
     return decoded;
   }
 
-  function groupByTable(decoded: { message: BusMessage; events: EventEnvelope[] }[]): Map<string, TableGroup> {
+  /** `seen` spans the whole batch: one event twice in it (a message the stream took again after a crash of its server, delivered together with the first copy) is written once. */
+  function groupByTable(decoded: { message: BusMessage; events: EventEnvelope[] }[], seen: Set<string>): Map<string, TableGroup> {
     const byTable = new Map<string, TableGroup>();
-    // One event twice in a batch (a message the stream took again after a crash of its server,
-    // delivered together with the first copy) is written once.
-    const seen = new Set<string>();
     for (const { message, events } of decoded) {
       for (const event of events) {
         const route = routes[event.type];
@@ -290,19 +334,121 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
     return { routed: routed.filter(keep), rows: rows.filter(keep) };
   }
 
-  async function writeTables(messages: BusMessage[], byTable: Map<string, TableGroup>): Promise<void> {
-    for (const [table, group] of byTable) {
-      const pending = group.fresh.concat(await notYetWritten(table, group.redelivered));
+  /**
+   * Whether to wait for the rest of a recorded group back only in part: for groupWaitMs from the
+   * first time it is seen so. After that its messages here are taken like any redelivered one.
+   */
+  function waitsForRest(group: RecordedGroup, missing: number): boolean {
+    const key = group.messageIds[0]!;
+    const now = Date.now();
+    let wait = waiting.get(key);
+    if (!wait) {
+      if (waiting.size >= MAX_WAITING_GROUPS) waiting.delete(waiting.keys().next().value!);
+      waiting.set(key, (wait = { since: now, over: false }));
+    }
+    if (wait.over) return false;
+    if (now - wait.since < groupWaitMs) return true;
+    wait.over = true;
+    log.warn({ group: key, messages: group.messageIds.length, missing, waitedMs: now - wait.since },
+      'the rest of a redelivered insert group never came: its messages here are written from the table lookup (if its insert was cut, its rollups may miss them)');
+    return false;
+  }
+
+  /**
+   * Splits a batch into insert groups: each recorded group all of whose messages are here again
+   * (inserted again as it was, under its own token), and the rest, a new group. A message belongs
+   * to the newest group that recorded it. A group partly here cannot be inserted again (a subset
+   * under its token would be dropped as written): the batch waits for the rest (WaitForMore), and
+   * when the rest does not come, its messages are looked up in the table like any redelivered one.
+   */
+  async function insertGroups(messages: BusMessage[]): Promise<InsertGroup[]> {
+    const groups: InsertGroup[] = [];
+    let rest = messages;
+    const redelivered = messages.filter((m) => m.deliveryCount > 1).map((m) => m.id);
+    if (redelivered.length > 0) {
+      const byId = new Map(messages.map((m) => [m.id, m]));
+      const newest = new Map<string, RecordedGroup>();
+      for (const group of await sink.recordedGroups(redelivered, Date.now() - REPLAY_WINDOW_MS)) {
+        for (const id of group.messageIds) if (!newest.has(id)) newest.set(id, group);
+      }
+      const replayed = new Set<string>();
+      let waitFor = 0;
+      for (const group of new Set(newest.values())) {
+        const ids = group.messageIds;
+        const here = ids.filter((id) => byId.has(id));
+        // A message here that a newer group took since belongs to that one: this group is over.
+        if (!here.every((id) => newest.get(id) === group)) continue;
+        if (here.length === ids.length) {
+          groups.push({ messages: ids.map((id) => byId.get(id)!), leftOut: new Set(group.leftOut) });
+          for (const id of ids) replayed.add(id);
+          waiting.delete(ids[0]!);
+        } else if (waitsForRest(group, ids.length - here.length)) {
+          waitFor += ids.length - here.length;
+        }
+      }
+      if (waitFor > 0) throw new WaitForMore(`${waitFor} messages of redelivered insert groups are not here yet`);
+      if (replayed.size > 0) log.info({ groups: groups.length, messages: replayed.size }, 'inserting redelivered groups again under their tokens');
+      rest = messages.filter((m) => !replayed.has(m.id));
+    }
+    if (rest.length > 0) groups.push({ messages: rest });
+    return groups;
+  }
+
+  /**
+   * The events each table takes. A new group: every fresh event, and the redelivered ones the
+   * table does not hold yet. A group inserted again: exactly what its first insert took.
+   */
+  async function pendingByTable(group: InsertGroup, byTable: Map<string, TableGroup>): Promise<Map<string, Routed[]>> {
+    const pending = new Map<string, Routed[]>();
+    for (const [table, events] of byTable) {
+      const { leftOut } = group;
+      pending.set(table, leftOut
+        ? events.fresh.concat(events.redelivered).filter((r) => !leftOut.has(r.event.eventId))
+        : events.fresh.concat(await notYetWritten(table, events.redelivered)));
+    }
+    return pending;
+  }
+
+  /** Records a new group before its inserts, with the redelivered events it leaves out as written. */
+  async function record(group: InsertGroup, byTable: Map<string, TableGroup>, pending: Map<string, Routed[]>): Promise<void> {
+    const leftOut: string[] = [];
+    for (const [table, events] of byTable) {
+      if (events.redelivered.length === 0) continue;
+      const taken = new Set(pending.get(table)!.map((r) => r.event.eventId));
+      for (const { event } of events.redelivered) if (!taken.has(event.eventId)) leftOut.push(event.eventId);
+    }
+    await sink.recordGroup({ messageIds: group.messages.map((m) => m.id), leftOut });
+  }
+
+  async function writeTables(messages: BusMessage[], pendingOf: Map<string, Routed[]>): Promise<void> {
+    for (const [table, pending] of pendingOf) {
       if (pending.length === 0) continue;
       const { routed, rows } = await toRows(table, pending);
       if (rows.length === 0) continue;
       const token = tokenOf(table, messages);
       const written = await insertOrSplit(table, routed, rows, token, token, true);
-      if (written > 0) metrics.inc('events_written_total', { table }, written);
+      if (written === 0) continue;
+      metrics.inc('events_written_total', { table }, written);
+      const observe = lagOf.get(table);
+      const now = Date.now();
+      if (observe) for (const { event } of routed) observe.observe((now - event.occurredAt) / 1000);
     }
   }
 
+  async function writeGroup(group: InsertGroup, byTable: Map<string, TableGroup>): Promise<void> {
+    const pending = await pendingByTable(group, byTable);
+    if (![...pending.values()].some((p) => p.length > 0)) return;
+    if (!group.leftOut) await record(group, byTable, pending);
+    await writeTables(group.messages, pending);
+  }
+
   return async (messages) => {
-    await writeTables(messages, groupByTable(await decode(messages)));
+    const decoded = await decode(messages);
+    const groups = await insertGroups(messages);
+    const seen = new Set<string>();
+    for (const group of groups) {
+      const ids = new Set(group.messages.map((m) => m.id));
+      await writeGroup(group, groupByTable(decoded.filter((d) => ids.has(d.message.id)), seen));
+    }
   };
 }

@@ -50,6 +50,8 @@ export function funnelEvents(e: LooseEvent, funnel: 'mobile' | 'web'): WebhookEv
     goalValue: numberOrNull(d.goalValue),
     currency: text(d.currency, 3)?.toUpperCase() ?? null,
     transactionId: text(d.transactionId),
+    // A mobile goal value that is not a number (goalValue is then null).
+    ...(typeof d.goalText === 'string' && d.goalText !== '' ? { goalText: text(d.goalText, 200) } : {}),
   };
   const events = [webhookEvent(e, 'funnel.stage', 'funnel', { ...common, stage, ...goal })];
   if (stage === 'GOAL_COMPLETED') events.push(webhookEvent(e, 'goal.completed', 'goal', { ...common, ...goal }, derivedEventId(e.eventId, 'goal.completed')));

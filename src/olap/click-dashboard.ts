@@ -1,8 +1,9 @@
 // What the console's dashboards show of clicks, for the whole organization or one link, in one
-// ClickHouse round trip from the 15-minute rollups: the statistics the Service API answers (same
+// ClickHouse round trip from the rollups (15-minute or hourly, click-rollup.ts): the statistics the Service API answers (same
 // queries), plus the weekday × hour heatmap in the viewer's zone, UTM breakdowns, the busiest
 // links (organization-wide) and the previous period's total for the comparison.
 import type { ClickHouseClient } from './clickhouse.js';
+import { clickRollupFor } from './click-rollup.js';
 import { BUCKET_WINDOW, type ClickStats, queryDimensions, rollupParts, statsOf, topOf, type TopItem } from './click-stats.js';
 import { periodParams, type StatsPeriod } from './stats-period.js';
 
@@ -30,16 +31,18 @@ export function createClickDashboard(client: ClickHouseClient) {
       const range = scope.link
         ? 'organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}'
         : 'organization_id = {org:UInt64}';
+      // One rollup for every part: the previous period's total too comes from it.
+      const rollup = clickRollupFor(period, [previous]);
       const parts = [
-        ...rollupParts(range),
+        ...rollupParts(range, rollup),
         `SELECT 'heat' AS dim, concat(toString(toDayOfWeek(toDate(bucket, {tz:String}))), ' ', toString(toHour(bucket, {tz:String}))) AS name,
-           sum(clicks) AS c FROM click_series_15m WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
-        `SELECT 'previous' AS dim, '' AS name, sum(clicks) AS c FROM click_series_15m
+           sum(clicks) AS c FROM ${rollup.series} WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
+        `SELECT 'previous' AS dim, '' AS name, sum(clicks) AS c FROM ${rollup.series}
            WHERE ${range} AND bucket >= {previousStart:DateTime('UTC')} AND bucket < {previousEnd:DateTime('UTC')}`,
       ];
       if (!scope.link) {
         for (const type of ['url', 'campaign']) {
-          parts.push(`SELECT 'link' AS dim, concat('${type}:', toString(link_id)) AS name, sum(clicks) AS c FROM click_series_15m
+          parts.push(`SELECT 'link' AS dim, concat('${type}:', toString(link_id)) AS name, sum(clicks) AS c FROM ${rollup.series}
             WHERE ${range} AND link_type = '${type}' AND ${BUCKET_WINDOW} GROUP BY link_id ORDER BY c DESC, link_id LIMIT ${TOP_LINKS}`);
         }
       }

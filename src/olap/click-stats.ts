@@ -1,9 +1,12 @@
 // Click statistics of one short URL or campaign over a period: daily and hourly series in the
 // request's time zone (every day and hour present, zero-filled) and the top lists. People only.
 // One ClickHouse round trip: the series and every dimension come back from one UNION ALL, read
-// from the 15-minute rollups (click_series_15m, click_dims_15m: cost independent of raw volume);
-// a customId filter needs the raw table, which alone knows each click's cid.
+// from the rollups (cost independent of raw volume): 15-minute buckets, or hourly ones for a period
+// longer than a week in a zone where they are exact (click-rollup.ts); clicks per cid from their own
+// rollups (0017); a customId filter needs the raw table for the rest, since only it knows each
+// click's cid along with its other dimensions.
 import type { ClickHouseClient } from './clickhouse.js';
+import { type ClickRollup, clickRollupFor, utcDaySplit } from './click-rollup.js';
 import { percent } from './percent.js';
 import { linkPeriodParams, type LinkPeriod, type StatsPeriod } from './stats-period.js';
 
@@ -48,33 +51,58 @@ const DIMENSIONS = {
 /** The period on the raw table: people's clicks between the two UTC instants. */
 const RAW_WINDOW = `ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')} AND is_bot = 0`;
 
-/** The period on the rollups: 15-minute UTC buckets between the two instants. */
+/** The period on the rollups: the UTC buckets between the two instants. */
 export const BUCKET_WINDOW = `bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')}`;
 
 const TOP_LIMIT = 10;
 const CUSTOM_ID_LIMIT = 100;
 
-/** The day and hour series and every dimension of the clicks `range` selects, from the rollups. */
-export function rollupParts(range: string): string[] {
+/** The day and hour series and every dimension of the clicks `range` selects, from `rollup`. */
+export function rollupParts(range: string, rollup: ClickRollup): string[] {
   return [
-    // The rollups: cost follows the number of 15-minute buckets, not of clicks.
+    // The rollups: cost follows the number of buckets, not of clicks.
     // Clicks and distinct visitors per date, and (the rollup row, name '') distinct visitors over
     // the whole period: one pass over the series.
     `SELECT if(name = '', 'visitors', pair.1) AS dim, name, pair.2 AS c FROM (
-       SELECT toString(toDate(bucket, {tz:String})) AS name, sum(clicks) AS clicks, uniqMerge(visitors) AS people FROM click_series_15m
+       SELECT toString(toDate(bucket, {tz:String})) AS name, sum(clicks) AS clicks, uniqMerge(visitors) AS people FROM ${rollup.series}
        WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY ROLLUP(name)
      ) ARRAY JOIN [('day', clicks), ('visitors-day', people)] AS pair
      WHERE name != '' OR pair.1 = 'visitors-day'`,
-    `SELECT 'hour' AS dim, toString(toHour(bucket, {tz:String})) AS name, sum(clicks) AS c FROM click_series_15m
+    `SELECT 'hour' AS dim, toString(toHour(bucket, {tz:String})) AS name, sum(clicks) AS c FROM ${rollup.series}
        WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
-    `SELECT toString(dim) AS dim, value AS name, sum(clicks) AS c FROM click_dims_15m
+    `SELECT toString(dim) AS dim, value AS name, sum(clicks) AS c FROM ${rollup.dims}
        WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY dim, name`,
   ];
 }
 
+/**
+ * The day and hour series, distinct visitors and every dimension of one cid's clicks, from the raw
+ * table (only it knows each click's cid) in one pass: grouping sets count the same rows per day,
+ * per hour, per value of each dimension and over the whole period at once, where one query per
+ * figure read them eleven times. grouping(x) is 0 on the rows of a set that groups by x.
+ */
+function customIdPart(range: string): string {
+  const sets = [['day', 'toDate(ts, {tz:String})'], ['hour', 'toHour(ts, {tz:String})'],
+    ...Object.entries(DIMENSIONS).map(([dim, column]) => [dim, column] as const)] as const;
+  return `SELECT pair.1 AS dim, name, pair.2 AS c FROM (
+      SELECT multiIf(${sets.map(([dim]) => `grouping(g_${dim}) = 0, '${dim}'`).join(', ')}, 'visitors') AS grouped,
+        multiIf(${sets.map(([dim]) => `grouped = '${dim}', g_${dim}`).join(', ')}, '') AS name,
+        count() AS clicks, uniqIf(visitor_hash, visitor_hash != 0) AS people,
+        ${sets.map(([dim, column]) => `toString(${column}) AS g_${dim}`).join(', ')}
+      FROM clicks WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String}
+      GROUP BY GROUPING SETS (${sets.map(([dim]) => `(g_${dim})`).join(', ')}, ()))
+    ARRAY JOIN multiIf(grouped = 'day', [('day', clicks), ('visitors-day', people)], grouped = 'visitors', [('visitors', people)], [(grouped, clicks)]) AS pair`;
+}
+
 /** Rows of a UNION ALL of (dim, name, c) as counts per dimension and name. */
 export async function queryDimensions(client: ClickHouseClient, parts: string[], params: Record<string, unknown>): Promise<Map<string, Map<string, number>>> {
-  const result = await client.query({ query: parts.map((p) => `(${p})`).join('\nUNION ALL\n'), query_params: params, format: 'JSONEachRow' });
+  const result = await client.query({
+    query: parts.map((p) => `(${p})`).join('\nUNION ALL\n'),
+    query_params: params,
+    format: 'JSONEachRow',
+    // grouping() in the SQL standard's sense (customIdPart), whatever the server's default
+    clickhouse_settings: { force_grouping_standard_compatibility: 1 },
+  });
   const rows = await result.json<{ dim: string; name: string; c: number | string }>();
   const byDim = new Map<string, Map<string, number>>();
   for (const row of rows) {
@@ -126,30 +154,22 @@ export function createClickStats(client: ClickHouseClient) {
       const range = `organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}`;
       const parts =
         input.customId === undefined
-          ? rollupParts(range)
-          : [
-              // Per cid: only the raw table knows it.
-              `SELECT 'day' AS dim, toString(toDate(ts, {tz:String})) AS name, count() AS c FROM clicks
-                 WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String} GROUP BY name`,
-              `SELECT 'hour' AS dim, toString(toHour(ts, {tz:String})) AS name, count() AS c FROM clicks
-                 WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String} GROUP BY name`,
-              `SELECT 'visitors-day' AS dim, toString(toDate(ts, {tz:String})) AS name, uniqIf(visitor_hash, visitor_hash != 0) AS c FROM clicks
-                 WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String} GROUP BY name`,
-              `SELECT 'visitors' AS dim, '' AS name, uniqIf(visitor_hash, visitor_hash != 0) AS c FROM clicks
-                 WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String}`,
-              ...Object.entries(DIMENSIONS).map(
-                ([dim, column]) => `SELECT '${dim}' AS dim, toString(${column}) AS name, count() AS c FROM clicks
-                   WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String} GROUP BY name`,
-              ),
-            ];
+          ? rollupParts(range, clickRollupFor(input.period))
+          : [customIdPart(range)];
       if (input.linkType === 'campaign') {
-        // Clicks per cid: only the raw table knows them.
-        parts.push(`SELECT 'cid' AS dim, cid AS name, count() AS c FROM clicks
-          WHERE ${range} AND ${RAW_WINDOW} AND cid != ''
-            ${input.customId !== undefined ? 'AND cid = {cid:String}' : ''}
+        // Clicks per cid: the whole UTC days of the period from the daily rollup, the partial days
+        // at its ends from the 15-minute one (utcDaySplit).
+        const oneCid = input.customId !== undefined ? 'AND cid = {cid:String}' : '';
+        parts.push(`SELECT 'cid' AS dim, cid AS name, sum(clicks) AS c FROM (
+            SELECT cid, clicks FROM click_cids_1d
+            WHERE ${range} AND day >= toDate({daysFrom:DateTime('UTC')}) AND day < toDate({daysTo:DateTime('UTC')}) ${oneCid}
+            UNION ALL
+            SELECT cid, clicks FROM click_cids_15m
+            WHERE ${range} AND ${BUCKET_WINDOW}
+              AND (bucket < {daysFrom:DateTime('UTC')} OR bucket >= {daysTo:DateTime('UTC')}) ${oneCid})
           GROUP BY name ORDER BY c DESC, name LIMIT ${CUSTOM_ID_LIMIT}`);
       }
-      const byDim = await queryDimensions(client, parts, { ...linkPeriodParams(input), cid: input.customId ?? '' });
+      const byDim = await queryDimensions(client, parts, { ...linkPeriodParams(input), ...utcDaySplit(input.period), cid: input.customId ?? '' });
       return statsOf(byDim, input.period);
     },
   };

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ConfigError } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 
 export type { ClickHouseClient };
@@ -15,7 +16,19 @@ export interface Clickhouse {
   client: ClickHouseClient;
   database: string;
   embedded: boolean;
+  /**
+   * The embedded engine's insert of rows already in `format`, handed over as bytes (chDB parses
+   * them on its own threads). Absent on a server, where the client streams them over HTTP.
+   */
+  insertRaw?: (insert: RawInsert) => Promise<void>;
   close(): Promise<void>;
+}
+
+export interface RawInsert {
+  table: string;
+  format: 'JSONEachRow';
+  payload: Buffer;
+  settings: Record<string, string | number>;
 }
 
 export interface ClickhouseOptions {
@@ -35,13 +48,29 @@ interface ChdbConnection {
   close(): Promise<void>;
 }
 
+/** chDB's own insert of bytes, beside the client's calls. */
+interface ChdbRawInsert {
+  rawInsert(params: { table: string; values: Buffer; format: string; settings: Record<string, string | number> }): Promise<unknown>;
+}
+
+/**
+ * chDB's own insert fails with its numeric code apart (`clickhouseCode`); the client's calls, on
+ * chDB as on a server, fail with that code as a string in `code`, which the writer reads to tell
+ * refused data from a store that is down.
+ */
+function likeClientError(err: unknown): unknown {
+  const code = (err as { clickhouseCode?: unknown } | undefined)?.clickhouseCode;
+  if (typeof code !== 'number') return err;
+  return Object.assign(new Error((err as Error).message, { cause: err }), { code: String(code) });
+}
+
 /**
  * chDB hands the rows a query had produced when it failed (a result limit, a timeout, a throwIf
  * half-way) to the next query of the session, as that query's answer. Its session runs one query
  * at a time anyway; here they also go one at a time from this side, and after a failure a
  * throwaway query takes the leftovers before anything else runs.
  */
-function oneAtATime(connection: ChdbConnection): ChdbConnection {
+function oneAtATime(connection: ChdbConnection, raw: ChdbRawInsert): ChdbConnection & { rawInsert: (insert: RawInsert) => Promise<void> } {
   let last: Promise<unknown> = Promise.resolve();
   const takeLeftovers = () => connection.query({ query: 'SELECT 1', query_id: 'signpost-leftovers' }).catch(() => {});
   function inTurn<T>(call: () => Promise<T>): Promise<T> {
@@ -58,8 +87,31 @@ function oneAtATime(connection: ChdbConnection): ChdbConnection {
     insert: (params) => inTurn(() => connection.insert(params)),
     command: (params) => inTurn(() => connection.command(params)),
     exec: (params) => inTurn(() => connection.exec(params)),
+    rawInsert: (insert) => inTurn(async () => {
+      try {
+        await raw.rawInsert({ table: insert.table, values: insert.payload, format: insert.format, settings: insert.settings });
+      } catch (err) {
+        throw likeClientError(err);
+      }
+    }),
     close: () => last.then(() => connection.close()),
   };
+}
+
+/**
+ * chDB is an optional dependency: an install for a ClickHouse server may leave its 543 MB engine out
+ * (the image's build argument EMBEDDED_CLICKHOUSE=false, `npm ci --omit=optional`).
+ */
+async function loadChdb(): Promise<typeof import('chdb/connection')> {
+  try {
+    return await import('chdb/connection');
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    throw new ConfigError(
+      'CLICKHOUSE_URL is not set and the embedded ClickHouse engine (the optional package chdb) is not installed: ' +
+        'set CLICKHOUSE_URL to a ClickHouse server (http://user:pass@host:8123/db), or install with optional dependencies',
+    );
+  }
 }
 
 export async function createClickhouse(options: ClickhouseOptions): Promise<Clickhouse> {
@@ -81,12 +133,14 @@ export async function createClickhouse(options: ClickhouseOptions): Promise<Clic
     log.info({ host: url.host, database }, 'connected to ClickHouse');
     return { client, database, embedded: false, close: () => client.close() };
   }
-  const { createChdbConnection } = await import('chdb/connection');
+  const { createChdbConnection } = await loadChdb();
   const dir = path.join(options.dataDir, 'ch');
   fs.mkdirSync(dir, { recursive: true });
+  const chdb = createChdbConnection({ path: dir });
+  const connection = oneAtATime(chdb as unknown as ChdbConnection, chdb.chdb as unknown as ChdbRawInsert);
   const client = createClient({
     // chdb builds against its own copy of @clickhouse/client-common: same shape, distinct types.
-    connection: oneAtATime(createChdbConnection({ path: dir }) as unknown as ChdbConnection) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
+    connection: connection as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'],
     clickhouse_settings: { date_time_input_format: 'best_effort' },
   });
   // chDB ignores the client's `database` option; its session keeps a USE, so the same unqualified
@@ -94,5 +148,5 @@ export async function createClickhouse(options: ClickhouseOptions): Promise<Clic
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS \`${database}\`` });
   await client.command({ query: `USE \`${database}\`` });
   log.info({ dir, database }, 'started embedded ClickHouse (chDB)');
-  return { client, database, embedded: true, close: () => client.close() };
+  return { client, database, embedded: true, insertRaw: connection.rawInsert, close: () => client.close() };
 }

@@ -1,9 +1,12 @@
 // App-install statistics of a short URL, a campaign or a mobile app over a period, in the
 // request's time zone: installs (first launches, attributed or organic), clicks for the conversion
-// rate, re-engagement, the four-stage deep-link funnel and resolution quality. Installs and
-// resolution attempts are orders of magnitude fewer than clicks, so they are read from the raw
-// deep-link tables (sql/clickhouse/0004); clicks come from the 15-minute rollups.
+// rate, re-engagement, the four-stage deep-link funnel and resolution quality. Every figure comes
+// from rollups, so its cost follows buckets (or, for the funnel, sessions) rather than events:
+// installs and resolution attempts per 15 minutes or hour (sql/clickhouse/0016, chosen as for
+// clicks: click-rollup.ts), funnel sessions per 15 minutes, clicks from the click rollups. Only the
+// ten most recent installs and the distinct re-engaged users are read from the raw tables.
 import type { ClickHouseClient } from './clickhouse.js';
+import { type ClickRollup, clickRollupFor, hourlyExact } from './click-rollup.js';
 import { percent } from './percent.js';
 import { periodParams, type StatsPeriod } from './stats-period.js';
 
@@ -25,10 +28,11 @@ export interface FunnelStageStats {
   stageOrder: number;
   /** Sessions that reached this stage or a later one (a lost beacon does not break the funnel). */
   sessionsReached: number;
-  /** Percent of the sessions that entered the funnel (stage 1). */
+  /** Percent of the sessions of stage 1: the spec's field, the same as conversionRateFromFirstStage. */
   conversionRate: number;
+  conversionRateFromFirstStage: number;
   /** Percent of the sessions of the stage before (100 for stage 1 when it has sessions). */
-  stepConversionRate: number;
+  conversionRateFromPreviousStage: number;
 }
 
 export interface InstallStats {
@@ -49,7 +53,7 @@ export interface InstallStats {
     linkType: 'url' | 'campaign' | null;
     linkId: number | null;
   }[];
-  /** How installs were attributed: referrer, fingerprint or organic (extension). */
+  /** How installs were attributed: referrer, clipboard, fingerprint or organic (extension). */
   installsByMatchType: { matchType: string; installs: number; percentage: number }[];
   /** Re-engagements per local day (extension). */
   dailyReengagements: { date: string; reengagements: number; successful: number }[];
@@ -83,6 +87,33 @@ const INSTALL_FUNNEL = [
   { stage: 'APP_OPENED', stageName: '앱 실행' },
 ] as const;
 
+/** What one pass over the resolution attempts of a scope gives (resolutionFigures). */
+interface ResolutionFigures {
+  attempts: number;
+  ok: number;
+  fingerprint: number;
+  fingerprintOk: number;
+  reengagements: { total: number; ok: number; users: number; ios: number; android: number };
+  /** Failed attempts by reason, most first, at most REASON_LIMIT. */
+  reasons: { reason: string; n: number }[];
+  /** Re-engagements per local day (days with some only). */
+  reengagedOn: Map<string, { total: number; ok: number }>;
+}
+
+/** The rollups of installs and resolution attempts (sql/clickhouse/0016) for a period. */
+interface DeepLinkRollup {
+  installs: 'app_installs_15m' | 'app_installs_1h';
+  attempts: 'deeplink_attempts_15m' | 'deeplink_attempts_1h';
+}
+
+/** Hourly where hours are exact in the period's zone (as for clicks), else 15-minute. */
+const deepLinkRollupFor = (period: StatsPeriod): DeepLinkRollup =>
+  hourlyExact(period)
+    ? { installs: 'app_installs_1h', attempts: 'deeplink_attempts_1h' }
+    : { installs: 'app_installs_15m', attempts: 'deeplink_attempts_15m' };
+
+const REASON_LIMIT = 20;
+
 const COUNTRY_LIMIT = 20;
 const RECENT_LIMIT = 10;
 const WINDOW = `ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')}`;
@@ -108,7 +139,7 @@ export function createInstallStats(client: ClickHouseClient) {
   }
 
   /** People's clicks of the scope in the period, on the filtered platform (by the visitor's OS). */
-  async function clicks(scope: InstallScope, platform: PlatformFilter, params: Record<string, unknown>): Promise<number> {
+  async function clicks(scope: InstallScope, platform: PlatformFilter, rollup: ClickRollup, params: Record<string, unknown>): Promise<number> {
     const links =
       scope.kind === 'app'
         ? `((link_type = 'url' AND link_id IN {urls:Array(UInt64)}) OR (link_type = 'campaign' AND link_id IN {campaigns:Array(UInt64)}))`
@@ -118,11 +149,72 @@ export function createInstallStats(client: ClickHouseClient) {
     const os = platform !== 'All' ? CLICK_OS[platform] : scope.kind === 'app' ? (params.appOs as string) : null;
     const query =
       os === null
-        ? `SELECT sum(clicks) AS c FROM click_series_15m WHERE organization_id = {org:UInt64} AND ${links} AND ${BUCKET_WINDOW}`
-        : `SELECT sum(clicks) AS c FROM click_dims_15m WHERE organization_id = {org:UInt64} AND ${links} AND ${BUCKET_WINDOW}
+        ? `SELECT sum(clicks) AS c FROM ${rollup.series} WHERE organization_id = {org:UInt64} AND ${links} AND ${BUCKET_WINDOW}`
+        : `SELECT sum(clicks) AS c FROM ${rollup.dims} WHERE organization_id = {org:UInt64} AND ${links} AND ${BUCKET_WINDOW}
              AND dim = 'os' AND value = {os:String}`;
     const [row] = await rows<{ c: string | number }>(query, { ...params, os });
     return Number(row?.c ?? 0);
+  }
+
+
+  /**
+   * Re-engagement, resolution quality and failure reasons from one pass over the scope's
+   * resolution attempts (their rollup), where one query per figure read them four times: grouping
+   * sets count the same rows per local day (re-engagements per day), per failure reason and over
+   * the whole period at once. grouping(x) is 0 on the rows of a set that groups by x. The distinct
+   * users of the successful re-engagements (exact, as the figure has always been) are counted from
+   * the raw attempts alongside: `rawWhere` is the same scope and period on them.
+   */
+  async function resolutionFigures(
+    where: string,
+    rawWhere: string,
+    params: Record<string, unknown>,
+    rollup: DeepLinkRollup,
+  ): Promise<ResolutionFigures> {
+    const [result, [users]] = await Promise.all([client.query({
+      query: `SELECT grouping(g_day) = 0 AS by_day, grouping(g_reason) = 0 AS by_reason, g_day, g_reason,
+                sum(attempts) AS total, sumIf(attempts, matched = 1) AS ok,
+                sumIf(attempts, method = 'fingerprint') AS fp, sumIf(attempts, method = 'fingerprint' AND matched = 1) AS fp_ok,
+                sumIf(attempts, matched = 0) AS failed,
+                sumIf(attempts, reengagement = 1) AS re_total, sumIf(attempts, reengagement = 1 AND matched = 1) AS re_ok,
+                sumIf(attempts, reengagement = 1 AND platform = 'IOS') AS re_ios, sumIf(attempts, reengagement = 1 AND platform = 'ANDROID') AS re_android,
+                toString(toDate(bucket, {tz:String})) AS g_day, toString(failure_reason) AS g_reason
+              FROM ${rollup.attempts} WHERE ${where}
+              GROUP BY GROUPING SETS ((g_day), (g_reason), ())`,
+      query_params: params,
+      format: 'JSONEachRow',
+      // grouping() in the SQL standard's sense, whatever the server's default
+      clickhouse_settings: { force_grouping_standard_compatibility: 1 },
+    }), rows<{ n: string | number }>(
+      `SELECT uniqExact(user_key) AS n FROM deeplink_resolutions
+       WHERE ${rawWhere} AND reengagement = 1 AND matched = 1 AND user_key != ''`,
+      params,
+    )]);
+    type Row = Record<'total' | 'ok' | 'fp' | 'fp_ok' | 'failed' | 're_total' | 're_ok' | 're_ios' | 're_android', string | number> & {
+      by_day: boolean | number;
+      by_reason: boolean | number;
+      g_day: string;
+      g_reason: string;
+    };
+    const figures: ResolutionFigures = {
+      attempts: 0, ok: 0, fingerprint: 0, fingerprintOk: 0,
+      reengagements: { total: 0, ok: 0, users: Number(users?.n ?? 0), ios: 0, android: 0 },
+      reasons: [],
+      reengagedOn: new Map(),
+    };
+    for (const r of await result.json<Row>()) {
+      if (Number(r.by_day) === 1) {
+        if (Number(r.re_total) > 0) figures.reengagedOn.set(r.g_day, { total: Number(r.re_total), ok: Number(r.re_ok) });
+      } else if (Number(r.by_reason) === 1) {
+        if (Number(r.failed) > 0) figures.reasons.push({ reason: r.g_reason, n: Number(r.failed) });
+      } else {
+        Object.assign(figures, { attempts: Number(r.total), ok: Number(r.ok), fingerprint: Number(r.fp), fingerprintOk: Number(r.fp_ok) });
+        figures.reengagements = { ...figures.reengagements, total: Number(r.re_total), ok: Number(r.re_ok), ios: Number(r.re_ios), android: Number(r.re_android) };
+      }
+    }
+    // The twenty most frequent reasons, ties by name in ClickHouse's (byte) order.
+    figures.reasons = figures.reasons.sort((a, b) => b.n - a.n || Buffer.compare(Buffer.from(a.reason), Buffer.from(b.reason))).slice(0, REASON_LIMIT);
+    return figures;
   }
 
   return {
@@ -146,13 +238,16 @@ export function createInstallStats(client: ClickHouseClient) {
         ...periodParams(period),
         platform: platform === 'All' ? '' : PLATFORM_VALUE[platform],
       };
-      const where = `${scopeFilter(scope)} AND ${WINDOW}${platform === 'All' ? '' : ' AND platform = {platform:String}'}`;
-      const stageList = INSTALL_FUNNEL.map((s) => `'${s.stage}'`).join(', ');
+      const onPlatform = platform === 'All' ? '' : ' AND platform = {platform:String}';
+      const where = `${scopeFilter(scope)} AND ${WINDOW}${onPlatform}`;
+      // Every period starts and ends on a quarter hour, so its buckets hold exactly its events.
+      const bucketWhere = `${scopeFilter(scope)} AND ${BUCKET_WINDOW}${onPlatform}`;
+      const rollup = deepLinkRollupFor(period);
 
-      const [installRows, recent, totalClicks, [reengagement], reengagementDays, sessions, [quality], reasons] = await Promise.all([
+      const [installRows, recent, totalClicks, resolved, sessions] = await Promise.all([
         rows<{ day: string; platform: string; country: string; match_type: string; n: string }>(
-          `SELECT toString(toDate(ts, {tz:String})) AS day, platform, country, match_type, count() AS n FROM app_installs
-           WHERE ${where} GROUP BY day, platform, country, match_type`,
+          `SELECT toString(toDate(bucket, {tz:String})) AS day, platform, country, match_type, sum(installs) AS n FROM ${rollup.installs}
+           WHERE ${bucketWhere} GROUP BY day, platform, country, match_type`,
           params,
         ),
         rows<{ at: string; platform: string; country: string; match_type: string; confidence: number; link_type: string; link_id: string }>(
@@ -160,37 +255,14 @@ export function createInstallStats(client: ClickHouseClient) {
            WHERE ${where} ORDER BY ts DESC, event_id DESC LIMIT ${RECENT_LIMIT}`,
           params,
         ),
-        clicks(scope, platform, params),
-        rows<{ total: string; ok: string; users: string; ios: string; android: string }>(
-          `SELECT count() AS total, countIf(matched = 1) AS ok,
-             uniqExactIf(user_key, matched = 1 AND user_key != '') AS users,
-             countIf(platform = 'IOS') AS ios, countIf(platform = 'ANDROID') AS android
-           FROM deeplink_resolutions WHERE ${where} AND reengagement = 1`,
-          params,
-        ),
-        rows<{ day: string; total: string; ok: string }>(
-          `SELECT toString(toDate(ts, {tz:String})) AS day, count() AS total, countIf(matched = 1) AS ok
-           FROM deeplink_resolutions WHERE ${where} AND reengagement = 1 GROUP BY day`,
-          params,
-        ),
-        // The furthest of the four stages each session reached.
+        clicks(scope, platform, clickRollupFor(period), params),
+        resolutionFigures(bucketWhere, where, params, rollup),
+        // The furthest of the four stages each session reached, from its furthest per bucket.
         rows<{ furthest: number; n: string }>(
           `SELECT furthest, count() AS n FROM (
-             SELECT session_id, max(toUInt8(stage)) AS furthest FROM deeplink_funnel
-             WHERE ${where} AND session_id != '' AND stage IN (${stageList})
-             GROUP BY session_id)
+             SELECT session_id, max(furthest) AS furthest FROM deeplink_funnel_sessions_15m
+             WHERE ${bucketWhere} GROUP BY session_id)
            GROUP BY furthest`,
-          params,
-        ),
-        rows<{ total: string; ok: string; fp: string; fp_ok: string }>(
-          `SELECT count() AS total, countIf(matched = 1) AS ok,
-             countIf(method = 'fingerprint') AS fp, countIf(method = 'fingerprint' AND matched = 1) AS fp_ok
-           FROM deeplink_resolutions WHERE ${where}`,
-          params,
-        ),
-        rows<{ reason: string; n: string }>(
-          `SELECT failure_reason AS reason, count() AS n FROM deeplink_resolutions
-           WHERE ${where} AND matched = 0 GROUP BY reason ORDER BY n DESC, reason LIMIT 20`,
           params,
         ),
       ]);
@@ -215,7 +287,7 @@ export function createInstallStats(client: ClickHouseClient) {
         byCountry.set(country, (byCountry.get(country) ?? 0) + n);
         byMatchType.set(r.match_type, (byMatchType.get(r.match_type) ?? 0) + n);
       }
-      const reengagedOn = new Map(reengagementDays.map((r) => [r.day, { total: Number(r.total), ok: Number(r.ok) }]));
+      const { reasons, reengagedOn } = resolved;
       const totalInstalls = ios + android;
 
       // Stage order values of the enum: CLICKED 1 … APP_OPENED 4.
@@ -224,14 +296,9 @@ export function createInstallStats(client: ClickHouseClient) {
       const totalSessions = reached(1);
       const completedSessions = reached(INSTALL_FUNNEL.length);
 
-      const attempts = Number(quality?.total ?? 0);
-      const failures = reasons.reduce((a, r) => a + Number(r.n), 0);
-      const reeng = {
-        total: Number(reengagement?.total ?? 0),
-        ok: Number(reengagement?.ok ?? 0),
-        ios: Number(reengagement?.ios ?? 0),
-        android: Number(reengagement?.android ?? 0),
-      };
+      const attempts = resolved.attempts;
+      const failures = reasons.reduce((a, r) => a + r.n, 0);
+      const reeng = resolved.reengagements;
       return {
         totalInstalls,
         iosInstalls: ios,
@@ -270,7 +337,7 @@ export function createInstallStats(client: ClickHouseClient) {
           totalReengagements: reeng.total,
           successfulReengagements: reeng.ok,
           successRate: percent(reeng.ok, reeng.total),
-          uniqueReengagedUsers: Number(reengagement?.users ?? 0),
+          uniqueReengagedUsers: reeng.users,
           platformDistribution: { ios: reeng.ios, android: reeng.android, other: reeng.total - reeng.ios - reeng.android },
         },
         funnelStats: {
@@ -281,16 +348,17 @@ export function createInstallStats(client: ClickHouseClient) {
             stageName: s.stageName,
             stageOrder: i + 1,
             sessionsReached: reached(i + 1),
-            conversionRate: percent(reached(i + 1), totalSessions),
-            stepConversionRate: i === 0 ? percent(totalSessions, totalSessions) : percent(reached(i + 1), reached(i)),
+            conversionRate: percent(reached(i + 1), reached(1)),
+            conversionRateFromFirstStage: percent(reached(i + 1), reached(1)),
+            conversionRateFromPreviousStage: percent(reached(i + 1), i === 0 ? reached(1) : reached(i)),
           })),
         },
         qualityStats: {
           totalAttempts: attempts,
-          successfulResolutions: Number(quality?.ok ?? 0),
-          successRate: percent(Number(quality?.ok ?? 0), attempts),
-          fingerprintMatchRate: percent(Number(quality?.fp_ok ?? 0), Number(quality?.fp ?? 0)),
-          failureReasons: reasons.map((r) => ({ name: r.reason, count: Number(r.n), percentage: percent(Number(r.n), failures) })),
+          successfulResolutions: resolved.ok,
+          successRate: percent(resolved.ok, attempts),
+          fingerprintMatchRate: percent(resolved.fingerprintOk, resolved.fingerprint),
+          failureReasons: reasons.map((r) => ({ name: r.reason, count: r.n, percentage: percent(r.n, failures) })),
         },
       };
     },

@@ -9,8 +9,14 @@ export interface StatsPeriod {
   utcStart: Date;
   utcEnd: Date;
   retentionDays: number;
-  actualStartDate: string;
-  actualEndDate: string;
+  /** The local dates asked for (after defaults), before clipping. */
+  requestedStartDate: string;
+  requestedEndDate: string;
+  /** The clipped range's first and last local dates; null when nothing of the request is left. */
+  actualStartDate: string | null;
+  actualEndDate: string | null;
+  /** Why nothing is left: the whole range is older than the retention, or after today; null when something is. */
+  empty: 'before_retention' | 'after_today' | null;
 }
 
 /** The query parameters of a period: {start:DateTime}, {end:DateTime} (Unix seconds) and {tz:String}. */

@@ -52,6 +52,18 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
       return rows.map(toEntry);
     },
 
+    /** A page of the organization's live keys, oldest first. */
+    async page(organizationId: number, page: { page: number; size: number }): Promise<{ items: ApiKeyEntry[]; total: number }> {
+      const [rows, [count]] = await Promise.all([
+        sql<EntryRow[]>`
+          select id, name, key_prefix, created_at from api_keys
+          where organization_id = ${organizationId} and revoked_at is null order by id
+          limit ${page.size} offset ${page.page * page.size}`,
+        sql<{ n: number }[]>`select count(*)::int as n from api_keys where organization_id = ${organizationId} and revoked_at is null`,
+      ]);
+      return { items: rows.map(toEntry), total: count!.n };
+    },
+
     async get(organizationId: number, keyId: number): Promise<ApiKeyEntry | undefined> {
       const [row] = await sql<EntryRow[]>`
         select id, name, key_prefix, created_at from api_keys

@@ -1,7 +1,9 @@
 // Campaigns of an organization: named tracked links with an alias in the shared slug namespace,
 // read together with their linked apps' names, icons and paths. Scoped by organization throughout.
+import type { SecretBox } from '../shared/secret-box.js';
 import type { Sql } from './postgres.js';
 import { createLinkTable, fieldsOf, linkRecordOf, type Row } from './link-table.js';
+import { creatorName, type CreatorColumns } from './record-creators.js';
 import { containsPattern } from './sql-helpers.js';
 
 export interface CampaignFields {
@@ -29,6 +31,7 @@ export interface Campaign extends CampaignFields {
   alias: string;
   customDomainId: number | null;
   customDomainName: string | null;
+  /** The creator's name: the console member's, or the API key's; the organization's for older rows. */
   createdBy: string;
   iosApp: LinkedApp | null;
   androidApp: LinkedApp | null;
@@ -55,12 +58,12 @@ function linkedApp(r: Row, prefix: 'ios' | 'android'): LinkedApp | null {
   return { name: r[`${prefix}_app_name`] as string, iconUrl: (r[`${prefix}_app_icon_url`] as string | null) ?? null, path };
 }
 
-function toCampaign(r: Row): Campaign {
+function toCampaign(r: Row, secretBox: SecretBox): Campaign {
   return {
     ...fieldsOf<CampaignFields>(r, COLUMNS),
     ...linkRecordOf(r),
     alias: r.alias as string,
-    createdBy: r.created_by as string,
+    createdBy: creatorName(r as CreatorColumns, secretBox, r.created_by as string),
     iosApp: linkedApp(r, 'ios'),
     androidApp: linkedApp(r, 'android'),
   };
@@ -72,28 +75,42 @@ export interface CampaignListFilter {
   createdBefore?: Date | undefined;
 }
 
-export function createCampaignsRepo({ sql }: { sql: Sql }) {
+/** Who made a campaign: a console member, or a Service API key; the organization's name as the fallback. */
+export interface CampaignCreator {
+  userId: number | null;
+  apiKeyId: number | null;
+  fallback: string;
+}
+
+export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: SecretBox }) {
   const table = createLinkTable<CampaignFields, Campaign>(sql, {
     table: 'campaigns',
     columns: COLUMNS,
     selectFrom: sql`
       select l.*, d.domain_name as custom_domain_name,
         ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
-        aa.app_name as android_app_name, aa.app_icon_url as android_app_icon_url, aa.path as android_app_path
+        aa.app_name as android_app_name, aa.app_icon_url as android_app_icon_url, aa.path as android_app_path,
+        cu.name_sealed as creator_name_sealed, cu.email_sealed as creator_email_sealed,
+        ck.name as creator_key_name, ck.key_prefix as creator_key_prefix
       from campaigns l
       left join custom_domains d on d.id = l.custom_domain_id
       left join mobile_apps ia on ia.id = l.ios_app_id
-      left join mobile_apps aa on aa.id = l.android_app_id`,
-    toRecord: toCampaign,
+      left join mobile_apps aa on aa.id = l.android_app_id
+      left join users cu on cu.id = l.created_by_user_id
+      left join api_keys ck on ck.id = l.created_by_api_key_id`,
+    toRecord: (row) => toCampaign(row, secretBox),
   });
 
   return {
     ...table,
 
     /** Undefined when the alias is taken on that domain (after retries, for a generated alias). */
-    async create(input: Omit<Parameters<typeof table.create>[0], 'values'> & { createdBy: string }): Promise<Campaign | undefined> {
+    async create(input: Omit<Parameters<typeof table.create>[0], 'values'> & { createdBy: CampaignCreator }): Promise<Campaign | undefined> {
       const { createdBy, ...rest } = input;
-      return table.create({ ...rest, values: { created_by: createdBy } });
+      return table.create({
+        ...rest,
+        values: { created_by: createdBy.fallback, created_by_user_id: createdBy.userId, created_by_api_key_id: createdBy.apiKeyId },
+      });
     },
 
     async list(organizationId: number, filter: CampaignListFilter, page: { page: number; size: number }) {

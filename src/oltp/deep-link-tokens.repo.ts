@@ -1,6 +1,7 @@
 // Deep-link tokens: one per phone click on a link with an app, created by the redirect, enriched
 // by the landing page (fingerprint, store visit), and consumed once when the app opens with it or
-// a first launch matches it. Expired tokens are purged in batches any instance may run.
+// a first launch matches it. Expired tokens are purged in batches any instance may run, a day
+// after they expire.
 import type { Sql } from './postgres.js';
 
 export type TokenPlatform = 'IOS' | 'ANDROID';
@@ -22,6 +23,8 @@ export interface NewDeepLinkToken {
   acceptLanguage: string | null;
   cid: string | null;
   tracker: string | null;
+  /** The short code the landing page copies for a clipboard match; null unless the app turned it on. */
+  clipboardCode: string | null;
   ttlSeconds: number;
 }
 
@@ -56,6 +59,7 @@ interface Row {
   accept_language: string | null;
   cid: string | null;
   tracker: string | null;
+  clipboard_code: string | null;
   resolution: string | null;
   time_zone: string | null;
   language: string | null;
@@ -85,6 +89,7 @@ const toToken = (r: Row): DeepLinkToken => ({
   acceptLanguage: r.accept_language,
   cid: r.cid,
   tracker: r.tracker,
+  clipboardCode: r.clipboard_code,
   resolution: r.resolution,
   timeZone: r.time_zone,
   language: r.language,
@@ -103,6 +108,8 @@ export interface Fingerprint {
   timeZone: string | null;
   language: string | null;
   pixelRatio: number | null;
+  /** Device facts from the page's user agent: each fills only a value the token does not have. */
+  agent: { os: string | null; osVersion: string | null; deviceModel: string | null } | null;
 }
 
 export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
@@ -110,16 +117,22 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
     async create(t: NewDeepLinkToken): Promise<void> {
       await sql`
         insert into deep_link_tokens (token, organization_id, app_id, platform, link_type, short_url_id, campaign_id,
-          ip, ip_prefix, user_agent, os, os_version, device_model, accept_language, cid, tracker, expires_at)
+          ip, ip_prefix, user_agent, os, os_version, device_model, accept_language, cid, tracker, clipboard_code, expires_at)
         values (${t.token}, ${t.organizationId}, ${t.appId}, ${t.platform}, ${t.linkType},
           ${t.linkType === 'url' ? t.linkId : null}, ${t.linkType === 'campaign' ? t.linkId : null},
           ${t.ip}, ${t.ipPrefix}, ${t.userAgent}, ${t.os}, ${t.osVersion}, ${t.deviceModel}, ${t.acceptLanguage},
-          ${t.cid}, ${t.tracker}, now() + make_interval(secs => ${t.ttlSeconds}))`;
+          ${t.cid}, ${t.tracker}, ${t.clipboardCode}, now() + make_interval(secs => ${t.ttlSeconds}))`;
     },
 
     /** A token as stored, expired or not (callers tell expired from unknown for the records). */
     async get(token: string): Promise<DeepLinkToken | undefined> {
       const [row] = await sql<Row[]>`select * from deep_link_tokens where token = ${token}`;
+      return row && toToken(row);
+    },
+
+    /** The token a clipboard code was copied for, expired or not. */
+    async byClipboardCode(code: string): Promise<DeepLinkToken | undefined> {
+      const [row] = await sql<Row[]>`select * from deep_link_tokens where clipboard_code = ${code}`;
       return row && toToken(row);
     },
 
@@ -129,6 +142,8 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
         update deep_link_tokens set
           resolution = coalesce(${f.resolution}, resolution), time_zone = coalesce(${f.timeZone}, time_zone),
           language = coalesce(${f.language}, language), pixel_ratio = coalesce(${f.pixelRatio}::real, pixel_ratio),
+          os = coalesce(os, ${f.agent?.os ?? null}), os_version = coalesce(os_version, ${f.agent?.osVersion ?? null}),
+          device_model = coalesce(device_model, ${f.agent?.deviceModel ?? null}),
           fingerprint_at = now()
         where token = ${token} and expires_at > now()
         returning *`;
@@ -174,8 +189,42 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
       return rows.map(toToken);
     },
 
+    /**
+     * Live tokens of one campaign's clicks for the app, consumed or not, from the device's address
+     * or network or with its screen; newest first, at most `limit`. Whose click it was, not a match
+     * to hand out: nothing is consumed.
+     */
+    async campaignClicks(appId: number, campaignId: number, near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] }, limit = 50): Promise<DeepLinkToken[]> {
+      const rows = await sql<Row[]>`
+        select * from deep_link_tokens
+        where campaign_id = ${campaignId} and app_id = ${appId} and expires_at > now()
+          and (ip = any(${near.ips}::text[]) or ip_prefix = any(${near.ipPrefixes}::text[])
+            or resolution = any(${near.resolutions}::text[]))
+        order by created_at desc
+        limit ${limit}`;
+      return rows.map(toToken);
+    },
+
+    /**
+     * Tokens of the app near a first launch that can no longer match, newest first: consumed ones,
+     * and expired ones the purge still keeps. Only read to tell a miss's reason.
+     */
+    async closedNear(appId: number, near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] }, limit = 50): Promise<DeepLinkToken[]> {
+      const nearby = sql`(ip = any(${near.ips}::text[]) or ip_prefix = any(${near.ipPrefixes}::text[])
+        or resolution = any(${near.resolutions}::text[]))`;
+      const rows = await sql<Row[]>`
+        (select * from deep_link_tokens where app_id = ${appId} and consumed_at is not null and ${nearby}
+          order by created_at desc limit ${limit})
+        union all
+        (select * from deep_link_tokens where app_id = ${appId} and consumed_at is null and expires_at <= now() and ${nearby}
+          order by created_at desc limit ${limit})
+        order by created_at desc
+        limit ${limit}`;
+      return rows.map(toToken);
+    },
+
     /** Consumes a live, unconsumed token of the app; undefined when another call got it first. */
-    async consume(appId: number, token: string, by: 'referrer' | 'token' | 'fingerprint'): Promise<DeepLinkToken | undefined> {
+    async consume(appId: number, token: string, by: 'referrer' | 'clipboard' | 'token' | 'fingerprint'): Promise<DeepLinkToken | undefined> {
       const [row] = await sql<Row[]>`
         update deep_link_tokens set consumed_at = now(), consumed_by = ${by}
         where token = ${token} and app_id = ${appId} and consumed_at is null and expires_at > now()
@@ -183,11 +232,14 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
       return row && toToken(row);
     },
 
-    /** Deletes up to `batch` expired tokens; rows another instance is deleting are skipped. */
-    async purgeExpired(batch = 5_000): Promise<number> {
+    /**
+     * Deletes up to `batch` tokens expired more than `graceSeconds` ago (kept meanwhile so a late
+     * first launch hears `expired`, not `no_candidate`); rows another instance is deleting are skipped.
+     */
+    async purgeExpired(batch = 5_000, graceSeconds = 86_400): Promise<number> {
       const rows = await sql`
         delete from deep_link_tokens where token in (
-          select token from deep_link_tokens where expires_at < now()
+          select token from deep_link_tokens where expires_at < now() - make_interval(secs => ${graceSeconds})
           order by expires_at limit ${batch} for update skip locked)
         returning 1`;
       return rows.length;

@@ -1,7 +1,8 @@
 // The in-process cache in front of the link look-up: bounded LRU, negative entries for unknown
 // slugs, a short TTL as a safety net behind explicit invalidation, single flight per key, a cap on
 // look-ups in flight (the pool's size, so PostgreSQL is never queued onto), and stale answers while
-// PostgreSQL cannot be reached. A fresh hit answers synchronously: no promise on the hot path.
+// a link is read again after its TTL or PostgreSQL cannot be reached. A hit answers synchronously:
+// no promise on the hot path.
 
 export interface LinkCacheOptions<V> {
   load(key: string): Promise<V | undefined>;
@@ -72,9 +73,10 @@ export function createLinkCache<V>(options: LinkCacheOptions<V>): LinkCache<V> {
         return value;
       })
       .catch((err: unknown) => {
-        // The store is down: an answer we had is better than none. Retry after a short while.
+        // The store is down: an answer we had is better than none. Retry after a short while. (A
+        // link that exists was answered from it already, without waiting for this.)
         if (stale) {
-          counters.staleServed++;
+          if (stale.value === undefined) counters.staleServed++;
           stale.expiresAt = now() + Math.min(5_000, options.negativeTtlMs);
           return stale.value;
         }
@@ -95,6 +97,14 @@ export function createLinkCache<V>(options: LinkCacheOptions<V>): LinkCache<V> {
         // Recency for the LRU: re-insert at the end.
         entries.delete(key);
         entries.set(key, entry);
+        return entry.value;
+      }
+      // A link that was there and only outlived the TTL (a safety net: changes invalidate it at
+      // once) keeps answering while it is read again in the background. Waiting instead made every
+      // cached link's next click wait on PostgreSQL once a TTL, all of a burst of links together.
+      if (entry?.value !== undefined) {
+        counters.staleServed++;
+        void refresh(key, entry);
         return entry.value;
       }
       counters.misses++;

@@ -1,6 +1,7 @@
 // What the redirect needs to know about a slug, in one indexed query: the short URL or campaign,
 // its linked apps and, on a custom domain, that the domain is usable. The result is cached in
 // memory, so it is built to be small and immutable.
+import type { PageLanguage } from '../shared/language.js';
 import type { Sql } from './postgres.js';
 
 export interface AppTarget {
@@ -14,6 +15,8 @@ export interface AppTarget {
   teamId: string | null;
   deepLinkPath: string | null;
   tokenTtlSeconds: number;
+  /** The click gets a clipboard code (the app turned the clipboard match on). */
+  clipboardMatch: boolean;
 }
 
 export interface ResolvedLink {
@@ -35,6 +38,8 @@ export interface ResolvedLink {
   goalType: string | null;
   ios: AppTarget | null;
   android: AppTarget | null;
+  /** The organization's language for visitor pages when the browser asks for none we speak. */
+  language: PageLanguage;
 }
 
 type Row = Record<string, unknown>;
@@ -52,6 +57,7 @@ function appTarget(r: Row, p: 'ios' | 'android'): AppTarget | null {
     teamId: (r[`${p}_team_id`] as string | null) ?? null,
     deepLinkPath: (r[`${p}_deep_link_path`] as string | null) ?? null,
     tokenTtlSeconds: r[`${p}_token_ttl`] as number,
+    clipboardMatch: r[`${p}_clipboard_match`] === true,
   };
 }
 
@@ -61,7 +67,7 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
   return {
     async findBySlug(domainKey: string, slug: string): Promise<ResolvedLink | undefined> {
       const [r] = await sql<Row[]>`
-        select s.organization_id, s.short_url_id, s.campaign_id,
+        select s.organization_id, s.short_url_id, s.campaign_id, o.default_language,
           coalesce(u.original_url, c.original_url) as original_url,
           coalesce(u.expires_at, c.expires_at) as expires_at,
           coalesce(u.show_ad_page, false) as show_ad_page,
@@ -74,13 +80,14 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
           coalesce(u.goal_type, c.goal_type) as goal_type,
           ia.id as ios_app_id, ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
           ia.scheme as ios_scheme, ia.store_url as ios_store_url, ia.bundle_id as ios_bundle_id, ia.team_id as ios_team_id,
-          ia.deep_link_token_ttl_seconds as ios_token_ttl,
+          ia.deep_link_token_ttl_seconds as ios_token_ttl, ia.clipboard_match as ios_clipboard_match,
           coalesce(u.ios_deep_link_path, c.ios_deep_link_path) as ios_deep_link_path,
           aa.id as android_app_id, aa.app_name as android_app_name, aa.app_icon_url as android_app_icon_url, aa.path as android_app_path,
           aa.scheme as android_scheme, aa.store_url as android_store_url, aa.bundle_id as android_bundle_id, aa.team_id as android_team_id,
-          aa.deep_link_token_ttl_seconds as android_token_ttl,
+          aa.deep_link_token_ttl_seconds as android_token_ttl, aa.clipboard_match as android_clipboard_match,
           coalesce(u.android_deep_link_path, c.android_deep_link_path) as android_deep_link_path
         from slugs s
+        join organizations o on o.id = s.organization_id
         left join short_urls u on u.id = s.short_url_id
         left join campaigns c on c.id = s.campaign_id
         left join mobile_apps ia on ia.id = coalesce(u.ios_app_id, c.ios_app_id)
@@ -114,16 +121,26 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
         goalType: orNull(r.goal_type),
         ios: appTarget(r, 'ios'),
         android: appTarget(r, 'android'),
+        language: r.default_language as PageLanguage,
       };
     },
 
-    /** Every custom domain host and whether links may be served on it (VERIFIED or ACTIVE). */
-    async customDomainHosts(): Promise<Map<string, boolean>> {
-      const rows = await sql<{ host: string; usable: boolean }[]>`
-        select lower(domain_name) as host, status in ('VERIFIED', 'ACTIVE') as usable from custom_domains`;
-      return new Map(rows.map((r) => [r.host, r.usable]));
+    /** Every custom domain host, whether links may be served on it (VERIFIED or ACTIVE), and where its root goes. */
+    async customDomainHosts(): Promise<Map<string, DomainHost>> {
+      const rows = await sql<{ host: string; usable: boolean; fallback_url: string | null; default_language: PageLanguage }[]>`
+        select lower(d.domain_name) as host, d.status in ('VERIFIED', 'ACTIVE') as usable, d.fallback_url, o.default_language
+        from custom_domains d join organizations o on o.id = d.organization_id`;
+      return new Map(rows.map((r) => [r.host, { usable: r.usable, fallbackUrl: r.fallback_url, language: r.default_language }]));
     },
   };
 }
 
 export type LinkLookupRepo = ReturnType<typeof createLinkLookupRepo>;
+
+/** A registered custom domain as the redirect sees it. */
+export interface DomainHost {
+  usable: boolean;
+  fallbackUrl: string | null;
+  /** The owner's language for visitor pages (the 404 page on this domain). */
+  language: PageLanguage;
+}

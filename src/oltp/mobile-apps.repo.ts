@@ -19,15 +19,18 @@ export interface MobileAppInput {
   appIconUrl: string | null;
   sha256CertFingerprints: string[];
   deepLinkTokenTtlSeconds?: number | undefined;
+  /** iOS: the landing page's store button copies a code the app reads at first launch (opt-in). */
+  clipboardMatch?: boolean | undefined;
 }
 
 /** An app as stored: its settings plus what the service generates (path, SDK key) and keeps. */
-export interface MobileApp extends Omit<MobileAppInput, 'deepLinkTokenTtlSeconds'> {
+export interface MobileApp extends Omit<MobileAppInput, 'deepLinkTokenTtlSeconds' | 'clipboardMatch'> {
   id: number;
   organizationId: number;
   path: string;
   apiKey: string;
   deepLinkTokenTtlSeconds: number;
+  clipboardMatch: boolean;
   /**
    * When the app's identity secret was issued; null while identity verification is off. The secret
    * itself is read only where a hash is checked (identityVerifiers).
@@ -57,6 +60,7 @@ interface Row {
   api_key_sealed: string;
   sha256_cert_fingerprints: string[];
   deep_link_token_ttl_seconds: number;
+  clipboard_match: boolean;
   identity_secret_issued_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -73,6 +77,7 @@ const PATCHABLE = {
   appIconUrl: 'app_icon_url',
   sha256CertFingerprints: 'sha256_cert_fingerprints',
   deepLinkTokenTtlSeconds: 'deep_link_token_ttl_seconds',
+  clipboardMatch: 'clipboard_match',
 } as const;
 
 export type MobileAppPatch = Partial<Pick<MobileAppInput, keyof typeof PATCHABLE>>;
@@ -107,6 +112,7 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
     apiKey: secretBox.open(r.api_key_sealed),
     sha256CertFingerprints: r.sha256_cert_fingerprints,
     deepLinkTokenTtlSeconds: r.deep_link_token_ttl_seconds,
+    clipboardMatch: r.clipboard_match,
     identitySecretIssuedAt: r.identity_secret_issued_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -120,11 +126,12 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
         try {
           const [row] = await sql<Row[]>`
             insert into mobile_apps (organization_id, platform, app_name, bundle_id, team_id, scheme, store_url,
-              app_icon_url, path, api_key_sealed, api_key_hash, sha256_cert_fingerprints, deep_link_token_ttl_seconds)
+              app_icon_url, path, api_key_sealed, api_key_hash, sha256_cert_fingerprints, deep_link_token_ttl_seconds,
+              clipboard_match)
             values (${organizationId}, ${input.platform}, ${input.appName}, ${input.bundleId}, ${input.teamId},
               ${input.scheme}, ${input.storeUrl}, ${input.appIconUrl}, ${appPathFor(input.appName)},
               ${secretBox.seal(apiKey)}, ${hashSecret(apiKey)}, ${input.sha256CertFingerprints}::text[],
-              ${input.deepLinkTokenTtlSeconds ?? 7200})
+              ${input.deepLinkTokenTtlSeconds ?? 7200}, ${input.clipboardMatch ?? false})
             returning *`;
           return toApp(row!);
         } catch (err) {

@@ -1,6 +1,8 @@
 // Organizations (tenants): plan, quota override, add-ons and the Service API IP allow-list.
+import type { PageLanguage } from '../shared/language.js';
 import { PLAN_LIMITS, type Plan } from '../shared/plans.js';
 import type { Sql } from './postgres.js';
+import { containsPattern } from './sql-helpers.js';
 
 export interface Organization {
   id: number;
@@ -12,6 +14,10 @@ export interface Organization {
   userJourney: boolean;
   revenueAnalytics: boolean;
   ipAllowlist: string[];
+  /** Visitor pages' language when the browser asks for none we speak. */
+  defaultLanguage: PageLanguage;
+  /** IANA zone: where a bare date (a link's expiry day) ends. */
+  timeZone: string;
   createdAt: Date;
 }
 
@@ -23,6 +29,8 @@ export interface OrganizationRow {
   user_journey: boolean;
   revenue_analytics: boolean;
   ip_allowlist: string[];
+  default_language: PageLanguage;
+  time_zone: string;
   created_at: Date;
 }
 
@@ -38,16 +46,31 @@ export function toOrganization(row: OrganizationRow): Organization {
     userJourney: limits.includesAddOns || row.user_journey,
     revenueAnalytics: limits.includesAddOns || row.revenue_analytics,
     ipAllowlist: row.ip_allowlist,
+    defaultLanguage: row.default_language,
+    timeZone: row.time_zone,
     createdAt: row.created_at,
   };
 }
 
 export function createOrganizationsRepo({ sql }: { sql: Sql }) {
   return {
-    async create(input: { name: string; plan: Plan }, tx: Sql = sql): Promise<Organization> {
+    async create(input: { name: string; plan: Plan; timeZone?: string | undefined }, tx: Sql = sql): Promise<Organization> {
       const [row] = await tx<OrganizationRow[]>`
-        insert into organizations (name, plan) values (${input.name}, ${input.plan}) returning *`;
+        insert into organizations (name, plan, time_zone)
+        values (${input.name}, ${input.plan}, coalesce(${input.timeZone ?? null}, 'Asia/Seoul')) returning *`;
       return toOrganization(row!);
+    },
+
+    /** A page of organizations, newest first; `search` matches part of the name. */
+    async list(filter: { search?: string | undefined; plan?: Plan | undefined }, page: { page: number; size: number }): Promise<{ items: Organization[]; total: number }> {
+      const where = sql`true
+        ${filter.search ? sql`and lower(name) like ${containsPattern(filter.search)}` : sql``}
+        ${filter.plan ? sql`and plan = ${filter.plan}` : sql``}`;
+      const [rows, [count]] = await Promise.all([
+        sql<OrganizationRow[]>`select * from organizations where ${where} order by id desc limit ${page.size} offset ${page.page * page.size}`,
+        sql<{ n: number }[]>`select count(*)::int as n from organizations where ${where}`,
+      ]);
+      return { items: rows.map(toOrganization), total: count!.n };
     },
 
     async get(id: number): Promise<Organization | undefined> {
@@ -73,6 +96,18 @@ export function createOrganizationsRepo({ sql }: { sql: Sql }) {
           revenue_analytics = coalesce(${addOns.revenueAnalytics ?? null}::boolean, revenue_analytics),
           updated_at = now()
         where id = ${id} returning *`;
+      return row && toOrganization(row);
+    },
+
+    async setDefaultLanguage(id: number, language: PageLanguage): Promise<Organization | undefined> {
+      const [row] = await sql<OrganizationRow[]>`
+        update organizations set default_language = ${language}, updated_at = now() where id = ${id} returning *`;
+      return row && toOrganization(row);
+    },
+
+    async setTimeZone(id: number, timeZone: string): Promise<Organization | undefined> {
+      const [row] = await sql<OrganizationRow[]>`
+        update organizations set time_zone = ${timeZone}, updated_at = now() where id = ${id} returning *`;
       return row && toOrganization(row);
     },
 

@@ -81,9 +81,13 @@ export function createSsoPartnersRepo({ sql }: { sql: Sql }) {
       return row && toPartner(row);
     },
 
-    async list(): Promise<SsoPartner[]> {
-      const rows = await sql<Row[]>`select * from sso_partners order by id`;
-      return rows.map(toPartner);
+    /** A page of partners, oldest first. */
+    async list(page: { page: number; size: number }): Promise<{ items: SsoPartner[]; total: number }> {
+      const [rows, [count]] = await Promise.all([
+        sql<Row[]>`select * from sso_partners order by id limit ${page.size} offset ${page.page * page.size}`,
+        sql<{ n: number }[]>`select count(*)::int as n from sso_partners`,
+      ]);
+      return { items: rows.map(toPartner), total: count!.n };
     },
 
     async update(clientId: string, fields: PartnerFields, at: Date): Promise<SsoPartner | undefined> {

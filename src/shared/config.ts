@@ -43,6 +43,8 @@ const envSchema = z.object({
   PII_ENCRYPTION_KEY: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: booleanFlag,
+  /** Share of redirects that get an access-log line at info, 0 to 1 (every other request gets one). */
+  ACCESS_LOG_REDIRECT_SAMPLE: z.coerce.number().min(0).max(1).default(0.01),
   NODE_ENV: z.string().default('development'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
   EVENT_BATCH_MAX: z.coerce.number().int().positive().default(5_000),
@@ -89,6 +91,9 @@ const envSchema = z.object({
   AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
   /** Extra host names (comma-separated) that serve /docs, /metrics, /readyz and the operator API. */
   OPERATOR_HOSTS: optionalString,
+  /** /metrics on a port of its own (then not on PORT), and a bearer token it requires. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** Outgoing mail (sign-in links): an SMTP URL; unset, messages go to DATA_DIR/outbox. */
   SMTP_URL: optionalString,
   MAIL_FROM: optionalString,
@@ -126,6 +131,7 @@ export interface Config {
   trustProxy: TrustProxy;
   piiEncryptionKey: string | undefined;
   logLevel: string;
+  accessLogRedirectSample: number;
   logPretty: boolean;
   production: boolean;
   shutdownTimeoutMs: number;
@@ -167,6 +173,9 @@ export interface Config {
   authFailures: { limit: number; windowSeconds: number };
   /** Lower-case host names besides PUBLIC_BASE_URL's that serve the operator surfaces. */
   operatorHosts: string[];
+  /** /metrics on its own port; undefined: on PORT with everything else. */
+  metricsPort: number | undefined;
+  metricsToken: string | undefined;
   /** Outgoing mail: the SMTP server (undefined: the outbox in DATA_DIR) and the sender. */
   mail: { smtpUrl: string | undefined; from: string };
   sessions: { idleMs: number; absoluteMs: number };
@@ -255,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     piiEncryptionKey: e.PII_ENCRYPTION_KEY,
     logLevel: e.LOG_LEVEL,
     logPretty: e.LOG_PRETTY,
+    accessLogRedirectSample: e.ACCESS_LOG_REDIRECT_SAMPLE,
     production: e.NODE_ENV === 'production',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     eventBatchMax: e.EVENT_BATCH_MAX,
@@ -282,6 +292,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domainVerifyMaxMisses: e.DOMAIN_VERIFY_MAX_MISSES,
     linkAllowPrivateTargets: e.LINK_ALLOW_PRIVATE_TARGETS,
     authFailures: { limit: e.AUTH_FAILURE_LIMIT, windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS },
+    metricsPort: e.METRICS_PORT,
+    metricsToken: e.METRICS_TOKEN,
     operatorHosts: (e.OPERATOR_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `Signpost <no-reply@${new URL(publicBaseUrl).hostname}>` },
     sessions: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, absoluteMs: e.SESSION_MAX_AGE_HOURS * 3_600_000 },

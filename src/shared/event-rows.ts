@@ -13,10 +13,21 @@ export interface WrittenQuery {
   eventIds: string[];
 }
 
+/** The bus messages one insert of the OLAP writer carried. */
+export interface RecordedGroup {
+  messageIds: string[];
+  /** Events of redelivered messages the insert left out, found written already (usually none). */
+  leftOut: string[];
+}
+
 /** The writing side of ClickHouse the OLAP writer needs; src/olap supplies it. */
 export interface RowSink {
   insert(table: string, rows: EventRow[], dedupToken: string): Promise<void>;
   written(table: string, query: WrittenQuery): Promise<Set<string>>;
+  /** Records the bus messages of one insert group, before its inserts. */
+  recordGroup(group: RecordedGroup): Promise<void>;
+  /** The groups recorded since sinceMs that hold any of these messages, newest first. */
+  recordedGroups(messageIds: string[], sinceMs: number): Promise<RecordedGroup[]>;
 }
 
 let cachedSecond = NaN;

@@ -77,7 +77,10 @@ export function newSharedSecret(): string {
   return randomBase62(48);
 }
 
-/** Webhook signing secret: 256 random bits, base64url, behind a recognisable prefix. */
+/**
+ * Webhook signing secret: 256 random bits in base64 behind the `whsec_` prefix, the form Standard
+ * Webhooks libraries take as it is.
+ */
 export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }

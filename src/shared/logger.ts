@@ -1,4 +1,5 @@
 // One root pino logger for the process; modules take `log.child({ module })` from it.
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
@@ -32,6 +33,16 @@ function requestFields(req: { method?: unknown; url?: unknown; host?: unknown; i
   return { method: req.method, url: scrubUrl(req.url), host: req.host, remoteAddress: req.ip };
 }
 
+/** A production install leaves the pretty printer out; pino would fail to start its transport. */
+function prettyPrinterInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function createLogger(options: { level: string; pretty: boolean; name?: string; destination?: DestinationStream }): Logger {
   const base: LoggerOptions = {
     name: options.name ?? 'signpost',
@@ -39,8 +50,10 @@ export function createLogger(options: { level: string; pretty: boolean; name?: s
     redact: { paths: redactPaths, censor: '[redacted]' },
     serializers: { req: requestFields },
   };
-  if (options.pretty) {
+  if (options.pretty && prettyPrinterInstalled()) {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } });
   }
-  return options.destination ? pino(base, options.destination) : pino(base);
+  const log = options.destination ? pino(base, options.destination) : pino(base);
+  if (options.pretty) log.warn('LOG_PRETTY is set, but pino-pretty (a development dependency) is not installed: logging JSON');
+  return log;
 }

@@ -1,6 +1,8 @@
 // The webhook wire format receivers verify and parse: the body {id, type, category, occurredAt,
-// organizationId, data} serialised once at enqueue, and its signature
-// `sha256=<hex HMAC-SHA256(secret, raw body)>`, one per active secret, comma-separated.
+// organizationId, data} serialised once at enqueue, and its signatures, one per active secret:
+// X-Signature-256 `sha256=<hex HMAC-SHA256(secret, raw body)>` (comma-separated), and the Standard
+// Webhooks `webhook-signature` `v1,<base64 HMAC-SHA256 of id.timestamp.body>` (space-separated),
+// which binds the delivery's id and time so a captured delivery cannot be replayed later.
 import { createHash, createHmac } from 'node:crypto';
 
 export interface WebhookEvent {
@@ -32,6 +34,21 @@ export function serializeWebhookEvent(event: WebhookEvent): string {
 /** X-Signature-256: the current secret's signature first, then the previous one during a rotation. */
 export function signatureHeader(secrets: string[], rawBody: string | Uint8Array): string {
   return secrets.map((secret) => `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`).join(',');
+}
+
+/**
+ * The Standard Webhooks signing key of a secret: a `whsec_` secret is base64 after its prefix, as
+ * every Standard Webhooks library reads it (the secrets the service makes are of this kind);
+ * any other secret an operator chose is used as its UTF-8 bytes (libraries call that `raw`).
+ */
+function standardKey(secret: string): Buffer {
+  const encoded = /^whsec_([A-Za-z0-9+/_-]+={0,2})$/.exec(secret)?.[1];
+  return encoded === undefined ? Buffer.from(secret, 'utf8') : Buffer.from(encoded, 'base64');
+}
+
+/** webhook-signature: `v1,<base64>` per secret, the current one first, space-separated. */
+export function standardSignatureHeader(secrets: string[], id: string, timestampSeconds: number, rawBody: string): string {
+  return secrets.map((secret) => `v1,${createHmac('sha256', standardKey(secret)).update(`${id}.${timestampSeconds}.${rawBody}`).digest('base64')}`).join(' ');
 }
 
 /**

@@ -1,7 +1,8 @@
 // The deep-link landing page's sequence: post the fingerprint, leave an in-app
 // browser when the visitor is in one, else try the app and, when the page is still in front after
 // a moment (the app did not open), count the store visit with a beacon and go to the store, or to
-// the web address when there is no store.
+// the web address when there is no store. With an iOS clipboard match the store waits for the
+// visitor's tap on the store button, which copies the click's code first.
 import type { LandingConfig } from './config.js';
 import { beacon, request } from './http.js';
 
@@ -9,6 +10,10 @@ import { beacon, request } from './http.js';
 const APP_WAIT_MS = 2000;
 /** The fingerprint must be recorded before the app asks for it; waiting longer than this delays the visitor. */
 const FINGERPRINT_WAIT_MS = 1000;
+/** Chromium answers getHighEntropyValues at once; a browser that dawdles is not waited for longer. */
+const HINTS_WAIT_MS = 300;
+/** How long the clipboard's confirmation stays in view before the store opens. */
+const COPIED_VIEW_MS = 800;
 
 const go = (url: string) => {
   location.href = url;
@@ -49,8 +54,17 @@ function storeVisit(config: LandingConfig): void {
 
 let leftForStore = false;
 
+/** A clipboard match is on: the store button copies the click's code, so only a tap leaves for the store. */
+const copiesOnTap = (config: LandingConfig) => !!(config.clipboardToken && config.storeUrl);
+
 function toStoreOrWeb(config: LandingConfig): void {
   if (leftForStore) return;
+  if (copiesOnTap(config)) {
+    // A copy needs the visitor's tap: point at the button instead of leaving on our own.
+    status(byId('signpost-clipboard')?.dataset.tap);
+    byId('signpost-store')?.focus();
+    return;
+  }
   leftForStore = true;
   if (config.storeUrl) {
     storeVisit(config);
@@ -58,6 +72,50 @@ function toStoreOrWeb(config: LandingConfig): void {
   } else {
     location.replace(config.fallbackUrl);
   }
+}
+
+/**
+ * Copies from the tap's handler. Without the Clipboard API (older in-app web views) a selected
+ * field and execCommand copy at once, inside the tap; a refused writeText tries the same after.
+ */
+function copyText(text: string): Promise<boolean> {
+  const byHand = () => {
+    const field = document.createElement('input');
+    field.value = text;
+    field.readOnly = true;
+    field.setAttribute('aria-hidden', 'true');
+    // 12pt: iOS zooms into a focused field with smaller text.
+    field.style.cssText = 'position:fixed;top:0;left:0;opacity:0;font-size:12pt';
+    document.body.appendChild(field);
+    field.select();
+    field.setSelectionRange(0, text.length);
+    let copied = false;
+    try {
+      copied = document.execCommand('copy');
+    } catch {
+      /* neither way is allowed here */
+    }
+    field.remove();
+    return copied;
+  };
+  if (!navigator.clipboard?.writeText) return Promise.resolve(byHand());
+  return navigator.clipboard.writeText(text).then(
+    () => true,
+    () => byHand(),
+  );
+}
+
+/** The store button of a clipboard match: copy the code, say so, then go to the store as without it. */
+function copyThenStore(config: LandingConfig, event: MouseEvent): void {
+  event.preventDefault();
+  if (leftForStore) return;
+  leftForStore = true;
+  const note = byId('signpost-clipboard');
+  void copyText(config.clipboardToken!).then((copied) => {
+    status(copied ? note?.dataset.copied : note?.dataset.failed);
+    storeVisit(config);
+    setTimeout(() => go(config.storeUrl!), COPIED_VIEW_MS);
+  });
 }
 
 /** Leaves an in-app browser for the real one; true when the page should do nothing else. */
@@ -89,7 +147,8 @@ function escapeInAppBrowser(config: LandingConfig): boolean {
 
 function wireButtons(config: LandingConfig): void {
   const store = byId<HTMLAnchorElement>('signpost-store');
-  store?.addEventListener('click', () => storeVisit(config));
+  if (copiesOnTap(config)) store?.addEventListener('click', (event) => copyThenStore(config, event));
+  else store?.addEventListener('click', () => storeVisit(config));
   const copy = byId<HTMLButtonElement>('signpost-copy');
   const field = byId<HTMLInputElement>('signpost-link');
   if (field && !field.value) field.value = location.href;
@@ -124,11 +183,33 @@ function postDebug(config: LandingConfig, base: string): void {
   });
 }
 
+/** Chromium's user-agent client hints (not in every browser, nor in TypeScript's DOM types). */
+interface UserAgentData {
+  getHighEntropyValues?: (hints: string[]) => Promise<{ model?: string; platformVersion?: string }>;
+}
+
+/**
+ * The Android model and full OS version, which Chrome's reduced user agent (`Android 10; K`) no
+ * longer says: deferred matching compares them with what the app reports at its first launch.
+ */
+async function androidHints(config: LandingConfig): Promise<{ deviceModel?: string; platformVersion?: string }> {
+  const data = (navigator as Navigator & { userAgentData?: UserAgentData }).userAgentData;
+  if (config.platform !== 'ANDROID' || !data?.getHighEntropyValues) return {};
+  try {
+    const values = await Promise.race([data.getHighEntropyValues(['model', 'platformVersion']), new Promise<undefined>((resolve) => setTimeout(resolve, HINTS_WAIT_MS))]);
+    return { deviceModel: values?.model || undefined, platformVersion: values?.platformVersion || undefined };
+  } catch {
+    return {};
+  }
+}
+
 export async function runLanding(config: LandingConfig): Promise<void> {
   const base = config.apiBase.replace(/\/+$/, '');
   wireButtons(config);
   const path = config.linkType === 'campaign' ? 'campaign-deep-link' : 'deeplink';
+  const hints = await androidHints(config);
   const fingerprint = request('POST', `${base}/api/v1/sdk/web/${path}/update-fingerprint`, {
+    ...hints,
     token: config.token,
     resolution: `${screen.width}x${screen.height}`,
     appId: config.appId,

@@ -40,7 +40,8 @@ const SESSION_IDLE_MS = 30 * 60 * 1000;
 const MAX_REMEMBERED_IDS = 200;
 const MAX_GOAL_TYPE = 50;
 
-const JOURNEY = '/api/v1/cross-platform/session';
+// The browser side of the user-journey session API: the app id alone, no app key.
+const JOURNEY = '/api/v1/sdk/web/journey/session';
 
 let creating: Promise<string | Answer> | null = null;
 let linkLookup: Promise<LinkInfo | null> | null = null;

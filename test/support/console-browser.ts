@@ -51,6 +51,9 @@ export async function signInAs(
 /** No serious or critical axe violation on the page as it stands. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  // Each node's own markup too: a violation seen once (on :root, say) must say what was there.
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 300)}`).join(', ')})`);
   expect(serious, what).toEqual([]);
 }

@@ -1,5 +1,6 @@
 // Helpers of the user-journey tests: an organization with a registered app, and calls to
-// /api/v1/cross-platform as a browser (X-App-ID only) or as a mobile app (X-App-ID + key).
+// /api/v1/cross-platform as a browser (X-App-ID only) or as a mobile app (X-App-ID + key). A
+// browser's session calls go where browsers make them: the web SDK API (/api/v1/sdk/web/journey).
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestService } from './service.js';
 
@@ -25,6 +26,8 @@ export async function journeyOrg(svc: TestService, name: string, plan = 'PRO', a
 export interface CallOptions {
   /** Send the mobile key too (a mobile app); default: browser (X-App-ID only). */
   mobile?: boolean;
+  /** A browser's session call to /api/v1/cross-platform itself (refused: the key is required there). */
+  crossPlatform?: boolean;
   headers?: Record<string, string>;
 }
 
@@ -32,7 +35,7 @@ export function journeyClient(svc: TestService, app: JourneyApp) {
   return (method: 'GET' | 'POST' | 'OPTIONS', url: string, body?: unknown, options: CallOptions = {}): Promise<LightMyRequestResponse> =>
     svc.inject({
       method,
-      url: `/api/v1/cross-platform${url}`,
+      url: `${!options.mobile && !options.crossPlatform && url.startsWith('/session') ? '/api/v1/sdk/web/journey' : '/api/v1/cross-platform'}${url}`,
       headers: {
         'x-app-id': String(app.appId),
         ...(options.mobile ? { 'x-mobile-app-api-key': app.appKey } : {}),

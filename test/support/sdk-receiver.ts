@@ -94,12 +94,12 @@ export async function startReceiver(): Promise<Receiver> {
           scripted === 429 ? { 'retry-after': '1' } : {});
       }
       switch (url.pathname) {
-        case '/api/v1/cross-platform/session/create':
+        case '/api/v1/sdk/web/journey/session/create':
           return send(201, { sessionId: `session-${++sessions}`, startedAt: new Date().toISOString(), platform: 'WEB' });
-        case '/api/v1/cross-platform/session/funnel/track':
+        case '/api/v1/sdk/web/journey/session/funnel/track':
           return send(200, { recorded: true });
-        case '/api/v1/cross-platform/session/event':
-          return send(202, { accepted: true });
+        case '/api/v1/sdk/web/journey/session/event':
+          return send(201, { accepted: true, eventId: 'event-1' });
         case '/api/v1/sdk/web/deeplink/resolve': {
           const link = links.get(url.searchParams.get('token') ?? '');
           return link ? send(200, link) : send(404, { status: 404, error: 'Not Found', message: 'unknown token', code: 'DEEP_LINK_TOKEN_NOT_FOUND' });

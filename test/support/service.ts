@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { LightMyRequestResponse } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { createContainer, type Container } from '../../src/container.js';
 import { loadConfig, type Config } from '../../src/shared/config.js';
 import { createLogger } from '../../src/shared/logger.js';
@@ -82,7 +83,7 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(isolation: Isolation, env: Record<string, string> = {}): Promise<TestService> {
+export async function startService(isolation: Isolation, env: Record<string, string> = {}, options: { logDestination?: DestinationStream } = {}): Promise<TestService> {
   const config = loadConfig({
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -91,7 +92,7 @@ export async function startService(isolation: Isolation, env: Record<string, str
     ...isolation.env,
     ...env,
   });
-  const log = createLogger({ level: config.logLevel, pretty: false });
+  const log = createLogger({ level: config.logLevel, pretty: false, ...(options.logDestination ? { destination: options.logDestination } : {}) });
   const container = await createContainer(config, log);
   const { app } = container;
   const inject = app.inject.bind(app) as Container['app']['inject'];

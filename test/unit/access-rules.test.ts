@@ -9,7 +9,7 @@ import { isDomainError } from '../../src/shared/errors.js';
 
 const organization = (over: Partial<Organization> = {}): Organization => ({
   id: 7, name: 'Acme', plan: 'FREE', monthlyQuota: 2, monthlyQuotaOverride: null,
-  userJourney: false, revenueAnalytics: false, ipAllowlist: [], createdAt: new Date(0), ...over,
+  userJourney: false, revenueAnalytics: false, ipAllowlist: [], defaultLanguage: 'ko', timeZone: 'Asia/Seoul', createdAt: new Date(0), ...over,
 });
 
 async function codeOf(run: () => unknown): Promise<string | undefined> {
@@ -23,10 +23,12 @@ async function codeOf(run: () => unknown): Promise<string | undefined> {
 }
 
 describe('journey access', () => {
-  it('asks statistics for a proven caller and everything else for an app id', () => {
+  it('asks statistics and the session endpoints for a proven caller, identity and the web SDK\'s session calls for an app id', () => {
     expect(journeyCredentials('stats', true)).toBe('service');
     expect(journeyCredentials('stats', false)).toBe('mobile');
-    expect(journeyCredentials('session', true)).toBe('mobileOrBrowser');
+    // The spec: session endpoints need the app's key; browsers call them through the web SDK API.
+    expect(journeyCredentials('session', true)).toBe('mobile');
+    expect(journeyCredentials('session', false, 'web-sdk')).toBe('mobileOrBrowser');
     expect(journeyCredentials('identity', false)).toBe('mobileOrBrowser');
   });
 

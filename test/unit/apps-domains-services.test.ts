@@ -10,7 +10,7 @@ function app(fields: Partial<MobileApp> = {}): MobileApp {
   return {
     id: 1, organizationId: 7, platform: 'IOS', appName: 'Shop', bundleId: 'com.example.shop', teamId: 'ABCDE12345',
     scheme: null, storeUrl: null, appIconUrl: null, path: 'shop-x7k2', apiKey: 'spm_x', sha256CertFingerprints: [],
-    deepLinkTokenTtlSeconds: 7200, identitySecretIssuedAt: null, createdAt: new Date(0), updatedAt: new Date(0), ...fields,
+    deepLinkTokenTtlSeconds: 7200, clipboardMatch: false, identitySecretIssuedAt: null, createdAt: new Date(0), updatedAt: new Date(0), ...fields,
   };
 }
 
@@ -19,7 +19,8 @@ function appsService(options: { linked?: boolean } = {}) {
   const apps = new Map<number, MobileApp>([[1, app()]]);
   const service = createMobileAppsService({
     repo: {
-      create: async (_org, input) => app({ ...input, id: 2, deepLinkTokenTtlSeconds: input.deepLinkTokenTtlSeconds ?? 7200 }),
+      create: async (_org, input) =>
+        app({ ...input, id: 2, deepLinkTokenTtlSeconds: input.deepLinkTokenTtlSeconds ?? 7200, clipboardMatch: input.clipboardMatch ?? false }),
       list: async () => ({ items: [...apps.values()], total: apps.size }),
       get: async (_org, id) => apps.get(id),
       update: async (_org, id, patch) => (apps.has(id) ? app({ ...apps.get(id), ...patch } as Partial<MobileApp>) : undefined),
@@ -61,9 +62,9 @@ describe('mobile apps service', () => {
 
 function domain(fields: Partial<CustomDomain> = {}): CustomDomain {
   return {
-    id: 1, organizationId: 7, organizationName: 'Org', domainName: 'go.brand.example', status: 'PENDING',
+    id: 1, organizationId: 7, organizationName: 'Org', ownerUsername: 'Org', domainName: 'go.brand.example', status: 'PENDING',
     cnameRecordName: 'go.brand.example', cnameRecordValue: 'cname.sgnp.example', createdAt: new Date(0),
-    deletionRequested: false, deletionRequestedAt: null, ...fields,
+    deletionRequested: false, deletionRequestedAt: null, fallbackUrl: null, ...fields,
   };
 }
 
@@ -82,6 +83,10 @@ function domainsService() {
       list: async () => ({ items: [domain()], total: 1 }),
       listUsable: async () => [],
       setStatus: async (id, status) => (id === 1 ? domain({ status }) : undefined),
+      get: async (id) => (id === 1 ? domain() : undefined),
+      setDeletionRequested: async (org, id, requested) => (org === 7 && id === 1 ? domain({ deletionRequested: requested }) : undefined),
+      delete: async (id) => (id === 1 ? { deleted: true as const } : undefined),
+      setFallbackUrl: async (id, fallbackUrl) => (id === 1 ? domain({ fallbackUrl }) : undefined),
     },
     organizationExists: async (id) => id === 7,
     verifier: { start() {}, stop: async () => {}, checkNow: async (id) => void checked.push(id), runOnce: async () => 0 },

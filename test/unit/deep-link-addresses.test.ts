@@ -49,7 +49,12 @@ describe('device signals', () => {
     expect(agentSignals('Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1'))
       .toEqual({ os: 'IOS', osVersion: '17.4', deviceModel: null });
     expect(agentSignals('Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.1 Mobile/15E148 Safari/604.1'))
-      .toEqual({ os: 'IOS', osVersion: '26', deviceModel: null });
+      .toEqual({ os: 'IOS', osVersion: '26.1', deviceModel: null });
+    // From iOS 26.2 the frozen OS reads 18_7; Safari's version still follows the release.
+    expect(agentSignals('Mozilla/5.0 (iPhone; CPU iPhone OS 18_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.3 Mobile/15E148 Safari/604.1'))
+      .toEqual({ os: 'IOS', osVersion: '26.3', deviceModel: null });
+    expect(agentSignals('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'))
+      .toEqual({ os: 'IOS', osVersion: '17', deviceModel: null });
     expect(agentSignals('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36'))
       .toEqual({ os: 'ANDROID', osVersion: '14', deviceModel: 'Pixel 8' });
     expect(agentSignals('Mozilla/5.0 (Linux; Android 13; SM-X706N Build/TP1A.220624.014; wv) AppleWebKit/537.36 Chrome/115.0 Safari/537.36;KAKAOTALK 2410310'))
@@ -62,7 +67,8 @@ describe('device signals', () => {
 
   it('normalises networks and screens', () => {
     expect(ipPrefix('203.0.113.7')).toBe('203.0.113.0/24');
-    expect(ipPrefix('2001:db8:abcd:12::1')).toBe('2001:db8:abcd::/48');
+    expect(ipPrefix('2001:db8:abcd:12::1')).toBe('2001:db8:abcd:12::/64');
+    expect(ipPrefix('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(normalizeResolution('2532x1170')).toBe('1170x2532');
     expect(normalizeResolution('wide')).toBeNull();
   });

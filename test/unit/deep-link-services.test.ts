@@ -106,9 +106,11 @@ describe('funnel stages', () => {
 describe('web SDK reports', () => {
   it('spends the keyless budget of the app named before the look-up, else of the token\'s app', async () => {
     const s = setup(shortUrl(), [token({ appId: 5 })]);
-    await s.webSdk.updateFingerprint({ token: 'T'.repeat(24), appId: 9 }, '198.51.100.1');
+    await s.webSdk.updateFingerprint({ token: 'T'.repeat(24), appId: 5 }, '198.51.100.1');
     await s.webSdk.updateFingerprint({ token: 'T'.repeat(24) }, '198.51.100.2');
     await expect(s.webSdk.updateFingerprint({ token: 'unknown' }, '198.51.100.3')).rejects.toMatchObject({ code: 'DEEP_LINK_TOKEN_NOT_FOUND' });
-    expect(s.limited).toEqual([[9, '198.51.100.1'], [5, '198.51.100.2']]);
+    // A page naming another app: that app's budget is spent, then the token is as unknown (update-fingerprint rule).
+    await expect(s.webSdk.updateFingerprint({ token: 'T'.repeat(24), appId: 9 }, '198.51.100.4')).rejects.toMatchObject({ code: 'DEEP_LINK_TOKEN_NOT_FOUND' });
+    expect(s.limited).toEqual([[5, '198.51.100.1'], [5, '198.51.100.2'], [9, '198.51.100.4']]);
   });
 });

@@ -11,7 +11,7 @@ function link(organizationId: number, slug: string, domainKey = ''): ResolvedLin
     originalUrl: `https://example.com/${slug}`, expiresAt: null, showAdPage: false, title: null,
     ogTitle: null, ogDescription: null, ogImageUrl: null,
     utm: { source: null, medium: null, campaign: null, term: null, content: null },
-    mobileTargetUrl: null, goalType: null, ios: null, android: null,
+    mobileTargetUrl: null, goalType: null, ios: null, android: null, language: 'ko',
   };
 }
 
@@ -19,7 +19,7 @@ function link(organizationId: number, slug: string, domainKey = ''): ResolvedLin
 function lookup() {
   const calls = { hosts: 0, slugs: 0 };
   const links = new Map([['\na1', link(1, 'a1')], ['\nb1', link(2, 'b1')], ['go.brand.example\nx', link(2, 'x', 'go.brand.example')]]);
-  let hosts = new Map([['go.brand.example', true]]);
+  let hosts = new Map([['go.brand.example', { usable: true, fallbackUrl: null, language: 'ko' as const }]]);
   const repo: LinkLookupRepo = {
     async findBySlug(domainKey, slug) {
       calls.slugs++;
@@ -30,7 +30,7 @@ function lookup() {
       return new Map(hosts);
     },
   };
-  return { repo, calls, revoke: () => (hosts = new Map([['go.brand.example', false]])) };
+  return { repo, calls, revoke: () => (hosts = new Map([['go.brand.example', { usable: false, fallbackUrl: null, language: 'ko' as const }]])) };
 }
 
 async function resolver(repo: LinkLookupRepo) {

@@ -111,7 +111,7 @@ describe('links core', () => {
   it('publishes a campaign_change for each campaign change, with the alias made from the name', async () => {
     const { links, changed, events } = setup();
     const created = await links.campaigns.create(caller, { name: 'Summer Sale 2030', originalUrl: 'https://a.example/' });
-    expect(created).toMatchObject({ alias: 'summer-sale-2030', createdBy: 'Acme', clickCount: 0 });
+    expect(created).toMatchObject({ alias: 'summer-sale-2030', createdBy: { fallback: 'Acme', userId: null, apiKeyId: null }, clickCount: 0 });
     await links.campaigns.update(caller, created.id, { name: 'Summer' });
     await links.campaigns.delete(caller, created.id);
     expect(events.map((e) => (e.data as { action: string }).action)).toEqual(['created', 'updated', 'deleted']);

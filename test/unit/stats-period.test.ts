@@ -44,6 +44,30 @@ describe('statistics period', () => {
     expect(period.utcStart.toISOString()).toBe('2026-10-23T15:00:00.000Z');
   });
 
+  it('meta.actualStartDate / actualEndDate: the requested range clipped to the retention window and to today', () => {
+    const period = periodForPlan('FREE', { startDate: '2026-10-01', endDate: '2026-12-31' }, now);
+    expect(period).toMatchObject({
+      requestedStartDate: '2026-10-01', requestedEndDate: '2026-12-31',
+      actualStartDate: '2026-10-24', actualEndDate: '2026-11-22', empty: null,
+    });
+    expect(period.days[0]).toBe('2026-10-24');
+    expect(period.days.at(-1)).toBe('2026-11-22');
+  });
+
+  it('meta: a range wholly older than the retention is empty, never a start after the end', () => {
+    const period = periodForPlan('FREE', { startDate: '2020-01-01', endDate: '2020-01-31', timeZone: 'Asia/Seoul' }, now);
+    expect(period).toMatchObject({
+      requestedStartDate: '2020-01-01', requestedEndDate: '2020-01-31',
+      actualStartDate: null, actualEndDate: null, empty: 'before_retention', days: [],
+    });
+    expect(period.utcEnd.getTime()).toBe(period.utcStart.getTime());
+  });
+
+  it('meta: a range wholly after today is empty', () => {
+    const period = periodForPlan('PRO', { startDate: '2026-12-01', endDate: '2026-12-31' }, now);
+    expect(period).toMatchObject({ actualStartDate: null, actualEndDate: null, empty: 'after_today', days: [] });
+  });
+
   it('leaves other errors as they are', () => {
     const other = new Error('boom');
     expect(placeField('body', other)).toBe(other);

@@ -71,6 +71,13 @@ describe('toWebhookEvents', () => {
     ]);
   });
 
+  it('funnel/track goalValue is a String: a goal whose value is text carries it as goalText, with no goalValue', () => {
+    const data = { appId: 3, platform: 'IOS', sessionId: 's-2', stage: 'GOAL_COMPLETED', linkType: 'url', linkId: 42, goalType: 'tier', goalValue: null, goalText: 'gold tier', source: 'sdk' };
+    const [stage, goal] = map('funnel_stage', data);
+    expect(goal!.data).toMatchObject({ goalType: 'tier', goalValue: null, goalText: 'gold tier' });
+    expect(stage!.data).toMatchObject({ goalText: 'gold tier' });
+  });
+
   it('maps sessions without free-form properties or deep-link tokens', () => {
     const [started] = map('session_started', { sessionId: 'w-1', appId: 5, platform: 'WEB', utmSource: 'kakao', referrerHost: 'm.search.example', urlId: 42, campaignId: null, externalUserId: 'u-1' });
     expect(started).toMatchObject({ type: 'session.started', category: 'session', data: { sessionId: 'w-1', utmSource: 'kakao', referrerHost: 'm.search.example', urlId: 42 } });

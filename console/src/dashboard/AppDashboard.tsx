@@ -28,9 +28,9 @@ interface InstallStats {
   dailyReengagements: { date: string; reengagements: number; successful: number }[];
   recentInstalls: { installedAt: string; platform: string; country: string; matchType: string; confidence: number }[];
   reengagementStats: { totalReengagements: number; successfulReengagements: number; successRate: number; uniqueReengagedUsers: number };
-  funnelStats: { totalSessions: number; overallConversionRate: number; stages: { stageOrder: number; sessionsReached: number; conversionRate: number; stepConversionRate: number }[] };
+  funnelStats: { totalSessions: number; overallConversionRate: number; stages: { stageOrder: number; sessionsReached: number; conversionRateFromFirstStage: number; conversionRateFromPreviousStage: number }[] };
   qualityStats: { totalAttempts: number; successRate: number; fingerprintMatchRate: number; failureReasons: { name: string; count: number; percentage: number }[] };
-  meta: { actualStartDate: string; actualEndDate: string; timeZone: string };
+  meta: { timeZone: string };
 }
 
 type Platform = 'All' | 'iOS' | 'Android';
@@ -103,8 +103,8 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                     <Table.Tr key={stage.stageOrder}>
                       <Table.Th scope="row">{t(`appStats.stages.${stage.stageOrder}`, { defaultValue: String(stage.stageOrder) })}</Table.Th>
                       <Table.Td ta="right">{n(stage.sessionsReached)}</Table.Td>
-                      <Table.Td ta="right">{pct(stage.conversionRate)}</Table.Td>
-                      <Table.Td ta="right" c="dimmed">{stage.stageOrder > 1 ? `→ ${pct(stage.stepConversionRate)}` : ''}</Table.Td>
+                      <Table.Td ta="right">{pct(stage.conversionRateFromFirstStage)}</Table.Td>
+                      <Table.Td ta="right" c="dimmed">{stage.stageOrder > 1 ? `→ ${pct(stage.conversionRateFromPreviousStage)}` : ''}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -75,8 +75,14 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
       <QueryStatus query={dashboard} />
       {d && (
         <>
-          {d.meta.actualStartDate > query.startDate && (
-            <Alert color="yellow" role="note">{t('dashboard.retention', { days: d.meta.dataRetentionDays, date: d.meta.actualStartDate })}</Alert>
+          {d.meta.emptyReason !== null ? (
+            <Alert color="yellow" role="note">
+              {t(d.meta.emptyReason === 'before_retention' ? 'dashboard.beforeRetention' : 'dashboard.afterToday', { days: d.meta.dataRetentionDays })}
+            </Alert>
+          ) : (
+            d.meta.actualStartDate !== null && d.meta.actualStartDate > query.startDate && (
+              <Alert color="yellow" role="note">{t('dashboard.retention', { days: d.meta.dataRetentionDays, date: d.meta.actualStartDate })}</Alert>
+            )
           )}
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <Card withBorder>
@@ -98,7 +104,7 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
             </Card>
             <Card withBorder>
               <Text c="dimmed" size="sm">{t('dashboard.range')}</Text>
-              <Text fw={600} data-testid="range">{d.meta.actualStartDate} – {d.meta.actualEndDate}</Text>
+              <Text fw={600} data-testid="range">{d.meta.actualStartDate ?? d.meta.requestedStartDate} – {d.meta.actualEndDate ?? d.meta.requestedEndDate}</Text>
               <Text size="sm" c="dimmed">{d.meta.timeZone}</Text>
             </Card>
             <Card withBorder>

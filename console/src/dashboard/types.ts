@@ -14,7 +14,15 @@ export interface DashboardLink {
 }
 
 export interface DashboardData {
-  meta: { dataRetentionDays: number; actualStartDate: string; actualEndDate: string; timeZone: string };
+  meta: {
+    dataRetentionDays: number;
+    actualStartDate: string | null;
+    actualEndDate: string | null;
+    requestedStartDate: string;
+    requestedEndDate: string;
+    emptyReason: 'before_retention' | 'after_today' | null;
+    timeZone: string;
+  };
   total: number;
   previousTotal: number;
   change: number | null;

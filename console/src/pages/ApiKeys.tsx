@@ -52,9 +52,11 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   const saveIps = useMutation({
     mutationFn: () => api<{ ips: string[] }>('PUT', `/organizations/${orgId}/ip-allowlist`, { ips: ips.split(/[\s,]+/).filter(Boolean) }),
     onSuccess: (answer) => {
+      // The answer is the stored list: kept as the query's data rather than fetched again, since a
+      // refetch landing later would overwrite what the user typed after saving.
+      queryClient.setQueryData(['org', orgId, 'ip-allowlist'], answer);
       setIps(answer.ips.join('\n'));
       setSaved(true);
-      void queryClient.invalidateQueries({ queryKey: ['org', orgId, 'ip-allowlist'] });
     },
     onError,
   });

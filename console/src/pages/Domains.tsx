@@ -1,5 +1,6 @@
 // Custom domains: add one, see the DNS record to create, and watch its state; the list refreshes
-// itself while a domain waits for its record, and "check now" asks DNS at once.
+// itself while a domain waits for its record, and "check now" asks DNS at once. A domain no longer
+// wanted gets a deletion request (after a confirmation), shown until the operator completes it.
 import { Badge, Button, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,7 +14,7 @@ import { api, type CustomDomain, type Membership, type Page } from '../api';
 const STATUS_COLORS: Record<string, string> = { PENDING: 'blue', VERIFIED: 'teal', ACTIVE: 'green', FAILED: 'red', REVOKED: 'gray' };
 
 export default function Domains({ membership }: { membership: Membership }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('domains.write');
@@ -45,6 +46,19 @@ export default function Domains({ membership }: { membership: Membership }) {
     onError: (error: Error) => setNotice({ ok: false, text: error.message }),
   });
 
+  const deletion = useMutation({
+    mutationFn: ({ id, requested }: { id: number; requested: boolean }) =>
+      api<CustomDomain>(requested ? 'POST' : 'DELETE', `/organizations/${orgId}/custom-domains/${id}/deletion-request`),
+    onSuccess: (d) => {
+      setNotice({ ok: true, text: t(d.deletionRequested ? 'domains.deletionRequestedNotice' : 'domains.deletionWithdrawn', { name: d.domainName }) });
+      void refresh();
+    },
+    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+  });
+  const requestDeletion = (d: CustomDomain) => {
+    if (window.confirm(t('domains.confirmDeletion', { name: d.domainName }))) deletion.mutate({ id: d.id, requested: true });
+  };
+
   return (
     <Stack>
       <Title order={2}>{t('domains.heading')}</Title>
@@ -72,7 +86,16 @@ export default function Domains({ membership }: { membership: Membership }) {
               {domains.data.content.map((d) => (
                 <Table.Tr key={d.id}>
                   <Table.Td>{d.domainName}</Table.Td>
-                  <Table.Td><Badge color={STATUS_COLORS[d.status] ?? 'gray'} variant="light">{t(`domains.status.${d.status}`)}</Badge></Table.Td>
+                  <Table.Td>
+                    <Stack gap={4} align="flex-start">
+                      <Badge color={STATUS_COLORS[d.status] ?? 'gray'} variant="light">{t(`domains.status.${d.status}`)}</Badge>
+                      {d.deletionRequested && (
+                        <Badge color="red" variant="light">
+                          {t('domains.deletionRequested', { date: d.deletionRequestedAt ? new Date(`${d.deletionRequestedAt}Z`).toLocaleDateString(i18n.language) : '' })}
+                        </Badge>
+                      )}
+                    </Stack>
+                  </Table.Td>
                   <Table.Td>
                     {d.cnameRecordName && d.cnameRecordValue ? (
                       <Group gap="xs" wrap="nowrap">
@@ -84,9 +107,22 @@ export default function Domains({ membership }: { membership: Membership }) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Button size="xs" variant="light" disabled={!canWrite || d.status === 'ACTIVE'} loading={check.isPending && check.variables === d.id} onClick={() => check.mutate(d.id)}>
-                      {t('domains.checkNow')}
-                    </Button>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button size="xs" variant="light" disabled={!canWrite || d.status === 'ACTIVE'} loading={check.isPending && check.variables === d.id} onClick={() => check.mutate(d.id)}>
+                        {t('domains.checkNow')}
+                      </Button>
+                      {d.deletionRequested ? (
+                        <Button size="xs" variant="subtle" disabled={!canWrite} aria-label={`${t('domains.withdrawDeletion')}: ${d.domainName}`}
+                          loading={deletion.isPending && deletion.variables?.id === d.id} onClick={() => deletion.mutate({ id: d.id, requested: false })}>
+                          {t('domains.withdrawDeletion')}
+                        </Button>
+                      ) : (
+                        <Button size="xs" color="red" variant="subtle" disabled={!canWrite} aria-label={`${t('domains.requestDeletion')}: ${d.domainName}`}
+                          loading={deletion.isPending && deletion.variables?.id === d.id} onClick={() => requestDeletion(d)}>
+                          {t('domains.requestDeletion')}
+                        </Button>
+                      )}
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
               ))}

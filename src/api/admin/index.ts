@@ -29,7 +29,7 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string
     }
   });
   await app.register(adminOrganizationRoutes, { organizations: deps.organizations.accounts });
-  await app.register(adminDomainRoutes, { domains: deps.domains });
+  await app.register(adminDomainRoutes, { domains: deps.domains, config: deps.config });
   await app.register(adminWebhookRoutes, { webhooks: deps.webhooks });
   await app.register(adminWebhookDeliveryRoutes, { webhooks: deps.webhooks });
   await app.register(adminNoticeRoutes, { notices: deps.organizations.notices });

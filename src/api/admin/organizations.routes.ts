@@ -2,28 +2,73 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrganizationsService } from '../../core/organizations/organizations.service.js';
+import { PAGE_LANGUAGES } from '../../shared/language.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
-import { organizationSchema, planSchema, toOrganizationJson } from '../schemas/organization.js';
+import { organizationSchema, planSchema, timeZoneSchema, toOrganizationJson } from '../schemas/organization.js';
+import { pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
 
 const orgParams = z.object({ orgId: idSchema });
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const security = [{ adminToken: [] }];
 const tags = ['operator'];
 
+/** A Service API key as a list shows it: never the secret, only its first characters. */
+const apiKeyEntrySchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string().nullable(),
+    prefix: z.string().describe('the first characters of the key, to tell keys apart'),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'ApiKeyEntry' });
+const toApiKeyJson = (k: { id: number; name: string | null; prefix: string; createdAt: Date }) => ({ id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt.toISOString() });
 
 export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: OrganizationsService }> = async (app, { organizations }) => {
 
   app.post('/organizations', {
     schema: {
       tags, security, summary: 'Create an organization and its first Service API key',
-      body: z.object({ name: z.string().trim().min(1).max(200), plan: planSchema.default('FREE') }),
+      body: z.object({ name: z.string().trim().min(1).max(200), plan: planSchema.default('FREE'), timeZone: timeZoneSchema.optional().describe('default Asia/Seoul') }),
       response: { 201: organizationSchema.extend({ apiKey: z.string().describe('shown this once') }), ...errors },
     },
   }, async (request, reply) => {
     const { organization, apiKey } = await organizations.create(request.body);
     return reply.code(201).send({ ...toOrganizationJson(organization), apiKey: apiKey.apiKey });
   });
+
+  app.get('/organizations', {
+    schema: {
+      tags, security, summary: 'List organizations, newest first',
+      querystring: z.object({
+        ...pageQuery,
+        search: z.string().trim().max(100).optional().describe('part of the name'),
+        plan: planSchema.optional(),
+      }),
+      response: { 200: pagedResponse(organizationSchema, 'OrganizationPage'), ...errors },
+    },
+  }, async (request) => {
+    const { page, size, ...filter } = request.query;
+    const { items, total } = await organizations.list(filter, { page, size });
+    return toPaged(items.map(toOrganizationJson), total, { page, size });
+  });
+
+  app.get('/organizations/:orgId/api-keys', {
+    schema: {
+      tags, security, summary: "List an organization's live Service API keys (never the keys themselves)",
+      params: orgParams, querystring: z.object(pageQuery), response: { 200: pagedResponse(apiKeyEntrySchema, 'ApiKeyEntryPage'), ...errors },
+    },
+  }, async (request) => {
+    const { items, total } = await organizations.apiKeys(request.params.orgId, request.query);
+    return toPaged(items.map(toApiKeyJson), total, request.query);
+  });
+
+  app.get('/organizations/:orgId/api-keys/:keyId', {
+    schema: {
+      tags, security, summary: 'Read a live Service API key (never the key itself)',
+      params: orgParams.extend({ keyId: idSchema }), response: { 200: apiKeyEntrySchema, ...errors },
+    },
+  }, async (request) => toApiKeyJson(await organizations.apiKey(request.params.orgId, request.params.keyId)));
 
   app.get('/organizations/:orgId', {
     schema: { tags, security, summary: 'Read an organization', params: orgParams, response: { 200: organizationSchema, ...errors } },
@@ -70,6 +115,24 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
   }, async (request) => {
     return toOrganizationJson(await organizations.setAddOns(request.params.orgId, request.body));
   });
+
+  app.put('/organizations/:orgId/language', {
+    schema: {
+      tags, security, summary: "Set the language of the organization's visitor pages when the browser asks for none we speak",
+      params: orgParams,
+      body: z.object({ defaultLanguage: z.enum(PAGE_LANGUAGES) }),
+      response: { 200: organizationSchema, ...errors },
+    },
+  }, async (request) => toOrganizationJson(await organizations.setDefaultLanguage(request.params.orgId, request.body.defaultLanguage)));
+
+  app.put('/organizations/:orgId/time-zone', {
+    schema: {
+      tags, security, summary: "Set the organization's time zone (where a link expiry given as a bare date ends)",
+      params: orgParams,
+      body: z.object({ timeZone: timeZoneSchema }),
+      response: { 200: organizationSchema, ...errors },
+    },
+  }, async (request) => toOrganizationJson(await organizations.setTimeZone(request.params.orgId, request.body.timeZone)));
 
   app.put('/organizations/:orgId/ip-allowlist', {
     schema: {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isOrigin, type PartnerView, type PartnersService } from '../../core/organizations/partners.service.js';
 import { PARTNER_ROLES } from '../../shared/roles.js';
 import { errorBodySchema } from '../schemas/common.js';
+import { pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
 
 /** An origin, kept without a trailing slash. */
 const originSchema = z
@@ -39,7 +40,7 @@ const partnerSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   secretRotatedAt: z.string().nullable(),
-});
+}).meta({ id: 'Partner' });
 
 const credentialsSchema = z.object({ clientId: z.string(), sharedSecret: z.string().describe('shown this once') });
 const params = z.object({ clientId: z.string().min(1).max(100) });
@@ -61,8 +62,14 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
   }, async (request, reply) => reply.code(201).send(await partners.register(request.body, { ...OPERATOR, ip: request.ip })));
 
   app.get('/partners', {
-    schema: { tags, security, summary: 'List single sign-on partners (never their secrets)', response: { 200: z.array(partnerSchema), ...errors } },
-  }, async () => (await partners.list()).map(toJson));
+    schema: {
+      tags, security, summary: 'List single sign-on partners, oldest first (never their secrets)',
+      querystring: z.object(pageQuery), response: { 200: pagedResponse(partnerSchema, 'PartnerPage'), ...errors },
+    },
+  }, async (request) => {
+    const { items, total } = await partners.list(request.query);
+    return toPaged(items.map(toJson), total, request.query);
+  });
 
   app.get('/partners/:clientId', {
     schema: { tags, security, summary: 'Read a single sign-on partner', params, response: { 200: partnerSchema, ...errors } },

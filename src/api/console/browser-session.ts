@@ -4,6 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../shared/config.js';
 import { isLocalName, isLoopbackAddress } from '../../shared/public-address.js';
+import { negotiateLanguage } from '../../shared/language.js';
 import type { Language } from '../../shared/roles.js';
 
 export const SESSION_COOKIE = 'sp_session';
@@ -51,27 +52,15 @@ export function cookieJar(config: Pick<Config, 'publicBaseUrl'>): CookieJar {
   };
 }
 
+const CONSOLE_LANGUAGES = ['ko', 'en'] as const;
+
 /** ?lang=en|ko, else the first of Accept-Language we speak, else Korean. */
 export function languageOf(request: FastifyRequest): Language {
   const query = request.query as Record<string, unknown> | undefined;
   const asked = typeof query?.lang === 'string' ? query.lang.toLowerCase() : undefined;
   if (asked === 'en' || asked === 'ko') return asked;
-  const ranked = (request.headers['accept-language'] ?? '')
-    .split(',')
-    .map((part) => {
-      const [tag = '', ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^q=([\d.]+)$/.exec(p.trim())?.[1]).find(Boolean);
-      return { tag, q: q === undefined ? 1 : Number(q) };
-    })
-    .filter((x) => x.q > 0)
-    .sort((a, b) => b.q - a.q);
-  for (const { tag } of ranked) {
-    if (tag.startsWith('ko')) return 'ko';
-    if (tag.startsWith('en')) return 'en';
-  }
-  return 'ko';
+  return negotiateLanguage(request.headers['accept-language'], CONSOLE_LANGUAGES) ?? 'ko';
 }
-
 /** The origin of the request's Origin header, or of its Referer; undefined when it sent neither. */
 export function requestOrigin(request: FastifyRequest): string | undefined {
   const origin = request.headers.origin;

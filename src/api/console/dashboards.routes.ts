@@ -10,7 +10,7 @@ import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
 import type { PeriodInput } from '../../core/stats/period.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
+import { HOUR_LABELS, meta, periodQuery, periodSpan, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
 import { actingMember } from './acting-member.js';
 import { toCsv } from './csv.js';
 import { invalidField } from '../../core/field-error.js';
@@ -128,7 +128,10 @@ function appPanelCsv(s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>
     case 'recentInstalls':
       return toCsv(['installedAt', 'platform', 'country', 'matchType', 'confidence', 'linkType', 'linkId'], s.recentInstalls.map((r) => [r.installedAt, r.platform, r.country, r.matchType, r.confidence, r.linkType ?? '', r.linkId ?? '']));
     case 'funnel':
-      return toCsv(['stage', 'order', 'sessionsReached', 'conversionRate', 'stepConversionRate'], s.funnelStats.stages.map((f) => [f.stageName, f.stageOrder, f.sessionsReached, f.conversionRate, f.stepConversionRate]));
+      return toCsv(
+        ['stage', 'order', 'sessionsReached', 'conversionRateFromFirstStage', 'conversionRateFromPreviousStage'],
+        s.funnelStats.stages.map((f) => [f.stageName, f.stageOrder, f.sessionsReached, f.conversionRateFromFirstStage, f.conversionRateFromPreviousStage]),
+      );
     case 'failureReasons':
       return toCsv(['reason', 'count', 'percentage'], s.qualityStats.failureReasons.map((f) => [f.name, f.count, f.percentage]));
   }
@@ -174,11 +177,11 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountSe
       const csv = revenueCsv(found.revenue, found.period.timeZone);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="campaign-${id}-revenue-${found.period.actualStartDate}-${found.period.actualEndDate}.csv"`)
+        .header('content-disposition', `attachment; filename="campaign-${id}-revenue-${periodSpan(found.period, '-')}.csv"`)
         .send(`\uFEFF${csv}`);
     }
     const dashboard = await find(request.params.orgId, request, period, type ? { type, id: Number(id) } : undefined);
-    const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${dashboard.meta.actualStartDate}-${dashboard.meta.actualEndDate}.csv`;
+    const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${periodSpan(dashboard.meta, '-')}.csv`;
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${name}"`)
@@ -198,11 +201,11 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountSe
       const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, period));
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="app-${request.params.id}-revenue-${found.period.actualStartDate}-${found.period.actualEndDate}.csv"`)
+        .header('content-disposition', `attachment; filename="app-${request.params.id}-revenue-${periodSpan(found.period, '-')}.csv"`)
         .send(`\uFEFF${revenueCsv(found.revenue, found.period.timeZone)}`);
     }
     const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, query));
-    const name = `app-${request.params.id}-${panel}-${found.period.actualStartDate}-${found.period.actualEndDate}.csv`;
+    const name = `app-${request.params.id}-${panel}-${periodSpan(found.period, '-')}.csv`;
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${name}"`)

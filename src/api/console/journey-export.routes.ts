@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
 import { callerOf } from '../caller.js';
 import { errorBodySchema } from '../schemas/common.js';
-import { periodQuery, withPeriodQuery } from '../schemas/stats-period.js';
+import { periodQuery, periodSpan, withPeriodQuery } from '../schemas/stats-period.js';
 import { toCsv } from './csv.js';
 
 const PANELS = ['daily', 'platforms', 'utmSources', 'transitions', 'funnel', 'eventTypes', 'goalTypes'] as const;
@@ -42,7 +42,7 @@ export const consoleJourneyExportRoutes: FastifyPluginAsyncZod<{ stats: JourneyS
   }, async (request, reply) => {
     const { panel, ...period } = request.query;
     const dashboard = await withPeriodQuery(stats.dashboard(callerOf(request), period));
-    const name = `journey-${panel}-${dashboard.period.actualStartDate}-${dashboard.period.actualEndDate}.csv`;
+    const name = `journey-${panel}-${periodSpan(dashboard.period, '-')}.csv`;
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${name}"`)

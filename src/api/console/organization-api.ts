@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../shared/errors.js';
 import type { AppDeps } from '../deps.js';
 import { campaignRoutes } from '../service/campaigns.routes.js';
+import { customDomainDeletionRoutes } from '../service/custom-domain-deletion.routes.js';
 import { customDomainRoutes } from '../service/custom-domains.routes.js';
 import { installStatisticsRoutes } from '../service/install-statistics.routes.js';
 import { mobileAppRoutes } from '../service/mobile-apps.routes.js';
@@ -39,6 +40,7 @@ export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = 
   await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });
   await app.register(mobileAppRoutes, { mobileApps: deps.apps.mobileApps, config: deps.config });
   await app.register(customDomainRoutes, { domains: deps.domains, tags: ['console'], whose: '' });
+  await app.register(customDomainDeletionRoutes, { domains: deps.domains, tags: ['console'] });
   await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl });
   await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
   await app.register(journeyStatsRoutes, { stats: deps.stats.journey, prefix: '/journey' });

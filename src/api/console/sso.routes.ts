@@ -11,6 +11,7 @@ import type { Config } from '../../shared/config.js';
 import { isDomainError } from '../../shared/errors.js';
 import type { Logger } from '../../shared/logger.js';
 import type { AuthFailureLimiter } from '../auth-failures.js';
+import { errorBodySchema } from '../schemas/common.js';
 import { errorBody, httpHeadersOf, httpStatusOf } from '../error-handler.js';
 import { CONSENT_COOKIE, cookieJar, cookiesOf, isLoopbackDevelopment, languageOf, requestOrigin, SESSION_COOKIE, wantsJson } from './browser-session.js';
 import { DEFAULT_TERMS, checkMailPage, consentPage, messagePage, ssoErrorPage } from './pages.js';
@@ -52,6 +53,15 @@ export const ssoRoutes: FastifyPluginAsyncZod<SsoRouteDeps> = async (app, { acco
         'A reused jti or a missing email for a new user is 400; an expired or over-long token, a bad signature, an unknown client_id or a client_id mismatch is 401; ' +
         'plain HTTP or a disallowed origin is 403. Errors answer an HTML page with the Korean message (JSON when the request accepts only JSON).',
       querystring: z.object({ token: z.string().max(8192).optional(), client_id: z.string().max(200).optional(), lang: z.string().optional() }),
+      produces: ['text/html'],
+      response: {
+        200: z.string().describe('An HTML page: the terms consent or "check your mail"'),
+        302: z.null().describe('Signed in: on to the console'),
+        400: errorBodySchema,
+        401: errorBodySchema,
+        403: errorBodySchema,
+        429: errorBodySchema,
+      },
     },
   }, async (request, reply) => {
     try {

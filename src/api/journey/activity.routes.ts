@@ -1,5 +1,6 @@
 // Events, platform transitions and funnel stages of a session (the rules:
-// src/core/journey/activity.ts). Writes are accepted at once (202); reads of a session's events and
+// src/core/journey/activity.ts). Writes answer 201 at once with the stored record's id (the
+// record travels the bus into ClickHouse like a click); reads of a session's events and
 // transitions see them within seconds.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -85,7 +86,7 @@ const transitionRecordSchema = z
 const acceptedSchema = z
   .object({
     accepted: z.literal(true),
-    eventId: z.string().describe('the event id (the client one when sent); repeats of it are recorded once'),
+    eventId: z.string().describe("the stored event's id (the client one when sent); repeats of it are recorded once"),
     sessionId: z.string(),
     eventType: z.string(),
     occurredAt: z.string(),
@@ -117,7 +118,7 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
       summary: 'Record a session event',
       description:
         'Any named event (page_view, click, purchase, ...) with a properties object, for the event log (trackEvent of the web SDK). ' +
-        'Answers 202 at once; GET session/{sessionId}/events shows it within seconds. An eventId sent again is recorded once.',
+        'Answers 201 with the stored event\'s eventId at once; GET session/{sessionId}/events shows it within seconds. An eventId sent again is recorded once.',
       body: z
         .object({
           sessionId: sessionIdSchema,
@@ -128,11 +129,11 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
           eventId: clientEventIdSchema,
         })
         .meta({ example: { sessionId: SESSION_ID_EXAMPLE, eventType: 'page_view', properties: { path: '/items/42', title: 'Winter coat' } } }),
-      response: { 202: acceptedSchema, ...journeyErrorResponses },
+      response: { 201: acceptedSchema, ...journeyErrorResponses },
     },
   }, async (request, reply) => {
     const accepted = await fromRequestPart('body', activity.recordEvent(callerOf(request), request.body));
-    return reply.code(202).send({ accepted: true as const, ...accepted, occurredAt: accepted.occurredAt.toISOString() });
+    return reply.code(201).send({ accepted: true as const, ...accepted, occurredAt: accepted.occurredAt.toISOString() });
   });
 
   app.post('/session/transition', {
@@ -143,7 +144,7 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
       description:
         'The visitor moved from one platform to another (web to app, app to web), usually through a deep link. The link credited is the ' +
         "urlId or campaignId sent, else the session's registered link. targetSessionId, when sent, must be a session of the organization. " +
-        'Answers 202; GET session/{sessionId}/transitions shows it within seconds. Records session_transition (session.transition webhook).',
+        'Answers 201 with the stored transition (its transitionId); GET session/{sessionId}/transitions shows it within seconds. Records session_transition (session.transition webhook).',
       body: z
         .object({
           sessionId: sessionIdSchema.describe('the session on the platform the visitor leaves'),
@@ -158,11 +159,11 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
           eventId: clientEventIdSchema,
         })
         .meta({ example: { sessionId: SESSION_ID_EXAMPLE, fromPlatform: 'WEB', toPlatform: 'IOS', campaignId: 7, deepLinkToken: 'dlt_9fK2mQ' } }),
-      response: { 202: transitionRecordSchema, ...journeyErrorResponses },
+      response: { 201: transitionRecordSchema, ...journeyErrorResponses },
     },
   }, async (request, reply) => {
     const transition = await fromRequestPart('body', activity.recordTransition(callerOf(request), request.body));
-    return reply.code(202).send({ ...transition, occurredAt: transition.occurredAt.toISOString() });
+    return reply.code(201).send({ ...transition, occurredAt: transition.occurredAt.toISOString() });
   });
 
   app.post('/session/funnel/track', {
@@ -174,7 +175,7 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
         'Stages may come in any order, be skipped or repeat: every call is a row, and statistics count a session once per stage, ' +
         'a later stage implying the earlier ones. GOAL_COMPLETED carries the conversion goal (trackPurchase, trackGoal, trackSignup, ' +
         'trackConversion of the web SDK): goalType, goalValue, currency. A transactionId is recorded once per organization: a repeat ' +
-        'answers 200 with duplicate true and stores nothing; a new row answers 202. Records journey_funnel (funnel.stage and ' +
+        'answers 200 with duplicate true and stores nothing; a new row answers 201 with its eventId. Records journey_funnel (funnel.stage and ' +
         'goal.completed webhooks).',
       body: z
         .object({
@@ -197,13 +198,13 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
         .meta({
           example: { sessionId: SESSION_ID_EXAMPLE, stage: 'GOAL_COMPLETED', goalType: 'purchase_KRW', goalValue: 39000, currency: 'KRW', transactionId: 'order-1001' },
         }),
-      response: { 200: funnelAnswerSchema, 202: funnelAnswerSchema, ...journeyErrorResponses },
+      response: { 200: funnelAnswerSchema, 201: funnelAnswerSchema, ...journeyErrorResponses },
     },
   }, async (request, reply) => {
     const { timestamp, ...stage } = request.body;
     const answer = await fromRequestPart('body', activity.trackFunnel(callerOf(request), { ...stage, occurredAt: timestamp }));
-    // A repeated transactionId stores nothing: 200 rather than 202 (accepted).
-    return reply.code(answer.recorded ? 202 : 200).send({ ...answer, occurredAt: answer.occurredAt.toISOString() });
+    // A repeated transactionId stores nothing: 200 naming the first one rather than 201 (created).
+    return reply.code(answer.recorded ? 201 : 200).send({ ...answer, occurredAt: answer.occurredAt.toISOString() });
   });
 };
 

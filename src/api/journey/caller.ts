@@ -4,7 +4,7 @@
 // (429 + Retry-After): the app's own with the key, their client address's for the app without it
 // (src/api/sdk/rate-limit.ts).
 import type { FastifyRequest } from 'fastify';
-import { admitJourneyCaller, journeyCredentials, type JourneyAccess } from '../../core/access/journey-access.js';
+import { admitJourneyCaller, journeyCredentials, type JourneyAccess, type JourneySurface } from '../../core/access/journey-access.js';
 import type { Caller } from '../../core/caller.js';
 import type { SdkAuthenticator } from '../sdk/app-auth.js';
 import type { SdkRateLimiter } from '../sdk/rate-limit.js';
@@ -23,10 +23,10 @@ export interface JourneyAuthDeps {
   sdk: { authenticate: SdkAuthenticator; rateLimit: SdkRateLimiter };
 }
 
-export function createJourneyAuthenticator(deps: JourneyAuthDeps) {
+export function createJourneyAuthenticator(deps: JourneyAuthDeps, surface: JourneySurface) {
   return async function authenticate(request: FastifyRequest, access: JourneyAccess): Promise<Caller> {
     let caller: Caller;
-    const needed = journeyCredentials(access, serviceKeyOf(request) !== undefined);
+    const needed = journeyCredentials(access, serviceKeyOf(request) !== undefined, surface);
     if (needed === 'service') {
       caller = await deps.service(request);
     } else {

@@ -1,7 +1,7 @@
 // User-journey statistics (GET /stats/...): the organization's sessions, events, transitions,
 // funnel and goals over a period, with the same period rules as URL statistics (startDate, endDate,
 // timeZone; clamped to the plan's retention; meta says what was covered). A session belongs to the
-// local day of its first activity; events, transitions and goals to the day they happened.
+// local day it started; events, transitions and goals to the day they happened.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { nullableStrings } from '../schemas/common.js';
@@ -14,7 +14,7 @@ import { callerOf } from '../caller.js';
 import { journeyErrorResponses, stageSchema } from './schemas.js';
 
 const tags = ['user journey: statistics'];
-const security: Record<string, string[]>[] = [{ journeyApp: [], journeyAppKey: [] }, { apiKey: [] }];
+const security: Record<string, string[]>[] = [{ appId: [], mobileAppKey: [] }, { apiKey: [] }];
 const AUTH_NOTE =
   ' Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.';
 
@@ -35,7 +35,7 @@ const revenueSchema = z
   .describe('goal values per currency (never summed across currencies), most goals first');
 
 const summarySchema = z.object({
-  totalSessions: z.number().int().describe('sessions whose first activity is in the period'),
+  totalSessions: z.number().int().describe('sessions that started in the period'),
   uniqueUsers: z.number().int().describe('distinct externalUserIds among them'),
   identifiedSessions: z.number().int().describe('sessions with an externalUserId'),
   totalEvents: z.number().int().describe('session events that happened in the period'),
@@ -67,8 +67,10 @@ const funnelSchema = z
         stageName: stageSchema,
         stageOrder: z.number().int().describe('1 to 5'),
         sessionsReached: z.number().int().describe('sessions that recorded this stage or a later one'),
-        conversionRate: z.number().describe('percent of the sessions that reached the previous stage (100 for the first stage when any)'),
+        conversionRate: z.number().describe('percent of the sessions that reached the previous stage (100 for the first stage when any); the same as conversionRateFromPreviousStage'),
         percentageOfSessions: z.number().describe('percent of totalSessions'),
+        conversionRateFromFirstStage: z.number().describe('percent of the sessions that reached stage 1 (what conversionRate means in the app-install statistics)'),
+        conversionRateFromPreviousStage: z.number().describe('percent of the sessions that reached the previous stage (100 for the first stage when any)'),
       }),
     ),
   })
@@ -146,7 +148,7 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   statsRoute(
     '/stats/daily',
-    { summary: 'User-journey figures per local day', description: 'Sessions (by first activity), unique users, events, transitions and goal completions for every date of the period.' },
+    { summary: 'User-journey figures per local day', description: 'Sessions (by their start), unique users, events, transitions and goal completions for every date of the period.' },
     period,
     z.object({ daily: dailySchema, meta: metaSchema }).meta({ id: 'JourneyDaily' }),
     (caller, query) => stats.ofPeriod(caller, query, 'daily'),
@@ -155,7 +157,7 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   statsRoute(
     '/stats/sessions/summary',
-    { summary: 'Session figures of a period', description: 'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity.' },
+    { summary: 'Session figures of a period', description: 'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity. averageEventsPerSession: the events of the period over its sessions.' },
     period,
     z
       .object({
@@ -211,7 +213,7 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
           z.object({
             sessionId: z.string(),
             platform: z.string(),
-            startedAt: z.string().describe('first activity'),
+            startedAt: z.string().describe('when the session started'),
             lastActivityAt: z.string(),
             durationSeconds: z.number(),
             ...nullableStrings('externalUserId', 'utmSource', 'utmMedium', 'utmCampaign'),

@@ -4,7 +4,8 @@
 // is slow or down the click falls back to the plain mobile redirect, and after a failure the next
 // clicks skip the attempt for a few seconds instead of each waiting out the deadline.
 import type { FastifyRequest } from 'fastify';
-import { agentSignals, ipPrefix } from '../../core/deeplinks/device-signals.js';
+import { clipboardValueOf, newClipboardCode } from '../../core/deeplinks/clipboard-code.js';
+import { agentSignals, ipPrefix, withClientHints } from '../../core/deeplinks/device-signals.js';
 import { normalizeIp } from '../../shared/ip.js';
 import { inAppBrowserOf } from '../../core/deeplinks/in-app-browser.js';
 import { appUrlFor, intentUrlFor, storeUrlFor } from '../../core/deeplinks/landing-addresses.js';
@@ -28,6 +29,8 @@ function landingInput(options: {
   link: CachedLink;
   platform: MobilePlatform;
   token: string;
+  /** The click's clipboard code, when the app turned the clipboard match on (iOS). */
+  clipboardCode: string | null;
   /** Where the click goes without the app: mobileTargetUrl, else the link's destination. */
   fallbackUrl: string;
   userAgent: string | undefined;
@@ -60,6 +63,8 @@ function landingInput(options: {
     // host would answer it with this page again: none until a second associated domain exists.
     universalLinkUrl: null,
     storeUrl,
+    // Copied by the store button: without a store there is no install to carry it to.
+    clipboardToken: options.clipboardCode && storeUrl ? clipboardValueOf(options.clipboardCode) : null,
     fallbackUrl: options.fallbackUrl,
     inAppBrowser: inAppBrowserOf(options.userAgent),
     goalType: link.goalType,
@@ -99,9 +104,16 @@ export function createDeepLinkLanding(deps: { deepLinks: DeepLinkServices; publi
       const token = newDeepLinkToken();
       const userAgent = request.headers['user-agent'] ?? '';
       const ip = normalizeIp(request.ip);
-      const agent = agentSignals(userAgent);
+      // Chrome's reduced user agent hides an Android phone's model and version; the client hints
+      // say them when the browser sends them (it does once the landing page asked, Accept-CH).
+      const agent = withClientHints(agentSignals(userAgent), {
+        model: request.headers['sec-ch-ua-model'],
+        platformVersion: request.headers['sec-ch-ua-platform-version'],
+      });
       const query = request.query as Query;
       const campaign = link.kind === 'campaign';
+      // iOS only: Android carries the token through the Play Install Referrer.
+      const clipboardCode = platform === 'IOS' && target.clipboardMatch ? newClipboardCode() : null;
       const write = deps.deepLinks.tokens.create({
         token,
         organizationId: link.organizationId,
@@ -118,6 +130,7 @@ export function createDeepLinkLanding(deps: { deepLinks: DeepLinkServices; publi
         acceptLanguage: (request.headers['accept-language'] ?? '').slice(0, 200) || null,
         cid: campaign ? first(query, 'cid') : null,
         tracker: campaign ? first(query, 'tracker') : null,
+        clipboardCode,
         ttlSeconds: target.tokenTtlSeconds,
       });
       let written: boolean;
@@ -143,7 +156,7 @@ export function createDeepLinkLanding(deps: { deepLinks: DeepLinkServices; publi
         linkId: link.id,
         source: 'landing',
       });
-      return landingInput({ link, platform, token, fallbackUrl, userAgent, publicBaseUrl: deps.publicBaseUrl });
+      return landingInput({ link, platform, token, clipboardCode, fallbackUrl, userAgent, publicBaseUrl: deps.publicBaseUrl });
     },
   };
 }

@@ -2,8 +2,9 @@
 // server decides every address (app, intent, store, fallback); the page carries them as JSON and
 // the web SDK (src/web-sdk) runs the sequence: fingerprint, app attempt, store or fallback.
 // Small and self-contained: inline CSS, no framework, every button a real link that works without
-// JavaScript; Korean first, English when the server asks for it.
+// JavaScript; in the visitor's language (Korean, English or Japanese), else the link owner's.
 import { escapeHtml } from '../../shared/html.js';
+import type { PageLanguage } from '../../shared/language.js';
 
 export type InAppBrowser = 'kakaotalk' | 'line' | 'naver' | 'instagram' | 'facebook' | 'tiktok';
 
@@ -24,6 +25,11 @@ export interface LandingPageInput {
   universalLinkUrl: string | null;
   /** The store page; Android's carries `referrer=signpost_token%3DTOKEN`. */
   storeUrl: string | null;
+  /**
+   * iOS clipboard match (the app opted in): the value the store button copies before it goes to
+   * the store, which the app reads once at first launch; null otherwise.
+   */
+  clipboardToken?: string | null;
   /** mobileTargetUrl, else originalUrl: where the visitor goes when there is no store to go to. */
   fallbackUrl: string;
   /** The in-app browser the visitor is in, when it is one the page escapes from. */
@@ -33,8 +39,8 @@ export interface LandingPageInput {
   apiBase: string;
   /** Where the page loads the web SDK from. */
   sdkUrl: string;
-  /** Language of the page's text (from Accept-Language); Korean when absent. */
-  locale?: 'ko' | 'en';
+  /** Language of the page's text (the visitor's, else the link owner's); Korean when absent. */
+  locale?: PageLanguage;
   /** Android: the SDK posts its intent details to debug-scheme (the operator's debugging switch). */
   debug?: boolean;
   /** The address of this page (the short link), offered for copying in the "open in Safari" step. */
@@ -55,6 +61,10 @@ const TEXT = {
     copy: '링크 복사',
     copied: '링크를 복사했어요. Safari에 붙여 넣으세요.',
     linkLabel: '이 페이지의 링크',
+    clipNote: '‘앱 설치하기’를 누르면 짧은 코드가 클립보드에 복사돼요. 설치한 앱이 처음 열릴 때 이 코드로 이 링크를 이어서 열어요.',
+    clipCopied: '코드를 복사했어요. App Store로 이동합니다…',
+    clipFailed: '코드를 복사하지 못했어요. App Store로 이동합니다…',
+    clipTap: '‘앱 설치하기’를 눌러 계속하세요.',
   },
   en: {
     open: 'Open in app',
@@ -69,8 +79,30 @@ const TEXT = {
     copy: 'Copy link',
     copied: 'Link copied. Paste it into Safari.',
     linkLabel: 'Link to this page',
+    clipNote: '“Get the app” copies a short code to your clipboard. When the app first opens, it uses the code to continue to this link.',
+    clipCopied: 'Code copied. Going to the App Store…',
+    clipFailed: 'The code could not be copied. Going to the App Store…',
+    clipTap: 'Tap “Get the app” to continue.',
   },
-} as const;
+  ja: {
+    open: 'アプリで開く',
+    store: 'アプリをインストール',
+    web: 'ウェブで続ける',
+    opening: 'アプリを開いています…',
+    safariTitle: 'Safariで開いてください',
+    safariWhy: 'このアプリ内ブラウザからはアプリを直接開けません。',
+    safariStep1: '画面の ••• または共有メニューをタップしてください。',
+    safariStep2: '「Safariで開く」（または「外部ブラウザで開く」）を選んでください。',
+    safariCopy: 'または、リンクをコピーしてSafariのアドレスバーに貼り付けてください。',
+    copy: 'リンクをコピー',
+    copied: 'リンクをコピーしました。Safariに貼り付けてください。',
+    linkLabel: 'このページのリンク',
+    clipNote: '「アプリをインストール」を押すと、短いコードがクリップボードにコピーされます。アプリを初めて開いたときに、このコードでこのリンクの続きを開きます。',
+    clipCopied: 'コードをコピーしました。App Storeに移動します…',
+    clipFailed: 'コードをコピーできませんでした。App Storeに移動します…',
+    clipTap: '「アプリをインストール」をタップして続けてください。',
+  },
+} as const satisfies Record<PageLanguage, unknown>;
 
 // Colours keep a contrast of at least 4.5:1 (WCAG AA): #fff on #1a56db is 6.0:1, #4b5563 on #fff 7.6:1.
 const STYLE =
@@ -89,7 +121,7 @@ const STYLE =
   '.safari{text-align:left;border:2px solid #1a56db;border-radius:12px;padding:16px;margin:0 0 16px}' +
   '.safari ol{margin:0 0 12px;padding-left:1.25rem}.safari li{margin-bottom:4px}' +
   '.safari input{width:100%;padding:10px;margin:0 0 12px;border:1px solid #6b7280;border-radius:8px;font:inherit;font-size:.875rem;color:#111827}' +
-  '.status{min-height:1.5em;font-size:.875rem;margin:8px 0 0}.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}' +
+  '.status{min-height:1.5em;font-size:.875rem;margin:8px 0 0}.note{font-size:.875rem;margin:-4px 0 12px}.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}' +
   '@media (prefers-color-scheme:dark){body{background:#111827;color:#f9fafb}main{background:#1f2937}p{color:#d1d5db}' +
   '.secondary{background:#374151;color:#f9fafb}.web{color:#93c5fd}.safari input{background:#111827;color:#f9fafb}}';
 
@@ -107,7 +139,7 @@ const needsSafariStep = (input: LandingPageInput) =>
 /** The page; `nonce` (its Content-Security-Policy's) goes on its <style> and the SDK's <script>. */
 export function landingPage(input: LandingPageInput, nonce?: string): string {
   const n = nonce === undefined ? '' : ` nonce="${escapeHtml(nonce)}"`;
-  const lang = input.locale === 'en' ? 'en' : 'ko';
+  const lang = input.locale ?? 'ko';
   const t = TEXT[lang];
   const name = escapeHtml(input.appName);
   const target = appTarget(input);
@@ -115,8 +147,8 @@ export function landingPage(input: LandingPageInput, nonce?: string): string {
   const icon = input.appIconUrl
     ? `<img class="icon" src="${escapeHtml(input.appIconUrl)}" alt="" width="72" height="72" referrerpolicy="no-referrer">`
     : '';
-  const link = (id: string, cls: string, href: string, text: string) =>
-    `<a id="${id}" class="${cls}" href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+  const link = (id: string, cls: string, href: string, text: string, attributes = '') =>
+    `<a id="${id}" class="${cls}" href="${escapeHtml(href)}"${attributes}>${escapeHtml(text)}</a>`;
 
   const actions: string[] = [];
   if (safari) {
@@ -129,7 +161,18 @@ export function landingPage(input: LandingPageInput, nonce?: string): string {
     );
   }
   if (target) actions.push(link('signpost-open', `btn ${safari ? 'secondary' : 'primary'}`, target, t.open));
-  if (input.storeUrl) actions.push(link('signpost-store', `btn ${target || safari ? 'secondary' : 'primary'}`, input.storeUrl, t.store));
+  if (input.storeUrl) {
+    // The clipboard match: the SDK copies the code when this link is tapped (a copy needs the tap),
+    // and the note says so before anyone taps. Without JavaScript the link goes to the store alone.
+    const clip = !!input.clipboardToken;
+    const cls = `btn ${target || safari ? 'secondary' : 'primary'}`;
+    actions.push(link('signpost-store', cls, input.storeUrl, t.store, clip ? ' aria-describedby="signpost-clipboard"' : ''));
+    if (clip) {
+      actions.push(
+        `<p id="signpost-clipboard" class="note" data-copied="${t.clipCopied}" data-failed="${t.clipFailed}" data-tap="${t.clipTap}">${t.clipNote}</p>`,
+      );
+    }
+  }
   actions.push(link('signpost-continue', 'web', input.fallbackUrl, t.web));
 
   return (

@@ -2,8 +2,52 @@
 // (410), the ad interstitial, the share preview for link unfurlers, and a temporary failure (503).
 // Small, self-contained, readable on a phone; every interpolated value is escaped. Each page's
 // inline <style> and <script> carry the nonce of its Content-Security-Policy (security-headers.ts).
+// The visitor's language (Korean, English or Japanese), its `lang` attribute set to match.
 
 import { escapeHtml } from '../../shared/html.js';
+import type { PageLanguage } from '../../shared/language.js';
+
+const TEXT = {
+  ko: {
+    notFoundTitle: '링크를 찾을 수 없습니다',
+    notFound: '이 링크는 없거나 삭제되었습니다.',
+    expiredTitle: '만료된 링크입니다',
+    expired: '링크 소유자가 정한 사용 기한이 지났습니다.',
+    unavailableTitle: '잠시 후 다시 시도해 주세요',
+    unavailable: '지금은 이 링크를 확인할 수 없습니다.',
+    redirecting: '이동하는 중입니다',
+    continue: '계속하기',
+    continuingIn: (seconds: string) => `${seconds}초 후 이동합니다…`,
+    advertisement: '광고',
+    open: '열기',
+  },
+  en: {
+    notFoundTitle: 'Link not found',
+    notFound: 'This link does not exist or has been removed.',
+    expiredTitle: 'This link has expired',
+    expired: 'The owner set it to stop working after a date that has passed.',
+    unavailableTitle: 'Try again in a moment',
+    unavailable: 'We could not look this link up just now.',
+    redirecting: 'You are being redirected',
+    continue: 'Continue',
+    continuingIn: (seconds: string) => `Continuing in ${seconds} s…`,
+    advertisement: 'advertisement',
+    open: 'Open',
+  },
+  ja: {
+    notFoundTitle: 'リンクが見つかりません',
+    notFound: 'このリンクは存在しないか、削除されました。',
+    expiredTitle: 'このリンクは有効期限が切れています',
+    expired: 'リンクの所有者が設定した有効期限を過ぎています。',
+    unavailableTitle: 'しばらくしてからもう一度お試しください',
+    unavailable: '現在、このリンクを確認できません。',
+    redirecting: 'まもなく移動します',
+    continue: '続ける',
+    continuingIn: (seconds: string) => `あと${seconds}秒で移動します…`,
+    advertisement: '広告',
+    open: '開く',
+  },
+} as const satisfies Record<PageLanguage, unknown>;
 
 const STYLE = `
   *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR",sans-serif;
@@ -13,38 +57,48 @@ const STYLE = `
   a.button{display:inline-block;padding:12px 20px;border-radius:8px;background:#0969da;color:#fff;text-decoration:none;font-weight:600}
   .slot{margin:16px 0;min-height:60px}.muted{font-size:.875rem;color:#6e7781}`;
 
-function page(nonce: string, title: string, body: string, head = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+function page(nonce: string, language: PageLanguage, title: string, body: string, head = ''): string {
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>${head}<style nonce="${nonce}">${STYLE}</style></head>` +
     `<body><main>${body}</main></body></html>`;
 }
 
-export function notFoundPage(nonce: string): string {
-  return page(nonce, 'Link not found', '<h1>Link not found</h1><p>This link does not exist or has been removed.</p>');
+/** A page of a heading and one line, in the visitor's language. */
+function notice(nonce: string, language: PageLanguage, title: string, line: string): string {
+  return page(nonce, language, title, `<h1>${title}</h1><p>${line}</p>`);
 }
 
-export function expiredPage(nonce: string): string {
-  return page(nonce, 'Link expired', '<h1>This link has expired</h1><p>The owner set it to stop working after a date that has passed.</p>');
+export function notFoundPage(nonce: string, language: PageLanguage): string {
+  const t = TEXT[language];
+  return notice(nonce, language, t.notFoundTitle, t.notFound);
 }
 
-export function unavailablePage(nonce: string): string {
-  return page(nonce, 'Try again shortly', '<h1>Try again in a moment</h1><p>We could not look this link up just now.</p>');
+export function expiredPage(nonce: string, language: PageLanguage): string {
+  const t = TEXT[language];
+  return notice(nonce, language, t.expiredTitle, t.expired);
+}
+
+export function unavailablePage(nonce: string, language: PageLanguage): string {
+  const t = TEXT[language];
+  return notice(nonce, language, t.unavailableTitle, t.unavailable);
 }
 
 /** The operator's ad HTML with the page's nonce on its scripts: AD_PAGE_HTML is trusted operator content. */
 const withNonce = (html: string, nonce: string) => html.replace(/<script\b/gi, `<script nonce="${nonce}"`);
 
 /** Shown instead of a direct redirect for links with showAdPage; continues on its own or on a tap. */
-export function adInterstitialPage(options: { destination: string; seconds: number; adSlotHtml: string; title: string | null; nonce: string }): string {
+export function adInterstitialPage(options: { destination: string; seconds: number; adSlotHtml: string; title: string | null; nonce: string; language: PageLanguage }): string {
+  const t = TEXT[options.language];
   const target = escapeHtml(options.destination);
   const js = JSON.stringify(options.destination).replace(/</g, '\\u003c');
   return page(
     options.nonce,
-    options.title ?? 'Continue',
-    `<h1>${escapeHtml(options.title ?? 'You are being redirected')}</h1>` +
-      `<div class="slot" aria-label="advertisement">${withNonce(options.adSlotHtml, options.nonce)}</div>` +
-      `<p><a class="button" id="continue" href="${target}" rel="noopener">Continue</a></p>` +
-      `<p class="muted" aria-live="polite">Continuing in <span id="s">${options.seconds}</span> s…</p>` +
+    options.language,
+    options.title ?? t.continue,
+    `<h1>${escapeHtml(options.title ?? t.redirecting)}</h1>` +
+      `<div class="slot" aria-label="${t.advertisement}">${withNonce(options.adSlotHtml, options.nonce)}</div>` +
+      `<p><a class="button" id="continue" href="${target}" rel="noopener">${t.continue}</a></p>` +
+      `<p class="muted" aria-live="polite">${t.continuingIn(`<span id="s">${options.seconds}</span>`)}</p>` +
       `<script nonce="${options.nonce}">(function(){var n=${options.seconds},e=document.getElementById('s');var t=setInterval(function(){n--;if(e)e.textContent=String(Math.max(n,0));` +
       `if(n<=0){clearInterval(t);location.replace(${js});}},1000);})();</script>`,
     `<noscript><meta http-equiv="refresh" content="${options.seconds};url=${target}"></noscript>`,
@@ -52,7 +106,7 @@ export function adInterstitialPage(options: { destination: string; seconds: numb
 }
 
 /** What a messenger or social network turns into a preview card. */
-export function sharePreviewPage(options: { url: string; destination: string; title: string; description: string | null; imageUrl: string | null; nonce: string }): string {
+export function sharePreviewPage(options: { url: string; destination: string; title: string; description: string | null; imageUrl: string | null; nonce: string; language: PageLanguage }): string {
   const t = escapeHtml(options.title);
   const meta = [
     `<meta property="og:type" content="website">`,
@@ -66,5 +120,6 @@ export function sharePreviewPage(options: { url: string; destination: string; ti
     options.imageUrl ? `<meta name="twitter:image" content="${escapeHtml(options.imageUrl)}">` : '',
     `<link rel="canonical" href="${escapeHtml(options.url)}">`,
   ].join('');
-  return page(options.nonce, options.title, `<h1>${t}</h1><p>${escapeHtml(options.description ?? '')}</p><p><a class="button" href="${escapeHtml(options.destination)}">Open</a></p>`, meta);
+  const text = TEXT[options.language];
+  return page(options.nonce, options.language, options.title, `<h1>${t}</h1><p>${escapeHtml(options.description ?? '')}</p><p><a class="button" href="${escapeHtml(options.destination)}">${text.open}</a></p>`, meta);
 }

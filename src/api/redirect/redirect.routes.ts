@@ -6,12 +6,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAddress } from '../client-address.js';
 import type { AppDeps } from '../deps.js';
+import { ASKED_CLIENT_HINTS } from '../../core/deeplinks/device-signals.js';
 import { isReservedSlug } from '../../core/links/link-rules.js';
 import { createDeepLinkLanding } from './deep-link-landing.js';
 import { landingPage } from './landing-page.js';
 import type { Resolution } from '../../core/redirect/link-resolver.js';
 import { clickEvent, decide, type ClickFacts } from './click-facts.js';
 import { adInterstitialPage, expiredPage, notFoundPage, sharePreviewPage, unavailablePage } from './pages.js';
+import { negotiateLanguage, PAGE_LANGUAGES, type PageLanguage } from '../../shared/language.js';
+import { operatorHostRule } from '../operator-host.js';
+import type { FastRedirectAnswered } from '../request-log.js';
 import { newNonce, pagePolicy, redirectSecurityHeaders, type PagePolicyOptions } from '../security-headers.js';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
@@ -39,43 +43,68 @@ export interface FastRedirectOptions {
   requestId: (incoming: unknown) => string;
   /** Single-segment paths Fastify serves itself (/metrics, /health…): never taken for links. */
   isOwnPath: (path: string) => boolean;
+  /** Its latency and sampled access-log line. */
+  answered: FastRedirectAnswered;
 }
+
+/** The pages' language off customers' domains when the browser names none of ours: the service's home market. */
+const PLATFORM_LANGUAGE: PageLanguage = 'ko';
+
+/** The redirect's route patterns. */
+export const REDIRECT_ROUTES = ['/:slug', '/:appPath/:slug'] as const;
+
+/** Answers the link at a one-segment path that a route of the service took on a host where it does not serve. */
+export type ServeSlug = (request: FastifyRequest, reply: FastifyReply, slug: string) => FastifyReply | Promise<FastifyReply>;
 
 export function registerRedirectRoutes(
   app: FastifyInstance,
   deps: Pick<AppDeps, 'redirect' | 'events' | 'config' | 'metrics' | 'deepLinks' | 'log'>,
   fast: FastRedirectOptions,
-): FastRedirect {
+): { fastRedirect: FastRedirect; serveSlug: ServeSlug } {
   const { redirect: resolver, events, config, metrics } = deps;
-  metrics.define('redirects_total', 'counter', 'Redirect requests by outcome');
-  const outcomes = Object.fromEntries(
-    ['redirect', 'not_found', 'expired', 'preview', 'ad_page', 'unavailable', 'landing'].map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
-  );
+  const outcomeNames = ['redirect', 'not_found', 'expired', 'preview', 'ad_page', 'unavailable', 'landing'];
+  metrics.define('redirects_total', 'counter', 'Redirect requests by outcome', { labels: { outcome: outcomeNames } });
+  const outcomes = Object.fromEntries(outcomeNames.map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]));
 
   const deepLinkLanding = createDeepLinkLanding({ deepLinks: deps.deepLinks, publicBaseUrl: config.publicBaseUrl });
 
-  /** An HTML page under its own Content-Security-Policy, its inline code allowed by a fresh nonce. */
+  /**
+   * An HTML page under its own Content-Security-Policy, its inline code allowed by a fresh nonce,
+   * in the visitor's language.
+   */
   function sendPage(
     reply: FastifyReply,
     status: number,
-    render: (nonce: string) => string,
-    outcome: string,
+    language: PageLanguage,
+    render: (nonce: string, language: PageLanguage) => string,
+    outcome: string | undefined,
     policy: Omit<PagePolicyOptions, 'nonce'> = {},
   ): FastifyReply {
-    outcomes[outcome]?.inc();
+    if (outcome !== undefined) outcomes[outcome]?.inc();
     const nonce = newNonce();
     return reply
       .code(status)
       .header('cache-control', 'no-store')
+      .header('content-language', language)
       .header('content-security-policy', pagePolicy({ ...policy, nonce }))
       .type(HTML)
-      .send(render(nonce));
+      .send(render(nonce, language));
+  }
+
+  /** The first of our languages the visitor's browser asks for, else the link owner's. */
+  const visitorLanguage = (request: FastifyRequest, owner: PageLanguage): PageLanguage =>
+    negotiateLanguage(request.headers['accept-language'], PAGE_LANGUAGES) ?? owner;
+
+  /** The 404 page: in the language of the custom domain's owner when the browser names none of ours. */
+  async function sendNotFound(request: FastifyRequest, reply: FastifyReply, outcome: string | undefined): Promise<FastifyReply> {
+    const domain = await resolver.domainAt(request.hostname);
+    return sendPage(reply, 404, visitorLanguage(request, domain?.language ?? PLATFORM_LANGUAGE), notFoundPage, outcome);
   }
   const landingPolicy = { connect: [new URL(config.publicBaseUrl).origin], httpsImages: true };
   const adPolicy = { operatorAd: config.adPageHtml.trim() !== '' };
 
   function answer(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, resolution: Resolution): FastifyReply | Promise<FastifyReply> {
-    if (resolution === undefined || resolution === 'unusable-domain') return sendPage(reply, 404, notFoundPage, 'not_found');
+    if (resolution === undefined || resolution === 'unusable-domain') return sendNotFound(request, reply, 'not_found');
     const link = resolution;
     const facts: ClickFacts = {
       method: request.method,
@@ -86,28 +115,34 @@ export function registerRedirectRoutes(
       appPath: request.params.appPath,
     };
     const decision = decide(link, facts, Date.now());
-    if (decision.kind === 'not_found') return sendPage(reply, 404, notFoundPage, 'not_found');
-    if (decision.kind === 'expired') return sendPage(reply, 410, expiredPage, 'expired');
+    // A plain redirect shows no page: no language to choose.
+    const language = decision.kind === 'redirect' ? link.language : visitorLanguage(request, link.language);
+    if (decision.kind === 'not_found') return sendPage(reply, 404, language, notFoundPage, 'not_found');
+    if (decision.kind === 'expired') return sendPage(reply, 410, language, expiredPage, 'expired');
     if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
     switch (decision.kind) {
       case 'preview': {
         const url = `${config.publicBaseUrl}${request.url.split('?')[0]}`;
-        return sendPage(reply, 200, (nonce) => sharePreviewPage({
+        return sendPage(reply, 200, language, (nonce) => sharePreviewPage({
           url,
           destination: decision.destination,
           title: link.ogTitle ?? link.title ?? url,
           description: link.ogDescription,
           imageUrl: link.ogImageUrl,
           nonce,
+          language,
         }), 'preview');
       }
       case 'landing':
         // The page carries a deep-link token; without one (not written in time), the plain redirect.
         return deepLinkLanding.prepare(request, link, decision.platform, decision.fallback).then((input) =>
-          input ? sendPage(reply, 200, (nonce) => landingPage(input, nonce), 'landing', landingPolicy) : redirectTo(reply, decision.fallback));
+          input
+            // Chromium then sends the Android model and version with the page's own calls and the next clicks.
+            ? sendPage(reply.header('accept-ch', ASKED_CLIENT_HINTS), 200, language, (nonce) => landingPage({ ...input, locale: language }, nonce), 'landing', landingPolicy)
+            : redirectTo(reply, decision.fallback));
       case 'ad_page':
-        return sendPage(reply, 200, (nonce) => adInterstitialPage({
-          destination: decision.destination, seconds: config.adPageSeconds, adSlotHtml: config.adPageHtml, title: link.title, nonce,
+        return sendPage(reply, 200, language, (nonce) => adInterstitialPage({
+          destination: decision.destination, seconds: config.adPageSeconds, adSlotHtml: config.adPageHtml, title: link.title, nonce, language,
         }), 'ad_page', adPolicy);
       case 'redirect':
         return redirectTo(reply, decision.location);
@@ -121,31 +156,47 @@ export function registerRedirectRoutes(
 
   function handle(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
     const { appPath, slug } = request.params;
-    // Paths of the service itself and malformed slugs are not links: the JSON 404 of the API.
-    if (isReservedSlug(appPath ?? slug) || !SLUG.test(slug) || (appPath !== undefined && !SLUG.test(appPath))) {
+    // Malformed slugs and app paths that are paths of the service are not links: the JSON 404 of the API.
+    if (!SLUG.test(slug) || (appPath !== undefined && (!SLUG.test(appPath) || isReservedSlug(appPath)))) {
       return reply.callNotFound() as unknown as FastifyReply;
     }
+    return serveSlug(request, reply, slug);
+  }
+
+  /** The link at `slug` on the request's host; a path of the service that is no link there is the API's JSON 404. */
+  function serveSlug(request: FastifyRequest, reply: FastifyReply, slug: string): FastifyReply | Promise<FastifyReply> {
+    const answerOrNotFound = (resolved: Resolution) =>
+      resolved === undefined && isReservedSlug(slug) ? (reply.callNotFound() as unknown as FastifyReply) : answer(request as FastifyRequest<{ Params: Params }>, reply, resolved);
     let resolution: Resolution | Promise<Resolution>;
     try {
       resolution = resolver.resolve(request.hostname, slug);
     } catch (err) {
       request.log.error({ err }, 'link look-up failed');
-      return sendPage(reply, 503, unavailablePage, 'unavailable');
+      return sendPage(reply, 503, visitorLanguage(request, PLATFORM_LANGUAGE), unavailablePage, 'unavailable');
     }
-    if (!(resolution instanceof Promise)) return answer(request, reply, resolution);
-    return resolution.then(
-      (resolved) => answer(request, reply, resolved),
-      (err: unknown) => {
-        request.log.error({ err }, 'link look-up failed');
-        return sendPage(reply.header('retry-after', '5'), 503, unavailablePage, 'unavailable');
-      },
-    );
+    if (!(resolution instanceof Promise)) return answerOrNotFound(resolution);
+    return resolution.then(answerOrNotFound, (err: unknown) => {
+      request.log.error({ err }, 'link look-up failed');
+      return sendPage(reply.header('retry-after', '5'), 503, visitorLanguage(request, PLATFORM_LANGUAGE), unavailablePage, 'unavailable');
+    });
   }
+
+  // The bare root. On the service's own host: the console. On a custom domain: the customer's
+  // fallback address, or the 404 page (never anything of the operator's); likewise on a host
+  // that is neither.
+  const isOperatorHost = operatorHostRule(config);
+  app.get('/', { schema: { hide: true } }, async (request, reply) => {
+    const domain = await resolver.domainAt(request.hostname);
+    if (domain === undefined && isOperatorHost(request.hostname)) return reply.redirect('/console/', 302);
+    if (domain?.usable && domain.fallbackUrl) {
+      return reply.code(302).header('location', domain.fallbackUrl).header('cache-control', REDIRECT_CACHE_CONTROL).send();
+    }
+    return sendPage(reply, 404, visitorLanguage(request, domain?.language ?? PLATFORM_LANGUAGE), notFoundPage, undefined);
+  });
 
   // The click parameters are cleaned where they are read (click-facts.ts, deep-link-landing.ts).
   const options = { schema: { hide: true }, config: { cleansOwnQuery: true } };
-  app.get<{ Params: Params }>('/:slug', options, handle);
-  app.get<{ Params: Params }>('/:appPath/:slug', options, handle);
+  for (const route of REDIRECT_ROUTES) app.get<{ Params: Params }>(route, options, handle);
 
   const redirected = outcomes.redirect!;
   const securityHeaders = redirectSecurityHeaders(fast.address);
@@ -153,6 +204,7 @@ export function registerRedirectRoutes(
   const answeredInFront = metrics.counter('redirects_fast_path_total', {});
   function answerInFront(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET') return false;
+    const startedAt = performance.now();
     const url = req.url ?? '';
     const queryStart = url.indexOf('?');
     const path = queryStart < 0 ? url : url.slice(0, queryStart);
@@ -168,10 +220,11 @@ export function registerRedirectRoutes(
     const decision = decide(link, facts, Date.now());
     if (decision.kind !== 'redirect') return false;
     // Headers first: if Node refuses one, nothing was recorded and Fastify can still answer.
+    const requestId = fast.requestId(req.headers['x-request-id']);
     res.writeHead(302, {
       location: decision.location,
       'cache-control': REDIRECT_CACHE_CONTROL,
-      'x-request-id': fast.requestId(req.headers['x-request-id']),
+      'x-request-id': requestId,
       'content-length': '0',
       ...securityHeaders(req, hostname),
     });
@@ -179,10 +232,11 @@ export function registerRedirectRoutes(
     redirected.inc();
     answeredInFront.inc();
     res.end();
+    fast.answered(req, path, requestId, startedAt);
     return true;
   }
 
-  return function fastRedirect(req, res) {
+  function fastRedirect(req: IncomingMessage, res: ServerResponse): boolean {
     try {
       return answerInFront(req, res);
     } catch (err) {
@@ -190,5 +244,7 @@ export function registerRedirectRoutes(
       deps.log.warn({ err }, 'redirect fast path failed; answering through the router');
       return res.headersSent;
     }
-  };
+  }
+
+  return { fastRedirect, serveSlug };
 }

@@ -11,7 +11,7 @@ export const customDomainSchema = z
   .object({
     id: z.number().int(),
     domainName: z.string(),
-    ownerUsername: z.string().describe('the owning organization'),
+    ownerUsername: z.string().describe("the owner account: the console member who registered the domain (their name, else their address); the organization's name for one the operator registered"),
     status: domainStatusSchema,
     cnameRecordName: z.string().nullable().describe('null for subdomains of the platform host'),
     cnameRecordValue: z.string().nullable(),
@@ -27,7 +27,7 @@ export function toCustomDomainJson(d: CustomDomain): CustomDomainJson {
   return {
     id: d.id,
     domainName: d.domainName,
-    ownerUsername: d.organizationName,
+    ownerUsername: d.ownerUsername,
     status: d.status,
     cnameRecordName: d.cnameRecordName,
     cnameRecordValue: d.cnameRecordValue,

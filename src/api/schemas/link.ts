@@ -1,7 +1,9 @@
 // The zod fields a short URL or campaign body is made of: destinations, aliases, expiry dates,
-// in-app paths, clearable text. The rules behind them (reserved slugs, date forms) are the core's.
+// in-app paths, clearable text. The rules behind them (reserved paths, date forms) are the core's.
 import { z } from 'zod';
-import { isReservedSlug } from '../../core/links/link-rules.js';
+import type { Caller } from '../../core/caller.js';
+import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS, expiryInstant, type Expiry } from '../../core/links/link-rules.js';
+import { invalid } from '../../shared/errors.js';
 import { hostRefusal } from '../../shared/public-address.js';
 
 export const aliasSchema = z
@@ -9,7 +11,7 @@ export const aliasSchema = z
   .min(1, 'must not be empty')
   .max(50, 'must be at most 50 characters')
   .regex(/^[A-Za-z0-9_-]+$/, 'may contain only letters, digits, - and _')
-  .refine((v) => !isReservedSlug(v), 'is a reserved path');
+  .describe(`letters, digits, - and _. Refused where the service itself answers: ${SERVICE_HOST_PATHS.join(', ')} on the service's host; ${CUSTOM_DOMAIN_PATHS.join(', ')} on a custom domain (case-insensitive)`);
 
 /** What the short URL and campaign routes' fields depend on in the deployment. */
 export interface LinkRouteSettings {
@@ -64,20 +66,27 @@ export function httpsUrlSchema(options: { production: boolean; allowPrivate: boo
     });
 }
 
-/** A zod field turning one of the accepted text forms into a Date in the future. */
-export function futureDateField(parse: (v: string) => Date | undefined, forms: string, now: () => Date) {
+/** A zod field reading an expiry in one of the accepted text forms (see expiryFor for the instant). */
+export function expiryField(parse: (v: string) => Expiry | undefined, forms: string) {
   return z.string().transform((value, ctx) => {
-    const date = parse(value);
-    if (!date) {
+    const expiry = parse(value);
+    if (!expiry) {
       ctx.addIssue({ code: 'custom', message: `must be ${forms}` });
       return z.NEVER;
     }
-    if (date.getTime() <= now().getTime()) {
-      ctx.addIssue({ code: 'custom', message: 'must be in the future' });
-      return z.NEVER;
-    }
-    return date;
+    return expiry;
   });
+}
+
+/**
+ * The instant a body's expiry means for the caller: a bare date is the end of that day in the
+ * organization's time zone. Refused unless it is in the future; null (clear) and absent pass.
+ */
+export function expiryFor(caller: Caller, field: string, expiry: Expiry | null | undefined, now: () => Date): Date | null | undefined {
+  if (!expiry) return expiry;
+  const at = expiryInstant(expiry, caller.organization.timeZone);
+  if (at.getTime() <= now().getTime()) throw invalid('VALIDATION_FAILED', `body.${field}: must be in the future`);
+  return at;
 }
 
 /** Trimmed text with a length limit whose message names the limit. */

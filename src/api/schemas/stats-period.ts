@@ -14,8 +14,14 @@ const metaSchemaNamed = (id: string, timeZone: z.ZodString) =>
   z
     .object({
       dataRetentionDays: z.number().int(),
-      actualStartDate: z.string().describe('first local date covered, after retention clamping'),
-      actualEndDate: z.string(),
+      actualStartDate: z.string().nullable()
+        .describe('first local date covered: the requested start clipped to the retention window; null when nothing of the requested range is left (see empty)'),
+      actualEndDate: z.string().nullable().describe('last local date covered: the requested end clipped to today; null when nothing is left'),
+      requestedStartDate: z.string().describe('the start asked for (or defaulted), before clipping (extension)'),
+      requestedEndDate: z.string().describe('the end asked for (or defaulted), before clipping (extension)'),
+      empty: z.boolean().describe('true when no day of the requested range is inside the retention window and up to today: every figure is zero (extension)'),
+      emptyReason: z.enum(['before_retention', 'after_today']).nullable()
+        .describe('before_retention: the whole range is older than dataRetentionDays; after_today: it starts after today; null when not empty (extension)'),
       timeZone,
     })
     .meta({ id });
@@ -29,8 +35,17 @@ export function meta(period: StatsPeriod) {
     dataRetentionDays: period.retentionDays,
     actualStartDate: period.actualStartDate,
     actualEndDate: period.actualEndDate,
+    requestedStartDate: period.requestedStartDate,
+    requestedEndDate: period.requestedEndDate,
+    empty: period.empty !== null,
+    emptyReason: period.empty,
     timeZone: period.timeZone,
   };
+}
+
+/** The dates of a period or its meta block joined by `separator`: those covered, else those asked for (an empty period). */
+export function periodSpan(p: Pick<StatsPeriod, 'actualStartDate' | 'actualEndDate' | 'requestedStartDate' | 'requestedEndDate'>, separator: string): string {
+  return `${p.actualStartDate ?? p.requestedStartDate}${separator}${p.actualEndDate ?? p.requestedEndDate}`;
 }
 
 export const topItem = z.object({ name: z.string(), count: z.number().int(), percentage: z.number().describe('percent of the period\'s clicks') }).meta({ id: 'TopItem' });

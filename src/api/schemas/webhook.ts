@@ -9,6 +9,10 @@ export const WEBHOOKS_DOC = `Deliveries are POSTs with Content-Type application/
 {id, type, category, occurredAt, organizationId, data}; headers X-Webhook-Id (= id, stable across retries),
 X-Webhook-Timestamp (Unix seconds), User-Agent Signpost-Webhooks/1.0 and X-Signature-256:
 sha256=<hex HMAC-SHA256(secret, raw body)>; during a rotation both signatures, comma-separated, the new first.
+Also the Standard Webhooks headers webhook-id (= id), webhook-timestamp (Unix seconds) and webhook-signature:
+v1,<base64 HMAC-SHA256 of "id.timestamp.body">, space-separated during a rotation; the key is the base64 after
+whsec_ for a whsec_ secret (the service's own), else the secret's UTF-8 bytes. Refuse a timestamp more than
+5 minutes away from your clock to refuse replays.
 2xx within 10 s is success; otherwise retried with exponential back-off and jitter for 24 hours.
 
 | type | category | emitted when |
@@ -17,7 +21,7 @@ sha256=<hex HMAC-SHA256(secret, raw body)>; during a rotation both signatures, c
 | click.campaign | click | a person follows a campaign link: campaignId, alias, cid, tracker, and the same click fields |
 | campaign.created / updated / deleted | campaign | a Service API campaign create, update or delete: campaign {id, name, alias} |
 | funnel.stage | funnel | a mobile or web funnel stage: funnel, sessionId, appId, platform, urlId, campaignId, externalUserId, stage, goal fields |
-| goal.completed | goal | a GOAL_COMPLETED stage: the same without stage; goalType, goalValue, currency, transactionId |
+| goal.completed | goal | a GOAL_COMPLETED stage: the same without stage; goalType, goalValue, currency, transactionId, and goalText when a mobile app sent a goalValue that is not a number |
 | session.started | session | a user-journey session starts: sessionId, appId, platform, urlId, campaignId, externalUserId, utm*, referrerHost |
 | session.transition | session | a session moves between platforms: sessionId, appId, fromPlatform, toPlatform, targetSessionId, urlId, campaignId, externalUserId |
 | webhook.test | test | POST …/webhook/test |

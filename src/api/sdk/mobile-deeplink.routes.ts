@@ -6,8 +6,9 @@ import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MATCHED_SIGNALS, MISS_REASONS } from '../../core/deeplinks/deferred-match.js';
 import type { DeepLinkResolveService } from '../../core/deeplinks/resolve.js';
-import { campaignRef, deepLinkPathOf, goalTypeOf, originalUrlOf, urlRef } from '../../core/deeplinks/targets.js';
+import { campaignRef, deepLinkPathOf, goalTypeOf, linkRef, originalUrlOf, urlRef } from '../../core/deeplinks/targets.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
 import { linkAddress } from '../../core/links/link-rules.js';
 import { campaignRefSchema, urlRefSchema } from './link-ref-schemas.js';
@@ -38,7 +39,7 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ resolve: DeepLinkReso
         200: z.object({
           scheme: z.string().nullable(),
           originalUrl: z.string(),
-          url: urlRefSchema.nullable().describe('null for a campaign token'),
+          url: urlRefSchema.describe("the link's id and code: the short URL's, or for a campaign token the campaign's id and alias"),
           campaign: campaignRefSchema.optional().describe('campaign tokens only'),
           token: z.string(),
           ...linkPayload,
@@ -52,7 +53,7 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ resolve: DeepLinkReso
     return {
       scheme: caller.app.scheme,
       originalUrl: originalUrlOf(link),
-      url: urlRef(link),
+      url: linkRef(link),
       ...(link.linkType === 'campaign' ? { campaign: campaignRef(link)! } : {}),
       token: stored.token,
       deepLinkPath: deepLinkPathOf(link, caller.app.platform),
@@ -67,7 +68,8 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ resolve: DeepLinkReso
     schema: {
       tags, summary: 'Deferred deep link: the click a first launch after install comes from',
       description:
-        'Deterministic first (referrer: the Play Install Referrer string; token: a token from the clipboard or a URL), ' +
+        'Deterministic first (referrer: the Play Install Referrer string; clipboardToken: the landing page\'s code the iOS app read ' +
+        'from the pasteboard; token: a token from the clipboard or a URL), ' +
         'then probabilistic over the app\'s open tokens (score 0..100, threshold in the README). A match is consumed once. ' +
         'Every call counts as a first launch (app_install, attributed or organic).',
       querystring: z.object({
@@ -75,10 +77,11 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ resolve: DeepLinkReso
         ipAddress: ipSchema,
         resolution: z.string().max(30).optional().describe('<width>x<height>, points or pixels'),
         osVersion: z.string().max(30).optional(),
-        deviceModel: z.string().max(100).optional().describe('Build.MODEL on Android (extension)'),
+        deviceModel: z.string().max(100).optional().describe('Build.MODEL on Android, which Chrome reports as its Sec-CH-UA-Model client hint (extension)'),
         timeZone: z.string().max(64).optional().describe('IANA zone of the device (extension)'),
         language: z.string().max(64).optional().describe('device language tag, such as ko-KR (extension)'),
         referrer: z.string().max(2000).optional().describe('Play Install Referrer string (extension)'),
+        clipboardToken: z.string().max(100).optional().describe('iOS: the pasteboard\'s string at first launch, sp: and 12 characters, when the app turned clipboardMatch on (extension)'),
         token: z.string().max(2000).optional().describe('a token or a URL with signpost_token, from the clipboard or a link (extension)'),
         sessionId: z.string().max(200).optional().describe('the app\'s install session id, kept on the install record (extension)'),
       }),
@@ -86,15 +89,27 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ resolve: DeepLinkReso
         200: z.union([
           z.object({
             matched: z.literal(true),
-            matchType: z.enum(['referrer', 'fingerprint']),
-            confidence: z.number().int().min(0).max(100),
+            matchType: z.enum(['referrer', 'clipboard', 'fingerprint']).describe(
+              'referrer: a token the app held (Install Referrer, or token from the clipboard or a URL); clipboard (extension: the contract names referrer and fingerprint): the landing page\'s code (clipboardToken); fingerprint: device signals',
+            ),
+            confidence: z.number().int().min(0).max(100).describe('100 for referrer and clipboard; the fingerprint score otherwise'),
+            signals: z.array(z.enum(MATCHED_SIGNALS)).describe(
+              'what agreed: referrer, clipboard or token for a held token; else ip (same address), ipNetwork (same /24 or IPv6 /64), os, osVersion (same release or patch), deviceModel, resolution, language, timeZone',
+            ),
             token: z.string(),
             originalUrl: z.string(),
             url: urlRefSchema.nullable(),
             campaign: campaignRefSchema.nullable(),
             ...linkPayload,
           }),
-          z.object({ matched: z.literal(false) }),
+          z.object({
+            matched: z.literal(false),
+            reason: z.enum(MISS_REASONS).describe(
+              'no_candidate: no open click from a device like this one in the window; below_threshold: the best click scored under the threshold; ' +
+              'already_consumed: the click that fits was matched or opened before; expired: the click that fits (or the token held) has expired, or its link was deleted',
+            ),
+            bestScore: z.number().int().min(0).max(100).optional().describe('below_threshold only: the best click\'s score'),
+          }),
         ]),
         ...errors,
       },
@@ -103,12 +118,13 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ resolve: DeepLinkReso
     const caller = mobileCaller(request);
     const { sessionId, ...report } = request.query;
     const outcome = await resolve.resolveFirstLaunch(caller, { ...report, requestIp: request.ip, sessionId });
-    if (!outcome.matched) return { matched: false as const };
+    if (!outcome.matched) return { matched: false as const, reason: outcome.reason, ...(outcome.bestScore === null ? {} : { bestScore: outcome.bestScore }) };
     const { link } = outcome;
     return {
       matched: true as const,
       matchType: outcome.matchType,
       confidence: outcome.confidence,
+      signals: outcome.signals,
       token: outcome.token,
       originalUrl: originalUrlOf(link),
       url: urlRef(link),
@@ -158,20 +174,40 @@ export const mobileDeepLinkRoutes: FastifyPluginAsyncZod<{ resolve: DeepLinkReso
   const campaignResponse = z.object({
     originalUrl: z.string(),
     campaign: campaignRefSchema,
-    customerId: z.string().nullable().describe('the click\'s customId (cid) the app passes on, else null'),
+    customerId: z.string().nullable().describe('the cid of the click the app was opened from: the one it passes, else that of the click its token or its device signals match; null when none'),
+    customerIdSource: z.enum(['query', 'token', 'fingerprint']).nullable().describe('extension: where customerId came from'),
     campaignUrl: z.string(),
     scheme: z.string().nullable(),
     ...linkPayload,
   });
-  const campaignQuery = z.object({ cid: z.string().max(100).optional(), customId: z.string().max(100).optional() });
+  const campaignQuery = z.object({
+    cid: z.string().max(100).optional().describe('the cid of the address the app was opened with'),
+    customId: z.string().max(100).optional().describe('the same as cid'),
+    token: z.string().max(2000).optional().describe('extension: the signpost_token the app was opened with, or the URL carrying it'),
+    userAgent: z.string().min(1).max(1000).optional().describe('extension: the device\'s browser user agent (default: the request\'s)'),
+    ipAddress: ipSchema.optional().describe('extension: the device\'s address (default: the request\'s)'),
+    resolution: z.string().max(30).optional(),
+    osVersion: z.string().max(30).optional(),
+    deviceModel: z.string().max(100).optional(),
+    timeZone: z.string().max(64).optional(),
+    language: z.string().max(64).optional(),
+  });
 
   async function resolveCampaign(request: FastifyRequest, alias: string, query: z.infer<typeof campaignQuery>, appPath?: string) {
     const caller = mobileCaller(request);
-    const { link, campaign: c } = await resolve.campaign(caller, { code: alias, appPath }, clientOf(request));
+    const { cid, customId, token, userAgent, ipAddress, ...device } = query;
+    const client = clientOf(request);
+    const hints = {
+      cid: cid ?? customId,
+      token,
+      device: { ...device, userAgent: userAgent ?? client.userAgent ?? '', ipAddress: ipAddress ?? request.ip, requestIp: request.ip },
+    };
+    const { link, campaign: c, customerId, customerIdSource } = await resolve.campaign(caller, { code: alias, appPath }, client, hints);
     return {
       originalUrl: c.originalUrl,
       campaign: campaignRef(link)!,
-      customerId: query.cid ?? query.customId ?? null,
+      customerId,
+      customerIdSource,
       campaignUrl: linkAddress(publicBaseUrl, c.customDomainName, c.alias),
       scheme: caller.app.scheme,
       deepLinkPath: deepLinkPathOf(link, caller.app.platform),

@@ -49,6 +49,17 @@ function parseStageTime(text: string, now: number): number {
   return occurredAt;
 }
 
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** goalValue as apps send it: a number (or a number in a string) is the value; other text is kept as text. */
+function readGoalValue(raw: string | number | undefined): { goalValue: number | null; goalText: string | null } {
+  if (typeof raw === 'number') return { goalValue: raw, goalText: null };
+  const text = raw?.trim() ?? '';
+  if (text === '') return { goalValue: null, goalText: null };
+  const value = DECIMAL.test(text) ? Number(text) : Number.NaN;
+  return Number.isFinite(value) ? { goalValue: value, goalText: null } : { goalValue: null, goalText: text };
+}
+
 export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ tracking: DeepLinkTrackingService }> = async (app, { tracking }) => {
   // ------------------------------------------------------------------------------------------
   app.post('/deeplink/funnel/track', {
@@ -61,7 +72,8 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ tracking: DeepLinkTra
         stage: z.enum(MOBILE_FUNNEL_STAGES),
         timestamp: z.string().max(40).optional(),
         goalType: z.string().max(50).optional(),
-        goalValue: z.union([z.string().max(50), z.number()]).optional(),
+        goalValue: z.union([z.string().max(200), z.number().finite()]).optional()
+          .describe('a String in the spec: a decimal number is the goal\'s value (revenue for purchases); any other text is kept as the goal\'s text (goalText in statistics exports), its value none'),
         platform: z.enum(['IOS', 'ANDROID']).optional(),
         deviceType: z.string().max(50).optional(),
         urlId: idSchema.optional(),
@@ -84,15 +96,11 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ tracking: DeepLinkTra
   }, async (request) => {
     const b = request.body;
     const occurredAt = b.timestamp === undefined ? undefined : parseStageTime(b.timestamp, Date.now());
-    let goalValue: number | null = null;
-    if (b.goalValue !== undefined && b.goalValue !== '') {
-      goalValue = typeof b.goalValue === 'number' ? b.goalValue : Number(b.goalValue);
-      if (!Number.isFinite(goalValue)) throw invalid('VALIDATION_FAILED', 'body.goalValue: must be a number');
-    }
+    const { goalValue, goalText } = readGoalValue(b.goalValue);
     if (b.urlId !== undefined && b.campaignId !== undefined) throw invalid('VALIDATION_FAILED', 'body: give urlId or campaignId, not both');
     const link = b.urlId !== undefined ? { linkType: 'url' as const, id: b.urlId } : b.campaignId !== undefined ? { linkType: 'campaign' as const, id: b.campaignId } : undefined;
     const { recorded, timestamp, link: linked } = await tracking.trackFunnelStage(mobileCaller(request), {
-      sessionId: b.sessionId, stage: b.stage, occurredAt, goalType: b.goalType, goalValue, platform: b.platform,
+      sessionId: b.sessionId, stage: b.stage, occurredAt, goalType: b.goalType, goalValue, goalText, platform: b.platform,
       deviceType: b.deviceType, link, externalUserId: b.externalUserId,
     });
     return { status: 'success' as const, recorded, sessionId: b.sessionId, stage: b.stage, timestamp, linkType: linked?.linkType ?? null, linkId: linked?.id ?? null };

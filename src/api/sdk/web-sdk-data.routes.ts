@@ -4,6 +4,7 @@
 // budget of the caller's address for the token's app (or the app id it names), never the app's
 // own. navigator.sendBeacon can only send text/plain, so JSON is also read from text/plain bodies
 // here. The version route lives with the bundle.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,12 +27,26 @@ const fingerprintBody = z.object({
   token: tokenSchema,
   resolution: z.string().max(30).regex(/^\s*\d{2,5}\s*[xX×]\s*\d{2,5}\s*$/, 'must be <width>x<height>').optional()
     .describe('screen.width x screen.height (CSS pixels)'),
-  appId: appIdSchema.optional(),
-  userAgent: z.string().max(1000).optional(),
+  appId: appIdSchema.optional().describe("the app the SDK was initialised with: a token of another app is 404, as an unknown token"),
+  userAgent: z.string().max(1000).optional().describe("navigator.userAgent: fills the OS version and device model (deferred matching's signals) that the click's user agent lacked, for the same OS"),
   timeZone: z.string().max(64).optional().describe('Intl.DateTimeFormat().resolvedOptions().timeZone (extension)'),
   language: z.string().max(64).optional().describe('navigator.language (extension)'),
   pixelRatio: z.number().positive().max(10).optional().describe('window.devicePixelRatio (extension)'),
+  deviceModel: z.string().max(100).optional()
+    .describe("navigator.userAgentData.getHighEntropyValues(['model']) on Chromium Android, whose user agent says `K` instead (extension); the Sec-CH-UA-Model header when absent"),
+  platformVersion: z.string().max(30).optional()
+    .describe("getHighEntropyValues(['platformVersion']): Android's full version, which the reduced user agent reports as 10 (extension); the Sec-CH-UA-Platform-Version header when absent"),
 });
+
+/** The fingerprint as the service takes it: the page's client hints, else those its request carried. */
+function fingerprintOf(body: z.infer<typeof fingerprintBody>, headers: IncomingHttpHeaders) {
+  const { deviceModel, platformVersion, ...report } = body;
+  const hints = {
+    model: deviceModel ?? headers['sec-ch-ua-model'],
+    platformVersion: platformVersion ?? headers['sec-ch-ua-platform-version'],
+  };
+  return { ...report, hints };
+}
 
 /** JSON from a text/plain body (sendBeacon); a body that is not JSON is the usual 400. */
 function parseTextAsJson(_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) {
@@ -55,7 +70,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ webSdk: WebSdkDataService; s
     r.post('/update-fingerprint', {
       schema: { tags, summary: 'Attach the landing page\'s device fingerprint to a deep-link token', body: fingerprintBody, response: { 200: statusSchema, ...errors } },
     }, async (request) => {
-      await webSdk.updateFingerprint(request.body, request.ip);
+      await webSdk.updateFingerprint(fingerprintOf(request.body, request.headers), request.ip);
       return { status: 'success' as const, message: 'fingerprint updated' };
     });
 
@@ -123,7 +138,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ webSdk: WebSdkDataService; s
     campaign.withTypeProvider<ZodTypeProvider>().post('/update-fingerprint', {
       schema: { tags, summary: 'Attach the device fingerprint to a campaign deep-link token (after a campaign QR scan)', body: fingerprintBody, response: { 200: statusSchema, ...errors } },
     }, async (request) => {
-      await webSdk.updateFingerprint(request.body, request.ip);
+      await webSdk.updateFingerprint(fingerprintOf(request.body, request.headers), request.ip);
       return { status: 'success' as const, message: 'campaign fingerprint updated' };
     });
   }, { prefix: '/campaign-deep-link' });

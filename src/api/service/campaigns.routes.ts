@@ -2,13 +2,14 @@
 // Statistics routes live with the statistics module.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { linkAddress, parseIsoDateTime } from '../../core/links/link-rules.js';
+import { linkAddress, parseCampaignExpiry } from '../../core/links/link-rules.js';
 import type { Campaign, CampaignService } from '../../core/links/campaigns.js';
 import { commonErrorResponses, errorBodySchema, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../caller.js';
 import { deleteById, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
-import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
+import { fromRequestPart } from '../schemas/field-errors.js';
+import { aliasSchema, clearable, deepLinkPath, expiryField, expiryFor, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryDateTime, toPaged } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 
@@ -25,7 +26,7 @@ const campaignSchema = z
     ...nullableStrings('iosAppName', 'iosAppIconUrl'),
     androidAppId: z.number().int().nullable(),
     ...nullableStrings('androidAppName', 'androidAppIconUrl'),
-    username: z.string().describe("creator: the organization's name"),
+    username: z.string().describe("creator: the console member's name (else address), or the name of the Service API key that made it (else its first characters); the organization's name for campaigns made before creators were recorded"),
     ...nullableStrings('utmSource', 'utmMedium'),
     appPath: z.string().nullable().describe("linked app's path: {base}/{appPath}/{alias}"),
     ...nullableStrings('customDomainName', 'iosDeepLinkPath', 'androidDeepLinkPath'),
@@ -68,7 +69,8 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
   const tags = ['service: campaigns'];
   const security = [{ apiKey: [] }];
   const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
-  const expiresAt = futureDateField(parseIsoDateTime, 'ISO-8601 such as 2025-12-31T23:59:59Z (seconds optional)', options.clock);
+  const expiresAt = expiryField(parseCampaignExpiry, 'ISO-8601 such as 2025-12-31T23:59:59Z (seconds optional) or a date YYYY-MM-DD')
+    .describe("ISO-8601, UTC unless it names an offset, seconds optional; a bare YYYY-MM-DD lasts until the end of that day in the organization's time zone (Asia/Seoul unless set). Must be in the future; null clears (update).");
   const extraFields = {
     utmSource: clearable(text(100)),
     utmMedium: clearable(text(100)),
@@ -92,7 +94,11 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
       }),
       response: { 201: campaignSchema, ...commonErrorResponses, 409: errorBodySchema },
     },
-  }, async (request, reply) => reply.code(201).send(toJson(await campaigns.create(callerOf(request), request.body))));
+  }, async (request, reply) => {
+    const caller = callerOf(request);
+    const input = { ...request.body, expiresAt: expiryFor(caller, 'expiresAt', request.body.expiresAt, options.clock) };
+    return reply.code(201).send(toJson(await fromRequestPart('body', campaigns.create(caller, input))));
+  });
 
   app.get('/campaigns', {
     schema: {
@@ -124,7 +130,10 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
       ...extraFields,
     }),
     response: campaignSchema,
-  }, async (caller, id, body) => toJson(await campaigns.update(caller, id, body)));
+  }, async (caller, id, { expiresAt, ...rest }) => {
+    const at = expiryFor(caller, 'expiresAt', expiresAt, options.clock);
+    return toJson(await campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) }));
+  });
 
   deleteById(app, '/campaigns/:id', { tags, security, summary: 'Delete a campaign; its alias stops resolving' }, campaigns.delete);
 };

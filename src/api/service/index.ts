@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps.js';
 import { normalizeIp } from '../../shared/ip.js';
 import { createServiceAuthenticator } from './auth.js';
 import { campaignRoutes } from './campaigns.routes.js';
+import { customDomainDeletionRoutes } from './custom-domain-deletion.routes.js';
 import { customDomainRoutes } from './custom-domains.routes.js';
 import { installStatisticsRoutes } from './install-statistics.routes.js';
 import { mobileAppRoutes } from './mobile-apps.routes.js';
@@ -47,6 +48,7 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });
   await app.register(mobileAppRoutes, { mobileApps: deps.apps.mobileApps, config: deps.config });
   await app.register(customDomainRoutes, { domains: deps.domains, tags: ['service: custom domains'], security: [{ apiKey: [] }], whose: '' });
+  await app.register(customDomainDeletionRoutes, { domains: deps.domains, tags: ['service: custom domains'], security: [{ apiKey: [] }] });
   await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl: deps.config.publicBaseUrl });
   await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
   await app.register(userRoutes, { users: deps.journey.users });

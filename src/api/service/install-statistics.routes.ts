@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { InstallStatsAnswer, InstallStatsService, PlatformFilter } from '../../core/stats/install-stats.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { callerOf } from '../caller.js';
-import { meta, periodQuery, statsMetaSchema, withPeriodQuery } from '../schemas/stats-period.js';
+import { meta, periodQuery, periodSpan, statsMetaSchema, withPeriodQuery } from '../schemas/stats-period.js';
 
 const PLATFORMS: Record<string, PlatformFilter> = { all: 'All', ios: 'iOS', android: 'Android' };
 
@@ -32,8 +32,9 @@ const share = (key: string) => z.object({ [key]: z.string(), installs: z.number(
 
 const installStatsSchema = z
   .object({
-    period: z.string().describe('"YYYY-MM-DD ~ YYYY-MM-DD", the local dates covered'),
-    appName: z.string().describe('the app name; for a short URL its short code, for a campaign its alias'),
+    period: z.string().describe('"YYYY-MM-DD ~ YYYY-MM-DD", the local dates covered (the requested ones when none is: meta.empty)'),
+    appName: z.string().describe("the app's name; for a short URL or a campaign, its linked app of the platform filtered on (both names, ' / '-separated, when unfiltered and they differ), its short code or alias when it opens no app"),
+    linkAlias: z.string().nullable().describe('extension: the short code or campaign alias the statistics are about; null for an app'),
     platform: z.enum(['All', 'iOS', 'Android']),
     totalInstalls: z.number().int(),
     iosInstalls: z.number().int(),
@@ -47,13 +48,13 @@ const installStatsSchema = z
       installedAt: z.string(),
       platform: z.enum(['iOS', 'Android']),
       country: z.string(),
-      matchType: z.string().describe('referrer, fingerprint or organic'),
+      matchType: z.string().describe('referrer, clipboard, fingerprint or organic'),
       confidence: z.number().int(),
       linkType: z.enum(['url', 'campaign']).nullable(),
       linkId: z.number().int().nullable(),
     })).describe('the 10 newest'),
     installsByMatchType: z.array(z.object({ matchType: z.string(), installs: z.number().int(), percentage: z.number() }))
-      .describe('extension: installs per attribution (referrer, fingerprint, organic), most first'),
+      .describe('extension: installs per attribution (referrer, clipboard, fingerprint, organic), most first'),
     dailyReengagements: z.array(z.object({ date: z.string(), reengagements: z.number().int(), successful: z.number().int() }))
       .describe('extension: re-engagements (opens of the installed app from a link) per local date of the period'),
     reengagementStats: z.object({
@@ -71,8 +72,9 @@ const installStatsSchema = z
         stageName: z.string(),
         stageOrder: z.number().int(),
         sessionsReached: z.number().int().describe('sessions that reached this stage or a later one'),
-        conversionRate: z.number().describe('percent of the sessions of stage 1'),
-        stepConversionRate: z.number().describe('percent of the sessions of the stage before (extension)'),
+        conversionRate: z.number().describe("percent of stage 1's sessions (the spec's field; the same as conversionRateFromFirstStage)"),
+        conversionRateFromFirstStage: z.number().describe('extension: percent of the sessions that reached stage 1'),
+        conversionRateFromPreviousStage: z.number().describe('extension: percent of the sessions that reached the stage before (100 for stage 1 when any)'),
       })).describe('딥링크 클릭, 스토어 방문, 앱 설치, 앱 실행'),
     }),
     qualityStats: z.object({
@@ -86,11 +88,39 @@ const installStatsSchema = z
   })
   .meta({ id: 'AppInstallStats' });
 
+const counts = (keys: readonly string[]) => z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])));
+const MISS_KEYS = ['no_candidate', 'below_threshold', 'already_consumed', 'expired', 'other'];
+
+const deferredMatchStatsSchema = z
+  .object({
+    period: z.string().describe('"YYYY-MM-DD ~ YYYY-MM-DD", the local dates covered'),
+    appName: z.string(),
+    firstLaunches: z.number().int().describe('resolve-fingerprint calls (first launches), matched or not'),
+    matched: z.number().int(),
+    matchRate: z.number().describe('percent of the first launches'),
+    matchesByType: z.array(z.object({ matchType: z.enum(['referrer', 'clipboard', 'fingerprint']), count: z.number().int(), percentage: z.number() }))
+      .describe('always referrer, clipboard, then fingerprint; percent of the matches'),
+    confidenceDistribution: z.array(z.object({ range: z.string(), count: z.number().int(), percentage: z.number() }))
+      .describe('matches by confidence, 0-9 to 90-100 (referrer and clipboard matches are 100); percent of the matches'),
+    missesByReason: z.array(z.object({ reason: z.enum(['no_candidate', 'below_threshold', 'already_consumed', 'expired', 'other']), count: z.number().int(), percentage: z.number() }))
+      .describe('the reasons resolve-fingerprint answered, in this order; other: a matched click whose link was deleted since; percent of the misses'),
+    daily: z.array(z.object({
+      date: z.string(),
+      firstLaunches: z.number().int(),
+      matched: z.number().int(),
+      matchesByType: counts(['referrer', 'clipboard', 'fingerprint']),
+      missesByReason: counts(MISS_KEYS),
+    })).describe('every local date of the period, in timeZone'),
+    meta: statsMetaSchema,
+  })
+  .meta({ id: 'DeferredMatchStats' });
+
 /** The answer every install-statistics route gives. */
 function toJson(a: InstallStatsAnswer) {
   return {
-    period: `${a.period.actualStartDate} ~ ${a.period.actualEndDate}`,
+    period: periodSpan(a.period, ' ~ '),
     appName: a.name,
+    linkAlias: a.linkAlias,
     platform: a.platform,
     ...a.stats,
     meta: meta(a.period),
@@ -115,4 +145,19 @@ export const installStatisticsRoutes: FastifyPluginAsyncZod<{ installs: InstallS
 
   app.get('/mobile-apps/:id/install-stats', { schema: schema('Install statistics of a mobile app') }, async (request) =>
     toJson(await withPeriodQuery(installs.forMobileApp(callerOf(request), request.params.id, request.query))));
+
+  app.get('/mobile-apps/:id/deferred-match-stats', {
+    schema: {
+      tags: ['service: statistics'],
+      security: [{ apiKey: [] }],
+      summary: 'How well deferred deep links find the install, per app (extension)',
+      description: 'Every first launch (resolve-fingerprint) of the app over the period: matches by type and confidence, misses by the reason the app heard, per local date.',
+      params: idParams,
+      querystring: z.object(periodQuery),
+      response: { 200: deferredMatchStatsSchema, ...commonErrorResponses },
+    },
+  }, async (request) => {
+    const { name, period, stats } = await withPeriodQuery(installs.deferredMatchesOfApp(callerOf(request), request.params.id, request.query));
+    return { period: `${period.actualStartDate} ~ ${period.actualEndDate}`, appName: name, ...stats, meta: meta(period) };
+  });
 };

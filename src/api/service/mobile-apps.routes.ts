@@ -53,6 +53,9 @@ const mobileAppSchema = z
     storeUrl: z.string().nullable(),
     sha256CertFingerprints: z.array(z.string()).describe('Android signing certificates, for assetlinks.json (extension)'),
     deepLinkTokenTtlSeconds: z.number().int().describe('lifetime of deep-link tokens, 60 s to 7 days (extension)'),
+    clipboardMatch: z
+      .boolean()
+      .describe('iOS: the landing page\'s store button copies a short code the app reads at first launch (resolve-fingerprint clipboardToken); default false, no effect on Android apps (extension)'),
     identityVerification: z
       .boolean()
       .describe('browsers must send userHash with identify and opt-in (extension; POST .../identity-verification turns it on)'),
@@ -76,6 +79,7 @@ function toJson(app: MobileApp): z.infer<typeof mobileAppSchema> {
     storeUrl: app.storeUrl,
     sha256CertFingerprints: app.sha256CertFingerprints,
     deepLinkTokenTtlSeconds: app.deepLinkTokenTtlSeconds,
+    clipboardMatch: app.clipboardMatch,
     identityVerification: app.identitySecretIssuedAt !== null,
     identitySecretIssuedAt: app.identitySecretIssuedAt?.toISOString() ?? null,
     createdAt: app.createdAt.toISOString(),
@@ -99,6 +103,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
     appIconUrl: clearable(urlField),
     sha256CertFingerprints: z.array(fingerprintSchema).max(20).optional(),
     deepLinkTokenTtlSeconds: z.number().int().min(60).max(604_800).optional(),
+    clipboardMatch: z.boolean().optional(),
   };
 
   app.post('/mobile-apps', {
@@ -134,6 +139,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
       appIconUrl: fields.appIconUrl,
       sha256CertFingerprints: fields.sha256CertFingerprints,
       deepLinkTokenTtlSeconds: fields.deepLinkTokenTtlSeconds,
+      clipboardMatch: fields.clipboardMatch,
     }),
     response: mobileAppSchema,
     conflicts: true,

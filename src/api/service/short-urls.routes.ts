@@ -8,8 +8,12 @@ import { commonErrorResponses, errorBodySchema, idParams, nullableStrings } from
 import { callerOf } from '../caller.js';
 import { deleteById, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
-import { aliasSchema, clearable, deepLinkPath, futureDateField, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
+import { fromRequestPart } from '../schemas/field-errors.js';
+import { aliasSchema, clearable, deepLinkPath, expiryField, expiryFor, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryBoolean, queryDateTime, toPaged } from '../schemas/paging.js';
+
+const EXPIRATION_DOC =
+  "YYYY-MM-DD HH:mm:ss is UTC; a bare YYYY-MM-DD lasts until the end of that day in the organization's time zone (Asia/Seoul unless set). Must be in the future; null clears (update).";
 
 export const shortUrlSchema = z
   .object({
@@ -68,7 +72,8 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
   const tags = ['service: short URLs'];
   const security = [{ apiKey: [] }];
   const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
-  const expiration = futureDateField(parseExpirationDate, 'YYYY-MM-DD HH:mm:ss or YYYY-MM-DD (UTC)', options.clock);
+  const expiration = expiryField(parseExpirationDate, 'YYYY-MM-DD HH:mm:ss (UTC) or YYYY-MM-DD')
+    .describe(EXPIRATION_DOC);
 
   /** Fields the record carries beyond the basic create body, which a user wants to set too. */
   const extraFields = {
@@ -104,7 +109,9 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     },
   }, async (request, reply) => {
     const { url: originalUrl, expirationDate, ...rest } = request.body;
-    const created = await shortUrls.create(callerOf(request), { ...rest, originalUrl, expiresAt: expirationDate });
+    const caller = callerOf(request);
+    const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
+    const created = await fromRequestPart('body', shortUrls.create(caller, { ...rest, originalUrl, expiresAt }));
     return reply.code(201).send(toJson(created));
   });
 
@@ -140,8 +147,10 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
       ...extraFields,
     }),
     response: shortUrlSchema,
-  }, async (caller, id, { expirationDate, ...rest }) =>
-    toJson(await shortUrls.update(caller, id, { ...rest, ...(expirationDate === undefined ? {} : { expiresAt: expirationDate }) })),
+  }, async (caller, id, { expirationDate, ...rest }) => {
+    const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
+    return toJson(await shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) }));
+  },
   );
 
   deleteById(app, '/urls/:id', { tags, security, summary: 'Delete a short URL; its code stops resolving' }, shortUrls.delete);

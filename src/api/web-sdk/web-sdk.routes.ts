@@ -1,23 +1,13 @@
 // Serving the web SDK: the bundle at its versioned address (cached for a year: a new version is a
 // new address), the changelog, and GET /api/v1/sdk/web/version naming both (CORS, for browsers).
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { WEB_SDK_CHANGELOG_PATH, WEB_SDK_NAME, WEB_SDK_VERSION, webSdkPath } from '../../web-sdk/version.js';
 import { allowBrowserCalls } from '../cors.js';
-import { webSdkBundle, type EncodedBundle, type WebSdkBundle } from './bundle.js';
+import { readWebSdkChangelog, webSdkBundle, type EncodedBundle, type WebSdkBundle } from './bundle.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-function readChangelog(): string {
-  for (const candidate of ['../../web-sdk/CHANGELOG.md', '../../../src/web-sdk/CHANGELOG.md']) {
-    const file = fileURLToPath(new URL(candidate, import.meta.url));
-    if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
-  }
-  throw new Error('web SDK changelog (src/web-sdk/CHANGELOG.md) not found');
-}
 
 /** The smallest form the client accepts (q=0 means "not this one"). */
 function pick(bundle: WebSdkBundle, acceptEncoding: string | undefined): { form: EncodedBundle; encoding: string | null } {
@@ -47,7 +37,7 @@ const versionRoute: FastifyPluginAsyncZod = async (app) => {
   allowBrowserCalls(app);
   app.get('/', {
     schema: {
-      tags: ['web-sdk'],
+      tags: ['web SDK'],
       summary: 'The latest web SDK version and where to get it',
       description: 'sdkUrl serves the bundle (cached for a year, a new version is a new address); changelogUrl serves the changelog.',
       response: { 200: versionResponse },
@@ -61,7 +51,7 @@ const versionRoute: FastifyPluginAsyncZod = async (app) => {
 export const webSdkRoutes: FastifyPluginAsyncZod = async (app) => {
   // Built here, as the service starts: a broken SDK stops the start instead of failing phones later.
   const bundle = await webSdkBundle();
-  const changelog = readChangelog();
+  const changelog = readWebSdkChangelog();
 
   app.get(webSdkPath(), { schema: { hide: true } }, (request: FastifyRequest, reply: FastifyReply) => {
     const { form, encoding } = pick(bundle, request.headers['accept-encoding']);

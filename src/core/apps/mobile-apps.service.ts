@@ -26,6 +26,7 @@ export interface NewMobileApp {
   appIconUrl?: string | null | undefined;
   sha256CertFingerprints?: string[] | undefined;
   deepLinkTokenTtlSeconds?: number | undefined;
+  clipboardMatch?: boolean | undefined;
 }
 
 /** A change: undefined leaves a field as it is, null clears it. */
@@ -69,6 +70,7 @@ export function createMobileAppsService(deps: {
         appIconUrl: input.appIconUrl ?? null,
         sha256CertFingerprints: input.sha256CertFingerprints ?? [],
         deepLinkTokenTtlSeconds: input.deepLinkTokenTtlSeconds,
+        clipboardMatch: input.clipboardMatch,
       });
       linkChanged(orgId);
       return created;

@@ -16,7 +16,7 @@ export interface AgentSignals {
 const IOS_VERSION = /\b(?:iPhone|iPad|iPod)\b.*?\bOS (\d+(?:[._]\d+){0,2})\b/;
 const ANDROID = /\bAndroid(?: (\d+(?:\.\d+){0,2}))?(?:;([^;)]*))?/;
 
-/** `17_4_0` → `17.4`: the same version however a client spells it. */
+/** `17_4_0` → `17.4`, `17.0.0` → `17`: the same version however a client spells it. */
 export function normalizeOsVersion(raw: string | null | undefined): string | null {
   if (!raw) return null;
   const parts = raw.trim().replace(/_/g, '.').split('.').filter((p) => /^\d+$/.test(p)).map(Number);
@@ -25,7 +25,19 @@ export function normalizeOsVersion(raw: string | null | undefined): string | nul
   return parts.slice(0, 3).join('.');
 }
 
-export const majorOf = (version: string | null): string | null => (version ? version.split('.')[0]! : null);
+const majorOf = (version: string | null): string | null => (version ? version.split('.')[0]! : null);
+
+/**
+ * How far apart two normalised versions are: the missing parts of a version are zeros, so `17`,
+ * `17.0` and `17.0.0` are the same release (iOS reports x.0 as `17.0`, a user agent as `17_0`).
+ */
+export function versionDistance(a: string, b: string): 'same' | 'patch' | 'minor' | 'major' {
+  const parts = (v: string) => [...v.split('.').map(Number), 0, 0].slice(0, 3) as [number, number, number];
+  const [x, y] = [parts(a), parts(b)];
+  if (x[0] !== y[0]) return 'major';
+  if (x[1] !== y[1]) return 'minor';
+  return x[2] === y[2] ? 'same' : 'patch';
+}
 
 function androidModel(segment: string | undefined): string | null {
   if (!segment) return null;
@@ -40,9 +52,10 @@ export function agentSignals(userAgent: string | null | undefined): AgentSignals
   const ios = IOS_VERSION.exec(userAgent);
   if (ios) {
     let osVersion = normalizeOsVersion(ios[1]);
-    // Safari 26 freezes the OS in its user agent at 18_6; its own version is the iOS major then.
-    const safari = /\bVersion\/(\d+)/.exec(userAgent);
-    if (osVersion === '18.6' && safari && Number(safari[1]) >= 26) osVersion = safari[1]!;
+    // Safari 26 freezes the OS in its user agent at 18_6 (18_7 from iOS 26.2); its own version
+    // follows the iOS release (Version/26.1 on iOS 26.1), so it stands in for the OS then.
+    const safari = /\bVersion\/(\d+(?:\.\d+){0,2})/.exec(userAgent);
+    if (majorOf(osVersion) === '18' && safari && Number(majorOf(safari[1]!)) >= 26) osVersion = normalizeOsVersion(safari[1]);
     return { os: 'IOS', osVersion, deviceModel: null };
   }
   if (/\b(iPhone|iPad|iPod)\b/.test(userAgent)) return { os: 'IOS', osVersion: null, deviceModel: null };
@@ -58,15 +71,54 @@ export function agentSignals(userAgent: string | null | undefined): AgentSignals
   return { os: null, osVersion: null, deviceModel: null };
 }
 
-/** The network an address belongs to: IPv4 /24, IPv6 /48 (`::ffff:` mapped addresses as IPv4). */
+/**
+ * What Chromium's user-agent client hints say of an Android phone: the model and the full OS
+ * version that its reduced user agent (`Android 10; K`) no longer carries. From the request headers
+ * (`Sec-CH-UA-Model`, `Sec-CH-UA-Platform-Version`, sent once the origin asked for them with
+ * Accept-CH) or from the page (`navigator.userAgentData.getHighEntropyValues`).
+ */
+export interface ClientHints {
+  model?: string | string[] | null | undefined;
+  platformVersion?: string | string[] | null | undefined;
+}
+
+/** The hints a response asks Chromium for: the browser sends them on its next requests to the origin. */
+export const ASKED_CLIENT_HINTS = 'Sec-CH-UA-Model, Sec-CH-UA-Platform-Version';
+
+/** A client hint header is a structured-field string (`"SM-S928N"`); the page's value is bare. Empty is none. */
+export function clientHintValue(raw: string | string[] | null | undefined): string | null {
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (!value) return null;
+  const bare = /^"(.*)"$/.exec(value)?.[1]?.replace(/\\(["\\])/g, '$1') ?? value;
+  return bare.trim().slice(0, 100) || null;
+}
+
+/**
+ * The agent's facts completed by client hints, on Android only (iOS browsers send none): a hint
+ * fills what the user agent did not say and never overrides what it did.
+ */
+export function withClientHints(agent: AgentSignals, hints: ClientHints): AgentSignals {
+  if (agent.os !== 'ANDROID') return agent;
+  const model = androidModel(clientHintValue(hints.model) ?? undefined);
+  return {
+    os: agent.os,
+    osVersion: agent.osVersion ?? normalizeOsVersion(clientHintValue(hints.platformVersion)),
+    deviceModel: agent.deviceModel ?? model,
+  };
+}
+
+/**
+ * The network an address belongs to: IPv4 /24, IPv6 /64 (`::ffff:` mapped addresses as IPv4). A
+ * /64 is one household or one phone's mobile connection; its phones rotate their addresses in it.
+ */
 export function ipPrefix(ip: string): string {
   const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(ip);
   if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
   if (ip.includes(':')) {
     const [head = ''] = ip.toLowerCase().split('::');
     const groups = head.split(':').filter(Boolean);
-    while (groups.length < 3) groups.push('0');
-    return `${groups.slice(0, 3).join(':')}::/48`;
+    while (groups.length < 4) groups.push('0');
+    return `${groups.slice(0, 4).join(':')}::/64`;
   }
   return ip;
 }

@@ -7,7 +7,7 @@ import type { DeepLinkToken, DeepLinkTokensRepo } from '../../oltp/deep-link-tok
 import type { ShortUrl } from '../../oltp/short-urls.repo.js';
 import { gone, type DomainError } from '../../shared/errors.js';
 import { normalizeIp } from '../../shared/ip.js';
-import type { DeferredMatcher, LaunchInput } from './deferred-match.js';
+import { tokenIn, type DeferredMatcher, type LaunchInput, type MatchedSignal, type MatchType, type MissReason } from './deferred-match.js';
 import { agentSignals } from './device-signals.js';
 import { linkNotFound, tokenNotFound } from './not-found.js';
 import { deviceKey, type DeepLinkRecorder } from './records.js';
@@ -21,8 +21,20 @@ export type LaunchReport = Omit<LaunchInput, 'appId' | 'platform'> & {
 };
 
 export type DeferredResolution =
-  | { matched: false }
-  | { matched: true; matchType: 'referrer' | 'fingerprint'; confidence: number; token: string; link: TargetLink };
+  | { matched: false; reason: MissReason; /** The best open click's score, below the threshold. */ bestScore: number | null }
+  | { matched: true; matchType: MatchType; confidence: number; signals: MatchedSignal[]; token: string; link: TargetLink };
+
+/**
+ * What the app knows of the campaign click it was opened from: the cid of the address it was
+ * opened with, the token it carried, or the device's own signals to find the click by.
+ */
+export interface CampaignClickHints {
+  cid?: string | undefined;
+  token?: string | undefined;
+  device?: Omit<LaunchInput, 'appId' | 'platform' | 'referrer' | 'clipboardToken' | 'token'> | undefined;
+}
+
+export type CustomerIdSource = 'query' | 'token' | 'fingerprint';
 
 /** A link the app was opened with by address: the code, and the app path it stood under if any. */
 export interface LinkAddress {
@@ -115,7 +127,8 @@ export function createDeepLinkResolveService(deps: {
         matched: outcome.matched && link !== undefined,
         matchType: outcome.matched ? outcome.matchType : null,
         confidence: outcome.matched ? outcome.confidence : outcome.bestScore,
-        failureReason: outcome.matched ? (link ? null : 'link_deleted') : outcome.failureReason,
+        failureReason: outcome.matched ? (link ? null : 'link_deleted') : outcome.reason,
+        signals: outcome.matched ? outcome.signals : [],
         ...keys, reengagement: false, userKey,
       });
       const attributed = outcome.matched && link !== undefined;
@@ -127,11 +140,13 @@ export function createDeepLinkResolveService(deps: {
         osVersion: launch.osVersion ?? agent.osVersion,
         sessionId: attributed ? outcome.token.token : (sessionId ?? null),
       });
-      if (!outcome.matched || !link) return { matched: false };
+      if (!outcome.matched) return { matched: false, reason: outcome.reason, bestScore: outcome.reason === 'below_threshold' ? outcome.bestScore : null };
+      // The click matched but its link was deleted since: gone, as an expired one is.
+      if (!link) return { matched: false, reason: 'expired', bestScore: null };
       for (const stage of ['APP_INSTALLED', 'APP_OPENED', 'DEEP_LINK_RESOLVED'] as const) {
         recorder.funnel(organizationId, { appId: app.id, platform: app.platform, sessionId: outcome.token.token, stage, ...keys, source: 'server' });
       }
-      return { matched: true, matchType: outcome.matchType, confidence: outcome.confidence, token: outcome.token.token, link };
+      return { matched: true, matchType: outcome.matchType, confidence: outcome.confidence, signals: outcome.signals, token: outcome.token.token, link };
     },
 
     /** The short URL the app was opened with. */
@@ -141,11 +156,33 @@ export function createDeepLinkResolveService(deps: {
       return { link, url: link.url };
     },
 
-    /** The campaign the app was opened with. */
-    async campaign(caller: AppCaller, address: LinkAddress, client: ClientInfo): Promise<{ link: TargetLink; campaign: Campaign }> {
+    /**
+     * The campaign the app was opened with, and the customer id (cid) of the click it came from:
+     * the one the app read from the address, else that of the click its token names, else that of
+     * the click its device signals match (scored as a first launch is; nothing is consumed).
+     */
+    async campaign(caller: AppCaller, address: LinkAddress, client: ClientInfo, hints: CampaignClickHints = {}): Promise<{
+      link: TargetLink; campaign: Campaign; customerId: string | null; customerIdSource: CustomerIdSource | null;
+    }> {
       const link = await linkByAddress(caller, 'campaign', address, client);
       if (link.linkType !== 'campaign') throw new Error('unreachable');
-      return { link, campaign: link.campaign };
+      const campaign = link.campaign;
+      // A matched click without a cid answers null, as no match does.
+      const found = (customerId: string | null | undefined, source: CustomerIdSource) => ({
+        link, campaign, customerId: customerId || null, customerIdSource: customerId ? source : null,
+      });
+      if (hints.cid) return found(hints.cid, 'query');
+      const token = tokenIn(hints.token);
+      if (token) {
+        const stored = await tokens.get(token);
+        const ofThisCampaign = stored && stored.organizationId === caller.organization.id && stored.linkType === 'campaign' && stored.linkId === campaign.id;
+        if (ofThisCampaign) return found(stored.cid, 'token');
+      }
+      if (hints.device) {
+        const click = await matcher.campaignClickOf({ ...hints.device, appId: caller.app.id, platform: caller.app.platform }, campaign.id);
+        if (click) return found(click.cid, 'fingerprint');
+      }
+      return { link, campaign, customerId: null, customerIdSource: null };
     },
   };
 }

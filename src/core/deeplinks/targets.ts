@@ -27,6 +27,8 @@ export function deepLinkPathOf(link: TargetLink, platform: 'IOS' | 'ANDROID'): s
   return platform === 'IOS' ? f.iosDeepLinkPath : f.androidDeepLinkPath;
 }
 
+/** `{id, alias}` of either kind: a campaign's alias is its code as a short URL's code is. */
+export const linkRef = (link: TargetLink) => (link.linkType === 'url' ? { id: link.url.id, alias: link.url.shortCode } : { id: link.campaign.id, alias: link.campaign.alias });
 export const urlRef = (link: TargetLink) => (link.linkType === 'url' ? { id: link.url.id, alias: link.url.shortCode } : null);
 export const campaignRef = (link: TargetLink) =>
   link.linkType === 'campaign' ? { id: link.campaign.id, name: link.campaign.name, alias: link.campaign.alias } : null;

@@ -20,6 +20,8 @@ export interface FunnelStageInput {
   occurredAt?: number | undefined;
   goalType?: string | undefined;
   goalValue: number | null;
+  /** A goal value that is not a number, kept as the app sent it. */
+  goalText?: string | null | undefined;
   platform?: 'IOS' | 'ANDROID' | undefined;
   deviceType?: string | undefined;
   /** The link the app names; without one, a session that is a deep-link token belongs to the token's link. */
@@ -103,6 +105,7 @@ export function createDeepLinkTrackingService(deps: {
           linkId: link?.id ?? null,
           goalType: input.goalType ?? null,
           goalValue: input.goalValue,
+          goalText: input.goalText ?? null,
           currency,
           deviceType: input.deviceType ?? null,
           externalUserId: input.externalUserId ?? null,

@@ -5,7 +5,7 @@
 import type { DeepLinkRecordsRepo, DebugSchemeReport } from '../../oltp/deep-link-records.repo.js';
 import type { DeepLinkToken, DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
-import { normalizeLanguage, normalizeResolution } from './device-signals.js';
+import { agentSignals, normalizeLanguage, normalizeResolution, withClientHints, type ClientHints } from './device-signals.js';
 import { tokenNotFound } from './not-found.js';
 import type { DeepLinkRecorder } from './records.js';
 import type { LinkTargets, TargetLink } from './targets.js';
@@ -21,6 +21,10 @@ export interface FingerprintReport {
   timeZone?: string | undefined;
   language?: string | undefined;
   pixelRatio?: number | undefined;
+  /** navigator.userAgent: fills the OS version and device model the click's user agent lacked. */
+  userAgent?: string | undefined;
+  /** Chromium's client hints (the page's getHighEntropyValues, else the request's headers): the Android model and version a reduced user agent hides. */
+  hints?: ClientHints | undefined;
 }
 
 export interface DebugSchemeInput {
@@ -56,12 +60,21 @@ export function createWebSdkDataService(deps: {
   return {
     /** Attaches the landing page's device fingerprint to a token. */
     async updateFingerprint(report: FingerprintReport, clientIp: string): Promise<void> {
-      await liveToken(report.token, report.appId, clientIp);
+      const found = await liveToken(report.token, report.appId, clientIp);
+      // A page naming another app than the token's has no business with it: as unknown as any token.
+      if (report.appId !== undefined && report.appId !== found.appId) throw tokenNotFound();
+      // The page's own user agent is what the browser tells scripts, which can say more than the
+      // request header did (Chrome's reduced `Android 10; K` there). It only fills what the click
+      // lacked, and only for the same OS: a page claiming another OS does not rewrite the click.
+      // Chromium's client hints complete it on Android (the model and version `Android 10; K` hides).
+      const agent = withClientHints(agentSignals(report.userAgent), report.hints ?? {});
+      const sameDevice = agent.os !== null && (found.os === null || found.os === agent.os);
       const updated = await tokens.updateFingerprint(report.token, {
         resolution: normalizeResolution(report.resolution),
         timeZone: report.timeZone?.trim() || null,
         language: normalizeLanguage(report.language),
         pixelRatio: report.pixelRatio ?? null,
+        agent: sameDevice ? agent : null,
       });
       if (!updated) throw tokenNotFound();
     },

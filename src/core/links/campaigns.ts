@@ -45,12 +45,12 @@ export function createCampaignService(deps: TrackedLinksDeps & { repo: Campaigns
       return links.create(caller, input, (customDomain) => deps.repo.create({
         organizationId: caller.organization.id,
         fields,
-        createdBy: caller.organization.name,
+        createdBy: { userId: caller.member?.userId ?? null, apiKeyId: caller.apiKeyId ?? null, fallback: caller.organization.name },
         customDomain,
         code: base,
         // A generated alias that is taken gets a short random suffix instead.
         nextCode: generated ? () => `${base.slice(0, 44)}-${randomBase62(5).toLowerCase()}` : undefined,
-      }), slugTaken('alias', base));
+      }), slugTaken('alias', base), input.alias === undefined ? undefined : { field: 'alias', slug: input.alias });
     },
   };
 }

@@ -1,18 +1,28 @@
 // The rules a short URL or campaign must keep, shared by both: the paths no link may take,
 // generated short codes and aliases, the expiry formats, and a link's complete address.
+import { DateTime } from 'luxon';
 import { randomBase62 } from '../../shared/ids.js';
 
 /**
- * First path segments the service itself answers; a short code or alias there would be shadowed
- * or would shadow us. Compared case-insensitively.
+ * First path segments under which the service answers on its own host (PUBLIC_BASE_URL's): a link
+ * there would be shadowed by the route or would look like part of the service. Kept equal to the
+ * route table by test/reserved-aliases.test.ts; published in the README and the OpenAPI document.
  */
-const RESERVED_SLUGS = new Set([
-  'api', 'sso', 'docs', 'healthz', 'readyz', 'metrics', 'openapi.json', '.well-known', 'well-known',
-  'sdk', 'console', 'admin', 'static', 'assets', 'public', 'favicon.ico', 'robots.txt', 'sitemap.xml',
-  'login', 'logout', 'signup', 'dashboard', 'app', 'apps', 'www', 'deeplink', 'qr', 'health', 'status',
-]);
+export const SERVICE_HOST_PATHS = ['.well-known', 'api', 'console', 'docs', 'healthz', 'metrics', 'openapi.json', 'readyz', 'sdk', 'sso'] as const;
 
-export const isReservedSlug = (slug: string) => RESERVED_SLUGS.has(slug.toLowerCase());
+/**
+ * The same on a customer's custom domain, where the operator's surfaces (console, docs, metrics,
+ * sign-in) do not exist: the well-known files, the health probe of load balancers, and the APIs
+ * and SDK script, which answer on every host.
+ */
+export const CUSTOM_DOMAIN_PATHS = ['.well-known', 'api', 'healthz', 'sdk'] as const;
+
+const serviceHostPaths = new Set<string>(SERVICE_HOST_PATHS);
+const customDomainPaths = new Set<string>(CUSTOM_DOMAIN_PATHS);
+
+/** Whether a short code or alias would sit on a path of the service; compared case-insensitively. */
+export const isReservedSlug = (slug: string, onCustomDomain = false) =>
+  (onCustomDomain ? customDomainPaths : serviceHostPaths).has(slug.toLowerCase());
 
 const SHORT_CODE_LENGTH = 7;
 
@@ -40,19 +50,45 @@ function utcFromParts(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): D
   return same ? date : undefined;
 }
 
-/**
- * Short URL expirationDate: `YYYY-MM-DD HH:mm:ss` or `YYYY-MM-DD`, always UTC. A bare date means
- * its first instant, not the end of that day.
- */
-export function parseExpirationDate(value: string): Date | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}):(\d{2}))?$/.exec(value.trim());
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, s] = m;
-  return utcFromParts(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0));
+/** An expiry as written: an instant, or a bare date that means the end of that day where the organization is. */
+export type Expiry = { at: Date } | { day: string };
+
+const BARE_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** `YYYY-MM-DD` as a day, if it is a real one (2025-02-30 is not). */
+function bareDay(value: string): Expiry | undefined {
+  const m = BARE_DATE.exec(value.trim());
+  if (!m || !utcFromParts(Number(m[1]), Number(m[2]), Number(m[3]))) return undefined;
+  return { day: m[0] };
 }
 
-/** Campaign expiresAt: ISO-8601, seconds optional, UTC unless an offset is given. */
-export function parseIsoDateTime(value: string): Date | undefined {
+/** Short URL expirationDate: `YYYY-MM-DD HH:mm:ss` (UTC) or `YYYY-MM-DD` (a day). */
+export function parseExpirationDate(value: string): Expiry | undefined {
+  const day = bareDay(value);
+  if (day) return day;
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(value.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s] = m;
+  const at = utcFromParts(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s));
+  return at && { at };
+}
+
+/** Campaign expiresAt: ISO-8601, seconds optional, UTC unless an offset is given; or `YYYY-MM-DD` (a day). */
+export function parseCampaignExpiry(value: string): Expiry | undefined {
+  const day = bareDay(value);
+  if (day) return day;
+  const at = parseIsoDateTime(value);
+  return at && { at };
+}
+
+/** The instant an expiry means: a day lasts until its last millisecond in `timeZone` (DST days included). */
+export function expiryInstant(expiry: Expiry, timeZone: string): Date {
+  if ('at' in expiry) return expiry.at;
+  return DateTime.fromISO(expiry.day, { zone: timeZone }).endOf('day').toJSDate();
+}
+
+/** ISO-8601 date-time, seconds optional, UTC unless an offset is given. */
+function parseIsoDateTime(value: string): Date | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac, zone] = m;

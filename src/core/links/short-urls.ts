@@ -41,7 +41,7 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
         customDomain,
         code: alias ?? generateShortCode(),
         ...(alias ? {} : { nextCode: () => generateShortCode() }),
-      }), slugTaken('customAlias', alias));
+      }), slugTaken('customAlias', alias), alias === undefined ? undefined : { field: 'customAlias', slug: alias });
     },
 
     /** The QR code of the link's address. */

@@ -8,11 +8,15 @@ import type { ClickCounts, LinkType } from '../../olap/click-counts.js';
 import type { LinkedAppIds, LinkTargets } from './link-targets.js';
 import type { Caller } from '../caller.js';
 import { authorize } from '../accounts/roles.js';
+import { invalidField } from '../field-error.js';
+import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS, isReservedSlug } from './link-rules.js';
 
 /** Who is asking: the organization (of a Service API key, or of a console member, whose role limits what they may change). */
 export interface LinkCaller {
   organization: { id: number; name: string; plan: Plan };
   member?: Caller['member'];
+  /** The Service API key that called, when one did: it names the campaigns it makes. */
+  apiKeyId?: number | null;
 }
 
 /** A record with its clicks so far. */
@@ -121,19 +125,24 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     find,
 
     /**
-     * Checks the targets, then inserts through `insert` (given the custom domain to use);
-     * undefined back from it means the slug is taken: `taken` says how.
+     * Checks the targets and a chosen slug, then inserts through `insert` (given the custom
+     * domain to use); undefined back from it means the slug is taken: `taken` says how.
      */
     async create(
       caller: LinkCaller,
       input: LinkedAppIds & { customDomainName?: string | null | undefined },
       insert: (customDomain: { id: number; name: string } | null) => Promise<R | undefined>,
       taken: () => DomainError,
+      chosen?: { field: string; slug: string },
     ): Promise<Counted<R>> {
       authorize(caller, 'links.write');
       const organizationId = caller.organization.id;
       await deps.targets.checkLinkedApps(organizationId, input);
       const customDomain = await deps.targets.usableCustomDomain(organizationId, input.customDomainName);
+      if (chosen && isReservedSlug(chosen.slug, customDomain !== null)) {
+        const paths = customDomain ? CUSTOM_DOMAIN_PATHS : SERVICE_HOST_PATHS;
+        throw invalidField(chosen.field, `${chosen.slug} is a path of the service on this host (reserved: ${paths.join(', ')})`);
+      }
       const created = await insert(customDomain);
       if (!created) throw taken();
       afterChange('created', created);

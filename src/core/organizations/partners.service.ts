@@ -89,7 +89,10 @@ export function createPartnersService(deps: {
       return { clientId: partner.clientId, sharedSecret };
     },
 
-    list: async (): Promise<PartnerView[]> => (await ssoPartners.list()).map(view),
+    async list(page: { page: number; size: number }): Promise<{ items: PartnerView[]; total: number }> {
+      const { items, total } = await ssoPartners.list(page);
+      return { items: items.map(view), total };
+    },
 
     async get(clientId: string): Promise<PartnerView> {
       const partner = await ssoPartners.get(clientId);

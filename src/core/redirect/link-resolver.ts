@@ -3,7 +3,7 @@
 // (the public base URL, an IP, an internal name behind a load balancer) is the platform's.
 import type { Logger } from '../../shared/logger.js';
 import { createLinkCache, type LinkCache } from '../../oltp/link-cache.js';
-import type { LinkLookupRepo, ResolvedLink } from '../../oltp/link-lookup.repo.js';
+import type { DomainHost, LinkLookupRepo, ResolvedLink } from '../../oltp/link-lookup.repo.js';
 import { baseDestination } from './destination.js';
 
 export interface CachedLink extends ResolvedLink {
@@ -15,8 +15,12 @@ export type Resolution = CachedLink | undefined | 'unusable-domain';
 
 export interface LinkResolver {
   resolve(hostname: string, slug: string): Resolution | Promise<Resolution>;
+  /** The registered custom domain of a host, or undefined for any other host (after a reload under way). */
+  domainAt(hostname: string): Promise<DomainHost | undefined>;
   /** A link, campaign, app or domain of the organization changed (null: anything may have). */
   invalidate(organizationId: number | null): void;
+  /** A registered custom domain that serves links now (VERIFIED or ACTIVE). */
+  servesDomain(hostname: string): boolean | Promise<boolean>;
   cache: LinkCache<CachedLink>;
   close(): void;
 }
@@ -72,9 +76,9 @@ export async function createLinkResolver(options: {
 
   function resolveNow(hostname: string, slug: string): Resolution | Promise<Resolution> {
     const host = hostname.toLowerCase();
-    const usable = hosts.get(host);
-    if (usable === false) return 'unusable-domain';
-    return cache.get(`${usable ? host : ''}\n${slug}`);
+    const domain = hosts.get(host);
+    if (domain?.usable === false) return 'unusable-domain';
+    return cache.get(`${domain ? host : ''}\n${slug}`);
   }
 
   return {
@@ -82,6 +86,14 @@ export async function createLinkResolver(options: {
     resolve(hostname, slug) {
       if (hostsReloading) return hostsReloading.then(() => resolveNow(hostname, slug));
       return resolveNow(hostname, slug);
+    },
+    servesDomain(hostname) {
+      const serves = () => hosts.get(hostname.toLowerCase().replace(/\.$/, ''))?.usable === true;
+      return hostsReloading ? hostsReloading.then(serves) : serves();
+    },
+    async domainAt(hostname) {
+      if (hostsReloading) await hostsReloading;
+      return hosts.get(hostname.toLowerCase());
     },
     invalidate(organizationId) {
       cache.invalidate(organizationId === null ? undefined : (link) => link.organizationId === organizationId);

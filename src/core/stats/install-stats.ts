@@ -8,6 +8,7 @@ import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
 import type { ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import type { StatsCaller } from './link-stats.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
+import type { DeferredMatchStats, DeferredMatchStatsQueries } from '../../olap/deferred-match-stats.js';
 import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.js';
 import { emptyRevenue } from './link-stats.js';
 
@@ -18,8 +19,13 @@ export interface InstallStatsInput extends PeriodInput {
 }
 
 export interface InstallStatsAnswer {
-  /** The app name; for a short URL its short code, for a campaign its alias. */
+  /**
+   * The app's name. For a short URL or a campaign, its linked app of the platform filtered on (both
+   * apps' names when unfiltered and they differ); its short code or alias when no app is linked.
+   */
   name: string;
+  /** The short code or alias of a link's statistics; null for an app's. */
+  linkAlias: string | null;
   platform: PlatformFilter;
   period: StatsPeriod;
   stats: InstallStats;
@@ -28,35 +34,47 @@ export interface InstallStatsAnswer {
 export interface InstallStatsDeps {
   shortUrls: Pick<ShortUrlsRepo, 'get'>;
   campaigns: Pick<CampaignsRepo, 'get'>;
-  mobileApps: Pick<MobileAppsRepo, 'get' | 'linkedLinkIds'>;
+  mobileApps: Pick<MobileAppsRepo, 'get' | 'getMany' | 'linkedLinkIds'>;
   installStats: InstallStatsQueries;
   revenueStats: Pick<RevenueStatsQueries, 'forApp'>;
+  deferredMatchStats: DeferredMatchStatsQueries;
   clock: () => Date;
 }
 
 export function createInstallStatsService(deps: InstallStatsDeps) {
   async function answer(
     caller: StatsCaller,
-    what: { scope: InstallScope; name: string; appPlatform?: 'IOS' | 'ANDROID' },
+    what: { scope: InstallScope; name: string; linkAlias: string | null; appPlatform?: 'IOS' | 'ANDROID' },
     input: InstallStatsInput,
   ): Promise<InstallStatsAnswer> {
     const { platform, ...periodInput } = input;
     const period = periodForPlan(caller.organization.plan, periodInput, deps.clock());
-    const stats = await deps.installStats.forScope({ organizationId: caller.organization.id, ...what, platform, period });
-    return { name: what.name, platform, period, stats };
+    const { linkAlias, ...scope } = what;
+    const stats = await deps.installStats.forScope({ organizationId: caller.organization.id, ...scope, platform, period });
+    return { name: what.name, linkAlias, platform, period, stats };
+  }
+
+  /** The name of the app(s) a link opens, for the platform filtered on; the link's own code when it opens none. */
+  async function appNameOfLink(caller: StatsCaller, link: { iosAppId: number | null; androidAppId: number | null }, code: string, platform: PlatformFilter) {
+    const ids = [platform !== 'Android' ? link.iosAppId : null, platform !== 'iOS' ? link.androidAppId : null].filter((id): id is number => id !== null);
+    const apps = await deps.mobileApps.getMany(caller.organization.id, ids);
+    const names = [...new Set(ids.flatMap((id) => apps.get(id)?.appName ?? []))];
+    return names.length > 0 ? names.join(' / ') : code;
   }
 
   return {
     async forShortUrl(caller: StatsCaller, id: number, input: InstallStatsInput): Promise<InstallStatsAnswer> {
       const url = await deps.shortUrls.get(caller.organization.id, id);
       if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
-      return answer(caller, { scope: { kind: 'url', linkId: url.id }, name: url.shortCode }, input);
+      const name = await appNameOfLink(caller, url, url.shortCode, input.platform);
+      return answer(caller, { scope: { kind: 'url', linkId: url.id }, name, linkAlias: url.shortCode }, input);
     },
 
     async forCampaign(caller: StatsCaller, id: number, input: InstallStatsInput): Promise<InstallStatsAnswer> {
       const campaign = await deps.campaigns.get(caller.organization.id, id);
       if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${id} does not exist`);
-      return answer(caller, { scope: { kind: 'campaign', linkId: campaign.id }, name: campaign.alias }, input);
+      const name = await appNameOfLink(caller, campaign, campaign.alias, input.platform);
+      return answer(caller, { scope: { kind: 'campaign', linkId: campaign.id }, name, linkAlias: campaign.alias }, input);
     },
 
     async forMobileApp(caller: StatsCaller, id: number, input: InstallStatsInput): Promise<InstallStatsAnswer> {
@@ -64,7 +82,17 @@ export function createInstallStatsService(deps: InstallStatsDeps) {
       const mobileApp = await deps.mobileApps.get(organizationId, id);
       if (!mobileApp) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${id} does not exist`);
       const links = await deps.mobileApps.linkedLinkIds(organizationId, mobileApp.id);
-      return answer(caller, { scope: { kind: 'app', appId: mobileApp.id, ...links }, appPlatform: mobileApp.platform, name: mobileApp.appName }, input);
+      return answer(caller, { scope: { kind: 'app', appId: mobileApp.id, ...links }, appPlatform: mobileApp.platform, name: mobileApp.appName, linkAlias: null }, input);
+    },
+
+    /** How the app's first launches found their clicks: matches by type and confidence, misses by reason, per local day. */
+    async deferredMatchesOfApp(caller: StatsCaller, id: number, input: PeriodInput): Promise<{ name: string; period: StatsPeriod; stats: DeferredMatchStats }> {
+      const { organization } = caller;
+      const mobileApp = await deps.mobileApps.get(organization.id, id);
+      if (!mobileApp) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${id} does not exist`);
+      const period = periodForPlan(organization.plan, input, deps.clock());
+      const stats = await deps.deferredMatchStats.forApp({ organizationId: organization.id, appId: mobileApp.id, period });
+      return { name: mobileApp.appName, period, stats };
     },
 
     /**

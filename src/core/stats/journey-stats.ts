@@ -1,9 +1,9 @@
 // User-journey statistics of an organization over a period: sessions, events, transitions, funnel
 // and goals, with the period rules of every statistics answer (clamped to the plan's retention).
-// A session belongs to the local day of its first activity; events, transitions and goals to the
+// A session belongs to the local day it started; events, transitions and goals to the
 // day they happened. Rates are percent with one decimal.
 import { WEB_FUNNEL_STAGES, type WebFunnelStage } from '../../ingest/journey-events.js';
-import type { JourneyStats } from '../../olap/journey-stats.js';
+import type { ActivityTotals, JourneyStats, SessionFigures, SessionGroup, TransitionPaths } from '../../olap/journey-stats.js';
 import { percent } from '../../olap/percent.js';
 import type { StatsCaller } from './link-stats.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
@@ -25,9 +25,14 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
   const periodOf = (caller: StatsCaller, input: PeriodInput) => periodForPlan(caller.organization.plan, input, deps.clock());
 
   async function summaryOf(organizationId: number, period: StatsPeriod) {
-    const [sessions, activity] = await Promise.all([stats.sessionsSummary(organizationId, period), stats.activityTotals(organizationId, period)]);
+    const [figures, activity] = await Promise.all([stats.sessionFigures(organizationId, period), stats.activityTotals(organizationId, period)]);
+    return summaryFrom(figures, activity);
+  }
+
+  function summaryFrom(figures: SessionFigures, activity: ActivityTotals) {
+    const sessions = figures.all;
     return {
-      sessions,
+      figures,
       activity,
       summary: {
         totalSessions: sessions.sessions,
@@ -43,8 +48,7 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
     };
   }
 
-  async function funnelOf(organizationId: number, period: StatsPeriod) {
-    const { sessions, reached } = await stats.funnel(organizationId, period);
+  function funnelOf({ sessions, reached }: SessionGroup) {
     const completed = reached[4] ?? 0;
     return {
       totalSessions: sessions,
@@ -53,37 +57,45 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
       stages: WEB_FUNNEL_STAGES.map((stageName, i) => {
         const count = reached[i] ?? 0;
         const previous = i === 0 ? count : (reached[i - 1] ?? 0);
-        return { stageName, stageOrder: i + 1, sessionsReached: count, conversionRate: percent(count, previous), percentageOfSessions: percent(count, sessions) };
+        const fromPrevious = percent(count, previous);
+        return {
+          stageName, stageOrder: i + 1, sessionsReached: count, conversionRate: fromPrevious, percentageOfSessions: percent(count, sessions),
+          conversionRateFromFirstStage: percent(count, reached[0] ?? 0), conversionRateFromPreviousStage: fromPrevious,
+        };
       }),
     };
   }
 
-  async function platformsOf(organizationId: number, period: StatsPeriod) {
-    const rows = await stats.byPlatform(organizationId, period);
-    const total = rows.reduce((a, r) => a + r.sessions, 0);
-    return rows.map((r) => ({
-      platform: r.platform,
+  /** Always WEB, IOS and ANDROID; UNKNOWN too when some sessions' start never arrived. */
+  function platformsOf(figures: SessionFigures) {
+    const byName = new Map(figures.platforms.map((p) => [p.value, p]));
+    const names = ['WEB', 'IOS', 'ANDROID', ...(byName.has('') ? [''] : [])];
+    return names.map((name) => {
+      const p = byName.get(name);
+      const sessions = p?.sessions ?? 0;
+      const converted = p?.convertedSessions ?? 0;
+      return {
+        platform: name || 'UNKNOWN',
+        sessions,
+        percentage: percent(sessions, figures.all.sessions),
+        uniqueUsers: p?.uniqueUsers ?? 0,
+        convertedSessions: converted,
+        conversionRate: percent(converted, sessions),
+      };
+    });
+  }
+
+  function utmSourcesOf(figures: SessionFigures, limit: number) {
+    return figures.utmSources.slice(0, limit).map((r) => ({
+      utmSource: r.value || '(none)',
       sessions: r.sessions,
-      percentage: percent(r.sessions, total),
-      uniqueUsers: r.uniqueUsers,
-      convertedSessions: r.converted,
-      conversionRate: percent(r.converted, r.sessions),
+      percentage: percent(r.sessions, figures.all.sessions),
+      convertedSessions: r.convertedSessions,
+      conversionRate: percent(r.convertedSessions, r.sessions),
     }));
   }
 
-  async function utmSourcesOf(organizationId: number, period: StatsPeriod, limit: number, total: number) {
-    const rows = await stats.byUtmSource(organizationId, period, limit);
-    return rows.map((r) => ({
-      utmSource: r.utmSource || '(none)',
-      sessions: r.sessions,
-      percentage: percent(r.sessions, total),
-      convertedSessions: r.converted,
-      conversionRate: percent(r.converted, r.sessions),
-    }));
-  }
-
-  async function transitionsOf(organizationId: number, period: StatsPeriod) {
-    const t = await stats.transitionPaths(organizationId, period);
+  function transitionsOf(t: TransitionPaths) {
     return {
       totalTransitions: t.total,
       sessionsWithTransition: t.sessions,
@@ -98,15 +110,19 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
     async dashboard(caller: StatsCaller, input: PeriodInput) {
       const organizationId = caller.organization.id;
       const period = periodOf(caller, input);
-      const [{ summary, activity, sessions }, funnel, daily, platforms, transitions] = await Promise.all([
-        summaryOf(organizationId, period),
-        funnelOf(organizationId, period),
-        stats.daily(organizationId, period),
-        platformsOf(organizationId, period),
-        transitionsOf(organizationId, period),
-      ]);
-      const topUtmSources = await utmSourcesOf(organizationId, period, 10, sessions.sessions);
-      return { summary, funnel, daily, platforms, topUtmSources, transitions, topEventTypes: activity.eventTypes, topGoalTypes: activity.goalTypes, period };
+      const found = await stats.dashboard(organizationId, period);
+      const { summary, activity, figures } = summaryFrom(found.figures, found.activity);
+      return {
+        summary,
+        funnel: funnelOf(figures.all),
+        daily: found.daily,
+        platforms: platformsOf(figures),
+        topUtmSources: utmSourcesOf(figures, 10),
+        transitions: transitionsOf(found.transitions),
+        topEventTypes: activity.eventTypes,
+        topGoalTypes: activity.goalTypes,
+        period,
+      };
     },
 
     async summary(caller: StatsCaller, input: PeriodInput) {
@@ -125,16 +141,20 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
       return { result: await query(caller.organization.id, period), period };
     },
 
-    /** Bounced: at most one event, no transition and no goal. Durations run from the first to the last activity. */
+    /**
+     * Bounced: at most one event, no transition and no goal. Durations run from the first to the last
+     * activity. Events per session: the period's events over its sessions.
+     */
     async sessionsSummary(caller: StatsCaller, input: PeriodInput) {
       const period = periodOf(caller, input);
-      const s = await stats.sessionsSummary(caller.organization.id, period);
+      const figures = await stats.sessionFigures(caller.organization.id, period);
+      const s = figures.all;
       return {
         summary: {
           totalSessions: s.sessions,
           uniqueUsers: s.uniqueUsers,
           identifiedSessions: s.identifiedSessions,
-          averageEventsPerSession: s.sessions === 0 ? 0 : Math.round((s.events / s.sessions) * 100) / 100,
+          averageEventsPerSession: s.sessions === 0 ? 0 : Math.round((figures.events / s.sessions) * 100) / 100,
           averageDurationSeconds: Math.round(s.averageDurationMs / 100) / 10,
           bounceRate: percent(s.bouncedSessions, s.sessions),
           sessionsWithTransition: s.sessionsWithTransition,
@@ -148,15 +168,14 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
 
     async sessionsByPlatform(caller: StatsCaller, input: PeriodInput) {
       const period = periodOf(caller, input);
-      return { platforms: await platformsOf(caller.organization.id, period), period };
+      return { platforms: platformsOf(await stats.sessionFigures(caller.organization.id, period)), period };
     },
 
     /** Most sessions first; percentage is of all sessions of the period. */
     async sessionsByUtmSource(caller: StatsCaller, input: PeriodInput & { limit: number }) {
       const { limit, ...periodInput } = input;
       const period = periodOf(caller, periodInput);
-      const total = (await stats.sessionsSummary(caller.organization.id, period)).sessions;
-      return { sources: await utmSourcesOf(caller.organization.id, period, limit, total), period };
+      return { sources: utmSourcesOf(await stats.sessionFigures(caller.organization.id, period), limit), period };
     },
 
     /** Sessions of the period, newest first, one page. */
@@ -186,7 +205,7 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
 
     async transitionsSummary(caller: StatsCaller, input: PeriodInput) {
       const period = periodOf(caller, input);
-      return { transitions: await transitionsOf(caller.organization.id, period), period };
+      return { transitions: transitionsOf(await stats.transitionPaths(caller.organization.id, period)), period };
     },
 
     /** Every date of the period, with its total and its paths. */

@@ -8,7 +8,7 @@ import type { WebhookEndpointsRepo } from '../../oltp/webhook-endpoints.repo.js'
 import type { Logger } from '../../shared/logger.js';
 import type { Metrics } from '../../shared/metrics.js';
 import type { SecretBox } from '../../shared/secret-box.js';
-import { signatureHeader, WEBHOOK_USER_AGENT } from '../../shared/webhook-body.js';
+import { signatureHeader, standardSignatureHeader, WEBHOOK_USER_AGENT } from '../../shared/webhook-body.js';
 import { checkUrlShape, resolveDeliveryAddress, type Resolve } from '../../shared/webhook-url.js';
 import { backoffMs } from '../../ingest/bus.js';
 import { sendWebhook } from './webhook-sender.js';
@@ -56,9 +56,9 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   /** A nudge that came while the loop was busy: the next idle returns at once. */
   let nudged = false;
 
-  metrics.define('webhook_attempts_total', 'counter', 'Webhook delivery attempts by result');
+  metrics.define('webhook_attempts_total', 'counter', 'Webhook delivery attempts by result', { labels: { result: ['success', 'retry', 'gave_up'] } });
   metrics.define('webhook_endpoints_disabled_total', 'counter', 'Webhook endpoints disabled after repeated failures');
-  metrics.define('webhook_in_flight', 'gauge', 'Webhook deliveries being sent by this instance', () => [{ labels: {}, value: inFlight.size }]);
+  metrics.define('webhook_in_flight', 'gauge', 'Webhook deliveries being sent by this instance', { collect: () => [{ labels: {}, value: inFlight.size }] });
 
   const nudge = () => {
     nudged = true;
@@ -102,6 +102,7 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
       result = { status: null, error: `${problem?.code}: ${problem?.message}`, latencyMs: Math.round(performance.now() - started), responseBody: null };
     } else {
       const secrets = target.secretsSealed.map((sealed) => o.secretBox.open(sealed));
+      const timestamp = Math.floor(Date.now() / 1000);
       result = await sendWebhook({
         url: shape.url,
         address: resolved.address,
@@ -110,8 +111,11 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
           'content-type': 'application/json',
           'user-agent': WEBHOOK_USER_AGENT,
           'x-webhook-id': d.eventId,
-          'x-webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'x-webhook-timestamp': String(timestamp),
           'x-signature-256': signatureHeader(secrets, d.payload),
+          'webhook-id': d.eventId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': standardSignatureHeader(secrets, d.eventId, timestamp, d.payload),
         },
         timeoutMs: o.timeoutMs,
         maxResponseBytes,

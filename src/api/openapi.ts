@@ -1,0 +1,336 @@
+// The OpenAPI document (GET /openapi.json) as API clients need it: @fastify/swagger builds it from
+// the route schemas, and this module finishes it in one place rather than in ~160 route files:
+// a stable operationId per operation (the table below; a route's own schema may name one), the
+// tag set declared with descriptions, each operation's security stated (the context's
+// authentication where a route names none, else none: `security: []`), the error answers a
+// route can give documented with the error body, examples for the Service API, and no
+// component schema that nothing refers to. test/openapi-lint.test.ts keeps it so.
+import { STATUS_CODES } from 'node:http';
+import { SERVICE_EXAMPLES, type OperationExample } from './service/openapi-examples.js';
+
+type Json = Record<string, unknown>;
+type Security = Record<string, string[]>[];
+
+interface MediaType {
+  schema?: Json;
+  example?: unknown;
+}
+
+interface Response {
+  description?: string;
+  content?: Record<string, MediaType>;
+}
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: Security;
+  parameters?: Json[];
+  requestBody?: { content?: Record<string, MediaType> };
+  responses?: Record<string, Response>;
+}
+
+interface Document {
+  paths?: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+export const SECURITY_SCHEMES = {
+  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'Service API key (console, developer menu)' },
+  adminToken: { type: 'http', scheme: 'bearer', description: "The operator's token (SIGNPOST_ADMIN_TOKEN)" },
+  appId: { type: 'apiKey', in: 'header', name: 'X-App-ID', description: 'Id of a registered mobile app' },
+  mobileAppKey: { type: 'apiKey', in: 'header', name: 'X-Mobile-App-API-Key', description: "The mobile app's apiKey" },
+  consoleSession: { type: 'apiKey', in: 'cookie', name: 'sp_session', description: 'Console sign-in session' },
+} as const;
+
+/** Every tag an operation may carry, in the order a reference page lists them. */
+export const OPENAPI_TAGS = [
+  { name: 'service: short URLs', description: 'Service API (X-API-KEY): create, list, read, update and delete short URLs; QR codes' },
+  { name: 'service: campaigns', description: 'Service API: campaigns, named tracked links with an alias' },
+  { name: 'service: mobile apps', description: 'Service API: iOS and Android apps, their SDK keys and identity verification' },
+  { name: 'service: custom domains', description: "Service API: the organization's custom domains (read-only, deletion requests)" },
+  { name: 'service: statistics', description: 'Service API: click, app-install and deferred-match statistics' },
+  { name: 'service: users', description: 'Service API: identified users and their consent history' },
+  { name: 'service: account', description: "Service API: the organization's plan and usage" },
+  { name: 'mobile SDK: deep links', description: 'Mobile SDK API (X-App-ID and X-Mobile-App-API-Key): deep-link matching and resolution' },
+  { name: 'mobile SDK: tracking', description: 'Mobile SDK API: funnel stages, clicks and link associations' },
+  { name: 'mobile SDK: custom domains', description: "Mobile SDK API: the app's organization's custom domains" },
+  { name: 'web SDK', description: 'Web SDK API: fingerprints, store visits, debug reports, token resolution and the SDK version' },
+  { name: 'user journey: sessions', description: 'User-journey sessions across web and app (X-App-ID; apps add their key)' },
+  { name: 'user journey: events', description: 'User-journey events, platform transitions and funnel stages of a session' },
+  { name: 'user journey: users', description: 'Identify (upsert by external user id) and consent updates' },
+  { name: 'user journey: statistics', description: 'User-journey statistics, for an app or with the Service API key' },
+  { name: 'single sign-on', description: 'Partner single sign-on into the console (browser redirect target)' },
+  { name: 'console', description: "The console's own API (session cookie and CSRF token); not for integrations" },
+  { name: 'operator', description: "The operator API (bearer token): organizations, keys, domains, partners, webhooks, diagnostics" },
+  { name: 'operations', description: 'Probes for load balancers and the TLS terminator' },
+];
+
+/** operationIds by `METHOD path` (the document's path form). Names stay stable once released. */
+export const OPERATION_IDS: Record<string, string> = {
+  'GET /healthz': 'getLiveness',
+  'GET /readyz': 'getReadiness',
+  'GET /api/tls/ask': 'askTlsCertificateAllowed',
+  // Service API
+  'GET /api/v1/service/usage': 'getUsage',
+  'POST /api/v1/service/urls': 'createShortUrl',
+  'GET /api/v1/service/urls': 'listShortUrls',
+  'GET /api/v1/service/urls/{id}': 'getShortUrl',
+  'PUT /api/v1/service/urls/{id}': 'updateShortUrl',
+  'DELETE /api/v1/service/urls/{id}': 'deleteShortUrl',
+  'GET /api/v1/service/urls/{id}/qr': 'getShortUrlQrCode',
+  'POST /api/v1/service/campaigns': 'createCampaign',
+  'GET /api/v1/service/campaigns': 'listCampaigns',
+  'GET /api/v1/service/campaigns/{id}': 'getCampaign',
+  'PUT /api/v1/service/campaigns/{id}': 'updateCampaign',
+  'DELETE /api/v1/service/campaigns/{id}': 'deleteCampaign',
+  'POST /api/v1/service/mobile-apps': 'createMobileApp',
+  'GET /api/v1/service/mobile-apps': 'listMobileApps',
+  'GET /api/v1/service/mobile-apps/{id}': 'getMobileApp',
+  'PUT /api/v1/service/mobile-apps/{id}': 'updateMobileApp',
+  'DELETE /api/v1/service/mobile-apps/{id}': 'deleteMobileApp',
+  'POST /api/v1/service/mobile-apps/{id}/api-key': 'regenerateMobileAppKey',
+  'POST /api/v1/service/mobile-apps/{id}/identity-verification': 'enableIdentityVerification',
+  'DELETE /api/v1/service/mobile-apps/{id}/identity-verification': 'disableIdentityVerification',
+  'GET /api/v1/service/custom-domains': 'listCustomDomains',
+  'GET /api/v1/service/custom-domains/verified': 'listVerifiedCustomDomains',
+  'GET /api/v1/service/custom-domains/{id}': 'getCustomDomain',
+  'POST /api/v1/service/custom-domains/{id}/deletion-request': 'requestCustomDomainDeletion',
+  'DELETE /api/v1/service/custom-domains/{id}/deletion-request': 'cancelCustomDomainDeletion',
+  'GET /api/v1/service/urls/{id}/stats': 'getShortUrlStats',
+  'GET /api/v1/service/campaigns/{id}/stats': 'getCampaignStats',
+  'GET /api/v1/service/urls/{id}/app-install-stats': 'getShortUrlInstallStats',
+  'GET /api/v1/service/campaigns/{id}/app-install-stats': 'getCampaignInstallStats',
+  'GET /api/v1/service/mobile-apps/{id}/install-stats': 'getMobileAppInstallStats',
+  'GET /api/v1/service/mobile-apps/{id}/deferred-match-stats': 'getDeferredMatchStats',
+  'GET /api/v1/service/users': 'findUsers',
+  'GET /api/v1/service/users/{externalUserId}': 'getUser',
+  'GET /api/v1/service/users/{externalUserId}/consent-history': 'getUserConsentHistory',
+  // User-journey API
+  'POST /api/v1/cross-platform/session/create': 'createJourneySession',
+  'GET /api/v1/cross-platform/session/{sessionId}': 'getJourneySession',
+  'POST /api/v1/cross-platform/session/{sessionId}/link-user': 'linkJourneySessionUser',
+  'POST /api/v1/cross-platform/session/register-fplink': 'registerJourneySessionLink',
+  'POST /api/v1/cross-platform/session/event': 'recordJourneyEvent',
+  'POST /api/v1/cross-platform/session/transition': 'recordJourneyTransition',
+  'POST /api/v1/cross-platform/session/funnel/track': 'trackJourneyFunnelStage',
+  'GET /api/v1/cross-platform/session/{sessionId}/events': 'listJourneySessionEvents',
+  'GET /api/v1/cross-platform/session/{sessionId}/transitions': 'listJourneySessionTransitions',
+  'POST /api/v1/cross-platform/identify': 'identifyUser',
+  'POST /api/v1/cross-platform/opt-in': 'updateUserConsent',
+  'GET /api/v1/cross-platform/stats/dashboard': 'getJourneyDashboard',
+  'GET /api/v1/cross-platform/stats/summary': 'getJourneySummary',
+  'GET /api/v1/cross-platform/stats/daily': 'getJourneyDailyStats',
+  'GET /api/v1/cross-platform/stats/sessions/summary': 'getJourneySessionsSummary',
+  'GET /api/v1/cross-platform/stats/sessions/by-platform': 'getJourneySessionsByPlatform',
+  'GET /api/v1/cross-platform/stats/sessions/by-utm-source': 'getJourneySessionsByUtmSource',
+  'GET /api/v1/cross-platform/stats/sessions/list': 'listJourneySessions',
+  'GET /api/v1/cross-platform/stats/transitions/summary': 'getJourneyTransitionsSummary',
+  'GET /api/v1/cross-platform/stats/transitions/trend': 'getJourneyTransitionsTrend',
+  // The same session operations for browsers (web SDK API)
+  'POST /api/v1/sdk/web/journey/session/create': 'webCreateJourneySession',
+  'GET /api/v1/sdk/web/journey/session/{sessionId}': 'webGetJourneySession',
+  'POST /api/v1/sdk/web/journey/session/{sessionId}/link-user': 'webLinkJourneySessionUser',
+  'POST /api/v1/sdk/web/journey/session/register-fplink': 'webRegisterJourneySessionLink',
+  'POST /api/v1/sdk/web/journey/session/event': 'webRecordJourneyEvent',
+  'POST /api/v1/sdk/web/journey/session/transition': 'webRecordJourneyTransition',
+  'POST /api/v1/sdk/web/journey/session/funnel/track': 'webTrackJourneyFunnelStage',
+  'GET /api/v1/sdk/web/journey/session/{sessionId}/events': 'webListJourneySessionEvents',
+  'GET /api/v1/sdk/web/journey/session/{sessionId}/transitions': 'webListJourneySessionTransitions',
+  // Web SDK API
+  'GET /api/v1/sdk/web/version': 'getWebSdkVersion',
+  'POST /api/v1/sdk/web/deeplink/update-fingerprint': 'updateDeepLinkFingerprint',
+  'POST /api/v1/sdk/web/campaign-deep-link/update-fingerprint': 'updateCampaignDeepLinkFingerprint',
+  'POST /api/v1/sdk/web/deeplink/track-store-visit': 'trackStoreVisit',
+  'POST /api/v1/sdk/web/deeplink/debug-scheme': 'reportDebugScheme',
+  'GET /api/v1/sdk/web/deeplink/resolve': 'resolveDeepLinkToken',
+  // Mobile SDK API
+  'GET /api/v1/sdk/mobile/custom-domains': 'mobileListCustomDomains',
+  'GET /api/v1/sdk/mobile/custom-domains/verified': 'mobileListVerifiedCustomDomains',
+  'GET /api/v1/sdk/mobile/custom-domains/{id}': 'mobileGetCustomDomain',
+  'POST /api/v1/sdk/mobile/custom-domains/{id}/verify': 'mobileVerifyCustomDomain',
+  'GET /api/v1/sdk/mobile/deeplink/match': 'matchDeepLink',
+  'GET /api/v1/sdk/mobile/deeplink/resolve-fingerprint': 'resolveDeferredDeepLink',
+  'GET /api/v1/sdk/mobile/deeplink/resolve-shorturl/{code}': 'resolveShortUrl',
+  'GET /api/v1/sdk/mobile/deeplink/resolve-shorturl/{appPath}/{code}': 'resolveAppShortUrl',
+  'GET /api/v1/sdk/mobile/deeplink/resolve-campaign/{alias}': 'resolveCampaign',
+  'GET /api/v1/sdk/mobile/deeplink/resolve-campaign/{appPath}/{alias}': 'resolveAppCampaign',
+  'POST /api/v1/sdk/mobile/deeplink/funnel/track': 'trackFunnelStage',
+  'POST /api/v1/sdk/mobile/clicks/url': 'trackShortUrlClick',
+  'POST /api/v1/sdk/mobile/clicks/campaign': 'trackCampaignClick',
+  'POST /api/v1/sdk/mobile/links/{shortCode}/associations': 'associateShortUrl',
+  'POST /api/v1/sdk/mobile/links/{appPath}/{shortCode}/associations': 'associateAppShortUrl',
+  // Single sign-on
+  'GET /sso/callback': 'completeSingleSignOn',
+  // Operator API
+  'POST /api/admin/v1/organizations': 'adminCreateOrganization',
+  'GET /api/admin/v1/organizations': 'adminListOrganizations',
+  'GET /api/admin/v1/organizations/{orgId}': 'adminGetOrganization',
+  'PUT /api/admin/v1/organizations/{orgId}/plan': 'adminSetPlan',
+  'PUT /api/admin/v1/organizations/{orgId}/add-ons': 'adminSetAddOns',
+  'PUT /api/admin/v1/organizations/{orgId}/language': 'adminSetLanguage',
+  'PUT /api/admin/v1/organizations/{orgId}/time-zone': 'adminSetTimeZone',
+  'PUT /api/admin/v1/organizations/{orgId}/ip-allowlist': 'adminSetIpAllowlist',
+  'GET /api/admin/v1/organizations/{orgId}/api-keys': 'adminListApiKeys',
+  'POST /api/admin/v1/organizations/{orgId}/api-keys': 'adminCreateApiKey',
+  'GET /api/admin/v1/organizations/{orgId}/api-keys/{keyId}': 'adminGetApiKey',
+  'DELETE /api/admin/v1/organizations/{orgId}/api-keys/{keyId}': 'adminDeleteApiKey',
+  'POST /api/admin/v1/organizations/{orgId}/custom-domains': 'adminCreateCustomDomain',
+  'GET /api/admin/v1/custom-domains': 'adminListCustomDomains',
+  'GET /api/admin/v1/custom-domains/{id}': 'adminGetCustomDomain',
+  'DELETE /api/admin/v1/custom-domains/{id}': 'adminDeleteCustomDomain',
+  'PUT /api/admin/v1/custom-domains/{id}/status': 'adminSetCustomDomainStatus',
+  'PUT /api/admin/v1/custom-domains/{id}/fallback-url': 'adminSetCustomDomainFallbackUrl',
+  'PUT /api/admin/v1/organizations/{orgId}/webhook': 'adminSetWebhook',
+  'GET /api/admin/v1/organizations/{orgId}/webhook': 'adminGetWebhook',
+  'GET /api/admin/v1/organizations/{orgId}/webhook/deliveries': 'adminListWebhookDeliveries',
+  'GET /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}': 'adminGetWebhookDelivery',
+  'POST /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}/redeliver': 'adminRedeliverWebhookDelivery',
+  'POST /api/admin/v1/organizations/{orgId}/webhook/test': 'adminSendTestWebhook',
+  'GET /api/admin/v1/organizations/{orgId}/notices': 'adminListNotices',
+  'POST /api/admin/v1/partners': 'adminCreatePartner',
+  'GET /api/admin/v1/partners': 'adminListPartners',
+  'GET /api/admin/v1/partners/{clientId}': 'adminGetPartner',
+  'PUT /api/admin/v1/partners/{clientId}': 'adminUpdatePartner',
+  'DELETE /api/admin/v1/partners/{clientId}': 'adminDeletePartner',
+  'POST /api/admin/v1/partners/{clientId}/secret': 'adminRotatePartnerSecret',
+  'POST /api/admin/v1/organizations/{orgId}/members': 'adminAddMember',
+  'GET /api/admin/v1/organizations/{orgId}/members': 'adminListMembers',
+  'DELETE /api/admin/v1/organizations/{orgId}/members/{userId}': 'adminRemoveMember',
+  'POST /api/admin/v1/login-links': 'adminCreateLoginLink',
+  'GET /api/admin/v1/debug-scheme-reports': 'adminListDebugSchemeReports',
+  'GET /api/admin/v1/dead-letters': 'adminListDeadLetters',
+  'POST /api/admin/v1/sql': 'adminRunSql',
+  // Console API
+  'POST /console/api/sign-in/email': 'consoleRequestSignInLink',
+  'GET /console/api/session': 'consoleGetSession',
+  'POST /console/api/sign-out': 'consoleSignOut',
+  'POST /console/api/sign-out-everywhere': 'consoleSignOutEverywhere',
+  'PUT /console/api/me/language': 'consoleSetMyLanguage',
+  'GET /console/api/organizations/{orgId}/api-keys': 'consoleListApiKeys',
+  'POST /console/api/organizations/{orgId}/api-keys': 'consoleCreateApiKey',
+  'POST /console/api/organizations/{orgId}/api-keys/{keyId}/regenerate': 'consoleRegenerateApiKey',
+  'DELETE /console/api/organizations/{orgId}/api-keys/{keyId}': 'consoleDeleteApiKey',
+  'GET /console/api/organizations/{orgId}/ip-allowlist': 'consoleGetIpAllowlist',
+  'PUT /console/api/organizations/{orgId}/ip-allowlist': 'consoleSetIpAllowlist',
+  'GET /console/api/organizations/{orgId}/webhook': 'consoleGetWebhook',
+  'PUT /console/api/organizations/{orgId}/webhook': 'consoleSetWebhook',
+  'POST /console/api/organizations/{orgId}/webhook/secret': 'consoleRotateWebhookSecret',
+  'POST /console/api/organizations/{orgId}/webhook/test': 'consoleSendTestWebhook',
+  'GET /console/api/organizations/{orgId}/webhook/deliveries': 'consoleListWebhookDeliveries',
+  'GET /console/api/organizations/{orgId}/webhook/deliveries/{id}': 'consoleGetWebhookDelivery',
+  'POST /console/api/organizations/{orgId}/webhook/deliveries/{id}/redeliver': 'consoleRedeliverWebhookDelivery',
+  'POST /console/api/organizations/{orgId}/custom-domains': 'consoleCreateCustomDomain',
+  'POST /console/api/organizations/{orgId}/custom-domains/{id}/verify': 'consoleVerifyCustomDomain',
+  'GET /console/api/organizations/{orgId}/goal-types': 'consoleListGoalTypes',
+  'POST /console/api/organizations/{orgId}/goal-types': 'consoleCreateGoalType',
+  'DELETE /console/api/organizations/{orgId}/goal-types/{name}': 'consoleDeleteGoalType',
+  'GET /console/api/organizations/{orgId}/usage': 'consoleGetUsage',
+  'GET /console/api/organizations/{orgId}/dashboard': 'consoleGetDashboard',
+  'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': 'consoleGetLinkDashboard',
+  'GET /console/api/organizations/{orgId}/dashboard/export.csv': 'consoleExportDashboardCsv',
+  'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv': 'consoleExportAppDashboardCsv',
+  'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/revenue': 'consoleGetAppRevenue',
+  'GET /console/api/organizations/{orgId}/members': 'consoleListMembers',
+  'POST /console/api/organizations/{orgId}/members': 'consoleAddMember',
+  'PUT /console/api/organizations/{orgId}/members/{userId}': 'consoleUpdateMember',
+  'DELETE /console/api/organizations/{orgId}/members/{userId}': 'consoleRemoveMember',
+  'GET /console/api/organizations/{orgId}/audit-log': 'consoleListAuditLog',
+};
+
+const APP = { appId: [] };
+const APP_WITH_KEY = { appId: [], mobileAppKey: [] };
+
+/**
+ * The authentication of a context whose routes state none themselves, by path prefix (the first
+ * match wins). Anything else takes no credentials.
+ */
+const CONTEXT_SECURITY: Array<[prefix: string, security: Security]> = [
+  ['/api/v1/sdk/mobile/', [APP_WITH_KEY]],
+  // The web SDK's token lookup and identify/opt-in: browsers send the app id, apps add their key.
+  ['/api/v1/sdk/web/deeplink/resolve', [APP, APP_WITH_KEY]],
+  ['/api/v1/cross-platform/identify', [APP, APP_WITH_KEY]],
+  ['/api/v1/cross-platform/opt-in', [APP, APP_WITH_KEY]],
+];
+
+/** What each error status means across the API (the spec's error table). */
+const ERRORS: Record<string, string> = {
+  400: 'Invalid request: a parameter or the body failed validation',
+  401: 'Authentication failed: credentials missing or invalid',
+  403: 'Not permitted: blocked IP address, plan restriction, missing add-on or role',
+  404: "Not found, or another organization's",
+  409: 'Conflict, such as a duplicate alias',
+  410: 'Gone: the link or token has expired',
+  429: 'Request limit exceeded (rate or monthly quota)',
+};
+
+const ERROR_BODY_REF = '#/components/schemas/ErrorBody';
+
+/** The document as API clients get it; `doc` is @fastify/swagger's, changed in place. */
+export function finishOpenApiDocument<T>(doc: T): T {
+  const { paths = {} } = doc as Document;
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const key = `${method.toUpperCase()} ${path}`;
+      operation.operationId ??= OPERATION_IDS[key];
+      operation.security ??= CONTEXT_SECURITY.find(([prefix]) => path.startsWith(prefix))?.[1] ?? [];
+      documentErrors(operation);
+      const example = operation.operationId === undefined ? undefined : SERVICE_EXAMPLES[operation.operationId];
+      if (example) addExamples(operation, example);
+    }
+  }
+  dropUnusedSchemas(doc as Document);
+  return doc;
+}
+
+/** 400 where input is validated, 401 where credentials are needed, each answer described. */
+function documentErrors(operation: Operation): void {
+  const responses = (operation.responses ??= {});
+  const errorBody = (): Response => ({ content: { 'application/json': { schema: { $ref: ERROR_BODY_REF } } } });
+  if ((operation.parameters?.length || operation.requestBody) && !responses['400']) responses['400'] = errorBody();
+  if (operation.security?.some((requirement) => Object.keys(requirement).length > 0) && !responses['401']) responses['401'] = errorBody();
+  for (const [status, response] of Object.entries(responses)) {
+    // Errors answer JSON whatever the success answer's type (a CSV export, a query's rows).
+    const media = response.content && Object.values(response.content)[0];
+    if (status.startsWith('4') && media && !response.content?.['application/json']) response.content = { 'application/json': media };
+    if (response.description && response.description !== 'Default Response') continue;
+    response.description = ERRORS[status] ?? STATUS_CODES[status] ?? status;
+  }
+}
+
+function addExamples(operation: Operation, example: OperationExample): void {
+  for (const parameter of operation.parameters ?? []) {
+    const value = example.params?.[String(parameter.name)];
+    if (value !== undefined) parameter.example = value;
+  }
+  const body = operation.requestBody?.content?.['application/json'];
+  if (body && example.request !== undefined) body.example = example.request;
+  const success = Object.entries(operation.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
+  const media = success?.content?.['application/json'];
+  if (media && example.response !== undefined) media.example = example.response;
+}
+
+/**
+ * The zod provider registers an input and an output variant of every named schema; responses
+ * refer to the output ones, so half the components would be dead weight for code generators.
+ * Also used on parts of the document (the typed client's, scripts/openapi-document.ts).
+ */
+export function dropUnusedSchemas(doc: Document): void {
+  const schemas = doc.components?.schemas;
+  if (!schemas) return;
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith('#/components/schemas/')) {
+        const name = inner.slice('#/components/schemas/'.length);
+        if (!used.has(name)) {
+          used.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(inner);
+    }
+  };
+  visit(doc.paths);
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+}
