@@ -266,9 +266,10 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
               break;
             }
             log.warn({ err, durable: name, delivered: fetched.length }, 'fetch failed');
-            if (fetched.length === 0 && held.length === 0) {
+            if (fetched.length === 0) {
+              // A held batch goes to the handler again, but not in a tight loop while NATS is away.
               await sleep(backoffMs(++failures, retryBaseMs), stopping.signal);
-              continue;
+              if (held.length === 0) continue;
             }
           }
           if (stopping.signal.aborted && held.length > 0) {
