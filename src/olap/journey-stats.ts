@@ -40,6 +40,14 @@ const GOALS = `
   FROM journey_funnel FINAL
   WHERE ${EVENT_WINDOW} AND stage = 'GOAL_COMPLETED'`;
 
+/**
+ * Distinct identified users, counted by a 64-bit hash of the id rather than the text: half the
+ * time of a year's dashboard at 2M sessions went to hashing the ids as text (a 128-bit hash each)
+ * once per grouping. Exact unless two ids share a hash: about one chance in a million at ten
+ * million distinct users.
+ */
+const USERS = "uniqExactIf(cityHash64(external_user_id), external_user_id != '')";
+
 const GOAL_STAGE = 5;
 
 const STAGES = [1, 2, 3, 4, 5];
@@ -147,7 +155,7 @@ const sessionGroups = (withDays: boolean, extra = '') => `
     multiIf(dimension = 'platform', platform, dimension = 'utm_source', utm_source, dimension = 'day', day, '') AS value,
     ${withDays ? 'toString(toDate(started_at, {tz:String}))' : "''"} AS day,
     toString(count()) AS sessions,
-    toString(uniqExactIf(external_user_id, external_user_id != '')) AS users,
+    toString(${USERS}) AS users,
     toString(countIf(external_user_id != '')) AS identified,
     toString(countIf(has_transition = 1)) AS with_transition,
     toString(countIf(at_most_one_event AND has_transition = 0 AND max_stage < ${GOAL_STAGE})) AS bounced,
@@ -367,7 +375,7 @@ export function createJourneyStats(client: ClickHouseClient) {
       const found = await rows<{ metric: string; day: string; c: string }>(
         `(SELECT pair.1 AS metric, day, pair.2 AS c
             FROM (SELECT toString(toDate(started_at, {tz:String})) AS day, toString(count()) AS sessions,
-                    toString(uniqExactIf(external_user_id, external_user_id != '')) AS users
+                    toString(${USERS}) AS users
                   FROM (${SESSIONS}) GROUP BY day)
             ARRAY JOIN [('sessions', sessions), ('users', users)] AS pair)
          UNION ALL
