@@ -342,7 +342,7 @@ export function createJourneyStats(client: ClickHouseClient) {
         offset: page.page * page.size,
       });
       // The page first (sorting needs no aggregate state), then only its sessions counted, read by
-      // their ids within the span of their starts: one query over the period's states was 2-3x slower.
+      // their ids within the span of their starts: one query over the period's states took 8x as long for a year.
       const [pageRows, [count]] = await Promise.all([
         rows<{ session_id: string; started_ms: string }>(
           `SELECT session_id, toString(toUnixTimestamp64Milli(started_at)) AS started_ms
