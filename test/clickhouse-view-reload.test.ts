@@ -17,6 +17,7 @@ import { uuidv7 } from '../src/shared/ids.js';
 import { loadConfig } from '../src/shared/config.js';
 import { createLogger } from '../src/shared/logger.js';
 import { backend } from './support/backend.js';
+import { clickFigures } from './support/click-figures.js';
 import { isolate, type Isolation } from './support/service.js';
 
 const log = createLogger({ level: 'silent', pretty: false });
@@ -45,16 +46,7 @@ describe(`a batch written again after a restart (${backend})`, () => {
       }),
     );
     const config = loadConfig({ ...isolation.env, LOG_LEVEL: 'silent' });
-    const figures = async (stores: Awaited<ReturnType<typeof openStores>>) => {
-      const one = async (query: string) =>
-        Number((await (await stores.clickhouse.client.query({ query, query_params: { org: ORG }, format: 'JSONEachRow' })).json<{ n: string }>())[0]?.n ?? 0);
-      return {
-        raw: await one('SELECT count() AS n FROM clicks WHERE organization_id = {org:UInt64}'),
-        totals: await one('SELECT sum(clicks) AS n FROM link_click_totals WHERE organization_id = {org:UInt64}'),
-        series15m: await one('SELECT sum(clicks) AS n FROM click_series_15m WHERE organization_id = {org:UInt64}'),
-        series1h: await one('SELECT sum(clicks) AS n FROM click_series_1h WHERE organization_id = {org:UInt64}'),
-      };
-    };
+    const figures = (stores: Awaited<ReturnType<typeof openStores>>) => clickFigures(stores.clickhouse.client, ORG);
     const everywhere = { raw: 60, totals: 60, series15m: 60, series1h: 60 };
 
     // The first opening of the data directory migrates it, then writes the batch.

@@ -12,6 +12,7 @@ import { openStores } from '../src/container.js';
 import { loadConfig } from '../src/shared/config.js';
 import { createLogger } from '../src/shared/logger.js';
 import { backend } from './support/backend.js';
+import { clickFigures } from './support/click-figures.js';
 import { isolate, type Isolation } from './support/service.js';
 import { linksOf, redirect, settledCounts, startService } from './support/service-process.js';
 
@@ -130,15 +131,8 @@ describe(`kill -9 under load (${backend})`, () => {
       console.log(`kill -9 (${backend}): ${missing.length} answered requests missing${span}; ${twice} written twice`);
       expect(twice).toBe(0);
       // The rollups count what the raw table holds, no more and no less, whatever the kill cut.
-      const figure = async (query: string) =>
-        Number((await (await stores.clickhouse.client.query({ query, query_params: { org: org.id }, format: 'JSONEachRow' })).json<{ n: string }>())[0]?.n ?? 0);
-      const raw = await figure('SELECT count() AS n FROM clicks WHERE organization_id = {org:UInt64} AND is_bot = 0');
-      const rollups = {
-        raw,
-        totals: await figure('SELECT sum(clicks) AS n FROM link_click_totals WHERE organization_id = {org:UInt64}'),
-        series15m: await figure('SELECT sum(clicks) AS n FROM click_series_15m WHERE organization_id = {org:UInt64}'),
-        series1h: await figure('SELECT sum(clicks) AS n FROM click_series_1h WHERE organization_id = {org:UInt64}'),
-      };
+      const rollups = await clickFigures(stores.clickhouse.client, org.id);
+      const { raw } = rollups;
       console.log(`kill -9 (${backend}): raw and rollups ${JSON.stringify(rollups)}`);
       expect(rollups).toEqual({ raw, totals: raw, series15m: raw, series1h: raw });
     } finally {

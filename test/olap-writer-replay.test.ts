@@ -17,6 +17,7 @@ import { uuidv7 } from '../src/shared/ids.js';
 import { createLogger } from '../src/shared/logger.js';
 import { createMetrics } from '../src/shared/metrics.js';
 import { backend } from './support/backend.js';
+import { clickFigures } from './support/click-figures.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const log = createLogger({ level: 'silent', pretty: false });
@@ -61,17 +62,7 @@ const message = (id: string, events: EventEnvelope[], deliveryCount = 1): BusMes
 const again = (m: BusMessage): BusMessage => ({ ...m, deliveryCount: m.deliveryCount + 1 });
 
 /** The link's clicks as the raw table and each rollup count them. */
-async function figures(organizationId: number, linkId: number) {
-  const params = { org: organizationId, id: linkId };
-  const one = async (sql: string) => Number((await svc.clickhouse<{ n: string }>(sql, params))[0]?.n ?? 0);
-  const where = `organization_id = {org:UInt64} AND link_type = 'url' AND link_id = {id:UInt64}`;
-  return {
-    raw: await one(`SELECT count() AS n FROM clicks WHERE ${where}`),
-    totals: await one(`SELECT sum(clicks) AS n FROM link_click_totals WHERE ${where}`),
-    series15m: await one(`SELECT sum(clicks) AS n FROM click_series_15m WHERE ${where}`),
-    series1h: await one(`SELECT sum(clicks) AS n FROM click_series_1h WHERE ${where}`),
-  };
-}
+const figures = (organizationId: number, linkId: number) => clickFigures(svc.container.clickhouse.client, organizationId, linkId);
 const everywhere = (n: number) => ({ raw: n, totals: n, series15m: n, series1h: n });
 
 /** Writes through a writer whose inserts fail after the raw rows went in. */
