@@ -50,16 +50,19 @@ export function createDomainVerificationRepo({ sql }: { sql: Sql }) {
   return {
     /**
      * Takes up to `limit` domains whose last check is older than `intervalMs` (or that were never
-     * checked). Setting last_checked_at is the claim: SKIP LOCKED keeps two instances off the same
-     * rows in the moment, and the new timestamp keeps them off until the domain is due again.
+     * checked) and that no check holds. Setting last_checked_at and a lease of `leaseMs` is the
+     * claim: SKIP LOCKED keeps two instances off the same rows in the moment, the lease keeps them
+     * off while the check waits for DNS (however slow), and apply() ends it.
      */
-    async claimDue(intervalMs: number, limit: number): Promise<DomainToCheck[]> {
+    async claimDue(intervalMs: number, limit: number, leaseMs: number): Promise<DomainToCheck[]> {
       const rows = await sql<ClaimRow[]>`
-        update custom_domains set last_checked_at = now()
+        update custom_domains set last_checked_at = now(),
+          check_claimed_until = now() + ${leaseMs}::float8 * interval '1 millisecond'
         where id in (
           select id from custom_domains
           where status in ('PENDING', 'VERIFIED', 'ACTIVE') and cname_record_name is not null
             and (last_checked_at is null or last_checked_at <= now() - ${intervalMs}::float8 * interval '1 millisecond')
+            and (check_claimed_until is null or check_claimed_until <= now())
           order by last_checked_at nulls first, id
           limit ${limit}
           for update skip locked)
@@ -84,8 +87,8 @@ export function createDomainVerificationRepo({ sql }: { sql: Sql }) {
           select status, verification_failures, record_seen_at is not null as seen, last_checked_at
           from custom_domains where id = ${id} for update`;
         if (!row) return undefined;
-        // A slow check whose domain was claimed again (or checked) since: the newer check counts,
-        // this one is dropped, so overlapping checks of two instances never count twice.
+        // A check whose lease lapsed and whose domain was claimed again (or checked on demand) since:
+        // the newer check counts and this one is dropped, so overlapping checks never count twice.
         if (claimedAt && row.last_checked_at && row.last_checked_at.getTime() !== claimedAt.getTime()) return undefined;
         const next = decide({ status: row.status, failures: row.verification_failures, recordSeen: row.seen });
         await tx`
@@ -96,7 +99,8 @@ export function createDomainVerificationRepo({ sql }: { sql: Sql }) {
             verification_attempts = verification_attempts + ${next.counted ? 1 : 0},
             record_seen_at = case when ${next.found} then now() else record_seen_at end,
             last_check_result = ${next.note},
-            last_checked_at = now()
+            last_checked_at = now(),
+            check_claimed_until = null
           where id = ${id}`;
         return { from: row.status, to: next.status };
       })) as { from: DomainStatus; to: DomainStatus } | undefined;

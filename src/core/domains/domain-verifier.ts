@@ -25,6 +25,11 @@ const CLAIM_BATCH = 50;
 /** Batches per pass: a huge backlog is worked off over several passes, never in one long one. */
 const MAX_BATCHES_PER_PASS = 20;
 const CONCURRENT_LOOKUPS = 8;
+/**
+ * How long a claimed check holds its domain against other instances: far longer than any lookup
+ * (a few seconds of resolver timeouts), so only an instance that died mid-check lets it lapse.
+ */
+const CHECK_LEASE_MS = 60_000;
 
 export function createDomainVerifier(options: {
   repo: DomainVerificationRepo;
@@ -64,7 +69,7 @@ export function createDomainVerifier(options: {
   async function runOnce(): Promise<number> {
     let checked = 0;
     for (let batch = 0; batch < MAX_BATCHES_PER_PASS && !stopped; batch++) {
-      const due = await repo.claimDue(intervalMs, CLAIM_BATCH);
+      const due = await repo.claimDue(intervalMs, CLAIM_BATCH, CHECK_LEASE_MS);
       for (let i = 0; i < due.length && !stopped; i += CONCURRENT_LOOKUPS) {
         const results = await Promise.allSettled(due.slice(i, i + CONCURRENT_LOOKUPS).map((d) => verify(d, false)));
         for (const r of results) if (r.status === 'rejected') log.warn({ err: r.reason }, 'custom domain check not stored');
