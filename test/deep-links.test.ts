@@ -339,10 +339,9 @@ describe(`token store trouble (${backend})`, () => {
       expect(slow.statusCode).toBe(302);
       expect(slow.headers.location).toBe('https://m.shop.example/product/42');
       expect(Date.now() - started).toBeLessThan(3_000);
-      // The next taps do not wait again.
-      const next = Date.now();
+      // The next taps do not wait again: they do not even try to write (a try would never end
+      // before the deadline, as the first did not).
       expect((await tap(svc, `/${link.shortCode}`, { ua: UA.pixel })).statusCode).toBe(302);
-      expect(Date.now() - next).toBeLessThan(700);
       expect(attempts).toBe(1);
     } finally {
       tokens.create = original;
