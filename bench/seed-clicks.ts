@@ -1,7 +1,12 @@
 // The statistics benchmarks' clicks, generated inside ClickHouse with numbers() so the
 // materialized views fill the rollups exactly as real inserts do: one busy short URL with most of
-// them over the last year, one quiet URL, a busy campaign with cids and trackers.
+// them over the last year, one quiet URL, a busy campaign with cids and trackers. Then the rollups
+// are merged (settle.ts).
 import type { Container } from '../src/container.js';
+import { settle } from './settle.js';
+
+/** The rollups the click inserts feed (sql/clickhouse), merged once the clicks are in. */
+const CLICK_ROLLUPS = ['link_click_totals', 'click_series_15m', 'click_dims_15m', 'click_series_1h', 'click_dims_1h', 'click_cids_15m', 'click_cids_1d'] as const;
 
 export interface BenchLinks {
   org: number;
@@ -14,9 +19,10 @@ export async function seedClicks(container: Container, ids: BenchLinks, total: n
   // 80 % busy URL, 15 % busy campaign, 5 % spread over 1,000 other links of the organization,
   // plus 1,000 clicks on the quiet URL; times uniform over the last 365 days.
   await container.clickhouse.client.command({
-    query: `INSERT INTO clicks (event_id, ts, organization_id, link_type, link_id, host, cid, tracker, referrer_host, country, device_type, os, browser, is_bot)
+    query: `INSERT INTO clicks (event_id, ts, organization_id, link_type, link_id, host, cid, tracker, referrer_host, country, device_type, os, browser, is_bot, visitor_hash)
+      WITH now64(3) - toIntervalMillisecond(rand64() % (365 * 86400000)) AS at
       SELECT generateUUIDv7(),
-        now64(3) - toIntervalMillisecond(rand64() % (365 * 86400000)),
+        at,
         {org:UInt64},
         if(number % 20 < 16, 'url', if(number % 20 < 19, 'campaign', 'url')),
         multiIf(number % 20 < 16, {busy:UInt64}, number % 20 < 19, {campaign:UInt64}, 1000000 + number % 1000),
@@ -28,7 +34,10 @@ export async function seedClicks(container: Container, ids: BenchLinks, total: n
         ['Mobile', 'Mobile', 'Desktop', 'Tablet'][1 + rand() % 4],
         ['iOS', 'Android', 'Windows', 'macOS'][1 + rand() % 4],
         ['Mobile Safari', 'Chrome', 'Samsung Internet', 'Firefox'][1 + rand() % 4],
-        if(rand() % 50 = 0, 1, 0)
+        if(rand() % 50 = 0, 1, 0),
+        -- a visitor hash under the day's salt, as the service stores it (here one visitor per
+        -- click), so the visitor sketches merge real distinct counts
+        cityHash64(toDate(at), number)
       FROM numbers({n:UInt64})`,
     query_params: { org: ids.org, busy: ids.busy, campaign: ids.campaign, n: total },
   });
@@ -38,4 +47,5 @@ export async function seedClicks(container: Container, ids: BenchLinks, total: n
       FROM numbers(1000)`,
     query_params: { org: ids.org, quiet: ids.quiet },
   });
+  await settle(container, CLICK_ROLLUPS);
 }

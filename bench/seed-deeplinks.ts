@@ -2,9 +2,13 @@
 // busy URL's and the busy campaign's installs, resolution attempts (first launches and
 // re-engagements, matched or failed for one of a dozen reasons) and funnel stages of their
 // sessions (each session's stages minutes apart), uniform over the last 365 days, so the install
-// statistics read as much as a busy link's dashboard would.
+// statistics read as much as a busy link's dashboard would. Then the rollups are merged (settle.ts).
 import type { Container } from '../src/container.js';
 import type { BenchLinks } from './seed-clicks.js';
+import { settle } from './settle.js';
+
+/** The rollups the deep-link inserts feed (sql/clickhouse/0016), merged once the events are in. */
+const DEEP_LINK_ROLLUPS = ['deeplink_funnel_sessions_15m', 'deeplink_first_launches_15m', 'deeplink_first_launches_1h', 'app_installs_15m', 'app_installs_1h', 'deeplink_attempts_15m', 'deeplink_attempts_1h'] as const;
 
 /** `app`: the bench's mobile app; every other event goes to it, the rest to an app id next to it. */
 export async function seedDeepLinks(container: Container, ids: BenchLinks & { app: number }, total: number): Promise<void> {
@@ -45,4 +49,5 @@ export async function seedDeepLinks(container: Container, ids: BenchLinks & { ap
       FROM numbers(intDiv({n:UInt64}, 2))`,
     query_params: params,
   });
+  await settle(container, DEEP_LINK_ROLLUPS);
 }

@@ -3,10 +3,9 @@
 // events, each started at a random time of the last 365 days with the UUIDv7 id the service would
 // have issued for that start; its events follow within ten minutes. A tenth of the sessions move
 // to another platform, every session is CLICKED, a third reach CONTENT_VIEWED, one in twenty
-// completes a goal. Then the journey tables are merged (OPTIMIZE … FINAL), as a running server's
-// background merges keep them: the figures are those of a settled history, not of a bulk load
-// still being merged.
+// completes a goal. Then the journey tables are merged (settle.ts).
 import type { Container } from '../src/container.js';
+import { settle } from './settle.js';
 
 /** Session k's start (ms) and id, in SQL, the same whichever table is being filled (one `now` for all). */
 const SESSION = (k: string) => `
@@ -41,7 +40,5 @@ export async function seedJourney(container: Container, organizationId: number, 
       if(step = 2, 'purchase', ''), if(step = 2, 10 + k % 90, 0), if(step = 2, ['KRW', 'USD'][1 + k % 2], '')
     FROM numbers(3 * {sessions:UInt64})
     WHERE step = 0 OR (step = 1 AND k % 3 = 0) OR (step = 2 AND k % 20 = 0)`);
-  for (const table of ['journey_session_starts', 'journey_events', 'journey_transitions', 'journey_funnel', 'journey_sessions']) {
-    await run(`OPTIMIZE TABLE ${table} FINAL`);
-  }
+  await settle(container, ['journey_session_starts', 'journey_events', 'journey_transitions', 'journey_funnel', 'journey_sessions']);
 }
