@@ -91,7 +91,6 @@ const rawPartsOf = (cid: string | null) => {
   return [
   `SELECT 'day' AS dim, toString(toDate(ts, {tz:String})) AS name, count() AS c FROM clicks WHERE ${RAW} GROUP BY name`,
   `SELECT 'visitors-day' AS dim, toString(toDate(ts, {tz:String})) AS name, uniqIf(visitor_hash, visitor_hash != 0) AS c FROM clicks WHERE ${RAW} GROUP BY name`,
-  `SELECT 'visitors' AS dim, '' AS name, uniqIf(visitor_hash, visitor_hash != 0) AS c FROM clicks WHERE ${RAW}`,
   `SELECT 'hour' AS dim, toString(toHour(ts, {tz:String})) AS name, count() AS c FROM clicks WHERE ${RAW} GROUP BY name`,
   ...Object.entries({ country: 'country', browser: 'browser', os: 'os', referrer: 'referrer_host', tracker: 'tracker', device: 'device_type' }).map(
     ([dim, column]) => `SELECT '${dim}' AS dim, toString(${column}) AS name, count() AS c FROM clicks WHERE ${RAW} GROUP BY name`,

@@ -113,7 +113,7 @@ describe('console dashboards', () => {
     expect(campaign.change).toBeNull();
   });
 
-  it('counts unique visitors: an address and browser once a day, bots never, in the Service API and the dashboard alike', async () => {
+  it('counts unique visitors: an address and browser once a day, bots never, the period as the sum of its days, in the Service API and the dashboard alike', async () => {
     const id = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/visitors', customAlias: 'visitors' })).json().id;
     const ANDROID = 'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
     await recordClicks(svc, org.id, 'url', id, [
@@ -122,19 +122,27 @@ describe('console dashboards', () => {
       { at: '2026-11-22T03:00:00Z', ip: '198.51.100.2' },
       { at: '2026-11-22T04:00:00Z', ip: '198.51.100.2', userAgent: ANDROID },
       { at: '2026-11-22T05:00:00Z', ip: '198.51.100.3', bot: true },
+      // One UTC day, two days in Seoul (23:30 and 00:30 there).
+      { at: '2026-11-22T14:30:00Z', ip: '198.51.100.9' },
+      { at: '2026-11-22T15:30:00Z', ip: '198.51.100.9' },
       { at: '2026-11-23T01:00:00Z', ip: '198.51.100.1' },
     ]);
     const query = 'startDate=2026-11-22&endDate=2026-11-23&timeZone=UTC';
     const api = (await svc.service('GET', `/urls/${id}/stats?${query}`, org.apiKey)).json();
-    expect(api.chartData).toEqual([4, 1]);
-    expect(api.uniqueVisitorsChartData).toEqual([3, 1]);
-    expect(api.uniqueVisitors).toBe(4);
+    expect(api.chartData).toEqual([6, 1]);
+    expect(api.uniqueVisitorsChartData).toEqual([4, 1]);
+    expect(api.uniqueVisitors).toBe(5);
     const page = await dashboard(`/urls/${id}`, query);
-    expect(page.uniqueVisitors).toBe(4);
-    expect(page.daily.map((d: { visitors: number }) => d.visitors)).toEqual([3, 1]);
+    expect(page.uniqueVisitors).toBe(5);
+    expect(page.daily.map((d: { visitors: number }) => d.visitors)).toEqual([4, 1]);
+    // The period's visitors are the sum of its days': in Seoul the late visitor is there on both.
+    const seoul = (await svc.service('GET', `/urls/${id}/stats?startDate=2026-11-22&endDate=2026-11-23&timeZone=Asia/Seoul`, org.apiKey)).json();
+    expect(seoul.chartData).toEqual([5, 2]);
+    expect(seoul.uniqueVisitorsChartData).toEqual([4, 2]);
+    expect(seoul.uniqueVisitors).toBe(6);
     // One hash per address, browser and day, bots included in the raw table.
     const rows = await svc.clickhouse<{ visitor: string }>('SELECT toString(visitor_hash) AS visitor FROM clicks WHERE link_id = {id:UInt64} ORDER BY ts', { id });
-    expect(rows.map((r) => r.visitor).filter((v, i, all) => all.indexOf(v) === i)).toHaveLength(5);
+    expect(rows.map((r) => r.visitor).filter((v, i, all) => all.indexOf(v) === i)).toHaveLength(6);
   });
 
   it('exports a panel as CSV with the same numbers', async () => {

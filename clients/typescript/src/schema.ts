@@ -1088,7 +1088,7 @@ export interface components {
             chartLabels: string[];
             /** @description clicks per date */
             chartData: number[];
-            /** @description extension: distinct visitors over the period, approximate; a visitor is an address and browser within one UTC day */
+            /** @description extension: visitors over the period, the sum of its days' distinct visitors (approximate; a visitor is an address and browser within one UTC day) */
             uniqueVisitors: number;
             /** @description extension: distinct visitors per date of chartLabels */
             uniqueVisitorsChartData: number[];
@@ -1117,7 +1117,7 @@ export interface components {
                 date: string;
                 count: number;
             }[];
-            /** @description extension: distinct visitors over the period, approximate; a visitor is an address and browser within one UTC day */
+            /** @description extension: visitors over the period, the sum of its days' distinct visitors (approximate; a visitor is an address and browser within one UTC day) */
             uniqueVisitors: number;
             /** @description extension: distinct visitors per date */
             dailyUniqueVisitors: {

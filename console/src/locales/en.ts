@@ -287,7 +287,7 @@ export const en: Words = {
     dailyLabel: 'Chart of clicks per day (with unique visitors), {{total}} in all',
     visitors: 'Unique visitors',
     visitorsCount: '{{count}} unique visitors',
-    visitorsHelp: 'A visitor is one address and browser within a day (UTC); clicks from before visitors were counted add none.',
+    visitorsHelp: 'A visitor is one address and browser within a day (UTC); the period adds up its days. Clicks from before visitors were counted add none.',
     date: 'Date',
     hour: 'Hour',
     heatmap: 'Weekday × hour',

@@ -285,7 +285,7 @@ export const ko = {
     dailyLabel: '일별 클릭 차트(순 방문자 포함), 합계 {{total}}회',
     visitors: '순 방문자',
     visitorsCount: '순 방문자 {{count}}명',
-    visitorsHelp: '하루(UTC) 동안 같은 주소와 브라우저를 한 명으로 셉니다. 방문자를 세기 전의 클릭은 포함되지 않습니다.',
+    visitorsHelp: '하루(UTC) 동안 같은 주소와 브라우저를 한 명으로 셉니다. 기간의 방문자는 날마다 센 수의 합입니다. 방문자를 세기 전의 클릭은 포함되지 않습니다.',
     date: '날짜',
     hour: '시간',
     heatmap: '요일 × 시간대',

@@ -27,7 +27,7 @@ const dashboardSchema = z.object({
   total: z.number().int(),
   previousTotal: z.number().int().describe('clicks in as many days just before the period'),
   change: z.number().nullable().describe('percent change against the previous period; null when it had no clicks'),
-  uniqueVisitors: z.number().int().describe('distinct visitors over the period, approximate (an address and browser within one UTC day)'),
+  uniqueVisitors: z.number().int().describe('visitors over the period: the sum of its days\' distinct visitors, approximate (an address and browser within one UTC day)'),
   daily: z.array(z.object({ date: z.string(), count: z.number().int(), visitors: z.number().int().describe('distinct visitors that date') })),
   hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
   heatmap: z.array(z.object({ weekday: z.number().int().describe('1 = Monday … 7 = Sunday'), hour: z.number().int(), count: z.number().int() })),
