@@ -27,7 +27,8 @@ const MAX_BATCHES_PER_PASS = 20;
 const CONCURRENT_LOOKUPS = 8;
 /**
  * How long a claimed check holds its domain against other instances: far longer than any lookup
- * (a few seconds of resolver timeouts), so only an instance that died mid-check lets it lapse.
+ * (a few seconds of resolver timeouts), so it lapses only for an instance that died mid-check or
+ * could not store the result; the domain is then checked again this much later.
  */
 const CHECK_LEASE_MS = 60_000;
 
