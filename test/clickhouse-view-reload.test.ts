@@ -49,24 +49,17 @@ describe(`a batch written again after a restart (${backend})`, () => {
     const figures = (stores: Awaited<ReturnType<typeof openStores>>) => clickFigures(stores.clickhouse.client, ORG);
     const everywhere = { raw: 60, totals: 60, series15m: 60, series1h: 60 };
 
-    // The first opening of the data directory migrates it, then writes the batch.
-    const first = await openStores(config, log);
-    try {
-      await createRowSink(first.clickhouse).insert('clicks', rows, 'clicks:view-reload');
-      expect(await figures(first)).toEqual(everywhere);
-    } finally {
-      await first.clickhouse.close();
-      await first.postgres.close();
-    }
-
-    // After a restart the same batch comes again under its token.
-    const second = await openStores(config, log);
-    try {
-      await createRowSink(second.clickhouse).insert('clicks', rows, 'clicks:view-reload');
-      expect(await figures(second)).toEqual(everywhere);
-    } finally {
-      await second.clickhouse.close();
-      await second.postgres.close();
+    // The first opening of the data directory migrates it, then writes the batch; after a restart
+    // the same batch comes again under its token.
+    for (const opening of ['first', 'after a restart']) {
+      const stores = await openStores(config, log);
+      try {
+        await createRowSink(stores.clickhouse).insert('clicks', rows, 'clicks:view-reload');
+        expect(await figures(stores), opening).toEqual(everywhere);
+      } finally {
+        await stores.clickhouse.close();
+        await stores.postgres.close();
+      }
     }
   });
 });
