@@ -26,35 +26,77 @@ const total = Number(args.clicks);
 const runs = Number(args.runs);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-console-bench-'));
 const ADMIN = 'bench-admin-token-0123456789abcdefghij';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
   const port = 18_000 + Math.floor(Math.random() * 1000);
   const base = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGNPOST_ADMIN_TOKEN: ADMIN, PII_ENCRYPTION_KEY: `k1:${'ab'.repeat(32)}` });
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: base,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SIGNPOST_ADMIN_TOKEN: ADMIN,
+    PII_ENCRYPTION_KEY: `k1:${'ab'.repeat(32)}`,
+  });
   const container = await createContainer(config, createLogger({ level: 'warn', pretty: false }));
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   try {
     await container.listen();
     const call = async (method: string, url: string, body: unknown, headers: Record<string, string>) =>
-      (await fetch(`${base}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+      (
+        await fetch(`${base}${url}`, {
+          method,
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<Record<string, unknown>>;
     const admin = { authorization: `Bearer ${ADMIN}` };
     const org = await call('POST', '/api/admin/v1/organizations', { name: 'ConsoleBench', plan: 'ENTERPRISE' }, admin);
     const key = { 'x-api-key': org.apiKey as string };
     const busy = await call('POST', '/api/v1/service/urls', { url: 'https://example.com/busy' }, key);
     const quiet = await call('POST', '/api/v1/service/urls', { url: 'https://example.com/quiet' }, key);
-    const campaign = await call('POST', '/api/v1/service/campaigns', { name: 'Busy campaign', originalUrl: 'https://example.com/c' }, key);
+    const campaign = await call(
+      'POST',
+      '/api/v1/service/campaigns',
+      { name: 'Busy campaign', originalUrl: 'https://example.com/c' },
+      key,
+    );
     const started = Date.now();
-    await seedClicks(container, { org: org.id as number, busy: busy.id as number, quiet: quiet.id as number, campaign: campaign.id as number }, total);
+    await seedClicks(
+      container,
+      { org: org.id as number, busy: busy.id as number, quiet: quiet.id as number, campaign: campaign.id as number },
+      total,
+    );
     console.log(`loaded ${total.toLocaleString()} clicks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    await call('POST', `/api/admin/v1/organizations/${org.id}/members`, { email: 'bench@example.com', role: 'analyst' }, admin);
+    await call(
+      'POST',
+      `/api/admin/v1/organizations/${org.id}/members`,
+      { email: 'bench@example.com', role: 'analyst' },
+      admin,
+    );
 
     const pages = [
       ['organization dashboard, 30 days', '/console/dashboard', '/dashboard?'],
       ['busy link page, 30 days', `/console/stats/urls/${busy.id}`, `/dashboard/urls/${busy.id}?`],
-      ['busy campaign page, 30 days', `/console/stats/campaigns/${campaign.id}`, `/dashboard/campaigns/${campaign.id}?`],
+      [
+        'busy campaign page, 30 days',
+        `/console/stats/campaigns/${campaign.id}`,
+        `/dashboard/campaigns/${campaign.id}?`,
+      ],
     ] as const;
     console.log(`${'page'.padEnd(34)} ${'all panels (median / worst)'.padEnd(30)} console API call (median)`);
     for (const [label, pagePath, apiPart] of pages) {
@@ -63,7 +105,8 @@ async function main(): Promise<void> {
       for (let run = 0; run < runs; run++) {
         const ctx = await browser.newContext({ locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
         const page = await ctx.newPage();
-        const link = (await call('POST', '/api/admin/v1/login-links', { email: 'bench@example.com' }, admin)).url as string;
+        const link = (await call('POST', '/api/admin/v1/login-links', { email: 'bench@example.com' }, admin))
+          .url as string;
         await page.goto(link);
         await page.waitForSelector('nav');
         const t0 = Date.now();
@@ -71,12 +114,16 @@ async function main(): Promise<void> {
         await page.getByTestId('total').waitFor();
         await page.getByTestId('daily-table').waitFor({ state: 'attached' });
         ready.push(Date.now() - t0);
-        const timing = await page.evaluate(`performance.getEntriesByType('resource').filter((e) => e.name.includes(${JSON.stringify(apiPart)})).map((e) => e.duration)`);
+        const timing = await page.evaluate(
+          `performance.getEntriesByType('resource').filter((e) => e.name.includes(${JSON.stringify(apiPart)})).map((e) => e.duration)`,
+        );
         const durations = timing as number[];
         if (durations[0] !== undefined) api.push(durations[0]);
         await ctx.close();
       }
-      console.log(`${label.padEnd(34)} ${`${median(ready)} ms / ${Math.max(...ready)} ms`.padEnd(30)} ${api.length ? `${median(api).toFixed(0)} ms` : '—'}`);
+      console.log(
+        `${label.padEnd(34)} ${`${median(ready)} ms / ${Math.max(...ready)} ms`.padEnd(30)} ${api.length ? `${median(api).toFixed(0)} ms` : '—'}`,
+      );
     }
   } finally {
     await browser.close();

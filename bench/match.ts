@@ -18,8 +18,20 @@
 // the launches are fingerprinted over the clicks left open. Drawn from a separate random stream,
 // so the population is the same with or without it.
 import { parseArgs } from 'node:util';
-import { ipPrefix, normalizeOsVersion, normalizeResolution, type OsFamily } from '../src/core/deeplinks/device-signals.js';
-import { chooseMatch, compareSignals, MATCH_THRESHOLD, rankCandidates, type ClickSignals, type LaunchSignals } from '../src/core/deeplinks/match-score.js';
+import {
+  ipPrefix,
+  normalizeOsVersion,
+  normalizeResolution,
+  type OsFamily,
+} from '../src/core/deeplinks/device-signals.js';
+import {
+  chooseMatch,
+  compareSignals,
+  MATCH_THRESHOLD,
+  rankCandidates,
+  type ClickSignals,
+  type LaunchSignals,
+} from '../src/core/deeplinks/match-score.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -77,8 +89,21 @@ interface Device {
 
 // Popular phones in a Korean-leaning market: CSS viewport, pixel ratio, OS versions in use, the
 // weeks after a major release (iOS 26 and Android 16, whose first releases are x.0: 26.0, 26.0.1, 16).
-const IOS_VERSIONS = [['26.0', 15], ['26.0.1', 12], ['26.1', 13], ['18.6.2', 30], ['18.7', 10], ['17.7', 10], ['16.7.10', 10]] as const;
-const ANDROID_VERSIONS = [['16', 15], ['15', 40], ['14', 30], ['13', 15]] as const;
+const IOS_VERSIONS = [
+  ['26.0', 15],
+  ['26.0.1', 12],
+  ['26.1', 13],
+  ['18.6.2', 30],
+  ['18.7', 10],
+  ['17.7', 10],
+  ['16.7.10', 10],
+] as const;
+const ANDROID_VERSIONS = [
+  ['16', 15],
+  ['15', 40],
+  ['14', 30],
+  ['13', 15],
+] as const;
 const DEVICES: readonly (readonly [Device, number])[] = [
   [{ os: 'IOS', model: null, css: [390, 844], ratio: 3, versions: IOS_VERSIONS }, 18],
   [{ os: 'IOS', model: null, css: [393, 852], ratio: 3, versions: IOS_VERSIONS }, 16],
@@ -93,16 +118,27 @@ const DEVICES: readonly (readonly [Device, number])[] = [
   [{ os: 'ANDROID', model: 'Pixel 8', css: [412, 915], ratio: 2.625, versions: ANDROID_VERSIONS }, 4],
   [{ os: 'ANDROID', model: 'SM-S911N', css: [360, 780], ratio: 3, versions: ANDROID_VERSIONS }, 4],
 ];
-const LOCALES: readonly (readonly [readonly [string, string], number])[] = [[['ko-kr', 'Asia/Seoul'], 80], [['en-us', 'Asia/Seoul'], 8], [['en-us', 'America/Los_Angeles'], 4], [['ja-jp', 'Asia/Tokyo'], 4], [['zh-cn', 'Asia/Shanghai'], 4]] as const;
+const LOCALES: readonly (readonly [readonly [string, string], number])[] = [
+  [['ko-kr', 'Asia/Seoul'], 80],
+  [['en-us', 'Asia/Seoul'], 8],
+  [['en-us', 'America/Los_Angeles'], 4],
+  [['ja-jp', 'Asia/Tokyo'], 4],
+  [['zh-cn', 'Asia/Shanghai'], 4],
+] as const;
 
 // Carrier-grade NAT: every phone on cellular shares one of its carrier's public addresses, in
 // /24 blocks. The fewer addresses, the more strangers share one (see --carrier-ips).
 const BLOCKS = Math.max(1, Math.round(Number(args['carrier-ips']) / 3 / 64));
 const CARRIER_POOLS = Array.from({ length: 3 }, (_, c) =>
-  Array.from({ length: BLOCKS * 64 }, (_, i) => `10${c}.${16 + Math.floor(i / 64 / 250)}.${Math.floor(i / 64) % 250}.${1 + (i % 64) * 3}`));
+  Array.from(
+    { length: BLOCKS * 64 },
+    (_, i) => `10${c}.${16 + Math.floor(i / 64 / 250)}.${Math.floor(i / 64) % 250}.${1 + (i % 64) * 3}`,
+  ),
+);
 const carrierIp = (carrier: number) => CARRIER_POOLS[carrier]![Math.floor(random() * CARRIER_POOLS[carrier]!.length)]!;
 let homes = 0;
-const homeIp = () => `${160 + (homes % 60)}.${(homes >> 6) & 255}.${(homes++ >> 14) & 255}.${2 + Math.floor(random() * 250)}`;
+const homeIp = () =>
+  `${160 + (homes % 60)}.${(homes >> 6) & 255}.${(homes++ >> 14) & 255}.${2 + Math.floor(random() * 250)}`;
 
 interface Person {
   id: number;
@@ -125,7 +161,16 @@ function person(id: number): Person {
   const [language, timeZone] = pick(LOCALES);
   const home = random() < 0.45 ? homeIp() : null;
   const ipv6 = random() < 0.4 ? `2001:db8:${hex16()}:${hex16()}` : null;
-  return { id, device, osVersion: pick(device.versions), language, timeZone, carrier: Math.floor(random() * 3), home, ipv6 };
+  return {
+    id,
+    device,
+    osVersion: pick(device.versions),
+    language,
+    timeZone,
+    carrier: Math.floor(random() * 3),
+    home,
+    ipv6,
+  };
 }
 
 /**
@@ -174,7 +219,14 @@ function makeTap(p: Person, n: number): Tap {
   const hidden = reduced && !(CLIENT_HINTS && posted);
   // Safari's user agent carries the full iOS version up to 18; from 26 the OS is frozen at 18_6
   // and Safari's own major.minor (Version/26.0) is read instead, without the patch.
-  const uaVersion = d.os === 'IOS' ? (p.osVersion.startsWith('26') ? p.osVersion.split('.').slice(0, 2).join('.') : p.osVersion) : hidden ? null : p.osVersion;
+  const uaVersion =
+    d.os === 'IOS'
+      ? p.osVersion.startsWith('26')
+        ? p.osVersion.split('.').slice(0, 2).join('.')
+        : p.osVersion
+      : hidden
+        ? null
+        : p.osVersion;
   return {
     token: `t${n}`,
     person: p,
@@ -200,7 +252,8 @@ function launchSignalsOf(p: Person, atHome: boolean): LaunchSignals {
   const d = p.device;
   const ip = addressOf(p, atHome);
   // Apps report points (iOS) or device pixels (Android), the full screen.
-  const [w, h] = d.os === 'IOS' && random() < 0.5 ? d.css : [Math.round(d.css[0] * d.ratio), Math.round(d.css[1] * d.ratio)];
+  const [w, h] =
+    d.os === 'IOS' && random() < 0.5 ? d.css : [Math.round(d.css[0] * d.ratio), Math.round(d.css[1] * d.ratio)];
   return {
     ips: [ip],
     ipPrefixes: [ipPrefix(ip)],
@@ -241,7 +294,14 @@ function population() {
   for (let i = 0; i < Math.round(USERS * 0.3); i++) {
     const p = person(USERS + i);
     const atHome = random() < 0.5 && p.home !== null;
-    launches.push({ at: random() * DAY_MIN, person: p, from: null, signals: launchSignalsOf(p, atHome), network: atHome ? 'home Wi-Fi' : 'cellular', pastes: false });
+    launches.push({
+      at: random() * DAY_MIN,
+      person: p,
+      from: null,
+      signals: launchSignalsOf(p, atHome),
+      network: atHome ? 'home Wi-Fi' : 'cellular',
+      pastes: false,
+    });
   }
   return { taps, launches };
 }
@@ -259,7 +319,13 @@ interface Outcome {
  * by another launch, expired, never fetched (no shared address, network or screen), or fetched
  * and scored under the threshold (ranked first, or behind a stranger's click).
  */
-type MissCause = 'taken by another launch' | 'expired' | 'not fetched' | 'under threshold, ranked first' | 'under threshold, outranked' | 'outranked by a match';
+type MissCause =
+  | 'taken by another launch'
+  | 'expired'
+  | 'not fetched'
+  | 'under threshold, ranked first'
+  | 'under threshold, outranked'
+  | 'outranked by a match';
 
 interface Result {
   window: number;
@@ -275,7 +341,12 @@ function measure(outcomes: readonly Outcome[]) {
   const matched = outcomes.filter((o) => o.taken);
   const right = matched.filter((o) => o.launch.from === o.taken).length;
   const fromTaps = outcomes.filter((o) => o.launch.from).length;
-  return { precision: matched.length ? right / matched.length : 1, recall: fromTaps ? right / fromTaps : 0, launches: outcomes.length, fromTaps };
+  return {
+    precision: matched.length ? right / matched.length : 1,
+    recall: fromTaps ? right / fromTaps : 0,
+    launches: outcomes.length,
+    fromTaps,
+  };
 }
 
 function simulate(
@@ -288,7 +359,10 @@ function simulate(
   unmatched?: (launch: Launch, open: Tap[]) => void,
 ): Result {
   type Event = { at: number; tap: Tap; launch?: undefined } | { at: number; tap?: undefined; launch: Launch };
-  const events: Event[] = [...taps.map((t) => ({ at: t.at, tap: t })), ...launches.map((l) => ({ at: l.at, launch: l }))].sort((a, b) => a.at - b.at);
+  const events: Event[] = [
+    ...taps.map((t) => ({ at: t.at, tap: t })),
+    ...launches.map((l) => ({ at: l.at, launch: l })),
+  ].sort((a, b) => a.at - b.at);
   const open = new Map<string, Tap>();
   const byKey = new Map<string, Set<Tap>>();
   const index = (key: string, t: Tap) => {
@@ -299,7 +373,11 @@ function simulate(
   const unindex = (t: Tap) => {
     for (const key of keysOf(t)) byKey.get(key)?.delete(t);
   };
-  const keysOf = (t: Tap) => [`ip:${t.click.ip}`, `net:${t.click.ipPrefix}`, ...(t.click.resolution ? [`res:${t.click.resolution}`] : [])];
+  const keysOf = (t: Tap) => [
+    `ip:${t.click.ip}`,
+    `net:${t.click.ipPrefix}`,
+    ...(t.click.resolution ? [`res:${t.click.resolution}`] : []),
+  ];
   const outcomes: Outcome[] = [];
   for (const e of events) {
     if (e.tap) {
@@ -319,13 +397,20 @@ function simulate(
       continue;
     }
     const s = launch.signals;
-    const keys = [...s.ips.map((ip) => `ip:${ip}`), ...s.ipPrefixes.map((n) => `net:${n}`), ...(s.resolution ? [`res:${s.resolution}`] : [])];
+    const keys = [
+      ...s.ips.map((ip) => `ip:${ip}`),
+      ...s.ipPrefixes.map((n) => `net:${n}`),
+      ...(s.resolution ? [`res:${s.resolution}`] : []),
+    ];
     const found = new Set<Tap>();
     for (const key of keys) for (const t of byKey.get(key) ?? []) if (launch.at - t.at <= windowMin) found.add(t);
     // The SQL takes the 200 newest.
     const candidates = [...found].sort((a, b) => b.at - a.at).slice(0, 200);
     observe?.(launch, candidates);
-    const ranked = rankCandidates({ ...s, launchedAt: launch.at * 60_000 }, candidates.map((t) => t.click));
+    const ranked = rankCandidates(
+      { ...s, launchedAt: launch.at * 60_000 },
+      candidates.map((t) => t.click),
+    );
     const choice = chooseMatch(ranked, threshold);
     const missCause = (): MissCause | null => {
       const own = launch.from;
@@ -339,7 +424,10 @@ function simulate(
     };
     const miss = missCause();
     if (!choice.matched) {
-      unmatched?.(launch, [...open.values()].filter((t) => launch.at - t.at <= windowMin));
+      unmatched?.(
+        launch,
+        [...open.values()].filter((t) => launch.at - t.at <= windowMin),
+      );
       outcomes.push({ launch, taken: null, miss });
       continue;
     }
@@ -369,10 +457,14 @@ function breakdown(outcomes: readonly Outcome[]): void {
     ['network', (o) => o.launch.network],
     ['path', (o) => (o.launch.pastes ? 'clipboard' : 'fingerprint')],
   ];
-  console.log(`\n${'by'.padEnd(12)} ${'group'.padEnd(18)} ${'installs'.padStart(9)} ${'precision'.padStart(10)} ${'recall'.padStart(8)}`);
+  console.log(
+    `\n${'by'.padEnd(12)} ${'group'.padEnd(18)} ${'installs'.padStart(9)} ${'precision'.padStart(10)} ${'recall'.padStart(8)}`,
+  );
   const row = (by: string, group: string, some: readonly Outcome[]) => {
     const m = measure(some);
-    console.log(`${by.padEnd(12)} ${group.padEnd(18)} ${String(m.fromTaps).padStart(9)} ${(m.precision * 100).toFixed(1).padStart(9)}% ${(m.recall * 100).toFixed(1).padStart(7)}%`);
+    console.log(
+      `${by.padEnd(12)} ${group.padEnd(18)} ${String(m.fromTaps).padStart(9)} ${(m.precision * 100).toFixed(1).padStart(9)}% ${(m.recall * 100).toFixed(1).padStart(7)}%`,
+    );
   };
   row('all', '', outcomes);
   for (const [by, key] of groups) {
@@ -392,11 +484,15 @@ function misses(outcomes: readonly Outcome[]): void {
   const networks = ['home Wi-Fi', 'cellular', 'switched'] as const;
   const causes = [...new Set(missed.map((o) => o.miss!))].sort();
   const fromTaps = outcomes.filter((o) => o.launch.from).length;
-  console.log(`\nmisses (launches from taps without their own click: ${missed.length}, ${((missed.length / fromTaps) * 100).toFixed(1)} % of ${fromTaps})`);
+  console.log(
+    `\nmisses (launches from taps without their own click: ${missed.length}, ${((missed.length / fromTaps) * 100).toFixed(1)} % of ${fromTaps})`,
+  );
   console.log(`${'cause'.padEnd(32)} ${networks.map((n) => n.padStart(11)).join(' ')} ${'all'.padStart(7)}`);
   for (const cause of causes) {
     const some = missed.filter((o) => o.miss === cause);
-    console.log(`${cause.padEnd(32)} ${networks.map((n) => String(some.filter((o) => o.launch.network === n).length).padStart(11)).join(' ')} ${String(some.length).padStart(7)}`);
+    console.log(
+      `${cause.padEnd(32)} ${networks.map((n) => String(some.filter((o) => o.launch.network === n).length).padStart(11)).join(' ')} ${String(some.length).padStart(7)}`,
+    );
   }
 }
 
@@ -433,7 +529,7 @@ function uniqueness(taps: Tap[], launches: Launch[]): void {
       if (recent[0]!.click.deviceModel && launch.signals.deviceModel) add(`model known, τ ${tau} min`, right);
     }
   });
-  console.log('\nunmatched launches with exactly one agreeing open click tapped within τ (right: the launch\'s own)');
+  console.log("\nunmatched launches with exactly one agreeing open click tapped within τ (right: the launch's own)");
   console.log(`${'rule'.padEnd(24)} ${'right'.padStart(7)} ${'wrong'.padStart(7)}`);
   for (const scope of ['all', 'model known']) {
     for (const tau of windows) {
@@ -459,7 +555,10 @@ function learn(taps: Tap[], launches: Launch[]): void {
       const mine = launch.from === t;
       if (mine) ownPairs++;
       else otherPairs++;
-      const outcomes = typeof compared === 'string' ? [`ruled out:${compared}`] : Object.entries(compared).map(([k, v]) => `${k}:${v}`);
+      const outcomes =
+        typeof compared === 'string'
+          ? [`ruled out:${compared}`]
+          : Object.entries(compared).map(([k, v]) => `${k}:${v}`);
       for (const key of outcomes) (mine ? own : other).set(key, ((mine ? own : other).get(key) ?? 0) + 1);
     }
   });
@@ -468,7 +567,7 @@ function learn(taps: Tap[], launches: Launch[]): void {
   for (const key of [...new Set([...own.keys(), ...other.keys()])].sort()) {
     const a = own.get(key) ?? 0;
     const b = other.get(key) ?? 0;
-    const lr = Math.log(((a + 1) / (ownPairs + 1)) / ((b + 1) / (otherPairs + 1)));
+    const lr = Math.log((a + 1) / (ownPairs + 1) / ((b + 1) / (otherPairs + 1)));
     console.log(`${key.padEnd(24)} ${String(a).padStart(8)} ${String(b).padStart(9)} ${lr.toFixed(2).padStart(7)}`);
   }
 }
@@ -482,10 +581,18 @@ function main(): void {
   }
   const attributed = launches.filter((l) => l.from).length;
   const sameAddress = launches.filter((l) => l.from && l.signals.ips.includes(l.from.click.ip)).length;
-  const sameV6Prefix = launches.filter((l) => l.from && !l.signals.ips.includes(l.from.click.ip) && l.from.click.ipPrefix.endsWith('/64') && l.signals.ipPrefixes.includes(l.from.click.ipPrefix)).length;
+  const sameV6Prefix = launches.filter(
+    (l) =>
+      l.from &&
+      !l.signals.ips.includes(l.from.click.ip) &&
+      l.from.click.ipPrefix.endsWith('/64') &&
+      l.signals.ipPrefixes.includes(l.from.click.ipPrefix),
+  ).length;
   const share = (n: number) => `${((n / attributed) * 100).toFixed(0)} %`;
-  console.log(`deferred matching: ${USERS} taps in 16 h, ${attributed} installs from taps (${share(sameAddress)} from the tap's address, ${share(sameV6Prefix)} from another in its IPv6 /64), ` +
-    `${launches.length - attributed} organic installs, ${CARRIER_POOLS.length} carriers × ${CARRIER_POOLS[0]!.length} NAT addresses, threshold in use ${MATCH_THRESHOLD}\n`);
+  console.log(
+    `deferred matching: ${USERS} taps in 16 h, ${attributed} installs from taps (${share(sameAddress)} from the tap's address, ${share(sameV6Prefix)} from another in its IPv6 /64), ` +
+      `${launches.length - attributed} organic installs, ${CARRIER_POOLS.length} carriers × ${CARRIER_POOLS[0]!.length} NAT addresses, threshold in use ${MATCH_THRESHOLD}\n`,
+  );
   if (args.quick) {
     const r = simulate(taps, launches, 120, MATCH_THRESHOLD);
     breakdown(r.outcomes);
@@ -497,7 +604,9 @@ function main(): void {
   const windows = [15, 60, 120, 24 * 60];
   const thresholds = [50, 60, 70, 75, 80, 85, 90];
   const label = (m: number) => (m < 60 ? `${m} min` : `${m / 60} h`);
-  console.log(`${'window'.padEnd(8)} ${'threshold'.padStart(9)} ${'precision'.padStart(10)} ${'recall'.padStart(8)} ${'organic matched'.padStart(16)}`);
+  console.log(
+    `${'window'.padEnd(8)} ${'threshold'.padStart(9)} ${'precision'.padStart(10)} ${'recall'.padStart(8)} ${'organic matched'.padStart(16)}`,
+  );
   for (const window of windows) {
     for (const threshold of thresholds) {
       const r = simulate(taps, launches, window, threshold);

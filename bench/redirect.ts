@@ -83,7 +83,8 @@ function cpuMicros(rootPids: number[]): number {
     }
   }
   const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid, depth = 0; p && depth < 32; p = parents.get(p), depth++) if (rootPids.includes(p)) return true;
+    for (let p: number | undefined = pid, depth = 0; p && depth < 32; p = parents.get(p), depth++)
+      if (rootPids.includes(p)) return true;
     return false;
   };
   let total = 0;
@@ -124,7 +125,9 @@ function startService(role: { roles?: string; port: number; dataDir: string; pro
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     // Batching knobs pass through, so their effect can be measured.
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('EVENT_BATCH_') || k === 'EVENT_WRITE_INTERVAL_MS')),
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => k.startsWith('EVENT_BATCH_') || k === 'EVENT_WRITE_INTERVAL_MS'),
+    ),
     ...(args.nats ? { NATS_URL: 'nats://127.0.0.1:4222', NATS_NAMESPACE: namespace } : {}),
     ...(args.split
       ? {
@@ -165,21 +168,42 @@ async function createLinks(apiKey: string, n: number): Promise<string[]> {
   const codes: string[] = [];
   const concurrency = 8;
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) {
-      const i = next++;
-      const link = (await api('POST', '/api/v1/service/urls', { url: `https://example.com/landing/${i}?src=bench` }, { 'x-api-key': apiKey })) as { shortCode: string };
-      codes.push(link.shortCode);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const link = (await api(
+          'POST',
+          '/api/v1/service/urls',
+          { url: `https://example.com/landing/${i}?src=bench` },
+          { 'x-api-key': apiKey },
+        )) as { shortCode: string };
+        codes.push(link.shortCode);
+      }
+    }),
+  );
   return codes;
 }
 
 function runWrk(codesFile: string, connections: number, duration: string, target = base): WrkResult {
-  const out = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${duration}`, '--timeout', '5s', '--latency', '-s', path.join(sharedBench, 'random-path.lua'), target], {
-    env: { ...process.env, CODES_FILE: codesFile, WRK_JSON: '1' },
-    encoding: 'utf8',
-  });
+  const out = spawnSync(
+    'wrk',
+    [
+      '-t1',
+      `-c${connections}`,
+      `-d${duration}`,
+      '--timeout',
+      '5s',
+      '--latency',
+      '-s',
+      path.join(sharedBench, 'random-path.lua'),
+      target,
+    ],
+    {
+      env: { ...process.env, CODES_FILE: codesFile, WRK_JSON: '1' },
+      encoding: 'utf8',
+    },
+  );
   const line = out.stdout.split('\n').find((l) => l.startsWith('WRK_JSON '));
   if (!line) throw new Error(`wrk printed no result: ${out.stdout}\n${out.stderr}`);
   return JSON.parse(line.slice('WRK_JSON '.length)) as WrkResult;
@@ -192,7 +216,8 @@ function threadTicks(pid: number): Map<string, number> {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       // Worker threads carry the process's name too: the main thread is the one whose id is the pid.
-      const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '#');
+      const name =
+        tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '#');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       byName.set(`${name} user`, (byName.get(`${name} user`) ?? 0) + Number(fields[11]));
       byName.set(`${name} sys`, (byName.get(`${name} sys`) ?? 0) + Number(fields[12]));
@@ -204,7 +229,14 @@ function threadTicks(pid: number): Map<string, number> {
 }
 
 /** A wrk run with the CPU the server's processes spent meanwhile (and, with --threads, per thread). */
-function measure(codesFile: string, connections: number, duration: string, target: string, pids: number[], threadsOf?: number): Run {
+function measure(
+  codesFile: string,
+  connections: number,
+  duration: string,
+  target: string,
+  pids: number[],
+  threadsOf?: number,
+): Run {
   const before = cpuMicros(pids);
   const threadsBefore = threadsOf === undefined ? undefined : threadTicks(threadsOf);
   const result = runWrk(codesFile, connections, duration, target);
@@ -212,7 +244,10 @@ function measure(codesFile: string, connections: number, duration: string, targe
   if (threadsOf !== undefined && threadsBefore && result.requests > 0) {
     const after = threadTicks(threadsOf);
     const perThread = [...after]
-      .map(([name, ticks]) => [name, ((ticks - (threadsBefore.get(name) ?? 0)) * 1e6) / CLOCK_TICKS_PER_S / result.requests] as const)
+      .map(
+        ([name, ticks]) =>
+          [name, ((ticks - (threadsBefore.get(name) ?? 0)) * 1e6) / CLOCK_TICKS_PER_S / result.requests] as const,
+      )
       .filter(([, us]) => us >= 0.5)
       .sort((a, b) => b[1] - a[1]);
     console.log(`    CPU µs/req by thread: ${perThread.map(([name, us]) => `${name} ${us.toFixed(1)}`).join(', ')}`);
@@ -222,7 +257,11 @@ function measure(codesFile: string, connections: number, duration: string, targe
 
 /** The reference server on the same codes; resolves once it accepts connections. */
 async function startBareNode(codesFile: string, bindPort: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(sharedBench, 'bare-node-302.mjs'), '--codes', codesFile, '--port', String(bindPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(sharedBench, 'bare-node-302.mjs'), '--codes', codesFile, '--port', String(bindPort)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('listening')) resolve();
@@ -252,7 +291,9 @@ const describeRun = (r: Run) =>
 async function sumClickCounts(apiKey: string): Promise<number> {
   let total = 0;
   for (let page = 0; ; page++) {
-    const body = (await api('GET', `/api/v1/service/urls?size=100&page=${page}`, undefined, { 'x-api-key': apiKey })) as {
+    const body = (await api('GET', `/api/v1/service/urls?size=100&page=${page}`, undefined, {
+      'x-api-key': apiKey,
+    })) as {
       content: { clickCount: number }[];
       last: boolean;
     };
@@ -277,13 +318,20 @@ async function main(): Promise<void> {
   console.log(`Signpost redirect benchmark: ${setup}, ${os.cpus().length} cores`);
   if (args.split) await splitDatabaseCommand('create');
   const service = startService({ roles: 'api', port, dataDir, profile: args['cpu-prof'] });
-  const worker = args.split ? startService({ roles: 'worker', port: workerPort, dataDir: `${dataDir}-worker`, profile: false }) : undefined;
+  const worker = args.split
+    ? startService({ roles: 'worker', port: workerPort, dataDir: `${dataDir}-worker`, profile: false })
+    : undefined;
   let sent = 0;
   let nonRedirect = 0;
   try {
     await waitHealthy();
     if (worker) await waitHealthy(workerBase);
-    const org = (await api('POST', '/api/admin/v1/organizations', { name: 'Bench', plan: 'ENTERPRISE' }, { authorization: `Bearer ${ADMIN_TOKEN}` })) as { apiKey: string };
+    const org = (await api(
+      'POST',
+      '/api/admin/v1/organizations',
+      { name: 'Bench', plan: 'ENTERPRISE' },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    )) as { apiKey: string };
     const t0 = Date.now();
     const codes = await createLinks(org.apiKey, Number(args.links));
     console.log(`created ${codes.length} links in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -291,9 +339,12 @@ async function main(): Promise<void> {
     // click); the first seconds after creating the links otherwise measure PostgreSQL look-ups.
     const t1 = Date.now();
     let nextCode = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (nextCode < codes.length) await fetch(`${base}/${codes[nextCode++]}`, { method: 'HEAD', redirect: 'manual' });
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (nextCode < codes.length)
+          await fetch(`${base}/${codes[nextCode++]}`, { method: 'HEAD', redirect: 'manual' });
+      }),
+    );
     console.log(`cached every link (one HEAD each) in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     // HEAD answers count as redirects in the service's counter but are no clicks.
     const answeredBeforeRuns = await metric('redirects_total{outcome="redirect"}');
@@ -318,11 +369,20 @@ async function main(): Promise<void> {
           reference.push(ref);
           console.log(`  c=${connections} run ${r + 1}  bare node: ${describeRun(ref)}`);
           await new Promise((res) => setTimeout(res, 1000));
-          const result = measure(codesFile, connections, args.duration, base, servicePids, args.threads ? service.pid : undefined);
+          const result = measure(
+            codesFile,
+            connections,
+            args.duration,
+            base,
+            servicePids,
+            args.threads ? service.pid : undefined,
+          );
           runs.push(result);
           sent += result.requests;
           nonRedirect += result.errors.status;
-          console.log(`  c=${connections} run ${r + 1}  signpost:  ${describeRun(result)}, errors ${JSON.stringify(result.errors)}`);
+          console.log(
+            `  c=${connections} run ${r + 1}  signpost:  ${describeRun(result)}, errors ${JSON.stringify(result.errors)}`,
+          );
           await new Promise((res) => setTimeout(res, 1000));
         }
         const ref = summarise(reference);
@@ -330,19 +390,30 @@ async function main(): Promise<void> {
         const row = (name: string, x: Summary, rss: string, ratio: string) =>
           `| ${name} | ${connections} | ${Math.round(x.rps).toLocaleString('en')} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.cpu.toFixed(0)} | ${rss} | ${ratio} |`;
         table.push(row('bare node:http 302', ref, `${peakRssMiB(bare.pid!)}`, '1.00'));
-        table.push(row(`signpost (${args.split ? 'api + worker' : args.nats ? 'NATS' : 'embedded'})`, ours, `${peakRssMiB(service.pid!)}${worker ? ` + ${peakRssMiB(worker.pid!)}` : ''}`, (ours.rps / ref.rps).toFixed(2)));
+        table.push(
+          row(
+            `signpost (${args.split ? 'api + worker' : args.nats ? 'NATS' : 'embedded'})`,
+            ours,
+            `${peakRssMiB(service.pid!)}${worker ? ` + ${peakRssMiB(worker.pid!)}` : ''}`,
+            (ours.rps / ref.rps).toFixed(2),
+          ),
+        );
       }
     } finally {
       bare.kill('SIGTERM');
     }
-    console.log('\nmedians of the runs; CPU is user + system time of the server\'s processes per answered request');
+    console.log("\nmedians of the runs; CPU is user + system time of the server's processes per answered request");
     console.log('| server | connections | req/s | p50 ms | p99 ms | CPU µs/req | peak RSS MiB | ratio to bare node |');
     console.log('|---|---|---|---|---|---|---|---|');
     for (const line of table) console.log(line);
-    console.log(`service peak RSS: ${peakRssMiB(service.pid!)} MiB${worker ? `, worker peak RSS: ${peakRssMiB(worker.pid!)} MiB` : ''}`);
+    console.log(
+      `service peak RSS: ${peakRssMiB(service.pid!)} MiB${worker ? `, worker peak RSS: ${peakRssMiB(worker.pid!)} MiB` : ''}`,
+    );
     // Split: the api's own ClickHouse holds nothing; the worker's writes are the count.
-    const clicksCounted = () => (worker ? metric('events_written_total{table="clicks"}', workerBase) : sumClickCounts(org.apiKey));
-    const pending = async () => (await metric('event_backlog')) + (await metric('bus_pending', worker ? workerBase : base));
+    const clicksCounted = () =>
+      worker ? metric('events_written_total{table="clicks"}', workerBase) : sumClickCounts(org.apiKey);
+    const pending = async () =>
+      (await metric('event_backlog')) + (await metric('bus_pending', worker ? workerBase : base));
 
     // Reconciliation: wait until the pipeline is empty and the totals stop moving.
     const drainStart = Date.now();
@@ -359,7 +430,9 @@ async function main(): Promise<void> {
     // too (and are clicks), so the service's own count of redirects is what ClickHouse must match.
     const answered = (await metric('redirects_total{outcome="redirect"}')) - answeredBeforeRuns;
     const verdict = answered === counted && answered >= sent - nonRedirect ? 'EQUAL' : 'MISMATCH';
-    console.log(`reconciliation: wrk read ${sent} answers (${nonRedirect} non-3xx), the service answered ${answered} redirects, ClickHouse counted ${counted} clicks after ${((Date.now() - drainStart) / 1000).toFixed(1)} s of drain: ${verdict}`);
+    console.log(
+      `reconciliation: wrk read ${sent} answers (${nonRedirect} non-3xx), the service answered ${answered} redirects, ClickHouse counted ${counted} clicks after ${((Date.now() - drainStart) / 1000).toFixed(1)} s of drain: ${verdict}`,
+    );
     if (verdict !== 'EQUAL') process.exitCode = 1;
   } finally {
     for (const child of [service, worker]) {

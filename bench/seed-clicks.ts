@@ -6,7 +6,15 @@ import type { Container } from '../src/container.js';
 import { settle } from './settle.js';
 
 /** The rollups the click inserts feed (sql/clickhouse), merged once the clicks are in. */
-const CLICK_ROLLUPS = ['link_click_totals', 'click_series_15m', 'click_dims_15m', 'click_series_1h', 'click_dims_1h', 'click_cids_15m', 'click_cids_1d'] as const;
+const CLICK_ROLLUPS = [
+  'link_click_totals',
+  'click_series_15m',
+  'click_dims_15m',
+  'click_series_1h',
+  'click_dims_1h',
+  'click_cids_15m',
+  'click_cids_1d',
+] as const;
 
 export interface BenchLinks {
   org: number;

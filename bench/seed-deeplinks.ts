@@ -8,10 +8,22 @@ import type { BenchLinks } from './seed-clicks.js';
 import { settle } from './settle.js';
 
 /** The rollups the deep-link inserts feed (sql/clickhouse/0016), merged once the events are in. */
-const DEEP_LINK_ROLLUPS = ['deeplink_funnel_sessions_15m', 'deeplink_first_launches_15m', 'deeplink_first_launches_1h', 'app_installs_15m', 'app_installs_1h', 'deeplink_attempts_15m', 'deeplink_attempts_1h'] as const;
+const DEEP_LINK_ROLLUPS = [
+  'deeplink_funnel_sessions_15m',
+  'deeplink_first_launches_15m',
+  'deeplink_first_launches_1h',
+  'app_installs_15m',
+  'app_installs_1h',
+  'deeplink_attempts_15m',
+  'deeplink_attempts_1h',
+] as const;
 
 /** `app`: the bench's mobile app; every other event goes to it, the rest to an app id next to it. */
-export async function seedDeepLinks(container: Container, ids: BenchLinks & { app: number }, total: number): Promise<void> {
+export async function seedDeepLinks(
+  container: Container,
+  ids: BenchLinks & { app: number },
+  total: number,
+): Promise<void> {
   const client = container.clickhouse.client;
   const params = { org: ids.org, busy: ids.busy, campaign: ids.campaign, app: ids.app, n: total };
   // Of the events: 10 % installs, 40 % resolution attempts, 50 % funnel stages; 80 % of each the

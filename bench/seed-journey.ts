@@ -17,7 +17,8 @@ const SESSION = (k: string) => `
 export async function seedJourney(container: Container, organizationId: number, events: number): Promise<void> {
   const sessions = Math.max(1, Math.floor(events / 5));
   const now = Date.now();
-  const run = (query: string) => container.clickhouse.client.command({ query, query_params: { org: organizationId, sessions, events, now } });
+  const run = (query: string) =>
+    container.clickhouse.client.command({ query, query_params: { org: organizationId, sessions, events, now } });
   await run(`INSERT INTO journey_session_starts (event_id, ts, organization_id, app_id, session_id, platform, external_user_id, utm_source, utm_medium, utm_campaign)
     WITH number AS k, ${SESSION('k')}
     SELECT generateUUIDv7(), started, {org:UInt64}, 1, sid, ['WEB', 'IOS', 'ANDROID'][1 + k % 3],
@@ -40,5 +41,11 @@ export async function seedJourney(container: Container, organizationId: number, 
       if(step = 2, 'purchase', ''), if(step = 2, 10 + k % 90, 0), if(step = 2, ['KRW', 'USD'][1 + k % 2], '')
     FROM numbers(3 * {sessions:UInt64})
     WHERE step = 0 OR (step = 1 AND k % 3 = 0) OR (step = 2 AND k % 20 = 0)`);
-  await settle(container, ['journey_session_starts', 'journey_events', 'journey_transitions', 'journey_funnel', 'journey_sessions']);
+  await settle(container, [
+    'journey_session_starts',
+    'journey_events',
+    'journey_transitions',
+    'journey_funnel',
+    'journey_sessions',
+  ]);
 }

@@ -35,21 +35,46 @@ const total = Number(args.clicks);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-stats-bench-'));
 const ADMIN = 'bench-admin-token-0123456789abcdefghij';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function main(): Promise<void> {
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SIGNPOST_ADMIN_TOKEN: ADMIN, PII_ENCRYPTION_KEY: `k1:${'ab'.repeat(32)}` });
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SIGNPOST_ADMIN_TOKEN: ADMIN,
+    PII_ENCRYPTION_KEY: `k1:${'ab'.repeat(32)}`,
+  });
   const container = await createContainer(config, createLogger({ level: 'warn', pretty: false }));
   try {
     const base = await container.listen();
     const post = async (url: string, body: unknown, headers: Record<string, string>) =>
-      (await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
-    const org = await post('/api/admin/v1/organizations', { name: 'StatsBench', plan: 'ENTERPRISE' }, { authorization: `Bearer ${ADMIN}` });
+      (
+        await fetch(`${base}${url}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<Record<string, unknown>>;
+    const org = await post(
+      '/api/admin/v1/organizations',
+      { name: 'StatsBench', plan: 'ENTERPRISE' },
+      { authorization: `Bearer ${ADMIN}` },
+    );
     const key = { 'x-api-key': org.apiKey as string };
     const busy = await post('/api/v1/service/urls', { url: 'https://example.com/busy' }, key);
     const quiet = await post('/api/v1/service/urls', { url: 'https://example.com/quiet' }, key);
-    const campaign = await post('/api/v1/service/campaigns', { name: 'Busy campaign', originalUrl: 'https://example.com/c' }, key);
-    const app = await post('/api/v1/service/mobile-apps', { platform: 'IOS', appName: 'Bench', bundleId: 'com.example.bench', scheme: 'bench://' }, key);
+    const campaign = await post(
+      '/api/v1/service/campaigns',
+      { name: 'Busy campaign', originalUrl: 'https://example.com/c' },
+      key,
+    );
+    const app = await post(
+      '/api/v1/service/mobile-apps',
+      { platform: 'IOS', appName: 'Bench', bundleId: 'com.example.bench', scheme: 'bench://' },
+      key,
+    );
 
     // Every ClickHouse read goes through client.query: count them, to tell queries per request.
     const client = container.clickhouse.client;
@@ -61,34 +86,82 @@ async function main(): Promise<void> {
     }) as typeof client.query;
 
     const started = Date.now();
-    await seedClicks(container, { org: org.id as number, busy: busy.id as number, quiet: quiet.id as number, campaign: campaign.id as number }, total);
+    await seedClicks(
+      container,
+      { org: org.id as number, busy: busy.id as number, quiet: quiet.id as number, campaign: campaign.id as number },
+      total,
+    );
     console.log(`loaded ${total.toLocaleString()} clicks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const deepLinkEvents = Number(args['deeplink-events']);
     const deepLinksStarted = Date.now();
-    await seedDeepLinks(container, { org: org.id as number, busy: busy.id as number, quiet: quiet.id as number, campaign: campaign.id as number, app: app.id as number }, deepLinkEvents);
-    console.log(`loaded ${deepLinkEvents.toLocaleString()} deep-link events in ${((Date.now() - deepLinksStarted) / 1000).toFixed(1)} s`);
+    await seedDeepLinks(
+      container,
+      {
+        org: org.id as number,
+        busy: busy.id as number,
+        quiet: quiet.id as number,
+        campaign: campaign.id as number,
+        app: app.id as number,
+      },
+      deepLinkEvents,
+    );
+    console.log(
+      `loaded ${deepLinkEvents.toLocaleString()} deep-link events in ${((Date.now() - deepLinksStarted) / 1000).toFixed(1)} s`,
+    );
     const journeyEvents = Number(args['journey-events']);
     const journeyStarted = Date.now();
     await seedJourney(container, org.id as number, journeyEvents);
-    console.log(`loaded ${journeyEvents.toLocaleString()} journey events in ${((Date.now() - journeyStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `loaded ${journeyEvents.toLocaleString()} journey events in ${((Date.now() - journeyStarted) / 1000).toFixed(1)} s`,
+    );
     const journey = '/api/v1/cross-platform/stats';
     const year = `startDate=${daysAgo(364)}&timeZone=Asia/Seoul`;
 
     const cases = [
       ['busy URL, last 30 days', `/api/v1/service/urls/${busy.id}/stats`],
-      ['busy URL, 365 days, Asia/Seoul', `/api/v1/service/urls/${busy.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`],
-      ['busy URL, 365 days, Asia/Kathmandu', `/api/v1/service/urls/${busy.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Kathmandu`],
+      [
+        'busy URL, 365 days, Asia/Seoul',
+        `/api/v1/service/urls/${busy.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`,
+      ],
+      [
+        'busy URL, 365 days, Asia/Kathmandu',
+        `/api/v1/service/urls/${busy.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Kathmandu`,
+      ],
       ['busy URL installs, last 30 days', `/api/v1/service/urls/${busy.id}/app-install-stats`],
-      ['busy URL installs, 365 d, Seoul', `/api/v1/service/urls/${busy.id}/app-install-stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`],
-      ['busy URL installs, 365 d, Kathmandu', `/api/v1/service/urls/${busy.id}/app-install-stats?startDate=${daysAgo(364)}&timeZone=Asia/Kathmandu`],
-      ['busy campaign installs, 365 d, Seoul', `/api/v1/service/campaigns/${campaign.id}/app-install-stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`],
-      ['app installs, 365 d, Seoul', `/api/v1/service/mobile-apps/${app.id}/install-stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`],
-      ['app deferred matches, 365 d, Seoul', `/api/v1/service/mobile-apps/${app.id}/deferred-match-stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`],
-      ['app deferred matches, 365 d, Kathmandu', `/api/v1/service/mobile-apps/${app.id}/deferred-match-stats?startDate=${daysAgo(364)}&timeZone=Asia/Kathmandu`],
+      [
+        'busy URL installs, 365 d, Seoul',
+        `/api/v1/service/urls/${busy.id}/app-install-stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`,
+      ],
+      [
+        'busy URL installs, 365 d, Kathmandu',
+        `/api/v1/service/urls/${busy.id}/app-install-stats?startDate=${daysAgo(364)}&timeZone=Asia/Kathmandu`,
+      ],
+      [
+        'busy campaign installs, 365 d, Seoul',
+        `/api/v1/service/campaigns/${campaign.id}/app-install-stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`,
+      ],
+      [
+        'app installs, 365 d, Seoul',
+        `/api/v1/service/mobile-apps/${app.id}/install-stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`,
+      ],
+      [
+        'app deferred matches, 365 d, Seoul',
+        `/api/v1/service/mobile-apps/${app.id}/deferred-match-stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`,
+      ],
+      [
+        'app deferred matches, 365 d, Kathmandu',
+        `/api/v1/service/mobile-apps/${app.id}/deferred-match-stats?startDate=${daysAgo(364)}&timeZone=Asia/Kathmandu`,
+      ],
       ['quiet URL, last 30 days', `/api/v1/service/urls/${quiet.id}/stats`],
       ['busy campaign, last 30 days', `/api/v1/service/campaigns/${campaign.id}/stats`],
-      ['busy campaign, 365 days, Seoul', `/api/v1/service/campaigns/${campaign.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`],
-      ['busy campaign, 365 days, Kathmandu', `/api/v1/service/campaigns/${campaign.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Kathmandu`],
+      [
+        'busy campaign, 365 days, Seoul',
+        `/api/v1/service/campaigns/${campaign.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul`,
+      ],
+      [
+        'busy campaign, 365 days, Kathmandu',
+        `/api/v1/service/campaigns/${campaign.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Kathmandu`,
+      ],
       ['busy campaign, one customId', `/api/v1/service/campaigns/${campaign.id}/stats?customId=user-16`],
       ['journey dashboard, last 30 days', `${journey}/dashboard`],
       ['journey dashboard, 365 days, Seoul', `${journey}/dashboard?${year}`],
@@ -114,7 +187,9 @@ async function main(): Promise<void> {
       }
       times.sort((a, b) => a - b);
       const perRequest = (queries - queriesBefore) / times.length;
-      console.log(`${label.padEnd(38)} p50 ${percentile(times, 50).toFixed(1)} ms  p99 ${percentile(times, 99).toFixed(1)} ms  ${perRequest.toFixed(1)} ClickHouse queries per request`);
+      console.log(
+        `${label.padEnd(38)} p50 ${percentile(times, 50).toFixed(1)} ms  p99 ${percentile(times, 99).toFixed(1)} ms  ${perRequest.toFixed(1)} ClickHouse queries per request`,
+      );
     }
   } finally {
     await container.close();

@@ -16,7 +16,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { out: { type: 'string', default: 'dist' }, 'if-stale': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { out: { type: 'string', default: 'dist' }, 'if-stale': { type: 'boolean', default: false } },
+});
 const out = path.resolve(root, values.out);
 const src = path.join(root, 'src');
 const shown = path.relative(root, out).startsWith('..') ? out : path.relative(root, out);
@@ -56,7 +58,10 @@ try {
   process.exit(0);
 }
 try {
-  execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', out], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', out], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 } catch {
   console.error('build: TypeScript reported errors (above)');
   process.exit(1);
@@ -67,5 +72,10 @@ const { WEB_SDK_BUILD_OPTIONS } = await import(pathToFileURL(path.join(out, 'api
 const { build } = await import('esbuild');
 fs.mkdirSync(path.dirname(bundleFile), { recursive: true });
 fs.copyFileSync(path.join(src, 'web-sdk', 'CHANGELOG.md'), path.join(out, 'web-sdk', 'CHANGELOG.md'));
-await build({ ...WEB_SDK_BUILD_OPTIONS, entryPoints: [path.join(src, 'web-sdk', 'index.ts')], outfile: bundleFile, write: true });
+await build({
+  ...WEB_SDK_BUILD_OPTIONS,
+  entryPoints: [path.join(src, 'web-sdk', 'index.ts')],
+  outfile: bundleFile,
+  write: true,
+});
 console.log(`build: compiled into ${shown}`);

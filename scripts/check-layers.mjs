@@ -48,11 +48,18 @@ function walk(dir, out = []) {
 }
 
 // Static imports and re-exports, type-only ones included; dynamic import() too.
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 function resolve(from, spec) {
   const base = path.resolve(path.dirname(from), spec);
-  for (const candidate of [base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base, `${base}.ts`, path.join(base, 'index.ts')]) {
+  for (const candidate of [
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.mjs$/, '.mts'),
+    base,
+    `${base}.ts`,
+    path.join(base, 'index.ts'),
+  ]) {
     try {
       if (statSync(candidate).isFile()) return candidate;
     } catch {
@@ -74,19 +81,33 @@ for (const file of files) {
     if (!target?.startsWith(src)) continue;
     targets.push(target);
     const [from, to] = [layerOf(file), layerOf(target)];
-    if (!allowed(from, to)) problems.push(`layer: ${path.relative(root, file)} (${from}) imports ${path.relative(root, target)} (${to})`);
+    if (!allowed(from, to))
+      problems.push(`layer: ${path.relative(root, file)} (${from}) imports ${path.relative(root, target)} (${to})`);
   }
   graph.set(file, targets);
 }
 
 const client = path.join(root, 'clients', 'typescript');
-const clientDependencies = Object.keys(JSON.parse(readFileSync(path.join(client, 'package.json'), 'utf8')).dependencies ?? {});
-const ANY_IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const clientDependencies = Object.keys(
+  JSON.parse(readFileSync(path.join(client, 'package.json'), 'utf8')).dependencies ?? {},
+);
+const ANY_IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 for (const file of walk(path.join(client, 'src'))) {
   for (const m of readFileSync(file, 'utf8').matchAll(ANY_IMPORT)) {
     const spec = m[1] ?? m[2];
-    const inside = spec.startsWith('.') ? resolve(file, spec)?.startsWith(path.join(client, 'src')) : clientDependencies.includes(spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'));
-    if (!inside) problems.push(`client: ${path.relative(root, file)} imports ${spec}, neither its own file nor a dependency in clients/typescript/package.json`);
+    const inside = spec.startsWith('.')
+      ? resolve(file, spec)?.startsWith(path.join(client, 'src'))
+      : clientDependencies.includes(
+          spec
+            .split('/')
+            .slice(0, spec.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
+    if (!inside)
+      problems.push(
+        `client: ${path.relative(root, file)} imports ${spec}, neither its own file nor a dependency in clients/typescript/package.json`,
+      );
   }
 }
 
@@ -119,7 +140,13 @@ function connect(v) {
   }
 }
 for (const v of graph.keys()) if (!state.has(v)) connect(v);
-for (const cycle of cycles) problems.push(`cycle: ${cycle.map((f) => path.relative(root, f)).sort().join(' ↔ ')}`);
+for (const cycle of cycles)
+  problems.push(
+    `cycle: ${cycle
+      .map((f) => path.relative(root, f))
+      .sort()
+      .join(' ↔ ')}`,
+  );
 
 for (const p of problems) console.log(p);
 console.log(`${files.length} files in src/, ${problems.length} problem${problems.length === 1 ? '' : 's'}`);

@@ -105,7 +105,8 @@ function resolve(doc: Json, schema: Json | undefined, seen = new Set<string>()):
     for (const part of schema.allOf.flatMap((p: Json) => resolve(doc, p, seen))) {
       Object.assign(merged.properties, part.properties);
       merged.required.push(...(part.required ?? []));
-      for (const [key, value] of Object.entries(part)) if (key !== 'properties' && key !== 'required') merged[key] = value;
+      for (const [key, value] of Object.entries(part))
+        if (key !== 'properties' && key !== 'required') merged[key] = value;
     }
     return [merged];
   }
@@ -114,27 +115,47 @@ function resolve(doc: Json, schema: Json | undefined, seen = new Set<string>()):
 
 function shapeOf(doc: Json, schema: Json | undefined): Shape {
   const variants = resolve(doc, schema);
-  const shape: Shape = { types: new Set(), values: undefined, properties: new Map(), required: new Set(), items: [], additional: [], limits: {}, patterns: new Set() };
+  const shape: Shape = {
+    types: new Set(),
+    values: undefined,
+    properties: new Map(),
+    required: new Set(),
+    items: [],
+    additional: [],
+    limits: {},
+    patterns: new Set(),
+  };
   let objectVariants = 0;
   const requiredCounts = new Map<string, number>();
   let listsValues = true;
   const values = new Set<string>();
   for (const v of variants) {
-    const types: string[] = Array.isArray(v.type) ? v.type : typeof v.type === 'string' ? [v.type] : v.properties ? ['object'] : 'const' in v || v.enum ? [] : ['any'];
+    const types: string[] = Array.isArray(v.type)
+      ? v.type
+      : typeof v.type === 'string'
+        ? [v.type]
+        : v.properties
+          ? ['object']
+          : 'const' in v || v.enum
+            ? []
+            : ['any'];
     const listed: unknown[] | undefined = 'const' in v ? [v.const] : Array.isArray(v.enum) ? v.enum : undefined;
     if (listed) {
       for (const value of listed) {
         values.add(JSON.stringify(value));
-        if (types.length === 0) shape.types.add(value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value);
+        if (types.length === 0)
+          shape.types.add(value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value);
       }
     } else if (!(types.length === 1 && types[0] === 'null')) listsValues = false;
     else values.add('null');
     for (const t of types) shape.types.add(t);
     if (types.includes('object')) {
       objectVariants++;
-      for (const [name, inner] of Object.entries((v.properties ?? {}) as Json)) if (!shape.properties.has(name)) shape.properties.set(name, inner as Json);
+      for (const [name, inner] of Object.entries((v.properties ?? {}) as Json))
+        if (!shape.properties.has(name)) shape.properties.set(name, inner as Json);
       for (const name of (v.required ?? []) as string[]) requiredCounts.set(name, (requiredCounts.get(name) ?? 0) + 1);
-      if (v.additionalProperties && typeof v.additionalProperties === 'object') shape.additional.push(v.additionalProperties);
+      if (v.additionalProperties && typeof v.additionalProperties === 'object')
+        shape.additional.push(v.additionalProperties);
     }
     if (v.items) shape.items.push(v.items);
     for (const key of [...UPPER_LIMITS, ...LOWER_LIMITS]) if (typeof v[key] === 'number') shape.limits[key] = v[key];
@@ -146,7 +167,8 @@ function shapeOf(doc: Json, schema: Json | undefined): Shape {
   return shape;
 }
 
-const covers = (types: Set<string>, t: string) => types.has('any') || types.has(t) || (t === 'integer' && types.has('number'));
+const covers = (types: Set<string>, t: string) =>
+  types.has('any') || types.has(t) || (t === 'integer' && types.has('number'));
 
 interface Sink {
   breaking(kind: BreakingKind, where: string, detail: string): void;
@@ -157,7 +179,14 @@ interface Sink {
  * A request schema (`request`: the new one must accept whatever the old one did) or a response
  * schema (`response`: the new one must promise whatever the old one did).
  */
-function compareSchemas(docs: [Json, Json], schemas: [Json | undefined, Json | undefined], side: 'request' | 'response', where: string, sink: Sink, depth = 0): void {
+function compareSchemas(
+  docs: [Json, Json],
+  schemas: [Json | undefined, Json | undefined],
+  side: 'request' | 'response',
+  where: string,
+  sink: Sink,
+  depth = 0,
+): void {
   if (depth > 24) return;
   const [before, after] = [shapeOf(docs[0], schemas[0]), shapeOf(docs[1], schemas[1])];
   const list = (types: Iterable<string>) => [...types].join(', ');
@@ -165,10 +194,12 @@ function compareSchemas(docs: [Json, Json], schemas: [Json | undefined, Json | u
   const dropped = [...before.types].filter((t) => !covers(after.types, t));
   const gained = [...after.types].filter((t) => !covers(before.types, t));
   if (side === 'request') {
-    if (dropped.length) sink.breaking('request-type-narrowed', where, `no longer accepts ${list(dropped)} (now ${list(after.types)})`);
+    if (dropped.length)
+      sink.breaking('request-type-narrowed', where, `no longer accepts ${list(dropped)} (now ${list(after.types)})`);
     if (gained.length) sink.compatible('request-type-widened', where, `also accepts ${list(gained)}`);
   } else {
-    if (gained.length) sink.breaking('response-type-widened', where, `may now be ${list(gained)} (was ${list(before.types)})`);
+    if (gained.length)
+      sink.breaking('response-type-widened', where, `may now be ${list(gained)} (was ${list(before.types)})`);
     if (dropped.length) sink.compatible('response-type-narrowed', where, `no longer ${list(dropped)}`);
   }
 
@@ -176,25 +207,38 @@ function compareSchemas(docs: [Json, Json], schemas: [Json | undefined, Json | u
     const removed = before.values ? [...before.values].filter((v) => !after.values?.has(v)) : [];
     const added = after.values ? [...after.values].filter((v) => !before.values?.has(v)) : [];
     if (side === 'request') {
-      if (!before.values && after.values) sink.breaking('request-enum-value-removed', where, `now limited to ${[...after.values].join(', ')}`);
-      else if (after.values && removed.length) sink.breaking('request-enum-value-removed', where, `no longer accepts ${removed.join(', ')}`);
-      if (before.values && added.length) sink.compatible('request-enum-value-added', where, `also accepts ${added.join(', ')}`);
+      if (!before.values && after.values)
+        sink.breaking('request-enum-value-removed', where, `now limited to ${[...after.values].join(', ')}`);
+      else if (after.values && removed.length)
+        sink.breaking('request-enum-value-removed', where, `no longer accepts ${removed.join(', ')}`);
+      if (before.values && added.length)
+        sink.compatible('request-enum-value-added', where, `also accepts ${added.join(', ')}`);
     } else {
-      if (before.values && !after.values) sink.breaking('response-type-widened', where, `no longer limited to ${[...before.values].join(', ')}`);
-      else if (before.values && added.length) sink.compatible('response-enum-value-added', where, `may now be ${added.join(', ')}: clients should accept values they do not know`);
+      if (before.values && !after.values)
+        sink.breaking('response-type-widened', where, `no longer limited to ${[...before.values].join(', ')}`);
+      else if (before.values && added.length)
+        sink.compatible(
+          'response-enum-value-added',
+          where,
+          `may now be ${added.join(', ')}: clients should accept values they do not know`,
+        );
     }
   }
 
   if (side === 'request') {
     for (const key of UPPER_LIMITS) {
       const [b, a] = [before.limits[key], after.limits[key]];
-      if (a !== undefined && (b === undefined || a < b)) sink.breaking('request-limit-tightened', where, `${key} ${b ?? 'none'} → ${a}`);
-      else if (b !== undefined && (a === undefined || a > b)) sink.compatible('request-limit-loosened', where, `${key} ${b} → ${a ?? 'none'}`);
+      if (a !== undefined && (b === undefined || a < b))
+        sink.breaking('request-limit-tightened', where, `${key} ${b ?? 'none'} → ${a}`);
+      else if (b !== undefined && (a === undefined || a > b))
+        sink.compatible('request-limit-loosened', where, `${key} ${b} → ${a ?? 'none'}`);
     }
     for (const key of LOWER_LIMITS) {
       const [b, a] = [before.limits[key], after.limits[key]];
-      if (a !== undefined && (b === undefined || a > b)) sink.breaking('request-limit-tightened', where, `${key} ${b ?? 'none'} → ${a}`);
-      else if (b !== undefined && (a === undefined || a < b)) sink.compatible('request-limit-loosened', where, `${key} ${b} → ${a ?? 'none'}`);
+      if (a !== undefined && (b === undefined || a > b))
+        sink.breaking('request-limit-tightened', where, `${key} ${b ?? 'none'} → ${a}`);
+      else if (b !== undefined && (a === undefined || a < b))
+        sink.compatible('request-limit-loosened', where, `${key} ${b} → ${a ?? 'none'}`);
     }
     const newPatterns = [...after.patterns].filter((p) => !before.patterns.has(p));
     if (newPatterns.length) sink.breaking('request-limit-tightened', where, newPatterns.join(', '));
@@ -210,26 +254,36 @@ function compareSchemas(docs: [Json, Json], schemas: [Json | undefined, Json | u
         else sink.compatible('response-optional-property-removed', at, 'an optional property no longer answered');
         continue;
       }
-      if (side === 'request' && !before.required.has(name) && after.required.has(name)) sink.breaking('request-property-required', at, 'now required');
-      if (side === 'request' && before.required.has(name) && !after.required.has(name)) sink.compatible('request-property-optional', at, 'now optional');
-      if (side === 'response' && before.required.has(name) && !after.required.has(name)) sink.breaking('response-property-optional', at, 'may now be missing');
-      if (side === 'response' && !before.required.has(name) && after.required.has(name)) sink.compatible('response-property-required', at, 'now always answered');
+      if (side === 'request' && !before.required.has(name) && after.required.has(name))
+        sink.breaking('request-property-required', at, 'now required');
+      if (side === 'request' && before.required.has(name) && !after.required.has(name))
+        sink.compatible('request-property-optional', at, 'now optional');
+      if (side === 'response' && before.required.has(name) && !after.required.has(name))
+        sink.breaking('response-property-optional', at, 'may now be missing');
+      if (side === 'response' && !before.required.has(name) && after.required.has(name))
+        sink.compatible('response-property-required', at, 'now always answered');
       compareSchemas(docs, [schema, next], side, at, sink, depth + 1);
     }
     for (const [name] of after.properties) {
       if (before.properties.has(name)) continue;
       const at = `${where}.${name}`;
-      if (side === 'request' && after.required.has(name)) sink.breaking('request-property-required', at, 'added as required');
+      if (side === 'request' && after.required.has(name))
+        sink.breaking('request-property-required', at, 'added as required');
       else if (side === 'request') sink.compatible('request-property-added', at, 'new optional property');
       else sink.compatible('response-property-added', at, 'new property');
     }
-    if (before.additional[0] && after.additional[0]) compareSchemas(docs, [before.additional[0], after.additional[0]], side, `${where}{*}`, sink, depth + 1);
+    if (before.additional[0] && after.additional[0])
+      compareSchemas(docs, [before.additional[0], after.additional[0]], side, `${where}{*}`, sink, depth + 1);
   }
-  if (before.items[0] && after.items[0]) compareSchemas(docs, [before.items[0], after.items[0]], side, `${where}[]`, sink, depth + 1);
+  if (before.items[0] && after.items[0])
+    compareSchemas(docs, [before.items[0], after.items[0]], side, `${where}[]`, sink, depth + 1);
 }
 
 const requirementKey = (requirement: Record<string, string[]>) =>
-  Object.entries(requirement).map(([scheme, scopes]) => `${scheme}${scopes.length ? `(${[...scopes].sort().join(' ')})` : ''}`).sort().join(' + ') || 'none';
+  Object.entries(requirement)
+    .map(([scheme, scopes]) => `${scheme}${scopes.length ? `(${[...scopes].sort().join(' ')})` : ''}`)
+    .sort()
+    .join(' + ') || 'none';
 
 function compareSecurity(doc: [Json, Json], ops: [Json, Json], where: string, sink: Sink): void {
   const keys = (d: Json, op: Json) => {
@@ -237,8 +291,12 @@ function compareSecurity(doc: [Json, Json], ops: [Json, Json], where: string, si
     return new Set(requirements.length === 0 ? ['none'] : requirements.map(requirementKey));
   };
   const [before, after] = [keys(doc[0], ops[0]), keys(doc[1], ops[1])];
-  for (const k of before) if (!after.has(k)) sink.breaking('security-tightened', where, `no longer accepts ${k === 'none' ? 'calls without credentials' : k}`);
-  for (const k of after) if (!before.has(k)) sink.compatible('security-loosened', where, `also accepts ${k === 'none' ? 'calls without credentials' : k}`);
+  for (const k of before)
+    if (!after.has(k))
+      sink.breaking('security-tightened', where, `no longer accepts ${k === 'none' ? 'calls without credentials' : k}`);
+  for (const k of after)
+    if (!before.has(k))
+      sink.compatible('security-loosened', where, `also accepts ${k === 'none' ? 'calls without credentials' : k}`);
 }
 
 function compareParameters(docs: [Json, Json], ops: [Json, Json], where: string, sink: Sink): void {
@@ -269,11 +327,23 @@ function compareRequestBodies(docs: [Json, Json], ops: [Json, Json], where: stri
     if (before) sink.breaking('request-media-removed', `${where} request`, 'no longer takes a body');
     return;
   }
-  if (after.required && !before?.required) sink.breaking('request-body-required', `${where} request`, before ? 'the body is now required' : 'added as required');
+  if (after.required && !before?.required)
+    sink.breaking(
+      'request-body-required',
+      `${where} request`,
+      before ? 'the body is now required' : 'added as required',
+    );
   for (const [media, content] of Object.entries((before?.content ?? {}) as Json)) {
     const next = after.content?.[media];
     if (!next) sink.breaking('request-media-removed', `${where} request`, `no longer takes ${media}`);
-    else compareSchemas(docs, [content.schema, next.schema], 'request', `${where} request ${media === 'application/json' ? '' : `${media} `}body`, sink);
+    else
+      compareSchemas(
+        docs,
+        [content.schema, next.schema],
+        'request',
+        `${where} request ${media === 'application/json' ? '' : `${media} `}body`,
+        sink,
+      );
   }
 }
 
@@ -296,14 +366,20 @@ function compareResponses(docs: [Json, Json], ops: [Json, Json], where: string, 
       compareSchemas(docs, [content.schema, nextContent.schema], 'response', `${where} ${status} body`, sink);
     }
   }
-  for (const status of Object.keys(after)) if (!(status in before)) sink.compatible('response-status-added', `${where} ${status}`, 'new answer');
+  for (const status of Object.keys(after))
+    if (!(status in before)) sink.compatible('response-status-added', `${where} ${status}`, 'new answer');
 }
 
 const operationsOf = (doc: Json): Map<string, Json> => {
   const ops = new Map<string, Json>();
   for (const [p, item] of Object.entries((doc.paths ?? {}) as Json)) {
     if (p.startsWith('/console/')) continue;
-    for (const method of METHODS) if (item[method]) ops.set(`${method.toUpperCase()} ${p}`, { ...item[method], parameters: [...(item.parameters ?? []), ...(item[method].parameters ?? [])] });
+    for (const method of METHODS)
+      if (item[method])
+        ops.set(`${method.toUpperCase()} ${p}`, {
+          ...item[method],
+          parameters: [...(item.parameters ?? []), ...(item[method].parameters ?? [])],
+        });
   }
   return ops;
 };
@@ -311,11 +387,19 @@ const operationsOf = (doc: Json): Map<string, Json> => {
 /** A credential scheme removed, or sent otherwise (another header name, place or type): every caller using it breaks. */
 function compareSecuritySchemes(docs: [Json, Json], sink: Sink): void {
   const [before, after] = docs.map((d) => (d.components?.securitySchemes ?? {}) as Json) as [Json, Json];
-  const form = (scheme: Json) => JSON.stringify([scheme.type, scheme.in, scheme.name?.toLowerCase(), scheme.scheme?.toLowerCase(), scheme.bearerFormat]);
+  const form = (scheme: Json) =>
+    JSON.stringify([
+      scheme.type,
+      scheme.in,
+      scheme.name?.toLowerCase(),
+      scheme.scheme?.toLowerCase(),
+      scheme.bearerFormat,
+    ]);
   for (const [name, scheme] of Object.entries(before)) {
     const next = after[name];
     if (!next) sink.breaking('security-scheme-changed', `security scheme ${name}`, 'removed');
-    else if (form(scheme) !== form(next)) sink.breaking('security-scheme-changed', `security scheme ${name}`, `was ${form(scheme)}, now ${form(next)}`);
+    else if (form(scheme) !== form(next))
+      sink.breaking('security-scheme-changed', `security scheme ${name}`, `was ${form(scheme)}, now ${form(next)}`);
   }
 }
 
@@ -349,7 +433,9 @@ export function compareOpenApi(released: Json, current: Json): Comparison {
     compareRequestBodies(docs, pair, name, sink);
     compareResponses(docs, pair, name, sink);
   }
-  for (const [name, op] of after) if (!before.has(name)) sink.compatible('operation-added', name, op.operationId ? `operation ${op.operationId}` : 'new operation');
+  for (const [name, op] of after)
+    if (!before.has(name))
+      sink.compatible('operation-added', name, op.operationId ? `operation ${op.operationId}` : 'new operation');
   return result;
 }
 
@@ -376,8 +462,10 @@ export function releasedForm(doc: Json): Json {
 export function formatComparison({ breaking, compatible }: Comparison): string {
   const lines = (changes: Change<string>[]) => changes.map((c) => `  ${c.kind}  ${c.where}: ${c.detail}`);
   return [
-    `Breaking changes: ${breaking.length}`, ...lines(breaking),
-    `Additions and other compatible changes: ${compatible.length}`, ...lines(compatible),
+    `Breaking changes: ${breaking.length}`,
+    ...lines(breaking),
+    `Additions and other compatible changes: ${compatible.length}`,
+    ...lines(compatible),
   ].join('\n');
 }
 
@@ -395,7 +483,9 @@ async function main(args: string[]): Promise<number> {
   const releasedFile = args[0] ?? lastReleasedFile();
   const current = args[1] ? readJson(args[1]) : await buildOpenApiDocument();
   const comparison = compareOpenApi(readJson(releasedFile), current);
-  console.log(`${path.relative(process.cwd(), releasedFile)} → ${args[1] ?? "today's document"}\n${formatComparison(comparison)}`);
+  console.log(
+    `${path.relative(process.cwd(), releasedFile)} → ${args[1] ?? "today's document"}\n${formatComparison(comparison)}`,
+  );
   return comparison.breaking.length > 0 ? 1 : 0;
 }
 

@@ -27,7 +27,11 @@ function standIn(): unknown {
 /** The whole document with the default configuration (operator API included, as with an admin token). */
 export async function buildOpenApiDocument(): Promise<OpenApiDocument> {
   const config = loadConfig({ LOG_LEVEL: 'silent', SIGNPOST_ADMIN_TOKEN: 'document-only-token-0123456789abcdef' });
-  const real: Partial<AppDeps> = { config, log: createLogger({ level: 'silent', pretty: false }), metrics: createMetrics() };
+  const real: Partial<AppDeps> = {
+    config,
+    log: createLogger({ level: 'silent', pretty: false }),
+    metrics: createMetrics(),
+  };
   const deps = new Proxy(real, { get: (t, key: string) => t[key as keyof AppDeps] ?? standIn() }) as AppDeps;
   const app = await buildApp(deps);
   try {
@@ -46,10 +50,13 @@ export function serviceApiDocument(doc: OpenApiDocument): OpenApiDocument {
   const paths: OpenApiDocument = {};
   for (const [path, methods] of Object.entries(doc.paths as OpenApiDocument)) {
     const kept = Object.entries(methods as OpenApiDocument).filter(([, op]) =>
-      (op.security ?? []).some((requirement: Record<string, string[]>) => 'apiKey' in requirement));
+      (op.security ?? []).some((requirement: Record<string, string[]>) => 'apiKey' in requirement),
+    );
     if (kept.length > 0) paths[path] = Object.fromEntries(kept);
   }
-  const usedTags = new Set(Object.values(paths).flatMap((methods) => Object.values(methods as OpenApiDocument).flatMap((op) => op.tags ?? [])));
+  const usedTags = new Set(
+    Object.values(paths).flatMap((methods) => Object.values(methods as OpenApiDocument).flatMap((op) => op.tags ?? [])),
+  );
   const part: OpenApiDocument = structuredClone({
     ...doc,
     info: { ...doc.info, title: 'Signpost Service API' },

@@ -74,7 +74,12 @@ export interface Container {
 export async function openStores(config: Config, log: Logger): Promise<{ postgres: Postgres; clickhouse: Clickhouse }> {
   const postgres = await createPostgres({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
   try {
-    const clickhouseOptions = { url: config.clickhouseUrl, database: config.clickhouseDatabase, dataDir: config.dataDir, log };
+    const clickhouseOptions = {
+      url: config.clickhouseUrl,
+      database: config.clickhouseDatabase,
+      dataDir: config.dataDir,
+      log,
+    };
     let clickhouse = await createClickhouse(clickhouseOptions);
     const applied = await withMigrationLock(postgres.sql, async (tx) => {
       await migratePostgres(tx, log);
@@ -97,23 +102,29 @@ export async function openStores(config: Config, log: Logger): Promise<{ postgre
 
 export async function createContainer(config: Config, log: Logger): Promise<Container> {
   const { box: secretBox, generated } = loadSecretBox({ keySpec: config.piiEncryptionKey, dataDir: config.dataDir });
-  if (generated) log.warn({ dataDir: config.dataDir }, 'generated an encryption key in DATA_DIR; set PII_ENCRYPTION_KEY when several instances run');
+  if (generated)
+    log.warn(
+      { dataDir: config.dataDir },
+      'generated an encryption key in DATA_DIR; set PII_ENCRYPTION_KEY when several instances run',
+    );
   const { postgres, clickhouse } = await openStores(config, log);
   // A metric whose store does not answer in time (JetStream's consumer info on a busy server) is
   // left out of that scrape; the rest of /metrics still answers.
-  const metrics: Metrics = createMetrics(undefined, (metric, err) => log.warn({ err, metric }, 'a metric could not be collected for /metrics'));
+  const metrics: Metrics = createMetrics(undefined, (metric, err) =>
+    log.warn({ err, metric }, 'a metric could not be collected for /metrics'),
+  );
   let bus: Bus | undefined;
   try {
     bus = config.natsUrl
       ? await createNatsBus({ url: config.natsUrl, namespace: config.natsNamespace, log })
       : createMemoryBus({
-        log,
-        metrics,
-        // The log, the consumers' checkpoints and the dead letters; what an earlier version spooled at a stop.
-        dir: path.join(config.dataDir, 'bus'),
-        legacySpoolDir: path.join(config.dataDir, 'spool', 'bus'),
-        fsyncIntervalMs: config.busFsyncIntervalMs,
-      });
+          log,
+          metrics,
+          // The log, the consumers' checkpoints and the dead letters; what an earlier version spooled at a stop.
+          dir: path.join(config.dataDir, 'bus'),
+          legacySpoolDir: path.join(config.dataDir, 'spool', 'bus'),
+          fsyncIntervalMs: config.busFsyncIntervalMs,
+        });
     return await assemble(config, log, { secretBox, postgres, clickhouse, bus, metrics });
   } catch (err) {
     // A start that fails half-way leaves nothing open behind it.
@@ -137,13 +148,25 @@ async function assemble(
   const { worker } = config.roles;
   // Visitor hashes use a key of the deployment's own, kept sealed in PostgreSQL: every worker
   // instance hashes a visitor alike.
-  const visitor = worker ? createVisitorHasher(await createBlindIndex({ sql: postgres.sql, secretBox }).derivedKey('visitors')) : undefined;
+  const visitor = worker
+    ? createVisitorHasher(await createBlindIndex({ sql: postgres.sql, secretBox }).derivedKey('visitors'))
+    : undefined;
   const consumers: Consumer[] = visitor
     ? await composeOlapConsumers({ config, log, metrics, bus, sink: createRowSink(clickhouse), enrich, visitor })
     : [];
   const clock = () => new Date();
   const audit = composeAuditTrail({ sql: postgres.sql, secretBox, clock });
-  const webhooks = await composeWebhooks({ config, log, metrics, bus, sql: postgres.sql, secretBox, enrich, consume: worker, audit });
+  const webhooks = await composeWebhooks({
+    config,
+    log,
+    metrics,
+    bus,
+    sql: postgres.sql,
+    secretBox,
+    enrich,
+    consume: worker,
+    audit,
+  });
   if (webhooks.consumer) consumers.push(webhooks.consumer);
   const webhookWorker = webhooks.worker;
   const events: EventPublisher = composePublisher({ config, log, metrics, bus });
@@ -203,7 +226,18 @@ async function assemble(
     usageMeter,
   };
   const clickCounts = createClickCounts({ client: clickhouse.client, log });
-  const wiring: Wiring = { config, log, sql, clickhouse: clickhouse.client, secretBox, events, repos, clickCounts, clock, linkChanged };
+  const wiring: Wiring = {
+    config,
+    log,
+    sql,
+    clickhouse: clickhouse.client,
+    secretBox,
+    events,
+    repos,
+    clickCounts,
+    clock,
+    linkChanged,
+  };
   const domains = composeDomains(wiring);
   const apps = composeApps({ ...wiring, associationFiles: associationFiles.files });
   const access = composeAccess(wiring);
@@ -214,7 +248,10 @@ async function assemble(
     keylessPerSecond: config.sdkKeylessRateLimitPerSecond,
     keylessBurst: config.sdkKeylessRateLimitBurst,
   });
-  const deepLinks = composeDeepLinks({ ...wiring, keylessLimit: (app, clientAddress) => sdkRateLimit.keyless(app, clientAddress) });
+  const deepLinks = composeDeepLinks({
+    ...wiring,
+    keylessLimit: (app, clientAddress) => sdkRateLimit.keyless(app, clientAddress),
+  });
   const authFailures = createAuthFailureLimiters(config.authFailures);
   const deps: AppDeps = {
     links: composeLinks(wiring),
@@ -258,13 +295,20 @@ async function assemble(
   ready = true;
 
   // Scrapes go on during the drain; the server closes with the stores.
-  const metricsServer = config.metricsPort === undefined
-    ? undefined
-    : createMetricsServer({ metrics, token: config.metricsToken, onError: (err) => log.error({ err }, 'metrics scrape failed') });
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : createMetricsServer({
+          metrics,
+          token: config.metricsToken,
+          onError: (err) => log.error({ err }, 'metrics scrape failed'),
+        });
   const metricsAddress = () => {
     const address = metricsServer?.address();
     if (!address) return undefined;
-    return typeof address === 'string' ? address : `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    return typeof address === 'string'
+      ? address
+      : `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   };
 
   let closing: Promise<void> | undefined;

@@ -18,7 +18,13 @@ interface Partner {
 
 interface SessionJson {
   user: { id: number; email: string; name: string | null; language: string };
-  memberships: { organizationId: number; organizationName: string; plan: string; role: string; permissions: string[] }[];
+  memberships: {
+    organizationId: number;
+    organizationName: string;
+    plan: string;
+    role: string;
+    permissions: string[];
+  }[];
   csrfToken: string;
   expiresAt: string;
 }
@@ -73,7 +79,11 @@ describe('accounts end to end', () => {
   };
 
   async function createPartner(body: Record<string, unknown>): Promise<Partner> {
-    const res = await svc.admin('POST', '/partners', { loginUrl: LOGIN_URL, contactEmail: 'dev@partner.example', ...body });
+    const res = await svc.admin('POST', '/partners', {
+      loginUrl: LOGIN_URL,
+      contactEmail: 'dev@partner.example',
+      ...body,
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as Partner;
   }
@@ -92,7 +102,9 @@ describe('accounts end to end', () => {
     await isolation?.dispose();
   });
 
-  it('a new partner user consents, confirms by mail and lands in their own organization; the next sign-in goes straight in', { timeout: 60_000 }, async () => {
+  it('a new partner user consents, confirms by mail and lands in their own organization; the next sign-in goes straight in', {
+    timeout: 60_000,
+  }, async () => {
     const partner = await createPartner({ serviceName: 'Partner Shop', allowedOrigins: [BASE, PARTNER_ORIGIN] });
     browser = await launchChromium();
     // A Korean user's browser: the pages answer in Accept-Language's first language we speak.
@@ -159,18 +171,28 @@ describe('accounts end to end', () => {
 
   it('an existing member signing in through a partner links the accounts by mail and joins the partner organization', async () => {
     const first = await svc.createOrganization('Ann Analytics', 'FREE');
-    const member = await svc.admin('POST', `/organizations/${first.id}/members`, { email: 'ann@example.com', role: 'analyst', name: 'Ann' });
+    const member = await svc.admin('POST', `/organizations/${first.id}/members`, {
+      email: 'ann@example.com',
+      role: 'analyst',
+      name: 'Ann',
+    });
     expect(member.statusCode, member.body).toBe(201);
     const partnerOrg = await svc.createOrganization('Partner Org', 'FREE');
     const partner = await createPartner({
-      serviceName: 'Ann Partner', allowedOrigins: [PARTNER_ORIGIN], organizationId: partnerOrg.id, defaultRole: 'developer',
+      serviceName: 'Ann Partner',
+      allowedOrigins: [PARTNER_ORIGIN],
+      organizationId: partnerOrg.id,
+      defaultRole: 'developer',
     });
 
     // The address in the token differs from the account's only in case.
     const token = await signToken(partner, 'ann-partner', { email: 'ANN@example.com' });
-    const callback = await http(`/sso/callback?token=${encodeURIComponent(token)}&client_id=${encodeURIComponent(partner.clientId)}`, {
-      headers: { referer: `${PARTNER_ORIGIN}/app` },
-    });
+    const callback = await http(
+      `/sso/callback?token=${encodeURIComponent(token)}&client_id=${encodeURIComponent(partner.clientId)}`,
+      {
+        headers: { referer: `${PARTNER_ORIGIN}/app` },
+      },
+    );
     const page = await callback.text();
     expect(callback.status, page).toBe(200);
     expect(callback.headers.get('content-type')).toMatch(/^text\/html/);
@@ -207,7 +229,9 @@ describe('accounts end to end', () => {
 
     const listed = await svc.admin('GET', `/organizations/${partnerOrg.id}/members`);
     expect(listed.statusCode).toBe(200);
-    expect((listed.json() as { email: string; role: string }[]).map((m) => [m.email, m.role])).toEqual([['ann@example.com', 'developer']]);
+    expect((listed.json() as { email: string; role: string }[]).map((m) => [m.email, m.role])).toEqual([
+      ['ann@example.com', 'developer'],
+    ]);
   });
 
   it('the sign-in form mails a one-time link to a known address only, and refuses a post without Origin', async () => {
@@ -231,7 +255,10 @@ describe('accounts end to end', () => {
     expect(known.status, knownPage).toBe(200);
     expect(knownPage).toContain('메일을 확인하세요');
 
-    const mail = await peer.waitFor((m) => mailTo('ann@example.com')(m) && m.subject === 'Signpost 로그인 링크', 10_000);
+    const mail = await peer.waitFor(
+      (m) => mailTo('ann@example.com')(m) && m.subject === 'Signpost 로그인 링크',
+      10_000,
+    );
     expect(peer.messages.filter(mailTo('ann@example.com')).length).toBe(before + 1);
     const link = linkIn(mail);
     const followed = await http(new URL(link).pathname + new URL(link).search);
@@ -259,9 +286,15 @@ describe('accounts end to end', () => {
     expect(peer.messages.length).toBe(count);
   });
 
-  it('the console: an owner invites a member and sees it in the audit log; an analyst cannot', { timeout: 60_000 }, async () => {
+  it('the console: an owner invites a member and sees it in the audit log; an analyst cannot', {
+    timeout: 60_000,
+  }, async () => {
     const org = await svc.createOrganization('Team Console', 'PRO');
-    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'lead@example.com', role: 'owner', name: 'Lead' });
+    await svc.admin('POST', `/organizations/${org.id}/members`, {
+      email: 'lead@example.com',
+      role: 'owner',
+      name: 'Lead',
+    });
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'viewer@example.com', role: 'analyst' });
     browser ??= await launchChromium();
     const { ctx: ownerCtx, page } = await signInAs(browser, svc, BASE, 'lead@example.com');
@@ -273,7 +306,10 @@ describe('accounts end to end', () => {
     await page.getByRole('button', { name: '초대' }).click();
     await expect.poll(() => page.getByRole('status').innerText()).toContain('newbie@example.com');
     await expect.poll(() => page.getByRole('row').count()).toBe(4);
-    const members = (await svc.admin('GET', `/organizations/${org.id}/members`)).json() as { email: string; role: string }[];
+    const members = (await svc.admin('GET', `/organizations/${org.id}/members`)).json() as {
+      email: string;
+      role: string;
+    }[];
     expect(members.find((m) => m.email === 'newbie@example.com')?.role).toBe('analyst');
     // The new member hears of it by mail, in their language, with a link that signs them in.
     const invitation = await peer.waitFor(mailTo('newbie@example.com'), 10_000);
@@ -320,7 +356,9 @@ describe('accounts end to end', () => {
     await expect.poll(() => page.locator('main').innerText()).toContain('등록된 도메인이 없습니다.');
     await page.getByLabel('도메인').fill('go.team-console.example');
     await page.getByRole('button', { name: '추가', exact: true }).click();
-    await expect.poll(() => page.getByTestId('cname').innerText()).toBe('go.team-console.example. CNAME cname.127.0.0.1.');
+    await expect
+      .poll(() => page.getByTestId('cname').innerText())
+      .toBe('go.team-console.example. CNAME cname.127.0.0.1.');
     expect(await page.locator('main').innerText()).toContain('확인 대기');
     await expectAccessible(page, 'custom domains screen');
 
@@ -332,7 +370,9 @@ describe('accounts end to end', () => {
     await page.getByLabel('URL 스킴').fill('teamapp');
     await page.getByRole('button', { name: '등록', exact: true }).click();
     await expect.poll(() => page.getByRole('status').innerText()).toContain('Team App');
-    const apps = (await svc.service('GET', '/mobile-apps', org.apiKey)).json() as { content: { id: number; apiKey: string; scheme: string }[] };
+    const apps = (await svc.service('GET', '/mobile-apps', org.apiKey)).json() as {
+      content: { id: number; apiKey: string; scheme: string }[];
+    };
     expect(apps.content).toHaveLength(1);
     expect(apps.content[0]!.scheme).toBe('teamapp://');
     // The list refreshes after the notice shows: wait for the card.
@@ -393,17 +433,22 @@ describe('accounts end to end', () => {
     expect(await viewer.getByRole('button', { name: '초대' }).isDisabled()).toBe(true);
     expect(await viewer.locator('main').innerText()).toContain('멤버를 관리하려면 관리자 이상의 역할이 필요합니다.');
     await viewer.getByRole('link', { name: 'API 키' }).click();
-    await expect.poll(() => viewer.locator('main').innerText()).toContain('API 키는 개발자 이상의 역할만 관리할 수 있습니다.');
+    await expect
+      .poll(() => viewer.locator('main').innerText())
+      .toContain('API 키는 개발자 이상의 역할만 관리할 수 있습니다.');
     await viewer.getByRole('link', { name: '링크' }).click();
     await expect.poll(() => viewer.getByRole('link', { name: `${BASE}/spring-sale` }).count()).toBe(1);
     expect(await viewer.getByRole('button', { name: '만들기' }).isDisabled()).toBe(true);
-    const csrf = ((await (await viewer.request.get(`${BASE}/console/api/session`)).json()) as { csrfToken: string }).csrfToken;
+    const csrf = ((await (await viewer.request.get(`${BASE}/console/api/session`)).json()) as { csrfToken: string })
+      .csrfToken;
     const refused = await viewer.request.post(`${BASE}/console/api/organizations/${org.id}/members`, {
-      headers: { 'x-csrf-token': csrf, origin: BASE }, data: { email: 'sneaky@example.com', role: 'owner' },
+      headers: { 'x-csrf-token': csrf, origin: BASE },
+      data: { email: 'sneaky@example.com', role: 'owner' },
     });
     expect(refused.status()).toBe(403);
     const link = await viewer.request.post(`${BASE}/console/api/organizations/${org.id}/urls`, {
-      headers: { 'x-csrf-token': csrf, origin: BASE }, data: { url: 'https://example.com/sneaky' },
+      headers: { 'x-csrf-token': csrf, origin: BASE },
+      data: { url: 'https://example.com/sneaky' },
     });
     expect(link.status()).toBe(403);
     expect(((await link.json()) as { code: string }).code).toBe('ROLE_FORBIDDEN');

@@ -18,8 +18,18 @@ afterAll(async () => {
 
 describe('operator token', () => {
   it('answers 401 with the error body for a missing or wrong token', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: ADMIN_TOKEN }, { authorization: `Basic ${ADMIN_TOKEN}` }]) {
-      const res = await svc.inject({ method: 'POST', url: '/api/admin/v1/organizations', headers, payload: { name: 'x' } });
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong' },
+      { authorization: ADMIN_TOKEN },
+      { authorization: `Basic ${ADMIN_TOKEN}` },
+    ]) {
+      const res = await svc.inject({
+        method: 'POST',
+        url: '/api/admin/v1/organizations',
+        headers,
+        payload: { name: 'x' },
+      });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toMatchObject({ status: 401, error: 'Unauthorized', code: 'ADMIN_TOKEN_INVALID' });
     }
@@ -78,8 +88,13 @@ describe('organizations', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id, plan: 'BUSINESS', monthlyQuota: 5000 });
     // Omitting monthlyQuota keeps the override.
-    expect((await svc.admin('PUT', `/organizations/${id}/plan`, { plan: 'PRO' })).json()).toMatchObject({ plan: 'PRO', monthlyQuota: 5000 });
-    expect((await svc.admin('PUT', `/organizations/${id}/plan`, { plan: 'PRO', monthlyQuota: -1 })).statusCode).toBe(400);
+    expect((await svc.admin('PUT', `/organizations/${id}/plan`, { plan: 'PRO' })).json()).toMatchObject({
+      plan: 'PRO',
+      monthlyQuota: 5000,
+    });
+    expect((await svc.admin('PUT', `/organizations/${id}/plan`, { plan: 'PRO', monthlyQuota: -1 })).statusCode).toBe(
+      400,
+    );
     const missing = await svc.admin('PUT', '/organizations/987654/plan', { plan: 'PRO' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ code: 'ORGANIZATION_NOT_FOUND' });
@@ -134,19 +149,25 @@ describe('custom domains', () => {
     const sub = await svc.admin('POST', `/organizations/${id}/custom-domains`, { domainName: 'acme.sgnp.example' });
     expect(sub.json()).toMatchObject({ status: 'PENDING', cnameRecordName: null, cnameRecordValue: null });
     const other = await svc.createOrganization('Other');
-    const dup = await svc.admin('POST', `/organizations/${other.id}/custom-domains`, { domainName: 'ACME.sgnp.example' });
+    const dup = await svc.admin('POST', `/organizations/${other.id}/custom-domains`, {
+      domainName: 'ACME.sgnp.example',
+    });
     expect(dup.statusCode).toBe(409);
     expect(dup.json()).toMatchObject({ status: 409, code: 'DOMAIN_TAKEN' });
     for (const bad of ['localhost', 'http://x.com', 'a..b.com', 'x.com:8080', '-a.com', 'sgnp.example']) {
       const res = await svc.admin('POST', `/organizations/${id}/custom-domains`, { domainName: bad });
       expect([400, 409]).toContain(res.statusCode);
     }
-    expect((await svc.admin('POST', '/organizations/987654/custom-domains', { domainName: 'z.example.org' })).statusCode).toBe(404);
+    expect(
+      (await svc.admin('POST', '/organizations/987654/custom-domains', { domainName: 'z.example.org' })).statusCode,
+    ).toBe(404);
   });
 
   it('lets the operator override the status', async () => {
     const { id } = await svc.createOrganization('Override');
-    const domain = (await svc.admin('POST', `/organizations/${id}/custom-domains`, { domainName: 'links.override.io' })).json();
+    const domain = (
+      await svc.admin('POST', `/organizations/${id}/custom-domains`, { domainName: 'links.override.io' })
+    ).json();
     for (const status of ['VERIFIED', 'ACTIVE', 'REVOKED', 'FAILED', 'PENDING']) {
       const res = await svc.admin('PUT', `/custom-domains/${domain.id}/status`, { status });
       expect(res.statusCode).toBe(200);
@@ -161,7 +182,10 @@ describe('webhook settings', () => {
   it('stores the endpoint with the secret sealed, all categories by default', async () => {
     const { id } = await svc.createOrganization('Hooked');
     const secret = 'whsec-0123456789-abcdef';
-    const res = await svc.admin('PUT', `/organizations/${id}/webhook`, { url: 'https://hooks.example.com/signpost', secret });
+    const res = await svc.admin('PUT', `/organizations/${id}/webhook`, {
+      url: 'https://hooks.example.com/signpost',
+      secret,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       url: 'https://hooks.example.com/signpost',
@@ -175,19 +199,40 @@ describe('webhook settings', () => {
     expect(row!.secret_sealed).not.toContain(secret);
     expect(svc.container.deps.secretBox.open(row!.secret_sealed)).toBe(secret);
 
-    const narrowed = await svc.admin('PUT', `/organizations/${id}/webhook`, { url: 'https://hooks.example.com/v2', secret, events: ['click', 'goal'] });
+    const narrowed = await svc.admin('PUT', `/organizations/${id}/webhook`, {
+      url: 'https://hooks.example.com/v2',
+      secret,
+      events: ['click', 'goal'],
+    });
     expect(narrowed.json()).toMatchObject({ events: ['click', 'goal'], secretRotation: false });
-    const rotated = await svc.admin('PUT', `/organizations/${id}/webhook`, { url: 'https://hooks.example.com/v2', secret: 'whsec-new-secret-9876543' });
+    const rotated = await svc.admin('PUT', `/organizations/${id}/webhook`, {
+      url: 'https://hooks.example.com/v2',
+      secret: 'whsec-new-secret-9876543',
+    });
     expect(rotated.json().secretRotation).toBe(true);
   });
 
   it('refuses plain HTTP, short secrets and unknown categories', async () => {
     const { id } = await svc.createOrganization('HookRules');
-    const http = await svc.admin('PUT', `/organizations/${id}/webhook`, { url: 'http://hooks.example.com/x', secret: 'whsec-0123456789-abcdef' });
+    const http = await svc.admin('PUT', `/organizations/${id}/webhook`, {
+      url: 'http://hooks.example.com/x',
+      secret: 'whsec-0123456789-abcdef',
+    });
     expect(http.statusCode).toBe(400);
     expect(http.json().code).toBe('WEBHOOK_URL_INSECURE');
-    expect((await svc.admin('PUT', `/organizations/${id}/webhook`, { url: 'https://h.example.com', secret: 'short' })).statusCode).toBe(400);
-    expect((await svc.admin('PUT', `/organizations/${id}/webhook`, { url: 'https://h.example.com', secret: 'whsec-0123456789-abcdef', events: ['clicks'] })).statusCode).toBe(400);
+    expect(
+      (await svc.admin('PUT', `/organizations/${id}/webhook`, { url: 'https://h.example.com', secret: 'short' }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await svc.admin('PUT', `/organizations/${id}/webhook`, {
+          url: 'https://h.example.com',
+          secret: 'whsec-0123456789-abcdef',
+          events: ['clicks'],
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -203,7 +248,9 @@ describe('SSO partners', () => {
     const { clientId, sharedSecret } = res.json();
     expect(clientId).toMatch(/^spc_/);
     expect(sharedSecret.length).toBeGreaterThanOrEqual(43);
-    const [row] = await svc.container.postgres.sql<{ shared_secret_sealed: string; contact_email_sealed: string; allowed_origins: string[] }[]>`
+    const [row] = await svc.container.postgres.sql<
+      { shared_secret_sealed: string; contact_email_sealed: string; allowed_origins: string[] }[]
+    >`
       select shared_secret_sealed, contact_email_sealed, allowed_origins from sso_partners where client_id = ${clientId}`;
     expect(row!.shared_secret_sealed).not.toContain(sharedSecret);
     expect(row!.contact_email_sealed).not.toContain('dev@partner.example');
@@ -213,16 +260,25 @@ describe('SSO partners', () => {
 
   it('accepts comma-separated origins and refuses non-https login URLs and bad origins', async () => {
     const ok = await svc.admin('POST', '/partners', {
-      serviceName: 'Comma', allowedOrigins: 'https://a.example, https://b.example', loginUrl: 'https://a.example/login', contactEmail: 'a@a.example',
+      serviceName: 'Comma',
+      allowedOrigins: 'https://a.example, https://b.example',
+      loginUrl: 'https://a.example/login',
+      contactEmail: 'a@a.example',
     });
     expect(ok.statusCode).toBe(201);
     const httpLogin = await svc.admin('POST', '/partners', {
-      serviceName: 'Bad', allowedOrigins: [], loginUrl: 'http://a.example/login', contactEmail: 'a@a.example',
+      serviceName: 'Bad',
+      allowedOrigins: [],
+      loginUrl: 'http://a.example/login',
+      contactEmail: 'a@a.example',
     });
     expect(httpLogin.statusCode).toBe(400);
     expect(httpLogin.json().message).toContain('loginUrl');
     const badOrigin = await svc.admin('POST', '/partners', {
-      serviceName: 'Bad', allowedOrigins: ['https://a.example/path'], loginUrl: 'https://a.example/login', contactEmail: 'a@a.example',
+      serviceName: 'Bad',
+      allowedOrigins: ['https://a.example/path'],
+      loginUrl: 'https://a.example/login',
+      contactEmail: 'a@a.example',
     });
     expect(badOrigin.statusCode).toBe(400);
   });
@@ -266,18 +322,25 @@ describe('list endpoints, paged (page from 0, size up to 100) like the rest of t
     // A deleted key is no longer listed or readable; another organization's key is not found there.
     await svc.admin('DELETE', `/organizations/${org.id}/api-keys/${second.id}`);
     expect((await svc.admin('GET', `/organizations/${org.id}/api-keys`)).json().totalElements).toBe(1);
-    expect((await svc.admin('GET', `/organizations/${org.id}/api-keys/${second.id}`)).json()).toMatchObject({ code: 'API_KEY_NOT_FOUND' });
+    expect((await svc.admin('GET', `/organizations/${org.id}/api-keys/${second.id}`)).json()).toMatchObject({
+      code: 'API_KEY_NOT_FOUND',
+    });
     const stranger = await svc.createOrganization('Stranger');
     const theirs = (await svc.admin('GET', `/organizations/${stranger.id}/api-keys`)).json().content[0];
     expect((await svc.admin('GET', `/organizations/${org.id}/api-keys/${theirs.id}`)).statusCode).toBe(404);
-    expect((await svc.admin('GET', '/organizations/987654/api-keys')).json()).toMatchObject({ code: 'ORGANIZATION_NOT_FOUND' });
+    expect((await svc.admin('GET', '/organizations/987654/api-keys')).json()).toMatchObject({
+      code: 'ORGANIZATION_NOT_FOUND',
+    });
   });
 
   it('GET /partners pages the partners and never shows a shared secret', async () => {
     const created = [];
     for (const name of ['List A', 'List B']) {
       const res = await svc.admin('POST', '/partners', {
-        serviceName: name, allowedOrigins: ['https://list.example'], loginUrl: 'https://list.example/login', contactEmail: 'dev@list.example',
+        serviceName: name,
+        allowedOrigins: ['https://list.example'],
+        loginUrl: 'https://list.example/login',
+        contactEmail: 'dev@list.example',
       });
       created.push(res.json() as { clientId: string; sharedSecret: string });
     }
@@ -285,7 +348,9 @@ describe('list endpoints, paged (page from 0, size up to 100) like the rest of t
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual([...PAGE_FIELDS].sort());
-    expect(body.content.map((p: { clientId: string }) => p.clientId)).toEqual(expect.arrayContaining(created.map((c) => c.clientId)));
+    expect(body.content.map((p: { clientId: string }) => p.clientId)).toEqual(
+      expect.arrayContaining(created.map((c) => c.clientId)),
+    );
     for (const c of created) expect(res.body).not.toContain(c.sharedSecret);
     const firstOnly = (await svc.admin('GET', '/partners?size=1')).json();
     expect(firstOnly).toMatchObject({ size: 1, first: true, totalElements: body.totalElements });
@@ -295,16 +360,38 @@ describe('list endpoints, paged (page from 0, size up to 100) like the rest of t
   it("GET /custom-domains lists every organization's domains with their organizationId, filters by organization and status; one is readable", async () => {
     const a = await svc.createOrganization('Domains A');
     const b = await svc.createOrganization('Domains B');
-    const da = (await svc.admin('POST', `/organizations/${a.id}/custom-domains`, { domainName: 'list-a.example.com' })).json();
-    const db = (await svc.admin('POST', `/organizations/${b.id}/custom-domains`, { domainName: 'list-b.example.com' })).json();
+    const da = (
+      await svc.admin('POST', `/organizations/${a.id}/custom-domains`, { domainName: 'list-a.example.com' })
+    ).json();
+    const db = (
+      await svc.admin('POST', `/organizations/${b.id}/custom-domains`, { domainName: 'list-b.example.com' })
+    ).json();
     await svc.admin('PUT', `/custom-domains/${db.id}/status`, { status: 'ACTIVE' });
     const all = (await svc.admin('GET', '/custom-domains?search=list-&size=100')).json();
     expect(all.content.map((d: { id: number }) => d.id)).toEqual([db.id, da.id]);
-    expect(all.content[0]).toMatchObject({ domainName: 'list-b.example.com', organizationId: b.id, status: 'ACTIVE', deletionRequested: false });
-    expect((await svc.admin('GET', `/custom-domains?organizationId=${a.id}`)).json().content.map((d: { id: number }) => d.id)).toEqual([da.id]);
-    expect((await svc.admin('GET', '/custom-domains?search=list-&status=ACTIVE')).json().content.map((d: { id: number }) => d.id)).toEqual([db.id]);
-    expect((await svc.admin('GET', `/custom-domains/${da.id}`)).json()).toMatchObject({ id: da.id, organizationId: a.id });
-    expect((await svc.admin('GET', '/custom-domains/987654')).json()).toMatchObject({ code: 'CUSTOM_DOMAIN_NOT_FOUND' });
+    expect(all.content[0]).toMatchObject({
+      domainName: 'list-b.example.com',
+      organizationId: b.id,
+      status: 'ACTIVE',
+      deletionRequested: false,
+    });
+    expect(
+      (await svc.admin('GET', `/custom-domains?organizationId=${a.id}`))
+        .json()
+        .content.map((d: { id: number }) => d.id),
+    ).toEqual([da.id]);
+    expect(
+      (await svc.admin('GET', '/custom-domains?search=list-&status=ACTIVE'))
+        .json()
+        .content.map((d: { id: number }) => d.id),
+    ).toEqual([db.id]);
+    expect((await svc.admin('GET', `/custom-domains/${da.id}`)).json()).toMatchObject({
+      id: da.id,
+      organizationId: a.id,
+    });
+    expect((await svc.admin('GET', '/custom-domains/987654')).json()).toMatchObject({
+      code: 'CUSTOM_DOMAIN_NOT_FOUND',
+    });
     expect((await svc.admin('GET', '/custom-domains?deletionRequested=maybe')).statusCode).toBe(400);
   });
 });

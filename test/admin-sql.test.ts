@@ -15,9 +15,19 @@ let orgB: number;
 let linkA: number;
 
 const sql = (body: Record<string, unknown>, token = ADMIN_TOKEN) =>
-  svc.inject({ method: 'POST', url: '/api/admin/v1/sql', headers: { authorization: `Bearer ${token}` }, payload: body });
+  svc.inject({
+    method: 'POST',
+    url: '/api/admin/v1/sql',
+    headers: { authorization: `Bearer ${token}` },
+    payload: body,
+  });
 
-const lines = (body: string) => body.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (body: string) =>
+  body
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 beforeAll(async () => {
   isolation = await isolate();
@@ -26,9 +36,16 @@ beforeAll(async () => {
   const b = await svc.createOrganization('Reader B', 'PRO');
   orgA = a.id;
   orgB = b.id;
-  linkA = (await svc.service('POST', '/urls', a.apiKey, { url: 'https://example.com/a', customAlias: 'sql-a' })).json().id;
-  const linkB = (await svc.service('POST', '/urls', b.apiKey, { url: 'https://example.com/b', customAlias: 'sql-b' })).json().id;
-  await recordClicks(svc, orgA, 'url', linkA, [{ at: '2026-03-01T10:00:00Z' }, { at: '2026-03-01T11:00:00Z' }, { at: '2026-03-02T09:00:00Z', bot: true }]);
+  linkA = (await svc.service('POST', '/urls', a.apiKey, { url: 'https://example.com/a', customAlias: 'sql-a' })).json()
+    .id;
+  const linkB = (
+    await svc.service('POST', '/urls', b.apiKey, { url: 'https://example.com/b', customAlias: 'sql-b' })
+  ).json().id;
+  await recordClicks(svc, orgA, 'url', linkA, [
+    { at: '2026-03-01T10:00:00Z' },
+    { at: '2026-03-01T11:00:00Z' },
+    { at: '2026-03-02T09:00:00Z', bot: true },
+  ]);
   await recordClicks(svc, orgB, 'url', linkB, [{ at: '2026-03-01T12:00:00Z' }]);
 });
 
@@ -68,18 +85,28 @@ describe(`operator SQL (${backend})`, () => {
   it("shows one organization's rows only when asked, in tables, rollups and views alike", async () => {
     const everyone = lines((await sql({ query: 'SELECT count() AS n FROM clicks' })).body)[0]!.n;
     expect(everyone).toBe(4);
-    for (const query of ['SELECT count() AS n FROM clicks', 'SELECT count() AS n FROM clicks_v1', 'SELECT sum(clicks) AS n FROM link_click_totals']) {
+    for (const query of [
+      'SELECT count() AS n FROM clicks',
+      'SELECT count() AS n FROM clicks_v1',
+      'SELECT sum(clicks) AS n FROM link_click_totals',
+    ]) {
       const res = await sql({ query, organizationId: orgA });
       expect(res.statusCode, res.body).toBe(200);
       expect(lines(res.body)[0]!.n, query).toBe(query.includes('link_click_totals') ? 2 : 3);
     }
-    const none = await sql({ query: `SELECT count() AS n FROM clicks WHERE organization_id = ${orgB}`, organizationId: orgA });
+    const none = await sql({
+      query: `SELECT count() AS n FROM clicks WHERE organization_id = ${orgB}`,
+      organizationId: orgA,
+    });
     expect(lines(none.body)).toEqual([{ n: 0 }]);
   });
 
   it('refuses anything but one reading statement with the error body, and changes nothing', async () => {
     const refused: [string, string][] = [
-      [`INSERT INTO clicks (event_id, ts, organization_id, link_type, link_id) VALUES (generateUUIDv7(), now64(3), ${orgA}, 'url', ${linkA})`, 'SQL_NOT_READ_ONLY'],
+      [
+        `INSERT INTO clicks (event_id, ts, organization_id, link_type, link_id) VALUES (generateUUIDv7(), now64(3), ${orgA}, 'url', ${linkA})`,
+        'SQL_NOT_READ_ONLY',
+      ],
       ['ALTER TABLE clicks DELETE WHERE 1', 'SQL_NOT_READ_ONLY'],
       ['DROP TABLE clicks', 'SQL_NOT_READ_ONLY'],
       ['TRUNCATE TABLE link_click_totals', 'SQL_NOT_READ_ONLY'],
@@ -108,10 +135,16 @@ describe(`operator SQL (${backend})`, () => {
       expect(body.message.length, query).toBeGreaterThan(10);
     }
     expectError(await sql({ query: 'SELECT 1', format: 'XML' }), 400, { field: 'format' });
-    expectError(await sql({ query: 'SELECT 1' }, 'wrong-token-0123456789abcdefghijklmnop'), 401, { code: 'ADMIN_TOKEN_INVALID' });
+    expectError(await sql({ query: 'SELECT 1' }, 'wrong-token-0123456789abcdefghijklmnop'), 401, {
+      code: 'ADMIN_TOKEN_INVALID',
+    });
     // Nothing changed, and the service still writes: one more click is counted.
-    expect(lines((await sql({ query: `SELECT count() AS n FROM clicks WHERE organization_id = ${orgA}` })).body)).toEqual([{ n: 3 }]);
+    expect(
+      lines((await sql({ query: `SELECT count() AS n FROM clicks WHERE organization_id = ${orgA}` })).body),
+    ).toEqual([{ n: 3 }]);
     await recordClicks(svc, orgA, 'url', linkA, [{ at: '2026-03-03T10:00:00Z' }]);
-    expect(lines((await sql({ query: `SELECT count() AS n FROM clicks WHERE organization_id = ${orgA}` })).body)).toEqual([{ n: 4 }]);
+    expect(
+      lines((await sql({ query: `SELECT count() AS n FROM clicks WHERE organization_id = ${orgA}` })).body),
+    ).toEqual([{ n: 4 }]);
   });
 });

@@ -17,7 +17,11 @@ beforeAll(async () => {
   isolation = await isolate();
   svc = await startService(isolation, { AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '600' });
   org = await svc.createOrganization('Guarded', 'PRO');
-  const res = await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'ANDROID', appName: 'Guarded', bundleId: 'com.example.guarded' });
+  const res = await svc.service('POST', '/mobile-apps', org.apiKey, {
+    platform: 'ANDROID',
+    appName: 'Guarded',
+    bundleId: 'com.example.guarded',
+  });
   app = res.json() as typeof app;
 });
 
@@ -29,7 +33,12 @@ afterAll(async () => {
 type Call = (credential: string | undefined, remoteAddress: string) => Promise<LightMyRequestResponse>;
 
 /** The same story on every surface. */
-async function bruteForce(call: Call, right: string, wrong: string, codes: { invalid: string; limited: string; missing?: number }) {
+async function bruteForce(
+  call: Call,
+  right: string,
+  wrong: string,
+  codes: { invalid: string; limited: string; missing?: number },
+) {
   const attacker = '198.51.100.7';
   const neighbour = '198.51.100.8';
   for (let i = 0; i < LIMIT; i++) expectError(await call(`${wrong}${i}`, attacker), 401, { code: codes.invalid });
@@ -52,33 +61,74 @@ async function bruteForce(call: Call, right: string, wrong: string, codes: { inv
 describe('failed authentications per client address', () => {
   it('Service API keys', async () => {
     await bruteForce(
-      (key, remoteAddress) => svc.inject({ method: 'GET', url: '/api/v1/service/usage', remoteAddress, headers: key === undefined ? {} : { 'x-api-key': key } }),
-      org.apiKey, 'sp_live_guess', { invalid: 'API_KEY_INVALID', limited: 'API_KEY_FAILURES' },
+      (key, remoteAddress) =>
+        svc.inject({
+          method: 'GET',
+          url: '/api/v1/service/usage',
+          remoteAddress,
+          headers: key === undefined ? {} : { 'x-api-key': key },
+        }),
+      org.apiKey,
+      'sp_live_guess',
+      { invalid: 'API_KEY_INVALID', limited: 'API_KEY_FAILURES' },
     );
   });
 
   it('operator tokens', async () => {
     await bruteForce(
-      (token, remoteAddress) => svc.inject({ method: 'GET', url: `/api/admin/v1/organizations/${org.id}`, remoteAddress, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } }),
-      ADMIN_TOKEN, 'guess-', { invalid: 'ADMIN_TOKEN_INVALID', limited: 'ADMIN_TOKEN_FAILURES' },
+      (token, remoteAddress) =>
+        svc.inject({
+          method: 'GET',
+          url: `/api/admin/v1/organizations/${org.id}`,
+          remoteAddress,
+          headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+        }),
+      ADMIN_TOKEN,
+      'guess-',
+      { invalid: 'ADMIN_TOKEN_INVALID', limited: 'ADMIN_TOKEN_FAILURES' },
     );
   });
 
   it('mobile app API keys', async () => {
     await bruteForce(
-      (key, remoteAddress) => svc.inject({
-        method: 'GET', url: '/api/v1/sdk/mobile/custom-domains', remoteAddress,
-        headers: { 'x-app-id': String(app.id), ...(key === undefined ? {} : { 'x-mobile-app-api-key': key }) },
-      }),
-      app.apiKey, 'guess-', { invalid: 'APP_CREDENTIALS_INVALID', limited: 'APP_CREDENTIALS_FAILURES' },
+      (key, remoteAddress) =>
+        svc.inject({
+          method: 'GET',
+          url: '/api/v1/sdk/mobile/custom-domains',
+          remoteAddress,
+          headers: { 'x-app-id': String(app.id), ...(key === undefined ? {} : { 'x-mobile-app-api-key': key }) },
+        }),
+      app.apiKey,
+      'guess-',
+      { invalid: 'APP_CREDENTIALS_INVALID', limited: 'APP_CREDENTIALS_FAILURES' },
     );
   });
 
   it('keeps its own count per surface: an address locked out of one still uses the others', async () => {
     const address = '203.0.113.50';
-    for (let i = 0; i <= LIMIT; i++) await svc.inject({ method: 'GET', url: '/api/v1/service/usage', remoteAddress: address, headers: { 'x-api-key': `nope${i}` } });
-    expectError(await svc.inject({ method: 'GET', url: '/api/v1/service/usage', remoteAddress: address, headers: { 'x-api-key': org.apiKey } }), 429, { code: 'API_KEY_FAILURES' });
-    const admin = await svc.inject({ method: 'GET', url: `/api/admin/v1/organizations/${org.id}`, remoteAddress: address, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    for (let i = 0; i <= LIMIT; i++)
+      await svc.inject({
+        method: 'GET',
+        url: '/api/v1/service/usage',
+        remoteAddress: address,
+        headers: { 'x-api-key': `nope${i}` },
+      });
+    expectError(
+      await svc.inject({
+        method: 'GET',
+        url: '/api/v1/service/usage',
+        remoteAddress: address,
+        headers: { 'x-api-key': org.apiKey },
+      }),
+      429,
+      { code: 'API_KEY_FAILURES' },
+    );
+    const admin = await svc.inject({
+      method: 'GET',
+      url: `/api/admin/v1/organizations/${org.id}`,
+      remoteAddress: address,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(admin.statusCode).toBe(200);
   });
 });

@@ -55,7 +55,12 @@ interface Seen {
   deliveryCount: number;
 }
 
-const snapshot = (m: BusMessage): Seen => ({ id: m.id, subject: m.subject, text: text(m.data), deliveryCount: m.deliveryCount });
+const snapshot = (m: BusMessage): Seen => ({
+  id: m.id,
+  subject: m.subject,
+  text: text(m.data),
+  deliveryCount: m.deliveryCount,
+});
 
 /** A handler that records each batch; `fail(call)` decides whether the call throws. */
 function recorder(fail: (call: number) => boolean = () => false) {
@@ -134,12 +139,15 @@ describe(`bus (${backend})`, () => {
     // Each message was seen with delivery counts 1, 2, 3, … in turn, and every message of a failed
     // call came back in a later call with its count one higher.
     const countsById = new Map<string, number[]>();
-    for (const call of calls) for (const s of call.seen) countsById.set(s.id, [...(countsById.get(s.id) ?? []), s.deliveryCount]);
+    for (const call of calls)
+      for (const s of call.seen) countsById.set(s.id, [...(countsById.get(s.id) ?? []), s.deliveryCount]);
     for (const [, counts] of countsById) expect(counts).toEqual(counts.map((_, i) => i + 1));
     calls.forEach((call, i) => {
       if (!call.failed) return;
       for (const s of call.seen) {
-        const again = calls.slice(i + 1).some((later) => later.seen.some((t) => t.id === s.id && t.deliveryCount === s.deliveryCount + 1));
+        const again = calls
+          .slice(i + 1)
+          .some((later) => later.seen.some((t) => t.id === s.id && t.deliveryCount === s.deliveryCount + 1));
         expect(again, `${s.id} after failed call ${i + 1}`).toBe(true);
       }
     });
@@ -168,11 +176,19 @@ describe(`bus (${backend})`, () => {
     // last call added the third message and was acknowledged.
     calls.slice(1).forEach((call, i) => {
       const ids = new Set(call.map((s) => s.id));
-      expect(calls[i]!.filter((s) => !ids.has(s.id)), `call ${i + 2}`).toEqual([]);
+      expect(
+        calls[i]!.filter((s) => !ids.has(s.id)),
+        `call ${i + 2}`,
+      ).toEqual([]);
     });
-    expect(calls.at(-1)!.map((s) => s.id).sort()).toEqual([...first, last].sort());
+    expect(
+      calls
+        .at(-1)!
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([...first, last].sort());
     // Waiting is no failure: nothing was parked, and no message was delivered more than once over.
-    expect(await bus.recentDeadLetters?.(10) ?? []).toEqual([]);
+    expect((await bus.recentDeadLetters?.(10)) ?? []).toEqual([]);
     expect(calls.flat().filter((s) => s.id === last)).toHaveLength(1);
   });
 

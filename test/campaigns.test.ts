@@ -22,7 +22,13 @@ interface Org {
 
 type Res = HttpAnswer;
 
-type Campaign = Record<string, unknown> & { id: number; alias: string; name: string; createdAt: string; updatedAt: string };
+type Campaign = Record<string, unknown> & {
+  id: number;
+  alias: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
 beforeAll(async () => {
   isolation = await isolate();
@@ -40,32 +46,55 @@ afterAll(async () => {
 // Helpers
 
 const SPEC_FIELDS = [
-  'id', 'name', 'alias', 'originalUrl', 'createdAt', 'updatedAt', 'expiresAt', 'iosAppId', 'iosAppName',
-  'iosAppIconUrl', 'androidAppId', 'androidAppName', 'androidAppIconUrl', 'username', 'utmSource',
-  'utmMedium', 'appPath', 'customDomainName', 'iosDeepLinkPath', 'androidDeepLinkPath', 'clickCount',
+  'id',
+  'name',
+  'alias',
+  'originalUrl',
+  'createdAt',
+  'updatedAt',
+  'expiresAt',
+  'iosAppId',
+  'iosAppName',
+  'iosAppIconUrl',
+  'androidAppId',
+  'androidAppName',
+  'androidAppIconUrl',
+  'username',
+  'utmSource',
+  'utmMedium',
+  'appPath',
+  'customDomainName',
+  'iosDeepLinkPath',
+  'androidDeepLinkPath',
+  'clickCount',
   'goalType',
 ];
 
 const PAGE_KEYS = ['content', 'first', 'last', 'page', 'size', 'totalElements', 'totalPages'];
 
-
 /** A code generated when the name gives no usable alias. */
 const RANDOM_CODE = /^[0-9A-Za-z]{7}$/;
 
-const createCampaign = (body: unknown, org: Org = acme): Promise<Res> => svc.service('POST', '/campaigns', org.apiKey, body);
+const createCampaign = (body: unknown, org: Org = acme): Promise<Res> =>
+  svc.service('POST', '/campaigns', org.apiKey, body);
 
 let nameCounter = 0;
 /** Creates a campaign and returns its record, failing the test with the answer when it is not 201. */
 async function newCampaign(body: Record<string, unknown> = {}, org: Org = acme): Promise<Campaign> {
-  const res = await createCampaign({ name: `Campaign ${++nameCounter}`, originalUrl: 'https://example.com/landing', ...body }, org);
+  const res = await createCampaign(
+    { name: `Campaign ${++nameCounter}`, originalUrl: 'https://example.com/landing', ...body },
+    org,
+  );
   expect(res.statusCode, res.body.slice(0, 300)).toBe(201);
   return res.json();
 }
 
 const getCampaign = (id: number, org: Org = acme) => svc.service('GET', `/campaigns/${id}`, org.apiKey);
-const putCampaign = (id: number, body: unknown, org: Org = acme) => svc.service('PUT', `/campaigns/${id}`, org.apiKey, body);
+const putCampaign = (id: number, body: unknown, org: Org = acme) =>
+  svc.service('PUT', `/campaigns/${id}`, org.apiKey, body);
 const deleteCampaign = (id: number, org: Org = acme) => svc.service('DELETE', `/campaigns/${id}`, org.apiKey);
-const listCampaigns = (query: string, org: Org = acme) => svc.service('GET', `/campaigns${query ? `?${query}` : ''}`, org.apiKey);
+const listCampaigns = (query: string, org: Org = acme) =>
+  svc.service('GET', `/campaigns${query ? `?${query}` : ''}`, org.apiKey);
 
 async function expectCreateRefused(body: Record<string, unknown>, field: string) {
   expectError(await createCampaign({ name: 'Refused', originalUrl: 'https://example.com/x', ...body }), 400, { field });
@@ -103,7 +132,11 @@ const urlOfLength = (n: number) => {
 
 describe('create', () => {
   it('answers 201 with every field of the record and campaignUrl', async () => {
-    const res = await createCampaign({ name: 'Launch Day', alias: 'launch-day', originalUrl: 'https://example.com/launch?x=1' });
+    const res = await createCampaign({
+      name: 'Launch Day',
+      alias: 'launch-day',
+      originalUrl: 'https://example.com/launch?x=1',
+    });
     expect(res.statusCode, res.body).toBe(201);
     const c = res.json();
     expect(Object.keys(c).sort()).toEqual([...SPEC_FIELDS, 'campaignUrl'].sort());
@@ -135,28 +168,56 @@ describe('create', () => {
   });
 
   it('reads back the same record it created', async () => {
-    const c = await newCampaign({ goalType: 'purchase', expiresAt: '2035-03-04T05:06:07Z', utmSource: 'news', utmMedium: 'email' });
+    const c = await newCampaign({
+      goalType: 'purchase',
+      expiresAt: '2035-03-04T05:06:07Z',
+      utmSource: 'news',
+      utmMedium: 'email',
+    });
     const read = await getCampaign(c.id);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(c);
-    expect(c).toMatchObject({ goalType: 'purchase', expiresAt: '2035-03-04T05:06:07.000Z', utmSource: 'news', utmMedium: 'email' });
+    expect(c).toMatchObject({
+      goalType: 'purchase',
+      expiresAt: '2035-03-04T05:06:07.000Z',
+      utmSource: 'news',
+      utmMedium: 'email',
+    });
   });
 
   it("username (the creator's user name): the name of the Service API key that created it, its first characters when unnamed", async () => {
-    const key = (await svc.admin('POST', `/organizations/${rival.id}/api-keys`)).json() as { id: number; apiKey: string };
+    const key = (await svc.admin('POST', `/organizations/${rival.id}/api-keys`)).json() as {
+      id: number;
+      apiKey: string;
+    };
     await svc.container.postgres.sql`update api_keys set name = 'Launch bot' where id = ${key.id}`;
     expect((await newCampaign({}, { id: rival.id, apiKey: key.apiKey })).username).toBe('Launch bot');
     expect((await newCampaign({}, rival)).username).toBe(`API key ${rival.apiKey.slice(0, 12)}…`);
   });
 
   it("username (the creator's user name): the console member who created it, by name, else by address", async () => {
-    const named = await consoleMember(svc, BASE, { organizationId: acme.id, email: 'maker@example.com', role: 'developer', name: 'Kim Minji' });
-    const made = await named('POST', `/organizations/${acme.id}/campaigns`, { name: 'Console made', originalUrl: 'https://example.com/console' });
+    const named = await consoleMember(svc, BASE, {
+      organizationId: acme.id,
+      email: 'maker@example.com',
+      role: 'developer',
+      name: 'Kim Minji',
+    });
+    const made = await named('POST', `/organizations/${acme.id}/campaigns`, {
+      name: 'Console made',
+      originalUrl: 'https://example.com/console',
+    });
     expect(made.statusCode, made.body).toBe(201);
     expect(made.json().username).toBe('Kim Minji');
     expect((await getCampaign(made.json().id)).json().username).toBe('Kim Minji');
-    const unnamed = await consoleMember(svc, BASE, { organizationId: acme.id, email: 'nameless@example.com', role: 'developer' });
-    const other = await unnamed('POST', `/organizations/${acme.id}/campaigns`, { name: 'Console made 2', originalUrl: 'https://example.com/console' });
+    const unnamed = await consoleMember(svc, BASE, {
+      organizationId: acme.id,
+      email: 'nameless@example.com',
+      role: 'developer',
+    });
+    const other = await unnamed('POST', `/organizations/${acme.id}/campaigns`, {
+      name: 'Console made 2',
+      originalUrl: 'https://example.com/console',
+    });
     expect(other.json().username).toBe('nameless@example.com');
   });
 
@@ -167,8 +228,18 @@ describe('create', () => {
   });
 
   it('stores the extension fields: UTM, deep-link paths', async () => {
-    const c = await newCampaign({ utmSource: 'sms', utmMedium: 'push', iosDeepLinkPath: 'promo/7', androidDeepLinkPath: '/promo/7?ref=c' });
-    expect(c).toMatchObject({ utmSource: 'sms', utmMedium: 'push', iosDeepLinkPath: 'promo/7', androidDeepLinkPath: '/promo/7?ref=c' });
+    const c = await newCampaign({
+      utmSource: 'sms',
+      utmMedium: 'push',
+      iosDeepLinkPath: 'promo/7',
+      androidDeepLinkPath: '/promo/7?ref=c',
+    });
+    expect(c).toMatchObject({
+      utmSource: 'sms',
+      utmMedium: 'push',
+      iosDeepLinkPath: 'promo/7',
+      androidDeepLinkPath: '/promo/7?ref=c',
+    });
     await expectCreateRefused({ iosDeepLinkPath: 'myapp://promo/7' }, 'iosDeepLinkPath');
     await expectCreateRefused({ utmSource: 'u'.repeat(101) }, 'utmSource');
   });
@@ -211,7 +282,10 @@ describe('alias generated from the name', () => {
   });
 
   it("steps around a short URL's customAlias of the same text", async () => {
-    const url = await svc.service('POST', '/urls', rival.apiKey, { url: 'https://example.com/w', customAlias: 'winter-deals' });
+    const url = await svc.service('POST', '/urls', rival.apiKey, {
+      url: 'https://example.com/w',
+      customAlias: 'winter-deals',
+    });
     expect(url.statusCode, url.body).toBe(201);
     expect((await newCampaign({ name: 'Winter Deals' })).alias).toMatch(/^winter-deals-[0-9a-z]{5}$/);
   });
@@ -226,7 +300,7 @@ describe('linked apps', () => {
     android = await newApp(acme, 'ANDROID', 'Acme Shop Android', 'https://cdn.example.com/android.png');
   });
 
-  it("fills app names, icons and appPath from the linked apps", async () => {
+  it('fills app names, icons and appPath from the linked apps', async () => {
     const c = await newCampaign({ iosAppId: ios.id, androidAppId: android.id });
     expect(c).toMatchObject({
       iosAppId: ios.id,
@@ -240,17 +314,34 @@ describe('linked apps', () => {
     expect((await getCampaign(c.id)).json()).toEqual(c);
   });
 
-  it("takes appPath from the Android app when it is the only one", async () => {
+  it('takes appPath from the Android app when it is the only one', async () => {
     const c = await newCampaign({ androidAppId: android.id });
-    expect(c).toMatchObject({ iosAppId: null, iosAppName: null, iosAppIconUrl: null, androidAppId: android.id, appPath: android.path });
+    expect(c).toMatchObject({
+      iosAppId: null,
+      iosAppName: null,
+      iosAppIconUrl: null,
+      androidAppId: android.id,
+      appPath: android.path,
+    });
   });
 
   it('refuses an app of the other platform, of another organization, or unknown', async () => {
     const rivalApp = await newApp(rival, 'ANDROID', 'Rival App');
-    expectError(await createCampaign({ name: 'x', originalUrl: 'https://example.com/', iosAppId: android.id }), 400, { field: 'iosAppId' });
-    expectError(await createCampaign({ name: 'x', originalUrl: 'https://example.com/', androidAppId: ios.id }), 400, { field: 'androidAppId' });
-    expectError(await createCampaign({ name: 'x', originalUrl: 'https://example.com/', androidAppId: rivalApp.id }), 400, { field: 'androidAppId', code: 'APP_NOT_FOUND' });
-    expectError(await createCampaign({ name: 'x', originalUrl: 'https://example.com/', iosAppId: 987654321 }), 400, { field: 'iosAppId', code: 'APP_NOT_FOUND' });
+    expectError(await createCampaign({ name: 'x', originalUrl: 'https://example.com/', iosAppId: android.id }), 400, {
+      field: 'iosAppId',
+    });
+    expectError(await createCampaign({ name: 'x', originalUrl: 'https://example.com/', androidAppId: ios.id }), 400, {
+      field: 'androidAppId',
+    });
+    expectError(
+      await createCampaign({ name: 'x', originalUrl: 'https://example.com/', androidAppId: rivalApp.id }),
+      400,
+      { field: 'androidAppId', code: 'APP_NOT_FOUND' },
+    );
+    expectError(await createCampaign({ name: 'x', originalUrl: 'https://example.com/', iosAppId: 987654321 }), 400, {
+      field: 'iosAppId',
+      code: 'APP_NOT_FOUND',
+    });
   });
 
   it('links and unlinks apps on update', async () => {
@@ -267,7 +358,10 @@ describe('custom domains', () => {
   it('puts the campaign on a verified domain of the organization', async () => {
     const domain = await newDomain(acme, 'go.acme-retail.com', 'VERIFIED');
     const c = await newCampaign({ alias: 'on-domain', customDomainName: domain.domainName });
-    expect(c).toMatchObject({ customDomainName: 'go.acme-retail.com', campaignUrl: 'https://go.acme-retail.com/on-domain' });
+    expect(c).toMatchObject({
+      customDomainName: 'go.acme-retail.com',
+      campaignUrl: 'https://go.acme-retail.com/on-domain',
+    });
     // The same alias is free on the platform domain.
     expect((await newCampaign({ alias: 'on-domain' })).campaignUrl).toBe(`${BASE}/on-domain`);
   });
@@ -276,7 +370,9 @@ describe('custom domains', () => {
     const pending = await newDomain(acme, 'pending.acme-retail.com');
     const theirs = await newDomain(rival, 'go.rival-retail.com', 'ACTIVE');
     for (const customDomainName of [pending.domainName, theirs.domainName]) {
-      expectError(await createCampaign({ name: 'x', originalUrl: 'https://example.com/', customDomainName }), 400, { field: 'customDomainName' });
+      expectError(await createCampaign({ name: 'x', originalUrl: 'https://example.com/', customDomainName }), 400, {
+        field: 'customDomainName',
+      });
     }
   });
 });
@@ -317,7 +413,15 @@ describe('create: limits', () => {
     for (const body of [{}, { originalUrl: '' }, { originalUrl: null }]) {
       expectError(await createCampaign({ name: 'x', ...body }), 400, { field: 'originalUrl' });
     }
-    for (const originalUrl of ['http://example.com/', 'ftp://example.com/', 'javascript:alert(1)', 'data:text/html,x', 'https://a b.com/', 'https://u:p@example.com/', 'https://intranet/']) {
+    for (const originalUrl of [
+      'http://example.com/',
+      'ftp://example.com/',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'https://a b.com/',
+      'https://u:p@example.com/',
+      'https://intranet/',
+    ]) {
       await expectCreateRefused({ originalUrl }, 'originalUrl');
     }
     expect((await newCampaign({ originalUrl: urlOfLength(1000) })).originalUrl).toBe(urlOfLength(1000));
@@ -349,8 +453,17 @@ describe('create: limits', () => {
 
   it('refuses a malformed expiresAt', async () => {
     for (const expiresAt of [
-      '2035-13-01T00:00:00', '2035-02-30T00:00:00', '2035-01-02T25:00:00', '2035-01-02T10:60', '01/02/2035 10:00',
-      '2035-01-02 10:00:00', 'next week', '', '2035-01-02T10:00:00+09:99', '2035-01-02T10:00:00+24:00', 1_900_000_000,
+      '2035-13-01T00:00:00',
+      '2035-02-30T00:00:00',
+      '2035-01-02T25:00:00',
+      '2035-01-02T10:60',
+      '01/02/2035 10:00',
+      '2035-01-02 10:00:00',
+      'next week',
+      '',
+      '2035-01-02T10:00:00+09:99',
+      '2035-01-02T10:00:00+24:00',
+      1_900_000_000,
     ]) {
       await expectCreateRefused({ expiresAt }, 'expiresAt');
     }
@@ -366,35 +479,57 @@ describe('alias: one namespace with short URLs', () => {
   it('answers 409 ALIAS_TAKEN for a duplicate alias, in any organization', async () => {
     const alias = uniqueAlias('dup');
     await newCampaign({ alias });
-    expectError(await createCampaign({ name: 'Again', alias, originalUrl: 'https://example.com/' }), 409, { field: 'alias', code: 'ALIAS_TAKEN' });
-    expectError(await createCampaign({ name: 'Theirs', alias, originalUrl: 'https://example.com/' }, rival), 409, { field: 'alias', code: 'ALIAS_TAKEN' });
+    expectError(await createCampaign({ name: 'Again', alias, originalUrl: 'https://example.com/' }), 409, {
+      field: 'alias',
+      code: 'ALIAS_TAKEN',
+    });
+    expectError(await createCampaign({ name: 'Theirs', alias, originalUrl: 'https://example.com/' }, rival), 409, {
+      field: 'alias',
+      code: 'ALIAS_TAKEN',
+    });
   });
 
   it("answers 409 when a short URL's customAlias holds the alias", async () => {
     const alias = uniqueAlias('url-first');
     const url = await svc.service('POST', '/urls', acme.apiKey, { url: 'https://example.com/u', customAlias: alias });
     expect(url.statusCode, url.body).toBe(201);
-    expectError(await createCampaign({ name: 'Clash', alias, originalUrl: 'https://example.com/' }), 409, { field: 'alias', code: 'ALIAS_TAKEN' });
+    expectError(await createCampaign({ name: 'Clash', alias, originalUrl: 'https://example.com/' }), 409, {
+      field: 'alias',
+      code: 'ALIAS_TAKEN',
+    });
   });
 
   it('leaves nothing behind when a create is refused for its alias', async () => {
     const org = await svc.createOrganization('Clasher');
     const alias = uniqueAlias('held');
     await newCampaign({ alias });
-    expect((await createCampaign({ name: 'Clash', alias, originalUrl: 'https://example.com/' }, org)).statusCode).toBe(409);
+    expect((await createCampaign({ name: 'Clash', alias, originalUrl: 'https://example.com/' }, org)).statusCode).toBe(
+      409,
+    );
     expect((await listCampaigns('', org)).json().totalElements).toBe(0);
   });
 });
 
 describe('update', () => {
   it('changes name, originalUrl, expiresAt and goalType and keeps the fields left out', async () => {
-    const c = await newCampaign({ alias: uniqueAlias('upd'), goalType: 'signup', expiresAt: '2035-05-05T05:05:05Z', utmSource: 'keep' });
+    const c = await newCampaign({
+      alias: uniqueAlias('upd'),
+      goalType: 'signup',
+      expiresAt: '2035-05-05T05:05:05Z',
+      utmSource: 'keep',
+    });
     const renamed = await putCampaign(c.id, { name: 'Renamed' });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toEqual({ ...c, name: 'Renamed', updatedAt: renamed.json().updatedAt });
     expect(Date.parse(renamed.json().updatedAt)).toBeGreaterThanOrEqual(Date.parse(c.updatedAt));
 
-    const moved = (await putCampaign(c.id, { originalUrl: 'https://example.com/moved', goalType: 'purchase', expiresAt: '2036-06-06T06:06' })).json();
+    const moved = (
+      await putCampaign(c.id, {
+        originalUrl: 'https://example.com/moved',
+        goalType: 'purchase',
+        expiresAt: '2036-06-06T06:06',
+      })
+    ).json();
     expect(moved).toMatchObject({
       name: 'Renamed',
       alias: c.alias,
@@ -439,14 +574,19 @@ describe('update', () => {
       expectError(await putCampaign(c.id, body), 400, { field });
     }
     expect((await getCampaign(c.id)).json()).toEqual(c);
-    expect((await putCampaign(c.id, { name: 'n'.repeat(50), originalUrl: urlOfLength(1000), goalType: 'g'.repeat(50) })).json())
-      .toMatchObject({ name: 'n'.repeat(50), originalUrl: urlOfLength(1000), goalType: 'g'.repeat(50) });
+    expect(
+      (
+        await putCampaign(c.id, { name: 'n'.repeat(50), originalUrl: urlOfLength(1000), goalType: 'g'.repeat(50) })
+      ).json(),
+    ).toMatchObject({ name: 'n'.repeat(50), originalUrl: urlOfLength(1000), goalType: 'g'.repeat(50) });
   });
 
   it("answers 404 for an unknown id and for another organization's campaign, which stays unchanged", async () => {
     expectError(await putCampaign(987654321, { name: 'x' }), 404, { code: 'CAMPAIGN_NOT_FOUND' });
     const theirs = await newCampaign({}, rival);
-    expectError(await putCampaign(theirs.id, { name: 'Mine now', originalUrl: 'https://evil.example.com/' }), 404, { code: 'CAMPAIGN_NOT_FOUND' });
+    expectError(await putCampaign(theirs.id, { name: 'Mine now', originalUrl: 'https://evil.example.com/' }), 404, {
+      code: 'CAMPAIGN_NOT_FOUND',
+    });
     expect((await getCampaign(theirs.id, rival)).json()).toEqual(theirs);
   });
 });
@@ -525,15 +665,32 @@ describe('list', () => {
     const seen: number[] = [];
     for (let page = 0; page < 3; page++) {
       const body = (await listCampaigns(`page=${page}&size=10`, lister)).json();
-      expect(body).toMatchObject({ page, size: 10, totalElements: 23, totalPages: 3, first: page === 0, last: page === 2 });
+      expect(body).toMatchObject({
+        page,
+        size: 10,
+        totalElements: 23,
+        totalPages: 3,
+        first: page === 0,
+        last: page === 2,
+      });
       seen.push(...body.content.map((c: Campaign) => c.id));
     }
     expect(seen).toEqual(newestFirst());
-    expect((await listCampaigns('page=5&size=10', lister)).json()).toMatchObject({ content: [], first: false, last: true });
+    expect((await listCampaigns('page=5&size=10', lister)).json()).toMatchObject({
+      content: [],
+      first: false,
+      last: true,
+    });
   });
 
   it('refuses size and page out of range or not integers', async () => {
-    for (const [query, field] of [['size=0', 'size'], ['size=101', 'size'], ['size=abc', 'size'], ['page=-1', 'page'], ['page=x', 'page']]) {
+    for (const [query, field] of [
+      ['size=0', 'size'],
+      ['size=101', 'size'],
+      ['size=abc', 'size'],
+      ['page=-1', 'page'],
+      ['page=x', 'page'],
+    ]) {
       expectError(await listCampaigns(query!, lister), 400, { field: field! });
     }
     expect((await listCampaigns('size=1', lister)).json()).toMatchObject({ size: 1, totalPages: 23 });
@@ -544,8 +701,14 @@ describe('list', () => {
     // "black" is in one name and in another campaign's alias.
     expect(ids(await listCampaigns('search=BLACK', lister))).toEqual([made[1]!.id, made[0]!.id]);
     expect(ids(await listCampaigns('search=black%20friday', lister))).toEqual([made[0]!.id]);
-    expect(ids(await listCampaigns(`search=${encodeURIComponent(made[2]!.alias.toUpperCase())}`, lister))).toEqual([made[2]!.id]);
-    expect((await listCampaigns('search=no-such-campaign', lister)).json()).toMatchObject({ content: [], totalElements: 0, totalPages: 0 });
+    expect(ids(await listCampaigns(`search=${encodeURIComponent(made[2]!.alias.toUpperCase())}`, lister))).toEqual([
+      made[2]!.id,
+    ]);
+    expect((await listCampaigns('search=no-such-campaign', lister)).json()).toMatchObject({
+      content: [],
+      totalElements: 0,
+      totalPages: 0,
+    });
   });
 
   it("treats '%' and '_' in the search as literal characters", async () => {
@@ -571,7 +734,12 @@ describe('list', () => {
     expect(older.length).toBeGreaterThan(0);
     expect(newer.length).toBeGreaterThan(0);
     // createdAfter is inclusive, and createdAt is shown to the millisecond.
-    expect(await all(`createdAfter=${encodeURIComponent(pivot)}`)).toEqual(made.filter((c) => at(c) >= Date.parse(pivot)).map((c) => c.id).reverse());
+    expect(await all(`createdAfter=${encodeURIComponent(pivot)}`)).toEqual(
+      made
+        .filter((c) => at(c) >= Date.parse(pivot))
+        .map((c) => c.id)
+        .reverse(),
+    );
     const before = await all(`createdBefore=${encodeURIComponent(pivot)}`);
     for (const id of older) expect(before).toContain(id);
     for (const id of newer) expect(before).not.toContain(id);
@@ -579,14 +747,24 @@ describe('list', () => {
 
   it('refuses a malformed createdAfter or createdBefore', async () => {
     for (const value of ['yesterday', '2025-13-01', '2025-04-31', '01/02/2025']) {
-      expectError(await listCampaigns(`createdAfter=${encodeURIComponent(value)}`, lister), 400, { field: 'createdAfter' });
-      expectError(await listCampaigns(`createdBefore=${encodeURIComponent(value)}`, lister), 400, { field: 'createdBefore' });
+      expectError(await listCampaigns(`createdAfter=${encodeURIComponent(value)}`, lister), 400, {
+        field: 'createdAfter',
+      });
+      expectError(await listCampaigns(`createdBefore=${encodeURIComponent(value)}`, lister), 400, {
+        field: 'createdBefore',
+      });
     }
   });
 
   it("never shows another organization's campaigns", async () => {
     const empty = await svc.createOrganization('No Campaigns');
-    expect((await listCampaigns('', empty)).json()).toMatchObject({ content: [], totalElements: 0, totalPages: 0, first: true, last: true });
+    expect((await listCampaigns('', empty)).json()).toMatchObject({
+      content: [],
+      totalElements: 0,
+      totalPages: 0,
+      first: true,
+      last: true,
+    });
     const theirs = await newCampaign({ name: 'Black Friday' }, rival);
     expect(ids(await listCampaigns('size=100&search=black', lister))).toEqual([made[1]!.id, made[0]!.id]);
     expect(ids(await listCampaigns('size=100', lister))).not.toContain(theirs.id);
@@ -602,7 +780,13 @@ describe('statistics routes', () => {
     expect(stats.json()).toMatchObject({ campaign: { id: c.id }, totalClicks: 0 });
     const installs = await svc.service('GET', `/campaigns/${c.id}/app-install-stats`, acme.apiKey);
     expect(installs.statusCode).toBe(200);
-    expect(installs.json()).toMatchObject({ appName: c.alias, platform: 'All', totalInstalls: 0, totalClicks: 0, conversionRate: 0 });
+    expect(installs.json()).toMatchObject({
+      appName: c.alias,
+      platform: 'All',
+      totalInstalls: 0,
+      totalClicks: 0,
+      conversionRate: 0,
+    });
   });
 
   it("answer 404 for another organization's campaign and an unknown id", async () => {

@@ -39,10 +39,15 @@ function signpost(args: string[], env: Record<string, string | undefined> = {}):
     if (value !== undefined) childEnv[name] = value;
   }
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [launcher, ...args], { cwd: isolation.dataDir, env: childEnv, timeout: 20_000 }, (err, stdout, stderr) => {
-      if (err && typeof err.code !== 'number') return reject(err);
-      resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [launcher, ...args],
+      { cwd: isolation.dataDir, env: childEnv, timeout: 20_000 },
+      (err, stdout, stderr) => {
+        if (err && typeof err.code !== 'number') return reject(err);
+        resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -57,7 +62,10 @@ function fields(stdout: string): Record<string, string> {
 }
 
 function usage(apiKey: string): Promise<Response> {
-  return fetch(`${baseUrl}/api/v1/service/usage`, { headers: { 'x-api-key': apiKey }, signal: AbortSignal.timeout(10_000) });
+  return fetch(`${baseUrl}/api/v1/service/usage`, {
+    headers: { 'x-api-key': apiKey },
+    signal: AbortSignal.timeout(10_000),
+  });
 }
 
 function expectNoStackTrace(run: Run) {
@@ -131,7 +139,11 @@ describe('signpost key', () => {
 
 describe('signpost org list, key list/show', () => {
   /** The rows of a table the CLI printed: header first, then one line per record, split on runs of spaces. */
-  const tableRows = (stdout: string) => stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s{2,}/));
+  const tableRows = (stdout: string) =>
+    stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.trim().split(/\s{2,}/));
 
   it('lists organizations as a table, newest first, filtered and paged; --json prints the page', async () => {
     const tag = `Tabled${Date.now()}`;
@@ -141,10 +153,16 @@ describe('signpost org list, key list/show', () => {
     expect(run.code, run.stderr).toBe(0);
     const rows = tableRows(run.stdout);
     expect(rows[0]).toEqual(['id', 'name', 'plan', 'monthlyQuota', 'createdAt']);
-    expect(rows.slice(1, 3).map((r) => r.slice(0, 3))).toEqual([[String(b.id), `${tag} two`, 'PRO'], [String(a.id), `${tag} one`, 'PRO']]);
+    expect(rows.slice(1, 3).map((r) => r.slice(0, 3))).toEqual([
+      [String(b.id), `${tag} two`, 'PRO'],
+      [String(a.id), `${tag} one`, 'PRO'],
+    ]);
     expect(rows.at(-1)).toEqual(['2 in all']);
     const paged = await signpost(['org', 'list', '--search', tag, '--size', '1', '--page', '1']);
-    expect(tableRows(paged.stdout).slice(1)).toEqual([[String(a.id), `${tag} one`, 'PRO', '100000', expect.any(String)], ['2 in all; page 1 of 0..1 (--page N)']]);
+    expect(tableRows(paged.stdout).slice(1)).toEqual([
+      [String(a.id), `${tag} one`, 'PRO', '100000', expect.any(String)],
+      ['2 in all; page 1 of 0..1 (--page N)'],
+    ]);
     const json = JSON.parse((await signpost(['org', 'list', '--search', tag, '--json'])).stdout);
     expect(json).toMatchObject({ totalElements: 2, page: 0 });
     const bad = await signpost(['org', 'list', '--page', 'first']);
@@ -173,7 +191,11 @@ describe('signpost domain', () => {
     const added = await signpost(['domain', 'add', String(org.id), 'links.domained.example']);
     expect(added.code).toBe(0);
     const domain = fields(added.stdout);
-    expect(domain).toMatchObject({ domainName: 'links.domained.example', status: 'PENDING', cnameRecordName: 'links.domained.example' });
+    expect(domain).toMatchObject({
+      domainName: 'links.domained.example',
+      status: 'PENDING',
+      cnameRecordName: 'links.domained.example',
+    });
 
     const active = await signpost(['domain', 'status', domain.id!, 'ACTIVE']);
     expect(active.code).toBe(0);
@@ -183,13 +205,21 @@ describe('signpost domain', () => {
   it('lists and shows domains, those whose owners asked for deletion too, and completes a deletion', async () => {
     const org = await svc.createOrganization('Leaving');
     const domain = fields((await signpost(['domain', 'add', String(org.id), 'links.leaving.example'])).stdout);
-    expect((await svc.service('POST', `/custom-domains/${domain.id}/deletion-request`, org.apiKey)).statusCode).toBe(200);
+    expect((await svc.service('POST', `/custom-domains/${domain.id}/deletion-request`, org.apiKey)).statusCode).toBe(
+      200,
+    );
     const list = await signpost(['domain', 'list', '--org', String(org.id), '--deletion-requested', 'true']);
     expect(list.code, list.stderr).toBe(0);
-    const lines = list.stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s{2,}/));
+    const lines = list.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.trim().split(/\s{2,}/));
     expect(lines[0]).toEqual(['id', 'domainName', 'organizationId', 'status', 'deletionRequested', 'createdAt']);
     expect(lines[1]!.slice(0, 5)).toEqual([domain.id, 'links.leaving.example', String(org.id), 'PENDING', 'true']);
-    expect(fields((await signpost(['domain', 'show', domain.id!])).stdout)).toMatchObject({ domainName: 'links.leaving.example', deletionRequested: 'true' });
+    expect(fields((await signpost(['domain', 'show', domain.id!])).stdout)).toMatchObject({
+      domainName: 'links.leaving.example',
+      deletionRequested: 'true',
+    });
     const deleted = await signpost(['domain', 'delete', domain.id!]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stdout).toContain(`deleted: custom domain ${domain.id}`);
@@ -203,7 +233,17 @@ describe('signpost domain', () => {
 describe('signpost member, login-link and partner', () => {
   it('adds a member, lists members, hands out a sign-in link that opens the console once', async () => {
     const org = fields((await signpost(['org', 'create', '--name', 'People'])).stdout);
-    const added = await signpost(['member', 'add', org.id!, '--email', 'ops@example.com', '--role', 'admin', '--name', 'Ops']);
+    const added = await signpost([
+      'member',
+      'add',
+      org.id!,
+      '--email',
+      'ops@example.com',
+      '--role',
+      'admin',
+      '--name',
+      'Ops',
+    ]);
     expect(added.code).toBe(0);
     expect(fields(added.stdout)).toMatchObject({ email: 'ops@example.com', role: 'admin', name: 'Ops' });
     const listed = fields((await signpost(['member', 'list', org.id!])).stdout);
@@ -230,8 +270,20 @@ describe('signpost member, login-link and partner', () => {
   it('registers a partner into an organization, rotates its secret, lists and deletes it', async () => {
     const org = fields((await signpost(['org', 'create', '--name', 'Partnered'])).stdout);
     const created = await signpost([
-      'partner', 'create', '--name', 'Shop', '--origins', 'https://shop.example', '--login-url', 'https://shop.example/login',
-      '--email', 'dev@shop.example', '--org', org.id!, '--role', 'analyst',
+      'partner',
+      'create',
+      '--name',
+      'Shop',
+      '--origins',
+      'https://shop.example',
+      '--login-url',
+      'https://shop.example/login',
+      '--email',
+      'dev@shop.example',
+      '--org',
+      org.id!,
+      '--role',
+      'analyst',
     ]);
     expect(created.code).toBe(0);
     const { clientId, sharedSecret } = fields(created.stdout);
@@ -256,7 +308,12 @@ describe('signpost sql', () => {
     const json = await signpost(['sql', query]);
     expect(json.code, json.stderr).toBe(0);
     expect(json.stdout).toBe(`{"id":${a.id},"name":"A"}\n{"id":${b.id},"name":"B"}\n`);
-    const csv = await signpost(['sql', 'SELECT count() AS tables FROM system.tables WHERE database = currentDatabase() AND name = \'clicks_v1\'', '--format', 'csv']);
+    const csv = await signpost([
+      'sql',
+      "SELECT count() AS tables FROM system.tables WHERE database = currentDatabase() AND name = 'clicks_v1'",
+      '--format',
+      'csv',
+    ]);
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout).toBe('"tables"\n1\n');
     const parquet = await signpost(['sql', 'SELECT 1 AS one', '--format', 'Parquet', '--org', String(a.id)]);

@@ -10,7 +10,13 @@ import { utcDaySplit } from '../src/olap/click-rollup.js';
 import { createClickStats } from '../src/olap/click-stats.js';
 import type { Clickhouse } from '../src/olap/clickhouse.js';
 import { linkPeriodParams } from '../src/olap/stats-period.js';
-import { clickhouseBefore, ROLLUP_PERIODS as PERIODS, ROLLUP_SPANS as SPANS, ROLLUP_ZONES as ZONES, type UpgradingClickhouse } from './support/rollup-upgrade.js';
+import {
+  clickhouseBefore,
+  ROLLUP_PERIODS as PERIODS,
+  ROLLUP_SPANS as SPANS,
+  ROLLUP_ZONES as ZONES,
+  type UpgradingClickhouse,
+} from './support/rollup-upgrade.js';
 
 const ORG = 7;
 const CAMPAIGN = 51;
@@ -42,7 +48,8 @@ function clicksOf(parity: 0 | 1): Record<string, unknown>[] {
   return rows;
 }
 
-const insertClicks = (parity: 0 | 1) => ch.client.insert({ table: 'clicks', values: clicksOf(parity), format: 'JSONEachRow' });
+const insertClicks = (parity: 0 | 1) =>
+  ch.client.insert({ table: 'clicks', values: clicksOf(parity), format: 'JSONEachRow' });
 
 /** The top-cid list as it was read before: from the raw clicks. */
 async function rawTopCids(params: Record<string, unknown>, cid: string | null): Promise<{ name: string; c: string }[]> {
@@ -72,13 +79,25 @@ afterAll(async () => {
 
 describe('a period cut at UTC midnights', () => {
   it('whole UTC days inside, partial days at the ends, none within a day', () => {
-    const seoul = resolvePeriod({ startDate: '2025-03-01', endDate: '2025-03-03', timeZone: 'Asia/Seoul', retentionDays: 3650, now: new Date('2026-01-01T00:00:00Z') });
+    const seoul = resolvePeriod({
+      startDate: '2025-03-01',
+      endDate: '2025-03-03',
+      timeZone: 'Asia/Seoul',
+      retentionDays: 3650,
+      now: new Date('2026-01-01T00:00:00Z'),
+    });
     // 2025-02-28T15:00Z to 2025-03-03T15:00Z: 1 to 3 March UTC are whole.
-    expect(utcDaySplit(seoul)).toEqual({ daysFrom: Date.parse('2025-03-01T00:00:00Z') / 1000, daysTo: Date.parse('2025-03-03T00:00:00Z') / 1000 });
+    expect(utcDaySplit(seoul)).toEqual({
+      daysFrom: Date.parse('2025-03-01T00:00:00Z') / 1000,
+      daysTo: Date.parse('2025-03-03T00:00:00Z') / 1000,
+    });
     const utc = { utcStart: new Date('2025-03-01T00:00:00Z'), utcEnd: new Date('2025-03-02T00:00:00Z') };
     expect(utcDaySplit(utc)).toEqual({ daysFrom: utc.utcStart.getTime() / 1000, daysTo: utc.utcEnd.getTime() / 1000 });
     const oneLocalDay = { utcStart: new Date('2025-03-01T18:15:00Z'), utcEnd: new Date('2025-03-02T18:15:00Z') };
-    expect(utcDaySplit(oneLocalDay)).toEqual({ daysFrom: oneLocalDay.utcEnd.getTime() / 1000, daysTo: oneLocalDay.utcEnd.getTime() / 1000 });
+    expect(utcDaySplit(oneLocalDay)).toEqual({
+      daysFrom: oneLocalDay.utcEnd.getTime() / 1000,
+      daysTo: oneLocalDay.utcEnd.getTime() / 1000,
+    });
   });
 });
 
@@ -93,7 +112,9 @@ describe('clicks per cid from the rollups equal the raw clicks', () => {
         expect(raw).toHaveLength(100);
         const stats = await createClickStats(ch.client).forLink(input);
         expect(stats.customIds.map((c) => [c.name, c.count])).toEqual(
-          raw.map((r) => [r.name, Number(r.c)]).sort((a, b) => Number(b[1]) - Number(a[1]) || String(a[0]).localeCompare(String(b[0]))),
+          raw
+            .map((r) => [r.name, Number(r.c)])
+            .sort((a, b) => Number(b[1]) - Number(a[1]) || String(a[0]).localeCompare(String(b[0]))),
         );
         for (const customId of ['hot-1', 'user-7']) {
           const one = await createClickStats(ch.client).forLink({ ...input, customId });

@@ -74,7 +74,10 @@ function clicksFrom(fromIso: string, toIso: string, parity: 0 | 1): Record<strin
 }
 
 const insertClicks = async (parity: 0 | 1) => {
-  for (const [from, to] of [['2025-02-27T00:00:00Z', '2025-03-17T00:00:00Z'], ['2025-10-25T00:00:00Z', '2025-11-10T00:00:00Z']] as const) {
+  for (const [from, to] of [
+    ['2025-02-27T00:00:00Z', '2025-03-17T00:00:00Z'],
+    ['2025-10-25T00:00:00Z', '2025-11-10T00:00:00Z'],
+  ] as const) {
     await ch.client.insert({ table: 'clicks', values: clicksFrom(from, to, parity), format: 'JSONEachRow' });
   }
 };
@@ -89,12 +92,20 @@ const RAW_ALL = `${RANGE} AND ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:D
 const rawPartsOf = (cid: string | null) => {
   const RAW = cid === null ? RAW_ALL : `${RAW_ALL} AND cid = {cid:String}`;
   return [
-  `SELECT 'day' AS dim, toString(toDate(ts, {tz:String})) AS name, count() AS c FROM clicks WHERE ${RAW} GROUP BY name`,
-  `SELECT 'visitors-day' AS dim, toString(toDate(ts, {tz:String})) AS name, uniqIf(visitor_hash, visitor_hash != 0) AS c FROM clicks WHERE ${RAW} GROUP BY name`,
-  `SELECT 'hour' AS dim, toString(toHour(ts, {tz:String})) AS name, count() AS c FROM clicks WHERE ${RAW} GROUP BY name`,
-  ...Object.entries({ country: 'country', browser: 'browser', os: 'os', referrer: 'referrer_host', tracker: 'tracker', device: 'device_type' }).map(
-    ([dim, column]) => `SELECT '${dim}' AS dim, toString(${column}) AS name, count() AS c FROM clicks WHERE ${RAW} GROUP BY name`,
-  ),
+    `SELECT 'day' AS dim, toString(toDate(ts, {tz:String})) AS name, count() AS c FROM clicks WHERE ${RAW} GROUP BY name`,
+    `SELECT 'visitors-day' AS dim, toString(toDate(ts, {tz:String})) AS name, uniqIf(visitor_hash, visitor_hash != 0) AS c FROM clicks WHERE ${RAW} GROUP BY name`,
+    `SELECT 'hour' AS dim, toString(toHour(ts, {tz:String})) AS name, count() AS c FROM clicks WHERE ${RAW} GROUP BY name`,
+    ...Object.entries({
+      country: 'country',
+      browser: 'browser',
+      os: 'os',
+      referrer: 'referrer_host',
+      tracker: 'tracker',
+      device: 'device_type',
+    }).map(
+      ([dim, column]) =>
+        `SELECT '${dim}' AS dim, toString(${column}) AS name, count() AS c FROM clicks WHERE ${RAW} GROUP BY name`,
+    ),
   ];
 };
 const rawParts = rawPartsOf(null);
@@ -125,16 +136,24 @@ describe('which click rollup answers a period', () => {
       expect(clickRollupFor(periodOf('Asia/Kolkata', p))).toEqual(QUARTER_HOUR_ROLLUP);
       expect(clickRollupFor(periodOf('Asia/Kathmandu', p))).toEqual(QUARTER_HOUR_ROLLUP);
     }
-    expect(clickRollupFor(periodOf('Asia/Seoul', { startDate: '2025-03-01', endDate: '2025-03-07' }))).toEqual(QUARTER_HOUR_ROLLUP);
-    expect(clickRollupFor(periodOf('America/New_York', { startDate: '2025-03-03', endDate: '2025-03-10' }))).toEqual(HOURLY_ROLLUP);
+    expect(clickRollupFor(periodOf('Asia/Seoul', { startDate: '2025-03-01', endDate: '2025-03-07' }))).toEqual(
+      QUARTER_HOUR_ROLLUP,
+    );
+    expect(clickRollupFor(periodOf('America/New_York', { startDate: '2025-03-03', endDate: '2025-03-10' }))).toEqual(
+      HOURLY_ROLLUP,
+    );
   });
 
   it('sees an offset of part of an hour anywhere in the window', () => {
     // Lord Howe Island is +11 in its summer and +10:30 after the first Sunday of April.
     const window = { utcStart: new Date('2025-03-20T13:00:00Z'), utcEnd: new Date('2025-04-20T13:00:00Z') };
     expect(hourAligned('Australia/Lord_Howe', window)).toBe(false);
-    expect(hourAligned('Australia/Lord_Howe', { utcStart: window.utcStart, utcEnd: new Date('2025-04-05T13:00:00Z') })).toBe(true);
-    expect(hourAligned('Asia/Seoul', { utcStart: new Date('2025-03-20T13:30:00Z'), utcEnd: window.utcEnd })).toBe(false);
+    expect(
+      hourAligned('Australia/Lord_Howe', { utcStart: window.utcStart, utcEnd: new Date('2025-04-05T13:00:00Z') }),
+    ).toBe(true);
+    expect(hourAligned('Asia/Seoul', { utcStart: new Date('2025-03-20T13:30:00Z'), utcEnd: window.utcEnd })).toBe(
+      false,
+    );
   });
 });
 
@@ -148,12 +167,25 @@ describe('click statistics from the rollups equal the raw clicks', () => {
         expect(raw.total).toBeGreaterThan(1000);
         expect(await createClickStats(ch.client).forLink(input)).toEqual({ ...raw, customIds: [] });
         // The 15-minute rollups answer the same wherever the hourly ones do.
-        const quarter = statsOf(await queryDimensions(ch.client, rollupParts(RANGE, QUARTER_HOUR_ROLLUP), linkPeriodParams(input)), period);
+        const quarter = statsOf(
+          await queryDimensions(ch.client, rollupParts(RANGE, QUARTER_HOUR_ROLLUP), linkPeriodParams(input)),
+          period,
+        );
         expect(quarter).toEqual({ ...raw, customIds: [] });
 
-        const installs = await createInstallStats(ch.client).forScope({ organizationId: ORG, scope: { kind: 'url', linkId: LINK }, platform: 'All', period });
+        const installs = await createInstallStats(ch.client).forScope({
+          organizationId: ORG,
+          scope: { kind: 'url', linkId: LINK },
+          platform: 'All',
+          period,
+        });
         expect(installs.totalClicks).toBe(raw.total);
-        const ios = await createInstallStats(ch.client).forScope({ organizationId: ORG, scope: { kind: 'url', linkId: LINK }, platform: 'iOS', period });
+        const ios = await createInstallStats(ch.client).forScope({
+          organizationId: ORG,
+          scope: { kind: 'url', linkId: LINK },
+          platform: 'iOS',
+          period,
+        });
         expect(ios.totalClicks).toBe(raw.operatingSystems.find((o) => o.name === 'iOS')?.count);
       });
     }
@@ -168,7 +200,10 @@ describe('click statistics from the rollups equal the raw clicks', () => {
           ...rawPartsOf(customId),
           `SELECT 'cid' AS dim, cid AS name, count() AS c FROM clicks WHERE ${RAW_ALL} AND cid = {cid:String} GROUP BY name`,
         ];
-        const raw = statsOf(await queryDimensions(ch.client, parts, { ...linkPeriodParams(input), cid: customId }), period);
+        const raw = statsOf(
+          await queryDimensions(ch.client, parts, { ...linkPeriodParams(input), cid: customId }),
+          period,
+        );
         if (customId !== 'nobody') expect(raw.total).toBeGreaterThan(50);
         expect(await createClickStats(ch.client).forLink({ ...input, customId })).toEqual(raw);
       }
@@ -188,9 +223,21 @@ describe('click statistics from the rollups equal the raw clicks', () => {
   it('the organization dashboard (heatmap, busiest links, previous period) too', async () => {
     for (const zone of ZONES) {
       const period = periodOf(zone, PERIODS[1]);
-      const previous = { utcStart: new Date(2 * period.utcStart.getTime() - period.utcEnd.getTime()), utcEnd: period.utcStart };
-      const board = await createClickDashboard(ch.client).forScope({ organizationId: ORG, link: null }, period, previous);
-      const params = { org: ORG, start: period.utcStart.getTime() / 1000, end: period.utcEnd.getTime() / 1000, tz: zone };
+      const previous = {
+        utcStart: new Date(2 * period.utcStart.getTime() - period.utcEnd.getTime()),
+        utcEnd: period.utcStart,
+      };
+      const board = await createClickDashboard(ch.client).forScope(
+        { organizationId: ORG, link: null },
+        period,
+        previous,
+      );
+      const params = {
+        org: ORG,
+        start: period.utcStart.getTime() / 1000,
+        end: period.utcEnd.getTime() / 1000,
+        tz: zone,
+      };
       const heat = await (
         await ch.client.query({
           query: `SELECT toDayOfWeek(toDate(ts, {tz:String})) AS weekday, toHour(ts, {tz:String}) AS hour, count() AS count FROM clicks
@@ -200,8 +247,11 @@ describe('click statistics from the rollups equal the raw clicks', () => {
           format: 'JSONEachRow',
         })
       ).json<{ weekday: number; hour: number; count: string }>();
-      const byCell = (a: { weekday: number; hour: number }, b: { weekday: number; hour: number }) => a.weekday - b.weekday || a.hour - b.hour;
-      expect([...board.heatmap].sort(byCell)).toEqual(heat.map((h) => ({ weekday: h.weekday, hour: h.hour, count: Number(h.count) })));
+      const byCell = (a: { weekday: number; hour: number }, b: { weekday: number; hour: number }) =>
+        a.weekday - b.weekday || a.hour - b.hour;
+      expect([...board.heatmap].sort(byCell)).toEqual(
+        heat.map((h) => ({ weekday: h.weekday, hour: h.hour, count: Number(h.count) })),
+      );
       const links = await (
         await ch.client.query({
           query: `SELECT toString(link_type) AS link_type, link_id, count() AS c FROM clicks
@@ -211,7 +261,9 @@ describe('click statistics from the rollups equal the raw clicks', () => {
           format: 'JSONEachRow',
         })
       ).json<{ link_type: string; link_id: string; c: string }>();
-      expect(board.links).toEqual(links.map((l) => ({ linkType: l.link_type, linkId: Number(l.link_id), count: Number(l.c) })));
+      expect(board.links).toEqual(
+        links.map((l) => ({ linkType: l.link_type, linkId: Number(l.link_id), count: Number(l.c) })),
+      );
       expect(board.stats.total).toBe(links.reduce((a, l) => a + Number(l.c), 0));
       const [prev] = await (
         await ch.client.query({

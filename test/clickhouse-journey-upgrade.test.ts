@@ -27,9 +27,15 @@ async function rows<T>(query: string): Promise<T[]> {
   return (await ch.client.query({ query, format: 'JSONEachRow' })).json<T>();
 }
 const insert = (table: string, values: Record<string, unknown>[]) =>
-  ch.client.insert({ table, values: values.map((v) => ({ event_id: crypto.randomUUID(), organization_id: 7, app_id: 3, ...v })), format: 'JSONEachRow' });
+  ch.client.insert({
+    table,
+    values: values.map((v) => ({ event_id: crypto.randomUUID(), organization_id: 7, app_id: 3, ...v })),
+    format: 'JSONEachRow',
+  });
 const sessionsOf = () =>
-  rows<Record<string, unknown>>('SELECT session_id, started_at, last_seen_at, platform, utm_source, events, transitions FROM sessions_v1 ORDER BY session_id');
+  rows<Record<string, unknown>>(
+    'SELECT session_id, started_at, last_seen_at, platform, utm_source, events, transitions FROM sessions_v1 ORDER BY session_id',
+  );
 
 beforeAll(async () => {
   fs.mkdirSync(before);
@@ -46,7 +52,9 @@ beforeAll(async () => {
     { ts: '2026-03-01 23:51:00.000', session_id: A, platform: 'WEB', event_type: 'page_view', properties: '{}' },
     { ts: '2026-03-02 00:10:00.000', session_id: A, platform: 'WEB', event_type: 'page_view', properties: '{}' },
   ]);
-  await insert('journey_transitions', [{ ts: '2026-03-02 08:01:00.000', session_id: B, from_platform: 'IOS', to_platform: 'WEB' }]);
+  await insert('journey_transitions', [
+    { ts: '2026-03-02 08:01:00.000', session_id: B, from_platform: 'IOS', to_platform: 'WEB' },
+  ]);
 });
 
 afterAll(async () => {
@@ -60,10 +68,20 @@ describe('ClickHouse upgrade to sessions keyed by their start (0011)', () => {
     expect(shown).toHaveLength(2);
     expect(await migrateClickhouse(ch.client, log)).toContain(11);
     expect(await sessionsOf()).toEqual(shown);
-    const tables = await rows<{ name: string }>("SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'journey_session%' ORDER BY name");
-    expect(tables.map((t) => t.name)).toEqual(['journey_session_starts', 'journey_sessions', 'journey_sessions_events_mv', 'journey_sessions_funnel_mv',
-      'journey_sessions_starts_mv', 'journey_sessions_transitions_mv']);
-    const starts = await rows<{ session_id: string; started_at: string }>('SELECT DISTINCT session_id, toString(started_at) AS started_at FROM journey_sessions ORDER BY session_id');
+    const tables = await rows<{ name: string }>(
+      "SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'journey_session%' ORDER BY name",
+    );
+    expect(tables.map((t) => t.name)).toEqual([
+      'journey_session_starts',
+      'journey_sessions',
+      'journey_sessions_events_mv',
+      'journey_sessions_funnel_mv',
+      'journey_sessions_starts_mv',
+      'journey_sessions_transitions_mv',
+    ]);
+    const starts = await rows<{ session_id: string; started_at: string }>(
+      'SELECT DISTINCT session_id, toString(started_at) AS started_at FROM journey_sessions ORDER BY session_id',
+    );
     expect(starts).toEqual([
       { session_id: A, started_at: '2026-03-01 23:50:00.000' },
       { session_id: B, started_at: '2026-03-02 08:00:00.000' },
@@ -71,8 +89,16 @@ describe('ClickHouse upgrade to sessions keyed by their start (0011)', () => {
   });
 
   it('adds what a session does after the upgrade to the state it had before', async () => {
-    await insert('journey_events', [{ ts: '2026-03-02 00:20:00.000', session_id: A, platform: 'WEB', event_type: 'purchase', properties: '{}' }]);
+    await insert('journey_events', [
+      { ts: '2026-03-02 00:20:00.000', session_id: A, platform: 'WEB', event_type: 'purchase', properties: '{}' },
+    ]);
     const [a] = (await sessionsOf()).filter((s) => s.session_id === A);
-    expect(a).toMatchObject({ events: 3, utm_source: 'kakao', platform: 'WEB', started_at: '2026-03-01 23:50:00.000', last_seen_at: '2026-03-02 00:20:00.000' });
+    expect(a).toMatchObject({
+      events: 3,
+      utm_source: 'kakao',
+      platform: 'WEB',
+      started_at: '2026-03-01 23:50:00.000',
+      last_seen_at: '2026-03-02 00:20:00.000',
+    });
   });
 });

@@ -35,14 +35,23 @@ afterAll(async () => {
 
 describe(`a batch written again after a restart (${backend})`, () => {
   it('counts once in the raw table and in every rollup, also when the first process ran the migrations', async () => {
-    const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()), visitor: createVisitorHasher(randomBytes(32)) });
+    const routes = createEventTableRoutes({
+      enrich: createClickEnricher(await openGeoLookup()),
+      visitor: createVisitorHasher(randomBytes(32)),
+    });
     const rows = Array.from({ length: 60 }, (_, i) =>
       routes.click!.toRow({
         eventId: uuidv7(),
         type: 'click',
         occurredAt: Date.now() - i * 1_000,
         organizationId: ORG,
-        data: { linkType: 'url', linkId: 1 + (i % 3), host: 'sp.test', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0', ip: `203.0.113.${i}` },
+        data: {
+          linkType: 'url',
+          linkId: 1 + (i % 3),
+          host: 'sp.test',
+          userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0',
+          ip: `203.0.113.${i}`,
+        },
       }),
     );
     const config = loadConfig({ ...isolation.env, LOG_LEVEL: 'silent' });

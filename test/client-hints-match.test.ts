@@ -16,9 +16,15 @@ import { isolate, startService, type Isolation, type TestService } from './suppo
 const HOST = 'sgnp.example';
 const BASE = `http://${HOST}`;
 /** Chrome on Android since the user-agent reduction: every phone is a `K` on Android 10. */
-const REDUCED = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
+const REDUCED =
+  'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
 /** The app's first launch on the phone: its own user agent, Build.MODEL and Build.VERSION.RELEASE. */
-const LAUNCH = { userAgent: 'Dalvik/2.1.0 (Linux; U; Android 14; SM-S928N Build/UP1A.231005.007)', deviceModel: 'SM-S928N', osVersion: '14', resolution: '1440x3120' };
+const LAUNCH = {
+  userAgent: 'Dalvik/2.1.0 (Linux; U; Android 14; SM-S928N Build/UP1A.231005.007)',
+  deviceModel: 'SM-S928N',
+  osVersion: '14',
+  resolution: '1440x3120',
+};
 
 let isolation: Isolation;
 let svc: TestService;
@@ -50,9 +56,22 @@ const tokenRow = (token: string) => svc.container.deps.deepLinks.tokens.get(toke
 
 /** The app's first launch, from the address the click came from. */
 async function firstLaunch(ip: string, extra: Record<string, string> = {}) {
-  const res = await mobile(svc, apps.android, 'GET', `/deeplink/resolve-fingerprint?${query({ ...LAUNCH, ipAddress: ip, ...extra })}`, undefined, { ip });
+  const res = await mobile(
+    svc,
+    apps.android,
+    'GET',
+    `/deeplink/resolve-fingerprint?${query({ ...LAUNCH, ipAddress: ip, ...extra })}`,
+    undefined,
+    { ip },
+  );
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { matched: boolean; matchType?: string; signals?: string[]; deepLinkPath?: string; reason?: string };
+  return res.json() as {
+    matched: boolean;
+    matchType?: string;
+    signals?: string[];
+    deepLinkPath?: string;
+    reason?: string;
+  };
 }
 
 describe(`client hints over HTTP (${backend})`, () => {
@@ -66,8 +85,12 @@ describe(`client hints over HTTP (${backend})`, () => {
 
     // The next click of that browser: Chrome sends the hints it was asked for, as structured-field strings.
     const hinted = await send('GET', `/${link.shortCode}`, {
-      'user-agent': REDUCED, 'x-forwarded-for': ip, 'sec-ch-ua-mobile': '?1', 'sec-ch-ua-platform': '"Android"',
-      'sec-ch-ua-model': '"SM-S928N"', 'sec-ch-ua-platform-version': '"14.0.0"',
+      'user-agent': REDUCED,
+      'x-forwarded-for': ip,
+      'sec-ch-ua-mobile': '?1',
+      'sec-ch-ua-platform': '"Android"',
+      'sec-ch-ua-model': '"SM-S928N"',
+      'sec-ch-ua-platform-version': '"14.0.0"',
     });
     const token = tokenOf(hinted.body)!;
     expect(await tokenRow(token)).toMatchObject({ os: 'ANDROID', osVersion: '14', deviceModel: 'SM-S928N' });
@@ -79,20 +102,39 @@ describe(`client hints over HTTP (${backend})`, () => {
     expect((await tokenRow(tokenOf(bare.body)!))!.consumedAt).toBeNull();
   });
 
-  it('update-fingerprint takes the page\'s hints, else the headers of its own request; another phone is ruled out', async () => {
+  it("update-fingerprint takes the page's hints, else the headers of its own request; another phone is ruled out", async () => {
     const link = await createDeepLink(svc, org, apps);
     const ip = '198.51.100.12';
-    const click = async () => tokenOf((await send('GET', `/${link.shortCode}`, { 'user-agent': REDUCED, 'x-forwarded-for': ip })).body)!;
+    const click = async () =>
+      tokenOf((await send('GET', `/${link.shortCode}`, { 'user-agent': REDUCED, 'x-forwarded-for': ip })).body)!;
     const fingerprint = (token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-      send('POST', '/api/v1/sdk/web/deeplink/update-fingerprint', { origin: BASE, 'x-forwarded-for': ip, ...headers }, { token, appId: apps.android.id, userAgent: REDUCED, resolution: '384x832', pixelRatio: 3.75, ...body });
+      send(
+        'POST',
+        '/api/v1/sdk/web/deeplink/update-fingerprint',
+        { origin: BASE, 'x-forwarded-for': ip, ...headers },
+        { token, appId: apps.android.id, userAgent: REDUCED, resolution: '384x832', pixelRatio: 3.75, ...body },
+      );
     // A Galaxy A35 on Android 15: the page read its hints.
     const fromPage = await click();
-    expect((await fingerprint(fromPage, { deviceModel: 'SM-A356N', platformVersion: '15.0.0', resolution: '384x854', pixelRatio: 2.8125 })).status).toBe(200);
+    expect(
+      (
+        await fingerprint(fromPage, {
+          deviceModel: 'SM-A356N',
+          platformVersion: '15.0.0',
+          resolution: '384x854',
+          pixelRatio: 2.8125,
+        })
+      ).status,
+    ).toBe(200);
     expect(await tokenRow(fromPage)).toMatchObject({ osVersion: '15', deviceModel: 'SM-A356N', resolution: '384x854' });
 
     // A Galaxy S24 Ultra on Android 14 whose page could not read them: its request carried them.
     const fromHeaders = await click();
-    const res = await fingerprint(fromHeaders, {}, { 'sec-ch-ua-model': '"SM-S928N"', 'sec-ch-ua-platform-version': '"14.0.0"' });
+    const res = await fingerprint(
+      fromHeaders,
+      {},
+      { 'sec-ch-ua-model': '"SM-S928N"', 'sec-ch-ua-platform-version': '"14.0.0"' },
+    );
     expect(res.status, res.body).toBe(200);
     expect(await tokenRow(fromHeaders)).toMatchObject({ osVersion: '14', deviceModel: 'SM-S928N' });
 
@@ -101,7 +143,12 @@ describe(`client hints over HTTP (${backend})`, () => {
     expect(await firstLaunch(ip)).toMatchObject({ matched: true, matchType: 'fingerprint' });
     expect((await tokenRow(fromHeaders))!.consumedAt).not.toBeNull();
     expect((await tokenRow(fromPage))!.consumedAt).toBeNull();
-    const a35 = await firstLaunch(ip, { deviceModel: 'SM-A356N', osVersion: '15', userAgent: 'Dalvik/2.1.0 (Linux; U; Android 15; SM-A356N Build/AP3A.240905.015)', resolution: '1080x2402' });
+    const a35 = await firstLaunch(ip, {
+      deviceModel: 'SM-A356N',
+      osVersion: '15',
+      userAgent: 'Dalvik/2.1.0 (Linux; U; Android 15; SM-A356N Build/AP3A.240905.015)',
+      resolution: '1080x2402',
+    });
     expect(a35).toMatchObject({ matched: true, matchType: 'fingerprint' });
     expect(a35.signals).toEqual(expect.arrayContaining(['deviceModel', 'osVersion', 'resolution']));
     expect((await tokenRow(fromPage))!.consumedAt).not.toBeNull();
@@ -112,7 +159,10 @@ describe('client hints in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await launchChromium([`--host-resolver-rules=MAP ${HOST} 127.0.0.1:${port}`, `--unsafely-treat-insecure-origin-as-secure=${BASE}`]);
+    browser = await launchChromium([
+      `--host-resolver-rules=MAP ${HOST} 127.0.0.1:${port}`,
+      `--unsafely-treat-insecure-origin-as-secure=${BASE}`,
+    ]);
   });
 
   afterAll(async () => {
@@ -122,26 +172,55 @@ describe('client hints in Chromium', () => {
   it('the landing page posts the model and full version a reduced user agent hides, and the first launch matches on them', async () => {
     const link = await createDeepLink(svc, org, apps);
     const ip = '198.51.100.13';
-    const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': ip }, viewport: { width: 384, height: 832 }, deviceScaleFactor: 3.75, isMobile: true, hasTouch: true, locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
+    const context = await browser.newContext({
+      extraHTTPHeaders: { 'x-forwarded-for': ip },
+      viewport: { width: 384, height: 832 },
+      deviceScaleFactor: 3.75,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'ko-KR',
+      timezoneId: 'Asia/Seoul',
+    });
     // Nothing leaves the test machine: the app attempt and the store go nowhere.
-    await context.route(/^https:\/\//, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Store</title>' }));
+    await context.route(/^https:\/\//, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Store</title>' }),
+    );
     const page = await context.newPage();
     // What Chrome on a Galaxy S24 Ultra says: the reduced agent, and the real device in userAgentData.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setUserAgentOverride', {
       userAgent: REDUCED,
       userAgentMetadata: {
-        brands: [{ brand: 'Chromium', version: '124' }, { brand: 'Google Chrome', version: '124' }],
-        platform: 'Android', platformVersion: '14.0.0', architecture: '', model: 'SM-S928N', mobile: true,
+        brands: [
+          { brand: 'Chromium', version: '124' },
+          { brand: 'Google Chrome', version: '124' },
+        ],
+        platform: 'Android',
+        platformVersion: '14.0.0',
+        architecture: '',
+        model: 'SM-S928N',
+        mobile: true,
       },
     });
-    const posted = page.waitForRequest((r) => r.url().endsWith('/deeplink/update-fingerprint') && r.method() === 'POST');
+    const posted = page.waitForRequest(
+      (r) => r.url().endsWith('/deeplink/update-fingerprint') && r.method() === 'POST',
+    );
     await page.goto(`${BASE}/${link.shortCode}`);
     const token = await page.locator('meta[name="signpost:deeplink-token"]').getAttribute('content');
     const fingerprint = await posted;
-    expect(fingerprint.postDataJSON()).toMatchObject({ token, deviceModel: 'SM-S928N', platformVersion: '14.0.0', resolution: '384x832' });
+    expect(fingerprint.postDataJSON()).toMatchObject({
+      token,
+      deviceModel: 'SM-S928N',
+      platformVersion: '14.0.0',
+      resolution: '384x832',
+    });
     expect((await fingerprint.response())?.status()).toBe(200);
-    expect(await tokenRow(token!)).toMatchObject({ os: 'ANDROID', osVersion: '14', deviceModel: 'SM-S928N', resolution: '384x832' });
+    expect(await tokenRow(token!)).toMatchObject({
+      os: 'ANDROID',
+      osVersion: '14',
+      deviceModel: 'SM-S928N',
+      resolution: '384x832',
+    });
     await context.close();
 
     const answer = await firstLaunch(ip, { timeZone: 'Asia/Seoul', language: 'ko-KR' });

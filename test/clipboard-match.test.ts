@@ -40,11 +40,19 @@ beforeAll(async () => {
   await svc.container.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = svc.container.app.server.address() as AddressInfo;
   // The platform host is plain HTTP here; the Clipboard API needs a secure context, as on the real (https) host.
-  browser = await launchChromium([`--host-resolver-rules=MAP ${HOST} 127.0.0.1:${port}`, `--unsafely-treat-insecure-origin-as-secure=${BASE}`]);
+  browser = await launchChromium([
+    `--host-resolver-rules=MAP ${HOST} 127.0.0.1:${port}`,
+    `--unsafely-treat-insecure-origin-as-secure=${BASE}`,
+  ]);
 
   const org = await svc.createOrganization('Clipboard Shop', 'FREE');
   const app = async (body: Record<string, unknown>) => {
-    const res = await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', teamId: 'ABCDE12345', storeUrl: APP_STORE, ...body });
+    const res = await svc.service('POST', '/mobile-apps', org.apiKey, {
+      platform: 'IOS',
+      teamId: 'ABCDE12345',
+      storeUrl: APP_STORE,
+      ...body,
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as MobileApp;
   };
@@ -56,7 +64,11 @@ beforeAll(async () => {
   plainApp = await app({ appName: 'Plain app', bundleId: 'com.example.plain', scheme: 'plain://' });
   expect([withClipboard.clipboardMatch, plainApp.clipboardMatch]).toEqual([true, false]);
   const link = async (iosAppId: number) => {
-    const res = await svc.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/product/42', iosAppId, iosDeepLinkPath: 'product/42' });
+    const res = await svc.service('POST', '/urls', org.apiKey, {
+      url: 'https://shop.example/product/42',
+      iosAppId,
+      iosDeepLinkPath: 'product/42',
+    });
     expect(res.statusCode, res.body).toBe(201);
     return (res.json() as { shortUrl: string }).shortUrl;
   };
@@ -74,7 +86,11 @@ async function openOnIphone(url: string): Promise<{ context: BrowserContext; pag
   const context = await phoneContext(browser, DEVICES.iphoneSafari);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await context.route(/^https:\/\/apps\.apple\.com\//, (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>App Store</title><h1>App Store</h1>' }));
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><title>App Store</title><h1>App Store</h1>',
+    }),
+  );
   const page = await context.newPage();
   await page.goto(url);
   const token = await page.locator('meta[name="signpost:deeplink-token"]').getAttribute('content');
@@ -90,7 +106,9 @@ async function copyFromLanding(): Promise<{ token: string; copied: string }> {
     await expect.poll(() => page.getByRole('status').innerText(), WAIT).toBe('‘앱 설치하기’를 눌러 계속하세요.');
     const storeVisit = page.waitForRequest((r) => r.url().endsWith('/track-store-visit'));
     await page.getByRole('link', { name: '앱 설치하기' }).click();
-    await expect.poll(() => page.getByRole('status').innerText(), WAIT).toBe('코드를 복사했어요. App Store로 이동합니다…');
+    await expect
+      .poll(() => page.getByRole('status').innerText(), WAIT)
+      .toBe('코드를 복사했어요. App Store로 이동합니다…');
     expect(JSON.parse((await storeVisit).postData() ?? '')).toEqual({ token, isCampaign: false });
     await expect.poll(() => page.url(), WAIT).toBe(APP_STORE);
     const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
@@ -117,8 +135,13 @@ describe('clipboard match (app opted in)', () => {
     const first = await resolveFirstLaunch(withClipboard, { clipboardToken: copied });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({
-      matched: true, matchType: 'clipboard', confidence: 100, signals: ['clipboard'], token,
-      deepLinkPath: 'product/42', originalUrl: 'https://shop.example/product/42',
+      matched: true,
+      matchType: 'clipboard',
+      confidence: 100,
+      signals: ['clipboard'],
+      token,
+      deepLinkPath: 'product/42',
+      originalUrl: 'https://shop.example/product/42',
     });
     const again = await resolveFirstLaunch(withClipboard, { clipboardToken: copied });
     expect(again.json()).toEqual({ matched: false, reason: 'already_consumed' });
@@ -159,7 +182,9 @@ describe('clipboard match off (the default)', () => {
     const { context, page } = await openOnIphone(plainLink);
     try {
       expect(await page.locator('#signpost-clipboard').count()).toBe(0);
-      const config = JSON.parse((await page.locator('#signpost-landing').textContent()) ?? '{}') as { clipboardToken?: unknown };
+      const config = JSON.parse((await page.locator('#signpost-landing').textContent()) ?? '{}') as {
+        clipboardToken?: unknown;
+      };
       expect(config.clipboardToken).toBeNull();
       await expect.poll(() => page.url(), WAIT).toBe(APP_STORE);
     } finally {
@@ -171,12 +196,16 @@ describe('clipboard match off (the default)', () => {
 describe('turning the match on and off', () => {
   /** The landing page a phone gets for the plain app's link, as the redirect answers it. */
   const landingOfPlainLink = async () => {
-    const res = await svc.inject({ method: 'GET', url: new URL(plainLink).pathname, headers: { host: HOST, 'user-agent': DEVICES.iphoneSafari.userAgent } });
+    const res = await svc.inject({
+      method: 'GET',
+      url: new URL(plainLink).pathname,
+      headers: { host: HOST, 'user-agent': DEVICES.iphoneSafari.userAgent },
+    });
     expect(res.statusCode).toBe(200);
     return res.body;
   };
 
-  it('applies to the app\'s existing links from the next click', async () => {
+  it("applies to the app's existing links from the next click", async () => {
     expect(await landingOfPlainLink()).not.toContain('id="signpost-clipboard"');
     const on = await svc.service('PUT', `/mobile-apps/${plainApp.id}`, apiKey, { clipboardMatch: true });
     expect(on.json()).toMatchObject({ clipboardMatch: true });

@@ -28,7 +28,8 @@ describe('console dashboards', () => {
     const link = new URL((await svc.admin('POST', '/login-links', { email })).json().url);
     return cookieOf(await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}` }));
   }
-  const get = (url: string, cookie = owner) => svc.inject({ method: 'GET', url: `/console/api${url}`, headers: { cookie } });
+  const get = (url: string, cookie = owner) =>
+    svc.inject({ method: 'GET', url: `/console/api${url}`, headers: { cookie } });
   const dashboard = async (path: string, query: string, cookie = owner) => {
     const res = await get(`/organizations/${org.id}/dashboard${path}?${query}`, cookie);
     expect(res.statusCode, res.body).toBe(200);
@@ -43,9 +44,23 @@ describe('console dashboards', () => {
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'owner@dash.example', role: 'owner' });
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'analyst@dash.example', role: 'analyst' });
     await svc.admin('POST', `/organizations/${other.id}/members`, { email: 'owner@else.example', role: 'owner' });
-    [owner, analyst, stranger] = await Promise.all(['owner@dash.example', 'analyst@dash.example', 'owner@else.example'].map(signIn)) as [string, string, string];
-    urlId = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/sale', customAlias: 'sale', title: 'Sale' })).json().id;
-    campaignId = (await svc.service('POST', '/campaigns', org.apiKey, { name: 'Push', originalUrl: 'https://example.com/push', alias: 'push' })).json().id;
+    [owner, analyst, stranger] = (await Promise.all(
+      ['owner@dash.example', 'analyst@dash.example', 'owner@else.example'].map(signIn),
+    )) as [string, string, string];
+    urlId = (
+      await svc.service('POST', '/urls', org.apiKey, {
+        url: 'https://example.com/sale',
+        customAlias: 'sale',
+        title: 'Sale',
+      })
+    ).json().id;
+    campaignId = (
+      await svc.service('POST', '/campaigns', org.apiKey, {
+        name: 'Push',
+        originalUrl: 'https://example.com/push',
+        alias: 'push',
+      })
+    ).json().id;
     // Friday 2026-11-20 23:30 UTC is Saturday 08:30 in Seoul.
     await recordClicks(svc, org.id, 'url', urlId, [
       { at: '2026-11-18T09:00:00Z' },
@@ -69,19 +84,37 @@ describe('console dashboards', () => {
   it('counts the organization by day and weekday × hour in the zone asked, against the previous period', async () => {
     const utc = await dashboard('', `${PERIOD}&timeZone=UTC`);
     // Every click came from one address and browser: one visitor a UTC day, two over the period.
-    expect(utc.daily).toEqual([{ date: '2026-11-20', count: 3, visitors: 1 }, { date: '2026-11-21', count: 3, visitors: 1 }]);
+    expect(utc.daily).toEqual([
+      { date: '2026-11-20', count: 3, visitors: 1 },
+      { date: '2026-11-21', count: 3, visitors: 1 },
+    ]);
     expect(utc.total).toBe(6);
     expect(utc.uniqueVisitors).toBe(2);
     expect(utc.previousTotal).toBe(2);
     expect(utc.change).toBe(200);
-    expect(utc.heatmap).toEqual(expect.arrayContaining([{ weekday: 5, hour: 23, count: 3 }, { weekday: 6, hour: 10, count: 2 }, { weekday: 6, hour: 12, count: 1 }]));
+    expect(utc.heatmap).toEqual(
+      expect.arrayContaining([
+        { weekday: 5, hour: 23, count: 3 },
+        { weekday: 6, hour: 10, count: 2 },
+        { weekday: 6, hour: 12, count: 1 },
+      ]),
+    );
     expect(utc.heatmap).toHaveLength(3);
     expect(utc.meta).toMatchObject({ actualStartDate: '2026-11-20', actualEndDate: '2026-11-21', timeZone: 'UTC' });
 
     const seoul = await dashboard('', `${PERIOD}&timeZone=Asia/Seoul`);
     // Saturday in Seoul spans two UTC days, so the same person is two visitors in it.
-    expect(seoul.daily).toEqual([{ date: '2026-11-20', count: 0, visitors: 0 }, { date: '2026-11-21', count: 6, visitors: 2 }]);
-    expect(seoul.heatmap).toEqual(expect.arrayContaining([{ weekday: 6, hour: 8, count: 3 }, { weekday: 6, hour: 19, count: 2 }, { weekday: 6, hour: 21, count: 1 }]));
+    expect(seoul.daily).toEqual([
+      { date: '2026-11-20', count: 0, visitors: 0 },
+      { date: '2026-11-21', count: 6, visitors: 2 },
+    ]);
+    expect(seoul.heatmap).toEqual(
+      expect.arrayContaining([
+        { weekday: 6, hour: 8, count: 3 },
+        { weekday: 6, hour: 19, count: 2 },
+        { weekday: 6, hour: 21, count: 1 },
+      ]),
+    );
     expect(seoul.hourly.find((h: { hour: string }) => h.hour === '08:00').count).toBe(3);
 
     expect(utc.topLinks).toEqual([
@@ -103,9 +136,17 @@ describe('console dashboards', () => {
     expect(page.uniqueVisitors).toBe(api.uniqueVisitors);
     expect(page.countries).toEqual(api.topCountries);
     // The campaign's Service API statistics carry the visitors beside the spec's dailyClicks, which keep their shape.
-    const campaignApi = (await svc.service('GET', `/campaigns/${campaignId}/stats?${PERIOD}&timeZone=UTC`, org.apiKey)).json();
-    expect(campaignApi.dailyClicks).toEqual([{ date: '2026-11-20', count: 0 }, { date: '2026-11-21', count: 1 }]);
-    expect(campaignApi.dailyUniqueVisitors).toEqual([{ date: '2026-11-20', count: 0 }, { date: '2026-11-21', count: 1 }]);
+    const campaignApi = (
+      await svc.service('GET', `/campaigns/${campaignId}/stats?${PERIOD}&timeZone=UTC`, org.apiKey)
+    ).json();
+    expect(campaignApi.dailyClicks).toEqual([
+      { date: '2026-11-20', count: 0 },
+      { date: '2026-11-21', count: 1 },
+    ]);
+    expect(campaignApi.dailyUniqueVisitors).toEqual([
+      { date: '2026-11-20', count: 0 },
+      { date: '2026-11-21', count: 1 },
+    ]);
     expect(campaignApi.uniqueVisitors).toBe(1);
     const campaign = await dashboard(`/campaigns/${campaignId}`, `${PERIOD}&timeZone=UTC`);
     expect(campaign.trackers).toEqual([{ name: 'insta', count: 1, percentage: 100 }]);
@@ -114,8 +155,11 @@ describe('console dashboards', () => {
   });
 
   it('counts unique visitors: an address and browser once a day, bots never, the period as the sum of its days, in the Service API and the dashboard alike', async () => {
-    const id = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/visitors', customAlias: 'visitors' })).json().id;
-    const ANDROID = 'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
+    const id = (
+      await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/visitors', customAlias: 'visitors' })
+    ).json().id;
+    const ANDROID =
+      'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
     await recordClicks(svc, org.id, 'url', id, [
       { at: '2026-11-22T01:00:00Z', ip: '198.51.100.1' },
       { at: '2026-11-22T02:00:00Z', ip: '198.51.100.1' },
@@ -136,12 +180,21 @@ describe('console dashboards', () => {
     expect(page.uniqueVisitors).toBe(5);
     expect(page.daily.map((d: { visitors: number }) => d.visitors)).toEqual([4, 1]);
     // The period's visitors are the sum of its days': in Seoul the late visitor is there on both.
-    const seoul = (await svc.service('GET', `/urls/${id}/stats?startDate=2026-11-22&endDate=2026-11-23&timeZone=Asia/Seoul`, org.apiKey)).json();
+    const seoul = (
+      await svc.service(
+        'GET',
+        `/urls/${id}/stats?startDate=2026-11-22&endDate=2026-11-23&timeZone=Asia/Seoul`,
+        org.apiKey,
+      )
+    ).json();
     expect(seoul.chartData).toEqual([5, 2]);
     expect(seoul.uniqueVisitorsChartData).toEqual([4, 2]);
     expect(seoul.uniqueVisitors).toBe(6);
     // One hash per address, browser and day, bots included in the raw table.
-    const rows = await svc.clickhouse<{ visitor: string }>('SELECT toString(visitor_hash) AS visitor FROM clicks WHERE link_id = {id:UInt64} ORDER BY ts', { id });
+    const rows = await svc.clickhouse<{ visitor: string }>(
+      'SELECT toString(visitor_hash) AS visitor FROM clicks WHERE link_id = {id:UInt64} ORDER BY ts',
+      { id },
+    );
     expect(rows.map((r) => r.visitor).filter((v, i, all) => all.indexOf(v) === i)).toHaveLength(6);
   });
 
@@ -149,20 +202,42 @@ describe('console dashboards', () => {
     const res = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=Asia/Seoul&panel=daily`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="organization-daily-2026-11-20-2026-11-21.csv"');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="organization-daily-2026-11-20-2026-11-21.csv"',
+    );
     expect(res.body).toBe('\uFEFFdate (Asia/Seoul),clicks,visitors\r\n2026-11-20,0,0\r\n2026-11-21,6,2\r\n');
     const links = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=topLinks`);
-    expect(links.body.split('\r\n').slice(1, 3)).toEqual([`url,${urlId},Sale,${BASE}/sale,5,83.3`, `campaign,${campaignId},Push,${BASE}/push,1,16.7`]);
-    const trackers = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=trackers&link=campaign:${campaignId}`);
+    expect(links.body.split('\r\n').slice(1, 3)).toEqual([
+      `url,${urlId},Sale,${BASE}/sale,5,83.3`,
+      `campaign,${campaignId},Push,${BASE}/push,1,16.7`,
+    ]);
+    const trackers = await get(
+      `/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=trackers&link=campaign:${campaignId}`,
+    );
     expect(trackers.body).toBe('\uFEFFname,clicks,percentage\r\ninsta,1,100\r\n');
     // A campaign's revenue (ENTERPRISE includes the add-on): the campaign statistics' figures, per day and per currency.
-    const revenue = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=revenue&link=campaign:${campaignId}`);
+    const revenue = await get(
+      `/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=revenue&link=campaign:${campaignId}`,
+    );
     expect(revenue.statusCode).toBe(200);
-    const stats = (await svc.service('GET', `/campaigns/${campaignId}/stats?${PERIOD}&timeZone=UTC`, org.apiKey)).json();
-    expect(revenue.body.split('\r\n').slice(1, 3)).toEqual(stats.revenueStats.dailyRevenue.map((d: { date: string; revenue: number; purchases: number }) => `${d.date},${d.revenue},${d.purchases}`));
-    expect((await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&panel=revenue&link=url:${urlId}`)).statusCode).toBe(400);
+    const stats = (
+      await svc.service('GET', `/campaigns/${campaignId}/stats?${PERIOD}&timeZone=UTC`, org.apiKey)
+    ).json();
+    expect(revenue.body.split('\r\n').slice(1, 3)).toEqual(
+      stats.revenueStats.dailyRevenue.map(
+        (d: { date: string; revenue: number; purchases: number }) => `${d.date},${d.revenue},${d.purchases}`,
+      ),
+    );
+    expect(
+      (await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&panel=revenue&link=url:${urlId}`)).statusCode,
+    ).toBe(400);
     const heat = await get(`/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=heatmap`);
-    expect(heat.body.split('\r\n')[5]!.split(',').slice(0, 1 + 24)[24]).toBe('3');
+    expect(
+      heat.body
+        .split('\r\n')[5]!
+        .split(',')
+        .slice(0, 1 + 24)[24],
+    ).toBe('3');
   });
 
   it('lets every member read, and no one else; refuses a bad zone, panel or link', async () => {
@@ -173,50 +248,117 @@ describe('console dashboards', () => {
     expect((await get(`/organizations/${org.id}/dashboard?timeZone=Mars/Olympus`)).statusCode).toBe(400);
     expect((await get(`/organizations/${org.id}/dashboard/export.csv?panel=everything`)).statusCode).toBe(400);
     expect((await get(`/organizations/${org.id}/dashboard/export.csv?panel=daily&link=url:abc`)).statusCode).toBe(400);
-    expect((await svc.inject({ method: 'GET', url: `/console/api/organizations/${org.id}/dashboard` })).statusCode).toBe(401);
+    expect(
+      (await svc.inject({ method: 'GET', url: `/console/api/organizations/${org.id}/dashboard` })).statusCode,
+    ).toBe(401);
   });
 
   it("exports an app's install panels as CSV from the Service API's install statistics", async () => {
-    const app = (await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Dash App', bundleId: 'com.dash.app' })).json();
-    const api = (await svc.service('GET', `/mobile-apps/${app.id}/install-stats?${PERIOD}&timeZone=UTC`, org.apiKey)).json();
-    const funnel = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=funnel`);
+    const app = (
+      await svc.service('POST', '/mobile-apps', org.apiKey, {
+        platform: 'IOS',
+        appName: 'Dash App',
+        bundleId: 'com.dash.app',
+      })
+    ).json();
+    const api = (
+      await svc.service('GET', `/mobile-apps/${app.id}/install-stats?${PERIOD}&timeZone=UTC`, org.apiKey)
+    ).json();
+    const funnel = await get(
+      `/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=funnel`,
+    );
     expect(funnel.statusCode).toBe(200);
     const rows = funnel.body.replace('\uFEFF', '').trimEnd().split('\r\n');
     expect(rows[0]).toBe('stage,order,sessionsReached,conversionRateFromFirstStage,conversionRateFromPreviousStage');
-    type Stage = { stageName: string; stageOrder: number; sessionsReached: number; conversionRateFromFirstStage: number; conversionRateFromPreviousStage: number };
-    expect(rows.slice(1)).toEqual(api.funnelStats.stages.map((f: Stage) =>
-      [f.stageName, f.stageOrder, f.sessionsReached, f.conversionRateFromFirstStage, f.conversionRateFromPreviousStage].join(',')));
-    const daily = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=Asia/Seoul&panel=dailyInstalls&platform=ios`);
+    type Stage = {
+      stageName: string;
+      stageOrder: number;
+      sessionsReached: number;
+      conversionRateFromFirstStage: number;
+      conversionRateFromPreviousStage: number;
+    };
+    expect(rows.slice(1)).toEqual(
+      api.funnelStats.stages.map((f: Stage) =>
+        [
+          f.stageName,
+          f.stageOrder,
+          f.sessionsReached,
+          f.conversionRateFromFirstStage,
+          f.conversionRateFromPreviousStage,
+        ].join(','),
+      ),
+    );
+    const daily = await get(
+      `/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=Asia/Seoul&panel=dailyInstalls&platform=ios`,
+    );
     expect(daily.body).toBe('\uFEFFdate (Asia/Seoul),installs,iOS,Android\r\n2026-11-20,0,0,0\r\n2026-11-21,0,0,0\r\n');
-    const reengagements = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=dailyReengagements`);
-    expect(reengagements.body).toBe('\uFEFFdate (UTC),reengagements,successful\r\n2026-11-20,0,0\r\n2026-11-21,0,0\r\n');
-    expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&panel=matchTypes`)).body).toBe('\uFEFFmatchType,installs,percentage\r\n');
-    expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel`, stranger)).statusCode).toBe(404);
-    expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel&platform=web`)).statusCode).toBe(400);
+    const reengagements = await get(
+      `/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=dailyReengagements`,
+    );
+    expect(reengagements.body).toBe(
+      '\uFEFFdate (UTC),reengagements,successful\r\n2026-11-20,0,0\r\n2026-11-21,0,0\r\n',
+    );
+    expect(
+      (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&panel=matchTypes`)).body,
+    ).toBe('\uFEFFmatchType,installs,percentage\r\n');
+    expect(
+      (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel`, stranger)).statusCode,
+    ).toBe(404);
+    expect(
+      (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel&platform=web`)).statusCode,
+    ).toBe(400);
   });
 
   it("answers an app's revenue per currency from the purchases its SDK recorded, and its CSV", async () => {
-    const app = (await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'ANDROID', appName: 'Shop App', bundleId: 'com.shop.app' })).json();
+    const app = (
+      await svc.service('POST', '/mobile-apps', org.apiKey, {
+        platform: 'ANDROID',
+        appName: 'Shop App',
+        bundleId: 'com.shop.app',
+      })
+    ).json();
     const purchase = (sessionId: string, goalType: string, goalValue: string) =>
       svc.inject({
-        method: 'POST', url: '/api/v1/sdk/mobile/deeplink/funnel/track',
+        method: 'POST',
+        url: '/api/v1/sdk/mobile/deeplink/funnel/track',
         headers: { 'x-app-id': String(app.id), 'x-mobile-app-api-key': app.apiKey },
         payload: { sessionId, stage: 'GOAL_COMPLETED', goalType, goalValue, timestamp: '2026-11-21T09:00:00Z' },
       });
-    for (const [session, type, value] of [['p1', 'purchase_KRW', '39000'], ['p2', 'purchase_KRW', '11000'], ['p3', 'purchase_USD', '12.5']] as const) {
+    for (const [session, type, value] of [
+      ['p1', 'purchase_KRW', '39000'],
+      ['p2', 'purchase_KRW', '11000'],
+      ['p3', 'purchase_USD', '12.5'],
+    ] as const) {
       const res = await purchase(session, type, value);
       expect(res.statusCode, res.body).toBe(200);
     }
     await svc.container.deps.events.flush();
     expect(await svc.container.bus.drain(10_000)).toBe(true);
-    const revenue = async () => (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/revenue?${PERIOD}&timeZone=UTC`)).json();
+    const revenue = async () =>
+      (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/revenue?${PERIOD}&timeZone=UTC`)).json();
     await eventually(async () => (await revenue()).revenueStats?.purchases === 3, 15_000, 'the purchases counted');
     const { revenueStats } = await revenue();
-    expect(revenueStats).toMatchObject({ available: true, currency: 'KRW', totalRevenue: 50000, purchases: 3, averageOrderValue: 25000 });
-    expect(revenueStats.byCurrency).toEqual([{ currency: 'KRW', totalRevenue: 50000, purchases: 2 }, { currency: 'USD', totalRevenue: 12.5, purchases: 1 }]);
-    expect(revenueStats.dailyRevenue).toEqual([{ date: '2026-11-20', revenue: 0, purchases: 0 }, { date: '2026-11-21', revenue: 50000, purchases: 2 }]);
-    const csv = await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=revenue`);
-    expect(csv.body).toBe('\uFEFFdate (UTC),revenue (KRW),purchases\r\n2026-11-20,0,0\r\n2026-11-21,50000,2\r\ncurrency,totalRevenue,purchases\r\nKRW,50000,2\r\nUSD,12.5,1\r\n');
+    expect(revenueStats).toMatchObject({
+      available: true,
+      currency: 'KRW',
+      totalRevenue: 50000,
+      purchases: 3,
+      averageOrderValue: 25000,
+    });
+    expect(revenueStats.byCurrency).toEqual([
+      { currency: 'KRW', totalRevenue: 50000, purchases: 2 },
+      { currency: 'USD', totalRevenue: 12.5, purchases: 1 },
+    ]);
+    expect(revenueStats.dailyRevenue).toEqual([
+      { date: '2026-11-20', revenue: 0, purchases: 0 },
+      { date: '2026-11-21', revenue: 50000, purchases: 2 },
+    ]);
+    const csv = await get(
+      `/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=revenue`,
+    );
+    expect(csv.body).toBe(
+      '\uFEFFdate (UTC),revenue (KRW),purchases\r\n2026-11-20,0,0\r\n2026-11-21,50000,2\r\ncurrency,totalRevenue,purchases\r\nKRW,50000,2\r\nUSD,12.5,1\r\n',
+    );
     expect((await get(`/organizations/${org.id}/dashboard/apps/${app.id}/revenue`, stranger)).statusCode).toBe(404);
   });
 });

@@ -15,7 +15,9 @@ import { recordClicks } from './support/recorded-clicks.js';
 import { isolate, type Isolation, type TestService } from './support/service.js';
 import { signedWith } from './support/webhook-signature.js';
 
-const FINGERPRINT = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).padStart(2, '0').toUpperCase()).join(':');
+const FINGERPRINT = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).padStart(2, '0').toUpperCase()).join(
+  ':',
+);
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -54,9 +56,12 @@ describe('console end to end', () => {
     await new Promise<void>((resolve) => receiver?.close(() => resolve()));
   });
 
-  const redirectOf = async (path: string) => (await fetch(`${BASE}${path}`, { redirect: 'manual' })).headers.get('location');
+  const redirectOf = async (path: string) =>
+    (await fetch(`${BASE}${path}`, { redirect: 'manual' })).headers.get('location');
 
-  it('makes a link with every field in the editor, edits it, and downloads its QR code', { timeout: 90_000 }, async () => {
+  it('makes a link with every field in the editor, edits it, and downloads its QR code', {
+    timeout: 90_000,
+  }, async () => {
     const org = await svc.createOrganization('Editor Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'maker@example.com', role: 'developer' });
     const { ctx, page } = await signInAs(browser, svc, BASE, 'maker@example.com');
@@ -67,7 +72,9 @@ describe('console end to end', () => {
     await editor.getByLabel('별칭 (선택)').fill('summer');
     await editor.getByLabel('utm_source').fill('kakao');
     await editor.getByLabel('utm_campaign').fill('summer-2026');
-    expect(await editor.getByTestId('utm-destination').innerText()).toBe('https://example.com/summer?ref=mail&utm_source=kakao&utm_campaign=summer-2026');
+    expect(await editor.getByTestId('utm-destination').innerText()).toBe(
+      'https://example.com/summer?ref=mail&utm_source=kakao&utm_campaign=summer-2026',
+    );
     await editor.getByRole('button', { name: '소셜 공유 미리보기 (OG 태그)' }).click();
     await editor.getByLabel('OG 제목').fill('여름 세일');
     await editor.getByLabel('OG 설명').fill('이번 주만 최대 50%');
@@ -79,9 +86,20 @@ describe('console end to end', () => {
     await expect.poll(() => page.getByRole('status').innerText()).toContain(`${BASE}/summer`);
 
     // What the editor saved is what the Service API reads and what a click does.
-    const [made] = ((await svc.service('GET', '/urls?keyword=summer', org.apiKey)).json() as { content: Record<string, unknown>[] }).content;
-    expect(made).toMatchObject({ originalUrl: 'https://example.com/summer?ref=mail', utmSource: 'kakao', utmCampaign: 'summer-2026', ogTitle: '여름 세일', ogDescription: '이번 주만 최대 50%', showAdPage: false });
-    expect(await redirectOf('/summer')).toBe('https://example.com/summer?ref=mail&utm_source=kakao&utm_campaign=summer-2026');
+    const [made] = (
+      (await svc.service('GET', '/urls?keyword=summer', org.apiKey)).json() as { content: Record<string, unknown>[] }
+    ).content;
+    expect(made).toMatchObject({
+      originalUrl: 'https://example.com/summer?ref=mail',
+      utmSource: 'kakao',
+      utmCampaign: 'summer-2026',
+      ogTitle: '여름 세일',
+      ogDescription: '이번 주만 최대 50%',
+      showAdPage: false,
+    });
+    expect(await redirectOf('/summer')).toBe(
+      'https://example.com/summer?ref=mail&utm_source=kakao&utm_campaign=summer-2026',
+    );
 
     // Edited: the title set, the campaign parameter cleared.
     await page.getByRole('button', { name: `편집: ${BASE}/summer` }).click();
@@ -99,14 +117,19 @@ describe('console end to end', () => {
     await page.getByRole('button', { name: `QR: ${BASE}/summer` }).click();
     await expect.poll(() => page.getByTestId('qr-preview').count()).toBe(1);
     await expectAccessible(page, 'QR dialog');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PNG 내려받기' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'PNG 내려받기' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('qr-summer.png');
     const png = fs.readFileSync((await download.path())!);
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     await ctx.close();
   });
 
-  it('registers a webhook, sees its test delivery in the log, redelivers it, and finds the change in the audit log', { timeout: 90_000 }, async () => {
+  it('registers a webhook, sees its test delivery in the log, redelivers it, and finds the change in the audit log', {
+    timeout: 90_000,
+  }, async () => {
     const org = await svc.createOrganization('Hook Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'hooks@example.com', role: 'owner' });
     const { ctx, page } = await signInAs(browser, svc, BASE, 'hooks@example.com');
@@ -150,7 +173,11 @@ describe('console end to end', () => {
     await expect.poll(() => received.length, { timeout: 20_000 }).toBe(before + 2);
     expect((JSON.parse(received[before + 1]!.raw.toString()) as { id: string }).id).toBe(eventId);
     const endpoint = (await svc.admin('GET', `/organizations/${org.id}/webhook`)).json();
-    expect(endpoint).toMatchObject({ url: receiverUrl, events: ['click', 'campaign', 'goal', 'funnel'], enabled: true });
+    expect(endpoint).toMatchObject({
+      url: receiverUrl,
+      events: ['click', 'campaign', 'goal', 'funnel'],
+      enabled: true,
+    });
 
     // The audit log, filtered on the server to the webhook change.
     await page.getByRole('link', { name: '감사 로그' }).click();
@@ -167,7 +194,14 @@ describe('console end to end', () => {
   it("regenerates an app's SDK key and shows the association file as served", { timeout: 60_000 }, async () => {
     const org = await svc.createOrganization('App Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'apps@example.com', role: 'developer' });
-    const created = (await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'ANDROID', appName: 'Team Android', bundleId: 'com.team.android', sha256CertFingerprints: [FINGERPRINT] })).json();
+    const created = (
+      await svc.service('POST', '/mobile-apps', org.apiKey, {
+        platform: 'ANDROID',
+        appName: 'Team Android',
+        bundleId: 'com.team.android',
+        sha256CertFingerprints: [FINGERPRINT],
+      })
+    ).json();
     const { ctx, page } = await signInAs(browser, svc, BASE, 'apps@example.com');
     await page.getByRole('link', { name: '모바일 앱' }).click();
     await expect.poll(() => page.locator('main').innerText()).toContain(created.apiKey);
@@ -177,7 +211,10 @@ describe('console end to end', () => {
     const renewed = (await svc.service('GET', `/mobile-apps/${created.id}`, org.apiKey)).json();
     expect(renewed.apiKey).not.toBe(created.apiKey);
     await expect.poll(() => page.locator('main').innerText()).toContain(renewed.apiKey);
-    const sdk = (key: string) => fetch(`${BASE}/api/v1/sdk/mobile/deeplink/match?token=none`, { headers: { 'x-app-id': String(created.id), 'x-mobile-app-api-key': key } });
+    const sdk = (key: string) =>
+      fetch(`${BASE}/api/v1/sdk/mobile/deeplink/match?token=none`, {
+        headers: { 'x-app-id': String(created.id), 'x-mobile-app-api-key': key },
+      });
     expect((await sdk(created.apiKey)).status).toBe(401);
     expect((await sdk(renewed.apiKey)).status).toBe(404);
 
@@ -189,10 +226,14 @@ describe('console end to end', () => {
     await ctx.close();
   });
 
-  it('custom domain deletionRequested: a member asks for deletion after a confirmation, sees it on the domain until the operator completes it, and can withdraw it', { timeout: 60_000 }, async () => {
+  it('custom domain deletionRequested: a member asks for deletion after a confirmation, sees it on the domain until the operator completes it, and can withdraw it', {
+    timeout: 60_000,
+  }, async () => {
     const org = await svc.createOrganization('Domain Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'domains@example.com', role: 'developer' });
-    const domain = (await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'go.leaving-team.example' })).json();
+    const domain = (
+      await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'go.leaving-team.example' })
+    ).json();
     const { ctx, page } = await signInAs(browser, svc, BASE, 'domains@example.com');
     await page.getByRole('link', { name: '커스텀 도메인' }).click();
     await expect.poll(() => page.locator('main').innerText()).toContain('go.leaving-team.example');
@@ -202,13 +243,20 @@ describe('console end to end', () => {
     expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json().deletionRequested).toBe(false);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: '삭제 요청: go.leaving-team.example' }).click();
-    await expect.poll(() => page.getByRole('status').innerText()).toContain('go.leaving-team.example 삭제를 요청했습니다');
+    await expect
+      .poll(() => page.getByRole('status').innerText())
+      .toContain('go.leaving-team.example 삭제를 요청했습니다');
     await expect.poll(() => page.locator('main').innerText()).toContain('삭제 요청됨');
-    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toMatchObject({ deletionRequested: true });
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toMatchObject({
+      deletionRequested: true,
+    });
     await expectAccessible(page, 'custom domains with a deletion request');
     await page.getByRole('button', { name: '요청 취소: go.leaving-team.example' }).click();
     await expect.poll(() => page.getByRole('button', { name: '삭제 요청: go.leaving-team.example' }).count()).toBe(1);
-    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toMatchObject({ deletionRequested: false, deletionRequestedAt: null });
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toMatchObject({
+      deletionRequested: false,
+      deletionRequestedAt: null,
+    });
     await ctx.close();
   });
 
@@ -216,7 +264,9 @@ describe('console end to end', () => {
     const org = await svc.createOrganization('Phone Team', 'FREE');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'owner@phone.example', role: 'owner' });
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'dev@phone.example', role: 'developer' });
-    const { ctx, page } = await signInAs(browser, svc, BASE, 'dev@phone.example', { viewport: { width: 390, height: 844 } });
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'dev@phone.example', {
+      viewport: { width: 390, height: 844 },
+    });
     await expect.poll(() => page.getByTestId('plan').innerText()).toBe('FREE');
     expect(await page.getByTestId('calls').innerText()).toContain('/');
     await expectAccessible(page, 'overview at phone width');
@@ -232,9 +282,11 @@ describe('console end to end', () => {
     await expect.poll(() => page.getByRole('row').count()).toBe(3);
     expect(await page.getByRole('button', { name: '초대' }).isDisabled()).toBe(true);
     expect(await fits()).toBe(true);
-    const csrf = ((await (await page.request.get(`${BASE}/console/api/session`)).json()) as { csrfToken: string }).csrfToken;
+    const csrf = ((await (await page.request.get(`${BASE}/console/api/session`)).json()) as { csrfToken: string })
+      .csrfToken;
     const refused = await page.request.post(`${BASE}/console/api/organizations/${org.id}/members`, {
-      headers: { 'x-csrf-token': csrf, origin: BASE }, data: { email: 'friend@phone.example', role: 'analyst' },
+      headers: { 'x-csrf-token': csrf, origin: BASE },
+      data: { email: 'friend@phone.example', role: 'analyst' },
     });
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { code: string }).code).toBe('ROLE_FORBIDDEN');
@@ -243,18 +295,31 @@ describe('console end to end', () => {
     await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/phone', customAlias: 'phone' });
     await page.goto(`${BASE}/console/links`);
     await page.getByRole('button', { name: `QR: ${BASE}/phone` }).click();
-    await expect.poll(() => page.getByRole('dialog').innerText()).toContain('QR 코드는 PRO 요금제 이상에서 쓸 수 있습니다.');
+    await expect
+      .poll(() => page.getByRole('dialog').innerText())
+      .toContain('QR 코드는 PRO 요금제 이상에서 쓸 수 있습니다.');
     await expectAccessible(page, 'QR dialog on the FREE plan at phone width');
     await ctx.close();
   });
 
-  it("shows a link's daily clicks in the viewer's time zone, exports them as the API counts them, and gives an analyst no edit actions", { timeout: 90_000 }, async () => {
+  it("shows a link's daily clicks in the viewer's time zone, exports them as the API counts them, and gives an analyst no edit actions", {
+    timeout: 90_000,
+  }, async () => {
     const org = await svc.createOrganization('Stats Team', 'ENTERPRISE');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'reader@stats.example', role: 'analyst' });
-    const url = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/tz', customAlias: 'tz', title: 'Time zones' })).json();
+    const url = (
+      await svc.service('POST', '/urls', org.apiKey, {
+        url: 'https://example.com/tz',
+        customAlias: 'tz',
+        title: 'Time zones',
+      })
+    ).json();
     // Friday 2026-11-20 23:30 UTC is Saturday 08:30 in Seoul.
     await recordClicks(svc, org.id, 'url', url.id, [
-      { at: '2026-11-20T23:30:00Z' }, { at: '2026-11-20T23:45:00Z' }, { at: '2026-11-20T23:50:00Z' }, { at: '2026-11-21T10:00:00Z' },
+      { at: '2026-11-20T23:30:00Z' },
+      { at: '2026-11-20T23:45:00Z' },
+      { at: '2026-11-20T23:50:00Z' },
+      { at: '2026-11-21T10:00:00Z' },
     ]);
     const daily = async (timezoneId: string) => {
       const { ctx, page } = await signInAs(browser, svc, BASE, 'reader@stats.example', { timezoneId });
@@ -276,7 +341,10 @@ describe('console end to end', () => {
       const visitors = await page.getByTestId('visitors').innerText();
       await expectAccessible(page, `link statistics in ${timezoneId}`);
       // The CSV of the same panel, as the page offers it.
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'CSV 내려받기: 일별 클릭' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'CSV 내려받기: 일별 클릭' }).click(),
+      ]);
       const csv = fs.readFileSync((await download.path())!, 'utf8');
       await ctx.close();
       return { rows, csv, visitors };
@@ -288,16 +356,34 @@ describe('console end to end', () => {
     const seoul = await daily('Asia/Seoul');
     expect(seoul.rows).toEqual(['2026-11-2000', '2026-11-2142']);
     expect(seoul.csv).toBe('\uFEFFdate (Asia/Seoul),clicks,visitors\r\n2026-11-20,0,0\r\n2026-11-21,4,2\r\n');
-    const api = (await svc.service('GET', `/urls/${url.id}/stats?startDate=2026-11-20&endDate=2026-11-21&timeZone=Asia/Seoul`, org.apiKey)).json();
+    const api = (
+      await svc.service(
+        'GET',
+        `/urls/${url.id}/stats?startDate=2026-11-20&endDate=2026-11-21&timeZone=Asia/Seoul`,
+        org.apiKey,
+      )
+    ).json();
     expect(api.chartData).toEqual([0, 4]);
     expect(utc.csv).toContain('2026-11-20,3,1\r\n2026-11-21,1,1');
   });
 
-  it("opens an app's install dashboard and a campaign's revenue, each saying why it is empty", { timeout: 60_000 }, async () => {
+  it("opens an app's install dashboard and a campaign's revenue, each saying why it is empty", {
+    timeout: 60_000,
+  }, async () => {
     const org = await svc.createOrganization('Install Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'installs@example.com', role: 'developer' });
-    await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Install App', bundleId: 'com.install.app' });
-    const campaign = (await svc.service('POST', '/campaigns', org.apiKey, { name: 'No Revenue', originalUrl: 'https://example.com/r', alias: 'no-revenue' })).json();
+    await svc.service('POST', '/mobile-apps', org.apiKey, {
+      platform: 'IOS',
+      appName: 'Install App',
+      bundleId: 'com.install.app',
+    });
+    const campaign = (
+      await svc.service('POST', '/campaigns', org.apiKey, {
+        name: 'No Revenue',
+        originalUrl: 'https://example.com/r',
+        alias: 'no-revenue',
+      })
+    ).json();
     const { ctx, page } = await signInAs(browser, svc, BASE, 'installs@example.com');
     await page.getByRole('link', { name: '모바일 앱' }).click();
     await page.getByRole('button', { name: '설치 통계: Install App' }).click();
@@ -314,11 +400,19 @@ describe('console end to end', () => {
     await ctx.close();
   });
 
-  it("shows the user journey to an organization with the add-on, with one session's events, and says which add-on is missing elsewhere", { timeout: 60_000 }, async () => {
+  it("shows the user journey to an organization with the add-on, with one session's events, and says which add-on is missing elsewhere", {
+    timeout: 60_000,
+  }, async () => {
     const withAddOn = await journeyOrg(svc, 'Journey Team', 'PRO', true);
     const withoutAddOn = await journeyOrg(svc, 'Plain Team', 'PRO', false);
-    await svc.admin('POST', `/organizations/${withAddOn.org.id}/members`, { email: 'journeys@example.com', role: 'analyst' });
-    await svc.admin('POST', `/organizations/${withoutAddOn.org.id}/members`, { email: 'journeys@example.com', role: 'analyst' });
+    await svc.admin('POST', `/organizations/${withAddOn.org.id}/members`, {
+      email: 'journeys@example.com',
+      role: 'analyst',
+    });
+    await svc.admin('POST', `/organizations/${withoutAddOn.org.id}/members`, {
+      email: 'journeys@example.com',
+      role: 'analyst',
+    });
     const call = journeyClient(svc, withAddOn);
     const { sessionId } = (await call('POST', '/session/create', { platform: 'WEB', utmSource: 'newsletter' })).json();
     await call('POST', '/session/event', { sessionId, eventType: 'page_view', properties: { path: '/items/42' } });
@@ -329,7 +423,9 @@ describe('console end to end', () => {
     await page.getByRole('combobox', { name: '조직' }).click();
     await page.getByRole('option', { name: 'Journey Team' }).click();
     await page.getByRole('link', { name: '사용자 여정' }).click();
-    await expect.poll(() => page.getByTestId('journey-session-list').innerText(), { timeout: 20_000 }).toContain('newsletter');
+    await expect
+      .poll(() => page.getByTestId('journey-session-list').innerText(), { timeout: 20_000 })
+      .toContain('newsletter');
     expect(await page.getByTestId('journey-session-list').innerText()).toContain('WEB');
     expect(await page.getByTestId('journey-sessions').innerText()).toBe('1');
     await expectAccessible(page, 'user journey dashboard');
@@ -339,22 +435,36 @@ describe('console end to end', () => {
 
     await page.getByRole('combobox', { name: '조직' }).click();
     await page.getByRole('option', { name: 'Plain Team' }).click();
-    await expect.poll(() => page.locator('main').innerText()).toContain('사용자 여정 분석 부가 기능이 켜져 있지 않습니다');
+    await expect
+      .poll(() => page.locator('main').innerText())
+      .toContain('사용자 여정 분석 부가 기능이 켜져 있지 않습니다');
     await expectAccessible(page, 'user journey without the add-on');
     await ctx.close();
   });
 
-  it('switches to the dark theme, keeps it after a reload, and draws the charts for it', { timeout: 60_000 }, async () => {
+  it('switches to the dark theme, keeps it after a reload, and draws the charts for it', {
+    timeout: 60_000,
+  }, async () => {
     const org = await svc.createOrganization('Night Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'night@example.com', role: 'analyst' });
-    const url = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/night', customAlias: 'night' })).json();
-    await recordClicks(svc, org.id, 'url', url.id, [{ at: new Date().toISOString() }, { at: new Date().toISOString() }]);
+    const url = (
+      await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/night', customAlias: 'night' })
+    ).json();
+    await recordClicks(svc, org.id, 'url', url.id, [
+      { at: new Date().toISOString() },
+      { at: new Date().toISOString() },
+    ]);
     const { ctx, page } = await signInAs(browser, svc, BASE, 'night@example.com', { colorScheme: 'light' });
     await page.goto(`${BASE}/console/dashboard`);
     await expect.poll(() => page.getByTestId('total').innerText()).toBe('2');
     const scheme = () => page.locator('html').getAttribute('data-mantine-color-scheme');
     // The fill of the daily chart's first axis label: ECharts' own colours for the theme.
-    const axisColour = () => page.getByRole('img', { name: /일별 클릭 차트/ }).locator('svg text').first().getAttribute('fill');
+    const axisColour = () =>
+      page
+        .getByRole('img', { name: /일별 클릭 차트/ })
+        .locator('svg text')
+        .first()
+        .getAttribute('fill');
     expect(await scheme()).toBe('light');
     const light = await axisColour();
     await page.getByRole('button', { name: '어두운 테마로 바꾸기' }).click();
@@ -366,7 +476,18 @@ describe('console end to end', () => {
     expect(await page.getByRole('button', { name: '밝은 테마로 바꾸기' }).count()).toBe(1);
     await expectAccessible(page, 'dashboard in the dark theme');
     // Every other screen reads as well in the dark.
-    for (const screen of ['개요', '링크', '캠페인', '목표 유형', '커스텀 도메인', '모바일 앱', 'API 키', '웹훅', '멤버', '감사 로그']) {
+    for (const screen of [
+      '개요',
+      '링크',
+      '캠페인',
+      '목표 유형',
+      '커스텀 도메인',
+      '모바일 앱',
+      'API 키',
+      '웹훅',
+      '멤버',
+      '감사 로그',
+    ]) {
       await page.getByRole('link', { name: screen, exact: true }).click();
       await expect.poll(() => page.getByRole('heading', { level: 2 }).count(), { message: screen }).toBeGreaterThan(0);
       await expect.poll(() => page.getByRole('status').count()).toBe(0);
@@ -375,10 +496,14 @@ describe('console end to end', () => {
     await ctx.close();
   });
 
-  it('refreshes the dashboard by itself: a new click shows on the next 30-second refresh', { timeout: 60_000 }, async () => {
+  it('refreshes the dashboard by itself: a new click shows on the next 30-second refresh', {
+    timeout: 60_000,
+  }, async () => {
     const org = await svc.createOrganization('Live Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'live@example.com', role: 'analyst' });
-    const url = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/live', customAlias: 'live' })).json();
+    const url = (
+      await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/live', customAlias: 'live' })
+    ).json();
     const { ctx, page } = await signInAs(browser, svc, BASE, 'live@example.com', { timezoneId: 'UTC' });
     await page.clock.install();
     await page.goto(`${BASE}/console/dashboard`);

@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const BASE = 'http://localhost:8080';
-const PRESETS = ['purchase', 'signup', 'addToCart', 'productView', 'subscription', 'appInstall', 'formSubmit', 'contentView'];
+const PRESETS = [
+  'purchase',
+  'signup',
+  'addToCart',
+  'productView',
+  'subscription',
+  'appInstall',
+  'formSubmit',
+  'contentView',
+];
 
 interface Member {
   id: number;
@@ -35,7 +44,13 @@ describe('console goal types, usage and audit filters', () => {
   let analyst: Member;
   let stranger: Member;
 
-  const call = (method: string, url: string, who: Member, body?: unknown, csrf = true): Promise<LightMyRequestResponse> =>
+  const call = (
+    method: string,
+    url: string,
+    who: Member,
+    body?: unknown,
+    csrf = true,
+  ): Promise<LightMyRequestResponse> =>
     svc.inject({
       method: method as 'GET',
       url: `/console/api${url}`,
@@ -54,7 +69,9 @@ describe('console goal types, usage and audit filters', () => {
     const opened = await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
     expect(opened.statusCode).toBe(302);
     const cookie = /sp_session=([^;]+)/.exec(String(opened.headers['set-cookie']))![1]!;
-    const session = (await svc.inject({ method: 'GET', url: '/console/api/session', headers: { cookie: `sp_session=${cookie}` } })).json();
+    const session = (
+      await svc.inject({ method: 'GET', url: '/console/api/session', headers: { cookie: `sp_session=${cookie}` } })
+    ).json();
     return { id: session.user.id as number, cookie, csrf: session.csrfToken as string };
   }
 
@@ -70,7 +87,9 @@ describe('console goal types, usage and audit filters', () => {
       [other.id, 'stranger@example.com', 'owner'],
     ];
     for (const [orgId, email, role] of members) {
-      expect((await svc.admin('POST', `/organizations/${orgId}/members`, { email, role, name: role })).statusCode).toBe(201);
+      expect((await svc.admin('POST', `/organizations/${orgId}/members`, { email, role, name: role })).statusCode).toBe(
+        201,
+      );
     }
     owner = await signIn('owner@example.com');
     developer = await signIn('dev@example.com');
@@ -88,15 +107,30 @@ describe('console goal types, usage and audit filters', () => {
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual(PRESETS.map((name) => ({ name, description: null, preset: true, createdAt: null })));
 
-    const added = await call('POST', goalTypes(org.id), developer, { name: '  purchase_KRW ', description: 'Purchases in won' });
+    const added = await call('POST', goalTypes(org.id), developer, {
+      name: '  purchase_KRW ',
+      description: 'Purchases in won',
+    });
     expect(added.statusCode, added.body).toBe(201);
-    expect(added.json()).toEqual({ name: 'purchase_KRW', description: 'Purchases in won', preset: false, createdAt: expect.any(String) });
+    expect(added.json()).toEqual({
+      name: 'purchase_KRW',
+      description: 'Purchases in won',
+      preset: false,
+      createdAt: expect.any(String),
+    });
     expect(Math.abs(new Date(added.json().createdAt).getTime() - Date.now())).toBeLessThan(60_000);
     expect((await call('POST', goalTypes(org.id), owner, { name: 'newsletter' })).statusCode).toBe(201);
 
-    const list = (await call('GET', goalTypes(org.id), analyst)).json() as { name: string; preset: boolean; description: string | null }[];
+    const list = (await call('GET', goalTypes(org.id), analyst)).json() as {
+      name: string;
+      preset: boolean;
+      description: string | null;
+    }[];
     expect(list.map((g) => g.name)).toEqual([...PRESETS, 'purchase_KRW', 'newsletter']);
-    expect(list.slice(8).map((g) => [g.preset, g.description])).toEqual([[false, 'Purchases in won'], [false, null]]);
+    expect(list.slice(8).map((g) => [g.preset, g.description])).toEqual([
+      [false, 'Purchases in won'],
+      [false, null],
+    ]);
   });
 
   it('refuses a duplicate or a preset name (any case) with 409, bad names with 400, and a missing CSRF token', async () => {
@@ -105,7 +139,13 @@ describe('console goal types, usage and audit filters', () => {
       expect(res.statusCode, name).toBe(409);
       expect(res.json().code).toBe('GOAL_TYPE_EXISTS');
     }
-    for (const body of [{ name: 'x'.repeat(51) }, { name: '   ' }, { name: 'a\tb' }, { name: 'ok', description: 'd'.repeat(201) }, {}]) {
+    for (const body of [
+      { name: 'x'.repeat(51) },
+      { name: '   ' },
+      { name: 'a\tb' },
+      { name: 'ok', description: 'd'.repeat(201) },
+      {},
+    ]) {
       const res = await call('POST', goalTypes(org.id), developer, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().code).toBe('VALIDATION_FAILED');
@@ -139,7 +179,10 @@ describe('console goal types, usage and audit filters', () => {
   });
 
   it('removes a custom type (links keep their goalType); a preset cannot be removed; an unknown one is 404', async () => {
-    const link = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/news', goalType: 'newsletter' });
+    const link = await svc.service('POST', '/urls', org.apiKey, {
+      url: 'https://example.com/news',
+      goalType: 'newsletter',
+    });
     expect(link.statusCode, link.body).toBe(201);
 
     expect((await call('DELETE', `${goalTypes(org.id)}/Newsletter`, developer)).statusCode).toBe(204);
@@ -149,13 +192,17 @@ describe('console goal types, usage and audit filters', () => {
     const preset = await call('DELETE', `${goalTypes(org.id)}/purchase`, owner);
     expect(preset.statusCode).toBe(409);
     expect(preset.json().code).toBe('GOAL_TYPE_PRESET');
-    expect((await call('DELETE', `${goalTypes(org.id)}/${encodeURIComponent('purchase_KRW')}`, owner)).statusCode).toBe(204);
+    expect((await call('DELETE', `${goalTypes(org.id)}/${encodeURIComponent('purchase_KRW')}`, owner)).statusCode).toBe(
+      204,
+    );
 
     const names = ((await call('GET', goalTypes(org.id), analyst)).json() as { name: string }[]).map((g) => g.name);
     expect(names).toEqual([...PRESETS, 'x'.repeat(50)]);
     expect((await svc.service('GET', `/urls/${link.json().id}`, org.apiKey)).json().goalType).toBe('newsletter');
     // The other organization's type of the same name is untouched.
-    expect(((await call('GET', goalTypes(other.id), stranger)).json() as { name: string }[]).at(-1)?.name).toBe('newsletter');
+    expect(((await call('GET', goalTypes(other.id), stranger)).json() as { name: string }[]).at(-1)?.name).toBe(
+      'newsletter',
+    );
   });
 
   it('audits each change with the acting member', async () => {
@@ -165,9 +212,17 @@ describe('console goal types, usage and audit filters', () => {
       ['newsletter', 'owner@example.com'],
       ['purchase_KRW', 'dev@example.com'],
     ]);
-    expect(added[2]).toMatchObject({ actorType: 'user', actorUserId: developer.id, target: 'goal_type:purchase_KRW', details: { description: 'Purchases in won' } });
+    expect(added[2]).toMatchObject({
+      actorType: 'user',
+      actorUserId: developer.id,
+      target: 'goal_type:purchase_KRW',
+      details: { description: 'Purchases in won' },
+    });
     const removed = await auditLog(owner, '?action=goal_type.removed');
-    expect(removed.map((a) => [a.target, a.actorUserId])).toEqual([['goal_type:purchase_KRW', owner.id], ['goal_type:newsletter', developer.id]]);
+    expect(removed.map((a) => [a.target, a.actorUserId])).toEqual([
+      ['goal_type:purchase_KRW', owner.id],
+      ['goal_type:newsletter', developer.id],
+    ]);
     // The other organization's addition is in its own log only.
     expect(added.every((a) => a.actor?.email !== 'stranger@example.com')).toBe(true);
   });
@@ -187,11 +242,17 @@ describe('console goal types, usage and audit filters', () => {
     // Members the operator added: the operator acted, no user.
     const memberAdded = await auditLog(owner, '?action=member.added');
     expect(memberAdded).toHaveLength(3);
-    expect(memberAdded.every((a) => a.actorType === 'operator' && a.actor === null && a.actorUserId === null)).toBe(true);
+    expect(memberAdded.every((a) => a.actorType === 'operator' && a.actor === null && a.actorUserId === null)).toBe(
+      true,
+    );
 
     const byDeveloper = await auditLog(owner, `?actorUserId=${developer.id}`);
     expect(byDeveloper.length).toBeGreaterThan(0);
-    expect(byDeveloper.every((a) => a.actorUserId === developer.id && a.actor?.email === 'dev@example.com' && a.actor.name === 'developer')).toBe(true);
+    expect(
+      byDeveloper.every(
+        (a) => a.actorUserId === developer.id && a.actor?.email === 'dev@example.com' && a.actor.name === 'developer',
+      ),
+    ).toBe(true);
     expect(byDeveloper).toEqual(all.filter((a) => a.actorUserId === developer.id));
     expect(await auditLog(owner, `?actorUserId=${developer.id}&action=member.added`)).toEqual([]);
 
@@ -217,12 +278,21 @@ describe('console goal types, usage and audit filters', () => {
     // An offset names the same moment.
     const shifted = new Date(pivot.createdAt).toISOString().replace('Z', '+00:00');
     expect(await auditLog(owner, `?limit=200&from=${encodeURIComponent(shifted)}`)).toEqual(from);
-    expect(await auditLog(owner, `?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).toEqual([]);
+    expect(
+      await auditLog(owner, `?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`),
+    ).toEqual([]);
   });
 
   it('the audit log refuses an unknown action, a bad date and an empty range with 400; analysts get 403', async () => {
-    for (const query of ['action=goal_type', 'action=member.', 'action=nope', 'from=yesterday', 'to=2026-01-01', 'actorUserId=abc',
-      'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z']) {
+    for (const query of [
+      'action=goal_type',
+      'action=member.',
+      'action=nope',
+      'from=yesterday',
+      'to=2026-01-01',
+      'actorUserId=abc',
+      'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z',
+    ]) {
       const res = await call('GET', `/organizations/${org.id}/audit-log?${query}`, owner);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().code).toBe('VALIDATION_FAILED');
@@ -240,7 +310,12 @@ describe('console goal types, usage and audit filters', () => {
     const month = now.toISOString().slice(0, 7);
     const resetsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
     expect(before.json()).toEqual({
-      plan: 'FREE', monthlyQuota: 10_000, callsThisMonth: expect.any(Number), remaining: 10_000 - before.json().callsThisMonth, month, resetsAt,
+      plan: 'FREE',
+      monthlyQuota: 10_000,
+      callsThisMonth: expect.any(Number),
+      remaining: 10_000 - before.json().callsThisMonth,
+      month,
+      resetsAt,
       addOns: { userJourney: false, revenueAnalytics: false },
       features: { qrCodes: false, dataRetentionDays: 30, addOnsIncluded: false },
     });
@@ -250,27 +325,45 @@ describe('console goal types, usage and audit filters', () => {
     expect(service.callsThisMonth).toBe(before.json().callsThisMonth + 4);
     // Console reads are not Service API calls: the figure is the Service API's own.
     const after = (await call('GET', url, analyst)).json();
-    expect(after).toMatchObject({ callsThisMonth: service.callsThisMonth, remaining: service.remaining, monthlyQuota: service.monthlyQuota });
+    expect(after).toMatchObject({
+      callsThisMonth: service.callsThisMonth,
+      remaining: service.remaining,
+      monthlyQuota: service.monthlyQuota,
+    });
 
     // The plan's features and the add-ons in force, after the operator changes them.
-    expect((await svc.admin('PUT', `/organizations/${org.id}/plan`, { plan: 'BUSINESS', monthlyQuota: 5 })).statusCode).toBe(200);
+    expect(
+      (await svc.admin('PUT', `/organizations/${org.id}/plan`, { plan: 'BUSINESS', monthlyQuota: 5 })).statusCode,
+    ).toBe(200);
     expect((await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true })).statusCode).toBe(200);
     expect((await call('GET', url, owner)).json()).toMatchObject({
-      plan: 'BUSINESS', monthlyQuota: 5, remaining: 0,
+      plan: 'BUSINESS',
+      monthlyQuota: 5,
+      remaining: 0,
       addOns: { userJourney: true, revenueAnalytics: false },
       features: { qrCodes: true, dataRetentionDays: 730, addOnsIncluded: false },
     });
     const stranger404 = await call('GET', url, stranger);
     expect(stranger404.statusCode).toBe(404);
-    expect((await call('GET', `/organizations/${other.id}/usage`, stranger)).json()).toMatchObject({ plan: 'PRO', features: { qrCodes: true, dataRetentionDays: 365 } });
+    expect((await call('GET', `/organizations/${other.id}/usage`, stranger)).json()).toMatchObject({
+      plan: 'PRO',
+      features: { qrCodes: true, dataRetentionDays: 365 },
+    });
   });
 
   it('documents the new routes in the OpenAPI document', async () => {
-    const doc = (await svc.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
-    expect(Object.keys(doc.paths['/console/api/organizations/{orgId}/goal-types'] ?? {}).sort()).toEqual(['get', 'post']);
+    const doc = (await svc.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.keys(doc.paths['/console/api/organizations/{orgId}/goal-types'] ?? {}).sort()).toEqual([
+      'get',
+      'post',
+    ]);
     expect(Object.keys(doc.paths['/console/api/organizations/{orgId}/goal-types/{name}'] ?? {})).toEqual(['delete']);
     expect(Object.keys(doc.paths['/console/api/organizations/{orgId}/usage'] ?? {})).toEqual(['get']);
-    const auditLogGet = doc.paths['/console/api/organizations/{orgId}/audit-log']!.get as { parameters: { name: string }[] };
+    const auditLogGet = doc.paths['/console/api/organizations/{orgId}/audit-log']!.get as {
+      parameters: { name: string }[];
+    };
     const auditParams = auditLogGet.parameters.map((p) => p.name);
     expect(auditParams).toEqual(expect.arrayContaining(['action', 'actorUserId', 'from', 'to', 'before', 'limit']));
   });

@@ -24,7 +24,8 @@ describe('console user journey', () => {
     const link = new URL((await svc.admin('POST', '/login-links', { email })).json().url);
     cookies[email] = cookieOf(await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}` }));
   };
-  const get = (url: string, email: string) => svc.inject({ method: 'GET', url: `/console/api${url}`, headers: { cookie: cookies[email]! } });
+  const get = (url: string, email: string) =>
+    svc.inject({ method: 'GET', url: `/console/api${url}`, headers: { cookie: cookies[email]! } });
 
   beforeAll(async () => {
     isolation = await isolate();
@@ -49,40 +50,96 @@ describe('console user journey', () => {
   });
 
   it("answers the journey API's dashboard and a session's events to a member, analysts included", async () => {
-    await eventually(async () => (await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'analyst@journey.example')).json().summary?.totalSessions === 1, 15_000, 'the session counted');
-    const dashboard = (await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'analyst@journey.example')).json();
-    const api = (await svc.inject({ method: 'GET', url: '/api/v1/cross-platform/stats/dashboard', headers: { 'x-api-key': app.org.apiKey } })).json();
+    await eventually(
+      async () =>
+        (await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'analyst@journey.example')).json().summary
+          ?.totalSessions === 1,
+      15_000,
+      'the session counted',
+    );
+    const dashboard = (
+      await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'analyst@journey.example')
+    ).json();
+    const api = (
+      await svc.inject({
+        method: 'GET',
+        url: '/api/v1/cross-platform/stats/dashboard',
+        headers: { 'x-api-key': app.org.apiKey },
+      })
+    ).json();
     expect(dashboard).toEqual(api);
     expect(dashboard.topUtmSources[0]).toMatchObject({ utmSource: 'newsletter', sessions: 1 });
-    const list = (await get(`/organizations/${app.org.id}/journey/stats/sessions/list`, 'analyst@journey.example')).json();
+    const list = (
+      await get(`/organizations/${app.org.id}/journey/stats/sessions/list`, 'analyst@journey.example')
+    ).json();
     expect(list.content.map((s: { sessionId: string }) => s.sessionId)).toEqual([sessionId]);
-    await eventually(async () => (await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'analyst@journey.example')).json().totalElements === 1, 15_000, 'the event listed');
-    const events = (await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'analyst@journey.example')).json();
+    await eventually(
+      async () =>
+        (
+          await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'analyst@journey.example')
+        ).json().totalElements === 1,
+      15_000,
+      'the event listed',
+    );
+    const events = (
+      await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'analyst@journey.example')
+    ).json();
     expect(events.content[0]).toMatchObject({ eventType: 'page_view', properties: { path: '/items/42' } });
   });
 
   it('exports a journey panel as CSV with the numbers the journey API answers', async () => {
-    const api = (await svc.inject({ method: 'GET', url: '/api/v1/cross-platform/stats/dashboard?timeZone=Asia/Seoul', headers: { 'x-api-key': app.org.apiKey } })).json();
-    const csv = await get(`/organizations/${app.org.id}/journey/export.csv?timeZone=Asia/Seoul&panel=utmSources`, 'analyst@journey.example');
+    const api = (
+      await svc.inject({
+        method: 'GET',
+        url: '/api/v1/cross-platform/stats/dashboard?timeZone=Asia/Seoul',
+        headers: { 'x-api-key': app.org.apiKey },
+      })
+    ).json();
+    const csv = await get(
+      `/organizations/${app.org.id}/journey/export.csv?timeZone=Asia/Seoul&panel=utmSources`,
+      'analyst@journey.example',
+    );
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const rows = csv.body.replace('\uFEFF', '').trimEnd().split('\r\n');
-    expect(rows).toEqual(['utmSource,sessions,percentage,convertedSessions,conversionRate',
-      ...api.topUtmSources.map((u: Record<string, unknown>) => [u.utmSource, u.sessions, u.percentage, u.convertedSessions, u.conversionRate].join(','))]);
-    const daily = await get(`/organizations/${app.org.id}/journey/export.csv?timeZone=Asia/Seoul&panel=daily`, 'analyst@journey.example');
-    expect(daily.body.split('\r\n')[0]).toBe('\uFEFFdate (Asia/Seoul),sessions,uniqueUsers,events,transitions,goalCompletions');
+    expect(rows).toEqual([
+      'utmSource,sessions,percentage,convertedSessions,conversionRate',
+      ...api.topUtmSources.map((u: Record<string, unknown>) =>
+        [u.utmSource, u.sessions, u.percentage, u.convertedSessions, u.conversionRate].join(','),
+      ),
+    ]);
+    const daily = await get(
+      `/organizations/${app.org.id}/journey/export.csv?timeZone=Asia/Seoul&panel=daily`,
+      'analyst@journey.example',
+    );
+    expect(daily.body.split('\r\n')[0]).toBe(
+      '\uFEFFdate (Asia/Seoul),sessions,uniqueUsers,events,transitions,goalCompletions',
+    );
     expect(daily.body.trimEnd().split('\r\n')).toHaveLength(1 + api.daily.length);
-    expect((await get(`/organizations/${without.org.id}/journey/export.csv?panel=daily`, 'owner@nojourney.example')).json().code).toBe('ADD_ON_REQUIRED');
+    expect(
+      (await get(`/organizations/${without.org.id}/journey/export.csv?panel=daily`, 'owner@nojourney.example')).json()
+        .code,
+    ).toBe('ADD_ON_REQUIRED');
   });
 
   it('says which add-on is missing, and shows another organization nothing', async () => {
     const refused = await get(`/organizations/${without.org.id}/journey/stats/dashboard`, 'owner@nojourney.example');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().code).toBe('ADD_ON_REQUIRED');
-    expect((await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'owner@nojourney.example')).statusCode).toBe(404);
-    expect((await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'owner@nojourney.example')).statusCode).toBe(404);
+    expect(
+      (await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'owner@nojourney.example')).statusCode,
+    ).toBe(404);
+    expect(
+      (await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'owner@nojourney.example'))
+        .statusCode,
+    ).toBe(404);
     // No write of the journey API is served to the console.
-    const write = await svc.inject({ method: 'POST', url: `/console/api/organizations/${app.org.id}/journey/session/event`, headers: { cookie: cookies['analyst@journey.example']! }, payload: { sessionId, eventType: 'x' } });
+    const write = await svc.inject({
+      method: 'POST',
+      url: `/console/api/organizations/${app.org.id}/journey/session/event`,
+      headers: { cookie: cookies['analyst@journey.example']! },
+      payload: { sessionId, eventType: 'x' },
+    });
     expect(write.statusCode).toBe(404);
   });
 });

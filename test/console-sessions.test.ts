@@ -13,7 +13,10 @@ const BASE = 'http://localhost:8080';
 const cookieOf = (res: LightMyRequestResponse, name: string): string | undefined => {
   const all = res.headers['set-cookie'];
   const list = Array.isArray(all) ? all : all ? [String(all)] : [];
-  return list.find((c) => c.startsWith(`${name}=`))?.split(';')[0]?.slice(name.length + 1);
+  return list
+    .find((c) => c.startsWith(`${name}=`))
+    ?.split(';')[0]
+    ?.slice(name.length + 1);
 };
 
 async function outbox(svc: TestService): Promise<{ to: string; subject: string; text: string }[]> {
@@ -35,8 +38,14 @@ describe('console sessions', () => {
   let svc: TestService;
   let orgId: number;
 
-  const get = (url: string, cookie?: string) => svc.inject({ method: 'GET', url, headers: cookie ? { cookie: `sp_session=${cookie}` } : {} });
-  const call = (method: string, url: string, cookie: string, options: { csrf?: string; origin?: string | null; body?: unknown } = {}) =>
+  const get = (url: string, cookie?: string) =>
+    svc.inject({ method: 'GET', url, headers: cookie ? { cookie: `sp_session=${cookie}` } : {} });
+  const call = (
+    method: string,
+    url: string,
+    cookie: string,
+    options: { csrf?: string; origin?: string | null; body?: unknown } = {},
+  ) =>
     svc.inject({
       method: method as 'POST',
       url,
@@ -60,9 +69,17 @@ describe('console sessions', () => {
 
   beforeAll(async () => {
     isolation = await isolate();
-    svc = await startService(isolation, { PUBLIC_BASE_URL: BASE, SIGN_IN_LIMIT_PER_EMAIL: '3', SIGN_IN_LIMIT_PER_IP: '12' });
+    svc = await startService(isolation, {
+      PUBLIC_BASE_URL: BASE,
+      SIGN_IN_LIMIT_PER_EMAIL: '3',
+      SIGN_IN_LIMIT_PER_IP: '12',
+    });
     orgId = (await svc.createOrganization('Console Org')).id;
-    for (const [email, role] of [['owner@example.com', 'owner'], ['admin@example.com', 'admin'], ['analyst@example.com', 'analyst']]) {
+    for (const [email, role] of [
+      ['owner@example.com', 'owner'],
+      ['admin@example.com', 'admin'],
+      ['analyst@example.com', 'analyst'],
+    ]) {
       expect((await svc.admin('POST', `/organizations/${orgId}/members`, { email, role })).statusCode).toBe(201);
     }
   });
@@ -73,18 +90,36 @@ describe('console sessions', () => {
   });
 
   it('operator members: created with the account, listed, the same address again changes the role', async () => {
-    const added = await svc.admin('POST', `/organizations/${orgId}/members`, { email: 'Dev@Example.com', role: 'developer', name: 'Dev' });
+    const added = await svc.admin('POST', `/organizations/${orgId}/members`, {
+      email: 'Dev@Example.com',
+      role: 'developer',
+      name: 'Dev',
+    });
     expect(added.statusCode).toBe(201);
     expect(added.json()).toMatchObject({ email: 'Dev@example.com', role: 'developer', name: 'Dev', lastLoginAt: null });
-    const again = await svc.admin('POST', `/organizations/${orgId}/members`, { email: 'dev@example.com', role: 'analyst' });
+    const again = await svc.admin('POST', `/organizations/${orgId}/members`, {
+      email: 'dev@example.com',
+      role: 'analyst',
+    });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ id: added.json().id, role: 'analyst' });
-    const list = (await svc.admin('GET', `/organizations/${orgId}/members`)).json() as { email: string; role: string }[];
+    const list = (await svc.admin('GET', `/organizations/${orgId}/members`)).json() as {
+      email: string;
+      role: string;
+    }[];
     expect(list.map((m) => [m.email, m.role])).toEqual([
-      ['owner@example.com', 'owner'], ['admin@example.com', 'admin'], ['analyst@example.com', 'analyst'], ['Dev@example.com', 'analyst'],
+      ['owner@example.com', 'owner'],
+      ['admin@example.com', 'admin'],
+      ['analyst@example.com', 'analyst'],
+      ['Dev@example.com', 'analyst'],
     ]);
-    expect((await svc.admin('POST', '/organizations/999999/members', { email: 'x@example.com', role: 'owner' })).statusCode).toBe(404);
-    expect((await svc.admin('POST', `/organizations/${orgId}/members`, { email: 'not-an-address', role: 'owner' })).statusCode).toBe(400);
+    expect(
+      (await svc.admin('POST', '/organizations/999999/members', { email: 'x@example.com', role: 'owner' })).statusCode,
+    ).toBe(404);
+    expect(
+      (await svc.admin('POST', `/organizations/${orgId}/members`, { email: 'not-an-address', role: 'owner' }))
+        .statusCode,
+    ).toBe(400);
     // The address is sealed at rest.
     const rows = await svc.container.postgres.sql<{ email_sealed: string }[]>`select email_sealed from users`;
     expect(rows.every((r) => !r.email_sealed.includes('@'))).toBe(true);
@@ -108,8 +143,14 @@ describe('console sessions', () => {
     expect(page.body).toMatch(/^<!doctype html>\s*<html lang="ko">/i);
     expect(page.headers['cache-control']).toBe('no-cache');
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self'; style-src 'self' 'nonce-[^']+'/);
-    expect(page.body).toContain(`content="${/nonce-([^']+)/.exec(String(page.headers['content-security-policy']))![1]}"`);
-    const english = await svc.inject({ method: 'GET', url: '/console/members?lang=en', headers: { cookie: `sp_session=${cookieOf(opened, 'sp_session')}` } });
+    expect(page.body).toContain(
+      `content="${/nonce-([^']+)/.exec(String(page.headers['content-security-policy']))![1]}"`,
+    );
+    const english = await svc.inject({
+      method: 'GET',
+      url: '/console/members?lang=en',
+      headers: { cookie: `sp_session=${cookieOf(opened, 'sp_session')}` },
+    });
     expect(english.body).toMatch(/<html lang="en">/);
     // Its hashed assets are immutable; an unknown one, or an unknown API path, is a JSON 404.
     const script = /src="\/console\/assets\/([^"]+\.js)"/.exec(page.body)![1]!;
@@ -126,7 +167,11 @@ describe('console sessions', () => {
   it('a sign-in replaces a planted session: the fixed token is revoked, the new one differs', async () => {
     const victim = await signIn('admin@example.com');
     const link = (await svc.admin('POST', '/login-links', { email: 'admin@example.com' })).json().url as string;
-    const res = await svc.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search, headers: { cookie: `sp_session=${victim.cookie}` } });
+    const res = await svc.inject({
+      method: 'GET',
+      url: new URL(link).pathname + new URL(link).search,
+      headers: { cookie: `sp_session=${victim.cookie}` },
+    });
     const fresh = cookieOf(res, 'sp_session')!;
     expect(fresh).not.toBe(victim.cookie);
     expect((await get('/console/api/session', victim.cookie)).statusCode).toBe(401);
@@ -155,13 +200,20 @@ describe('console sessions', () => {
     const analyst = await signIn('analyst@example.com');
     const url = `/console/api/organizations/${orgId}/members`;
     expect((await get(url, analyst.cookie)).statusCode).toBe(200);
-    const refused = await call('POST', url, analyst.cookie, { csrf: analyst.csrf, body: { email: 'x@example.com', role: 'analyst' } });
+    const refused = await call('POST', url, analyst.cookie, {
+      csrf: analyst.csrf,
+      body: { email: 'x@example.com', role: 'analyst' },
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().code).toBe('ROLE_FORBIDDEN');
     expect((await get(`/console/api/organizations/${orgId}/audit-log`, analyst.cookie)).statusCode).toBe(403);
 
     const admin = await signIn('admin@example.com');
-    expect((await call('POST', url, admin.cookie, { csrf: admin.csrf, body: { email: 'boss@example.com', role: 'owner' } })).json().code).toBe('OWNER_ROLE_RESERVED');
+    expect(
+      (
+        await call('POST', url, admin.cookie, { csrf: admin.csrf, body: { email: 'boss@example.com', role: 'owner' } })
+      ).json().code,
+    ).toBe('OWNER_ROLE_RESERVED');
     const list = (await get(url, admin.cookie)).json() as { id: number; email: string }[];
     const ownerId = list.find((m) => m.email === 'owner@example.com')!.id;
     expect((await call('DELETE', `${url}/${ownerId}`, admin.cookie, { csrf: admin.csrf })).statusCode).toBe(403);
@@ -175,7 +227,9 @@ describe('console sessions', () => {
     const other = await svc.createOrganization('Elsewhere');
     expect((await get(`/console/api/organizations/${other.id}/members`, owner.cookie)).statusCode).toBe(404);
 
-    const audit = (await get(`/console/api/organizations/${orgId}/audit-log`, owner.cookie)).json() as { action: string }[];
+    const audit = (await get(`/console/api/organizations/${orgId}/audit-log`, owner.cookie)).json() as {
+      action: string;
+    }[];
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['member.added', 'member.role_changed']));
   });
 
@@ -193,7 +247,10 @@ describe('console sessions', () => {
     expect((await get('/console/', two.cookie)).headers.location).toMatch(/^\/console\/sign-in/);
     const audited = await svc.container.postgres.sql<{ action: string; details: { ended?: number } }[]>`
       select action, details from audit_log where action like 'sign_out%' order by id`;
-    expect(audited).toEqual([{ action: 'sign_out', details: {} }, { action: 'sign_out.everywhere', details: { ended: 3 } }]);
+    expect(audited).toEqual([
+      { action: 'sign_out', details: {} },
+      { action: 'sign_out.everywhere', details: { ended: 3 } },
+    ]);
   });
 
   it('idle and absolute expiry end a session', async () => {
@@ -207,11 +264,17 @@ describe('console sessions', () => {
   });
 
   it('mail-link sign-in: the form mails a link to an account in its language, says the same for an unknown address, and limits per address', async () => {
-    const form = (email: string, origin: string | null = BASE) => svc.inject({
-      method: 'POST', url: '/console/sign-in',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(origin ? { origin } : {}), 'x-forwarded-for': '203.0.113.9' },
-      payload: `email=${encodeURIComponent(email)}`,
-    });
+    const form = (email: string, origin: string | null = BASE) =>
+      svc.inject({
+        method: 'POST',
+        url: '/console/sign-in',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(origin ? { origin } : {}),
+          'x-forwarded-for': '203.0.113.9',
+        },
+        payload: `email=${encodeURIComponent(email)}`,
+      });
     const before = (await outbox(svc)).length;
     const known = await form('analyst@example.com');
     const unknown = await form('stranger@example.com');
@@ -234,13 +297,17 @@ describe('console sessions', () => {
   });
 
   it('limits sign-in attempts per client address', async () => {
-    const attempt = () => svc.inject({ method: 'GET', url: '/console/auth/link?token=guess', remoteAddress: '198.51.100.7' });
+    const attempt = () =>
+      svc.inject({ method: 'GET', url: '/console/auth/link?token=guess', remoteAddress: '198.51.100.7' });
     const statuses = [];
     for (let i = 0; i < 14; i++) statuses.push((await attempt()).statusCode);
     expect(statuses.slice(0, 12).every((s) => s === 410)).toBe(true);
     expect(statuses.slice(12)).toEqual([429, 429]);
     // Another address is untouched.
-    expect((await svc.inject({ method: 'GET', url: '/console/auth/link?token=guess', remoteAddress: '198.51.100.8' })).statusCode).toBe(410);
+    expect(
+      (await svc.inject({ method: 'GET', url: '/console/auth/link?token=guess', remoteAddress: '198.51.100.8' }))
+        .statusCode,
+    ).toBe(410);
   });
 });
 
@@ -265,7 +332,11 @@ describe('console without a built app', () => {
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'plain@example.com', role: 'developer' });
     const link = new URL((await svc.admin('POST', '/login-links', { email: 'plain@example.com' })).json().url);
     const opened = await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
-    const page = await svc.inject({ method: 'GET', url: '/console/', headers: { cookie: `sp_session=${cookieOf(opened, 'sp_session')}` } });
+    const page = await svc.inject({
+      method: 'GET',
+      url: '/console/',
+      headers: { cookie: `sp_session=${cookieOf(opened, 'sp_session')}` },
+    });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<strong data-testid="user-email">plain@example.com</strong>');
     expect(page.body).toContain('Plain</strong> · 개발자');

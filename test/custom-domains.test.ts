@@ -23,8 +23,30 @@ type Json = Record<string, unknown>;
 type Domain = Json & { id: number; domainName: string; status: string };
 
 const STATUSES = ['PENDING', 'VERIFIED', 'ACTIVE', 'FAILED', 'REVOKED'] as const;
-const RECORD_FIELDS = ['id', 'domainName', 'ownerUsername', 'status', 'cnameRecordName', 'cnameRecordValue', 'createdAt', 'deletionRequested', 'deletionRequestedAt'];
-const WRAPPER_FIELDS = ['content', 'totalElements', 'totalPages', 'size', 'number', 'first', 'last', 'numberOfElements', 'empty', 'pageable', 'sort'];
+const RECORD_FIELDS = [
+  'id',
+  'domainName',
+  'ownerUsername',
+  'status',
+  'cnameRecordName',
+  'cnameRecordValue',
+  'createdAt',
+  'deletionRequested',
+  'deletionRequestedAt',
+];
+const WRAPPER_FIELDS = [
+  'content',
+  'totalElements',
+  'totalPages',
+  'size',
+  'number',
+  'first',
+  'last',
+  'numberOfElements',
+  'empty',
+  'pageable',
+  'sort',
+];
 const PAGEABLE_FIELDS = ['pageNumber', 'pageSize', 'offset', 'sort', 'paged', 'unpaged'];
 const MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 
@@ -82,7 +104,14 @@ describe('custom domains of one organization', () => {
       expect(Object.keys(page).sort()).toEqual([...WRAPPER_FIELDS].sort());
       expect(Object.keys(page.pageable).sort()).toEqual([...PAGEABLE_FIELDS].sort());
       expect(page).toMatchObject({
-        totalElements: 7, totalPages: 1, size: 20, number: 0, first: true, last: true, numberOfElements: 7, empty: false,
+        totalElements: 7,
+        totalPages: 1,
+        size: 20,
+        number: 0,
+        first: true,
+        last: true,
+        numberOfElements: 7,
+        empty: false,
         pageable: { pageNumber: 0, pageSize: 20, offset: 0, paged: true, unpaged: false },
       });
       expect(page.content).toHaveLength(7);
@@ -101,15 +130,24 @@ describe('custom domains of one organization', () => {
       }
       const byName = new Map(items.map((d) => [d.domainName, d]));
       // Names are stored lower-case; external domains carry the CNAME to create, platform subdomains none.
-      expect(byName.get('alpha.example.org')).toMatchObject({ status: 'ACTIVE', cnameRecordName: 'alpha.example.org', cnameRecordValue: 'cname.sgnp.example' });
-      expect(byName.get('owner.sgnp.example')).toMatchObject({ status: 'VERIFIED', cnameRecordName: null, cnameRecordValue: null });
+      expect(byName.get('alpha.example.org')).toMatchObject({
+        status: 'ACTIVE',
+        cnameRecordName: 'alpha.example.org',
+        cnameRecordValue: 'cname.sgnp.example',
+      });
+      expect(byName.get('owner.sgnp.example')).toMatchObject({
+        status: 'VERIFIED',
+        cnameRecordName: null,
+        cnameRecordValue: null,
+      });
       // What the operator API returned is what the Service API shows.
       for (const d of domains) expect(byName.get(d.domainName)).toEqual(d);
       // createdAt is the stored instant in UTC, cut to the minute.
       const rows = await svc.container.postgres.sql<{ id: number; created_at: Date }[]>`
         select id, created_at from custom_domains where id = any(${ids(domains)}::bigint[])`;
       expect(rows).toHaveLength(domains.length);
-      for (const row of rows) expect(items.find((d) => d.id === row.id)!.createdAt).toBe(row.created_at.toISOString().slice(0, 16));
+      for (const row of rows)
+        expect(items.find((d) => d.id === row.id)!.createdAt).toBe(row.created_at.toISOString().slice(0, 16));
     });
 
     it('lists newest first by default (createdAt,desc)', async () => {
@@ -126,15 +164,32 @@ describe('custom domains of one organization', () => {
       // A field alone sorts ascending, as Spring does.
       expect((await content('?sort=domainName')).map((d) => d.domainName)).toEqual(names);
       const byStatusDesc = (await content('?sort=status,desc')).map((d) => d.status);
-      expect(byStatusDesc).toEqual(domains.map((d) => d.status).sort().reverse());
+      expect(byStatusDesc).toEqual(
+        domains
+          .map((d) => d.status)
+          .sort()
+          .reverse(),
+      );
       expect(byStatusDesc[0]).toBe('VERIFIED');
       const byStatusAsc = (await content('?sort=status,asc')).map((d) => d.status);
       expect(byStatusAsc).toEqual(domains.map((d) => d.status).sort());
     });
 
     it('refuses an unknown sort field or direction with 400', async () => {
-      for (const sort of ['name,asc', 'createdAt,up', 'createdAt;drop table', 'createdAt,desc;drop table domains', 'createdAt,asc,extra',
-        'constructor,asc', 'toString', '__proto__,desc', 'hasOwnProperty,asc', 'id,asc', 'created_at,asc', ',asc']) {
+      for (const sort of [
+        'name,asc',
+        'createdAt,up',
+        'createdAt;drop table',
+        'createdAt,desc;drop table domains',
+        'createdAt,asc,extra',
+        'constructor,asc',
+        'toString',
+        '__proto__,desc',
+        'hasOwnProperty,asc',
+        'id,asc',
+        'created_at,asc',
+        ',asc',
+      ]) {
         const res = await list(`?sort=${encodeURIComponent(sort)}`);
         expect(res.statusCode, `sort=${sort}: ${res.body}`).toBe(400);
         expect(res.json()).toMatchObject({ status: 400, error: 'Bad Request' });
@@ -143,17 +198,29 @@ describe('custom domains of one organization', () => {
     });
 
     it('filters by search: a partial, case-insensitive match on the domain name', async () => {
-      expect(ids(await content('?search=alpha'))).toEqual(ids(domains.filter((d) => d.domainName.includes('alpha'))).reverse());
-      expect((await content('?search=ALPHA-SHOP')).map((d) => d.domainName)).toEqual(['zeta.alpha-shop.com', 'links.alpha-shop.com']);
+      expect(ids(await content('?search=alpha'))).toEqual(
+        ids(domains.filter((d) => d.domainName.includes('alpha'))).reverse(),
+      );
+      expect((await content('?search=ALPHA-SHOP')).map((d) => d.domainName)).toEqual([
+        'zeta.alpha-shop.com',
+        'links.alpha-shop.com',
+      ]);
       expect((await content('?search=.io')).map((d) => d.domainName)).toEqual(['go.beta-news.io']);
       expect(await content('?search=nowhere')).toEqual([]);
       // LIKE wildcards are literal characters.
       expect(await content('?search=%25')).toEqual([]);
       expect(await content('?search=_')).toEqual([]);
       // Another organization's domain never matches.
-      expect((await content('?search=elsewhere'))).toEqual([]);
+      expect(await content('?search=elsewhere')).toEqual([]);
       const none = (await list('?search=nowhere')).json();
-      expect(none).toMatchObject({ totalElements: 0, totalPages: 0, numberOfElements: 0, empty: true, first: true, last: true });
+      expect(none).toMatchObject({
+        totalElements: 0,
+        totalPages: 0,
+        numberOfElements: 0,
+        empty: true,
+        first: true,
+        last: true,
+      });
     });
 
     it('filters by each of the five statuses; an unknown status is 400', async () => {
@@ -176,30 +243,58 @@ describe('custom domains of one organization', () => {
     it('follows a status change', async () => {
       const mover = await svc.createOrganization('Mover');
       const d = await createDomain(mover.id, 'moving.status.com');
-      const withStatus = async (status: string) =>
-        ids((await list(`?status=${status}`, mover.apiKey)).json().content);
+      const withStatus = async (status: string) => ids((await list(`?status=${status}`, mover.apiKey)).json().content);
       expect(await withStatus('PENDING')).toEqual([d.id]);
       expect((await svc.admin('PUT', `/custom-domains/${d.id}/status`, { status: 'FAILED' })).statusCode).toBe(200);
       expect(await withStatus('PENDING')).toEqual([]);
       expect(await withStatus('FAILED')).toEqual([d.id]);
-      expect((await svc.service('GET', `/custom-domains/${d.id}`, mover.apiKey)).json()).toMatchObject({ status: 'FAILED', createdAt: d.createdAt });
+      expect((await svc.service('GET', `/custom-domains/${d.id}`, mover.apiKey)).json()).toMatchObject({
+        status: 'FAILED',
+        createdAt: d.createdAt,
+      });
     });
 
     it('pages with page and size and fills pageable', async () => {
       const newestFirst = ids(domains).reverse();
       const p0 = (await list('?page=0&size=3')).json();
       expect(p0).toMatchObject({
-        totalElements: 7, totalPages: 3, size: 3, number: 0, first: true, last: false, numberOfElements: 3, empty: false,
+        totalElements: 7,
+        totalPages: 3,
+        size: 3,
+        number: 0,
+        first: true,
+        last: false,
+        numberOfElements: 3,
+        empty: false,
         pageable: { pageNumber: 0, pageSize: 3, offset: 0, paged: true, unpaged: false },
       });
       expect(ids(p0.content)).toEqual(newestFirst.slice(0, 3));
       const p2 = (await list('?page=2&size=3')).json();
-      expect(p2).toMatchObject({ number: 2, first: false, last: true, numberOfElements: 1, pageable: { pageNumber: 2, pageSize: 3, offset: 6 } });
+      expect(p2).toMatchObject({
+        number: 2,
+        first: false,
+        last: true,
+        numberOfElements: 1,
+        pageable: { pageNumber: 2, pageSize: 3, offset: 6 },
+      });
       expect(ids(p2.content)).toEqual(newestFirst.slice(6));
       const beyond = (await list('?page=5&size=3')).json();
-      expect(beyond).toMatchObject({ content: [], totalElements: 7, number: 5, numberOfElements: 0, empty: true, last: true, pageable: { offset: 15 } });
+      expect(beyond).toMatchObject({
+        content: [],
+        totalElements: 7,
+        number: 5,
+        numberOfElements: 0,
+        empty: true,
+        last: true,
+        pageable: { offset: 15 },
+      });
       const sorted = (await list('?page=1&size=2&sort=domainName,asc')).json();
-      expect(sorted.content.map((d: Domain) => d.domainName)).toEqual(domains.map((d) => d.domainName).sort().slice(2, 4));
+      expect(sorted.content.map((d: Domain) => d.domainName)).toEqual(
+        domains
+          .map((d) => d.domainName)
+          .sort()
+          .slice(2, 4),
+      );
     });
 
     it('refuses page and size out of bounds with 400', async () => {
@@ -212,7 +307,7 @@ describe('custom domains of one organization', () => {
       expect((await list('?size=1')).json()).toMatchObject({ size: 1, totalPages: 7, numberOfElements: 1 });
     });
 
-    it("shows an organization only its own domains", async () => {
+    it('shows an organization only its own domains', async () => {
       const res = await list('?size=100', other.apiKey);
       expect(ids(res.json().content).sort()).toEqual([theirs.id, theirsVerified.id].sort());
       for (const d of domains) expect(res.body).not.toContain(d.domainName);
@@ -281,8 +376,17 @@ describe('custom domains of one organization', () => {
 
     it('is read-only: no create, update or delete through the Service API', async () => {
       const d = domains[0]!;
-      for (const [method, url] of [['POST', '/custom-domains'], ['PUT', `/custom-domains/${d.id}`], ['DELETE', `/custom-domains/${d.id}`]] as const) {
-        const res = await svc.service(method, url, org.apiKey, method === 'DELETE' ? undefined : { domainName: 'grab.example.com', status: 'ACTIVE' });
+      for (const [method, url] of [
+        ['POST', '/custom-domains'],
+        ['PUT', `/custom-domains/${d.id}`],
+        ['DELETE', `/custom-domains/${d.id}`],
+      ] as const) {
+        const res = await svc.service(
+          method,
+          url,
+          org.apiKey,
+          method === 'DELETE' ? undefined : { domainName: 'grab.example.com', status: 'ACTIVE' },
+        );
         expect(res.statusCode, `${method} ${url}`).toBe(404);
       }
       expect((await svc.service('GET', `/custom-domains/${d.id}`, org.apiKey)).json()).toEqual(d);
@@ -305,7 +409,8 @@ describe('deletionRequested: the owner asks, the record shows it until the opera
     other = await svc.createOrganization('Bystander');
   });
 
-  const ask = (id: number, apiKey = org.apiKey) => svc.service('POST', `/custom-domains/${id}/deletion-request`, apiKey);
+  const ask = (id: number, apiKey = org.apiKey) =>
+    svc.service('POST', `/custom-domains/${id}/deletion-request`, apiKey);
 
   it('sets deletionRequested and deletionRequestedAt; a repeat keeps the first time; reads and lists show it', async () => {
     const domain = await createDomain(org.id, 'leaving.example.com', 'ACTIVE');
@@ -337,15 +442,21 @@ describe('deletionRequested: the owner asks, the record shows it until the opera
     const res = await ask(domain.id, other.apiKey);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'CUSTOM_DOMAIN_NOT_FOUND' });
-    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toMatchObject({ deletionRequested: false });
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json()).toMatchObject({
+      deletionRequested: false,
+    });
   });
 
   it('the operator completes it: the domain is gone for its owner; refused with 409 while links still use it', async () => {
     const domain = await createDomain(org.id, 'go.leaving.example.com', 'ACTIVE');
-    const link = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/on-domain', customDomainName: 'go.leaving.example.com' });
+    const link = await svc.service('POST', '/urls', org.apiKey, {
+      url: 'https://example.com/on-domain',
+      customDomainName: 'go.leaving.example.com',
+    });
     expect(link.statusCode, link.body).toBe(201);
     await ask(domain.id);
-    const pending = (await svc.admin('GET', '/custom-domains?deletionRequested=true&size=100')).json().content as Domain[];
+    const pending = (await svc.admin('GET', '/custom-domains?deletionRequested=true&size=100')).json()
+      .content as Domain[];
     expect(pending.map((d) => d.id)).toContain(domain.id);
     const refused = await svc.admin('DELETE', `/custom-domains/${domain.id}`);
     expect(refused.statusCode).toBe(409);
@@ -360,13 +471,27 @@ describe('deletionRequested: the owner asks, the record shows it until the opera
 describe('ownerUsername (the owner account): the console member who registered the domain', () => {
   it("names the member by name, else by address; a domain the operator registered keeps the organization's name", async () => {
     const org = await svc.createOrganization('Owned Domains');
-    const named = await consoleMember(svc, 'https://sgnp.example', { organizationId: org.id, email: 'dns@example.com', role: 'developer', name: 'Park Jiho' });
+    const named = await consoleMember(svc, 'https://sgnp.example', {
+      organizationId: org.id,
+      email: 'dns@example.com',
+      role: 'developer',
+      name: 'Park Jiho',
+    });
     const added = await named('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'owned.example.com' });
     expect(added.statusCode, added.body).toBe(201);
     expect(added.json().ownerUsername).toBe('Park Jiho');
-    expect((await svc.service('GET', `/custom-domains/${added.json().id}`, org.apiKey)).json().ownerUsername).toBe('Park Jiho');
-    const unnamed = await consoleMember(svc, 'https://sgnp.example', { organizationId: org.id, email: 'ops@example.com', role: 'admin' });
-    expect((await unnamed('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'owned2.example.com' })).json().ownerUsername).toBe('ops@example.com');
+    expect((await svc.service('GET', `/custom-domains/${added.json().id}`, org.apiKey)).json().ownerUsername).toBe(
+      'Park Jiho',
+    );
+    const unnamed = await consoleMember(svc, 'https://sgnp.example', {
+      organizationId: org.id,
+      email: 'ops@example.com',
+      role: 'admin',
+    });
+    expect(
+      (await unnamed('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'owned2.example.com' })).json()
+        .ownerUsername,
+    ).toBe('ops@example.com');
     expect((await createDomain(org.id, 'operator-made.example.com')).ownerUsername).toBe('Owned Domains');
   });
 });

@@ -7,8 +7,18 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, servicesEnv } from './support/backend.js';
 import {
-  BASE, UA, createApps, createCampaign, createDeepLink, createUrl, tap, tapToLanding, unique, web,
-  type Apps, type Org,
+  BASE,
+  UA,
+  createApps,
+  createCampaign,
+  createDeepLink,
+  createUrl,
+  tap,
+  tapToLanding,
+  unique,
+  web,
+  type Apps,
+  type Org,
 } from './support/deep-links.js';
 import { expectError } from './support/error-body.js';
 import { ADMIN_TOKEN, eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
@@ -79,22 +89,37 @@ describe(`landing page (${backend})`, () => {
     });
   });
 
-  it('remembers the click on the token: app, link, address, device, language, expiry from the app\'s setting', async () => {
+  it("remembers the click on the token: app, link, address, device, language, expiry from the app's setting", async () => {
     const link = await createDeepLink(svc, acme, apps);
     const before = Date.now();
-    const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.galaxy, ip: '203.0.113.77', language: 'ko-KR,ko;q=0.9' });
+    const page = await tapToLanding(svc, `/${link.shortCode}`, {
+      ua: UA.galaxy,
+      ip: '203.0.113.77',
+      language: 'ko-KR,ko;q=0.9',
+    });
     const row = await tokenRow(page.token);
     expect(row).toMatchObject({
-      organizationId: acme.id, appId: apps.android.id, platform: 'ANDROID', linkType: 'url', linkId: link.id,
-      ip: '203.0.113.77', ipPrefix: '203.0.113.0/24', os: 'ANDROID', osVersion: '14', deviceModel: 'SM-S918N',
-      acceptLanguage: 'ko-KR,ko;q=0.9', consumedAt: null,
+      organizationId: acme.id,
+      appId: apps.android.id,
+      platform: 'ANDROID',
+      linkType: 'url',
+      linkId: link.id,
+      ip: '203.0.113.77',
+      ipPrefix: '203.0.113.0/24',
+      os: 'ANDROID',
+      osVersion: '14',
+      deviceModel: 'SM-S918N',
+      acceptLanguage: 'ko-KR,ko;q=0.9',
+      consumedAt: null,
     });
     const lifetime = row!.expiresAt.getTime() - before;
     expect(lifetime).toBeGreaterThan(7_190_000);
     expect(lifetime).toBeLessThan(7_210_000);
 
     // A shorter lifetime set on the app applies to the next tap.
-    const put = await svc.service('PUT', `/mobile-apps/${apps.android.id}`, acme.apiKey, { deepLinkTokenTtlSeconds: 600 });
+    const put = await svc.service('PUT', `/mobile-apps/${apps.android.id}`, acme.apiKey, {
+      deepLinkTokenTtlSeconds: 600,
+    });
     expect(put.statusCode, put.body).toBe(200);
     const short = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.galaxy });
     const shortRow = await tokenRow(short.token);
@@ -108,22 +133,35 @@ describe(`landing page (${backend})`, () => {
     expect(desktop.statusCode).toBe(302);
     expect(desktop.headers.location).toBe('https://shop.example/product/42');
 
-    const iosOnly = await createUrl(svc, acme, { url: 'https://shop.example/ios-only', iosAppId: apps.ios.id, mobileTargetUrl: 'https://m.shop.example/ios-only' });
+    const iosOnly = await createUrl(svc, acme, {
+      url: 'https://shop.example/ios-only',
+      iosAppId: apps.ios.id,
+      mobileTargetUrl: 'https://m.shop.example/ios-only',
+    });
     const android = await tap(svc, `/${iosOnly.shortCode}`, { ua: UA.pixel });
     expect(android.statusCode).toBe(302);
     expect(android.headers.location).toBe('https://m.shop.example/ios-only');
     await tapToLanding(svc, `/${iosOnly.shortCode}`, { ua: UA.iPhone });
 
     // A crawler with a phone's user agent is redirected like any crawler.
-    const googlebot = 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.69 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+    const googlebot =
+      'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.69 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
     expect((await tap(svc, `/${link.shortCode}`, { ua: googlebot })).statusCode).toBe(302);
 
-    const head = await svc.inject({ method: 'HEAD', url: `/${link.shortCode}`, headers: { host: 'sgnp.example', 'user-agent': UA.iPhone } });
+    const head = await svc.inject({
+      method: 'HEAD',
+      url: `/${link.shortCode}`,
+      headers: { host: 'sgnp.example', 'user-agent': UA.iPhone },
+    });
     expect(head.statusCode).toBe(302);
   });
 
   it('falls back to the destination with its UTM parameters when the link has no mobileTargetUrl', async () => {
-    const link = await createUrl(svc, acme, { url: 'https://shop.example/sale', androidAppId: apps.android.id, utmSource: 'newsletter' });
+    const link = await createUrl(svc, acme, {
+      url: 'https://shop.example/sale',
+      androidAppId: apps.android.id,
+      utmSource: 'newsletter',
+    });
     const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.pixel });
     expect(page.fallbackUrl).toBe('https://shop.example/sale?utm_source=newsletter');
     // The app path has no deep-link path: the app opens at its root, token still attached.
@@ -137,31 +175,66 @@ describe(`landing page (${backend})`, () => {
     expect((await tapToLanding(svc, `/${link.shortCode}`, { ua: instagram })).inAppBrowser).toBe('instagram');
   });
 
-  it('serves campaigns too, with the click\'s cid and tracker on the token, at /{appPath}/{alias} as well', async () => {
+  it("serves campaigns too, with the click's cid and tracker on the token, at /{appPath}/{alias} as well", async () => {
     const campaign = await createCampaign(svc, acme, {
-      originalUrl: 'https://shop.example/winter', iosAppId: apps.ios.id, androidAppId: apps.android.id, alias: unique('winter'),
+      originalUrl: 'https://shop.example/winter',
+      iosAppId: apps.ios.id,
+      androidAppId: apps.android.id,
+      alias: unique('winter'),
     });
     const page = await tapToLanding(svc, `/${campaign.alias}?cid=member-7&tracker=insta`, { ua: UA.iPhone });
-    expect(page).toMatchObject({ linkType: 'campaign', appId: apps.ios.id, fallbackUrl: 'https://shop.example/winter?cid=member-7&tracker=insta' });
-    expect(await tokenRow(page.token)).toMatchObject({ linkType: 'campaign', linkId: campaign.id, cid: 'member-7', tracker: 'insta' });
+    expect(page).toMatchObject({
+      linkType: 'campaign',
+      appId: apps.ios.id,
+      fallbackUrl: 'https://shop.example/winter?cid=member-7&tracker=insta',
+    });
+    expect(await tokenRow(page.token)).toMatchObject({
+      linkType: 'campaign',
+      linkId: campaign.id,
+      cid: 'member-7',
+      tracker: 'insta',
+    });
     const viaPath = await tapToLanding(svc, `/${apps.android.path}/${campaign.alias}`, { ua: UA.pixel });
     expect(viaPath.linkType).toBe('campaign');
   });
 
-  it('records the tap as a click and as the funnel\'s CLICKED stage of the token\'s session', async () => {
+  it("records the tap as a click and as the funnel's CLICKED stage of the token's session", async () => {
     const link = await createDeepLink(svc, acme, apps);
     const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
-    const clicks = await eventually(async () => {
-      const rows = await svc.clickhouse<{ n: string }>('SELECT count() AS n FROM clicks WHERE link_id = {id:UInt64} AND link_type = \'url\'', { id: link.id });
-      return Number(rows[0]!.n) === 1 && rows;
-    }, 10_000, 'the click in ClickHouse');
+    const clicks = await eventually(
+      async () => {
+        const rows = await svc.clickhouse<{ n: string }>(
+          "SELECT count() AS n FROM clicks WHERE link_id = {id:UInt64} AND link_type = 'url'",
+          { id: link.id },
+        );
+        return Number(rows[0]!.n) === 1 && rows;
+      },
+      10_000,
+      'the click in ClickHouse',
+    );
     expect(clicks).toBeTruthy();
-    const funnel = await eventually(async () => {
-      const rows = await svc.clickhouse<Record<string, unknown>>(
-        'SELECT stage, toString(app_id) AS app_id, platform, link_type, toString(link_id) AS link_id, source, toString(organization_id) AS organization_id FROM deeplink_funnel WHERE session_id = {s:String}', { s: page.token });
-      return rows.length > 0 && rows;
-    }, 10_000, 'CLICKED in deeplink_funnel');
-    expect(funnel).toEqual([{ stage: 'CLICKED', app_id: String(apps.ios.id), platform: 'IOS', link_type: 'url', link_id: String(link.id), source: 'landing', organization_id: String(acme.id) }]);
+    const funnel = await eventually(
+      async () => {
+        const rows = await svc.clickhouse<Record<string, unknown>>(
+          'SELECT stage, toString(app_id) AS app_id, platform, link_type, toString(link_id) AS link_id, source, toString(organization_id) AS organization_id FROM deeplink_funnel WHERE session_id = {s:String}',
+          { s: page.token },
+        );
+        return rows.length > 0 && rows;
+      },
+      10_000,
+      'CLICKED in deeplink_funnel',
+    );
+    expect(funnel).toEqual([
+      {
+        stage: 'CLICKED',
+        app_id: String(apps.ios.id),
+        platform: 'IOS',
+        link_type: 'url',
+        link_id: String(link.id),
+        source: 'landing',
+        organization_id: String(acme.id),
+      },
+    ]);
   });
 });
 
@@ -174,14 +247,28 @@ describe(`web SDK API (${backend})`, () => {
     const link = await createDeepLink(svc, acme, apps);
     const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
     const res = await web(svc, 'POST', '/deeplink/update-fingerprint', {
-      token: page.token, resolution: '390x844', appId: apps.ios.id, userAgent: UA.iPhone, timeZone: 'Asia/Seoul', language: 'ko-KR', pixelRatio: 3,
+      token: page.token,
+      resolution: '390x844',
+      appId: apps.ios.id,
+      userAgent: UA.iPhone,
+      timeZone: 'Asia/Seoul',
+      language: 'ko-KR',
+      pixelRatio: 3,
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ status: 'success', message: 'fingerprint updated' });
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    expect(await tokenRow(page.token)).toMatchObject({ resolution: '390x844', timeZone: 'Asia/Seoul', language: 'ko-kr', pixelRatio: 3 });
+    expect(await tokenRow(page.token)).toMatchObject({
+      resolution: '390x844',
+      timeZone: 'Asia/Seoul',
+      language: 'ko-kr',
+      pixelRatio: 3,
+    });
 
-    const campaignVariant = await web(svc, 'POST', '/campaign-deep-link/update-fingerprint', { token: page.token, resolution: '844x390' });
+    const campaignVariant = await web(svc, 'POST', '/campaign-deep-link/update-fingerprint', {
+      token: page.token,
+      resolution: '844x390',
+    });
     expect(campaignVariant.statusCode, campaignVariant.body).toBe(200);
     expect(campaignVariant.json()).toMatchObject({ status: 'success' });
     expect((await tokenRow(page.token))!.resolution).toBe('390x844');
@@ -190,18 +277,40 @@ describe(`web SDK API (${backend})`, () => {
   it('update-fingerprint uses the userAgent field as a signal: it fills the OS version and model the click lacked, for the same OS', async () => {
     const link = await createDeepLink(svc, acme, apps);
     // Chrome's reduced user agent in the request: Android, but no version or model.
-    const reduced = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
+    const reduced =
+      'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
     const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: reduced });
     expect(await tokenRow(page.token)).toMatchObject({ os: 'ANDROID', osVersion: null, deviceModel: null });
     // A page claiming another OS changes nothing of the click's device.
-    expect((await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, appId: apps.android.id, userAgent: UA.iPhone })).statusCode).toBe(200);
+    expect(
+      (
+        await web(svc, 'POST', '/deeplink/update-fingerprint', {
+          token: page.token,
+          appId: apps.android.id,
+          userAgent: UA.iPhone,
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await tokenRow(page.token)).toMatchObject({ os: 'ANDROID', osVersion: null, deviceModel: null });
-    const res = await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, resolution: '412x915', appId: apps.android.id, userAgent: UA.pixel });
+    const res = await web(svc, 'POST', '/deeplink/update-fingerprint', {
+      token: page.token,
+      resolution: '412x915',
+      appId: apps.android.id,
+      userAgent: UA.pixel,
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await tokenRow(page.token)).toMatchObject({ os: 'ANDROID', osVersion: '14', deviceModel: 'Pixel 8', resolution: '412x915' });
+    expect(await tokenRow(page.token)).toMatchObject({
+      os: 'ANDROID',
+      osVersion: '14',
+      deviceModel: 'Pixel 8',
+      resolution: '412x915',
+    });
     // What the click itself said is never overwritten.
     const full = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.pixel });
-    await web(svc, 'POST', '/deeplink/update-fingerprint', { token: full.token, userAgent: UA.pixel.replace('Android 14; Pixel 8', 'Android 13; SM-S918N') });
+    await web(svc, 'POST', '/deeplink/update-fingerprint', {
+      token: full.token,
+      userAgent: UA.pixel.replace('Android 14; Pixel 8', 'Android 13; SM-S918N'),
+    });
     expect(await tokenRow(full.token)).toMatchObject({ osVersion: '14', deviceModel: 'Pixel 8' });
   });
 
@@ -211,16 +320,34 @@ describe(`web SDK API (${backend})`, () => {
     for (const path of ['/deeplink/update-fingerprint', '/campaign-deep-link/update-fingerprint']) {
       // The organization's other app, and another organization's app.
       for (const appId of [apps.android.id, rivalApps.ios.id]) {
-        expectError(await web(svc, 'POST', path, { token: page.token, resolution: '390x844', appId }), 404, { code: 'DEEP_LINK_TOKEN_NOT_FOUND' });
+        expectError(await web(svc, 'POST', path, { token: page.token, resolution: '390x844', appId }), 404, {
+          code: 'DEEP_LINK_TOKEN_NOT_FOUND',
+        });
       }
     }
     expect((await tokenRow(page.token))!.resolution).toBeNull();
-    expect((await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, resolution: '390x844', appId: apps.ios.id })).statusCode).toBe(200);
+    expect(
+      (
+        await web(svc, 'POST', '/deeplink/update-fingerprint', {
+          token: page.token,
+          resolution: '390x844',
+          appId: apps.ios.id,
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('answers preflights for both fingerprint paths and the deeplink routes', async () => {
-    for (const path of ['/deeplink/update-fingerprint', '/campaign-deep-link/update-fingerprint', '/deeplink/track-store-visit', '/deeplink/resolve']) {
-      const res = await web(svc, 'OPTIONS', path, undefined, { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' });
+    for (const path of [
+      '/deeplink/update-fingerprint',
+      '/campaign-deep-link/update-fingerprint',
+      '/deeplink/track-store-visit',
+      '/deeplink/resolve',
+    ]) {
+      const res = await web(svc, 'OPTIONS', path, undefined, {
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      });
       expect(res.statusCode, path).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe('*');
       expect(String(res.headers['access-control-allow-headers'])).toContain('Content-Type');
@@ -228,19 +355,34 @@ describe(`web SDK API (${backend})`, () => {
   });
 
   it('refuses an unknown or expired token (404) and a malformed resolution (400)', async () => {
-    expectError(await web(svc, 'POST', '/deeplink/update-fingerprint', { token: 'A'.repeat(24), resolution: '390x844' }), 404, { code: 'DEEP_LINK_TOKEN_NOT_FOUND' });
+    expectError(
+      await web(svc, 'POST', '/deeplink/update-fingerprint', { token: 'A'.repeat(24), resolution: '390x844' }),
+      404,
+      { code: 'DEEP_LINK_TOKEN_NOT_FOUND' },
+    );
     const link = await createDeepLink(svc, acme, apps);
     const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
-    expectError(await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, resolution: 'big' }), 400, { field: 'resolution' });
-    expectError(await web(svc, 'POST', '/deeplink/update-fingerprint', { resolution: '390x844' }), 400, { field: 'token' });
-    await svc.container.postgres.sql`update deep_link_tokens set expires_at = now() - interval '1 second' where token = ${page.token}`;
-    expectError(await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, resolution: '390x844' }), 404);
+    expectError(await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, resolution: 'big' }), 400, {
+      field: 'resolution',
+    });
+    expectError(await web(svc, 'POST', '/deeplink/update-fingerprint', { resolution: '390x844' }), 400, {
+      field: 'token',
+    });
+    await svc.container.postgres
+      .sql`update deep_link_tokens set expires_at = now() - interval '1 second' where token = ${page.token}`;
+    expectError(
+      await web(svc, 'POST', '/deeplink/update-fingerprint', { token: page.token, resolution: '390x844' }),
+      404,
+    );
   });
 
   it('accepts the store-visit beacon as text/plain JSON and records STORE_VISITED once', async () => {
     const link = await createDeepLink(svc, acme, apps);
     const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.pixel });
-    const beacon = () => web(svc, 'POST', '/deeplink/track-store-visit', JSON.stringify({ token: page.token, isCampaign: false }), { 'content-type': 'text/plain;charset=UTF-8' });
+    const beacon = () =>
+      web(svc, 'POST', '/deeplink/track-store-visit', JSON.stringify({ token: page.token, isCampaign: false }), {
+        'content-type': 'text/plain;charset=UTF-8',
+      });
     const first = await beacon();
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toEqual({ status: 'success', message: 'store visit recorded' });
@@ -250,14 +392,28 @@ describe(`web SDK API (${backend})`, () => {
     // Plain JSON works as well; a text/plain body that is not JSON is the usual 400.
     const json = await web(svc, 'POST', '/deeplink/track-store-visit', { token: page.token });
     expect(json.statusCode).toBe(200);
-    expectError(await web(svc, 'POST', '/deeplink/track-store-visit', 'token=abc', { 'content-type': 'text/plain' }), 400, { code: 'MALFORMED_JSON' });
+    expectError(
+      await web(svc, 'POST', '/deeplink/track-store-visit', 'token=abc', { 'content-type': 'text/plain' }),
+      400,
+      { code: 'MALFORMED_JSON' },
+    );
 
-    const stages = await eventually(async () => {
-      const rows = await svc.clickhouse<{ stage: string }>('SELECT stage FROM deeplink_funnel WHERE session_id = {s:String} ORDER BY stage', { s: page.token });
-      return rows.length >= 2 && rows;
-    }, 10_000, 'STORE_VISITED in deeplink_funnel');
+    const stages = await eventually(
+      async () => {
+        const rows = await svc.clickhouse<{ stage: string }>(
+          'SELECT stage FROM deeplink_funnel WHERE session_id = {s:String} ORDER BY stage',
+          { s: page.token },
+        );
+        return rows.length >= 2 && rows;
+      },
+      10_000,
+      'STORE_VISITED in deeplink_funnel',
+    );
     await new Promise((r) => setTimeout(r, 300));
-    const again = await svc.clickhouse<{ stage: string }>('SELECT stage FROM deeplink_funnel WHERE session_id = {s:String} ORDER BY stage', { s: page.token });
+    const again = await svc.clickhouse<{ stage: string }>(
+      'SELECT stage FROM deeplink_funnel WHERE session_id = {s:String} ORDER BY stage',
+      { s: page.token },
+    );
     expect(again.map((r) => r.stage)).toEqual(['CLICKED', 'STORE_VISITED']);
     expect(stages.map((r) => r.stage)).toEqual(['CLICKED', 'STORE_VISITED']);
   });
@@ -266,48 +422,107 @@ describe(`web SDK API (${backend})`, () => {
     const link = await createDeepLink(svc, acme, apps);
     const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.pixel });
     const report = {
-      appUrl: page.appUrl!, schemeEnd: '://', pathPart: 'product/42', androidPackage: 'com.example.shop', appScheme: 'shop', intentUrl: page.intentUrl!,
+      appUrl: page.appUrl!,
+      schemeEnd: '://',
+      pathPart: 'product/42',
+      androidPackage: 'com.example.shop',
+      appScheme: 'shop',
+      intentUrl: page.intentUrl!,
     };
-    const res = await web(svc, 'POST', '/deeplink/debug-scheme', { ...report, token: page.token }, { 'user-agent': UA.pixel });
+    const res = await web(
+      svc,
+      'POST',
+      '/deeplink/debug-scheme',
+      { ...report, token: page.token },
+      { 'user-agent': UA.pixel },
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'success' });
     // Without token or app id (only the required fields) it is stored all the same.
-    expect((await web(svc, 'POST', '/deeplink/debug-scheme', { ...report, pathPart: 'anonymous' })).statusCode).toBe(200);
+    expect((await web(svc, 'POST', '/deeplink/debug-scheme', { ...report, pathPart: 'anonymous' })).statusCode).toBe(
+      200,
+    );
 
     const list = await svc.admin('GET', `/debug-scheme-reports?appId=${apps.android.id}&limit=10`);
     expect(list.statusCode, list.body).toBe(200);
     const content = (list.json() as { content: Record<string, unknown>[] }).content;
-    expect(content[0]).toMatchObject({ ...report, appId: apps.android.id, organizationId: acme.id, token: page.token, userAgent: UA.pixel });
+    expect(content[0]).toMatchObject({
+      ...report,
+      appId: apps.android.id,
+      organizationId: acme.id,
+      token: page.token,
+      userAgent: UA.pixel,
+    });
     const all = (await svc.admin('GET', '/debug-scheme-reports')).json() as { content: { pathPart: string }[] };
     expect(all.content[0]!.pathPart).toBe('anonymous');
 
     const anonymous = await svc.inject({ method: 'GET', url: '/api/admin/v1/debug-scheme-reports' });
     expectError(anonymous, 401, { code: 'ADMIN_TOKEN_INVALID' });
-    const wrong = await svc.inject({ method: 'GET', url: '/api/admin/v1/debug-scheme-reports', headers: { authorization: `Bearer ${ADMIN_TOKEN}x` } });
+    const wrong = await svc.inject({
+      method: 'GET',
+      url: '/api/admin/v1/debug-scheme-reports',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}x` },
+    });
     expectError(wrong, 401);
   });
 
-  it('resolves a token for the web SDK (goalType, link) for an app of the token\'s organization only, without consuming it', async () => {
+  it("resolves a token for the web SDK (goalType, link) for an app of the token's organization only, without consuming it", async () => {
     const link = await createDeepLink(svc, acme, apps);
     const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
-    const res = await web(svc, 'GET', `/deeplink/resolve?token=${page.token}`, undefined, { 'x-app-id': String(apps.ios.id) });
+    const res = await web(svc, 'GET', `/deeplink/resolve?token=${page.token}`, undefined, {
+      'x-app-id': String(apps.ios.id),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
-      token: page.token, goalType: 'purchase', linkType: 'url', url: { id: link.id, alias: link.shortCode }, campaign: null, deepLinkPath: 'product/42',
+      token: page.token,
+      goalType: 'purchase',
+      linkType: 'url',
+      url: { id: link.id, alias: link.shortCode },
+      campaign: null,
+      deepLinkPath: 'product/42',
     });
     expect(res.headers['access-control-allow-origin']).toBe('*');
     // Any app of the organization may ask; another organization's app may not, nor no app at all.
-    expect((await web(svc, 'GET', `/deeplink/resolve?token=${page.token}`, undefined, { 'x-app-id': String(apps.android.id) })).statusCode).toBe(200);
-    expectError(await web(svc, 'GET', `/deeplink/resolve?token=${page.token}`, undefined, { 'x-app-id': String(rivalApps.ios.id) }), 404, { code: 'DEEP_LINK_TOKEN_NOT_FOUND' });
+    expect(
+      (
+        await web(svc, 'GET', `/deeplink/resolve?token=${page.token}`, undefined, {
+          'x-app-id': String(apps.android.id),
+        })
+      ).statusCode,
+    ).toBe(200);
+    expectError(
+      await web(svc, 'GET', `/deeplink/resolve?token=${page.token}`, undefined, {
+        'x-app-id': String(rivalApps.ios.id),
+      }),
+      404,
+      { code: 'DEEP_LINK_TOKEN_NOT_FOUND' },
+    );
     expectError(await web(svc, 'GET', `/deeplink/resolve?token=${page.token}`), 400, { code: 'APP_ID_MISSING' });
-    expectError(await web(svc, 'GET', `/deeplink/resolve?token=${'B'.repeat(24)}`, undefined, { 'x-app-id': String(apps.ios.id) }), 404);
+    expectError(
+      await web(svc, 'GET', `/deeplink/resolve?token=${'B'.repeat(24)}`, undefined, {
+        'x-app-id': String(apps.ios.id),
+      }),
+      404,
+    );
     expect((await tokenRow(page.token))!.consumedAt).toBeNull();
 
-    const campaign = await createCampaign(svc, acme, { originalUrl: 'https://shop.example/c', iosAppId: apps.ios.id, goalType: 'signup', alias: unique('c') });
+    const campaign = await createCampaign(svc, acme, {
+      originalUrl: 'https://shop.example/c',
+      iosAppId: apps.ios.id,
+      goalType: 'signup',
+      alias: unique('c'),
+    });
     const cPage = await tapToLanding(svc, `/${campaign.alias}`, { ua: UA.iPhone });
-    const cRes = await web(svc, 'GET', `/deeplink/resolve?token=${cPage.token}`, undefined, { 'x-app-id': String(apps.ios.id) });
+    const cRes = await web(svc, 'GET', `/deeplink/resolve?token=${cPage.token}`, undefined, {
+      'x-app-id': String(apps.ios.id),
+    });
     expect(cRes.json()).toEqual({
-      token: cPage.token, goalType: 'signup', linkType: 'campaign', url: null, campaign: { id: campaign.id, name: campaign.name, alias: campaign.alias }, deepLinkPath: null,
+      token: cPage.token,
+      goalType: 'signup',
+      linkType: 'campaign',
+      url: null,
+      campaign: { id: campaign.id, name: campaign.name, alias: campaign.alias },
+      deepLinkPath: null,
     });
   });
 });
@@ -317,8 +532,10 @@ describe(`token store trouble (${backend})`, () => {
     const link = await createDeepLink(svc, acme, apps);
     const late = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
     const old = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
-    await svc.container.postgres.sql`update deep_link_tokens set expires_at = now() - interval '1 minute' where token = ${late.token}`;
-    await svc.container.postgres.sql`update deep_link_tokens set expires_at = now() - interval '25 hours' where token = ${old.token}`;
+    await svc.container.postgres
+      .sql`update deep_link_tokens set expires_at = now() - interval '1 minute' where token = ${late.token}`;
+    await svc.container.postgres
+      .sql`update deep_link_tokens set expires_at = now() - interval '25 hours' where token = ${old.token}`;
     expect(await svc.container.deps.deepLinks.purge()).toBeGreaterThanOrEqual(1);
     expect(await tokenRow(old.token)).toBeUndefined();
     expect(await tokenRow(late.token)).toBeDefined();
@@ -406,6 +623,10 @@ describe.runIf(backend === 'services')('PostgreSQL unreachable', () => {
     } finally {
       await admin.unsafe(`alter database "${dbName}" allow_connections true`);
     }
-    await eventually(async () => (await tap(down, `/${link.shortCode}`, { ua: UA.iPhone })).statusCode === 200, 20_000, 'the landing page once PostgreSQL is back');
+    await eventually(
+      async () => (await tap(down, `/${link.shortCode}`, { ua: UA.iPhone })).statusCode === 200,
+      20_000,
+      'the landing page once PostgreSQL is back',
+    );
   }, 60_000);
 });

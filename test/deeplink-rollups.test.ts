@@ -14,7 +14,13 @@ import { createDeferredMatchStats } from '../src/olap/deferred-match-stats.js';
 import { createInstallStats, type InstallScope, type PlatformFilter } from '../src/olap/install-stats.js';
 import { periodParams } from '../src/olap/stats-period.js';
 import { MATCH_TYPES, MISS_REASONS } from '../src/shared/deferred-match-outcomes.js';
-import { clickhouseBefore, ROLLUP_PERIODS as PERIODS, ROLLUP_SPANS as SPANS, ROLLUP_ZONES as ZONES, type UpgradingClickhouse } from './support/rollup-upgrade.js';
+import {
+  clickhouseBefore,
+  ROLLUP_PERIODS as PERIODS,
+  ROLLUP_SPANS as SPANS,
+  ROLLUP_ZONES as ZONES,
+  type UpgradingClickhouse,
+} from './support/rollup-upgrade.js';
 
 const ORG = 6;
 const URL_ID = 31;
@@ -22,7 +28,14 @@ const CAMPAIGN_ID = 41;
 let db: UpgradingClickhouse;
 let ch: Clickhouse;
 
-const STAGES = ['CLICKED', 'STORE_VISITED', 'APP_INSTALLED', 'APP_OPENED', 'DEEP_LINK_RESOLVED', 'GOAL_COMPLETED'] as const;
+const STAGES = [
+  'CLICKED',
+  'STORE_VISITED',
+  'APP_INSTALLED',
+  'APP_OPENED',
+  'DEEP_LINK_RESOLVED',
+  'GOAL_COMPLETED',
+] as const;
 
 type Part = 'early' | 'late';
 
@@ -50,7 +63,13 @@ function stagesOf(part: Part, parity: 0 | 1 | 'any'): Record<string, unknown>[] 
       };
       const platform = ['IOS', 'ANDROID'][(k >> 1) % 2]!;
       const stage = (order: number, delayMinutes: number, p = platform) =>
-        rows.push({ ...base, event_id: crypto.randomUUID(), ts: at(t + delayMinutes * 60_000), platform: p, stage: STAGES[order - 1] });
+        rows.push({
+          ...base,
+          event_id: crypto.randomUUID(),
+          ts: at(t + delayMinutes * 60_000),
+          platform: p,
+          stage: STAGES[order - 1],
+        });
       if (part === 'early') {
         if (k % 9 !== 4) stage(1, 0, k % 3 === 0 ? '' : platform);
         if (k % 4 !== 0) stage(2, 3 + (k % 17));
@@ -66,7 +85,8 @@ function stagesOf(part: Part, parity: 0 | 1 | 'any'): Record<string, unknown>[] 
   return rows;
 }
 
-const insert = (rows: Record<string, unknown>[]) => ch.client.insert({ table: 'deeplink_funnel', values: rows, format: 'JSONEachRow' });
+const insert = (rows: Record<string, unknown>[]) =>
+  ch.client.insert({ table: 'deeplink_funnel', values: rows, format: 'JSONEachRow' });
 
 /**
  * A resolution every 7 minutes: first launches matched by each type (and one the statistics do
@@ -100,14 +120,16 @@ function resolutionsOf(parity: 0 | 1): Record<string, unknown>[] {
   return rows;
 }
 
-const insertResolutions = (parity: 0 | 1) => ch.client.insert({ table: 'deeplink_resolutions', values: resolutionsOf(parity), format: 'JSONEachRow' });
+const insertResolutions = (parity: 0 | 1) =>
+  ch.client.insert({ table: 'deeplink_resolutions', values: resolutionsOf(parity), format: 'JSONEachRow' });
 
 /** The deferred-match figures per local day and the confidence deciles, counted from the raw resolutions. */
 async function rawFirstLaunches(params: Record<string, unknown>) {
   const where = `organization_id = {org:UInt64} AND app_id = 2 AND reengagement = 0
     AND ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')}`;
   const reasons = MISS_REASONS.map((r) => `'${r}'`).join(', ');
-  const query = async <T,>(sql: string) => (await ch.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<T>();
+  const query = async <T>(sql: string) =>
+    (await ch.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<T>();
   const days = await query<Record<string, string | number>>(
     `SELECT toString(toDate(ts, {tz:String})) AS day, count() AS first, countIf(matched = 1) AS ok,
        ${MATCH_TYPES.map((m) => `countIf(matched = 1 AND match_type = '${m}') AS m_${m}`).join(', ')},
@@ -119,12 +141,17 @@ async function rawFirstLaunches(params: Record<string, unknown>) {
     `SELECT least(intDiv(confidence, 10), 9) AS decile, count() AS n FROM deeplink_resolutions WHERE ${where} AND matched = 1 GROUP BY decile`,
   );
   return {
-    byDay: new Map(days.map((d) => [String(d.day), {
-      firstLaunches: Number(d.first),
-      matched: Number(d.ok),
-      matchesByType: Object.fromEntries(MATCH_TYPES.map((m) => [m, Number(d[`m_${m}`])])),
-      missesByReason: Object.fromEntries([...MISS_REASONS, 'other'].map((r) => [r, Number(d[`r_${r}`])])),
-    }])),
+    byDay: new Map(
+      days.map((d) => [
+        String(d.day),
+        {
+          firstLaunches: Number(d.first),
+          matched: Number(d.ok),
+          matchesByType: Object.fromEntries(MATCH_TYPES.map((m) => [m, Number(d[`m_${m}`])])),
+          missesByReason: Object.fromEntries([...MISS_REASONS, 'other'].map((r) => [r, Number(d[`r_${r}`])])),
+        },
+      ]),
+    ),
     deciles: Array.from({ length: 10 }, (_, i) => Number(deciles.find((d) => Number(d.decile) === i)?.n ?? 0)),
   };
 }
@@ -156,27 +183,55 @@ function installsOf(parity: 0 | 1): Record<string, unknown>[] {
   return rows;
 }
 
-const insertInstalls = (parity: 0 | 1) => ch.client.insert({ table: 'app_installs', values: installsOf(parity), format: 'JSONEachRow' });
+const insertInstalls = (parity: 0 | 1) =>
+  ch.client.insert({ table: 'app_installs', values: installsOf(parity), format: 'JSONEachRow' });
 
 /** Installs per local day and platform, per country and per match type, counted from the raw installs. */
 async function rawInstalls(where: string, params: Record<string, unknown>) {
   const query = async (sql: string) =>
-    (await ch.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<{ name: string; ios: string; android: string }>();
+    (await ch.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<{
+      name: string;
+      ios: string;
+      android: string;
+    }>();
   const window = `${where} AND ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')}`;
   const counts = "countIf(platform = 'IOS') AS ios, countIf(platform = 'ANDROID') AS android";
   const byName = async (column: string) =>
-    Object.fromEntries((await query(`SELECT ${column} AS name, ${counts} FROM app_installs WHERE ${window} GROUP BY name`)).map((r) => [r.name, Number(r.ios) + Number(r.android)]));
+    Object.fromEntries(
+      (await query(`SELECT ${column} AS name, ${counts} FROM app_installs WHERE ${window} GROUP BY name`)).map((r) => [
+        r.name,
+        Number(r.ios) + Number(r.android),
+      ]),
+    );
   return {
-    days: new Map((await query(`SELECT toString(toDate(ts, {tz:String})) AS name, ${counts} FROM app_installs WHERE ${window} GROUP BY name`)).map((r) => [r.name, { ios: Number(r.ios), android: Number(r.android) }])),
+    days: new Map(
+      (
+        await query(
+          `SELECT toString(toDate(ts, {tz:String})) AS name, ${counts} FROM app_installs WHERE ${window} GROUP BY name`,
+        )
+      ).map((r) => [r.name, { ios: Number(r.ios), android: Number(r.android) }]),
+    ),
     countries: await byName("if(country = '', 'Unknown', toString(country))"),
     matchTypes: await byName('match_type'),
   };
 }
 
 const SCOPES: { label: string; scope: InstallScope; where: string }[] = [
-  { label: 'a URL', scope: { kind: 'url', linkId: URL_ID }, where: `organization_id = {org:UInt64} AND link_type = 'url' AND link_id = ${URL_ID}` },
-  { label: 'a campaign', scope: { kind: 'campaign', linkId: CAMPAIGN_ID }, where: `organization_id = {org:UInt64} AND link_type = 'campaign' AND link_id = ${CAMPAIGN_ID}` },
-  { label: 'an app', scope: { kind: 'app', appId: 2, urlIds: [URL_ID], campaignIds: [CAMPAIGN_ID] }, where: 'organization_id = {org:UInt64} AND app_id = 2' },
+  {
+    label: 'a URL',
+    scope: { kind: 'url', linkId: URL_ID },
+    where: `organization_id = {org:UInt64} AND link_type = 'url' AND link_id = ${URL_ID}`,
+  },
+  {
+    label: 'a campaign',
+    scope: { kind: 'campaign', linkId: CAMPAIGN_ID },
+    where: `organization_id = {org:UInt64} AND link_type = 'campaign' AND link_id = ${CAMPAIGN_ID}`,
+  },
+  {
+    label: 'an app',
+    scope: { kind: 'app', appId: 2, urlIds: [URL_ID], campaignIds: [CAMPAIGN_ID] },
+    where: 'organization_id = {org:UInt64} AND app_id = 2',
+  },
 ];
 
 /** Sessions reaching each of the four stages or a later one, grouped from the raw stage events. */
@@ -192,7 +247,9 @@ async function rawReached(where: string, params: Record<string, unknown>): Promi
     format: 'JSONEachRow',
   });
   const rows = await result.json<{ furthest: number; n: string }>();
-  return [1, 2, 3, 4].map((order) => rows.filter((r) => Number(r.furthest) >= order).reduce((a, r) => a + Number(r.n), 0));
+  return [1, 2, 3, 4].map((order) =>
+    rows.filter((r) => Number(r.furthest) >= order).reduce((a, r) => a + Number(r.n), 0),
+  );
 }
 
 beforeAll(async () => {
@@ -226,12 +283,19 @@ describe('install funnel from the per-session rollup', () => {
         const period = resolvePeriod({ ...p, timeZone, retentionDays: 3650, now: new Date('2026-01-01T00:00:00Z') });
         for (const { scope, where } of SCOPES) {
           for (const platform of ['All', 'iOS', 'Android'] as PlatformFilter[]) {
-            const filtered = platform === 'All' ? where : `${where} AND platform = '${platform === 'iOS' ? 'IOS' : 'ANDROID'}'`;
+            const filtered =
+              platform === 'All' ? where : `${where} AND platform = '${platform === 'iOS' ? 'IOS' : 'ANDROID'}'`;
             const reached = await rawReached(filtered, { org: ORG, ...periodParams(period) });
             // Each stage has sessions, fewer further on: a comparison of zeros would prove nothing.
             expect(reached[3]).toBeGreaterThan(0);
             expect(reached[0]).toBeGreaterThan(reached[3]!);
-            const { funnelStats } = await createInstallStats(ch.client).forScope({ organizationId: ORG, scope, appPlatform: 'IOS', platform, period });
+            const { funnelStats } = await createInstallStats(ch.client).forScope({
+              organizationId: ORG,
+              scope,
+              appPlatform: 'IOS',
+              platform,
+              period,
+            });
             expect(funnelStats.stages.map((s) => s.sessionsReached)).toEqual(reached);
             expect([funnelStats.totalSessions, funnelStats.completedSessions]).toEqual([reached[0], reached[3]]);
           }
@@ -259,15 +323,28 @@ describe('installs from the install rollups', () => {
         const period = resolvePeriod({ ...p, timeZone, retentionDays: 3650, now: new Date('2026-01-01T00:00:00Z') });
         for (const { scope, where } of SCOPES) {
           for (const platform of ['All', 'iOS'] as PlatformFilter[]) {
-            const raw = await rawInstalls(platform === 'All' ? where : `${where} AND platform = 'IOS'`, { org: ORG, ...periodParams(period) });
+            const raw = await rawInstalls(platform === 'All' ? where : `${where} AND platform = 'IOS'`, {
+              org: ORG,
+              ...periodParams(period),
+            });
             expect(raw.days.size).toBe(period.days.length);
-            const stats = await createInstallStats(ch.client).forScope({ organizationId: ORG, scope, appPlatform: 'IOS', platform, period });
-            expect(stats.dailyInstalls).toEqual(period.days.map((date) => {
-              const d = raw.days.get(date) ?? { ios: 0, android: 0 };
-              return { date, installs: d.ios + d.android, iosInstalls: d.ios, androidInstalls: d.android };
-            }));
+            const stats = await createInstallStats(ch.client).forScope({
+              organizationId: ORG,
+              scope,
+              appPlatform: 'IOS',
+              platform,
+              period,
+            });
+            expect(stats.dailyInstalls).toEqual(
+              period.days.map((date) => {
+                const d = raw.days.get(date) ?? { ios: 0, android: 0 };
+                return { date, installs: d.ios + d.android, iosInstalls: d.ios, androidInstalls: d.android };
+              }),
+            );
             expect(Object.fromEntries(stats.countryStats.map((c) => [c.country, c.installs]))).toEqual(raw.countries);
-            expect(Object.fromEntries(stats.installsByMatchType.map((m) => [m.matchType, m.installs]))).toEqual(raw.matchTypes);
+            expect(Object.fromEntries(stats.installsByMatchType.map((m) => [m.matchType, m.installs]))).toEqual(
+              raw.matchTypes,
+            );
           }
         }
       });

@@ -18,14 +18,33 @@ const PERIOD = 'startDate=2025-06-01&endDate=2025-06-03';
 
 const attempt = (at: string, appId: number, fields: Record<string, unknown>, organizationId = org.id) =>
   looseEvent({
-    eventId: uuidv7(), type: 'deeplink_resolution', occurredAt: Date.parse(at), organizationId,
+    eventId: uuidv7(),
+    type: 'deeplink_resolution',
+    occurredAt: Date.parse(at),
+    organizationId,
     data: {
-      appId, platform: 'IOS', method: 'fingerprint', matched: false, matchType: null, confidence: 0, failureReason: null,
-      linkType: null, linkId: null, reengagement: false, userKey: '', ...fields,
+      appId,
+      platform: 'IOS',
+      method: 'fingerprint',
+      matched: false,
+      matchType: null,
+      confidence: 0,
+      failureReason: null,
+      linkType: null,
+      linkId: null,
+      reengagement: false,
+      userKey: '',
+      ...fields,
     },
   });
 
-const matched = (matchType: string, confidence: number) => ({ matched: true, matchType, confidence, linkType: 'url', linkId: 1 });
+const matched = (matchType: string, confidence: number) => ({
+  matched: true,
+  matchType,
+  confidence,
+  linkType: 'url',
+  linkId: 1,
+});
 const miss = (failureReason: string, confidence = 0) => ({ failureReason, confidence });
 
 beforeAll(async () => {
@@ -34,7 +53,12 @@ beforeAll(async () => {
   org = await svc.createOrganization('Deferred', 'ENTERPRISE');
   rival = await svc.createOrganization('Rival', 'ENTERPRISE');
   const create = async (owner: { apiKey: string }, appName: string) => {
-    const res = await svc.service('POST', '/mobile-apps', owner.apiKey, { platform: 'IOS', appName, bundleId: `com.acme.${appName.toLowerCase()}`, scheme: 'acme://' });
+    const res = await svc.service('POST', '/mobile-apps', owner.apiKey, {
+      platform: 'IOS',
+      appName,
+      bundleId: `com.acme.${appName.toLowerCase()}`,
+      scheme: 'acme://',
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as { id: number };
   };
@@ -67,35 +91,58 @@ afterAll(async () => {
   await isolation?.dispose();
 });
 
-const stats = (query: string, appId = app.id, apiKey = org.apiKey) => svc.service('GET', `/mobile-apps/${appId}/deferred-match-stats?${query}`, apiKey);
+const stats = (query: string, appId = app.id, apiKey = org.apiKey) =>
+  svc.service('GET', `/mobile-apps/${appId}/deferred-match-stats?${query}`, apiKey);
 
-const day = (date: string, firstLaunches: number, matchedCount: number, byType: [number, number, number], misses: [number, number, number, number, number]) => ({
-  date, firstLaunches, matched: matchedCount,
+const day = (
+  date: string,
+  firstLaunches: number,
+  matchedCount: number,
+  byType: [number, number, number],
+  misses: [number, number, number, number, number],
+) => ({
+  date,
+  firstLaunches,
+  matched: matchedCount,
   matchesByType: { referrer: byType[0], clipboard: byType[1], fingerprint: byType[2] },
-  missesByReason: { no_candidate: misses[0], below_threshold: misses[1], already_consumed: misses[2], expired: misses[3], other: misses[4] },
+  missesByReason: {
+    no_candidate: misses[0],
+    below_threshold: misses[1],
+    already_consumed: misses[2],
+    expired: misses[3],
+    other: misses[4],
+  },
 });
 
 describe('GET mobile-apps/{id}/deferred-match-stats', () => {
-  it('counts the app\'s first launches: matches by type and confidence, misses by the reason the app heard, per UTC day', async () => {
+  it("counts the app's first launches: matches by type and confidence, misses by the reason the app heard, per UTC day", async () => {
     const res = await stats(PERIOD);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
-      period: '2025-06-01 ~ 2025-06-03', appName: 'Shop', firstLaunches: 8, matched: 3, matchRate: 37.5,
+      period: '2025-06-01 ~ 2025-06-03',
+      appName: 'Shop',
+      firstLaunches: 8,
+      matched: 3,
+      matchRate: 37.5,
       matchesByType: [
-        { matchType: 'referrer', count: 1, percentage: 33.3 }, { matchType: 'clipboard', count: 1, percentage: 33.3 },
+        { matchType: 'referrer', count: 1, percentage: 33.3 },
+        { matchType: 'clipboard', count: 1, percentage: 33.3 },
         { matchType: 'fingerprint', count: 1, percentage: 33.3 },
       ],
       missesByReason: [
-        { reason: 'no_candidate', count: 1, percentage: 20 }, { reason: 'below_threshold', count: 1, percentage: 20 },
-        { reason: 'already_consumed', count: 1, percentage: 20 }, { reason: 'expired', count: 1, percentage: 20 },
+        { reason: 'no_candidate', count: 1, percentage: 20 },
+        { reason: 'below_threshold', count: 1, percentage: 20 },
+        { reason: 'already_consumed', count: 1, percentage: 20 },
+        { reason: 'expired', count: 1, percentage: 20 },
         { reason: 'other', count: 1, percentage: 20 },
       ],
       meta: { actualStartDate: '2025-06-01', actualEndDate: '2025-06-03', timeZone: 'UTC' },
     });
     expect(body.confidenceDistribution).toHaveLength(10);
     expect(body.confidenceDistribution.filter((d: { count: number }) => d.count > 0)).toEqual([
-      { range: '80-89', count: 1, percentage: 33.3 }, { range: '90-100', count: 2, percentage: 66.7 },
+      { range: '80-89', count: 1, percentage: 33.3 },
+      { range: '90-100', count: 2, percentage: 66.7 },
     ]);
     expect(body.daily).toEqual([
       day('2025-06-01', 4, 3, [1, 1, 1], [0, 1, 0, 0, 0]),
@@ -104,7 +151,7 @@ describe('GET mobile-apps/{id}/deferred-match-stats', () => {
     ]);
   });
 
-  it('puts each first launch on its local date in the caller\'s time zone', async () => {
+  it("puts each first launch on its local date in the caller's time zone", async () => {
     const body = (await stats(`${PERIOD}&timeZone=Asia/Seoul`)).json();
     expect(body.meta.timeZone).toBe('Asia/Seoul');
     expect(body.firstLaunches).toBe(8);
@@ -118,10 +165,13 @@ describe('GET mobile-apps/{id}/deferred-match-stats', () => {
   it('answers zeros for every day of a period without launches', async () => {
     const body = (await stats('startDate=2024-01-01&endDate=2024-01-02')).json();
     expect(body).toMatchObject({ firstLaunches: 0, matched: 0, matchRate: 0 });
-    expect(body.daily.map((d: { date: string; firstLaunches: number }) => [d.date, d.firstLaunches])).toEqual([['2024-01-01', 0], ['2024-01-02', 0]]);
+    expect(body.daily.map((d: { date: string; firstLaunches: number }) => [d.date, d.firstLaunches])).toEqual([
+      ['2024-01-01', 0],
+      ['2024-01-02', 0],
+    ]);
   });
 
-  it('is 404 for another organization\'s app and 400 for a zone that is not one', async () => {
+  it("is 404 for another organization's app and 400 for a zone that is not one", async () => {
     expectError(await stats(PERIOD, app.id, rival.apiKey), 404, { code: 'MOBILE_APP_NOT_FOUND' });
     expectError(await stats(`${PERIOD}&timeZone=Mars/Olympus`), 400);
   });

@@ -59,7 +59,8 @@ async function statusOf(id: number): Promise<string> {
 const waitForStatus = (id: number, status: string, timeoutMs = 10_000) =>
   eventually(async () => (await statusOf(id)) === status, timeoutMs, `domain ${id} ${status}`);
 
-const bookkeeping = async (id: number) => (await createDomainVerificationRepo({ sql: svc.container.postgres.sql }).checkRecord(id))!;
+const bookkeeping = async (id: number) =>
+  (await createDomainVerificationRepo({ sql: svc.container.postgres.sql }).checkRecord(id))!;
 
 /** Waits until the job has checked the domain `n` more times (each check is one DNS question). */
 async function checkedMore(name: string, n: number) {
@@ -70,7 +71,11 @@ async function checkedMore(name: string, n: number) {
 describe(`custom-domain verification (${backend})`, () => {
   it('gives external domains the CNAME to create: their own name, pointing at the platform', async () => {
     const domain = await register('cname.shape.example');
-    expect(domain).toMatchObject({ status: 'PENDING', cnameRecordName: 'cname.shape.example', cnameRecordValue: CNAME_TARGET });
+    expect(domain).toMatchObject({
+      status: 'PENDING',
+      cnameRecordName: 'cname.shape.example',
+      cnameRecordValue: CNAME_TARGET,
+    });
   });
 
   it('keeps a domain PENDING while its record is absent, and verifies it once the CNAME appears', async () => {
@@ -86,7 +91,11 @@ describe(`custom-domain verification (${backend})`, () => {
     // A CNAME to somewhere else is no verification either.
     dns.set(domain.domainName, { cname: 'elsewhere.example.net' });
     await checkedMore(domain.domainName, 1);
-    await eventually(async () => (await bookkeeping(domain.id)).lastCheckResult === 'missing:wrong-target:elsewhere.example.net', 5_000, 'wrong target noted');
+    await eventually(
+      async () => (await bookkeeping(domain.id)).lastCheckResult === 'missing:wrong-target:elsewhere.example.net',
+      5_000,
+      'wrong target noted',
+    );
 
     dns.set(domain.domainName, { cname: `${CNAME_TARGET}.` });
     await waitForStatus(domain.id, 'VERIFIED');
@@ -125,15 +134,24 @@ describe(`custom-domain verification (${backend})`, () => {
     await waitForStatus(domain.id, 'VERIFIED');
   });
 
-  it('serves a verified domain\'s links by Host, keeps it through one miss, and revokes it when the record is gone', async () => {
+  it("serves a verified domain's links by Host, keeps it through one miss, and revokes it when the record is gone", async () => {
     const domain = await register('go.revoke.example');
     const host = domain.domainName;
     dns.set(host, { cname: CNAME_TARGET });
     await waitForStatus(domain.id, 'VERIFIED');
 
-    const created = await svc.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/spring', customDomainName: host, customAlias: 'spring' });
+    const created = await svc.service('POST', '/urls', org.apiKey, {
+      url: 'https://shop.example/spring',
+      customDomainName: host,
+      customAlias: 'spring',
+    });
     expect(created.statusCode, created.body).toBe(201);
-    const visit = () => svc.inject({ method: 'GET', url: '/spring', headers: { host, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0' } });
+    const visit = () =>
+      svc.inject({
+        method: 'GET',
+        url: '/spring',
+        headers: { host, 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0' },
+      });
     const redirect = await visit();
     expect(redirect.statusCode).toBe(302);
     expect(redirect.headers.location).toBe('https://shop.example/spring');
@@ -185,7 +203,9 @@ describe(`claiming due domains (${backend})`, () => {
     const other = await svc.createOrganization('Claims');
     const created: number[] = [];
     for (let i = 0; i < 30; i++) {
-      const res = await svc.admin('POST', `/organizations/${other.id}/custom-domains`, { domainName: `c${i}.claims.example` });
+      const res = await svc.admin('POST', `/organizations/${other.id}/custom-domains`, {
+        domainName: `c${i}.claims.example`,
+      });
       expect(res.statusCode).toBe(201);
       created.push((res.json() as Domain).id);
     }
@@ -205,7 +225,13 @@ describe(`claiming due domains (${backend})`, () => {
     const ours = (claims: { id: number }[]) => claims.map((d) => d.id).filter((id) => created.includes(id));
     expect(ours(await a.claimDue(0, 100, 60_000))).toEqual([]);
     // until the check ends: then they are due again after the interval.
-    for (const d of first) await a.apply(d.id, d.claimedAt, (current) => ({ ...current, found: false, counted: true, note: 'missing:test' }));
+    for (const d of first)
+      await a.apply(d.id, d.claimedAt, (current) => ({
+        ...current,
+        found: false,
+        counted: true,
+        note: 'missing:test',
+      }));
     const again = ours(await a.claimDue(0, 100, 0));
     expect(again.sort((x, y) => x - y)).toEqual(first.map((d) => d.id).sort((x, y) => x - y));
   });
@@ -221,9 +247,25 @@ describe(`claiming due domains (${backend})`, () => {
     expect(reclaimed).toBeDefined();
     const before = await bookkeeping(domain.id);
     // The first claimer answers after all: its answer no longer counts.
-    expect(await a.apply(domain.id, claimed!.claimedAt, (current) => ({ ...current, failures: current.failures + 1, found: false, counted: true, note: 'missing:late' }))).toBeUndefined();
+    expect(
+      await a.apply(domain.id, claimed!.claimedAt, (current) => ({
+        ...current,
+        failures: current.failures + 1,
+        found: false,
+        counted: true,
+        note: 'missing:late',
+      })),
+    ).toBeUndefined();
     expect((await bookkeeping(domain.id)).attempts).toBe(before.attempts);
-    expect(await a.apply(domain.id, reclaimed!.claimedAt, (current) => ({ ...current, failures: current.failures + 1, found: false, counted: true, note: 'missing:current' }))).toEqual({ from: 'PENDING', to: 'PENDING' });
+    expect(
+      await a.apply(domain.id, reclaimed!.claimedAt, (current) => ({
+        ...current,
+        failures: current.failures + 1,
+        found: false,
+        counted: true,
+        note: 'missing:current',
+      })),
+    ).toEqual({ from: 'PENDING', to: 'PENDING' });
     expect((await bookkeeping(domain.id)).attempts).toBe(before.attempts + 1);
   });
 });
@@ -272,9 +314,19 @@ describe.runIf(backend === 'services')('two instances checking one database', ()
       // The claimed check holds the domain until it answers: no instance asks DNS in between.
       expect(dns.queries(failing.domainName)).toBe(MAX_MISSES);
       // The other instance serves the newly verified domain's links by Host.
-      const created = await svc.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/twice', customDomainName: verified.domainName, customAlias: 'twice' });
+      const created = await svc.service('POST', '/urls', org.apiKey, {
+        url: 'https://shop.example/twice',
+        customDomainName: verified.domainName,
+        customAlias: 'twice',
+      });
       expect(created.statusCode, created.body).toBe(201);
-      await eventually(async () => (await second.inject({ method: 'GET', url: '/twice', headers: { host: verified.domainName } })).statusCode === 302, 5_000, 'redirect on the other instance');
+      await eventually(
+        async () =>
+          (await second.inject({ method: 'GET', url: '/twice', headers: { host: verified.domainName } })).statusCode ===
+          302,
+        5_000,
+        'redirect on the other instance',
+      );
     } finally {
       await first.stop();
     }

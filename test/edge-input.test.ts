@@ -30,7 +30,10 @@ beforeAll(async () => {
   const session = await journey('POST', '/session/create', { platform: 'WEB' });
   expect(session.statusCode, session.body).toBe(201);
   sessionId = session.json().sessionId;
-  const link = await svc.service('POST', '/urls', app.org.apiKey, { url: 'https://example.com/edge', customAlias: 'edge' });
+  const link = await svc.service('POST', '/urls', app.org.apiKey, {
+    url: 'https://example.com/edge',
+    customAlias: 'edge',
+  });
   expect(link.statusCode, link.body).toBe(201);
   const address = new URL(await svc.container.listen());
   host = address.hostname;
@@ -53,7 +56,9 @@ function rawHttp(raw: string | Buffer): Promise<{ status: number; headers: Recor
       const headEnd = text.indexOf('\r\n\r\n');
       if (headEnd < 0) return complete ? { status: NaN, headers: {}, body: text } : undefined;
       const [statusLine = '', ...lines] = text.slice(0, headEnd).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       const body = received.subarray(headEnd + 4);
       if (!complete && body.length < Number(headers['content-length'] ?? Infinity)) return undefined;
       return { status: Number(statusLine.split(' ')[1]), headers, body: body.toString('utf8') };
@@ -74,7 +79,11 @@ function rawHttp(raw: string | Buffer): Promise<{ status: number; headers: Recor
   });
 }
 
-function expectRawError(res: { status: number; headers: Record<string, string>; body: string }, status: number, code: string) {
+function expectRawError(
+  res: { status: number; headers: Record<string, string>; body: string },
+  status: number,
+  code: string,
+) {
   expect(res.status, res.body).toBe(status);
   expect(res.headers['content-type']).toContain('application/json');
   const body = JSON.parse(res.body);
@@ -92,7 +101,11 @@ describe('text no field may hold is a 400 naming the field', () => {
   });
 
   it('NUL in the web SDK token (was a 500 without any credentials)', async () => {
-    const res = await svc.inject({ method: 'POST', url: '/api/v1/sdk/web/deeplink/track-store-visit', payload: { token: '\u0000' } });
+    const res = await svc.inject({
+      method: 'POST',
+      url: '/api/v1/sdk/web/deeplink/track-store-visit',
+      payload: { token: '\u0000' },
+    });
     expectError(res, 400, { code: 'VALIDATION_FAILED', field: 'body.token' });
   });
 
@@ -100,12 +113,17 @@ describe('text no field may hold is a 400 naming the field', () => {
     const event = await journey('POST', '/session/event', { sessionId, eventType: '\ud800' });
     expectError(event, 400, { code: 'VALIDATION_FAILED', field: 'body.eventType' });
     const click = await svc.inject({
-      method: 'POST', url: '/api/v1/sdk/mobile/clicks/campaign',
+      method: 'POST',
+      url: '/api/v1/sdk/mobile/clicks/campaign',
       headers: { 'x-app-id': String(app.appId), 'x-mobile-app-api-key': app.appKey },
       payload: { campaignAlias: 'nothing', trackerAlias: '\ud800' },
     });
     expectError(click, 400, { code: 'VALIDATION_FAILED', field: 'body.trackerAlias' });
-    const inProperties = await journey('POST', '/session/event', { sessionId, eventType: 'view', properties: { list: ['ok', 'x\udfff'] } });
+    const inProperties = await journey('POST', '/session/event', {
+      sessionId,
+      eventType: 'view',
+      properties: { list: ['ok', 'x\udfff'] },
+    });
     expectError(inProperties, 400, { code: 'VALIDATION_FAILED', field: 'body.properties.list.1' });
   });
 
@@ -116,14 +134,24 @@ describe('text no field may hold is a 400 naming the field', () => {
     expectError(param, 400, { code: 'VALIDATION_FAILED', field: 'params.externalUserId' });
     const newline = await journey('POST', '/session/event', { sessionId, eventType: 'page\nview' });
     expectError(newline, 400, { code: 'VALIDATION_FAILED', field: 'body.eventType' });
-    const bell = await svc.service('POST', '/urls', app.org.apiKey, { url: 'https://example.com/x', ogDescription: 'ring\u0007' });
+    const bell = await svc.service('POST', '/urls', app.org.apiKey, {
+      url: 'https://example.com/x',
+      ogDescription: 'ring\u0007',
+    });
     expectError(bell, 400, { code: 'VALIDATION_FAILED', field: 'body.ogDescription' });
   });
 
   it('text that is merely unusual still passes: tabs and newlines in free text, emoji, other scripts', async () => {
-    const created = await svc.service('POST', '/urls', app.org.apiKey, { url: 'https://example.com/y', ogDescription: 'two\nlines\tand a tab 😀 한국어' });
+    const created = await svc.service('POST', '/urls', app.org.apiKey, {
+      url: 'https://example.com/y',
+      ogDescription: 'two\nlines\tand a tab 😀 한국어',
+    });
     expect(created.statusCode, created.body).toBe(201);
-    const event = await journey('POST', '/session/event', { sessionId, eventType: '구매 😀', properties: { note: 'a\nb\tc', '키': '값' } });
+    const event = await journey('POST', '/session/event', {
+      sessionId,
+      eventType: '구매 😀',
+      properties: { note: 'a\nb\tc', 키: '값' },
+    });
     expect(event.statusCode, event.body).toBe(201);
   });
 });
@@ -133,7 +161,8 @@ describe('free-form objects and the body are bounded', () => {
 
   it('properties 5,000 levels deep is a 400 (was a stack overflow, 500)', async () => {
     const res = await svc.inject({
-      method: 'POST', url: '/api/v1/sdk/web/journey/session/event',
+      method: 'POST',
+      url: '/api/v1/sdk/web/journey/session/event',
       headers: { 'x-app-id': String(app.appId), 'content-type': 'application/json' },
       payload: `{"sessionId":"${sessionId}","eventType":"deep","properties":${nested(5_000)}}`,
     });
@@ -142,23 +171,30 @@ describe('free-form objects and the body are bounded', () => {
   });
 
   it('properties: 8 levels pass, 9 levels, 1,001 keys or 16 KiB of JSON do not', async () => {
-    const post = (properties: string) => svc.inject({
-      method: 'POST', url: '/api/v1/sdk/web/journey/session/event',
-      headers: { 'x-app-id': String(app.appId), 'content-type': 'application/json' },
-      payload: `{"sessionId":"${sessionId}","eventType":"bounded","properties":${properties}}`,
-    });
+    const post = (properties: string) =>
+      svc.inject({
+        method: 'POST',
+        url: '/api/v1/sdk/web/journey/session/event',
+        headers: { 'x-app-id': String(app.appId), 'content-type': 'application/json' },
+        payload: `{"sessionId":"${sessionId}","eventType":"bounded","properties":${properties}}`,
+      });
     expect((await post(nested(8))).statusCode).toBe(201);
     expectError(await post(nested(9)), 400, { code: 'VALIDATION_FAILED', field: 'body.properties' });
     const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 1_001 }, (_, i) => [`k${i}`, i])));
     expectError(await post(wide), 400, { code: 'VALIDATION_FAILED', field: 'body.properties' });
-    expectError(await post(JSON.stringify({ big: 'x'.repeat(17_000) })), 400, { code: 'VALIDATION_FAILED', field: 'body.properties' });
+    expectError(await post(JSON.stringify({ big: 'x'.repeat(17_000) })), 400, {
+      code: 'VALIDATION_FAILED',
+      field: 'body.properties',
+    });
   });
 
   it('any body nested deeper than 32 levels is refused before validation', async () => {
     for (const payload of ['['.repeat(100_000) + ']'.repeat(100_000), nested(40)]) {
       const res = await svc.inject({
-        method: 'POST', url: '/api/admin/v1/organizations',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, payload,
+        method: 'POST',
+        url: '/api/admin/v1/organizations',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        payload,
       });
       expectError(res, 400, { code: 'VALIDATION_FAILED', field: 'body' });
     }
@@ -167,7 +203,16 @@ describe('free-form objects and the body are bounded', () => {
 
 describe('the redirect routes and their fast path', () => {
   it('hostile slugs never reach PostgreSQL, through the router or in front of it', async () => {
-    for (const path of ['/%00', '/a%00', '/a%ED%A0%80', '/edge%0A', '/x/%00', '/x/a%ED%A0%80', '/%C0%80', `/${'a'.repeat(600)}`]) {
+    for (const path of [
+      '/%00',
+      '/a%00',
+      '/a%ED%A0%80',
+      '/edge%0A',
+      '/x/%00',
+      '/x/a%ED%A0%80',
+      '/%C0%80',
+      `/${'a'.repeat(600)}`,
+    ]) {
       const injected = await svc.inject({ method: 'GET', url: path });
       expect(injected.statusCode, `${path} ${injected.body}`).toBeGreaterThanOrEqual(400);
       expect(injected.statusCode, `${path} ${injected.body}`).toBeLessThan(500);
@@ -193,9 +238,15 @@ describe('the redirect routes and their fast path', () => {
   it('a campaign opened on a phone with a NUL in its cid still lands with a token, and the next phone too', async () => {
     // The token write used to fail on the NUL, which turned landing pages off for every link.
     const apps = await createApps(svc, app.org, 'Edge');
-    const campaign = await createCampaign(svc, app.org, { originalUrl: 'https://example.com/winter', iosAppId: apps.ios.id, alias: 'edge-winter' });
+    const campaign = await createCampaign(svc, app.org, {
+      originalUrl: 'https://example.com/winter',
+      iosAppId: apps.ios.id,
+      alias: 'edge-winter',
+    });
     const page = await tapToLanding(svc, `/${campaign.alias}?cid=a%00b%E2%80%A8c&tracker=%01insta`, { ua: UA.iPhone });
-    const rows = await svc.container.postgres.sql<{ cid: string; tracker: string }[]>`select cid, tracker from deep_link_tokens where token = ${page.token}`;
+    const rows = await svc.container.postgres.sql<
+      { cid: string; tracker: string }[]
+    >`select cid, tracker from deep_link_tokens where token = ${page.token}`;
     expect(rows[0]).toEqual({ cid: 'abc', tracker: 'insta' });
     const next = await tap(svc, `/${campaign.alias}`, { ua: UA.iPhone });
     expect(next.body).toContain('signpost:deeplink-token');
@@ -209,26 +260,66 @@ describe("Fastify's and Node's own refusals answer the API's error body", () => 
   });
 
   it('a path segment over the router limit is 414, a URL over the header limit is 414, headers are 431', async () => {
-    expectError(await svc.inject({ method: 'GET', url: `/api/v1/service/users/${'a'.repeat(600)}` }), 414, { code: 'URI_TOO_LONG' });
-    expectRawError(await rawHttp(`GET /api/v1/service/users/${'a'.repeat(600)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`), 414, 'URI_TOO_LONG');
+    expectError(await svc.inject({ method: 'GET', url: `/api/v1/service/users/${'a'.repeat(600)}` }), 414, {
+      code: 'URI_TOO_LONG',
+    });
+    expectRawError(
+      await rawHttp(`GET /api/v1/service/users/${'a'.repeat(600)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
+      414,
+      'URI_TOO_LONG',
+    );
     expectRawError(await rawHttp(`GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`), 414, 'URI_TOO_LONG');
-    expectRawError(await rawHttp(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`), 431, 'HEADERS_TOO_LARGE');
+    expectRawError(
+      await rawHttp(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`),
+      431,
+      'HEADERS_TOO_LARGE',
+    );
   });
 
   it('malformed request lines, methods and Content-Length are 400s', async () => {
     expectRawError(await rawHttp('GARBAGE\r\n\r\n'), 400, 'MALFORMED_REQUEST');
     expectRawError(await rawHttp(`G@T /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`), 400, 'MALFORMED_REQUEST');
     expectRawError(await rawHttp(`GET /healthz HTTP/9.9\r\nHost: ${host}\r\n\r\n`), 400, 'MALFORMED_REQUEST');
-    expectRawError(await rawHttp(`POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`), 400, 'INVALID_CONTENT_LENGTH');
-    expectRawError(await rawHttp(`POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`), 400, 'INVALID_CONTENT_LENGTH');
-    expectRawError(await rawHttp(`POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`), 400, 'MALFORMED_BODY');
+    expectRawError(
+      await rawHttp(
+        `POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`,
+      ),
+      400,
+      'INVALID_CONTENT_LENGTH',
+    );
+    expectRawError(
+      await rawHttp(
+        `POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+      ),
+      400,
+      'INVALID_CONTENT_LENGTH',
+    );
+    expectRawError(
+      await rawHttp(
+        `POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      ),
+      400,
+      'MALFORMED_BODY',
+    );
   });
 
   it('a wrong content type is 415 and a body over 1 MiB is 413, over the socket too', async () => {
     const auth = `Authorization: Bearer ${ADMIN_TOKEN}`;
-    expectRawError(await rawHttp(`POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nContent-Type: application/xml\r\nContent-Length: 2\r\nConnection: close\r\n\r\n<a>`), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectRawError(
+      await rawHttp(
+        `POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nContent-Type: application/xml\r\nContent-Length: 2\r\nConnection: close\r\n\r\n<a>`,
+      ),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     const big = JSON.stringify({ name: 'x'.repeat(1_100_000) });
-    expectRawError(await rawHttp(`POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n${big}`), 413, 'BODY_TOO_LARGE');
+    expectRawError(
+      await rawHttp(
+        `POST /api/admin/v1/organizations HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n${big}`,
+      ),
+      413,
+      'BODY_TOO_LARGE',
+    );
   });
 });
 
@@ -295,10 +386,11 @@ describe('a value PostgreSQL refuses is a 400, not a 500', () => {
     const statements: Record<string, () => Promise<unknown>> = {
       nul: () => sql`select ${'a\u0000b'}::text`,
       int: () => sql`select ${'abc'}::int`,
-      long: () => sql.begin(async (tx) => {
-        await tx`create temp table edge_probe (v varchar(2)) on commit drop`;
-        await tx`insert into edge_probe values (${'abcdef'})`;
-      }),
+      long: () =>
+        sql.begin(async (tx) => {
+          await tx`create temp table edge_probe (v varchar(2)) on commit drop`;
+          await tx`insert into edge_probe values (${'abcdef'})`;
+        }),
       range: () => sql`select ${'99999999999'}::int4`,
       date: () => sql`select (${'2025-13-45'}::text)::timestamptz`,
       tsvector: () => sql`select repeat('x', 1100000)::tsvector`,
@@ -306,8 +398,13 @@ describe('a value PostgreSQL refuses is a 400, not a 500', () => {
     };
     probe.get('/:name', async (request) => statements[(request.params as { name: string }).name]!());
     const expected: Record<string, [number, string]> = {
-      nul: [400, 'INVALID_TEXT'], int: [400, 'INVALID_VALUE'], long: [400, 'VALUE_TOO_LONG'], range: [400, 'VALUE_OUT_OF_RANGE'],
-      date: [400, 'INVALID_DATE_TIME'], tsvector: [400, 'VALUE_TOO_LARGE'], missing: [500, 'INTERNAL_ERROR'],
+      nul: [400, 'INVALID_TEXT'],
+      int: [400, 'INVALID_VALUE'],
+      long: [400, 'VALUE_TOO_LONG'],
+      range: [400, 'VALUE_OUT_OF_RANGE'],
+      date: [400, 'INVALID_DATE_TIME'],
+      tsvector: [400, 'VALUE_TOO_LARGE'],
+      missing: [500, 'INTERNAL_ERROR'],
     };
     for (const [name, [status, code]] of Object.entries(expected)) {
       const res = await probe.inject({ method: 'GET', url: `/${name}` });

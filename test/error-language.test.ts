@@ -21,7 +21,11 @@ afterAll(async () => {
 
 const HANGUL = /[\uac00-\ud7a3]/;
 const usage = (acceptLanguage?: string) =>
-  svc.inject({ method: 'GET', url: '/api/v1/service/usage', headers: acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage } });
+  svc.inject({
+    method: 'GET',
+    url: '/api/v1/service/usage',
+    headers: acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage },
+  });
 
 describe('error message language', () => {
   it('is Korean for a caller who prefers Korean, with the same body shape and code', async () => {
@@ -44,7 +48,8 @@ describe('error message language', () => {
 
   it('keeps the detail of a validation error (the field) after the Korean sentence', async () => {
     const res = await svc.inject({
-      method: 'POST', url: '/api/v1/service/urls',
+      method: 'POST',
+      url: '/api/v1/service/urls',
       headers: { 'x-api-key': apiKey, 'accept-language': 'ko-KR' },
       payload: { url: 'ftp://shop.example/' },
     });
@@ -53,9 +58,17 @@ describe('error message language', () => {
   });
 
   it('speaks Korean on not-found resources and unknown routes too', async () => {
-    const missing = await svc.inject({ method: 'GET', url: '/api/v1/service/urls/999999999', headers: { 'x-api-key': apiKey, 'accept-language': 'ko' } });
+    const missing = await svc.inject({
+      method: 'GET',
+      url: '/api/v1/service/urls/999999999',
+      headers: { 'x-api-key': apiKey, 'accept-language': 'ko' },
+    });
     expect(expectError(missing, 404, { code: 'SHORT_URL_NOT_FOUND' }).message).toBe('단축 URL을 찾을 수 없습니다.');
-    const route = await svc.inject({ method: 'GET', url: '/api/v1/service/nothing-here', headers: { 'accept-language': 'ko' } });
+    const route = await svc.inject({
+      method: 'GET',
+      url: '/api/v1/service/nothing-here',
+      headers: { 'accept-language': 'ko' },
+    });
     expect(expectError(route, 404, { code: 'ROUTE_NOT_FOUND' }).message).toBe('요청한 경로가 없습니다.');
   });
 });

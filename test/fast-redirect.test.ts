@@ -18,7 +18,12 @@ let org: Org;
 beforeAll(async () => {
   isolation = await isolate();
   // Loopback is the trusted proxy: X-Forwarded-For and -Host count, as behind a load balancer.
-  svc = await startService(isolation, { PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`, PORT: '0', HOST: '127.0.0.1', TRUST_PROXY: 'loopback' });
+  svc = await startService(isolation, {
+    PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    TRUST_PROXY: 'loopback',
+  });
   const address = await svc.container.listen();
   port = Number(new URL(address).port);
   org = await svc.createOrganization('Fast path');
@@ -32,7 +37,8 @@ afterAll(async () => {
 type Answer = RawAnswer;
 
 /** A request on the real port, headers exactly as given. */
-const overTheWire = (method: string, path: string, headers: Record<string, string>) => rawRequest(port, method, path, headers);
+const overTheWire = (method: string, path: string, headers: Record<string, string>) =>
+  rawRequest(port, method, path, headers);
 
 async function injected(method: 'GET' | 'HEAD', path: string, headers: Record<string, string>): Promise<Answer> {
   const res = await svc.inject({ method, url: path, headers, remoteAddress: '127.0.0.1' });
@@ -65,7 +71,11 @@ const browser = (extra: Record<string, string> = {}) => ({ host: PLATFORM_HOST, 
 
 describe(`redirect fast path (${backend})`, () => {
   it('answers a plain click in front of the router, exactly as the router would', async () => {
-    const link = await createUrl(svc, org, { url: 'https://shop.example/sale?ref=nav', utmSource: 'mail', utmMedium: 'email' });
+    const link = await createUrl(svc, org, {
+      url: 'https://shop.example/sale?ref=nav',
+      utmSource: 'mail',
+      utmMedium: 'email',
+    });
     const path = `/${link.shortCode}?utm_source=news&x=1&x=2`;
     const { wire, inject, answeredInFront } = await bothWays('GET', path, browser({ 'x-request-id': 'trace-abc.1' }));
     expect(answeredInFront).toBe(true);
@@ -78,7 +88,10 @@ describe(`redirect fast path (${backend})`, () => {
     expect(wire.headers['x-request-id']).toBe('trace-abc.1');
     expect(inject.headers['x-request-id']).toBe('trace-abc.1');
     // Without the caller's id, both make one of the same form.
-    const [a, b] = [await overTheWire('GET', `/${link.shortCode}`, browser()), await injected('GET', `/${link.shortCode}`, browser())];
+    const [a, b] = [
+      await overTheWire('GET', `/${link.shortCode}`, browser()),
+      await injected('GET', `/${link.shortCode}`, browser()),
+    ];
     expect(String(a.headers['x-request-id'])).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
     expect(String(b.headers['x-request-id'])).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
   });
@@ -96,21 +109,37 @@ describe(`redirect fast path (${backend})`, () => {
     expect(visible(wire)).toEqual(visible(inject));
     await svc.container.deps.events.flush();
     await svc.container.bus.drain(15_000);
-    const rows = await eventually(async () => {
-      const r = await svc.clickhouse<Record<string, unknown>>(
-        `SELECT host, ip, referrer, user_agent, accept_language, cid, tracker, utm_campaign, utm_source, is_bot, device_type
+    const rows = await eventually(
+      async () => {
+        const r = await svc.clickhouse<Record<string, unknown>>(
+          `SELECT host, ip, referrer, user_agent, accept_language, cid, tracker, utm_campaign, utm_source, is_bot, device_type
            FROM clicks WHERE organization_id = {org:UInt64} AND link_type = 'campaign' AND link_id = {id:UInt64}`,
-        { org: org.id, id: campaign.id },
-      );
-      return r.length === 2 && r;
-    }, 15_000, 'both clicks in ClickHouse');
+          { org: org.id, id: campaign.id },
+        );
+        return r.length === 2 && r;
+      },
+      15_000,
+      'both clicks in ClickHouse',
+    );
     expect(rows[0]).toEqual(rows[1]);
-    expect(rows[0]).toMatchObject({ host: PLATFORM_HOST, ip: '198.51.100.23', cid: 'user-7', tracker: 'email', utm_campaign: 'spring', referrer: 'https://news.example/story', is_bot: 0 });
+    expect(rows[0]).toMatchObject({
+      host: PLATFORM_HOST,
+      ip: '198.51.100.23',
+      cid: 'user-7',
+      tracker: 'email',
+      utm_campaign: 'spring',
+      referrer: 'https://news.example/story',
+      is_bot: 0,
+    });
   });
 
   it('serves a custom host named by a trusted X-Forwarded-Host the same way', async () => {
     const link = await createUrl(svc, org, { url: 'https://shop.example/fwd' });
-    const headers = { host: '127.0.0.1:1', 'x-forwarded-host': `evil.example, ${PLATFORM_HOST}`, 'user-agent': UA.desktop };
+    const headers = {
+      host: '127.0.0.1:1',
+      'x-forwarded-host': `evil.example, ${PLATFORM_HOST}`,
+      'user-agent': UA.desktop,
+    };
     const { wire, inject, answeredInFront } = await bothWays('GET', `/${link.shortCode}`, headers);
     expect(answeredInFront).toBe(true);
     expect(visible(wire)).toEqual(visible(inject));
@@ -121,7 +150,8 @@ describe(`redirect fast path (${backend})`, () => {
     const apps = await createApps(svc, org, unique('Fast'));
     const deepLink = await createUrl(svc, org, {
       url: 'https://shop.example/product/9',
-      iosAppId: apps.ios.id, iosDeepLinkPath: 'product/9',
+      iosAppId: apps.ios.id,
+      iosDeepLinkPath: 'product/9',
     });
     // expirationDate is 'YYYY-MM-DD HH:mm:ss' in UTC.
     const soon = new Date(Date.now() + 2_000).toISOString().slice(0, 19).replace('T', ' ');
@@ -133,7 +163,13 @@ describe(`redirect fast path (${backend})`, () => {
       ['unknown code', 'GET', '/NoSuchCode1', browser(), 404],
       ['expired', 'GET', `/${expired.shortCode}`, browser(), 410],
       ['ad page', 'GET', `/${ad.shortCode}`, browser(), 200],
-      ['share preview', 'GET', `/${plain.shortCode}`, browser({ 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' }), 200],
+      [
+        'share preview',
+        'GET',
+        `/${plain.shortCode}`,
+        browser({ 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' }),
+        200,
+      ],
       ['HEAD', 'HEAD', `/${plain.shortCode}`, browser(), 302],
       ['trailing slash', 'GET', `/${plain.shortCode}/`, browser(), 302],
       ['own path', 'GET', '/healthz', browser(), 200],
@@ -147,7 +183,11 @@ describe(`redirect fast path (${backend})`, () => {
       expect(wire.headers['content-type'], name).toEqual(inject.headers['content-type']);
     }
     // The iPhone gets the deep-link landing page (each with its own token, so only the shape compares).
-    const { wire, answeredInFront } = await bothWays('GET', `/${deepLink.shortCode}`, browser({ 'user-agent': UA.iPhone }));
+    const { wire, answeredInFront } = await bothWays(
+      'GET',
+      `/${deepLink.shortCode}`,
+      browser({ 'user-agent': UA.iPhone }),
+    );
     expect(answeredInFront).toBe(false);
     expect(wire.status).toBe(200);
     expect(wire.body).toContain('signpost:deeplink-token');

@@ -13,7 +13,8 @@ import { watchDeadLetters } from './support/dead-letters.js';
 import { NATS_SERVER, privateNats, type PrivateNats } from './support/nats-server.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
-const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const OUTAGE_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -24,8 +25,11 @@ function steadyLoad(svc: TestService, alias: string, perTick = 4, tickMs = 50) {
   const done = (async () => {
     while (!stopped) {
       const started = Date.now();
-      const answers = await Promise.all(Array.from({ length: perTick }, () =>
-        svc.inject({ method: 'GET', url: `/${alias}`, headers: { 'user-agent': UA }, remoteAddress: '198.51.100.9' })));
+      const answers = await Promise.all(
+        Array.from({ length: perTick }, () =>
+          svc.inject({ method: 'GET', url: `/${alias}`, headers: { 'user-agent': UA }, remoteAddress: '198.51.100.9' }),
+        ),
+      );
       for (const res of answers) {
         if (res.statusCode === 302) result.answered++;
         else result.other++;
@@ -59,7 +63,10 @@ async function counted(svc: TestService, organizationId: number, linkId: number)
 /** A click only ClickHouse can tell is wrong (1.5 for an integer column), straight onto the bus. */
 function poisonClick(organizationId: number): { event: EventEnvelope; data: Uint8Array } {
   const event: EventEnvelope = {
-    eventId: uuidv7(), type: 'click', occurredAt: Date.now(), organizationId,
+    eventId: uuidv7(),
+    type: 'click',
+    occurredAt: Date.now(),
+    organizationId,
     data: { linkType: 'url', linkId: 1.5, host: 'sp.test', userAgent: UA },
   };
   return { event, data: encodeBatch([event]) };
@@ -109,21 +116,29 @@ describe(`ClickHouse refusing click inserts for ${OUTAGE_MS / 1000} s under load
     expect(await svc.container.bus.drain(90_000)).toBe(true);
     const caughtUpMs = Date.now() - settled;
     const after = await counted(svc, org.id, linkId);
-    console.log(`ClickHouse outage ${outageMs} ms (${backend}): clicks answered ${answered} (${answeredDuringOutage} by the end of the outage, ${other} other answers); ` +
-      `counted rows ${after.rows}, distinct ${after.unique}, rollup ${after.rollup}; lost ${answered - after.unique}, double-counted ${after.rows - after.unique}; ` +
-      `parked during the outage ${parkedDuringOutage}, dead letters after ${letters.length}; drained ${caughtUpMs} ms after the load stopped`);
+    console.log(
+      `ClickHouse outage ${outageMs} ms (${backend}): clicks answered ${answered} (${answeredDuringOutage} by the end of the outage, ${other} other answers); ` +
+        `counted rows ${after.rows}, distinct ${after.unique}, rollup ${after.rollup}; lost ${answered - after.unique}, double-counted ${after.rows - after.unique}; ` +
+        `parked during the outage ${parkedDuringOutage}, dead letters after ${letters.length}; drained ${caughtUpMs} ms after the load stopped`,
+    );
     expect(other).toBe(0);
     expect(parkedDuringOutage).toBe(0);
     expect(after).toEqual({ rows: answered, unique: answered, rollup: answered });
     // Only the poison was dead-lettered, once ClickHouse could say what was wrong with it.
     // Dead-lettering is at least once (the DLQ stream drops a repeat by its id).
-    expect([...new Set(letters.map((l) => l.message.id))]).toEqual([`poison-${poison.event.eventId}:${poison.event.eventId}`]);
+    expect([...new Set(letters.map((l) => l.message.id))]).toEqual([
+      `poison-${poison.event.eventId}:${poison.event.eventId}`,
+    ]);
     expect(letters[0]!.reason).toMatch(/ClickHouse refused the row for clicks/);
 
     // The materialized views kept working across DETACH/ATTACH: a new click reaches the rollup.
     const res = await svc.inject({ method: 'GET', url: '/ch-outage', headers: { 'user-agent': UA } });
     expect(res.statusCode).toBe(302);
-    await eventually(async () => (await counted(svc, org.id, linkId)).rollup === answered + 1, 15_000, 'the next click in the rollup');
+    await eventually(
+      async () => (await counted(svc, org.id, linkId)).rollup === answered + 1,
+      15_000,
+      'the next click in the rollup',
+    );
   }, 180_000);
 });
 
@@ -163,18 +178,26 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS resta
     await sleep(3_000);
     const { answered, other } = await load.stop();
 
-    await eventually(async () => {
-      await svc.container.deps.events.flush();
-      return svc.container.deps.events.backlog() === 0;
-    }, 60_000, 'the publisher backlog on NATS');
+    await eventually(
+      async () => {
+        await svc.container.deps.events.flush();
+        return svc.container.deps.events.backlog() === 0;
+      },
+      60_000,
+      'the publisher backlog on NATS',
+    );
     expect(await svc.container.bus.drain(60_000)).toBe(true);
     const after = await counted(svc, org.id, linkId);
-    console.log(`NATS down ${downMs} ms: clicks answered ${answered} (${other} other answers), backlog while down ${backlogWhileDown}; ` +
-      `counted rows ${after.rows}, distinct ${after.unique}, rollup ${after.rollup}; lost ${answered - after.unique}, double-counted ${after.rows - after.unique}; dead letters ${letters.length}`);
+    console.log(
+      `NATS down ${downMs} ms: clicks answered ${answered} (${other} other answers), backlog while down ${backlogWhileDown}; ` +
+        `counted rows ${after.rows}, distinct ${after.unique}, rollup ${after.rollup}; lost ${answered - after.unique}, double-counted ${after.rows - after.unique}; dead letters ${letters.length}`,
+    );
     expect(other).toBe(0);
     expect(backlogWhileDown).toBeGreaterThan(0);
     expect(after).toEqual({ rows: answered, unique: answered, rollup: answered });
     // Dead-lettering is at least once (the DLQ stream drops a repeat by its id).
-    expect([...new Set(letters.map((l) => l.message.id))]).toEqual([`poison-${poison.event.eventId}:${poison.event.eventId}`]);
+    expect([...new Set(letters.map((l) => l.message.id))]).toEqual([
+      `poison-${poison.event.eventId}:${poison.event.eventId}`,
+    ]);
   }, 120_000);
 });

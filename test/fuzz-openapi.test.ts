@@ -8,10 +8,27 @@ import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { ISO_UTC } from './support/error-body.js';
-import { BASE, PLATFORM_HOST, UA, createApps, createCampaign, createDeepLink, tapToLanding } from './support/deep-links.js';
 import {
-  Sampler, deepArray, deepObject, encodeLoosely, leafPaths, objectPaths, replaceAt, seeded,
-  type Json, type OpenApiDoc, type Operation,
+  BASE,
+  PLATFORM_HOST,
+  UA,
+  createApps,
+  createCampaign,
+  createDeepLink,
+  tapToLanding,
+} from './support/deep-links.js';
+import {
+  Sampler,
+  deepArray,
+  deepObject,
+  encodeLoosely,
+  leafPaths,
+  objectPaths,
+  replaceAt,
+  seeded,
+  type Json,
+  type OpenApiDoc,
+  type Operation,
 } from './support/openapi-fuzz.js';
 
 const SEED = 14;
@@ -22,10 +39,31 @@ const RAW = '__raw_fragment__';
 
 /** Strings no field should choke on: the service answers 2xx or a clean 4xx to each. */
 const HOSTILE_STRINGS = [
-  '\u0000', 'a\u0000b', '\u0000'.repeat(300), '\ud800', 'x\udfffy', '\udbff\u0000',
-  'a\u0001b\u001fc', '\u001b[31mred', 'line\nbreak', 'tab\tcr\r', '\u007f\u0085\u009f', '\u2028\u2029',
-  '\ufeff\uffff\ufffe', '', '   ', 'x'.repeat(20_000), 'NaN', '-1', '1e309', '9007199254740993',
-  "'; drop table links;--", '%00%ZZ', '../../etc/passwd', '😀'.repeat(500), '\ud83d',
+  '\u0000',
+  'a\u0000b',
+  '\u0000'.repeat(300),
+  '\ud800',
+  'x\udfffy',
+  '\udbff\u0000',
+  'a\u0001b\u001fc',
+  '\u001b[31mred',
+  'line\nbreak',
+  'tab\tcr\r',
+  '\u007f\u0085\u009f',
+  '\u2028\u2029',
+  '\ufeff\uffff\ufffe',
+  '',
+  '   ',
+  'x'.repeat(20_000),
+  'NaN',
+  '-1',
+  '1e309',
+  '9007199254740993',
+  "'; drop table links;--",
+  '%00%ZZ',
+  '../../etc/passwd',
+  '😀'.repeat(500),
+  '\ud83d',
 ];
 
 /** Applied to every string field, query and path parameter of every operation, one at a time. */
@@ -52,7 +90,10 @@ beforeAll(async () => {
   svc = await startService(isolation, { SDK_RATE_LIMIT_PER_SECOND: '1000000000', PUBLIC_BASE_URL: BASE });
   const org = await svc.createOrganization('Fuzz', 'ENTERPRISE');
   const victim = await svc.createOrganization('Fuzz victim', 'PRO');
-  const addOns = await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true, revenueAnalytics: true });
+  const addOns = await svc.admin('PUT', `/organizations/${org.id}/add-ons`, {
+    userJourney: true,
+    revenueAnalytics: true,
+  });
   expect(addOns.statusCode, addOns.body).toBe(200);
   const apps = await createApps(svc, org, 'Fuzz');
   const url = await createDeepLink(svc, org, apps);
@@ -68,16 +109,30 @@ beforeAll(async () => {
     'x-app-id': String(apps.ios.id),
     'x-mobile-app-api-key': apps.ios.apiKey,
   };
-  const session = await svc.inject({ method: 'POST', url: '/api/v1/cross-platform/session/create', headers: credentials, payload: { platform: 'IOS' } });
+  const session = await svc.inject({
+    method: 'POST',
+    url: '/api/v1/cross-platform/session/create',
+    headers: credentials,
+    payload: { platform: 'IOS' },
+  });
   expect(session.statusCode, session.body).toBe(201);
   known = {
     sessionId: session.json().sessionId,
     externalUserId: 'member-1',
-    appId: apps.ios.id, iosAppId: apps.ios.id, androidAppId: apps.android.id,
-    urlId: ids.url, campaignId: ids.campaign,
-    orgId: victim.id, keyId: 999_999,
-    code: url.shortCode, shortCode: url.shortCode, alias: campaign.alias, campaignAlias: campaign.alias, appPath: apps.ios.path,
-    customAlias: 'fuzz-new', token: landing.token,
+    appId: apps.ios.id,
+    iosAppId: apps.ios.id,
+    androidAppId: apps.android.id,
+    urlId: ids.url,
+    campaignId: ids.campaign,
+    orgId: victim.id,
+    keyId: 999_999,
+    code: url.shortCode,
+    shortCode: url.shortCode,
+    alias: campaign.alias,
+    campaignAlias: campaign.alias,
+    appPath: apps.ios.path,
+    customAlias: 'fuzz-new',
+    token: landing.token,
   };
   const res = await svc.inject({ method: 'GET', url: '/openapi.json' });
   doc = res.json();
@@ -133,7 +188,8 @@ function variants(base: Base, rng: () => number): FuzzRequest[] {
   const add = (variant: string, request: Omit<FuzzRequest, 'variant' | 'method'> & { method?: string }) =>
     out.push({ variant, method: request.method ?? base.method, ...request });
   const body = base.body ?? {};
-  const pick = <T>(items: T[], n: number): T | undefined => (items.length ? items[(n + Math.floor(rng() * items.length)) % items.length] : undefined);
+  const pick = <T>(items: T[], n: number): T | undefined =>
+    items.length ? items[(n + Math.floor(rng() * items.length)) % items.length] : undefined;
 
   const stringLeaves = leafPaths(body, (v) => typeof v === 'string');
   const anyLeaves = leafPaths(body, () => true);
@@ -153,72 +209,159 @@ function variants(base: Base, rng: () => number): FuzzRequest[] {
       const query = encodedQuery(base).map(([k, v]): [string, string] => [k, k === name ? encodeLoosely(text) : v]);
       add(`query.${name}=${shown}`, { url: buildUrl(base, encodedPathParams(base), query), headers: credentials });
     }
-    if (n % 3 === 0) add(`query.<extra>=${shown}`, {
-      url: buildUrl(base, encodedPathParams(base), [...encodedQuery(base), [encodeLoosely(text.slice(0, 200)) || 'x', encodeLoosely(text)]]),
-      headers: credentials,
-    });
+    if (n % 3 === 0)
+      add(`query.<extra>=${shown}`, {
+        url: buildUrl(base, encodedPathParams(base), [
+          ...encodedQuery(base),
+          [encodeLoosely(text.slice(0, 200)) || 'x', encodeLoosely(text)],
+        ]),
+        headers: credentials,
+      });
     const param = pick(pathNames, n);
     if (param !== undefined) {
       const params = { ...encodedPathParams(base), [param]: encodeLoosely(text.slice(0, 2_000)) || '%20' };
-      add(`params.${param}=${shown}`, { url: buildUrl(base, params, encodedQuery(base)), headers: base.body === undefined ? credentials : json, payload: serialise(base.body) });
+      add(`params.${param}=${shown}`, {
+        url: buildUrl(base, params, encodedQuery(base)),
+        headers: base.body === undefined ? credentials : json,
+        payload: serialise(base.body),
+      });
     }
   });
 
   // The text that reached PostgreSQL and ClickHouse before: in every field, not a sample of them.
   for (const text of EVERY_FIELD) {
     const shown = JSON.stringify(text);
-    for (const leaf of stringLeaves) add(`body.${leaf.join('.')}=${shown} (each)`, { url, headers: json, payload: serialise(replaceAt(body, leaf, text)) });
+    for (const leaf of stringLeaves)
+      add(`body.${leaf.join('.')}=${shown} (each)`, {
+        url,
+        headers: json,
+        payload: serialise(replaceAt(body, leaf, text)),
+      });
     for (const name of queryNames) {
       const query = encodedQuery(base).map(([k, v]): [string, string] => [k, k === name ? encodeLoosely(text) : v]);
-      add(`query.${name}=${shown} (each)`, { url: buildUrl(base, encodedPathParams(base), query), headers: credentials });
+      add(`query.${name}=${shown} (each)`, {
+        url: buildUrl(base, encodedPathParams(base), query),
+        headers: credentials,
+      });
     }
     for (const param of pathNames) {
       const params = { ...encodedPathParams(base), [param]: encodeLoosely(text) };
-      add(`params.${param}=${shown} (each)`, { url: buildUrl(base, params, encodedQuery(base)), headers: base.body === undefined ? credentials : json, payload: serialise(base.body) });
+      add(`params.${param}=${shown} (each)`, {
+        url: buildUrl(base, params, encodedQuery(base)),
+        headers: base.body === undefined ? credentials : json,
+        payload: serialise(base.body),
+      });
     }
   }
 
   // Path parameters in encodings a router may trip on.
-  for (const [n, odd] of ['%', '%E0%A4%A', '%C0%80', '%ED%A0%80', '%FF%FE', '%2F..%2F', 'a'.repeat(600), '%00'].entries()) {
+  for (const [n, odd] of [
+    '%',
+    '%E0%A4%A',
+    '%C0%80',
+    '%ED%A0%80',
+    '%FF%FE',
+    '%2F..%2F',
+    'a'.repeat(600),
+    '%00',
+  ].entries()) {
     const param = pick(pathNames, n);
     if (param === undefined) break;
-    add(`params.${param}=raw ${odd.slice(0, 12)}`, { url: buildUrl(base, { ...encodedPathParams(base), [param]: odd }, encodedQuery(base)), headers: credentials });
+    add(`params.${param}=raw ${odd.slice(0, 12)}`, {
+      url: buildUrl(base, { ...encodedPathParams(base), [param]: odd }, encodedQuery(base)),
+      headers: credentials,
+    });
   }
 
   // Numbers at their limits and values of the wrong type.
   for (const [n, value] of [1e308, -1, 0, 2 ** 53 + 1, 1.5, -1e308].entries()) {
     const leaf = pick(numberLeaves, n) ?? pick(anyLeaves, n);
-    if (leaf) add(`body.${leaf.join('.')}=${value}`, { url, headers: json, payload: serialise(replaceAt(body, leaf, value)) });
+    if (leaf)
+      add(`body.${leaf.join('.')}=${value}`, { url, headers: json, payload: serialise(replaceAt(body, leaf, value)) });
   }
   for (const [n, value] of ([123, true, {}, [], null, 'NaN'] as Json[]).entries()) {
     const leaf = pick(anyLeaves, n) ?? ['fuzz'];
-    add(`body.${leaf.join('.')}=${JSON.stringify(value)}`, { url, headers: json, payload: serialise(replaceAt(body, leaf, value)) });
+    add(`body.${leaf.join('.')}=${JSON.stringify(value)}`, {
+      url,
+      headers: json,
+      payload: serialise(replaceAt(body, leaf, value)),
+    });
   }
   for (const raw of ['null', '[]', '"text"', '42', 'true']) add(`body=${raw}`, { url, headers: json, payload: raw });
 
   // Nesting, width and length.
   const nest = pick(objects, 0) ?? [];
-  add(`body.${nest.join('.') || '<root>'}.deep=object×5000`, { url, headers: json, payload: serialise(body, { path: [...nest, 'deep'], text: deepObject(5_000) }) });
-  add('body.properties=object×5000', { url, headers: json, payload: serialise(body, { path: ['properties'], text: deepObject(5_000) }) });
+  add(`body.${nest.join('.') || '<root>'}.deep=object×5000`, {
+    url,
+    headers: json,
+    payload: serialise(body, { path: [...nest, 'deep'], text: deepObject(5_000) }),
+  });
+  add('body.properties=object×5000', {
+    url,
+    headers: json,
+    payload: serialise(body, { path: ['properties'], text: deepObject(5_000) }),
+  });
   add('body=array×20000', { url, headers: json, payload: deepArray(20_000) });
-  add('body=object×20', { url, headers: json, payload: serialise(body, { path: ['properties'], text: deepObject(20) }) });
-  add('body.huge=array of 20000', { url, headers: json, payload: serialise(replaceAt(body, pick(anyLeaves, 1) ?? ['huge'], Array.from({ length: 20_000 }, (_, i) => i))) });
-  add('body.properties=5000 keys', { url, headers: json, payload: serialise(replaceAt(body, ['properties'], Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])))) });
+  add('body=object×20', {
+    url,
+    headers: json,
+    payload: serialise(body, { path: ['properties'], text: deepObject(20) }),
+  });
+  add('body.huge=array of 20000', {
+    url,
+    headers: json,
+    payload: serialise(
+      replaceAt(
+        body,
+        pick(anyLeaves, 1) ?? ['huge'],
+        Array.from({ length: 20_000 }, (_, i) => i),
+      ),
+    ),
+  });
+  add('body.properties=5000 keys', {
+    url,
+    headers: json,
+    payload: serialise(
+      replaceAt(body, ['properties'], Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i]))),
+    ),
+  });
 
   // Odd keys: NUL, a lone surrogate, prototype names.
   for (const key of ['\u0000', '\ud800', 'a\nb', '__proto__', 'constructor']) {
     const at = pick(objects, key.length) ?? [];
-    // biome-ignore lint/suspicious/noExplicitAny: walks a generated body of any shape.
-    const target = at.length ? replaceAt(body, at, { ...(at.reduce<any>((o, k) => o?.[k], body) ?? {}), [key]: { x: '\u0000' } }) : { ...(body as object), [key]: { x: 1 } };
+    const target = at.length
+      ? // biome-ignore lint/suspicious/noExplicitAny: walks a generated body of any shape.
+        replaceAt(body, at, { ...(at.reduce<any>((o, k) => o?.[k], body) ?? {}), [key]: { x: '\u0000' } })
+      : { ...(body as object), [key]: { x: 1 } };
     add(`body key ${JSON.stringify(key)}`, { url, headers: json, payload: JSON.stringify(target) });
-    add(`body.properties key ${JSON.stringify(key)}`, { url, headers: json, payload: serialise(replaceAt(body, ['properties'], { [key]: 'v' })) });
+    add(`body.properties key ${JSON.stringify(key)}`, {
+      url,
+      headers: json,
+      payload: serialise(replaceAt(body, ['properties'], { [key]: 'v' })),
+    });
   }
 
   // Broken JSON and content types.
-  for (const raw of ['{"a":', '{"a":1}}', '{a:1}', '\u0000', '{"a":"\\ud800"}', '\ufeff{}']) add(`json ${JSON.stringify(raw)}`, { url, headers: json, payload: raw });
-  add('json invalid UTF-8', { url, headers: json, payload: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xed, 0xa0, 0x80, 0x22, 0x7d]) });
-  for (const type of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', '\u0000']) {
-    add(`content-type ${JSON.stringify(type)}`, { url, headers: { ...credentials, 'content-type': type.replace('\u0000', 'a/b') }, payload: serialise(body) ?? '{}' });
+  for (const raw of ['{"a":', '{"a":1}}', '{a:1}', '\u0000', '{"a":"\\ud800"}', '\ufeff{}'])
+    add(`json ${JSON.stringify(raw)}`, { url, headers: json, payload: raw });
+  add('json invalid UTF-8', {
+    url,
+    headers: json,
+    payload: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
+  });
+  for (const type of [
+    'text/plain',
+    'application/xml',
+    'multipart/form-data; boundary=x',
+    'application/json; charset=utf-16',
+    'application/x-www-form-urlencoded',
+    '\u0000',
+  ]) {
+    add(`content-type ${JSON.stringify(type)}`, {
+      url,
+      headers: { ...credentials, 'content-type': type.replace('\u0000', 'a/b') },
+      payload: serialise(body) ?? '{}',
+    });
   }
   add('no content-type with a body', { url, headers: credentials, payload: serialise(body) ?? '{}' });
   if (base.body !== undefined) add('no body', { url, headers: credentials });
@@ -229,7 +372,10 @@ function variants(base: Base, rng: () => number): FuzzRequest[] {
   const others = out.filter((r) => !bodyVariant(r));
   const bodies = out.filter(bodyVariant);
   const keep = Math.max(BODYLESS_BODY_VARIANTS, MIN_VARIANTS - others.length);
-  return [...others, ...bodies.filter((_, i) => i % Math.max(1, Math.floor(bodies.length / keep)) === 0).slice(0, keep)];
+  return [
+    ...others,
+    ...bodies.filter((_, i) => i % Math.max(1, Math.floor(bodies.length / keep)) === 0).slice(0, keep),
+  ];
 }
 
 function baseOf(path: string, method: string, op: Operation, sampler: Sampler): Base {
@@ -250,7 +396,8 @@ function baseOf(path: string, method: string, op: Operation, sampler: Sampler): 
 function fault(status: number, headers: Record<string, unknown>, text: string): string | undefined {
   if (status >= 500) return `${status} ${text.slice(0, 200)}`;
   if (status < 400) return undefined;
-  if (!String(headers['content-type']).includes('application/json')) return `${status} not JSON: ${String(headers['content-type'])} ${text.slice(0, 100)}`;
+  if (!String(headers['content-type']).includes('application/json'))
+    return `${status} not JSON: ${String(headers['content-type'])} ${text.slice(0, 100)}`;
   // biome-ignore lint/suspicious/noExplicitAny: an error body of unknown shape, checked field by field below.
   let body: any;
   try {
@@ -258,9 +405,17 @@ function fault(status: number, headers: Record<string, unknown>, text: string): 
   } catch {
     return `${status} unparsable body ${text.slice(0, 100)}`;
   }
-  const keys = Object.keys(body ?? {}).sort().join(',');
+  const keys = Object.keys(body ?? {})
+    .sort()
+    .join(',');
   if (keys !== 'code,error,message,status,timestamp') return `${status} body keys ${keys}: ${text.slice(0, 150)}`;
-  if (body.status !== status || body.error !== STATUS_CODES[status] || typeof body.message !== 'string' || typeof body.code !== 'string' || !ISO_UTC.test(body.timestamp)) {
+  if (
+    body.status !== status ||
+    body.error !== STATUS_CODES[status] ||
+    typeof body.message !== 'string' ||
+    typeof body.code !== 'string' ||
+    !ISO_UTC.test(body.timestamp)
+  ) {
     return `${status} malformed error body ${text.slice(0, 150)}`;
   }
   return undefined;

@@ -21,48 +21,53 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
   await isolation?.dispose();
 });
 
 describe(`stopping npm start (${backend})`, () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('drains on %s to the process group: every answered click is counted after a restart', async (signal) => {
-    const first = await startService(isolation, children, ['npm', 'start']);
-    const prefix = signal === 'SIGINT' ? 'int' : 'term';
-    const { org, ids } = await linksOf(first.address, `Stopped by ${signal}`, prefix, LINKS);
-    const target = new URL(first.address);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-    let answered = 0;
-    let stopping = false;
-    let sent = 0;
-    const workers = Array.from({ length: CONNECTIONS }, async (_, w) => {
-      for (let n = w; !stopping; n++) {
-        if ((await redirect(agent, target, `${prefix}${n % LINKS}`, sent++)) === 302) answered++;
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'drains on %s to the process group: every answered click is counted after a restart',
+    async (signal) => {
+      const first = await startService(isolation, children, ['npm', 'start']);
+      const prefix = signal === 'SIGINT' ? 'int' : 'term';
+      const { org, ids } = await linksOf(first.address, `Stopped by ${signal}`, prefix, LINKS);
+      const target = new URL(first.address);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+      let answered = 0;
+      let stopping = false;
+      let sent = 0;
+      const workers = Array.from({ length: CONNECTIONS }, async (_, w) => {
+        for (let n = w; !stopping; n++) {
+          if ((await redirect(agent, target, `${prefix}${n % LINKS}`, sent++)) === 302) answered++;
+        }
+      });
+      await new Promise((r) => setTimeout(r, 1_500));
+      const answeredBeforeSignal = answered;
+      process.kill(-first.child.pid!, signal);
+      // 'close': npm may end first, but the service writes to the same pipes until it has stopped.
+      const [code, killedBy] = await once(first.child, 'close');
+      stopping = true;
+      await Promise.all(workers);
+      agent.destroy();
+
+      const log = first.output();
+      expect(log).toContain('shutting down');
+      expect(log).not.toContain('exiting now');
+      // The service finished its drain; npm then ends as the signal asked (a shell sees 130 for Ctrl-C).
+      expect(log).toContain('"msg":"stopped"');
+      expect(code === 0 || killedBy === signal, `npm exited with ${code ?? killedBy}`).toBe(true);
+      expect(answeredBeforeSignal).toBeGreaterThan(100);
+
+      const second = await startService(isolation, children);
+      try {
+        expect(await settledCounts(second.address, org.apiKey, ids)).toBe(answered);
+      } finally {
+        second.child.kill('SIGTERM');
+        await once(second.child, 'exit');
       }
-    });
-    await new Promise((r) => setTimeout(r, 1_500));
-    const answeredBeforeSignal = answered;
-    process.kill(-first.child.pid!, signal);
-    // 'close': npm may end first, but the service writes to the same pipes until it has stopped.
-    const [code, killedBy] = await once(first.child, 'close');
-    stopping = true;
-    await Promise.all(workers);
-    agent.destroy();
-
-    const log = first.output();
-    expect(log).toContain('shutting down');
-    expect(log).not.toContain('exiting now');
-    // The service finished its drain; npm then ends as the signal asked (a shell sees 130 for Ctrl-C).
-    expect(log).toContain('"msg":"stopped"');
-    expect(code === 0 || killedBy === signal, `npm exited with ${code ?? killedBy}`).toBe(true);
-    expect(answeredBeforeSignal).toBeGreaterThan(100);
-
-    const second = await startService(isolation, children);
-    try {
-      expect(await settledCounts(second.address, org.apiKey, ids)).toBe(answered);
-    } finally {
-      second.child.kill('SIGTERM');
-      await once(second.child, 'exit');
-    }
-  }, 240_000);
+    },
+    240_000,
+  );
 });

@@ -22,8 +22,10 @@ const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
 describe('error bodies', () => {
   it('malformed JSON is 400 MALFORMED_JSON', async () => {
     const res = await svc.inject({
-      method: 'POST', url: '/api/admin/v1/organizations',
-      headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '{"name": "Acme",',
+      method: 'POST',
+      url: '/api/admin/v1/organizations',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      payload: '{"name": "Acme",',
     });
     const body = expectError(res, 400, { code: 'MALFORMED_JSON' });
     expect(body.error).toBe('Bad Request');
@@ -32,8 +34,10 @@ describe('error bodies', () => {
   it('a wrong content type is 415', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       const res = await svc.inject({
-        method: 'POST', url: '/api/admin/v1/organizations',
-        headers: { ...adminHeaders, 'content-type': type }, payload: 'name=Acme',
+        method: 'POST',
+        url: '/api/admin/v1/organizations',
+        headers: { ...adminHeaders, 'content-type': type },
+        payload: 'name=Acme',
       });
       expectError(res, 415, { code: 'UNSUPPORTED_MEDIA_TYPE' });
     }
@@ -41,15 +45,21 @@ describe('error bodies', () => {
 
   it('an empty JSON body is 400', async () => {
     const res = await svc.inject({
-      method: 'POST', url: '/api/admin/v1/organizations',
-      headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '',
+      method: 'POST',
+      url: '/api/admin/v1/organizations',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      payload: '',
     });
     expect(res.statusCode).toBe(400);
     expectError(res, 400, { code: res.json().code });
   });
 
   it('an unknown route is 404 ROUTE_NOT_FOUND, for any method', async () => {
-    for (const [method, url] of [['GET', '/no/such/thing'], ['POST', '/api/v1/service/nothing'], ['DELETE', '/api/admin/v1/nothing']] as const) {
+    for (const [method, url] of [
+      ['GET', '/no/such/thing'],
+      ['POST', '/api/v1/service/nothing'],
+      ['DELETE', '/api/admin/v1/nothing'],
+    ] as const) {
       const res = await svc.inject({ method, url, headers: adminHeaders });
       expectError(res, 404, { code: 'ROUTE_NOT_FOUND' });
     }
@@ -65,7 +75,10 @@ describe('error bodies', () => {
 
   it('a body of the wrong shape names each offending field', async () => {
     const res = await svc.inject({
-      method: 'POST', url: '/api/admin/v1/organizations', headers: adminHeaders, payload: { name: 42, plan: 'NOPE' },
+      method: 'POST',
+      url: '/api/admin/v1/organizations',
+      headers: adminHeaders,
+      payload: { name: 42, plan: 'NOPE' },
     });
     const body = expectError(res, 400, { code: 'VALIDATION_FAILED' });
     expect(body.message).toContain('body.name');
@@ -74,7 +87,9 @@ describe('error bodies', () => {
 
   it('a body over 1 MiB is 413', async () => {
     const res = await svc.inject({
-      method: 'POST', url: '/api/admin/v1/organizations', headers: { ...adminHeaders, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/api/admin/v1/organizations',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
       payload: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
     });
     expectError(res, 413, { code: 'BODY_TOO_LARGE' });
@@ -106,7 +121,11 @@ describe('request ids', () => {
   it('echoes a sane incoming X-Request-Id and makes one otherwise', async () => {
     const given = await svc.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers['x-request-id']).toBe('abc-123');
-    const made = await svc.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id with spaces' } });
+    const made = await svc.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
     const another = await svc.inject({ method: 'GET', url: '/healthz' });
     expect(another.headers['x-request-id']).not.toBe(made.headers['x-request-id']);
@@ -123,7 +142,9 @@ describe('API documentation', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/api/v1/service/usage'].get.security).toEqual([{ apiKey: [] }]);
     expect(doc.paths['/api/admin/v1/organizations'].post.requestBody).toBeTruthy();
-    expect(doc.components.schemas.ErrorBody.required).toEqual(expect.arrayContaining(['status', 'error', 'message', 'timestamp', 'code']));
+    expect(doc.components.schemas.ErrorBody.required).toEqual(
+      expect.arrayContaining(['status', 'error', 'message', 'timestamp', 'code']),
+    );
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-KEY' });
   });
 

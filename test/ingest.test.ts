@@ -25,7 +25,10 @@ import { eventually, isolate, startService, type Isolation, type TestService } f
 import { looseEvent } from './support/loose-event.js';
 import { createVisitorHasher } from '../src/ingest/visitors.js';
 
-const eventTableRoutes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()), visitor: createVisitorHasher(randomBytes(32)) });
+const eventTableRoutes = createEventTableRoutes({
+  enrich: createClickEnricher(await openGeoLookup()),
+  visitor: createVisitorHasher(randomBytes(32)),
+});
 
 const log = createLogger({ level: 'silent', pretty: false });
 
@@ -66,14 +69,21 @@ function apiRequest(organizationId: number, i: number, occurredAt = Date.now()):
 }
 
 async function countRows(organizationId: number, table = 'api_requests'): Promise<number> {
-  const rows = await svc.clickhouse<{ c: string | number }>(`SELECT count() AS c FROM ${table} WHERE organization_id = {org:UInt64}`, {
-    org: organizationId,
-  });
+  const rows = await svc.clickhouse<{ c: string | number }>(
+    `SELECT count() AS c FROM ${table} WHERE organization_id = {org:UInt64}`,
+    {
+      org: organizationId,
+    },
+  );
   return Number(rows[0]?.c);
 }
 
 const rowsReach = (organizationId: number, n: number, table = 'api_requests') =>
-  eventually(async () => (await countRows(organizationId, table)) === n, 15_000, `${n} rows in ${table} for ${organizationId}`);
+  eventually(
+    async () => (await countRows(organizationId, table)) === n,
+    15_000,
+    `${n} rows in ${table} for ${organizationId}`,
+  );
 
 /** A bus of the backend under test that is not the service's, closed (and its streams deleted) by the caller. */
 async function ownBus(): Promise<{ bus: Bus; dispose(): Promise<void> }> {
@@ -89,7 +99,8 @@ async function ownBus(): Promise<{ bus: Bus; dispose(): Promise<void> }> {
       await bus.close();
       const nc = await connect({ servers: servicesEnv.natsUrl });
       const jsm = await jetstreamManager(nc);
-      for (const stream of [`${namespace}_EVENTS`, `${namespace}_DLQ`]) await jsm.streams.delete(stream).catch(() => {});
+      for (const stream of [`${namespace}_EVENTS`, `${namespace}_DLQ`])
+        await jsm.streams.delete(stream).catch(() => {});
       await nc.close();
     },
   };
@@ -147,17 +158,28 @@ describe(`ingest (${backend})`, () => {
       metrics: createMetrics(),
     });
     const events = Array.from({ length: 12 }, (_, i) => apiRequest(org, i));
-    const message: BusMessage = { id: uuidv7(), subject: 'events.api_request', data: encodeBatch(events), deliveryCount: 1 };
+    const message: BusMessage = {
+      id: uuidv7(),
+      subject: 'events.api_request',
+      data: encodeBatch(events),
+      deliveryCount: 1,
+    };
 
     await writer([message]);
     expect(await countRows(org)).toBe(events.length);
     // The ack was lost: the bus delivers the same message again, alone and then within a batch.
     await writer([{ ...message, deliveryCount: 2 }]);
     const other = apiRequest(org, 99);
-    await writer([{ ...message, deliveryCount: 3 }, { id: uuidv7(), subject: 'events.api_request', data: encodeBatch([other]), deliveryCount: 1 }]);
+    await writer([
+      { ...message, deliveryCount: 3 },
+      { id: uuidv7(), subject: 'events.api_request', data: encodeBatch([other]), deliveryCount: 1 },
+    ]);
 
     expect(await countRows(org)).toBe(events.length + 1);
-    const ids = await svc.clickhouse<{ id: string }>('SELECT toString(event_id) AS id FROM api_requests WHERE organization_id = {org:UInt64}', { org });
+    const ids = await svc.clickhouse<{ id: string }>(
+      'SELECT toString(event_id) AS id FROM api_requests WHERE organization_id = {org:UInt64}',
+      { org },
+    );
     expect(ids.map((r) => r.id).sort()).toEqual([...events, other].map((e) => e.eventId).sort());
   });
 
@@ -174,7 +196,13 @@ describe(`ingest (${backend})`, () => {
       recordGroup: realSink.recordGroup,
       recordedGroups: realSink.recordedGroups,
     };
-    const writer = createOlapWriter({ bus: svc.container.bus, sink, routes: eventTableRoutes, log, metrics: createMetrics() });
+    const writer = createOlapWriter({
+      bus: svc.container.bus,
+      sink,
+      routes: eventTableRoutes,
+      log,
+      metrics: createMetrics(),
+    });
     const messages: BusMessage[] = [0, 1, 2].map((m) => ({
       id: uuidv7(),
       subject: 'events.api_request',
@@ -194,12 +222,26 @@ describe(`ingest (${backend})`, () => {
     const metrics = createMetrics();
     const toRow = eventTableRoutes.api_request!.toRow;
     // A route whose rows ClickHouse cannot parse (a word in a UUID column).
-    const routes = { ...eventTableRoutes, bad_probe: { table: 'api_requests', toRow: (e: EventEnvelope) => ({ ...toRow(e), event_id: 'not a uuid' }) } };
-    const writer = createOlapWriter({ bus: svc.container.bus, sink: createRowSink(svc.container.clickhouse), routes, log, metrics });
+    const routes = {
+      ...eventTableRoutes,
+      bad_probe: { table: 'api_requests', toRow: (e: EventEnvelope) => ({ ...toRow(e), event_id: 'not a uuid' }) },
+    };
+    const writer = createOlapWriter({
+      bus: svc.container.bus,
+      sink: createRowSink(svc.container.clickhouse),
+      routes,
+      log,
+      metrics,
+    });
     const good = [apiRequest(org, 1), apiRequest(org, 2)];
     const messages: BusMessage[] = [
       { id: `good-1-${org}`, subject: 'events.api_request', data: encodeBatch([good[0]!]), deliveryCount: 1 },
-      { id: `bad-${org}`, subject: 'events.bad_probe', data: encodeBatch([{ ...apiRequest(org, 3), type: 'bad_probe' }]), deliveryCount: 1 },
+      {
+        id: `bad-${org}`,
+        subject: 'events.bad_probe',
+        data: encodeBatch([{ ...apiRequest(org, 3), type: 'bad_probe' }]),
+        deliveryCount: 1,
+      },
       { id: `good-2-${org}`, subject: 'events.api_request', data: encodeBatch([good[1]!]), deliveryCount: 1 },
     ];
     await writer(messages);
@@ -221,10 +263,16 @@ describe(`ingest (${backend})`, () => {
       log,
       metrics: createMetrics(),
     });
-    await writer([{ id: uuidv7(), subject: 'events.api_request', data: encodeBatch([apiRequest(org, 0)]), deliveryCount: 1 }]);
+    await writer([
+      { id: uuidv7(), subject: 'events.api_request', data: encodeBatch([apiRequest(org, 0)]), deliveryCount: 1 },
+    ]);
     const toRow = eventTableRoutes.api_request!.toRow;
     for (const i of [1, 2]) {
-      await svc.container.clickhouse.client.insert({ table: 'api_requests', values: [toRow(apiRequest(org, i))], format: 'JSONEachRow' });
+      await svc.container.clickhouse.client.insert({
+        table: 'api_requests',
+        values: [toRow(apiRequest(org, i))],
+        format: 'JSONEachRow',
+      });
     }
     expect(await countRows(org)).toBe(3);
   });
@@ -311,7 +359,9 @@ describe(`ingest (${backend})`, () => {
     expect(await svc.container.bus.drain(15_000)).toBe(true);
     expect(await metrics.get('events_dead_lettered_total', { reason: 'undecodable' })).toBe(undecodableBefore + 1);
     expect(await metrics.get('events_dead_lettered_total', { reason: 'invalid' })).toBe(invalidBefore + 1);
-    expect(await svc.container.deps.metrics.render()).toMatch(/signpost_events_dead_lettered_total\{reason="undecodable"\} \d+/);
+    expect(await svc.container.deps.metrics.render()).toMatch(
+      /signpost_events_dead_lettered_total\{reason="undecodable"\} \d+/,
+    );
 
     if (backend === 'services') {
       // On JetStream the message is parked, bytes unchanged, with the reason.
@@ -323,7 +373,8 @@ describe(`ingest (${backend})`, () => {
         const parked = [];
         for (let seq = state.first_seq; state.messages > 0 && seq <= state.last_seq; seq++) {
           const m = await jsm.streams.getMessage(`${ns}_DLQ`, { seq });
-          if (m?.subject === `${ns}.dlq.events.api_request`) parked.push({ body: m.string(), reason: m.header.get('Signpost-Dead-Letter-Reason') });
+          if (m?.subject === `${ns}.dlq.events.api_request`)
+            parked.push({ body: m.string(), reason: m.header.get('Signpost-Dead-Letter-Reason') });
         }
         const undecodable = parked.find((p) => p.body === '{"not": "a batch"');
         expect(undecodable?.reason).toMatch(/^undecodable batch/);
@@ -397,7 +448,12 @@ describe(`ingest (${backend})`, () => {
         subject: 'events.>',
         maxBatch: 100,
         handler: async (messages) => {
-          for (const m of messages) received.push({ id: m.id, bytes: m.data.byteLength, eventIds: decodeBatch(m.data).events.map((e) => e.eventId) });
+          for (const m of messages)
+            received.push({
+              id: m.id,
+              bytes: m.data.byteLength,
+              eventIds: decodeBatch(m.data).events.map((e) => e.eventId),
+            });
         },
       });
       const metrics = createMetrics();

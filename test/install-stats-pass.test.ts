@@ -9,7 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod } from '../src/core/stats/period.js';
 import type { Clickhouse } from '../src/olap/clickhouse.js';
-import { createInstallStats, type InstallScope, type InstallStats, type PlatformFilter } from '../src/olap/install-stats.js';
+import {
+  createInstallStats,
+  type InstallScope,
+  type InstallStats,
+  type PlatformFilter,
+} from '../src/olap/install-stats.js';
 import { percent } from '../src/olap/percent.js';
 import { periodParams, type StatsPeriod } from '../src/olap/stats-period.js';
 import { clickhouseBefore, type UpgradingClickhouse } from './support/rollup-upgrade.js';
@@ -25,8 +30,9 @@ beforeAll(async () => {
   // 60,000 attempts over the last 400 days, at times that cross every zone's midnight; 26 reasons
   // (one capitalised, which sorts before the lower-case ones byte-wise), some far more frequent.
   // The odd-numbered ones are written before the upgrade, the even ones after.
-  const attempts = (parity: number) => ch.client.command({
-    query: `INSERT INTO deeplink_resolutions (event_id, ts, organization_id, app_id, platform, method, matched, match_type, confidence,
+  const attempts = (parity: number) =>
+    ch.client.command({
+      query: `INSERT INTO deeplink_resolutions (event_id, ts, organization_id, app_id, platform, method, matched, match_type, confidence,
               failure_reason, link_type, link_id, reengagement, user_key)
             SELECT generateUUIDv4(number), now64(3, 'UTC') - toIntervalSecond((number * 7919) % (400 * 86400)),
               if(number % 13 = 0, ${ORG + 1}, ${ORG}), 1 + intDiv(number, 17) % 2, ['IOS', 'ANDROID', ''][1 + intDiv(number, 7) % 3],
@@ -36,7 +42,7 @@ beforeAll(async () => {
               ['url', 'campaign', 'none'][1 + number % 3], if(number % 3 = 2, 0, 7 + intDiv(number, 5) % 2),
               toUInt8(intDiv(number, 11) % 7 < 3), if(number % 11 = 0, '', concat('user-', toString(intDiv(number, 3) % 97)))
             FROM numbers(60000) WHERE number % 2 = ${parity}`,
-  });
+    });
   await attempts(1);
   expect(await db.upgrade()).toContain(16);
   await attempts(0);
@@ -50,7 +56,8 @@ const daysAgo = (n: number) => new Date(now.getTime() - n * 86_400_000).toISOStr
 
 /** The four queries the figures were answered with before, one per figure, as they were. */
 async function perFigure(where: string, params: Record<string, unknown>, period: StatsPeriod) {
-  const rows = async <T,>(query: string) => (await ch.client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
+  const rows = async <T>(query: string) =>
+    (await ch.client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
   const [[reengagement], reengagementDays, [quality], reasons] = await Promise.all([
     rows<{ total: string; ok: string; users: string; ios: string; android: string }>(
       `SELECT count() AS total, countIf(matched = 1) AS ok,
@@ -96,18 +103,38 @@ async function perFigure(where: string, params: Record<string, unknown>, period:
       successfulResolutions: Number(quality?.ok ?? 0),
       successRate: percent(Number(quality?.ok ?? 0), attempts),
       fingerprintMatchRate: percent(Number(quality?.fp_ok ?? 0), Number(quality?.fp ?? 0)),
-      failureReasons: reasons.map((r) => ({ name: r.reason, count: Number(r.n), percentage: percent(Number(r.n), failures) })),
+      failureReasons: reasons.map((r) => ({
+        name: r.reason,
+        count: Number(r.n),
+        percentage: percent(Number(r.n), failures),
+      })),
     },
   };
 }
 
 const SCOPES: { label: string; scope: InstallScope; where: string }[] = [
-  { label: 'a URL', scope: { kind: 'url', linkId: 7 }, where: "organization_id = {org:UInt64} AND link_type = 'url' AND link_id = 7" },
-  { label: 'a campaign', scope: { kind: 'campaign', linkId: 8 }, where: "organization_id = {org:UInt64} AND link_type = 'campaign' AND link_id = 8" },
-  { label: 'an app', scope: { kind: 'app', appId: 2, urlIds: [7], campaignIds: [8] }, where: 'organization_id = {org:UInt64} AND app_id = 2' },
+  {
+    label: 'a URL',
+    scope: { kind: 'url', linkId: 7 },
+    where: "organization_id = {org:UInt64} AND link_type = 'url' AND link_id = 7",
+  },
+  {
+    label: 'a campaign',
+    scope: { kind: 'campaign', linkId: 8 },
+    where: "organization_id = {org:UInt64} AND link_type = 'campaign' AND link_id = 8",
+  },
+  {
+    label: 'an app',
+    scope: { kind: 'app', appId: 2, urlIds: [7], campaignIds: [8] },
+    where: 'organization_id = {org:UInt64} AND app_id = 2',
+  },
 ];
 
-const figuresOf = (s: InstallStats) => ({ dailyReengagements: s.dailyReengagements, reengagementStats: s.reengagementStats, qualityStats: s.qualityStats });
+const figuresOf = (s: InstallStats) => ({
+  dailyReengagements: s.dailyReengagements,
+  reengagementStats: s.reengagementStats,
+  qualityStats: s.qualityStats,
+});
 
 describe('install statistics read the resolution attempts in one pass', () => {
   for (const timeZone of ['UTC', 'Asia/Seoul', 'America/New_York', 'Asia/Kathmandu']) {
@@ -123,7 +150,13 @@ describe('install statistics read the resolution attempts in one pass', () => {
             expect(expected.qualityStats.failureReasons).toHaveLength(20);
             expect(expected.qualityStats.fingerprintMatchRate).toBeGreaterThan(0);
             expect(expected.dailyReengagements.filter((d) => d.successful > 0).length).toBeGreaterThan(10);
-            const stats = await createInstallStats(ch.client).forScope({ organizationId: ORG, scope, appPlatform: 'IOS', platform, period });
+            const stats = await createInstallStats(ch.client).forScope({
+              organizationId: ORG,
+              scope,
+              appPlatform: 'IOS',
+              platform,
+              period,
+            });
             expect(figuresOf(stats)).toEqual(expected);
           }
         });
@@ -133,8 +166,21 @@ describe('install statistics read the resolution attempts in one pass', () => {
 
   it('a scope without attempts: zeros and no reasons', async () => {
     const period = resolvePeriod({ startDate: daysAgo(6), timeZone: 'Asia/Kathmandu', retentionDays: 1825, now });
-    const stats = await createInstallStats(ch.client).forScope({ organizationId: ORG + 2, scope: { kind: 'url', linkId: 7 }, platform: 'All', period });
-    expect(figuresOf(stats)).toEqual(await perFigure('organization_id = {org:UInt64}', { org: ORG + 2, ...periodParams(period) }, period));
-    expect(stats.qualityStats).toEqual({ totalAttempts: 0, successfulResolutions: 0, successRate: 0, fingerprintMatchRate: 0, failureReasons: [] });
+    const stats = await createInstallStats(ch.client).forScope({
+      organizationId: ORG + 2,
+      scope: { kind: 'url', linkId: 7 },
+      platform: 'All',
+      period,
+    });
+    expect(figuresOf(stats)).toEqual(
+      await perFigure('organization_id = {org:UInt64}', { org: ORG + 2, ...periodParams(period) }, period),
+    );
+    expect(stats.qualityStats).toEqual({
+      totalAttempts: 0,
+      successfulResolutions: 0,
+      successRate: 0,
+      fingerprintMatchRate: 0,
+      failureReasons: [],
+    });
   });
 });

@@ -16,9 +16,12 @@ let androidApp: { id: number };
 let url: { id: number; shortCode: string };
 let campaign: { id: number; alias: string };
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
-const ANDROID = 'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const ANDROID =
+  'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const KR_IP = '211.234.10.1';
 
 const PERIOD = 'startDate=2025-06-01&endDate=2025-06-03';
@@ -28,30 +31,69 @@ type Event = { type: string; at: string; data: Record<string, unknown> };
 /** Records events as the producers do and waits until the consumers have written all of them. */
 async function record(events: Event[], organizationId = org.id): Promise<void> {
   for (const e of events) {
-    svc.container.deps.events.record(looseEvent({ eventId: uuidv7(), type: e.type, occurredAt: Date.parse(e.at), organizationId, data: e.data }));
+    svc.container.deps.events.record(
+      looseEvent({ eventId: uuidv7(), type: e.type, occurredAt: Date.parse(e.at), organizationId, data: e.data }),
+    );
   }
   expect(await svc.container.deps.events.flush(10_000)).toBe(true);
   expect(await svc.container.bus.drain(15_000)).toBe(true);
 }
 
 const click = (at: string, userAgent: string, linkType: 'url' | 'campaign', linkId: number): Event => ({
-  type: 'click', at, data: { linkType, linkId, host: 'localhost', userAgent, ip: KR_IP, referrer: '', bot: false },
+  type: 'click',
+  at,
+  data: { linkType, linkId, host: 'localhost', userAgent, ip: KR_IP, referrer: '', bot: false },
 });
-const install = (at: string, platform: 'IOS' | 'ANDROID', appId: number, link: { type: 'url' | 'campaign'; id: number } | null, matchType = 'fingerprint'): Event => ({
+const install = (
+  at: string,
+  platform: 'IOS' | 'ANDROID',
+  appId: number,
+  link: { type: 'url' | 'campaign'; id: number } | null,
+  matchType = 'fingerprint',
+): Event => ({
   type: 'app_install',
   at,
   data: {
-    appId, platform, linkType: link?.type ?? null, linkId: link?.id ?? null,
-    matchType: link ? matchType : 'organic', confidence: link ? 80 : 0, ip: KR_IP, osVersion: '17.4', sessionId: null,
+    appId,
+    platform,
+    linkType: link?.type ?? null,
+    linkId: link?.id ?? null,
+    matchType: link ? matchType : 'organic',
+    confidence: link ? 80 : 0,
+    ip: KR_IP,
+    osVersion: '17.4',
+    sessionId: null,
   },
 });
-const stage = (at: string, sessionId: string, name: string, appId: number, platform: 'IOS' | 'ANDROID', link: { type: 'url' | 'campaign'; id: number }): Event => ({
-  type: 'funnel_stage', at, data: { appId, platform, sessionId, stage: name, linkType: link.type, linkId: link.id, source: 'landing' },
+const stage = (
+  at: string,
+  sessionId: string,
+  name: string,
+  appId: number,
+  platform: 'IOS' | 'ANDROID',
+  link: { type: 'url' | 'campaign'; id: number },
+): Event => ({
+  type: 'funnel_stage',
+  at,
+  data: { appId, platform, sessionId, stage: name, linkType: link.type, linkId: link.id, source: 'landing' },
 });
 const resolution = (at: string, appId: number, fields: Record<string, unknown>): Event => ({
   type: 'deeplink_resolution',
   at,
-  data: { appId, platform: 'IOS', method: 'fingerprint', matched: false, matchType: null, confidence: 0, failureReason: null, linkType: 'url', linkId: url.id, reengagement: false, userKey: '', ...fields },
+  data: {
+    appId,
+    platform: 'IOS',
+    method: 'fingerprint',
+    matched: false,
+    matchType: null,
+    confidence: 0,
+    failureReason: null,
+    linkType: 'url',
+    linkId: url.id,
+    reengagement: false,
+    userKey: '',
+    ...fields,
+  },
 });
 
 const stats = (path: string, query = PERIOD) => svc.service('GET', `${path}?${query}`, org.apiKey);
@@ -61,16 +103,29 @@ beforeAll(async () => {
   svc = await startService(isolation);
   org = await svc.createOrganization('Installs', 'ENTERPRISE');
   const app = async (platform: 'IOS' | 'ANDROID', appName: string) => {
-    const res = await svc.service('POST', '/mobile-apps', org.apiKey, { platform, appName, bundleId: `com.acme.${platform.toLowerCase()}`, scheme: 'acme://' });
+    const res = await svc.service('POST', '/mobile-apps', org.apiKey, {
+      platform,
+      appName,
+      bundleId: `com.acme.${platform.toLowerCase()}`,
+      scheme: 'acme://',
+    });
     expect(res.statusCode).toBe(201);
     return res.json() as { id: number };
   };
   iosApp = await app('IOS', 'Acme iOS');
   androidApp = await app('ANDROID', 'Acme Android');
-  const u = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/p/1', iosAppId: iosApp.id, androidAppId: androidApp.id });
+  const u = await svc.service('POST', '/urls', org.apiKey, {
+    url: 'https://example.com/p/1',
+    iosAppId: iosApp.id,
+    androidAppId: androidApp.id,
+  });
   expect(u.statusCode).toBe(201);
   url = u.json();
-  const c = await svc.service('POST', '/campaigns', org.apiKey, { name: 'Summer', originalUrl: 'https://example.com/summer', androidAppId: androidApp.id });
+  const c = await svc.service('POST', '/campaigns', org.apiKey, {
+    name: 'Summer',
+    originalUrl: 'https://example.com/summer',
+    androidAppId: androidApp.id,
+  });
   expect(c.statusCode).toBe(201);
   campaign = c.json();
 
@@ -78,10 +133,14 @@ beforeAll(async () => {
   const C = { type: 'campaign' as const, id: campaign.id };
   await record([
     // Clicks on the URL: 4 iPhone, 2 Android, 2 desktop; on the campaign: 3 Android.
-    ...['2025-06-01T10:00:00Z', '2025-06-01T14:00:00Z', '2025-06-01T15:10:00Z', '2025-06-02T09:00:00Z'].map((at) => click(at, IPHONE, 'url', url.id)),
+    ...['2025-06-01T10:00:00Z', '2025-06-01T14:00:00Z', '2025-06-01T15:10:00Z', '2025-06-02T09:00:00Z'].map((at) =>
+      click(at, IPHONE, 'url', url.id),
+    ),
     ...['2025-06-01T11:00:00Z', '2025-06-02T01:00:00Z'].map((at) => click(at, ANDROID, 'url', url.id)),
     ...['2025-06-01T12:00:00Z', '2025-06-02T12:00:00Z'].map((at) => click(at, DESKTOP, 'url', url.id)),
-    ...['2025-06-02T05:00:00Z', '2025-06-02T06:00:00Z', '2025-06-03T06:00:00Z'].map((at) => click(at, ANDROID, 'campaign', campaign.id)),
+    ...['2025-06-02T05:00:00Z', '2025-06-02T06:00:00Z', '2025-06-03T06:00:00Z'].map((at) =>
+      click(at, ANDROID, 'campaign', campaign.id),
+    ),
     // Installs of the URL: two iOS on either side of midnight in Seoul (+9), one Android.
     install('2025-06-01T14:30:00Z', 'IOS', iosApp.id, U),
     install('2025-06-01T15:30:00Z', 'IOS', iosApp.id, U, 'referrer'),
@@ -108,16 +167,43 @@ beforeAll(async () => {
     resolution('2025-06-01T15:30:00Z', iosApp.id, { matched: true, matchType: 'fingerprint', confidence: 72 }),
     resolution('2025-06-01T16:00:00Z', iosApp.id, { failureReason: 'below_threshold', confidence: 40 }),
     resolution('2025-06-02T10:00:00Z', iosApp.id, { method: 'token', failureReason: 'expired_token' }),
-    resolution('2025-06-02T11:00:00Z', iosApp.id, { method: 'token', matched: true, matchType: 'token', confidence: 100, reengagement: true, userKey: 'u1' }),
-    resolution('2025-06-02T12:00:00Z', iosApp.id, { method: 'token', matched: true, matchType: 'token', confidence: 100, reengagement: true, userKey: 'u1' }),
-    resolution('2025-06-02T13:00:00Z', androidApp.id, { method: 'token', platform: 'ANDROID', failureReason: 'unknown_token', reengagement: true, userKey: 'u2' }),
+    resolution('2025-06-02T11:00:00Z', iosApp.id, {
+      method: 'token',
+      matched: true,
+      matchType: 'token',
+      confidence: 100,
+      reengagement: true,
+      userKey: 'u1',
+    }),
+    resolution('2025-06-02T12:00:00Z', iosApp.id, {
+      method: 'token',
+      matched: true,
+      matchType: 'token',
+      confidence: 100,
+      reengagement: true,
+      userKey: 'u1',
+    }),
+    resolution('2025-06-02T13:00:00Z', androidApp.id, {
+      method: 'token',
+      platform: 'ANDROID',
+      failureReason: 'unknown_token',
+      reengagement: true,
+      userKey: 'u2',
+    }),
     // A fingerprint attempt with no candidate knows no link: it shows in the app's figures only.
     resolution('2025-06-02T14:00:00Z', iosApp.id, { failureReason: 'no_candidate', linkType: null, linkId: null }),
   ]);
-  await eventually(async () => {
-    const [row] = await svc.clickhouse<{ c: string }>('SELECT toString(count()) AS c FROM app_installs WHERE organization_id = {o:UInt64}', { o: org.id });
-    return Number(row?.c) === 6;
-  }, 15_000, 'installs written');
+  await eventually(
+    async () => {
+      const [row] = await svc.clickhouse<{ c: string }>(
+        'SELECT toString(count()) AS c FROM app_installs WHERE organization_id = {o:UInt64}',
+        { o: org.id },
+      );
+      return Number(row?.c) === 6;
+    },
+    15_000,
+    'installs written',
+  );
 });
 
 afterAll(async () => {
@@ -157,20 +243,36 @@ describe('URL app-install statistics', () => {
       { matchType: 'fingerprint', installs: 1, percentage: 33.3 },
     ]);
     expect(body.recentInstalls.map((r: { installedAt: string }) => r.installedAt)).toEqual([
-      '2025-06-02T03:00:00.000Z', '2025-06-01T15:30:00.000Z', '2025-06-01T14:30:00.000Z',
+      '2025-06-02T03:00:00.000Z',
+      '2025-06-01T15:30:00.000Z',
+      '2025-06-01T14:30:00.000Z',
     ]);
     expect(body.recentInstalls[0]).toEqual({
-      installedAt: '2025-06-02T03:00:00.000Z', platform: 'Android', country: 'KR', matchType: 'referrer', confidence: 80, linkType: 'url', linkId: url.id,
+      installedAt: '2025-06-02T03:00:00.000Z',
+      platform: 'Android',
+      country: 'KR',
+      matchType: 'referrer',
+      confidence: 80,
+      linkType: 'url',
+      linkId: url.id,
     });
   });
 
   it("appName: the linked app's name, not the short code; the short code only when the URL opens no app", async () => {
     const both = (await stats(`/urls/${url.id}/app-install-stats`)).json();
     expect(both).toMatchObject({ appName: 'Acme iOS / Acme Android', linkAlias: url.shortCode });
-    const iosOnly = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/p/2', iosAppId: iosApp.id })).json();
-    expect((await stats(`/urls/${iosOnly.id}/app-install-stats`)).json()).toMatchObject({ appName: 'Acme iOS', linkAlias: iosOnly.shortCode });
+    const iosOnly = (
+      await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/p/2', iosAppId: iosApp.id })
+    ).json();
+    expect((await stats(`/urls/${iosOnly.id}/app-install-stats`)).json()).toMatchObject({
+      appName: 'Acme iOS',
+      linkAlias: iosOnly.shortCode,
+    });
     const plain = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/p/3' })).json();
-    expect((await stats(`/urls/${plain.id}/app-install-stats`)).json()).toMatchObject({ appName: plain.shortCode, linkAlias: plain.shortCode });
+    expect((await stats(`/urls/${plain.id}/app-install-stats`)).json()).toMatchObject({
+      appName: plain.shortCode,
+      linkAlias: plain.shortCode,
+    });
   });
 
   it('move installs across midnight in Asia/Seoul', async () => {
@@ -181,15 +283,40 @@ describe('URL app-install statistics', () => {
 
   it('filter by platform, installs and clicks alike', async () => {
     const ios = (await stats(`/urls/${url.id}/app-install-stats`, `${PERIOD}&platform=iOS`)).json();
-    expect(ios).toMatchObject({ appName: 'Acme iOS', platform: 'iOS', totalInstalls: 2, iosInstalls: 2, androidInstalls: 0, totalClicks: 4, conversionRate: 50 });
+    expect(ios).toMatchObject({
+      appName: 'Acme iOS',
+      platform: 'iOS',
+      totalInstalls: 2,
+      iosInstalls: 2,
+      androidInstalls: 0,
+      totalClicks: 4,
+      conversionRate: 50,
+    });
     const android = (await stats(`/urls/${url.id}/app-install-stats`, `${PERIOD}&platform=android`)).json();
-    expect(android).toMatchObject({ appName: 'Acme Android', platform: 'Android', totalInstalls: 1, totalClicks: 2, conversionRate: 50 });
+    expect(android).toMatchObject({
+      appName: 'Acme Android',
+      platform: 'Android',
+      totalInstalls: 1,
+      totalClicks: 2,
+      conversionRate: 50,
+    });
   });
 
   it('funnelStats.stages: conversionRate is of stage 1, and both rates come under clear names', async () => {
     const { funnelStats } = (await stats(`/urls/${url.id}/app-install-stats`)).json();
-    const stage = (stageName: string, stageOrder: number, sessionsReached: number, fromFirst: number, fromPrevious: number) => ({
-      stageName, stageOrder, sessionsReached, conversionRate: fromFirst, conversionRateFromFirstStage: fromFirst, conversionRateFromPreviousStage: fromPrevious,
+    const stage = (
+      stageName: string,
+      stageOrder: number,
+      sessionsReached: number,
+      fromFirst: number,
+      fromPrevious: number,
+    ) => ({
+      stageName,
+      stageOrder,
+      sessionsReached,
+      conversionRate: fromFirst,
+      conversionRateFromFirstStage: fromFirst,
+      conversionRateFromPreviousStage: fromPrevious,
     });
     expect(funnelStats).toEqual({
       totalSessions: 4,
@@ -235,14 +362,29 @@ describe('URL app-install statistics', () => {
 describe('campaign and app install statistics', () => {
   it("count the campaign's own installs and clicks", async () => {
     const body = (await stats(`/campaigns/${campaign.id}/app-install-stats`, `${PERIOD}&timeZone=Asia/Seoul`)).json();
-    expect(body).toMatchObject({ appName: 'Acme Android', linkAlias: campaign.alias, totalInstalls: 1, androidInstalls: 1, totalClicks: 3, conversionRate: 33.3 });
+    expect(body).toMatchObject({
+      appName: 'Acme Android',
+      linkAlias: campaign.alias,
+      totalInstalls: 1,
+      androidInstalls: 1,
+      totalClicks: 3,
+      conversionRate: 33.3,
+    });
     expect(body.funnelStats.totalSessions).toBe(0);
     expect(body.funnelStats.stages.map((s: { sessionsReached: number }) => s.sessionsReached)).toEqual([0, 0, 0, 0]);
   });
 
   it("count an app's installs, organic included, against clicks from its platform on its links", async () => {
     const body = (await stats(`/mobile-apps/${iosApp.id}/install-stats`)).json();
-    expect(body).toMatchObject({ appName: 'Acme iOS', linkAlias: null, totalInstalls: 3, iosInstalls: 3, androidInstalls: 0, totalClicks: 4, conversionRate: 75 });
+    expect(body).toMatchObject({
+      appName: 'Acme iOS',
+      linkAlias: null,
+      totalInstalls: 3,
+      iosInstalls: 3,
+      androidInstalls: 0,
+      totalClicks: 4,
+      conversionRate: 75,
+    });
     expect(body.recentInstalls[0]).toMatchObject({ matchType: 'organic', linkType: null, linkId: null });
     // The attempt that found no candidate belongs to the app, not to any link.
     expect(body.qualityStats.failureReasons).toContainEqual({ name: 'no_candidate', count: 1, percentage: 33.3 });
@@ -264,11 +406,21 @@ describe('install statistics requests', () => {
 
   it("answer 404 for another organization's ids and show it none of these installs", async () => {
     const rival = await svc.createOrganization('Rival', 'ENTERPRISE');
-    for (const path of [`/urls/${url.id}/app-install-stats`, `/campaigns/${campaign.id}/app-install-stats`, `/mobile-apps/${iosApp.id}/install-stats`]) {
+    for (const path of [
+      `/urls/${url.id}/app-install-stats`,
+      `/campaigns/${campaign.id}/app-install-stats`,
+      `/mobile-apps/${iosApp.id}/install-stats`,
+    ]) {
       expectError(await svc.service('GET', `${path}?${PERIOD}`, rival.apiKey), 404);
     }
-    const app = await svc.service('POST', '/mobile-apps', rival.apiKey, { platform: 'IOS', appName: 'Rival', bundleId: 'com.rival' });
-    const body = (await svc.service('GET', `/mobile-apps/${app.json().id}/install-stats?${PERIOD}`, rival.apiKey)).json();
+    const app = await svc.service('POST', '/mobile-apps', rival.apiKey, {
+      platform: 'IOS',
+      appName: 'Rival',
+      bundleId: 'com.rival',
+    });
+    const body = (
+      await svc.service('GET', `/mobile-apps/${app.json().id}/install-stats?${PERIOD}`, rival.apiKey)
+    ).json();
     expect(body).toMatchObject({ totalInstalls: 0, totalClicks: 0, qualityStats: { totalAttempts: 0 } });
   });
 });

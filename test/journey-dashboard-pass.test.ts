@@ -26,18 +26,49 @@ beforeAll(async () => {
   // After the merge: a repeated event id, a late event of an old session, an identified user and
   // a goal, all unmerged, as a running server has them between merges.
   const [old] = await (
-    await ch.client.query({ query: 'SELECT session_id, toString(ts) AS at FROM journey_events WHERE ts > now() - INTERVAL 20 DAY ORDER BY ts LIMIT 1', format: 'JSONEachRow' })
+    await ch.client.query({
+      query:
+        'SELECT session_id, toString(ts) AS at FROM journey_events WHERE ts > now() - INTERVAL 20 DAY ORDER BY ts LIMIT 1',
+      format: 'JSONEachRow',
+    })
   ).json<{ session_id: string; at: string }>();
-  const [repeated] = await (await ch.client.query({ query: 'SELECT * FROM journey_events ORDER BY ts DESC LIMIT 1', format: 'JSONEachRow' })).json<Record<string, unknown>>();
+  const [repeated] = await (
+    await ch.client.query({ query: 'SELECT * FROM journey_events ORDER BY ts DESC LIMIT 1', format: 'JSONEachRow' })
+  ).json<Record<string, unknown>>();
   await ch.client.insert({ table: 'journey_events', values: [repeated], format: 'JSONEachRow' });
   await ch.client.insert({
     table: 'journey_events',
-    values: [{ event_id: crypto.randomUUID(), ts: old!.at, organization_id: ORG, app_id: 1, session_id: old!.session_id, platform: 'WEB', event_type: 'late', properties: '{}', external_user_id: 'late-user' }],
+    values: [
+      {
+        event_id: crypto.randomUUID(),
+        ts: old!.at,
+        organization_id: ORG,
+        app_id: 1,
+        session_id: old!.session_id,
+        platform: 'WEB',
+        event_type: 'late',
+        properties: '{}',
+        external_user_id: 'late-user',
+      },
+    ],
     format: 'JSONEachRow',
   });
   await ch.client.insert({
     table: 'journey_funnel',
-    values: [{ event_id: crypto.randomUUID(), ts: old!.at, organization_id: ORG, app_id: 1, session_id: old!.session_id, platform: 'WEB', stage: 'GOAL_COMPLETED', goal_type: 'purchase', goal_value: 12.5, currency: 'EUR' }],
+    values: [
+      {
+        event_id: crypto.randomUUID(),
+        ts: old!.at,
+        organization_id: ORG,
+        app_id: 1,
+        session_id: old!.session_id,
+        platform: 'WEB',
+        stage: 'GOAL_COMPLETED',
+        goal_type: 'purchase',
+        goal_value: 12.5,
+        currency: 'EUR',
+      },
+    ],
     format: 'JSONEachRow',
   });
   // One user in two sessions of one day: the day's users are fewer than its identified sessions.
@@ -45,8 +76,14 @@ beforeAll(async () => {
   await ch.client.insert({
     table: 'journey_session_starts',
     values: [1, 2].map((n) => ({
-      event_id: crypto.randomUUID(), ts: new Date(at + n).toISOString().replace('T', ' ').replace('Z', ''), organization_id: ORG, app_id: 1,
-      session_id: sessionIdAt(at + n, n), platform: 'IOS', external_user_id: 'twice-user', utm_source: 'kakao',
+      event_id: crypto.randomUUID(),
+      ts: new Date(at + n).toISOString().replace('T', ' ').replace('Z', ''),
+      organization_id: ORG,
+      app_id: 1,
+      session_id: sessionIdAt(at + n, n),
+      platform: 'IOS',
+      external_user_id: 'twice-user',
+      utm_source: 'kakao',
     })),
     format: 'JSONEachRow',
   });
@@ -69,7 +106,16 @@ describe('journey dashboard in one pass per table', () => {
   it('an organization without sessions: zeros, not a missing average', async () => {
     const period = resolvePeriod({ startDate: daysAgo(6), timeZone: 'Asia/Kathmandu', retentionDays: 1825, now });
     const stats = createJourneyStats(ch.client);
-    const empty = { sessions: 0, uniqueUsers: 0, identifiedSessions: 0, sessionsWithTransition: 0, convertedSessions: 0, bouncedSessions: 0, averageDurationMs: 0, reached: [0, 0, 0, 0, 0] };
+    const empty = {
+      sessions: 0,
+      uniqueUsers: 0,
+      identifiedSessions: 0,
+      sessionsWithTransition: 0,
+      convertedSessions: 0,
+      bouncedSessions: 0,
+      averageDurationMs: 0,
+      reached: [0, 0, 0, 0, 0],
+    };
     expect((await stats.sessionFigures(ORG + 1, period)).all).toEqual(empty);
     expect((await stats.dashboard(ORG + 1, period)).figures.all).toEqual(empty);
   });

@@ -69,7 +69,12 @@ describe(`kill -9 under load (${backend})`, () => {
     const delaysMs = async () => {
       const lines = (await (await fetch(`${first.address}/metrics`)).text()).split('\n');
       const p99 = (name: string) => {
-        const seconds = Number(lines.find((l) => l.startsWith(`signpost_${name}{quantile="0.99"}`))?.split(' ').at(-1));
+        const seconds = Number(
+          lines
+            .find((l) => l.startsWith(`signpost_${name}{quantile="0.99"}`))
+            ?.split(' ')
+            .at(-1),
+        );
         return Number.isFinite(seconds) ? seconds * 1000 : 0;
       };
       return { loop: p99('event_loop_delay_seconds'), publish: p99('event_publish_delay_seconds') };
@@ -97,7 +102,11 @@ describe(`kill -9 under load (${backend})`, () => {
     let figures = { counted: 0, lost: 0, allowed: 0 };
     try {
       const counted = await settledCounts(second.address, org.apiKey, ids).catch((err: Error) => {
-        const problems = second.output().split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(-10);
+        const problems = second
+          .output()
+          .split('\n')
+          .filter((l) => /"level":(40|50|60)/.test(l))
+          .slice(-10);
         throw new Error(`${err.message}\n${problems.join('\n')}`);
       });
       const ratePerMs = answeredAtKill / loadMs;
@@ -106,9 +115,9 @@ describe(`kill -9 under load (${backend})`, () => {
       const allowed = Math.ceil(ratePerMs * (10 + delayMs)) + 5;
       console.log(
         `kill -9 (${backend}): answered ${answered} (${extra} after the kill signal), counted ${counted}, lost ${lost}, ` +
-        `load ${Math.round(ratePerMs * 1000)}/s over ${loadMs} ms with ${CONNECTIONS} connections, ` +
-        `loss ${(lost / ratePerMs).toFixed(1)} ms of traffic, p99 delays: event loop ${delays.loop.toFixed(1)} ms, bus ${delays.publish.toFixed(1)} ms ` +
-        `(allowed ${allowed} clicks), in flight at the kill ${inFlightAtKill}`,
+          `load ${Math.round(ratePerMs * 1000)}/s over ${loadMs} ms with ${CONNECTIONS} connections, ` +
+          `loss ${(lost / ratePerMs).toFixed(1)} ms of traffic, p99 delays: event loop ${delays.loop.toFixed(1)} ms, bus ${delays.publish.toFixed(1)} ms ` +
+          `(allowed ${allowed} clicks), in flight at the kill ${inFlightAtKill}`,
       );
       figures = { counted, lost, allowed };
     } finally {
@@ -117,17 +126,26 @@ describe(`kill -9 under load (${backend})`, () => {
     }
 
     // Which answered requests are missing, by the numbers their click rows carry.
-    const stores = await openStores(loadConfig({ ...isolation.env, LOG_LEVEL: 'silent' }), createLogger({ level: 'silent', pretty: false }));
+    const stores = await openStores(
+      loadConfig({ ...isolation.env, LOG_LEVEL: 'silent' }),
+      createLogger({ level: 'silent', pretty: false }),
+    );
     try {
-      const rows = await (await stores.clickhouse.client.query({
-        query: 'SELECT utm_term AS n, count() AS c FROM clicks WHERE organization_id = {org:UInt64} GROUP BY utm_term',
-        query_params: { org: org.id },
-        format: 'JSONEachRow',
-      })).json<{ n: string; c: string }>();
+      const rows = await (
+        await stores.clickhouse.client.query({
+          query:
+            'SELECT utm_term AS n, count() AS c FROM clicks WHERE organization_id = {org:UInt64} GROUP BY utm_term',
+          query_params: { org: org.id },
+          format: 'JSONEachRow',
+        })
+      ).json<{ n: string; c: string }>();
       const kept = new Map(rows.map((r) => [Number(r.n), Number(r.c)]));
       const missing = [...answeredAt].filter(([n]) => !kept.has(n)).map(([, at]) => killedAt - at);
       const twice = [...kept.values()].filter((c) => c > 1).length;
-      const span = missing.length === 0 ? '' : `, answered from ${Math.round(Math.max(...missing))} ms to ${Math.round(Math.min(...missing))} ms before the kill (as the test saw them)`;
+      const span =
+        missing.length === 0
+          ? ''
+          : `, answered from ${Math.round(Math.max(...missing))} ms to ${Math.round(Math.min(...missing))} ms before the kill (as the test saw them)`;
       console.log(`kill -9 (${backend}): ${missing.length} answered requests missing${span}; ${twice} written twice`);
       expect(twice).toBe(0);
       // The rollups count what the raw table holds, no more and no less, whatever the kill cut.

@@ -191,7 +191,9 @@ describe('iPhone, Safari', () => {
   it('prefers the universal link on iOS', async () => {
     const universal = `${receiver.apiBase}/web/product?signpost_token=abc`;
     const input = iosInput({ universalLinkUrl: universal });
-    expect(landingPage(input)).toContain(`id="signpost-open" class="btn primary" href="${universal.replace(/&/g, '&amp;')}"`);
+    expect(landingPage(input)).toContain(
+      `id="signpost-open" class="btn primary" href="${universal.replace(/&/g, '&amp;')}"`,
+    );
     const { page, navigations } = await visit(DEVICES.iphoneSafari, input);
     // Without the app installed the universal link is just the web page, which loads.
     await arrivesAt(page, /\/web\/product\?signpost_token=abc$/);
@@ -255,7 +257,9 @@ describe('iPhone, Safari', () => {
     expect(await page.getByLabel('이 페이지의 링크').inputValue()).toBe(url);
 
     await page.getByRole('button', { name: '링크 복사' }).click();
-    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, { timeout: 3000 });
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, {
+      timeout: 3000,
+    });
     expect(await page.getByRole('status').innerText()).toBe('링크를 복사했어요. Safari에 붙여 넣으세요.');
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(url);
 
@@ -269,12 +273,17 @@ describe('iPhone, Safari', () => {
     const goals = receiver.callsTo('/api/v1/sdk/web/journey/session/funnel/track').map((c) => c.json!.goalType);
     expect(goals.sort()).toEqual(['explicit', 'landing_goal']);
     expect(receiver.callsTo('/api/v1/sdk/web/journey/session/create')[0]!.headers['x-app-id']).toBe('11');
-    expect(receiver.callsTo('/api/v1/sdk/web/journey/session/create')[0]!.json).toMatchObject({ deepLinkToken: input.token });
+    expect(receiver.callsTo('/api/v1/sdk/web/journey/session/create')[0]!.json).toMatchObject({
+      deepLinkToken: input.token,
+    });
     expect(errors).toEqual([]);
   });
 
   it('meets accessibility basics: language, names of controls, contrast, tap targets', async () => {
-    const { page } = await visit(DEVICES.iphoneSafari, iosInput({ appIconUrl: `${receiver.apiBase}/icon.png`, inAppBrowser: 'facebook' }));
+    const { page } = await visit(
+      DEVICES.iphoneSafari,
+      iosInput({ appIconUrl: `${receiver.apiBase}/icon.png`, inAppBrowser: 'facebook' }),
+    );
     await page.screenshot({ path: '/tmp/signpost-landing-ios.png' }).catch(() => {});
     const report = await page.evaluate(A11Y_REPORT);
     expect(report).toEqual({
@@ -290,7 +299,12 @@ describe('iPhone, Safari', () => {
   });
 
   it('speaks English when the server asks for it, and escapes what it shows', async () => {
-    const input = iosInput({ locale: 'en', appName: 'Shop <b>&</b>', title: '</script><script>window.hacked=1</script>', inAppBrowser: 'tiktok' });
+    const input = iosInput({
+      locale: 'en',
+      appName: 'Shop <b>&</b>',
+      title: '</script><script>window.hacked=1</script>',
+      inAppBrowser: 'tiktok',
+    });
     const { page } = await visit(DEVICES.iphoneInstagram, input);
     expect(await page.evaluate('document.documentElement.lang')).toBe('en');
     expect(await text(page, 'h1')).toBe('Shop <b>&</b>');
@@ -309,10 +323,16 @@ describe('iPhone, clipboard match', () => {
 
   it('the Clipboard API refused: the code is copied through a selected field instead, the page says so and goes to the store', async () => {
     const { page, errors } = await visit(DEVICES.iphoneSafari, clipboardInput());
-    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, { timeout: 5000 });
-    await page.evaluate(`navigator.clipboard.writeText = () => Promise.reject(new DOMException('refused', 'NotAllowedError'))`);
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, {
+      timeout: 5000,
+    });
+    await page.evaluate(
+      `navigator.clipboard.writeText = () => Promise.reject(new DOMException('refused', 'NotAllowedError'))`,
+    );
     await page.getByRole('link', { name: '앱 설치하기' }).click();
-    await page.waitForFunction(`document.querySelector('[role=status]').textContent.startsWith('코드를')`, undefined, { timeout: 3000 });
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent.startsWith('코드를')`, undefined, {
+      timeout: 3000,
+    });
     expect(await page.getByRole('status').innerText()).toBe('코드를 복사했어요. App Store로 이동합니다…');
     await arrivesAt(page, STORE);
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(CODE);
@@ -322,10 +342,16 @@ describe('iPhone, clipboard match', () => {
 
   it('no way to copy: the page says the code could not be copied and still goes to the store', async () => {
     const { page } = await visit(DEVICES.iphoneSafari, clipboardInput());
-    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, { timeout: 5000 });
-    await page.evaluate(`navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); document.execCommand = () => false`);
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, {
+      timeout: 5000,
+    });
+    await page.evaluate(
+      `navigator.clipboard.writeText = () => Promise.reject(new Error('refused')); document.execCommand = () => false`,
+    );
     await page.getByRole('link', { name: '앱 설치하기' }).click();
-    await page.waitForFunction(`document.querySelector('[role=status]').textContent.startsWith('코드를')`, undefined, { timeout: 3000 });
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent.startsWith('코드를')`, undefined, {
+      timeout: 3000,
+    });
     expect(await page.getByRole('status').innerText()).toBe('코드를 복사하지 못했어요. App Store로 이동합니다…');
     await arrivesAt(page, STORE);
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(1);
@@ -341,7 +367,9 @@ describe('iPhone, clipboard match', () => {
     expect(await page.locator('#signpost-clipboard').innerText()).toBe(
       '“Get the app” copies a short code to your clipboard. When the app first opens, it uses the code to continue to this link.',
     );
-    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, { timeout: 5000 });
+    await page.waitForFunction(`document.querySelector('[role=status]').textContent !== ''`, undefined, {
+      timeout: 5000,
+    });
     expect(await page.getByRole('status').innerText()).toBe('Tap “Get the app” to continue.');
   });
 });
@@ -356,10 +384,17 @@ describe('Android', () => {
     expect(page.url()).toBe(input.storeUrl);
     expect(new URL(page.url()).searchParams.get('referrer')).toBe(`signpost_token=${input.token}`);
     // The intent as the server made it, but Chrome's own fallback brought back to this page.
-    const attempted = input.intentUrl!.replace(/S\.browser_fallback_url=[^;]*/, `S.browser_fallback_url=${encodeURIComponent(`${url}#signpost-store`)}`);
+    const attempted = input.intentUrl!.replace(
+      /S\.browser_fallback_url=[^;]*/,
+      `S.browser_fallback_url=${encodeURIComponent(`${url}#signpost-store`)}`,
+    );
     expect(navigations).toEqual([attempted, input.storeUrl]);
 
-    expect(receiver.callsTo(FINGERPRINT)[0]!.json).toMatchObject({ token: input.token, resolution: '412x915', appId: 12 });
+    expect(receiver.callsTo(FINGERPRINT)[0]!.json).toMatchObject({
+      token: input.token,
+      resolution: '412x915',
+      appId: 12,
+    });
     expect(JSON.parse(receiver.callsTo(STORE_VISIT)[0]!.text)).toEqual({ token: input.token, isCampaign: false });
     expect(receiver.callsTo(DEBUG)[0]!.json).toEqual({
       appUrl: input.appUrl,
@@ -372,7 +407,7 @@ describe('Android', () => {
     expect(errors).toEqual([]);
   });
 
-  it('when Chrome follows the intent\'s fallback (no app), the page beacons and goes to the store at once', async () => {
+  it("when Chrome follows the intent's fallback (no app), the page beacons and goes to the store at once", async () => {
     const input = androidInput();
     const { page, navigations, url } = await visit(DEVICES.androidChrome, input);
     while (navigations.length === 0) await page.waitForTimeout(20);
@@ -401,7 +436,9 @@ describe('Android', () => {
     const { page, navigations, url } = await visit(DEVICES.androidInstagram, input);
     await page.waitForTimeout(2800);
     const { host, pathname } = new URL(url);
-    expect(navigations).toEqual([`intent://${host}${pathname}#Intent;scheme=https;action=android.intent.action.VIEW;end`]);
+    expect(navigations).toEqual([
+      `intent://${host}${pathname}#Intent;scheme=https;action=android.intent.action.VIEW;end`,
+    ]);
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(0);
     // No Safari step on Android.
     expect(await page.getByRole('button', { name: '링크 복사' }).count()).toBe(0);

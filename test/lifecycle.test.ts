@@ -26,20 +26,41 @@ const configFor = (env: Record<string, string> = {}) => loadConfig({ ...isolatio
 describe('migrations', () => {
   it('apply once, record each version, and apply nothing the second time', async () => {
     const first = await openStores(configFor(), log);
-    const pgVersions = await first.postgres.sql<{ version: number }[]>`select version from schema_migrations order by version`;
-    const chVersions = await (await first.clickhouse.client.query({ query: 'SELECT version FROM schema_migrations FINAL ORDER BY version', format: 'JSONEachRow' })).json<{ version: number }>();
+    const pgVersions = await first.postgres.sql<
+      { version: number }[]
+    >`select version from schema_migrations order by version`;
+    const chVersions = await (
+      await first.clickhouse.client.query({
+        query: 'SELECT version FROM schema_migrations FINAL ORDER BY version',
+        format: 'JSONEachRow',
+      })
+    ).json<{ version: number }>();
     expect(pgVersions.map((r) => r.version)).toContain(1);
     expect(chVersions.map((r) => Number(r.version))).toContain(1);
     const tables = await first.postgres.sql<{ table_name: string }[]>`
       select table_name from information_schema.tables where table_schema = 'public' order by table_name`;
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['organizations', 'api_keys', 'api_usage', 'custom_domains', 'webhook_endpoints', 'sso_partners']));
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining([
+        'organizations',
+        'api_keys',
+        'api_usage',
+        'custom_domains',
+        'webhook_endpoints',
+        'sso_partners',
+      ]),
+    );
     await first.clickhouse.close();
     await first.postgres.close();
 
     const second = await openStores(configFor(), log);
     const again = await second.postgres.sql<{ n: number }[]>`select count(*)::int as n from schema_migrations`;
     expect(again[0]!.n).toBe(pgVersions.length);
-    const chAgain = await (await second.clickhouse.client.query({ query: 'SELECT count() AS n FROM schema_migrations', format: 'JSONEachRow' })).json<{ n: string }>();
+    const chAgain = await (
+      await second.clickhouse.client.query({
+        query: 'SELECT count() AS n FROM schema_migrations',
+        format: 'JSONEachRow',
+      })
+    ).json<{ n: string }>();
     expect(Number(chAgain[0]!.n)).toBe(chVersions.length);
     await second.clickhouse.close();
     await second.postgres.close();
@@ -106,15 +127,19 @@ describe('graceful shutdown', () => {
     // Reopen the stores as the next start would and count what reached ClickHouse.
     const reopened = await openStores(configFor(), log);
     try {
-      const rows = await (await reopened.clickhouse.client.query({
-        query: 'SELECT count() AS c, uniqExact(event_id) AS u FROM api_requests WHERE organization_id = {org:UInt64}',
-        query_params: { org: org.id },
-        format: 'JSONEachRow',
-      })).json<{ c: string; u: string }>();
+      const rows = await (
+        await reopened.clickhouse.client.query({
+          query: 'SELECT count() AS c, uniqExact(event_id) AS u FROM api_requests WHERE organization_id = {org:UInt64}',
+          query_params: { org: org.id },
+          format: 'JSONEachRow',
+        })
+      ).json<{ c: string; u: string }>();
       // The organization-creating call was on the operator API, which is not metered.
       expect(Number(rows[0]!.c)).toBe(calls);
       expect(Number(rows[0]!.u)).toBe(calls);
-      const [usage] = await reopened.postgres.sql<{ calls: number }[]>`select calls from api_usage where organization_id = ${org.id}`;
+      const [usage] = await reopened.postgres.sql<
+        { calls: number }[]
+      >`select calls from api_usage where organization_id = ${org.id}`;
       expect(usage!.calls).toBe(calls);
     } finally {
       await reopened.clickhouse.close();

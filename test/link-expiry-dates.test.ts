@@ -45,7 +45,9 @@ describe("a date-only expirationDate or expiresAt lasts until the end of that da
     expect(campaign.json().expiresAt).toBe('2035-05-06T14:59:59.999Z');
     // A time still means that instant: UTC for expirationDate, ISO-8601 for expiresAt.
     expect((await createUrl(seoul, '2035-05-06 10:00:00')).json().expiresAt).toBe('2035-05-06T10:00:00.000Z');
-    expect((await createCampaign(seoul, '2035-05-06T10:00:00+09:00')).json().expiresAt).toBe('2035-05-06T01:00:00.000Z');
+    expect((await createCampaign(seoul, '2035-05-06T10:00:00+09:00')).json().expiresAt).toBe(
+      '2035-05-06T01:00:00.000Z',
+    );
   });
 
   it("takes today's date (where the organization is) and refuses yesterday's", async () => {
@@ -79,12 +81,18 @@ describe("a date-only expirationDate or expiresAt lasts until the end of that da
     const put = await svc.service('PUT', `/urls/${url.id}`, seoul.apiKey, { expirationDate: '2035-12-31' });
     expect(put.json().expiresAt).toBe('2035-12-31T14:59:59.999Z');
     const campaign = (await createCampaign(seoul, null)).json();
-    const putCampaign = await svc.service('PUT', `/campaigns/${campaign.id}`, seoul.apiKey, { expiresAt: '2035-12-31' });
+    const putCampaign = await svc.service('PUT', `/campaigns/${campaign.id}`, seoul.apiKey, {
+      expiresAt: '2035-12-31',
+    });
     expect(putCampaign.json().expiresAt).toBe('2035-12-31T14:59:59.999Z');
   });
 
   it('refuses a time zone the runtime does not know', async () => {
-    expectError(await svc.admin('POST', '/organizations', { name: 'Nowhere', timeZone: 'Mars/Olympus' }), 400, { field: 'timeZone' });
-    expectError(await svc.admin('PUT', `/organizations/${seoul.id}/time-zone`, { timeZone: 'Asia/Nowhere' }), 400, { field: 'timeZone' });
+    expectError(await svc.admin('POST', '/organizations', { name: 'Nowhere', timeZone: 'Mars/Olympus' }), 400, {
+      field: 'timeZone',
+    });
+    expectError(await svc.admin('PUT', `/organizations/${seoul.id}/time-zone`, { timeZone: 'Asia/Nowhere' }), 400, {
+      field: 'timeZone',
+    });
   });
 });

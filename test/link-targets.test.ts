@@ -27,7 +27,12 @@ const NON_PUBLIC = [
   'https://metadata.google.internal/computeMetadata/v1/',
   'https://app.localhost/',
 ];
-const PUBLIC = ['https://example.com/a', 'https://1.1.1.1/', 'https://[2606:4700:4700::1111]/', 'https://shop.example.co.kr/sale?x=1'];
+const PUBLIC = [
+  'https://example.com/a',
+  'https://1.1.1.1/',
+  'https://[2606:4700:4700::1111]/',
+  'https://shop.example.co.kr/sale?x=1',
+];
 
 let isolation: Isolation;
 let svc: TestService;
@@ -46,7 +51,8 @@ afterAll(async () => {
 
 describe('by default', () => {
   it('refuses every non-public destination of a new short URL with 400, and accepts public ones', async () => {
-    for (const url of NON_PUBLIC) expectError(await svc.service('POST', '/urls', apiKey, { url }), 400, { field: 'url' });
+    for (const url of NON_PUBLIC)
+      expectError(await svc.service('POST', '/urls', apiKey, { url }), 400, { field: 'url' });
     for (const url of PUBLIC) {
       const res = await svc.service('POST', '/urls', apiKey, { url });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(201);
@@ -55,13 +61,39 @@ describe('by default', () => {
 
   it('refuses them as mobile targets, on update, for campaigns and as store URLs', async () => {
     const link = (await svc.service('POST', '/urls', apiKey, { url: 'https://example.com/' })).json() as { id: number };
-    const campaign = (await svc.service('POST', '/campaigns', apiKey, { name: 'Spring', originalUrl: 'https://example.com/' })).json() as { id: number };
-    for (const bad of ['https://10.0.0.1/', 'https://[::ffff:127.0.0.1]/', 'https://2130706433/', 'https://localhost/']) {
-      expectError(await svc.service('POST', '/urls', apiKey, { url: 'https://example.com/', mobileTargetUrl: bad }), 400, { field: 'mobileTargetUrl' });
-      expectError(await svc.service('PUT', `/urls/${link.id}`, apiKey, { originalUrl: bad }), 400, { field: 'originalUrl' });
-      expectError(await svc.service('POST', '/campaigns', apiKey, { name: 'Bad', originalUrl: bad }), 400, { field: 'originalUrl' });
-      expectError(await svc.service('PUT', `/campaigns/${campaign.id}`, apiKey, { originalUrl: bad }), 400, { field: 'originalUrl' });
-      expectError(await svc.service('POST', '/mobile-apps', apiKey, { platform: 'ANDROID', appName: 'A', bundleId: 'com.example.a', storeUrl: bad }), 400, { field: 'storeUrl' });
+    const campaign = (
+      await svc.service('POST', '/campaigns', apiKey, { name: 'Spring', originalUrl: 'https://example.com/' })
+    ).json() as { id: number };
+    for (const bad of [
+      'https://10.0.0.1/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://2130706433/',
+      'https://localhost/',
+    ]) {
+      expectError(
+        await svc.service('POST', '/urls', apiKey, { url: 'https://example.com/', mobileTargetUrl: bad }),
+        400,
+        { field: 'mobileTargetUrl' },
+      );
+      expectError(await svc.service('PUT', `/urls/${link.id}`, apiKey, { originalUrl: bad }), 400, {
+        field: 'originalUrl',
+      });
+      expectError(await svc.service('POST', '/campaigns', apiKey, { name: 'Bad', originalUrl: bad }), 400, {
+        field: 'originalUrl',
+      });
+      expectError(await svc.service('PUT', `/campaigns/${campaign.id}`, apiKey, { originalUrl: bad }), 400, {
+        field: 'originalUrl',
+      });
+      expectError(
+        await svc.service('POST', '/mobile-apps', apiKey, {
+          platform: 'ANDROID',
+          appName: 'A',
+          bundleId: 'com.example.a',
+          storeUrl: bad,
+        }),
+        400,
+        { field: 'storeUrl' },
+      );
     }
   });
 });
@@ -71,7 +103,12 @@ describe('LINK_ALLOW_PRIVATE_TARGETS', () => {
     await svc.close();
     svc = await startService(isolation, { LINK_ALLOW_PRIVATE_TARGETS: 'true' });
     const openKey = (await svc.createOrganization('Intranet', 'PRO')).apiKey;
-    for (const url of ['https://10.0.0.1/', 'https://192.168.1.10:8443/admin', 'https://wiki.internal/', 'https://[fd00::5]/']) {
+    for (const url of [
+      'https://10.0.0.1/',
+      'https://192.168.1.10:8443/admin',
+      'https://wiki.internal/',
+      'https://[fd00::5]/',
+    ]) {
       const res = await svc.service('POST', '/urls', openKey, { url });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(201);
     }

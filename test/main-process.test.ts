@@ -30,7 +30,11 @@ function baseEnv(): NodeJS.ProcessEnv {
 describe('npm run migrate', () => {
   it('applies the migrations and exits 0, twice in a row', async () => {
     for (let run = 0; run < 2; run++) {
-      const { stdout } = await promisify(execFile)(tsx, ['src/cli/migrate.ts'], { cwd: root, env: baseEnv(), timeout: 60_000 });
+      const { stdout } = await promisify(execFile)(tsx, ['src/cli/migrate.ts'], {
+        cwd: root,
+        env: baseEnv(),
+        timeout: 60_000,
+      });
       expect(stdout).toContain('migrations are up to date');
     }
     // Two cold starts of the process (tsx, PGlite, chDB, every migration) take longer than the
@@ -62,11 +66,13 @@ describe('the service process', () => {
       });
 
       expect(await (await fetch(`${address}/healthz`)).json()).toEqual({ status: 'ok' });
-      const org = await (await fetch(`${address}/api/admin/v1/organizations`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Process' }),
-      })).json() as { id: number; apiKey: string };
+      const org = (await (
+        await fetch(`${address}/api/admin/v1/organizations`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Process' }),
+        })
+      ).json()) as { id: number; apiKey: string };
       for (let i = 0; i < 5; i++) {
         const res = await fetch(`${address}/api/v1/service/usage`, { headers: { 'x-api-key': org.apiKey } });
         expect(res.status).toBe(200);
@@ -82,11 +88,13 @@ describe('the service process', () => {
       const log = createLogger({ level: 'silent', pretty: false });
       const stores = await openStores(loadConfig({ ...isolation.env, LOG_LEVEL: 'silent' }), log);
       try {
-        const rows = await (await stores.clickhouse.client.query({
-          query: 'SELECT count() AS c FROM api_requests WHERE organization_id = {org:UInt64}',
-          query_params: { org: org.id },
-          format: 'JSONEachRow',
-        })).json<{ c: string }>();
+        const rows = await (
+          await stores.clickhouse.client.query({
+            query: 'SELECT count() AS c FROM api_requests WHERE organization_id = {org:UInt64}',
+            query_params: { org: org.id },
+            format: 'JSONEachRow',
+          })
+        ).json<{ c: string }>();
         expect(Number(rows[0]!.c)).toBe(5);
       } finally {
         await stores.clickhouse.close();
@@ -98,8 +106,15 @@ describe('the service process', () => {
   }, 120_000);
 
   it('refuses invalid configuration with a one-line message and exit code 2', async () => {
-    const run = promisify(execFile)(tsx, ['src/main.ts'], { cwd: root, env: { ...baseEnv(), PORT: 'eighty' }, timeout: 30_000 });
-    const err = await run.then(() => undefined, (e: { code: number; stderr: string }) => e);
+    const run = promisify(execFile)(tsx, ['src/main.ts'], {
+      cwd: root,
+      env: { ...baseEnv(), PORT: 'eighty' },
+      timeout: 30_000,
+    });
+    const err = await run.then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(err?.code).toBe(2);
     expect(err?.stderr).toContain('PORT');
     expect(err?.stderr).not.toContain('    at ');

@@ -69,7 +69,12 @@ function recorder(fail: (m: BusMessage) => boolean = () => false) {
 const deadLetterLines = (dir: string) => {
   const file = path.join(dir, 'dead-letters.jsonl');
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { subject: string; id: string; reason: string; data: string; time: string });
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { subject: string; id: string; reason: string; data: string; time: string });
 };
 
 describe('in-process bus on disk', () => {
@@ -78,7 +83,9 @@ describe('in-process bus on disk', () => {
     const crashed = crash(newBus(dir));
     const acked: string[] = [];
     await crashed.consume({
-      durable: 'olap', subject: 'events.>', maxBatch: 3,
+      durable: 'olap',
+      subject: 'events.>',
+      maxBatch: 3,
       handler: async (messages) => {
         // a, b and c are acknowledged; from d on the handler hangs, as if the process died in it.
         if (messages.some((m) => text(m) > 'c')) return new Promise<void>(() => {});
@@ -88,17 +95,24 @@ describe('in-process bus on disk', () => {
     const ids = await publishAll(crashed, ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
     await eventually(async () => acked.length === 3, 5_000, 'the first batch');
     // Its checkpoint reaches the disk within the checkpoint interval.
-    await eventually(async () => {
-      const file = path.join(dir, 'consumers', 'olap.json');
-      return fs.existsSync(file) && (JSON.parse(fs.readFileSync(file, 'utf8')) as { through: number }).through >= 3;
-    }, 5_000, 'the checkpoint');
+    await eventually(
+      async () => {
+        const file = path.join(dir, 'consumers', 'olap.json');
+        return fs.existsSync(file) && (JSON.parse(fs.readFileSync(file, 'utf8')) as { through: number }).through >= 3;
+      },
+      5_000,
+      'the checkpoint',
+    );
 
     // A new process on the same folder (the crashed one is never closed).
     const restarted = newBus(dir);
     const seen: { id: string; text: string; deliveryCount: number }[] = [];
     await restarted.consume({
-      durable: 'olap', subject: 'events.>', maxBatch: 100,
-      handler: async (messages) => void seen.push(...messages.map((m) => ({ id: m.id, text: text(m), deliveryCount: m.deliveryCount }))),
+      durable: 'olap',
+      subject: 'events.>',
+      maxBatch: 100,
+      handler: async (messages) =>
+        void seen.push(...messages.map((m) => ({ id: m.id, text: text(m), deliveryCount: m.deliveryCount }))),
     });
     expect(await restarted.drain(5_000)).toBe(true);
     expect(seen.map((s) => s.id)).toEqual(ids.slice(3));
@@ -115,7 +129,12 @@ describe('in-process bus on disk', () => {
     const first = crash(newBus(dir));
     const fast = recorder();
     await first.consume({ durable: 'fast', subject: 'events.>', maxBatch: 10, handler: fast.handler });
-    await first.consume({ durable: 'stuck', subject: 'events.click', maxBatch: 10, handler: () => new Promise<void>(() => {}) });
+    await first.consume({
+      durable: 'stuck',
+      subject: 'events.click',
+      maxBatch: 10,
+      handler: () => new Promise<void>(() => {}),
+    });
     const ids = await publishAll(first, ['1', '2']);
     await publishAll(first, ['api'], 'events.api_request');
     await eventually(async () => fast.acked().length === 3, 5_000, 'the fast consumer');
@@ -136,7 +155,10 @@ describe('in-process bus on disk', () => {
     const bus = newBus(dir, { segmentBytes: 2_000 });
     await bus.consume({ durable: 'all', subject: 'events.>', maxBatch: 50, handler: recorder().handler });
     const segments = () => fs.readdirSync(path.join(dir, 'log')).filter((f) => f.endsWith('.seg')).length;
-    await publishAll(bus, Array.from({ length: 60 }, (_, i) => `${i}`.padEnd(200, '.')));
+    await publishAll(
+      bus,
+      Array.from({ length: 60 }, (_, i) => `${i}`.padEnd(200, '.')),
+    );
     expect(await bus.drain(5_000)).toBe(true);
     await eventually(async () => segments() === 1, 5_000, 'acknowledged segments deleted');
     await bus.close();
@@ -242,10 +264,21 @@ describe('in-process bus on disk', () => {
     const dir = tempDir();
     const legacySpoolDir = path.join(dir, 'spool');
     const id = uuidv7();
-    createSpool(path.join(legacySpoolDir, 'olap')).put({ id, subject: 'events.click', data: encoder.encode('spooled'), count: 0 });
+    createSpool(path.join(legacySpoolDir, 'olap')).put({
+      id,
+      subject: 'events.click',
+      data: encoder.encode('spooled'),
+      count: 0,
+    });
     const bus = newBus(path.join(dir, 'bus'), { legacySpoolDir });
     const seen: { id: string; text: string; deliveryCount: number }[] = [];
-    await bus.consume({ durable: 'olap', subject: 'events.>', maxBatch: 10, handler: async (ms) => void seen.push(...ms.map((m) => ({ id: m.id, text: text(m), deliveryCount: m.deliveryCount }))) });
+    await bus.consume({
+      durable: 'olap',
+      subject: 'events.>',
+      maxBatch: 10,
+      handler: async (ms) =>
+        void seen.push(...ms.map((m) => ({ id: m.id, text: text(m), deliveryCount: m.deliveryCount }))),
+    });
     expect(await bus.drain(5_000)).toBe(true);
     expect(seen).toEqual([{ id, text: 'spooled', deliveryCount: 2 }]);
     expect(createSpool(path.join(legacySpoolDir, 'olap')).count()).toBe(0);

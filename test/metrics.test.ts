@@ -21,7 +21,8 @@ function logCollector() {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const text of chunk.toString('utf8').split('\n')) if (text.trim() !== '') lines.push(JSON.parse(text) as Record<string, unknown>);
+      for (const text of chunk.toString('utf8').split('\n'))
+        if (text.trim() !== '') lines.push(JSON.parse(text) as Record<string, unknown>);
       done();
     },
   });
@@ -36,7 +37,11 @@ describe('metrics on the service port', () => {
 
   beforeAll(async () => {
     isolation = await isolate();
-    svc = await startService(isolation, { LOG_LEVEL: 'info', ACCESS_LOG_REDIRECT_SAMPLE: '1' }, { logDestination: logs.stream });
+    svc = await startService(
+      isolation,
+      { LOG_LEVEL: 'info', ACCESS_LOG_REDIRECT_SAMPLE: '1' },
+      { logDestination: logs.stream },
+    );
     base = (await svc.container.listen()).replace('127.0.0.1', 'localhost');
   });
 
@@ -50,7 +55,12 @@ describe('metrics on the service port', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await res.text();
-    for (const line of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
+    for (const line of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       expect(sample(text, line), line).toBeGreaterThanOrEqual(0);
     }
     for (const series of [
@@ -79,10 +89,15 @@ describe('metrics on the service port', () => {
     const link = created.json() as { id: number; shortCode: string };
     const read = await fetch(`${base}/api/v1/service/urls/${link.id}`, { headers: { 'x-api-key': org.apiKey } });
     expect(read.status).toBe(200);
-    expect((await fetch(`${base}/api/v1/service/urls/999999999`, { headers: { 'x-api-key': org.apiKey } })).status).toBe(404);
+    expect(
+      (await fetch(`${base}/api/v1/service/urls/999999999`, { headers: { 'x-api-key': org.apiKey } })).status,
+    ).toBe(404);
     // Twice: the first fills the link cache through the router, the second is the fast path.
     for (let i = 0; i < 2; i++) {
-      const click = await fetch(`${base}/${link.shortCode}?cid=user-42`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0' } });
+      const click = await fetch(`${base}/${link.shortCode}?cid=user-42`, {
+        redirect: 'manual',
+        headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/120.0' },
+      });
       expect(click.status).toBe(302);
     }
     expect((await fetch(`${base}/nosuchcode1`, { redirect: 'manual' })).status).toBe(404);
@@ -90,8 +105,18 @@ describe('metrics on the service port', () => {
     const text = await (await fetch(`${base}/metrics`)).text();
     expect(sample(text, 'signpost_redirect_duration_seconds_count{status="302"}')).toBe(2);
     expect(sample(text, 'signpost_redirect_duration_seconds_count{status="404"}')).toBe(1);
-    expect(sample(text, 'signpost_http_request_duration_seconds_count{method="GET",route="/api/v1/service/urls/:id",status="200"}')).toBe(1);
-    expect(sample(text, 'signpost_http_request_duration_seconds_count{method="GET",route="/api/v1/service/urls/:id",status="404"}')).toBe(1);
+    expect(
+      sample(
+        text,
+        'signpost_http_request_duration_seconds_count{method="GET",route="/api/v1/service/urls/:id",status="200"}',
+      ),
+    ).toBe(1);
+    expect(
+      sample(
+        text,
+        'signpost_http_request_duration_seconds_count{method="GET",route="/api/v1/service/urls/:id",status="404"}',
+      ),
+    ).toBe(1);
     // Ids and codes never become label values.
     expect(text).not.toContain(`/urls/${link.id}"`);
     expect(text).not.toContain(link.shortCode);
@@ -103,7 +128,10 @@ describe('metrics on the service port', () => {
     expect(typeof apiRead?.ms).toBe('number');
     expect(typeof apiRead?.reqId).toBe('string');
     const clicks = lines.filter((l) => l.path === `/${link.shortCode}`);
-    expect(clicks.map((l) => [l.route, l.status])).toEqual([['/:slug', 302], ['/:slug', 302]]);
+    expect(clicks.map((l) => [l.route, l.status])).toEqual([
+      ['/:slug', 302],
+      ['/:slug', 302],
+    ]);
     // The query string (a visitor's cid, tokens) stays out of the log.
     expect(JSON.stringify(logs.lines)).not.toContain('user-42');
 
@@ -111,12 +139,19 @@ describe('metrics on the service port', () => {
     const publishDelays: number[] = [];
     const first = sample(text, 'signpost_event_publish_delay_seconds{quantile="1"}');
     if (first !== undefined) publishDelays.push(first);
-    await eventually(async () => {
-      const after = await (await fetch(`${base}/metrics`)).text();
-      const delay = sample(after, 'signpost_event_publish_delay_seconds{quantile="1"}');
-      if (delay !== undefined) publishDelays.push(delay);
-      return sample(after, 'signpost_events_written_total{table="clicks"}') === 2 && sample(after, 'signpost_event_write_lag_seconds_count{table="clicks"}') === 2;
-    }, 10_000, 'the two clicks written and their lag observed');
+    await eventually(
+      async () => {
+        const after = await (await fetch(`${base}/metrics`)).text();
+        const delay = sample(after, 'signpost_event_publish_delay_seconds{quantile="1"}');
+        if (delay !== undefined) publishDelays.push(delay);
+        return (
+          sample(after, 'signpost_events_written_total{table="clicks"}') === 2 &&
+          sample(after, 'signpost_event_write_lag_seconds_count{table="clicks"}') === 2
+        );
+      },
+      10_000,
+      'the two clicks written and their lag observed',
+    );
     expect(publishDelays.length).toBeGreaterThan(0);
     for (const seconds of publishDelays) expect(seconds).toBeGreaterThan(0);
     expect(Math.max(...publishDelays)).toBeLessThan(10);
@@ -131,7 +166,9 @@ describe('metrics on the service port', () => {
 
   it('still answers every other series while the bus cannot say its backlog, leaving that gauge out rather than 0', async () => {
     const bus = svc.container.bus;
-    expect(sample(await (await fetch(`${base}/metrics`)).text(), 'signpost_bus_pending{consumer="olap-clicks"}')).toBe(0);
+    expect(sample(await (await fetch(`${base}/metrics`)).text(), 'signpost_bus_pending{consumer="olap-clicks"}')).toBe(
+      0,
+    );
     // What a JetStream server too busy to answer a consumer-info request in time does.
     const stats = bus.stats;
     bus.stats = () => Promise.reject(new Error('TIMEOUT'));
@@ -141,11 +178,15 @@ describe('metrics on the service port', () => {
       const text = await response.text();
       expect(sample(text, 'signpost_bus_pending{consumer="olap-clicks"}')).toBeUndefined();
       expect(sample(text, 'signpost_events_published_total')).toBeGreaterThanOrEqual(0);
-      expect(logs.lines.some((l) => l.msg === 'a metric could not be collected for /metrics' && l.metric === 'bus_pending')).toBe(true);
+      expect(
+        logs.lines.some((l) => l.msg === 'a metric could not be collected for /metrics' && l.metric === 'bus_pending'),
+      ).toBe(true);
     } finally {
       bus.stats = stats;
     }
-    expect(sample(await (await fetch(`${base}/metrics`)).text(), 'signpost_bus_pending{consumer="olap-clicks"}')).toBe(0);
+    expect(sample(await (await fetch(`${base}/metrics`)).text(), 'signpost_bus_pending{consumer="olap-clicks"}')).toBe(
+      0,
+    );
   });
 });
 
@@ -179,7 +220,11 @@ describe('metrics on METRICS_PORT behind METRICS_TOKEN', () => {
   });
 
   it('refuses a scrape without the token or with a wrong one: 401 with the error body', async () => {
-    const attempts: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong-token-0123456789abcdef' }, { authorization: METRICS_TOKEN }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer wrong-token-0123456789abcdef' },
+      { authorization: METRICS_TOKEN },
+    ];
     for (const headers of attempts) {
       const res = await fetch(`${metricsBase}/metrics`, { headers });
       expect(res.status).toBe(401);
@@ -191,7 +236,11 @@ describe('metrics on METRICS_PORT behind METRICS_TOKEN', () => {
   });
 
   it('no longer answers /metrics on the service port', async () => {
-    expectError(await svc.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } }), 404, { code: 'ROUTE_NOT_FOUND' });
+    expectError(
+      await svc.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } }),
+      404,
+      { code: 'ROUTE_NOT_FOUND' },
+    );
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
   });
 });
@@ -212,7 +261,11 @@ describe('metrics token on the service port', () => {
 
   it('answers /metrics only with the bearer token', async () => {
     expectError(await svc.inject({ method: 'GET', url: '/metrics' }), 401, { code: 'METRICS_TOKEN_INVALID' });
-    const res = await svc.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const res = await svc.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('# TYPE process_cpu_seconds_total counter');
   });

@@ -22,12 +22,38 @@ afterAll(async () => {
 
 type Json = Record<string, unknown>;
 
-const SPEC_FIELDS = ['id', 'appName', 'platform', 'appIconUrl', 'bundleId', 'path', 'apiKey', 'scheme', 'teamId', 'storeUrl'];
-const EXTENSION_FIELDS = ['sha256CertFingerprints', 'deepLinkTokenTtlSeconds', 'clipboardMatch', 'identityVerification', 'identitySecretIssuedAt', 'createdAt', 'updatedAt'];
-const FINGERPRINT = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).padStart(2, '0').toUpperCase()).join(':');
+const SPEC_FIELDS = [
+  'id',
+  'appName',
+  'platform',
+  'appIconUrl',
+  'bundleId',
+  'path',
+  'apiKey',
+  'scheme',
+  'teamId',
+  'storeUrl',
+];
+const EXTENSION_FIELDS = [
+  'sha256CertFingerprints',
+  'deepLinkTokenTtlSeconds',
+  'clipboardMatch',
+  'identityVerification',
+  'identitySecretIssuedAt',
+  'createdAt',
+  'updatedAt',
+];
+const FINGERPRINT = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).padStart(2, '0').toUpperCase()).join(
+  ':',
+);
 
 const ios = (extra: Json = {}) => ({ platform: 'IOS', appName: 'Acme Shop', bundleId: 'com.acme.shop', ...extra });
-const android = (extra: Json = {}) => ({ platform: 'ANDROID', appName: 'Acme Shop', bundleId: 'com.acme.shop', ...extra });
+const android = (extra: Json = {}) => ({
+  platform: 'ANDROID',
+  appName: 'Acme Shop',
+  bundleId: 'com.acme.shop',
+  ...extra,
+});
 
 async function createApp(body: Json, apiKey = org.apiKey): Promise<Json & { id: number }> {
   const res = await svc.service('POST', '/mobile-apps', apiKey, body);
@@ -47,12 +73,17 @@ async function expectCreateRefused(body: Json, field: string) {
 
 describe('POST /mobile-apps', () => {
   it('answers 201 with every field of the Mobile app record plus the extensions', async () => {
-    const res = await svc.service('POST', '/mobile-apps', org.apiKey, ios({
-      teamId: 'ABCDE12345',
-      scheme: 'acmeshop://',
-      storeUrl: 'https://apps.apple.com/app/id123456789',
-      appIconUrl: 'https://cdn.acme.example/icon.png',
-    }));
+    const res = await svc.service(
+      'POST',
+      '/mobile-apps',
+      org.apiKey,
+      ios({
+        teamId: 'ABCDE12345',
+        scheme: 'acmeshop://',
+        storeUrl: 'https://apps.apple.com/app/id123456789',
+        appIconUrl: 'https://cdn.acme.example/icon.png',
+      }),
+    );
     expect(res.statusCode).toBe(201);
     const app = res.json();
     expect(Object.keys(app).sort()).toEqual([...SPEC_FIELDS, ...EXTENSION_FIELDS].sort());
@@ -76,7 +107,14 @@ describe('POST /mobile-apps', () => {
 
   it('returns null for every optional field left out', async () => {
     const app = await createApp(android({ appName: 'Bare App', bundleId: 'com.bare.app' }));
-    expect(app).toMatchObject({ platform: 'ANDROID', appIconUrl: null, scheme: null, teamId: null, storeUrl: null, sha256CertFingerprints: [] });
+    expect(app).toMatchObject({
+      platform: 'ANDROID',
+      appIconUrl: null,
+      scheme: null,
+      teamId: null,
+      storeUrl: null,
+      sha256CertFingerprints: [],
+    });
   });
 
   it('generates a unique, readable, lowercase path even for many apps of the same name', async () => {
@@ -144,7 +182,16 @@ describe('POST /mobile-apps', () => {
     for (const bundleId of ['com.acme.shop', 'com.Acme.Shop2', 'kr.co.acme_shop', 'io.acme-app.ios']) {
       expect((await createApp(ios({ bundleId }))).bundleId).toBe(bundleId);
     }
-    for (const bundleId of ['acme', 'com acme', 'com. acme', '.com.acme', 'com..acme', 'com.acme.', '1com.acme', 'com/acme']) {
+    for (const bundleId of [
+      'acme',
+      'com acme',
+      'com. acme',
+      '.com.acme',
+      'com..acme',
+      'com.acme.',
+      '1com.acme',
+      'com/acme',
+    ]) {
       await expectCreateRefused(ios({ bundleId }), 'bundleId');
     }
   });
@@ -154,7 +201,19 @@ describe('POST /mobile-apps', () => {
       expect((await createApp(ios({ scheme }))).scheme, scheme).toBe('acmeshop://');
     }
     expect((await createApp(ios({ scheme: 'fb123.acme+x-y' }))).scheme).toBe('fb123.acme+x-y://');
-    for (const scheme of ['http', 'https://', 'HTTPS://', 'javascript:', 'data:', 'file://', 'intent://', '1abc', 'acme shop', 'acme:/', 'acme://x']) {
+    for (const scheme of [
+      'http',
+      'https://',
+      'HTTPS://',
+      'javascript:',
+      'data:',
+      'file://',
+      'intent://',
+      '1abc',
+      'acme shop',
+      'acme:/',
+      'acme://x',
+    ]) {
       await expectCreateRefused(ios({ scheme }), 'scheme');
     }
     expect((await createApp(ios({ scheme: '' }))).scheme).toBeNull();
@@ -184,7 +243,12 @@ describe('POST /mobile-apps', () => {
 
   it('requires https store and icon URLs', async () => {
     for (const field of ['storeUrl', 'appIconUrl']) {
-      for (const bad of ['http://play.google.com/store/apps/details?id=com.acme', 'ftp://x.example/icon.png', 'not a url', 'https://']) {
+      for (const bad of [
+        'http://play.google.com/store/apps/details?id=com.acme',
+        'ftp://x.example/icon.png',
+        'not a url',
+        'https://',
+      ]) {
         await expectCreateRefused(android({ [field]: bad }), field);
       }
       const ok = await createApp(android({ [field]: 'https://play.google.com/store/apps/details?id=com.acme' }));
@@ -222,7 +286,9 @@ describe('GET /mobile-apps', () => {
     const res = await list('');
     expect(res.statusCode).toBe(200);
     const page = res.json();
-    expect(Object.keys(page).sort()).toEqual(['content', 'first', 'last', 'number', 'size', 'totalElements', 'totalPages'].sort());
+    expect(Object.keys(page).sort()).toEqual(
+      ['content', 'first', 'last', 'number', 'size', 'totalElements', 'totalPages'].sort(),
+    );
     expect(page).toMatchObject({ totalElements: 5, totalPages: 1, size: 20, number: 0, first: true, last: true });
     expect(page.content.map((a: Json) => a.id)).toEqual(created.map((a) => a.id).reverse());
     expect(Object.keys(page.content[0]).sort()).toEqual([...SPEC_FIELDS, ...EXTENSION_FIELDS].sort());
@@ -276,7 +342,9 @@ describe('GET /mobile-apps', () => {
 
 describe('GET /mobile-apps/{id}', () => {
   it('reads the app as created', async () => {
-    const app = await createApp(android({ appName: 'Readable', storeUrl: 'https://play.google.com/store/apps/details?id=com.r' }));
+    const app = await createApp(
+      android({ appName: 'Readable', storeUrl: 'https://play.google.com/store/apps/details?id=com.r' }),
+    );
     const res = await svc.service('GET', `/mobile-apps/${app.id}`, org.apiKey);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(app);
@@ -299,10 +367,15 @@ describe('GET /mobile-apps/{id}', () => {
 
 describe('PUT /mobile-apps/{id}', () => {
   it('updates only the fields sent and keeps the path and key', async () => {
-    const app = await createApp(ios({
-      appName: 'Before', teamId: 'ABCDE12345', scheme: 'before', storeUrl: 'https://apps.apple.com/app/id1',
-      appIconUrl: 'https://cdn.example.com/i.png',
-    }));
+    const app = await createApp(
+      ios({
+        appName: 'Before',
+        teamId: 'ABCDE12345',
+        scheme: 'before',
+        storeUrl: 'https://apps.apple.com/app/id1',
+        appIconUrl: 'https://cdn.example.com/i.png',
+      }),
+    );
     const res = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, { appName: 'After' });
     expect(res.statusCode).toBe(200);
     const updated = res.json();
@@ -310,12 +383,25 @@ describe('PUT /mobile-apps/{id}', () => {
     expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(app.updatedAt as string));
     expect((await svc.service('GET', `/mobile-apps/${app.id}`, org.apiKey)).json()).toEqual(updated);
 
-    const more = (await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, {
-      bundleId: 'com.after.app', scheme: 'After://', teamId: 'ZZZZZ99999', storeUrl: null, appIconUrl: '',
-    })).json();
+    const more = (
+      await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, {
+        bundleId: 'com.after.app',
+        scheme: 'After://',
+        teamId: 'ZZZZZ99999',
+        storeUrl: null,
+        appIconUrl: '',
+      })
+    ).json();
     expect(more).toMatchObject({
-      appName: 'After', bundleId: 'com.after.app', scheme: 'after://', teamId: 'ZZZZZ99999', storeUrl: null, appIconUrl: null,
-      path: app.path, apiKey: app.apiKey, platform: 'IOS',
+      appName: 'After',
+      bundleId: 'com.after.app',
+      scheme: 'after://',
+      teamId: 'ZZZZZ99999',
+      storeUrl: null,
+      appIconUrl: null,
+      path: app.path,
+      apiKey: app.apiKey,
+      platform: 'IOS',
     });
     // An empty body changes nothing.
     const same = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, {});
@@ -364,34 +450,56 @@ describe('PUT /mobile-apps/{id}', () => {
     expect(team.statusCode).toBe(400);
     expect(team.json().message).toContain('body.teamId');
     // ... but fingerprints, which go when it turns back into an iOS app.
-    const fp = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, { sha256CertFingerprints: [FINGERPRINT.toLowerCase()] });
+    const fp = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, {
+      sha256CertFingerprints: [FINGERPRINT.toLowerCase()],
+    });
     expect(fp.json().sha256CertFingerprints).toEqual([FINGERPRINT]);
-    const back = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, { platform: 'IOS', teamId: 'QWERT12345' });
+    const back = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, {
+      platform: 'IOS',
+      teamId: 'QWERT12345',
+    });
     expect(back.statusCode).toBe(200);
     expect(back.json()).toMatchObject({ platform: 'IOS', teamId: 'QWERT12345', sha256CertFingerprints: [] });
     // Switching platform and sending a team id for Android in one go is refused.
-    const both = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, { platform: 'ANDROID', teamId: 'QWERT12345' });
+    const both = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, {
+      platform: 'ANDROID',
+      teamId: 'QWERT12345',
+    });
     expect(both.statusCode).toBe(400);
-    expect((await svc.service('GET', `/mobile-apps/${app.id}`, org.apiKey)).json()).toMatchObject({ platform: 'IOS', teamId: 'QWERT12345' });
+    expect((await svc.service('GET', `/mobile-apps/${app.id}`, org.apiKey)).json()).toMatchObject({
+      platform: 'IOS',
+      teamId: 'QWERT12345',
+    });
   });
 
   it('refuses to change the platform of an app a short URL or campaign links (409 APP_IN_USE)', async () => {
     const linkedByUrl = await createApp(ios({ appName: 'Linked By Url', teamId: 'ABCDE12345' }));
-    const url = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/linked', iosAppId: linkedByUrl.id });
+    const url = await svc.service('POST', '/urls', org.apiKey, {
+      url: 'https://example.com/linked',
+      iosAppId: linkedByUrl.id,
+    });
     expect(url.statusCode).toBe(201);
     const linkedByCampaign = await createApp(android({ appName: 'Linked By Campaign' }));
     const campaign = await svc.service('POST', '/campaigns', org.apiKey, {
-      name: 'Platform Lock', originalUrl: 'https://example.com/c', androidAppId: linkedByCampaign.id,
+      name: 'Platform Lock',
+      originalUrl: 'https://example.com/c',
+      androidAppId: linkedByCampaign.id,
     });
     expect(campaign.statusCode).toBe(201);
 
-    for (const [app, platform] of [[linkedByUrl, 'ANDROID'], [linkedByCampaign, 'IOS']] as const) {
+    for (const [app, platform] of [
+      [linkedByUrl, 'ANDROID'],
+      [linkedByCampaign, 'IOS'],
+    ] as const) {
       const res = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, { platform, appName: 'Renamed' });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ status: 409, error: 'Conflict', code: 'APP_IN_USE' });
       expect((await svc.service('GET', `/mobile-apps/${app.id}`, org.apiKey)).json()).toEqual(app);
       // Other changes, and naming the same platform, are fine.
-      const ok = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, { platform: app.platform, appName: 'Renamed' });
+      const ok = await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, {
+        platform: app.platform,
+        appName: 'Renamed',
+      });
       expect(ok.statusCode).toBe(200);
       expect(ok.json()).toMatchObject({ platform: app.platform, appName: 'Renamed' });
     }
@@ -407,7 +515,10 @@ describe('PUT /mobile-apps/{id}', () => {
     const other = await svc.createOrganization('Other Put Org');
     const theirs = await createApp(ios({ appName: 'Not Yours' }), other.apiKey);
     for (const id of [theirs.id, 987_654_321]) {
-      const res = await svc.service('PUT', `/mobile-apps/${id}`, org.apiKey, { appName: 'Hijacked', platform: 'ANDROID' });
+      const res = await svc.service('PUT', `/mobile-apps/${id}`, org.apiKey, {
+        appName: 'Hijacked',
+        platform: 'ANDROID',
+      });
       expect(res.statusCode).toBe(404);
       expect(res.body).not.toContain('Not Yours');
     }
@@ -420,7 +531,11 @@ describe('POST /mobile-apps/{id}/api-key (extension)', () => {
   it('issues a new SDK key: the old one is refused from its next call, the new one works', async () => {
     const app = await createApp(ios({ appName: 'Rotating' }));
     const sdkCall = (key: unknown) =>
-      svc.inject({ method: 'GET', url: '/api/v1/sdk/mobile/deeplink/match?token=no-such-token', headers: { 'x-app-id': String(app.id), 'x-mobile-app-api-key': String(key) } });
+      svc.inject({
+        method: 'GET',
+        url: '/api/v1/sdk/mobile/deeplink/match?token=no-such-token',
+        headers: { 'x-app-id': String(app.id), 'x-mobile-app-api-key': String(key) },
+      });
     // Signed in, the unknown token is the answer: 404.
     expect((await sdkCall(app.apiKey)).statusCode).toBe(404);
     const res = await svc.service('POST', `/mobile-apps/${app.id}/api-key`, org.apiKey);
@@ -451,7 +566,9 @@ describe('DELETE /mobile-apps/{id}', () => {
     expect((await svc.service('GET', `/mobile-apps/${app.id}`, org.apiKey)).statusCode).toBe(404);
     expect((await svc.service('PUT', `/mobile-apps/${app.id}`, org.apiKey, { appName: 'x' })).statusCode).toBe(404);
     expect((await svc.service('DELETE', `/mobile-apps/${app.id}`, org.apiKey)).statusCode).toBe(404);
-    const ids = (await svc.service('GET', '/mobile-apps?search=doomed', org.apiKey)).json().content.map((a: Json) => a.id);
+    const ids = (await svc.service('GET', '/mobile-apps?search=doomed', org.apiKey))
+      .json()
+      .content.map((a: Json) => a.id);
     expect(ids).not.toContain(app.id);
   });
 
@@ -467,7 +584,11 @@ describe('DELETE /mobile-apps/{id}', () => {
   it('leaves a short URL that linked the app readable, with iosAppId null', async () => {
     const app = await createApp(ios({ appName: 'Url Linked' }));
     const other = await createApp(android({ appName: 'Url Linked Android' }));
-    const created = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com', iosAppId: app.id, androidAppId: other.id });
+    const created = await svc.service('POST', '/urls', org.apiKey, {
+      url: 'https://example.com',
+      iosAppId: app.id,
+      androidAppId: other.id,
+    });
     expect(created.statusCode).toBe(201);
     const url = created.json();
     expect(url).toMatchObject({ iosAppId: app.id, androidAppId: other.id });
@@ -475,24 +596,46 @@ describe('DELETE /mobile-apps/{id}', () => {
     expect((await svc.service('DELETE', `/mobile-apps/${app.id}`, org.apiKey)).statusCode).toBe(204);
     const read = await svc.service('GET', `/urls/${url.id}`, org.apiKey);
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toMatchObject({ id: url.id, shortUrl: url.shortUrl, originalUrl: 'https://example.com', iosAppId: null, androidAppId: other.id });
-    const listed = (await svc.service('GET', '/urls?size=100', org.apiKey)).json().content.find((u: Json) => u.id === url.id);
+    expect(read.json()).toMatchObject({
+      id: url.id,
+      shortUrl: url.shortUrl,
+      originalUrl: 'https://example.com',
+      iosAppId: null,
+      androidAppId: other.id,
+    });
+    const listed = (await svc.service('GET', '/urls?size=100', org.apiKey))
+      .json()
+      .content.find((u: Json) => u.id === url.id);
     expect(listed).toMatchObject({ iosAppId: null, androidAppId: other.id });
   });
 
   it('leaves a campaign that linked the app readable, with androidAppId and androidAppName null', async () => {
     const app = await createApp(android({ appName: 'Campaign Linked', appIconUrl: 'https://cdn.example.com/c.png' }));
-    const created = await svc.service('POST', '/campaigns', org.apiKey, { name: 'App Goes Away', originalUrl: 'https://example.com/away', androidAppId: app.id });
+    const created = await svc.service('POST', '/campaigns', org.apiKey, {
+      name: 'App Goes Away',
+      originalUrl: 'https://example.com/away',
+      androidAppId: app.id,
+    });
     expect(created.statusCode).toBe(201);
     const campaign = created.json();
-    expect(campaign).toMatchObject({ androidAppId: app.id, androidAppName: 'Campaign Linked', androidAppIconUrl: 'https://cdn.example.com/c.png', appPath: app.path });
+    expect(campaign).toMatchObject({
+      androidAppId: app.id,
+      androidAppName: 'Campaign Linked',
+      androidAppIconUrl: 'https://cdn.example.com/c.png',
+      appPath: app.path,
+    });
 
     expect((await svc.service('DELETE', `/mobile-apps/${app.id}`, org.apiKey)).statusCode).toBe(204);
     const read = await svc.service('GET', `/campaigns/${campaign.id}`, org.apiKey);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({
-      id: campaign.id, alias: campaign.alias, originalUrl: 'https://example.com/away',
-      androidAppId: null, androidAppName: null, androidAppIconUrl: null, appPath: null,
+      id: campaign.id,
+      alias: campaign.alias,
+      originalUrl: 'https://example.com/away',
+      androidAppId: null,
+      androidAppName: null,
+      androidAppIconUrl: null,
+      appPath: null,
     });
   });
 });

@@ -15,9 +15,19 @@ let isolation: Isolation;
 let dns: TestDnsServer;
 let svc: TestService;
 
-interface Org { id: number; apiKey: string }
-interface App { id: number; apiKey: string }
-interface Domain { id: number; domainName: string; status: string }
+interface Org {
+  id: number;
+  apiKey: string;
+}
+interface App {
+  id: number;
+  apiKey: string;
+}
+interface Domain {
+  id: number;
+  domainName: string;
+  status: string;
+}
 
 let org: Org;
 let other: Org;
@@ -28,7 +38,11 @@ const mine: Domain[] = [];
 let theirs: Domain;
 
 async function createApp(owner: Org, platform = 'ANDROID'): Promise<App> {
-  const res = await svc.service('POST', '/mobile-apps', owner.apiKey, { platform, appName: 'Domains App', bundleId: 'com.example.domains' });
+  const res = await svc.service('POST', '/mobile-apps', owner.apiKey, {
+    platform,
+    appName: 'Domains App',
+    bundleId: 'com.example.domains',
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as App;
 }
@@ -96,10 +110,16 @@ describe(`mobile SDK custom domains (${backend})`, () => {
       for (const [method, path] of paths) {
         expectError(await mobile(method, path(), null), 401, { code: 'APP_CREDENTIALS_MISSING' });
         expectError(await mobile(method, path(), { id: app.id }), 401, { code: 'APP_CREDENTIALS_MISSING' });
-        expectError(await mobile(method, path(), { id: app.id, apiKey: 'spm_wrong' }), 401, { code: 'APP_CREDENTIALS_INVALID' });
-        expectError(await mobile(method, path(), { id: 987_654, apiKey: app.apiKey }), 401, { code: 'APP_CREDENTIALS_INVALID' });
+        expectError(await mobile(method, path(), { id: app.id, apiKey: 'spm_wrong' }), 401, {
+          code: 'APP_CREDENTIALS_INVALID',
+        });
+        expectError(await mobile(method, path(), { id: 987_654, apiKey: app.apiKey }), 401, {
+          code: 'APP_CREDENTIALS_INVALID',
+        });
         // Another app's key does not open this app.
-        expectError(await mobile(method, path(), { id: app.id, apiKey: otherApp.apiKey }), 401, { code: 'APP_CREDENTIALS_INVALID' });
+        expectError(await mobile(method, path(), { id: app.id, apiKey: otherApp.apiKey }), 401, {
+          code: 'APP_CREDENTIALS_INVALID',
+        });
       }
     });
 
@@ -111,7 +131,14 @@ describe(`mobile SDK custom domains (${backend})`, () => {
 
   describe('GET /custom-domains', () => {
     it('answers exactly what the Service API answers for the same organization and query', async () => {
-      for (const query of ['', '?size=2', '?size=2&page=1', '?status=ACTIVE', '?search=first', '?sort=domainName,asc']) {
+      for (const query of [
+        '',
+        '?size=2',
+        '?size=2&page=1',
+        '?status=ACTIVE',
+        '?search=first',
+        '?sort=domainName,asc',
+      ]) {
         const sdk = await mobile('GET', `/custom-domains${query}`);
         const service = await svc.service('GET', `/custom-domains${query}`, org.apiKey);
         expect(sdk.statusCode, sdk.body).toBe(200);
@@ -123,7 +150,14 @@ describe(`mobile SDK custom domains (${backend})`, () => {
       const res = await mobile('GET', '/custom-domains?size=2&page=1');
       const page = res.json();
       expect(page).toMatchObject({
-        totalElements: 5, totalPages: 3, size: 2, number: 1, first: false, last: false, numberOfElements: 2, empty: false,
+        totalElements: 5,
+        totalPages: 3,
+        size: 2,
+        number: 1,
+        first: false,
+        last: false,
+        numberOfElements: 2,
+        empty: false,
         pageable: { pageNumber: 1, pageSize: 2, offset: 2, paged: true, unpaged: false },
       });
       expect(page.content.map((d: Domain) => d.id)).toEqual([mine[2]!.id, mine[1]!.id]);
@@ -134,10 +168,12 @@ describe(`mobile SDK custom domains (${backend})`, () => {
       expect(beyond).toMatchObject({ content: [], empty: true, numberOfElements: 0, totalElements: 5 });
     });
 
-    it('shows only the app\'s organization\'s domains', async () => {
+    it("shows only the app's organization's domains", async () => {
       const names = (await mobile('GET', '/custom-domains?size=100')).json().content.map((d: Domain) => d.domainName);
       expect(names).not.toContain(theirs.domainName);
-      const theirNames = (await mobile('GET', '/custom-domains', otherApp)).json().content.map((d: Domain) => d.domainName);
+      const theirNames = (await mobile('GET', '/custom-domains', otherApp))
+        .json()
+        .content.map((d: Domain) => d.domainName);
       expect(theirNames).toEqual([theirs.domainName]);
     });
 
@@ -150,7 +186,7 @@ describe(`mobile SDK custom domains (${backend})`, () => {
   });
 
   describe('GET /custom-domains/{id} and /verified', () => {
-    it('reads an own domain as the Service API does; another organization\'s id is 404', async () => {
+    it("reads an own domain as the Service API does; another organization's id is 404", async () => {
       const res = await mobile('GET', `/custom-domains/${mine[1]!.id}`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual((await svc.service('GET', `/custom-domains/${mine[1]!.id}`, org.apiKey)).json());
@@ -164,8 +200,13 @@ describe(`mobile SDK custom domains (${backend})`, () => {
       expect(res.statusCode).toBe(200);
       const list = res.json();
       expect(Array.isArray(list)).toBe(true);
-      expect(list.map((d: Domain) => [d.domainName, d.status]).sort()).toEqual([['go.second.example', 'VERIFIED'], ['m.third.example', 'ACTIVE']]);
-      expect((await mobile('GET', '/custom-domains/verified', otherApp)).json().map((d: Domain) => d.domainName)).toEqual([theirs.domainName]);
+      expect(list.map((d: Domain) => [d.domainName, d.status]).sort()).toEqual([
+        ['go.second.example', 'VERIFIED'],
+        ['m.third.example', 'ACTIVE'],
+      ]);
+      expect(
+        (await mobile('GET', '/custom-domains/verified', otherApp)).json().map((d: Domain) => d.domainName),
+      ).toEqual([theirs.domainName]);
     });
   });
 
@@ -174,13 +215,21 @@ describe(`mobile SDK custom domains (${backend})`, () => {
       const domain = await createDomain(org, 'verify.now.example');
       const missing = await mobile('POST', `/custom-domains/${domain.id}/verify`);
       expect(missing.statusCode, missing.body).toBe(200);
-      expect(missing.json()).toMatchObject({ id: domain.id, status: 'PENDING', cnameRecordName: 'verify.now.example', cnameRecordValue: CNAME_TARGET });
+      expect(missing.json()).toMatchObject({
+        id: domain.id,
+        status: 'PENDING',
+        cnameRecordName: 'verify.now.example',
+        cnameRecordValue: CNAME_TARGET,
+      });
       expect(dns.queries('verify.now.example')).toBe(1);
 
       dns.set('verify.now.example', { cname: CNAME_TARGET });
       const verified = await mobile('POST', `/custom-domains/${domain.id}/verify`);
       expect(verified.statusCode).toBe(200);
-      expect(verified.json()).toEqual({ ...(await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json(), status: 'VERIFIED' });
+      expect(verified.json()).toEqual({
+        ...(await svc.service('GET', `/custom-domains/${domain.id}`, org.apiKey)).json(),
+        status: 'VERIFIED',
+      });
       expect(dns.queries('verify.now.example')).toBe(2);
       // The record answered is the stored one.
       expect((await mobile('GET', `/custom-domains/${domain.id}`)).json().status).toBe('VERIFIED');
@@ -192,9 +241,11 @@ describe(`mobile SDK custom domains (${backend})`, () => {
       expect(res.json().status).toBe('VERIFIED');
     });
 
-    it('answers 404 for another organization\'s domain without asking DNS', async () => {
+    it("answers 404 for another organization's domain without asking DNS", async () => {
       const before = dns.queries(theirs.domainName);
-      expectError(await mobile('POST', `/custom-domains/${theirs.id}/verify`), 404, { code: 'CUSTOM_DOMAIN_NOT_FOUND' });
+      expectError(await mobile('POST', `/custom-domains/${theirs.id}/verify`), 404, {
+        code: 'CUSTOM_DOMAIN_NOT_FOUND',
+      });
       expect(dns.queries(theirs.domainName)).toBe(before);
     });
 
@@ -209,7 +260,9 @@ describe(`mobile SDK custom domains (${backend})`, () => {
 
   it(`limits each app to ${RATE_LIMIT} calls a second (429 with Retry-After), other apps unaffected`, async () => {
     const busy = await createApp(org);
-    const answers = await Promise.all(Array.from({ length: RATE_LIMIT * 2 + 5 }, () => mobile('GET', '/custom-domains/verified', busy)));
+    const answers = await Promise.all(
+      Array.from({ length: RATE_LIMIT * 2 + 5 }, () => mobile('GET', '/custom-domains/verified', busy)),
+    );
     const limited = answers.filter((r) => r.statusCode === 429);
     expect(limited.length).toBeGreaterThan(0);
     expectError(limited[0]!, 429, { code: 'RATE_LIMITED' });

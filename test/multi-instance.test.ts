@@ -50,10 +50,14 @@ describe.runIf(backend === 'services')('two instances', () => {
       );
       return row;
     };
-    await eventually(async () => {
-      const r = await count();
-      return r && Number(r.c) >= perInstance * 2 ? r : undefined;
-    }, 15_000, 'events of both instances in ClickHouse');
+    await eventually(
+      async () => {
+        const r = await count();
+        return r && Number(r.c) >= perInstance * 2 ? r : undefined;
+      },
+      15_000,
+      'events of both instances in ClickHouse',
+    );
     expect(await a.container.bus.drain(10_000)).toBe(true);
     const settled = await count();
     expect(Number(settled!.c)).toBe(perInstance * 2);
@@ -93,10 +97,14 @@ describe.runIf(backend === 'services')('two instances', () => {
       }
       expect(await a.container.bus.drain(10_000)).toBe(true);
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      expect((await a.admin('PUT', `/organizations/${org.id}/webhook`, { url, secret: 'whsec-two-instances-0123' })).statusCode).toBe(200);
+      expect(
+        (await a.admin('PUT', `/organizations/${org.id}/webhook`, { url, secret: 'whsec-two-instances-0123' }))
+          .statusCode,
+      ).toBe(200);
       const created = await a.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/two' });
       const { shortCode } = created.json() as { shortCode: string };
-      const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+      const chrome =
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
       for (let i = 0; i < 5; i++) {
         for (const svc of [a, b]) {
           const visit = await svc.inject({ method: 'GET', url: `/${shortCode}`, headers: { 'user-agent': chrome } });
@@ -129,14 +137,32 @@ describe.runIf(backend === 'services')('two instances', () => {
       const org = await api.createOrganization('Split');
       const created = await api.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/split' });
       const link = created.json() as { id: number; shortCode: string };
-      for (let i = 0; i < 3; i++) expect((await api.inject({ method: 'GET', url: `/${link.shortCode}`, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' } })).statusCode).toBe(302);
+      for (let i = 0; i < 3; i++)
+        expect(
+          (
+            await api.inject({
+              method: 'GET',
+              url: `/${link.shortCode}`,
+              headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' },
+            })
+          ).statusCode,
+        ).toBe(302);
       await api.container.deps.events.flush();
-      const clicks = await eventually(async () => {
-        const [row] = await worker.clickhouse<{ c: string }>('SELECT count() AS c FROM clicks WHERE organization_id = {org:UInt64}', { org: org.id });
-        return Number(row?.c) === 3 && row;
-      }, 15_000, 'the clicks written by the worker');
+      const clicks = await eventually(
+        async () => {
+          const [row] = await worker.clickhouse<{ c: string }>(
+            'SELECT count() AS c FROM clicks WHERE organization_id = {org:UInt64}',
+            { org: org.id },
+          );
+          return Number(row?.c) === 3 && row;
+        },
+        15_000,
+        'the clicks written by the worker',
+      );
       expect(Number(clicks.c)).toBe(3);
-      expect(await worker.container.deps.metrics.get('events_written_total', { table: 'clicks' })).toBeGreaterThanOrEqual(3);
+      expect(
+        await worker.container.deps.metrics.get('events_written_total', { table: 'clicks' }),
+      ).toBeGreaterThanOrEqual(3);
       expect(await api.container.deps.metrics.get('events_written_total', { table: 'clicks' })).toBe(0);
     } finally {
       await api.close();

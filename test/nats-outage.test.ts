@@ -27,9 +27,15 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS unava
 
   it('keeps redirecting, then writes every click exactly once when NATS returns', async () => {
     const org = await svc.createOrganization('NatsOutage');
-    const link = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/n', customAlias: 'natsdown' })).json();
+    const link = (
+      await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/n', customAlias: 'natsdown' })
+    ).json();
     const visit = async () => {
-      const res = await svc.inject({ method: 'GET', url: '/natsdown', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' } });
+      const res = await svc.inject({
+        method: 'GET',
+        url: '/natsdown',
+        headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' },
+      });
       expect(res.statusCode).toBe(302);
     };
     for (let i = 0; i < 5; i++) await visit();

@@ -53,7 +53,8 @@ afterAll(async () => {
   if (namespaces.length === 0) return;
   const nc = await connect({ servers: servicesEnv.natsUrl });
   const jsm = await jetstreamManager(nc);
-  for (const ns of namespaces) for (const s of [`${ns}_EVENTS`, `${ns}_DLQ`]) await jsm.streams.delete(s).catch(() => {});
+  for (const ns of namespaces)
+    for (const s of [`${ns}_EVENTS`, `${ns}_DLQ`]) await jsm.streams.delete(s).catch(() => {});
   await nc.close();
 });
 

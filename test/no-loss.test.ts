@@ -21,7 +21,11 @@ async function createLink(svc: TestService, apiKey: string, alias: string): Prom
 
 async function click(svc: TestService, alias: string, times: number): Promise<void> {
   for (let i = 0; i < times; i++) {
-    const res = await svc.inject({ method: 'GET', url: `/${alias}`, headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0' } });
+    const res = await svc.inject({
+      method: 'GET',
+      url: `/${alias}`,
+      headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0' },
+    });
     expect(res.statusCode).toBe(302);
   }
 }
@@ -50,10 +54,14 @@ describe('ClickHouse refusing inserts for a while', () => {
       // The consumer fails and retries in the meantime; give it a few rounds.
       await new Promise((r) => setTimeout(r, 1500));
       await svc.clickhouse('ATTACH TABLE clicks');
-      const settled = await eventually(async () => {
-        const c = await counts(svc, linkId);
-        return c.rows >= 30 ? c : undefined;
-      }, 30_000, 'clicks after ClickHouse came back');
+      const settled = await eventually(
+        async () => {
+          const c = await counts(svc, linkId);
+          return c.rows >= 30 ? c : undefined;
+        },
+        30_000,
+        'clicks after ClickHouse came back',
+      );
       expect(await svc.container.bus.drain(10_000)).toBe(true);
       expect(await counts(svc, linkId)).toEqual({ rows: 30, unique: 30, total: 30 });
       expect(settled.unique).toBe(settled.rows);

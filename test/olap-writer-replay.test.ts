@@ -21,7 +21,10 @@ import { clickFigures } from './support/click-figures.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const log = createLogger({ level: 'silent', pretty: false });
-const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()), visitor: createVisitorHasher(randomBytes(32)) });
+const routes = createEventTableRoutes({
+  enrich: createClickEnricher(await openGeoLookup()),
+  visitor: createVisitorHasher(randomBytes(32)),
+});
 
 let isolation: Isolation;
 let svc: TestService;
@@ -54,15 +57,27 @@ function clicks(organizationId: number, linkId: number, n: number): EventEnvelop
     type: 'click',
     occurredAt: Date.now(),
     organizationId,
-    data: { linkType: 'url', linkId, host: 'sp.test', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0', ip: '203.0.113.9' },
+    data: {
+      linkType: 'url',
+      linkId,
+      host: 'sp.test',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0',
+      ip: '203.0.113.9',
+    },
   }));
 }
 
-const message = (id: string, events: EventEnvelope[], deliveryCount = 1): BusMessage => ({ id, subject: 'events.click', data: encodeBatch(events), deliveryCount });
+const message = (id: string, events: EventEnvelope[], deliveryCount = 1): BusMessage => ({
+  id,
+  subject: 'events.click',
+  data: encodeBatch(events),
+  deliveryCount,
+});
 const again = (m: BusMessage): BusMessage => ({ ...m, deliveryCount: m.deliveryCount + 1 });
 
 /** The link's clicks as the raw table and each rollup count them. */
-const figures = (organizationId: number, linkId: number) => clickFigures(svc.container.clickhouse.client, organizationId, linkId);
+const figures = (organizationId: number, linkId: number) =>
+  clickFigures(svc.container.clickhouse.client, organizationId, linkId);
 const everywhere = (n: number) => ({ raw: n, totals: n, series15m: n, series1h: n });
 
 /** Writes through a writer whose inserts fail after the raw rows went in. */
@@ -78,7 +93,13 @@ async function cutInsert(write: (messages: BusMessage[]) => Promise<void>, messa
 describe(`an insert cut between the raw rows and the rollups (${backend})`, () => {
   it('is completed when the same batch comes again, and a later repetition counts nothing twice', async () => {
     const org = ++lastOrg;
-    const writer = createOlapWriter({ bus: svc.container.bus, sink: createRowSink(svc.container.clickhouse), routes, log, metrics: createMetrics() });
+    const writer = createOlapWriter({
+      bus: svc.container.bus,
+      sink: createRowSink(svc.container.clickhouse),
+      routes,
+      log,
+      metrics: createMetrics(),
+    });
     const messages = [message(`cut-a-${org}-1`, clicks(org, 1, 40)), message(`cut-a-${org}-2`, clicks(org, 1, 60))];
 
     await cutInsert(writer, messages);
@@ -96,10 +117,13 @@ describe(`an insert cut between the raw rows and the rollups (${backend})`, () =
     const org = ++lastOrg;
     const realSink = createRowSink(svc.container.clickhouse);
     const tokens: string[][] = [];
-    const sink = { ...realSink, insert: async (table: string, rows: Record<string, unknown>[], token: string) => {
-      tokens.at(-1)!.push(token);
-      await realSink.insert(table, rows, token);
-    } };
+    const sink = {
+      ...realSink,
+      insert: async (table: string, rows: Record<string, unknown>[], token: string) => {
+        tokens.at(-1)!.push(token);
+        await realSink.insert(table, rows, token);
+      },
+    };
     const writer = createOlapWriter({ bus: svc.container.bus, sink, routes, log, metrics: createMetrics() });
     const write = (messages: BusMessage[]) => {
       tokens.push([]);
@@ -126,7 +150,14 @@ describe(`an insert cut between the raw rows and the rollups (${backend})`, () =
   it('inserts a group again as it was: without the redelivered events its first insert left out as written', async () => {
     const org = ++lastOrg;
     // No wait for the rest of a group back in part: here its rest was acknowledged and never comes.
-    const writer = createOlapWriter({ bus: svc.container.bus, sink: createRowSink(svc.container.clickhouse), routes, log, metrics: createMetrics(), groupWaitMs: 0 });
+    const writer = createOlapWriter({
+      bus: svc.container.bus,
+      sink: createRowSink(svc.container.clickhouse),
+      routes,
+      log,
+      metrics: createMetrics(),
+      groupWaitMs: 0,
+    });
     const written = [message(`cut-d-${org}-1`, clicks(org, 4, 10)), message(`cut-d-${org}-2`, clicks(org, 4, 5))];
     const fresh = message(`cut-d-${org}-3`, clicks(org, 4, 6));
     await writer(written);
@@ -143,8 +174,18 @@ describe(`an insert cut between the raw rows and the rollups (${backend})`, () =
 
   it('waits for the rest of a cut group that is back only in part, then completes it', async () => {
     const org = ++lastOrg;
-    const writer = createOlapWriter({ bus: svc.container.bus, sink: createRowSink(svc.container.clickhouse), routes, log, metrics: createMetrics() });
-    const cut = [message(`cut-e-${org}-1`, clicks(org, 5, 12)), message(`cut-e-${org}-2`, clicks(org, 5, 8)), message(`cut-e-${org}-3`, clicks(org, 5, 5))];
+    const writer = createOlapWriter({
+      bus: svc.container.bus,
+      sink: createRowSink(svc.container.clickhouse),
+      routes,
+      log,
+      metrics: createMetrics(),
+    });
+    const cut = [
+      message(`cut-e-${org}-1`, clicks(org, 5, 12)),
+      message(`cut-e-${org}-2`, clicks(org, 5, 8)),
+      message(`cut-e-${org}-3`, clicks(org, 5, 5)),
+    ];
     const later = message(`cut-e-${org}-4`, clicks(org, 5, 3));
     await cutInsert(writer, cut);
     expect((await figures(org, 5)).raw).toBe(25);
@@ -160,7 +201,14 @@ describe(`an insert cut between the raw rows and the rollups (${backend})`, () =
 
   it('writes a group that is back only in part from the raw table, each event once, once its rest is given up', async () => {
     const org = ++lastOrg;
-    const writer = createOlapWriter({ bus: svc.container.bus, sink: createRowSink(svc.container.clickhouse), routes, log, metrics: createMetrics(), groupWaitMs: 300 });
+    const writer = createOlapWriter({
+      bus: svc.container.bus,
+      sink: createRowSink(svc.container.clickhouse),
+      routes,
+      log,
+      metrics: createMetrics(),
+      groupWaitMs: 300,
+    });
     const first = message(`cut-c-${org}-1`, clicks(org, 3, 10));
     const second = message(`cut-c-${org}-2`, clicks(org, 3, 15));
     // The whole store away: nothing of the group went in.
@@ -192,7 +240,9 @@ describe(`an insert cut between the raw rows and the rollups (${backend})`, () =
       .map((t) => /\bTO\s+`?[\w]+`?\.`?(\w+)`?/i.exec(t.create_table_query)?.[1] ?? `${t.name}: no TO table`);
     const written = [...new Set([...Object.values(routes).map((r) => r.table), ...viewTargets])].sort();
     expect(viewTargets.length).toBeGreaterThan(5);
-    const withoutWindow = written.filter((name) => !/non_replicated_deduplication_window = [1-9]/.test(byName.get(name)?.create_table_query ?? ''));
+    const withoutWindow = written.filter(
+      (name) => !/non_replicated_deduplication_window = [1-9]/.test(byName.get(name)?.create_table_query ?? ''),
+    );
     expect(withoutWindow).toEqual([]);
   });
 });

@@ -20,7 +20,10 @@ import { randomBytes } from 'node:crypto';
 import { createVisitorHasher } from '../src/ingest/visitors.js';
 
 const log = createLogger({ level: 'silent', pretty: false });
-const routes = createEventTableRoutes({ enrich: createClickEnricher(await openGeoLookup()), visitor: createVisitorHasher(randomBytes(32)) });
+const routes = createEventTableRoutes({
+  enrich: createClickEnricher(await openGeoLookup()),
+  visitor: createVisitorHasher(randomBytes(32)),
+});
 
 let isolation: Isolation;
 let svc: TestService;
@@ -43,7 +46,14 @@ function click(organizationId: number, linkId: number, data: Record<string, unkn
     type: 'click',
     occurredAt: Date.now(),
     organizationId,
-    data: { linkType: 'url', linkId, host: 'sp.test', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0', ip: '203.0.113.7', ...data },
+    data: {
+      linkType: 'url',
+      linkId,
+      host: 'sp.test',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0',
+      ip: '203.0.113.7',
+      ...data,
+    },
   };
 }
 
@@ -115,7 +125,14 @@ describe(`splitting a refused insert (${backend})`, () => {
 
     expect(await counts(org, linkId)).toEqual({ rows: 300, unique: 300, total: 300 });
     expect(letters).toHaveLength(4);
-    const byEvent = new Map(letters.map((l) => [decodeBatch(l.message.data).events.map((e) => e.eventId).join(), l]));
+    const byEvent = new Map(
+      letters.map((l) => [
+        decodeBatch(l.message.data)
+          .events.map((e) => e.eventId)
+          .join(),
+        l,
+      ]),
+    );
     for (const event of bad) {
       const letter = byEvent.get(event.eventId);
       expect(letter, `dead letter of ${event.eventId}`).toBeDefined();
@@ -124,16 +141,25 @@ describe(`splitting a refused insert (${backend})`, () => {
       expect(letter!.message.subject).toBe('events.click');
       expect(decodeBatch(letter!.message.data).events).toEqual([event]);
     }
-    for (const event of refused) expect(byEvent.get(event.eventId)!.reason).toMatch(/^ClickHouse refused the row for clicks: .*(CANNOT_PARSE|Cannot parse|Unsigned type)/i);
-    expect(byEvent.get(malformed[0]!.eventId)!.reason).toBe('text in column host of clicks is not well-formed UTF-16 (a lone surrogate)');
-    expect(byEvent.get(malformed[1]!.eventId)!.reason).toBe('text in column tracker of clicks is not well-formed UTF-16 (a lone surrogate)');
+    for (const event of refused)
+      expect(byEvent.get(event.eventId)!.reason).toMatch(
+        /^ClickHouse refused the row for clicks: .*(CANNOT_PARSE|Cannot parse|Unsigned type)/i,
+      );
+    expect(byEvent.get(malformed[0]!.eventId)!.reason).toBe(
+      'text in column host of clicks is not well-formed UTF-16 (a lone surrogate)',
+    );
+    expect(byEvent.get(malformed[1]!.eventId)!.reason).toBe(
+      'text in column tracker of clicks is not well-formed UTF-16 (a lone surrogate)',
+    );
     expect(await metrics.get('events_dead_lettered_total', { reason: 'refused' })).toBe(2);
     expect(await metrics.get('events_dead_lettered_total', { reason: 'malformed' })).toBe(2);
     expect(await metrics.get('events_written_total', { table: 'clicks' })).toBe(300);
     // Each part of the split has a token of its own, not the whole's.
     expect(new Set(tokens).size).toBe(tokens.length);
     // ClickHouse names the row it stopped at: about two inserts per refused row, not one per row.
-    console.log(`${events.length} rows with ${refused.length} refused by ClickHouse and ${malformed.length} malformed: ${tokens.length} inserts`);
+    console.log(
+      `${events.length} rows with ${refused.length} refused by ClickHouse and ${malformed.length} malformed: ${tokens.length} inserts`,
+    );
     expect(tokens.length).toBeLessThanOrEqual(1 + 2 * refused.length);
 
     // The same batch again, as it was (a lost ack), and then redelivered: nothing counted twice.
@@ -149,13 +175,22 @@ describe(`splitting a refused insert (${backend})`, () => {
     const orgA = ++lastOrg;
     const orgB = ++lastOrg;
     const apiRequest = (organizationId: number, status: unknown): EventEnvelope => ({
-      eventId: uuidv7(), type: 'api_request', occurredAt: Date.now(), organizationId,
+      eventId: uuidv7(),
+      type: 'api_request',
+      occurredAt: Date.now(),
+      organizationId,
       data: { apiKeyId: 1, method: 'GET', route: '/x', status, durationMs: 1, ip: '203.0.113.1', requestId: 'r' },
     });
     // status is a UInt16: -1 cannot be inserted.
     const events = [click(orgA, 5), apiRequest(orgA, 200), apiRequest(orgB, -1), click(orgB, 6), apiRequest(orgB, 201)];
     const { letters, bus } = recordDeadLetters(svc.container.bus);
-    const writer = createOlapWriter({ bus, sink: createRowSink(svc.container.clickhouse), routes, log, metrics: createMetrics() });
+    const writer = createOlapWriter({
+      bus,
+      sink: createRowSink(svc.container.clickhouse),
+      routes,
+      log,
+      metrics: createMetrics(),
+    });
     await writer([{ id: `mixed-${orgA}`, subject: 'events.api_request', data: encodeBatch(events), deliveryCount: 1 }]);
     expect((await counts(orgA, 5)).rows).toBe(1);
     expect((await counts(orgB, 6)).rows).toBe(1);
@@ -163,7 +198,10 @@ describe(`splitting a refused insert (${backend})`, () => {
       'SELECT toString(organization_id) AS org, status FROM api_requests WHERE organization_id IN ({a:UInt64}, {b:UInt64}) ORDER BY status',
       { a: orgA, b: orgB },
     );
-    expect(requests).toEqual([{ org: String(orgA), status: 200 }, { org: String(orgB), status: 201 }]);
+    expect(requests).toEqual([
+      { org: String(orgA), status: 200 },
+      { org: String(orgB), status: 201 },
+    ]);
     expect(letters.map((l) => l.message.id)).toEqual([`mixed-${orgA}:${events[2]!.eventId}`]);
     expect(letters[0]!.reason).toMatch(/ClickHouse refused the row for api_requests/);
   });
@@ -195,7 +233,12 @@ describe(`splitting a refused insert (${backend})`, () => {
     };
     const { letters, bus } = recordDeadLetters(svc.container.bus);
     const writer = createOlapWriter({ bus, sink, routes, log, metrics: createMetrics() });
-    const message: BusMessage = { id: `halves-${org}`, subject: 'events.click', data: encodeBatch(events), deliveryCount: 1 };
+    const message: BusMessage = {
+      id: `halves-${org}`,
+      subject: 'events.click',
+      data: encodeBatch(events),
+      deliveryCount: 1,
+    };
     await writer([message]);
     expect(await counts(org, linkId)).toEqual({ rows: 200, unique: 200, total: 200 });
     expect(letters.map((l) => l.message.id).sort()).toEqual(bad.map((e) => `${message.id}:${e.eventId}`).sort());

@@ -32,7 +32,8 @@ beforeAll(async () => {
   expect(res.statusCode, res.body).toBe(200);
   doc = res.json();
   operations = Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, path, op })));
+    Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, path, op })),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -54,9 +55,18 @@ const success = (o: Operation): [string, Json] | undefined =>
 /** Whether `value` matches `schema` (refs to components resolved), as zod reads JSON Schema 2020-12. */
 function matches(schema: Json, value: unknown): string | undefined {
   const local = (v: unknown): Json => JSON.parse(JSON.stringify(v).replaceAll('"#/components/schemas/', '"#/$defs/'));
-  const zod = z.fromJSONSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...local(schema), $defs: local(doc.components?.schemas ?? {}) });
+  const zod = z.fromJSONSchema({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    ...local(schema),
+    $defs: local(doc.components?.schemas ?? {}),
+  });
   const result = zod.safeParse(value);
-  return result.success ? undefined : result.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+  return result.success
+    ? undefined
+    : result.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ');
 }
 
 describe('the OpenAPI document served at /openapi.json', () => {
@@ -66,20 +76,32 @@ describe('the OpenAPI document served at /openapi.json', () => {
   });
 
   it('gives every operation a unique camelCase operationId', () => {
-    expect(offenders(({ op }) => !/^[a-z][a-zA-Z0-9]*$/.test(op.operationId ?? '') && `operationId ${op.operationId}`), 'operations without a camelCase operationId').toEqual([]);
+    expect(
+      offenders(({ op }) => !/^[a-z][a-zA-Z0-9]*$/.test(op.operationId ?? '') && `operationId ${op.operationId}`),
+      'operations without a camelCase operationId',
+    ).toEqual([]);
     const seen = new Map<string, string>();
-    expect(offenders(({ name, op }) => {
-      const first = seen.get(op.operationId);
-      seen.set(op.operationId, first ?? name);
-      return first !== undefined && `operationId ${op.operationId} is also ${first}'s`;
-    }), 'duplicate operationIds').toEqual([]);
+    expect(
+      offenders(({ name, op }) => {
+        const first = seen.get(op.operationId);
+        seen.set(op.operationId, first ?? name);
+        return first !== undefined && `operationId ${op.operationId} is also ${first}'s`;
+      }),
+      'duplicate operationIds',
+    ).toEqual([]);
   });
 
   it('names no operation in the operationId and example tables that the app no longer serves', () => {
     const served = new Set(operations.map((o) => o.name));
-    expect(Object.keys(OPERATION_IDS).filter((name) => !served.has(name)), 'stale operationId table entries').toEqual([]);
+    expect(
+      Object.keys(OPERATION_IDS).filter((name) => !served.has(name)),
+      'stale operationId table entries',
+    ).toEqual([]);
     const serviceIds = new Set(operations.filter(isService).map((o) => o.op.operationId));
-    expect(Object.keys(SERVICE_EXAMPLES).filter((id) => !serviceIds.has(id)), 'examples of no Service API operation').toEqual([]);
+    expect(
+      Object.keys(SERVICE_EXAMPLES).filter((id) => !serviceIds.has(id)),
+      'examples of no Service API operation',
+    ).toEqual([]);
   });
 
   it('keeps the names clients are generated with', () => {
@@ -92,36 +114,55 @@ describe('the OpenAPI document served at /openapi.json', () => {
       match: idOf('GET /api/v1/sdk/mobile/deeplink/match'),
       identify: idOf('POST /api/v1/cross-platform/identify'),
     }).toEqual({
-      create: 'createShortUrl', list: 'listShortUrls', stats: 'getShortUrlStats', campaign: 'updateCampaign',
-      match: 'matchDeepLink', identify: 'identifyUser',
+      create: 'createShortUrl',
+      list: 'listShortUrls',
+      stats: 'getShortUrlStats',
+      campaign: 'updateCampaign',
+      match: 'matchDeepLink',
+      identify: 'identifyUser',
     });
   });
 
   it('gives every operation a summary', () => {
-    expect(offenders(({ op }) => !(typeof op.summary === 'string' && op.summary.trim()) && 'no summary'), 'operations without a summary').toEqual([]);
+    expect(
+      offenders(({ op }) => !(typeof op.summary === 'string' && op.summary.trim()) && 'no summary'),
+      'operations without a summary',
+    ).toEqual([]);
   });
 
   it('tags every operation with exactly one tag of the declared tag set, each declared tag described and used', () => {
     const declared = (doc.tags ?? []) as Json[];
     const names = declared.map((t) => t.name as string);
     expect(new Set(names).size, 'tags declared twice').toBe(names.length);
-    expect(declared.filter((t) => !(typeof t.description === 'string' && t.description.trim())).map((t) => t.name), 'tags without a description').toEqual([]);
-    expect(offenders(({ op }) => {
-      const tags = (op.tags ?? []) as string[];
-      if (tags.length !== 1) return `${tags.length} tags (${tags.join(', ')})`;
-      return !names.includes(tags[0]!) && `undeclared tag ${tags[0]}`;
-    }), 'operations without exactly one declared tag').toEqual([]);
+    expect(
+      declared.filter((t) => !(typeof t.description === 'string' && t.description.trim())).map((t) => t.name),
+      'tags without a description',
+    ).toEqual([]);
+    expect(
+      offenders(({ op }) => {
+        const tags = (op.tags ?? []) as string[];
+        if (tags.length !== 1) return `${tags.length} tags (${tags.join(', ')})`;
+        return !names.includes(tags[0]!) && `undeclared tag ${tags[0]}`;
+      }),
+      'operations without exactly one declared tag',
+    ).toEqual([]);
     const used = new Set(operations.flatMap(({ op }) => op.tags ?? []));
-    expect(names.filter((name) => !used.has(name)), 'declared tags no operation carries').toEqual([]);
+    expect(
+      names.filter((name) => !used.has(name)),
+      'declared tags no operation carries',
+    ).toEqual([]);
   });
 
   it('states the security of every operation with declared schemes', () => {
     const schemes = Object.keys(doc.components?.securitySchemes ?? {});
-    expect(offenders(({ op }) => {
-      if (!Array.isArray(op.security)) return 'no security statement';
-      const unknown = (op.security as Json[]).flatMap((r) => Object.keys(r)).filter((s) => !schemes.includes(s));
-      return unknown.length > 0 && `undeclared schemes ${unknown.join(', ')}`;
-    }), 'operations whose security is not stated').toEqual([]);
+    expect(
+      offenders(({ op }) => {
+        if (!Array.isArray(op.security)) return 'no security statement';
+        const unknown = (op.security as Json[]).flatMap((r) => Object.keys(r)).filter((s) => !schemes.includes(s));
+        return unknown.length > 0 && `undeclared schemes ${unknown.join(', ')}`;
+      }),
+      'operations whose security is not stated',
+    ).toEqual([]);
     const name = (n: string) => operations.find((o) => o.name === n)?.op.security;
     expect(name('POST /api/v1/service/urls')).toEqual([{ apiKey: [] }]);
     expect(name('GET /api/v1/sdk/mobile/deeplink/match')).toEqual([{ appId: [], mobileAppKey: [] }]);
@@ -129,19 +170,43 @@ describe('the OpenAPI document served at /openapi.json', () => {
   });
 
   it('documents the error body on every 4xx, a 400 wherever input is validated and a 401 wherever credentials are needed', () => {
-    expect(offenders(({ op }) => {
-      const wrong = Object.entries(op.responses as Record<string, Json>)
-        .filter(([status, response]) => status.startsWith('4') && json(response)?.schema?.$ref !== '#/components/schemas/ErrorBody')
-        .map(([status]) => status);
-      return wrong.length > 0 && `${wrong.join(', ')} without the error body`;
-    }), 'error answers without the error body').toEqual([]);
-    expect(offenders(({ op }) => (op.parameters?.length || op.requestBody) && !op.responses['400'] && 'takes input but documents no 400'), 'operations missing a 400').toEqual([]);
-    expect(offenders(({ op }) =>
-      (op.security as Json[]).some((r) => Object.keys(r).length > 0) && !op.responses['401'] && 'needs credentials but documents no 401'), 'operations missing a 401').toEqual([]);
-    expect(offenders(({ op }) => {
-      const vague = Object.entries(op.responses as Record<string, Json>).filter(([, r]) => !r.description || r.description === 'Default Response').map(([s]) => s);
-      return vague.length > 0 && `answers ${vague.join(', ')} not described`;
-    }), 'answers without a description').toEqual([]);
+    expect(
+      offenders(({ op }) => {
+        const wrong = Object.entries(op.responses as Record<string, Json>)
+          .filter(
+            ([status, response]) =>
+              status.startsWith('4') && json(response)?.schema?.$ref !== '#/components/schemas/ErrorBody',
+          )
+          .map(([status]) => status);
+        return wrong.length > 0 && `${wrong.join(', ')} without the error body`;
+      }),
+      'error answers without the error body',
+    ).toEqual([]);
+    expect(
+      offenders(
+        ({ op }) =>
+          (op.parameters?.length || op.requestBody) && !op.responses['400'] && 'takes input but documents no 400',
+      ),
+      'operations missing a 400',
+    ).toEqual([]);
+    expect(
+      offenders(
+        ({ op }) =>
+          (op.security as Json[]).some((r) => Object.keys(r).length > 0) &&
+          !op.responses['401'] &&
+          'needs credentials but documents no 401',
+      ),
+      'operations missing a 401',
+    ).toEqual([]);
+    expect(
+      offenders(({ op }) => {
+        const vague = Object.entries(op.responses as Record<string, Json>)
+          .filter(([, r]) => !r.description || r.description === 'Default Response')
+          .map(([s]) => s);
+        return vague.length > 0 && `answers ${vague.join(', ')} not described`;
+      }),
+      'answers without a description',
+    ).toEqual([]);
   });
 
   it('shows a request and a response example on every Service API operation, each matching its schema', () => {
@@ -185,7 +250,9 @@ describe('the OpenAPI document served at /openapi.json', () => {
 
   it('keeps no component schema that nothing refers to', () => {
     const text = JSON.stringify(doc.paths) + JSON.stringify(doc.components?.schemas ?? {});
-    const unused = Object.keys(doc.components?.schemas ?? {}).filter((name) => !text.includes(`"#/components/schemas/${name}"`));
+    const unused = Object.keys(doc.components?.schemas ?? {}).filter(
+      (name) => !text.includes(`"#/components/schemas/${name}"`),
+    );
     expect(unused, 'unused components').toEqual([]);
   });
 });

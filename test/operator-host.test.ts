@@ -23,17 +23,27 @@ let svc: TestService;
 let apiKey: string;
 let campaignAlias: string;
 
-const get = (url: string, host: string, headers: Record<string, string> = {}) => svc.inject({ method: 'GET', url, headers: { host, ...headers } });
+const get = (url: string, host: string, headers: Record<string, string> = {}) =>
+  svc.inject({ method: 'GET', url, headers: { host, ...headers } });
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 beforeAll(async () => {
   isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example', OPERATOR_HOSTS: 'signpost.monitoring.svc' });
+  svc = await startService(isolation, {
+    PUBLIC_BASE_URL: 'https://sgnp.example',
+    OPERATOR_HOSTS: 'signpost.monitoring.svc',
+  });
   const org = await svc.createOrganization('Acme', 'PRO');
   apiKey = org.apiKey;
-  const domain = (await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: DOMAIN })).json() as { id: number };
+  const domain = (
+    await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: DOMAIN })
+  ).json() as { id: number };
   expect((await svc.admin('PUT', `/custom-domains/${domain.id}/status`, { status: 'VERIFIED' })).statusCode).toBe(200);
-  const campaign = await svc.service('POST', '/campaigns', apiKey, { name: 'Sale', originalUrl: 'https://acme-shop.com/sale', customDomainName: DOMAIN });
+  const campaign = await svc.service('POST', '/campaigns', apiKey, {
+    name: 'Sale',
+    originalUrl: 'https://acme-shop.com/sale',
+    customDomainName: DOMAIN,
+  });
   expect(campaign.statusCode, campaign.body).toBe(201);
   campaignAlias = (campaign.json() as { alias: string }).alias;
 });
@@ -55,7 +65,18 @@ describe('operator surfaces', () => {
   });
 
   it('answer on the service host, to probes by address or service name, and on OPERATOR_HOSTS', async () => {
-    for (const host of ['sgnp.example', 'SGNP.example:443', '127.0.0.1:8080', '[::1]:8080', 'localhost', '10.1.2.3:8080', 'signpost:8080', 'signpost.monitoring.svc', 'signpost.prod.svc.cluster.local:8080', 'metrics.internal']) {
+    for (const host of [
+      'sgnp.example',
+      'SGNP.example:443',
+      '127.0.0.1:8080',
+      '[::1]:8080',
+      'localhost',
+      '10.1.2.3:8080',
+      'signpost:8080',
+      'signpost.monitoring.svc',
+      'signpost.prod.svc.cluster.local:8080',
+      'metrics.internal',
+    ]) {
       for (const { url, auth } of OPERATOR) {
         const res = await get(url, host, auth ? admin : {});
         expect(res.statusCode, `${url} on ${host}: ${res.body.slice(0, 200)}`).toBe(200);
@@ -64,7 +85,9 @@ describe('operator surfaces', () => {
   });
 
   it('leave the custom domain its links, /healthz and the customer APIs', async () => {
-    const click = await get(`/${campaignAlias}`, DOMAIN, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/122.0.0.0 Safari/537.36' });
+    const click = await get(`/${campaignAlias}`, DOMAIN, {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/122.0.0.0 Safari/537.36',
+    });
     expect(click.statusCode, click.body).toBe(302);
     expect(click.headers.location).toBe('https://acme-shop.com/sale');
     expect((await get('/healthz', DOMAIN)).statusCode).toBe(200);

@@ -7,7 +7,8 @@ import { expectError } from './support/error-body.js';
 import { launchChromium } from './support/mobile-browser.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const DOMAIN = 'go.english-shop.example';
 
 let isolation: Isolation;
@@ -16,7 +17,10 @@ let base: string;
 let browser: Browser | undefined;
 const orgs: Record<'ko' | 'en' | 'ja', { id: number; apiKey: string }> = {} as never;
 
-async function createLink(language: 'ko' | 'en' | 'ja', body: Record<string, unknown>): Promise<{ id: number; shortCode: string }> {
+async function createLink(
+  language: 'ko' | 'en' | 'ja',
+  body: Record<string, unknown>,
+): Promise<{ id: number; shortCode: string }> {
   const res = await svc.service('POST', '/urls', orgs[language].apiKey, { url: 'https://shop.example/item', ...body });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: number; shortCode: string };
@@ -30,7 +34,11 @@ async function expiredLink(language: 'ko' | 'en' | 'ja'): Promise<string> {
 }
 
 const visit = (path: string, acceptLanguage?: string, host = 'sgnp.example') =>
-  svc.inject({ method: 'GET', url: path, headers: { host, 'user-agent': CHROME, ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) } });
+  svc.inject({
+    method: 'GET',
+    url: path,
+    headers: { host, 'user-agent': CHROME, ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) },
+  });
 
 const langOf = (html: string) => /<html lang="([a-z]+)"/.exec(html)?.[1];
 
@@ -45,7 +53,9 @@ beforeAll(async () => {
       expect(set.json()).toMatchObject({ defaultLanguage: language });
     }
   }
-  const domain = (await svc.admin('POST', `/organizations/${orgs.en.id}/custom-domains`, { domainName: DOMAIN })).json() as { id: number };
+  const domain = (
+    await svc.admin('POST', `/organizations/${orgs.en.id}/custom-domains`, { domainName: DOMAIN })
+  ).json() as { id: number };
   expect((await svc.admin('PUT', `/custom-domains/${domain.id}/status`, { status: 'VERIFIED' })).statusCode).toBe(200);
   base = await svc.container.listen();
 });
@@ -106,13 +116,19 @@ describe('visitor pages follow Accept-Language', () => {
   });
 
   it('refuses a default language we do not speak', async () => {
-    expectError(await svc.admin('PUT', `/organizations/${orgs.ko.id}/language`, { defaultLanguage: 'fr' }), 400, { code: 'VALIDATION_FAILED', field: 'defaultLanguage' });
+    expectError(await svc.admin('PUT', `/organizations/${orgs.ko.id}/language`, { defaultLanguage: 'fr' }), 400, {
+      code: 'VALIDATION_FAILED',
+      field: 'defaultLanguage',
+    });
   });
 
   it('in a browser set to Japanese, then to English, the interstitial reads in that language', async () => {
     const link = await createLink('ko', { showAdPage: true, title: null });
     browser ??= await launchChromium();
-    for (const [locale, lang, button] of [['ja-JP', 'ja', '続ける'], ['en-US', 'en', 'Continue']] as const) {
+    for (const [locale, lang, button] of [
+      ['ja-JP', 'ja', '続ける'],
+      ['en-US', 'en', 'Continue'],
+    ] as const) {
       const context = await browser.newContext({ locale, userAgent: CHROME });
       const page = await context.newPage();
       const res = await page.goto(`${base}/${link.shortCode}`);

@@ -14,7 +14,8 @@ import { linksOf, startService } from './support/service-process.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
-const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+const BROWSER =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const MINUTES = 60_000;
 
 let isolation: Isolation;
@@ -25,11 +26,19 @@ const folders: string[] = [];
 async function productionFolder(npmFlags: string[]): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-prod-'));
   folders.push(dir);
-  await run(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--out', path.join(dir, 'dist')], { cwd: root, timeout: 5 * MINUTES });
-  for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(root, file), path.join(dir, file));
+  await run(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--out', path.join(dir, 'dist')], {
+    cwd: root,
+    timeout: 5 * MINUTES,
+  });
+  for (const file of ['package.json', 'package-lock.json'])
+    fs.copyFileSync(path.join(root, file), path.join(dir, file));
   fs.cpSync(path.join(root, 'sql'), path.join(dir, 'sql'), { recursive: true });
   // From npm's cache when it holds the packages (CI's `npm ci` filled it); no install scripts, as in the image.
-  await run('npm', ['ci', '--omit=dev', ...npmFlags, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, timeout: 10 * MINUTES });
+  await run(
+    'npm',
+    ['ci', '--omit=dev', ...npmFlags, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
+    { cwd: dir, timeout: 10 * MINUTES },
+  );
   return dir;
 }
 
@@ -40,7 +49,10 @@ async function expectServes(address: string, name: string): Promise<void> {
   expect(await health.json()).toEqual({ status: 'ok' });
 
   await linksOf(address, name, 'prod', 1);
-  const click = await fetch(`${address}/prod0`, { redirect: 'manual', headers: { 'user-agent': BROWSER, accept: 'text/html' } });
+  const click = await fetch(`${address}/prod0`, {
+    redirect: 'manual',
+    headers: { 'user-agent': BROWSER, accept: 'text/html' },
+  });
   expect(click.status).toBe(302);
   expect(click.headers.get('location')).toBe('https://example.com/prod0');
 
@@ -62,33 +74,57 @@ afterAll(async () => {
 });
 
 describe(`the compiled service on production dependencies only (${backend})`, () => {
-  it('starts with node dist/main.js, answers /healthz and redirects a short link; LOG_PRETTY falls back to JSON with a warning', async () => {
-    const dir = await productionFolder([]);
-    expect(fs.existsSync(path.join(dir, 'node_modules', 'tsx')), 'tsx is a development dependency').toBe(false);
-    expect(fs.existsSync(path.join(dir, 'node_modules', 'esbuild')), 'esbuild is a development dependency').toBe(false);
-    expect(fs.existsSync(path.join(dir, 'node_modules', 'pino-pretty')), 'pino-pretty is a development dependency').toBe(false);
+  it(
+    'starts with node dist/main.js, answers /healthz and redirects a short link; LOG_PRETTY falls back to JSON with a warning',
+    async () => {
+      const dir = await productionFolder([]);
+      expect(fs.existsSync(path.join(dir, 'node_modules', 'tsx')), 'tsx is a development dependency').toBe(false);
+      expect(fs.existsSync(path.join(dir, 'node_modules', 'esbuild')), 'esbuild is a development dependency').toBe(
+        false,
+      );
+      expect(
+        fs.existsSync(path.join(dir, 'node_modules', 'pino-pretty')),
+        'pino-pretty is a development dependency',
+      ).toBe(false);
 
-    const service = await startService({ ...isolation, env: { ...isolation.env, LOG_PRETTY: 'true' } }, children, [process.execPath, path.join(dir, 'dist', 'main.js')]);
-    expect(service.output()).toContain('pino-pretty (a development dependency) is not installed: logging JSON');
-    await expectServes(service.address, 'Compiled');
-    service.child.kill('SIGTERM');
-  }, 20 * MINUTES);
+      const service = await startService({ ...isolation, env: { ...isolation.env, LOG_PRETTY: 'true' } }, children, [
+        process.execPath,
+        path.join(dir, 'dist', 'main.js'),
+      ]);
+      expect(service.output()).toContain('pino-pretty (a development dependency) is not installed: logging JSON');
+      await expectServes(service.address, 'Compiled');
+      service.child.kill('SIGTERM');
+    },
+    20 * MINUTES,
+  );
 
-  it('without the optional embedded ClickHouse and without CLICKHOUSE_URL, refuses to start and says what to set', async () => {
-    const dir = await productionFolder(['--omit=optional']);
-    expect(fs.existsSync(path.join(dir, 'node_modules', 'chdb'))).toBe(false);
-    const { CLICKHOUSE_URL: _server, ...env } = isolation.env;
-    const child = spawn(process.execPath, [path.join(dir, 'dist', 'main.js')], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, DATA_DIR: fs.mkdtempSync(path.join(dir, 'data-')), PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(2);
-    expect(stderr).toContain('CLICKHOUSE_URL is not set and the embedded ClickHouse engine (the optional package chdb) is not installed');
-  }, 20 * MINUTES);
+  it(
+    'without the optional embedded ClickHouse and without CLICKHOUSE_URL, refuses to start and says what to set',
+    async () => {
+      const dir = await productionFolder(['--omit=optional']);
+      expect(fs.existsSync(path.join(dir, 'node_modules', 'chdb'))).toBe(false);
+      const { CLICKHOUSE_URL: _server, ...env } = isolation.env;
+      const child = spawn(process.execPath, [path.join(dir, 'dist', 'main.js')], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...env,
+          DATA_DIR: fs.mkdtempSync(path.join(dir, 'data-')),
+          PORT: '0',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        'CLICKHOUSE_URL is not set and the embedded ClickHouse engine (the optional package chdb) is not installed',
+      );
+    },
+    20 * MINUTES,
+  );
 });
 
 const BASE_IMAGE = 'node:24-bookworm-slim';
@@ -121,14 +157,28 @@ describe.runIf(backend === 'embedded')('the container image', () => {
     await run('docker', ['rmi', '-f', tag]).catch(() => {});
   });
 
-  it('builds, starts on the embedded engines, answers /healthz and redirects a short link', async (ctx) => {
-    const missing = await dockerMissing();
-    ctx.skip(missing !== undefined, missing);
-    await run('docker', ['build', '-t', tag, '.'], { cwd: root, timeout: 30 * MINUTES, maxBuffer: 64 * 1024 * 1024 });
-    container = (await run('docker', ['run', '-d', '-p', '127.0.0.1::8080', '-e', `SIGNPOST_ADMIN_TOKEN=${ADMIN_TOKEN}`, tag])).stdout.trim();
-    const port = (await run('docker', ['port', container, '8080/tcp'])).stdout.trim().split('\n')[0]!.split(':').at(-1);
-    const address = `http://127.0.0.1:${port}`;
-    await eventually(async () => (await fetch(`${address}/healthz`)).ok, 3 * MINUTES, 'the container to answer /healthz');
-    await expectServes(address, 'Contained');
-  }, 40 * MINUTES);
+  it(
+    'builds, starts on the embedded engines, answers /healthz and redirects a short link',
+    async (ctx) => {
+      const missing = await dockerMissing();
+      ctx.skip(missing !== undefined, missing);
+      await run('docker', ['build', '-t', tag, '.'], { cwd: root, timeout: 30 * MINUTES, maxBuffer: 64 * 1024 * 1024 });
+      container = (
+        await run('docker', ['run', '-d', '-p', '127.0.0.1::8080', '-e', `SIGNPOST_ADMIN_TOKEN=${ADMIN_TOKEN}`, tag])
+      ).stdout.trim();
+      const port = (await run('docker', ['port', container, '8080/tcp'])).stdout
+        .trim()
+        .split('\n')[0]!
+        .split(':')
+        .at(-1);
+      const address = `http://127.0.0.1:${port}`;
+      await eventually(
+        async () => (await fetch(`${address}/healthz`)).ok,
+        3 * MINUTES,
+        'the container to answer /healthz',
+      );
+      await expectServes(address, 'Contained');
+    },
+    40 * MINUTES,
+  );
 });

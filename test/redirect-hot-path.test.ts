@@ -35,7 +35,9 @@ Promise.all(Array.from({ length: 8 }, worker)).then(() => { console.log(redirect
 `;
 
 async function fromAnotherProcess(base: string, count: number, aliases: string[]): Promise<number> {
-  const child = spawn(process.execPath, ['-e', CLIENT, base, String(count), ...aliases], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', CLIENT, base, String(count), ...aliases], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (chunk) => (out += chunk));
   await new Promise((resolve) => child.once('exit', resolve));
@@ -85,7 +87,8 @@ describe(`the redirect's hot path (${backend})`, () => {
   it('answers cached links without a PostgreSQL query per click, and counts every click', async () => {
     const org = await svc.createOrganization('Hot path', 'ENTERPRISE');
     const aliases = Array.from({ length: LINKS }, (_, i) => `hot${i}`);
-    for (const alias of aliases) await svc.service('POST', '/urls', org.apiKey, { url: `https://example.com/${alias}`, customAlias: alias });
+    for (const alias of aliases)
+      await svc.service('POST', '/urls', org.apiKey, { url: `https://example.com/${alias}`, customAlias: alias });
     // One click each puts the links in the cache.
     expect(await fromAnotherProcess(base, LINKS, aliases)).toBe(LINKS);
     await svc.container.deps.events.flush();
@@ -100,32 +103,61 @@ describe(`the redirect's hot path (${backend})`, () => {
 
     await svc.container.deps.events.flush();
     expect(await svc.container.bus.drain(30_000)).toBe(true);
-    const counted = await eventually(async () => {
-      const [row] = await svc.clickhouse<{ c: string }>('SELECT count() AS c FROM clicks WHERE organization_id = {org:UInt64}', { org: org.id });
-      return Number(row?.c) === CLICKS + LINKS && Number(row?.c);
-    }, 30_000, 'every click in ClickHouse');
+    const counted = await eventually(
+      async () => {
+        const [row] = await svc.clickhouse<{ c: string }>(
+          'SELECT count() AS c FROM clicks WHERE organization_id = {org:UInt64}',
+          { org: org.id },
+        );
+        return Number(row?.c) === CLICKS + LINKS && Number(row?.c);
+      },
+      30_000,
+      'every click in ClickHouse',
+    );
     expect(counted).toBe(CLICKS + LINKS);
   }, 120_000);
 
   // The in-process bus's own promise economy; NATS's client keeps its own fetch loop.
-  it.runIf(backend === 'embedded')('records a burst of clicks through the in-process bus in batches: far fewer promises than clicks', async () => {
-    const { events, bus } = { events: svc.container.deps.events, bus: svc.container.bus };
-    const { promises } = await counting(async () => {
-      for (let i = 0; i < BURST; i++) {
-        events.record({
-          eventId: uuidv7(), type: 'click', occurredAt: Date.now(), organizationId: 1,
-          data: {
-            linkType: 'url', linkId: 1, host: 'localhost', cid: '', tracker: '', referrer: '', userAgent: 'burst', ip: '127.0.0.1',
-            acceptLanguage: '', bot: false, utmSource: '', utmMedium: '', utmCampaign: '', utmTerm: '', utmContent: '',
-          },
-        });
-      }
-      await events.flush();
-      await bus.drain(30_000);
-    });
-    console.log(`burst (${backend}): ${BURST} clicks recorded, published, written and drained with ${promises} promises`);
-    // Batches of up to EVENT_BATCH_MAX clicks: a few hundred promises each (publish, each
-    // consumer's delivery, the insert), however many clicks they hold.
-    expect(promises).toBeLessThan(BURST / 10);
-  }, 60_000);
+  it.runIf(backend === 'embedded')(
+    'records a burst of clicks through the in-process bus in batches: far fewer promises than clicks',
+    async () => {
+      const { events, bus } = { events: svc.container.deps.events, bus: svc.container.bus };
+      const { promises } = await counting(async () => {
+        for (let i = 0; i < BURST; i++) {
+          events.record({
+            eventId: uuidv7(),
+            type: 'click',
+            occurredAt: Date.now(),
+            organizationId: 1,
+            data: {
+              linkType: 'url',
+              linkId: 1,
+              host: 'localhost',
+              cid: '',
+              tracker: '',
+              referrer: '',
+              userAgent: 'burst',
+              ip: '127.0.0.1',
+              acceptLanguage: '',
+              bot: false,
+              utmSource: '',
+              utmMedium: '',
+              utmCampaign: '',
+              utmTerm: '',
+              utmContent: '',
+            },
+          });
+        }
+        await events.flush();
+        await bus.drain(30_000);
+      });
+      console.log(
+        `burst (${backend}): ${BURST} clicks recorded, published, written and drained with ${promises} promises`,
+      );
+      // Batches of up to EVENT_BATCH_MAX clicks: a few hundred promises each (publish, each
+      // consumer's delivery, the insert), however many clicks they hold.
+      expect(promises).toBeLessThan(BURST / 10);
+    },
+    60_000,
+  );
 });

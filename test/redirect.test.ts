@@ -10,13 +10,18 @@ import { eventually, isolate, startService, type Isolation, type TestService } f
 const PLATFORM_HOST = 'sgnp.example';
 
 const UA = {
-  iPhone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  iPhone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
   iPad: 'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
-  desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  android:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
+  desktop:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
   curl: 'curl/8.5.0',
-  kakaoInApp: 'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36 KAKAOTALK 10.8.0',
-  lineInApp: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Safari Line/14.5.0',
+  kakaoInApp:
+    'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36 KAKAOTALK 10.8.0',
+  lineInApp:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Safari Line/14.5.0',
 } as const;
 
 /** In-app browsers of messengers and portals: people, whatever their app's preview fetcher is called. */
@@ -104,7 +109,7 @@ function expectHtml(res: { statusCode: number; headers: Record<string, unknown>;
 }
 
 describe(`redirect outcomes (${backend})`, () => {
-  it('302s to originalUrl with the link\'s UTM parameters set, not duplicated', async () => {
+  it("302s to originalUrl with the link's UTM parameters set, not duplicated", async () => {
     const link = await createUrl({
       url: 'https://shop.example/sale?utm_source=old&page=2',
       utmSource: 'newsletter',
@@ -122,7 +127,7 @@ describe(`redirect outcomes (${backend})`, () => {
     expect(target.searchParams.has('utm_term')).toBe(false);
   });
 
-  it('carries the click\'s query parameters over, a click\'s utm_source winning over the link\'s', async () => {
+  it("carries the click's query parameters over, a click's utm_source winning over the link's", async () => {
     const link = await createUrl({ url: 'https://shop.example/p', utmSource: 'newsletter', utmMedium: 'email' });
     const carried = new URL((await outcome(`/${link.shortCode}?ref=x`)).location as string);
     expect(carried.searchParams.get('ref')).toBe('x');
@@ -179,10 +184,14 @@ describe(`redirect outcomes (${backend})`, () => {
   it('answers 410 once the link has expired', async () => {
     const link = await createUrl({ url: 'https://shop.example/flash', expirationDate: utcText(Date.now() + 3_000) });
     expect((await outcome(`/${link.shortCode}`)).status).toBe(302);
-    const res = await eventually(async () => {
-      const r = await visit(`/${link.shortCode}`);
-      return r.statusCode === 410 ? r : undefined;
-    }, 10_000, 'the link to expire');
+    const res = await eventually(
+      async () => {
+        const r = await visit(`/${link.shortCode}`);
+        return r.statusCode === 410 ? r : undefined;
+      },
+      10_000,
+      'the link to expire',
+    );
     expectHtml(res, 410);
     expect(res.body).toContain('만료된 링크입니다');
   });
@@ -208,7 +217,10 @@ describe(`redirect outcomes (${backend})`, () => {
     expect(app.statusCode, app.body).toBe(201);
     const { id: iosAppId, path: appPath } = app.json() as { id: number; path: string };
     const link = await createUrl({ url: 'https://shop.example/app', iosAppId });
-    expect(await outcome(`/${appPath}/${link.shortCode}`)).toEqual({ status: 302, location: 'https://shop.example/app' });
+    expect(await outcome(`/${appPath}/${link.shortCode}`)).toEqual({
+      status: 302,
+      location: 'https://shop.example/app',
+    });
     expect((await outcome(`/${link.shortCode}`)).status).toBe(302);
     const other = await visit(`/${appPath}x/${link.shortCode}`);
     expectHtml(other, 404);
@@ -217,7 +229,7 @@ describe(`redirect outcomes (${backend})`, () => {
     expect((await outcome(`/${appPath}/${plain.shortCode}`)).status).toBe(404);
   });
 
-  it('leaves the service\'s own paths alone: /api/... is the JSON 404, /docs/ the API docs', async () => {
+  it("leaves the service's own paths alone: /api/... is the JSON 404, /docs/ the API docs", async () => {
     const api = await visit('/api/whatever');
     expect(api.statusCode).toBe(404);
     expect(api.headers['content-type']).toMatch(/^application\/json/);
@@ -233,7 +245,10 @@ describe(`redirect outcomes (${backend})`, () => {
   it('treats any host that is not a custom domain as the platform host', async () => {
     const link = await createUrl({ url: 'https://shop.example/any-host' });
     for (const host of ['10.0.0.5:3000', 'localhost', 'internal-lb.local']) {
-      expect(await outcome(`/${link.shortCode}`, { host })).toEqual({ status: 302, location: 'https://shop.example/any-host' });
+      expect(await outcome(`/${link.shortCode}`, { host })).toEqual({
+        status: 302,
+        location: 'https://shop.example/any-host',
+      });
     }
   });
 });
@@ -241,26 +256,36 @@ describe(`redirect outcomes (${backend})`, () => {
 describe(`custom domains (${backend})`, () => {
   const DOMAIN = 'go.brand.example';
 
-  it('serves the domain\'s own namespace on its Host, and stops when the domain is revoked', async () => {
+  it("serves the domain's own namespace on its Host, and stops when the domain is revoked", async () => {
     const brand = await svc.createOrganization('Brand');
     const registered = await svc.admin('POST', `/organizations/${brand.id}/custom-domains`, { domainName: DOMAIN });
     expect(registered.statusCode, registered.body).toBe(201);
     const domainId = (registered.json() as { id: number }).id;
 
     // Not yet verified: links cannot be created on it.
-    const refused = await svc.service('POST', '/urls', brand.apiKey, { url: 'https://brand.example/x', customDomainName: DOMAIN, customAlias: 'x' });
+    const refused = await svc.service('POST', '/urls', brand.apiKey, {
+      url: 'https://brand.example/x',
+      customDomainName: DOMAIN,
+      customAlias: 'x',
+    });
     expect(refused.statusCode).toBe(400);
 
     expect((await svc.admin('PUT', `/custom-domains/${domainId}/status`, { status: 'VERIFIED' })).statusCode).toBe(200);
     await createUrl({ url: 'https://brand.example/x', customDomainName: DOMAIN, customAlias: 'x' }, brand.apiKey);
 
     expect(await outcome('/x', { host: DOMAIN })).toEqual({ status: 302, location: 'https://brand.example/x' });
-    expect(await outcome('/x', { host: 'GO.Brand.Example:443' })).toEqual({ status: 302, location: 'https://brand.example/x' });
+    expect(await outcome('/x', { host: 'GO.Brand.Example:443' })).toEqual({
+      status: 302,
+      location: 'https://brand.example/x',
+    });
     // Namespaces are per domain: the code is free on the platform host...
     expect((await outcome('/x', { host: PLATFORM_HOST })).status).toBe(404);
     // ...and taking it there leaves the domain's link alone.
     await createUrl({ url: 'https://shop.example/platform-x', customAlias: 'x' });
-    expect(await outcome('/x', { host: PLATFORM_HOST })).toEqual({ status: 302, location: 'https://shop.example/platform-x' });
+    expect(await outcome('/x', { host: PLATFORM_HOST })).toEqual({
+      status: 302,
+      location: 'https://shop.example/platform-x',
+    });
     expect(await outcome('/x', { host: DOMAIN })).toEqual({ status: 302, location: 'https://brand.example/x' });
 
     expect((await svc.admin('PUT', `/custom-domains/${domainId}/status`, { status: 'REVOKED' })).statusCode).toBe(200);
@@ -296,7 +321,11 @@ async function clickTotal(linkId: number, linkType: 'url' | 'campaign' = 'url'):
 /** Waits for `n` click rows of the link, then for the bus to settle, and returns them. */
 async function clicksSettle(linkId: number, n: number, linkType: 'url' | 'campaign' = 'url') {
   await svc.container.deps.events.flush();
-  await eventually(async () => (await clickRows(linkId, linkType)).length >= n, 15_000, `${n} clicks of ${linkType} ${linkId}`);
+  await eventually(
+    async () => (await clickRows(linkId, linkType)).length >= n,
+    15_000,
+    `${n} clicks of ${linkType} ${linkId}`,
+  );
   // Generous: on a loaded machine (the services suite runs files side by side on one NATS and one
   // PostgreSQL) a consumer may sit out a retry back-off before it catches up.
   const drained = await svc.container.bus.drain(30_000);
@@ -332,7 +361,10 @@ describe(`bots, preview fetchers and HEAD (${backend})`, () => {
   it('redirects and counts people in in-app browsers (KakaoTalk, LINE, NAVER, Daum, Snapchat, Teams)', async () => {
     const link = await createUrl({ url: 'https://shop.example/in-app', ogTitle: 'Preview' });
     for (const ua of IN_APP_BROWSERS) {
-      expect(await outcome(`/${link.shortCode}`, { ua }), ua).toEqual({ status: 302, location: 'https://shop.example/in-app' });
+      expect(await outcome(`/${link.shortCode}`, { ua }), ua).toEqual({
+        status: 302,
+        location: 'https://shop.example/in-app',
+      });
     }
     const rows = await clicksSettle(link.id, IN_APP_BROWSERS.length);
     expect(rows.map((r) => r.is_bot)).toEqual(IN_APP_BROWSERS.map(() => 0));
@@ -374,18 +406,39 @@ describe(`click enrichment (${backend})`, () => {
     expect(rows).toHaveLength(5);
     const byAgent = new Map(rows.map((r) => [r.user_agent, r]));
     expect(byAgent.get(UA.iPhone)).toMatchObject({
-      device_type: 'Mobile', os: 'iOS', browser: 'Mobile Safari', country: 'KR', referrer_host: 'm.facebook.com', is_bot: 0, host: PLATFORM_HOST,
+      device_type: 'Mobile',
+      os: 'iOS',
+      browser: 'Mobile Safari',
+      country: 'KR',
+      referrer_host: 'm.facebook.com',
+      is_bot: 0,
+      host: PLATFORM_HOST,
     });
-    expect(byAgent.get(UA.iPad)).toMatchObject({ device_type: 'Tablet', os: 'iOS', country: 'KR', referrer_host: '', is_bot: 0 });
-    expect(byAgent.get(UA.desktop)).toMatchObject({ device_type: 'Desktop', os: 'Windows', browser: 'Chrome', is_bot: 0 });
+    expect(byAgent.get(UA.iPad)).toMatchObject({
+      device_type: 'Tablet',
+      os: 'iOS',
+      country: 'KR',
+      referrer_host: '',
+      is_bot: 0,
+    });
+    expect(byAgent.get(UA.desktop)).toMatchObject({
+      device_type: 'Desktop',
+      os: 'Windows',
+      browser: 'Chrome',
+      is_bot: 0,
+    });
     expect(byAgent.get(UA.curl)).toMatchObject({ is_bot: 1 });
     expect(byAgent.get('facebookexternalhit/1.1')).toMatchObject({ is_bot: 1 });
     expect(await clickTotal(link.id)).toBe(3);
   });
 
-  it('records a campaign click with its cid, tracker and the click\'s utm_source', async () => {
+  it("records a campaign click with its cid, tracker and the click's utm_source", async () => {
     const alias = unique('tracked');
-    const res = await svc.service('POST', '/campaigns', org.apiKey, { name: 'Tracked', alias, originalUrl: 'https://shop.example/tracked' });
+    const res = await svc.service('POST', '/campaigns', org.apiKey, {
+      name: 'Tracked',
+      alias,
+      originalUrl: 'https://shop.example/tracked',
+    });
     expect(res.statusCode, res.body).toBe(201);
     const campaignId = (res.json() as { id: number }).id;
     expect((await outcome(`/${alias}?cid=u1&tracker=t1&utm_source=kakao`)).status).toBe(302);
@@ -397,15 +450,30 @@ describe(`click enrichment (${backend})`, () => {
 
 describe(`phones (${backend})`, () => {
   it('sends phones to mobileTargetUrl and desktops to originalUrl', async () => {
-    const link = await createUrl({ url: 'https://shop.example/desktop', mobileTargetUrl: 'https://m.shop.example/home' });
-    expect(await outcome(`/${link.shortCode}`, { ua: UA.iPhone })).toEqual({ status: 302, location: 'https://m.shop.example/home' });
-    expect(await outcome(`/${link.shortCode}`, { ua: UA.android })).toEqual({ status: 302, location: 'https://m.shop.example/home' });
-    expect(await outcome(`/${link.shortCode}`, { ua: UA.desktop })).toEqual({ status: 302, location: 'https://shop.example/desktop' });
+    const link = await createUrl({
+      url: 'https://shop.example/desktop',
+      mobileTargetUrl: 'https://m.shop.example/home',
+    });
+    expect(await outcome(`/${link.shortCode}`, { ua: UA.iPhone })).toEqual({
+      status: 302,
+      location: 'https://m.shop.example/home',
+    });
+    expect(await outcome(`/${link.shortCode}`, { ua: UA.android })).toEqual({
+      status: 302,
+      location: 'https://m.shop.example/home',
+    });
+    expect(await outcome(`/${link.shortCode}`, { ua: UA.desktop })).toEqual({
+      status: 302,
+      location: 'https://shop.example/desktop',
+    });
   });
 
   it('sends phones to originalUrl when the link has no mobileTargetUrl', async () => {
     const link = await createUrl({ url: 'https://shop.example/everyone' });
-    expect(await outcome(`/${link.shortCode}`, { ua: UA.iPhone })).toEqual({ status: 302, location: 'https://shop.example/everyone' });
+    expect(await outcome(`/${link.shortCode}`, { ua: UA.iPhone })).toEqual({
+      status: 302,
+      location: 'https://shop.example/everyone',
+    });
   });
 });
 
@@ -414,7 +482,11 @@ describe(`phones (${backend})`, () => {
  * by the callers: an instance also hears its own broadcast of an earlier write (over NATS, a few
  * milliseconds later), which may drop the entry in between.
  */
-async function secondRequestIsAHit(path: string, expected: { status: number; location?: string }, on: TestService = svc) {
+async function secondRequestIsAHit(
+  path: string,
+  expected: { status: number; location?: string },
+  on: TestService = svc,
+) {
   const cache = on.container.deps.redirect.cache;
   expect(await outcome(path, {}, on)).toEqual(expected);
   const before = cache.stats();
@@ -432,7 +504,11 @@ describe(`link cache (${backend})`, () => {
 
   it('caches unknown codes, and a link created with that alias resolves at once', async () => {
     const alias = unique('later');
-    await eventually(() => secondRequestIsAHit(`/${alias}`, { status: 404, location: undefined }), 5_000, 'a cached 404');
+    await eventually(
+      () => secondRequestIsAHit(`/${alias}`, { status: 404, location: undefined }),
+      5_000,
+      'a cached 404',
+    );
     await createUrl({ url: 'https://shop.example/later', customAlias: alias });
     expect(await outcome(`/${alias}`)).toEqual({ status: 302, location: 'https://shop.example/later' });
   });
@@ -457,18 +533,28 @@ describe.runIf(backend === 'services')('two instances: invalidation through the 
     await other?.close();
   });
 
-  it('an update or delete on one instance reaches the other\'s cache', async () => {
+  it("an update or delete on one instance reaches the other's cache", async () => {
     const link = await createUrl({ url: 'https://shop.example/v1' });
     const path = `/${link.shortCode}`;
     const v1 = { status: 302, location: 'https://shop.example/v1' };
     await eventually(() => secondRequestIsAHit(path, v1, other), 5_000, 'the link cached on the other instance');
 
-    const updated = await svc.service('PUT', `/urls/${link.id}`, org.apiKey, { originalUrl: 'https://shop.example/v2' });
+    const updated = await svc.service('PUT', `/urls/${link.id}`, org.apiKey, {
+      originalUrl: 'https://shop.example/v2',
+    });
     expect(updated.statusCode, updated.body).toBe(200);
-    await eventually(async () => (await outcome(path, {}, other)).location === 'https://shop.example/v2', 5_000, 'the update on the other instance');
+    await eventually(
+      async () => (await outcome(path, {}, other)).location === 'https://shop.example/v2',
+      5_000,
+      'the update on the other instance',
+    );
 
     expect((await svc.service('DELETE', `/urls/${link.id}`, org.apiKey)).statusCode).toBe(204);
-    await eventually(async () => (await outcome(path, {}, other)).status === 404, 5_000, 'the delete on the other instance');
+    await eventually(
+      async () => (await outcome(path, {}, other)).status === 404,
+      5_000,
+      'the delete on the other instance',
+    );
   });
 
   it('a domain revoked through one instance stops serving on the other', async () => {
@@ -478,9 +564,17 @@ describe.runIf(backend === 'services')('two instances: invalidation through the 
     const domainId = (registered.json() as { id: number }).id;
     expect((await svc.admin('PUT', `/custom-domains/${domainId}/status`, { status: 'VERIFIED' })).statusCode).toBe(200);
     await createUrl({ url: 'https://brand2.example/a', customDomainName: domain, customAlias: 'a' }, brand.apiKey);
-    await eventually(async () => (await outcome('/a', { host: domain }, other)).status === 302, 5_000, 'the domain on the other instance');
+    await eventually(
+      async () => (await outcome('/a', { host: domain }, other)).status === 302,
+      5_000,
+      'the domain on the other instance',
+    );
     expect((await svc.admin('PUT', `/custom-domains/${domainId}/status`, { status: 'REVOKED' })).statusCode).toBe(200);
-    await eventually(async () => (await outcome('/a', { host: domain }, other)).status === 404, 5_000, 'the revocation on the other instance');
+    await eventually(
+      async () => (await outcome('/a', { host: domain }, other)).status === 404,
+      5_000,
+      'the revocation on the other instance',
+    );
   });
 });
 
@@ -493,7 +587,10 @@ describe.runIf(backend === 'services')('PostgreSQL unreachable', () => {
   beforeAll(async () => {
     // A database of its own (it is the one made unreachable); chDB allows one data directory per process.
     downIsolation = await isolate();
-    down = await startService(downIsolation, { PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`, DATA_DIR: isolation.dataDir });
+    down = await startService(downIsolation, {
+      PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`,
+      DATA_DIR: isolation.dataDir,
+    });
     admin = postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
     dbName = new URL(downIsolation.env.DATABASE_URL!).pathname.slice(1);
   });
@@ -525,6 +622,10 @@ describe.runIf(backend === 'services')('PostgreSQL unreachable', () => {
     } finally {
       await admin.unsafe(`alter database "${dbName}" allow_connections true`);
     }
-    await eventually(async () => (await outcome(`/${uncached}`, {}, down)).status === 302, 15_000, 'the uncached link once PostgreSQL is back');
+    await eventually(
+      async () => (await outcome(`/${uncached}`, {}, down)).status === 302,
+      15_000,
+      'the uncached link once PostgreSQL is back',
+    );
   }, 60_000);
 });

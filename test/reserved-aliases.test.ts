@@ -45,18 +45,39 @@ function routedFirstSegments(): string[] {
 const get = (path: string, host?: string) => svc.inject({ method: 'GET', url: path, headers: host ? { host } : {} });
 
 async function createUrl(customAlias: string, customDomainName?: string) {
-  return svc.service('POST', '/urls', org.apiKey, { url: `https://example.com/${customAlias}`, customAlias, ...(customDomainName ? { customDomainName } : {}) });
+  return svc.service('POST', '/urls', org.apiKey, {
+    url: `https://example.com/${customAlias}`,
+    customAlias,
+    ...(customDomainName ? { customDomainName } : {}),
+  });
 }
 
 async function createCampaign(alias: string, customDomainName?: string) {
   return svc.service('POST', '/campaigns', org.apiKey, {
-    name: `Campaign ${alias}`, alias, originalUrl: `https://example.com/c/${alias}`, ...(customDomainName ? { customDomainName } : {}),
+    name: `Campaign ${alias}`,
+    alias,
+    originalUrl: `https://example.com/c/${alias}`,
+    ...(customDomainName ? { customDomainName } : {}),
   });
 }
 
 /** Paths the service used to refuse as aliases although nothing of it answers there ('dashboard' is the campaign test's). */
 const FORMERLY_RESERVED = [
-  'app', 'apps', 'status', 'qr', 'login', 'logout', 'signup', 'www', 'health', 'admin', 'static', 'assets', 'public', 'deeplink', 'well-known',
+  'app',
+  'apps',
+  'status',
+  'qr',
+  'login',
+  'logout',
+  'signup',
+  'www',
+  'health',
+  'admin',
+  'static',
+  'assets',
+  'public',
+  'deeplink',
+  'well-known',
 ];
 
 describe('customAlias and alias: only the paths the service answers on that host are reserved', () => {
@@ -83,13 +104,16 @@ describe('customAlias and alias: only the paths the service answers on that host
     const click = await get('/Admin_Tools?cid=u1');
     expect(click.statusCode).toBe(302);
     expect(click.headers.location).toBe('https://example.com/c/Admin_Tools?cid=u1');
-    const named = await svc.service('POST', '/campaigns', org.apiKey, { name: 'Dashboard', originalUrl: 'https://example.com/dashboard' });
+    const named = await svc.service('POST', '/campaigns', org.apiKey, {
+      name: 'Dashboard',
+      originalUrl: 'https://example.com/dashboard',
+    });
     expect(named.statusCode, named.body).toBe(201);
     expect(named.json().alias).toBe('dashboard');
     expect((await get('/dashboard')).headers.location).toBe('https://example.com/dashboard');
   });
 
-  it("refuses, whatever the case, an alias on a path the service answers on its own host", async () => {
+  it('refuses, whatever the case, an alias on a path the service answers on its own host', async () => {
     for (const path of SERVICE_HOST_PATHS.filter((p) => /^[A-Za-z0-9_-]+$/.test(p))) {
       for (const alias of [path, path.toUpperCase()]) {
         const body = expectError(await createUrl(alias), 400, { field: 'body.customAlias', code: 'VALIDATION_FAILED' });
@@ -100,7 +124,9 @@ describe('customAlias and alias: only the paths the service answers on that host
   });
 
   it("on a custom domain the operator's paths (docs, console, metrics, readyz, sso) are the customer's links", async () => {
-    const free = SERVICE_HOST_PATHS.filter((p) => !(CUSTOM_DOMAIN_PATHS as readonly string[]).includes(p) && /^[A-Za-z0-9_-]+$/.test(p));
+    const free = SERVICE_HOST_PATHS.filter(
+      (p) => !(CUSTOM_DOMAIN_PATHS as readonly string[]).includes(p) && /^[A-Za-z0-9_-]+$/.test(p),
+    );
     expect(free.sort()).toEqual(['console', 'docs', 'metrics', 'readyz', 'sso']);
     for (const alias of [...free, 'app', 'status']) {
       const created = await createUrl(alias, DOMAIN);

@@ -13,13 +13,15 @@ let verifiedId: number;
 let pendingId: number;
 
 const root = (host: string) => svc.inject({ method: 'GET', url: '/', headers: { host } });
-const setFallback = (id: number, fallbackUrl: string | null) => svc.admin('PUT', `/custom-domains/${id}/fallback-url`, { fallbackUrl });
+const setFallback = (id: number, fallbackUrl: string | null) =>
+  svc.admin('PUT', `/custom-domains/${id}/fallback-url`, { fallbackUrl });
 
 beforeAll(async () => {
   isolation = await isolate();
   svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example' });
   const org = await svc.createOrganization('Acme', 'PRO');
-  const register = async (domainName: string) => (await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName })).json() as { id: number };
+  const register = async (domainName: string) =>
+    (await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName })).json() as { id: number };
   verifiedId = (await register(DOMAIN)).id;
   pendingId = (await register(PENDING)).id;
   expect((await svc.admin('PUT', `/custom-domains/${verifiedId}/status`, { status: 'VERIFIED' })).statusCode).toBe(200);
@@ -52,7 +54,11 @@ describe('GET / on a custom domain', () => {
   it("redirects to the domain's fallback URL once the operator sets it, and stops when it is cleared", async () => {
     const set = await setFallback(verifiedId, 'https://acme-shop.example/home?from=short');
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json()).toMatchObject({ id: verifiedId, domainName: DOMAIN, fallbackUrl: 'https://acme-shop.example/home?from=short' });
+    expect(set.json()).toMatchObject({
+      id: verifiedId,
+      domainName: DOMAIN,
+      fallbackUrl: 'https://acme-shop.example/home?from=short',
+    });
     const res = await root(DOMAIN.toUpperCase());
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('https://acme-shop.example/home?from=short');
@@ -79,7 +85,9 @@ describe('GET / on a custom domain', () => {
 
   it('keeps the Service API custom domain record to the spec: no fallbackUrl there', async () => {
     const org = await svc.createOrganization('Other', 'PRO');
-    const created = (await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'links.other.example' })).json() as { id: number };
+    const created = (
+      await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'links.other.example' })
+    ).json() as { id: number };
     await setFallback(created.id, 'https://other.example/');
     const read = await svc.service('GET', `/custom-domains/${created.id}`, org.apiKey);
     expect(read.statusCode).toBe(200);

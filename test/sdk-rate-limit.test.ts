@@ -5,7 +5,16 @@
 // SDK nor the app's other visitors. Past a budget: 429 RATE_LIMITED with Retry-After.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
-import { BASE, UA, createApps, createDeepLink, mobile, tapToLanding, type Apps, type Org } from './support/deep-links.js';
+import {
+  BASE,
+  UA,
+  createApps,
+  createDeepLink,
+  mobile,
+  tapToLanding,
+  type Apps,
+  type Org,
+} from './support/deep-links.js';
 import { expectError } from './support/error-body.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
@@ -42,10 +51,11 @@ function browserIdentify(apps: Apps, ip: string, user = 'visitor') {
   });
 }
 
-const funnel = (apps: Apps, i: number) => mobile(svc, apps.ios, 'POST', '/deeplink/funnel/track', { sessionId: `s${i}`, stage: 'CLICKED' });
+const funnel = (apps: Apps, i: number) =>
+  mobile(svc, apps.ios, 'POST', '/deeplink/funnel/track', { sessionId: `s${i}`, stage: 'CLICKED' });
 
 describe(`SDK rate limits (${backend})`, () => {
-  it('answers a keyed caller 429 with Retry-After past its app\'s budget, and keeps serving other apps', async () => {
+  it("answers a keyed caller 429 with Retry-After past its app's budget, and keeps serving other apps", async () => {
     const apps = await createApps(svc, org, 'Keyed');
     const others = await createApps(svc, org, 'Other');
     const answers = [];
@@ -88,16 +98,21 @@ describe(`SDK rate limits (${backend})`, () => {
     expectError(await browserIdentify(apps, '203.0.113.66'), 429, { code: 'RATE_LIMITED' });
   });
 
-  it('counts the web SDK\'s calls about a token against the caller\'s address for the token\'s app, not the mobile budget', async () => {
+  it("counts the web SDK's calls about a token against the caller's address for the token's app, not the mobile budget", async () => {
     const apps = await createApps(svc, org, 'Web');
     const link = await createDeepLink(svc, org, apps);
     const page = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.pixel });
     const answers = [];
     for (let i = 0; i < 4 * KEYLESS_BURST; i++) {
-      answers.push(await svc.inject({
-        method: 'POST', url: '/api/v1/sdk/web/deeplink/update-fingerprint', remoteAddress: '192.0.2.44',
-        headers: { origin: BASE }, payload: { token: page.token, resolution: '412x915' },
-      }));
+      answers.push(
+        await svc.inject({
+          method: 'POST',
+          url: '/api/v1/sdk/web/deeplink/update-fingerprint',
+          remoteAddress: '192.0.2.44',
+          headers: { origin: BASE },
+          payload: { token: page.token, resolution: '412x915' },
+        }),
+      );
     }
     expect(answers.slice(0, KEYLESS_BURST).map((a) => a.statusCode)).toEqual(Array(KEYLESS_BURST).fill(200));
     const refused = answers.find((a) => a.statusCode === 429);

@@ -17,10 +17,12 @@ const BASE = `http://${HOST}`;
 /** Another site that tries to frame the interstitial. */
 const FRAMER_HOST = 'framer.example';
 const DESTINATION = 'https://dest.example/landing';
-const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Safari/537.36';
+const DESKTOP_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Safari/537.36';
 const IPHONE_UA = DEVICES.iphoneSafari.userAgent;
 // Operator ad HTML as ad networks ship it: an inline script and an element with a style attribute.
-const AD_HTML = '<ins class="ad" style="display:block;height:40px">ad</ins><script>window.signpostAdRan = true;</script>';
+const AD_HTML =
+  '<ins class="ad" style="display:block;height:40px">ad</ins><script>window.signpostAdRan = true;</script>';
 
 let isolation: Isolation;
 let svc: TestService;
@@ -33,22 +35,39 @@ let expiredCode: string;
 let deepLink: { shortCode: string };
 
 /** A real HTTP request (fetch would drop the Host header), answering status and headers. */
-function httpGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+function httpGet(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
   const port = (svc.container.app.server.address() as AddressInfo).port;
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path, headers: { 'user-agent': DESKTOP_UA, ...headers }, agent: false }, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, headers: res.headers });
-    }).on('error', reject);
+    http
+      .get(
+        { host: '127.0.0.1', port, path, headers: { 'user-agent': DESKTOP_UA, ...headers }, agent: false },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers });
+        },
+      )
+      .on('error', reject);
   });
 }
 
 const csp = (res: { headers: Record<string, unknown> }) => String(res.headers['content-security-policy'] ?? '');
-const directive = (policy: string, name: string) => policy.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `)) ?? '';
+const directive = (policy: string, name: string) =>
+  policy
+    .split(';')
+    .map((d) => d.trim())
+    .find((d) => d.startsWith(`${name} `)) ?? '';
 
 beforeAll(async () => {
   isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE, AD_PAGE_SECONDS: '1', AD_PAGE_HTML: AD_HTML, TRUST_PROXY: '127.0.0.1' });
+  svc = await startService(isolation, {
+    PUBLIC_BASE_URL: BASE,
+    AD_PAGE_SECONDS: '1',
+    AD_PAGE_HTML: AD_HTML,
+    TRUST_PROXY: '127.0.0.1',
+  });
   await svc.container.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = svc.container.app.server.address() as AddressInfo;
   const org = await svc.createOrganization('Headers', 'PRO');
@@ -61,22 +80,37 @@ beforeAll(async () => {
   plain = await post('/urls', { url: 'https://dest.example/plain', title: 'Plain' });
   adLink = await post('/urls', { url: DESTINATION, title: 'With an ad', showAdPage: true });
   const ios = await post('/mobile-apps', {
-    platform: 'IOS', appName: 'Shop for iPhone', bundleId: 'com.example.shop', teamId: 'ABCDE12345', scheme: 'shop://',
+    platform: 'IOS',
+    appName: 'Shop for iPhone',
+    bundleId: 'com.example.shop',
+    teamId: 'ABCDE12345',
+    scheme: 'shop://',
     storeUrl: 'https://apps.apple.com/app/id1234567890',
   });
-  deepLink = await post('/urls', { url: 'https://shop.example/product/42', iosAppId: ios.id, iosDeepLinkPath: 'product/42' });
-  const expiring = await post('/urls', { url: 'https://dest.example/old', expirationDate: new Date(Date.now() + 2_000).toISOString().slice(0, 19).replace('T', ' ') });
+  deepLink = await post('/urls', {
+    url: 'https://shop.example/product/42',
+    iosAppId: ios.id,
+    iosDeepLinkPath: 'product/42',
+  });
+  const expiring = await post('/urls', {
+    url: 'https://dest.example/old',
+    expirationDate: new Date(Date.now() + 2_000).toISOString().slice(0, 19).replace('T', ' '),
+  });
   expiredCode = expiring.shortCode;
 
   framer = http.createServer((req, res) => {
     const code = new URL(req.url ?? '/', 'http://x').searchParams.get('code');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><html lang="en"><title>Framer</title><iframe id="victim" src="${BASE}/${code}" width="400" height="400"></iframe>`,
-    );
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        `<!doctype html><html lang="en"><title>Framer</title><iframe id="victim" src="${BASE}/${code}" width="400" height="400"></iframe>`,
+      );
   });
   await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
   const framerPort = (framer.address() as AddressInfo).port;
-  browser = await launchChromium([`--host-resolver-rules=MAP ${HOST} 127.0.0.1:${port}, MAP ${FRAMER_HOST} 127.0.0.1:${framerPort}`]);
+  browser = await launchChromium([
+    `--host-resolver-rules=MAP ${HOST} 127.0.0.1:${port}, MAP ${FRAMER_HOST} 127.0.0.1:${framerPort}`,
+  ]);
 });
 
 afterAll(async () => {
@@ -108,11 +142,25 @@ describe('headers', () => {
     const pages = {
       notFound: await svc.inject({ method: 'GET', url: '/NoSuchLink1', headers: { 'user-agent': DESKTOP_UA } }),
       expired: await svc.inject({ method: 'GET', url: `/${expiredCode}`, headers: { 'user-agent': DESKTOP_UA } }),
-      interstitial: await svc.inject({ method: 'GET', url: `/${adLink.shortCode}`, headers: { 'user-agent': DESKTOP_UA } }),
-      preview: await svc.inject({ method: 'GET', url: `/${plain.shortCode}`, headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' } }),
+      interstitial: await svc.inject({
+        method: 'GET',
+        url: `/${adLink.shortCode}`,
+        headers: { 'user-agent': DESKTOP_UA },
+      }),
+      preview: await svc.inject({
+        method: 'GET',
+        url: `/${plain.shortCode}`,
+        headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)' },
+      }),
       landing: await svc.inject({ method: 'GET', url: `/${deepLink.shortCode}`, headers: { 'user-agent': IPHONE_UA } }),
     };
-    expect(Object.fromEntries(Object.entries(pages).map(([k, r]) => [k, r.statusCode]))).toEqual({ notFound: 404, expired: 410, interstitial: 200, preview: 200, landing: 200 });
+    expect(Object.fromEntries(Object.entries(pages).map(([k, r]) => [k, r.statusCode]))).toEqual({
+      notFound: 404,
+      expired: 410,
+      interstitial: 200,
+      preview: 200,
+      landing: 200,
+    });
     const nonces = new Set<string>();
     for (const [name, res] of Object.entries(pages)) {
       expect(String(res.headers['content-type']), name).toContain('text/html');
@@ -153,9 +201,16 @@ describe('headers', () => {
   });
 
   it('a redirect: nosniff but no Referrer-Policy, on the router and on the fast path alike', async () => {
-    const routed = await svc.inject({ method: 'GET', url: `/${plain.shortCode}`, headers: { 'user-agent': DESKTOP_UA } });
+    const routed = await svc.inject({
+      method: 'GET',
+      url: `/${plain.shortCode}`,
+      headers: { 'user-agent': DESKTOP_UA },
+    });
     expect(routed.statusCode).toBe(302);
-    const answeredInFront = () => svc.container.deps.metrics.render().then((text) => Number(/redirects_fast_path_total\S* (\d+)/.exec(text)?.[1] ?? 0));
+    const answeredInFront = () =>
+      svc.container.deps.metrics
+        .render()
+        .then((text) => Number(/redirects_fast_path_total\S* (\d+)/.exec(text)?.[1] ?? 0));
     const before = await answeredInFront();
     const fast = await httpGet(`/${plain.shortCode}`, { host: HOST });
     expect(fast.status).toBe(302);
@@ -173,11 +228,22 @@ describe('headers', () => {
     for (const path of ['/healthz', `/${plain.shortCode}`, '/NoSuchLink1']) {
       expect((await httpGet(path, https)).headers['strict-transport-security'], path).toBe('max-age=31536000');
       expect((await httpGet(path, { host: HOST })).headers['strict-transport-security'], path).toBeUndefined();
-      expect((await httpGet(path, { ...https, host: 'localhost' })).headers['strict-transport-security'], path).toBeUndefined();
-      expect((await httpGet(path, { ...https, host: '127.0.0.1' })).headers['strict-transport-security'], path).toBeUndefined();
+      expect(
+        (await httpGet(path, { ...https, host: 'localhost' })).headers['strict-transport-security'],
+        path,
+      ).toBeUndefined();
+      expect(
+        (await httpGet(path, { ...https, host: '127.0.0.1' })).headers['strict-transport-security'],
+        path,
+      ).toBeUndefined();
     }
     // From an untrusted peer, X-Forwarded-Proto is not believed.
-    const untrusted = await svc.inject({ method: 'GET', url: '/healthz', headers: https, remoteAddress: '198.51.100.7' });
+    const untrusted = await svc.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: https,
+      remoteAddress: '198.51.100.7',
+    });
     expect(untrusted.headers['strict-transport-security']).toBeUndefined();
   });
 });
@@ -197,7 +263,11 @@ describe('in a browser', () => {
   it('the landing page runs the web SDK (fingerprint, app attempt, store) with no CSP violation', async () => {
     const context = await phoneContext(browser, DEVICES.iphoneSafari);
     await context.route(/^https:\/\/apps\.apple\.com\//, (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>Store</title><h1>Store</h1>' }));
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><html lang="en"><title>Store</title><h1>Store</h1>',
+      }),
+    );
     const page = await context.newPage();
     const violations = cspConsole(page);
     const fingerprint = page.waitForRequest((r) => r.url().endsWith('/update-fingerprint') && r.method() === 'POST');
@@ -213,7 +283,11 @@ describe('in a browser', () => {
   it('the interstitial shows the operator ad, counts down and continues, with no CSP violation', async () => {
     const context = await browser.newContext({ userAgent: DESKTOP_UA });
     await context.route(/^https:\/\/dest\.example\//, (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>Destination</title><h1>Arrived</h1>' }));
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><html lang="en"><title>Destination</title><h1>Arrived</h1>',
+      }),
+    );
     const page = await context.newPage();
     const violations = cspConsole(page);
     await page.goto(`${BASE}/${adLink.shortCode}`);
@@ -239,15 +313,33 @@ describe('in a browser', () => {
 
   it('another site cannot frame the interstitial', async () => {
     const context = await browser.newContext({ userAgent: DESKTOP_UA });
-    await context.route(/^https:\/\/dest\.example\//, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Arrived</h1>' }));
+    await context.route(/^https:\/\/dest\.example\//, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<h1>Arrived</h1>' }),
+    );
     const page = await context.newPage();
     const violations = cspConsole(page);
     const framed = page.waitForResponse((r) => r.url() === `${BASE}/${adLink.shortCode}`);
     await page.goto(`http://${FRAMER_HOST}/?code=${adLink.shortCode}`);
     expect((await framed).status()).toBe(200);
-    await eventually(async () => violations.some((v) => v.includes('frame-ancestors')) || page.frames().some((f) => f !== page.mainFrame() && f.url() === `${BASE}/${adLink.shortCode}` && f.locator('#continue').count().then((n) => n > 0)), 8_000, 'the frame to load or be refused');
+    await eventually(
+      async () =>
+        violations.some((v) => v.includes('frame-ancestors')) ||
+        page.frames().some(
+          (f) =>
+            f !== page.mainFrame() &&
+            f.url() === `${BASE}/${adLink.shortCode}` &&
+            f
+              .locator('#continue')
+              .count()
+              .then((n) => n > 0),
+        ),
+      8_000,
+      'the frame to load or be refused',
+    );
     const frame = page.frames().find((f) => f !== page.mainFrame());
-    const rendered = frame ? await frame.evaluate("document.querySelector('#continue') !== null").catch(() => false) : false;
+    const rendered = frame
+      ? await frame.evaluate("document.querySelector('#continue') !== null").catch(() => false)
+      : false;
     expect(rendered, 'the interstitial rendered inside another site').toBe(false);
     expect(violations.some((v) => v.includes('frame-ancestors'))).toBe(true);
     await context.close();

@@ -24,7 +24,9 @@ describe('X-API-KEY', () => {
   });
 
   it('answers 401 for an unknown key, including one of absurd length', async () => {
-    expectError(await svc.service('GET', '/usage', 'sp_live_notarealkey000000000000000000'), 401, { code: 'API_KEY_INVALID' });
+    expectError(await svc.service('GET', '/usage', 'sp_live_notarealkey000000000000000000'), 401, {
+      code: 'API_KEY_INVALID',
+    });
     expectError(await svc.service('GET', '/usage', 'x'.repeat(5000)), 401, { code: 'API_KEY_INVALID' });
   });
 
@@ -48,7 +50,10 @@ describe('X-API-KEY', () => {
 
   it('fails a deleted key on its very next call, and leaves the other keys working', async () => {
     const org = await svc.createOrganization('Rotating');
-    const second = (await svc.admin('POST', `/organizations/${org.id}/api-keys`)).json() as { id: number; apiKey: string };
+    const second = (await svc.admin('POST', `/organizations/${org.id}/api-keys`)).json() as {
+      id: number;
+      apiKey: string;
+    };
     expect((await svc.service('GET', '/usage', second.apiKey)).statusCode).toBe(200);
     const del = await svc.admin('DELETE', `/organizations/${org.id}/api-keys/${second.id}`);
     expect(del.statusCode).toBe(204);
@@ -63,20 +68,34 @@ describe('X-API-KEY', () => {
 describe('IP allow-list', () => {
   it('allows every address while the list is empty', async () => {
     const org = await svc.createOrganization('Open');
-    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode).toBe(200);
+    expect(
+      (await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode,
+    ).toBe(200);
   });
 
   it('answers 403 to an address not on the list, and serves listed addresses and CIDR blocks', async () => {
     const org = await svc.createOrganization('Fenced');
-    const set = await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: ['203.0.113.10', '192.0.2.0/24', '2001:db8::/32'] });
+    const set = await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, {
+      ips: ['203.0.113.10', '192.0.2.0/24', '2001:db8::/32'],
+    });
     expect(set.statusCode).toBe(200);
     expect(set.json()).toEqual({ ips: ['203.0.113.10', '192.0.2.0/24', '2001:db8::/32'] });
 
-    expectError(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' }), 403, { code: 'IP_NOT_ALLOWED' });
-    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '203.0.113.10' })).statusCode).toBe(200);
-    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '::ffff:192.0.2.44' })).statusCode).toBe(200);
-    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '2001:db8::1' })).statusCode).toBe(200);
-    expectError(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '2001:db9::1' }), 403, { code: 'IP_NOT_ALLOWED' });
+    expectError(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' }), 403, {
+      code: 'IP_NOT_ALLOWED',
+    });
+    expect(
+      (await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '203.0.113.10' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '::ffff:192.0.2.44' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '2001:db8::1' })).statusCode,
+    ).toBe(200);
+    expectError(await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '2001:db9::1' }), 403, {
+      code: 'IP_NOT_ALLOWED',
+    });
   });
 
   it('ignores X-Forwarded-For unless TRUST_PROXY is configured', async () => {
@@ -92,9 +111,13 @@ describe('IP allow-list', () => {
   it('an empty list opens it again; invalid entries are refused with 400', async () => {
     const org = await svc.createOrganization('Reopened');
     await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: ['203.0.113.10'] });
-    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode).toBe(403);
+    expect(
+      (await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode,
+    ).toBe(403);
     await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: [] });
-    expect((await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode).toBe(200);
+    expect(
+      (await svc.service('GET', '/usage', org.apiKey, undefined, { remoteAddress: '198.51.100.7' })).statusCode,
+    ).toBe(200);
     for (const bad of ['999.1.1.1', '10.0.0.0/33', 'example.com', '10.0.0.1/8/1']) {
       const res = await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: [bad] });
       expectError(res, 400, { code: 'VALIDATION_FAILED' });

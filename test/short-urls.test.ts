@@ -39,20 +39,50 @@ afterAll(async () => {
 // Helpers
 
 const SPEC_FIELDS = [
-  'id', 'shortUrl', 'originalUrl', 'title', 'clickCount', 'createdAt', 'expiresAt', 'showAdPage',
-  'ogTitle', 'ogDescription', 'ogImageUrl', 'iosAppId', 'androidAppId', 'utmSource', 'utmMedium',
-  'utmTerm', 'utmContent', 'customDomainName', 'iosDeepLinkPath', 'androidDeepLinkPath',
-  'mobileTargetUrl', 'goalType',
+  'id',
+  'shortUrl',
+  'originalUrl',
+  'title',
+  'clickCount',
+  'createdAt',
+  'expiresAt',
+  'showAdPage',
+  'ogTitle',
+  'ogDescription',
+  'ogImageUrl',
+  'iosAppId',
+  'androidAppId',
+  'utmSource',
+  'utmMedium',
+  'utmTerm',
+  'utmContent',
+  'customDomainName',
+  'iosDeepLinkPath',
+  'androidDeepLinkPath',
+  'mobileTargetUrl',
+  'goalType',
 ];
 
 const OPTIONAL_FIELDS = [
-  'title', 'expiresAt', 'ogTitle', 'ogDescription', 'ogImageUrl', 'iosAppId', 'androidAppId',
-  'utmSource', 'utmMedium', 'utmTerm', 'utmContent', 'customDomainName', 'iosDeepLinkPath',
-  'androidDeepLinkPath', 'mobileTargetUrl', 'goalType',
+  'title',
+  'expiresAt',
+  'ogTitle',
+  'ogDescription',
+  'ogImageUrl',
+  'iosAppId',
+  'androidAppId',
+  'utmSource',
+  'utmMedium',
+  'utmTerm',
+  'utmContent',
+  'customDomainName',
+  'iosDeepLinkPath',
+  'androidDeepLinkPath',
+  'mobileTargetUrl',
+  'goalType',
 ];
 
 const PAGE_KEYS = ['content', 'first', 'last', 'page', 'size', 'totalElements', 'totalPages'];
-
 
 const createUrl = (body: unknown, org: Org = acme): Promise<Res> => svc.service('POST', '/urls', org.apiKey, body);
 
@@ -161,7 +191,14 @@ describe('create: limits', () => {
   });
 
   it('accepts https:// only', async () => {
-    for (const url of ['http://example.com/a', 'ftp://example.com/a', 'javascript:alert(1)', 'data:text/html,<b>x</b>', 'example.com/a', '//example.com/a']) {
+    for (const url of [
+      'http://example.com/a',
+      'ftp://example.com/a',
+      'javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      'example.com/a',
+      '//example.com/a',
+    ]) {
       expectError(await createUrl({ url }), 400, { field: 'url' });
     }
     expect((await newUrl({ url: 'HTTPS://Example.COM/Caps' })).originalUrl).toBe('HTTPS://Example.COM/Caps');
@@ -174,7 +211,14 @@ describe('create: limits', () => {
   });
 
   it('refuses spaces, credentials and a host without a dot', async () => {
-    for (const url of ['https://example.com/a b', 'https://user:pw@example.com/', 'https://user@example.com/', 'https://intranet/', 'https://intranet', 'https://exa mple.com/']) {
+    for (const url of [
+      'https://example.com/a b',
+      'https://user:pw@example.com/',
+      'https://user@example.com/',
+      'https://intranet/',
+      'https://intranet',
+      'https://exa mple.com/',
+    ]) {
       expectError(await createUrl({ url }), 400, { field: 'url' });
     }
   });
@@ -210,7 +254,7 @@ describe('create: limits', () => {
     await expectCreateRefused({ goalType: 'g'.repeat(51) }, 'goalType');
   });
 
-  it('reads expirationDate as YYYY-MM-DD HH:mm:ss in UTC, or YYYY-MM-DD as the end of that day in the organization\'s time zone (Asia/Seoul)', async () => {
+  it("reads expirationDate as YYYY-MM-DD HH:mm:ss in UTC, or YYYY-MM-DD as the end of that day in the organization's time zone (Asia/Seoul)", async () => {
     expect((await newUrl({ expirationDate: '2035-05-06 07:08:09' })).expiresAt).toBe('2035-05-06T07:08:09.000Z');
     expect((await newUrl({ expirationDate: '2035-05-06' })).expiresAt).toBe('2035-05-06T14:59:59.999Z');
     expect((await newUrl({ expirationDate: '2036-02-29 23:59:59' })).expiresAt).toBe('2036-02-29T23:59:59.000Z');
@@ -218,7 +262,18 @@ describe('create: limits', () => {
   });
 
   it('refuses a malformed expirationDate', async () => {
-    for (const expirationDate of ['2030-13-01', '2030-02-30', '2031-02-29', '01/02/2030', '2030-01-01T10:00', '2030-01-01 24:00:00', '2030-01-01 10:60:00', 'tomorrow', '', 20300101]) {
+    for (const expirationDate of [
+      '2030-13-01',
+      '2030-02-30',
+      '2031-02-29',
+      '01/02/2030',
+      '2030-01-01T10:00',
+      '2030-01-01 24:00:00',
+      '2030-01-01 10:60:00',
+      'tomorrow',
+      '',
+      20300101,
+    ]) {
       await expectCreateRefused({ expirationDate }, 'expirationDate');
     }
   });
@@ -239,20 +294,33 @@ describe('customAlias: one namespace per domain', () => {
   it('answers 409 ALIAS_TAKEN for a duplicate alias', async () => {
     const alias = uniqueAlias('dup');
     await newUrl({ customAlias: alias });
-    expectError(await createUrl({ url: 'https://example.com/other', customAlias: alias }), 409, { field: 'customAlias', code: 'ALIAS_TAKEN' });
+    expectError(await createUrl({ url: 'https://example.com/other', customAlias: alias }), 409, {
+      field: 'customAlias',
+      code: 'ALIAS_TAKEN',
+    });
   });
 
   it('answers 409 when a campaign already uses the alias', async () => {
     const alias = uniqueAlias('camp');
-    const campaign = await svc.service('POST', '/campaigns', acme.apiKey, { name: 'Clash', alias, originalUrl: 'https://example.com/c' });
+    const campaign = await svc.service('POST', '/campaigns', acme.apiKey, {
+      name: 'Clash',
+      alias,
+      originalUrl: 'https://example.com/c',
+    });
     expect(campaign.statusCode, campaign.body).toBe(201);
-    expectError(await createUrl({ url: 'https://example.com/u', customAlias: alias }), 409, { field: 'customAlias', code: 'ALIAS_TAKEN' });
+    expectError(await createUrl({ url: 'https://example.com/u', customAlias: alias }), 409, {
+      field: 'customAlias',
+      code: 'ALIAS_TAKEN',
+    });
   });
 
   it('answers 409 when another organization holds the alias on the platform domain', async () => {
     const alias = uniqueAlias('shared');
     await newUrl({ customAlias: alias }, acme);
-    expectError(await createUrl({ url: 'https://example.com/r', customAlias: alias }, rival), 409, { field: 'customAlias', code: 'ALIAS_TAKEN' });
+    expectError(await createUrl({ url: 'https://example.com/r', customAlias: alias }, rival), 409, {
+      field: 'customAlias',
+      code: 'ALIAS_TAKEN',
+    });
   });
 
   it('frees the alias when its link is deleted', async () => {
@@ -291,13 +359,25 @@ describe('linked apps', () => {
   });
 
   it('refuses an app of the other platform', async () => {
-    expectError(await createUrl({ url: 'https://example.com/a', iosAppId: android.id }), 400, { field: 'iosAppId', code: 'APP_PLATFORM_MISMATCH' });
-    expectError(await createUrl({ url: 'https://example.com/a', androidAppId: ios.id }), 400, { field: 'androidAppId', code: 'APP_PLATFORM_MISMATCH' });
+    expectError(await createUrl({ url: 'https://example.com/a', iosAppId: android.id }), 400, {
+      field: 'iosAppId',
+      code: 'APP_PLATFORM_MISMATCH',
+    });
+    expectError(await createUrl({ url: 'https://example.com/a', androidAppId: ios.id }), 400, {
+      field: 'androidAppId',
+      code: 'APP_PLATFORM_MISMATCH',
+    });
   });
 
   it("refuses another organization's app and an unknown id", async () => {
-    expectError(await createUrl({ url: 'https://example.com/a', iosAppId: rivalIos.id }), 400, { field: 'iosAppId', code: 'APP_NOT_FOUND' });
-    expectError(await createUrl({ url: 'https://example.com/a', androidAppId: 987654321 }), 400, { field: 'androidAppId', code: 'APP_NOT_FOUND' });
+    expectError(await createUrl({ url: 'https://example.com/a', iosAppId: rivalIos.id }), 400, {
+      field: 'iosAppId',
+      code: 'APP_NOT_FOUND',
+    });
+    expectError(await createUrl({ url: 'https://example.com/a', androidAppId: 987654321 }), 400, {
+      field: 'androidAppId',
+      code: 'APP_NOT_FOUND',
+    });
     expectError(await createUrl({ url: 'https://example.com/a', iosAppId: 0 }), 400, { field: 'iosAppId' });
   });
 
@@ -385,16 +465,28 @@ describe('custom domains', () => {
   });
 
   it('refuses a PENDING domain, a FAILED one, and an unknown one', async () => {
-    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: pending.domainName }), 400, { field: 'customDomainName' });
+    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: pending.domainName }), 400, {
+      field: 'customDomainName',
+    });
     const failed = await newDomain(acme, 'failed.acme-shop.com', 'FAILED');
-    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: failed.domainName }), 400, { field: 'customDomainName' });
-    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: 'nobody.example.org' }), 400, { field: 'customDomainName' });
-    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: 'not a domain' }), 400, { field: 'customDomainName' });
+    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: failed.domainName }), 400, {
+      field: 'customDomainName',
+    });
+    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: 'nobody.example.org' }), 400, {
+      field: 'customDomainName',
+    });
+    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: 'not a domain' }), 400, {
+      field: 'customDomainName',
+    });
   });
 
   it("refuses another organization's verified domain", async () => {
-    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: rivalVerified.domainName }), 400, { field: 'customDomainName' });
-    expect((await newUrl({ customDomainName: rivalVerified.domainName }, rival)).shortUrl).toContain(rivalVerified.domainName);
+    expectError(await createUrl({ url: 'https://example.com/a', customDomainName: rivalVerified.domainName }), 400, {
+      field: 'customDomainName',
+    });
+    expect((await newUrl({ customDomainName: rivalVerified.domainName }, rival)).shortUrl).toContain(
+      rivalVerified.domainName,
+    );
   });
 
   it('lets the same code live on different domains, once per domain', async () => {
@@ -405,13 +497,23 @@ describe('custom domains', () => {
     const onRival = await newUrl({ customAlias: alias, customDomainName: rivalVerified.domainName }, rival);
     expect(new Set([onPlatform.shortUrl, onVerified.shortUrl, onActive.shortUrl, onRival.shortUrl]).size).toBe(4);
     expect(onVerified.shortUrl).toBe(`https://${verified.domainName}/${alias}`);
-    expectError(await createUrl({ url: 'https://example.com/a', customAlias: alias, customDomainName: verified.domainName }), 409, { code: 'ALIAS_TAKEN' });
+    expectError(
+      await createUrl({ url: 'https://example.com/a', customAlias: alias, customDomainName: verified.domainName }),
+      409,
+      { code: 'ALIAS_TAKEN' },
+    );
   });
 });
 
 describe('update', () => {
   it('keeps the fields left out', async () => {
-    const u = await newUrl({ title: 'Keep', goalType: 'signup', showAdPage: true, expirationDate: '2035-01-02 03:04:05', utmSource: 'keep' });
+    const u = await newUrl({
+      title: 'Keep',
+      goalType: 'signup',
+      showAdPage: true,
+      expirationDate: '2035-01-02 03:04:05',
+      utmSource: 'keep',
+    });
     const res = await putUrl(u.id, { originalUrl: 'https://example.com/moved' });
     expect(res.statusCode, res.body).toBe(200);
     const updated = res.json();
@@ -429,7 +531,9 @@ describe('update', () => {
 
   it('sets expirationDate in both forms and clears it with null', async () => {
     const u = await newUrl();
-    expect((await putUrl(u.id, { expirationDate: '2035-07-08 09:10:11' })).json().expiresAt).toBe('2035-07-08T09:10:11.000Z');
+    expect((await putUrl(u.id, { expirationDate: '2035-07-08 09:10:11' })).json().expiresAt).toBe(
+      '2035-07-08T09:10:11.000Z',
+    );
     expect((await putUrl(u.id, { expirationDate: '2035-07-09' })).json().expiresAt).toBe('2035-07-09T14:59:59.999Z');
     const cleared = await putUrl(u.id, { expirationDate: null });
     expect(cleared.statusCode).toBe(200);
@@ -447,7 +551,15 @@ describe('update', () => {
 
   it('validates originalUrl like create', async () => {
     const u = await newUrl({ url: 'https://example.com/original' });
-    for (const originalUrl of ['http://example.com/', 'javascript:alert(1)', urlOfLength(1001), 'https://intranet/', 'https://u:p@example.com/', '', null]) {
+    for (const originalUrl of [
+      'http://example.com/',
+      'javascript:alert(1)',
+      urlOfLength(1001),
+      'https://intranet/',
+      'https://u:p@example.com/',
+      '',
+      null,
+    ]) {
       expectError(await putUrl(u.id, { originalUrl }), 400, { field: 'originalUrl' });
     }
     expect((await putUrl(u.id, { originalUrl: urlOfLength(1000) })).json().originalUrl).toBe(urlOfLength(1000));
@@ -456,10 +568,16 @@ describe('update', () => {
   it('changes showAdPage and goalType; null clears goalType', async () => {
     const u = await newUrl({ goalType: 'signup' });
     expect((await putUrl(u.id, { showAdPage: true })).json()).toMatchObject({ showAdPage: true, goalType: 'signup' });
-    expect((await putUrl(u.id, { goalType: 'g'.repeat(50) })).json()).toMatchObject({ showAdPage: true, goalType: 'g'.repeat(50) });
+    expect((await putUrl(u.id, { goalType: 'g'.repeat(50) })).json()).toMatchObject({
+      showAdPage: true,
+      goalType: 'g'.repeat(50),
+    });
     expectError(await putUrl(u.id, { goalType: 'g'.repeat(51) }), 400, { field: 'goalType' });
     expectError(await putUrl(u.id, { showAdPage: 'no' }), 400, { field: 'showAdPage' });
-    expect((await putUrl(u.id, { showAdPage: false, goalType: null })).json()).toMatchObject({ showAdPage: false, goalType: null });
+    expect((await putUrl(u.id, { showAdPage: false, goalType: null })).json()).toMatchObject({
+      showAdPage: false,
+      goalType: null,
+    });
   });
 
   it("answers 404 for an unknown id and for another organization's link, which stays unchanged", async () => {
@@ -540,7 +658,14 @@ describe('list', () => {
     const seen: number[] = [];
     for (let page = 0; page < 4; page++) {
       const body = (await listUrls(`page=${page}&size=7`, lister)).json();
-      expect(body).toMatchObject({ page, size: 7, totalElements: 25, totalPages: 4, first: page === 0, last: page === 3 });
+      expect(body).toMatchObject({
+        page,
+        size: 7,
+        totalElements: 25,
+        totalPages: 4,
+        first: page === 0,
+        last: page === 3,
+      });
       expect(body.content).toHaveLength(page === 3 ? 4 : 7);
       seen.push(...body.content.map((u: ShortUrlJson) => u.id));
     }
@@ -549,7 +674,15 @@ describe('list', () => {
 
   it('answers an empty last page beyond the end', async () => {
     const body = (await listUrls('page=9&size=10', lister)).json();
-    expect(body).toMatchObject({ content: [], page: 9, size: 10, totalElements: 25, totalPages: 3, first: false, last: true });
+    expect(body).toMatchObject({
+      content: [],
+      page: 9,
+      size: 10,
+      totalElements: 25,
+      totalPages: 3,
+      first: false,
+      last: true,
+    });
   });
 
   it('takes size 1 and 100, and page 0', async () => {
@@ -559,13 +692,22 @@ describe('list', () => {
     const last = (await listUrls('page=24&size=1', lister)).json();
     expect(last).toMatchObject({ first: false, last: true });
     expect(last.content.map((u: ShortUrlJson) => u.id)).toEqual([made[0]!.id]);
-    expect((await listUrls('size=100', lister)).json()).toMatchObject({ size: 100, totalPages: 1, first: true, last: true });
+    expect((await listUrls('size=100', lister)).json()).toMatchObject({
+      size: 100,
+      totalPages: 1,
+      first: true,
+      last: true,
+    });
   });
 
   it('refuses size and page out of range or not integers', async () => {
     for (const [query, field] of [
-      ['size=0', 'size'], ['size=101', 'size'], ['size=abc', 'size'], ['size=1.5', 'size'],
-      ['page=-1', 'page'], ['page=abc', 'page'],
+      ['size=0', 'size'],
+      ['size=101', 'size'],
+      ['size=abc', 'size'],
+      ['size=1.5', 'size'],
+      ['page=-1', 'page'],
+      ['page=abc', 'page'],
     ]) {
       expectError(await listUrls(query!, lister), 400, { field: field! });
     }
@@ -576,13 +718,23 @@ describe('list', () => {
     expect(ids(res)).toEqual([made[0]!.id]);
     expect(ids(await listUrls('keyword=blog.example', lister))).toEqual([made[5]!.id, made[4]!.id]);
     expect(res.json()).toMatchObject({ totalElements: 1, totalPages: 1, first: true, last: true });
-    expect((await listUrls('keyword=nothing-like-this', lister)).json()).toMatchObject({ content: [], totalElements: 0, totalPages: 0, first: true, last: true });
+    expect((await listUrls('keyword=nothing-like-this', lister)).json()).toMatchObject({
+      content: [],
+      totalElements: 0,
+      totalPages: 0,
+      first: true,
+      last: true,
+    });
   });
 
   it('filters by keyword over the short code, case-insensitively', async () => {
     const target = made[7]!;
-    expect(ids(await listUrls(`keyword=${encodeURIComponent(target.shortCode.toLowerCase())}`, lister))).toEqual([target.id]);
-    expect(ids(await listUrls(`keyword=${encodeURIComponent(target.shortCode.toUpperCase())}`, lister))).toEqual([target.id]);
+    expect(ids(await listUrls(`keyword=${encodeURIComponent(target.shortCode.toLowerCase())}`, lister))).toEqual([
+      target.id,
+    ]);
+    expect(ids(await listUrls(`keyword=${encodeURIComponent(target.shortCode.toUpperCase())}`, lister))).toEqual([
+      target.id,
+    ]);
     const alias = made[5]!.shortCode;
     expect(ids(await listUrls(`keyword=${encodeURIComponent(alias.toUpperCase())}`, lister))).toEqual([made[5]!.id]);
   });
@@ -622,7 +774,12 @@ describe('list', () => {
 
     // createdAfter is inclusive: everything shown at or after the pivot.
     const after = await all(`createdAfter=${encodeURIComponent(pivot)}`);
-    expect(after).toEqual(made.filter((u) => at(u) >= Date.parse(pivot)).map((u) => u.id).reverse());
+    expect(after).toEqual(
+      made
+        .filter((u) => at(u) >= Date.parse(pivot))
+        .map((u) => u.id)
+        .reverse(),
+    );
 
     const before = await all(`createdBefore=${encodeURIComponent(pivot)}`);
     for (const id of older) expect(before).toContain(id);
@@ -641,13 +798,21 @@ describe('list', () => {
   it('refuses a malformed createdAfter or createdBefore', async () => {
     for (const value of ['yesterday', '2025-13-01', '2025-02-30', '2025-01-01T25:00:00Z', '01/02/2025']) {
       expectError(await listUrls(`createdAfter=${encodeURIComponent(value)}`, lister), 400, { field: 'createdAfter' });
-      expectError(await listUrls(`createdBefore=${encodeURIComponent(value)}`, lister), 400, { field: 'createdBefore' });
+      expectError(await listUrls(`createdBefore=${encodeURIComponent(value)}`, lister), 400, {
+        field: 'createdBefore',
+      });
     }
   });
 
   it("never shows another organization's links", async () => {
     const empty = await freshOrg('Empty');
-    expect((await listUrls('', empty)).json()).toMatchObject({ content: [], totalElements: 0, totalPages: 0, first: true, last: true });
+    expect((await listUrls('', empty)).json()).toMatchObject({
+      content: [],
+      totalElements: 0,
+      totalPages: 0,
+      first: true,
+      last: true,
+    });
     const theirs = await newUrl({ url: 'https://shop.example.com/Sale/Shoes/rival' }, rival);
     // The keyword also matches short codes; a slash never stands in a generated one, so only the
     // destinations can match (a random 7-character code can contain "sale").
@@ -739,7 +904,13 @@ describe('statistics routes', () => {
     expect(stats.json()).toMatchObject({ url: { id: u.id }, chartData: expect.any(Array) });
     const installs = await svc.service('GET', `/urls/${u.id}/app-install-stats`, acme.apiKey);
     expect(installs.statusCode).toBe(200);
-    expect(installs.json()).toMatchObject({ appName: u.shortCode, platform: 'All', totalInstalls: 0, totalClicks: 0, conversionRate: 0 });
+    expect(installs.json()).toMatchObject({
+      appName: u.shortCode,
+      platform: 'All',
+      totalInstalls: 0,
+      totalClicks: 0,
+      conversionRate: 0,
+    });
   });
 
   it("answer 404 for another organization's link", async () => {

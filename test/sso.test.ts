@@ -21,16 +21,27 @@ interface Partner {
   sharedSecret: string;
 }
 
-async function sign(partner: Partner, claims: Record<string, unknown>, options: { lifetime?: number; iat?: number | null; jti?: string | null; secret?: string } = {}) {
+async function sign(
+  partner: Partner,
+  claims: Record<string, unknown>,
+  options: { lifetime?: number; iat?: number | null; jti?: string | null; secret?: string } = {},
+) {
   const now = Math.floor(Date.now() / 1000);
   const iat = options.iat === undefined ? now : options.iat;
-  const jwt = new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime((iat ?? now) + (options.lifetime ?? 120));
+  const jwt = new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime((iat ?? now) + (options.lifetime ?? 120));
   if (iat !== null) jwt.setIssuedAt(iat);
   if (options.jti !== null) jwt.setJti(options.jti ?? randomUUID());
   return jwt.sign(new TextEncoder().encode(options.secret ?? partner.sharedSecret));
 }
 
-function callback(svc: TestService, token: string, clientId: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+function callback(
+  svc: TestService,
+  token: string,
+  clientId: string,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   return svc.inject({
     method: 'GET',
     url: `/sso/callback?token=${encodeURIComponent(token)}&client_id=${encodeURIComponent(clientId)}`,
@@ -41,7 +52,10 @@ function callback(svc: TestService, token: string, clientId: string, headers: Re
 const cookieOf = (res: LightMyRequestResponse, name: string): string | undefined => {
   const all = res.headers['set-cookie'];
   const list = Array.isArray(all) ? all : all ? [String(all)] : [];
-  return list.find((c) => c.startsWith(`${name}=`))?.split(';')[0]?.slice(name.length + 1);
+  return list
+    .find((c) => c.startsWith(`${name}=`))
+    ?.split(';')[0]
+    ?.slice(name.length + 1);
 };
 
 /** The links of the outbox's messages to `to`, oldest first. */
@@ -61,11 +75,19 @@ async function outboxLinks(svc: TestService, to: string): Promise<string[]> {
 
 async function follow(svc: TestService, link: string): Promise<LightMyRequestResponse> {
   const url = new URL(link);
-  return svc.inject({ method: 'GET', url: `${url.pathname}${url.search}`, headers: { host: 'sp.example.com', 'x-forwarded-proto': 'https' } });
+  return svc.inject({
+    method: 'GET',
+    url: `${url.pathname}${url.search}`,
+    headers: { host: 'sp.example.com', 'x-forwarded-proto': 'https' },
+  });
 }
 
 const session = (svc: TestService, cookie: string) =>
-  svc.inject({ method: 'GET', url: '/console/api/session', headers: { host: 'sp.example.com', 'x-forwarded-proto': 'https', cookie: `sp_session=${cookie}` } });
+  svc.inject({
+    method: 'GET',
+    url: '/console/api/session',
+    headers: { host: 'sp.example.com', 'x-forwarded-proto': 'https', cookie: `sp_session=${cookie}` },
+  });
 
 describe('partner single sign-on', () => {
   let isolation: Isolation;
@@ -76,7 +98,10 @@ describe('partner single sign-on', () => {
     isolation = await isolate();
     svc = await startService(isolation, { PUBLIC_BASE_URL: BASE, TRUST_PROXY: 'true' });
     const res = await svc.admin('POST', '/partners', {
-      serviceName: 'Partner Shop', allowedOrigins: [PARTNER_ORIGIN, 'http://localhost:3000'], loginUrl: LOGIN_URL, contactEmail: 'dev@partner.example',
+      serviceName: 'Partner Shop',
+      allowedOrigins: [PARTNER_ORIGIN, 'http://localhost:3000'],
+      loginUrl: LOGIN_URL,
+      contactEmail: 'dev@partner.example',
     });
     expect(res.statusCode).toBe(201);
     partner = res.json();
@@ -88,24 +113,46 @@ describe('partner single sign-on', () => {
   });
 
   it('new user: terms consent, then a verification mail, then an account of their own (FREE, owner) and a session', async () => {
-    const res = await callback(svc, await sign(partner, { sub: 'u-new', email: 'new@example.com', name: 'New Person' }), partner.clientId);
+    const res = await callback(
+      svc,
+      await sign(partner, { sub: 'u-new', email: 'new@example.com', name: 'New Person' }),
+      partner.clientId,
+    );
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toMatch(/^\/sso\/consent/);
     const consent = cookieOf(res, 'sp_sso_consent')!;
     expect(String(res.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Lax; Secure/);
 
-    const page = await svc.inject({ method: 'GET', url: '/sso/consent', headers: { host: 'sp.example.com', cookie: `sp_sso_consent=${consent}` } });
+    const page = await svc.inject({
+      method: 'GET',
+      url: '/sso/consent',
+      headers: { host: 'sp.example.com', cookie: `sp_sso_consent=${consent}` },
+    });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<html lang="ko">');
     expect(page.body).toContain('서비스 이용약관 동의');
     expect(page.body).toContain('new@example.com');
 
     // A cross-site form post is refused; the same-origin one sends the verification mail.
-    const form = { 'content-type': 'application/x-www-form-urlencoded', host: 'sp.example.com', cookie: `sp_sso_consent=${consent}` };
-    const crossSite = await svc.inject({ method: 'POST', url: '/sso/consent', headers: { ...form, origin: 'https://evil.example' }, payload: 'decision=accept&accept=yes' });
+    const form = {
+      'content-type': 'application/x-www-form-urlencoded',
+      host: 'sp.example.com',
+      cookie: `sp_sso_consent=${consent}`,
+    };
+    const crossSite = await svc.inject({
+      method: 'POST',
+      url: '/sso/consent',
+      headers: { ...form, origin: 'https://evil.example' },
+      payload: 'decision=accept&accept=yes',
+    });
     expect(crossSite.statusCode).toBe(403);
     expect(await outboxLinks(svc, 'new@example.com')).toHaveLength(0);
-    const accepted = await svc.inject({ method: 'POST', url: '/sso/consent', headers: { ...form, origin: BASE }, payload: 'decision=accept&accept=yes' });
+    const accepted = await svc.inject({
+      method: 'POST',
+      url: '/sso/consent',
+      headers: { ...form, origin: BASE },
+      payload: 'decision=accept&accept=yes',
+    });
     expect(accepted.statusCode).toBe(200);
     expect(accepted.body).toContain('n***@example.com');
     const [link] = await outboxLinks(svc, 'new@example.com');
@@ -116,7 +163,9 @@ describe('partner single sign-on', () => {
     expect(signedIn.headers.location).toBe('/console/');
     const me = (await session(svc, cookieOf(signedIn, 'sp_session')!)).json();
     expect(me.user).toMatchObject({ email: 'new@example.com', name: 'New Person' });
-    expect(me.memberships).toEqual([expect.objectContaining({ organizationName: 'New Person', plan: 'FREE', role: 'owner' })]);
+    expect(me.memberships).toEqual([
+      expect.objectContaining({ organizationName: 'New Person', plan: 'FREE', role: 'owner' }),
+    ]);
     // The link worked once.
     expect((await follow(svc, link!)).statusCode).toBe(410);
 
@@ -129,7 +178,10 @@ describe('partner single sign-on', () => {
 
   it('existing account by email (any case): a verification link to that address links the accounts', async () => {
     const org = await svc.createOrganization('Existing');
-    expect((await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'kim@example.com', role: 'analyst' })).statusCode).toBe(201);
+    expect(
+      (await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'kim@example.com', role: 'analyst' }))
+        .statusCode,
+    ).toBe(201);
     const res = await callback(svc, await sign(partner, { sub: 'kim-1', email: 'KIM@Example.com' }), partner.clientId);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('k***@example.com');
@@ -139,17 +191,29 @@ describe('partner single sign-on', () => {
     const me = (await session(svc, cookieOf(signedIn, 'sp_session')!)).json();
     // No organization of their own: they already belong to one.
     expect(me.memberships).toEqual([expect.objectContaining({ organizationId: org.id, role: 'analyst' })]);
-    expect((await callback(svc, await sign(partner, { sub: 'kim-1' }), partner.clientId)).headers.location).toBe('/console/');
+    expect((await callback(svc, await sign(partner, { sub: 'kim-1' }), partner.clientId)).headers.location).toBe(
+      '/console/',
+    );
   });
 
   it('one partner service per account: the second link to the same account is refused with a page', async () => {
     const org = await svc.createOrganization('Lee Org');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'lee@example.com', role: 'developer' });
-    const other = (await svc.admin('POST', '/partners', {
-      serviceName: 'Other Shop', allowedOrigins: PARTNER_ORIGIN, loginUrl: 'https://other.example/login', contactEmail: 'o@other.example',
-    })).json() as Partner;
-    expect((await callback(svc, await sign(partner, { sub: 'lee-1', email: 'lee@example.com' }), partner.clientId)).statusCode).toBe(200);
-    expect((await callback(svc, await sign(other, { sub: 'lee-2', email: 'lee@example.com' }), other.clientId)).statusCode).toBe(200);
+    const other = (
+      await svc.admin('POST', '/partners', {
+        serviceName: 'Other Shop',
+        allowedOrigins: PARTNER_ORIGIN,
+        loginUrl: 'https://other.example/login',
+        contactEmail: 'o@other.example',
+      })
+    ).json() as Partner;
+    expect(
+      (await callback(svc, await sign(partner, { sub: 'lee-1', email: 'lee@example.com' }), partner.clientId))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await callback(svc, await sign(other, { sub: 'lee-2', email: 'lee@example.com' }), other.clientId)).statusCode,
+    ).toBe(200);
     // Whichever link is followed first links its partner; the other is refused.
     const answers = await Promise.all((await outboxLinks(svc, 'lee@example.com')).map((link) => follow(svc, link)));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([302, 409]);
@@ -166,14 +230,30 @@ describe('partner single sign-on', () => {
   it("a partner's organizationId: its users join it with the partner's role", async () => {
     const org = await svc.createOrganization('Partner Org');
     const res = await svc.admin('POST', '/partners', {
-      serviceName: 'Org Partner', allowedOrigins: PARTNER_ORIGIN, loginUrl: LOGIN_URL, contactEmail: 'x@partner.example', organizationId: org.id, defaultRole: 'analyst',
+      serviceName: 'Org Partner',
+      allowedOrigins: PARTNER_ORIGIN,
+      loginUrl: LOGIN_URL,
+      contactEmail: 'x@partner.example',
+      organizationId: org.id,
+      defaultRole: 'analyst',
     });
     const orgPartner = res.json() as Partner;
-    const first = await callback(svc, await sign(orgPartner, { sub: 'op-1', email: 'joiner@example.com' }), orgPartner.clientId);
+    const first = await callback(
+      svc,
+      await sign(orgPartner, { sub: 'op-1', email: 'joiner@example.com' }),
+      orgPartner.clientId,
+    );
     const consent = cookieOf(first, 'sp_sso_consent')!;
     await svc.inject({
-      method: 'POST', url: '/sso/consent', payload: 'decision=accept&accept=yes',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'sp.example.com', origin: BASE, cookie: `sp_sso_consent=${consent}` },
+      method: 'POST',
+      url: '/sso/consent',
+      payload: 'decision=accept&accept=yes',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        host: 'sp.example.com',
+        origin: BASE,
+        cookie: `sp_sso_consent=${consent}`,
+      },
     });
     const signedIn = await follow(svc, (await outboxLinks(svc, 'joiner@example.com'))[0]!);
     const me = (await session(svc, cookieOf(signedIn, 'sp_session')!)).json();
@@ -186,21 +266,112 @@ describe('partner single sign-on', () => {
   it('refuses, with the spec message, the status of the contract and a link to the partner login', async () => {
     const now = Math.floor(Date.now() / 1000);
     const rows: [string, () => Promise<LightMyRequestResponse>, number, string][] = [
-      ['unknown client_id', async () => callback(svc, await sign(partner, { sub: 'a', email: 'a@example.com' }), 'spc_unknown'), 401, '등록되지 않은 파트너이거나 SSO 설정이 완료되지 않았습니다.'],
-      ['expired', async () => callback(svc, await sign(partner, { sub: 'a' }, { iat: now - 400, lifetime: 300 }), partner.clientId), 401, '토큰이 만료되었습니다. (최대 유효시간 5분)'],
-      ['lives more than 5 minutes', async () => callback(svc, await sign(partner, { sub: 'a' }, { lifetime: 301 }), partner.clientId), 401, '토큰 유효시간이 너무 깁니다. (최대 유효시간 5분)'],
-      ['lives long without iat', async () => callback(svc, await sign(partner, { sub: 'a' }, { iat: null, lifetime: 900 }), partner.clientId), 401, '토큰 유효시간이 너무 깁니다. (최대 유효시간 5분)'],
-      ['future iat stretching the life', async () => callback(svc, await sign(partner, { sub: 'a' }, { iat: now + 3600, lifetime: 60 }), partner.clientId), 401, '토큰 유효시간이 너무 깁니다. (최대 유효시간 5분)'],
-      ['wrong key', async () => callback(svc, await sign(partner, { sub: 'a' }, { secret: 'another-secret-another-secret-another' }), partner.clientId), 401, '토큰 서명이 유효하지 않습니다.'],
-      ['alg none', async () => callback(svc, new UnsecuredJWT({ sub: 'a', jti: randomUUID() }).setExpirationTime('2m').encode(), partner.clientId), 401, '토큰 서명이 유효하지 않습니다.'],
-      ['HS512', async () => callback(svc, await new SignJWT({ sub: 'a', jti: randomUUID() }).setProtectedHeader({ alg: 'HS512' }).setExpirationTime('2m').sign(new TextEncoder().encode(partner.sharedSecret)), partner.clientId), 401, '토큰 서명이 유효하지 않습니다.'],
+      [
+        'unknown client_id',
+        async () => callback(svc, await sign(partner, { sub: 'a', email: 'a@example.com' }), 'spc_unknown'),
+        401,
+        '등록되지 않은 파트너이거나 SSO 설정이 완료되지 않았습니다.',
+      ],
+      [
+        'expired',
+        async () =>
+          callback(svc, await sign(partner, { sub: 'a' }, { iat: now - 400, lifetime: 300 }), partner.clientId),
+        401,
+        '토큰이 만료되었습니다. (최대 유효시간 5분)',
+      ],
+      [
+        'lives more than 5 minutes',
+        async () => callback(svc, await sign(partner, { sub: 'a' }, { lifetime: 301 }), partner.clientId),
+        401,
+        '토큰 유효시간이 너무 깁니다. (최대 유효시간 5분)',
+      ],
+      [
+        'lives long without iat',
+        async () => callback(svc, await sign(partner, { sub: 'a' }, { iat: null, lifetime: 900 }), partner.clientId),
+        401,
+        '토큰 유효시간이 너무 깁니다. (최대 유효시간 5분)',
+      ],
+      [
+        'future iat stretching the life',
+        async () =>
+          callback(svc, await sign(partner, { sub: 'a' }, { iat: now + 3600, lifetime: 60 }), partner.clientId),
+        401,
+        '토큰 유효시간이 너무 깁니다. (최대 유효시간 5분)',
+      ],
+      [
+        'wrong key',
+        async () =>
+          callback(
+            svc,
+            await sign(partner, { sub: 'a' }, { secret: 'another-secret-another-secret-another' }),
+            partner.clientId,
+          ),
+        401,
+        '토큰 서명이 유효하지 않습니다.',
+      ],
+      [
+        'alg none',
+        async () =>
+          callback(
+            svc,
+            new UnsecuredJWT({ sub: 'a', jti: randomUUID() }).setExpirationTime('2m').encode(),
+            partner.clientId,
+          ),
+        401,
+        '토큰 서명이 유효하지 않습니다.',
+      ],
+      [
+        'HS512',
+        async () =>
+          callback(
+            svc,
+            await new SignJWT({ sub: 'a', jti: randomUUID() })
+              .setProtectedHeader({ alg: 'HS512' })
+              .setExpirationTime('2m')
+              .sign(new TextEncoder().encode(partner.sharedSecret)),
+            partner.clientId,
+          ),
+        401,
+        '토큰 서명이 유효하지 않습니다.',
+      ],
       ['not a JWT', async () => callback(svc, 'not-a-token', partner.clientId), 401, '토큰 서명이 유효하지 않습니다.'],
-      ['client_id mismatch', async () => callback(svc, await sign(partner, { sub: 'a', client_id: 'spc_other' }), partner.clientId), 401, 'client_id가 일치하지 않습니다.'],
-      ['no jti', async () => callback(svc, await sign(partner, { sub: 'a' }, { jti: null }), partner.clientId), 400, '토큰에 필수 클레임(sub, jti, exp)이 없습니다.'],
-      ['no sub', async () => callback(svc, await sign(partner, {}), partner.clientId), 400, '토큰에 필수 클레임(sub, jti, exp)이 없습니다.'],
-      ['new user without email', async () => callback(svc, await sign(partner, { sub: 'nobody-yet' }), partner.clientId), 400, '이메일 정보가 없어 가입할 수 없습니다.'],
-      ['disallowed origin', async () => callback(svc, await sign(partner, { sub: 'a' }), partner.clientId, { referer: 'https://evil.example/x' }), 403, '허용되지 않은 출처(origin)에서 온 SSO 요청입니다.'],
-      ['plain HTTP', async () => callback(svc, await sign(partner, { sub: 'a' }), partner.clientId, { 'x-forwarded-proto': 'http' }), 403, 'SSO 요청은 HTTPS로만 받을 수 있습니다.'],
+      [
+        'client_id mismatch',
+        async () => callback(svc, await sign(partner, { sub: 'a', client_id: 'spc_other' }), partner.clientId),
+        401,
+        'client_id가 일치하지 않습니다.',
+      ],
+      [
+        'no jti',
+        async () => callback(svc, await sign(partner, { sub: 'a' }, { jti: null }), partner.clientId),
+        400,
+        '토큰에 필수 클레임(sub, jti, exp)이 없습니다.',
+      ],
+      [
+        'no sub',
+        async () => callback(svc, await sign(partner, {}), partner.clientId),
+        400,
+        '토큰에 필수 클레임(sub, jti, exp)이 없습니다.',
+      ],
+      [
+        'new user without email',
+        async () => callback(svc, await sign(partner, { sub: 'nobody-yet' }), partner.clientId),
+        400,
+        '이메일 정보가 없어 가입할 수 없습니다.',
+      ],
+      [
+        'disallowed origin',
+        async () =>
+          callback(svc, await sign(partner, { sub: 'a' }), partner.clientId, { referer: 'https://evil.example/x' }),
+        403,
+        '허용되지 않은 출처(origin)에서 온 SSO 요청입니다.',
+      ],
+      [
+        'plain HTTP',
+        async () => callback(svc, await sign(partner, { sub: 'a' }), partner.clientId, { 'x-forwarded-proto': 'http' }),
+        403,
+        'SSO 요청은 HTTPS로만 받을 수 있습니다.',
+      ],
     ];
     for (const [name, call, status, message] of rows) {
       const res = await call();
@@ -213,24 +384,42 @@ describe('partner single sign-on', () => {
   });
 
   it('answers JSON to a client that accepts only JSON', async () => {
-    const res = await callback(svc, await sign(partner, { sub: 'a' }, { secret: 'x'.repeat(40) }), partner.clientId, { accept: 'application/json' });
+    const res = await callback(svc, await sign(partner, { sub: 'a' }, { secret: 'x'.repeat(40) }), partner.clientId, {
+      accept: 'application/json',
+    });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ status: 401, error: 'Unauthorized', message: '토큰 서명이 유효하지 않습니다.', code: 'SSO_SIGNATURE_INVALID' });
+    expect(res.json()).toMatchObject({
+      status: 401,
+      error: 'Unauthorized',
+      message: '토큰 서명이 유효하지 않습니다.',
+      code: 'SSO_SIGNATURE_INVALID',
+    });
   });
 
   it('a reused jti is 400 even when the rest of the token is new', async () => {
     const jti = randomUUID();
     const first = await callback(svc, await sign(partner, { sub: 'u-new' }, { jti }), partner.clientId);
     expect(first.statusCode).toBe(302);
-    const replay = await callback(svc, await sign(partner, { sub: 'u-new', name: 'other' }, { jti, lifetime: 200 }), partner.clientId);
+    const replay = await callback(
+      svc,
+      await sign(partner, { sub: 'u-new', name: 'other' }, { jti, lifetime: 200 }),
+      partner.clientId,
+    );
     expect(replay.statusCode).toBe(400);
     expect(replay.body).toContain('이미 사용된 토큰입니다.');
   });
 
   it('a partner with no allowed origins is refused outright', async () => {
-    const res = await svc.admin('POST', '/partners', { serviceName: 'Closed', allowedOrigins: [], loginUrl: LOGIN_URL, contactEmail: 'c@partner.example' });
+    const res = await svc.admin('POST', '/partners', {
+      serviceName: 'Closed',
+      allowedOrigins: [],
+      loginUrl: LOGIN_URL,
+      contactEmail: 'c@partner.example',
+    });
     const closed = res.json() as Partner;
-    const refused = await callback(svc, await sign(closed, { sub: 'z', email: 'z@example.com' }), closed.clientId, { referer: '' });
+    const refused = await callback(svc, await sign(closed, { sub: 'z', email: 'z@example.com' }), closed.clientId, {
+      referer: '',
+    });
     expect(refused.statusCode).toBe(403);
   });
 
@@ -249,11 +438,23 @@ describe('partner single sign-on', () => {
     const list = (await svc.admin('GET', '/partners?size=100')).json() as { content: { clientId: string }[] };
     expect(list.content.map((p) => p.clientId)).toContain(partner.clientId);
     const updated = await svc.admin('PUT', `/partners/${partner.clientId}`, {
-      serviceName: 'Partner Shop 2', allowedOrigins: PARTNER_ORIGIN, loginUrl: LOGIN_URL, contactEmail: 'dev@partner.example',
+      serviceName: 'Partner Shop 2',
+      allowedOrigins: PARTNER_ORIGIN,
+      loginUrl: LOGIN_URL,
+      contactEmail: 'dev@partner.example',
     });
     expect(updated.json()).toMatchObject({ serviceName: 'Partner Shop 2' });
     const actions = await svc.container.postgres.sql<{ action: string }[]>`select distinct action from audit_log`;
-    expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(['partner.registered', 'partner.secret_rotated', 'sso.signup', 'sso.linked', 'sign_in', 'member.added']));
+    expect(actions.map((a) => a.action)).toEqual(
+      expect.arrayContaining([
+        'partner.registered',
+        'partner.secret_rotated',
+        'sso.signup',
+        'sso.linked',
+        'sign_in',
+        'member.added',
+      ]),
+    );
     expect((await svc.admin('DELETE', `/partners/${partner.clientId}`)).statusCode).toBe(204);
     expect((await svc.admin('GET', `/partners/${partner.clientId}`)).statusCode).toBe(404);
     expect((await callback(svc, await sign(partner, { sub: 'u-new' }), partner.clientId)).statusCode).toBe(401);
@@ -276,7 +477,14 @@ describe('partner single sign-on behind no proxy', () => {
   });
 
   it('refuses plain HTTP even when the request claims https', async () => {
-    const partner = (await svc.admin('POST', '/partners', { serviceName: 'P', allowedOrigins: PARTNER_ORIGIN, loginUrl: LOGIN_URL, contactEmail: 'p@partner.example' })).json() as Partner;
+    const partner = (
+      await svc.admin('POST', '/partners', {
+        serviceName: 'P',
+        allowedOrigins: PARTNER_ORIGIN,
+        loginUrl: LOGIN_URL,
+        contactEmail: 'p@partner.example',
+      })
+    ).json() as Partner;
     const res = await callback(svc, await sign(partner, { sub: 'x', email: 'x@example.com' }), partner.clientId);
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain('SSO 요청은 HTTPS로만 받을 수 있습니다.');
@@ -303,7 +511,14 @@ describe.runIf(backend === 'services')('partner single sign-on on two instances'
   });
 
   it('a jti used on one instance is refused on the other', async () => {
-    const partner = (await a.admin('POST', '/partners', { serviceName: 'Both', allowedOrigins: PARTNER_ORIGIN, loginUrl: LOGIN_URL, contactEmail: 'b@partner.example' })).json() as Partner;
+    const partner = (
+      await a.admin('POST', '/partners', {
+        serviceName: 'Both',
+        allowedOrigins: PARTNER_ORIGIN,
+        loginUrl: LOGIN_URL,
+        contactEmail: 'b@partner.example',
+      })
+    ).json() as Partner;
     const token = await sign(partner, { sub: 's-1', email: 'twice@example.com' });
     expect((await callback(a, token, partner.clientId)).statusCode).toBe(302);
     const replay = await callback(b, token, partner.clientId);

@@ -11,7 +11,8 @@ let isolation: Isolation;
 let svc: TestService;
 let org: { id: number; apiKey: string };
 
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 beforeAll(async () => {
   isolation = await isolate();
@@ -34,7 +35,8 @@ async function newUrl(): Promise<number> {
   return res.json().id;
 }
 
-const urlStats = async (id: number, query: string, apiKey = org.apiKey) => svc.service('GET', `/urls/${id}/stats?${query}`, apiKey);
+const urlStats = async (id: number, query: string, apiKey = org.apiKey) =>
+  svc.service('GET', `/urls/${id}/stats?${query}`, apiKey);
 const hour = (body: { hourlyChartData: number[] }, h: number) => body.hourlyChartData[h];
 
 describe('URL statistics in time zones', () => {
@@ -60,7 +62,12 @@ describe('URL statistics in time zones', () => {
     expect(body.hourlyChartLabels[23]).toBe('23:00');
     expect([hour(body, 23), hour(body, 0), hour(body, 13)]).toEqual([1, 1, 1]);
     expect(body.hourlyChartData.reduce((a: number, b: number) => a + b, 0)).toBe(3);
-    expect(body.meta).toMatchObject({ actualStartDate: '2025-03-07', actualEndDate: '2025-03-09', timeZone: 'UTC', dataRetentionDays: 1825 });
+    expect(body.meta).toMatchObject({
+      actualStartDate: '2025-03-07',
+      actualEndDate: '2025-03-09',
+      timeZone: 'UTC',
+      dataRetentionDays: 1825,
+    });
     expect(body.url.id).toBe(linkId);
   });
 
@@ -156,13 +163,22 @@ describe('periods', () => {
     const res = await svc.service('POST', '/urls', free.apiKey, { url: 'https://example.com/old' });
     const body = (await urlStats(res.json().id, 'startDate=2020-01-01&endDate=2020-01-31', free.apiKey)).json();
     expect(body.meta).toMatchObject({
-      dataRetentionDays: 30, actualStartDate: null, actualEndDate: null,
-      requestedStartDate: '2020-01-01', requestedEndDate: '2020-01-31', empty: true, emptyReason: 'before_retention',
+      dataRetentionDays: 30,
+      actualStartDate: null,
+      actualEndDate: null,
+      requestedStartDate: '2020-01-01',
+      requestedEndDate: '2020-01-31',
+      empty: true,
+      emptyReason: 'before_retention',
     });
     expect(body.chartLabels).toEqual([]);
     expect(body.chartData).toEqual([]);
     const clipped = (await urlStats(res.json().id, 'startDate=2020-01-01', free.apiKey)).json();
-    expect(clipped.meta).toMatchObject({ empty: false, emptyReason: null, actualEndDate: new Date().toISOString().slice(0, 10) });
+    expect(clipped.meta).toMatchObject({
+      empty: false,
+      emptyReason: null,
+      actualEndDate: new Date().toISOString().slice(0, 10),
+    });
   });
 
   it('refuses malformed dates, a start after the end and unknown zones with 400', async () => {
@@ -187,7 +203,10 @@ describe('periods', () => {
 describe('campaign statistics', () => {
   let campaignId: number;
   beforeAll(async () => {
-    const res = await svc.service('POST', '/campaigns', org.apiKey, { name: 'Stats Campaign', originalUrl: 'https://example.com/c' });
+    const res = await svc.service('POST', '/campaigns', org.apiKey, {
+      name: 'Stats Campaign',
+      originalUrl: 'https://example.com/c',
+    });
     campaignId = res.json().id;
     await recordClicks('campaign', campaignId, [
       { at: '2025-03-09T01:00:00Z', cid: 'user-a', tracker: 'insta' },
@@ -199,7 +218,11 @@ describe('campaign statistics', () => {
   });
 
   it('has totals, series, clicks per cid and trackers', async () => {
-    const res = await svc.service('GET', `/campaigns/${campaignId}/stats?startDate=2025-03-09&endDate=2025-03-09`, org.apiKey);
+    const res = await svc.service(
+      'GET',
+      `/campaigns/${campaignId}/stats?startDate=2025-03-09&endDate=2025-03-09`,
+      org.apiKey,
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.campaign).toMatchObject({ id: campaignId, name: 'Stats Campaign', expiresAt: null });
@@ -221,31 +244,79 @@ describe('campaign statistics', () => {
   });
 
   it('filters everything to one customId', async () => {
-    const body = (await svc.service('GET', `/campaigns/${campaignId}/stats?startDate=2025-03-09&endDate=2025-03-09&customId=user-a`, org.apiKey)).json();
+    const body = (
+      await svc.service(
+        'GET',
+        `/campaigns/${campaignId}/stats?startDate=2025-03-09&endDate=2025-03-09&customId=user-a`,
+        org.apiKey,
+      )
+    ).json();
     expect(body.totalClicks).toBe(2);
     expect(body.userClicks).toEqual([{ name: 'user-a', count: 2, percentage: 100 }]);
     expect(body.topTrackers).toEqual([{ name: 'insta', count: 2, percentage: 100 }]);
     expect(body.deviceTypeStats[0]).toEqual({ name: 'Mobile', count: 2, percentage: 100 });
-    expectError(await svc.service('GET', `/campaigns/${campaignId}/stats?customId=${'x'.repeat(101)}`, org.apiKey), 400, { field: 'customId' });
+    expectError(
+      await svc.service('GET', `/campaigns/${campaignId}/stats?customId=${'x'.repeat(101)}`, org.apiKey),
+      400,
+      { field: 'customId' },
+    );
   });
 });
 
 describe('campaign revenue', () => {
   let campaignId: number;
-  const goal = (type: 'journey_funnel' | 'funnel_stage', at: string, goalType: string, goalValue: number, currency: string | null, linkId: number, organizationId = org.id) =>
+  const goal = (
+    type: 'journey_funnel' | 'funnel_stage',
+    at: string,
+    goalType: string,
+    goalValue: number,
+    currency: string | null,
+    linkId: number,
+    organizationId = org.id,
+  ) =>
     svc.container.deps.events.record({
       eventId: uuidv7(),
       type,
       occurredAt: Date.parse(at),
       organizationId,
-      data: type === 'journey_funnel'
-        ? { sessionId: uuidv7(), appId: 1, platform: 'WEB', stage: 'GOAL_COMPLETED', goalType, goalValue, currency, transactionId: null, urlId: null, campaignId: linkId, externalUserId: null }
-        : { sessionId: uuidv7(), appId: 1, platform: 'IOS', stage: 'GOAL_COMPLETED', goalType, goalValue, currency, linkType: 'campaign', linkId, source: 'sdk' },
+      data:
+        type === 'journey_funnel'
+          ? {
+              sessionId: uuidv7(),
+              appId: 1,
+              platform: 'WEB',
+              stage: 'GOAL_COMPLETED',
+              goalType,
+              goalValue,
+              currency,
+              transactionId: null,
+              urlId: null,
+              campaignId: linkId,
+              externalUserId: null,
+            }
+          : {
+              sessionId: uuidv7(),
+              appId: 1,
+              platform: 'IOS',
+              stage: 'GOAL_COMPLETED',
+              goalType,
+              goalValue,
+              currency,
+              linkType: 'campaign',
+              linkId,
+              source: 'sdk',
+            },
     });
 
   beforeAll(async () => {
-    campaignId = (await svc.service('POST', '/campaigns', org.apiKey, { name: 'Revenue', originalUrl: 'https://example.com/r' })).json().id;
-    await recordClicks('campaign', campaignId, Array.from({ length: 10 }, (_, i) => ({ at: `2025-04-01T0${i}:00:00Z` })));
+    campaignId = (
+      await svc.service('POST', '/campaigns', org.apiKey, { name: 'Revenue', originalUrl: 'https://example.com/r' })
+    ).json().id;
+    await recordClicks(
+      'campaign',
+      campaignId,
+      Array.from({ length: 10 }, (_, i) => ({ at: `2025-04-01T0${i}:00:00Z` })),
+    );
     // Web purchases (user journey) and app purchases (mobile funnel), in two currencies; a signup
     // goal and another campaign's purchase that must not count.
     goal('journey_funnel', '2025-04-01T14:30:00Z', 'purchase_KRW', 15000, 'KRW', campaignId); // 23:30 in Seoul
@@ -258,8 +329,12 @@ describe('campaign revenue', () => {
     expect(await svc.container.bus.drain(15_000)).toBe(true);
   });
 
-  it('sums purchases per currency, never across currencies, in the request\'s time zone', async () => {
-    const res = await svc.service('GET', `/campaigns/${campaignId}/stats?startDate=2025-04-01&endDate=2025-04-02&timeZone=Asia/Seoul`, org.apiKey);
+  it("sums purchases per currency, never across currencies, in the request's time zone", async () => {
+    const res = await svc.service(
+      'GET',
+      `/campaigns/${campaignId}/stats?startDate=2025-04-01&endDate=2025-04-02&timeZone=Asia/Seoul`,
+      org.apiKey,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().revenueStats).toEqual({
       available: true,
@@ -281,15 +356,21 @@ describe('campaign revenue', () => {
 
   it('stays empty without the revenue-analytics add-on', async () => {
     const free = await svc.createOrganization('No add-on', 'PRO');
-    const id = (await svc.service('POST', '/campaigns', free.apiKey, { name: 'Revenue', originalUrl: 'https://example.com/r' })).json().id;
+    const id = (
+      await svc.service('POST', '/campaigns', free.apiKey, { name: 'Revenue', originalUrl: 'https://example.com/r' })
+    ).json().id;
     // PRO keeps 365 days: a purchase of five days ago.
     const day = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10);
     goal('journey_funnel', `${day}T10:00:00Z`, 'purchase_KRW', 5000, 'KRW', id, free.id);
     expect(await svc.container.deps.events.flush(10_000)).toBe(true);
     expect(await svc.container.bus.drain(15_000)).toBe(true);
-    const stats = async () => (await svc.service('GET', `/campaigns/${id}/stats?startDate=${day}&endDate=${day}`, free.apiKey)).json().revenueStats;
+    const stats = async () =>
+      (await svc.service('GET', `/campaigns/${id}/stats?startDate=${day}&endDate=${day}`, free.apiKey)).json()
+        .revenueStats;
     expect(await stats()).toMatchObject({ available: false, totalRevenue: 0, purchases: 0, byCurrency: [] });
-    expect((await svc.admin('PUT', `/organizations/${free.id}/add-ons`, { revenueAnalytics: true })).statusCode).toBe(200);
+    expect((await svc.admin('PUT', `/organizations/${free.id}/add-ons`, { revenueAnalytics: true })).statusCode).toBe(
+      200,
+    );
     expect(await stats()).toMatchObject({ available: true, currency: 'KRW', totalRevenue: 5000, purchases: 1 });
   });
 });

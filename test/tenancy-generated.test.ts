@@ -10,8 +10,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const HOST = 'sgnp.example';
-const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Safari/537.36';
-const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const DESKTOP_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.0.0 Safari/537.36';
+const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const PHONE_IP = '203.0.113.77';
 /** A's activity, in counts unlikely to appear by chance in B's (empty) statistics. */
 const A_CLICKS = 7;
@@ -59,7 +61,9 @@ let bConsole: { cookie: string; csrf: string };
 
 async function consoleSession(orgId: number, email: string): Promise<{ cookie: string; csrf: string }> {
   await expectCreated(await svc.admin('POST', `/organizations/${orgId}/members`, { email, role: 'owner' }), 'member');
-  const link = new URL((await expectCreated(await svc.admin('POST', '/login-links', { email }), 'login link')).url as string);
+  const link = new URL(
+    (await expectCreated(await svc.admin('POST', '/login-links', { email }), 'login link')).url as string,
+  );
   const opened = await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}`, headers: { host: HOST } });
   const cookie = `sp_session=${/sp_session=([^;]+)/.exec(String(opened.headers['set-cookie']))![1]}`;
   const session = await svc.inject({ method: 'GET', url: '/console/api/session', headers: { host: HOST, cookie } });
@@ -68,10 +72,18 @@ async function consoleSession(orgId: number, email: string): Promise<{ cookie: s
 
 async function call(as: Caller, method: string, url: string, body?: unknown): Promise<LightMyRequestResponse> {
   // Browser targets (the SSO callback) answer JSON to a client that accepts only JSON.
-  const headers: Record<string, string> = { host: HOST, 'user-agent': DESKTOP_UA, accept: 'application/json', origin: `https://${HOST}` };
+  const headers: Record<string, string> = {
+    host: HOST,
+    'user-agent': DESKTOP_UA,
+    accept: 'application/json',
+    origin: `https://${HOST}`,
+  };
   if (as === 'console' || as === 'fresh-console') {
     // Signing out ends the session it is called with: those probes get a session of their own.
-    const session = as === 'console' ? bConsole : await consoleSession(b.id, `bbb-${Math.random().toString(36).slice(2)}@example.com`);
+    const session =
+      as === 'console'
+        ? bConsole
+        : await consoleSession(b.id, `bbb-${Math.random().toString(36).slice(2)}@example.com`);
     headers.cookie = session.cookie;
     headers['x-csrf-token'] = session.csrf;
   }
@@ -83,7 +95,13 @@ async function call(as: Caller, method: string, url: string, body?: unknown): Pr
     headers.authorization = `Bearer ${b.apiKey}`;
     headers['x-api-key'] = b.apiKey;
   }
-  return svc.inject({ method: method as 'GET', url, headers, remoteAddress: PHONE_IP, ...(body === undefined ? {} : { payload: body as object }) });
+  return svc.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    remoteAddress: PHONE_IP,
+    ...(body === undefined ? {} : { payload: body as object }),
+  });
 }
 
 // ---- what each operation is, and how B exercises it ----------------------------------------
@@ -128,8 +146,9 @@ const W = '/api/v1/sdk/web';
 const ADM = '/api/admin/v1';
 const one = (as: Caller, url: () => string, body?: () => unknown): Probe[] => [{ as, url, ...(body ? { body } : {}) }];
 /** A request whose body names A's resource, and the same naming one that does not exist. */
-const naming = (as: Caller, url: () => string, body: (id: 'a' | 'none') => unknown): Probe[] =>
-  [{ as, url, body: () => body('a'), unknown: { url, body: () => body('none') } }];
+const naming = (as: Caller, url: () => string, body: (id: 'a' | 'none') => unknown): Probe[] => [
+  { as, url, body: () => body('a'), unknown: { url, body: () => body('none') } },
+];
 const NONE = 987_654_321;
 const NONE_TEXT = 'no-such-thing-0000';
 const today = new Date().toISOString().slice(0, 10);
@@ -140,62 +159,206 @@ const OPERATIONS: Record<string, Operation> = {
   'GET /healthz': { kind: 'public', probes: one('anonymous', () => '/healthz') },
   // The console: B's owner, signed in, naming A's organization.
   'GET /console/api/session': { kind: 'list', probes: one('console', () => '/console/api/session') },
-  'PUT /console/api/me/language': { kind: 'public', probes: one('console', () => '/console/api/me/language', () => ({ language: 'en' })) },
-  'GET /console/api/organizations/{orgId}/members': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/members`) },
-  'POST /console/api/organizations/{orgId}/members': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/members`, () => ({ email: 'x@example.com', role: 'owner' })) },
-  'PUT /console/api/organizations/{orgId}/members/{userId}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/members/${a.memberId}`, () => ({ role: 'analyst' })) },
-  'DELETE /console/api/organizations/{orgId}/members/{userId}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/members/${a.memberId}`) },
-  'GET /console/api/organizations/{orgId}/api-keys': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/api-keys`) },
-  'POST /console/api/organizations/{orgId}/api-keys': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/api-keys`, () => ({ name: 'stolen' })) },
-  'POST /console/api/organizations/{orgId}/api-keys/{keyId}/regenerate': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/api-keys/1/regenerate`) },
-  'DELETE /console/api/organizations/{orgId}/api-keys/{keyId}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/api-keys/1`) },
-  'GET /console/api/organizations/{orgId}/ip-allowlist': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/ip-allowlist`) },
-  'PUT /console/api/organizations/{orgId}/ip-allowlist': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/ip-allowlist`, () => ({ ips: ['203.0.113.1'] })) },
-  'POST /console/api/organizations/{orgId}/custom-domains': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/custom-domains`, () => ({ domainName: 'stolen.example.com' })) },
-  'POST /console/api/organizations/{orgId}/custom-domains/{id}/verify': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/custom-domains/${a.domain.id}/verify`) },
-  'GET /console/api/organizations/{orgId}/audit-log': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/audit-log`) },
-  'GET /console/api/organizations/{orgId}/webhook': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook`) },
-  'PUT /console/api/organizations/{orgId}/webhook': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook`, () => ({ url: 'https://hooks.bbb.example/in', events: ['click'] })) },
-  'POST /console/api/organizations/{orgId}/webhook/secret': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook/secret`) },
-  'POST /console/api/organizations/{orgId}/webhook/test': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook/test`) },
-  'GET /console/api/organizations/{orgId}/webhook/deliveries': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/webhook/deliveries`) },
+  'PUT /console/api/me/language': {
+    kind: 'public',
+    probes: one(
+      'console',
+      () => '/console/api/me/language',
+      () => ({ language: 'en' }),
+    ),
+  },
+  'GET /console/api/organizations/{orgId}/members': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/members`),
+  },
+  'POST /console/api/organizations/{orgId}/members': {
+    kind: 'byId',
+    probes: one(
+      'console',
+      () => `/console/api/organizations/${a.id}/members`,
+      () => ({ email: 'x@example.com', role: 'owner' }),
+    ),
+  },
+  'PUT /console/api/organizations/{orgId}/members/{userId}': {
+    kind: 'byId',
+    probes: one(
+      'console',
+      () => `/console/api/organizations/${a.id}/members/${a.memberId}`,
+      () => ({ role: 'analyst' }),
+    ),
+  },
+  'DELETE /console/api/organizations/{orgId}/members/{userId}': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/members/${a.memberId}`),
+  },
+  'GET /console/api/organizations/{orgId}/api-keys': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/api-keys`),
+  },
+  'POST /console/api/organizations/{orgId}/api-keys': {
+    kind: 'byId',
+    probes: one(
+      'console',
+      () => `/console/api/organizations/${a.id}/api-keys`,
+      () => ({ name: 'stolen' }),
+    ),
+  },
+  'POST /console/api/organizations/{orgId}/api-keys/{keyId}/regenerate': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/api-keys/1/regenerate`),
+  },
+  'DELETE /console/api/organizations/{orgId}/api-keys/{keyId}': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/api-keys/1`),
+  },
+  'GET /console/api/organizations/{orgId}/ip-allowlist': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/ip-allowlist`),
+  },
+  'PUT /console/api/organizations/{orgId}/ip-allowlist': {
+    kind: 'byId',
+    probes: one(
+      'console',
+      () => `/console/api/organizations/${a.id}/ip-allowlist`,
+      () => ({ ips: ['203.0.113.1'] }),
+    ),
+  },
+  'POST /console/api/organizations/{orgId}/custom-domains': {
+    kind: 'byId',
+    probes: one(
+      'console',
+      () => `/console/api/organizations/${a.id}/custom-domains`,
+      () => ({ domainName: 'stolen.example.com' }),
+    ),
+  },
+  'POST /console/api/organizations/{orgId}/custom-domains/{id}/verify': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/custom-domains/${a.domain.id}/verify`),
+  },
+  'GET /console/api/organizations/{orgId}/audit-log': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/audit-log`),
+  },
+  'GET /console/api/organizations/{orgId}/webhook': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/webhook`),
+  },
+  'PUT /console/api/organizations/{orgId}/webhook': {
+    kind: 'byId',
+    probes: one(
+      'console',
+      () => `/console/api/organizations/${a.id}/webhook`,
+      () => ({ url: 'https://hooks.bbb.example/in', events: ['click'] }),
+    ),
+  },
+  'POST /console/api/organizations/{orgId}/webhook/secret': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/webhook/secret`),
+  },
+  'POST /console/api/organizations/{orgId}/webhook/test': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/webhook/test`),
+  },
+  'GET /console/api/organizations/{orgId}/webhook/deliveries': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/webhook/deliveries`),
+  },
   // A's organization, and B's own naming A's first delivery.
-  'GET /console/api/organizations/{orgId}/webhook/deliveries/{id}': { kind: 'byId', probes: [
-    ...one('console', () => `/console/api/organizations/${a.id}/webhook/deliveries/1`),
-    ...one('console', () => `/console/api/organizations/${b.id}/webhook/deliveries/1`),
-  ] },
-  'POST /console/api/organizations/{orgId}/webhook/deliveries/{id}/redeliver': { kind: 'byId', probes: [
-    ...one('console', () => `/console/api/organizations/${a.id}/webhook/deliveries/1/redeliver`),
-    ...one('console', () => `/console/api/organizations/${b.id}/webhook/deliveries/1/redeliver`),
-  ] },
-  'GET /console/api/organizations/{orgId}/goal-types': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/goal-types`) },
-  'POST /console/api/organizations/{orgId}/goal-types': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/goal-types`, () => ({ name: 'stolenGoal' })) },
-  'DELETE /console/api/organizations/{orgId}/goal-types/{name}': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/goal-types/purchase`) },
-  'GET /console/api/organizations/{orgId}/usage': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/usage`) },
-  'GET /console/api/organizations/{orgId}/dashboard': { kind: 'byId', probes: one('console', () => `/console/api/organizations/${a.id}/dashboard`) },
+  'GET /console/api/organizations/{orgId}/webhook/deliveries/{id}': {
+    kind: 'byId',
+    probes: [
+      ...one('console', () => `/console/api/organizations/${a.id}/webhook/deliveries/1`),
+      ...one('console', () => `/console/api/organizations/${b.id}/webhook/deliveries/1`),
+    ],
+  },
+  'POST /console/api/organizations/{orgId}/webhook/deliveries/{id}/redeliver': {
+    kind: 'byId',
+    probes: [
+      ...one('console', () => `/console/api/organizations/${a.id}/webhook/deliveries/1/redeliver`),
+      ...one('console', () => `/console/api/organizations/${b.id}/webhook/deliveries/1/redeliver`),
+    ],
+  },
+  'GET /console/api/organizations/{orgId}/goal-types': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/goal-types`),
+  },
+  'POST /console/api/organizations/{orgId}/goal-types': {
+    kind: 'byId',
+    probes: one(
+      'console',
+      () => `/console/api/organizations/${a.id}/goal-types`,
+      () => ({ name: 'stolenGoal' }),
+    ),
+  },
+  'DELETE /console/api/organizations/{orgId}/goal-types/{name}': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/goal-types/purchase`),
+  },
+  'GET /console/api/organizations/{orgId}/usage': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/usage`),
+  },
+  'GET /console/api/organizations/{orgId}/dashboard': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/dashboard`),
+  },
   // A's organization, and B's own naming A's link.
-  'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': { kind: 'byId', probes: [
-    ...one('console', () => `/console/api/organizations/${a.id}/dashboard/urls/${a.url.id}`),
-    ...one('console', () => `/console/api/organizations/${b.id}/dashboard/urls/${a.url.id}`),
-    ...one('console', () => `/console/api/organizations/${b.id}/dashboard/campaigns/${a.campaign.id}`),
-  ] },
-  'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv': { kind: 'byId', probes: [
-    ...one('console', () => `/console/api/organizations/${a.id}/dashboard/apps/${a.ios.id}/export.csv?panel=recentInstalls`),
-    ...one('console', () => `/console/api/organizations/${b.id}/dashboard/apps/${a.ios.id}/export.csv?panel=dailyInstalls`),
-  ] },
-  'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/revenue': { kind: 'byId', probes: [
-    ...one('console', () => `/console/api/organizations/${a.id}/dashboard/apps/${a.ios.id}/revenue`),
-    ...one('console', () => `/console/api/organizations/${b.id}/dashboard/apps/${a.ios.id}/revenue`),
-  ] },
-  'GET /console/api/organizations/{orgId}/dashboard/export.csv': { kind: 'byId', probes: [
-    ...one('console', () => `/console/api/organizations/${a.id}/dashboard/export.csv?panel=topLinks`),
-    ...one('console', () => `/console/api/organizations/${b.id}/dashboard/export.csv?panel=daily&link=url:${a.url.id}`),
-  ] },
+  'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': {
+    kind: 'byId',
+    probes: [
+      ...one('console', () => `/console/api/organizations/${a.id}/dashboard/urls/${a.url.id}`),
+      ...one('console', () => `/console/api/organizations/${b.id}/dashboard/urls/${a.url.id}`),
+      ...one('console', () => `/console/api/organizations/${b.id}/dashboard/campaigns/${a.campaign.id}`),
+    ],
+  },
+  'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv': {
+    kind: 'byId',
+    probes: [
+      ...one(
+        'console',
+        () => `/console/api/organizations/${a.id}/dashboard/apps/${a.ios.id}/export.csv?panel=recentInstalls`,
+      ),
+      ...one(
+        'console',
+        () => `/console/api/organizations/${b.id}/dashboard/apps/${a.ios.id}/export.csv?panel=dailyInstalls`,
+      ),
+    ],
+  },
+  'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/revenue': {
+    kind: 'byId',
+    probes: [
+      ...one('console', () => `/console/api/organizations/${a.id}/dashboard/apps/${a.ios.id}/revenue`),
+      ...one('console', () => `/console/api/organizations/${b.id}/dashboard/apps/${a.ios.id}/revenue`),
+    ],
+  },
+  'GET /console/api/organizations/{orgId}/dashboard/export.csv': {
+    kind: 'byId',
+    probes: [
+      ...one('console', () => `/console/api/organizations/${a.id}/dashboard/export.csv?panel=topLinks`),
+      ...one(
+        'console',
+        () => `/console/api/organizations/${b.id}/dashboard/export.csv?panel=daily&link=url:${a.url.id}`,
+      ),
+    ],
+  },
   'POST /console/api/sign-out': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out') },
-  'POST /console/api/sign-out-everywhere': { kind: 'public', probes: one('fresh-console', () => '/console/api/sign-out-everywhere') },
-  'POST /console/api/sign-in/email': { kind: 'public', probes: one('anonymous', () => '/console/api/sign-in/email', () => ({ email: 'aaa-secret-member@example.com' })) },
+  'POST /console/api/sign-out-everywhere': {
+    kind: 'public',
+    probes: one('fresh-console', () => '/console/api/sign-out-everywhere'),
+  },
+  'POST /console/api/sign-in/email': {
+    kind: 'public',
+    probes: one(
+      'anonymous',
+      () => '/console/api/sign-in/email',
+      () => ({ email: 'aaa-secret-member@example.com' }),
+    ),
+  },
   // Keyed by a partner's signature: B's credentials change nothing.
-  'GET /sso/callback': { kind: 'capability', probes: one('anonymous', () => '/sso/callback?token=x.y.z&client_id=spc_none') },
+  'GET /sso/callback': {
+    kind: 'capability',
+    probes: one('anonymous', () => '/sso/callback?token=x.y.z&client_id=spc_none'),
+  },
   'GET /readyz': { kind: 'public', probes: one('anonymous', () => '/readyz') },
   // Whether a host name is served is what visiting it shows anyway; it names no organization.
   'GET /api/tls/ask': { kind: 'public', probes: one('anonymous', () => `/api/tls/ask?domain=${HOST}`) },
@@ -203,126 +366,451 @@ const OPERATIONS: Record<string, Operation> = {
 
   // Service API
   'GET /api/v1/service/usage': { kind: 'list', probes: one('service', () => `${S}/usage`) },
-  'POST /api/v1/service/urls': { kind: 'refersTo', probes: [
-    ...naming('service', () => `${S}/urls`, (w) => ({ url: 'https://b.example/x', iosAppId: w === 'a' ? a.ios.id : NONE })),
-    ...naming('service', () => `${S}/urls`, (w) => ({ url: 'https://b.example/x', customDomainName: w === 'a' ? a.domain.domainName : 'links.none.example' })),
-  ] },
-  'GET /api/v1/service/urls': { kind: 'list', aIds: () => [a.url.id, a.deepLink.id], probes: [
-    ...one('service', () => `${S}/urls?size=100`),
-    ...one('service', () => `${S}/urls?keyword=${encodeURIComponent(a.url.shortCode)}`),
-    ...one('service', () => `${S}/urls?keyword=aaa-secret`),
-  ] },
+  'POST /api/v1/service/urls': {
+    kind: 'refersTo',
+    probes: [
+      ...naming(
+        'service',
+        () => `${S}/urls`,
+        (w) => ({ url: 'https://b.example/x', iosAppId: w === 'a' ? a.ios.id : NONE }),
+      ),
+      ...naming(
+        'service',
+        () => `${S}/urls`,
+        (w) => ({
+          url: 'https://b.example/x',
+          customDomainName: w === 'a' ? a.domain.domainName : 'links.none.example',
+        }),
+      ),
+    ],
+  },
+  'GET /api/v1/service/urls': {
+    kind: 'list',
+    aIds: () => [a.url.id, a.deepLink.id],
+    probes: [
+      ...one('service', () => `${S}/urls?size=100`),
+      ...one('service', () => `${S}/urls?keyword=${encodeURIComponent(a.url.shortCode)}`),
+      ...one('service', () => `${S}/urls?keyword=aaa-secret`),
+    ],
+  },
   'GET /api/v1/service/urls/{id}': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.url.id}`) },
-  'PUT /api/v1/service/urls/{id}': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.url.id}`, () => ({ title: 'hijacked' })) },
+  'PUT /api/v1/service/urls/{id}': {
+    kind: 'byId',
+    probes: one(
+      'service',
+      () => `${S}/urls/${a.url.id}`,
+      () => ({ title: 'hijacked' }),
+    ),
+  },
   'DELETE /api/v1/service/urls/{id}': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.url.id}`) },
   'GET /api/v1/service/urls/{id}/qr': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.url.id}/qr`) },
-  'POST /api/v1/service/campaigns': { kind: 'refersTo', probes: [
-    ...naming('service', () => `${S}/campaigns`, (w) => ({ name: 'B steals', originalUrl: 'https://b.example/c', androidAppId: w === 'a' ? a.android.id : NONE })),
-    ...naming('service', () => `${S}/campaigns`, (w) => ({ name: 'B steals', originalUrl: 'https://b.example/c', customDomainName: w === 'a' ? a.domain.domainName : 'links.none.example' })),
-  ] },
-  'GET /api/v1/service/campaigns': { kind: 'list', aIds: () => [a.campaign.id], probes: [
-    ...one('service', () => `${S}/campaigns?size=100`),
-    ...one('service', () => `${S}/campaigns?search=${encodeURIComponent(a.campaign.alias)}`),
-  ] },
-  'GET /api/v1/service/campaigns/{id}': { kind: 'byId', probes: one('service', () => `${S}/campaigns/${a.campaign.id}`) },
-  'PUT /api/v1/service/campaigns/{id}': { kind: 'byId', probes: one('service', () => `${S}/campaigns/${a.campaign.id}`, () => ({ name: 'hijacked' })) },
-  'DELETE /api/v1/service/campaigns/{id}': { kind: 'byId', probes: one('service', () => `${S}/campaigns/${a.campaign.id}`) },
-  'POST /api/v1/service/mobile-apps': { kind: 'public', probes: one('service', () => `${S}/mobile-apps`, () => ({ platform: 'ANDROID', appName: 'B second', bundleId: 'com.bbb.second' })) },
-  'GET /api/v1/service/mobile-apps': { kind: 'list', aIds: () => [a.ios.id, a.android.id], probes: [
-    ...one('service', () => `${S}/mobile-apps?size=100`),
-    ...one('service', () => `${S}/mobile-apps?search=${encodeURIComponent('Aaa Secret')}`),
-  ] },
-  'GET /api/v1/service/mobile-apps/{id}': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}`) },
-  'PUT /api/v1/service/mobile-apps/{id}': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}`, () => ({ appName: 'hijacked' })) },
-  'DELETE /api/v1/service/mobile-apps/{id}': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.android.id}`) },
-  'POST /api/v1/service/mobile-apps/{id}/api-key': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/api-key`) },
-  'POST /api/v1/service/mobile-apps/{id}/identity-verification': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/identity-verification`) },
-  'DELETE /api/v1/service/mobile-apps/{id}/identity-verification': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/identity-verification`) },
-  'GET /api/v1/service/custom-domains': { kind: 'list', aIds: () => [a.domain.id], probes: [
-    ...one('service', () => `${S}/custom-domains?size=100`),
-    ...one('service', () => `${S}/custom-domains?search=aaa-secret`),
-  ] },
-  'GET /api/v1/service/custom-domains/verified': { kind: 'list', aIds: () => [a.domain.id], probes: one('service', () => `${S}/custom-domains/verified`) },
-  'GET /api/v1/service/custom-domains/{id}': { kind: 'byId', probes: one('service', () => `${S}/custom-domains/${a.domain.id}`) },
-  'POST /api/v1/service/custom-domains/{id}/deletion-request': { kind: 'byId', probes: [
-    ...one('service', () => `${S}/custom-domains/${a.domain.id}/deletion-request`),
-    ...one('console', () => `/console/api/organizations/${b.id}/custom-domains/${a.domain.id}/deletion-request`),
-  ] },
-  'DELETE /api/v1/service/custom-domains/{id}/deletion-request': { kind: 'byId', probes: one('service', () => `${S}/custom-domains/${a.domain.id}/deletion-request`) },
-  'GET /api/v1/service/urls/{id}/stats': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.url.id}/stats?${range}`) },
-  'GET /api/v1/service/campaigns/{id}/stats': { kind: 'byId', probes: one('service', () => `${S}/campaigns/${a.campaign.id}/stats?${range}`) },
-  'GET /api/v1/service/urls/{id}/app-install-stats': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.deepLink.id}/app-install-stats?${range}`) },
-  'GET /api/v1/service/campaigns/{id}/app-install-stats': { kind: 'byId', probes: one('service', () => `${S}/campaigns/${a.campaign.id}/app-install-stats?${range}`) },
-  'GET /api/v1/service/mobile-apps/{id}/install-stats': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/install-stats?${range}`) },
-  'GET /api/v1/service/mobile-apps/{id}/deferred-match-stats': { kind: 'byId', probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/deferred-match-stats?${range}`) },
-  'GET /api/v1/service/users': { kind: 'list', probes: [
-    ...one('service', () => `${S}/users?email=${encodeURIComponent(a.userEmail)}`),
-    ...one('service', () => `${S}/users?phone=01012345678`),
-  ] },
-  'GET /api/v1/service/users/{externalUserId}': { kind: 'byId', probes: one('service', () => `${S}/users/${a.userId}`) },
-  'GET /api/v1/service/users/{externalUserId}/consent-history': { kind: 'byId', probes: one('service', () => `${S}/users/${a.userId}/consent-history`) },
+  'POST /api/v1/service/campaigns': {
+    kind: 'refersTo',
+    probes: [
+      ...naming(
+        'service',
+        () => `${S}/campaigns`,
+        (w) => ({
+          name: 'B steals',
+          originalUrl: 'https://b.example/c',
+          androidAppId: w === 'a' ? a.android.id : NONE,
+        }),
+      ),
+      ...naming(
+        'service',
+        () => `${S}/campaigns`,
+        (w) => ({
+          name: 'B steals',
+          originalUrl: 'https://b.example/c',
+          customDomainName: w === 'a' ? a.domain.domainName : 'links.none.example',
+        }),
+      ),
+    ],
+  },
+  'GET /api/v1/service/campaigns': {
+    kind: 'list',
+    aIds: () => [a.campaign.id],
+    probes: [
+      ...one('service', () => `${S}/campaigns?size=100`),
+      ...one('service', () => `${S}/campaigns?search=${encodeURIComponent(a.campaign.alias)}`),
+    ],
+  },
+  'GET /api/v1/service/campaigns/{id}': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/campaigns/${a.campaign.id}`),
+  },
+  'PUT /api/v1/service/campaigns/{id}': {
+    kind: 'byId',
+    probes: one(
+      'service',
+      () => `${S}/campaigns/${a.campaign.id}`,
+      () => ({ name: 'hijacked' }),
+    ),
+  },
+  'DELETE /api/v1/service/campaigns/{id}': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/campaigns/${a.campaign.id}`),
+  },
+  'POST /api/v1/service/mobile-apps': {
+    kind: 'public',
+    probes: one(
+      'service',
+      () => `${S}/mobile-apps`,
+      () => ({ platform: 'ANDROID', appName: 'B second', bundleId: 'com.bbb.second' }),
+    ),
+  },
+  'GET /api/v1/service/mobile-apps': {
+    kind: 'list',
+    aIds: () => [a.ios.id, a.android.id],
+    probes: [
+      ...one('service', () => `${S}/mobile-apps?size=100`),
+      ...one('service', () => `${S}/mobile-apps?search=${encodeURIComponent('Aaa Secret')}`),
+    ],
+  },
+  'GET /api/v1/service/mobile-apps/{id}': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/mobile-apps/${a.ios.id}`),
+  },
+  'PUT /api/v1/service/mobile-apps/{id}': {
+    kind: 'byId',
+    probes: one(
+      'service',
+      () => `${S}/mobile-apps/${a.ios.id}`,
+      () => ({ appName: 'hijacked' }),
+    ),
+  },
+  'DELETE /api/v1/service/mobile-apps/{id}': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/mobile-apps/${a.android.id}`),
+  },
+  'POST /api/v1/service/mobile-apps/{id}/api-key': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/api-key`),
+  },
+  'POST /api/v1/service/mobile-apps/{id}/identity-verification': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/identity-verification`),
+  },
+  'DELETE /api/v1/service/mobile-apps/{id}/identity-verification': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/identity-verification`),
+  },
+  'GET /api/v1/service/custom-domains': {
+    kind: 'list',
+    aIds: () => [a.domain.id],
+    probes: [
+      ...one('service', () => `${S}/custom-domains?size=100`),
+      ...one('service', () => `${S}/custom-domains?search=aaa-secret`),
+    ],
+  },
+  'GET /api/v1/service/custom-domains/verified': {
+    kind: 'list',
+    aIds: () => [a.domain.id],
+    probes: one('service', () => `${S}/custom-domains/verified`),
+  },
+  'GET /api/v1/service/custom-domains/{id}': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/custom-domains/${a.domain.id}`),
+  },
+  'POST /api/v1/service/custom-domains/{id}/deletion-request': {
+    kind: 'byId',
+    probes: [
+      ...one('service', () => `${S}/custom-domains/${a.domain.id}/deletion-request`),
+      ...one('console', () => `/console/api/organizations/${b.id}/custom-domains/${a.domain.id}/deletion-request`),
+    ],
+  },
+  'DELETE /api/v1/service/custom-domains/{id}/deletion-request': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/custom-domains/${a.domain.id}/deletion-request`),
+  },
+  'GET /api/v1/service/urls/{id}/stats': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/urls/${a.url.id}/stats?${range}`),
+  },
+  'GET /api/v1/service/campaigns/{id}/stats': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/campaigns/${a.campaign.id}/stats?${range}`),
+  },
+  'GET /api/v1/service/urls/{id}/app-install-stats': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/urls/${a.deepLink.id}/app-install-stats?${range}`),
+  },
+  'GET /api/v1/service/campaigns/{id}/app-install-stats': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/campaigns/${a.campaign.id}/app-install-stats?${range}`),
+  },
+  'GET /api/v1/service/mobile-apps/{id}/install-stats': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/install-stats?${range}`),
+  },
+  'GET /api/v1/service/mobile-apps/{id}/deferred-match-stats': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/mobile-apps/${a.ios.id}/deferred-match-stats?${range}`),
+  },
+  'GET /api/v1/service/users': {
+    kind: 'list',
+    probes: [
+      ...one('service', () => `${S}/users?email=${encodeURIComponent(a.userEmail)}`),
+      ...one('service', () => `${S}/users?phone=01012345678`),
+    ],
+  },
+  'GET /api/v1/service/users/{externalUserId}': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/users/${a.userId}`),
+  },
+  'GET /api/v1/service/users/{externalUserId}/consent-history': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/users/${a.userId}/consent-history`),
+  },
 
   // User journey: B's app against A's sessions
-  'POST /api/v1/cross-platform/session/create': { kind: 'refersTo', probes: [
-    ...naming('mobile', () => `${J}/session/create`, (w) => ({ platform: 'IOS', urlId: w === 'a' ? a.url.id : NONE })),
-    ...naming('mobile', () => `${J}/session/create`, (w) => ({ platform: 'IOS', campaignId: w === 'a' ? a.campaign.id : NONE })),
-  ] },
-  'GET /api/v1/cross-platform/session/{sessionId}': { kind: 'byId', probes: one('mobile', () => `${J}/session/${a.sessionIds[0]}`) },
-  'POST /api/v1/cross-platform/session/{sessionId}/link-user': { kind: 'byId', probes: one('mobile', () => `${J}/session/${a.sessionIds[0]}/link-user`, () => ({ externalUserId: 'b-user' })) },
-  'POST /api/v1/cross-platform/session/register-fplink': { kind: 'refersTo', probes: [
-    ...naming('mobile', () => `${J}/session/register-fplink`, (w) => ({ sessionId: w === 'a' ? a.sessionIds[0] : NONE_TEXT, shortCode: 'zzzzzzz' })),
-  ] },
-  'POST /api/v1/cross-platform/session/event': { kind: 'refersTo', probes: naming('mobile', () => `${J}/session/event`, (w) => ({ sessionId: w === 'a' ? a.sessionIds[0] : NONE_TEXT, eventType: 'page_view' })) },
-  'GET /api/v1/cross-platform/session/{sessionId}/events': { kind: 'byId', probes: one('mobile', () => `${J}/session/${a.sessionIds[0]}/events`) },
-  'POST /api/v1/cross-platform/session/transition': { kind: 'refersTo', probes: naming('mobile', () => `${J}/session/transition`, (w) => ({ sessionId: w === 'a' ? a.sessionIds[0] : NONE_TEXT, fromPlatform: 'WEB', toPlatform: 'IOS' })) },
-  'GET /api/v1/cross-platform/session/{sessionId}/transitions': { kind: 'byId', probes: one('mobile', () => `${J}/session/${a.sessionIds[0]}/transitions`) },
-  'POST /api/v1/cross-platform/session/funnel/track': { kind: 'refersTo', probes: naming('mobile', () => `${J}/session/funnel/track`, (w) => ({ sessionId: w === 'a' ? a.sessionIds[0] : NONE_TEXT, stage: 'GOAL_COMPLETED' })) },
+  'POST /api/v1/cross-platform/session/create': {
+    kind: 'refersTo',
+    probes: [
+      ...naming(
+        'mobile',
+        () => `${J}/session/create`,
+        (w) => ({ platform: 'IOS', urlId: w === 'a' ? a.url.id : NONE }),
+      ),
+      ...naming(
+        'mobile',
+        () => `${J}/session/create`,
+        (w) => ({ platform: 'IOS', campaignId: w === 'a' ? a.campaign.id : NONE }),
+      ),
+    ],
+  },
+  'GET /api/v1/cross-platform/session/{sessionId}': {
+    kind: 'byId',
+    probes: one('mobile', () => `${J}/session/${a.sessionIds[0]}`),
+  },
+  'POST /api/v1/cross-platform/session/{sessionId}/link-user': {
+    kind: 'byId',
+    probes: one(
+      'mobile',
+      () => `${J}/session/${a.sessionIds[0]}/link-user`,
+      () => ({ externalUserId: 'b-user' }),
+    ),
+  },
+  'POST /api/v1/cross-platform/session/register-fplink': {
+    kind: 'refersTo',
+    probes: [
+      ...naming(
+        'mobile',
+        () => `${J}/session/register-fplink`,
+        (w) => ({ sessionId: w === 'a' ? a.sessionIds[0] : NONE_TEXT, shortCode: 'zzzzzzz' }),
+      ),
+    ],
+  },
+  'POST /api/v1/cross-platform/session/event': {
+    kind: 'refersTo',
+    probes: naming(
+      'mobile',
+      () => `${J}/session/event`,
+      (w) => ({ sessionId: w === 'a' ? a.sessionIds[0] : NONE_TEXT, eventType: 'page_view' }),
+    ),
+  },
+  'GET /api/v1/cross-platform/session/{sessionId}/events': {
+    kind: 'byId',
+    probes: one('mobile', () => `${J}/session/${a.sessionIds[0]}/events`),
+  },
+  'POST /api/v1/cross-platform/session/transition': {
+    kind: 'refersTo',
+    probes: naming(
+      'mobile',
+      () => `${J}/session/transition`,
+      (w) => ({ sessionId: w === 'a' ? a.sessionIds[0] : NONE_TEXT, fromPlatform: 'WEB', toPlatform: 'IOS' }),
+    ),
+  },
+  'GET /api/v1/cross-platform/session/{sessionId}/transitions': {
+    kind: 'byId',
+    probes: one('mobile', () => `${J}/session/${a.sessionIds[0]}/transitions`),
+  },
+  'POST /api/v1/cross-platform/session/funnel/track': {
+    kind: 'refersTo',
+    probes: naming(
+      'mobile',
+      () => `${J}/session/funnel/track`,
+      (w) => ({ sessionId: w === 'a' ? a.sessionIds[0] : NONE_TEXT, stage: 'GOAL_COMPLETED' }),
+    ),
+  },
   // Identity is per organization: B identifying A's external id makes B's own user, nothing of A's.
-  'POST /api/v1/cross-platform/identify': { kind: 'public', probes: one('mobile', () => `${J}/identify`, () => ({ externalUserId: a.userId })) },
-  'POST /api/v1/cross-platform/opt-in': { kind: 'public', probes: one('mobile', () => `${J}/opt-in`, () => ({ externalUserId: a.userId, smsOptIn: false })) },
-  ...Object.fromEntries(['dashboard', 'summary', 'daily', 'sessions/summary', 'sessions/by-platform', 'sessions/by-utm-source', 'sessions/list', 'transitions/summary', 'transitions/trend']
-    .map((name) => [`GET /api/v1/cross-platform/stats/${name}`, {
-      kind: 'list' as const,
-      zeroCounts: true,
-      probes: [...one('mobile', () => `${J}/stats/${name}?${range}`), ...one('service', () => `${J}/stats/${name}?${range}`)],
-    }])),
+  'POST /api/v1/cross-platform/identify': {
+    kind: 'public',
+    probes: one(
+      'mobile',
+      () => `${J}/identify`,
+      () => ({ externalUserId: a.userId }),
+    ),
+  },
+  'POST /api/v1/cross-platform/opt-in': {
+    kind: 'public',
+    probes: one(
+      'mobile',
+      () => `${J}/opt-in`,
+      () => ({ externalUserId: a.userId, smsOptIn: false }),
+    ),
+  },
+  ...Object.fromEntries(
+    [
+      'dashboard',
+      'summary',
+      'daily',
+      'sessions/summary',
+      'sessions/by-platform',
+      'sessions/by-utm-source',
+      'sessions/list',
+      'transitions/summary',
+      'transitions/trend',
+    ].map((name) => [
+      `GET /api/v1/cross-platform/stats/${name}`,
+      {
+        kind: 'list' as const,
+        zeroCounts: true,
+        probes: [
+          ...one('mobile', () => `${J}/stats/${name}?${range}`),
+          ...one('service', () => `${J}/stats/${name}?${range}`),
+        ],
+      },
+    ]),
+  ),
 
   // Mobile SDK: B's app against A's domains, links, campaigns and tokens
-  'GET /api/v1/sdk/mobile/custom-domains': { kind: 'list', aIds: () => [a.domain.id], probes: [
-    ...one('mobile', () => `${M}/custom-domains?size=100`),
-    ...one('mobile', () => `${M}/custom-domains?search=aaa-secret`),
-  ] },
-  'GET /api/v1/sdk/mobile/custom-domains/verified': { kind: 'list', aIds: () => [a.domain.id], probes: one('mobile', () => `${M}/custom-domains/verified`) },
-  'GET /api/v1/sdk/mobile/custom-domains/{id}': { kind: 'byId', probes: one('mobile', () => `${M}/custom-domains/${a.domain.id}`) },
-  'POST /api/v1/sdk/mobile/custom-domains/{id}/verify': { kind: 'byId', probes: one('mobile', () => `${M}/custom-domains/${a.domain.id}/verify`) },
-  'GET /api/v1/sdk/mobile/deeplink/match': { kind: 'byId', probes: one('mobile', () => `${M}/deeplink/match?token=${a.token}`) },
+  'GET /api/v1/sdk/mobile/custom-domains': {
+    kind: 'list',
+    aIds: () => [a.domain.id],
+    probes: [
+      ...one('mobile', () => `${M}/custom-domains?size=100`),
+      ...one('mobile', () => `${M}/custom-domains?search=aaa-secret`),
+    ],
+  },
+  'GET /api/v1/sdk/mobile/custom-domains/verified': {
+    kind: 'list',
+    aIds: () => [a.domain.id],
+    probes: one('mobile', () => `${M}/custom-domains/verified`),
+  },
+  'GET /api/v1/sdk/mobile/custom-domains/{id}': {
+    kind: 'byId',
+    probes: one('mobile', () => `${M}/custom-domains/${a.domain.id}`),
+  },
+  'POST /api/v1/sdk/mobile/custom-domains/{id}/verify': {
+    kind: 'byId',
+    probes: one('mobile', () => `${M}/custom-domains/${a.domain.id}/verify`),
+  },
+  'GET /api/v1/sdk/mobile/deeplink/match': {
+    kind: 'byId',
+    probes: one('mobile', () => `${M}/deeplink/match?token=${a.token}`),
+  },
   // The same phone as A's click: B's app must not be handed A's deferred deep link.
-  'GET /api/v1/sdk/mobile/deeplink/resolve-fingerprint': { kind: 'list', probes: one('mobile', () =>
-    `${M}/deeplink/resolve-fingerprint?${new URLSearchParams({ userAgent: IPHONE_UA, ipAddress: PHONE_IP, resolution: '390x844' })}`) },
-  'GET /api/v1/sdk/mobile/deeplink/resolve-shorturl/{code}': { kind: 'byId', probes: one('mobile', () => `${M}/deeplink/resolve-shorturl/${a.deepLink.shortCode}`) },
-  'GET /api/v1/sdk/mobile/deeplink/resolve-shorturl/{appPath}/{code}': { kind: 'byId', probes: [
-    ...one('mobile', () => `${M}/deeplink/resolve-shorturl/${a.ios.path}/${a.deepLink.shortCode}`),
-    ...one('mobile', () => `${M}/deeplink/resolve-shorturl/${b.ios.path}/${a.deepLink.shortCode}`),
-  ] },
-  'GET /api/v1/sdk/mobile/deeplink/resolve-campaign/{alias}': { kind: 'byId', probes: one('mobile', () => `${M}/deeplink/resolve-campaign/${a.campaign.alias}`) },
-  'GET /api/v1/sdk/mobile/deeplink/resolve-campaign/{appPath}/{alias}': { kind: 'byId', probes: [
-    ...one('mobile', () => `${M}/deeplink/resolve-campaign/${a.ios.path}/${a.campaign.alias}`),
-    ...one('mobile', () => `${M}/deeplink/resolve-campaign/${b.ios.path}/${a.campaign.alias}`),
-  ] },
-  'POST /api/v1/sdk/mobile/deeplink/funnel/track': { kind: 'refersTo', probes: naming('mobile', () => `${M}/deeplink/funnel/track`, (w) => ({ sessionId: a.token, stage: 'APP_INSTALLED', urlId: w === 'a' ? a.deepLink.id : NONE })) },
-  'POST /api/v1/sdk/mobile/clicks/url': { kind: 'refersTo', probes: naming('mobile', () => `${M}/clicks/url`, (w) => ({ shortCode: w === 'a' ? a.url.shortCode : 'zzzzzzz' })) },
-  'POST /api/v1/sdk/mobile/clicks/campaign': { kind: 'refersTo', probes: naming('mobile', () => `${M}/clicks/campaign`, (w) => ({ campaignAlias: w === 'a' ? a.campaign.alias : NONE_TEXT })) },
-  'POST /api/v1/sdk/mobile/links/{shortCode}/associations': { kind: 'byId', probes: one('mobile', () => `${M}/links/${a.url.shortCode}/associations`, () => ({ tokenidx: 'x', identify: 'y' })) },
-  'POST /api/v1/sdk/mobile/links/{appPath}/{shortCode}/associations': { kind: 'byId', probes: [
-    ...one('mobile', () => `${M}/links/${a.ios.path}/${a.deepLink.shortCode}/associations`, () => ({ tokenidx: 'x', identify: 'y' })),
-  ] },
+  'GET /api/v1/sdk/mobile/deeplink/resolve-fingerprint': {
+    kind: 'list',
+    probes: one(
+      'mobile',
+      () =>
+        `${M}/deeplink/resolve-fingerprint?${new URLSearchParams({ userAgent: IPHONE_UA, ipAddress: PHONE_IP, resolution: '390x844' })}`,
+    ),
+  },
+  'GET /api/v1/sdk/mobile/deeplink/resolve-shorturl/{code}': {
+    kind: 'byId',
+    probes: one('mobile', () => `${M}/deeplink/resolve-shorturl/${a.deepLink.shortCode}`),
+  },
+  'GET /api/v1/sdk/mobile/deeplink/resolve-shorturl/{appPath}/{code}': {
+    kind: 'byId',
+    probes: [
+      ...one('mobile', () => `${M}/deeplink/resolve-shorturl/${a.ios.path}/${a.deepLink.shortCode}`),
+      ...one('mobile', () => `${M}/deeplink/resolve-shorturl/${b.ios.path}/${a.deepLink.shortCode}`),
+    ],
+  },
+  'GET /api/v1/sdk/mobile/deeplink/resolve-campaign/{alias}': {
+    kind: 'byId',
+    probes: one('mobile', () => `${M}/deeplink/resolve-campaign/${a.campaign.alias}`),
+  },
+  'GET /api/v1/sdk/mobile/deeplink/resolve-campaign/{appPath}/{alias}': {
+    kind: 'byId',
+    probes: [
+      ...one('mobile', () => `${M}/deeplink/resolve-campaign/${a.ios.path}/${a.campaign.alias}`),
+      ...one('mobile', () => `${M}/deeplink/resolve-campaign/${b.ios.path}/${a.campaign.alias}`),
+    ],
+  },
+  'POST /api/v1/sdk/mobile/deeplink/funnel/track': {
+    kind: 'refersTo',
+    probes: naming(
+      'mobile',
+      () => `${M}/deeplink/funnel/track`,
+      (w) => ({ sessionId: a.token, stage: 'APP_INSTALLED', urlId: w === 'a' ? a.deepLink.id : NONE }),
+    ),
+  },
+  'POST /api/v1/sdk/mobile/clicks/url': {
+    kind: 'refersTo',
+    probes: naming(
+      'mobile',
+      () => `${M}/clicks/url`,
+      (w) => ({ shortCode: w === 'a' ? a.url.shortCode : 'zzzzzzz' }),
+    ),
+  },
+  'POST /api/v1/sdk/mobile/clicks/campaign': {
+    kind: 'refersTo',
+    probes: naming(
+      'mobile',
+      () => `${M}/clicks/campaign`,
+      (w) => ({ campaignAlias: w === 'a' ? a.campaign.alias : NONE_TEXT }),
+    ),
+  },
+  'POST /api/v1/sdk/mobile/links/{shortCode}/associations': {
+    kind: 'byId',
+    probes: one(
+      'mobile',
+      () => `${M}/links/${a.url.shortCode}/associations`,
+      () => ({ tokenidx: 'x', identify: 'y' }),
+    ),
+  },
+  'POST /api/v1/sdk/mobile/links/{appPath}/{shortCode}/associations': {
+    kind: 'byId',
+    probes: [
+      ...one(
+        'mobile',
+        () => `${M}/links/${a.ios.path}/${a.deepLink.shortCode}/associations`,
+        () => ({ tokenidx: 'x', identify: 'y' }),
+      ),
+    ],
+  },
 
   // Web SDK: a browser naming B's app, with A's deep-link token
-  'POST /api/v1/sdk/web/deeplink/update-fingerprint': { kind: 'capability', probes: one('browser', () => `${W}/deeplink/update-fingerprint`, () => ({ token: a.token, resolution: '390x844', appId: b.ios.id })) },
-  'POST /api/v1/sdk/web/deeplink/track-store-visit': { kind: 'capability', probes: one('browser', () => `${W}/deeplink/track-store-visit`, () => ({ token: a.token, isCampaign: false })) },
-  'POST /api/v1/sdk/web/deeplink/debug-scheme': { kind: 'capability', probes: one('browser', () => `${W}/deeplink/debug-scheme`, () => ({ token: a.token, appId: b.ios.id, appScheme: 'x' })) },
-  'GET /api/v1/sdk/web/deeplink/resolve': { kind: 'byId', probes: one('browser', () => `${W}/deeplink/resolve?token=${a.token}`) },
-  'POST /api/v1/sdk/web/campaign-deep-link/update-fingerprint': { kind: 'capability', probes: one('browser', () => `${W}/campaign-deep-link/update-fingerprint`, () => ({ token: a.token, resolution: '390x844', appId: b.ios.id })) },
+  'POST /api/v1/sdk/web/deeplink/update-fingerprint': {
+    kind: 'capability',
+    probes: one(
+      'browser',
+      () => `${W}/deeplink/update-fingerprint`,
+      () => ({ token: a.token, resolution: '390x844', appId: b.ios.id }),
+    ),
+  },
+  'POST /api/v1/sdk/web/deeplink/track-store-visit': {
+    kind: 'capability',
+    probes: one(
+      'browser',
+      () => `${W}/deeplink/track-store-visit`,
+      () => ({ token: a.token, isCampaign: false }),
+    ),
+  },
+  'POST /api/v1/sdk/web/deeplink/debug-scheme': {
+    kind: 'capability',
+    probes: one(
+      'browser',
+      () => `${W}/deeplink/debug-scheme`,
+      () => ({ token: a.token, appId: b.ios.id, appScheme: 'x' }),
+    ),
+  },
+  'GET /api/v1/sdk/web/deeplink/resolve': {
+    kind: 'byId',
+    probes: one('browser', () => `${W}/deeplink/resolve?token=${a.token}`),
+  },
+  'POST /api/v1/sdk/web/campaign-deep-link/update-fingerprint': {
+    kind: 'capability',
+    probes: one(
+      'browser',
+      () => `${W}/campaign-deep-link/update-fingerprint`,
+      () => ({ token: a.token, resolution: '390x844', appId: b.ios.id }),
+    ),
+  },
 };
 
 // The operator API: B's credentials are never the operator's.
@@ -348,8 +836,10 @@ const OPERATOR_OPS: Record<string, () => string> = {
   'PUT /api/admin/v1/organizations/{orgId}/webhook': () => `${ADM}/organizations/${a.id}/webhook`,
   'GET /api/admin/v1/organizations/{orgId}/webhook': () => `${ADM}/organizations/${a.id}/webhook`,
   'GET /api/admin/v1/organizations/{orgId}/webhook/deliveries': () => `${ADM}/organizations/${a.id}/webhook/deliveries`,
-  'GET /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}': () => `${ADM}/organizations/${a.id}/webhook/deliveries/1`,
-  'POST /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}/redeliver': () => `${ADM}/organizations/${a.id}/webhook/deliveries/1/redeliver`,
+  'GET /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}': () =>
+    `${ADM}/organizations/${a.id}/webhook/deliveries/1`,
+  'POST /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}/redeliver': () =>
+    `${ADM}/organizations/${a.id}/webhook/deliveries/1/redeliver`,
   'POST /api/admin/v1/organizations/{orgId}/webhook/test': () => `${ADM}/organizations/${a.id}/webhook/test`,
   'GET /api/admin/v1/organizations/{orgId}/notices': () => `${ADM}/organizations/${a.id}/notices`,
   'POST /api/admin/v1/partners': () => `${ADM}/partners`,
@@ -368,7 +858,10 @@ const OPERATOR_OPS: Record<string, () => string> = {
 };
 for (const [name, url] of Object.entries(OPERATOR_OPS)) {
   const method = name.split(' ')[0]!;
-  OPERATIONS[name] = { kind: 'operator', probes: one('anonymous', url, method === 'GET' || method === 'DELETE' ? undefined : () => ({})) };
+  OPERATIONS[name] = {
+    kind: 'operator',
+    probes: one('anonymous', url, method === 'GET' || method === 'DELETE' ? undefined : () => ({})),
+  };
 }
 
 // The browser side of the session operations (web SDK API): the same probes, with B's app id alone.
@@ -378,7 +871,12 @@ for (const [name, op] of Object.entries(OPERATIONS)) {
   const toWeb = (url: () => string) => () => url().replace(J, WJ);
   OPERATIONS[name.replace(' /api/v1/cross-platform/', ` ${WJ}/`)] = {
     ...op,
-    probes: op.probes.map((p) => ({ ...p, as: 'browser' as const, url: toWeb(p.url), ...(p.unknown ? { unknown: { ...p.unknown, url: toWeb(p.unknown.url) } } : {}) })),
+    probes: op.probes.map((p) => ({
+      ...p,
+      as: 'browser' as const,
+      url: toWeb(p.url),
+      ...(p.unknown ? { unknown: { ...p.unknown, url: toWeb(p.unknown.url) } } : {}),
+    })),
   };
 }
 
@@ -399,14 +897,15 @@ const UNDOCUMENTED: Record<string, string> = {
   'GET /sdk/web/CHANGELOG.md': 'public file: the web SDK changelog',
   'GET /.well-known/apple-app-site-association': 'public file per host (covered by the well-known tests)',
   'GET /.well-known/assetlinks.json': 'public file per host (covered by the well-known tests)',
-  'GET /console': 'the console landing page: the signed-in user\'s own overview (its API is probed above)',
+  'GET /console': "the console landing page: the signed-in user's own overview (its API is probed above)",
   'GET /console/sign-in': 'the sign-in form: no data',
-  'GET /console*': "the console app's pages (/console/…): the same files for everyone, its data comes from the API probed above",
+  'GET /console*':
+    "the console app's pages (/console/…): the same files for everyone, its data comes from the API probed above",
   'GET /console/assets/{name}': "the console app's files: the same for everyone",
   'POST /console/sign-in': 'the sign-in form: answers the same for every address',
   'GET /console/auth/link': 'a one-time link: keyed by a 256-bit secret',
-  'POST /console/sign-out': 'ends the caller\'s own session',
-  'POST /console/sign-out-everywhere': 'ends the caller\'s own sessions',
+  'POST /console/sign-out': "ends the caller's own session",
+  'POST /console/sign-out-everywhere': "ends the caller's own sessions",
   'GET /sso/consent': 'the consent page of a pending partner signup: keyed by its secret cookie',
   'POST /sso/consent': 'accepts a pending partner signup: keyed by its secret cookie',
   'GET /': "the bare root: the console's address, or a custom domain's public fallback",
@@ -427,7 +926,10 @@ function fastifyRoutes(tree: string): string[] {
     stack.length = depth;
     stack.push(m[2]!);
     const path = stack.join('');
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const method of (m[3] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       if (method === 'HEAD' || method === 'OPTIONS') continue;
       out.push(`${method} ${path}`);
     }
@@ -452,58 +954,160 @@ async function createOrg(label: string): Promise<Org> {
   const lower = label.toLowerCase();
   const org = await svc.createOrganization(`${label} Secret Org`, 'PRO');
   await expectCreated(await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true }), 'add-on');
-  const app = async (body: Json) => (await expectCreated(await svc.service('POST', '/mobile-apps', org.apiKey, body), 'app')) as Org['ios'];
+  const app = async (body: Json) =>
+    (await expectCreated(await svc.service('POST', '/mobile-apps', org.apiKey, body), 'app')) as Org['ios'];
   const ios = await app({
-    platform: 'IOS', appName: `${label} Secret iOS`, bundleId: `com.${lower}secret.ios`, teamId: 'ABCDE12345', scheme: `${lower}secret://`,
+    platform: 'IOS',
+    appName: `${label} Secret iOS`,
+    bundleId: `com.${lower}secret.ios`,
+    teamId: 'ABCDE12345',
+    scheme: `${lower}secret://`,
     storeUrl: `https://apps.apple.com/app/${lower}-secret`,
   });
-  const android = await app({ platform: 'ANDROID', appName: `${label} Secret Android`, bundleId: `com.${lower}secret.android`, scheme: `${lower}secret://` });
+  const android = await app({
+    platform: 'ANDROID',
+    appName: `${label} Secret Android`,
+    bundleId: `com.${lower}secret.android`,
+    scheme: `${lower}secret://`,
+  });
   return { id: org.id, apiKey: org.apiKey, ios, android };
 }
 
 async function createA(): Promise<TenantA> {
   const org = await createOrg('Aaa');
-  const member = await expectCreated(await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'aaa-secret-member@example.com', role: 'owner', name: 'Aaa Secret Member' }), 'member');
+  const member = await expectCreated(
+    await svc.admin('POST', `/organizations/${org.id}/members`, {
+      email: 'aaa-secret-member@example.com',
+      role: 'owner',
+      name: 'Aaa Secret Member',
+    }),
+    'member',
+  );
   const post = async (url: string, body: Json) => expectCreated(await svc.service('POST', url, org.apiKey, body), url);
   const domainName = 'links.aaa-secret.com';
-  const domain = await expectCreated(await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName }), 'domain');
-  await expectCreated(await svc.admin('PUT', `/custom-domains/${domain.id}/status`, { status: 'VERIFIED' }), 'domain status');
-  await expectCreated(await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url: 'https://hooks.aaa-secret.example/in', secret: 'aaa-secret-webhook-signing-key' }), 'webhook');
+  const domain = await expectCreated(
+    await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName }),
+    'domain',
+  );
+  await expectCreated(
+    await svc.admin('PUT', `/custom-domains/${domain.id}/status`, { status: 'VERIFIED' }),
+    'domain status',
+  );
+  await expectCreated(
+    await svc.admin('PUT', `/organizations/${org.id}/webhook`, {
+      url: 'https://hooks.aaa-secret.example/in',
+      secret: 'aaa-secret-webhook-signing-key',
+    }),
+    'webhook',
+  );
   const url = await post('/urls', { url: 'https://aaa-secret-destination.example/landing', title: 'Aaa secret title' });
   const deepLink = await post('/urls', {
-    url: 'https://aaa-secret-shop.example/product/42', iosAppId: org.ios.id, androidAppId: org.android.id, iosDeepLinkPath: 'product/42', androidDeepLinkPath: 'product/42',
+    url: 'https://aaa-secret-shop.example/product/42',
+    iosAppId: org.ios.id,
+    androidAppId: org.android.id,
+    iosDeepLinkPath: 'product/42',
+    androidDeepLinkPath: 'product/42',
   });
-  const campaign = await post('/campaigns', { name: 'Aaa Secret Campaign', originalUrl: 'https://aaa-secret-campaign.example/sale', iosAppId: org.ios.id, customDomainName: domainName });
+  const campaign = await post('/campaigns', {
+    name: 'Aaa Secret Campaign',
+    originalUrl: 'https://aaa-secret-campaign.example/sale',
+    iosAppId: org.ios.id,
+    customDomainName: domainName,
+  });
 
   // Clicks: people on the short link and the campaign, and a phone on the deep link (a token).
   for (let i = 0; i < A_CLICKS; i++) {
-    const res = await svc.inject({ method: 'GET', url: `/${url.shortCode}`, headers: { host: HOST, 'user-agent': DESKTOP_UA }, remoteAddress: `198.51.100.${i + 1}` });
+    const res = await svc.inject({
+      method: 'GET',
+      url: `/${url.shortCode}`,
+      headers: { host: HOST, 'user-agent': DESKTOP_UA },
+      remoteAddress: `198.51.100.${i + 1}`,
+    });
     expect(res.statusCode).toBe(302);
-    await svc.inject({ method: 'GET', url: `/${campaign.alias}?cid=aaa-secret-cid`, headers: { host: domainName, 'user-agent': DESKTOP_UA } });
+    await svc.inject({
+      method: 'GET',
+      url: `/${campaign.alias}?cid=aaa-secret-cid`,
+      headers: { host: domainName, 'user-agent': DESKTOP_UA },
+    });
   }
-  const landing = await svc.inject({ method: 'GET', url: `/${deepLink.shortCode}`, headers: { host: HOST, 'user-agent': IPHONE_UA }, remoteAddress: PHONE_IP });
+  const landing = await svc.inject({
+    method: 'GET',
+    url: `/${deepLink.shortCode}`,
+    headers: { host: HOST, 'user-agent': IPHONE_UA },
+    remoteAddress: PHONE_IP,
+  });
   const token = /<meta name="signpost:deeplink-token" content="([^"]+)">/.exec(landing.body)?.[1];
   expect(token, landing.body.slice(0, 300)).toBeTruthy();
-  await svc.inject({ method: 'POST', url: `${W}/deeplink/update-fingerprint`, headers: { host: HOST, 'x-app-id': String(org.ios.id), 'user-agent': IPHONE_UA }, remoteAddress: PHONE_IP,
-    payload: { token, resolution: '390x844', appId: org.ios.id, userAgent: IPHONE_UA } });
+  await svc.inject({
+    method: 'POST',
+    url: `${W}/deeplink/update-fingerprint`,
+    headers: { host: HOST, 'x-app-id': String(org.ios.id), 'user-agent': IPHONE_UA },
+    remoteAddress: PHONE_IP,
+    payload: { token, resolution: '390x844', appId: org.ios.id, userAgent: IPHONE_UA },
+  });
 
   // Journey: sessions with events, a transition, a funnel step, an identified user.
-  const journey = (path: string, body: Json) => svc.inject({
-    method: 'POST', url: `${J}${path}`, payload: body,
-    headers: { 'x-app-id': String(org.ios.id), 'x-mobile-app-api-key': org.ios.apiKey },
-  });
+  const journey = (path: string, body: Json) =>
+    svc.inject({
+      method: 'POST',
+      url: `${J}${path}`,
+      payload: body,
+      headers: { 'x-app-id': String(org.ios.id), 'x-mobile-app-api-key': org.ios.apiKey },
+    });
   const userId = 'aaa-secret-user';
   const userEmail = 'aaa.secret@aaa-secret.example';
-  await expectCreated(await journey('/identify', { externalUserId: userId, name: 'Aaa Secretname', email: userEmail, phone: '01099998888', smsOptIn: true }), 'identify');
+  await expectCreated(
+    await journey('/identify', {
+      externalUserId: userId,
+      name: 'Aaa Secretname',
+      email: userEmail,
+      phone: '01099998888',
+      smsOptIn: true,
+    }),
+    'identify',
+  );
   const sessionIds: string[] = [];
   for (let i = 0; i < A_SESSIONS; i++) {
-    const session = await expectCreated(await journey('/session/create', { platform: 'IOS', utmSource: 'aaa-secret-utm', externalUserId: userId, urlId: url.id }), 'session');
+    const session = await expectCreated(
+      await journey('/session/create', {
+        platform: 'IOS',
+        utmSource: 'aaa-secret-utm',
+        externalUserId: userId,
+        urlId: url.id,
+      }),
+      'session',
+    );
     sessionIds.push(session.sessionId);
-    await expectCreated(await journey('/session/event', { sessionId: session.sessionId, eventType: 'aaa_secret_event' }), 'event');
-    await expectCreated(await journey('/session/transition', { sessionId: session.sessionId, fromPlatform: 'WEB', toPlatform: 'IOS' }), 'transition');
-    await expectCreated(await journey('/session/funnel/track', { sessionId: session.sessionId, stage: 'GOAL_COMPLETED', goalValue: 777, currency: 'KRW' }), 'funnel');
+    await expectCreated(
+      await journey('/session/event', { sessionId: session.sessionId, eventType: 'aaa_secret_event' }),
+      'event',
+    );
+    await expectCreated(
+      await journey('/session/transition', { sessionId: session.sessionId, fromPlatform: 'WEB', toPlatform: 'IOS' }),
+      'transition',
+    );
+    await expectCreated(
+      await journey('/session/funnel/track', {
+        sessionId: session.sessionId,
+        stage: 'GOAL_COMPLETED',
+        goalValue: 777,
+        currency: 'KRW',
+      }),
+      'funnel',
+    );
   }
-  return { ...org, url, deepLink, campaign, domain, sessionIds, token: token!, userId, userEmail, memberId: member.id as number };
+  return {
+    ...org,
+    url,
+    deepLink,
+    campaign,
+    domain,
+    sessionIds,
+    token: token!,
+    userId,
+    userEmail,
+    memberId: member.id as number,
+  };
 }
 
 beforeAll(async () => {
@@ -520,22 +1124,51 @@ beforeAll(async () => {
     if (!/^\w+ \/console\/api\/organizations\/\{\}\/./.test(route) || known.has(route)) continue;
     const [method, path] = route.split(' ') as [string, string];
     const url = () => path.replace('{}', String(a.id)).replaceAll('{}', '1');
-    OPERATIONS[route] = { kind: 'byId', probes: one('console', url, method === 'GET' || method === 'DELETE' ? undefined : () => ({})) };
+    OPERATIONS[route] = {
+      kind: 'byId',
+      probes: one('console', url, method === 'GET' || method === 'DELETE' ? undefined : () => ({})),
+    };
   }
   await svc.container.deps.events.flush();
   expect(await svc.container.bus.drain(20_000)).toBe(true);
   // A's activity is in ClickHouse: A's own statistics see it (so B's zeroes below mean something).
-  await eventually(async () => {
-    const res = await svc.service('GET', `/urls/${a.url.id}/stats?${range}`, a.apiKey);
-    return res.statusCode === 200 && JSON.stringify(res.json()).includes(`${A_CLICKS}`);
-  }, 20_000, "A's clicks in its statistics");
+  await eventually(
+    async () => {
+      const res = await svc.service('GET', `/urls/${a.url.id}/stats?${range}`, a.apiKey);
+      return res.statusCode === 200 && JSON.stringify(res.json()).includes(`${A_CLICKS}`);
+    },
+    20_000,
+    "A's clicks in its statistics",
+  );
   // A's first webhook delivery (id 1), which B's console names under B's own organization.
-  await eventually(async () => (await svc.admin('GET', `/organizations/${a.id}/webhook/deliveries/1`)).statusCode === 200, 20_000, "A's first webhook delivery");
+  await eventually(
+    async () => (await svc.admin('GET', `/organizations/${a.id}/webhook/deliveries/1`)).statusCode === 200,
+    20_000,
+    "A's first webhook delivery",
+  );
   markers = [
-    a.url.shortCode, a.url.originalUrl, a.url.title, a.deepLink.shortCode, a.deepLink.originalUrl,
-    a.campaign.alias, a.campaign.name, a.campaign.originalUrl, a.domain.domainName,
-    a.ios.appName, a.ios.apiKey, a.ios.path, a.android.appName, a.android.apiKey,
-    ...a.sessionIds, a.token, a.userEmail, 'Aaa Secretname', 'aaa-secret', 'Aaa Secret', 'aaa_secret_event', 'hooks.aaa-secret',
+    a.url.shortCode,
+    a.url.originalUrl,
+    a.url.title,
+    a.deepLink.shortCode,
+    a.deepLink.originalUrl,
+    a.campaign.alias,
+    a.campaign.name,
+    a.campaign.originalUrl,
+    a.domain.domainName,
+    a.ios.appName,
+    a.ios.apiKey,
+    a.ios.path,
+    a.android.appName,
+    a.android.apiKey,
+    ...a.sessionIds,
+    a.token,
+    a.userEmail,
+    'Aaa Secretname',
+    'aaa-secret',
+    'Aaa Secret',
+    'aaa_secret_event',
+    'hooks.aaa-secret',
   ].map(String);
 }, 120_000);
 
@@ -558,7 +1191,8 @@ function idsIn(value: unknown, out: number[] = []): number[] {
   return out;
 }
 
-const NOT_COUNTS = /^(page|size|number|limit|offset|totalPages|pageNumber|pageSize|numberOfElements|year|month|day|hour|week|organizationId|appId|stageOrder|dataRetentionDays)$/;
+const NOT_COUNTS =
+  /^(page|size|number|limit|offset|totalPages|pageNumber|pageSize|numberOfElements|year|month|day|hour|week|organizationId|appId|stageOrder|dataRetentionDays)$/;
 
 /** Numbers in a statistics answer that are counts or sums (pagination and keys aside). */
 function countsIn(value: unknown, key = '', out: Array<[string, number]> = []): Array<[string, number]> {
@@ -570,15 +1204,16 @@ function countsIn(value: unknown, key = '', out: Array<[string, number]> = []): 
 
 describe('tenant isolation, every operation', () => {
   it('knows every route the app serves, and no route the app no longer has', async () => {
-    const spec = (await svc.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
-    const documented = Object.entries(spec.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    const spec = (await svc.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const documented = Object.entries(spec.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const served = fastifyRoutes(svc.container.app.printRoutes({ commonPrefix: false }));
     expect(served.length).toBeGreaterThan(documented.length);
     const known = new Set([...Object.keys(OPERATIONS), ...Object.keys(UNDOCUMENTED)].map(shape));
-    const unknown = [
-      ...documented.filter((op) => !(op in OPERATIONS)),
-      ...served.filter((r) => !known.has(r)),
-    ];
+    const unknown = [...documented.filter((op) => !(op in OPERATIONS)), ...served.filter((r) => !known.has(r))];
     expect(unknown, 'routes this test does not know how to exercise: add them to OPERATIONS').toEqual([]);
     const gone = [...Object.keys(OPERATIONS), ...Object.keys(UNDOCUMENTED)].filter((op) => !served.includes(shape(op)));
     expect(gone, 'operations in this test that the app no longer serves').toEqual([]);
@@ -598,7 +1233,9 @@ describe('tenant isolation, every operation', () => {
         requests++;
         const what = `${name} as B (${probe.as}) ${url} → ${res.statusCode}`;
         const sent = url + JSON.stringify(body ?? '');
-        for (const marker of markers) if (res.body.includes(marker) && !sent.includes(marker)) leaks.push(`${what}: answer contains A's "${marker}"`);
+        for (const marker of markers)
+          if (res.body.includes(marker) && !sent.includes(marker))
+            leaks.push(`${what}: answer contains A's "${marker}"`);
         if (res.statusCode >= 500) leaks.push(`${what}: server error ${res.body.slice(0, 200)}`);
         const json = (() => {
           try {
@@ -610,27 +1247,36 @@ describe('tenant isolation, every operation', () => {
         const isErrorBody = json !== null && typeof json === 'object' && ERROR_KEYS.every((k) => k in (json as Json));
         switch (op.kind) {
           case 'byId':
-            if (res.statusCode !== 404 || !isErrorBody) leaks.push(`${what}: expected 404 with the error body, got ${res.body.slice(0, 200)}`);
+            if (res.statusCode !== 404 || !isErrorBody)
+              leaks.push(`${what}: expected 404 with the error body, got ${res.body.slice(0, 200)}`);
             break;
           case 'refersTo': {
             const unknown = await call(probe.as, method, probe.unknown!.url(), probe.unknown!.body?.());
             requests++;
-            const same = unknown.statusCode === res.statusCode && isErrorBody && (unknown.json() as Json).code === (json as Json).code;
-            if (res.statusCode < 400 || !same) leaks.push(`${what}: expected the answer to a resource that does not exist (${unknown.statusCode} ${unknown.body.slice(0, 150)}), got ${res.body.slice(0, 200)}`);
+            const same =
+              unknown.statusCode === res.statusCode &&
+              isErrorBody &&
+              (unknown.json() as Json).code === (json as Json).code;
+            if (res.statusCode < 400 || !same)
+              leaks.push(
+                `${what}: expected the answer to a resource that does not exist (${unknown.statusCode} ${unknown.body.slice(0, 150)}), got ${res.body.slice(0, 200)}`,
+              );
             break;
           }
           case 'capability':
             if (res.statusCode >= 400 && !isErrorBody) leaks.push(`${what}: ${res.body.slice(0, 200)}`);
             break;
           case 'operator':
-            if (res.statusCode !== 401 || !isErrorBody) leaks.push(`${what}: expected 401, got ${res.body.slice(0, 200)}`);
+            if (res.statusCode !== 401 || !isErrorBody)
+              leaks.push(`${what}: expected 401, got ${res.body.slice(0, 200)}`);
             break;
           case 'list': {
             if (res.statusCode !== 200) leaks.push(`${what}: expected 200, got ${res.body.slice(0, 200)}`);
             const theirs = op.aIds?.() ?? [];
             for (const id of idsIn(json)) if (theirs.includes(id)) leaks.push(`${what}: lists A's id ${id}`);
             if (op.zeroCounts) {
-              for (const [key, n] of countsIn(json)) if (n !== 0) leaks.push(`${what}: B has no activity, yet ${key} = ${n}`);
+              for (const [key, n] of countsIn(json))
+                if (n !== 0) leaks.push(`${what}: B has no activity, yet ${key} = ${n}`);
             }
             break;
           }
@@ -641,19 +1287,32 @@ describe('tenant isolation, every operation', () => {
       }
     }
     const operations = Object.keys(OPERATIONS).length;
-    console.log(`tenant isolation: ${operations} operations (${byKind.byId} by id, ${byKind.refersTo} naming A's resources in the body, ` +
-      `${byKind.capability} keyed by a deep-link token, ${byKind.list} lists/statistics, ${byKind.operator} operator, ` +
-      `${byKind.public} public or B's own), ${requests} requests as B, ${leaks.length} leaks`);
+    console.log(
+      `tenant isolation: ${operations} operations (${byKind.byId} by id, ${byKind.refersTo} naming A's resources in the body, ` +
+        `${byKind.capability} keyed by a deep-link token, ${byKind.list} lists/statistics, ${byKind.operator} operator, ` +
+        `${byKind.public} public or B's own), ${requests} requests as B, ${leaks.length} leaks`,
+    );
     expect(leaks).toEqual([]);
   });
 
   it("A's resources are all still there and A still sees its own activity", async () => {
-    for (const path of [`/urls/${a.url.id}`, `/campaigns/${a.campaign.id}`, `/mobile-apps/${a.ios.id}`, `/mobile-apps/${a.android.id}`, `/custom-domains/${a.domain.id}`, `/users/${a.userId}`]) {
+    for (const path of [
+      `/urls/${a.url.id}`,
+      `/campaigns/${a.campaign.id}`,
+      `/mobile-apps/${a.ios.id}`,
+      `/mobile-apps/${a.android.id}`,
+      `/custom-domains/${a.domain.id}`,
+      `/users/${a.userId}`,
+    ]) {
       const res = await svc.service('GET', path, a.apiKey);
       expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
     }
     expect((await svc.service('GET', `/urls/${a.url.id}`, a.apiKey)).json().title).toBe('Aaa secret title');
-    const session = await svc.inject({ method: 'GET', url: `${J}/session/${a.sessionIds[0]}`, headers: { 'x-app-id': String(a.ios.id), 'x-mobile-app-api-key': a.ios.apiKey } });
+    const session = await svc.inject({
+      method: 'GET',
+      url: `${J}/session/${a.sessionIds[0]}`,
+      headers: { 'x-app-id': String(a.ios.id), 'x-mobile-app-api-key': a.ios.apiKey },
+    });
     expect(session.statusCode, session.body).toBe(200);
   });
 });

@@ -39,22 +39,38 @@ async function createTenant(label: string): Promise<Tenant> {
     await expectStatus(res, 201, `POST ${url}`);
     return res.json() as Json & { id: number };
   };
-  const domainRes = await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: `links.${lower}-secret.com` });
+  const domainRes = await svc.admin('POST', `/organizations/${org.id}/custom-domains`, {
+    domainName: `links.${lower}-secret.com`,
+  });
   await expectStatus(domainRes, 201, 'custom domain');
   const domainId = (domainRes.json() as { id: number }).id;
   const verified = await svc.admin('PUT', `/custom-domains/${domainId}/status`, { status: 'VERIFIED' });
   await expectStatus(verified, 200, 'domain status');
 
   const iosApp = await post('/mobile-apps', {
-    platform: 'IOS', appName: `${label} Secret iOS App`, bundleId: `com.${lower}secret.ios`, teamId: `${label.toUpperCase()}SECRET00`.slice(0, 10),
-    scheme: `${lower}secret`, appIconUrl: `https://cdn.${lower}-secret.com/icon.png`,
+    platform: 'IOS',
+    appName: `${label} Secret iOS App`,
+    bundleId: `com.${lower}secret.ios`,
+    teamId: `${label.toUpperCase()}SECRET00`.slice(0, 10),
+    scheme: `${lower}secret`,
+    appIconUrl: `https://cdn.${lower}-secret.com/icon.png`,
   });
-  const androidApp = await post('/mobile-apps', { platform: 'ANDROID', appName: `${label} Secret Android App`, bundleId: `com.${lower}secret.android` });
+  const androidApp = await post('/mobile-apps', {
+    platform: 'ANDROID',
+    appName: `${label} Secret Android App`,
+    bundleId: `com.${lower}secret.android`,
+  });
   const url = await post('/urls', {
-    url: `https://${lower}-secret-destination.example/landing`, title: `${label} secret title`, iosAppId: iosApp.id, androidAppId: androidApp.id,
+    url: `https://${lower}-secret-destination.example/landing`,
+    title: `${label} secret title`,
+    iosAppId: iosApp.id,
+    androidAppId: androidApp.id,
   });
   const campaign = await post('/campaigns', {
-    name: `${label} Secret Campaign`, originalUrl: `https://${lower}-secret-campaign.example/sale`, iosAppId: iosApp.id, androidAppId: androidApp.id,
+    name: `${label} Secret Campaign`,
+    originalUrl: `https://${lower}-secret-campaign.example/sale`,
+    iosAppId: iosApp.id,
+    androidAppId: androidApp.id,
     customDomainName: `links.${lower}-secret.com`,
   });
   const domain = (await svc.service('GET', `/custom-domains/${domainId}`, org.apiKey)).json() as Json & { id: number };
@@ -67,10 +83,18 @@ beforeAll(async () => {
   a = await createTenant('Aaa');
   b = await createTenant('Bbb');
   aMarkers = [
-    a.url.originalUrl, a.url.shortCode, a.url.title,
-    a.campaign.originalUrl, a.campaign.name, a.campaign.alias,
-    a.iosApp.appName, a.iosApp.bundleId, a.iosApp.apiKey, a.iosApp.path,
-    a.androidApp.appName, a.androidApp.apiKey,
+    a.url.originalUrl,
+    a.url.shortCode,
+    a.url.title,
+    a.campaign.originalUrl,
+    a.campaign.name,
+    a.campaign.alias,
+    a.iosApp.appName,
+    a.iosApp.bundleId,
+    a.iosApp.apiKey,
+    a.iosApp.path,
+    a.androidApp.appName,
+    a.androidApp.apiKey,
     a.domain.domainName,
   ].map(String);
 });
@@ -119,20 +143,57 @@ const READ_ROUTES: Route[] = [
   { name: 'GET custom-domains/{id}', method: 'GET', path: (t) => `/custom-domains/${t.domain.id}` },
   { name: 'GET urls/{id}/qr', method: 'GET', path: (t) => `/urls/${t.url.id}/qr` },
   { name: 'GET urls/{id}/stats', method: 'GET', path: (t) => `/urls/${t.url.id}/stats` },
-  { name: 'GET urls/{id}/stats with dates', method: 'GET', path: (t) => `/urls/${t.url.id}/stats?startDate=2025-01-01&endDate=2025-01-31` },
+  {
+    name: 'GET urls/{id}/stats with dates',
+    method: 'GET',
+    path: (t) => `/urls/${t.url.id}/stats?startDate=2025-01-01&endDate=2025-01-31`,
+  },
   { name: 'GET urls/{id}/app-install-stats', method: 'GET', path: (t) => `/urls/${t.url.id}/app-install-stats` },
   { name: 'GET campaigns/{id}/stats', method: 'GET', path: (t) => `/campaigns/${t.campaign.id}/stats` },
-  { name: 'GET campaigns/{id}/app-install-stats', method: 'GET', path: (t) => `/campaigns/${t.campaign.id}/app-install-stats` },
-  { name: 'GET mobile-apps/{id}/install-stats', method: 'GET', path: (t) => `/mobile-apps/${t.iosApp.id}/install-stats` },
+  {
+    name: 'GET campaigns/{id}/app-install-stats',
+    method: 'GET',
+    path: (t) => `/campaigns/${t.campaign.id}/app-install-stats`,
+  },
+  {
+    name: 'GET mobile-apps/{id}/install-stats',
+    method: 'GET',
+    path: (t) => `/mobile-apps/${t.iosApp.id}/install-stats`,
+  },
 ];
 
 /** ... and for changing (custom domains are read-only: their PUT and DELETE do not exist at all). */
 const WRITE_ROUTES: Route[] = [
-  { name: 'PUT urls/{id}', method: 'PUT', path: (t) => `/urls/${t.url.id}`, body: { originalUrl: 'https://hijack.example/u', title: 'hijacked', showAdPage: true, iosAppId: null } },
-  { name: 'PUT campaigns/{id}', method: 'PUT', path: (t) => `/campaigns/${t.campaign.id}`, body: { name: 'Hijacked', originalUrl: 'https://hijack.example/c', androidAppId: null } },
-  { name: 'PUT mobile-apps/{id}', method: 'PUT', path: (t) => `/mobile-apps/${t.iosApp.id}`, body: { appName: 'Hijacked', scheme: 'hijack', storeUrl: 'https://hijack.example/s' } },
-  { name: 'PUT mobile-apps/{id} (platform)', method: 'PUT', path: (t) => `/mobile-apps/${t.iosApp.id}`, body: { platform: 'ANDROID' } },
-  { name: 'PUT custom-domains/{id}', method: 'PUT', path: (t) => `/custom-domains/${t.domain.id}`, body: { status: 'REVOKED', domainName: 'hijack.example.com' } },
+  {
+    name: 'PUT urls/{id}',
+    method: 'PUT',
+    path: (t) => `/urls/${t.url.id}`,
+    body: { originalUrl: 'https://hijack.example/u', title: 'hijacked', showAdPage: true, iosAppId: null },
+  },
+  {
+    name: 'PUT campaigns/{id}',
+    method: 'PUT',
+    path: (t) => `/campaigns/${t.campaign.id}`,
+    body: { name: 'Hijacked', originalUrl: 'https://hijack.example/c', androidAppId: null },
+  },
+  {
+    name: 'PUT mobile-apps/{id}',
+    method: 'PUT',
+    path: (t) => `/mobile-apps/${t.iosApp.id}`,
+    body: { appName: 'Hijacked', scheme: 'hijack', storeUrl: 'https://hijack.example/s' },
+  },
+  {
+    name: 'PUT mobile-apps/{id} (platform)',
+    method: 'PUT',
+    path: (t) => `/mobile-apps/${t.iosApp.id}`,
+    body: { platform: 'ANDROID' },
+  },
+  {
+    name: 'PUT custom-domains/{id}',
+    method: 'PUT',
+    path: (t) => `/custom-domains/${t.domain.id}`,
+    body: { status: 'REVOKED', domainName: 'hijack.example.com' },
+  },
   { name: 'DELETE urls/{id}', method: 'DELETE', path: (t) => `/urls/${t.url.id}` },
   { name: 'DELETE campaigns/{id}', method: 'DELETE', path: (t) => `/campaigns/${t.campaign.id}` },
   { name: 'DELETE mobile-apps/{id}', method: 'DELETE', path: (t) => `/mobile-apps/${t.iosApp.id}` },
@@ -158,7 +219,10 @@ describe("B using A's ids", () => {
       const res = await svc.service(route.method, route.path(a), b.apiKey);
       expectNotFoundWithoutLeak(res, `B ${route.method} ${route.path(a)}`);
       // The same route does answer for B's own resource and for A's: the 404 is tenancy, not a missing route.
-      for (const [who, tenant] of [['B', b], ['A', a]] as const) {
+      for (const [who, tenant] of [
+        ['B', b],
+        ['A', a],
+      ] as const) {
         const own = await svc.service(route.method, route.path(tenant), tenant.apiKey);
         expect([403, 404], `${who} ${route.path(tenant)}: ${own.body}`).not.toContain(own.statusCode);
       }
@@ -173,7 +237,7 @@ describe("B using A's ids", () => {
     });
   }
 
-  it('a route that answers 404 for an unknown id answers the same body shape for A\'s id', async () => {
+  it("a route that answers 404 for an unknown id answers the same body shape for A's id", async () => {
     // Same status and code for "not yours" and "does not exist": the answer reveals no existence.
     for (const [path, unknown] of [
       [`/urls/${a.url.id}`, '/urls/987654321'],
@@ -197,7 +261,11 @@ describe("B using A's ids", () => {
     expect(before.url).toMatchObject({ iosAppId: a.iosApp.id, androidAppId: a.androidApp.id, showAdPage: false });
     expect(before.campaign).toMatchObject({ androidAppId: a.androidApp.id, androidAppName: a.androidApp.appName });
     // A's link still resolves (B's DELETE did not free its code).
-    const redirect = await svc.inject({ method: 'GET', url: `/${a.url.shortCode as string}`, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' } });
+    const redirect = await svc.inject({
+      method: 'GET',
+      url: `/${a.url.shortCode as string}`,
+      headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' },
+    });
     expect(redirect.statusCode).toBe(302);
     expect(redirect.headers.location).toContain(String(a.url.originalUrl));
   });
@@ -230,8 +298,11 @@ describe("B's lists", () => {
       // The same search finds A's item for A: the filter is not simply broken.
       expect(await listIds(path, a.apiKey), `${path} as A`).toContain(theirs);
     }
-    const all = await Promise.all(['/urls?size=100', '/campaigns?size=100', '/mobile-apps?size=100', '/custom-domains?size=100']
-      .map(async (p) => (await svc.service('GET', p, b.apiKey)).body));
+    const all = await Promise.all(
+      ['/urls?size=100', '/campaigns?size=100', '/mobile-apps?size=100', '/custom-domains?size=100'].map(
+        async (p) => (await svc.service('GET', p, b.apiKey)).body,
+      ),
+    );
     for (const body of all) for (const marker of aMarkers) expect(body).not.toContain(marker);
   });
 
@@ -263,30 +334,58 @@ describe("B linking A's apps or domain", () => {
       expect((await svc.service('POST', '/campaigns', b.apiKey, body)).statusCode, JSON.stringify(body)).toBe(400);
     }
     expect((await svc.service('PUT', `/urls/${b.url.id}`, b.apiKey, { iosAppId: a.iosApp.id })).statusCode).toBe(400);
-    expect((await svc.service('PUT', `/campaigns/${b.campaign.id}`, b.apiKey, { androidAppId: a.androidApp.id })).statusCode).toBe(400);
+    expect(
+      (await svc.service('PUT', `/campaigns/${b.campaign.id}`, b.apiKey, { androidAppId: a.androidApp.id })).statusCode,
+    ).toBe(400);
     // B's own links still point at B's apps.
-    expect((await svc.service('GET', `/urls/${b.url.id}`, b.apiKey)).json()).toMatchObject({ iosAppId: b.iosApp.id, androidAppId: b.androidApp.id });
-    expect((await svc.service('GET', `/campaigns/${b.campaign.id}`, b.apiKey)).json()).toMatchObject({ iosAppId: b.iosApp.id, androidAppId: b.androidApp.id });
+    expect((await svc.service('GET', `/urls/${b.url.id}`, b.apiKey)).json()).toMatchObject({
+      iosAppId: b.iosApp.id,
+      androidAppId: b.androidApp.id,
+    });
+    expect((await svc.service('GET', `/campaigns/${b.campaign.id}`, b.apiKey)).json()).toMatchObject({
+      iosAppId: b.iosApp.id,
+      androidAppId: b.androidApp.id,
+    });
   });
 
   it("refuses A's verified domain on B's short URL or campaign", async () => {
     const domainName = String(a.domain.domainName);
-    expect((await svc.service('POST', '/urls', b.apiKey, { url: 'https://b.example/d', customDomainName: domainName })).statusCode).toBe(400);
-    expect((await svc.service('POST', '/campaigns', b.apiKey, { name: 'B on A domain', originalUrl: 'https://b.example/d', customDomainName: domainName })).statusCode).toBe(400);
+    expect(
+      (await svc.service('POST', '/urls', b.apiKey, { url: 'https://b.example/d', customDomainName: domainName }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await svc.service('POST', '/campaigns', b.apiKey, {
+          name: 'B on A domain',
+          originalUrl: 'https://b.example/d',
+          customDomainName: domainName,
+        })
+      ).statusCode,
+    ).toBe(400);
     // ... while A may use it.
-    const own = await svc.service('POST', '/urls', a.apiKey, { url: 'https://a.example/d', customDomainName: domainName });
+    const own = await svc.service('POST', '/urls', a.apiKey, {
+      url: 'https://a.example/d',
+      customDomainName: domainName,
+    });
     expect(own.statusCode).toBe(201);
     expect(own.json().shortUrl).toMatch(new RegExp(`^https://${domainName.replace(/\./g, '\\.')}/`));
   });
 
   it("a platform change of B's app is judged by B's links only", async () => {
     // A's links use A's apps; B's unlinked app may change platform regardless.
-    const res = await svc.service('POST', '/mobile-apps', b.apiKey, { platform: 'IOS', appName: 'B Free App', bundleId: 'com.bbb.free' });
+    const res = await svc.service('POST', '/mobile-apps', b.apiKey, {
+      platform: 'IOS',
+      appName: 'B Free App',
+      bundleId: 'com.bbb.free',
+    });
     expect(res.statusCode).toBe(201);
     const put = await svc.service('PUT', `/mobile-apps/${res.json().id}`, b.apiKey, { platform: 'ANDROID' });
     expect(put.statusCode).toBe(200);
     // A's linked app may not.
-    expect((await svc.service('PUT', `/mobile-apps/${a.iosApp.id}`, a.apiKey, { platform: 'ANDROID' })).statusCode).toBe(409);
+    expect(
+      (await svc.service('PUT', `/mobile-apps/${a.iosApp.id}`, a.apiKey, { platform: 'ANDROID' })).statusCode,
+    ).toBe(409);
   });
 });
 

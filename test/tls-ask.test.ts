@@ -18,7 +18,12 @@ afterAll(async () => {
   await isolation?.dispose();
 });
 
-const ask = (domain: string) => svc.inject({ method: 'GET', url: `/api/tls/ask?domain=${encodeURIComponent(domain)}`, headers: { host: '127.0.0.1:8080' } });
+const ask = (domain: string) =>
+  svc.inject({
+    method: 'GET',
+    url: `/api/tls/ask?domain=${encodeURIComponent(domain)}`,
+    headers: { host: '127.0.0.1:8080' },
+  });
 
 async function domainWithStatus(orgId: number, domainName: string, status: string): Promise<void> {
   const created = await svc.admin('POST', `/organizations/${orgId}/custom-domains`, { domainName });
@@ -29,7 +34,7 @@ async function domainWithStatus(orgId: number, domainName: string, status: strin
 }
 
 describe('GET /api/tls/ask (on-demand TLS)', () => {
-  it('allows the service\'s own host names', async () => {
+  it("allows the service's own host names", async () => {
     for (const domain of ['sgnp.example', 'SGNP.example.', 'ops.sgnp.example']) {
       const res = await ask(domain);
       expect(res.statusCode, domain).toBe(200);

@@ -10,7 +10,16 @@ import http from 'node:http';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { createSignpostClient, isErrorBody, SignpostApiError, unwrap, type ErrorBody, type RequestBody, type ShortUrl, type SignpostClient } from '../clients/typescript/src/index.js';
+import {
+  createSignpostClient,
+  isErrorBody,
+  SignpostApiError,
+  unwrap,
+  type ErrorBody,
+  type RequestBody,
+  type ShortUrl,
+  type SignpostClient,
+} from '../clients/typescript/src/index.js';
 import { CLIENT_SCHEMA_FILE, renderClientSchema } from '../scripts/client-generate.js';
 import { buildOpenApiDocument } from '../scripts/openapi-document.js';
 import { ISO_UTC } from './support/error-body.js';
@@ -43,7 +52,13 @@ function follow(shortUrl: string): Promise<{ status: number; location: string | 
   const { port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: link.pathname, headers: { host: link.host, 'user-agent': UA.iPhone }, agent: false },
+      {
+        host: '127.0.0.1',
+        port,
+        path: link.pathname,
+        headers: { host: link.host, 'user-agent': UA.iPhone },
+        agent: false,
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
@@ -73,7 +88,11 @@ describe('the typed client against a started service', () => {
     expectTypeOf(created.data).toEqualTypeOf<ShortUrl | undefined>();
     expectTypeOf<RequestBody<'createShortUrl'>['url']>().toEqualTypeOf<string>();
     expectTypeOf<RequestBody<'updateShortUrl'>['originalUrl']>().toEqualTypeOf<string | undefined>();
-    expect(link).toMatchObject({ originalUrl: 'https://shop.acme.example/product/42', title: 'Spring sale', clickCount: 0 });
+    expect(link).toMatchObject({
+      originalUrl: 'https://shop.acme.example/product/42',
+      title: 'Spring sale',
+      clickCount: 0,
+    });
     expect(link.shortUrl).toBe(`https://${HOST}/${link.shortCode}`);
 
     const visit = await follow(link.shortUrl);
@@ -81,10 +100,16 @@ describe('the typed client against a started service', () => {
     expect(visit.location).toContain('https://shop.acme.example/product/42');
 
     // The click travels the event pipeline into ClickHouse; the statistics show it once written.
-    const stats = await eventually(async () => {
-      const { data } = await client.GET('/api/v1/service/urls/{id}/stats', { params: { path: { id: link.id }, query: { timeZone: 'Asia/Seoul' } } });
-      return data && data.chartData.reduce((a, b) => a + b, 0) === 1 ? data : undefined;
-    }, 20_000, 'the click in the statistics');
+    const stats = await eventually(
+      async () => {
+        const { data } = await client.GET('/api/v1/service/urls/{id}/stats', {
+          params: { path: { id: link.id }, query: { timeZone: 'Asia/Seoul' } },
+        });
+        return data && data.chartData.reduce((a, b) => a + b, 0) === 1 ? data : undefined;
+      },
+      20_000,
+      'the click in the statistics',
+    );
     expect(stats.url.id).toBe(link.id);
     expect(stats.meta.timeZone).toBe('Asia/Seoul');
     expect(stats.hourlyChartData.reduce((a, b) => a + b, 0)).toBe(1);
@@ -92,13 +117,17 @@ describe('the typed client against a started service', () => {
   });
 
   it('lists, reads, updates and deletes the link', async () => {
-    const page = await unwrap(client.GET('/api/v1/service/urls', { params: { query: { keyword: link.shortCode, size: 10 } } }));
+    const page = await unwrap(
+      client.GET('/api/v1/service/urls', { params: { query: { keyword: link.shortCode, size: 10 } } }),
+    );
     expect(page.content.map((l) => l.id)).toEqual([link.id]);
 
     const read = await unwrap(client.GET('/api/v1/service/urls/{id}', { params: { path: { id: link.id } } }));
     expect(read.shortCode).toBe(link.shortCode);
 
-    const updated = await unwrap(client.PUT('/api/v1/service/urls/{id}', { params: { path: { id: link.id } }, body: { title: 'Summer sale' } }));
+    const updated = await unwrap(
+      client.PUT('/api/v1/service/urls/{id}', { params: { path: { id: link.id } }, body: { title: 'Summer sale' } }),
+    );
     expect(updated.title).toBe('Summer sale');
 
     const deleted = await client.DELETE('/api/v1/service/urls/{id}', { params: { path: { id: link.id } } });
@@ -120,7 +149,10 @@ describe('the typed client against a started service', () => {
 
   it('throws SignpostApiError from unwrap, with the body and its code', async () => {
     const stranger = createSignpostClient({ baseUrl: `${baseUrl}/`, apiKey: 'sp_not-a-key' });
-    const failure = await unwrap(stranger.GET('/api/v1/service/usage')).then(() => undefined, (err: unknown) => err);
+    const failure = await unwrap(stranger.GET('/api/v1/service/usage')).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(failure).toBeInstanceOf(SignpostApiError);
     const apiError = failure as SignpostApiError;
     expect(apiError.status).toBe(401);
@@ -172,13 +204,23 @@ describe("the client's README", () => {
     const readme = fs.readFileSync(path.join(clientDir, 'README.md'), 'utf8');
     const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
     // Later blocks go on with the first block's client.
-    const files = new Map(blocks.map((code, i) => [
-      path.join(clientDir, `readme-example-${i + 1}.mts`),
-      i > 0 && !code.includes('const signpost') ? `declare const signpost: import('@signpost/client').SignpostClient;\n${code}` : code,
-    ]));
+    const files = new Map(
+      blocks.map((code, i) => [
+        path.join(clientDir, `readme-example-${i + 1}.mts`),
+        i > 0 && !code.includes('const signpost')
+          ? `declare const signpost: import('@signpost/client').SignpostClient;\n${code}`
+          : code,
+      ]),
+    );
     const options: ts.CompilerOptions = {
-      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      strict: true, noEmit: true, skipLibCheck: true, types: ['node'], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ['node'],
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
       paths: { '@signpost/client': [path.join(clientDir, 'src/index.ts')] },
     };
     const host = ts.createCompilerHost(options);
@@ -190,8 +232,12 @@ describe("the client's README", () => {
       return text === undefined ? getSourceFile(name, language, ...rest) : ts.createSourceFile(name, text, language);
     };
     const program = ts.createProgram([...files.keys()], options, host);
-    const errors = ts.getPreEmitDiagnostics(program).map((d) =>
-      `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .map(
+        (d) =>
+          `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+      );
     return { blocks: blocks.length, errors };
   }
 

@@ -39,7 +39,11 @@ describe('served by the service', () => {
   });
 
   it('names the version, the bundle and the changelog, to any origin', async () => {
-    const res = await svc.inject({ method: 'GET', url: '/api/v1/sdk/web/version', headers: { origin: 'https://shop.example' } });
+    const res = await svc.inject({
+      method: 'GET',
+      url: '/api/v1/sdk/web/version',
+      headers: { origin: 'https://shop.example' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.json()).toEqual({
@@ -51,7 +55,11 @@ describe('served by the service', () => {
     const preflight = await svc.inject({
       method: 'OPTIONS',
       url: '/api/v1/sdk/web/version',
-      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-app-id' },
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-app-id',
+      },
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
@@ -79,7 +87,11 @@ describe('served by the service', () => {
     expect(plain.body).toBe(code);
     expect(plain.headers.etag).not.toBe(etag); // other bytes, other strong validator
 
-    const revalidated = await svc.inject({ method: 'GET', url: webSdkPath(), headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    const revalidated = await svc.inject({
+      method: 'GET',
+      url: webSdkPath(),
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.rawPayload.length).toBe(0);
 
@@ -105,7 +117,9 @@ describe('served by the service', () => {
       // A customer's page on another origin, served for real (Chromium keeps pages that do not come
       // from a loopback address off loopback addresses).
       const html = `<!doctype html><html lang="en"><title>shop</title><script src="http://127.0.0.1:${port}${webSdkPath()}" data-app-id="7"></script>`;
-      const shopServer = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+      const shopServer = http.createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(html),
+      );
       await new Promise<void>((resolve) => shopServer.listen(0, '127.0.0.1', resolve));
       const shop = `http://127.0.0.1:${(shopServer.address() as AddressInfo).port}/`;
       await page.goto(shop);
@@ -143,7 +157,10 @@ describe('tracking in the browser', () => {
     receiver = await startReceiver();
     receiver.page('/shop', shopPage('init_goal'));
     receiver.page('/shop-without-goal', shopPage(null));
-    receiver.page('/shop-no-init', `<!doctype html><html lang="en"><title>x</title><script src="${receiver.apiBase}${receiver.sdkPath}"></script>`);
+    receiver.page(
+      '/shop-no-init',
+      `<!doctype html><html lang="en"><title>x</title><script src="${receiver.apiBase}${receiver.sdkPath}"></script>`,
+    );
   });
 
   beforeEach(async () => {
@@ -162,7 +179,7 @@ describe('tracking in the browser', () => {
 
   const call = <T = unknown>(expression: string) => page.evaluate(expression) as Promise<T>;
 
-  it('keeps a session within the API\'s limits however long the address', async () => {
+  it("keeps a session within the API's limits however long the address", async () => {
     await page.goto(`${receiver.siteBase}/shop?utm_source=${'s'.repeat(300)}&q=${'x'.repeat(3000)}`);
     await call(`Signpost.trackSignup()`);
     const body = receiver.callsTo(CREATE)[0]!.json!;
@@ -179,19 +196,36 @@ describe('tracking in the browser', () => {
     expect(receiver.callsTo(CREATE)).toHaveLength(1);
     expect(create!.headers['x-app-id']).toBe('42');
     expect(create!.headers['x-mobile-app-api-key']).toBeUndefined();
-    expect(create!.json).toMatchObject({ platform: 'WEB', utmSource: 'kakao', utmMedium: 'message', utmCampaign: 'fall' });
-    expect(create!.json!.landingUrl).toBe(`${receiver.siteBase}/shop?utm_source=kakao&utm_medium=message&utm_campaign=fall`);
+    expect(create!.json).toMatchObject({
+      platform: 'WEB',
+      utmSource: 'kakao',
+      utmMedium: 'message',
+      utmCampaign: 'fall',
+    });
+    expect(create!.json!.landingUrl).toBe(
+      `${receiver.siteBase}/shop?utm_source=kakao&utm_medium=message&utm_campaign=fall`,
+    );
 
     const [goal] = receiver.callsTo(FUNNEL);
     expect(goal!.headers['x-app-id']).toBe('42');
-    expect(goal!.json).toMatchObject({ sessionId: 'session-1', stage: 'GOAL_COMPLETED', goalType: 'purchase_KRW', goalValue: 15000, currency: 'KRW' });
+    expect(goal!.json).toMatchObject({
+      sessionId: 'session-1',
+      stage: 'GOAL_COMPLETED',
+      goalType: 'purchase_KRW',
+      goalValue: 15000,
+      currency: 'KRW',
+    });
     expect(goal!.json!.eventId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(Date.parse(String(goal!.json!.timestamp))).toBeGreaterThan(Date.now() - 60_000);
 
     // Same session for the next call.
     await call(`Signpost.trackSignup()`);
     expect(receiver.callsTo(CREATE)).toHaveLength(1);
-    expect(receiver.callsTo(FUNNEL)[1]!.json).toMatchObject({ sessionId: 'session-1', goalType: 'signup', goalValue: 1 });
+    expect(receiver.callsTo(FUNNEL)[1]!.json).toMatchObject({
+      sessionId: 'session-1',
+      goalType: 'signup',
+      goalValue: 1,
+    });
     expect(receiver.callsTo(FUNNEL)[1]!.json!.currency).toBeUndefined();
 
     await call(`Signpost.trackConversion('newsletter', '2', 'usd')`);
@@ -208,9 +242,18 @@ describe('tracking in the browser', () => {
     expect(again).toEqual({ ok: true, duplicate: true });
 
     await page.reload();
-    expect(await call(`Signpost.trackPurchase(9900, 'KRW', { transactionId: 'order-1' })`)).toEqual({ ok: true, duplicate: true });
-    expect(await call(`Signpost.trackGoal('subscription', 1, null, { transactionId: 'order-1' })`)).toEqual({ ok: true, duplicate: true });
-    expect(await call(`Signpost.trackPurchase(5000, 'KRW', { transactionId: 'order-2' })`)).toEqual({ ok: true, status: 200 });
+    expect(await call(`Signpost.trackPurchase(9900, 'KRW', { transactionId: 'order-1' })`)).toEqual({
+      ok: true,
+      duplicate: true,
+    });
+    expect(await call(`Signpost.trackGoal('subscription', 1, null, { transactionId: 'order-1' })`)).toEqual({
+      ok: true,
+      duplicate: true,
+    });
+    expect(await call(`Signpost.trackPurchase(5000, 'KRW', { transactionId: 'order-2' })`)).toEqual({
+      ok: true,
+      status: 200,
+    });
 
     const sent = receiver.callsTo(FUNNEL).map((c) => c.json!.transactionId);
     expect(sent).toEqual(['order-1', 'order-2']);
@@ -222,13 +265,26 @@ describe('tracking in the browser', () => {
   it('a transactionId whose goal was refused can be sent again', async () => {
     await page.goto(`${receiver.siteBase}/shop`);
     receiver.fail(FUNNEL, 400);
-    expect(await call(`Signpost.trackPurchase(100, 'KRW', { transactionId: 'order-9' })`)).toEqual({ ok: false, status: 400 });
-    expect(await call(`Signpost.trackPurchase(100, 'KRW', { transactionId: 'order-9' })`)).toEqual({ ok: true, status: 200 });
+    expect(await call(`Signpost.trackPurchase(100, 'KRW', { transactionId: 'order-9' })`)).toEqual({
+      ok: false,
+      status: 400,
+    });
+    expect(await call(`Signpost.trackPurchase(100, 'KRW', { transactionId: 'order-9' })`)).toEqual({
+      ok: true,
+      status: 200,
+    });
     expect(receiver.callsTo(FUNNEL)).toHaveLength(2);
   });
 
-  it('goalType: explicit wins; null takes the link\'s (resolve by signpost_token), else init\'s', async () => {
-    receiver.links.set('tok-1', { token: 'tok-1', goalType: 'link_goal', linkType: 'url', url: { id: 7, alias: 'fall' }, campaign: null, deepLinkPath: '/p/1' });
+  it("goalType: explicit wins; null takes the link's (resolve by signpost_token), else init's", async () => {
+    receiver.links.set('tok-1', {
+      token: 'tok-1',
+      goalType: 'link_goal',
+      linkType: 'url',
+      url: { id: 7, alias: 'fall' },
+      campaign: null,
+      deepLinkPath: '/p/1',
+    });
     await page.goto(`${receiver.siteBase}/shop?signpost_token=tok-1`);
     await call(`Signpost.trackGoal(null, 3)`);
     await call(`Signpost.trackGoal('explicit_goal', 4)`);
@@ -250,7 +306,7 @@ describe('tracking in the browser', () => {
     expect(receiver.callsTo('/api/v1/sdk/web/deeplink/resolve')).toHaveLength(1);
   });
 
-  it('goalType: an unknown token or none falls back to init\'s; with none anywhere nothing is sent', async () => {
+  it("goalType: an unknown token or none falls back to init's; with none anywhere nothing is sent", async () => {
     await page.goto(`${receiver.siteBase}/shop?signpost_token=unknown`);
     await call(`Signpost.trackGoal(null, 1)`);
     expect(receiver.callsTo(FUNNEL)[0]!.json!.goalType).toBe('init_goal');
@@ -267,12 +323,27 @@ describe('tracking in the browser', () => {
 
   it('trackEvent goes to the event log with its properties and an idempotency id, not to the funnel', async () => {
     await page.goto(`${receiver.siteBase}/shop`);
-    expect(await call(`Signpost.trackEvent('add_to_cart', { sku: 'A-1', price: 9900 })`)).toEqual({ ok: true, status: 201 });
+    expect(await call(`Signpost.trackEvent('add_to_cart', { sku: 'A-1', price: 9900 })`)).toEqual({
+      ok: true,
+      status: 201,
+    });
     expect(await call(`Signpost.trackEvent('page_view')`)).toEqual({ ok: true, status: 201 });
     const events = receiver.callsTo(EVENT);
     expect(events.map((e) => e.json)).toEqual([
-      { sessionId: 'session-1', eventType: 'add_to_cart', properties: { sku: 'A-1', price: 9900 }, occurredAt: expect.any(String), eventId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
-      { sessionId: 'session-1', eventType: 'page_view', properties: {}, occurredAt: expect.any(String), eventId: expect.any(String) },
+      {
+        sessionId: 'session-1',
+        eventType: 'add_to_cart',
+        properties: { sku: 'A-1', price: 9900 },
+        occurredAt: expect.any(String),
+        eventId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
+      {
+        sessionId: 'session-1',
+        eventType: 'page_view',
+        properties: {},
+        occurredAt: expect.any(String),
+        eventId: expect.any(String),
+      },
     ]);
     expect(events[0]!.headers['x-app-id']).toBe('42');
     expect(receiver.callsTo(FUNNEL)).toHaveLength(0);
@@ -334,7 +405,10 @@ describe('tracking in the browser', () => {
 
     // The failed purchase was not remembered: once the service is back it goes through.
     receiver.down = false;
-    expect(await call(`Signpost.trackPurchase(1000, 'KRW', { transactionId: 'down-1' })`)).toEqual({ ok: true, status: 200 });
+    expect(await call(`Signpost.trackPurchase(1000, 'KRW', { transactionId: 'down-1' })`)).toEqual({
+      ok: true,
+      status: 200,
+    });
 
     await page.goto(`${receiver.siteBase}/shop-no-init`);
     const before = await call<{ ok: boolean; error: string }>(`Signpost.trackEvent('x', {})`);

@@ -13,7 +13,8 @@ import { eventually, isolate, startService, type Isolation, type TestService } f
 import { signedWith } from './support/webhook-signature.js';
 
 const PLATFORM_HOST = 'sgnp.example';
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const ENV = {
   PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`,
   WEBHOOK_ALLOW_INSECURE: '1',
@@ -33,7 +34,14 @@ interface Received {
   path: string;
   headers: http.IncomingHttpHeaders;
   raw: Buffer;
-  body: { id: string; type: string; category: string; occurredAt: string; organizationId: number; data: Record<string, unknown> };
+  body: {
+    id: string;
+    type: string;
+    category: string;
+    occurredAt: string;
+    organizationId: number;
+    data: Record<string, unknown>;
+  };
   answered: number;
 }
 
@@ -122,7 +130,11 @@ afterAll(async () => {
 let orgCounter = 0;
 async function orgWithHook(path: string, secret = 'whsec-test-0123456789', extra: Record<string, unknown> = {}) {
   const org = await svc.createOrganization(`Hooked ${++orgCounter}`);
-  const res = await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url: `${receiverBase}${path}`, secret, ...extra });
+  const res = await svc.admin('PUT', `/organizations/${org.id}/webhook`, {
+    url: `${receiverBase}${path}`,
+    secret,
+    ...extra,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return { ...org, secret };
 }
@@ -155,10 +167,20 @@ describe(`webhook deliveries (${backend})`, () => {
     expect(created.statusCode, created.body).toBe(201);
     const link = created.json() as { id: number; shortCode: string };
     // A preview fetcher is no click; the person that follows is.
-    await svc.inject({ method: 'GET', url: `/${link.shortCode}`, headers: { host: PLATFORM_HOST, 'user-agent': 'facebookexternalhit/1.1' }, remoteAddress: '198.51.100.77' });
+    await svc.inject({
+      method: 'GET',
+      url: `/${link.shortCode}`,
+      headers: { host: PLATFORM_HOST, 'user-agent': 'facebookexternalhit/1.1' },
+      remoteAddress: '198.51.100.77',
+    });
     const visit = await svc.inject({
-      method: 'GET', url: `/${link.shortCode}?utm_source=news`,
-      headers: { host: PLATFORM_HOST, 'user-agent': CHROME, referer: 'https://news.example/story?user=someone@example.com' },
+      method: 'GET',
+      url: `/${link.shortCode}?utm_source=news`,
+      headers: {
+        host: PLATFORM_HOST,
+        'user-agent': CHROME,
+        referer: 'https://news.example/story?user=someone@example.com',
+      },
       remoteAddress: '198.51.100.77',
     });
     expect(visit.statusCode).toBe(302);
@@ -167,8 +189,14 @@ describe(`webhook deliveries (${backend})`, () => {
     expect(Object.keys(hit!.body)).toEqual(BODY_KEYS);
     expect(hit!.body).toMatchObject({ type: 'click.url', category: 'click', organizationId: org.id });
     expect(hit!.body.data).toMatchObject({
-      urlId: link.id, shortCode: link.shortCode, host: PLATFORM_HOST, referrerHost: 'news.example',
-      deviceType: 'Desktop', os: 'Windows', browser: 'Chrome', utmSource: 'news',
+      urlId: link.id,
+      shortCode: link.shortCode,
+      host: PLATFORM_HOST,
+      referrerHost: 'news.example',
+      deviceType: 'Desktop',
+      os: 'Windows',
+      browser: 'Chrome',
+      utmSource: 'news',
     });
     expect(new Date(hit!.body.occurredAt).toISOString()).toBe(hit!.body.occurredAt);
     // Headers of the contract.
@@ -183,14 +211,19 @@ describe(`webhook deliveries (${backend})`, () => {
     expect(verifies({ ...hit!, raw: Buffer.from(JSON.stringify(hit!.body, null, 1)) }, org.secret)).toBe(false);
     // No IP address, user agent or full referrer in what the customer receives.
     const text = hit!.raw.toString('utf8');
-    for (const secretish of ['198.51.100.77', 'Chrome/126', 'someone@example.com', 'userAgent', '"ip"']) expect(text).not.toContain(secretish);
+    for (const secretish of ['198.51.100.77', 'Chrome/126', 'someone@example.com', 'userAgent', '"ip"'])
+      expect(text).not.toContain(secretish);
 
     // The log shows this one delivery only (the preview fetch made none).
     // The receiver has the request before the sender has its answer: the log follows a moment later.
-    const log = await eventually(async () => {
-      const l = await deliveries(org.id);
-      return l[0]?.state === 'succeeded' && l;
-    }, 10_000, 'the delivery logged as succeeded');
+    const log = await eventually(
+      async () => {
+        const l = await deliveries(org.id);
+        return l[0]?.state === 'succeeded' && l;
+      },
+      10_000,
+      'the delivery logged as succeeded',
+    );
     expect(log.map((d) => d.eventType)).toEqual(['click.url']);
     expect(log[0]).toMatchObject({ state: 'succeeded', attempts: 1, eventId: hit!.body.id });
   });
@@ -211,9 +244,16 @@ describe(`webhook deliveries (${backend})`, () => {
       expect(standardVerifies(hit!, `whsec_${randomBytes(32).toString('base64')}`)).toBe(false);
       // The id and the time are signed: the same body and signature under another id, or sent
       // again later, are refused.
-      expect(standardVerifies(hit!, secret, { ...standardHeaders(hit!), 'webhook-id': '01939a4e-5c1d-7e0a-9b7e-3f1c2a4d5e6f' })).toBe(false);
+      expect(
+        standardVerifies(hit!, secret, {
+          ...standardHeaders(hit!),
+          'webhook-id': '01939a4e-5c1d-7e0a-9b7e-3f1c2a4d5e6f',
+        }),
+      ).toBe(false);
       const timestamp = Number(hit!.headers['webhook-timestamp']);
-      expect(standardVerifies(hit!, secret, { ...standardHeaders(hit!), 'webhook-timestamp': String(timestamp + 1) })).toBe(false);
+      expect(
+        standardVerifies(hit!, secret, { ...standardHeaders(hit!), 'webhook-timestamp': String(timestamp + 1) }),
+      ).toBe(false);
       vi.useFakeTimers({ toFake: ['Date'], now: (timestamp + 6 * 60) * 1000 });
       try {
         expect(standardVerifies(hit!, secret)).toBe(false);
@@ -226,25 +266,46 @@ describe(`webhook deliveries (${backend})`, () => {
   it('delivers campaign clicks and campaign changes with the documented payloads', async () => {
     const path = hook('campaign');
     const org = await orgWithHook(path);
-    const res = await svc.service('POST', '/campaigns', org.apiKey, { name: 'Summer Hooks', originalUrl: 'https://shop.example/summer' });
+    const res = await svc.service('POST', '/campaigns', org.apiKey, {
+      name: 'Summer Hooks',
+      originalUrl: 'https://shop.example/summer',
+    });
     expect(res.statusCode, res.body).toBe(201);
     const campaign = res.json() as { id: number; alias: string };
-    await svc.inject({ method: 'GET', url: `/${campaign.alias}?cid=user-42&tracker=insta`, headers: { host: PLATFORM_HOST, 'user-agent': CHROME } });
+    await svc.inject({
+      method: 'GET',
+      url: `/${campaign.alias}?cid=user-42&tracker=insta`,
+      headers: { host: PLATFORM_HOST, 'user-agent': CHROME },
+    });
     // The alias is looked up when the click is processed: a campaign deleted before that gives null.
     await eventually(async () => at(path).some((r) => r.body.type === 'click.campaign'), 15_000, 'the campaign click');
-    expect((await svc.service('PUT', `/campaigns/${campaign.id}`, org.apiKey, { name: 'Summer Hooks 2' })).statusCode).toBe(200);
+    expect(
+      (await svc.service('PUT', `/campaigns/${campaign.id}`, org.apiKey, { name: 'Summer Hooks 2' })).statusCode,
+    ).toBe(200);
     expect((await svc.service('DELETE', `/campaigns/${campaign.id}`, org.apiKey)).statusCode).toBe(204);
 
-    const byType = await eventually(async () => {
-      const types = new Map(at(path).map((r) => [r.body.type, r]));
-      return ['campaign.created', 'click.campaign', 'campaign.updated', 'campaign.deleted'].every((t) => types.has(t)) && types;
-    }, 15_000, 'the campaign webhooks');
+    const byType = await eventually(
+      async () => {
+        const types = new Map(at(path).map((r) => [r.body.type, r]));
+        return (
+          ['campaign.created', 'click.campaign', 'campaign.updated', 'campaign.deleted'].every((t) => types.has(t)) &&
+          types
+        );
+      },
+      15_000,
+      'the campaign webhooks',
+    );
     expect(byType.get('campaign.created')!.body).toMatchObject({
-      category: 'campaign', organizationId: org.id,
+      category: 'campaign',
+      organizationId: org.id,
       data: { campaign: { id: campaign.id, name: 'Summer Hooks', alias: campaign.alias } },
     });
-    expect(byType.get('campaign.updated')!.body.data).toEqual({ campaign: { id: campaign.id, name: 'Summer Hooks 2', alias: campaign.alias } });
-    expect(byType.get('campaign.deleted')!.body.data).toEqual({ campaign: { id: campaign.id, name: 'Summer Hooks 2', alias: campaign.alias } });
+    expect(byType.get('campaign.updated')!.body.data).toEqual({
+      campaign: { id: campaign.id, name: 'Summer Hooks 2', alias: campaign.alias },
+    });
+    expect(byType.get('campaign.deleted')!.body.data).toEqual({
+      campaign: { id: campaign.id, name: 'Summer Hooks 2', alias: campaign.alias },
+    });
     expect(byType.get('click.campaign')!.body).toMatchObject({
       category: 'click',
       data: { campaignId: campaign.id, alias: campaign.alias, cid: 'user-42', tracker: 'insta' },
@@ -255,40 +316,115 @@ describe(`webhook deliveries (${backend})`, () => {
   it('sends only the subscribed categories, and funnel stages with a goal as funnel.stage and goal.completed', async () => {
     const path = hook('funnel');
     const org = await orgWithHook(path, undefined, { events: ['goal', 'funnel'] });
-    await svc.service('POST', '/campaigns', org.apiKey, { name: 'Not subscribed', originalUrl: 'https://shop.example/x' });
-    svc.container.deps.events.record({
-      eventId: '01939a4e-0000-7000-8000-000000000001', type: 'funnel_stage', occurredAt: Date.now(), organizationId: org.id,
-      data: { appId: 7, platform: 'IOS', sessionId: 's-1', stage: 'GOAL_COMPLETED', linkType: 'campaign', linkId: 12, goalType: 'purchase', goalValue: 19.9, currency: 'krw', externalUserId: 'u-9', source: 'sdk' },
+    await svc.service('POST', '/campaigns', org.apiKey, {
+      name: 'Not subscribed',
+      originalUrl: 'https://shop.example/x',
     });
     svc.container.deps.events.record({
-      eventId: '01939a4e-0000-7000-8000-000000000002', type: 'journey_funnel', occurredAt: Date.now(), organizationId: org.id,
-      data: { sessionId: 'w-1', appId: 3, platform: 'WEB', stage: 'CONTENT_VIEWED', goalType: null, goalValue: null, currency: null, transactionId: null, urlId: 5, campaignId: null, externalUserId: null },
+      eventId: '01939a4e-0000-7000-8000-000000000001',
+      type: 'funnel_stage',
+      occurredAt: Date.now(),
+      organizationId: org.id,
+      data: {
+        appId: 7,
+        platform: 'IOS',
+        sessionId: 's-1',
+        stage: 'GOAL_COMPLETED',
+        linkType: 'campaign',
+        linkId: 12,
+        goalType: 'purchase',
+        goalValue: 19.9,
+        currency: 'krw',
+        externalUserId: 'u-9',
+        source: 'sdk',
+      },
     });
-    const types = await eventually(async () => at(path).length >= 3 && at(path).map((r) => r.body.type).sort(), 15_000, 'the funnel webhooks');
+    svc.container.deps.events.record({
+      eventId: '01939a4e-0000-7000-8000-000000000002',
+      type: 'journey_funnel',
+      occurredAt: Date.now(),
+      organizationId: org.id,
+      data: {
+        sessionId: 'w-1',
+        appId: 3,
+        platform: 'WEB',
+        stage: 'CONTENT_VIEWED',
+        goalType: null,
+        goalValue: null,
+        currency: null,
+        transactionId: null,
+        urlId: 5,
+        campaignId: null,
+        externalUserId: null,
+      },
+    });
+    const types = await eventually(
+      async () =>
+        at(path).length >= 3 &&
+        at(path)
+          .map((r) => r.body.type)
+          .sort(),
+      15_000,
+      'the funnel webhooks',
+    );
     expect(types).toEqual(['funnel.stage', 'funnel.stage', 'goal.completed']);
     const goal = at(path).find((r) => r.body.type === 'goal.completed')!.body;
     expect(goal).toMatchObject({
       category: 'goal',
-      data: { funnel: 'mobile', sessionId: 's-1', appId: 7, platform: 'IOS', campaignId: 12, urlId: null, goalType: 'purchase', goalValue: 19.9, currency: 'KRW', externalUserId: 'u-9' },
+      data: {
+        funnel: 'mobile',
+        sessionId: 's-1',
+        appId: 7,
+        platform: 'IOS',
+        campaignId: 12,
+        urlId: null,
+        goalType: 'purchase',
+        goalValue: 19.9,
+        currency: 'KRW',
+        externalUserId: 'u-9',
+      },
     });
     expect(goal.id).not.toBe('01939a4e-0000-7000-8000-000000000001');
     const web = at(path).find((r) => r.body.data.funnel === 'web')!.body;
-    expect(web).toMatchObject({ id: '01939a4e-0000-7000-8000-000000000002', category: 'funnel', data: { stage: 'CONTENT_VIEWED', urlId: 5, platform: 'WEB' } });
+    expect(web).toMatchObject({
+      id: '01939a4e-0000-7000-8000-000000000002',
+      category: 'funnel',
+      data: { stage: 'CONTENT_VIEWED', urlId: 5, platform: 'WEB' },
+    });
     // The campaign created before the funnel events was not sent (category not subscribed).
-    expect((await deliveries(org.id)).map((d) => d.eventType).sort()).toEqual(['funnel.stage', 'funnel.stage', 'goal.completed']);
+    expect((await deliveries(org.id)).map((d) => d.eventType).sort()).toEqual([
+      'funnel.stage',
+      'funnel.stage',
+      'goal.completed',
+    ]);
   });
 
   it('retries a failing receiver: fails twice, then one success; the log shows three attempts; redelivery resends', async () => {
     const path = hook('flaky', (n) => (n <= 2 ? 503 : 200));
     const org = await orgWithHook(path);
     const { deliveryId, eventId } = await sendTest(org.id);
-    const done = await eventually(async () => {
-      const d = await delivery(org.id, deliveryId);
-      return d.state === 'succeeded' && d;
-    }, 20_000, 'the retried delivery');
-    expect(done).toMatchObject({ eventId, eventType: 'webhook.test', attempts: 3, lastStatus: 200, nextAttemptAt: null });
+    const done = await eventually(
+      async () => {
+        const d = await delivery(org.id, deliveryId);
+        return d.state === 'succeeded' && d;
+      },
+      20_000,
+      'the retried delivery',
+    );
+    expect(done).toMatchObject({
+      eventId,
+      eventType: 'webhook.test',
+      attempts: 3,
+      lastStatus: 200,
+      nextAttemptAt: null,
+    });
     expect(done.attemptLog.map((a: { status: number }) => a.status)).toEqual([503, 503, 200]);
-    expect(done.attemptLog[0]).toMatchObject({ attempt: 1, error: 'HTTP 503', responseBody: 'nope 1', url: `${receiverBase}${path}` });
+    expect(done.attemptLog[0]).toMatchObject({
+      attempt: 1,
+      error: 'HTTP 503',
+      responseBody: 'nope 1',
+      url: `${receiverBase}${path}`,
+    });
     expect(done.payload).toMatchObject({ id: eventId, type: 'webhook.test', category: 'test', organizationId: org.id });
     const hits = at(path);
     expect(hits.filter((r) => r.answered === 200)).toHaveLength(1);
@@ -306,7 +442,10 @@ describe(`webhook deliveries (${backend})`, () => {
   it('signs with both secrets during a rotation, and with the new one alone after it', async () => {
     const path = hook('rotation');
     const org = await orgWithHook(path, 'whsec-old-0123456789');
-    const rotated = await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url: `${receiverBase}${path}`, secret: 'whsec-new-9876543210' });
+    const rotated = await svc.admin('PUT', `/organizations/${org.id}/webhook`, {
+      url: `${receiverBase}${path}`,
+      secret: 'whsec-new-9876543210',
+    });
     expect(rotated.json()).toMatchObject({ secretRotation: true });
     const until = Date.parse(rotated.json().previousSecretValidUntil);
     expect(until - Date.now()).toBeGreaterThan(23 * 3600_000);
@@ -320,7 +459,10 @@ describe(`webhook deliveries (${backend})`, () => {
     expect(standardVerifies(first!, 'whsec-old-0123456789')).toBe(true);
 
     // The operator ends the rotation: the secret is left out and stays, the previous one goes.
-    const ended = await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url: `${receiverBase}${path}`, keepPreviousSecretHours: 0 });
+    const ended = await svc.admin('PUT', `/organizations/${org.id}/webhook`, {
+      url: `${receiverBase}${path}`,
+      keepPreviousSecretHours: 0,
+    });
     expect(ended.json()).toMatchObject({ secretRotation: false, previousSecretValidUntil: null });
     await sendTest(org.id);
     const second = await eventually(async () => at(path)[1], 10_000, 'the delivery after the rotation');
@@ -336,7 +478,10 @@ describe(`webhook deliveries (${backend})`, () => {
     const off = await orgWithHook(offPath, undefined, { enabled: false });
     const fencePath = hook('fence');
     const fence = await orgWithHook(fencePath);
-    expect((await svc.admin('GET', `/organizations/${off.id}/webhook`)).json()).toMatchObject({ enabled: false, disabledReason: 'turned off in the settings' });
+    expect((await svc.admin('GET', `/organizations/${off.id}/webhook`)).json()).toMatchObject({
+      enabled: false,
+      disabledReason: 'turned off in the settings',
+    });
     expectError(await svc.admin('POST', `/organizations/${off.id}/webhook/test`), 409, { code: 'WEBHOOK_DISABLED' });
     await svc.service('POST', '/campaigns', off.apiKey, { name: 'Quiet', originalUrl: 'https://shop.example/q' });
     // The same consumer handles the next organization's event after this one's.
@@ -348,22 +493,43 @@ describe(`webhook deliveries (${backend})`, () => {
 
   it('refuses private addresses when the URL is set, and again at delivery when the address changed', async () => {
     const org = await svc.createOrganization('Sneaky');
-    for (const url of ['https://10.0.0.5/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::ffff:169.254.169.254]/', 'https://[fd00:ec2::254]/']) {
-      expectError(await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url, secret: 'whsec-0123456789-abcdef' }), 400, { code: 'WEBHOOK_URL_FORBIDDEN' });
+    for (const url of [
+      'https://10.0.0.5/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::ffff:169.254.169.254]/',
+      'https://[fd00:ec2::254]/',
+    ]) {
+      expectError(
+        await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url, secret: 'whsec-0123456789-abcdef' }),
+        400,
+        { code: 'WEBHOOK_URL_FORBIDDEN' },
+      );
     }
-    expectError(await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url: 'http://hooks.example.com/x', secret: 'whsec-0123456789-abcdef' }), 400, { code: 'WEBHOOK_URL_INSECURE' });
+    expectError(
+      await svc.admin('PUT', `/organizations/${org.id}/webhook`, {
+        url: 'http://hooks.example.com/x',
+        secret: 'whsec-0123456789-abcdef',
+      }),
+      400,
+      { code: 'WEBHOOK_URL_INSECURE' },
+    );
     expectError(await svc.admin('GET', `/organizations/${org.id}/webhook`), 404, { code: 'WEBHOOK_NOT_CONFIGURED' });
 
     // Accepted while it pointed at an allowed address; by delivery time it points at the metadata
     // service (as a changed DNS answer would): the attempt is refused without a connection.
     const path = hook('moved');
     const moved = await orgWithHook(path);
-    await svc.container.postgres.sql`update webhook_endpoints set url = 'https://169.254.169.254/latest/meta-data' where organization_id = ${moved.id}`;
+    await svc.container.postgres
+      .sql`update webhook_endpoints set url = 'https://169.254.169.254/latest/meta-data' where organization_id = ${moved.id}`;
     const { deliveryId } = await sendTest(moved.id);
-    const refused = await eventually(async () => {
-      const d = await delivery(moved.id, deliveryId);
-      return d.attempts >= 1 && d;
-    }, 10_000, 'the refused attempt');
+    const refused = await eventually(
+      async () => {
+        const d = await delivery(moved.id, deliveryId);
+        return d.attempts >= 1 && d;
+      },
+      10_000,
+      'the refused attempt',
+    );
     expect(refused.attemptLog[0]).toMatchObject({ status: null });
     expect(refused.attemptLog[0].error).toMatch(/^WEBHOOK_URL_FORBIDDEN/);
     expect(refused.state).toBe('pending');
@@ -380,13 +546,17 @@ describe(`webhook deliveries (${backend})`, () => {
     const fastPath = hook('fast');
     const fast = await orgWithHook(fastPath);
     await sendTest(fast.id);
-    await eventually(async () => at(fastPath).length === 1, 10_000, 'the other organization\'s delivery');
+    await eventually(async () => at(fastPath).length === 1, 10_000, "the other organization's delivery");
     // All this while the slow endpoint held its requests, at most two at a time (its own limit).
     expect(at(slowPath).every((r) => r.answered === 0)).toBe(true);
     expect(at(slowPath)).toHaveLength(2);
     holding = false;
     for (const release of held.splice(0)) release();
-    await eventually(async () => (await deliveries(slow.id)).every((d) => d.state === 'succeeded'), 20_000, 'the slow deliveries');
+    await eventually(
+      async () => (await deliveries(slow.id)).every((d) => d.state === 'succeeded'),
+      20_000,
+      'the slow deliveries',
+    );
     expect(new Set(at(slowPath).map((r) => r.body.id)).size).toBe(6);
   });
 
@@ -395,10 +565,14 @@ describe(`webhook deliveries (${backend})`, () => {
     const path = hook('down', () => (healthy ? 200 : 500));
     const org = await orgWithHook(path);
     const { deliveryId } = await sendTest(org.id);
-    const endpoint = await eventually(async () => {
-      const e = (await svc.admin('GET', `/organizations/${org.id}/webhook`)).json();
-      return e.enabled === false && e;
-    }, 20_000, 'the endpoint disabled');
+    const endpoint = await eventually(
+      async () => {
+        const e = (await svc.admin('GET', `/organizations/${org.id}/webhook`)).json();
+        return e.enabled === false && e;
+      },
+      20_000,
+      'the endpoint disabled',
+    );
     expect(endpoint).toMatchObject({ consecutiveFailures: 6, disabledReason: '6 delivery attempts in a row failed' });
     const notices = (await svc.admin('GET', `/organizations/${org.id}/notices`)).json().content;
     expect(notices).toHaveLength(1);
@@ -410,28 +584,56 @@ describe(`webhook deliveries (${backend})`, () => {
     healthy = true;
     const enabled = await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url: `${receiverBase}${path}` });
     expect(enabled.json()).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null });
-    await eventually(async () => (await delivery(org.id, deliveryId)).state === 'succeeded', 15_000, 'the resumed delivery');
+    await eventually(
+      async () => (await delivery(org.id, deliveryId)).state === 'succeeded',
+      15_000,
+      'the resumed delivery',
+    );
     expect(at(path).filter((r) => r.answered === 200)).toHaveLength(1);
   });
 
-  it('answers the operator API in its documented shape, and 404 for another organization\'s delivery', async () => {
+  it("answers the operator API in its documented shape, and 404 for another organization's delivery", async () => {
     const path = hook('api');
     const org = await orgWithHook(path);
     const other = await svc.createOrganization('Other');
     const got = await svc.admin('GET', `/organizations/${org.id}/webhook`);
     expect(got.statusCode).toBe(200);
     expect(got.body).not.toContain(org.secret);
-    expect(got.json()).toMatchObject({ url: `${receiverBase}${path}`, enabled: true, events: ['click', 'campaign', 'goal', 'funnel', 'session'] });
+    expect(got.json()).toMatchObject({
+      url: `${receiverBase}${path}`,
+      enabled: true,
+      events: ['click', 'campaign', 'goal', 'funnel', 'session'],
+    });
     const { deliveryId } = await sendTest(org.id);
-    await eventually(async () => (await delivery(org.id, deliveryId)).state === 'succeeded', 10_000, 'the test delivery');
+    await eventually(
+      async () => (await delivery(org.id, deliveryId)).state === 'succeeded',
+      10_000,
+      'the test delivery',
+    );
     const page = (await svc.admin('GET', `/organizations/${org.id}/webhook/deliveries?page=0&size=10`)).json();
     expect(page).toMatchObject({ page: 0, size: 10, totalElements: 1, first: true, last: true });
     expect(Object.keys(page.content[0]).sort()).toEqual(
-      ['attempts', 'completedAt', 'createdAt', 'eventId', 'eventType', 'id', 'lastError', 'lastLatencyMs', 'lastStatus', 'nextAttemptAt', 'state'].sort(),
+      [
+        'attempts',
+        'completedAt',
+        'createdAt',
+        'eventId',
+        'eventType',
+        'id',
+        'lastError',
+        'lastLatencyMs',
+        'lastStatus',
+        'nextAttemptAt',
+        'state',
+      ].sort(),
     );
     expect(typeof page.content[0].lastLatencyMs).toBe('number');
-    expectError(await svc.admin('GET', `/organizations/${other.id}/webhook/deliveries/${deliveryId}`), 404, { code: 'WEBHOOK_DELIVERY_NOT_FOUND' });
-    expectError(await svc.admin('POST', `/organizations/${other.id}/webhook/deliveries/${deliveryId}/redeliver`), 404, { code: 'WEBHOOK_DELIVERY_NOT_FOUND' });
+    expectError(await svc.admin('GET', `/organizations/${other.id}/webhook/deliveries/${deliveryId}`), 404, {
+      code: 'WEBHOOK_DELIVERY_NOT_FOUND',
+    });
+    expectError(await svc.admin('POST', `/organizations/${other.id}/webhook/deliveries/${deliveryId}/redeliver`), 404, {
+      code: 'WEBHOOK_DELIVERY_NOT_FOUND',
+    });
     expect((await svc.admin('GET', `/organizations/${other.id}/notices`)).json()).toEqual({ content: [] });
   });
 
@@ -446,12 +648,20 @@ describe(`webhook deliveries (${backend})`, () => {
     const failedBefore = at(path).length;
     healthy = true;
     svc = await startService(isolation, ENV);
-    const done = await eventually(async () => {
-      const d = await delivery(org.id, deliveryId);
-      return d.state === 'succeeded' && d;
-    }, 20_000, 'the delivery after the restart');
+    const done = await eventually(
+      async () => {
+        const d = await delivery(org.id, deliveryId);
+        return d.state === 'succeeded' && d;
+      },
+      20_000,
+      'the delivery after the restart',
+    );
     expect(done.attempts).toBe(failedBefore + 1);
-    expect(at(path).filter((r) => r.answered === 200).map((r) => r.body.id)).toEqual([eventId]);
+    expect(
+      at(path)
+        .filter((r) => r.answered === 200)
+        .map((r) => r.body.id),
+    ).toEqual([eventId]);
   });
 });
 
@@ -460,26 +670,55 @@ describe('user-journey events', () => {
     const path = hook('journey');
     const org = await orgWithHook(path);
     expect((await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true })).statusCode).toBe(200);
-    const app = (await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Shop', bundleId: 'com.shop' })).json() as { id: number };
+    const app = (
+      await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Shop', bundleId: 'com.shop' })
+    ).json() as { id: number };
     const journey = (url: string, body: unknown) =>
-      svc.inject({ method: 'POST', url: `/api/v1/sdk/web/journey${url}`, headers: { 'x-app-id': String(app.id) }, payload: body as object });
+      svc.inject({
+        method: 'POST',
+        url: `/api/v1/sdk/web/journey${url}`,
+        headers: { 'x-app-id': String(app.id) },
+        payload: body as object,
+      });
     const session = await journey('/session/create', { platform: 'WEB', utmSource: 'kakao' });
     expect(session.statusCode, session.body).toBe(201);
     const { sessionId } = session.json() as { sessionId: string };
-    const goal = await journey('/session/funnel/track', { sessionId, stage: 'GOAL_COMPLETED', goalType: 'purchase_KRW', goalValue: 12000, currency: 'KRW', transactionId: 'T-1' });
+    const goal = await journey('/session/funnel/track', {
+      sessionId,
+      stage: 'GOAL_COMPLETED',
+      goalType: 'purchase_KRW',
+      goalValue: 12000,
+      currency: 'KRW',
+      transactionId: 'T-1',
+    });
     expect(goal.statusCode, goal.body).toBe(201);
-    const move = await journey('/session/transition', { sessionId, fromPlatform: 'WEB', toPlatform: 'IOS', properties: { email: 'someone@example.com' } });
+    const move = await journey('/session/transition', {
+      sessionId,
+      fromPlatform: 'WEB',
+      toPlatform: 'IOS',
+      properties: { email: 'someone@example.com' },
+    });
     expect(move.statusCode, move.body).toBe(201);
 
     const types = ['session.started', 'funnel.stage', 'goal.completed', 'session.transition'];
-    await eventually(async () => types.every((t) => at(path).some((r) => r.body.type === t)), 20_000, 'journey webhooks');
+    await eventually(
+      async () => types.every((t) => at(path).some((r) => r.body.type === t)),
+      20_000,
+      'journey webhooks',
+    );
     const of = (type: string) => at(path).find((r) => r.body.type === type)!;
     for (const type of types) {
       expect(verifies(of(type), org.secret)).toBe(true);
       expect(of(type).body).toMatchObject({ organizationId: org.id, data: { sessionId } });
     }
-    expect(of('session.started').body).toMatchObject({ category: 'session', data: { platform: 'WEB', utmSource: 'kakao', appId: app.id } });
-    expect(of('goal.completed').body).toMatchObject({ category: 'goal', data: { goalType: 'purchase_KRW', goalValue: 12000, currency: 'KRW' } });
+    expect(of('session.started').body).toMatchObject({
+      category: 'session',
+      data: { platform: 'WEB', utmSource: 'kakao', appId: app.id },
+    });
+    expect(of('goal.completed').body).toMatchObject({
+      category: 'goal',
+      data: { goalType: 'purchase_KRW', goalValue: 12000, currency: 'KRW' },
+    });
     expect(of('session.transition').body.data).toMatchObject({ fromPlatform: 'WEB', toPlatform: 'IOS' });
     expect(of('session.transition').raw.toString()).not.toContain('someone@example.com');
   });

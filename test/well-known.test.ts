@@ -9,16 +9,25 @@ import { isolate, startService, type Isolation, type TestService } from './suppo
 const PLATFORM_HOST = 'sgnp.example';
 const AASA = '/.well-known/apple-app-site-association';
 const ASSET_LINKS = '/.well-known/assetlinks.json';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
-const fingerprint = (seed: number) => Array.from({ length: 32 }, (_, i) => ((i * 7 + seed) % 256).toString(16).padStart(2, '0').toUpperCase()).join(':');
+const fingerprint = (seed: number) =>
+  Array.from({ length: 32 }, (_, i) => ((i * 7 + seed) % 256).toString(16).padStart(2, '0').toUpperCase()).join(':');
 const FP = [fingerprint(1), fingerprint(2), fingerprint(3)] as const;
 
 let isolation: Isolation;
 let svc: TestService;
 
-interface Org { id: number; apiKey: string }
-interface App { id: number; path: string; bundleId: string }
+interface Org {
+  id: number;
+  apiKey: string;
+}
+interface App {
+  id: number;
+  path: string;
+  bundleId: string;
+}
 
 let acme: Org;
 let beta: Org;
@@ -34,7 +43,8 @@ async function createDomain(owner: Org, domainName: string, status: string): Pro
   const res = await svc.admin('POST', `/organizations/${owner.id}/custom-domains`, { domainName });
   expect(res.statusCode, res.body).toBe(201);
   const id = (res.json() as { id: number }).id;
-  if (status !== 'PENDING') expect((await svc.admin('PUT', `/custom-domains/${id}/status`, { status })).statusCode).toBe(200);
+  if (status !== 'PENDING')
+    expect((await svc.admin('PUT', `/custom-domains/${id}/status`, { status })).statusCode).toBe(200);
   return id;
 }
 
@@ -50,7 +60,11 @@ async function json(path: string, host = PLATFORM_HOST) {
 const details = (...entries: Array<[App, string, string[]]>) => ({
   applinks: {
     apps: [],
-    details: entries.map(([app, teamId, paths]) => ({ appIDs: [`${teamId}.${app.bundleId}`], components: paths.map((p) => ({ '/': p })), paths })),
+    details: entries.map(([app, teamId, paths]) => ({
+      appIDs: [`${teamId}.${app.bundleId}`],
+      components: paths.map((p) => ({ '/': p })),
+      paths,
+    })),
   },
 });
 
@@ -67,10 +81,18 @@ beforeAll(async () => {
   apps.acmeIos = await createApp(acme, { platform: 'IOS', bundleId: 'com.acme.shop', teamId: 'ACMETEAM01' });
   apps.acmeIosNoTeam = await createApp(acme, { platform: 'IOS', bundleId: 'com.acme.noteam' });
   // Fingerprints arrive in any case and leave in upper case, the form Google's tools print.
-  apps.acmeAndroid = await createApp(acme, { platform: 'ANDROID', bundleId: 'com.acme.shop', sha256CertFingerprints: [FP[0].toLowerCase(), FP[1]] });
+  apps.acmeAndroid = await createApp(acme, {
+    platform: 'ANDROID',
+    bundleId: 'com.acme.shop',
+    sha256CertFingerprints: [FP[0].toLowerCase(), FP[1]],
+  });
   apps.acmeAndroidUnsigned = await createApp(acme, { platform: 'ANDROID', bundleId: 'com.acme.unsigned' });
   apps.betaIos = await createApp(beta, { platform: 'IOS', bundleId: 'io.beta.app', teamId: 'BETATEAM02' });
-  apps.betaAndroid = await createApp(beta, { platform: 'ANDROID', bundleId: 'io.beta.app', sha256CertFingerprints: [FP[2]] });
+  apps.betaAndroid = await createApp(beta, {
+    platform: 'ANDROID',
+    bundleId: 'io.beta.app',
+    sha256CertFingerprints: [FP[2]],
+  });
   await createDomain(acme, 'links.acme.example', 'VERIFIED');
   await createDomain(beta, 'go.beta.example', 'ACTIVE');
   await createDomain(acme, 'pending.acme.example', 'PENDING');
@@ -83,20 +105,29 @@ afterAll(async () => {
 
 describe(`well-known association files (${backend})`, () => {
   it('platform host: every iOS app with a team id claims its own namespace /{appPath}/*', async () => {
-    expect(await json(AASA)).toEqual(details(
-      [apps.acmeIos!, 'ACMETEAM01', [`/${apps.acmeIos!.path}/*`]],
-      [apps.betaIos!, 'BETATEAM02', [`/${apps.betaIos!.path}/*`]],
-    ));
+    expect(await json(AASA)).toEqual(
+      details(
+        [apps.acmeIos!, 'ACMETEAM01', [`/${apps.acmeIos!.path}/*`]],
+        [apps.betaIos!, 'BETATEAM02', [`/${apps.betaIos!.path}/*`]],
+      ),
+    );
   });
 
   it('platform host: every Android app with signing certificates', async () => {
-    expect(await json(ASSET_LINKS)).toEqual([assetLink(apps.acmeAndroid!, [FP[0], FP[1]]), assetLink(apps.betaAndroid!, [FP[2]])]);
+    expect(await json(ASSET_LINKS)).toEqual([
+      assetLink(apps.acmeAndroid!, [FP[0], FP[1]]),
+      assetLink(apps.betaAndroid!, [FP[2]]),
+    ]);
   });
 
-  it('a custom domain: its organization\'s apps only, iOS claiming the whole domain', async () => {
-    expect(await json(AASA, 'links.acme.example')).toEqual(details([apps.acmeIos!, 'ACMETEAM01', [`/${apps.acmeIos!.path}/*`, '/*']]));
+  it("a custom domain: its organization's apps only, iOS claiming the whole domain", async () => {
+    expect(await json(AASA, 'links.acme.example')).toEqual(
+      details([apps.acmeIos!, 'ACMETEAM01', [`/${apps.acmeIos!.path}/*`, '/*']]),
+    );
     expect(await json(ASSET_LINKS, 'links.acme.example')).toEqual([assetLink(apps.acmeAndroid!, [FP[0], FP[1]])]);
-    expect(await json(AASA, 'go.beta.example')).toEqual(details([apps.betaIos!, 'BETATEAM02', [`/${apps.betaIos!.path}/*`, '/*']]));
+    expect(await json(AASA, 'go.beta.example')).toEqual(
+      details([apps.betaIos!, 'BETATEAM02', [`/${apps.betaIos!.path}/*`, '/*']]),
+    );
     expect(await json(ASSET_LINKS, 'GO.Beta.Example:443')).toEqual([assetLink(apps.betaAndroid!, [FP[2]])]);
   });
 
@@ -133,10 +164,14 @@ describe(`well-known association files (${backend})`, () => {
     const after = await json(AASA, 'links.acme.example');
     expect(after.applinks.details).toHaveLength(acmeFiles.applinks.details.length + 1);
     expect(after.applinks.details.at(-1).appIDs).toEqual(['ACMETEAM01.com.acme.second']);
-    expect((await json(AASA)).applinks.details.map((d: { paths: string[] }) => d.paths[0])).toContain(`/${added.path}/*`);
+    expect((await json(AASA)).applinks.details.map((d: { paths: string[] }) => d.paths[0])).toContain(
+      `/${added.path}/*`,
+    );
 
     // Android certificates rotated through an update.
-    const updated = await svc.service('PUT', `/mobile-apps/${apps.betaAndroid!.id}`, beta.apiKey, { sha256CertFingerprints: [FP[0]] });
+    const updated = await svc.service('PUT', `/mobile-apps/${apps.betaAndroid!.id}`, beta.apiKey, {
+      sha256CertFingerprints: [FP[0]],
+    });
     expect(updated.statusCode, updated.body).toBe(200);
     expect(await json(ASSET_LINKS, 'go.beta.example')).toEqual([assetLink(apps.betaAndroid!, [FP[0]])]);
 

@@ -1,6 +1,20 @@
 // The console's frame: the session (signed out → the sign-in page), the organization switcher,
 // language, light or dark, sign-out, and the screen of the current path. Screens load on demand.
-import { Alert, AppShell, Burger, Button, Center, Group, Loader, NavLink, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  AppShell,
+  Burger,
+  Button,
+  Center,
+  Group,
+  Loader,
+  NavLink,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
@@ -86,12 +100,18 @@ export function App() {
   };
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('organization')} />
-            <Title order={1} size="h4">{t('title')}</Title>
+            <Title order={1} size="h4">
+              {t('title')}
+            </Title>
           </Group>
           <Group wrap="nowrap" gap="sm">
             {memberships.length > 0 && (
@@ -110,7 +130,10 @@ export function App() {
               size="xs"
               value={i18n.language === 'en' ? 'en' : 'ko'}
               onChange={(value) => language.mutate(value as 'ko' | 'en')}
-              data={[{ value: 'ko', label: '한국어' }, { value: 'en', label: 'English' }]}
+              data={[
+                { value: 'ko', label: '한국어' },
+                { value: 'en', label: 'English' },
+              ]}
             />
             <ThemeSwitch />
           </Group>
@@ -119,7 +142,22 @@ export function App() {
       <AppShell.Navbar p="md">
         <Stack justify="space-between" h="100%">
           <Stack gap={4} component="nav">
-            {(['overview', 'dashboard', 'journey', 'links', 'campaigns', 'goals', 'domains', 'apps', 'keys', 'webhooks', 'members', 'audit'] as const).map((target) => (
+            {(
+              [
+                'overview',
+                'dashboard',
+                'journey',
+                'links',
+                'campaigns',
+                'goals',
+                'domains',
+                'apps',
+                'keys',
+                'webhooks',
+                'members',
+                'audit',
+              ] as const
+            ).map((target) => (
               <NavLink
                 key={target}
                 href={pathOf(target)}
@@ -139,7 +177,11 @@ export function App() {
             <Text size="sm" c="dimmed">
               <span data-testid="user-email">{user.email}</span>
             </Text>
-            <Button variant="light" onClick={() => signOut.mutate(false)} loading={signOut.isPending && signOut.variables === false}>
+            <Button
+              variant="light"
+              onClick={() => signOut.mutate(false)}
+              loading={signOut.isPending && signOut.variables === false}
+            >
               {t('signOut')}
             </Button>
             <Button variant="subtle" size="xs" onClick={() => signOut.mutate(true)}>

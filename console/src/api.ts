@@ -93,8 +93,21 @@ type Nullable<K extends string> = { [P in K]: string | null };
 
 export interface ShortUrl
   extends Nullable<
-    | 'title' | 'expiresAt' | 'ogTitle' | 'ogDescription' | 'ogImageUrl' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'utmTerm' | 'utmContent'
-    | 'customDomainName' | 'iosDeepLinkPath' | 'androidDeepLinkPath' | 'mobileTargetUrl' | 'goalType'
+    | 'title'
+    | 'expiresAt'
+    | 'ogTitle'
+    | 'ogDescription'
+    | 'ogImageUrl'
+    | 'utmSource'
+    | 'utmMedium'
+    | 'utmCampaign'
+    | 'utmTerm'
+    | 'utmContent'
+    | 'customDomainName'
+    | 'iosDeepLinkPath'
+    | 'androidDeepLinkPath'
+    | 'mobileTargetUrl'
+    | 'goalType'
   > {
   id: number;
   shortUrl: string;
@@ -107,7 +120,16 @@ export interface ShortUrl
   androidAppId: number | null;
 }
 
-export interface Campaign extends Nullable<'expiresAt' | 'utmSource' | 'utmMedium' | 'customDomainName' | 'iosDeepLinkPath' | 'androidDeepLinkPath' | 'goalType'> {
+export interface Campaign
+  extends Nullable<
+    | 'expiresAt'
+    | 'utmSource'
+    | 'utmMedium'
+    | 'customDomainName'
+    | 'iosDeepLinkPath'
+    | 'androidDeepLinkPath'
+    | 'goalType'
+  > {
   id: number;
   name: string;
   alias: string;
@@ -211,13 +233,38 @@ export interface WebhookDelivery {
 
 export interface WebhookDeliveryDetail extends WebhookDelivery {
   payload: unknown;
-  attemptLog: { attempt: number; startedAt: string; url: string; status: number | null; error: string | null; latencyMs: number; responseBody: string | null }[];
+  attemptLog: {
+    attempt: number;
+    startedAt: string;
+    url: string;
+    status: number | null;
+    error: string | null;
+    latencyMs: number;
+    responseBody: string | null;
+  }[];
 }
 
 /** The actions the audit log records, as the server names them (its filter takes one). */
 export const AUDIT_ACTIONS = [
-  'sign_in', 'sign_out', 'sign_out.everywhere', 'login_link.issued', 'sso.linked', 'sso.signup',
-  'member.added', 'member.removed', 'member.role_changed', 'api_key.issued', 'api_key.regenerated', 'api_key.deleted',
-  'ip_allowlist.changed', 'webhook.changed', 'webhook.secret_rotated', 'partner.registered', 'partner.updated',
-  'partner.deleted', 'partner.secret_rotated', 'goal_type.added', 'goal_type.removed',
+  'sign_in',
+  'sign_out',
+  'sign_out.everywhere',
+  'login_link.issued',
+  'sso.linked',
+  'sso.signup',
+  'member.added',
+  'member.removed',
+  'member.role_changed',
+  'api_key.issued',
+  'api_key.regenerated',
+  'api_key.deleted',
+  'ip_allowlist.changed',
+  'webhook.changed',
+  'webhook.secret_rotated',
+  'partner.registered',
+  'partner.updated',
+  'partner.deleted',
+  'partner.secret_rotated',
+  'goal_type.added',
+  'goal_type.removed',
 ] as const;

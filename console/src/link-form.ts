@@ -173,7 +173,11 @@ export function bodyOf(kind: LinkKind, form: LinkForm, editing: boolean): Record
 }
 
 /** Where a click goes: the destination with the link's UTM parameters set, as the redirect does. */
-export function destinationWithUtm(destination: string, form: Pick<LinkForm, UtmField>, fields: readonly UtmField[]): string | null {
+export function destinationWithUtm(
+  destination: string,
+  form: Pick<LinkForm, UtmField>,
+  fields: readonly UtmField[],
+): string | null {
   let url: URL;
   try {
     url = new URL(destination.trim());

@@ -21,8 +21,30 @@ const theme = createTheme({
   primaryColor: 'blue',
   // Mantine's darkest green and yellow fall short of 4.5:1 as text on their own light background.
   colors: {
-    green: ['#ebfbee', '#d3f9d8', '#b2f2bb', '#8ce99a', '#69db7c', '#51cf66', '#40c057', '#37b24d', '#2f9e44', '#1b6e2e'],
-    yellow: ['#fff9db', '#fff3bf', '#ffec99', '#ffe066', '#ffd43b', '#fcc419', '#fab005', '#f59f00', '#f08c00', '#8f4a00'],
+    green: [
+      '#ebfbee',
+      '#d3f9d8',
+      '#b2f2bb',
+      '#8ce99a',
+      '#69db7c',
+      '#51cf66',
+      '#40c057',
+      '#37b24d',
+      '#2f9e44',
+      '#1b6e2e',
+    ],
+    yellow: [
+      '#fff9db',
+      '#fff3bf',
+      '#ffec99',
+      '#ffe066',
+      '#ffd43b',
+      '#fcc419',
+      '#fab005',
+      '#f59f00',
+      '#f08c00',
+      '#8f4a00',
+    ],
   },
   primaryShade: { light: 8, dark: 8 },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans KR", sans-serif',
@@ -35,13 +57,21 @@ const contrast: CSSVariablesResolver = () => ({
 const queries = new QueryClient({
   defaultOptions: {
     // A refusal (4xx) will not change by asking again; a network hiccup may.
-    queries: { retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2, refetchOnWindowFocus: true },
+    queries: {
+      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+      refetchOnWindowFocus: true,
+    },
   },
 });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={contrast} defaultColorScheme="auto" getStyleNonce={() => nonce}>
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={contrast}
+      defaultColorScheme="auto"
+      getStyleNonce={() => nonce}
+    >
       <QueryClientProvider client={queries}>
         <App />
       </QueryClientProvider>

@@ -3,7 +3,20 @@
 // Unknown paths show the overview.
 import { useEffect, useState } from 'react';
 
-export type Screen = 'overview' | 'dashboard' | 'journey' | 'linkStats' | 'links' | 'campaigns' | 'goals' | 'domains' | 'apps' | 'keys' | 'webhooks' | 'members' | 'audit';
+export type Screen =
+  | 'overview'
+  | 'dashboard'
+  | 'journey'
+  | 'linkStats'
+  | 'links'
+  | 'campaigns'
+  | 'goals'
+  | 'domains'
+  | 'apps'
+  | 'keys'
+  | 'webhooks'
+  | 'members'
+  | 'audit';
 
 const PATHS: Record<Screen, string> = {
   overview: '/console/',
@@ -24,7 +37,11 @@ const PATHS: Record<Screen, string> = {
 const STATS = /^\/console\/stats\/(urls|campaigns|apps)\/([1-9][0-9]{0,15})\/?$/;
 
 const screenOf = (pathname: string): Screen =>
-  STATS.test(pathname) ? 'linkStats' : (Object.entries(PATHS).find(([, path]) => path === pathname.replace(/\/+$/, '') || path === pathname)?.[0] as Screen | undefined) ?? 'overview';
+  STATS.test(pathname)
+    ? 'linkStats'
+    : ((Object.entries(PATHS).find(([, path]) => path === pathname.replace(/\/+$/, '') || path === pathname)?.[0] as
+        | Screen
+        | undefined) ?? 'overview');
 
 export const pathOf = (screen: Screen): string => PATHS[screen];
 

@@ -10,7 +10,15 @@ import { auditQuery } from '../src/pages/AuditLog';
 import Webhooks from '../src/pages/Webhooks';
 import { renderConsole, serveApi } from './render';
 
-const app = (platform: MobileApp['platform']): MobileApp => ({ id: 12, appName: 'Shop', platform, bundleId: 'com.shop', path: 'shop-x1', apiKey: 'spm_key', scheme: null });
+const app = (platform: MobileApp['platform']): MobileApp => ({
+  id: 12,
+  appName: 'Shop',
+  platform,
+  bundleId: 'com.shop',
+  path: 'shop-x1',
+  apiKey: 'spm_key',
+  scheme: null,
+});
 
 describe('app set-up snippets', () => {
   it('name the service host and the app path, id and key', () => {
@@ -24,20 +32,37 @@ describe('app set-up snippets', () => {
 
 describe('audit filters', () => {
   it('send the action, the actor and whole local days as instants', () => {
-    const query = new URLSearchParams(auditQuery({ action: 'member.added', actorUserId: '3', fromDay: '2026-11-01', toDay: '2026-11-02' }, 99));
+    const query = new URLSearchParams(
+      auditQuery({ action: 'member.added', actorUserId: '3', fromDay: '2026-11-01', toDay: '2026-11-02' }, 99),
+    );
     expect(query.get('action')).toBe('member.added');
     expect(query.get('actorUserId')).toBe('3');
     expect(query.get('before')).toBe('99');
     expect(query.get('from')).toBe(new Date(2026, 10, 1).toISOString());
     expect(query.get('to')).toBe(new Date(2026, 10, 3).toISOString());
-    expect([...new URLSearchParams(auditQuery({ action: null, actorUserId: null, fromDay: '', toDay: '' })).keys()]).toEqual(['limit']);
+    expect([
+      ...new URLSearchParams(auditQuery({ action: null, actorUserId: null, fromDay: '', toDay: '' })).keys(),
+    ]).toEqual(['limit']);
   });
 });
 
-const developer: Membership = { organizationId: 1, organizationName: 'Acme', plan: 'PRO', role: 'developer', permissions: ['webhooks.manage'] };
+const developer: Membership = {
+  organizationId: 1,
+  organizationName: 'Acme',
+  plan: 'PRO',
+  role: 'developer',
+  permissions: ['webhooks.manage'],
+};
 const endpoint = {
-  url: 'https://hooks.example.com/in', events: ['click', 'goal'], enabled: true, secretRotation: false, previousSecretValidUntil: null,
-  consecutiveFailures: 0, disabledAt: null, disabledReason: null, updatedAt: '2026-11-25T00:00:00Z',
+  url: 'https://hooks.example.com/in',
+  events: ['click', 'goal'],
+  enabled: true,
+  secretRotation: false,
+  previousSecretValidUntil: null,
+  consecutiveFailures: 0,
+  disabledAt: null,
+  disabledReason: null,
+  updatedAt: '2026-11-25T00:00:00Z',
 };
 const noDeliveries = { content: [], page: 0, size: 20, totalElements: 0, totalPages: 0, first: true, last: true };
 
@@ -45,7 +70,10 @@ describe('webhooks screen', () => {
   it('sets up the endpoint with the categories chosen and shows the new secret once', async () => {
     const sent = serveApi({
       'GET /organizations/1/webhook': { status: 200, body: { endpoint: null } },
-      'PUT /organizations/1/webhook': (r) => ({ status: 201, body: { endpoint: { ...endpoint, ...(r.body as object) }, secret: 'whsec_shown_once' } }),
+      'PUT /organizations/1/webhook': (r) => ({
+        status: 201,
+        body: { endpoint: { ...endpoint, ...(r.body as object) }, secret: 'whsec_shown_once' },
+      }),
       'GET /organizations/1/webhook/deliveries': { status: 200, body: noDeliveries },
     });
     renderConsole(<Webhooks membership={developer} />);
@@ -54,7 +82,11 @@ describe('webhooks screen', () => {
     for (const category of ['캠페인', '퍼널', '세션']) await user.click(screen.getByLabelText(category));
     await user.click(screen.getByRole('button', { name: '저장' }));
     expect((await screen.findByTestId('webhook-secret')).textContent).toBe('whsec_shown_once');
-    expect(sent.find((r) => r.method === 'PUT')?.body).toEqual({ url: 'https://hooks.example.com/in', events: ['click', 'goal'], enabled: true });
+    expect(sent.find((r) => r.method === 'PUT')?.body).toEqual({
+      url: 'https://hooks.example.com/in',
+      events: ['click', 'goal'],
+      enabled: true,
+    });
     expect(await screen.findByText('전송 기록이 없습니다. 테스트 이벤트를 보내 보세요.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: '시크릿 숨기기' }));
     await waitFor(() => expect(screen.queryByTestId('webhook-secret')).toBeNull());

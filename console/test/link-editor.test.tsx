@@ -8,9 +8,18 @@ import type { ShortUrl } from '../src/api';
 import { LinkEditor } from '../src/components/LinkEditor';
 import { renderConsole, serveApi } from './render';
 
-const apps = { content: [{ id: 7, appName: 'Shop', platform: 'IOS', bundleId: 'com.shop', path: 'shop', apiKey: 'k', scheme: null }], page: 0, size: 100, totalElements: 1, totalPages: 1 };
+const apps = {
+  content: [{ id: 7, appName: 'Shop', platform: 'IOS', bundleId: 'com.shop', path: 'shop', apiKey: 'k', scheme: null }],
+  page: 0,
+  size: 100,
+  totalElements: 1,
+  totalPages: 1,
+};
 const noDomains = { content: [], page: 0, size: 100, totalElements: 0, totalPages: 0 };
-const goalTypes = [{ name: 'purchase', description: null, preset: true, createdAt: null }, { name: 'newsletter', description: 'Newsletter sign-up', preset: false, createdAt: '2026-11-01T00:00:00Z' }];
+const goalTypes = [
+  { name: 'purchase', description: null, preset: true, createdAt: null },
+  { name: 'newsletter', description: 'Newsletter sign-up', preset: false, createdAt: '2026-11-01T00:00:00Z' },
+];
 const lists = {
   'GET /organizations/1/mobile-apps': { status: 200, body: apps },
   'GET /organizations/1/custom-domains': { status: 200, body: noDomains },
@@ -18,10 +27,30 @@ const lists = {
 };
 
 const existing: ShortUrl = {
-  id: 42, shortUrl: 'http://localhost:8080/spring', shortCode: 'spring', originalUrl: 'https://example.com/spring', clickCount: 3,
-  createdAt: '2026-11-01T00:00:00Z', showAdPage: false, iosAppId: 7, androidAppId: null, title: 'Spring sale', expiresAt: null,
-  ogTitle: 'Up to 50% off', ogDescription: null, ogImageUrl: null, utmSource: 'kakao', utmMedium: null, utmCampaign: null, utmTerm: null, utmContent: null,
-  customDomainName: null, iosDeepLinkPath: 'sale/spring', androidDeepLinkPath: null, mobileTargetUrl: null, goalType: 'purchase',
+  id: 42,
+  shortUrl: 'http://localhost:8080/spring',
+  shortCode: 'spring',
+  originalUrl: 'https://example.com/spring',
+  clickCount: 3,
+  createdAt: '2026-11-01T00:00:00Z',
+  showAdPage: false,
+  iosAppId: 7,
+  androidAppId: null,
+  title: 'Spring sale',
+  expiresAt: null,
+  ogTitle: 'Up to 50% off',
+  ogDescription: null,
+  ogImageUrl: null,
+  utmSource: 'kakao',
+  utmMedium: null,
+  utmCampaign: null,
+  utmTerm: null,
+  utmContent: null,
+  customDomainName: null,
+  iosDeepLinkPath: 'sale/spring',
+  androidDeepLinkPath: null,
+  mobileTargetUrl: null,
+  goalType: 'purchase',
 };
 
 describe('link editor', () => {
@@ -33,16 +62,27 @@ describe('link editor', () => {
     await user.type(screen.getByLabelText(/원본 URL/), 'https://example.com/p?x=1');
     await user.type(screen.getByLabelText('utm_source'), 'kakao');
     await user.type(screen.getByLabelText('utm_medium'), 'chat');
-    expect(screen.getByTestId('utm-destination').textContent).toBe('https://example.com/p?x=1&utm_source=kakao&utm_medium=chat');
+    expect(screen.getByTestId('utm-destination').textContent).toBe(
+      'https://example.com/p?x=1&utm_source=kakao&utm_medium=chat',
+    );
     await user.type(screen.getByLabelText('별칭 (선택)'), 'p1');
     await user.click(screen.getByRole('button', { name: '만들기' }));
     await waitFor(() => expect(saved).toHaveBeenCalledWith(expect.objectContaining({ id: 43 }), true));
     const post = sent.find((r) => r.method === 'POST');
-    expect(post?.body).toEqual({ url: 'https://example.com/p?x=1', customAlias: 'p1', utmSource: 'kakao', utmMedium: 'chat', showAdPage: false });
+    expect(post?.body).toEqual({
+      url: 'https://example.com/p?x=1',
+      customAlias: 'p1',
+      utmSource: 'kakao',
+      utmMedium: 'chat',
+      showAdPage: false,
+    });
   });
 
   it('edits a link: its fields are filled in, the alias is fixed, and a field emptied is cleared with null', async () => {
-    const sent = serveApi({ ...lists, 'PUT /organizations/1/urls/42': (r) => ({ status: 200, body: { ...existing, ...(r.body as object) } }) });
+    const sent = serveApi({
+      ...lists,
+      'PUT /organizations/1/urls/42': (r) => ({ status: 200, body: { ...existing, ...(r.body as object) } }),
+    });
     const saved = vi.fn();
     renderConsole(<LinkEditor kind="url" orgId={1} record={existing} onSaved={saved} onClose={() => {}} />);
     const user = userEvent.setup();
@@ -76,7 +116,15 @@ describe('link editor', () => {
   it('puts a refusal under the field it names, and keeps what was typed', async () => {
     serveApi({
       ...lists,
-      'POST /organizations/1/urls': { status: 400, body: { status: 400, error: 'Bad Request', message: 'body.url: must be an https URL', code: 'VALIDATION_FAILED' } },
+      'POST /organizations/1/urls': {
+        status: 400,
+        body: {
+          status: 400,
+          error: 'Bad Request',
+          message: 'body.url: must be an https URL',
+          code: 'VALIDATION_FAILED',
+        },
+      },
     });
     renderConsole(<LinkEditor kind="url" orgId={1} record={null} onSaved={() => {}} onClose={() => {}} />);
     const user = userEvent.setup();
@@ -87,7 +135,7 @@ describe('link editor', () => {
     expect((screen.getByLabelText(/원본 URL/) as HTMLInputElement).value).toBe('ftp://example.com');
   });
 
-  it('offers the preset and the organization\'s own goal types', async () => {
+  it("offers the preset and the organization's own goal types", async () => {
     serveApi(lists);
     renderConsole(<LinkEditor kind="url" orgId={1} record={null} onSaved={() => {}} onClose={() => {}} />);
     const user = userEvent.setup();
@@ -98,7 +146,9 @@ describe('link editor', () => {
 
   it('lets a member without the links.write permission look without saving', async () => {
     serveApi(lists);
-    renderConsole(<LinkEditor kind="campaign" orgId={1} record={null} readOnly onSaved={() => {}} onClose={() => {}} />);
+    renderConsole(
+      <LinkEditor kind="campaign" orgId={1} record={null} readOnly onSaved={() => {}} onClose={() => {}} />,
+    );
     expect(screen.queryByRole('button', { name: '만들기' })).toBeNull();
     expect(screen.getByLabelText(/원본 URL/).matches(':disabled')).toBe(true);
     expect(screen.getByText('링크를 만들거나 바꾸려면 개발자 이상의 역할이 필요합니다.')).toBeTruthy();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { destinationWithUtm, emptyLinkForm, expiryForApi, toLocalInput } from '../src/link-form';
 
 describe('link form', () => {
-  it('sends a local expiry as the instant it names, in each API\'s own form', () => {
+  it("sends a local expiry as the instant it names, in each API's own form", () => {
     const local = '2030-03-01T09:30';
     const instant = new Date(local).toISOString();
     expect(expiryForApi('campaign', local)).toBe(instant.replace('.000Z', 'Z'));

@@ -13,7 +13,14 @@ const PNG = 'iVBORw0KGgo=';
 describe('QR dialog', () => {
   it('previews the code and downloads it as SVG at the chosen size and colour', async () => {
     const sent = serveApi({
-      'GET /organizations/1/urls/5/qr': (r) => ({ status: 200, body: { qrCode: r.path.includes('format=svg') ? 'PHN2Zz4=' : PNG, format: r.path.includes('format=svg') ? 'svg' : 'png', shortUrl: link.shortUrl } }),
+      'GET /organizations/1/urls/5/qr': (r) => ({
+        status: 200,
+        body: {
+          qrCode: r.path.includes('format=svg') ? 'PHN2Zz4=' : PNG,
+          format: r.path.includes('format=svg') ? 'svg' : 'png',
+          shortUrl: link.shortUrl,
+        },
+      }),
     });
     const clicked: HTMLAnchorElement[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
@@ -36,9 +43,17 @@ describe('QR dialog', () => {
     expect(svg.get('darkColor')).toBe('#112233');
   });
 
-  it('says which plan has QR codes when the organization\'s plan has none', async () => {
+  it("says which plan has QR codes when the organization's plan has none", async () => {
     serveApi({
-      'GET /organizations/1/urls/5/qr': { status: 403, body: { status: 403, error: 'Forbidden', message: 'QR codes need the PRO plan or above', code: 'PLAN_UPGRADE_REQUIRED' } },
+      'GET /organizations/1/urls/5/qr': {
+        status: 403,
+        body: {
+          status: 403,
+          error: 'Forbidden',
+          message: 'QR codes need the PRO plan or above',
+          code: 'PLAN_UPGRADE_REQUIRED',
+        },
+      },
     });
     renderConsole(<QrDialog orgId={1} link={link} onClose={() => {}} />);
     expect((await screen.findByRole('alert')).textContent).toContain('QR 코드는 PRO 요금제 이상에서 쓸 수 있습니다.');

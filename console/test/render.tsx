@@ -24,8 +24,22 @@ export function serveApi(routes: Record<string, Answer | ((request: SentRequest)
     const request = { method, path, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined };
     sent.push(request);
     const route = routes[`${method} ${path}`] ?? routes[`${method} ${path.split('?')[0]}`];
-    const answer = typeof route === 'function' ? route(request) : (route ?? { status: 404, body: { status: 404, error: 'Not Found', message: `no route for ${method} ${path}`, code: 'ROUTE_NOT_FOUND' } });
-    return new Response(answer.status === 204 ? null : JSON.stringify(answer.body ?? {}), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    const answer =
+      typeof route === 'function'
+        ? route(request)
+        : (route ?? {
+            status: 404,
+            body: {
+              status: 404,
+              error: 'Not Found',
+              message: `no route for ${method} ${path}`,
+              code: 'ROUTE_NOT_FOUND',
+            },
+          });
+    return new Response(answer.status === 204 ? null : JSON.stringify(answer.body ?? {}), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json' },
+    });
   });
   return sent;
 }

@@ -29,7 +29,12 @@ import { healthRoutes } from './health.routes.js';
 import { OPENAPI_TAGS, SECURITY_SCHEMES, finishOpenApiDocument } from './openapi.js';
 import { tlsAskRoutes } from './tls-ask.routes.js';
 import { journeyApi, webJourneyApi } from './journey/index.js';
-import { REDIRECT_ROUTES, registerRedirectRoutes, type FastRedirect, type ServeSlug } from './redirect/redirect.routes.js';
+import {
+  REDIRECT_ROUTES,
+  registerRedirectRoutes,
+  type FastRedirect,
+  type ServeSlug,
+} from './redirect/redirect.routes.js';
 import { registerRequestLog } from './request-log.js';
 import { mobileSdkApi } from './sdk/mobile-sdk.js';
 import { webSdkDataApi } from './sdk/web-sdk-data.routes.js';
@@ -44,7 +49,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 function requestIds(): (incoming: unknown) => string {
   const prefix = uuidv7().slice(-12);
   let n = 0;
-  return (incoming) => (typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `${prefix}-${(n++).toString(36)}`);
+  return (incoming) =>
+    typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `${prefix}-${(n++).toString(36)}`;
 }
 
 /** Fastify's own single-segment paths (/metrics, /health…), collected as routes are added. */
@@ -69,7 +75,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         handler(req, res);
       });
       // What Fastify sets on the servers it creates itself (lib/server.js), its defaults applied.
-      const o = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number };
+      const o = options as {
+        keepAliveTimeout?: number;
+        requestTimeout?: number;
+        connectionTimeout?: number;
+        maxRequestsPerSocket?: number;
+      };
       server.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
       server.requestTimeout = o.requestTimeout ?? 0;
       server.setTimeout(o.connectionTimeout ?? 0);
@@ -103,7 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // routes, registered last, answer it.
   let serveSlug: ServeSlug | undefined;
   registerOperatorHostRule(app, deps.config, (request, reply, slug) =>
-    serveSlug ? serveSlug(request, reply, slug) : reply.callNotFound());
+    serveSlug ? serveSlug(request, reply, slug) : reply.callNotFound(),
+  );
   registerInputGuard(app);
   registerShutdownAnswer(app);
   const fastRedirectAnswered = registerRequestLog(app, {
@@ -174,7 +186,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     what: 'sign-in',
   });
   await app.register(ssoRoutes, { accounts: deps.accounts, config: deps.config, log: deps.log, signInAttempts });
-  await app.register(consoleRoutes, { accounts: deps.accounts, apiKeys: deps.organizations.apiKeys, domains: deps.domains, goalTypes: deps.goalTypes, dashboards: deps.stats.dashboards, installs: deps.stats.installs, linkStats: deps.stats.links, usage: deps.organizations.usage, webhookSettings: deps.webhookSettings, config: deps.config, signInAttempts });
+  await app.register(consoleRoutes, {
+    accounts: deps.accounts,
+    apiKeys: deps.organizations.apiKeys,
+    domains: deps.domains,
+    goalTypes: deps.goalTypes,
+    dashboards: deps.stats.dashboards,
+    installs: deps.stats.installs,
+    linkStats: deps.stats.links,
+    usage: deps.organizations.usage,
+    webhookSettings: deps.webhookSettings,
+    config: deps.config,
+    signInAttempts,
+  });
   await app.register(consoleOrganizationApi, { deps, prefix: '/console/api/organizations/:orgId' });
   await app.register(webSdkRoutes);
   await app.register(mobileCustomDomainRoutes, { domains: deps.domains, sdk: deps.sdk, prefix: '/api/v1/sdk/mobile' });

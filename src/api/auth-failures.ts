@@ -83,7 +83,10 @@ export interface AuthFailureLimiters {
   identityHash: AuthFailureLimiter;
 }
 
-export function createAuthFailureLimiters(config: { limit: number; windowSeconds: number }, now?: () => number): AuthFailureLimiters {
+export function createAuthFailureLimiters(
+  config: { limit: number; windowSeconds: number },
+  now?: () => number,
+): AuthFailureLimiters {
   const make = (code: string, what: string) =>
     createAuthFailureLimiter({ ...config, code, what, ...(now ? { now } : {}) });
   return {

@@ -49,13 +49,15 @@ export function createClientAddress(trust: TrustProxy): ClientAddress {
     hostname(req) {
       const forwarded = req.headers['x-forwarded-host'];
       const peer = req.socket.remoteAddress;
-      if (typeof forwarded === 'string' && forwarded && peer !== undefined && trusted(peer, 0)) return withoutPort(lastEntry(forwarded));
+      if (typeof forwarded === 'string' && forwarded && peer !== undefined && trusted(peer, 0))
+        return withoutPort(lastEntry(forwarded));
       return withoutPort(req.headers.host ?? '');
     },
     protocol(req) {
       const forwarded = req.headers['x-forwarded-proto'];
       const peer = req.socket.remoteAddress;
-      if (typeof forwarded === 'string' && forwarded && peer !== undefined && trusted(peer, 0)) return lastEntry(forwarded);
+      if (typeof forwarded === 'string' && forwarded && peer !== undefined && trusted(peer, 0))
+        return lastEntry(forwarded);
       return socketProtocol(req);
     },
   };

@@ -79,7 +79,9 @@ export interface AppDeps {
   /** The same endpoint and log as a console member manages them (webhooks.manage). */
   webhookSettings: WebhookSettings;
   /** Recent dead letters of the event pipeline, newest first; undefined where the bus keeps none it can list. */
-  deadLetters: { recent(limit: number): Promise<{ subject: string; id: string; reason: string; at: Date }[] | undefined> };
+  deadLetters: {
+    recent(limit: number): Promise<{ subject: string; id: string; reason: string; at: Date }[] | undefined>;
+  };
   /** One read-only ClickHouse query for the operator (the embedded engine has no server to connect to). */
   readOnlySql: ReadOnlySql;
   repos: {

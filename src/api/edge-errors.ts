@@ -36,7 +36,8 @@ function classify(err: ParserError): { status: number; code: string; message: st
       // The parser says only "too large"; a request line that has not ended early is the URL's fault.
       const raw = Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined;
       const lineEnd = raw ? raw.indexOf('\r\n') : 0;
-      if (raw && (lineEnd < 0 || lineEnd > REQUEST_LINE_SHARE)) return { status: 414, code: 'URI_TOO_LONG', message: 'the URL is too long' };
+      if (raw && (lineEnd < 0 || lineEnd > REQUEST_LINE_SHARE))
+        return { status: 414, code: 'URI_TOO_LONG', message: 'the URL is too long' };
       return { status: 431, code: 'HEADERS_TOO_LARGE', message: 'the request headers are too large' };
     }
     case 'HPE_INVALID_CONTENT_LENGTH':

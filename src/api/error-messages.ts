@@ -100,7 +100,8 @@ const KOREAN: Record<string, string | readonly [string, typeof WITH_DETAIL]> = {
 };
 
 /** The language of the error messages for a request's Accept-Language: Korean only when preferred. */
-export const errorLanguageOf = (acceptLanguage: string | undefined): 'en' | 'ko' => negotiateLanguage(acceptLanguage, API_LANGUAGES) ?? 'en';
+export const errorLanguageOf = (acceptLanguage: string | undefined): 'en' | 'ko' =>
+  negotiateLanguage(acceptLanguage, API_LANGUAGES) ?? 'en';
 
 /** The message in the caller's language; the English one where no Korean is written. */
 export function localizedMessage(language: 'en' | 'ko', code: string, english: string): string {

@@ -6,29 +6,47 @@ import { unauthenticated } from '../shared/errors.js';
 import type { AppDeps } from './deps.js';
 import { METRICS_TOKEN_INVALID, metricsAuthorized } from './metrics-server.js';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'lifecycle' | 'metrics' | 'config'> }> = async (app, { deps }) => {
-  app.get('/healthz', {
-    schema: { tags: ['operations'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } },
-  }, async () => ({ status: 'ok' as const }));
-
-  app.get('/readyz', {
-    schema: {
-      tags: ['operations'],
-      summary: 'Readiness: 503 while starting or shutting down',
-      response: { 200: z.object({ status: z.literal('ready') }), 503: z.object({ status: z.literal('unavailable') }) },
+export const healthRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'lifecycle' | 'metrics' | 'config'> }> = async (
+  app,
+  { deps },
+) => {
+  app.get(
+    '/healthz',
+    {
+      schema: { tags: ['operations'], summary: 'Liveness', response: { 200: z.object({ status: z.literal('ok') }) } },
     },
-  }, async (_request, reply) => {
-    if (deps.lifecycle.isReady()) return { status: 'ready' as const };
-    return reply.code(503).send({ status: 'unavailable' as const });
-  });
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: 503 while starting or shutting down',
+        response: {
+          200: z.object({ status: z.literal('ready') }),
+          503: z.object({ status: z.literal('unavailable') }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      if (deps.lifecycle.isReady()) return { status: 'ready' as const };
+      return reply.code(503).send({ status: 'unavailable' as const });
+    },
+  );
 
   if (deps.config.metricsPort !== undefined) return;
   const token = deps.config.metricsToken;
-  app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } }, async (request, reply) => {
-    if (!metricsAuthorized(request.headers.authorization, token)) {
-      reply.header('www-authenticate', 'Bearer');
-      throw unauthenticated(METRICS_TOKEN_INVALID.code, METRICS_TOKEN_INVALID.message);
-    }
-    return reply.type(deps.metrics.contentType).send(await deps.metrics.render());
-  });
+  app.get(
+    '/metrics',
+    { schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } },
+    async (request, reply) => {
+      if (!metricsAuthorized(request.headers.authorization, token)) {
+        reply.header('www-authenticate', 'Bearer');
+        throw unauthenticated(METRICS_TOKEN_INVALID.code, METRICS_TOKEN_INVALID.message);
+      }
+      return reply.type(deps.metrics.contentType).send(await deps.metrics.render());
+    },
+  );
 };

@@ -25,13 +25,21 @@ function fieldOf(part: string, frame: Frame | undefined, extra?: string): string
 }
 
 /** A key as a field name in a message: readable, whatever it holds. */
-const shownKey = (key: string) => (isWellFormedText(key) && !/[^\x20-\x7e]/.test(key) && key.length <= 40 ? key : JSON.stringify(key.slice(0, 40)).slice(1, -1));
+const shownKey = (key: string) =>
+  isWellFormedText(key) && !/[^\x20-\x7e]/.test(key) && key.length <= 40
+    ? key
+    : JSON.stringify(key.slice(0, 40)).slice(1, -1);
 
 /**
  * The first problem in `root` as "<part>.<field>: <what is wrong>", or undefined. `singleLine`
  * applies the strict rule to string values as well as keys (query strings and path parameters).
  */
-export function findInputProblem(part: string, root: unknown, singleLine: boolean, maxDepth = MAX_BODY_DEPTH): string | undefined {
+export function findInputProblem(
+  part: string,
+  root: unknown,
+  singleLine: boolean,
+  maxDepth = MAX_BODY_DEPTH,
+): string | undefined {
   const stack: Frame[] = [{ value: root, depth: 0, key: undefined, parent: undefined }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
@@ -44,7 +52,8 @@ export function findInputProblem(part: string, root: unknown, singleLine: boolea
     if (value === null || typeof value !== 'object') continue;
     if (frame.depth >= maxDepth) return `${fieldOf(part, frame)}: is nested too deeply (at most ${maxDepth} levels)`;
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: frame.depth + 1, key: i, parent: frame });
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], depth: frame.depth + 1, key: i, parent: frame });
       continue;
     }
     const keys = Object.keys(value);
@@ -52,7 +61,12 @@ export function findInputProblem(part: string, root: unknown, singleLine: boolea
       const key = keys[i]!;
       const problem = textProblem(key, true);
       if (problem) return `${fieldOf(part, frame, shownKey(key))}: the key ${problem}`;
-      stack.push({ value: (value as Record<string, unknown>)[key], depth: frame.depth + 1, key: shownKey(key), parent: frame });
+      stack.push({
+        value: (value as Record<string, unknown>)[key],
+        depth: frame.depth + 1,
+        key: shownKey(key),
+        parent: frame,
+      });
     }
   }
   return undefined;
@@ -68,7 +82,9 @@ declare module 'fastify' {
   }
 }
 
-function checkRequestInput(request: Pick<FastifyRequest, 'body' | 'query' | 'params' | 'routeOptions'>): string | undefined {
+function checkRequestInput(
+  request: Pick<FastifyRequest, 'body' | 'query' | 'params' | 'routeOptions'>,
+): string | undefined {
   return (
     findInputProblem('params', request.params, true) ??
     (request.routeOptions.config?.cleansOwnQuery ? undefined : findInputProblem('querystring', request.query, true)) ??

@@ -14,14 +14,32 @@ export function metricsAuthorized(authorization: string | undefined, token: stri
   return match?.[1] !== undefined && secretsEqual(match[1].trim(), token);
 }
 
-export const METRICS_TOKEN_INVALID = { status: 401, code: 'METRICS_TOKEN_INVALID', message: 'the metrics token is missing or wrong' } as const;
+export const METRICS_TOKEN_INVALID = {
+  status: 401,
+  code: 'METRICS_TOKEN_INVALID',
+  message: 'the metrics token is missing or wrong',
+} as const;
 
-function sendJson(res: http.ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers });
+function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    ...headers,
+  });
   res.end(JSON.stringify(errorBody(status, code, message)));
 }
 
-export function createMetricsServer(options: { metrics: Metrics; token: string | undefined; onError: (err: unknown) => void }): http.Server {
+export function createMetricsServer(options: {
+  metrics: Metrics;
+  token: string | undefined;
+  onError: (err: unknown) => void;
+}): http.Server {
   const { metrics, token } = options;
   return http.createServer((req, res) => {
     const path = (req.url ?? '').split('?', 1)[0];
@@ -30,7 +48,9 @@ export function createMetricsServer(options: { metrics: Metrics; token: string |
       return;
     }
     if (!metricsAuthorized(req.headers.authorization, token)) {
-      sendJson(res, METRICS_TOKEN_INVALID.status, METRICS_TOKEN_INVALID.code, METRICS_TOKEN_INVALID.message, { 'www-authenticate': 'Bearer' });
+      sendJson(res, METRICS_TOKEN_INVALID.status, METRICS_TOKEN_INVALID.code, METRICS_TOKEN_INVALID.message, {
+        'www-authenticate': 'Bearer',
+      });
       return;
     }
     metrics.render().then(

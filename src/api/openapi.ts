@@ -45,24 +45,48 @@ export const SECURITY_SCHEMES = {
 
 /** Every tag an operation may carry, in the order a reference page lists them. */
 export const OPENAPI_TAGS = [
-  { name: 'service: short URLs', description: 'Service API (X-API-KEY): create, list, read, update and delete short URLs; QR codes' },
+  {
+    name: 'service: short URLs',
+    description: 'Service API (X-API-KEY): create, list, read, update and delete short URLs; QR codes',
+  },
   { name: 'service: campaigns', description: 'Service API: campaigns, named tracked links with an alias' },
-  { name: 'service: mobile apps', description: 'Service API: iOS and Android apps, their SDK keys and identity verification' },
-  { name: 'service: custom domains', description: "Service API: the organization's custom domains (read-only, deletion requests)" },
+  {
+    name: 'service: mobile apps',
+    description: 'Service API: iOS and Android apps, their SDK keys and identity verification',
+  },
+  {
+    name: 'service: custom domains',
+    description: "Service API: the organization's custom domains (read-only, deletion requests)",
+  },
   { name: 'service: statistics', description: 'Service API: click, app-install and deferred-match statistics' },
   { name: 'service: users', description: 'Service API: identified users and their consent history' },
   { name: 'service: account', description: "Service API: the organization's plan and usage" },
-  { name: 'mobile SDK: deep links', description: 'Mobile SDK API (X-App-ID and X-Mobile-App-API-Key): deep-link matching and resolution' },
+  {
+    name: 'mobile SDK: deep links',
+    description: 'Mobile SDK API (X-App-ID and X-Mobile-App-API-Key): deep-link matching and resolution',
+  },
   { name: 'mobile SDK: tracking', description: 'Mobile SDK API: funnel stages, clicks and link associations' },
   { name: 'mobile SDK: custom domains', description: "Mobile SDK API: the app's organization's custom domains" },
-  { name: 'web SDK', description: 'Web SDK API: fingerprints, store visits, debug reports, token resolution and the SDK version' },
-  { name: 'user journey: sessions', description: 'User-journey sessions across web and app (X-App-ID; apps add their key)' },
-  { name: 'user journey: events', description: 'User-journey events, platform transitions and funnel stages of a session' },
+  {
+    name: 'web SDK',
+    description: 'Web SDK API: fingerprints, store visits, debug reports, token resolution and the SDK version',
+  },
+  {
+    name: 'user journey: sessions',
+    description: 'User-journey sessions across web and app (X-App-ID; apps add their key)',
+  },
+  {
+    name: 'user journey: events',
+    description: 'User-journey events, platform transitions and funnel stages of a session',
+  },
   { name: 'user journey: users', description: 'Identify (upsert by external user id) and consent updates' },
   { name: 'user journey: statistics', description: 'User-journey statistics, for an app or with the Service API key' },
   { name: 'single sign-on', description: 'Partner single sign-on into the console (browser redirect target)' },
   { name: 'console', description: "The console's own API (session cookie and CSRF token); not for integrations" },
-  { name: 'operator', description: "The operator API (bearer token): organizations, keys, domains, partners, webhooks, diagnostics" },
+  {
+    name: 'operator',
+    description: 'The operator API (bearer token): organizations, keys, domains, partners, webhooks, diagnostics',
+  },
   { name: 'operations', description: 'Probes for load balancers and the TLS terminator' },
 ];
 
@@ -288,11 +312,13 @@ function documentErrors(operation: Operation): void {
   const responses = (operation.responses ??= {});
   const errorBody = (): Response => ({ content: { 'application/json': { schema: { $ref: ERROR_BODY_REF } } } });
   if ((operation.parameters?.length || operation.requestBody) && !responses['400']) responses['400'] = errorBody();
-  if (operation.security?.some((requirement) => Object.keys(requirement).length > 0) && !responses['401']) responses['401'] = errorBody();
+  if (operation.security?.some((requirement) => Object.keys(requirement).length > 0) && !responses['401'])
+    responses['401'] = errorBody();
   for (const [status, response] of Object.entries(responses)) {
     // Errors answer JSON whatever the success answer's type (a CSV export, a query's rows).
     const media = response.content && Object.values(response.content)[0];
-    if (status.startsWith('4') && media && !response.content?.['application/json']) response.content = { 'application/json': media };
+    if (status.startsWith('4') && media && !response.content?.['application/json'])
+      response.content = { 'application/json': media };
     if (response.description && response.description !== 'Default Response') continue;
     response.description = ERRORS[status] ?? STATUS_CODES[status] ?? status;
   }

@@ -17,7 +17,9 @@ import type { Config } from '../shared/config.js';
 /** Route patterns (as registered) that belong to the operator. */
 const OPERATOR_ROUTE = /^\/(?:docs(?:\/|$)|openapi\.json$|metrics$|readyz$|api\/admin(?:\/|$)|console(?:\/|$)|sso\/)/;
 
-export function operatorHostRule(config: Pick<Config, 'publicBaseUrl' | 'operatorHosts'>): (hostname: string) => boolean {
+export function operatorHostRule(
+  config: Pick<Config, 'publicBaseUrl' | 'operatorHosts'>,
+): (hostname: string) => boolean {
   const named = new Set([new URL(config.publicBaseUrl).hostname.toLowerCase(), ...config.operatorHosts]);
   return (hostname) => {
     const host = hostname.toLowerCase().replace(/\.$/, '');

@@ -25,15 +25,21 @@ export type FastRedirectAnswered = (req: IncomingMessage, path: string, requestI
 
 export function registerRequestLog(app: FastifyInstance, options: RequestLogOptions): FastRedirectAnswered {
   const { metrics, redirectSample } = options;
-  const http = metrics.histogram('http_request_duration_seconds', 'Answers of the APIs and pages (not redirects) by route pattern, method and status', {
-    labels: { method: [], route: [], status: [] },
-    buckets: LATENCY_BUCKETS,
-  });
+  const http = metrics.histogram(
+    'http_request_duration_seconds',
+    'Answers of the APIs and pages (not redirects) by route pattern, method and status',
+    {
+      labels: { method: [], route: [], status: [] },
+      buckets: LATENCY_BUCKETS,
+    },
+  );
   const redirect = metrics.histogram('redirect_duration_seconds', 'Redirect answers by status', {
     labels: { status: REDIRECT_STATUSES },
     buckets: LATENCY_BUCKETS,
   });
-  const redirectByStatus = new Map<number, BoundHistogram>(REDIRECT_STATUSES.map((status) => [Number(status), redirect.bind({ status })]));
+  const redirectByStatus = new Map<number, BoundHistogram>(
+    REDIRECT_STATUSES.map((status) => [Number(status), redirect.bind({ status })]),
+  );
   const found = redirectByStatus.get(302)!;
   const redirectRoutes = new Set(options.redirectRoutes);
   const sampled = () => redirectSample > 0 && (redirectSample >= 1 || Math.random() < redirectSample);
@@ -61,6 +67,10 @@ export function registerRequestLog(app: FastifyInstance, options: RequestLogOpti
   return (req, path, requestId, startedAt) => {
     const ms = performance.now() - startedAt;
     found.observe(ms / 1000);
-    if (sampled()) log.info({ reqId: requestId, method: req.method, path, route: '/:slug', status: 302, ms: Math.round(ms * 100) / 100 }, 'request');
+    if (sampled())
+      log.info(
+        { reqId: requestId, method: req.method, path, route: '/:slug', status: 302, ms: Math.round(ms * 100) / 100 },
+        'request',
+      );
   };
 }

@@ -95,7 +95,9 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
 }
 
 /** The same headers for a redirect answered in front of Fastify (redirect.routes.ts). */
-export function redirectSecurityHeaders(address: ClientAddress): (req: IncomingMessage, hostname: string) => Record<string, string> {
+export function redirectSecurityHeaders(
+  address: ClientAddress,
+): (req: IncomingMessage, hostname: string) => Record<string, string> {
   const plain = { 'x-content-type-options': 'nosniff' };
   const pinned = { ...plain, 'strict-transport-security': HSTS };
   return (req, hostname) => (wantsHsts(address.protocol(req), hostname) ? pinned : plain);

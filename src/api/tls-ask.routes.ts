@@ -8,22 +8,36 @@ import { notFound } from '../shared/errors.js';
 import { errorBodySchema } from './schemas/common.js';
 import type { AppDeps } from './deps.js';
 
-export const tlsAskRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'config' | 'redirect'> }> = async (app, { deps }) => {
+export const tlsAskRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'config' | 'redirect'> }> = async (
+  app,
+  { deps },
+) => {
   const ownHosts = new Set([new URL(deps.config.publicBaseUrl).hostname.toLowerCase(), ...deps.config.operatorHosts]);
 
-  app.get('/api/tls/ask', {
-    schema: {
-      tags: ['operations'],
-      summary: 'Whether a TLS certificate may be obtained for a host name (on-demand TLS)',
-      description: '200 for the service\'s own hosts and for custom domains that are VERIFIED or ACTIVE; 404 otherwise. Caddy\'s `on_demand_tls { ask … }` calls it with `?domain=`.',
-      querystring: z.object({ domain: z.string().min(1).max(253).describe('the host name the certificate would be for') }),
-      response: { 200: z.object({ domain: z.string(), allowed: z.literal(true) }), 400: errorBodySchema, 404: errorBodySchema },
+  app.get(
+    '/api/tls/ask',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Whether a TLS certificate may be obtained for a host name (on-demand TLS)',
+        description:
+          "200 for the service's own hosts and for custom domains that are VERIFIED or ACTIVE; 404 otherwise. Caddy's `on_demand_tls { ask … }` calls it with `?domain=`.",
+        querystring: z.object({
+          domain: z.string().min(1).max(253).describe('the host name the certificate would be for'),
+        }),
+        response: {
+          200: z.object({ domain: z.string(), allowed: z.literal(true) }),
+          400: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
     },
-  }, async (request) => {
-    const domain = request.query.domain.toLowerCase().replace(/\.$/, '');
-    if (!ownHosts.has(domain) && !(await deps.redirect.servesDomain(domain))) {
-      throw notFound('DOMAIN_NOT_SERVED', `${domain} is not a host this service serves`);
-    }
-    return { domain, allowed: true as const };
-  });
+    async (request) => {
+      const domain = request.query.domain.toLowerCase().replace(/\.$/, '');
+      if (!ownHosts.has(domain) && !(await deps.redirect.servesDomain(domain))) {
+        throw notFound('DOMAIN_NOT_SERVED', `${domain} is not a host this service serves`);
+      }
+      return { domain, allowed: true as const };
+    },
+  );
 };

@@ -120,7 +120,9 @@ const COMMANDS: Record<string, Command> = {
     path: ([org]) => `/organizations/${seg(org)}/add-ons`,
     body: (o) => ({
       ...(o['user-journey'] === undefined ? {} : { userJourney: bool('user-journey', o['user-journey']) }),
-      ...(o['revenue-analytics'] === undefined ? {} : { revenueAnalytics: bool('revenue-analytics', o['revenue-analytics']) }),
+      ...(o['revenue-analytics'] === undefined
+        ? {}
+        : { revenueAnalytics: bool('revenue-analytics', o['revenue-analytics']) }),
     }),
   },
   'org ip-allowlist': {
@@ -143,7 +145,11 @@ const COMMANDS: Record<string, Command> = {
     query: paging,
     table: ['id', 'name', 'prefix', 'createdAt'],
   },
-  'key show': { args: ['ORG_ID', 'KEY_ID'], method: 'GET', path: ([org, key]) => `/organizations/${seg(org)}/api-keys/${seg(key)}` },
+  'key show': {
+    args: ['ORG_ID', 'KEY_ID'],
+    method: 'GET',
+    path: ([org, key]) => `/organizations/${seg(org)}/api-keys/${seg(key)}`,
+  },
   'key delete': {
     args: ['ORG_ID', 'KEY_ID'],
     method: 'DELETE',
@@ -164,7 +170,8 @@ const COMMANDS: Record<string, Command> = {
     query: (o) => ({
       organizationId: o.org === undefined ? undefined : String(positive('--org', o.org)),
       status: o.status === undefined ? undefined : upper(o.status),
-      deletionRequested: o['deletion-requested'] === undefined ? undefined : String(bool('deletion-requested', o['deletion-requested'])),
+      deletionRequested:
+        o['deletion-requested'] === undefined ? undefined : String(bool('deletion-requested', o['deletion-requested'])),
       search: text(o.search),
       ...paging(o),
     }),
@@ -197,7 +204,10 @@ const COMMANDS: Record<string, Command> = {
     method: 'POST',
     path: () => '/partners',
     body: (o) => ({
-      serviceName: o.name, allowedOrigins: list(o.origins), loginUrl: o['login-url'], contactEmail: o.email,
+      serviceName: o.name,
+      allowedOrigins: list(o.origins),
+      loginUrl: o['login-url'],
+      contactEmail: o.email,
       ...(o.org === undefined ? {} : { organizationId: id('org', o.org) }),
       ...(o.role === undefined ? {} : { defaultRole: String(o.role).toLowerCase() }),
     }),
@@ -213,7 +223,12 @@ const COMMANDS: Record<string, Command> = {
     table: ['clientId', 'serviceName', 'organizationId', 'defaultRole', 'createdAt'],
   },
   'partner show': { args: ['CLIENT_ID'], method: 'GET', path: ([clientId]) => `/partners/${seg(clientId)}` },
-  'partner secret': { args: ['CLIENT_ID'], method: 'POST', path: ([clientId]) => `/partners/${seg(clientId)}/secret`, note: SECRET_SHOWN_ONCE },
+  'partner secret': {
+    args: ['CLIENT_ID'],
+    method: 'POST',
+    path: ([clientId]) => `/partners/${seg(clientId)}/secret`,
+    note: SECRET_SHOWN_ONCE,
+  },
   'partner delete': {
     args: ['CLIENT_ID'],
     method: 'DELETE',
@@ -226,7 +241,11 @@ const COMMANDS: Record<string, Command> = {
     required: ['email', 'role'],
     method: 'POST',
     path: ([org]) => `/organizations/${seg(org)}/members`,
-    body: (o) => ({ email: o.email, role: String(o.role).toLowerCase(), ...(o.name === undefined ? {} : { name: o.name }) }),
+    body: (o) => ({
+      email: o.email,
+      role: String(o.role).toLowerCase(),
+      ...(o.name === undefined ? {} : { name: o.name }),
+    }),
   },
   'member list': { args: ['ORG_ID'], method: 'GET', path: ([org]) => `/organizations/${seg(org)}/members` },
   'member remove': {
@@ -263,13 +282,22 @@ const COMMANDS: Record<string, Command> = {
 // Path segments come from the command line; encoding keeps a stray `/` or `?` from retargeting the call.
 const seg = (value: string | undefined) => encodeURIComponent(value ?? '');
 const upper = (value: unknown) => String(value).toUpperCase();
-const list = (value: unknown) => String(value).split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: unknown) =>
+  String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const text = (value: string | boolean | undefined) => (value === undefined ? undefined : String(value));
 
 /** --page (from 0) and --size, checked here so a typo is a usage error, not a 400. */
 function paging(o: Options): Record<string, string | undefined> {
-  const page = o.page === undefined ? undefined : /^\d+$/.test(String(o.page)) ? String(o.page) : usageError('--page takes a whole number (pages count from 0)');
+  const page =
+    o.page === undefined
+      ? undefined
+      : /^\d+$/.test(String(o.page))
+        ? String(o.page)
+        : usageError('--page takes a whole number (pages count from 0)');
   const size = o.size === undefined ? undefined : String(positive('--size', o.size));
   return { page, size };
 }
@@ -316,7 +344,14 @@ function refusedAsUsage<T>(parse: () => T): T {
   }
 }
 
-function parse(argv: string[]): { help: boolean; json: boolean; name: string; command: Command | undefined; opts: Options; args: string[] } {
+function parse(argv: string[]): {
+  help: boolean;
+  json: boolean;
+  name: string;
+  command: Command | undefined;
+  opts: Options;
+  args: string[];
+} {
   // Every option any command takes is parsed; checkUsage then refuses those this command does not.
   const stringOptions = [...new Set(Object.values(COMMANDS).flatMap((c) => c.options ?? []))];
   const { values, positionals } = refusedAsUsage(() =>
@@ -336,7 +371,14 @@ function parse(argv: string[]): { help: boolean; json: boolean; name: string; co
   // One-word commands (login-link) and two-word ones (org create).
   const words = positionals[0] !== undefined && COMMANDS[positionals[0]] ? 1 : 2;
   const name = positionals.slice(0, words).join(' ');
-  return { help, json: values.json === true, name, command: COMMANDS[name], opts: values, args: positionals.slice(words) };
+  return {
+    help,
+    json: values.json === true,
+    name,
+    command: COMMANDS[name],
+    opts: values,
+    args: positionals.slice(words),
+  };
 }
 
 function checkUsage(name: string, command: Command, opts: Options, args: string[]): void {
@@ -348,7 +390,9 @@ function checkUsage(name: string, command: Command, opts: Options, args: string[
   const variadic = command.args.at(-1)?.endsWith('...') === true;
   const fixed = variadic ? command.args.length - 1 : command.args.length;
   if (args.length < fixed || (!variadic && args.length > fixed)) {
-    throw new UsageError(`usage: signpost ${name} ${command.args.map((a) => (a.endsWith('...') ? `[${a}]` : a)).join(' ')}`.trimEnd());
+    throw new UsageError(
+      `usage: signpost ${name} ${command.args.map((a) => (a.endsWith('...') ? `[${a}]` : a)).join(' ')}`.trimEnd(),
+    );
   }
 }
 
@@ -359,7 +403,8 @@ function summarize(value: unknown, prefix = ''): string[] {
     return value.flatMap((v, i) => summarize(v, prefix ? `${prefix}.${i}` : String(i)));
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const shown = value === null ? '-' : Array.isArray(value) ? (value.length === 0 ? '(none)' : value.join(', ')) : String(value);
+    const shown =
+      value === null ? '-' : Array.isArray(value) ? (value.length === 0 ? '(none)' : value.join(', ')) : String(value);
     return [`${prefix || 'result'}: ${shown}`];
   }
   return Object.entries(value).flatMap(([key, inner]) => summarize(inner, prefix ? `${prefix}.${key}` : key));
@@ -367,7 +412,12 @@ function summarize(value: unknown, prefix = ''): string[] {
 
 /** A page of records as aligned columns, then where the page stands. */
 function tabulate(answer: unknown, columns: string[]): string[] {
-  const page = answer as { content?: Record<string, unknown>[]; page?: number; totalPages?: number; totalElements?: number };
+  const page = answer as {
+    content?: Record<string, unknown>[];
+    page?: number;
+    totalPages?: number;
+    totalElements?: number;
+  };
   if (!Array.isArray(page.content)) return summarize(answer);
   const cell = (v: unknown) => (v === null || v === undefined ? '-' : String(v));
   const rows = [columns, ...page.content.map((r) => columns.map((c) => cell(r[c])))];
@@ -380,7 +430,9 @@ function tabulate(answer: unknown, columns: string[]): string[] {
 }
 
 function version(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }
 
@@ -425,7 +477,9 @@ async function run(argv: string[]): Promise<number> {
 
   const token = process.env.SIGNPOST_ADMIN_TOKEN?.trim();
   if (!token) {
-    process.stderr.write('signpost: SIGNPOST_ADMIN_TOKEN is not set; export the operator token the service runs with\n');
+    process.stderr.write(
+      'signpost: SIGNPOST_ADMIN_TOKEN is not set; export the operator token the service runs with\n',
+    );
     return 1;
   }
   const base = baseUrl();

@@ -41,7 +41,12 @@ export function composeAccounts({
 }: Pick<Wiring, 'config' | 'log' | 'sql' | 'secretBox' | 'repos' | 'clock'> & { audit: AuditTrail }): ComposedAccounts {
   const users = createUsersRepo({ sql, secretBox, blindIndex: createBlindIndex({ sql, secretBox }) });
   const ssoPartners = createSsoPartnersRepo({ sql });
-  const mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, outboxDir: path.join(config.dataDir, 'outbox'), log });
+  const mailer = createMailer({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    log,
+  });
   const tokens = createSignInTokensRepo({ sql });
   const sessionsRepo = createConsoleSessionsRepo({ sql });
   const housekeeping = startAccountsHousekeeping({ tokens, sessions: sessionsRepo, partners: ssoPartners, clock, log });
@@ -54,7 +59,16 @@ export function composeAccounts({
     clock,
     publicBaseUrl: config.publicBaseUrl,
   });
-  const sso = createSsoService({ partners: ssoPartners, users, organizations: repos.organizations, links, sessions, audit, secretBox, clock });
+  const sso = createSsoService({
+    partners: ssoPartners,
+    users,
+    organizations: repos.organizations,
+    links,
+    sessions,
+    audit,
+    secretBox,
+    clock,
+  });
   const signIn = createSignInService({
     users,
     links,
@@ -68,7 +82,12 @@ export function composeAccounts({
       signIn,
       sso,
       sessions,
-      members: createMembersService({ users, organizations: repos.organizations, audit, invite: (member, organizationName, inviter) => links.invite(member, organizationName, inviter) }),
+      members: createMembersService({
+        users,
+        organizations: repos.organizations,
+        audit,
+        invite: (member, organizationName, inviter) => links.invite(member, organizationName, inviter),
+      }),
       console: createConsoleAccess({ sessions, users, organizations: repos.organizations, audit }),
       audit,
     },

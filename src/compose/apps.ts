@@ -9,13 +9,18 @@ import type { Sql } from '../oltp/postgres.js';
 import type { Wiring } from './wiring.js';
 
 /** The association-file cache; `stop` ends its listening to other instances' changes. */
-export function composeAssociationFiles(ctx: { sql: Sql; bus: Bus; changedSubject: string }): { files: WellKnownFiles; stop(): void } {
+export function composeAssociationFiles(ctx: { sql: Sql; bus: Bus; changedSubject: string }): {
+  files: WellKnownFiles;
+  stop(): void;
+} {
   const files = createWellKnownFiles({ repo: createAppAssociationsRepo({ sql: ctx.sql }), ttlMs: 60_000 });
   const stop = ctx.bus.onBroadcast(ctx.changedSubject, () => files.invalidate());
   return { files, stop };
 }
 
-export function composeApps(ctx: Pick<Wiring, 'repos' | 'linkChanged'> & { associationFiles: WellKnownFiles }): AppsService {
+export function composeApps(
+  ctx: Pick<Wiring, 'repos' | 'linkChanged'> & { associationFiles: WellKnownFiles },
+): AppsService {
   return {
     mobileApps: createMobileAppsService({ repo: ctx.repos.mobileApps, linkChanged: ctx.linkChanged }),
     associationFiles: ctx.associationFiles,

@@ -12,7 +12,9 @@ import { createDeepLinkRecordsRepo } from '../oltp/deep-link-records.repo.js';
 import { createDeepLinkTokensRepo } from '../oltp/deep-link-tokens.repo.js';
 import type { Wiring } from './wiring.js';
 
-export function composeDeepLinks(ctx: Pick<Wiring, 'sql' | 'events' | 'log' | 'repos'> & { keylessLimit: KeylessLimit }): DeepLinkServices {
+export function composeDeepLinks(
+  ctx: Pick<Wiring, 'sql' | 'events' | 'log' | 'repos'> & { keylessLimit: KeylessLimit },
+): DeepLinkServices {
   const { sql, events } = ctx;
   const { shortUrls, campaigns, mobileApps } = ctx.repos;
   const tokens = createDeepLinkTokensRepo({ sql });

@@ -14,15 +14,31 @@ import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 
 /** Starts the OLAP consumers of the registry's event types; they share one writer. */
-export async function composeOlapConsumers(ctx: { config: Config; log: Logger; metrics: Metrics; bus: Bus; sink: RowSink; enrich: ClickEnricher; visitor: VisitorHasher }): Promise<Consumer[]> {
+export async function composeOlapConsumers(ctx: {
+  config: Config;
+  log: Logger;
+  metrics: Metrics;
+  bus: Bus;
+  sink: RowSink;
+  enrich: ClickEnricher;
+  visitor: VisitorHasher;
+}): Promise<Consumer[]> {
   const { config, log, metrics, bus } = ctx;
-  const handler = createOlapWriter({ bus, sink: ctx.sink, routes: createEventTableRoutes({ enrich: ctx.enrich, visitor: ctx.visitor }), log, metrics });
+  const handler = createOlapWriter({
+    bus,
+    sink: ctx.sink,
+    routes: createEventTableRoutes({ enrich: ctx.enrich, visitor: ctx.visitor }),
+    log,
+    metrics,
+  });
   // Steady traffic is written in inserts of eventWriteIntervalMs (a fixed cost per insert): a
   // batch holds every message the publisher sends in that span (one per eventBatchDelayMs at most).
   const maxBatch = Math.max(64, 2 * Math.ceil(config.eventWriteIntervalMs / config.eventBatchDelayMs));
   const consumers: Consumer[] = [];
   for (const { durable, subject } of olapConsumers()) {
-    consumers.push(await bus.consume({ durable, subject, maxBatch, batchIntervalMs: config.eventWriteIntervalMs, handler }));
+    consumers.push(
+      await bus.consume({ durable, subject, maxBatch, batchIntervalMs: config.eventWriteIntervalMs, handler }),
+    );
   }
   return consumers;
 }
@@ -38,6 +54,8 @@ export function composePublisher(ctx: { config: Config; log: Logger; metrics: Me
     maxBatch: config.eventBatchMax,
     maxDelayMs: config.eventBatchDelayMs,
   });
-  metrics.define('event_backlog', 'gauge', 'Events recorded and not yet held by the bus', { collect: () => [{ labels: {}, value: events.backlog() }] });
+  metrics.define('event_backlog', 'gauge', 'Events recorded and not yet held by the bus', {
+    collect: () => [{ labels: {}, value: events.backlog() }],
+  });
   return events;
 }

@@ -12,14 +12,30 @@ import { createJourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
 import { createJourneyUsersRepo } from '../oltp/journey-users.repo.js';
 import type { Wiring } from './wiring.js';
 
-export function composeJourney({ sql, clickhouse, secretBox, repos, events, clock }: Pick<Wiring, 'sql' | 'clickhouse' | 'secretBox' | 'repos' | 'events' | 'clock'>): JourneyService {
+export function composeJourney({
+  sql,
+  clickhouse,
+  secretBox,
+  repos,
+  events,
+  clock,
+}: Pick<Wiring, 'sql' | 'clickhouse' | 'secretBox' | 'repos' | 'events' | 'clock'>): JourneyService {
   const sessions = createJourneySessionsRepo({ sql });
   const users = createJourneyUsersRepo({ sql, secretBox });
   const lookup = createSessionLookup(sessions);
   return {
     sessions: createJourneySessionsService({ sessions, lookup, events, clock }),
-    activity: createJourneyActivityService({ sessions, activity: createJourneyActivity(clickhouse), lookup, events, clock }),
-    identity: createJourneyIdentityService({ users, requireVerifiedIdentity: createIdentityVerification(repos.mobileApps) }),
+    activity: createJourneyActivityService({
+      sessions,
+      activity: createJourneyActivity(clickhouse),
+      lookup,
+      events,
+      clock,
+    }),
+    identity: createJourneyIdentityService({
+      users,
+      requireVerifiedIdentity: createIdentityVerification(repos.mobileApps),
+    }),
     users: createJourneyUsersService({ users }),
   };
 }

@@ -6,7 +6,13 @@ import { createLinksService, type LinksService } from '../core/links/links-servi
 import { createGoalTypesRepo } from '../oltp/goal-types.repo.js';
 import type { Wiring } from './wiring.js';
 
-export function composeLinks({ config, repos, clickCounts, events, linkChanged }: Pick<Wiring, 'config' | 'repos' | 'clickCounts' | 'events' | 'linkChanged'>): LinksService {
+export function composeLinks({
+  config,
+  repos,
+  clickCounts,
+  events,
+  linkChanged,
+}: Pick<Wiring, 'config' | 'repos' | 'clickCounts' | 'events' | 'linkChanged'>): LinksService {
   return createLinksService({ repos, clickCounts, events, publicBaseUrl: config.publicBaseUrl, linkChanged });
 }
 

@@ -22,12 +22,20 @@ export function composeOrganizations({
   audit,
   ssoPartners,
   linkChanged,
-}: Pick<Wiring, 'sql' | 'clickhouse' | 'repos' | 'secretBox' | 'clock' | 'linkChanged'> & { audit: AuditTrail; ssoPartners: SsoPartnersRepo }): OrganizationServices {
+}: Pick<Wiring, 'sql' | 'clickhouse' | 'repos' | 'secretBox' | 'clock' | 'linkChanged'> & {
+  audit: AuditTrail;
+  ssoPartners: SsoPartnersRepo;
+}): OrganizationServices {
   const { organizations } = repos;
   const accounts = createOrganizationsService({ organizations, apiKeys: repos.apiKeys, audit, linkChanged });
   return {
     accounts,
-    apiKeys: createApiKeysService({ apiKeys: repos.apiKeys, usage: createApiKeyUsage(clickhouse), audit, setIpAllowlist: accounts.setIpAllowlist }),
+    apiKeys: createApiKeysService({
+      apiKeys: repos.apiKeys,
+      usage: createApiKeyUsage(clickhouse),
+      audit,
+      setIpAllowlist: accounts.setIpAllowlist,
+    }),
     partners: createPartnersService({ ssoPartners, organizations, secretBox, audit, clock }),
     notices: createNoticesService({ organizations, notices: createNoticesRepo({ sql }) }),
     usage: createUsageService({ usage: repos.usage, usageMeter: repos.usageMeter, clock }),

@@ -23,7 +23,9 @@ export async function composeRedirect(ctx: {
     maxConcurrentLoads: ctx.poolSize,
   });
   const { metrics } = ctx;
-  metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', { collect: () => [{ labels: {}, value: resolver.cache.stats().size }] });
+  metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', {
+    collect: () => [{ labels: {}, value: resolver.cache.stats().size }],
+  });
   metrics.define('link_cache_lookups_total', 'counter', 'Link cache look-ups by result', {
     labels: { result: ['hit', 'miss', 'stale'] },
     collect: () => {

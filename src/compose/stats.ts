@@ -12,7 +12,13 @@ import { createJourneyStats } from '../olap/journey-stats.js';
 import { createRevenueStats } from '../olap/revenue-stats.js';
 import type { Wiring } from './wiring.js';
 
-export function composeStats({ config, clickhouse, clickCounts, repos, clock }: Pick<Wiring, 'config' | 'clickhouse' | 'clickCounts' | 'repos' | 'clock'>): StatsService {
+export function composeStats({
+  config,
+  clickhouse,
+  clickCounts,
+  repos,
+  clock,
+}: Pick<Wiring, 'config' | 'clickhouse' | 'clickCounts' | 'repos' | 'clock'>): StatsService {
   const { shortUrls, campaigns } = repos;
   const revenueStats = createRevenueStats(clickhouse);
   return {
@@ -34,6 +40,12 @@ export function composeStats({ config, clickhouse, clickCounts, repos, clock }: 
       clock,
     }),
     journey: createJourneyStatsService({ stats: createJourneyStats(clickhouse), clock }),
-    dashboards: createDashboards({ clicks: createClickDashboard(clickhouse), shortUrls, campaigns, publicBaseUrl: config.publicBaseUrl, clock }),
+    dashboards: createDashboards({
+      clicks: createClickDashboard(clickhouse),
+      shortUrls,
+      campaigns,
+      publicBaseUrl: config.publicBaseUrl,
+      clock,
+    }),
   };
 }

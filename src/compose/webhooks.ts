@@ -50,11 +50,21 @@ export async function composeWebhooks(ctx: {
   const endpoints = createWebhookEndpointsRepo({ sql });
   const deliveries = createWebhookDeliveriesRepo({ sql });
   const worker = createWebhookWorker({
-    deliveries, endpoints, secretBox, log, metrics, resolve: systemResolve,
-    allowInsecure: config.webhookAllowInsecure, timeoutMs: config.webhookTimeoutMs, pollMs: config.webhookPollMs,
-    maxInFlight: config.webhookConcurrency, perEndpoint: config.webhookEndpointConcurrency,
-    retryBaseMs: config.webhookRetryBaseMs, retryMaxDelayMs: config.webhookRetryMaxDelayMs,
-    disableAfterFailures: config.webhookDisableAfterFailures, disableAfterMs: config.webhookRetryWindowMs,
+    deliveries,
+    endpoints,
+    secretBox,
+    log,
+    metrics,
+    resolve: systemResolve,
+    allowInsecure: config.webhookAllowInsecure,
+    timeoutMs: config.webhookTimeoutMs,
+    pollMs: config.webhookPollMs,
+    maxInFlight: config.webhookConcurrency,
+    perEndpoint: config.webhookEndpointConcurrency,
+    retryBaseMs: config.webhookRetryBaseMs,
+    retryMaxDelayMs: config.webhookRetryMaxDelayMs,
+    disableAfterFailures: config.webhookDisableAfterFailures,
+    disableAfterMs: config.webhookRetryWindowMs,
   });
   const subscriptions = createWebhookSubscriptions({ load: () => endpoints.subscriptions(), ttlMs: 5_000 });
   const stopListening = bus.onBroadcast(WEBHOOKS_CHANGED, () => subscriptions.invalidate());
@@ -65,17 +75,32 @@ export async function composeWebhooks(ctx: {
   // Every event type passes one consumer that enqueues deliveries in PostgreSQL.
   const consumer = ctx.consume
     ? await bus.consume({
-        durable: 'webhooks', subject: 'events.>', maxBatch: 64,
+        durable: 'webhooks',
+        subject: 'events.>',
+        maxBatch: 64,
         handler: createWebhookConsumer({
-          subscriptions, deliveries, linkNames: createLinkNamesRepo({ sql }), enrich: ctx.enrich,
-          retryWindowMs: config.webhookRetryWindowMs, log, metrics, onEnqueued: worker.nudge,
+          subscriptions,
+          deliveries,
+          linkNames: createLinkNamesRepo({ sql }),
+          enrich: ctx.enrich,
+          retryWindowMs: config.webhookRetryWindowMs,
+          log,
+          metrics,
+          onEnqueued: worker.nudge,
         }),
       })
     : undefined;
   const service = createWebhooksService({
-    organizations: createOrganizationsRepo({ sql }), endpoints, deliveries, secretBox, resolve: systemResolve,
-    allowInsecure: config.webhookAllowInsecure, retryWindowMs: config.webhookRetryWindowMs,
-    nudge: worker.nudge, endpointChanged, audit: ctx.audit,
+    organizations: createOrganizationsRepo({ sql }),
+    endpoints,
+    deliveries,
+    secretBox,
+    resolve: systemResolve,
+    allowInsecure: config.webhookAllowInsecure,
+    retryWindowMs: config.webhookRetryWindowMs,
+    nudge: worker.nudge,
+    endpointChanged,
+    audit: ctx.audit,
   });
   return { service, settings: createWebhookSettings({ webhooks: service }), worker, consumer, stopListening };
 }

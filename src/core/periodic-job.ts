@@ -8,10 +8,16 @@ export interface PeriodicJob {
   stop(): Promise<void>;
 }
 
-export function startPeriodicJob(options: { name: string; intervalMs: number; log: Logger; round: () => Promise<number> }): PeriodicJob {
+export function startPeriodicJob(options: {
+  name: string;
+  intervalMs: number;
+  log: Logger;
+  round: () => Promise<number>;
+}): PeriodicJob {
   let running: Promise<number> | undefined;
   const runOnce = () =>
-    (running ??= options.round()
+    (running ??= options
+      .round()
       .catch((err: unknown) => {
         options.log.warn({ err }, `${options.name} failed; retrying next round`);
         return 0;

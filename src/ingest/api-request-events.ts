@@ -30,5 +30,8 @@ function apiRequestRow(e: WireEvent<ApiRequestData>): EventRow {
 }
 
 export const API_REQUEST_EVENTS = {
-  api_request: defineEvent<ApiRequestData>()({ category: 'api', olap: { table: 'api_requests', consumer: 'olap-events', toRow: apiRequestRow } }),
+  api_request: defineEvent<ApiRequestData>()({
+    category: 'api',
+    olap: { table: 'api_requests', consumer: 'olap-events', toRow: apiRequestRow },
+  }),
 };

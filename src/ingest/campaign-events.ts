@@ -18,7 +18,11 @@ export const CAMPAIGN_EVENTS = {
         const { action } = e.data;
         const c = (e.data.campaign ?? {}) as Record<string, unknown>;
         if (action !== 'created' && action !== 'updated' && action !== 'deleted') return [];
-        return [webhookEvent(e, `campaign.${action}`, 'campaign', { campaign: { id: positiveId(c.id), name: text(c.name), alias: text(c.alias) } })];
+        return [
+          webhookEvent(e, `campaign.${action}`, 'campaign', {
+            campaign: { id: positiveId(c.id), name: text(c.name), alias: text(c.alias) },
+          }),
+        ];
       },
     },
   }),

@@ -75,7 +75,11 @@ function clickWebhookEvents(e: WireEvent<ClickData>, ctx: WebhookContext): Webho
   const d = e.data;
   // People only: preview fetchers and bots are not clicks for statistics either.
   if (d.bot === true) return [];
-  const dims = ctx.enrich({ userAgent: text(d.userAgent, 1000) ?? '', ip: text(d.ip, 64) ?? '', referrer: text(d.referrer, 2000) ?? '' });
+  const dims = ctx.enrich({
+    userAgent: text(d.userAgent, 1000) ?? '',
+    ip: text(d.ip, 64) ?? '',
+    referrer: text(d.referrer, 2000) ?? '',
+  });
   if (dims.isBot) return [];
   const linkId = positiveId(d.linkId);
   const common = {
@@ -93,7 +97,15 @@ function clickWebhookEvents(e: WireEvent<ClickData>, ctx: WebhookContext): Webho
   };
   if (d.linkType === 'campaign') {
     const alias = linkId === null ? null : (ctx.names.campaign.get(linkKey(e.organizationId, linkId)) ?? null);
-    return [webhookEvent(e, 'click.campaign', 'click', { campaignId: linkId, alias, cid: text(d.cid, 100), tracker: text(d.tracker, 100), ...common })];
+    return [
+      webhookEvent(e, 'click.campaign', 'click', {
+        campaignId: linkId,
+        alias,
+        cid: text(d.cid, 100),
+        tracker: text(d.tracker, 100),
+        ...common,
+      }),
+    ];
   }
   const shortCode = linkId === null ? null : (ctx.names.url.get(linkKey(e.organizationId, linkId)) ?? null);
   return [webhookEvent(e, 'click.url', 'click', { urlId: linkId, shortCode, ...common })];

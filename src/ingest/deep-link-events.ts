@@ -8,7 +8,14 @@ import { defineEvent, type RowDeps } from './event-spec.js';
 import { num, str, withEventColumns } from './row-values.js';
 import { funnelEvents } from './webhook-events.js';
 
-export const MOBILE_FUNNEL_STAGES = ['CLICKED', 'STORE_VISITED', 'APP_INSTALLED', 'APP_OPENED', 'DEEP_LINK_RESOLVED', 'GOAL_COMPLETED'] as const;
+export const MOBILE_FUNNEL_STAGES = [
+  'CLICKED',
+  'STORE_VISITED',
+  'APP_INSTALLED',
+  'APP_OPENED',
+  'DEEP_LINK_RESOLVED',
+  'GOAL_COMPLETED',
+] as const;
 export type MobileFunnelStage = (typeof MOBILE_FUNNEL_STAGES)[number];
 
 export type LinkType = 'url' | 'campaign';
@@ -68,48 +75,72 @@ const platform = (v: unknown) => (v === 'IOS' || v === 'ANDROID' ? v : '');
 const confidence = (v: unknown) => Math.max(0, Math.min(100, Math.round(num(v))));
 
 /** The columns of every deep-link table: the app, its platform and the link. */
-type AppLinkFields = { readonly appId?: unknown; readonly platform?: unknown; readonly linkType?: unknown; readonly linkId?: unknown };
-const appLinkColumns = (d: AppLinkFields) => ({ app_id: num(d.appId), platform: platform(d.platform), link_type: linkType(d.linkType), link_id: num(d.linkId) });
+type AppLinkFields = {
+  readonly appId?: unknown;
+  readonly platform?: unknown;
+  readonly linkType?: unknown;
+  readonly linkId?: unknown;
+};
+const appLinkColumns = (d: AppLinkFields) => ({
+  app_id: num(d.appId),
+  platform: platform(d.platform),
+  link_type: linkType(d.linkType),
+  link_id: num(d.linkId),
+});
 
 function funnelStageRow(e: WireEvent<FunnelStageData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, Object.assign(appLinkColumns(d), {
-    session_id: str(d.sessionId, 200),
-    stage: (MOBILE_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
-    goal_type: str(d.goalType, 50),
-    goal_value: num(typeof d.goalValue === 'string' ? Number(d.goalValue) : d.goalValue),
-    goal_text: str(d.goalText, 200),
-    currency: str(d.currency, 3).toUpperCase(),
-    device_type: str(d.deviceType, 50),
-    external_user_id: str(d.externalUserId, 200),
-    source: str(d.source, 20),
-  }));
+  return withEventColumns(
+    e,
+    Object.assign(appLinkColumns(d), {
+      session_id: str(d.sessionId, 200),
+      stage: (MOBILE_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
+      goal_type: str(d.goalType, 50),
+      goal_value: num(typeof d.goalValue === 'string' ? Number(d.goalValue) : d.goalValue),
+      goal_text: str(d.goalText, 200),
+      currency: str(d.currency, 3).toUpperCase(),
+      device_type: str(d.deviceType, 50),
+      external_user_id: str(d.externalUserId, 200),
+      source: str(d.source, 20),
+    }),
+  );
 }
 
 function resolutionRow(e: WireEvent<ResolutionData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, Object.assign(appLinkColumns(d), {
-    method: str(d.method, 20),
-    matched: d.matched === true ? 1 : 0,
-    match_type: d.matched === true ? str(d.matchType, 20) : '',
-    confidence: confidence(d.confidence),
-    failure_reason: d.matched === true ? '' : str(d.failureReason, 100) || 'unknown',
-    signals: Array.isArray(d.signals) ? d.signals.slice(0, 16).map((s) => str(s, 20)).filter(Boolean) : [],
-    reengagement: d.reengagement === true ? 1 : 0,
-    user_key: str(d.userKey, 200),
-  }));
+  return withEventColumns(
+    e,
+    Object.assign(appLinkColumns(d), {
+      method: str(d.method, 20),
+      matched: d.matched === true ? 1 : 0,
+      match_type: d.matched === true ? str(d.matchType, 20) : '',
+      confidence: confidence(d.confidence),
+      failure_reason: d.matched === true ? '' : str(d.failureReason, 100) || 'unknown',
+      signals: Array.isArray(d.signals)
+        ? d.signals
+            .slice(0, 16)
+            .map((s) => str(s, 20))
+            .filter(Boolean)
+        : [],
+      reengagement: d.reengagement === true ? 1 : 0,
+      user_key: str(d.userKey, 200),
+    }),
+  );
 }
 
 function appInstallRow(e: WireEvent<AppInstallData>, deps: RowDeps): EventRow {
   const d = e.data;
   const ip = str(d.ip, 64);
-  return withEventColumns(e, Object.assign(appLinkColumns(d), {
-    match_type: str(d.matchType, 20) || 'organic',
-    confidence: confidence(d.confidence),
-    country: ip ? deps.enrich({ userAgent: '', ip, referrer: '' }).country : '',
-    os_version: str(d.osVersion, 50),
-    session_id: str(d.sessionId, 200),
-  }));
+  return withEventColumns(
+    e,
+    Object.assign(appLinkColumns(d), {
+      match_type: str(d.matchType, 20) || 'organic',
+      confidence: confidence(d.confidence),
+      country: ip ? deps.enrich({ userAgent: '', ip, referrer: '' }).country : '',
+      os_version: str(d.osVersion, 50),
+      session_id: str(d.sessionId, 200),
+    }),
+  );
 }
 
 export const DEEP_LINK_EVENTS = {
@@ -122,5 +153,8 @@ export const DEEP_LINK_EVENTS = {
     category: 'deep_link',
     olap: { table: 'deeplink_resolutions', consumer: 'olap-deeplink-resolution', toRow: resolutionRow },
   }),
-  app_install: defineEvent<AppInstallData>()({ category: 'deep_link', olap: { table: 'app_installs', consumer: 'olap-app-install', toRow: appInstallRow } }),
+  app_install: defineEvent<AppInstallData>()({
+    category: 'deep_link',
+    olap: { table: 'app_installs', consumer: 'olap-app-install', toRow: appInstallRow },
+  }),
 };

@@ -26,7 +26,12 @@ export function createClickEnricher(geo: GeoLookup) {
     const cached = agents.get(userAgent);
     if (cached) return cached;
     const r = new UAParser(userAgent).getResult();
-    const deviceType: DeviceType = r.device.type === 'tablet' ? 'Tablet' : r.device.type === 'mobile' || r.device.type === 'wearable' ? 'Mobile' : 'Desktop';
+    const deviceType: DeviceType =
+      r.device.type === 'tablet'
+        ? 'Tablet'
+        : r.device.type === 'mobile' || r.device.type === 'wearable'
+          ? 'Mobile'
+          : 'Desktop';
     const parsed = {
       deviceType,
       os: r.os.name ?? 'Unknown',

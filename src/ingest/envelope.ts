@@ -63,8 +63,20 @@ function wellFormed(raw: unknown): EventEnvelope | undefined {
   if (typeof e.eventId !== 'string' || !EVENT_ID.test(e.eventId)) return undefined;
   if (typeof e.type !== 'string' || !EVENT_TYPE.test(e.type)) return undefined;
   if (!isCount(e.occurredAt) || !isCount(e.organizationId)) return undefined;
-  if (typeof data !== 'object' || data === null || Array.isArray(data) || Object.getPrototypeOf(data) !== Object.prototype) return undefined;
-  return { eventId: e.eventId, type: e.type, occurredAt: e.occurredAt, organizationId: e.organizationId, data: data as Record<string, unknown> };
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    Array.isArray(data) ||
+    Object.getPrototypeOf(data) !== Object.prototype
+  )
+    return undefined;
+  return {
+    eventId: e.eventId,
+    type: e.type,
+    occurredAt: e.occurredAt,
+    organizationId: e.organizationId,
+    data: data as Record<string, unknown>,
+  };
 }
 
 /** Throws when the message as a whole is not a batch; sorts out bad events one by one otherwise. */
@@ -79,7 +91,11 @@ export function decodeBatch(data: Uint8Array): DecodedBatch {
     }
     const parsed = eventEnvelopeSchema.safeParse(raw);
     if (parsed.success) result.events.push(parsed.data);
-    else result.invalid.push({ event: raw, reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+    else
+      result.invalid.push({
+        event: raw,
+        reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      });
   }
   return result;
 }

@@ -17,7 +17,13 @@ import type { EventTypeSpec, PayloadOf, RowDeps, WebhookContext } from './event-
 import { JOURNEY_EVENTS } from './journey-events.js';
 import type { TableRoute } from './olap-writer.js';
 
-const EVENT_REGISTRY = { ...CLICK_EVENTS, ...API_REQUEST_EVENTS, ...CAMPAIGN_EVENTS, ...DEEP_LINK_EVENTS, ...JOURNEY_EVENTS };
+const EVENT_REGISTRY = {
+  ...CLICK_EVENTS,
+  ...API_REQUEST_EVENTS,
+  ...CAMPAIGN_EVENTS,
+  ...DEEP_LINK_EVENTS,
+  ...JOURNEY_EVENTS,
+};
 
 type Registered = typeof EVENT_REGISTRY;
 
@@ -69,7 +75,9 @@ export function olapConsumers(): { durable: string; subject: string }[] {
 }
 
 /** Event types that can produce webhooks. */
-export const WEBHOOK_SOURCE_TYPES: readonly EventType[] = EVENT_TYPES.filter((type) => SPECS[type].webhooks !== undefined);
+export const WEBHOOK_SOURCE_TYPES: readonly EventType[] = EVENT_TYPES.filter(
+  (type) => SPECS[type].webhooks !== undefined,
+);
 
 /** The webhook events an event off the bus makes; none for a type that makes none. */
 export function toWebhookEvents(e: EventEnvelope, ctx: WebhookContext): WebhookEvent[] {

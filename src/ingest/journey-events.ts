@@ -13,7 +13,13 @@ export const JOURNEY_PLATFORMS = ['WEB', 'IOS', 'ANDROID'] as const;
 export type JourneyPlatform = (typeof JOURNEY_PLATFORMS)[number];
 
 /** The web app's five funnel stages, in order. */
-export const WEB_FUNNEL_STAGES = ['CLICKED', 'DEEP_LINK_RESOLVED', 'CONTENT_VIEWED', 'ACTION_TAKEN', 'GOAL_COMPLETED'] as const;
+export const WEB_FUNNEL_STAGES = [
+  'CLICKED',
+  'DEEP_LINK_RESOLVED',
+  'CONTENT_VIEWED',
+  'ACTION_TAKEN',
+  'GOAL_COMPLETED',
+] as const;
 export type WebFunnelStage = (typeof WEB_FUNNEL_STAGES)[number];
 
 /** `data` of `session_started`: the session as created. */
@@ -76,7 +82,11 @@ const json = (v: unknown) => (v !== null && typeof v === 'object' ? JSON.stringi
 
 /** The columns of every journey table: the app, the session and the user. */
 type SessionFields = { readonly appId?: unknown; readonly sessionId?: unknown; readonly externalUserId?: unknown };
-const sessionColumns = (d: SessionFields) => ({ app_id: num(d.appId), session_id: str(d.sessionId, 64), external_user_id: str(d.externalUserId, 200) });
+const sessionColumns = (d: SessionFields) => ({
+  app_id: num(d.appId),
+  session_id: str(d.sessionId, 64),
+  external_user_id: str(d.externalUserId, 200),
+});
 
 /** The link an event came through: its short URL, else its campaign, else none. */
 type LinkFields = { readonly urlId?: unknown; readonly campaignId?: unknown };
@@ -88,50 +98,71 @@ function linkColumns(d: LinkFields): { link_type: 'none' | 'url' | 'campaign'; l
 
 function sessionStartedRow(e: WireEvent<SessionStartedData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, Object.assign(sessionColumns(d), linkColumns(d), {
-    platform: platform(d.platform),
-    utm_source: str(d.utmSource, 100),
-    utm_medium: str(d.utmMedium, 100),
-    utm_campaign: str(d.utmCampaign, 100),
-    referrer_host: str(d.referrerHost, 255),
-  }));
+  return withEventColumns(
+    e,
+    Object.assign(sessionColumns(d), linkColumns(d), {
+      platform: platform(d.platform),
+      utm_source: str(d.utmSource, 100),
+      utm_medium: str(d.utmMedium, 100),
+      utm_campaign: str(d.utmCampaign, 100),
+      referrer_host: str(d.referrerHost, 255),
+    }),
+  );
 }
 
 function sessionEventRow(e: WireEvent<SessionEventData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, Object.assign(sessionColumns(d), { platform: platform(d.platform), event_type: str(d.eventType, 100), properties: json(d.properties) }));
+  return withEventColumns(
+    e,
+    Object.assign(sessionColumns(d), {
+      platform: platform(d.platform),
+      event_type: str(d.eventType, 100),
+      properties: json(d.properties),
+    }),
+  );
 }
 
 function sessionTransitionRow(e: WireEvent<SessionTransitionData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, Object.assign(sessionColumns(d), linkColumns(d), {
-    from_platform: platform(d.fromPlatform),
-    to_platform: platform(d.toPlatform),
-    target_session_id: str(d.targetSessionId, 64),
-    deep_link_token: str(d.deepLinkToken, 200),
-    properties: json(d.properties),
-  }));
+  return withEventColumns(
+    e,
+    Object.assign(sessionColumns(d), linkColumns(d), {
+      from_platform: platform(d.fromPlatform),
+      to_platform: platform(d.toPlatform),
+      target_session_id: str(d.targetSessionId, 64),
+      deep_link_token: str(d.deepLinkToken, 200),
+      properties: json(d.properties),
+    }),
+  );
 }
 
 function journeyFunnelRow(e: WireEvent<JourneyFunnelData>): EventRow {
   const d = e.data;
-  return withEventColumns(e, Object.assign(sessionColumns(d), linkColumns(d), {
-    platform: platform(d.platform),
-    stage: (WEB_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
-    goal_type: str(d.goalType, 50),
-    goal_value: num(d.goalValue),
-    currency: str(d.currency, 3).toUpperCase(),
-    transaction_id: str(d.transactionId, 200),
-  }));
+  return withEventColumns(
+    e,
+    Object.assign(sessionColumns(d), linkColumns(d), {
+      platform: platform(d.platform),
+      stage: (WEB_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
+      goal_type: str(d.goalType, 50),
+      goal_value: num(d.goalValue),
+      currency: str(d.currency, 3).toUpperCase(),
+      transaction_id: str(d.transactionId, 200),
+    }),
+  );
 }
 
 /** A session webhook (category session): one event of `type`, its session and app, then what `fields` picks. */
-function sessionWebhook<P extends { sessionId: string; appId: number }>(type: 'session.started' | 'session.transition', fields: (d: WireEvent<P>['data']) => Record<string, unknown>) {
+function sessionWebhook<P extends { sessionId: string; appId: number }>(
+  type: 'session.started' | 'session.transition',
+  fields: (d: WireEvent<P>['data']) => Record<string, unknown>,
+) {
   return {
     categories: ['session'] as const,
     toEvents(e: WireEvent<P>): WebhookEvent[] {
       const d = e.data;
-      return [webhookEvent(e, type, 'session', { sessionId: text(d.sessionId), appId: positiveId(d.appId), ...fields(d) })];
+      return [
+        webhookEvent(e, type, 'session', { sessionId: text(d.sessionId), appId: positiveId(d.appId), ...fields(d) }),
+      ];
     },
   };
 }

@@ -16,8 +16,17 @@ import { createDeadLetterFile, type DeadLetterFile } from './dead-letter-file.js
 import { openSegmentLog, type SegmentLog } from './segment-log.js';
 import { createSpool, type Spool } from './spool.js';
 import {
-  backoffMs, ISOLATE_AFTER_FAILURES, MAX_HELD_BATCHES, PARK_AFTER_FAILURES, sleep, subjectMatches, WaitForMore,
-  type Bus, type BusMessage, type Consumer, type ConsumerOptions,
+  backoffMs,
+  ISOLATE_AFTER_FAILURES,
+  MAX_HELD_BATCHES,
+  PARK_AFTER_FAILURES,
+  sleep,
+  subjectMatches,
+  WaitForMore,
+  type Bus,
+  type BusMessage,
+  type Consumer,
+  type ConsumerOptions,
 } from './bus.js';
 
 export interface MemoryBusOptions {
@@ -105,11 +114,21 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
 
   const store = options.dir ? openStore(options.dir) : undefined;
   dispatchedSeq = store?.log.lastSeq() ?? 0;
-  const checkpointTimer = store ? setInterval(() => saveCheckpoints(false), options.checkpointIntervalMs ?? 100) : undefined;
+  const checkpointTimer = store
+    ? setInterval(() => saveCheckpoints(false), options.checkpointIntervalMs ?? 100)
+    : undefined;
   checkpointTimer?.unref();
 
-  metrics?.define('bus_messages_parked_total', 'counter', 'Bus messages that kept failing while others succeeded, moved to the dead letters', { labels: { consumer: [] } });
-  if (store) metrics?.define('bus_log_segments', 'gauge', 'Segment files of the in-process bus log', { collect: () => [{ labels: {}, value: store.log.segmentCount() }] });
+  metrics?.define(
+    'bus_messages_parked_total',
+    'counter',
+    'Bus messages that kept failing while others succeeded, moved to the dead letters',
+    { labels: { consumer: [] } },
+  );
+  if (store)
+    metrics?.define('bus_log_segments', 'gauge', 'Segment files of the in-process bus log', {
+      collect: () => [{ labels: {}, value: store.log.segmentCount() }],
+    });
 
   function openStore(dir: string): Store {
     const checkpoints = createCheckpoints(path.join(dir, 'consumers'));
@@ -117,10 +136,18 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     let highest = 0;
     for (const c of saved.values()) highest = Math.max(highest, c.through, ...c.acked);
     const segmentLog = openSegmentLog({
-      dir: path.join(dir, 'log'), log, fsyncIntervalMs: options.fsyncIntervalMs ?? 1_000,
-      segmentBytes: options.segmentBytes, minNextSeq: highest + 1,
+      dir: path.join(dir, 'log'),
+      log,
+      fsyncIntervalMs: options.fsyncIntervalMs ?? 1_000,
+      segmentBytes: options.segmentBytes,
+      minNextSeq: highest + 1,
     });
-    return { log: segmentLog, checkpoints, saved, deadLetters: createDeadLetterFile(path.join(dir, 'dead-letters.jsonl')) };
+    return {
+      log: segmentLog,
+      checkpoints,
+      saved,
+      deadLetters: createDeadLetterFile(path.join(dir, 'dead-letters.jsonl')),
+    };
   }
 
   function remember(id: string): boolean {
@@ -172,23 +199,26 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
         store.checkpoints.saveSync(durable, checkpoint);
         continue;
       }
-      const written = store.checkpoints.save(durable, checkpoint)
+      const written = store.checkpoints
+        .save(durable, checkpoint)
         .catch((err) => log.warn({ err, durable }, 'could not write a bus checkpoint'))
         .finally(() => saving.delete(durable));
       saving.set(durable, written);
     }
     // A consumer of an earlier run that has not started (yet) in this one keeps what it has not read.
-    for (const [durable, checkpoint] of store.saved) if (!queues.has(durable)) floor = Math.min(floor, checkpoint.through);
+    for (const [durable, checkpoint] of store.saved)
+      if (!queues.has(durable)) floor = Math.min(floor, checkpoint.through);
     if (floor !== Infinity) store.log.release(floor);
   }
 
   function acknowledge(queue: Queue, done: Pending[]): void {
     const { messages } = queue;
     if (done.every((m, i) => messages[i] === m)) messages.splice(0, done.length);
-    else for (const m of done) {
-      const at = messages.indexOf(m);
-      if (at >= 0) messages.splice(at, 1);
-    }
+    else
+      for (const m of done) {
+        const at = messages.indexOf(m);
+        if (at >= 0) messages.splice(at, 1);
+      }
     const oldest = oldestSeq(queue);
     for (const m of done) {
       if (m.seq === 0) queue.spool?.remove(m.id);
@@ -251,7 +281,8 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       if (err instanceof WaitForMore) return 'wait';
       queue.failedInARow++;
       failed(batch, err);
-      if (batch.length > 1 || batch[0]!.failures === 1) log.warn({ err, durable: queue.options.durable, size: batch.length }, 'batch failed, will redeliver');
+      if (batch.length > 1 || batch[0]!.failures === 1)
+        log.warn({ err, durable: queue.options.durable, size: batch.length }, 'batch failed, will redeliver');
       return false;
     } finally {
       queue.busy = false;
@@ -264,7 +295,10 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     try {
       await deadLetter(message, reason);
     } catch (err) {
-      log.error({ err, durable: queue.options.durable, id: message.id }, 'could not park a failing message, will retry');
+      log.error(
+        { err, durable: queue.options.durable, id: message.id },
+        'could not park a failing message, will retry',
+      );
       return false;
     }
     acknowledge(queue, [message]);
@@ -281,7 +315,12 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
    * delivery that succeeds means the store is back: the pass ends there (`healed`) and the rest
    * goes in batches again rather than one insert per message.
    */
-  async function isolationPass(queue: Queue, suspects: Pending[], evidence: boolean, afterOutage: boolean): Promise<{ left: Pending[]; succeeded: boolean; allFailed: boolean; healed: boolean }> {
+  async function isolationPass(
+    queue: Queue,
+    suspects: Pending[],
+    evidence: boolean,
+    afterOutage: boolean,
+  ): Promise<{ left: Pending[]; succeeded: boolean; allFailed: boolean; healed: boolean }> {
     let succeeded = false;
     let probeFailed = false;
     const failing: Pending[] = [];
@@ -295,7 +334,8 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       if (outcome === 'wait') waiting.push(m);
       else if (outcome) succeeded = true;
       else failing.push(m);
-      if (afterOutage && tried === 1 && succeeded) return { left: suspects.slice(1), succeeded, allFailed: false, healed: true };
+      if (afterOutage && tried === 1 && succeeded)
+        return { left: suspects.slice(1), succeeded, allFailed: false, healed: true };
     }
     if (!succeeded && failing.length === 1 && !queue.stopped) {
       const suspected = new Set(suspects);
@@ -391,7 +431,16 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
       // Kept until acknowledged (each file removed on ack), so a crash meanwhile loses none.
       queue.spool = createSpool(legacy);
       for (const kept of queue.spool.all()) {
-        queue.messages.push({ id: kept.id, subject: kept.subject, data: kept.data, deliveryCount: 2, seq: 0, failures: 0, strikes: 0, lastError: '' });
+        queue.messages.push({
+          id: kept.id,
+          subject: kept.subject,
+          data: kept.data,
+          deliveryCount: 2,
+          seq: 0,
+          failures: 0,
+          strikes: 0,
+          lastError: '',
+        });
       }
     }
     if (!store) return;
@@ -400,7 +449,16 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     store.log.replay(checkpoint.through, (record) => {
       if (acked.has(record.seq) || !subjectMatches(subject, record.subject)) return;
       // Delivered before, maybe written already: the consumer checks (the olap writer does).
-      queue.messages.push({ id: record.id, subject: record.subject, data: record.data, deliveryCount: 2, seq: record.seq, failures: 0, strikes: 0, lastError: '' });
+      queue.messages.push({
+        id: record.id,
+        subject: record.subject,
+        data: record.data,
+        deliveryCount: 2,
+        seq: record.seq,
+        failures: 0,
+        strikes: 0,
+        lastError: '',
+      });
     });
     // Replay read every record written so far, some maybe not yet dispatched: those are not queued twice.
     queue.replayedThrough = Math.max(checkpoint.through, store.log.lastSeq());
@@ -456,12 +514,28 @@ export function createMemoryBus(options: MemoryBusOptions): Bus {
     async consume(consumerOptions) {
       if (queues.has(consumerOptions.durable)) throw new Error(`consumer ${consumerOptions.durable} exists already`);
       const queue: Queue = {
-        options: consumerOptions, messages: [], wake: undefined, busy: false, stopped: false,
-        lastBatchAt: 0, hurry: false, halt: new AbortController(), cutBackOff: undefined, failedInARow: 0, done: Promise.resolve(),
-        ackedAhead: new Set(), replayedThrough: dispatchedSeq, dirty: false, spool: undefined,
+        options: consumerOptions,
+        messages: [],
+        wake: undefined,
+        busy: false,
+        stopped: false,
+        lastBatchAt: 0,
+        hurry: false,
+        halt: new AbortController(),
+        cutBackOff: undefined,
+        failedInARow: 0,
+        done: Promise.resolve(),
+        ackedAhead: new Set(),
+        replayedThrough: dispatchedSeq,
+        dirty: false,
+        spool: undefined,
       };
       restore(queue);
-      if (queue.messages.length > 0) log.info({ durable: consumerOptions.durable, messages: queue.messages.length }, 'delivering again what was not acknowledged before the restart');
+      if (queue.messages.length > 0)
+        log.info(
+          { durable: consumerOptions.durable, messages: queue.messages.length },
+          'delivering again what was not acknowledged before the restart',
+        );
       queues.set(consumerOptions.durable, queue);
       metrics?.inc('bus_messages_parked_total', { consumer: consumerOptions.durable }, 0);
       queue.done = run(queue);

@@ -112,7 +112,11 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     };
     try {
       await jsm.consumers.info(stream, durable);
-      await jsm.consumers.update(stream, durable, { filter_subject: config.filter_subject, ack_wait: config.ack_wait, max_ack_pending: config.max_ack_pending });
+      await jsm.consumers.update(stream, durable, {
+        filter_subject: config.filter_subject,
+        ack_wait: config.ack_wait,
+        max_ack_pending: config.max_ack_pending,
+      });
     } catch (err) {
       if (!isNotFound(err)) throw err;
       try {
@@ -162,7 +166,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         id: m.headers?.get('Nats-Msg-Id') || `${m.info.stream}:${m.seq}`,
         subject: relative(m.subject),
         data: m.data,
-        deliveryCount: seenBefore || Date.now() < suspectUntil ? Math.max(2, m.info.deliveryCount) : m.info.deliveryCount,
+        deliveryCount:
+          seenBefore || Date.now() < suspectUntil ? Math.max(2, m.info.deliveryCount) : m.info.deliveryCount,
       });
       /** Messages this consumer handled successfully: poison fails while others succeed, an outage fails them all. */
       let successes = 0;
@@ -291,12 +296,18 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
               // Still ours: the ack wait starts again now, and the next round adds what comes.
               for (const m of jsMessages) m.working();
               held = jsMessages;
-              log.debug({ durable: name, held: held.length, reason: err.message }, 'holding a batch for more of its messages');
+              log.debug(
+                { durable: name, held: held.length, reason: err.message },
+                'holding a batch for more of its messages',
+              );
               continue;
             }
             const isolate = jsMessages.some((m) => m.info.deliveryCount >= ISOLATE_AFTER_FAILURES);
             if (isolate) {
-              log.warn({ err, durable: name, size: jsMessages.length }, 'batch keeps failing: handling its messages one at a time');
+              log.warn(
+                { err, durable: name, size: jsMessages.length },
+                'batch keeps failing: handling its messages one at a time',
+              );
               if (await oneByOne(jsMessages, failures + 1, err)) {
                 failures = 0;
                 continue;

@@ -49,35 +49,37 @@ export interface OlapWriterOptions {
  * or escapes that do not parse, values out of their type's range, constraints. An unreachable
  * server, a missing or read-only table, memory or part limits heal with time and are not here.
  */
-const DATA_ERROR_CODES = new Set([
-  6, // CANNOT_PARSE_TEXT
-  25, // CANNOT_PARSE_ESCAPE_SEQUENCE (a lone UTF-16 surrogate in JSON)
-  26, // CANNOT_PARSE_QUOTED_STRING
-  27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED (1.5 or 1e308 for an integer column)
-  38, // CANNOT_PARSE_DATE
-  41, // CANNOT_PARSE_DATETIME
-  53, // TYPE_MISMATCH
-  69, // ARGUMENT_OUT_OF_BOUND
-  70, // CANNOT_CONVERT_TYPE
-  72, // CANNOT_PARSE_NUMBER (a negative number for an unsigned column)
-  117, // INCORRECT_DATA
-  128, // TOO_LARGE_ARRAY_SIZE
-  130, // CANNOT_READ_ARRAY_FROM_TEXT
-  131, // TOO_LARGE_STRING_SIZE
-  321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
-  349, // CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN
-  376, // CANNOT_PARSE_UUID
-  395, // FUNCTION_THROW_IF_VALUE_IS_NON_ZERO
-  407, // DECIMAL_OVERFLOW
-  441, // CANNOT_PARSE_DOMAIN_VALUE_FROM_STRING
-  467, // CANNOT_PARSE_BOOL
-  469, // VIOLATED_CONSTRAINT
-  563, // CANNOT_READ_MAP_FROM_TEXT
-  632, // UNEXPECTED_DATA_AFTER_PARSED_VALUE
-  675, // CANNOT_PARSE_IPV4
-  676, // CANNOT_PARSE_IPV6
-  691, // UNKNOWN_ELEMENT_OF_ENUM
-].map(String));
+const DATA_ERROR_CODES = new Set(
+  [
+    6, // CANNOT_PARSE_TEXT
+    25, // CANNOT_PARSE_ESCAPE_SEQUENCE (a lone UTF-16 surrogate in JSON)
+    26, // CANNOT_PARSE_QUOTED_STRING
+    27, // CANNOT_PARSE_INPUT_ASSERTION_FAILED (1.5 or 1e308 for an integer column)
+    38, // CANNOT_PARSE_DATE
+    41, // CANNOT_PARSE_DATETIME
+    53, // TYPE_MISMATCH
+    69, // ARGUMENT_OUT_OF_BOUND
+    70, // CANNOT_CONVERT_TYPE
+    72, // CANNOT_PARSE_NUMBER (a negative number for an unsigned column)
+    117, // INCORRECT_DATA
+    128, // TOO_LARGE_ARRAY_SIZE
+    130, // CANNOT_READ_ARRAY_FROM_TEXT
+    131, // TOO_LARGE_STRING_SIZE
+    321, // VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE
+    349, // CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN
+    376, // CANNOT_PARSE_UUID
+    395, // FUNCTION_THROW_IF_VALUE_IS_NON_ZERO
+    407, // DECIMAL_OVERFLOW
+    441, // CANNOT_PARSE_DOMAIN_VALUE_FROM_STRING
+    467, // CANNOT_PARSE_BOOL
+    469, // VIOLATED_CONSTRAINT
+    563, // CANNOT_READ_MAP_FROM_TEXT
+    632, // UNEXPECTED_DATA_AFTER_PARSED_VALUE
+    675, // CANNOT_PARSE_IPV4
+    676, // CANNOT_PARSE_IPV6
+    691, // UNKNOWN_ELEMENT_OF_ENUM
+  ].map(String),
+);
 
 function isDataError(err: unknown): boolean {
   // The server's errors and chDB's are both ClickHouseErrors with the numeric code as a string.
@@ -109,7 +111,10 @@ function malformedColumn(row: EventRow): string | undefined {
 }
 
 /** ClickHouse's reason, on one line and short enough for a dead-letter header. */
-const reasonOf = (err: unknown) => String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 300);
+const reasonOf = (err: unknown) =>
+  String((err as Error)?.message ?? err)
+    .replace(/\s+/g, ' ')
+    .slice(0, 300);
 
 /** An event and the route that makes its row (several event types may share a table). */
 interface Routed {
@@ -187,7 +192,9 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
   const waiting = new Map<string, { since: number; over: boolean }>();
   const tables = [...new Set(Object.values(routes).map((route) => route.table))];
   metrics.define('events_written_total', 'counter', 'Events inserted into ClickHouse', { labels: { table: tables } });
-  metrics.define('events_dead_lettered_total', 'counter', 'Events that could never be written', { labels: { reason: DEAD_LETTER_REASONS } });
+  metrics.define('events_dead_lettered_total', 'counter', 'Events that could never be written', {
+    labels: { reason: DEAD_LETTER_REASONS },
+  });
   const lag = metrics.histogram('event_write_lag_seconds', 'From an event at the edge to its row in ClickHouse', {
     labels: { table: tables },
     buckets: LAG_BUCKETS,
@@ -195,7 +202,13 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
   const lagOf = new Map(tables.map((table) => [table, lag.bind({ table })]));
 
   /** Parks one event of a message, alone, with the reason. */
-  async function deadLetterEvent(message: BusMessage, event: unknown, eventKey: string, reason: string, label: string): Promise<void> {
+  async function deadLetterEvent(
+    message: BusMessage,
+    event: unknown,
+    eventKey: string,
+    reason: string,
+    label: string,
+  ): Promise<void> {
     await bus.deadLetter(messageOfEvent(message, event, eventKey), reason);
     metrics.inc('events_dead_lettered_total', { reason: label });
   }
@@ -215,7 +228,10 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
         continue;
       }
       if (batch.invalid.length > 0) {
-        log.error({ id: message.id, invalid: batch.invalid.length, reason: batch.invalid[0]?.reason }, 'invalid events dead-lettered');
+        log.error(
+          { id: message.id, invalid: batch.invalid.length, reason: batch.invalid[0]?.reason },
+          'invalid events dead-lettered',
+        );
         for (const [i, { event, reason }] of batch.invalid.entries()) {
           await deadLetterEvent(message, event, `invalid-${i}`, `invalid event: ${reason.slice(0, 300)}`, 'invalid');
         }
@@ -226,7 +242,10 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
   }
 
   /** `seen` spans the whole batch: one event twice in it (a message the stream took again after a crash of its server, delivered together with the first copy) is written once. */
-  function groupByTable(decoded: { message: BusMessage; events: EventEnvelope[] }[], seen: Set<string>): Map<string, TableGroup> {
+  function groupByTable(
+    decoded: { message: BusMessage; events: EventEnvelope[] }[],
+    seen: Set<string>,
+  ): Map<string, TableGroup> {
     const byTable = new Map<string, TableGroup>();
     for (const { message, events } of decoded) {
       for (const event of events) {
@@ -268,7 +287,14 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
    * server away) is thrown for the bus to retry: what went in before stays, and the redelivery
    * check leaves it out next time.
    */
-  async function insertOrSplit(table: string, routed: Routed[], rows: EventRow[], wholeToken: string, token: string, trustHints: boolean): Promise<number> {
+  async function insertOrSplit(
+    table: string,
+    routed: Routed[],
+    rows: EventRow[],
+    wholeToken: string,
+    token: string,
+    trustHints: boolean,
+  ): Promise<number> {
     try {
       await sink.insert(table, rows, token);
       return rows.length;
@@ -276,11 +302,20 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
       if (!isDataError(err)) throw err;
       if (rows.length === 1) {
         const { event, message } = routed[0]!;
-        await deadLetterEvent(message, event, event.eventId, `ClickHouse refused the row for ${table}: ${reasonOf(err)}`, 'refused');
+        await deadLetterEvent(
+          message,
+          event,
+          event.eventId,
+          `ClickHouse refused the row for ${table}: ${reasonOf(err)}`,
+          'refused',
+        );
         return 0;
       }
       if (token === wholeToken) {
-        log.warn({ table, rows: rows.length, reason: reasonOf(err) }, 'ClickHouse refused an insert for its data: splitting it to find the bad rows');
+        log.warn(
+          { table, rows: rows.length, reason: reasonOf(err) },
+          'ClickHouse refused an insert for its data: splitting it to find the bad rows',
+        );
       }
       const part = (keep: (i: number) => boolean, hints: boolean) => {
         const r: Routed[] = [];
@@ -349,8 +384,10 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
     if (wait.over) return false;
     if (now - wait.since < groupWaitMs) return true;
     wait.over = true;
-    log.warn({ group: key, messages: group.messageIds.length, missing, waitedMs: now - wait.since },
-      'the rest of a redelivered insert group never came: its messages here are written from the table lookup (if its insert was cut, its rollups may miss them)');
+    log.warn(
+      { group: key, messages: group.messageIds.length, missing, waitedMs: now - wait.since },
+      'the rest of a redelivered insert group never came: its messages here are written from the table lookup (if its insert was cut, its rollups may miss them)',
+    );
     return false;
   }
 
@@ -387,7 +424,11 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
         }
       }
       if (waitFor > 0) throw new WaitForMore(`${waitFor} messages of redelivered insert groups are not here yet`);
-      if (replayed.size > 0) log.info({ groups: groups.length, messages: replayed.size }, 'inserting redelivered groups again under their tokens');
+      if (replayed.size > 0)
+        log.info(
+          { groups: groups.length, messages: replayed.size },
+          'inserting redelivered groups again under their tokens',
+        );
       rest = messages.filter((m) => !replayed.has(m.id));
     }
     if (rest.length > 0) groups.push({ messages: rest });
@@ -402,15 +443,22 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
     const pending = new Map<string, Routed[]>();
     for (const [table, events] of byTable) {
       const { leftOut } = group;
-      pending.set(table, leftOut
-        ? events.fresh.concat(events.redelivered).filter((r) => !leftOut.has(r.event.eventId))
-        : events.fresh.concat(await notYetWritten(table, events.redelivered)));
+      pending.set(
+        table,
+        leftOut
+          ? events.fresh.concat(events.redelivered).filter((r) => !leftOut.has(r.event.eventId))
+          : events.fresh.concat(await notYetWritten(table, events.redelivered)),
+      );
     }
     return pending;
   }
 
   /** Records a new group before its inserts, with the redelivered events it leaves out as written. */
-  async function record(group: InsertGroup, byTable: Map<string, TableGroup>, pending: Map<string, Routed[]>): Promise<void> {
+  async function record(
+    group: InsertGroup,
+    byTable: Map<string, TableGroup>,
+    pending: Map<string, Routed[]>,
+  ): Promise<void> {
     const leftOut: string[] = [];
     for (const [table, events] of byTable) {
       if (events.redelivered.length === 0) continue;
@@ -448,7 +496,13 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
     const seen = new Set<string>();
     for (const group of groups) {
       const ids = new Set(group.messages.map((m) => m.id));
-      await writeGroup(group, groupByTable(decoded.filter((d) => ids.has(d.message.id)), seen));
+      await writeGroup(
+        group,
+        groupByTable(
+          decoded.filter((d) => ids.has(d.message.id)),
+          seen,
+        ),
+      );
     }
   };
 }

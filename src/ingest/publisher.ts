@@ -77,22 +77,39 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
   metrics.define('events_accepted_total', 'counter', 'Events recorded at the edge', { labels: { type: EVENT_TYPES } });
   metrics.define('events_published_total', 'counter', 'Events held durably by the bus');
   metrics.define('event_publish_retries_total', 'counter', 'Batches the bus refused and that are retried');
-  metrics.define('events_spooled_total', 'counter', 'Events written to the disk spool while the bus could not take them');
-  metrics.define('events_dropped_total', 'counter', 'Events lost (recorded after close, or no spool at a failed shutdown)', { labels: { reason: ['closed', 'shutdown'] } });
+  metrics.define(
+    'events_spooled_total',
+    'counter',
+    'Events written to the disk spool while the bus could not take them',
+  );
+  metrics.define(
+    'events_dropped_total',
+    'counter',
+    'Events lost (recorded after close, or no spool at a failed shutdown)',
+    { labels: { reason: ['closed', 'shutdown'] } },
+  );
   // How long the bus takes to hold a batch: with the batch delay and the loop's lateness, what a
   // crash of this process can lose (JetStream's round trip; the embedded log's write).
   const publishTime = createHistogram();
-  metrics.define('event_publish_delay_seconds', 'gauge', 'Time the bus took to hold a batch, since the previous scrape: p99 and max', {
-    labels: { quantile: ['0.99', '1'] },
-    collect: () => {
-      const points = publishTime.count === 0 ? [] : [
-        { labels: { quantile: '0.99' }, value: publishTime.percentile(99) / 1e9 },
-        { labels: { quantile: '1' }, value: publishTime.max / 1e9 },
-      ];
-      publishTime.reset();
-      return points;
+  metrics.define(
+    'event_publish_delay_seconds',
+    'gauge',
+    'Time the bus took to hold a batch, since the previous scrape: p99 and max',
+    {
+      labels: { quantile: ['0.99', '1'] },
+      collect: () => {
+        const points =
+          publishTime.count === 0
+            ? []
+            : [
+                { labels: { quantile: '0.99' }, value: publishTime.percentile(99) / 1e9 },
+                { labels: { quantile: '1' }, value: publishTime.max / 1e9 },
+              ];
+        publishTime.reset();
+        return points;
+      },
     },
-  });
+  );
 
   const acceptedByType = new Map<string, { inc(by?: number): void }>();
   const countAccepted = (type: string) => {
@@ -165,44 +182,47 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
     batch.sending = true;
     inFlight++;
     const sentAt = process.hrtime.bigint();
-    bus.publish(batch.subject, batch.data, batch.id).then(
-      () => {
-        publishTime.record(Math.max(1, Number(process.hrtime.bigint() - sentAt)));
-        // Near the front: it was among the oldest unsent when it left. Gone from the outbox only
-        // when close spooled it, having waited for it in vain.
-        const at = outbox.indexOf(batch);
-        if (at >= 0) {
-          outbox.splice(at, 1);
-          queued -= batch.count;
-          queuedBytes -= batch.data.byteLength;
-        }
-        accepted(batch.count);
-      },
-      (err: unknown) => {
-        batch.sending = false;
-        refused(err);
-      },
-    ).finally(() => {
-      inFlight--;
-      pump();
-      wakeWaiters();
-    });
+    bus
+      .publish(batch.subject, batch.data, batch.id)
+      .then(
+        () => {
+          publishTime.record(Math.max(1, Number(process.hrtime.bigint() - sentAt)));
+          // Near the front: it was among the oldest unsent when it left. Gone from the outbox only
+          // when close spooled it, having waited for it in vain.
+          const at = outbox.indexOf(batch);
+          if (at >= 0) {
+            outbox.splice(at, 1);
+            queued -= batch.count;
+            queuedBytes -= batch.data.byteLength;
+          }
+          accepted(batch.count);
+        },
+        (err: unknown) => {
+          batch.sending = false;
+          refused(err);
+        },
+      )
+      .finally(() => {
+        inFlight--;
+        pump();
+        wakeWaiters();
+      });
   }
 
   /** The spool's oldest batch (outage overflow, earlier runs), once memory has nothing to send. */
   function sendSpooled(batch: SpooledBatch): void {
     spoolSending = true;
-    bus.publish(batch.subject, batch.data, batch.id).then(
-      () => {
+    bus
+      .publish(batch.subject, batch.data, batch.id)
+      .then(() => {
         spool!.remove(batch.id);
         accepted(batch.count);
-      },
-      refused,
-    ).finally(() => {
-      spoolSending = false;
-      pump();
-      wakeWaiters();
-    });
+      }, refused)
+      .finally(() => {
+        spoolSending = false;
+        pump();
+        wakeWaiters();
+      });
   }
 
   /** Sends the oldest unsent batches, up to MAX_IN_FLIGHT at once. */
@@ -220,7 +240,10 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
   /** Until a send under way ends, or the deadline. */
   async function settling(deadline: number): Promise<void> {
     const wait = new AbortController();
-    await Promise.race([new Promise<void>((resolve) => settled.push(resolve)), sleep(Math.max(1, deadline - Date.now()), wait.signal)]);
+    await Promise.race([
+      new Promise<void>((resolve) => settled.push(resolve)),
+      sleep(Math.max(1, deadline - Date.now()), wait.signal),
+    ]);
     wait.abort();
   }
 

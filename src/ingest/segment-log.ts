@@ -121,7 +121,8 @@ export function openSegmentLog(options: SegmentLogOptions): SegmentLog {
   const log = options.log.child({ module: 'segment-log' });
   fs.mkdirSync(dir, { recursive: true });
 
-  const segments: Segment[] = fs.readdirSync(dir)
+  const segments: Segment[] = fs
+    .readdirSync(dir)
     .filter((f) => /^\d{16}\.seg$/.test(f))
     .sort()
     .map((f) => ({ first: Number(f.slice(0, 16)), file: path.join(dir, f) }));
@@ -133,7 +134,10 @@ export function openSegmentLog(options: SegmentLogOptions): SegmentLog {
     const intact = parse(bytes, (record) => (last = record.seq));
     if (intact < bytes.length) {
       fs.truncateSync(segment.file, intact);
-      log.warn({ file: path.basename(segment.file), cut: bytes.length - intact }, 'cut a torn record at the end of a bus log segment');
+      log.warn(
+        { file: path.basename(segment.file), cut: bytes.length - intact },
+        'cut a torn record at the end of a bus log segment',
+      );
     }
   }
   let nextSeq = Math.max(last + 1, segments.at(-1)?.first ?? 1, options.minNextSeq ?? 1);
@@ -176,7 +180,7 @@ export function openSegmentLog(options: SegmentLogOptions): SegmentLog {
    * Only the fdatasync, which may take milliseconds, runs off the event loop.
    */
   function writeAll(fd: number, bytes: Buffer): void {
-    for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+    for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
   }
 
   async function flush(): Promise<void> {
@@ -245,16 +249,17 @@ export function openSegmentLog(options: SegmentLogOptions): SegmentLog {
     return bytes;
   }
 
-  const syncTimer = fsyncIntervalMs > 0
-    ? setInterval(() => {
-      if (!unsynced || syncing || !active) return;
-      unsynced = false;
-      const file = active.file;
-      syncing = datasync(active.fd)
-        .catch((err) => log.error({ err, file }, 'could not sync the bus log'))
-        .finally(() => (syncing = undefined));
-    }, fsyncIntervalMs)
-    : undefined;
+  const syncTimer =
+    fsyncIntervalMs > 0
+      ? setInterval(() => {
+          if (!unsynced || syncing || !active) return;
+          unsynced = false;
+          const file = active.file;
+          syncing = datasync(active.fd)
+            .catch((err) => log.error({ err, file }, 'could not sync the bus log'))
+            .finally(() => (syncing = undefined));
+        }, fsyncIntervalMs)
+      : undefined;
   syncTimer?.unref();
 
   active = openActive();

@@ -28,14 +28,24 @@ export function createSpool(dir: string): Spool {
   fs.mkdirSync(dir, { recursive: true });
   // Leftovers of a write interrupted by a crash.
   for (const f of fs.readdirSync(dir)) if (f.endsWith('.tmp')) fs.rmSync(path.join(dir, f), { force: true });
-  const nameOf = (b: Omit<SpooledBatch, 'data'>) => `${b.id}~${b.count}~${Buffer.from(b.subject).toString('base64url')}${SUFFIX}`;
-  const list = () => fs.readdirSync(dir).filter((f) => f.endsWith(SUFFIX)).sort();
+  const nameOf = (b: Omit<SpooledBatch, 'data'>) =>
+    `${b.id}~${b.count}~${Buffer.from(b.subject).toString('base64url')}${SUFFIX}`;
+  const list = () =>
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(SUFFIX))
+      .sort();
   // The spool is empty nearly always, and the publisher asks after every batch it sent: an empty
   // spool answers from memory instead of listing the folder (one owner per folder).
   let files = list().length;
   const read = (name: string): SpooledBatch => {
     const [id, count, subject] = name.slice(0, -SUFFIX.length).split('~');
-    return { id: id!, count: Number(count), subject: Buffer.from(subject!, 'base64url').toString(), data: fs.readFileSync(path.join(dir, name)) };
+    return {
+      id: id!,
+      count: Number(count),
+      subject: Buffer.from(subject!, 'base64url').toString(),
+      data: fs.readFileSync(path.join(dir, name)),
+    };
   };
 
   return {

@@ -6,7 +6,8 @@ import type { EventEnvelope } from './envelope.js';
 
 export const linkKey = (organizationId: number, id: number) => `${organizationId}:${id}`;
 
-export const text = (v: unknown, max = 200): string | null => (typeof v === 'string' && v !== '' ? v.slice(0, max) : null);
+export const text = (v: unknown, max = 200): string | null =>
+  typeof v === 'string' && v !== '' ? v.slice(0, max) : null;
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
 const numberOrNull = (v: unknown): number | null => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
@@ -17,19 +18,42 @@ export const positiveId = (v: unknown): number | null => {
   return n !== null && n > 0 ? n : null;
 };
 
-export function webhookEvent(e: { eventId: string; occurredAt: number; organizationId: number }, type: string, category: WebhookEvent['category'], data: Record<string, unknown>, eventId = e.eventId): WebhookEvent {
-  return { id: eventId, type, category, occurredAt: new Date(e.occurredAt).toISOString(), organizationId: e.organizationId, data };
+export function webhookEvent(
+  e: { eventId: string; occurredAt: number; organizationId: number },
+  type: string,
+  category: WebhookEvent['category'],
+  data: Record<string, unknown>,
+  eventId = e.eventId,
+): WebhookEvent {
+  return {
+    id: eventId,
+    type,
+    category,
+    occurredAt: new Date(e.occurredAt).toISOString(),
+    organizationId: e.organizationId,
+    data,
+  };
 }
 
 /** The link of a funnel or session event: urlId/campaignId (journey) or linkType/linkId (mobile). */
-export function linkOf(d: { readonly linkType?: unknown; readonly linkId?: unknown; readonly urlId?: unknown; readonly campaignId?: unknown }): { urlId: number | null; campaignId: number | null } {
+export function linkOf(d: {
+  readonly linkType?: unknown;
+  readonly linkId?: unknown;
+  readonly urlId?: unknown;
+  readonly campaignId?: unknown;
+}): { urlId: number | null; campaignId: number | null } {
   if (d.linkType === 'url') return { urlId: positiveId(d.linkId), campaignId: null };
   if (d.linkType === 'campaign') return { urlId: null, campaignId: positiveId(d.linkId) };
   return { urlId: positiveId(d.urlId), campaignId: positiveId(d.campaignId) };
 }
 
 /** An event as a webhook mapping reads it: the common fields and its data, each value unknown. */
-type LooseEvent = { eventId: string; occurredAt: number; organizationId: number; data: { readonly [field: string]: unknown } };
+type LooseEvent = {
+  eventId: string;
+  occurredAt: number;
+  organizationId: number;
+  data: { readonly [field: string]: unknown };
+};
 
 /** funnel.stage, and goal.completed for a completed goal. */
 export function funnelEvents(e: LooseEvent, funnel: 'mobile' | 'web'): WebhookEvent[] {
@@ -54,12 +78,18 @@ export function funnelEvents(e: LooseEvent, funnel: 'mobile' | 'web'): WebhookEv
     ...(typeof d.goalText === 'string' && d.goalText !== '' ? { goalText: text(d.goalText, 200) } : {}),
   };
   const events = [webhookEvent(e, 'funnel.stage', 'funnel', { ...common, stage, ...goal })];
-  if (stage === 'GOAL_COMPLETED') events.push(webhookEvent(e, 'goal.completed', 'goal', { ...common, ...goal }, derivedEventId(e.eventId, 'goal.completed')));
+  if (stage === 'GOAL_COMPLETED')
+    events.push(
+      webhookEvent(e, 'goal.completed', 'goal', { ...common, ...goal }, derivedEventId(e.eventId, 'goal.completed')),
+    );
   return events;
 }
 
 /** Clicked links whose names a batch needs (only for organizations that receive clicks). */
-export function clickedLinks(events: EventEnvelope[], wantsClicks: (organizationId: number) => boolean): { url: [number, number][]; campaign: [number, number][] } {
+export function clickedLinks(
+  events: EventEnvelope[],
+  wantsClicks: (organizationId: number) => boolean,
+): { url: [number, number][]; campaign: [number, number][] } {
   const out = { url: [] as [number, number][], campaign: [] as [number, number][] };
   for (const e of events) {
     if (e.type !== 'click' || e.data.bot === true || !wantsClicks(e.organizationId)) continue;

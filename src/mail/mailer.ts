@@ -30,9 +30,20 @@ function maskAddress(address: string): string {
   return at < 1 ? '***' : `${address.slice(0, 1)}***${address.slice(at)}`;
 }
 
-export function createMailer(options: { smtpUrl: string | undefined; from: string; outboxDir: string; log: Logger }): Mailer {
+export function createMailer(options: {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  log: Logger;
+}): Mailer {
   const log = options.log.child({ module: 'mailer' });
-  const envelope = (m: MailMessage) => ({ from: options.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+  const envelope = (m: MailMessage) => ({
+    from: options.from,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    html: m.html,
+  });
 
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
@@ -67,7 +78,10 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
         await rm(temp, { force: true });
         throw err;
       }
-      log.info({ to: maskAddress(message.to), subject: message.subject, file, link: message.link }, 'mail written to the outbox');
+      log.info(
+        { to: maskAddress(message.to), subject: message.subject, file, link: message.link },
+        'mail written to the outbox',
+      );
     },
     async close() {
       composer.close();

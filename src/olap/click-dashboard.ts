@@ -4,7 +4,15 @@
 // links (organization-wide) and the previous period's total for the comparison.
 import type { ClickHouseClient } from './clickhouse.js';
 import { clickRollupFor } from './click-rollup.js';
-import { BUCKET_WINDOW, type ClickStats, queryDimensions, rollupParts, statsOf, topOf, type TopItem } from './click-stats.js';
+import {
+  BUCKET_WINDOW,
+  type ClickStats,
+  queryDimensions,
+  rollupParts,
+  statsOf,
+  topOf,
+  type TopItem,
+} from './click-stats.js';
 import { periodParams, type StatsPeriod } from './stats-period.js';
 
 export interface DashboardScope {
@@ -27,7 +35,11 @@ const TOP_LINKS = 10;
 
 export function createClickDashboard(client: ClickHouseClient) {
   return {
-    async forScope(scope: DashboardScope, period: StatsPeriod, previous: { utcStart: Date; utcEnd: Date }): Promise<ClickDashboard> {
+    async forScope(
+      scope: DashboardScope,
+      period: StatsPeriod,
+      previous: { utcStart: Date; utcEnd: Date },
+    ): Promise<ClickDashboard> {
       const range = scope.link
         ? 'organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}'
         : 'organization_id = {org:UInt64}';

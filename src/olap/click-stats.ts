@@ -82,8 +82,11 @@ export function rollupParts(range: string, rollup: ClickRollup): string[] {
  * times. grouping(x) is 0 on the rows of a set that groups by x.
  */
 function customIdPart(range: string): string {
-  const sets = [['day', 'toDate(ts, {tz:String})'], ['hour', 'toHour(ts, {tz:String})'],
-    ...Object.entries(DIMENSIONS).map(([dim, column]) => [dim, column] as const)] as const;
+  const sets = [
+    ['day', 'toDate(ts, {tz:String})'],
+    ['hour', 'toHour(ts, {tz:String})'],
+    ...Object.entries(DIMENSIONS).map(([dim, column]) => [dim, column] as const),
+  ] as const;
   return `SELECT pair.1 AS dim, name, pair.2 AS c FROM (
       SELECT multiIf(${sets.map(([dim]) => `grouping(g_${dim}) = 0, '${dim}'`).join(', ')}, '') AS grouped,
         multiIf(${sets.map(([dim]) => `grouped = '${dim}', g_${dim}`).join(', ')}, '') AS name,
@@ -95,7 +98,11 @@ function customIdPart(range: string): string {
 }
 
 /** Rows of a UNION ALL of (dim, name, c) as counts per dimension and name. */
-export async function queryDimensions(client: ClickHouseClient, parts: string[], params: Record<string, unknown>): Promise<Map<string, Map<string, number>>> {
+export async function queryDimensions(
+  client: ClickHouseClient,
+  parts: string[],
+  params: Record<string, unknown>,
+): Promise<Map<string, Map<string, number>>> {
   const result = await client.query({
     query: parts.map((p) => `(${p})`).join('\nUNION ALL\n'),
     query_params: params,
@@ -114,7 +121,12 @@ export async function queryDimensions(client: ClickHouseClient, parts: string[],
 }
 
 /** The names of one dimension, most clicks first, with their share of `total`. */
-export function topOf(counts: Map<string, number> | undefined, total: number, rename: (name: string) => string = (n) => n, limit = TOP_LIMIT): TopItem[] {
+export function topOf(
+  counts: Map<string, number> | undefined,
+  total: number,
+  rename: (name: string) => string = (n) => n,
+  limit = TOP_LIMIT,
+): TopItem[] {
   return [...(counts ?? new Map<string, number>())]
     .map(([name, count]) => ({ name: rename(name), count, percentage: percent(count, total) }))
     .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
@@ -126,14 +138,18 @@ export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPe
   const days = byDim.get('day') ?? new Map<string, number>();
   const total = [...days.values()].reduce((a, b) => a + b, 0);
   const hours = byDim.get('hour') ?? new Map<string, number>();
-  const top = (dim: string, rename: (name: string) => string, limit = TOP_LIMIT) => topOf(byDim.get(dim), total, rename, limit);
+  const top = (dim: string, rename: (name: string) => string, limit = TOP_LIMIT) =>
+    topOf(byDim.get(dim), total, rename, limit);
   const devices = byDim.get('device') ?? new Map<string, number>();
   const visitorDays = byDim.get('visitors-day') ?? new Map<string, number>();
   return {
     total,
     daily: period.days.map((date) => ({ date, count: days.get(date) ?? 0, visitors: visitorDays.get(date) ?? 0 })),
     uniqueVisitors: [...visitorDays.values()].reduce((a, b) => a + b, 0),
-    hourly: Array.from({ length: 24 }, (_, h) => ({ hour: `${String(h).padStart(2, '0')}:00`, count: hours.get(String(h)) ?? 0 })),
+    hourly: Array.from({ length: 24 }, (_, h) => ({
+      hour: `${String(h).padStart(2, '0')}:00`,
+      count: hours.get(String(h)) ?? 0,
+    })),
     countries: top('country', (n) => n || 'Unknown'),
     browsers: top('browser', (n) => n || 'Unknown'),
     operatingSystems: top('os', (n) => n || 'Unknown'),
@@ -153,9 +169,7 @@ export function createClickStats(client: ClickHouseClient) {
     async forLink(input: LinkPeriod & { customId?: string | undefined }): Promise<ClickStats> {
       const range = `organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}`;
       const parts =
-        input.customId === undefined
-          ? rollupParts(range, clickRollupFor(input.period))
-          : [customIdPart(range)];
+        input.customId === undefined ? rollupParts(range, clickRollupFor(input.period)) : [customIdPart(range)];
       if (input.linkType === 'campaign') {
         // Clicks per cid: the whole UTC days of the period from the daily rollup, the partial days
         // at its ends from the 15-minute one (utcDaySplit).
@@ -169,7 +183,11 @@ export function createClickStats(client: ClickHouseClient) {
               AND (bucket < {daysFrom:DateTime('UTC')} OR bucket >= {daysTo:DateTime('UTC')}) ${oneCid})
           GROUP BY name ORDER BY c DESC, name LIMIT ${CUSTOM_ID_LIMIT}`);
       }
-      const byDim = await queryDimensions(client, parts, { ...linkPeriodParams(input), ...utcDaySplit(input.period), cid: input.customId ?? '' });
+      const byDim = await queryDimensions(client, parts, {
+        ...linkPeriodParams(input),
+        ...utcDaySplit(input.period),
+        cid: input.customId ?? '',
+      });
       return statsOf(byDim, input.period);
     },
   };

@@ -50,7 +50,12 @@ interface ChdbConnection {
 
 /** chDB's own insert of bytes, beside the client's calls. */
 interface ChdbRawInsert {
-  rawInsert(params: { table: string; values: Buffer; format: string; settings: Record<string, string | number> }): Promise<unknown>;
+  rawInsert(params: {
+    table: string;
+    values: Buffer;
+    format: string;
+    settings: Record<string, string | number>;
+  }): Promise<unknown>;
 }
 
 /**
@@ -70,7 +75,10 @@ function likeClientError(err: unknown): unknown {
  * at a time anyway; here they also go one at a time from this side, and after a failure a
  * throwaway query takes the leftovers before anything else runs.
  */
-function oneAtATime(connection: ChdbConnection, raw: ChdbRawInsert): ChdbConnection & { rawInsert: (insert: RawInsert) => Promise<void> } {
+function oneAtATime(
+  connection: ChdbConnection,
+  raw: ChdbRawInsert,
+): ChdbConnection & { rawInsert: (insert: RawInsert) => Promise<void> } {
   let last: Promise<unknown> = Promise.resolve();
   const takeLeftovers = () => connection.query({ query: 'SELECT 1', query_id: 'signpost-leftovers' }).catch(() => {});
   function inTurn<T>(call: () => Promise<T>): Promise<T> {
@@ -87,13 +95,19 @@ function oneAtATime(connection: ChdbConnection, raw: ChdbRawInsert): ChdbConnect
     insert: (params) => inTurn(() => connection.insert(params)),
     command: (params) => inTurn(() => connection.command(params)),
     exec: (params) => inTurn(() => connection.exec(params)),
-    rawInsert: (insert) => inTurn(async () => {
-      try {
-        await raw.rawInsert({ table: insert.table, values: insert.payload, format: insert.format, settings: insert.settings });
-      } catch (err) {
-        throw likeClientError(err);
-      }
-    }),
+    rawInsert: (insert) =>
+      inTurn(async () => {
+        try {
+          await raw.rawInsert({
+            table: insert.table,
+            values: insert.payload,
+            format: insert.format,
+            settings: insert.settings,
+          });
+        } catch (err) {
+          throw likeClientError(err);
+        }
+      }),
     close: () => last.then(() => connection.close()),
   };
 }

@@ -9,7 +9,6 @@ import { hourlyExact } from './click-rollup.js';
 import { percent } from './percent.js';
 import { periodParams, type StatsPeriod } from './stats-period.js';
 
-
 type Counts<K extends string> = Record<K, number>;
 
 export interface DeferredMatchDay {
@@ -49,13 +48,28 @@ export function createDeferredMatchStats(client: ClickHouseClient) {
         query_params: { org: input.organizationId, app: input.appId, ...periodParams(period) },
         format: 'JSONEachRow',
       });
-      const rows = await result.json<{ day: string; matched: number; match_type: string; failure_reason: string; decile: number; n: string }>();
+      const rows = await result.json<{
+        day: string;
+        matched: number;
+        match_type: string;
+        failure_reason: string;
+        decile: number;
+        n: string;
+      }>();
 
       // Every local day of the period, empty ones included.
-      const days = new Map<string, DeferredMatchDay>(period.days.map((date) => [
-        date,
-        { date, firstLaunches: 0, matched: 0, matchesByType: zero(MATCH_TYPES), missesByReason: zero([...MISS_REASONS, 'other']) },
-      ]));
+      const days = new Map<string, DeferredMatchDay>(
+        period.days.map((date) => [
+          date,
+          {
+            date,
+            firstLaunches: 0,
+            matched: 0,
+            matchesByType: zero(MATCH_TYPES),
+            missesByReason: zero([...MISS_REASONS, 'other']),
+          },
+        ]),
+      );
       const deciles = Array<number>(RANGES.length).fill(0);
       for (const r of rows) {
         const day = days.get(r.day);
@@ -68,7 +82,9 @@ export function createDeferredMatchStats(client: ClickHouseClient) {
           deciles[Number(r.decile)]! += n;
         } else {
           // A matched click whose link was deleted since, and rows from before reasons were stated.
-          const reason = (MISS_REASONS as readonly string[]).includes(r.failure_reason) ? (r.failure_reason as (typeof MISS_REASONS)[number]) : 'other';
+          const reason = (MISS_REASONS as readonly string[]).includes(r.failure_reason)
+            ? (r.failure_reason as (typeof MISS_REASONS)[number])
+            : 'other';
           day.missesByReason[reason] += n;
         }
       }
@@ -85,7 +101,11 @@ export function createDeferredMatchStats(client: ClickHouseClient) {
           const count = sum((d) => d.matchesByType[matchType]);
           return { matchType, count, percentage: percent(count, matched) };
         }),
-        confidenceDistribution: RANGES.map((range, i) => ({ range, count: deciles[i]!, percentage: percent(deciles[i]!, matched) })),
+        confidenceDistribution: RANGES.map((range, i) => ({
+          range,
+          count: deciles[i]!,
+          percentage: percent(deciles[i]!, matched),
+        })),
         missesByReason: [...MISS_REASONS, 'other' as const].map((reason) => {
           const count = sum((d) => d.missesByReason[reason]);
           return { reason, count, percentage: percent(count, misses) };

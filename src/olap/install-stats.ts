@@ -139,7 +139,12 @@ export function createInstallStats(client: ClickHouseClient) {
   }
 
   /** People's clicks of the scope in the period, on the filtered platform (by the visitor's OS). */
-  async function clicks(scope: InstallScope, platform: PlatformFilter, rollup: ClickRollup, params: Record<string, unknown>): Promise<number> {
+  async function clicks(
+    scope: InstallScope,
+    platform: PlatformFilter,
+    rollup: ClickRollup,
+    params: Record<string, unknown>,
+  ): Promise<number> {
     const links =
       scope.kind === 'app'
         ? `((link_type = 'url' AND link_id IN {urls:Array(UInt64)}) OR (link_type = 'campaign' AND link_id IN {campaigns:Array(UInt64)}))`
@@ -156,7 +161,6 @@ export function createInstallStats(client: ClickHouseClient) {
     return Number(row?.c ?? 0);
   }
 
-
   /**
    * Re-engagement, resolution quality and failure reasons from one pass over the scope's
    * resolution attempts (their rollup), where one query per figure read them four times: grouping
@@ -171,8 +175,9 @@ export function createInstallStats(client: ClickHouseClient) {
     params: Record<string, unknown>,
     rollup: DeepLinkRollup,
   ): Promise<ResolutionFigures> {
-    const [result, [users]] = await Promise.all([client.query({
-      query: `SELECT grouping(g_day) = 0 AS by_day, grouping(g_reason) = 0 AS by_reason, g_day, g_reason,
+    const [result, [users]] = await Promise.all([
+      client.query({
+        query: `SELECT grouping(g_day) = 0 AS by_day, grouping(g_reason) = 0 AS by_reason, g_day, g_reason,
                 sum(attempts) AS total, sumIf(attempts, matched = 1) AS ok,
                 sumIf(attempts, method = 'fingerprint') AS fp, sumIf(attempts, method = 'fingerprint' AND matched = 1) AS fp_ok,
                 sumIf(attempts, matched = 0) AS failed,
@@ -181,39 +186,61 @@ export function createInstallStats(client: ClickHouseClient) {
                 toString(toDate(bucket, {tz:String})) AS g_day, toString(failure_reason) AS g_reason
               FROM ${rollup.attempts} WHERE ${where}
               GROUP BY GROUPING SETS ((g_day), (g_reason), ())`,
-      query_params: params,
-      format: 'JSONEachRow',
-      // grouping() in the SQL standard's sense, whatever the server's default
-      clickhouse_settings: { force_grouping_standard_compatibility: 1 },
-    }), rows<{ n: string | number }>(
-      `SELECT uniqExact(user_key) AS n FROM deeplink_resolutions
+        query_params: params,
+        format: 'JSONEachRow',
+        // grouping() in the SQL standard's sense, whatever the server's default
+        clickhouse_settings: { force_grouping_standard_compatibility: 1 },
+      }),
+      rows<{ n: string | number }>(
+        `SELECT uniqExact(user_key) AS n FROM deeplink_resolutions
        WHERE ${rawWhere} AND reengagement = 1 AND matched = 1 AND user_key != ''`,
-      params,
-    )]);
-    type Row = Record<'total' | 'ok' | 'fp' | 'fp_ok' | 'failed' | 're_total' | 're_ok' | 're_ios' | 're_android', string | number> & {
+        params,
+      ),
+    ]);
+    type Row = Record<
+      'total' | 'ok' | 'fp' | 'fp_ok' | 'failed' | 're_total' | 're_ok' | 're_ios' | 're_android',
+      string | number
+    > & {
       by_day: boolean | number;
       by_reason: boolean | number;
       g_day: string;
       g_reason: string;
     };
     const figures: ResolutionFigures = {
-      attempts: 0, ok: 0, fingerprint: 0, fingerprintOk: 0,
+      attempts: 0,
+      ok: 0,
+      fingerprint: 0,
+      fingerprintOk: 0,
       reengagements: { total: 0, ok: 0, users: Number(users?.n ?? 0), ios: 0, android: 0 },
       reasons: [],
       reengagedOn: new Map(),
     };
     for (const r of await result.json<Row>()) {
       if (Number(r.by_day) === 1) {
-        if (Number(r.re_total) > 0) figures.reengagedOn.set(r.g_day, { total: Number(r.re_total), ok: Number(r.re_ok) });
+        if (Number(r.re_total) > 0)
+          figures.reengagedOn.set(r.g_day, { total: Number(r.re_total), ok: Number(r.re_ok) });
       } else if (Number(r.by_reason) === 1) {
         if (Number(r.failed) > 0) figures.reasons.push({ reason: r.g_reason, n: Number(r.failed) });
       } else {
-        Object.assign(figures, { attempts: Number(r.total), ok: Number(r.ok), fingerprint: Number(r.fp), fingerprintOk: Number(r.fp_ok) });
-        figures.reengagements = { ...figures.reengagements, total: Number(r.re_total), ok: Number(r.re_ok), ios: Number(r.re_ios), android: Number(r.re_android) };
+        Object.assign(figures, {
+          attempts: Number(r.total),
+          ok: Number(r.ok),
+          fingerprint: Number(r.fp),
+          fingerprintOk: Number(r.fp_ok),
+        });
+        figures.reengagements = {
+          ...figures.reengagements,
+          total: Number(r.re_total),
+          ok: Number(r.re_ok),
+          ios: Number(r.re_ios),
+          android: Number(r.re_android),
+        };
       }
     }
     // The twenty most frequent reasons, ties by name in ClickHouse's (byte) order.
-    figures.reasons = figures.reasons.sort((a, b) => b.n - a.n || Buffer.compare(Buffer.from(a.reason), Buffer.from(b.reason))).slice(0, REASON_LIMIT);
+    figures.reasons = figures.reasons
+      .sort((a, b) => b.n - a.n || Buffer.compare(Buffer.from(a.reason), Buffer.from(b.reason)))
+      .slice(0, REASON_LIMIT);
     return figures;
   }
 
@@ -250,7 +277,15 @@ export function createInstallStats(client: ClickHouseClient) {
            WHERE ${bucketWhere} GROUP BY day, platform, country, match_type`,
           params,
         ),
-        rows<{ at: string; platform: string; country: string; match_type: string; confidence: number; link_type: string; link_id: string }>(
+        rows<{
+          at: string;
+          platform: string;
+          country: string;
+          match_type: string;
+          confidence: number;
+          link_type: string;
+          link_id: string;
+        }>(
           `SELECT toString(ts) AS at, platform, country, match_type, confidence, toString(link_type) AS link_type, link_id FROM app_installs
            WHERE ${where} ORDER BY ts DESC, event_id DESC LIMIT ${RECENT_LIMIT}`,
           params,
@@ -338,7 +373,11 @@ export function createInstallStats(client: ClickHouseClient) {
           successfulReengagements: reeng.ok,
           successRate: percent(reeng.ok, reeng.total),
           uniqueReengagedUsers: reeng.users,
-          platformDistribution: { ios: reeng.ios, android: reeng.android, other: reeng.total - reeng.ios - reeng.android },
+          platformDistribution: {
+            ios: reeng.ios,
+            android: reeng.android,
+            other: reeng.total - reeng.ios - reeng.android,
+          },
         },
         funnelStats: {
           totalSessions,

@@ -29,7 +29,9 @@ const orNull = (v: string) => (v === '' ? null : v);
 function parseProperties(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
@@ -49,9 +51,20 @@ export function createJourneyActivity(client: ClickHouseClient) {
   }
 
   /** One page of a session's rows of `table`, newest first, one row per event id, and their count. */
-  async function sessionPage<T>(table: string, columns: string, input: PageInput, filter?: { sql: string; params: Record<string, unknown> }) {
+  async function sessionPage<T>(
+    table: string,
+    columns: string,
+    input: PageInput,
+    filter?: { sql: string; params: Record<string, unknown> },
+  ) {
     const where = `organization_id = {org:UInt64} AND session_id = {sid:String}${filter ? ` AND ${filter.sql}` : ''}`;
-    const params = { org: input.organizationId, sid: input.sessionId, size: input.size, offset: input.page * input.size, ...filter?.params };
+    const params = {
+      org: input.organizationId,
+      sid: input.sessionId,
+      size: input.size,
+      offset: input.page * input.size,
+      ...filter?.params,
+    };
     const [items, [count]] = await Promise.all([
       rows<T & { id: string; ms: string }>(
         `SELECT toString(event_id) AS id, toString(toUnixTimestamp64Milli(ts)) AS ms, ${columns}
@@ -67,12 +80,21 @@ export function createJourneyActivity(client: ClickHouseClient) {
   }
 
   return {
-    async events(input: PageInput & { eventType?: string | undefined }): Promise<{ items: SessionEventRow[]; total: number }> {
-      const { items, total } = await sessionPage<{ event_type: string; properties: string; platform: string; external_user_id: string }>(
+    async events(
+      input: PageInput & { eventType?: string | undefined },
+    ): Promise<{ items: SessionEventRow[]; total: number }> {
+      const { items, total } = await sessionPage<{
+        event_type: string;
+        properties: string;
+        platform: string;
+        external_user_id: string;
+      }>(
         'journey_events',
         'toString(event_type) AS event_type, properties, toString(platform) AS platform, external_user_id',
         input,
-        input.eventType === undefined ? undefined : { sql: 'event_type = {type:String}', params: { type: input.eventType } },
+        input.eventType === undefined
+          ? undefined
+          : { sql: 'event_type = {type:String}', params: { type: input.eventType } },
       );
       return {
         items: items.map((r) => ({
@@ -89,8 +111,14 @@ export function createJourneyActivity(client: ClickHouseClient) {
 
     async transitions(input: PageInput): Promise<{ items: SessionTransitionRow[]; total: number }> {
       const { items, total } = await sessionPage<{
-        from_platform: string; to_platform: string; target_session_id: string; link_type: string;
-        link_id: string; deep_link_token: string; external_user_id: string; properties: string;
+        from_platform: string;
+        to_platform: string;
+        target_session_id: string;
+        link_type: string;
+        link_id: string;
+        deep_link_token: string;
+        external_user_id: string;
+        properties: string;
       }>(
         'journey_transitions',
         `toString(from_platform) AS from_platform, toString(to_platform) AS to_platform, target_session_id,
@@ -103,7 +131,8 @@ export function createJourneyActivity(client: ClickHouseClient) {
           fromPlatform: r.from_platform,
           toPlatform: r.to_platform,
           targetSessionId: orNull(r.target_session_id),
-          link: r.link_type === 'url' || r.link_type === 'campaign' ? { type: r.link_type, id: Number(r.link_id) } : null,
+          link:
+            r.link_type === 'url' || r.link_type === 'campaign' ? { type: r.link_type, id: Number(r.link_id) } : null,
           deepLinkToken: orNull(r.deep_link_token),
           externalUserId: orNull(r.external_user_id),
           properties: parseProperties(r.properties),

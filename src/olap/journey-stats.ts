@@ -139,7 +139,10 @@ const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 const cents = (x: number) => Math.round(x * 100) / 100;
 
 /** Rows added up per key, most counted first (then by key). */
-function sumBy<T extends { count: number; value: number }>(items: T[], keyOf: (item: T) => string): { key: string; count: number; value: number }[] {
+function sumBy<T extends { count: number; value: number }>(
+  items: T[],
+  keyOf: (item: T) => string,
+): { key: string; count: number; value: number }[] {
   const sums = new Map<string, { key: string; count: number; value: number }>();
   for (const item of items) {
     const key = keyOf(item);
@@ -192,7 +195,11 @@ function figuresOf(found: Record<string, string>[]): Omit<SessionFigures, 'event
       .filter((r) => r.dimension === dimension)
       .map((r) => ({ value: r.value ?? '', ...figures(r) }))
       .sort((x, y) => y.sessions - x.sessions || byText(x.value, y.value));
-  return { all: figures(found.find((r) => r.dimension === 'all')), platforms: of('platform'), utmSources: of('utm_source') };
+  return {
+    all: figures(found.find((r) => r.dimension === 'all')),
+    platforms: of('platform'),
+    utmSources: of('utm_source'),
+  };
 }
 
 /** The activity totals from the period's events per type, its transitions and its goals per type and currency. */
@@ -201,27 +208,39 @@ function activityOf(
   transitions: number,
   goals: { goalType: string; currency: string; count: number; value: number }[],
 ): ActivityTotals {
-  const revenue = sumBy(goals.filter((g) => g.currency !== ''), (g) => g.currency);
+  const revenue = sumBy(
+    goals.filter((g) => g.currency !== ''),
+    (g) => g.currency,
+  );
   const goalTypes = sumBy(goals, (g) => g.goalType);
   return {
     events: events.reduce((a, e) => a + e.count, 0),
     transitions,
     goalCompletions: goals.reduce((a, g) => a + g.count, 0),
     revenue: revenue.map((r) => ({ currency: r.key, totalRevenue: cents(r.value), goals: r.count })),
-    goalTypes: goalTypes.slice(0, 20).map((r) => ({ goalType: r.key || '(none)', count: r.count, value: cents(r.value) })),
+    goalTypes: goalTypes
+      .slice(0, 20)
+      .map((r) => ({ goalType: r.key || '(none)', count: r.count, value: cents(r.value) })),
     eventTypes: [...events].sort((x, y) => y.count - x.count || byText(x.eventType, y.eventType)).slice(0, 20),
   };
 }
 
 /** Transition paths, most travelled first. */
 function pathsOf(total: number, sessions: number, paths: PathCount[]): TransitionPaths {
-  const sorted = [...paths].sort((x, y) => y.count - x.count || byText(x.fromPlatform, y.fromPlatform) || byText(x.toPlatform, y.toPlatform));
+  const sorted = [...paths].sort(
+    (x, y) => y.count - x.count || byText(x.fromPlatform, y.fromPlatform) || byText(x.toPlatform, y.toPlatform),
+  );
   return { total, sessions, paths: sorted };
 }
 
 export function createJourneyStats(client: ClickHouseClient) {
   async function rows<T>(query: string, params: Params): Promise<T[]> {
-    const result = await client.query({ query, query_params: params, format: 'JSONEachRow', clickhouse_settings: SETTINGS });
+    const result = await client.query({
+      query,
+      query_params: params,
+      format: 'JSONEachRow',
+      clickhouse_settings: SETTINGS,
+    });
     return result.json<T>();
   }
 
@@ -239,7 +258,10 @@ export function createJourneyStats(client: ClickHouseClient) {
      */
     async sessionFigures(organizationId: number, period: StatsPeriod): Promise<SessionFigures> {
       const found = await rows<Record<string, string>>(
-        sessionGroups(false, `, toString((SELECT count() FROM journey_events FINAL WHERE ${EVENT_WINDOW})) AS period_events`),
+        sessionGroups(
+          false,
+          `, toString((SELECT count() FROM journey_events FINAL WHERE ${EVENT_WINDOW})) AS period_events`,
+        ),
         paramsOf(organizationId, period),
       );
       return { ...figuresOf(found), events: Number(found.find((r) => r.dimension === 'all')?.period_events ?? 0) };
@@ -251,7 +273,10 @@ export function createJourneyStats(client: ClickHouseClient) {
      * period's sessions in one and its events, transitions and goals in the other. Every figure is
      * the one the statistic's own query gives (the same rows, counted under more groupings at once).
      */
-    async dashboard(organizationId: number, period: StatsPeriod): Promise<{
+    async dashboard(
+      organizationId: number,
+      period: StatsPeriod,
+    ): Promise<{
       figures: SessionFigures;
       activity: ActivityTotals;
       daily: DailyRow[];
@@ -298,7 +323,11 @@ export function createJourneyStats(client: ClickHouseClient) {
       const transitionRow = of('transitions')[0];
       const figures = { ...figuresOf(sessions), events: eventTypes.reduce((a, e) => a + e.count, 0) };
       const days = new Map(sessions.filter((r) => r.dimension === 'day').map((r) => [r.value ?? '', r]));
-      const [eventDays, transitionDays, goalDays] = [sumOf('event', (r) => r.day), sumOf('path', (r) => r.day), sumOf('goal_day', (r) => r.day)];
+      const [eventDays, transitionDays, goalDays] = [
+        sumOf('event', (r) => r.day),
+        sumOf('path', (r) => r.day),
+        sumOf('goal_day', (r) => r.day),
+      ];
       return {
         figures,
         activity: activityOf(
@@ -314,11 +343,7 @@ export function createJourneyStats(client: ClickHouseClient) {
           transitions: transitionDays.get(date) ?? 0,
           goalCompletions: goalDays.get(date) ?? 0,
         })),
-        transitions: pathsOf(
-          Number(transitionRow?.c ?? 0),
-          Number(transitionRow?.s ?? 0),
-          paths,
-        ),
+        transitions: pathsOf(Number(transitionRow?.c ?? 0), Number(transitionRow?.s ?? 0), paths),
       };
     },
 
@@ -354,14 +379,17 @@ export function createJourneyStats(client: ClickHouseClient) {
         rows<{ n: string }>(`SELECT toString(count()) AS n FROM (${SESSIONS}) ${where}`, params),
       ]);
       const starts = pageRows.map((r) => Number(r.started_ms));
-      const items = pageRows.length === 0 ? [] : await rows<Record<string, string>>(
-        `SELECT session_id, platform, toString(toUnixTimestamp64Milli(started_at)) AS started_ms,
+      const items =
+        pageRows.length === 0
+          ? []
+          : await rows<Record<string, string>>(
+              `SELECT session_id, platform, toString(toUnixTimestamp64Milli(started_at)) AS started_ms,
            toString(toUnixTimestamp64Milli(last_seen_at)) AS last_ms, external_user_id, utm_source, utm_medium, utm_campaign,
            toString(events) AS events, toString(transitions) AS transitions, toString(max_stage) AS max_stage, toString(goals) AS goals
          FROM (${PAGE_COUNTED})
          ORDER BY started_at DESC, session_id DESC`,
-        { ...params, ids: pageRows.map((r) => r.session_id), lo: Math.min(...starts), hi: Math.max(...starts) },
-      );
+              { ...params, ids: pageRows.map((r) => r.session_id), lo: Math.min(...starts), hi: Math.max(...starts) },
+            );
       const orNull = (v: string | undefined) => (v ? v : null);
       return {
         items: items.map((r) => ({
@@ -427,7 +455,9 @@ export function createJourneyStats(client: ClickHouseClient) {
       return activityOf(
         found.filter((r) => r.kind === 'event').map((r) => ({ eventType: r.k1, count: Number(r.c) })),
         Number(found.find((r) => r.kind === 'transition')?.c ?? 0),
-        found.filter((r) => r.kind === 'goal').map((r) => ({ goalType: r.k1, currency: r.k2, count: Number(r.c), value: Number(r.v) })),
+        found
+          .filter((r) => r.kind === 'goal')
+          .map((r) => ({ goalType: r.k1, currency: r.k2, count: Number(r.c), value: Number(r.v) })),
       );
     },
 
@@ -448,7 +478,10 @@ export function createJourneyStats(client: ClickHouseClient) {
     },
 
     /** Transitions per local day and path. */
-    async transitionTrend(organizationId: number, period: StatsPeriod): Promise<{ date: string; paths: PathCount[] }[]> {
+    async transitionTrend(
+      organizationId: number,
+      period: StatsPeriod,
+    ): Promise<{ date: string; paths: PathCount[] }[]> {
       const found = await rows<{ day: string; f: string; t: string; c: string }>(
         `SELECT toString(toDate(ts, {tz:String})) AS day, toString(from_platform) AS f, toString(to_platform) AS t,
            toString(count()) AS c

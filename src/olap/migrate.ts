@@ -22,7 +22,11 @@ export async function migrateClickhouse(
     if (done.has(m.version)) continue;
     // Statements are written idempotently (IF NOT EXISTS), so a half-applied file can run again.
     for (const statement of splitStatements(m.sql)) await client.command({ query: statement });
-    await client.insert({ table: 'schema_migrations', values: [{ version: m.version, name: m.name }], format: 'JSONEachRow' });
+    await client.insert({
+      table: 'schema_migrations',
+      values: [{ version: m.version, name: m.name }],
+      format: 'JSONEachRow',
+    });
     applied.push(m.version);
     log.info({ version: m.version, migration: m.name }, 'applied ClickHouse migration');
   }

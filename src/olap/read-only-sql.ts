@@ -27,12 +27,12 @@ const REFUSALS: Record<string, string> = {
   '241': 'SQL_MEMORY_LIMIT', // MEMORY_LIMIT_EXCEEDED
 };
 
-
 export function createReadOnlyRunner(client: ClickHouseClient): ReadOnlyRunner {
   /** Tables and views of the database with an organization_id column. */
   async function tenantTables(): Promise<string[]> {
     const result = await client.query({
-      query: "SELECT DISTINCT table FROM system.columns WHERE database = currentDatabase() AND name = 'organization_id' ORDER BY table",
+      query:
+        "SELECT DISTINCT table FROM system.columns WHERE database = currentDatabase() AND name = 'organization_id' ORDER BY table",
       format: 'JSONEachRow',
     });
     return (await result.json<{ table: string }>()).map((r) => r.table);
@@ -48,17 +48,27 @@ export function createReadOnlyRunner(client: ClickHouseClient): ReadOnlyRunner {
         `max_memory_usage = ${READ_ONLY_LIMITS.memoryBytes}`,
       ];
       if (organizationId !== undefined) {
-        const filters = (await tenantTables()).map((t) => `${literal(t)}: ${literal(`organization_id = ${organizationId}`)}`);
+        const filters = (await tenantTables()).map(
+          (t) => `${literal(t)}: ${literal(`organization_id = ${organizationId}`)}`,
+        );
         settings.push(`additional_table_filters = {${filters.join(', ')}}`);
       }
       try {
-        const result = await client.exec({ query: `${statement}\nSETTINGS ${settings.join(', ')}\nFORMAT ${OUTPUT[format]}` });
+        const result = await client.exec({
+          query: `${statement}\nSETTINGS ${settings.join(', ')}\nFORMAT ${OUTPUT[format]}`,
+        });
         return result.stream as Readable;
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         // The engine's refusals carry a numeric code; anything else (the server away) is not the query's fault.
         if (typeof code !== 'string' || !/^\d+$/.test(code)) throw err;
-        throw invalid(REFUSALS[code] ?? 'SQL_REFUSED', `ClickHouse refused the query: ${String((err as Error).message).replace(/\s+/g, ' ').slice(0, 500)}`, { clickhouseCode: Number(code) });
+        throw invalid(
+          REFUSALS[code] ?? 'SQL_REFUSED',
+          `ClickHouse refused the query: ${String((err as Error).message)
+            .replace(/\s+/g, ' ')
+            .slice(0, 500)}`,
+          { clickhouseCode: Number(code) },
+        );
       }
     },
   };

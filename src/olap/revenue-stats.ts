@@ -36,7 +36,12 @@ const PURCHASES = (table: string, scope: string) => `
 const money = (n: number) => Math.round(n * 100) / 100;
 
 export function createRevenueStats(client: ClickHouseClient) {
-  async function revenue(scope: string, params: Record<string, unknown>, period: StatsPeriod, clicks: number): Promise<RevenueStats> {
+  async function revenue(
+    scope: string,
+    params: Record<string, unknown>,
+    period: StatsPeriod,
+    clicks: number,
+  ): Promise<RevenueStats> {
     const result = await client.query({
       query: `
         SELECT toString(toDate(ts, {tz:String})) AS day, cur, count() AS n, sum(value) AS revenue
@@ -48,42 +53,55 @@ export function createRevenueStats(client: ClickHouseClient) {
       query_params: params,
       format: 'JSONEachRow',
     });
-      const rows = await result.json<{ day: string; cur: string; n: string | number; revenue: number }>();
-      const currencies = new Map<string, { purchases: number; revenue: number; daily: Map<string, { revenue: number; purchases: number }> }>();
-      for (const r of rows) {
-        const name = r.cur || 'UNKNOWN';
-        let c = currencies.get(name);
-        if (!c) currencies.set(name, (c = { purchases: 0, revenue: 0, daily: new Map() }));
-        const n = Number(r.n);
-        c.purchases += n;
-        c.revenue += Number(r.revenue);
-        const day = c.daily.get(r.day) ?? { revenue: 0, purchases: 0 };
-        c.daily.set(r.day, { revenue: day.revenue + Number(r.revenue), purchases: day.purchases + n });
-      }
-      const byCurrency = [...currencies]
-        .map(([currency, c]) => ({ currency, totalRevenue: money(c.revenue), purchases: c.purchases }))
-        .sort((a, b) => b.purchases - a.purchases || b.totalRevenue - a.totalRevenue || a.currency.localeCompare(b.currency));
-      const main = byCurrency[0];
-      const daily = main ? currencies.get(main.currency)!.daily : new Map<string, { revenue: number; purchases: number }>();
-      const purchases = byCurrency.reduce((a, c) => a + c.purchases, 0);
-      return {
-        currency: main?.currency ?? null,
-        totalRevenue: main?.totalRevenue ?? 0,
-        purchases,
-        averageOrderValue: main && main.purchases > 0 ? money(main.totalRevenue / main.purchases) : 0,
-        purchaseConversionRate: percent(purchases, clicks),
-        dailyRevenue: period.days.map((date) => {
-          const d = daily.get(date);
-          return { date, revenue: money(d?.revenue ?? 0), purchases: d?.purchases ?? 0 };
-        }),
+    const rows = await result.json<{ day: string; cur: string; n: string | number; revenue: number }>();
+    const currencies = new Map<
+      string,
+      { purchases: number; revenue: number; daily: Map<string, { revenue: number; purchases: number }> }
+    >();
+    for (const r of rows) {
+      const name = r.cur || 'UNKNOWN';
+      let c = currencies.get(name);
+      if (!c) currencies.set(name, (c = { purchases: 0, revenue: 0, daily: new Map() }));
+      const n = Number(r.n);
+      c.purchases += n;
+      c.revenue += Number(r.revenue);
+      const day = c.daily.get(r.day) ?? { revenue: 0, purchases: 0 };
+      c.daily.set(r.day, { revenue: day.revenue + Number(r.revenue), purchases: day.purchases + n });
+    }
+    const byCurrency = [...currencies]
+      .map(([currency, c]) => ({ currency, totalRevenue: money(c.revenue), purchases: c.purchases }))
+      .sort(
+        (a, b) => b.purchases - a.purchases || b.totalRevenue - a.totalRevenue || a.currency.localeCompare(b.currency),
+      );
+    const main = byCurrency[0];
+    const daily = main
+      ? currencies.get(main.currency)!.daily
+      : new Map<string, { revenue: number; purchases: number }>();
+    const purchases = byCurrency.reduce((a, c) => a + c.purchases, 0);
+    return {
+      currency: main?.currency ?? null,
+      totalRevenue: main?.totalRevenue ?? 0,
+      purchases,
+      averageOrderValue: main && main.purchases > 0 ? money(main.totalRevenue / main.purchases) : 0,
+      purchaseConversionRate: percent(purchases, clicks),
+      dailyRevenue: period.days.map((date) => {
+        const d = daily.get(date);
+        return { date, revenue: money(d?.revenue ?? 0), purchases: d?.purchases ?? 0 };
+      }),
       byCurrency,
     };
   }
 
   return {
-    forLink: (input: LinkPeriod & { clicks: number }) => revenue(LINK_SCOPE, linkPeriodParams(input), input.period, input.clicks),
+    forLink: (input: LinkPeriod & { clicks: number }) =>
+      revenue(LINK_SCOPE, linkPeriodParams(input), input.period, input.clicks),
     forApp: (input: { organizationId: number; appId: number; period: StatsPeriod; clicks: number }) =>
-      revenue(APP_SCOPE, { org: input.organizationId, app: input.appId, ...periodParams(input.period) }, input.period, input.clicks),
+      revenue(
+        APP_SCOPE,
+        { org: input.organizationId, app: input.appId, ...periodParams(input.period) },
+        input.period,
+        input.clicks,
+      ),
   };
 }
 

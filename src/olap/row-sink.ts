@@ -83,7 +83,11 @@ export function createRowSink({ client, insertRaw }: Pick<Clickhouse, 'client' |
     },
 
     async recordGroup(group: RecordedGroup): Promise<void> {
-      await client.insert({ table: 'writer_insert_groups', values: [{ message_ids: group.messageIds, left_out: group.leftOut }], format: 'JSONEachRow' });
+      await client.insert({
+        table: 'writer_insert_groups',
+        values: [{ message_ids: group.messageIds, left_out: group.leftOut }],
+        format: 'JSONEachRow',
+      });
     },
 
     async recordedGroups(messageIds: string[], sinceMs: number): Promise<RecordedGroup[]> {
@@ -95,7 +99,10 @@ export function createRowSink({ client, insertRaw }: Pick<Clickhouse, 'client' |
         query_params: { since: chTime(sinceMs), ids: messageIds },
         format: 'JSONEachRow',
       });
-      return (await result.json<{ message_ids: string[]; left_out: string[] }>()).map((r) => ({ messageIds: r.message_ids, leftOut: r.left_out }));
+      return (await result.json<{ message_ids: string[]; left_out: string[] }>()).map((r) => ({
+        messageIds: r.message_ids,
+        leftOut: r.left_out,
+      }));
     },
   };
 }

@@ -32,7 +32,12 @@ interface EntryRow {
   created_at: Date;
 }
 
-const toEntry = (r: EntryRow): ApiKeyEntry => ({ id: r.id, name: r.name, prefix: r.key_prefix, createdAt: r.created_at });
+const toEntry = (r: EntryRow): ApiKeyEntry => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.key_prefix,
+  createdAt: r.created_at,
+});
 
 export function createApiKeysRepo({ sql }: { sql: Sql }) {
   return {
@@ -53,13 +58,18 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
     },
 
     /** A page of the organization's live keys, oldest first. */
-    async page(organizationId: number, page: { page: number; size: number }): Promise<{ items: ApiKeyEntry[]; total: number }> {
+    async page(
+      organizationId: number,
+      page: { page: number; size: number },
+    ): Promise<{ items: ApiKeyEntry[]; total: number }> {
       const [rows, [count]] = await Promise.all([
         sql<EntryRow[]>`
           select id, name, key_prefix, created_at from api_keys
           where organization_id = ${organizationId} and revoked_at is null order by id
           limit ${page.size} offset ${page.page * page.size}`,
-        sql<{ n: number }[]>`select count(*)::int as n from api_keys where organization_id = ${organizationId} and revoked_at is null`,
+        sql<
+          { n: number }[]
+        >`select count(*)::int as n from api_keys where organization_id = ${organizationId} and revoked_at is null`,
       ]);
       return { items: rows.map(toEntry), total: count!.n };
     },

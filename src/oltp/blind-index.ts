@@ -33,9 +33,14 @@ export function createBlindIndex({ sql, secretBox }: { sql: Sql; secretBox: Secr
   }
 
   const index = async (...parts: (string | number)[]) =>
-    createHmac('sha256', await loadKey()).update(parts.join('\u0000'), 'utf8').digest();
+    createHmac('sha256', await loadKey())
+      .update(parts.join('\u0000'), 'utf8')
+      .digest();
   return Object.assign(index, {
     ready: async () => void (await loadKey()),
-    derivedKey: async (purpose: string) => createHmac('sha256', await loadKey()).update(`derived-key\u0000${purpose}`, 'utf8').digest(),
+    derivedKey: async (purpose: string) =>
+      createHmac('sha256', await loadKey())
+        .update(`derived-key\u0000${purpose}`, 'utf8')
+        .digest(),
   });
 }

@@ -55,7 +55,11 @@ const COLUMNS: Record<keyof CampaignFields, string> = {
 function linkedApp(r: Row, prefix: 'ios' | 'android'): LinkedApp | null {
   const path = r[`${prefix}_app_path`] as string | null;
   if (!path) return null;
-  return { name: r[`${prefix}_app_name`] as string, iconUrl: (r[`${prefix}_app_icon_url`] as string | null) ?? null, path };
+  return {
+    name: r[`${prefix}_app_name`] as string,
+    iconUrl: (r[`${prefix}_app_icon_url`] as string | null) ?? null,
+    path,
+  };
 }
 
 function toCampaign(r: Row, secretBox: SecretBox): Campaign {
@@ -105,19 +109,29 @@ export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: S
     ...table,
 
     /** Undefined when the alias is taken on that domain (after retries, for a generated alias). */
-    async create(input: Omit<Parameters<typeof table.create>[0], 'values'> & { createdBy: CampaignCreator }): Promise<Campaign | undefined> {
+    async create(
+      input: Omit<Parameters<typeof table.create>[0], 'values'> & { createdBy: CampaignCreator },
+    ): Promise<Campaign | undefined> {
       const { createdBy, ...rest } = input;
       return table.create({
         ...rest,
-        values: { created_by: createdBy.fallback, created_by_user_id: createdBy.userId, created_by_api_key_id: createdBy.apiKeyId },
+        values: {
+          created_by: createdBy.fallback,
+          created_by_user_id: createdBy.userId,
+          created_by_api_key_id: createdBy.apiKeyId,
+        },
       });
     },
 
     async list(organizationId: number, filter: CampaignListFilter, page: { page: number; size: number }) {
-      return table.list(organizationId, sql`
+      return table.list(
+        organizationId,
+        sql`
         ${filter.search ? sql`and lower(l.name || ' ' || l.alias) like ${containsPattern(filter.search)}` : sql``}
         ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
-        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}`, page);
+        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}`,
+        page,
+      );
     },
   };
 }

@@ -69,7 +69,8 @@ export function createConsoleSessionsRepo({ sql }: { sql: Sql }) {
 
     /** Every open session of the user; answers how many were open. */
     async revokeAllOf(userId: number, at: Date): Promise<number> {
-      const rows = await sql`update console_sessions set revoked_at = ${at} where user_id = ${userId} and revoked_at is null returning id`;
+      const rows =
+        await sql`update console_sessions set revoked_at = ${at} where user_id = ${userId} and revoked_at is null returning id`;
       return rows.length;
     },
 

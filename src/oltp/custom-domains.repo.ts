@@ -149,7 +149,11 @@ export function createCustomDomainsRepo({ sql, secretBox }: { sql: Sql; secretBo
     },
 
     /** Asks for the domain's deletion (the first request's time is kept) or withdraws the request. */
-    async setDeletionRequested(organizationId: number, id: number, requested: boolean): Promise<CustomDomain | undefined> {
+    async setDeletionRequested(
+      organizationId: number,
+      id: number,
+      requested: boolean,
+    ): Promise<CustomDomain | undefined> {
       const updated = await sql`
         update custom_domains set deletion_requested = ${requested},
           deletion_requested_at = case when ${requested}::boolean then coalesce(deletion_requested_at, now()) else null end
@@ -170,7 +174,9 @@ export function createCustomDomainsRepo({ sql, secretBox }: { sql: Sql; secretBo
      * Deletes the domain unless links still live on it: then nothing is deleted and their counts
      * say why. Undefined when there is no such domain.
      */
-    async delete(id: number): Promise<{ deleted: true } | { deleted: false; shortUrls: number; campaigns: number } | undefined> {
+    async delete(
+      id: number,
+    ): Promise<{ deleted: true } | { deleted: false; shortUrls: number; campaigns: number } | undefined> {
       const [row] = await sql<{ id: number | null; short_urls: number; campaigns: number; present: boolean }[]>`
         with counts as (
           select (select count(*)::int from short_urls where custom_domain_id = ${id}) as short_urls,

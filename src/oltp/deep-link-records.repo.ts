@@ -36,7 +36,11 @@ export function createDeepLinkRecordsRepo({ sql }: { sql: Sql }) {
      * The short URL (or campaign) with this code in the organization: the platform host's first,
      * then any of its custom domains.
      */
-    async findLinkByCode(organizationId: number, code: string, linkType: 'url' | 'campaign'): Promise<LinkRef | undefined> {
+    async findLinkByCode(
+      organizationId: number,
+      code: string,
+      linkType: 'url' | 'campaign',
+    ): Promise<LinkRef | undefined> {
       const [row] = await sql<{ short_url_id: number | null; campaign_id: number | null }[]>`
         select short_url_id, campaign_id from slugs
         where organization_id = ${organizationId} and code = ${code}
@@ -48,7 +52,12 @@ export function createDeepLinkRecordsRepo({ sql }: { sql: Sql }) {
     },
 
     /** Records a funnel stage once: false when this session, stage and timestamp were seen before. */
-    async markFunnelStage(organizationId: number, sessionId: string, stage: string, occurredAt: string): Promise<boolean> {
+    async markFunnelStage(
+      organizationId: number,
+      sessionId: string,
+      stage: string,
+      occurredAt: string,
+    ): Promise<boolean> {
       const rows = await sql`
         insert into deep_link_funnel_marks (organization_id, session_id, stage, occurred_at)
         values (${organizationId}, ${sessionId}, ${stage}, ${occurredAt})

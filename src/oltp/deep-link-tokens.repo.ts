@@ -178,7 +178,11 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
      * Open tokens of the app a first launch may be: from its address or network, or with its
      * screen; newest first, at most `limit`.
      */
-    async candidates(appId: number, near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] }, limit = 200): Promise<DeepLinkToken[]> {
+    async candidates(
+      appId: number,
+      near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] },
+      limit = 200,
+    ): Promise<DeepLinkToken[]> {
       const rows = await sql<Row[]>`
         select * from deep_link_tokens
         where app_id = ${appId} and consumed_at is null and expires_at > now()
@@ -194,7 +198,12 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
      * or network or with its screen; newest first, at most `limit`. Whose click it was, not a match
      * to hand out: nothing is consumed.
      */
-    async campaignClicks(appId: number, campaignId: number, near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] }, limit = 50): Promise<DeepLinkToken[]> {
+    async campaignClicks(
+      appId: number,
+      campaignId: number,
+      near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] },
+      limit = 50,
+    ): Promise<DeepLinkToken[]> {
       const rows = await sql<Row[]>`
         select * from deep_link_tokens
         where campaign_id = ${campaignId} and app_id = ${appId} and expires_at > now()
@@ -209,7 +218,11 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
      * Tokens of the app near a first launch that can no longer match, newest first: consumed ones,
      * and expired ones the purge still keeps. Only read to tell a miss's reason.
      */
-    async closedNear(appId: number, near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] }, limit = 50): Promise<DeepLinkToken[]> {
+    async closedNear(
+      appId: number,
+      near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] },
+      limit = 50,
+    ): Promise<DeepLinkToken[]> {
       const nearby = sql`(ip = any(${near.ips}::text[]) or ip_prefix = any(${near.ipPrefixes}::text[])
         or resolution = any(${near.resolutions}::text[]))`;
       const rows = await sql<Row[]>`
@@ -224,7 +237,11 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
     },
 
     /** Consumes a live, unconsumed token of the app; undefined when another call got it first. */
-    async consume(appId: number, token: string, by: 'referrer' | 'clipboard' | 'token' | 'fingerprint'): Promise<DeepLinkToken | undefined> {
+    async consume(
+      appId: number,
+      token: string,
+      by: 'referrer' | 'clipboard' | 'token' | 'fingerprint',
+    ): Promise<DeepLinkToken | undefined> {
       const [row] = await sql<Row[]>`
         update deep_link_tokens set consumed_at = now(), consumed_by = ${by}
         where token = ${token} and app_id = ${appId} and consumed_at is null and expires_at > now()

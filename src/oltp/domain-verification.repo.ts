@@ -81,9 +81,15 @@ export function createDomainVerificationRepo({ sql }: { sql: Sql }) {
      * the status before and after, or undefined when the domain is gone or, for a claimed check,
      * when the row was claimed or checked again since `claimedAt`.
      */
-    async apply(id: number, claimedAt: Date | undefined, decide: (current: CheckState) => CheckResult): Promise<{ from: DomainStatus; to: DomainStatus } | undefined> {
+    async apply(
+      id: number,
+      claimedAt: Date | undefined,
+      decide: (current: CheckState) => CheckResult,
+    ): Promise<{ from: DomainStatus; to: DomainStatus } | undefined> {
       return (await sql.begin(async (tx) => {
-        const [row] = await tx<{ status: DomainStatus; verification_failures: number; seen: boolean; last_checked_at: Date | null }[]>`
+        const [row] = await tx<
+          { status: DomainStatus; verification_failures: number; seen: boolean; last_checked_at: Date | null }[]
+        >`
           select status, verification_failures, record_seen_at is not null as seen, last_checked_at
           from custom_domains where id = ${id} for update`;
         if (!row) return undefined;
@@ -108,16 +114,26 @@ export function createDomainVerificationRepo({ sql }: { sql: Sql }) {
 
     /** Bookkeeping of one domain, for tests and the operator. */
     async checkRecord(id: number) {
-      const [row] = await sql<{ attempts: number; failures: number; last_checked_at: Date | null; record_seen_at: Date | null; last_check_result: string | null }[]>`
+      const [row] = await sql<
+        {
+          attempts: number;
+          failures: number;
+          last_checked_at: Date | null;
+          record_seen_at: Date | null;
+          last_check_result: string | null;
+        }[]
+      >`
         select verification_attempts as attempts, verification_failures as failures, last_checked_at, record_seen_at, last_check_result
         from custom_domains where id = ${id}`;
-      return row && {
-        attempts: row.attempts,
-        failures: row.failures,
-        lastCheckedAt: row.last_checked_at,
-        recordSeenAt: row.record_seen_at,
-        lastCheckResult: row.last_check_result,
-      };
+      return (
+        row && {
+          attempts: row.attempts,
+          failures: row.failures,
+          lastCheckedAt: row.last_checked_at,
+          recordSeenAt: row.record_seen_at,
+          lastCheckResult: row.last_check_result,
+        }
+      );
     },
   };
 }

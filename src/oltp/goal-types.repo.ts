@@ -17,7 +17,12 @@ interface Row {
   created_by: number | null;
 }
 
-const toRecord = (r: Row): GoalTypeRecord => ({ name: r.name, description: r.description, createdAt: r.created_at, createdBy: r.created_by });
+const toRecord = (r: Row): GoalTypeRecord => ({
+  name: r.name,
+  description: r.description,
+  createdAt: r.created_at,
+  createdBy: r.created_by,
+});
 
 export function createGoalTypesRepo({ sql }: { sql: Sql }) {
   return {
@@ -30,7 +35,10 @@ export function createGoalTypesRepo({ sql }: { sql: Sql }) {
     },
 
     /** The new type; undefined when the organization has one of that name already (any case). */
-    async add(organizationId: number, input: { name: string; description: string | null; createdBy: number | null }): Promise<GoalTypeRecord | undefined> {
+    async add(
+      organizationId: number,
+      input: { name: string; description: string | null; createdBy: number | null },
+    ): Promise<GoalTypeRecord | undefined> {
       const [row] = await sql<Row[]>`
         insert into goal_types (organization_id, name, description, created_by)
         values (${organizationId}, ${input.name}, ${input.description}, ${input.createdBy})

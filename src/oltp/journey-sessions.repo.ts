@@ -74,7 +74,12 @@ function toSession(row: Row): JourneySession {
     landingUrl: row.landing_url,
     link:
       row.link_type && row.link_id !== null
-        ? { type: row.link_type, id: row.link_id, code: row.link_code, registeredAt: row.link_registered_at ?? row.started_at }
+        ? {
+            type: row.link_type,
+            id: row.link_id,
+            code: row.link_code,
+            registeredAt: row.link_registered_at ?? row.started_at,
+          }
         : null,
     startedAt: row.started_at,
     updatedAt: row.updated_at,
@@ -110,7 +115,9 @@ export function createJourneySessionsRepo({ sql }: { sql: Sql }) {
 
     async get(organizationId: number, id: string): Promise<JourneySession | undefined> {
       if (!isSessionId(id)) return undefined;
-      const [row] = await sql<Row[]>`select * from journey_sessions where id = ${id} and organization_id = ${organizationId}`;
+      const [row] = await sql<
+        Row[]
+      >`select * from journey_sessions where id = ${id} and organization_id = ${organizationId}`;
       return row && toSession(row);
     },
 
@@ -204,7 +211,12 @@ export function createJourneySessionsRepo({ sql }: { sql: Sql }) {
       const [first] = await sql<{ event_id: string; session_id: string; recorded_at: Date }[]>`
         select event_id, session_id, recorded_at from journey_transactions
         where organization_id = ${input.organizationId} and transaction_id = ${input.transactionId}`;
-      return { recorded: false, firstEventId: first!.event_id, firstSessionId: first!.session_id, firstRecordedAt: first!.recorded_at };
+      return {
+        recorded: false,
+        firstEventId: first!.event_id,
+        firstSessionId: first!.session_id,
+        firstRecordedAt: first!.recorded_at,
+      };
     },
   };
 }

@@ -9,7 +9,15 @@ import type { Sql } from './postgres.js';
 
 type Tx = postgres.TransactionSql<Record<string, never>>;
 
-export const CONSENT_FLAGS = ['smsOptIn', 'emailOptIn', 'pushOptIn', 'smsAdOptIn', 'emailAdOptIn', 'pushAdOptIn', 'nightAdOptIn'] as const;
+export const CONSENT_FLAGS = [
+  'smsOptIn',
+  'emailOptIn',
+  'pushOptIn',
+  'smsAdOptIn',
+  'emailAdOptIn',
+  'pushAdOptIn',
+  'nightAdOptIn',
+] as const;
 export type ConsentFlag = (typeof CONSENT_FLAGS)[number];
 export type Consents = Record<ConsentFlag, boolean | null>;
 
@@ -138,7 +146,12 @@ export function createJourneyUsersRepo({ sql, secretBox }: { sql: Sql; secretBox
   }
 
   /** Applies the patch to a locked row: new values, then one history row per changed flag. */
-  async function apply(tx: Tx, row: Row, patch: IdentityPatch, audit: ChangeAudit): Promise<{ row: Row; changes: ConsentChange[] }> {
+  async function apply(
+    tx: Tx,
+    row: Row,
+    patch: IdentityPatch,
+    audit: ChangeAudit,
+  ): Promise<{ row: Row; changes: ConsentChange[] }> {
     const set: Record<string, unknown> = {};
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.pushIdentify !== undefined) set.push_identify = patch.pushIdentify;
@@ -152,7 +165,8 @@ export function createJourneyUsersRepo({ sql, secretBox }: { sql: Sql; secretBox
     }
     if (patch.email !== undefined) {
       const index = await blindIndex(row.organization_id, 'email', patch.emailIndexForm ?? patch.email);
-      const sameAddress = row.email_index && Buffer.from(row.email_index).equals(index) && open(row.email_sealed) === patch.email;
+      const sameAddress =
+        row.email_index && Buffer.from(row.email_index).equals(index) && open(row.email_sealed) === patch.email;
       if (!sameAddress) {
         set.email_sealed = secretBox.seal(patch.email);
         set.email_index = index;
@@ -168,7 +182,9 @@ export function createJourneyUsersRepo({ sql, secretBox }: { sql: Sql; secretBox
       changed.push({ flag, from, to });
     }
     if (Object.keys(set).length === 0) return { row, changes: [] };
-    const [updated] = await tx<Row[]>`update journey_users set ${tx(set)}, updated_at = now() where id = ${row.id} returning *`;
+    const [updated] = await tx<
+      Row[]
+    >`update journey_users set ${tx(set)}, updated_at = now() where id = ${row.id} returning *`;
     if (changed.length === 0) return { row: updated!, changes: [] };
     const rows = await tx<ChangeRow[]>`
       insert into journey_consent_changes ${tx(
@@ -205,7 +221,11 @@ export function createJourneyUsersRepo({ sql, secretBox }: { sql: Sql; secretBox
         const [row] = await tx<Row[]>`
           select * from journey_users where organization_id = ${organizationId} and external_user_id = ${externalUserId} for update`;
         const result = await apply(tx, row!, patch, audit);
-        return { action: created.length > 0 ? ('created' as const) : ('updated' as const), user: toUser(result.row), changes: result.changes };
+        return {
+          action: created.length > 0 ? ('created' as const) : ('updated' as const),
+          user: toUser(result.row),
+          changes: result.changes,
+        };
       });
     },
 
@@ -247,7 +267,10 @@ export function createJourneyUsersRepo({ sql, secretBox }: { sql: Sql; secretBox
     },
 
     /** The consent history of one user, newest first. */
-    async consentHistory(userId: number, page: { page: number; size: number }): Promise<{ items: ConsentChange[]; total: number }> {
+    async consentHistory(
+      userId: number,
+      page: { page: number; size: number },
+    ): Promise<{ items: ConsentChange[]; total: number }> {
       const [rows, [count]] = await Promise.all([
         sql<ChangeRow[]>`
           select flag, old_value, new_value, source, channel, app_id, changed_at from journey_consent_changes

@@ -33,7 +33,13 @@ export interface ResolvedLink {
   ogTitle: string | null;
   ogDescription: string | null;
   ogImageUrl: string | null;
-  utm: { source: string | null; medium: string | null; campaign: string | null; term: string | null; content: string | null };
+  utm: {
+    source: string | null;
+    medium: string | null;
+    campaign: string | null;
+    term: string | null;
+    content: string | null;
+  };
   mobileTargetUrl: string | null;
   goalType: string | null;
   ios: AppTarget | null;
@@ -127,10 +133,14 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
 
     /** Every custom domain host, whether links may be served on it (VERIFIED or ACTIVE), and where its root goes. */
     async customDomainHosts(): Promise<Map<string, DomainHost>> {
-      const rows = await sql<{ host: string; usable: boolean; fallback_url: string | null; default_language: PageLanguage }[]>`
+      const rows = await sql<
+        { host: string; usable: boolean; fallback_url: string | null; default_language: PageLanguage }[]
+      >`
         select lower(d.domain_name) as host, d.status in ('VERIFIED', 'ACTIVE') as usable, d.fallback_url, o.default_language
         from custom_domains d join organizations o on o.id = d.organization_id`;
-      return new Map(rows.map((r) => [r.host, { usable: r.usable, fallbackUrl: r.fallback_url, language: r.default_language }]));
+      return new Map(
+        rows.map((r) => [r.host, { usable: r.usable, fallbackUrl: r.fallback_url, language: r.default_language }]),
+      );
     },
   };
 }

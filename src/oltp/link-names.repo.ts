@@ -8,11 +8,12 @@ export function createLinkNamesRepo({ sql }: { sql: Sql }) {
     if (pairs.length === 0) return new Map();
     const orgs = pairs.map(([o]) => o);
     const ids = pairs.map(([, i]) => i);
-    const rows = table === 'short_urls'
-      ? await sql<{ organization_id: number; id: number; name: string }[]>`
+    const rows =
+      table === 'short_urls'
+        ? await sql<{ organization_id: number; id: number; name: string }[]>`
           select s.organization_id, s.id, s.short_code as name
           from short_urls s join unnest(${orgs}::bigint[], ${ids}::bigint[]) as p(org, id) on s.organization_id = p.org and s.id = p.id`
-      : await sql<{ organization_id: number; id: number; name: string }[]>`
+        : await sql<{ organization_id: number; id: number; name: string }[]>`
           select c.organization_id, c.id, c.alias as name
           from campaigns c join unnest(${orgs}::bigint[], ${ids}::bigint[]) as p(org, id) on c.organization_id = p.org and c.id = p.id`;
     return new Map(rows.map((r) => [`${r.organization_id}:${r.id}`, r.name]));

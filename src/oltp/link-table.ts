@@ -20,7 +20,9 @@ export interface LinkTableSpec<F extends object, R> {
 
 /** The fields of a row, read through the allow-list (absent columns read as null). */
 export function fieldsOf<F extends object>(row: Row, columns: Record<keyof F, string>): F {
-  return Object.fromEntries(Object.entries(columns).map(([field, column]) => [field, row[column as string] ?? null])) as F;
+  return Object.fromEntries(
+    Object.entries(columns).map(([field, column]) => [field, row[column as string] ?? null]),
+  ) as F;
 }
 
 /** What every link record has besides its fields. */
@@ -66,7 +68,11 @@ export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSp
     }): Promise<R | undefined> {
       const inserted = await insertClaimingSlug(sql, {
         table,
-        values: { ...patchColumns(input.fields, columns), ...input.values, custom_domain_id: input.customDomain?.id ?? null },
+        values: {
+          ...patchColumns(input.fields, columns),
+          ...input.values,
+          custom_domain_id: input.customDomain?.id ?? null,
+        },
         organizationId: input.organizationId,
         customDomainName: input.customDomain?.name ?? null,
         code: input.code,
@@ -98,7 +104,8 @@ export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSp
     },
 
     async delete(organizationId: number, id: number): Promise<boolean> {
-      const rows = await sql`delete from ${sql(table)} where id = ${id} and organization_id = ${organizationId} returning id`;
+      const rows =
+        await sql`delete from ${sql(table)} where id = ${id} and organization_id = ${organizationId} returning id`;
       return rows.length > 0;
     },
   };

@@ -21,7 +21,11 @@ export async function withMigrationLock<T>(sql: Sql, fn: (tx: MigrationTx) => Pr
   })) as T;
 }
 
-export async function migratePostgres(tx: MigrationTx, log: Logger, dir = path.join(sqlRoot, 'postgres')): Promise<number[]> {
+export async function migratePostgres(
+  tx: MigrationTx,
+  log: Logger,
+  dir = path.join(sqlRoot, 'postgres'),
+): Promise<number[]> {
   await tx`
     create table if not exists schema_migrations (
       version integer primary key,

@@ -141,7 +141,9 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
     },
 
     async get(organizationId: number, id: number): Promise<MobileApp | undefined> {
-      const [row] = await sql<Row[]>`select * from mobile_apps where id = ${id} and organization_id = ${organizationId}`;
+      const [row] = await sql<
+        Row[]
+      >`select * from mobile_apps where id = ${id} and organization_id = ${organizationId}`;
       return row && toApp(row);
     },
 
@@ -188,7 +190,10 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
      * Turns identity verification on, or rotates its secret: a new random secret replaces the old
      * one at once. Returns the app and the plaintext secret, which the caller shows this once.
      */
-    async issueIdentitySecret(organizationId: number, id: number): Promise<{ app: MobileApp; secret: string } | undefined> {
+    async issueIdentitySecret(
+      organizationId: number,
+      id: number,
+    ): Promise<{ app: MobileApp; secret: string } | undefined> {
       const secret = `spi_${randomBase62(43)}`;
       const [row] = await sql<Row[]>`
         update mobile_apps set identity_secret_sealed = ${secretBox.seal(secret)}, identity_secret_issued_at = now(), updated_at = now()
@@ -244,7 +249,8 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
 
     /** Links that pointed at the app keep working without it (their app ids become null). */
     async delete(organizationId: number, id: number): Promise<boolean> {
-      const rows = await sql`delete from mobile_apps where id = ${id} and organization_id = ${organizationId} returning id`;
+      const rows =
+        await sql`delete from mobile_apps where id = ${id} and organization_id = ${organizationId} returning id`;
       return rows.length > 0;
     },
   };

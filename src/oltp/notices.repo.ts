@@ -19,10 +19,18 @@ export function createNoticesRepo({ sql }: { sql: Sql }) {
 
     /** The newest first. */
     async list(organizationId: number, limit = 100): Promise<Notice[]> {
-      const rows = await sql<{ id: number; organization_id: number; code: string; message: string; created_at: Date }[]>`
+      const rows = await sql<
+        { id: number; organization_id: number; code: string; message: string; created_at: Date }[]
+      >`
         select id, organization_id, code, message, created_at from organization_notices
         where organization_id = ${organizationId} order by id desc limit ${limit}`;
-      return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, code: r.code, message: r.message, createdAt: r.created_at }));
+      return rows.map((r) => ({
+        id: r.id,
+        organizationId: r.organization_id,
+        code: r.code,
+        message: r.message,
+        createdAt: r.created_at,
+      }));
     },
   };
 }

@@ -54,7 +54,10 @@ export function toOrganization(row: OrganizationRow): Organization {
 
 export function createOrganizationsRepo({ sql }: { sql: Sql }) {
   return {
-    async create(input: { name: string; plan: Plan; timeZone?: string | undefined }, tx: Sql = sql): Promise<Organization> {
+    async create(
+      input: { name: string; plan: Plan; timeZone?: string | undefined },
+      tx: Sql = sql,
+    ): Promise<Organization> {
       const [row] = await tx<OrganizationRow[]>`
         insert into organizations (name, plan, time_zone)
         values (${input.name}, ${input.plan}, coalesce(${input.timeZone ?? null}, 'Asia/Seoul')) returning *`;
@@ -62,12 +65,17 @@ export function createOrganizationsRepo({ sql }: { sql: Sql }) {
     },
 
     /** A page of organizations, newest first; `search` matches part of the name. */
-    async list(filter: { search?: string | undefined; plan?: Plan | undefined }, page: { page: number; size: number }): Promise<{ items: Organization[]; total: number }> {
+    async list(
+      filter: { search?: string | undefined; plan?: Plan | undefined },
+      page: { page: number; size: number },
+    ): Promise<{ items: Organization[]; total: number }> {
       const where = sql`true
         ${filter.search ? sql`and lower(name) like ${containsPattern(filter.search)}` : sql``}
         ${filter.plan ? sql`and plan = ${filter.plan}` : sql``}`;
       const [rows, [count]] = await Promise.all([
-        sql<OrganizationRow[]>`select * from organizations where ${where} order by id desc limit ${page.size} offset ${page.page * page.size}`,
+        sql<
+          OrganizationRow[]
+        >`select * from organizations where ${where} order by id desc limit ${page.size} offset ${page.page * page.size}`,
         sql<{ n: number }[]>`select count(*)::int as n from organizations where ${where}`,
       ]);
       return { items: rows.map(toOrganization), total: count!.n };
@@ -80,16 +88,20 @@ export function createOrganizationsRepo({ sql }: { sql: Sql }) {
 
     /** `monthlyQuota` undefined keeps the override, null returns to the plan's quota. */
     async setPlan(id: number, plan: Plan, monthlyQuota: number | null | undefined): Promise<Organization | undefined> {
-      const [row] = monthlyQuota === undefined
-        ? await sql<OrganizationRow[]>`
+      const [row] =
+        monthlyQuota === undefined
+          ? await sql<OrganizationRow[]>`
             update organizations set plan = ${plan}, updated_at = now() where id = ${id} returning *`
-        : await sql<OrganizationRow[]>`
+          : await sql<OrganizationRow[]>`
             update organizations set plan = ${plan}, monthly_quota = ${monthlyQuota}, updated_at = now()
             where id = ${id} returning *`;
       return row && toOrganization(row);
     },
 
-    async setAddOns(id: number, addOns: { userJourney?: boolean | undefined; revenueAnalytics?: boolean | undefined }): Promise<Organization | undefined> {
+    async setAddOns(
+      id: number,
+      addOns: { userJourney?: boolean | undefined; revenueAnalytics?: boolean | undefined },
+    ): Promise<Organization | undefined> {
       const [row] = await sql<OrganizationRow[]>`
         update organizations set
           user_journey = coalesce(${addOns.userJourney ?? null}::boolean, user_journey),

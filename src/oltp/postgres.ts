@@ -65,7 +65,13 @@ async function createEmbeddedPostgres(dataDir: string, log: Logger): Promise<Pos
   await server.start();
   // PGlite runs one query at a time and its socket interleaves connections per query, which would
   // mix transactions: one pooled connection keeps each transaction whole.
-  const sql = postgres({ ...commonOptions, path: socketPath, max: 1, database: 'postgres', username: 'postgres' }) as unknown as Sql;
+  const sql = postgres({
+    ...commonOptions,
+    path: socketPath,
+    max: 1,
+    database: 'postgres',
+    username: 'postgres',
+  }) as unknown as Sql;
   await sql`select 1`;
   log.info({ dir }, 'started embedded PostgreSQL (PGlite)');
   return {

@@ -86,11 +86,15 @@ export function createShortUrlsRepo({ sql }: { sql: Sql }) {
     ...table,
 
     async list(organizationId: number, filter: ShortUrlListFilter, page: { page: number; size: number }) {
-      return table.list(organizationId, sql`
+      return table.list(
+        organizationId,
+        sql`
         ${filter.keyword ? sql`and lower(l.original_url || ' ' || l.short_code) like ${containsPattern(filter.keyword)}` : sql``}
         ${filter.showAdPage !== undefined ? sql`and l.show_ad_page = ${filter.showAdPage}` : sql``}
         ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
-        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}`, page);
+        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}`,
+        page,
+      );
     },
   };
 }

@@ -32,7 +32,9 @@ const toRecord = (r: Row): SignInTokenRecord => ({
 
 export function createSignInTokensRepo({ sql }: { sql: Sql }) {
   return {
-    async issue(input: SignInTokenRecord & { tokenHash: Buffer; emailIndex: Buffer | null; createdAt: Date }): Promise<void> {
+    async issue(
+      input: SignInTokenRecord & { tokenHash: Buffer; emailIndex: Buffer | null; createdAt: Date },
+    ): Promise<void> {
       await sql`
         insert into sign_in_tokens (token_hash, purpose, user_id, email_index, partner_id, claims_sealed, created_at, expires_at)
         values (${input.tokenHash}, ${input.purpose}, ${input.userId}, ${input.emailIndex}, ${input.partnerId},

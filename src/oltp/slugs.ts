@@ -17,12 +17,21 @@ const OWNERS = {
 
 export type SlugOwnerTable = keyof typeof OWNERS;
 
-async function claim(tx: Tx, table: SlugOwnerTable, key: string, code: string, organizationId: number, ownerId: number): Promise<boolean> {
+async function claim(
+  tx: Tx,
+  table: SlugOwnerTable,
+  key: string,
+  code: string,
+  organizationId: number,
+  ownerId: number,
+): Promise<boolean> {
   const column = OWNERS[table].ownerColumn;
   try {
     // A savepoint keeps the transaction usable after the clash, so the caller can undo its insert.
-    await tx.savepoint((sp) => sp`
-      insert into slugs ${sp({ domain_key: key, code, organization_id: organizationId, [column]: ownerId })}`);
+    await tx.savepoint(
+      (sp) => sp`
+      insert into slugs ${sp({ domain_key: key, code, organization_id: organizationId, [column]: ownerId })}`,
+    );
     return true;
   } catch (err) {
     if (!isUniqueViolation(err, 'slugs_pkey')) throw err;
@@ -52,7 +61,8 @@ export async function insertClaimingSlug(
     const id = await sql.begin(async (tx) => {
       const values = { ...input.values, organization_id: input.organizationId, [slugColumn]: code };
       const [row] = await tx<{ id: number }[]>`insert into ${tx(input.table)} ${tx(values)} returning id`;
-      if (await claim(tx, input.table, domainKey(input.customDomainName), code, input.organizationId, row!.id)) return row!.id;
+      if (await claim(tx, input.table, domainKey(input.customDomainName), code, input.organizationId, row!.id))
+        return row!.id;
       // Nothing of this attempt may remain.
       await tx`delete from ${tx(input.table)} where id = ${row!.id}`;
       return undefined;

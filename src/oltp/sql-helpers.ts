@@ -19,7 +19,10 @@ export const containsPattern = (term: string) => `%${escapeLike(term.toLowerCase
  * The SET part of an update from a patch: only fields present (not undefined) and only columns of
  * the closed allow-list, so a request can never name a column.
  */
-export function patchColumns<F extends string>(patch: Partial<Record<F, unknown>>, columns: Record<F, string>): Record<string, unknown> {
+export function patchColumns<F extends string>(
+  patch: Partial<Record<F, unknown>>,
+  columns: Record<F, string>,
+): Record<string, unknown> {
   const set: Record<string, unknown> = {};
   for (const field of Object.keys(columns) as F[]) {
     const value = patch[field];
@@ -44,10 +47,15 @@ export function inputFaultOf(err: unknown): InputFault | undefined {
     // postgres.js names its server errors PostgresError; their code is the five-character SQLSTATE.
     if (e.name !== 'PostgresError' || typeof e.code !== 'string') continue;
     const sqlstate = e.code;
-    if (sqlstate === '22021' || sqlstate === '22P05') return { code: 'INVALID_TEXT', message: 'a text value in the request cannot be stored (invalid or control characters)' };
+    if (sqlstate === '22021' || sqlstate === '22P05')
+      return {
+        code: 'INVALID_TEXT',
+        message: 'a text value in the request cannot be stored (invalid or control characters)',
+      };
     if (sqlstate === '22001') return { code: 'VALUE_TOO_LONG', message: 'a value in the request is too long' };
     if (sqlstate === '22003') return { code: 'VALUE_OUT_OF_RANGE', message: 'a number in the request is out of range' };
-    if (sqlstate === '22007' || sqlstate === '22008') return { code: 'INVALID_DATE_TIME', message: 'a date or time in the request is not valid or out of range' };
+    if (sqlstate === '22007' || sqlstate === '22008')
+      return { code: 'INVALID_DATE_TIME', message: 'a date or time in the request is not valid or out of range' };
     if (sqlstate.startsWith('22')) return { code: 'INVALID_VALUE', message: 'a value in the request is not valid' };
     // 54000 also covers limits of the statement itself; only size-of-a-value ones are the input's.
     if (sqlstate === '54000' && /too long|too large|exceeds|size/i.test(String(e.message))) {

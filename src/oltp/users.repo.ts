@@ -46,7 +46,15 @@ export interface NewUser {
   language?: Language | undefined;
 }
 
-export function createUsersRepo({ sql, secretBox, blindIndex }: { sql: Sql; secretBox: SecretBox; blindIndex: BlindIndex }) {
+export function createUsersRepo({
+  sql,
+  secretBox,
+  blindIndex,
+}: {
+  sql: Sql;
+  secretBox: SecretBox;
+  blindIndex: BlindIndex;
+}) {
   const toUser = (row: UserRow): User => ({
     id: row.id,
     email: secretBox.open(row.email_sealed),
@@ -102,7 +110,13 @@ export function createUsersRepo({ sql, secretBox, blindIndex }: { sql: Sql; secr
         select m.organization_id, o.name, o.plan, m.role, m.created_at
         from memberships m join organizations o on o.id = m.organization_id
         where m.user_id = ${userId} order by o.name, o.id`;
-      return rows.map((r) => ({ organizationId: r.organization_id, organizationName: r.name, plan: r.plan, role: r.role, joinedAt: r.created_at }));
+      return rows.map((r) => ({
+        organizationId: r.organization_id,
+        organizationName: r.name,
+        plan: r.plan,
+        role: r.role,
+        joinedAt: r.created_at,
+      }));
     },
 
     async roleIn(organizationId: number, userId: number, tx: Sql = sql): Promise<Role | undefined> {
@@ -120,7 +134,12 @@ export function createUsersRepo({ sql, secretBox, blindIndex }: { sql: Sql; secr
     },
 
     /** Adds the membership, or changes its role; `created` says which. */
-    async setMembership(organizationId: number, userId: number, role: Role, tx: Sql = sql): Promise<{ created: boolean; previousRole: Role | null }> {
+    async setMembership(
+      organizationId: number,
+      userId: number,
+      role: Role,
+      tx: Sql = sql,
+    ): Promise<{ created: boolean; previousRole: Role | null }> {
       const [before] = await tx<{ role: Role }[]>`
         select role from memberships where organization_id = ${organizationId} and user_id = ${userId} for update`;
       await tx`
@@ -130,7 +149,8 @@ export function createUsersRepo({ sql, secretBox, blindIndex }: { sql: Sql; secr
     },
 
     async removeMembership(organizationId: number, userId: number): Promise<boolean> {
-      const rows = await sql`delete from memberships where organization_id = ${organizationId} and user_id = ${userId} returning user_id`;
+      const rows =
+        await sql`delete from memberships where organization_id = ${organizationId} and user_id = ${userId} returning user_id`;
       return rows.length > 0;
     },
 

@@ -136,7 +136,17 @@ export function createWebhookDeliveriesRepo({ sql }: { sql: Sql }) {
 
     /** Takes up to `limit` due deliveries of one organization for `leaseMs`. */
     async claim(organizationId: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-      const rows = await sql<{ id: number; organization_id: number; event_id: string; event_type: string; payload: string; attempts: number; retry_until: Date }[]>`
+      const rows = await sql<
+        {
+          id: number;
+          organization_id: number;
+          event_id: string;
+          event_type: string;
+          payload: string;
+          attempts: number;
+          retry_until: Date;
+        }[]
+      >`
         update webhook_deliveries d
         set next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}), updated_at = now()
         where d.id in (
@@ -197,7 +207,8 @@ export function createWebhookDeliveriesRepo({ sql }: { sql: Sql }) {
           where organization_id = ${a.organizationId}
           returning consecutive_failures, enabled,
             (extract(epoch from (now() - failing_since)) * 1000)::float8 as failing_ms`;
-        if (!streak?.enabled) return { endpointDisabled: false, consecutiveFailures: streak?.consecutive_failures ?? 0 };
+        if (!streak?.enabled)
+          return { endpointDisabled: false, consecutiveFailures: streak?.consecutive_failures ?? 0 };
         const tooMany = streak.consecutive_failures >= a.disableAfter.failures;
         const tooLong = streak.consecutive_failures >= 2 && streak.failing_ms >= a.disableAfter.failingForMs;
         if (!tooMany && !tooLong) return { endpointDisabled: false, consecutiveFailures: streak.consecutive_failures };
@@ -217,7 +228,11 @@ export function createWebhookDeliveriesRepo({ sql }: { sql: Sql }) {
       })) as { endpointDisabled: boolean; consecutiveFailures: number };
     },
 
-    async list(organizationId: number, filter: { state?: DeliveryState }, page: { page: number; size: number }): Promise<{ items: Delivery[]; total: number }> {
+    async list(
+      organizationId: number,
+      filter: { state?: DeliveryState },
+      page: { page: number; size: number },
+    ): Promise<{ items: Delivery[]; total: number }> {
       const state = filter.state ?? null;
       const [count] = await sql<{ n: number }[]>`
         select count(*)::int as n from webhook_deliveries
@@ -230,11 +245,24 @@ export function createWebhookDeliveriesRepo({ sql }: { sql: Sql }) {
       return { items: rows.map(toDelivery), total: count?.n ?? 0 };
     },
 
-    async get(organizationId: number, id: number): Promise<(Delivery & { payload: string; attemptLog: DeliveryAttempt[] }) | undefined> {
+    async get(
+      organizationId: number,
+      id: number,
+    ): Promise<(Delivery & { payload: string; attemptLog: DeliveryAttempt[] }) | undefined> {
       const [row] = await sql<(DeliveryRow & { payload: string })[]>`
         select ${deliveryColumns}, payload from webhook_deliveries where organization_id = ${organizationId} and id = ${id}`;
       if (!row) return undefined;
-      const attempts = await sql<{ attempt: number; started_at: Date; url: string; status: number | null; error: string | null; latency_ms: number; response_body: string | null }[]>`
+      const attempts = await sql<
+        {
+          attempt: number;
+          started_at: Date;
+          url: string;
+          status: number | null;
+          error: string | null;
+          latency_ms: number;
+          response_body: string | null;
+        }[]
+      >`
         select attempt, started_at, url, status, error, latency_ms, response_body
         from webhook_delivery_attempts where delivery_id = ${id} order by attempt, id`;
       return {

@@ -111,7 +111,9 @@ export function createWebhookEndpointsRepo({ sql }: { sql: Sql }) {
     },
 
     async get(organizationId: number): Promise<WebhookEndpoint | undefined> {
-      const [row] = await sql<Row[]>`select ${columns} from webhook_endpoints where organization_id = ${organizationId}`;
+      const [row] = await sql<
+        Row[]
+      >`select ${columns} from webhook_endpoints where organization_id = ${organizationId}`;
       return row && toEndpoint(row);
     },
 
@@ -129,7 +131,9 @@ export function createWebhookEndpointsRepo({ sql }: { sql: Sql }) {
     },
 
     async deliveryTarget(organizationId: number): Promise<DeliveryTarget | undefined> {
-      const [row] = await sql<{ organization_id: number; url: string; enabled: boolean; secret_sealed: string; previous: string | null }[]>`
+      const [row] = await sql<
+        { organization_id: number; url: string; enabled: boolean; secret_sealed: string; previous: string | null }[]
+      >`
         select organization_id, url, enabled, secret_sealed,
                case when previous_secret_valid_until is null or previous_secret_valid_until > now()
                     then previous_secret_sealed end as previous

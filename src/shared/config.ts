@@ -56,7 +56,12 @@ const envSchema = z.object({
   SIGNPOST_ROLES: z
     .string()
     .default('api,worker')
-    .transform((v) => v.split(',').map((r) => r.trim().toLowerCase()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((r) => r.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(['api', 'worker'])).min(1, 'names no role')),
   /** Where customers point their domain's CNAME; default cname.<public host>. */
   CUSTOM_DOMAIN_CNAME_TARGET: optionalString,
@@ -195,21 +200,32 @@ function parseTrustProxy(raw: string | undefined): TrustProxy {
   if (['true', 'yes', 'on'].includes(lowered)) return true;
   if (['false', 'no', 'off', '0'].includes(lowered)) return false;
   if (/^\d+$/.test(raw)) return Number(raw);
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** `1.1.1.1`, `10.0.0.2:5353`, `[::1]:53`: node:dns wants IP addresses, never names. */
 function parseDnsResolvers(raw: string | undefined): string[] {
   if (raw === undefined) return [];
-  return raw.split(',').map((s) => s.trim()).filter(Boolean).map((server) => {
-    const match = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::(\d{1,5}))?$/.exec(server) ?? /^([0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/.exec(server);
-    const ip = match?.[1] ?? match?.[2];
-    const port = match?.[3] === undefined ? undefined : Number(match[3]);
-    if (!ip || !isIP(ip) || (port !== undefined && (port < 1 || port > 65535))) {
-      throw new ConfigError(`invalid configuration: DNS_RESOLVER: ${server} is not an IP address with an optional port`);
-    }
-    return server;
-  });
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((server) => {
+      const match =
+        /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3}))(?::(\d{1,5}))?$/.exec(server) ??
+        /^([0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/.exec(server);
+      const ip = match?.[1] ?? match?.[2];
+      const port = match?.[3] === undefined ? undefined : Number(match[3]);
+      if (!ip || !isIP(ip) || (port !== undefined && (port < 1 || port > 65535))) {
+        throw new ConfigError(
+          `invalid configuration: DNS_RESOLVER: ${server} is not an IP address with an optional port`,
+        );
+      }
+      return server;
+    });
 }
 
 function databaseFromClickhouseUrl(url: string | undefined): string | undefined {
@@ -227,7 +243,9 @@ function databaseFromClickhouseUrl(url: string | undefined): string | undefined 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // A variable set to blank (`PORT=` in a compose file) means unset, for every variable alike;
   // otherwise a blank PORT would be 0 (a random port) and a blank DATA_DIR the working directory.
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== '')));
+  const parsed = envSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== '')),
+  );
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`invalid configuration: ${detail}`);
@@ -239,12 +257,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: PUBLIC_BASE_URL is not an http(s) URL: ${publicBaseUrl}`);
   }
   if (!e.SIGNPOST_ROLES.includes('worker') && !e.NATS_URL) {
-    throw new ConfigError('invalid configuration: SIGNPOST_ROLES without worker needs NATS_URL (nothing else would write the events of the in-process bus)');
+    throw new ConfigError(
+      'invalid configuration: SIGNPOST_ROLES without worker needs NATS_URL (nothing else would write the events of the in-process bus)',
+    );
   }
   const databaseInUrl = databaseFromClickhouseUrl(e.CLICKHOUSE_URL);
   const chDatabase = e.CLICKHOUSE_DATABASE ?? databaseInUrl ?? 'signpost';
   if (!identifier.safeParse(chDatabase).success) {
-    throw new ConfigError(`invalid configuration: CLICKHOUSE_URL names the database ${chDatabase}: letters, digits and _ only`);
+    throw new ConfigError(
+      `invalid configuration: CLICKHOUSE_URL names the database ${chDatabase}: letters, digits and _ only`,
+    );
   }
   return {
     port: e.PORT,
@@ -259,7 +281,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.SIGNPOST_ADMIN_TOKEN,
     sdkRateLimitPerSecond: e.SDK_RATE_LIMIT_PER_SECOND,
     sdkKeylessRateLimitPerSecond: e.SDK_KEYLESS_RATE_LIMIT_PER_SECOND,
-    sdkKeylessRateLimitBurst: e.SDK_KEYLESS_RATE_LIMIT_BURST ?? Math.max(e.SDK_RATE_LIMIT_PER_SECOND, Math.ceil(e.SDK_KEYLESS_RATE_LIMIT_PER_SECOND)),
+    sdkKeylessRateLimitBurst:
+      e.SDK_KEYLESS_RATE_LIMIT_BURST ??
+      Math.max(e.SDK_RATE_LIMIT_PER_SECOND, Math.ceil(e.SDK_KEYLESS_RATE_LIMIT_PER_SECOND)),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     piiEncryptionKey: e.PII_ENCRYPTION_KEY,
     logLevel: e.LOG_LEVEL,
@@ -294,7 +318,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailures: { limit: e.AUTH_FAILURE_LIMIT, windowSeconds: e.AUTH_FAILURE_WINDOW_SECONDS },
     metricsPort: e.METRICS_PORT,
     metricsToken: e.METRICS_TOKEN,
-    operatorHosts: (e.OPERATOR_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    operatorHosts: (e.OPERATOR_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `Signpost <no-reply@${new URL(publicBaseUrl).hostname}>` },
     sessions: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, absoluteMs: e.SESSION_MAX_AGE_HOURS * 3_600_000 },
     signInLimits: { perIp: e.SIGN_IN_LIMIT_PER_IP, perEmail: e.SIGN_IN_LIMIT_PER_EMAIL, windowSeconds: 900 },

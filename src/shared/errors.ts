@@ -38,7 +38,8 @@ export class DomainError extends Error {
   }
 }
 
-const withDetails = (details: Record<string, unknown> | undefined): DomainErrorOptions => (details === undefined ? {} : { details });
+const withDetails = (details: Record<string, unknown> | undefined): DomainErrorOptions =>
+  details === undefined ? {} : { details };
 
 export const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
   new DomainError('invalid', code, message, withDetails(details));

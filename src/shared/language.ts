@@ -13,7 +13,10 @@ const MAX_HEADER = 512;
  * The first of `supported` the header accepts, best q-value first (ties in the header's order);
  * undefined when it names none of them, so the caller applies its own default.
  */
-export function negotiateLanguage<L extends string>(acceptLanguage: string | undefined, supported: readonly L[]): L | undefined {
+export function negotiateLanguage<L extends string>(
+  acceptLanguage: string | undefined,
+  supported: readonly L[],
+): L | undefined {
   if (!acceptLanguage) return undefined;
   let best: L | undefined;
   let bestQ = 0;

@@ -43,7 +43,12 @@ function prettyPrinterInstalled(): boolean {
   }
 }
 
-export function createLogger(options: { level: string; pretty: boolean; name?: string; destination?: DestinationStream }): Logger {
+export function createLogger(options: {
+  level: string;
+  pretty: boolean;
+  name?: string;
+  destination?: DestinationStream;
+}): Logger {
   const base: LoggerOptions = {
     name: options.name ?? 'signpost',
     level: options.level,
@@ -54,6 +59,7 @@ export function createLogger(options: { level: string; pretty: boolean; name?: s
     return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true } } });
   }
   const log = options.destination ? pino(base, options.destination) : pino(base);
-  if (options.pretty) log.warn('LOG_PRETTY is set, but pino-pretty (a development dependency) is not installed: logging JSON');
+  if (options.pretty)
+    log.warn('LOG_PRETTY is set, but pino-pretty (a development dependency) is not installed: logging JSON');
   return log;
 }

@@ -38,7 +38,11 @@ export interface Metrics {
   define(name: string, type: 'counter' | 'gauge', help: string, options?: MetricOptions): void;
   inc(name: string, labels?: Labels, by?: number): void;
   counter(name: string, labels?: Labels): BoundCounter;
-  histogram(name: string, help: string, options: { labels: Record<string, readonly string[]>; buckets: readonly number[] }): HistogramFamily;
+  histogram(
+    name: string,
+    help: string,
+    options: { labels: Record<string, readonly string[]>; buckets: readonly number[] },
+  ): HistogramFamily;
   /** The current value of a counter or gauge series (0 when absent). */
   get(name: string, labels?: Labels): Promise<number>;
   render(): Promise<string>;
@@ -46,7 +50,9 @@ export interface Metrics {
 }
 
 /** Latency buckets in seconds, from a cached redirect (sub-millisecond) to a slow statistics query. */
-export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+export const LATENCY_BUCKETS = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+] as const;
 
 /** Every combination of the declared values (none when a label's values are open). */
 function combinations(labels: Record<string, readonly string[]>): Labels[] {
@@ -72,7 +78,11 @@ function createCellHistogram(name: string, help: string, labelNames: readonly st
   const bind = (labels: Labels): BoundHistogram => {
     const key = keyOf(labelNames, labels);
     let cell = cells.get(key);
-    if (!cell) cells.set(key, (cell = { labels: { ...labels }, counts: new Float64Array(buckets.length + 1), sum: 0, count: 0 }));
+    if (!cell)
+      cells.set(
+        key,
+        (cell = { labels: { ...labels }, counts: new Float64Array(buckets.length + 1), sum: 0, count: 0 }),
+      );
     const c = cell;
     return {
       observe(value) {
@@ -95,9 +105,16 @@ function createCellHistogram(name: string, help: string, labelNames: readonly st
         let cumulative = 0;
         for (let i = 0; i <= buckets.length; i++) {
           cumulative += counts[i]!;
-          values.push({ metricName: `${name}_bucket`, labels: { ...labels, le: i < buckets.length ? String(buckets[i]) : '+Inf' }, value: cumulative });
+          values.push({
+            metricName: `${name}_bucket`,
+            labels: { ...labels, le: i < buckets.length ? String(buckets[i]) : '+Inf' },
+            value: cumulative,
+          });
         }
-        values.push({ metricName: `${name}_sum`, labels, value: sum }, { metricName: `${name}_count`, labels, value: count });
+        values.push(
+          { metricName: `${name}_sum`, labels, value: sum },
+          { metricName: `${name}_count`, labels, value: count },
+        );
       }
       return { name, help, type: 'histogram', aggregator: 'sum', values };
     },

@@ -18,4 +18,3 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   BUSINESS: { monthlyApiCalls: 1_000_000, dataRetentionDays: 730, qrCodes: true, includesAddOns: false },
   ENTERPRISE: { monthlyApiCalls: 10_000_000, dataRetentionDays: 1825, qrCodes: true, includesAddOns: true },
 };
-

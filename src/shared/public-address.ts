@@ -36,8 +36,14 @@ function parseV6(text: string): number[] | undefined {
     head = `${bare.slice(0, dotted.index)}:0:0`; // placeholder groups for the 4 bytes
     tail.push(...v4);
   }
-  const [left, right] = head.includes('::') ? head.split('::') as [string, string] : [head, undefined];
-  const groups = (s: string | undefined) => (s ? s.split(':').filter((g) => g !== '').map((g) => parseInt(g, 16)) : []);
+  const [left, right] = head.includes('::') ? (head.split('::') as [string, string]) : [head, undefined];
+  const groups = (s: string | undefined) =>
+    s
+      ? s
+          .split(':')
+          .filter((g) => g !== '')
+          .map((g) => parseInt(g, 16))
+      : [];
   const l = groups(left);
   const r = groups(right);
   const words = right === undefined ? l : [...l, ...new Array<number>(8 - l.length - r.length).fill(0), ...r];
@@ -50,7 +56,7 @@ function parseV6(text: string): number[] | undefined {
 function inV4(a: V4, base: V4, bits: number): boolean {
   const toInt = (x: V4) => ((x[0] << 24) | (x[1] << 16) | (x[2] << 8) | x[3]) >>> 0;
   const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-  return ((toInt(a) & mask) >>> 0) === ((toInt(base) & mask) >>> 0);
+  return (toInt(a) & mask) >>> 0 === (toInt(base) & mask) >>> 0;
 }
 
 const V4_RULES: [V4, number, AddressClass][] = [
@@ -96,7 +102,13 @@ function classifyV6(b: number[]): AddressClass {
     const embedded = classifyV4(b.slice(2, 6) as V4);
     return embedded === 'public' ? 'public' : embedded;
   }
-  if (startsWith(b, [0xfd, 0x00, 0x0e, 0xc2]) && b.slice(4, 14).every((x) => x === 0) && b[14] === 0x02 && b[15] === 0x54) return 'metadata'; // fd00:ec2::254
+  if (
+    startsWith(b, [0xfd, 0x00, 0x0e, 0xc2]) &&
+    b.slice(4, 14).every((x) => x === 0) &&
+    b[14] === 0x02 &&
+    b[15] === 0x54
+  )
+    return 'metadata'; // fd00:ec2::254
   if ((b[0]! & 0xfe) === 0xfc) return 'private'; // fc00::/7 unique local
   if (b[0] === 0xfe && (b[1]! & 0xc0) === 0x80) return 'link-local'; // fe80::/10
   if (b[0] === 0xfe && (b[1]! & 0xc0) === 0xc0) return 'private'; // fec0::/10 site-local (deprecated)
@@ -134,7 +146,9 @@ export const isLoopbackAddress = (address: string) => classifyAddress(address) =
 export function isLocalName(name: string): boolean {
   const host = name.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost') return true;
-  return ['.localhost', '.local', '.internal', '.lan', '.home.arpa', '.localdomain'].some((suffix) => host.endsWith(suffix));
+  return ['.localhost', '.local', '.internal', '.lan', '.home.arpa', '.localdomain'].some((suffix) =>
+    host.endsWith(suffix),
+  );
 }
 
 /**

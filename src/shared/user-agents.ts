@@ -12,10 +12,37 @@ import { isbot } from 'isbot';
  */
 const UNFURLERS = new RegExp(
   [
-    'facebookexternalhit', 'facebot', 'twitterbot', 'slackbot', 'slack-imgproxy', 'linkedinbot', 'discordbot',
-    'telegrambot', 'whatsapp', 'kakaotalk-scrap', 'kakaostory-og-reader', 'yeti', 'naverbot', 'line-poker',
-    'skypeuripreview', 'pinterestbot', 'redditbot', 'embedly', 'iframely', 'vkshare', 'viber', 'snap url preview',
-    'mastodon', 'bluesky', 'cardyb', 'google-pagerenderer', 'applebot', 'daum/', 'daumoa', 'zalo', 'microsoftpreview',
+    'facebookexternalhit',
+    'facebot',
+    'twitterbot',
+    'slackbot',
+    'slack-imgproxy',
+    'linkedinbot',
+    'discordbot',
+    'telegrambot',
+    'whatsapp',
+    'kakaotalk-scrap',
+    'kakaostory-og-reader',
+    'yeti',
+    'naverbot',
+    'line-poker',
+    'skypeuripreview',
+    'pinterestbot',
+    'redditbot',
+    'embedly',
+    'iframely',
+    'vkshare',
+    'viber',
+    'snap url preview',
+    'mastodon',
+    'bluesky',
+    'cardyb',
+    'google-pagerenderer',
+    'applebot',
+    'daum/',
+    'daumoa',
+    'zalo',
+    'microsoftpreview',
   ].join('|'),
   'i',
 );
@@ -38,7 +65,8 @@ export function classifyAgent(userAgent: string | undefined): AgentKind {
 }
 
 function classifyUncached(userAgent: string): AgentKind {
-  if (UNFURLERS.test(userAgent) && !/ line\/[\d.]+/i.test(userAgent) && !/kakaotalk [\d.]+/i.test(userAgent)) return 'unfurler';
+  if (UNFURLERS.test(userAgent) && !/ line\/[\d.]+/i.test(userAgent) && !/kakaotalk [\d.]+/i.test(userAgent))
+    return 'unfurler';
   return isbot(userAgent) ? 'bot' : 'person';
 }
 

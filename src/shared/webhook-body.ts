@@ -47,8 +47,18 @@ function standardKey(secret: string): Buffer {
 }
 
 /** webhook-signature: `v1,<base64>` per secret, the current one first, space-separated. */
-export function standardSignatureHeader(secrets: string[], id: string, timestampSeconds: number, rawBody: string): string {
-  return secrets.map((secret) => `v1,${createHmac('sha256', standardKey(secret)).update(`${id}.${timestampSeconds}.${rawBody}`).digest('base64')}`).join(' ');
+export function standardSignatureHeader(
+  secrets: string[],
+  id: string,
+  timestampSeconds: number,
+  rawBody: string,
+): string {
+  return secrets
+    .map(
+      (secret) =>
+        `v1,${createHmac('sha256', standardKey(secret)).update(`${id}.${timestampSeconds}.${rawBody}`).digest('base64')}`,
+    )
+    .join(' ');
 }
 
 /**

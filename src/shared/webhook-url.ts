@@ -15,9 +15,16 @@ export interface ResolvedAddress {
 export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolve: Resolve = async (hostname) =>
-  (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
-export type UrlProblem = { ok: false; code: 'WEBHOOK_URL_INVALID' | 'WEBHOOK_URL_INSECURE' | 'WEBHOOK_URL_FORBIDDEN' | 'WEBHOOK_DNS_FAILED'; message: string };
+export type UrlProblem = {
+  ok: false;
+  code: 'WEBHOOK_URL_INVALID' | 'WEBHOOK_URL_INSECURE' | 'WEBHOOK_URL_FORBIDDEN' | 'WEBHOOK_DNS_FAILED';
+  message: string;
+};
 
 const LOOPBACK_NAMES = new Set(['localhost', 'localhost.']);
 
@@ -32,7 +39,8 @@ export function checkUrlShape(raw: string, options: { allowInsecure: boolean }):
   } catch {
     return { ok: false, code: 'WEBHOOK_URL_INVALID', message: 'url is not a valid URL' };
   }
-  if (url.username || url.password) return { ok: false, code: 'WEBHOOK_URL_INVALID', message: 'url must not carry credentials' };
+  if (url.username || url.password)
+    return { ok: false, code: 'WEBHOOK_URL_INVALID', message: 'url must not carry credentials' };
   const host = bareHost(url);
   const loopbackHost = LOOPBACK_NAMES.has(host.toLowerCase()) || (isIP(host) !== 0 && isLoopbackAddress(host));
   const plainAllowed = url.protocol === 'http:' && options.allowInsecure && loopbackHost;
@@ -41,7 +49,12 @@ export function checkUrlShape(raw: string, options: { allowInsecure: boolean }):
   }
   if (isIP(host) !== 0) {
     const refused = addressRefusal(host, { allowLoopback: options.allowInsecure });
-    if (refused) return { ok: false, code: 'WEBHOOK_URL_FORBIDDEN', message: `url points at a ${refused} address, which webhooks may not reach` };
+    if (refused)
+      return {
+        ok: false,
+        code: 'WEBHOOK_URL_FORBIDDEN',
+        message: `url points at a ${refused} address, which webhooks may not reach`,
+      };
   }
   return { ok: true, url };
 }
@@ -63,13 +76,22 @@ export async function resolveDeliveryAddress(
     try {
       addresses = await withTimeout(options.resolve(host), options.timeoutMs ?? 5_000);
     } catch (err) {
-      return { ok: false, code: 'WEBHOOK_DNS_FAILED', message: `could not resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+      return {
+        ok: false,
+        code: 'WEBHOOK_DNS_FAILED',
+        message: `could not resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      };
     }
     if (addresses.length === 0) return { ok: false, code: 'WEBHOOK_DNS_FAILED', message: `${host} has no address` };
   }
   for (const a of addresses) {
     const refused = addressRefusal(a.address, { allowLoopback: options.allowInsecure });
-    if (refused) return { ok: false, code: 'WEBHOOK_URL_FORBIDDEN', message: `${host} resolves to a ${refused} address, which webhooks may not reach` };
+    if (refused)
+      return {
+        ok: false,
+        code: 'WEBHOOK_URL_FORBIDDEN',
+        message: `${host} resolves to a ${refused} address, which webhooks may not reach`,
+      };
     // Plain HTTP is a development convenience for this machine only.
     if (url.protocol === 'http:' && !isLoopbackAddress(a.address)) {
       return { ok: false, code: 'WEBHOOK_URL_INSECURE', message: 'plain http is allowed to loopback addresses only' };
@@ -82,7 +104,10 @@ export async function resolveDeliveryAddress(
  * The operator's check: the shape, then the addresses the name has now. A name that does not
  * resolve (yet) is accepted; every delivery resolves and checks it again anyway.
  */
-export async function validateWebhookUrl(raw: string, options: { allowInsecure: boolean; resolve: Resolve }): Promise<{ ok: true; url: URL } | UrlProblem> {
+export async function validateWebhookUrl(
+  raw: string,
+  options: { allowInsecure: boolean; resolve: Resolve },
+): Promise<{ ok: true; url: URL } | UrlProblem> {
   const shape = checkUrlShape(raw, options);
   if (!shape.ok) return shape;
   const resolved = await resolveDeliveryAddress(shape.url, { ...options, timeoutMs: 3_000 });

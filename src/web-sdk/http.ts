@@ -52,7 +52,12 @@ function pause(ms: number): Promise<void> {
 const retryable = (status: number) => status === 0 || status === 429 || status >= 500;
 
 /** One request with retries; resolves with the last answer, never rejects. */
-export async function request(method: 'GET' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export async function request(
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   let answer: Answer = { ok: false, status: 0 };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let retryAfter = 0;

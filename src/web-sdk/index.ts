@@ -32,9 +32,19 @@ export interface SignpostApi {
   version: string;
   init(options: InitOptions): SignpostApi;
   trackPurchase(amount: number | string, currency: string, options?: TrackOptions): Promise<TrackResult>;
-  trackGoal(goalType: string | null, goalValue: number | string, currency?: string | null, options?: TrackOptions): Promise<TrackResult>;
+  trackGoal(
+    goalType: string | null,
+    goalValue: number | string,
+    currency?: string | null,
+    options?: TrackOptions,
+  ): Promise<TrackResult>;
   trackSignup(): Promise<TrackResult>;
-  trackConversion(eventName: string, value: number | string, currency?: string | null, options?: TrackOptions): Promise<TrackResult>;
+  trackConversion(
+    eventName: string,
+    value: number | string,
+    currency?: string | null,
+    options?: TrackOptions,
+  ): Promise<TrackResult>;
   trackEvent(eventType: string, eventData?: Record<string, unknown>): Promise<TrackResult>;
 }
 
@@ -50,11 +60,16 @@ const Signpost: SignpostApi = {
     return Signpost;
   },
   trackPurchase: (amount, currency, options) => safely((s) => tracking.trackPurchase(s, amount, currency, options)),
-  trackGoal: (goalType, goalValue, currency, options) => safely((s) => tracking.trackGoal(s, goalType, goalValue, currency, options)),
+  trackGoal: (goalType, goalValue, currency, options) =>
+    safely((s) => tracking.trackGoal(s, goalType, goalValue, currency, options)),
   trackSignup: () => safely((s) => tracking.trackGoal(s, 'signup', 1)),
   // The event name is the goal type; an empty one must not fall back to the link's.
   trackConversion: (eventName, value, currency, options) =>
-    safely((s) => (eventName ? tracking.trackGoal(s, eventName, value, currency, options) : Promise.resolve({ ok: false, error: 'eventName is required' }))),
+    safely((s) =>
+      eventName
+        ? tracking.trackGoal(s, eventName, value, currency, options)
+        : Promise.resolve({ ok: false, error: 'eventName is required' }),
+    ),
   trackEvent: (eventType, eventData) => safely((s) => tracking.trackEvent(s, eventType, eventData)),
 };
 

@@ -138,7 +138,9 @@ function escapeInAppBrowser(config: LandingConfig): boolean {
     default:
       if (config.platform === 'ANDROID') {
         const url = new URL(here);
-        go(`intent://${url.host}${url.pathname}${url.search}#Intent;scheme=https;action=android.intent.action.VIEW;end`);
+        go(
+          `intent://${url.host}${url.pathname}${url.search}#Intent;scheme=https;action=android.intent.action.VIEW;end`,
+        );
       }
       // iOS: nothing can open Safari from here; the page shows the "open in Safari" step.
       return true;
@@ -196,7 +198,10 @@ async function androidHints(config: LandingConfig): Promise<{ deviceModel?: stri
   const data = (navigator as Navigator & { userAgentData?: UserAgentData }).userAgentData;
   if (config.platform !== 'ANDROID' || !data?.getHighEntropyValues) return {};
   try {
-    const values = await Promise.race([data.getHighEntropyValues(['model', 'platformVersion']), new Promise<undefined>((resolve) => setTimeout(resolve, HINTS_WAIT_MS))]);
+    const values = await Promise.race([
+      data.getHighEntropyValues(['model', 'platformVersion']),
+      new Promise<undefined>((resolve) => setTimeout(resolve, HINTS_WAIT_MS)),
+    ]);
     return { deviceModel: values?.model || undefined, platformVersion: values?.platformVersion || undefined };
   } catch {
     return {};

@@ -108,13 +108,22 @@ function linkInfo(state: State): Promise<LinkInfo | null> {
 }
 
 async function resolveLink(state: State, token: string): Promise<LinkInfo | null> {
-  const answer = await request('GET', `${state.apiBase}/api/v1/sdk/web/deeplink/resolve?token=${encodeURIComponent(token)}`, undefined, headers(state));
+  const answer = await request(
+    'GET',
+    `${state.apiBase}/api/v1/sdk/web/deeplink/resolve?token=${encodeURIComponent(token)}`,
+    undefined,
+    headers(state),
+  );
   if (!answer.ok) {
     // A definite "unknown" is remembered; a failure may be asked again later.
     if (answer.status !== 404) linkLookup = null;
     return null;
   }
-  const body = answer.body as { goalType?: string | null; url?: { id?: number } | null; campaign?: { id?: number } | null };
+  const body = answer.body as {
+    goalType?: string | null;
+    url?: { id?: number } | null;
+    campaign?: { id?: number } | null;
+  };
   const info: LinkInfo = { token, goalType: body.goalType ?? null };
   if (typeof body.url?.id === 'number') info.urlId = body.url.id;
   if (typeof body.campaign?.id === 'number') info.campaignId = body.campaign.id;
@@ -141,7 +150,12 @@ async function inSession(state: State, path: string, body: Record<string, unknow
   for (let round = 0; round < 2; round++) {
     const id = await session(state);
     if (typeof id !== 'string') return { ok: false, status: id.status, error: 'session not created' };
-    const answer = await request('POST', `${state.apiBase}${JOURNEY}${path}`, { sessionId: id, ...body }, headers(state));
+    const answer = await request(
+      'POST',
+      `${state.apiBase}${JOURNEY}${path}`,
+      { sessionId: id, ...body },
+      headers(state),
+    );
     if (answer.ok) {
       touchSession();
       // The server's own dedup (a transactionId sent from another browser) answers duplicate: true.
@@ -182,7 +196,13 @@ export async function trackGoal(
     remember(sentKey, true);
   }
   // eventId: one id for every retry of this goal, so the server records it once.
-  const body: Record<string, unknown> = { stage: 'GOAL_COMPLETED', goalType: type, goalValue: value, timestamp: new Date().toISOString(), eventId: uuid() };
+  const body: Record<string, unknown> = {
+    stage: 'GOAL_COMPLETED',
+    goalType: type,
+    goalValue: value,
+    timestamp: new Date().toISOString(),
+    eventId: uuid(),
+  };
   if (code) body.currency = code;
   if (transactionId) body.transactionId = transactionId;
   if (link?.urlId !== undefined) body.urlId = link.urlId;
@@ -193,14 +213,24 @@ export async function trackGoal(
   return result;
 }
 
-export function trackPurchase(state: State, amount: number | string, currency: string, options?: TrackOptions | null): Promise<TrackResult> {
+export function trackPurchase(
+  state: State,
+  amount: number | string,
+  currency: string,
+  options?: TrackOptions | null,
+): Promise<TrackResult> {
   const code = String(currency ?? '').toUpperCase();
   if (!/^[A-Z]{3}$/.test(code)) return Promise.resolve({ ok: false, error: 'currency is not an ISO 4217 code' });
   return trackGoal(state, `purchase_${code}`, amount, code, options);
 }
 
-export function trackEvent(state: State, eventType: string, eventData?: Record<string, unknown> | null): Promise<TrackResult> {
-  if (!eventType || typeof eventType !== 'string') return Promise.resolve({ ok: false, error: 'eventType is required' });
+export function trackEvent(
+  state: State,
+  eventType: string,
+  eventData?: Record<string, unknown> | null,
+): Promise<TrackResult> {
+  if (!eventType || typeof eventType !== 'string')
+    return Promise.resolve({ ok: false, error: 'eventType is required' });
   const properties = eventData && typeof eventData === 'object' ? eventData : {};
   // One id for every retry of this event: the server records it once.
   return inSession(state, '/event', { eventType, properties, occurredAt: new Date().toISOString(), eventId: uuid() });

@@ -9,10 +9,20 @@ export interface ClickFigures {
   series1h: number;
 }
 
-export async function clickFigures(client: ClickHouseClient, organizationId: number, urlId?: number): Promise<ClickFigures> {
+export async function clickFigures(
+  client: ClickHouseClient,
+  organizationId: number,
+  urlId?: number,
+): Promise<ClickFigures> {
   const where = `organization_id = {org:UInt64}${urlId === undefined ? '' : ` AND link_type = 'url' AND link_id = {id:UInt64}`}`;
   const one = async (query: string) =>
-    Number((await (await client.query({ query, query_params: { org: organizationId, id: urlId ?? 0 }, format: 'JSONEachRow' })).json<{ n: string }>())[0]?.n ?? 0);
+    Number(
+      (
+        await (
+          await client.query({ query, query_params: { org: organizationId, id: urlId ?? 0 }, format: 'JSONEachRow' })
+        ).json<{ n: string }>()
+      )[0]?.n ?? 0,
+    );
   return {
     raw: await one(`SELECT count() AS n FROM clicks WHERE ${where} AND is_bot = 0`),
     totals: await one(`SELECT sum(clicks) AS n FROM link_click_totals WHERE ${where}`),

@@ -4,7 +4,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { TestService } from './service.js';
 
-export type ConsoleCall = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) => Promise<LightMyRequestResponse>;
+export type ConsoleCall = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body?: unknown,
+) => Promise<LightMyRequestResponse>;
 
 /** `base` is the service's PUBLIC_BASE_URL: the origin state-changing calls must come from. */
 export async function consoleMember(

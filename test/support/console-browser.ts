@@ -17,7 +17,10 @@ async function freePort(): Promise<number> {
 }
 
 /** The service listening on 127.0.0.1 at its public address. */
-export async function startListeningService(isolation: Isolation, env: Record<string, string> = {}): Promise<{ svc: TestService; base: string }> {
+export async function startListeningService(
+  isolation: Isolation,
+  env: Record<string, string> = {},
+): Promise<{ svc: TestService; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const svc = await startService(isolation, { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, ...env });
@@ -32,7 +35,12 @@ export async function signInAs(
   svc: TestService,
   base: string,
   email: string,
-  options: { locale?: string; viewport?: { width: number; height: number }; timezoneId?: string; colorScheme?: 'light' | 'dark' } = {},
+  options: {
+    locale?: string;
+    viewport?: { width: number; height: number };
+    timezoneId?: string;
+    colorScheme?: 'light' | 'dark';
+  } = {},
 ): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await browser.newContext({
     locale: options.locale ?? 'ko-KR',
@@ -54,6 +62,8 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   // Each node's own markup too: a violation seen once (on :root, say) must say what was there.
   const serious = violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 300)}`).join(', ')})`);
+    .map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 300)}`).join(', ')})`,
+    );
   expect(serious, what).toEqual([]);
 }

@@ -7,11 +7,16 @@ export const PLATFORM_HOST = 'sgnp.example';
 export const BASE = `https://${PLATFORM_HOST}`;
 
 export const UA = {
-  iPhone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  pixel: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
-  galaxy: 'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
-  desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
-  kakaoAndroid: 'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36 KAKAOTALK 10.8.0',
+  iPhone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  pixel:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
+  galaxy:
+    'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
+  desktop:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  kakaoAndroid:
+    'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36 KAKAOTALK 10.8.0',
 } as const;
 
 export interface Org {
@@ -42,11 +47,19 @@ export async function createApps(svc: TestService, org: Org, label = 'Shop'): Pr
     return res.json() as AppRecord;
   };
   const ios = await make({
-    platform: 'IOS', appName: `${label} iOS`, bundleId: 'com.example.shop', teamId: 'ABCDE12345', scheme: 'shop://',
-    storeUrl: 'https://apps.apple.com/app/id1234567890', appIconUrl: 'https://cdn.example/icon.png',
+    platform: 'IOS',
+    appName: `${label} iOS`,
+    bundleId: 'com.example.shop',
+    teamId: 'ABCDE12345',
+    scheme: 'shop://',
+    storeUrl: 'https://apps.apple.com/app/id1234567890',
+    appIconUrl: 'https://cdn.example/icon.png',
   });
   const android = await make({
-    platform: 'ANDROID', appName: `${label} Android`, bundleId: 'com.example.shop', scheme: 'shop://',
+    platform: 'ANDROID',
+    appName: `${label} Android`,
+    bundleId: 'com.example.shop',
+    scheme: 'shop://',
     storeUrl: 'https://play.google.com/store/apps/details?id=com.example.shop&hl=ko',
   });
   return { ios, android };
@@ -132,7 +145,14 @@ function mobileHeaders(app: AppRecord): Record<string, string> {
   return { 'x-app-id': String(app.id), 'x-mobile-app-api-key': app.apiKey };
 }
 
-export function mobile(svc: TestService, app: AppRecord | null, method: 'GET' | 'POST', url: string, body?: unknown, extra: { ip?: string; headers?: Record<string, string> } = {}) {
+export function mobile(
+  svc: TestService,
+  app: AppRecord | null,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+  extra: { ip?: string; headers?: Record<string, string> } = {},
+) {
   return svc.inject({
     method,
     url: `/api/v1/sdk/mobile${url}`,
@@ -142,7 +162,13 @@ export function mobile(svc: TestService, app: AppRecord | null, method: 'GET' | 
   });
 }
 
-export function web(svc: TestService, method: 'GET' | 'POST' | 'OPTIONS', url: string, body?: unknown, headers: Record<string, string> = {}) {
+export function web(
+  svc: TestService,
+  method: 'GET' | 'POST' | 'OPTIONS',
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   return svc.inject({
     method,
     url: `/api/v1/sdk/web${url}`,

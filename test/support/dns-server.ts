@@ -32,7 +32,10 @@ const norm = (name: string) => name.toLowerCase().replace(/\.+$/, '');
 
 function encodeName(name: string): Buffer {
   const parts = norm(name).split('.').filter(Boolean);
-  return Buffer.concat([...parts.map((p) => Buffer.concat([Buffer.from([p.length]), Buffer.from(p, 'ascii')])), Buffer.from([0])]);
+  return Buffer.concat([
+    ...parts.map((p) => Buffer.concat([Buffer.from([p.length]), Buffer.from(p, 'ascii')])),
+    Buffer.from([0]),
+  ]);
 }
 
 /** The question's name and where the question section ends (no compression in questions). */
@@ -81,8 +84,10 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     let rcode = 0;
     if (failing.has(question.name)) rcode = RCODE_SERVFAIL;
     else if (!entry) rcode = RCODE_NXDOMAIN;
-    else if (entry.cname && (question.type === TYPE_CNAME || question.type === TYPE_A)) answers.push(record(TYPE_CNAME, encodeName(entry.cname)));
-    else if (entry.a && question.type === TYPE_A) answers.push(record(TYPE_A, Buffer.from(entry.a.split('.').map(Number))));
+    else if (entry.cname && (question.type === TYPE_CNAME || question.type === TYPE_A))
+      answers.push(record(TYPE_CNAME, encodeName(entry.cname)));
+    else if (entry.a && question.type === TYPE_A)
+      answers.push(record(TYPE_A, Buffer.from(entry.a.split('.').map(Number))));
     // Anything else: the name exists without that record (NODATA, an empty answer).
 
     const header = Buffer.alloc(12);

@@ -22,7 +22,8 @@ function reachable(url: string, defaultPort: number): Promise<boolean> {
 export default async function setup(): Promise<void> {
   if (backend !== 'services') return;
   const missing: string[] = [];
-  if (!(await reachable(servicesEnv.postgresAdminUrl, 5432))) missing.push(`PostgreSQL at ${servicesEnv.postgresAdminUrl}`);
+  if (!(await reachable(servicesEnv.postgresAdminUrl, 5432)))
+    missing.push(`PostgreSQL at ${servicesEnv.postgresAdminUrl}`);
   if (!(await reachable(servicesEnv.natsUrl, 4222))) missing.push(`NATS at ${servicesEnv.natsUrl}`);
   if (missing.length > 0) throw new Error(`test:services needs ${missing.join(' and ')}`);
 }

@@ -17,7 +17,11 @@ export async function journeyOrg(svc: TestService, name: string, plan = 'PRO', a
     const res = await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true });
     if (res.statusCode !== 200) throw new Error(`add-on not granted: ${res.statusCode} ${res.body}`);
   }
-  const res = await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: `${name} app`, bundleId: 'com.example.journey' });
+  const res = await svc.service('POST', '/mobile-apps', org.apiKey, {
+    platform: 'IOS',
+    appName: `${name} app`,
+    bundleId: 'com.example.journey',
+  });
   if (res.statusCode !== 201) throw new Error(`app not created: ${res.statusCode} ${res.body}`);
   const app = res.json() as { id: number; apiKey: string };
   return { org, appId: app.id, appKey: app.apiKey };
@@ -32,7 +36,12 @@ export interface CallOptions {
 }
 
 export function journeyClient(svc: TestService, app: JourneyApp) {
-  return (method: 'GET' | 'POST' | 'OPTIONS', url: string, body?: unknown, options: CallOptions = {}): Promise<LightMyRequestResponse> =>
+  return (
+    method: 'GET' | 'POST' | 'OPTIONS',
+    url: string,
+    body?: unknown,
+    options: CallOptions = {},
+  ): Promise<LightMyRequestResponse> =>
     svc.inject({
       method,
       url: `${!options.mobile && !options.crossPlatform && url.startsWith('/session') ? '/api/v1/sdk/web/journey' : '/api/v1/cross-platform'}${url}`,

@@ -23,14 +23,19 @@ function startNats(port: number, storeDir: string): ChildProcess {
 }
 
 async function waitForPort(port: number): Promise<void> {
-  await eventually(() => new Promise<boolean>((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  }), 10_000, `NATS on port ${port}`);
+  await eventually(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect({ host: '127.0.0.1', port });
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      }),
+    10_000,
+    `NATS on port ${port}`,
+  );
 }
 
 /** A private JetStream server that a test can kill and start again; its files survive a restart. */

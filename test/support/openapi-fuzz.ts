@@ -60,7 +60,10 @@ const KNOWN_STRINGS: Record<string, string> = {
 };
 
 export class Sampler {
-  constructor(private readonly doc: OpenApiDoc, private readonly known: Record<string, Json>) {}
+  constructor(
+    private readonly doc: OpenApiDoc,
+    private readonly known: Record<string, Json>,
+  ) {}
 
   private resolve(schema: Schema): Schema {
     let s = schema;
@@ -83,7 +86,8 @@ export class Sampler {
       const option = union.find((o: Schema) => this.resolve(o).type !== 'null') ?? union[0];
       return this.sample(option, name, depth);
     }
-    if (Array.isArray(schema.allOf)) return this.sample(Object.assign({}, ...schema.allOf.map((s: Schema) => this.resolve(s))), name, depth);
+    if (Array.isArray(schema.allOf))
+      return this.sample(Object.assign({}, ...schema.allOf.map((s: Schema) => this.resolve(s))), name, depth);
     const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
     if (schema.default !== undefined && type !== 'object') return schema.default;
     switch (type) {
@@ -106,7 +110,8 @@ export class Sampler {
         // 'object', and a schema that names no type.
         if (!schema.properties || depth > 6) return {};
         const out: Record<string, Json> = {};
-        for (const [key, prop] of Object.entries(schema.properties as Record<string, Schema>)) out[key] = this.sample(prop, key, depth + 1);
+        for (const [key, prop] of Object.entries(schema.properties as Record<string, Schema>))
+          out[key] = this.sample(prop, key, depth + 1);
         return out;
       }
     }
@@ -114,9 +119,14 @@ export class Sampler {
 }
 
 /** Paths of the leaves of a JSON value that satisfy `keep`. */
-export function leafPaths(value: Json, keep: (leaf: Json) => boolean, at: Array<string | number> = []): Array<Array<string | number>> {
+export function leafPaths(
+  value: Json,
+  keep: (leaf: Json) => boolean,
+  at: Array<string | number> = [],
+): Array<Array<string | number>> {
   if (Array.isArray(value)) return value.flatMap((v, i) => leafPaths(v, keep, [...at, i]));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leafPaths(v, keep, [...at, k]));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => leafPaths(v, keep, [...at, k]));
   return keep(value) ? [at] : [];
 }
 
@@ -126,7 +136,9 @@ export function replaceAt(value: Json, path: Array<string | number>, replacement
   const [head, ...rest] = path;
   if (Array.isArray(value)) return value.map((v, i) => (i === head ? replaceAt(v, rest, replacement) : v));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === head ? replaceAt(v, rest, replacement) : v]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === head ? replaceAt(v, rest, replacement) : v]),
+    );
   }
   return value;
 }
@@ -134,7 +146,8 @@ export function replaceAt(value: Json, path: Array<string | number>, replacement
 /** Every object node's path (the root included). */
 export function objectPaths(value: Json, at: Array<string | number> = []): Array<Array<string | number>> {
   if (Array.isArray(value)) return value.flatMap((v, i) => objectPaths(v, [...at, i]));
-  if (value !== null && typeof value === 'object') return [at, ...Object.entries(value).flatMap(([k, v]) => objectPaths(v, [...at, k]))];
+  if (value !== null && typeof value === 'object')
+    return [at, ...Object.entries(value).flatMap(([k, v]) => objectPaths(v, [...at, k]))];
   return [];
 }
 

@@ -18,7 +18,10 @@ export const ROLLUP_PERIODS = [
   { startDate: '2025-11-02', endDate: '2025-11-02' },
 ] as const;
 /** UTC spans holding the periods with a day or two to spare, for seeded events. */
-export const ROLLUP_SPANS = [['2025-02-27T00:00:00Z', '2025-03-17T00:00:00Z'], ['2025-10-25T00:00:00Z', '2025-11-10T00:00:00Z']] as const;
+export const ROLLUP_SPANS = [
+  ['2025-02-27T00:00:00Z', '2025-03-17T00:00:00Z'],
+  ['2025-10-25T00:00:00Z', '2025-11-10T00:00:00Z'],
+] as const;
 
 export interface UpgradingClickhouse {
   ch: Clickhouse;
@@ -34,7 +37,8 @@ export async function clickhouseBefore(version: number, database: string): Promi
   const before = path.join(dataDir, `migrations-before-${version}`);
   fs.mkdirSync(before);
   for (const file of fs.readdirSync(path.join(sqlRoot, 'clickhouse'))) {
-    if (Number(file.slice(0, 4)) < version) fs.copyFileSync(path.join(sqlRoot, 'clickhouse', file), path.join(before, file));
+    if (Number(file.slice(0, 4)) < version)
+      fs.copyFileSync(path.join(sqlRoot, 'clickhouse', file), path.join(before, file));
   }
   const ch = await createClickhouse({ url: undefined, database, dataDir, log });
   await migrateClickhouse(ch.client, log, before);

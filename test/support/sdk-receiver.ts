@@ -86,23 +86,50 @@ export async function startReceiver(): Promise<Receiver> {
         res.writeHead(404, { 'content-type': 'text/html' });
         return res.end('<!doctype html><title>not here</title>');
       }
-      calls.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, text, json });
+      calls.push({
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        text,
+        json,
+      });
       if (receiver.down) return req.socket.destroy();
       const scripted = failures.get(url.pathname)?.shift();
       if (scripted !== undefined) {
-        return send(scripted, { status: scripted, error: 'scripted', message: 'scripted failure', timestamp: new Date().toISOString(), code: 'SCRIPTED' },
-          scripted === 429 ? { 'retry-after': '1' } : {});
+        return send(
+          scripted,
+          {
+            status: scripted,
+            error: 'scripted',
+            message: 'scripted failure',
+            timestamp: new Date().toISOString(),
+            code: 'SCRIPTED',
+          },
+          scripted === 429 ? { 'retry-after': '1' } : {},
+        );
       }
       switch (url.pathname) {
         case '/api/v1/sdk/web/journey/session/create':
-          return send(201, { sessionId: `session-${++sessions}`, startedAt: new Date().toISOString(), platform: 'WEB' });
+          return send(201, {
+            sessionId: `session-${++sessions}`,
+            startedAt: new Date().toISOString(),
+            platform: 'WEB',
+          });
         case '/api/v1/sdk/web/journey/session/funnel/track':
           return send(200, { recorded: true });
         case '/api/v1/sdk/web/journey/session/event':
           return send(201, { accepted: true, eventId: 'event-1' });
         case '/api/v1/sdk/web/deeplink/resolve': {
           const link = links.get(url.searchParams.get('token') ?? '');
-          return link ? send(200, link) : send(404, { status: 404, error: 'Not Found', message: 'unknown token', code: 'DEEP_LINK_TOKEN_NOT_FOUND' });
+          return link
+            ? send(200, link)
+            : send(404, {
+                status: 404,
+                error: 'Not Found',
+                message: 'unknown token',
+                code: 'DEEP_LINK_TOKEN_NOT_FOUND',
+              });
         }
         case '/api/v1/sdk/web/deeplink/update-fingerprint':
         case '/api/v1/sdk/web/campaign-deep-link/update-fingerprint':
@@ -136,10 +163,16 @@ export async function startReceiver(): Promise<Receiver> {
       links.clear();
       receiver.down = false;
     },
-    close: () => Promise.all(servers.map((server) => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }))).then(() => {}),
+    close: () =>
+      Promise.all(
+        servers.map(
+          (server) =>
+            new Promise<void>((resolve) => {
+              server.closeAllConnections();
+              server.close(() => resolve());
+            }),
+        ),
+      ).then(() => {}),
   };
   return receiver;
 }

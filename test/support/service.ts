@@ -76,14 +76,24 @@ export interface TestService {
   /** Injects a request into the app (no socket). */
   inject: Container['app']['inject'];
   admin(method: string, url: string, body?: unknown): Promise<LightMyRequestResponse>;
-  service(method: string, url: string, apiKey: string, body?: unknown, extra?: { remoteAddress?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  service(
+    method: string,
+    url: string,
+    apiKey: string,
+    body?: unknown,
+    extra?: { remoteAddress?: string; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   createOrganization(name?: string, plan?: string): Promise<{ id: number; apiKey: string }>;
   /** Rows of a ClickHouse query, parameters typed in the SQL ({name:Type}). */
   clickhouse<T = Record<string, unknown>>(query: string, params?: Record<string, unknown>): Promise<T[]>;
   close(): Promise<void>;
 }
 
-export async function startService(isolation: Isolation, env: Record<string, string> = {}, options: { logDestination?: DestinationStream } = {}): Promise<TestService> {
+export async function startService(
+  isolation: Isolation,
+  env: Record<string, string> = {},
+  options: { logDestination?: DestinationStream } = {},
+): Promise<TestService> {
   const config = loadConfig({
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -92,7 +102,11 @@ export async function startService(isolation: Isolation, env: Record<string, str
     ...isolation.env,
     ...env,
   });
-  const log = createLogger({ level: config.logLevel, pretty: false, ...(options.logDestination ? { destination: options.logDestination } : {}) });
+  const log = createLogger({
+    level: config.logLevel,
+    pretty: false,
+    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  });
   const container = await createContainer(config, log);
   const { app } = container;
   const inject = app.inject.bind(app) as Container['app']['inject'];
@@ -133,7 +147,11 @@ export async function startService(isolation: Isolation, env: Record<string, str
 }
 
 /** Polls until `check` returns a value that is not undefined/false, or fails after the timeout. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

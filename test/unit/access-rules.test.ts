@@ -1,15 +1,30 @@
 // The access core without HTTP: which credentials each journey access level needs, the add-on
 // check, the app id format, and the order of the Service API key checks (key, allow-list, quota).
 import { describe, expect, it } from 'vitest';
-import { admitJourneyCaller, createServiceKeyAccess, journeyCredentials, parseAppId } from '../../src/core/access/index.js';
+import {
+  admitJourneyCaller,
+  createServiceKeyAccess,
+  journeyCredentials,
+  parseAppId,
+} from '../../src/core/access/index.js';
 import type { Caller, Organization } from '../../src/core/caller.js';
 import type { ApiKeysRepo } from '../../src/oltp/api-keys.repo.js';
 import type { UsageMeter } from '../../src/oltp/usage-meter.js';
 import { isDomainError } from '../../src/shared/errors.js';
 
 const organization = (over: Partial<Organization> = {}): Organization => ({
-  id: 7, name: 'Acme', plan: 'FREE', monthlyQuota: 2, monthlyQuotaOverride: null,
-  userJourney: false, revenueAnalytics: false, ipAllowlist: [], defaultLanguage: 'ko', timeZone: 'Asia/Seoul', createdAt: new Date(0), ...over,
+  id: 7,
+  name: 'Acme',
+  plan: 'FREE',
+  monthlyQuota: 2,
+  monthlyQuotaOverride: null,
+  userJourney: false,
+  revenueAnalytics: false,
+  ipAllowlist: [],
+  defaultLanguage: 'ko',
+  timeZone: 'Asia/Seoul',
+  createdAt: new Date(0),
+  ...over,
 });
 
 async function codeOf(run: () => unknown): Promise<string | undefined> {
@@ -23,7 +38,7 @@ async function codeOf(run: () => unknown): Promise<string | undefined> {
 }
 
 describe('journey access', () => {
-  it('asks statistics and the session endpoints for a proven caller, identity and the web SDK\'s session calls for an app id', () => {
+  it("asks statistics and the session endpoints for a proven caller, identity and the web SDK's session calls for an app id", () => {
     expect(journeyCredentials('stats', true)).toBe('service');
     expect(journeyCredentials('stats', false)).toBe('mobile');
     // The spec: session endpoints need the app's key; browsers call them through the web SDK API.
@@ -36,7 +51,9 @@ describe('journey access', () => {
     const caller: Caller = { organization: organization(), app: null, channel: 'service', apiKeyId: 1 };
     expect(await codeOf(() => admitJourneyCaller('identity', caller))).toBeUndefined();
     expect(await codeOf(() => admitJourneyCaller('session', caller))).toBe('ADD_ON_REQUIRED');
-    expect(await codeOf(() => admitJourneyCaller('stats', { ...caller, organization: organization({ userJourney: true }) }))).toBeUndefined();
+    expect(
+      await codeOf(() => admitJourneyCaller('stats', { ...caller, organization: organization({ userJourney: true }) })),
+    ).toBeUndefined();
   });
 });
 
@@ -53,10 +70,14 @@ describe('Service API keys', () => {
   function access(org: Organization, callsThisMonth: number) {
     const counted: number[] = [];
     const apiKeys = {
-      authenticate: async (key: string) => (key === 'right' ? { apiKeyId: 3, organization: org, callsThisMonth } : undefined),
+      authenticate: async (key: string) =>
+        key === 'right' ? { apiKeyId: 3, organization: org, callsThisMonth } : undefined,
     } as unknown as ApiKeysRepo;
     const usageMeter = { pending: () => 0, count: (id: number) => counted.push(id) } as unknown as UsageMeter;
-    return { counted, authenticate: createServiceKeyAccess({ apiKeys, usageMeter, clock: () => new Date('2026-03-10T00:00:00Z') }) };
+    return {
+      counted,
+      authenticate: createServiceKeyAccess({ apiKeys, usageMeter, clock: () => new Date('2026-03-10T00:00:00Z') }),
+    };
   }
 
   it('checks the key, then the allow-list, then the quota, and counts an admitted call', async () => {

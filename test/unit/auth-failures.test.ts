@@ -35,7 +35,13 @@ describe('auth failure limiter', () => {
   });
 
   it('tracks at most maxAddresses addresses, forgetting the least recently failing', () => {
-    const limiter = createAuthFailureLimiter({ limit: 2, windowSeconds: 60, code: 'X', what: 'key', maxAddresses: 100 });
+    const limiter = createAuthFailureLimiter({
+      limit: 2,
+      windowSeconds: 60,
+      code: 'X',
+      what: 'key',
+      maxAddresses: 100,
+    });
     limiter.fail(from('203.0.113.1'));
     limiter.fail(from('203.0.113.1'));
     for (let i = 0; i < 10_000; i++) limiter.fail(from(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`));

@@ -23,11 +23,13 @@ async function compare(trust: TrustProxy, headers: Record<string, string>) {
   try {
     const port = (app.server.address() as AddressInfo).port;
     const theirs = await new Promise<{ ip: string; hostname: string; protocol: string }>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: '/', headers, agent: false }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve(JSON.parse(body)));
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port, path: '/', headers, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve(JSON.parse(body)));
+        })
+        .on('error', reject);
     });
     return { mine, theirs };
   } finally {

@@ -86,7 +86,15 @@ describe('defaults', () => {
   });
 
   it('treats a variable set to blank as unset', () => {
-    const config = loadConfig({ PORT: '', HOST: ' ', DATA_DIR: '', PUBLIC_BASE_URL: '', SDK_RATE_LIMIT_PER_SECOND: '', LOG_LEVEL: '', SIGNPOST_ADMIN_TOKEN: '  ' });
+    const config = loadConfig({
+      PORT: '',
+      HOST: ' ',
+      DATA_DIR: '',
+      PUBLIC_BASE_URL: '',
+      SDK_RATE_LIMIT_PER_SECOND: '',
+      LOG_LEVEL: '',
+      SIGNPOST_ADMIN_TOKEN: '  ',
+    });
     expect(config).toMatchObject({
       port: 8080,
       host: '127.0.0.1',
@@ -102,10 +110,13 @@ describe('defaults', () => {
 describe('SDK rate limits', () => {
   it('gives keyless callers their own per-address rate and burst, the burst defaulting to the keyed limit', () => {
     expect(loadConfig({ SDK_RATE_LIMIT_PER_SECOND: '50', SDK_KEYLESS_RATE_LIMIT_PER_SECOND: '2.5' })).toMatchObject({
-      sdkRateLimitPerSecond: 50, sdkKeylessRateLimitPerSecond: 2.5, sdkKeylessRateLimitBurst: 50,
+      sdkRateLimitPerSecond: 50,
+      sdkKeylessRateLimitPerSecond: 2.5,
+      sdkKeylessRateLimitBurst: 50,
     });
     expect(loadConfig({ SDK_KEYLESS_RATE_LIMIT_PER_SECOND: '5', SDK_KEYLESS_RATE_LIMIT_BURST: '10' })).toMatchObject({
-      sdkKeylessRateLimitPerSecond: 5, sdkKeylessRateLimitBurst: 10,
+      sdkKeylessRateLimitPerSecond: 5,
+      sdkKeylessRateLimitBurst: 10,
     });
   });
 });
@@ -120,12 +131,14 @@ describe('hardening settings', () => {
   });
 
   it('reads LINK_ALLOW_PRIVATE_TARGETS, AUTH_FAILURE_LIMIT, AUTH_FAILURE_WINDOW_SECONDS and OPERATOR_HOSTS', () => {
-    expect(loadConfig({
-      LINK_ALLOW_PRIVATE_TARGETS: 'true',
-      AUTH_FAILURE_LIMIT: '5',
-      AUTH_FAILURE_WINDOW_SECONDS: '60',
-      OPERATOR_HOSTS: ' Signpost.Internal , ,metrics.local',
-    })).toMatchObject({
+    expect(
+      loadConfig({
+        LINK_ALLOW_PRIVATE_TARGETS: 'true',
+        AUTH_FAILURE_LIMIT: '5',
+        AUTH_FAILURE_WINDOW_SECONDS: '60',
+        OPERATOR_HOSTS: ' Signpost.Internal , ,metrics.local',
+      }),
+    ).toMatchObject({
       linkAllowPrivateTargets: true,
       authFailures: { limit: 5, windowSeconds: 60 },
       operatorHosts: ['signpost.internal', 'metrics.local'],
@@ -136,13 +149,18 @@ describe('hardening settings', () => {
 describe('TRUST_PROXY', () => {
   it('is off unless set', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
-    for (const off of ['false', 'no', 'off', '0', 'FALSE']) expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(false);
+    for (const off of ['false', 'no', 'off', '0', 'FALSE'])
+      expect(loadConfig({ TRUST_PROXY: off }).trustProxy).toBe(false);
   });
 
   it('takes true, a hop count, or a list of addresses and CIDRs', () => {
     for (const on of ['true', 'TRUE', 'yes', 'on']) expect(loadConfig({ TRUST_PROXY: on }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+    ]);
     expect(loadConfig({ TRUST_PROXY: '192.168.1.1' }).trustProxy).toEqual(['192.168.1.1']);
   });
 });
@@ -152,7 +170,10 @@ describe('SIGNPOST_ROLES', () => {
     expect(loadConfig({}).roles).toEqual({ api: true, worker: true });
     expect(loadConfig({ SIGNPOST_ROLES: 'Worker' }).roles).toEqual({ api: false, worker: true });
     expect(loadConfig({ SIGNPOST_ROLES: ' api , worker ' }).roles).toEqual({ api: true, worker: true });
-    expect(loadConfig({ SIGNPOST_ROLES: 'api', NATS_URL: 'nats://127.0.0.1:4222' }).roles).toEqual({ api: true, worker: false });
+    expect(loadConfig({ SIGNPOST_ROLES: 'api', NATS_URL: 'nats://127.0.0.1:4222' }).roles).toEqual({
+      api: true,
+      worker: false,
+    });
   });
 
   it('refuses an api-only process on the in-process bus: nothing would write its events', () => {

@@ -4,7 +4,7 @@ import { AUDIT_ACTIONS as CONSOLE_ACTIONS } from '../../console/src/api.js';
 import { AUDIT_ACTIONS } from '../../src/core/accounts/audit-trail.js';
 
 describe('console audit actions', () => {
-  it('are the server\'s audit actions', () => {
+  it("are the server's audit actions", () => {
     expect([...CONSOLE_ACTIONS].sort()).toEqual([...AUDIT_ACTIONS].sort());
   });
 });

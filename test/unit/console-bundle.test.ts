@@ -12,7 +12,9 @@ const BUDGET = 250 * 1024;
 describe('console bundle', () => {
   it('loads under 250 KB of gzipped JavaScript first, and each screen later', () => {
     const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
-    const initial = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/console\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    const initial = [
+      ...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/console\/(assets\/[^"]+\.js)"/g),
+    ].map((m) => m[1]!);
     expect(initial.length).toBeGreaterThan(0);
     const gzipped = initial.reduce((sum, file) => sum + gzipSync(fs.readFileSync(path.join(DIST, file))).length, 0);
     console.log(`console initial JavaScript: ${(gzipped / 1024).toFixed(1)} KB gzip in ${initial.length} files`);

@@ -5,7 +5,15 @@ import { maskEmail, maskPhone, normalizeEmail, normalizePhone } from '../../src/
 
 describe('normalizePhone', () => {
   it('turns every notation of a Korean mobile number into one E.164 number', () => {
-    for (const raw of ['010-1234-5678', '01012345678', '010 1234 5678', '(010) 1234-5678', '+82 10-1234-5678', '+821012345678', ' 010.1234.5678 ']) {
+    for (const raw of [
+      '010-1234-5678',
+      '01012345678',
+      '010 1234 5678',
+      '(010) 1234-5678',
+      '+82 10-1234-5678',
+      '+821012345678',
+      ' 010.1234.5678 ',
+    ]) {
       expect(normalizePhone(raw), raw).toBe('+821012345678');
     }
     expect(normalizePhone('011-123-4567')).toBe('+82111234567');
@@ -18,7 +26,18 @@ describe('normalizePhone', () => {
   });
 
   it('refuses what is neither', () => {
-    for (const raw of ['', '12345', '02-123-4567', '010-1234-567890', '+0123456789', '+1234567890123456', 'call me', '010-1234-5678 ext 2', '+82 10 123', '+8215012345678']) {
+    for (const raw of [
+      '',
+      '12345',
+      '02-123-4567',
+      '010-1234-567890',
+      '+0123456789',
+      '+1234567890123456',
+      'call me',
+      '010-1234-5678 ext 2',
+      '+82 10 123',
+      '+8215012345678',
+    ]) {
       expect(normalizePhone(raw), raw).toBeUndefined();
     }
   });
@@ -30,7 +49,16 @@ describe('normalizeEmail', () => {
   });
 
   it('refuses malformed or oversized addresses', () => {
-    for (const raw of ['plain', 'a@b', 'a@@b.com', 'a b@c.com', '@example.com', 'a@-x.com', `${'x'.repeat(65)}@example.com`, `a@${'d'.repeat(250)}.com`]) {
+    for (const raw of [
+      'plain',
+      'a@b',
+      'a@@b.com',
+      'a b@c.com',
+      '@example.com',
+      'a@-x.com',
+      `${'x'.repeat(65)}@example.com`,
+      `a@${'d'.repeat(250)}.com`,
+    ]) {
       expect(normalizeEmail(raw), raw).toBeUndefined();
     }
   });

@@ -12,8 +12,12 @@ describe('DNS_RESOLVER and DOMAIN_VERIFY_*', () => {
   });
 
   it('takes IPv4 and IPv6 addresses with or without a port', () => {
-    expect(loadConfig({ DNS_RESOLVER: '10.0.0.2, 127.0.0.1:5353,[::1]:53,2001:db8::1' }).dnsResolvers)
-      .toEqual(['10.0.0.2', '127.0.0.1:5353', '[::1]:53', '2001:db8::1']);
+    expect(loadConfig({ DNS_RESOLVER: '10.0.0.2, 127.0.0.1:5353,[::1]:53,2001:db8::1' }).dnsResolvers).toEqual([
+      '10.0.0.2',
+      '127.0.0.1:5353',
+      '[::1]:53',
+      '2001:db8::1',
+    ]);
     expect(loadConfig({ DOMAIN_VERIFY_INTERVAL_MS: '0' }).domainVerifyIntervalMs).toBe(0);
   });
 

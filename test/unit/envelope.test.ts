@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { decodeBatch, encodeBatch, eventEnvelopeSchema, type EventEnvelope } from '../../src/ingest/envelope.js';
 import { uuidv7 } from '../../src/shared/ids.js';
 
-const good = (): EventEnvelope => ({ eventId: uuidv7(), type: 'click', occurredAt: 1_795_370_000_000, organizationId: 7, data: { linkId: 3 } });
+const good = (): EventEnvelope => ({
+  eventId: uuidv7(),
+  type: 'click',
+  occurredAt: 1_795_370_000_000,
+  organizationId: 7,
+  data: { linkId: 3 },
+});
 const raw = (events: unknown[]) => new TextEncoder().encode(JSON.stringify({ v: 1, events }));
 
 describe('decodeBatch', () => {
@@ -13,7 +19,16 @@ describe('decodeBatch', () => {
     const withExtra = { ...good(), extra: 'dropped' };
     const decoded = decodeBatch(raw([...events, withExtra]));
     expect(decoded.invalid).toEqual([]);
-    expect(decoded.events).toEqual([...events, { eventId: withExtra.eventId, type: 'click', occurredAt: withExtra.occurredAt, organizationId: 7, data: { linkId: 3 } }]);
+    expect(decoded.events).toEqual([
+      ...events,
+      {
+        eventId: withExtra.eventId,
+        type: 'click',
+        occurredAt: withExtra.occurredAt,
+        organizationId: 7,
+        data: { linkId: 3 },
+      },
+    ]);
     expect(decodeBatch(encodeBatch(events)).events).toEqual(events);
   });
 

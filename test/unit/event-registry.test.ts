@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { clickEvent } from '../../src/core/clicks/click-event.js';
 import { createClickEnricher } from '../../src/ingest/enrich.js';
 import type { EventEnvelope } from '../../src/ingest/envelope.js';
-import { createEventTableRoutes, olapConsumers, specOf, WEBHOOK_SOURCE_TYPES } from '../../src/ingest/event-registry.js';
+import {
+  createEventTableRoutes,
+  olapConsumers,
+  specOf,
+  WEBHOOK_SOURCE_TYPES,
+} from '../../src/ingest/event-registry.js';
 import type { EventPublisher } from '../../src/ingest/publisher.js';
 import { randomBytes } from 'node:crypto';
 import { createVisitorHasher } from '../../src/ingest/visitors.js';
@@ -46,16 +51,31 @@ describe('event registry', () => {
   });
 
   it('sends the types that make webhooks, and only those', () => {
-    expect([...WEBHOOK_SOURCE_TYPES].sort()).toEqual(['campaign_change', 'click', 'funnel_stage', 'journey_funnel', 'session_started', 'session_transition']);
+    expect([...WEBHOOK_SOURCE_TYPES].sort()).toEqual([
+      'campaign_change',
+      'click',
+      'funnel_stage',
+      'journey_funnel',
+      'session_started',
+      'session_transition',
+    ]);
   });
 
   it('refuses a payload of the wrong shape at compile time', () => {
     const recorded: unknown[] = [];
     const events = { record: (e: unknown) => recorded.push(e) } as unknown as EventPublisher;
     const base = { eventId: '01939a4e-5c1d-7e0a-9b7e-3f1c2a4d5e6f', occurredAt: 0, organizationId: 1 };
-    events.record({ ...base, type: 'campaign_change', data: { action: 'created', campaign: { id: 1, name: 'n', alias: 'a' } } });
-    // @ts-expect-error: a campaign change has no such action
-    events.record({ ...base, type: 'campaign_change', data: { action: 'renamed', campaign: { id: 1, name: 'n', alias: 'a' } } });
+    events.record({
+      ...base,
+      type: 'campaign_change',
+      data: { action: 'created', campaign: { id: 1, name: 'n', alias: 'a' } },
+    });
+    events.record({
+      ...base,
+      type: 'campaign_change',
+      // @ts-expect-error: a campaign change has no such action
+      data: { action: 'renamed', campaign: { id: 1, name: 'n', alias: 'a' } },
+    });
     // @ts-expect-error: no such event type
     events.record({ ...base, type: 'no_such_type', data: {} });
     expect(recorded).toHaveLength(3);
@@ -66,24 +86,65 @@ const visitor = createVisitorHasher(randomBytes(32));
 
 describe('clickEvent', () => {
   const link = { kind: 'campaign' as const, id: 7, organizationId: 3 };
-  const request = { host: 'sgnp.example', ip: '203.0.113.5', userAgent: 'UA', referrer: undefined, acceptLanguage: 'ko-KR' };
+  const request = {
+    host: 'sgnp.example',
+    ip: '203.0.113.5',
+    userAgent: 'UA',
+    referrer: undefined,
+    acceptLanguage: 'ko-KR',
+  };
 
   it('carries a mobile click’s source and click id into its row', () => {
-    const event = clickEvent({ link, ...request, cid: 'c1', tracker: 't1', bot: false, source: 'mobile_sdk', clickId: 12 });
-    expect(event.data).toMatchObject({ linkType: 'campaign', linkId: 7, cid: 'c1', tracker: 't1', referrer: '', utmSource: '', source: 'mobile_sdk', clickId: 12 });
+    const event = clickEvent({
+      link,
+      ...request,
+      cid: 'c1',
+      tracker: 't1',
+      bot: false,
+      source: 'mobile_sdk',
+      clickId: 12,
+    });
+    expect(event.data).toMatchObject({
+      linkType: 'campaign',
+      linkId: 7,
+      cid: 'c1',
+      tracker: 't1',
+      referrer: '',
+      utmSource: '',
+      source: 'mobile_sdk',
+      clickId: 12,
+    });
     const row = createEventTableRoutes({ enrich, visitor }).click!.toRow(event as unknown as EventEnvelope);
-    expect(row).toMatchObject({ link_type: 'campaign', link_id: 7, cid: 'c1', tracker: 't1', source: 'mobile_sdk', click_id: 12, organization_id: 3 });
+    expect(row).toMatchObject({
+      link_type: 'campaign',
+      link_id: 7,
+      cid: 'c1',
+      tracker: 't1',
+      source: 'mobile_sdk',
+      click_id: 12,
+      organization_id: 3,
+    });
     // The visitor is a hash, never the address.
     expect(row.visitor_hash).toBe(visitor('203.0.113.5', 'UA', event.occurredAt));
     expect(JSON.stringify(row.visitor_hash)).not.toContain('203.0.113.5');
   });
 
   it('leaves campaign parameters out of a short URL click, and reads a redirect click without a source as one', () => {
-    const event = clickEvent({ link: { ...link, kind: 'url' }, ...request, cid: 'c1', tracker: 't1', bot: true, source: 'redirect' });
+    const event = clickEvent({
+      link: { ...link, kind: 'url' },
+      ...request,
+      cid: 'c1',
+      tracker: 't1',
+      bot: true,
+      source: 'redirect',
+    });
     expect(event.data).toMatchObject({ linkType: 'url', cid: '', tracker: '', bot: true, source: 'redirect' });
     expect(JSON.parse(JSON.stringify(event.data))).not.toHaveProperty('clickId');
     const { source: _, ...older } = event.data;
-    const row = createEventTableRoutes({ enrich, visitor }).click!.toRow({ ...event, data: older } as unknown as EventEnvelope);
+    const row = createEventTableRoutes({ enrich, visitor }).click!.toRow({
+      ...event,
+      data: older,
+    } as unknown as EventEnvelope);
     expect(row).toMatchObject({ source: 'redirect', click_id: 0, is_bot: 1 });
   });
 });

@@ -3,11 +3,30 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { findInputProblem } from '../../src/api/input-guard.js';
-import { cleanLine, freeFormObject, jsonBoundsProblem, singleLine, textProblem, TEXT_MESSAGES } from '../../src/api/schemas/text.js';
+import {
+  cleanLine,
+  freeFormObject,
+  jsonBoundsProblem,
+  singleLine,
+  textProblem,
+  TEXT_MESSAGES,
+} from '../../src/api/schemas/text.js';
 
 describe('textProblem', () => {
   it('refuses lone surrogates, NUL and C0 controls; allows tab, newline, CR, pairs and other scripts', () => {
-    for (const bad of ['\u0000', 'a\u0000', '\ud800', 'x\udfff', '\ud83d', '\ude00x', '\u0001', '\u001f', '\u000b', '\u000c', '\u001b[0m']) {
+    for (const bad of [
+      '\u0000',
+      'a\u0000',
+      '\ud800',
+      'x\udfff',
+      '\ud83d',
+      '\ude00x',
+      '\u0001',
+      '\u001f',
+      '\u000b',
+      '\u000c',
+      '\u001b[0m',
+    ]) {
       expect(textProblem(bad, false), JSON.stringify(bad)).toBeDefined();
     }
     for (const good of ['', 'plain', 'a\tb\nc\r\n', '😀', '한국어', '\u007f', '\u0085', '\u2028', '\ufeff\uffff']) {
@@ -34,9 +53,15 @@ describe('textProblem', () => {
 
 describe('findInputProblem', () => {
   it('names the field: nested keys, array indexes, hostile keys', () => {
-    expect(findInputProblem('body', { a: { b: ['ok', 'x\u0000'] } }, false)).toBe(`body.a.b.1: ${TEXT_MESSAGES.control}`);
-    expect(findInputProblem('body', { properties: { 'k\u0000': 1 } }, false)).toMatch(/^body\.properties\.k\\u0000: the key /);
-    expect(findInputProblem('querystring', { keyword: 'a\nb' }, true)).toBe(`querystring.keyword: ${TEXT_MESSAGES.line}`);
+    expect(findInputProblem('body', { a: { b: ['ok', 'x\u0000'] } }, false)).toBe(
+      `body.a.b.1: ${TEXT_MESSAGES.control}`,
+    );
+    expect(findInputProblem('body', { properties: { 'k\u0000': 1 } }, false)).toMatch(
+      /^body\.properties\.k\\u0000: the key /,
+    );
+    expect(findInputProblem('querystring', { keyword: 'a\nb' }, true)).toBe(
+      `querystring.keyword: ${TEXT_MESSAGES.line}`,
+    );
     expect(findInputProblem('body', { text: 'a\nb' }, false)).toBeUndefined();
     expect(findInputProblem('body', undefined, false)).toBeUndefined();
   });
@@ -58,7 +83,9 @@ describe('free-form objects', () => {
     expect(jsonBoundsProblem(deep, { maxDepth: 8, maxNodes: 1_000, maxBytes: 16_384 })).toMatch(/at most 8 levels/);
     const schema = freeFormObject();
     expect(schema.safeParse({ a: { b: [1, 2, { c: 'd' }] } }).success).toBe(true);
-    expect(schema.safeParse(Object.fromEntries(Array.from({ length: 1_001 }, (_, i) => [`k${i}`, i]))).success).toBe(false);
+    expect(schema.safeParse(Object.fromEntries(Array.from({ length: 1_001 }, (_, i) => [`k${i}`, i]))).success).toBe(
+      false,
+    );
     expect(schema.safeParse({ big: 'x'.repeat(20_000) }).success).toBe(false);
     expect(schema.safeParse({ ['k'.repeat(101)]: 1 }).success).toBe(false);
   });

@@ -236,7 +236,9 @@ describe('createLinkCache', () => {
       await settle();
       expect(h.maxActive()).toBeLessThanOrEqual(3);
     }
-    expect(await Promise.all(results)).toEqual([...keys, 'extra0', 'extra1', 'extra2', 'extra3'].map((k) => k.toUpperCase()));
+    expect(await Promise.all(results)).toEqual(
+      [...keys, 'extra0', 'extra1', 'extra2', 'extra3'].map((k) => k.toUpperCase()),
+    );
     expect(h.maxActive()).toBe(3);
   });
 

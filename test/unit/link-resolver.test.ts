@@ -7,18 +7,35 @@ import { createLogger } from '../../src/shared/logger.js';
 
 function link(organizationId: number, slug: string, domainKey = ''): ResolvedLink {
   return {
-    kind: 'url', id: organizationId * 100, organizationId, slug, domainKey,
-    originalUrl: `https://example.com/${slug}`, expiresAt: null, showAdPage: false, title: null,
-    ogTitle: null, ogDescription: null, ogImageUrl: null,
+    kind: 'url',
+    id: organizationId * 100,
+    organizationId,
+    slug,
+    domainKey,
+    originalUrl: `https://example.com/${slug}`,
+    expiresAt: null,
+    showAdPage: false,
+    title: null,
+    ogTitle: null,
+    ogDescription: null,
+    ogImageUrl: null,
     utm: { source: null, medium: null, campaign: null, term: null, content: null },
-    mobileTargetUrl: null, goalType: null, ios: null, android: null, language: 'ko',
+    mobileTargetUrl: null,
+    goalType: null,
+    ios: null,
+    android: null,
+    language: 'ko',
   };
 }
 
 /** An in-memory look-up that counts what it is asked. */
 function lookup() {
   const calls = { hosts: 0, slugs: 0 };
-  const links = new Map([['\na1', link(1, 'a1')], ['\nb1', link(2, 'b1')], ['go.brand.example\nx', link(2, 'x', 'go.brand.example')]]);
+  const links = new Map([
+    ['\na1', link(1, 'a1')],
+    ['\nb1', link(2, 'b1')],
+    ['go.brand.example\nx', link(2, 'x', 'go.brand.example')],
+  ]);
   let hosts = new Map([['go.brand.example', { usable: true, fallbackUrl: null, language: 'ko' as const }]]);
   const repo: LinkLookupRepo = {
     async findBySlug(domainKey, slug) {
@@ -30,11 +47,22 @@ function lookup() {
       return new Map(hosts);
     },
   };
-  return { repo, calls, revoke: () => (hosts = new Map([['go.brand.example', { usable: false, fallbackUrl: null, language: 'ko' as const }]])) };
+  return {
+    repo,
+    calls,
+    revoke: () =>
+      (hosts = new Map([['go.brand.example', { usable: false, fallbackUrl: null, language: 'ko' as const }]])),
+  };
 }
 
 async function resolver(repo: LinkLookupRepo) {
-  return createLinkResolver({ lookup: repo, log: createLogger({ level: 'silent', pretty: false }), maxEntries: 100, ttlMs: 60_000, maxConcurrentLoads: 1 });
+  return createLinkResolver({
+    lookup: repo,
+    log: createLogger({ level: 'silent', pretty: false }),
+    maxEntries: 100,
+    ttlMs: 60_000,
+    maxConcurrentLoads: 1,
+  });
 }
 
 describe('link resolver invalidation', () => {
@@ -52,7 +80,7 @@ describe('link resolver invalidation', () => {
     // The changed organization's link is looked up again.
     const own = r.resolve('localhost', 'a1');
     expect(own).toBeInstanceOf(Promise);
-    expect((await own as ResolvedLink).slug).toBe('a1');
+    expect(((await own) as ResolvedLink).slug).toBe('a1');
     expect(calls.hosts).toBe(hostsBefore);
     r.close();
   });
@@ -60,7 +88,7 @@ describe('link resolver invalidation', () => {
   it('an operator change reloads the host list before the next request is answered', async () => {
     const { repo, calls, revoke } = lookup();
     const r = await resolver(repo);
-    expect((await r.resolve('go.brand.example', 'x') as ResolvedLink).slug).toBe('x');
+    expect(((await r.resolve('go.brand.example', 'x')) as ResolvedLink).slug).toBe('x');
     revoke();
     r.invalidate(null);
     expect(await r.resolve('go.brand.example', 'x')).toBe('unusable-domain');

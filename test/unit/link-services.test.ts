@@ -18,7 +18,10 @@ interface Insert {
 }
 
 /** An in-memory table with the repo's shape: ids from 1, slugs unique. */
-function table<R extends { id: number; organizationId: number }>(make: (id: number, input: Insert) => R, slugOf: (r: R) => string) {
+function table<R extends { id: number; organizationId: number }>(
+  make: (id: number, input: Insert) => R,
+  slugOf: (r: R) => string,
+) {
   const rows = new Map<number, R>();
   return {
     rows,
@@ -51,14 +54,35 @@ function table<R extends { id: number; organizationId: number }>(make: (id: numb
 }
 
 function setup() {
-  const shortUrls = table<ShortUrl>((id, input) => ({
-    ...(input.fields as ShortUrl), id, organizationId: input.organizationId, shortCode: input.code,
-    customDomainId: null, customDomainName: null, createdAt: at, updatedAt: at,
-  }), (r) => r.shortCode);
-  const campaigns = table<Campaign>((id, input) => ({
-    ...(input.fields as Campaign), id, organizationId: input.organizationId, alias: input.code, createdBy: input.createdBy!,
-    customDomainId: null, customDomainName: null, iosApp: null, androidApp: null, createdAt: at, updatedAt: at,
-  }), (r) => r.alias);
+  const shortUrls = table<ShortUrl>(
+    (id, input) => ({
+      ...(input.fields as ShortUrl),
+      id,
+      organizationId: input.organizationId,
+      shortCode: input.code,
+      customDomainId: null,
+      customDomainName: null,
+      createdAt: at,
+      updatedAt: at,
+    }),
+    (r) => r.shortCode,
+  );
+  const campaigns = table<Campaign>(
+    (id, input) => ({
+      ...(input.fields as Campaign),
+      id,
+      organizationId: input.organizationId,
+      alias: input.code,
+      createdBy: input.createdBy!,
+      customDomainId: null,
+      customDomainName: null,
+      iosApp: null,
+      androidApp: null,
+      createdAt: at,
+      updatedAt: at,
+    }),
+    (r) => r.alias,
+  );
   const changed: number[] = [];
   const events: EventEnvelope[] = [];
   const links = createLinksService({
@@ -92,40 +116,76 @@ describe('links core', () => {
     const { links, changed } = setup();
     await links.shortUrls.create(caller, { originalUrl: 'https://a.example/', customAlias: 'sale' });
     changed.length = 0;
-    await expect(links.shortUrls.create(caller, { originalUrl: 'https://b.example/', customAlias: 'sale' })).rejects.toMatchObject({ code: 'ALIAS_TAKEN' });
-    await expect(links.shortUrls.update(caller, 99, { title: 'x' })).rejects.toMatchObject({ code: 'SHORT_URL_NOT_FOUND' });
-    await expect(links.shortUrls.delete({ organization: { ...caller.organization, id: 8 } }, 1)).rejects.toBeInstanceOf(DomainError);
-    await expect(links.shortUrls.create(caller, { originalUrl: 'https://b.example/', iosAppId: 3 })).rejects.toMatchObject({ code: 'APP_NOT_FOUND' });
+    await expect(
+      links.shortUrls.create(caller, { originalUrl: 'https://b.example/', customAlias: 'sale' }),
+    ).rejects.toMatchObject({ code: 'ALIAS_TAKEN' });
+    await expect(links.shortUrls.update(caller, 99, { title: 'x' })).rejects.toMatchObject({
+      code: 'SHORT_URL_NOT_FOUND',
+    });
+    await expect(links.shortUrls.delete({ organization: { ...caller.organization, id: 8 } }, 1)).rejects.toBeInstanceOf(
+      DomainError,
+    );
+    await expect(
+      links.shortUrls.create(caller, { originalUrl: 'https://b.example/', iosAppId: 3 }),
+    ).rejects.toMatchObject({ code: 'APP_NOT_FOUND' });
     expect(changed).toEqual([]);
   });
 
   it('refuses a QR code below the PRO plan, after confirming the link exists', async () => {
     const { links } = setup();
-    await expect(links.shortUrls.qrCode(caller, 1, { format: 'svg', size: 100, margin: 1, darkColor: '#000000', lightColor: '#ffffff', errorCorrectionLevel: 'M' }))
-      .rejects.toMatchObject({ code: 'SHORT_URL_NOT_FOUND' });
+    await expect(
+      links.shortUrls.qrCode(caller, 1, {
+        format: 'svg',
+        size: 100,
+        margin: 1,
+        darkColor: '#000000',
+        lightColor: '#ffffff',
+        errorCorrectionLevel: 'M',
+      }),
+    ).rejects.toMatchObject({ code: 'SHORT_URL_NOT_FOUND' });
     const { id } = await links.shortUrls.create(caller, { originalUrl: 'https://a.example/' });
-    await expect(links.shortUrls.qrCode(caller, id, { format: 'svg', size: 100, margin: 1, darkColor: '#000000', lightColor: '#ffffff', errorCorrectionLevel: 'M' }))
-      .rejects.toMatchObject({ code: 'PLAN_UPGRADE_REQUIRED' });
+    await expect(
+      links.shortUrls.qrCode(caller, id, {
+        format: 'svg',
+        size: 100,
+        margin: 1,
+        darkColor: '#000000',
+        lightColor: '#ffffff',
+        errorCorrectionLevel: 'M',
+      }),
+    ).rejects.toMatchObject({ code: 'PLAN_UPGRADE_REQUIRED' });
   });
 
   it('publishes a campaign_change for each campaign change, with the alias made from the name', async () => {
     const { links, changed, events } = setup();
-    const created = await links.campaigns.create(caller, { name: 'Summer Sale 2030', originalUrl: 'https://a.example/' });
-    expect(created).toMatchObject({ alias: 'summer-sale-2030', createdBy: { fallback: 'Acme', userId: null, apiKeyId: null }, clickCount: 0 });
+    const created = await links.campaigns.create(caller, {
+      name: 'Summer Sale 2030',
+      originalUrl: 'https://a.example/',
+    });
+    expect(created).toMatchObject({
+      alias: 'summer-sale-2030',
+      createdBy: { fallback: 'Acme', userId: null, apiKeyId: null },
+      clickCount: 0,
+    });
     await links.campaigns.update(caller, created.id, { name: 'Summer' });
     await links.campaigns.delete(caller, created.id);
     expect(events.map((e) => (e.data as { action: string }).action)).toEqual(['created', 'updated', 'deleted']);
     expect(changed).toEqual([7, 7, 7]);
   });
 
-  it("limits a console member to their role: an analyst reads but changes nothing, a developer changes links", async () => {
+  it('limits a console member to their role: an analyst reads but changes nothing, a developer changes links', async () => {
     const { links, changed } = setup();
     const created = await links.shortUrls.create(caller, { originalUrl: 'https://a.example/', customAlias: 'sale' });
     changed.length = 0;
     const analyst = { ...caller, member: { userId: 1, role: 'analyst' as const } };
     expect((await links.shortUrls.get(analyst, created.id)).shortCode).toBe('sale');
-    await expect(links.shortUrls.create(analyst, { originalUrl: 'https://b.example/' })).rejects.toMatchObject({ code: 'ROLE_FORBIDDEN', kind: 'forbidden' });
-    await expect(links.shortUrls.update(analyst, created.id, { title: 'x' })).rejects.toMatchObject({ code: 'ROLE_FORBIDDEN' });
+    await expect(links.shortUrls.create(analyst, { originalUrl: 'https://b.example/' })).rejects.toMatchObject({
+      code: 'ROLE_FORBIDDEN',
+      kind: 'forbidden',
+    });
+    await expect(links.shortUrls.update(analyst, created.id, { title: 'x' })).rejects.toMatchObject({
+      code: 'ROLE_FORBIDDEN',
+    });
     await expect(links.campaigns.delete(analyst, 1)).rejects.toMatchObject({ code: 'ROLE_FORBIDDEN' });
     expect(changed).toEqual([]);
     const developer = { ...caller, member: { userId: 2, role: 'developer' as const } };

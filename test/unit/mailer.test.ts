@@ -48,7 +48,10 @@ describe('mailer, smtp mode', () => {
       expect(mail.raw).toMatch(/multipart\/alternative/i);
 
       const text = JSON.stringify(lines);
-      expect(lines.find((l) => l.msg === 'mail sent')).toMatchObject({ to: 'k***@example.com', subject: message.subject });
+      expect(lines.find((l) => l.msg === 'mail sent')).toMatchObject({
+        to: 'k***@example.com',
+        subject: message.subject,
+      });
       for (const secret of [message.to, message.link!, 'abc123']) expect(text).not.toContain(secret);
     } finally {
       await mailer.close();
@@ -94,7 +97,12 @@ describe('mailer, outbox mode', () => {
       expect(parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/alternative' });
 
       const line = lines.find((l) => l.msg === 'mail written to the outbox');
-      expect(line).toMatchObject({ to: 'k***@example.com', subject: message.subject, link: message.link, file: path.join(outboxDir, files[0]!) });
+      expect(line).toMatchObject({
+        to: 'k***@example.com',
+        subject: message.subject,
+        link: message.link,
+        file: path.join(outboxDir, files[0]!),
+      });
       expect(JSON.stringify(lines)).not.toContain(message.to);
     } finally {
       await mailer.close();

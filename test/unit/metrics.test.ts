@@ -8,7 +8,7 @@ import { createMetrics } from '../../src/shared/metrics.js';
 const samples = (text: string, prefix = 'signpost_') => text.split('\n').filter((l) => l.startsWith(prefix));
 
 describe('metrics', () => {
-  it('exports Node\'s default process and runtime metrics unprefixed', async () => {
+  it("exports Node's default process and runtime metrics unprefixed", async () => {
     const text = await createMetrics().render();
     expect(text).toMatch(/^# TYPE process_cpu_seconds_total counter$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
@@ -18,10 +18,14 @@ describe('metrics', () => {
 
   it('exports every declared label value at zero before the first increment', async () => {
     const m = createMetrics();
-    m.define('events_dead_lettered_total', 'counter', 'Events that could never be written', { labels: { reason: ['invalid', 'refused'] } });
+    m.define('events_dead_lettered_total', 'counter', 'Events that could never be written', {
+      labels: { reason: ['invalid', 'refused'] },
+    });
     m.define('events_published_total', 'counter', 'Events held durably by the bus');
     const text = await m.render();
-    expect(text).toContain('# HELP signpost_events_dead_lettered_total Events that could never be written\n# TYPE signpost_events_dead_lettered_total counter\n');
+    expect(text).toContain(
+      '# HELP signpost_events_dead_lettered_total Events that could never be written\n# TYPE signpost_events_dead_lettered_total counter\n',
+    );
     expect(samples(text)).toEqual([
       'signpost_events_dead_lettered_total{reason="invalid"} 0',
       'signpost_events_dead_lettered_total{reason="refused"} 0',
@@ -52,15 +56,21 @@ describe('metrics', () => {
     const failures: string[] = [];
     const m = createMetrics('signpost_', (metric) => failures.push(metric));
     let up = false;
-    m.define('bus_pending', 'gauge', 'Backlog', { labels: { consumer: [] }, collect: async () => {
-      if (!up) throw new Error('TIMEOUT');
-      return [{ labels: { consumer: 'clicks' }, value: 3 }];
-    } });
+    m.define('bus_pending', 'gauge', 'Backlog', {
+      labels: { consumer: [] },
+      collect: async () => {
+        if (!up) throw new Error('TIMEOUT');
+        return [{ labels: { consumer: 'clicks' }, value: 3 }];
+      },
+    });
     m.define('events_published_total', 'counter', 'Events held durably by the bus');
     expect(samples(await m.render())).toEqual(['signpost_events_published_total 0']);
     expect(failures).toEqual(['bus_pending']);
     up = true;
-    expect(samples(await m.render())).toEqual(['signpost_bus_pending{consumer="clicks"} 3', 'signpost_events_published_total 0']);
+    expect(samples(await m.render())).toEqual([
+      'signpost_bus_pending{consumer="clicks"} 3',
+      'signpost_events_published_total 0',
+    ]);
   });
 
   it('refuses to count a metric that was never defined', () => {
@@ -77,7 +87,9 @@ describe('metrics', () => {
   it('computes collected gauges at every scrape, synchronous or not', async () => {
     const m = createMetrics();
     let backlog = 4;
-    m.define('event_backlog', 'gauge', 'Events not yet held by the bus', { collect: () => [{ labels: {}, value: backlog }] });
+    m.define('event_backlog', 'gauge', 'Events not yet held by the bus', {
+      collect: () => [{ labels: {}, value: backlog }],
+    });
     m.define('bus_pending', 'gauge', 'Unacknowledged messages', {
       labels: { consumer: [] },
       collect: async () => [
@@ -102,7 +114,10 @@ describe('metrics', () => {
 
   it('renders histograms as cumulative buckets with sum and count, declared series at zero', async () => {
     const m = createMetrics();
-    const h = m.histogram('redirect_duration_seconds', 'Redirects', { labels: { status: ['302', '404'] }, buckets: [0.001, 0.01] });
+    const h = m.histogram('redirect_duration_seconds', 'Redirects', {
+      labels: { status: ['302', '404'] },
+      buckets: [0.001, 0.01],
+    });
     const found = h.bind({ status: '302' });
     found.observe(0.0005);
     found.observe(0.001);

@@ -105,11 +105,18 @@ describe('the ClickHouse migrations', () => {
     // it again (test/clickhouse-view-reload.test.ts): an embedded engine is reopened after
     // migrating, a server keeps the altered view until it restarts.
     const files = readMigrationFiles(path.join(sqlRoot, 'clickhouse'));
-    const views = new Set(files.flatMap((f) => [...f.sql.matchAll(/MATERIALIZED VIEW (?:IF NOT EXISTS )?`?(\w+)`?/gi)].map((m) => m[1]!)));
+    const views = new Set(
+      files.flatMap((f) => [...f.sql.matchAll(/MATERIALIZED VIEW (?:IF NOT EXISTS )?`?(\w+)`?/gi)].map((m) => m[1]!)),
+    );
     expect(views.size).toBeGreaterThan(10);
     const altered = files
       .filter((f) => f.version >= 19)
-      .flatMap((f) => splitStatements(f.sql).map((s) => /^ALTER TABLE `?(\w+)`?/i.exec(s)?.[1]).filter((t) => t !== undefined && views.has(t)).map((t) => `${f.version}: ${t}`));
+      .flatMap((f) =>
+        splitStatements(f.sql)
+          .map((s) => /^ALTER TABLE `?(\w+)`?/i.exec(s)?.[1])
+          .filter((t) => t !== undefined && views.has(t))
+          .map((t) => `${f.version}: ${t}`),
+      );
     expect(altered).toEqual([]);
   });
 });

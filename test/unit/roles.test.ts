@@ -16,7 +16,11 @@ const allowed = (role: (typeof ROLES)[number], permission: Permission) => {
 describe('console roles', () => {
   it('grants each role a strict superset of the next', () => {
     const [owner, admin, developer, analyst] = ROLES.map((r) => new Set(permissionsOf(r)));
-    for (const [bigger, smaller] of [[owner!, admin!], [admin!, developer!], [developer!, analyst!]] as const) {
+    for (const [bigger, smaller] of [
+      [owner!, admin!],
+      [admin!, developer!],
+      [developer!, analyst!],
+    ] as const) {
       expect([...smaller].every((p) => bigger.has(p))).toBe(true);
       expect(bigger.size).toBeGreaterThan(smaller.size);
     }
@@ -35,7 +39,10 @@ describe('console roles', () => {
       ['organization.manage', 'owner'],
     ];
     for (const [permission, roles] of table) {
-      expect({ permission, roles: ROLES.filter((r) => allowed(r, permission)).join(' ') }).toEqual({ permission, roles });
+      expect({ permission, roles: ROLES.filter((r) => allowed(r, permission)).join(' ') }).toEqual({
+        permission,
+        roles,
+      });
     }
   });
 

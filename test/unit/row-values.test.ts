@@ -41,7 +41,10 @@ describe('row values', () => {
   });
 
   it('adds the id, time and tenant columns to a row', () => {
-    const row = withEventColumns({ eventId: 'e1', occurredAt: Date.UTC(2026, 0, 1), organizationId: 9 }, { link_id: 3 });
+    const row = withEventColumns(
+      { eventId: 'e1', occurredAt: Date.UTC(2026, 0, 1), organizationId: 9 },
+      { link_id: 3 },
+    );
     expect(row).toEqual({ link_id: 3, event_id: 'e1', ts: '2026-01-01 00:00:00.000', organization_id: 9 });
   });
 });

@@ -32,11 +32,17 @@ afterEach(async () => {
 
 const all = (segmentLog: SegmentLog, after = 0) => {
   const records: { seq: number; id: string; subject: string; text: string }[] = [];
-  segmentLog.replay(after, (r: LogRecord) => records.push({ seq: r.seq, id: r.id, subject: r.subject, text: Buffer.from(r.data).toString() }));
+  segmentLog.replay(after, (r: LogRecord) =>
+    records.push({ seq: r.seq, id: r.id, subject: r.subject, text: Buffer.from(r.data).toString() }),
+  );
   return records;
 };
 
-const segmentFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith('.seg')).sort();
+const segmentFiles = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.seg'))
+    .sort();
 
 describe('crc32', () => {
   it('matches the IEEE check value and zlib', () => {
@@ -56,7 +62,8 @@ describe('crc32', () => {
     };
     const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 151 + 17) & 0xff));
     for (let start = 0; start < 9; start++) {
-      for (let end = start; end <= bytes.length; end += 7) expect(crc32(bytes, start, end)).toBe(bitwise(bytes, start, end));
+      for (let end = start; end <= bytes.length; end += 7)
+        expect(crc32(bytes, start, end)).toBe(bitwise(bytes, start, end));
     }
   });
 });
@@ -65,7 +72,9 @@ describe('segment log', () => {
   it('gives back every record after a reopen, in order, and continues the sequence', async () => {
     const dir = tempDir();
     const first = open(dir);
-    const seqs = await Promise.all(['a', 'b', 'c'].map((t, i) => first.append(`id-${i}`, 'events.click', Buffer.from(t))));
+    const seqs = await Promise.all(
+      ['a', 'b', 'c'].map((t, i) => first.append(`id-${i}`, 'events.click', Buffer.from(t))),
+    );
     expect(seqs).toEqual([1, 2, 3]);
     // No close: what resolved is in the file, as after a crash.
     const second = open(dir);
@@ -112,7 +121,9 @@ describe('segment log', () => {
   it('writes the appends of one tick together, and those made during a write in the next one', async () => {
     const segmentLog = open(tempDir());
     const before = segmentLog.writeCount();
-    const firstTick = Array.from({ length: 200 }, (_, i) => segmentLog.append(`a${i}`, 'events.click', Buffer.from('x')));
+    const firstTick = Array.from({ length: 200 }, (_, i) =>
+      segmentLog.append(`a${i}`, 'events.click', Buffer.from('x')),
+    );
     await Promise.all(firstTick);
     expect(segmentLog.writeCount() - before).toBe(1);
 

@@ -19,10 +19,26 @@ function refusal(input: Parameters<typeof resolvePeriod>[0]): DomainError {
 describe('statistics period', () => {
   it('refuses in neutral terms; the API words it as a query field', () => {
     const cases: [Parameters<typeof resolvePeriod>[0], string, string][] = [
-      [{ timeZone: 'Mars/Base', retentionDays: 30, now }, 'timeZone: Mars/Base is not a known IANA time zone', 'query.timeZone: Mars/Base is not a known IANA time zone'],
-      [{ startDate: '2026-13-01', retentionDays: 30, now }, 'startDate: must be a date YYYY-MM-DD', 'query.startDate: must be a date YYYY-MM-DD'],
-      [{ endDate: '22-11-2026', retentionDays: 30, now }, 'endDate: must be a date YYYY-MM-DD', 'query.endDate: must be a date YYYY-MM-DD'],
-      [{ startDate: '2026-11-20', endDate: '2026-11-01', retentionDays: 30, now }, 'startDate: must not be after endDate', 'query.startDate: must not be after endDate'],
+      [
+        { timeZone: 'Mars/Base', retentionDays: 30, now },
+        'timeZone: Mars/Base is not a known IANA time zone',
+        'query.timeZone: Mars/Base is not a known IANA time zone',
+      ],
+      [
+        { startDate: '2026-13-01', retentionDays: 30, now },
+        'startDate: must be a date YYYY-MM-DD',
+        'query.startDate: must be a date YYYY-MM-DD',
+      ],
+      [
+        { endDate: '22-11-2026', retentionDays: 30, now },
+        'endDate: must be a date YYYY-MM-DD',
+        'query.endDate: must be a date YYYY-MM-DD',
+      ],
+      [
+        { startDate: '2026-11-20', endDate: '2026-11-01', retentionDays: 30, now },
+        'startDate: must not be after endDate',
+        'query.startDate: must not be after endDate',
+      ],
     ];
     for (const [input, own, client] of cases) {
       const err = refusal(input);
@@ -47,18 +63,29 @@ describe('statistics period', () => {
   it('meta.actualStartDate / actualEndDate: the requested range clipped to the retention window and to today', () => {
     const period = periodForPlan('FREE', { startDate: '2026-10-01', endDate: '2026-12-31' }, now);
     expect(period).toMatchObject({
-      requestedStartDate: '2026-10-01', requestedEndDate: '2026-12-31',
-      actualStartDate: '2026-10-24', actualEndDate: '2026-11-22', empty: null,
+      requestedStartDate: '2026-10-01',
+      requestedEndDate: '2026-12-31',
+      actualStartDate: '2026-10-24',
+      actualEndDate: '2026-11-22',
+      empty: null,
     });
     expect(period.days[0]).toBe('2026-10-24');
     expect(period.days.at(-1)).toBe('2026-11-22');
   });
 
   it('meta: a range wholly older than the retention is empty, never a start after the end', () => {
-    const period = periodForPlan('FREE', { startDate: '2020-01-01', endDate: '2020-01-31', timeZone: 'Asia/Seoul' }, now);
+    const period = periodForPlan(
+      'FREE',
+      { startDate: '2020-01-01', endDate: '2020-01-31', timeZone: 'Asia/Seoul' },
+      now,
+    );
     expect(period).toMatchObject({
-      requestedStartDate: '2020-01-01', requestedEndDate: '2020-01-31',
-      actualStartDate: null, actualEndDate: null, empty: 'before_retention', days: [],
+      requestedStartDate: '2020-01-01',
+      requestedEndDate: '2020-01-31',
+      actualStartDate: null,
+      actualEndDate: null,
+      empty: 'before_retention',
+      days: [],
     });
     expect(period.utcEnd.getTime()).toBe(period.utcStart.getTime());
   });

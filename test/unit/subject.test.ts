@@ -43,7 +43,12 @@ describe('backoffMs', () => {
     Array.from({ length: 2_000 }, () => backoffMs(attempt, base, cap));
 
   it('stays between half and all of the doubling ceiling, in whole milliseconds', () => {
-    for (const [attempt, ceiling] of [[0, 100], [1, 200], [3, 800], [6, 6_400]] as const) {
+    for (const [attempt, ceiling] of [
+      [0, 100],
+      [1, 200],
+      [3, 800],
+      [6, 6_400],
+    ] as const) {
       const values = samples(attempt);
       for (const v of values) {
         expect(Number.isInteger(v)).toBe(true);

@@ -1,9 +1,17 @@
 // The status rules of custom-domain verification, one DNS answer at a time.
 import { describe, expect, it } from 'vitest';
-import { nextVerificationState, REVOKE_AFTER_MISSES, type VerificationState } from '../../src/core/domains/verification-rules.js';
+import {
+  nextVerificationState,
+  REVOKE_AFTER_MISSES,
+  type VerificationState,
+} from '../../src/core/domains/verification-rules.js';
 
 const job = { maxMisses: 4, explicit: false };
-const state = (status: VerificationState['status'], failures = 0, recordSeen = false): VerificationState => ({ status, failures, recordSeen });
+const state = (status: VerificationState['status'], failures = 0, recordSeen = false): VerificationState => ({
+  status,
+  failures,
+  recordSeen,
+});
 
 describe('nextVerificationState', () => {
   it('verifies a PENDING domain when the record is found, and remembers it was seen', () => {
@@ -51,6 +59,8 @@ describe('nextVerificationState', () => {
   });
 
   it('leaves REVOKED to the operator', () => {
-    expect(nextVerificationState(state('REVOKED', 3, true), 'found', { ...job, explicit: true }).status).toBe('REVOKED');
+    expect(nextVerificationState(state('REVOKED', 3, true), 'found', { ...job, explicit: true }).status).toBe(
+      'REVOKED',
+    );
   });
 });

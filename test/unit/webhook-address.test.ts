@@ -5,7 +5,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressRefusal, classifyAddress, hostRefusal } from '../../src/shared/public-address.js';
-import { checkUrlShape, resolveDeliveryAddress, validateWebhookUrl, type Resolve } from '../../src/shared/webhook-url.js';
+import {
+  checkUrlShape,
+  resolveDeliveryAddress,
+  validateWebhookUrl,
+  type Resolve,
+} from '../../src/shared/webhook-url.js';
 import { sendWebhook } from '../../src/core/webhooks/webhook-sender.js';
 
 describe('hostRefusal (link targets): the host as a browser parses it, no DNS', () => {
@@ -91,15 +96,30 @@ describe('webhook URL at configuration', () => {
   const nowhere: Resolve = async () => {
     throw Object.assign(new Error('no DNS'), { code: 'ENOTFOUND' });
   };
-  const to = (...addresses: string[]): Resolve => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const to =
+    (...addresses: string[]): Resolve =>
+    async () =>
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   it('wants https; plain http only to loopback and only when insecure is allowed', () => {
-    expect(checkUrlShape('http://hooks.example.com/x', { allowInsecure: true })).toMatchObject({ ok: false, code: 'WEBHOOK_URL_INSECURE' });
-    expect(checkUrlShape('http://127.0.0.1:9/x', { allowInsecure: false })).toMatchObject({ ok: false, code: 'WEBHOOK_URL_INSECURE' });
+    expect(checkUrlShape('http://hooks.example.com/x', { allowInsecure: true })).toMatchObject({
+      ok: false,
+      code: 'WEBHOOK_URL_INSECURE',
+    });
+    expect(checkUrlShape('http://127.0.0.1:9/x', { allowInsecure: false })).toMatchObject({
+      ok: false,
+      code: 'WEBHOOK_URL_INSECURE',
+    });
     expect(checkUrlShape('http://127.0.0.1:9/x', { allowInsecure: true })).toMatchObject({ ok: true });
     expect(checkUrlShape('http://localhost:9/x', { allowInsecure: true })).toMatchObject({ ok: true });
-    expect(checkUrlShape('ftp://hooks.example.com/x', { allowInsecure: true })).toMatchObject({ ok: false, code: 'WEBHOOK_URL_INSECURE' });
-    expect(checkUrlShape('https://user:pw@hooks.example.com/x', { allowInsecure: false })).toMatchObject({ ok: false, code: 'WEBHOOK_URL_INVALID' });
+    expect(checkUrlShape('ftp://hooks.example.com/x', { allowInsecure: true })).toMatchObject({
+      ok: false,
+      code: 'WEBHOOK_URL_INSECURE',
+    });
+    expect(checkUrlShape('https://user:pw@hooks.example.com/x', { allowInsecure: false })).toMatchObject({
+      ok: false,
+      code: 'WEBHOOK_URL_INVALID',
+    });
   });
 
   it('refuses private, metadata and loopback literals in every spelling', () => {
@@ -117,21 +137,34 @@ describe('webhook URL at configuration', () => {
       'https://0x7f.1/', // and in hex
       'https://[::1]/',
     ]) {
-      expect(checkUrlShape(url, { allowInsecure: false }), url).toMatchObject({ ok: false, code: 'WEBHOOK_URL_FORBIDDEN' });
+      expect(checkUrlShape(url, { allowInsecure: false }), url).toMatchObject({
+        ok: false,
+        code: 'WEBHOOK_URL_FORBIDDEN',
+      });
     }
-    expect(checkUrlShape('https://10.0.0.5/', { allowInsecure: true })).toMatchObject({ ok: false, code: 'WEBHOOK_URL_FORBIDDEN' });
+    expect(checkUrlShape('https://10.0.0.5/', { allowInsecure: true })).toMatchObject({
+      ok: false,
+      code: 'WEBHOOK_URL_FORBIDDEN',
+    });
   });
 
   it('refuses a name that resolves to a private address, accepts one that does not resolve yet', async () => {
-    await expect(validateWebhookUrl('https://hooks.example.com/x', { allowInsecure: false, resolve: to('10.0.0.7') }))
-      .resolves.toMatchObject({ ok: false, code: 'WEBHOOK_URL_FORBIDDEN' });
+    await expect(
+      validateWebhookUrl('https://hooks.example.com/x', { allowInsecure: false, resolve: to('10.0.0.7') }),
+    ).resolves.toMatchObject({ ok: false, code: 'WEBHOOK_URL_FORBIDDEN' });
     // One bad address among good ones is enough to refuse.
-    await expect(validateWebhookUrl('https://hooks.example.com/x', { allowInsecure: false, resolve: to('93.184.216.34', '::ffff:192.168.0.1') }))
-      .resolves.toMatchObject({ ok: false, code: 'WEBHOOK_URL_FORBIDDEN' });
-    await expect(validateWebhookUrl('https://hooks.example.com/x', { allowInsecure: false, resolve: to('93.184.216.34') }))
-      .resolves.toMatchObject({ ok: true });
-    await expect(validateWebhookUrl('https://hooks.example.com/x', { allowInsecure: false, resolve: nowhere }))
-      .resolves.toMatchObject({ ok: true });
+    await expect(
+      validateWebhookUrl('https://hooks.example.com/x', {
+        allowInsecure: false,
+        resolve: to('93.184.216.34', '::ffff:192.168.0.1'),
+      }),
+    ).resolves.toMatchObject({ ok: false, code: 'WEBHOOK_URL_FORBIDDEN' });
+    await expect(
+      validateWebhookUrl('https://hooks.example.com/x', { allowInsecure: false, resolve: to('93.184.216.34') }),
+    ).resolves.toMatchObject({ ok: true });
+    await expect(
+      validateWebhookUrl('https://hooks.example.com/x', { allowInsecure: false, resolve: nowhere }),
+    ).resolves.toMatchObject({ ok: true });
   });
 });
 
@@ -140,26 +173,42 @@ describe('webhook address at delivery', () => {
     let answer = '93.184.216.34';
     const resolve: Resolve = async () => [{ address: answer, family: 4 }];
     const url = new URL('https://hooks.example.com/x');
-    await expect(resolveDeliveryAddress(url, { allowInsecure: false, resolve })).resolves.toEqual({ ok: true, address: { address: '93.184.216.34', family: 4 } });
+    await expect(resolveDeliveryAddress(url, { allowInsecure: false, resolve })).resolves.toEqual({
+      ok: true,
+      address: { address: '93.184.216.34', family: 4 },
+    });
     answer = '169.254.169.254';
-    await expect(resolveDeliveryAddress(url, { allowInsecure: false, resolve })).resolves.toMatchObject({ ok: false, code: 'WEBHOOK_URL_FORBIDDEN' });
+    await expect(resolveDeliveryAddress(url, { allowInsecure: false, resolve })).resolves.toMatchObject({
+      ok: false,
+      code: 'WEBHOOK_URL_FORBIDDEN',
+    });
     answer = '127.0.0.1';
-    await expect(resolveDeliveryAddress(url, { allowInsecure: false, resolve })).resolves.toMatchObject({ ok: false, code: 'WEBHOOK_URL_FORBIDDEN' });
+    await expect(resolveDeliveryAddress(url, { allowInsecure: false, resolve })).resolves.toMatchObject({
+      ok: false,
+      code: 'WEBHOOK_URL_FORBIDDEN',
+    });
   });
 
   it('keeps plain http on loopback even when a name changes', async () => {
     const url = new URL('http://localhost:9/x');
-    await expect(resolveDeliveryAddress(url, { allowInsecure: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] })).resolves.toMatchObject({ ok: true });
-    await expect(resolveDeliveryAddress(url, { allowInsecure: true, resolve: async () => [{ address: '93.184.216.34', family: 4 }] }))
-      .resolves.toMatchObject({ ok: false, code: 'WEBHOOK_URL_INSECURE' });
+    await expect(
+      resolveDeliveryAddress(url, { allowInsecure: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] }),
+    ).resolves.toMatchObject({ ok: true });
+    await expect(
+      resolveDeliveryAddress(url, {
+        allowInsecure: true,
+        resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+      }),
+    ).resolves.toMatchObject({ ok: false, code: 'WEBHOOK_URL_INSECURE' });
   });
 
   it('reports a name that does not resolve', async () => {
     const resolve: Resolve = async () => {
       throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' });
     };
-    await expect(resolveDeliveryAddress(new URL('https://gone.example/x'), { allowInsecure: false, resolve }))
-      .resolves.toMatchObject({ ok: false, code: 'WEBHOOK_DNS_FAILED' });
+    await expect(
+      resolveDeliveryAddress(new URL('https://gone.example/x'), { allowInsecure: false, resolve }),
+    ).resolves.toMatchObject({ ok: false, code: 'WEBHOOK_DNS_FAILED' });
   });
 });
 

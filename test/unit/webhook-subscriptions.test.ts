@@ -12,7 +12,10 @@ describe('webhook subscriptions cache', () => {
     let loads = 0;
     let clock = 0;
     const subs = createWebhookSubscriptions({
-      load: async () => { loads++; return new Map([[loads, new Set(['click' as const])]]); },
+      load: async () => {
+        loads++;
+        return new Map([[loads, new Set(['click' as const])]]);
+      },
       ttlMs: 1_000,
       now: () => clock,
     });
@@ -29,7 +32,11 @@ describe('webhook subscriptions cache', () => {
   it('rereads after an invalidation, and drops a load that began before it', async () => {
     const loads: { promise: Promise<Subscriptions>; resolve: (v: Subscriptions) => void }[] = [];
     const subs = createWebhookSubscriptions({
-      load: () => { const d = deferred<Subscriptions>(); loads.push(d); return d.promise; },
+      load: () => {
+        const d = deferred<Subscriptions>();
+        loads.push(d);
+        return d.promise;
+      },
       ttlMs: 60_000,
     });
     const stale = subs.current();
@@ -48,7 +55,10 @@ describe('webhook subscriptions cache', () => {
   it('does not keep a failed load', async () => {
     let fail = true;
     const subs = createWebhookSubscriptions({
-      load: async () => { if (fail) throw new Error('PostgreSQL is down'); return new Map(); },
+      load: async () => {
+        if (fail) throw new Error('PostgreSQL is down');
+        return new Map();
+      },
       ttlMs: 60_000,
     });
     await expect(subs.current()).rejects.toThrow('down');

@@ -18,7 +18,11 @@ export type CampaignStats = Schemas['CampaignStats'];
 export type MobileApp = Schemas['MobileApp'];
 
 /** A request body of an operation, by operationId: `RequestBody<'createShortUrl'>`. */
-export type RequestBody<Id extends keyof operations> = operations[Id] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type RequestBody<Id extends keyof operations> = operations[Id] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 
 export interface SignpostClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** Where the service answers, such as `https://sgnp.example` (its PUBLIC_BASE_URL). */
@@ -33,7 +37,11 @@ export type SignpostClient = Client<paths>;
 export function createSignpostClient({ baseUrl, apiKey, ...options }: SignpostClientOptions): SignpostClient {
   const client = createClient<paths>({ ...options, baseUrl: baseUrl.replace(/\/+$/, '') });
   // On the request itself, after the caller's default and per-call headers: the key always wins.
-  client.use({ onRequest: ({ request }) => { request.headers.set('X-API-KEY', apiKey); } });
+  client.use({
+    onRequest: ({ request }) => {
+      request.headers.set('X-API-KEY', apiKey);
+    },
+  });
   return client;
 }
 

@@ -3,10 +3,27 @@
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-export function DeleteButton({ name, confirm, onDelete, disabled = false }: { name: string; confirm: string; onDelete: () => void; disabled?: boolean }) {
+export function DeleteButton({
+  name,
+  confirm,
+  onDelete,
+  disabled = false,
+}: {
+  name: string;
+  confirm: string;
+  onDelete: () => void;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   return (
-    <Button size="xs" color="red" variant="subtle" disabled={disabled} aria-label={`${t('links.delete')}: ${name}`} onClick={() => window.confirm(confirm) && onDelete()}>
+    <Button
+      size="xs"
+      color="red"
+      variant="subtle"
+      disabled={disabled}
+      aria-label={`${t('links.delete')}: ${name}`}
+      onClick={() => window.confirm(confirm) && onDelete()}
+    >
       {t('links.delete')}
     </Button>
   );

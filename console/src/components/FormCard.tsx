@@ -3,7 +3,17 @@
 import { Card, Text, Title } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 
-export function FormCard({ title, readOnly, onSubmit, children }: { title: string; readOnly?: string | false; onSubmit: () => void; children: ReactNode }) {
+export function FormCard({
+  title,
+  readOnly,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  readOnly?: string | false;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSubmit();
@@ -11,8 +21,14 @@ export function FormCard({ title, readOnly, onSubmit, children }: { title: strin
   return (
     <Card withBorder>
       <form onSubmit={submit}>
-        <Title order={3} size="h5" mb="xs">{title}</Title>
-        {readOnly && <Text size="sm" c="dimmed" mb="xs">{readOnly}</Text>}
+        <Title order={3} size="h5" mb="xs">
+          {title}
+        </Title>
+        {readOnly && (
+          <Text size="sm" c="dimmed" mb="xs">
+            {readOnly}
+          </Text>
+        )}
         {children}
       </form>
     </Card>

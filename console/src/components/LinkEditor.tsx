@@ -2,18 +2,57 @@
 // destination, title or name, alias and domain (fixed once made), expiry, goal type; UTM
 // parameters with the address a click will reach; Open Graph tags with a live share preview; the
 // ad page; the apps and in-app paths phones open. A refusal names its field where it can.
-import { Accordion, Autocomplete, Button, Code, Drawer, Fieldset, Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Accordion,
+  Autocomplete,
+  Button,
+  Code,
+  Drawer,
+  Fieldset,
+  Group,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, fieldErrors, type Campaign, type CustomDomain, type GoalType, type MobileApp, type Page, type ShortUrl } from '../api';
-import { bodyOf, destinationWithUtm, emptyLinkForm, formOfCampaign, formOfShortUrl, type LinkForm, type LinkKind, UTM_OF } from '../link-form';
+import {
+  api,
+  fieldErrors,
+  type Campaign,
+  type CustomDomain,
+  type GoalType,
+  type MobileApp,
+  type Page,
+  type ShortUrl,
+} from '../api';
+import {
+  bodyOf,
+  destinationWithUtm,
+  emptyLinkForm,
+  formOfCampaign,
+  formOfShortUrl,
+  type LinkForm,
+  type LinkKind,
+  UTM_OF,
+} from '../link-form';
 import { SharePreview } from './SharePreview';
 
 type LinkRecord<K extends LinkKind> = K extends 'url' ? ShortUrl : Campaign;
 
-export function LinkEditor<K extends LinkKind>({ kind, orgId, record, readOnly = false, onSaved, onClose }: {
+export function LinkEditor<K extends LinkKind>({
+  kind,
+  orgId,
+  record,
+  readOnly = false,
+  onSaved,
+  onClose,
+}: {
   kind: K;
   orgId: number;
   /** The link being edited; null to make a new one. */
@@ -27,13 +66,27 @@ export function LinkEditor<K extends LinkKind>({ kind, orgId, record, readOnly =
   const phone = useMediaQuery('(max-width: 48em)');
   const editing = record !== null;
   const [form, setForm] = useState<LinkForm>(() =>
-    record === null ? emptyLinkForm() : kind === 'url' ? formOfShortUrl(record as ShortUrl) : formOfCampaign(record as Campaign),
+    record === null
+      ? emptyLinkForm()
+      : kind === 'url'
+        ? formOfShortUrl(record as ShortUrl)
+        : formOfCampaign(record as Campaign),
   );
   const [failure, setFailure] = useState<string | null>(null);
 
-  const apps = useQuery({ queryKey: ['org', orgId, 'apps'], queryFn: () => api<Page<MobileApp>>('GET', `/organizations/${orgId}/mobile-apps?size=100`) });
-  const domains = useQuery({ queryKey: ['org', orgId, 'domains'], queryFn: () => api<Page<CustomDomain>>('GET', `/organizations/${orgId}/custom-domains?size=100`), enabled: !editing });
-  const goalTypes = useQuery({ queryKey: ['org', orgId, 'goal-types'], queryFn: () => api<GoalType[]>('GET', `/organizations/${orgId}/goal-types`) });
+  const apps = useQuery({
+    queryKey: ['org', orgId, 'apps'],
+    queryFn: () => api<Page<MobileApp>>('GET', `/organizations/${orgId}/mobile-apps?size=100`),
+  });
+  const domains = useQuery({
+    queryKey: ['org', orgId, 'domains'],
+    queryFn: () => api<Page<CustomDomain>>('GET', `/organizations/${orgId}/custom-domains?size=100`),
+    enabled: !editing,
+  });
+  const goalTypes = useQuery({
+    queryKey: ['org', orgId, 'goal-types'],
+    queryFn: () => api<GoalType[]>('GET', `/organizations/${orgId}/goal-types`),
+  });
 
   const path = kind === 'url' ? 'urls' : 'campaigns';
   const save = useMutation({
@@ -52,11 +105,17 @@ export function LinkEditor<K extends LinkKind>({ kind, orgId, record, readOnly =
     onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
   });
   const appOptions = (platform: 'IOS' | 'ANDROID') =>
-    (apps.data?.content ?? []).filter((a) => a.platform === platform).map((a) => ({ value: String(a.id), label: `${a.appName} (${a.bundleId})` }));
+    (apps.data?.content ?? [])
+      .filter((a) => a.platform === platform)
+      .map((a) => ({ value: String(a.id), label: `${a.appName} (${a.bundleId})` }));
   const usableDomains = (domains.data?.content ?? []).filter((d) => d.status === 'VERIFIED' || d.status === 'ACTIVE');
   const utmFields = UTM_OF[kind];
   const reached = destinationWithUtm(form.destination, form, utmFields);
-  const shortAddress = record ? (kind === 'url' ? (record as ShortUrl).shortUrl : (record as Campaign).campaignUrl) : '';
+  const shortAddress = record
+    ? kind === 'url'
+      ? (record as ShortUrl).shortUrl
+      : (record as Campaign).campaignUrl
+    : '';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -66,110 +125,235 @@ export function LinkEditor<K extends LinkKind>({ kind, orgId, record, readOnly =
 
   const title = t(`editor.${readOnly ? 'view' : editing ? 'edit' : 'create'}.${kind}`);
   return (
-    <Drawer opened onClose={onClose} position="right" size={phone ? '100%' : 'xl'} title={title} closeButtonProps={{ 'aria-label': t('close') }}>
+    <Drawer
+      opened
+      onClose={onClose}
+      position="right"
+      size={phone ? '100%' : 'xl'}
+      title={title}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
       <form onSubmit={submit} noValidate>
         <Fieldset disabled={readOnly} variant="unstyled">
-        <Stack gap="sm">
-          {readOnly && <Text size="sm" c="dimmed">{t('links.readOnly')}</Text>}
-          {editing && <Code data-testid="editing-address">{shortAddress}</Code>}
-          <TextInput type="url" required label={t('links.destination')} placeholder="https://" {...field('destination')} error={errorOf('url', 'originalUrl')} maxLength={1000} />
-          <TextInput
-            required={kind === 'campaign'}
-            label={t(kind === 'url' ? 'links.title' : 'campaigns.name')}
-            {...field('title')}
-            error={errorOf('title', 'name')}
-            maxLength={kind === 'url' ? 200 : 50}
-          />
-          <Group grow align="flex-start">
-            <TextInput label={t('links.alias')} description={editing ? t('editor.fixed') : t('editor.aliasHint')} {...field('alias')} disabled={editing} error={errorOf('customAlias', 'alias')} maxLength={50} />
-            <Select
-              label={t('editor.domain')}
-              description={editing ? t('editor.fixed') : undefined}
-              placeholder={t('editor.defaultDomain')}
-              data={editing ? (form.customDomainName ? [form.customDomainName] : []) : usableDomains.map((d) => d.domainName)}
-              value={form.customDomainName || null}
-              onChange={(v) => setForm({ ...form, customDomainName: v ?? '' })}
-              disabled={editing || usableDomains.length === 0}
-              clearable
-              error={errorOf('customDomainName')}
+          <Stack gap="sm">
+            {readOnly && (
+              <Text size="sm" c="dimmed">
+                {t('links.readOnly')}
+              </Text>
+            )}
+            {editing && <Code data-testid="editing-address">{shortAddress}</Code>}
+            <TextInput
+              type="url"
+              required
+              label={t('links.destination')}
+              placeholder="https://"
+              {...field('destination')}
+              error={errorOf('url', 'originalUrl')}
+              maxLength={1000}
             />
-          </Group>
-          <Group grow align="flex-start">
-            <TextInput type="datetime-local" label={t('editor.expires')} description={t('editor.expiresHint')} {...field('expiresLocal')} error={errorOf('expirationDate', 'expiresAt')} />
-            <Autocomplete
-              label={t('editor.goalType')}
-              description={t('editor.goalTypeHint')}
-              data={(goalTypes.data ?? []).map((g) => g.name)}
-              value={form.goalType}
-              onChange={(v) => setForm({ ...form, goalType: v })}
-              maxLength={50}
-              error={errorOf('goalType')}
+            <TextInput
+              required={kind === 'campaign'}
+              label={t(kind === 'url' ? 'links.title' : 'campaigns.name')}
+              {...field('title')}
+              error={errorOf('title', 'name')}
+              maxLength={kind === 'url' ? 200 : 50}
             />
-          </Group>
+            <Group grow align="flex-start">
+              <TextInput
+                label={t('links.alias')}
+                description={editing ? t('editor.fixed') : t('editor.aliasHint')}
+                {...field('alias')}
+                disabled={editing}
+                error={errorOf('customAlias', 'alias')}
+                maxLength={50}
+              />
+              <Select
+                label={t('editor.domain')}
+                description={editing ? t('editor.fixed') : undefined}
+                placeholder={t('editor.defaultDomain')}
+                data={
+                  editing
+                    ? form.customDomainName
+                      ? [form.customDomainName]
+                      : []
+                    : usableDomains.map((d) => d.domainName)
+                }
+                value={form.customDomainName || null}
+                onChange={(v) => setForm({ ...form, customDomainName: v ?? '' })}
+                disabled={editing || usableDomains.length === 0}
+                clearable
+                error={errorOf('customDomainName')}
+              />
+            </Group>
+            <Group grow align="flex-start">
+              <TextInput
+                type="datetime-local"
+                label={t('editor.expires')}
+                description={t('editor.expiresHint')}
+                {...field('expiresLocal')}
+                error={errorOf('expirationDate', 'expiresAt')}
+              />
+              <Autocomplete
+                label={t('editor.goalType')}
+                description={t('editor.goalTypeHint')}
+                data={(goalTypes.data ?? []).map((g) => g.name)}
+                value={form.goalType}
+                onChange={(v) => setForm({ ...form, goalType: v })}
+                maxLength={50}
+                error={errorOf('goalType')}
+              />
+            </Group>
 
-          <Accordion multiple variant="separated" defaultValue={['utm']}>
-            <Accordion.Item value="utm">
-              <Accordion.Control>{t('editor.utm')}</Accordion.Control>
-              <Accordion.Panel>
-                <Stack gap="xs">
-                  <Group grow wrap="wrap">
-                    {utmFields.map((name) => (
-                      <TextInput key={name} label={`utm_${name.slice(3).toLowerCase()}`} {...field(name)} error={errorOf(name)} maxLength={100} miw={140} />
-                    ))}
-                  </Group>
-                  <Text size="sm" c="dimmed">{t('editor.reaches')}</Text>
-                  <Code data-testid="utm-destination" style={{ overflowWrap: 'anywhere' }}>{reached ?? '—'}</Code>
-                </Stack>
-              </Accordion.Panel>
-            </Accordion.Item>
-
-            {kind === 'url' && (
-              <Accordion.Item value="og">
-                <Accordion.Control>{t('editor.og')}</Accordion.Control>
+            <Accordion multiple variant="separated" defaultValue={['utm']}>
+              <Accordion.Item value="utm">
+                <Accordion.Control>{t('editor.utm')}</Accordion.Control>
                 <Accordion.Panel>
                   <Stack gap="xs">
-                    <TextInput label={t('editor.ogTitle')} {...field('ogTitle')} error={errorOf('ogTitle')} maxLength={200} />
-                    <Textarea label={t('editor.ogDescription')} {...field('ogDescription')} error={errorOf('ogDescription')} maxLength={500} autosize minRows={2} />
-                    <TextInput type="url" label={t('editor.ogImageUrl')} placeholder="https://" {...field('ogImageUrl')} error={errorOf('ogImageUrl')} maxLength={1000} />
-                    <SharePreview title={form.ogTitle || form.title} description={form.ogDescription} imageUrl={form.ogImageUrl} shortUrl={shortAddress} destination={form.destination} />
+                    <Group grow wrap="wrap">
+                      {utmFields.map((name) => (
+                        <TextInput
+                          key={name}
+                          label={`utm_${name.slice(3).toLowerCase()}`}
+                          {...field(name)}
+                          error={errorOf(name)}
+                          maxLength={100}
+                          miw={140}
+                        />
+                      ))}
+                    </Group>
+                    <Text size="sm" c="dimmed">
+                      {t('editor.reaches')}
+                    </Text>
+                    <Code data-testid="utm-destination" style={{ overflowWrap: 'anywhere' }}>
+                      {reached ?? '—'}
+                    </Code>
                   </Stack>
                 </Accordion.Panel>
               </Accordion.Item>
+
+              {kind === 'url' && (
+                <Accordion.Item value="og">
+                  <Accordion.Control>{t('editor.og')}</Accordion.Control>
+                  <Accordion.Panel>
+                    <Stack gap="xs">
+                      <TextInput
+                        label={t('editor.ogTitle')}
+                        {...field('ogTitle')}
+                        error={errorOf('ogTitle')}
+                        maxLength={200}
+                      />
+                      <Textarea
+                        label={t('editor.ogDescription')}
+                        {...field('ogDescription')}
+                        error={errorOf('ogDescription')}
+                        maxLength={500}
+                        autosize
+                        minRows={2}
+                      />
+                      <TextInput
+                        type="url"
+                        label={t('editor.ogImageUrl')}
+                        placeholder="https://"
+                        {...field('ogImageUrl')}
+                        error={errorOf('ogImageUrl')}
+                        maxLength={1000}
+                      />
+                      <SharePreview
+                        title={form.ogTitle || form.title}
+                        description={form.ogDescription}
+                        imageUrl={form.ogImageUrl}
+                        shortUrl={shortAddress}
+                        destination={form.destination}
+                      />
+                    </Stack>
+                  </Accordion.Panel>
+                </Accordion.Item>
+              )}
+
+              <Accordion.Item value="mobile">
+                <Accordion.Control>{t('editor.mobile')}</Accordion.Control>
+                <Accordion.Panel>
+                  <Stack gap="xs">
+                    {apps.data && apps.data.content.length === 0 && (
+                      <Text size="sm" c="dimmed">
+                        {t('editor.noApps')}
+                      </Text>
+                    )}
+                    <Group grow align="flex-start">
+                      <Select
+                        label={t('editor.iosApp')}
+                        data={appOptions('IOS')}
+                        value={form.iosAppId || null}
+                        onChange={(v) => setForm({ ...form, iosAppId: v ?? '' })}
+                        clearable
+                        error={errorOf('iosAppId')}
+                      />
+                      <TextInput
+                        label={t('editor.iosPath')}
+                        placeholder="product/42"
+                        {...field('iosDeepLinkPath')}
+                        error={errorOf('iosDeepLinkPath')}
+                        maxLength={500}
+                      />
+                    </Group>
+                    <Group grow align="flex-start">
+                      <Select
+                        label={t('editor.androidApp')}
+                        data={appOptions('ANDROID')}
+                        value={form.androidAppId || null}
+                        onChange={(v) => setForm({ ...form, androidAppId: v ?? '' })}
+                        clearable
+                        error={errorOf('androidAppId')}
+                      />
+                      <TextInput
+                        label={t('editor.androidPath')}
+                        placeholder="product/42"
+                        {...field('androidDeepLinkPath')}
+                        error={errorOf('androidDeepLinkPath')}
+                        maxLength={500}
+                      />
+                    </Group>
+                    {kind === 'url' && (
+                      <TextInput
+                        type="url"
+                        label={t('editor.mobileTarget')}
+                        description={t('editor.mobileTargetHint')}
+                        placeholder="https://"
+                        {...field('mobileTargetUrl')}
+                        error={errorOf('mobileTargetUrl')}
+                        maxLength={1000}
+                      />
+                    )}
+                  </Stack>
+                </Accordion.Panel>
+              </Accordion.Item>
+            </Accordion>
+
+            {kind === 'url' && (
+              <Switch
+                label={t('editor.adPage')}
+                description={t('editor.adPageHint')}
+                checked={form.showAdPage}
+                onChange={(e) => setForm({ ...form, showAdPage: e.currentTarget.checked })}
+              />
             )}
-
-            <Accordion.Item value="mobile">
-              <Accordion.Control>{t('editor.mobile')}</Accordion.Control>
-              <Accordion.Panel>
-                <Stack gap="xs">
-                  {apps.data && apps.data.content.length === 0 && <Text size="sm" c="dimmed">{t('editor.noApps')}</Text>}
-                  <Group grow align="flex-start">
-                    <Select label={t('editor.iosApp')} data={appOptions('IOS')} value={form.iosAppId || null} onChange={(v) => setForm({ ...form, iosAppId: v ?? '' })} clearable error={errorOf('iosAppId')} />
-                    <TextInput label={t('editor.iosPath')} placeholder="product/42" {...field('iosDeepLinkPath')} error={errorOf('iosDeepLinkPath')} maxLength={500} />
-                  </Group>
-                  <Group grow align="flex-start">
-                    <Select label={t('editor.androidApp')} data={appOptions('ANDROID')} value={form.androidAppId || null} onChange={(v) => setForm({ ...form, androidAppId: v ?? '' })} clearable error={errorOf('androidAppId')} />
-                    <TextInput label={t('editor.androidPath')} placeholder="product/42" {...field('androidDeepLinkPath')} error={errorOf('androidDeepLinkPath')} maxLength={500} />
-                  </Group>
-                  {kind === 'url' && (
-                    <TextInput type="url" label={t('editor.mobileTarget')} description={t('editor.mobileTargetHint')} placeholder="https://" {...field('mobileTargetUrl')} error={errorOf('mobileTargetUrl')} maxLength={1000} />
-                  )}
-                </Stack>
-              </Accordion.Panel>
-            </Accordion.Item>
-          </Accordion>
-
-          {kind === 'url' && (
-            <Switch label={t('editor.adPage')} description={t('editor.adPageHint')} checked={form.showAdPage} onChange={(e) => setForm({ ...form, showAdPage: e.currentTarget.checked })} />
-          )}
-        </Stack>
+          </Stack>
         </Fieldset>
         <Stack gap="sm" mt="sm">
           {failure && (
-            <Text c="red" role="alert" data-testid="editor-error">{failure}</Text>
+            <Text c="red" role="alert" data-testid="editor-error">
+              {failure}
+            </Text>
           )}
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>{t(readOnly ? 'close' : 'editor.cancel')}</Button>
-            {!readOnly && <Button type="submit" loading={save.isPending}>{t(editing ? 'editor.save' : 'links.createButton')}</Button>}
+            <Button variant="default" onClick={onClose}>
+              {t(readOnly ? 'close' : 'editor.cancel')}
+            </Button>
+            {!readOnly && (
+              <Button type="submit" loading={save.isPending}>
+                {t(editing ? 'editor.save' : 'links.createButton')}
+              </Button>
+            )}
           </Group>
         </Stack>
       </form>

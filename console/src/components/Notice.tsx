@@ -12,7 +12,13 @@ export function Notice({ notice, onClose }: { notice: NoticeState | null; onClos
   const { t } = useTranslation();
   if (!notice) return null;
   return (
-    <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'} withCloseButton closeButtonLabel={t('close')} onClose={onClose}>
+    <Alert
+      color={notice.ok ? 'green' : 'red'}
+      role={notice.ok ? 'status' : 'alert'}
+      withCloseButton
+      closeButtonLabel={t('close')}
+      onClose={onClose}
+    >
       {notice.text}
     </Alert>
   );

@@ -8,8 +8,12 @@ export function QueryStatus({ query }: { query: { isPending: boolean; error: Err
   if (query.error) {
     return (
       <Alert color="red" role="alert" title={t('loadFailed')}>
-        <Text size="sm" mb="xs">{query.error.message}</Text>
-        <Button size="xs" variant="light" onClick={() => void query.refetch()}>{t('retry')}</Button>
+        <Text size="sm" mb="xs">
+          {query.error.message}
+        </Text>
+        <Button size="xs" variant="light" onClick={() => void query.refetch()}>
+          {t('retry')}
+        </Button>
       </Alert>
     );
   }

@@ -9,7 +9,13 @@ export function ThemeSwitch() {
   const scheme = useComputedColorScheme('light');
   const next = scheme === 'dark' ? 'light' : 'dark';
   return (
-    <ActionIcon variant="default" size="lg" aria-label={t(`theme.${next}`)} title={t(`theme.${next}`)} onClick={() => setColorScheme(next)}>
+    <ActionIcon
+      variant="default"
+      size="lg"
+      aria-label={t(`theme.${next}`)}
+      title={t(`theme.${next}`)}
+      onClick={() => setColorScheme(next)}
+    >
       <span aria-hidden="true">{scheme === 'dark' ? '☀' : '☾'}</span>
     </ActionIcon>
   );

@@ -27,9 +27,28 @@ interface InstallStats {
   installsByMatchType: { matchType: string; installs: number; percentage: number }[];
   dailyReengagements: { date: string; reengagements: number; successful: number }[];
   recentInstalls: { installedAt: string; platform: string; country: string; matchType: string; confidence: number }[];
-  reengagementStats: { totalReengagements: number; successfulReengagements: number; successRate: number; uniqueReengagedUsers: number };
-  funnelStats: { totalSessions: number; overallConversionRate: number; stages: { stageOrder: number; sessionsReached: number; conversionRateFromFirstStage: number; conversionRateFromPreviousStage: number }[] };
-  qualityStats: { totalAttempts: number; successRate: number; fingerprintMatchRate: number; failureReasons: { name: string; count: number; percentage: number }[] };
+  reengagementStats: {
+    totalReengagements: number;
+    successfulReengagements: number;
+    successRate: number;
+    uniqueReengagedUsers: number;
+  };
+  funnelStats: {
+    totalSessions: number;
+    overallConversionRate: number;
+    stages: {
+      stageOrder: number;
+      sessionsReached: number;
+      conversionRateFromFirstStage: number;
+      conversionRateFromPreviousStage: number;
+    }[];
+  };
+  qualityStats: {
+    totalAttempts: number;
+    successRate: number;
+    fingerprintMatchRate: number;
+    failureReasons: { name: string; count: number; percentage: number }[];
+  };
   meta: { timeZone: string };
 }
 
@@ -42,14 +61,19 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
   const query = { ...periodQuery(choice), platform };
   const stats = useQuery({
     queryKey: ['org', orgId, 'app-stats', appId, query],
-    queryFn: () => api<InstallStats>('GET', `/organizations/${orgId}/mobile-apps/${appId}/install-stats?${new URLSearchParams(query)}`),
+    queryFn: () =>
+      api<InstallStats>(
+        'GET',
+        `/organizations/${orgId}/mobile-apps/${appId}/install-stats?${new URLSearchParams(query)}`,
+      ),
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
   const s = stats.data;
   const n = (value: number) => value.toLocaleString(i18n.language);
   const pct = (value: number) => `${value.toLocaleString(i18n.language)}%`;
-  const csv = (panel: string) => `/console/api/organizations/${orgId}/dashboard/apps/${appId}/export.csv?${new URLSearchParams({ ...query, panel })}`;
+  const csv = (panel: string) =>
+    `/console/api/organizations/${orgId}/dashboard/apps/${appId}/export.csv?${new URLSearchParams({ ...query, panel })}`;
   const noInstalls = s && s.totalInstalls === 0 && t('appStats.noInstalls');
 
   return (
@@ -57,7 +81,16 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
       <Title order={2}>{s ? t('appStats.heading', { name: s.appName }) : t('appStats.title')}</Title>
       <Group align="flex-end" wrap="wrap">
         <PeriodPicker value={choice} onChange={setChoice} />
-        <SegmentedControl aria-label={t('appStats.platform')} value={platform} onChange={(p) => setPlatform(p as Platform)} data={[{ value: 'All', label: t('appStats.all') }, { value: 'iOS', label: 'iOS' }, { value: 'Android', label: 'Android' }]} />
+        <SegmentedControl
+          aria-label={t('appStats.platform')}
+          value={platform}
+          onChange={(p) => setPlatform(p as Platform)}
+          data={[
+            { value: 'All', label: t('appStats.all') },
+            { value: 'iOS', label: 'iOS' },
+            { value: 'Android', label: 'Android' },
+          ]}
+        />
       </Group>
       <QueryStatus query={stats} />
       {s && (
@@ -70,8 +103,12 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
               [t('appStats.reengagements'), n(s.reengagementStats.totalReengagements), 'reengagements'],
             ].map(([label, value, id]) => (
               <Card withBorder key={id}>
-                <Text c="dimmed" size="sm">{label}</Text>
-                <Text fz={28} fw={700} data-testid={`app-${id}`}>{value}</Text>
+                <Text c="dimmed" size="sm">
+                  {label}
+                </Text>
+                <Text fz={28} fw={700} data-testid={`app-${id}`}>
+                  {value}
+                </Text>
               </Card>
             ))}
           </SimpleGrid>
@@ -79,7 +116,10 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
           <Panel title={t('appStats.daily')} csv={csv('dailyInstalls')} empty={noInstalls}>
             <Chart
               label={t('appStats.dailyLabel', { total: n(s.totalInstalls) })}
-              table={{ head: [t('dashboard.date'), 'iOS', 'Android'], rows: s.dailyInstalls.map((d) => [d.date, d.iosInstalls, d.androidInstalls]) }}
+              table={{
+                head: [t('dashboard.date'), 'iOS', 'Android'],
+                rows: s.dailyInstalls.map((d) => [d.date, d.iosInstalls, d.androidInstalls]),
+              }}
               option={{
                 tooltip: { trigger: 'axis' },
                 legend: { top: 0 },
@@ -88,7 +128,12 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                 yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
                 series: [
                   { type: 'bar', stack: 'installs', name: 'iOS', data: s.dailyInstalls.map((d) => d.iosInstalls) },
-                  { type: 'bar', stack: 'installs', name: 'Android', data: s.dailyInstalls.map((d) => d.androidInstalls) },
+                  {
+                    type: 'bar',
+                    stack: 'installs',
+                    name: 'Android',
+                    data: s.dailyInstalls.map((d) => d.androidInstalls),
+                  },
                 ],
               }}
             />
@@ -96,54 +141,107 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
 
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Panel title={t('appStats.funnel')} csv={csv('funnel')}>
-              {s.funnelStats.totalSessions === 0 && <Text size="sm" c="dimmed" mb="xs">{t('appStats.noFunnel')}</Text>}
+              {s.funnelStats.totalSessions === 0 && (
+                <Text size="sm" c="dimmed" mb="xs">
+                  {t('appStats.noFunnel')}
+                </Text>
+              )}
               <Table data-testid="funnel">
                 <Table.Tbody>
                   {s.funnelStats.stages.map((stage) => (
                     <Table.Tr key={stage.stageOrder}>
-                      <Table.Th scope="row">{t(`appStats.stages.${stage.stageOrder}`, { defaultValue: String(stage.stageOrder) })}</Table.Th>
+                      <Table.Th scope="row">
+                        {t(`appStats.stages.${stage.stageOrder}`, { defaultValue: String(stage.stageOrder) })}
+                      </Table.Th>
                       <Table.Td ta="right">{n(stage.sessionsReached)}</Table.Td>
                       <Table.Td ta="right">{pct(stage.conversionRateFromFirstStage)}</Table.Td>
-                      <Table.Td ta="right" c="dimmed">{stage.stageOrder > 1 ? `→ ${pct(stage.conversionRateFromPreviousStage)}` : ''}</Table.Td>
+                      <Table.Td ta="right" c="dimmed">
+                        {stage.stageOrder > 1 ? `→ ${pct(stage.conversionRateFromPreviousStage)}` : ''}
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
               </Table>
-              <Text size="sm" c="dimmed" mt="xs">{t('appStats.overall', { rate: pct(s.funnelStats.overallConversionRate) })}</Text>
+              <Text size="sm" c="dimmed" mt="xs">
+                {t('appStats.overall', { rate: pct(s.funnelStats.overallConversionRate) })}
+              </Text>
             </Panel>
             <Stack>
               <Panel title={t('appStats.sources')} csv={csv('matchTypes')} empty={noInstalls}>
-                <TopList items={s.installsByMatchType.map((m) => ({ name: m.matchType, count: m.installs, percentage: m.percentage }))} translate={(m) => t(`appStats.matchType.${m}`, { defaultValue: m })} />
+                <TopList
+                  items={s.installsByMatchType.map((m) => ({
+                    name: m.matchType,
+                    count: m.installs,
+                    percentage: m.percentage,
+                  }))}
+                  translate={(m) => t(`appStats.matchType.${m}`, { defaultValue: m })}
+                />
               </Panel>
               <Panel title={t('appStats.countries')} csv={csv('countries')} empty={noInstalls}>
-                <TopList items={s.countryStats.map((c) => ({ name: c.country || t('dashboard.unknown'), count: c.installs, percentage: c.percentage }))} />
+                <TopList
+                  items={s.countryStats.map((c) => ({
+                    name: c.country || t('dashboard.unknown'),
+                    count: c.installs,
+                    percentage: c.percentage,
+                  }))}
+                />
               </Panel>
             </Stack>
           </SimpleGrid>
 
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Panel title={t('appStats.reengagement')} csv={csv('dailyReengagements')} empty={s.reengagementStats.totalReengagements === 0 && t('appStats.noReengagement')}>
-              <Text mb="xs">{t('appStats.reengagementLine', { total: n(s.reengagementStats.totalReengagements), ok: n(s.reengagementStats.successfulReengagements), rate: pct(s.reengagementStats.successRate), users: n(s.reengagementStats.uniqueReengagedUsers) })}</Text>
+            <Panel
+              title={t('appStats.reengagement')}
+              csv={csv('dailyReengagements')}
+              empty={s.reengagementStats.totalReengagements === 0 && t('appStats.noReengagement')}
+            >
+              <Text mb="xs">
+                {t('appStats.reengagementLine', {
+                  total: n(s.reengagementStats.totalReengagements),
+                  ok: n(s.reengagementStats.successfulReengagements),
+                  rate: pct(s.reengagementStats.successRate),
+                  users: n(s.reengagementStats.uniqueReengagedUsers),
+                })}
+              </Text>
               <Chart
                 label={t('appStats.reengagementLabel')}
                 height={180}
-                table={{ head: [t('dashboard.date'), t('appStats.reengagements'), t('appStats.successful')], rows: s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]) }}
+                table={{
+                  head: [t('dashboard.date'), t('appStats.reengagements'), t('appStats.successful')],
+                  rows: s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]),
+                }}
                 option={{
                   tooltip: { trigger: 'axis' },
                   grid: { left: 48, right: 16, top: 16, bottom: 32 },
                   xAxis: { type: 'category', data: s.dailyReengagements.map((d) => d.date) },
                   yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
                   series: [
-                    { type: 'line', name: t('appStats.reengagements'), data: s.dailyReengagements.map((d) => d.reengagements) },
-                    { type: 'line', name: t('appStats.successful'), data: s.dailyReengagements.map((d) => d.successful) },
+                    {
+                      type: 'line',
+                      name: t('appStats.reengagements'),
+                      data: s.dailyReengagements.map((d) => d.reengagements),
+                    },
+                    {
+                      type: 'line',
+                      name: t('appStats.successful'),
+                      data: s.dailyReengagements.map((d) => d.successful),
+                    },
                   ],
                 }}
               />
             </Panel>
-            <Panel title={t('appStats.quality')} csv={csv('failureReasons')} empty={s.qualityStats.totalAttempts === 0 && t('appStats.noQuality')}>
+            <Panel
+              title={t('appStats.quality')}
+              csv={csv('failureReasons')}
+              empty={s.qualityStats.totalAttempts === 0 && t('appStats.noQuality')}
+            >
               <Group gap="xs" mb="xs">
-                <Badge variant="light" color="green">{t('appStats.resolved', { rate: pct(s.qualityStats.successRate) })}</Badge>
-                <Badge variant="light">{t('appStats.fingerprint', { rate: pct(s.qualityStats.fingerprintMatchRate) })}</Badge>
+                <Badge variant="light" color="green">
+                  {t('appStats.resolved', { rate: pct(s.qualityStats.successRate) })}
+                </Badge>
+                <Badge variant="light">
+                  {t('appStats.fingerprint', { rate: pct(s.qualityStats.fingerprintMatchRate) })}
+                </Badge>
               </Group>
               <TopList items={s.qualityStats.failureReasons} />
             </Panel>
@@ -165,10 +263,14 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                 <Table.Tbody>
                   {s.recentInstalls.map((r) => (
                     <Table.Tr key={`${r.installedAt}-${r.platform}-${r.country}`}>
-                      <Table.Td>{new Date(r.installedAt).toLocaleString(i18n.language, { timeZone: s.meta.timeZone })}</Table.Td>
+                      <Table.Td>
+                        {new Date(r.installedAt).toLocaleString(i18n.language, { timeZone: s.meta.timeZone })}
+                      </Table.Td>
                       <Table.Td>{r.platform}</Table.Td>
                       <Table.Td>{r.country || '—'}</Table.Td>
-                      <Table.Td>{t(`appStats.matchType.${r.matchType}`, { defaultValue: r.matchType })} ({r.confidence})</Table.Td>
+                      <Table.Td>
+                        {t(`appStats.matchType.${r.matchType}`, { defaultValue: r.matchType })} ({r.confidence})
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

@@ -8,9 +8,25 @@ import { type EChartsCoreOption, init, use } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 
-use([LineChart, BarChart, PieChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, SVGRenderer]);
+use([
+  LineChart,
+  BarChart,
+  PieChart,
+  HeatmapChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  VisualMapComponent,
+  SVGRenderer,
+]);
 
-export function Chart({ option, height = 260, label, table, testId }: {
+export function Chart({
+  option,
+  height = 260,
+  label,
+  table,
+  testId,
+}: {
   option: EChartsCoreOption;
   height?: number;
   label: string;
@@ -37,13 +53,19 @@ export function Chart({ option, height = 260, label, table, testId }: {
         <VisuallyHidden>
           <Table data-testid={testId}>
             <Table.Thead>
-              <Table.Tr>{table.head.map((h) => <Table.Th key={h}>{h}</Table.Th>)}</Table.Tr>
+              <Table.Tr>
+                {table.head.map((h) => (
+                  <Table.Th key={h}>{h}</Table.Th>
+                ))}
+              </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {table.rows.map((row) => (
                 <Table.Tr key={String(row[0])}>
                   <Table.Th scope="row">{row[0]}</Table.Th>
-                  {table.head.slice(1).map((column, i) => <Table.Td key={column}>{row[i + 1]}</Table.Td>)}
+                  {table.head.slice(1).map((column, i) => (
+                    <Table.Td key={column}>{row[i + 1]}</Table.Td>
+                  ))}
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -27,7 +27,9 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
   const [choice, setChoice] = useState<PeriodChoice>({ preset: '30d', from: '', to: '', timeZone: browserTimeZone() });
   const query = periodQuery(choice);
   const params = new URLSearchParams(query);
-  const path = link ? `/organizations/${orgId}/dashboard/${link.type === 'url' ? 'urls' : 'campaigns'}/${link.id}` : `/organizations/${orgId}/dashboard`;
+  const path = link
+    ? `/organizations/${orgId}/dashboard/${link.type === 'url' ? 'urls' : 'campaigns'}/${link.id}`
+    : `/organizations/${orgId}/dashboard`;
   const dashboard = useQuery({
     queryKey: ['org', orgId, 'dashboard', link?.type ?? 'org', link?.id ?? 0, query],
     queryFn: () => api<DashboardData>('GET', `${path}?${params}`),
@@ -50,7 +52,11 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
   const country = (code: string) => (/^[A-Z]{2}$/.test(code) ? (regions?.of(code) ?? code) : t('dashboard.unknown'));
   const empty = d && d.total === 0 && t('dashboard.noClicks');
   const list = (title: string, panel: string, items: TopItem[] | undefined, translate?: (name: string) => string) => (
-    <Panel title={title} csv={csv(panel)} empty={(empty || (items && items.length === 0)) && (empty || t('dashboard.nothing'))}>
+    <Panel
+      title={title}
+      csv={csv(panel)}
+      empty={(empty || (items && items.length === 0)) && (empty || t('dashboard.nothing'))}
+    >
       {items && <TopList items={items} {...(translate ? { translate } : {})} />}
     </Panel>
   );
@@ -65,52 +71,88 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
             <Group gap="xs">
               <Code data-testid="link-address">{header.address}</Code>
               <CopyValue value={header.address} label={header.address} compact />
-              {header.type === 'url' && <Button size="compact-xs" variant="subtle" onClick={() => setQr(true)}>{t('links.qr')}</Button>}
+              {header.type === 'url' && (
+                <Button size="compact-xs" variant="subtle" onClick={() => setQr(true)}>
+                  {t('links.qr')}
+                </Button>
+              )}
             </Group>
           )}
         </Stack>
       )}
-      {qr && header && <QrDialog orgId={orgId} link={{ id: header.id, shortUrl: header.address, shortCode: header.address.split('/').pop() ?? '' }} onClose={() => setQr(false)} />}
+      {qr && header && (
+        <QrDialog
+          orgId={orgId}
+          link={{ id: header.id, shortUrl: header.address, shortCode: header.address.split('/').pop() ?? '' }}
+          onClose={() => setQr(false)}
+        />
+      )}
       <PeriodPicker value={choice} onChange={setChoice} />
       <QueryStatus query={dashboard} />
       {d && (
         <>
           {d.meta.emptyReason !== null ? (
             <Alert color="yellow" role="note">
-              {t(d.meta.emptyReason === 'before_retention' ? 'dashboard.beforeRetention' : 'dashboard.afterToday', { days: d.meta.dataRetentionDays })}
+              {t(d.meta.emptyReason === 'before_retention' ? 'dashboard.beforeRetention' : 'dashboard.afterToday', {
+                days: d.meta.dataRetentionDays,
+              })}
             </Alert>
           ) : (
-            d.meta.actualStartDate !== null && d.meta.actualStartDate > query.startDate && (
-              <Alert color="yellow" role="note">{t('dashboard.retention', { days: d.meta.dataRetentionDays, date: d.meta.actualStartDate })}</Alert>
+            d.meta.actualStartDate !== null &&
+            d.meta.actualStartDate > query.startDate && (
+              <Alert color="yellow" role="note">
+                {t('dashboard.retention', { days: d.meta.dataRetentionDays, date: d.meta.actualStartDate })}
+              </Alert>
             )
           )}
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <Card withBorder>
-              <Text c="dimmed" size="sm">{t('dashboard.clicks')}</Text>
-              <Text fz={32} fw={700} data-testid="total">{n(d.total)}</Text>
-              <Text size="sm" title={t('dashboard.visitorsHelp')} data-testid="visitors">{t('dashboard.visitorsCount', { count: n(d.uniqueVisitors) })}</Text>
+              <Text c="dimmed" size="sm">
+                {t('dashboard.clicks')}
+              </Text>
+              <Text fz={32} fw={700} data-testid="total">
+                {n(d.total)}
+              </Text>
+              <Text size="sm" title={t('dashboard.visitorsHelp')} data-testid="visitors">
+                {t('dashboard.visitorsCount', { count: n(d.uniqueVisitors) })}
+              </Text>
               <Group gap="xs">
                 {d.change === null ? (
-                  <Text size="sm" c="dimmed">{t('dashboard.noPrevious')}</Text>
+                  <Text size="sm" c="dimmed">
+                    {t('dashboard.noPrevious')}
+                  </Text>
                 ) : (
                   <>
                     <Badge variant="light" color={d.change >= 0 ? 'green' : 'red'} data-testid="change">
                       {d.change >= 0 ? '▲' : '▼'} {Math.abs(d.change).toLocaleString(i18n.language)}%
                     </Badge>
-                    <Text size="sm" c="dimmed">{t('dashboard.vsPrevious', { count: n(d.previousTotal) })}</Text>
+                    <Text size="sm" c="dimmed">
+                      {t('dashboard.vsPrevious', { count: n(d.previousTotal) })}
+                    </Text>
                   </>
                 )}
               </Group>
             </Card>
             <Card withBorder>
-              <Text c="dimmed" size="sm">{t('dashboard.range')}</Text>
-              <Text fw={600} data-testid="range">{d.meta.actualStartDate ?? d.meta.requestedStartDate} – {d.meta.actualEndDate ?? d.meta.requestedEndDate}</Text>
-              <Text size="sm" c="dimmed">{d.meta.timeZone}</Text>
+              <Text c="dimmed" size="sm">
+                {t('dashboard.range')}
+              </Text>
+              <Text fw={600} data-testid="range">
+                {d.meta.actualStartDate ?? d.meta.requestedStartDate} –{' '}
+                {d.meta.actualEndDate ?? d.meta.requestedEndDate}
+              </Text>
+              <Text size="sm" c="dimmed">
+                {d.meta.timeZone}
+              </Text>
             </Card>
             <Card withBorder>
-              <Text c="dimmed" size="sm">{t('dashboard.topCountry')}</Text>
+              <Text c="dimmed" size="sm">
+                {t('dashboard.topCountry')}
+              </Text>
               <Text fw={600}>{d.countries[0] ? country(d.countries[0].name) : '—'}</Text>
-              <Text size="sm" c="dimmed">{t('dashboard.refreshes')}</Text>
+              <Text size="sm" c="dimmed">
+                {t('dashboard.refreshes')}
+              </Text>
             </Card>
           </SimpleGrid>
 
@@ -118,7 +160,10 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
             <Chart
               testId="daily-table"
               label={t('dashboard.dailyLabel', { total: n(d.total) })}
-              table={{ head: [t('dashboard.date'), t('dashboard.clicks'), t('dashboard.visitors')], rows: d.daily.map((r) => [r.date, r.count, r.visitors]) }}
+              table={{
+                head: [t('dashboard.date'), t('dashboard.clicks'), t('dashboard.visitors')],
+                rows: d.daily.map((r) => [r.date, r.count, r.visitors]),
+              }}
               option={{
                 tooltip: { trigger: 'axis' },
                 legend: { top: 0, right: 8 },
@@ -126,8 +171,18 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                 xAxis: { type: 'category', data: d.daily.map((r) => r.date) },
                 yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
                 series: [
-                  { type: 'line', name: t('dashboard.clicks'), data: d.daily.map((r) => r.count), areaStyle: { opacity: 0.15 } },
-                  { type: 'line', name: t('dashboard.visitors'), data: d.daily.map((r) => r.visitors), lineStyle: { type: 'dashed' } },
+                  {
+                    type: 'line',
+                    name: t('dashboard.clicks'),
+                    data: d.daily.map((r) => r.count),
+                    areaStyle: { opacity: 0.15 },
+                  },
+                  {
+                    type: 'line',
+                    name: t('dashboard.visitors'),
+                    data: d.daily.map((r) => r.visitors),
+                    lineStyle: { type: 'dashed' },
+                  },
                 ],
               }}
             />
@@ -142,16 +197,37 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                   tooltip: {},
                   grid: { left: 48, right: 16, top: 8, bottom: 56 },
                   xAxis: { type: 'category', data: Array.from({ length: 24 }, (_, h) => String(h)) },
-                  yAxis: { type: 'category', data: [1, 2, 3, 4, 5, 6, 7].map((w) => t(`dashboard.weekdays.${w}`)), inverse: true },
-                  visualMap: { min: 0, max: Math.max(1, ...d.heatmap.map((c) => c.count)), orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 120, calculable: false },
-                  series: [{ type: 'heatmap', name: t('dashboard.clicks'), data: d.heatmap.map((c) => [c.hour, c.weekday - 1, c.count]) }],
+                  yAxis: {
+                    type: 'category',
+                    data: [1, 2, 3, 4, 5, 6, 7].map((w) => t(`dashboard.weekdays.${w}`)),
+                    inverse: true,
+                  },
+                  visualMap: {
+                    min: 0,
+                    max: Math.max(1, ...d.heatmap.map((c) => c.count)),
+                    orient: 'horizontal',
+                    left: 'center',
+                    bottom: 0,
+                    itemHeight: 120,
+                    calculable: false,
+                  },
+                  series: [
+                    {
+                      type: 'heatmap',
+                      name: t('dashboard.clicks'),
+                      data: d.heatmap.map((c) => [c.hour, c.weekday - 1, c.count]),
+                    },
+                  ],
                 }}
               />
             </Panel>
             <Panel title={t('dashboard.hourly')} csv={csv('hourly')} empty={empty}>
               <Chart
                 label={t('dashboard.hourlyLabel')}
-                table={{ head: [t('dashboard.hour'), t('dashboard.clicks')], rows: d.hourly.map((h) => [h.hour, h.count]) }}
+                table={{
+                  head: [t('dashboard.hour'), t('dashboard.clicks')],
+                  rows: d.hourly.map((h) => [h.hour, h.count]),
+                }}
                 height={300}
                 option={{
                   tooltip: { trigger: 'axis' },
@@ -164,10 +240,16 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
             </Panel>
           </SimpleGrid>
 
-          {link?.type === 'campaign' && <RevenuePanel orgId={orgId} of={{ kind: 'campaign', id: link.id }} query={query} />}
+          {link?.type === 'campaign' && (
+            <RevenuePanel orgId={orgId} of={{ kind: 'campaign', id: link.id }} query={query} />
+          )}
 
           {!link && (
-            <Panel title={t('dashboard.topLinks')} csv={csv('topLinks')} empty={(empty || d.topLinks.length === 0) && (empty || t('dashboard.nothing'))}>
+            <Panel
+              title={t('dashboard.topLinks')}
+              csv={csv('topLinks')}
+              empty={(empty || d.topLinks.length === 0) && (empty || t('dashboard.nothing'))}
+            >
               <Table.ScrollContainer minWidth={480}>
                 <Table>
                   <Table.Tbody>
@@ -183,10 +265,14 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                           >
                             {l.label}
                           </Anchor>
-                          <Text size="xs" c="dimmed">{l.type === 'campaign' ? t('dashboard.campaign') : t('dashboard.shortUrl')} · {l.address}</Text>
+                          <Text size="xs" c="dimmed">
+                            {l.type === 'campaign' ? t('dashboard.campaign') : t('dashboard.shortUrl')} · {l.address}
+                          </Text>
                         </Table.Td>
                         <Table.Td ta="right">{n(l.count)}</Table.Td>
-                        <Table.Td ta="right" c="dimmed">{l.percentage.toLocaleString(i18n.language)}%</Table.Td>
+                        <Table.Td ta="right" c="dimmed">
+                          {l.percentage.toLocaleString(i18n.language)}%
+                        </Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
@@ -204,13 +290,22 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                 option={{
                   tooltip: { trigger: 'item' },
                   legend: { bottom: 0 },
-                  series: [{ type: 'pie', radius: ['40%', '70%'], label: { show: false }, data: d.deviceTypes.map((x) => ({ name: t(`dashboard.device.${x.name}`), value: x.count })) }],
+                  series: [
+                    {
+                      type: 'pie',
+                      radius: ['40%', '70%'],
+                      label: { show: false },
+                      data: d.deviceTypes.map((x) => ({ name: t(`dashboard.device.${x.name}`), value: x.count })),
+                    },
+                  ],
                 }}
               />
             </Panel>
             {list(t('dashboard.os'), 'operatingSystems', d.operatingSystems)}
             {list(t('dashboard.browsers'), 'browsers', d.browsers)}
-            {list(t('dashboard.referrers'), 'referrers', d.referrers, (r) => (r === 'Direct' ? t('dashboard.direct') : r))}
+            {list(t('dashboard.referrers'), 'referrers', d.referrers, (r) =>
+              r === 'Direct' ? t('dashboard.direct') : r,
+            )}
             {link?.type === 'campaign' && list(t('dashboard.trackers'), 'trackers', d.trackers)}
             {list('utm_source', 'utmSource', d.utm.source)}
             {list('utm_medium', 'utmMedium', d.utm.medium)}

@@ -10,14 +10,39 @@ export function PeriodPicker({ value, onChange }: { value: PeriodChoice; onChang
   const { t } = useTranslation();
   return (
     <Group align="flex-end" wrap="wrap" gap="sm">
-      <SegmentedControl aria-label={t('dashboard.period')} value={value.preset} onChange={(p) => onChange({ ...value, preset: p as Preset })} data={PRESETS.map((p) => ({ value: p, label: t(`dashboard.presets.${p}`) }))} />
+      <SegmentedControl
+        aria-label={t('dashboard.period')}
+        value={value.preset}
+        onChange={(p) => onChange({ ...value, preset: p as Preset })}
+        data={PRESETS.map((p) => ({ value: p, label: t(`dashboard.presets.${p}`) }))}
+      />
       {value.preset === 'custom' && (
         <>
-          <TextInput type="date" label={t('dashboard.from')} value={value.from} onChange={(e) => onChange({ ...value, from: e.currentTarget.value })} w={160} />
-          <TextInput type="date" label={t('dashboard.to')} value={value.to} onChange={(e) => onChange({ ...value, to: e.currentTarget.value })} w={160} />
+          <TextInput
+            type="date"
+            label={t('dashboard.from')}
+            value={value.from}
+            onChange={(e) => onChange({ ...value, from: e.currentTarget.value })}
+            w={160}
+          />
+          <TextInput
+            type="date"
+            label={t('dashboard.to')}
+            value={value.to}
+            onChange={(e) => onChange({ ...value, to: e.currentTarget.value })}
+            w={160}
+          />
         </>
       )}
-      <Select label={t('dashboard.timeZone')} data={timeZones()} value={value.timeZone} onChange={(z) => z && onChange({ ...value, timeZone: z })} searchable allowDeselect={false} w={220} />
+      <Select
+        label={t('dashboard.timeZone')}
+        data={timeZones()}
+        value={value.timeZone}
+        onChange={(z) => z && onChange({ ...value, timeZone: z })}
+        searchable
+        allowDeselect={false}
+        w={220}
+      />
     </Group>
   );
 }

@@ -21,15 +21,29 @@ interface RevenueStats {
   byCurrency: { currency: string; totalRevenue: number; purchases: number }[];
 }
 
-export function RevenuePanel({ orgId, of, query }: { orgId: number; of: { kind: 'campaign' | 'app'; id: number }; query: Record<string, string> }) {
+export function RevenuePanel({
+  orgId,
+  of,
+  query,
+}: {
+  orgId: number;
+  of: { kind: 'campaign' | 'app'; id: number };
+  query: Record<string, string>;
+}) {
   const { t, i18n } = useTranslation();
   const params = new URLSearchParams(query);
-  const path = of.kind === 'campaign' ? `/organizations/${orgId}/campaigns/${of.id}/stats?${params}` : `/organizations/${orgId}/dashboard/apps/${of.id}/revenue?${params}`;
+  const path =
+    of.kind === 'campaign'
+      ? `/organizations/${orgId}/campaigns/${of.id}/stats?${params}`
+      : `/organizations/${orgId}/dashboard/apps/${of.id}/revenue?${params}`;
   const csv =
     of.kind === 'campaign'
       ? `/console/api/organizations/${orgId}/dashboard/export.csv?${new URLSearchParams({ ...query, panel: 'revenue', link: `campaign:${of.id}` })}`
       : `/console/api/organizations/${orgId}/dashboard/apps/${of.id}/export.csv?${new URLSearchParams({ ...query, panel: 'revenue' })}`;
-  const stats = useQuery({ queryKey: ['org', orgId, 'revenue', of, query], queryFn: () => api<{ revenueStats: RevenueStats }>('GET', path) });
+  const stats = useQuery({
+    queryKey: ['org', orgId, 'revenue', of, query],
+    queryFn: () => api<{ revenueStats: RevenueStats }>('GET', path),
+  });
   const r = stats.data?.revenueStats;
   const money = (value: number, currency: string) => {
     try {
@@ -57,7 +71,11 @@ export function RevenuePanel({ orgId, of, query }: { orgId: number; of: { kind: 
           </Table>
           <Group gap="lg" my="xs">
             <Text size="sm">{t('revenue.aov', { value: money(r.averageOrderValue, r.currency) })}</Text>
-            {of.kind === 'campaign' && <Text size="sm">{t('revenue.conversion', { rate: r.purchaseConversionRate.toLocaleString(i18n.language) })}</Text>}
+            {of.kind === 'campaign' && (
+              <Text size="sm">
+                {t('revenue.conversion', { rate: r.purchaseConversionRate.toLocaleString(i18n.language) })}
+              </Text>
+            )}
           </Group>
           <Chart
             label={t('revenue.dailyLabel', { currency: r.currency })}

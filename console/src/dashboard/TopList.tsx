@@ -10,9 +10,14 @@ export function TopList({ items, translate }: { items: TopItem[]; translate?: (n
       {items.map((item) => (
         <li key={item.name}>
           <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text size="sm" truncate>{translate ? translate(item.name) : item.name}</Text>
+            <Text size="sm" truncate>
+              {translate ? translate(item.name) : item.name}
+            </Text>
             <Text size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
-              {item.count.toLocaleString(i18n.language)} <Text span c="dimmed" size="xs">({item.percentage.toLocaleString(i18n.language)}%)</Text>
+              {item.count.toLocaleString(i18n.language)}{' '}
+              <Text span c="dimmed" size="xs">
+                ({item.percentage.toLocaleString(i18n.language)}%)
+              </Text>
             </Text>
           </Group>
           <Progress value={item.percentage} size="sm" aria-hidden />

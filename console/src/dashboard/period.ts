@@ -13,7 +13,9 @@ export interface PeriodChoice {
 
 /** The local date of an instant in a zone, YYYY-MM-DD. */
 function localDate(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
 }
 
 function minusDays(date: string, days: number): string {
@@ -22,7 +24,10 @@ function minusDays(date: string, days: number): string {
 }
 
 /** The period's query parameters as of `now`. */
-export function periodQuery(choice: PeriodChoice, now = new Date()): { startDate: string; endDate: string; timeZone: string } {
+export function periodQuery(
+  choice: PeriodChoice,
+  now = new Date(),
+): { startDate: string; endDate: string; timeZone: string } {
   const today = localDate(now, choice.timeZone);
   const span = { today: 0, '7d': 6, '30d': 29, '90d': 89 } as const;
   switch (choice.preset) {

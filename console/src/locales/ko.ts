@@ -11,7 +11,20 @@ export const ko = {
   signOutEverywhere: '모든 기기에서 로그아웃',
   language: '언어',
   theme: { dark: '어두운 테마로 바꾸기', light: '밝은 테마로 바꾸기' },
-  nav: { overview: '개요', dashboard: '대시보드', journey: '사용자 여정', links: '링크', campaigns: '캠페인', goals: '목표 유형', domains: '커스텀 도메인', apps: '모바일 앱', keys: 'API 키', webhooks: '웹훅', members: '멤버', audit: '감사 로그' },
+  nav: {
+    overview: '개요',
+    dashboard: '대시보드',
+    journey: '사용자 여정',
+    links: '링크',
+    campaigns: '캠페인',
+    goals: '목표 유형',
+    domains: '커스텀 도메인',
+    apps: '모바일 앱',
+    keys: 'API 키',
+    webhooks: '웹훅',
+    members: '멤버',
+    audit: '감사 로그',
+  },
   campaigns: {
     heading: '캠페인',
     create: '새 캠페인',
@@ -42,7 +55,8 @@ export const ko = {
     readOnly: '도메인을 추가하려면 개발자 이상의 역할이 필요합니다.',
     status: { PENDING: '확인 대기', VERIFIED: '확인됨', ACTIVE: '사용 중', FAILED: '실패', REVOKED: '해지됨' },
     requestDeletion: '삭제 요청',
-    confirmDeletion: '운영자에게 {{name}} 삭제를 요청할까요? 삭제가 끝날 때까지 이 도메인의 링크는 계속 동작하며, 남아 있는 링크는 먼저 삭제해야 합니다.',
+    confirmDeletion:
+      '운영자에게 {{name}} 삭제를 요청할까요? 삭제가 끝날 때까지 이 도메인의 링크는 계속 동작하며, 남아 있는 링크는 먼저 삭제해야 합니다.',
     deletionRequested: '삭제 요청됨 {{date}}',
     deletionRequestedNotice: '{{name}} 삭제를 요청했습니다. 운영자가 처리합니다.',
     withdrawDeletion: '요청 취소',
@@ -69,13 +83,16 @@ export const ko = {
     readOnly: '앱을 등록하려면 개발자 이상의 역할이 필요합니다.',
     stats: '설치 통계',
     regenerate: '앱 API 키 재발급',
-    regenerateConfirm: '{{name}} 의 앱 API 키를 재발급할까요? 이전 키를 쓰는 앱은 바로 거부됩니다(401). 새 키를 담은 앱을 먼저 배포하세요.',
+    regenerateConfirm:
+      '{{name}} 의 앱 API 키를 재발급할까요? 이전 키를 쓰는 앱은 바로 거부됩니다(401). 새 키를 담은 앱을 먼저 배포하세요.',
     regenerated: '{{name}} 의 앱 API 키를 재발급했습니다.',
     setup: '플랫폼 설정',
     association: '연결 파일',
     associationFile: '이 서비스가 제공하는 파일:',
-    needsTeamId: 'Apple 팀 ID가 없어 이 파일에 앱이 빠져 있습니다. 팀 ID를 넣어야 링크가 앱을 바로 엽니다 (유니버설 링크).',
-    needsFingerprint: '서명 인증서 지문(SHA-256)이 없어 이 파일에 앱이 빠져 있습니다. 지문을 넣어야 링크가 앱을 바로 엽니다 (앱 링크).',
+    needsTeamId:
+      'Apple 팀 ID가 없어 이 파일에 앱이 빠져 있습니다. 팀 ID를 넣어야 링크가 앱을 바로 엽니다 (유니버설 링크).',
+    needsFingerprint:
+      '서명 인증서 지문(SHA-256)이 없어 이 파일에 앱이 빠져 있습니다. 지문을 넣어야 링크가 앱을 바로 엽니다 (앱 링크).',
   },
   keys: {
     heading: 'API 키',
@@ -92,7 +109,8 @@ export const ko = {
     empty: '발급된 키가 없습니다.',
     forbidden: 'API 키는 개발자 이상의 역할만 관리할 수 있습니다.',
     allowlist: 'IP 허용 목록',
-    allowlistHelp: '비워 두면 모든 주소에서 API 키를 받습니다. 하나라도 있으면 목록의 주소에서 온 호출만 받고, 나머지는 403으로 거절합니다.',
+    allowlistHelp:
+      '비워 두면 모든 주소에서 API 키를 받습니다. 하나라도 있으면 목록의 주소에서 온 호출만 받고, 나머지는 403으로 거절합니다.',
     allowlistLabel: '주소 또는 CIDR (한 줄에 하나)',
     allowlistSave: '저장',
     allowlistSaved: '저장했습니다.',
@@ -276,7 +294,8 @@ export const ko = {
     topCountry: '가장 많은 국가',
     refreshes: '30초마다 새로 고칩니다.',
     retention: '요금제의 통계 보관 기간({{days}}일) 때문에 {{date}}부터 보여 줍니다.',
-    beforeRetention: '요금제의 통계 보관 기간은 {{days}}일입니다. 이 기간은 모두 그보다 오래되어 보여 줄 통계가 없습니다.',
+    beforeRetention:
+      '요금제의 통계 보관 기간은 {{days}}일입니다. 이 기간은 모두 그보다 오래되어 보여 줄 통계가 없습니다.',
     afterToday: '아직 시작되지 않은 기간이라 보여 줄 통계가 없습니다.',
     noClicks: '이 기간에는 클릭이 없습니다.',
     nothing: '표시할 항목이 없습니다.',
@@ -285,7 +304,8 @@ export const ko = {
     dailyLabel: '일별 클릭 차트(순 방문자 포함), 합계 {{total}}회',
     visitors: '순 방문자',
     visitorsCount: '순 방문자 {{count}}명',
-    visitorsHelp: '하루(UTC) 동안 같은 주소와 브라우저를 한 명으로 셉니다. 기간의 방문자는 날마다 센 수의 합입니다. 방문자를 세기 전의 클릭은 포함되지 않습니다.',
+    visitorsHelp:
+      '하루(UTC) 동안 같은 주소와 브라우저를 한 명으로 셉니다. 기간의 방문자는 날마다 센 수의 합입니다. 방문자를 세기 전의 클릭은 포함되지 않습니다.',
     date: '날짜',
     hour: '시간',
     heatmap: '요일 × 시간대',
@@ -321,7 +341,13 @@ export const ko = {
     webToApp: '웹 → 앱 {{count}}',
     appToWeb: '앱 → 웹 {{count}}',
     funnel: '웹 퍼널',
-    stages: { CLICKED: '클릭', DEEP_LINK_RESOLVED: '딥링크 해석', CONTENT_VIEWED: '콘텐츠 조회', ACTION_TAKEN: '행동', GOAL_COMPLETED: '목표 달성' },
+    stages: {
+      CLICKED: '클릭',
+      DEEP_LINK_RESOLVED: '딥링크 해석',
+      CONTENT_VIEWED: '콘텐츠 조회',
+      ACTION_TAKEN: '행동',
+      GOAL_COMPLETED: '목표 달성',
+    },
     sessions: '세션 목록',
     eventTypes: '이벤트 종류',
     goalTypes: '목표 유형',
@@ -373,7 +399,8 @@ export const ko = {
   },
   goals: {
     heading: '목표 유형',
-    intro: '링크와 캠페인에 지정하는 전환 목표입니다. 기본 유형 외에 조직의 유형을 추가할 수 있습니다. 링크의 목표 유형은 자유 입력이라, 여기서 지워도 이미 쓰는 링크는 그대로입니다.',
+    intro:
+      '링크와 캠페인에 지정하는 전환 목표입니다. 기본 유형 외에 조직의 유형을 추가할 수 있습니다. 링크의 목표 유형은 자유 입력이라, 여기서 지워도 이미 쓰는 링크는 그대로입니다.',
     add: '목표 유형 추가',
     addButton: '추가',
     added: '목표 유형 {{name}} 을(를) 추가했습니다.',
@@ -398,7 +425,8 @@ export const ko = {
   },
   webhooks: {
     heading: '웹훅',
-    intro: '이벤트가 생기면 지정한 URL로 HTTP POST를 보냅니다. 본문은 X-Signature-256 헤더(HMAC-SHA256)와 Standard Webhooks 방식(webhook-signature: id·시각·본문 서명, 재전송 공격 차단)으로 서명되며, 시크릿은 서버가 만들어 한 번만 보여 줍니다.',
+    intro:
+      '이벤트가 생기면 지정한 URL로 HTTP POST를 보냅니다. 본문은 X-Signature-256 헤더(HMAC-SHA256)와 Standard Webhooks 방식(webhook-signature: id·시각·본문 서명, 재전송 공격 차단)으로 서명되며, 시크릿은 서버가 만들어 한 번만 보여 줍니다.',
     forbidden: '웹훅은 개발자 이상의 역할만 관리할 수 있습니다.',
     setUp: '웹훅 설정',
     endpoint: '엔드포인트',

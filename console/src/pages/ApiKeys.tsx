@@ -15,7 +15,11 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   const orgId = membership.organizationId;
   const allowed = membership.permissions.includes('keys.manage');
   const key = ['org', orgId, 'api-keys'];
-  const keys = useQuery({ queryKey: key, queryFn: () => api<ApiKey[]>('GET', `/organizations/${orgId}/api-keys`), enabled: allowed });
+  const keys = useQuery({
+    queryKey: key,
+    queryFn: () => api<ApiKey[]>('GET', `/organizations/${orgId}/api-keys`),
+    enabled: allowed,
+  });
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -23,7 +27,12 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   const changed = () => queryClient.invalidateQueries({ queryKey: key });
   const onError = (e: Error) => setError(e.message);
   const issue = useMutation({
-    mutationFn: () => api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys`, name.trim() ? { name: name.trim() } : {}),
+    mutationFn: () =>
+      api<{ id: number; apiKey: string }>(
+        'POST',
+        `/organizations/${orgId}/api-keys`,
+        name.trim() ? { name: name.trim() } : {},
+      ),
     onSuccess: (issued) => {
       setShown(issued.apiKey);
       setName('');
@@ -32,7 +41,8 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
     onError,
   });
   const regenerate = useMutation({
-    mutationFn: (id: number) => api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys/${id}/regenerate`),
+    mutationFn: (id: number) =>
+      api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys/${id}/regenerate`),
     onSuccess: (issued) => {
       setShown(issued.apiKey);
       void changed();
@@ -50,7 +60,10 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
     if (allowlist.data) setIps(allowlist.data.ips.join('\n'));
   }, [allowlist.data]);
   const saveIps = useMutation({
-    mutationFn: () => api<{ ips: string[] }>('PUT', `/organizations/${orgId}/ip-allowlist`, { ips: ips.split(/[\s,]+/).filter(Boolean) }),
+    mutationFn: () =>
+      api<{ ips: string[] }>('PUT', `/organizations/${orgId}/ip-allowlist`, {
+        ips: ips.split(/[\s,]+/).filter(Boolean),
+      }),
     onSuccess: (answer) => {
       // The answer is the stored list: kept as the query's data rather than fetched again, since a
       // refetch landing later would overwrite what the user typed after saving.
@@ -60,7 +73,11 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
     },
     onError,
   });
-  const remove = useMutation({ mutationFn: (id: number) => api('DELETE', `/organizations/${orgId}/api-keys/${id}`), onSuccess: () => void changed(), onError });
+  const remove = useMutation({
+    mutationFn: (id: number) => api('DELETE', `/organizations/${orgId}/api-keys/${id}`),
+    onSuccess: () => void changed(),
+    onError,
+  });
 
   if (!allowed) return <NotAllowed heading={t('keys.heading')} message={t('keys.forbidden')} />;
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : t('keys.never'));
@@ -73,11 +90,24 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('keys.heading')}</Title>
       <Text c="dimmed">{t('keys.intro')}</Text>
-      {error && <Alert color="red" role="alert" withCloseButton closeButtonLabel={t('close')} onClose={() => setError(null)}>{error}</Alert>}
+      {error && (
+        <Alert color="red" role="alert" withCloseButton closeButtonLabel={t('close')} onClose={() => setError(null)}>
+          {error}
+        </Alert>
+      )}
       {shown && (
-        <Alert color="blue" role="status" title={t('keys.shownOnce')} withCloseButton closeButtonLabel={t('close')} onClose={() => setShown(null)}>
+        <Alert
+          color="blue"
+          role="status"
+          title={t('keys.shownOnce')}
+          withCloseButton
+          closeButtonLabel={t('close')}
+          onClose={() => setShown(null)}
+        >
           <Group wrap="nowrap" gap="xs">
-            <Code data-testid="new-api-key" style={{ overflowWrap: 'anywhere' }}>{shown}</Code>
+            <Code data-testid="new-api-key" style={{ overflowWrap: 'anywhere' }}>
+              {shown}
+            </Code>
             <CopyValue value={shown} filled />
           </Group>
         </Alert>
@@ -85,8 +115,16 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
       <Card withBorder>
         <form onSubmit={submit}>
           <Group align="flex-end" wrap="wrap">
-            <TextInput label={t('keys.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={100} w={260} />
-            <Button type="submit" loading={issue.isPending}>{t('keys.issue')}</Button>
+            <TextInput
+              label={t('keys.name')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              maxLength={100}
+              w={260}
+            />
+            <Button type="submit" loading={issue.isPending}>
+              {t('keys.issue')}
+            </Button>
           </Group>
         </form>
       </Card>
@@ -108,15 +146,26 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
               {keys.data.map((k) => (
                 <Table.Tr key={k.id}>
                   <Table.Td>{k.name ?? '—'}</Table.Td>
-                  <Table.Td><Code>{k.prefix}…</Code></Table.Td>
+                  <Table.Td>
+                    <Code>{k.prefix}…</Code>
+                  </Table.Td>
                   <Table.Td>{date(k.createdAt)}</Table.Td>
                   <Table.Td>{date(k.lastUsedAt)}</Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
-                      <Button size="xs" variant="light" onClick={() => window.confirm(t('keys.regenerateConfirm')) && regenerate.mutate(k.id)}>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        onClick={() => window.confirm(t('keys.regenerateConfirm')) && regenerate.mutate(k.id)}
+                      >
                         {t('keys.regenerate')}
                       </Button>
-                      <Button size="xs" color="red" variant="subtle" onClick={() => window.confirm(t('keys.deleteConfirm')) && remove.mutate(k.id)}>
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="subtle"
+                        onClick={() => window.confirm(t('keys.deleteConfirm')) && remove.mutate(k.id)}
+                      >
                         {t('links.delete')}
                       </Button>
                     </Group>
@@ -135,8 +184,12 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
             saveIps.mutate();
           }}
         >
-          <Title order={3} size="h5" mb={4}>{t('keys.allowlist')}</Title>
-          <Text size="sm" c="dimmed" mb="xs">{t('keys.allowlistHelp')}</Text>
+          <Title order={3} size="h5" mb={4}>
+            {t('keys.allowlist')}
+          </Title>
+          <Text size="sm" c="dimmed" mb="xs">
+            {t('keys.allowlistHelp')}
+          </Text>
           <Textarea
             label={t('keys.allowlistLabel')}
             value={ips}
@@ -151,8 +204,14 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
             placeholder={'203.0.113.10\n198.51.100.0/24'}
           />
           <Group mt="sm">
-            <Button type="submit" loading={saveIps.isPending}>{t('keys.allowlistSave')}</Button>
-            {saved && <Text size="sm" role="status">{t('keys.allowlistSaved')}</Text>}
+            <Button type="submit" loading={saveIps.isPending}>
+              {t('keys.allowlistSave')}
+            </Button>
+            {saved && (
+              <Text size="sm" role="status">
+                {t('keys.allowlistSaved')}
+              </Text>
+            )}
           </Group>
         </form>
       </Card>

@@ -1,7 +1,21 @@
 // Mobile apps of the organization: each with its app id and SDK key to copy (the key regenerated
 // on request), the platform's set-up snippets with its values filled in, and the association files
 // as this service serves them; and a form to register an iOS or Android app. Changes need apps.write.
-import { Alert, Badge, Button, Card, Code, Group, SegmentedControl, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +29,9 @@ import { api, type Membership, type MobileApp, type Page } from '../api';
 function Copyable({ label, value }: { label: string; value: string }) {
   return (
     <Group gap="xs" wrap="nowrap">
-      <Text size="sm" c="dimmed" w={110}>{label}</Text>
+      <Text size="sm" c="dimmed" w={110}>
+        {label}
+      </Text>
       <Code style={{ overflowWrap: 'anywhere' }}>{value}</Code>
       <CopyValue value={value} label={label} compact />
     </Group>
@@ -48,7 +64,10 @@ export function setupSnippets(app: MobileApp, origin: string): { label: string; 
   ];
 }
 
-const ASSOCIATION_FILE = { IOS: '/.well-known/apple-app-site-association', ANDROID: '/.well-known/assetlinks.json' } as const;
+const ASSOCIATION_FILE = {
+  IOS: '/.well-known/apple-app-site-association',
+  ANDROID: '/.well-known/assetlinks.json',
+} as const;
 
 /** The association file of the app's platform, fetched from this service as phones fetch it. */
 function AssociationFile({ app }: { app: MobileApp }) {
@@ -67,21 +86,43 @@ function AssociationFile({ app }: { app: MobileApp }) {
   });
   return (
     <Stack gap={4}>
-      <Text size="sm">{t('apps.associationFile')} <Code>{path}</Code></Text>
-      {missing && <Alert color="yellow" role="note">{t(platform === 'IOS' ? 'apps.needsTeamId' : 'apps.needsFingerprint')}</Alert>}
+      <Text size="sm">
+        {t('apps.associationFile')} <Code>{path}</Code>
+      </Text>
+      {missing && (
+        <Alert color="yellow" role="note">
+          {t(platform === 'IOS' ? 'apps.needsTeamId' : 'apps.needsFingerprint')}
+        </Alert>
+      )}
       <QueryStatus query={file} />
-      {file.data && <Code block mah={220} style={{ overflow: 'auto' }} tabIndex={0} data-testid={`association-${platform}`}>{file.data}</Code>}
+      {file.data && (
+        <Code block mah={220} style={{ overflow: 'auto' }} tabIndex={0} data-testid={`association-${platform}`}>
+          {file.data}
+        </Code>
+      )}
     </Stack>
   );
 }
 
-function AppCard({ app, canWrite, onRegenerate, regenerating }: { app: MobileApp; canWrite: boolean; onRegenerate: () => void; regenerating: boolean }) {
+function AppCard({
+  app,
+  canWrite,
+  onRegenerate,
+  regenerating,
+}: {
+  app: MobileApp;
+  canWrite: boolean;
+  onRegenerate: () => void;
+  regenerating: boolean;
+}) {
   const { t } = useTranslation();
   const snippets = setupSnippets(app, window.location.origin);
   return (
     <Card withBorder>
       <Group justify="space-between" mb="xs">
-        <Title order={3} size="h5">{app.appName}</Title>
+        <Title order={3} size="h5">
+          {app.appName}
+        </Title>
         <Badge variant="light">{app.platform === 'IOS' ? 'iOS' : 'Android'}</Badge>
       </Group>
       <Stack gap={6}>
@@ -92,7 +133,12 @@ function AppCard({ app, canWrite, onRegenerate, regenerating }: { app: MobileApp
         {app.scheme && <Copyable label={t('apps.scheme')} value={app.scheme} />}
       </Stack>
       <Group mt="xs">
-        <Button size="xs" variant="light" onClick={() => navigate(pathOfStats('app', app.id))} aria-label={`${t('apps.stats')}: ${app.appName}`}>
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => navigate(pathOfStats('app', app.id))}
+          aria-label={`${t('apps.stats')}: ${app.appName}`}
+        >
           {t('apps.stats')}
         </Button>
         <Button
@@ -124,7 +170,9 @@ function AppCard({ app, canWrite, onRegenerate, regenerating }: { app: MobileApp
                   <Text size="sm">{s.label}</Text>
                   <CopyValue value={s.code} label={s.label} compact />
                 </Group>
-                <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>{s.code}</Code>
+                <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+                  {s.code}
+                </Code>
               </Stack>
             ))}
           </Stack>
@@ -143,9 +191,19 @@ export default function Apps({ membership }: { membership: Membership }) {
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('apps.write');
   const key = ['org', orgId, 'apps'];
-  const apps = useQuery({ queryKey: key, queryFn: () => api<Page<MobileApp>>('GET', `/organizations/${orgId}/mobile-apps?size=100`) });
+  const apps = useQuery({
+    queryKey: key,
+    queryFn: () => api<Page<MobileApp>>('GET', `/organizations/${orgId}/mobile-apps?size=100`),
+  });
   const [platform, setPlatform] = useState<'IOS' | 'ANDROID'>('IOS');
-  const [form, setForm] = useState({ appName: '', bundleId: '', scheme: '', teamId: '', storeUrl: '', fingerprints: '' });
+  const [form, setForm] = useState({
+    appName: '',
+    bundleId: '',
+    scheme: '',
+    teamId: '',
+    storeUrl: '',
+    fingerprints: '',
+  });
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const field = (name: keyof typeof form) => ({
     value: form[name],
@@ -156,7 +214,9 @@ export default function Apps({ membership }: { membership: Membership }) {
   const register = useMutation({
     mutationFn: () => {
       const optional = Object.fromEntries(
-        (['scheme', 'storeUrl', ...(platform === 'IOS' ? (['teamId'] as const) : [])] as const).filter((k) => form[k].trim()).map((k) => [k, form[k].trim()]),
+        (['scheme', 'storeUrl', ...(platform === 'IOS' ? (['teamId'] as const) : [])] as const)
+          .filter((k) => form[k].trim())
+          .map((k) => [k, form[k].trim()]),
       );
       const fingerprints = platform === 'ANDROID' ? form.fingerprints.split(/[\s,]+/).filter(Boolean) : [];
       return api<MobileApp>('POST', `/organizations/${orgId}/mobile-apps`, {
@@ -188,26 +248,45 @@ export default function Apps({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('apps.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
-      <FormCard title={t('apps.register')} readOnly={!canWrite && t('apps.readOnly')} onSubmit={() => register.mutate()}>
-          <Stack gap="sm">
-            <SegmentedControl
-              aria-label={t('apps.platform')}
-              value={platform}
-              onChange={(v) => setPlatform(v as 'IOS' | 'ANDROID')}
-              data={[{ value: 'IOS', label: 'iOS' }, { value: 'ANDROID', label: 'Android' }]}
-              disabled={!canWrite}
-              w="fit-content"
+      <FormCard
+        title={t('apps.register')}
+        readOnly={!canWrite && t('apps.readOnly')}
+        onSubmit={() => register.mutate()}
+      >
+        <Stack gap="sm">
+          <SegmentedControl
+            aria-label={t('apps.platform')}
+            value={platform}
+            onChange={(v) => setPlatform(v as 'IOS' | 'ANDROID')}
+            data={[
+              { value: 'IOS', label: 'iOS' },
+              { value: 'ANDROID', label: 'Android' },
+            ]}
+            disabled={!canWrite}
+            w="fit-content"
+          />
+          <Group align="flex-end" wrap="wrap">
+            <TextInput required label={t('apps.name')} maxLength={100} w={220} {...field('appName')} />
+            <TextInput
+              required
+              label={platform === 'IOS' ? t('apps.bundleId') : t('apps.packageName')}
+              placeholder="com.example.app"
+              w={240}
+              {...field('bundleId')}
             />
-            <Group align="flex-end" wrap="wrap">
-              <TextInput required label={t('apps.name')} maxLength={100} w={220} {...field('appName')} />
-              <TextInput required label={platform === 'IOS' ? t('apps.bundleId') : t('apps.packageName')} placeholder="com.example.app" w={240} {...field('bundleId')} />
-              <TextInput label={t('apps.scheme')} placeholder="myapp://" w={160} {...field('scheme')} />
-              {platform === 'IOS' && <TextInput label={t('apps.teamId')} placeholder="ABCDE12345" w={150} {...field('teamId')} />}
-              {platform === 'ANDROID' && <TextInput label={t('apps.fingerprint')} placeholder="AB:CD:…" w={320} {...field('fingerprints')} />}
-              <TextInput type="url" label={t('apps.storeUrl')} placeholder="https://" w={280} {...field('storeUrl')} />
-              <Button type="submit" disabled={!canWrite} loading={register.isPending}>{t('apps.registerButton')}</Button>
-            </Group>
-          </Stack>
+            <TextInput label={t('apps.scheme')} placeholder="myapp://" w={160} {...field('scheme')} />
+            {platform === 'IOS' && (
+              <TextInput label={t('apps.teamId')} placeholder="ABCDE12345" w={150} {...field('teamId')} />
+            )}
+            {platform === 'ANDROID' && (
+              <TextInput label={t('apps.fingerprint')} placeholder="AB:CD:…" w={320} {...field('fingerprints')} />
+            )}
+            <TextInput type="url" label={t('apps.storeUrl')} placeholder="https://" w={280} {...field('storeUrl')} />
+            <Button type="submit" disabled={!canWrite} loading={register.isPending}>
+              {t('apps.registerButton')}
+            </Button>
+          </Group>
+        </Stack>
       </FormCard>
       <QueryStatus query={apps} />
       {apps.data && apps.data.content.length === 0 && <Text c="dimmed">{t('apps.empty')}</Text>}

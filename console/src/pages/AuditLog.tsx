@@ -12,7 +12,10 @@ import { NotAllowed } from '../components/NotAllowed';
 const PAGE = 50;
 
 /** The query string of the filters; a local day's start and the next day's start as instants. */
-export function auditQuery(filter: { action: string | null; actorUserId: string | null; fromDay: string; toDay: string }, before?: number): string {
+export function auditQuery(
+  filter: { action: string | null; actorUserId: string | null; fromDay: string; toDay: string },
+  before?: number,
+): string {
   const query = new URLSearchParams({ limit: String(PAGE) });
   if (before) query.set('before', String(before));
   if (filter.action) query.set('action', filter.action);
@@ -35,19 +38,29 @@ export default function AuditLog({ membership }: { membership: Membership }) {
   const [fromDay, setFromDay] = useState('');
   const [toDay, setToDay] = useState('');
   const filter = { action, actorUserId, fromDay, toDay };
-  const members = useQuery({ queryKey: ['org', orgId, 'members'], queryFn: () => api<Member[]>('GET', `/organizations/${orgId}/members`), enabled: allowed });
+  const members = useQuery({
+    queryKey: ['org', orgId, 'members'],
+    queryFn: () => api<Member[]>('GET', `/organizations/${orgId}/members`),
+    enabled: allowed,
+  });
   const log = useInfiniteQuery({
     queryKey: ['org', orgId, 'audit', filter],
     enabled: allowed,
     initialPageParam: 0,
-    queryFn: ({ pageParam }) => api<AuditEntry[]>('GET', `/organizations/${orgId}/audit-log?${auditQuery(filter, pageParam)}`),
+    queryFn: ({ pageParam }) =>
+      api<AuditEntry[]>('GET', `/organizations/${orgId}/audit-log?${auditQuery(filter, pageParam)}`),
     getNextPageParam: (last) => (last.length === PAGE ? last[last.length - 1]!.id : undefined),
   });
 
   if (!allowed) return <NotAllowed heading={t('audit.heading')} message={t('audit.forbidden')} />;
   const entries = log.data?.pages.flat() ?? [];
   const filtered = Boolean(action || actorUserId || fromDay || toDay);
-  const who = (e: AuditEntry) => (e.actor ? (e.actor.name ? `${e.actor.name} <${e.actor.email}>` : e.actor.email) : t(`audit.actorType.${e.actorType}`, { defaultValue: e.actorType }));
+  const who = (e: AuditEntry) =>
+    e.actor
+      ? e.actor.name
+        ? `${e.actor.name} <${e.actor.email}>`
+        : e.actor.email
+      : t(`audit.actorType.${e.actorType}`, { defaultValue: e.actorType });
 
   return (
     <Stack>
@@ -55,7 +68,13 @@ export default function AuditLog({ membership }: { membership: Membership }) {
       <Group align="flex-end" wrap="wrap">
         <Select
           label={t('audit.filter')}
-          data={[{ value: '', label: t('audit.all') }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: `${t(`audit.actions.${a}`, { defaultValue: a })} (${a})` }))]}
+          data={[
+            { value: '', label: t('audit.all') },
+            ...AUDIT_ACTIONS.map((a) => ({
+              value: a,
+              label: `${t(`audit.actions.${a}`, { defaultValue: a })} (${a})`,
+            })),
+          ]}
           value={action ?? ''}
           onChange={(v) => setAction(v || null)}
           searchable
@@ -63,16 +82,39 @@ export default function AuditLog({ membership }: { membership: Membership }) {
         />
         <Select
           label={t('audit.actor')}
-          data={[{ value: '', label: t('audit.all') }, ...(members.data ?? []).map((m) => ({ value: String(m.id), label: m.email }))]}
+          data={[
+            { value: '', label: t('audit.all') },
+            ...(members.data ?? []).map((m) => ({ value: String(m.id), label: m.email })),
+          ]}
           value={actorUserId ?? ''}
           onChange={(v) => setActorUserId(v || null)}
           searchable
           w={260}
         />
-        <TextInput type="date" label={t('audit.from')} value={fromDay} onChange={(e) => setFromDay(e.currentTarget.value)} w={170} />
-        <TextInput type="date" label={t('audit.to')} value={toDay} onChange={(e) => setToDay(e.currentTarget.value)} w={170} />
+        <TextInput
+          type="date"
+          label={t('audit.from')}
+          value={fromDay}
+          onChange={(e) => setFromDay(e.currentTarget.value)}
+          w={170}
+        />
+        <TextInput
+          type="date"
+          label={t('audit.to')}
+          value={toDay}
+          onChange={(e) => setToDay(e.currentTarget.value)}
+          w={170}
+        />
         {filtered && (
-          <Button variant="subtle" onClick={() => { setAction(null); setActorUserId(null); setFromDay(''); setToDay(''); }}>
+          <Button
+            variant="subtle"
+            onClick={() => {
+              setAction(null);
+              setActorUserId(null);
+              setFromDay('');
+              setToDay('');
+            }}
+          >
             {t('audit.clear')}
           </Button>
         )}
@@ -95,8 +137,12 @@ export default function AuditLog({ membership }: { membership: Membership }) {
                 <Table.Tr key={e.id}>
                   <Table.Td>{new Date(e.createdAt).toLocaleString(i18n.language)}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light" tt="none">{e.action}</Badge>
-                    <Text size="xs" c="dimmed">{t(`audit.actions.${e.action}`, { defaultValue: '' })}</Text>
+                    <Badge variant="light" tt="none">
+                      {e.action}
+                    </Badge>
+                    <Text size="xs" c="dimmed">
+                      {t(`audit.actions.${e.action}`, { defaultValue: '' })}
+                    </Text>
                   </Table.Td>
                   <Table.Td>{who(e)}</Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.target ?? ''}</Table.Td>
@@ -107,7 +153,12 @@ export default function AuditLog({ membership }: { membership: Membership }) {
         </Table.ScrollContainer>
       )}
       {log.hasNextPage && (
-        <Button variant="light" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage} w="fit-content">
+        <Button
+          variant="light"
+          onClick={() => void log.fetchNextPage()}
+          loading={log.isFetchingNextPage}
+          w="fit-content"
+        >
           {t('audit.more')}
         </Button>
       )}

@@ -25,13 +25,29 @@ function LinkBuilder({ campaign }: { campaign: Campaign }) {
   const url = trackedUrl(campaign.campaignUrl, cid, tracker);
   return (
     <Card withBorder>
-      <Title order={3} size="h5" mb="xs">{t('campaigns.builder', { name: campaign.name })}</Title>
+      <Title order={3} size="h5" mb="xs">
+        {t('campaigns.builder', { name: campaign.name })}
+      </Title>
       <Group align="flex-end" wrap="wrap">
-        <TextInput label={t('campaigns.cid')} value={cid} onChange={(e) => setCid(e.currentTarget.value)} maxLength={100} w={200} />
-        <TextInput label={t('campaigns.tracker')} value={tracker} onChange={(e) => setTracker(e.currentTarget.value)} maxLength={50} w={180} />
+        <TextInput
+          label={t('campaigns.cid')}
+          value={cid}
+          onChange={(e) => setCid(e.currentTarget.value)}
+          maxLength={100}
+          w={200}
+        />
+        <TextInput
+          label={t('campaigns.tracker')}
+          value={tracker}
+          onChange={(e) => setTracker(e.currentTarget.value)}
+          maxLength={50}
+          w={180}
+        />
       </Group>
       <Group mt="sm" gap="xs" wrap="nowrap">
-        <Code data-testid="tracked-url" style={{ overflowWrap: 'anywhere' }}>{url}</Code>
+        <Code data-testid="tracked-url" style={{ overflowWrap: 'anywhere' }}>
+          {url}
+        </Code>
         <CopyValue value={url} />
       </Group>
     </Card>
@@ -55,11 +71,20 @@ export default function Campaigns({ membership }: { membership: Membership }) {
 
   const campaigns = useQuery({
     queryKey: ['org', orgId, 'campaigns', term, page],
-    queryFn: () => api<Page<Campaign>>('GET', `/organizations/${orgId}/campaigns?page=${page}&size=${SIZE}${term ? `&search=${encodeURIComponent(term)}` : ''}`),
+    queryFn: () =>
+      api<Page<Campaign>>(
+        'GET',
+        `/organizations/${orgId}/campaigns?page=${page}&size=${SIZE}${term ? `&search=${encodeURIComponent(term)}` : ''}`,
+      ),
     placeholderData: keepPreviousData,
   });
   const create = useMutation({
-    mutationFn: () => api<Campaign>('POST', `/organizations/${orgId}/campaigns`, { name: form.name.trim(), originalUrl: form.originalUrl.trim(), ...(form.alias.trim() ? { alias: form.alias.trim() } : {}) }),
+    mutationFn: () =>
+      api<Campaign>('POST', `/organizations/${orgId}/campaigns`, {
+        name: form.name.trim(),
+        originalUrl: form.originalUrl.trim(),
+        ...(form.alias.trim() ? { alias: form.alias.trim() } : {}),
+      }),
     onSuccess: (created) => {
       setForm({ name: '', originalUrl: '', alias: '' });
       setNotice({ ok: true, text: t('campaigns.created', { url: created.campaignUrl }) });
@@ -84,17 +109,58 @@ export default function Campaigns({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('campaigns.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
-      <FormCard title={t('campaigns.create')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => create.mutate()}>
-          <Group align="flex-end" wrap="wrap">
-            <TextInput required label={t('campaigns.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} maxLength={50} disabled={!canWrite} w={220} />
-            <TextInput required type="url" label={t('links.destination')} placeholder="https://" value={form.originalUrl} onChange={(e) => setForm({ ...form, originalUrl: e.currentTarget.value })} disabled={!canWrite} w={300} />
-            <TextInput label={t('links.alias')} value={form.alias} onChange={(e) => setForm({ ...form, alias: e.currentTarget.value })} maxLength={50} disabled={!canWrite} w={160} />
-            <Button type="submit" disabled={!canWrite} loading={create.isPending}>{t('links.createButton')}</Button>
-            <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>{t('links.moreOptions')}</Button>
-          </Group>
+      <FormCard
+        title={t('campaigns.create')}
+        readOnly={!canWrite && t('links.readOnly')}
+        onSubmit={() => create.mutate()}
+      >
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            required
+            label={t('campaigns.name')}
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
+            maxLength={50}
+            disabled={!canWrite}
+            w={220}
+          />
+          <TextInput
+            required
+            type="url"
+            label={t('links.destination')}
+            placeholder="https://"
+            value={form.originalUrl}
+            onChange={(e) => setForm({ ...form, originalUrl: e.currentTarget.value })}
+            disabled={!canWrite}
+            w={300}
+          />
+          <TextInput
+            label={t('links.alias')}
+            value={form.alias}
+            onChange={(e) => setForm({ ...form, alias: e.currentTarget.value })}
+            maxLength={50}
+            disabled={!canWrite}
+            w={160}
+          />
+          <Button type="submit" disabled={!canWrite} loading={create.isPending}>
+            {t('links.createButton')}
+          </Button>
+          <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>
+            {t('links.moreOptions')}
+          </Button>
+        </Group>
       </FormCard>
       {building && <LinkBuilder campaign={building} />}
-      <TextInput label={t('campaigns.search')} value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(0); }} maxLength={100} w={320} />
+      <TextInput
+        label={t('campaigns.search')}
+        value={search}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(0);
+        }}
+        maxLength={100}
+        w={320}
+      />
       <QueryStatus query={campaigns} />
       {data && data.totalElements === 0 && <Text c="dimmed">{term ? t('links.noMatch') : t('campaigns.empty')}</Text>}
       {data && data.content.length > 0 && (
@@ -115,18 +181,46 @@ export default function Campaigns({ membership }: { membership: Membership }) {
                 {data.content.map((c) => (
                   <Table.Tr key={c.id}>
                     <Table.Td>{c.name}</Table.Td>
-                    <Table.Td><Anchor href={c.campaignUrl} target="_blank" rel="noopener">{c.campaignUrl}</Anchor></Table.Td>
+                    <Table.Td>
+                      <Anchor href={c.campaignUrl} target="_blank" rel="noopener">
+                        {c.campaignUrl}
+                      </Anchor>
+                    </Table.Td>
                     <Table.Td ta="right">{c.clickCount.toLocaleString(i18n.language)}</Table.Td>
                     <Table.Td>{date(c.createdAt)}</Table.Td>
                     <Table.Td>{date(c.expiresAt)}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
-                        <Button size="xs" variant="light" onClick={() => setBuilding(c)} aria-label={`${t('campaigns.build')}: ${c.name}`}>{t('campaigns.build')}</Button>
-                        <Button size="xs" variant="subtle" onClick={() => navigate(pathOfStats('campaign', c.id))} aria-label={`${t('dashboard.stats')}: ${c.name}`}>{t('dashboard.stats')}</Button>
-                        <Button size="xs" variant="subtle" onClick={() => setEditing(c)} aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${c.name}`}>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          onClick={() => setBuilding(c)}
+                          aria-label={`${t('campaigns.build')}: ${c.name}`}
+                        >
+                          {t('campaigns.build')}
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          onClick={() => navigate(pathOfStats('campaign', c.id))}
+                          aria-label={`${t('dashboard.stats')}: ${c.name}`}
+                        >
+                          {t('dashboard.stats')}
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          onClick={() => setEditing(c)}
+                          aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${c.name}`}
+                        >
                           {t(canWrite ? 'links.edit' : 'links.view')}
                         </Button>
-                        <DeleteButton name={c.name} confirm={t('campaigns.deleteConfirm', { name: c.name })} onDelete={() => remove.mutate(c.id)} disabled={!canWrite} />
+                        <DeleteButton
+                          name={c.name}
+                          confirm={t('campaigns.deleteConfirm', { name: c.name })}
+                          onDelete={() => remove.mutate(c.id)}
+                          disabled={!canWrite}
+                        />
                       </Group>
                     </Table.Td>
                   </Table.Tr>
@@ -134,7 +228,14 @@ export default function Campaigns({ membership }: { membership: Membership }) {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {data.totalPages > 1 && <Pagination total={data.totalPages} value={page + 1} onChange={(p) => setPage(p - 1)} aria-label={t('links.pages')} />}
+          {data.totalPages > 1 && (
+            <Pagination
+              total={data.totalPages}
+              value={page + 1}
+              onChange={(p) => setPage(p - 1)}
+              aria-label={t('links.pages')}
+            />
+          )}
         </>
       )}
       {editing !== undefined && (

@@ -11,7 +11,13 @@ import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { api, type CustomDomain, type Membership, type Page } from '../api';
 
-const STATUS_COLORS: Record<string, string> = { PENDING: 'blue', VERIFIED: 'teal', ACTIVE: 'green', FAILED: 'red', REVOKED: 'gray' };
+const STATUS_COLORS: Record<string, string> = {
+  PENDING: 'blue',
+  VERIFIED: 'teal',
+  ACTIVE: 'green',
+  FAILED: 'red',
+  REVOKED: 'gray',
+};
 
 export default function Domains({ membership }: { membership: Membership }) {
   const { t, i18n } = useTranslation();
@@ -40,7 +46,10 @@ export default function Domains({ membership }: { membership: Membership }) {
   const check = useMutation({
     mutationFn: (id: number) => api<CustomDomain>('POST', `/organizations/${orgId}/custom-domains/${id}/verify`),
     onSuccess: (d) => {
-      setNotice({ ok: d.status !== 'FAILED', text: t('domains.checked', { name: d.domainName, status: t(`domains.status.${d.status}`) }) });
+      setNotice({
+        ok: d.status !== 'FAILED',
+        text: t('domains.checked', { name: d.domainName, status: t(`domains.status.${d.status}`) }),
+      });
       void refresh();
     },
     onError: (error: Error) => setNotice({ ok: false, text: error.message }),
@@ -50,13 +59,19 @@ export default function Domains({ membership }: { membership: Membership }) {
     mutationFn: ({ id, requested }: { id: number; requested: boolean }) =>
       api<CustomDomain>(requested ? 'POST' : 'DELETE', `/organizations/${orgId}/custom-domains/${id}/deletion-request`),
     onSuccess: (d) => {
-      setNotice({ ok: true, text: t(d.deletionRequested ? 'domains.deletionRequestedNotice' : 'domains.deletionWithdrawn', { name: d.domainName }) });
+      setNotice({
+        ok: true,
+        text: t(d.deletionRequested ? 'domains.deletionRequestedNotice' : 'domains.deletionWithdrawn', {
+          name: d.domainName,
+        }),
+      });
       void refresh();
     },
     onError: (error: Error) => setNotice({ ok: false, text: error.message }),
   });
   const requestDeletion = (d: CustomDomain) => {
-    if (window.confirm(t('domains.confirmDeletion', { name: d.domainName }))) deletion.mutate({ id: d.id, requested: true });
+    if (window.confirm(t('domains.confirmDeletion', { name: d.domainName })))
+      deletion.mutate({ id: d.id, requested: true });
   };
 
   return (
@@ -64,10 +79,20 @@ export default function Domains({ membership }: { membership: Membership }) {
       <Title order={2}>{t('domains.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
       <FormCard title={t('domains.add')} readOnly={!canWrite && t('domains.readOnly')} onSubmit={() => add.mutate()}>
-          <Group align="flex-end">
-            <TextInput required label={t('domains.name')} placeholder="links.example.com" value={name} onChange={(e) => setName(e.currentTarget.value)} disabled={!canWrite} w={300} />
-            <Button type="submit" disabled={!canWrite} loading={add.isPending}>{t('domains.addButton')}</Button>
-          </Group>
+        <Group align="flex-end">
+          <TextInput
+            required
+            label={t('domains.name')}
+            placeholder="links.example.com"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            disabled={!canWrite}
+            w={300}
+          />
+          <Button type="submit" disabled={!canWrite} loading={add.isPending}>
+            {t('domains.addButton')}
+          </Button>
+        </Group>
       </FormCard>
       <QueryStatus query={domains} />
       {domains.data && domains.data.content.length === 0 && <Text c="dimmed">{t('domains.empty')}</Text>}
@@ -88,10 +113,16 @@ export default function Domains({ membership }: { membership: Membership }) {
                   <Table.Td>{d.domainName}</Table.Td>
                   <Table.Td>
                     <Stack gap={4} align="flex-start">
-                      <Badge color={STATUS_COLORS[d.status] ?? 'gray'} variant="light">{t(`domains.status.${d.status}`)}</Badge>
+                      <Badge color={STATUS_COLORS[d.status] ?? 'gray'} variant="light">
+                        {t(`domains.status.${d.status}`)}
+                      </Badge>
                       {d.deletionRequested && (
                         <Badge color="red" variant="light">
-                          {t('domains.deletionRequested', { date: d.deletionRequestedAt ? new Date(`${d.deletionRequestedAt}Z`).toLocaleDateString(i18n.language) : '' })}
+                          {t('domains.deletionRequested', {
+                            date: d.deletionRequestedAt
+                              ? new Date(`${d.deletionRequestedAt}Z`).toLocaleDateString(i18n.language)
+                              : '',
+                          })}
                         </Badge>
                       )}
                     </Stack>
@@ -103,22 +134,43 @@ export default function Domains({ membership }: { membership: Membership }) {
                         <CopyValue value={d.cnameRecordValue} label={d.domainName} compact />
                       </Group>
                     ) : (
-                      <Text size="sm" c="dimmed">{t('domains.noRecord')}</Text>
+                      <Text size="sm" c="dimmed">
+                        {t('domains.noRecord')}
+                      </Text>
                     )}
                   </Table.Td>
                   <Table.Td>
                     <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="light" disabled={!canWrite || d.status === 'ACTIVE'} loading={check.isPending && check.variables === d.id} onClick={() => check.mutate(d.id)}>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        disabled={!canWrite || d.status === 'ACTIVE'}
+                        loading={check.isPending && check.variables === d.id}
+                        onClick={() => check.mutate(d.id)}
+                      >
                         {t('domains.checkNow')}
                       </Button>
                       {d.deletionRequested ? (
-                        <Button size="xs" variant="subtle" disabled={!canWrite} aria-label={`${t('domains.withdrawDeletion')}: ${d.domainName}`}
-                          loading={deletion.isPending && deletion.variables?.id === d.id} onClick={() => deletion.mutate({ id: d.id, requested: false })}>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          disabled={!canWrite}
+                          aria-label={`${t('domains.withdrawDeletion')}: ${d.domainName}`}
+                          loading={deletion.isPending && deletion.variables?.id === d.id}
+                          onClick={() => deletion.mutate({ id: d.id, requested: false })}
+                        >
                           {t('domains.withdrawDeletion')}
                         </Button>
                       ) : (
-                        <Button size="xs" color="red" variant="subtle" disabled={!canWrite} aria-label={`${t('domains.requestDeletion')}: ${d.domainName}`}
-                          loading={deletion.isPending && deletion.variables?.id === d.id} onClick={() => requestDeletion(d)}>
+                        <Button
+                          size="xs"
+                          color="red"
+                          variant="subtle"
+                          disabled={!canWrite}
+                          aria-label={`${t('domains.requestDeletion')}: ${d.domainName}`}
+                          loading={deletion.isPending && deletion.variables?.id === d.id}
+                          onClick={() => requestDeletion(d)}
+                        >
                           {t('domains.requestDeletion')}
                         </Button>
                       )}

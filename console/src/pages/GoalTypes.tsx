@@ -16,13 +16,20 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('links.write');
   const key = ['org', orgId, 'goal-types'];
-  const types = useQuery({ queryKey: key, queryFn: () => api<GoalType[]>('GET', `/organizations/${orgId}/goal-types`) });
+  const types = useQuery({
+    queryKey: key,
+    queryFn: () => api<GoalType[]>('GET', `/organizations/${orgId}/goal-types`),
+  });
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [notice, setNotice] = useState<NoticeState | null>(null);
 
   const add = useMutation({
-    mutationFn: () => api<GoalType>('POST', `/organizations/${orgId}/goal-types`, { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) }),
+    mutationFn: () =>
+      api<GoalType>('POST', `/organizations/${orgId}/goal-types`, {
+        name: name.trim(),
+        ...(description.trim() ? { description: description.trim() } : {}),
+      }),
     onSuccess: (added) => {
       setName('');
       setDescription('');
@@ -45,13 +52,35 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
   return (
     <Stack>
       <Title order={2}>{t('goals.heading')}</Title>
-      <Text c="dimmed" maw={720}>{t('goals.intro')}</Text>
+      <Text c="dimmed" maw={720}>
+        {t('goals.intro')}
+      </Text>
       <Notice notice={notice} onClose={() => setNotice(null)} />
       <FormCard title={t('goals.add')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => add.mutate()}>
         <Group align="flex-start" wrap="wrap">
-          <TextInput required label={t('goals.name')} placeholder="newsletterSignup" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={50} disabled={!canWrite} w={240} error={errors.name} />
-          <TextInput label={t('goals.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={200} disabled={!canWrite} w={320} error={errors.description} />
-          <Button type="submit" mt={24} disabled={!canWrite} loading={add.isPending}>{t('goals.addButton')}</Button>
+          <TextInput
+            required
+            label={t('goals.name')}
+            placeholder="newsletterSignup"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            maxLength={50}
+            disabled={!canWrite}
+            w={240}
+            error={errors.name}
+          />
+          <TextInput
+            label={t('goals.description')}
+            value={description}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+            maxLength={200}
+            disabled={!canWrite}
+            w={320}
+            error={errors.description}
+          />
+          <Button type="submit" mt={24} disabled={!canWrite} loading={add.isPending}>
+            {t('goals.addButton')}
+          </Button>
         </Group>
       </FormCard>
       <QueryStatus query={types} />
@@ -70,13 +99,28 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
             <Table.Tbody>
               {types.data.map((g) => (
                 <Table.Tr key={g.name}>
-                  <Table.Td><Text ff="monospace" size="sm">{g.name}</Text></Table.Td>
-                  <Table.Td><Badge variant={g.preset ? 'light' : 'outline'}>{t(g.preset ? 'goals.preset' : 'goals.custom')}</Badge></Table.Td>
-                  <Table.Td>{g.preset ? t(`goals.presets.${g.name}`, { defaultValue: '' }) : (g.description ?? '')}</Table.Td>
+                  <Table.Td>
+                    <Text ff="monospace" size="sm">
+                      {g.name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant={g.preset ? 'light' : 'outline'}>
+                      {t(g.preset ? 'goals.preset' : 'goals.custom')}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    {g.preset ? t(`goals.presets.${g.name}`, { defaultValue: '' }) : (g.description ?? '')}
+                  </Table.Td>
                   <Table.Td>{g.createdAt ? new Date(g.createdAt).toLocaleDateString(i18n.language) : '—'}</Table.Td>
                   <Table.Td>
                     {!g.preset && (
-                      <DeleteButton name={g.name} confirm={t('goals.removeConfirm', { name: g.name })} onDelete={() => remove.mutate(g.name)} disabled={!canWrite} />
+                      <DeleteButton
+                        name={g.name}
+                        confirm={t('goals.removeConfirm', { name: g.name })}
+                        onDelete={() => remove.mutate(g.name)}
+                        disabled={!canWrite}
+                      />
                     )}
                   </Table.Td>
                 </Table.Tr>

@@ -2,7 +2,21 @@
 // and transitions per day, platforms and UTM sources, web ↔ app transitions, the web funnel with
 // its stage labels, and the session list with one session's events on a click. One call answers
 // the dashboard (the journey API's own /stats/dashboard); the list and the events page on demand.
-import { Alert, Badge, Button, Card, Code, Group, Modal, Pagination, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  Modal,
+  Pagination,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,12 +29,27 @@ import { PeriodPicker } from '../dashboard/PeriodPicker';
 import { TopList } from '../dashboard/TopList';
 
 interface JourneyDashboard {
-  summary: { totalSessions: number; uniqueUsers: number; totalEvents: number; totalTransitions: number; goalCompletions: number; conversionRate: number };
-  funnel: { totalSessions: number; stages: { stageName: string; sessionsReached: number; conversionRate: number; percentageOfSessions: number }[] };
+  summary: {
+    totalSessions: number;
+    uniqueUsers: number;
+    totalEvents: number;
+    totalTransitions: number;
+    goalCompletions: number;
+    conversionRate: number;
+  };
+  funnel: {
+    totalSessions: number;
+    stages: { stageName: string; sessionsReached: number; conversionRate: number; percentageOfSessions: number }[];
+  };
   daily: { date: string; sessions: number; transitions: number; goalCompletions: number }[];
   platforms: { platform: string; sessions: number; percentage: number }[];
   topUtmSources: { utmSource: string; sessions: number; percentage: number }[];
-  transitions: { totalTransitions: number; webToApp: number; appToWeb: number; paths: { fromPlatform: string; toPlatform: string; count: number; percentage: number }[] };
+  transitions: {
+    totalTransitions: number;
+    webToApp: number;
+    appToWeb: number;
+    paths: { fromPlatform: string; toPlatform: string; count: number; percentage: number }[];
+  };
   topEventTypes: { eventType: string; count: number }[];
   topGoalTypes: { goalType: string; count: number; value: number }[];
 }
@@ -48,10 +77,20 @@ function SessionEvents({ orgId, sessionId, onClose }: { orgId: number; sessionId
   const { t, i18n } = useTranslation();
   const events = useQuery({
     queryKey: ['org', orgId, 'journey-events', sessionId],
-    queryFn: () => api<Page<EventRow>>('GET', `/organizations/${orgId}/journey/session/${encodeURIComponent(sessionId)}/events?size=100`),
+    queryFn: () =>
+      api<Page<EventRow>>(
+        'GET',
+        `/organizations/${orgId}/journey/session/${encodeURIComponent(sessionId)}/events?size=100`,
+      ),
   });
   return (
-    <Modal opened onClose={onClose} size="xl" title={t('journey.sessionTitle', { id: sessionId })} closeButtonProps={{ 'aria-label': t('close') }}>
+    <Modal
+      opened
+      onClose={onClose}
+      size="xl"
+      title={t('journey.sessionTitle', { id: sessionId })}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
       <QueryStatus query={events} />
       {events.data && events.data.content.length === 0 && <Text c="dimmed">{t('journey.noEvents')}</Text>}
       {events.data && events.data.content.length > 0 && (
@@ -60,7 +99,9 @@ function SessionEvents({ orgId, sessionId, onClose }: { orgId: number; sessionId
             {events.data.content.map((e) => (
               <Table.Tr key={e.eventId}>
                 <Table.Td>{new Date(e.occurredAt).toLocaleString(i18n.language)}</Table.Td>
-                <Table.Td><Code>{e.eventType}</Code></Table.Td>
+                <Table.Td>
+                  <Code>{e.eventType}</Code>
+                </Table.Td>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{JSON.stringify(e.properties)}</Table.Td>
               </Table.Tr>
             ))}
@@ -87,7 +128,11 @@ export default function Journey({ membership }: { membership: Membership }) {
   });
   const sessions = useQuery({
     queryKey: ['org', orgId, 'journey-sessions', query, page],
-    queryFn: () => api<Page<SessionRow>>('GET', `/organizations/${orgId}/journey/stats/sessions/list?${params}&page=${page}&size=20`),
+    queryFn: () =>
+      api<Page<SessionRow>>(
+        'GET',
+        `/organizations/${orgId}/journey/stats/sessions/list?${params}&page=${page}&size=20`,
+      ),
     placeholderData: keepPreviousData,
     enabled: dashboard.isSuccess,
   });
@@ -95,13 +140,16 @@ export default function Journey({ membership }: { membership: Membership }) {
   const d = dashboard.data;
   const addOnMissing = dashboard.error instanceof ApiError && dashboard.error.code === 'ADD_ON_REQUIRED';
   const empty = d && d.summary.totalSessions === 0 && t('journey.noSessions');
-  const csv = (panel: string) => `/console/api/organizations/${orgId}/journey/export.csv?${new URLSearchParams({ ...query, panel })}`;
+  const csv = (panel: string) =>
+    `/console/api/organizations/${orgId}/journey/export.csv?${new URLSearchParams({ ...query, panel })}`;
 
   return (
     <Stack>
       <Title order={2}>{t('journey.heading')}</Title>
       {addOnMissing ? (
-        <Alert color="yellow" role="note" title={t('journey.addOnTitle')}>{t('journey.addOn')}</Alert>
+        <Alert color="yellow" role="note" title={t('journey.addOnTitle')}>
+          {t('journey.addOn')}
+        </Alert>
       ) : (
         <>
           <PeriodPicker value={choice} onChange={setChoice} />
@@ -111,22 +159,31 @@ export default function Journey({ membership }: { membership: Membership }) {
       {d && (
         <>
           <SimpleGrid cols={{ base: 2, sm: 4 }}>
-            {([
-              ['sessions', d.summary.totalSessions],
-              ['users', d.summary.uniqueUsers],
-              ['transitions', d.summary.totalTransitions],
-              ['goals', d.summary.goalCompletions],
-            ] as const).map(([id, value]) => (
+            {(
+              [
+                ['sessions', d.summary.totalSessions],
+                ['users', d.summary.uniqueUsers],
+                ['transitions', d.summary.totalTransitions],
+                ['goals', d.summary.goalCompletions],
+              ] as const
+            ).map(([id, value]) => (
               <Card withBorder key={id}>
-                <Text c="dimmed" size="sm">{t(`journey.kpi.${id}`)}</Text>
-                <Text fz={28} fw={700} data-testid={`journey-${id}`}>{n(value)}</Text>
+                <Text c="dimmed" size="sm">
+                  {t(`journey.kpi.${id}`)}
+                </Text>
+                <Text fz={28} fw={700} data-testid={`journey-${id}`}>
+                  {n(value)}
+                </Text>
               </Card>
             ))}
           </SimpleGrid>
           <Panel title={t('journey.daily')} csv={csv('daily')} empty={empty}>
             <Chart
               label={t('journey.dailyLabel')}
-              table={{ head: [t('dashboard.date'), t('journey.kpi.sessions'), t('journey.kpi.transitions')], rows: d.daily.map((r) => [r.date, r.sessions, r.transitions]) }}
+              table={{
+                head: [t('dashboard.date'), t('journey.kpi.sessions'), t('journey.kpi.transitions')],
+                rows: d.daily.map((r) => [r.date, r.sessions, r.transitions]),
+              }}
               option={{
                 tooltip: { trigger: 'axis' },
                 legend: { top: 0 },
@@ -142,20 +199,38 @@ export default function Journey({ membership }: { membership: Membership }) {
           </Panel>
           <SimpleGrid cols={{ base: 1, md: 3 }}>
             <Panel title={t('journey.platforms')} csv={csv('platforms')} empty={empty}>
-              <TopList items={d.platforms.map((p) => ({ name: p.platform, count: p.sessions, percentage: p.percentage }))} />
+              <TopList
+                items={d.platforms.map((p) => ({ name: p.platform, count: p.sessions, percentage: p.percentage }))}
+              />
             </Panel>
             <Panel title={t('journey.utm')} csv={csv('utmSources')} empty={empty}>
-              <TopList items={d.topUtmSources.map((u) => ({ name: u.utmSource, count: u.sessions, percentage: u.percentage }))} />
+              <TopList
+                items={d.topUtmSources.map((u) => ({ name: u.utmSource, count: u.sessions, percentage: u.percentage }))}
+              />
             </Panel>
-            <Panel title={t('journey.transitions')} csv={csv('transitions')} empty={d.transitions.totalTransitions === 0 && t('journey.noTransitions')}>
+            <Panel
+              title={t('journey.transitions')}
+              csv={csv('transitions')}
+              empty={d.transitions.totalTransitions === 0 && t('journey.noTransitions')}
+            >
               <Group gap="xs" mb="xs">
                 <Badge variant="light">{t('journey.webToApp', { count: d.transitions.webToApp })}</Badge>
                 <Badge variant="light">{t('journey.appToWeb', { count: d.transitions.appToWeb })}</Badge>
               </Group>
-              <TopList items={d.transitions.paths.map((p) => ({ name: `${p.fromPlatform} → ${p.toPlatform}`, count: p.count, percentage: p.percentage }))} />
+              <TopList
+                items={d.transitions.paths.map((p) => ({
+                  name: `${p.fromPlatform} → ${p.toPlatform}`,
+                  count: p.count,
+                  percentage: p.percentage,
+                }))}
+              />
             </Panel>
           </SimpleGrid>
-          <Panel title={t('journey.funnel')} csv={csv('funnel')} empty={d.funnel.totalSessions === 0 && t('journey.noSessions')}>
+          <Panel
+            title={t('journey.funnel')}
+            csv={csv('funnel')}
+            empty={d.funnel.totalSessions === 0 && t('journey.noSessions')}
+          >
             <Table data-testid="journey-funnel">
               <Table.Tbody>
                 {d.funnel.stages.map((s, i) => (
@@ -163,18 +238,42 @@ export default function Journey({ membership }: { membership: Membership }) {
                     <Table.Th scope="row">{t(`journey.stages.${s.stageName}`, { defaultValue: s.stageName })}</Table.Th>
                     <Table.Td ta="right">{n(s.sessionsReached)}</Table.Td>
                     <Table.Td ta="right">{s.percentageOfSessions.toLocaleString(i18n.language)}%</Table.Td>
-                    <Table.Td ta="right" c="dimmed">{i > 0 ? `→ ${s.conversionRate.toLocaleString(i18n.language)}%` : ''}</Table.Td>
+                    <Table.Td ta="right" c="dimmed">
+                      {i > 0 ? `→ ${s.conversionRate.toLocaleString(i18n.language)}%` : ''}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
           </Panel>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Panel title={t('journey.eventTypes')} csv={csv('eventTypes')} empty={d.topEventTypes.length === 0 && t('dashboard.nothing')}>
-              <TopList items={d.topEventTypes.map((e) => ({ name: e.eventType, count: e.count, percentage: d.summary.totalEvents ? Math.round((e.count / d.summary.totalEvents) * 1000) / 10 : 0 }))} />
+            <Panel
+              title={t('journey.eventTypes')}
+              csv={csv('eventTypes')}
+              empty={d.topEventTypes.length === 0 && t('dashboard.nothing')}
+            >
+              <TopList
+                items={d.topEventTypes.map((e) => ({
+                  name: e.eventType,
+                  count: e.count,
+                  percentage: d.summary.totalEvents ? Math.round((e.count / d.summary.totalEvents) * 1000) / 10 : 0,
+                }))}
+              />
             </Panel>
-            <Panel title={t('journey.goalTypes')} csv={csv('goalTypes')} empty={d.topGoalTypes.length === 0 && t('dashboard.nothing')}>
-              <TopList items={d.topGoalTypes.map((g) => ({ name: g.goalType, count: g.count, percentage: d.summary.goalCompletions ? Math.round((g.count / d.summary.goalCompletions) * 1000) / 10 : 0 }))} />
+            <Panel
+              title={t('journey.goalTypes')}
+              csv={csv('goalTypes')}
+              empty={d.topGoalTypes.length === 0 && t('dashboard.nothing')}
+            >
+              <TopList
+                items={d.topGoalTypes.map((g) => ({
+                  name: g.goalType,
+                  count: g.count,
+                  percentage: d.summary.goalCompletions
+                    ? Math.round((g.count / d.summary.goalCompletions) * 1000) / 10
+                    : 0,
+                }))}
+              />
             </Panel>
           </SimpleGrid>
           <Panel title={t('journey.sessions')} empty={empty}>
@@ -186,21 +285,41 @@ export default function Journey({ membership }: { membership: Membership }) {
                     <Table.Tbody>
                       {sessions.data.content.map((s) => (
                         <Table.Tr key={s.sessionId}>
-                          <Table.Td>{new Date(s.startedAt).toLocaleString(i18n.language, { timeZone: query.timeZone })}</Table.Td>
+                          <Table.Td>
+                            {new Date(s.startedAt).toLocaleString(i18n.language, { timeZone: query.timeZone })}
+                          </Table.Td>
                           <Table.Td>{s.platform}</Table.Td>
                           <Table.Td>{s.externalUserId ?? '—'}</Table.Td>
                           <Table.Td>{s.utmSource ?? '—'}</Table.Td>
                           <Table.Td ta="right">{t('journey.eventsCount', { count: s.events })}</Table.Td>
-                          <Table.Td>{s.furthestStage ? t(`journey.stages.${s.furthestStage}`, { defaultValue: s.furthestStage }) : '—'}</Table.Td>
                           <Table.Td>
-                            <Button size="xs" variant="subtle" onClick={() => setOpened(s.sessionId)} aria-label={`${t('journey.events')}: ${s.sessionId}`}>{t('journey.events')}</Button>
+                            {s.furthestStage
+                              ? t(`journey.stages.${s.furthestStage}`, { defaultValue: s.furthestStage })
+                              : '—'}
+                          </Table.Td>
+                          <Table.Td>
+                            <Button
+                              size="xs"
+                              variant="subtle"
+                              onClick={() => setOpened(s.sessionId)}
+                              aria-label={`${t('journey.events')}: ${s.sessionId}`}
+                            >
+                              {t('journey.events')}
+                            </Button>
                           </Table.Td>
                         </Table.Tr>
                       ))}
                     </Table.Tbody>
                   </Table>
                 </Table.ScrollContainer>
-                {sessions.data.totalPages > 1 && <Pagination total={sessions.data.totalPages} value={page + 1} onChange={(p) => setPage(p - 1)} aria-label={t('links.pages')} />}
+                {sessions.data.totalPages > 1 && (
+                  <Pagination
+                    total={sessions.data.totalPages}
+                    value={page + 1}
+                    onChange={(p) => setPage(p - 1)}
+                    aria-label={t('links.pages')}
+                  />
+                )}
               </>
             )}
           </Panel>

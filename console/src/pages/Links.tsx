@@ -38,13 +38,22 @@ export default function Links({ membership }: { membership: Membership }) {
   const key = ['org', orgId, 'urls', keyword, page];
   const links = useQuery({
     queryKey: key,
-    queryFn: () => api<Page<ShortUrl>>('GET', `/organizations/${orgId}/urls?page=${page}&size=${SIZE}${keyword ? `&keyword=${encodeURIComponent(keyword)}` : ''}`),
+    queryFn: () =>
+      api<Page<ShortUrl>>(
+        'GET',
+        `/organizations/${orgId}/urls?page=${page}&size=${SIZE}${keyword ? `&keyword=${encodeURIComponent(keyword)}` : ''}`,
+      ),
     placeholderData: keepPreviousData,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'urls'] });
 
   const create = useMutation({
-    mutationFn: () => api<ShortUrl>('POST', `/organizations/${orgId}/urls`, { url, ...(title ? { title } : {}), ...(alias ? { customAlias: alias } : {}) }),
+    mutationFn: () =>
+      api<ShortUrl>('POST', `/organizations/${orgId}/urls`, {
+        url,
+        ...(title ? { title } : {}),
+        ...(alias ? { customAlias: alias } : {}),
+      }),
     onSuccess: (created) => {
       setUrl('');
       setTitle('');
@@ -71,13 +80,40 @@ export default function Links({ membership }: { membership: Membership }) {
       <Title order={2}>{t('links.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
       <FormCard title={t('links.create')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => create.mutate()}>
-          <Group align="flex-end" wrap="wrap">
-            <TextInput type="url" required label={t('links.destination')} placeholder="https://" value={url} onChange={(e) => setUrl(e.currentTarget.value)} disabled={!canWrite} w={320} />
-            <TextInput label={t('links.title')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} disabled={!canWrite} maxLength={200} w={200} />
-            <TextInput label={t('links.alias')} value={alias} onChange={(e) => setAlias(e.currentTarget.value)} disabled={!canWrite} maxLength={50} w={160} />
-            <Button type="submit" disabled={!canWrite} loading={create.isPending}>{t('links.createButton')}</Button>
-            <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>{t('links.moreOptions')}</Button>
-          </Group>
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            type="url"
+            required
+            label={t('links.destination')}
+            placeholder="https://"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+            disabled={!canWrite}
+            w={320}
+          />
+          <TextInput
+            label={t('links.title')}
+            value={title}
+            onChange={(e) => setTitle(e.currentTarget.value)}
+            disabled={!canWrite}
+            maxLength={200}
+            w={200}
+          />
+          <TextInput
+            label={t('links.alias')}
+            value={alias}
+            onChange={(e) => setAlias(e.currentTarget.value)}
+            disabled={!canWrite}
+            maxLength={50}
+            w={160}
+          />
+          <Button type="submit" disabled={!canWrite} loading={create.isPending}>
+            {t('links.createButton')}
+          </Button>
+          <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>
+            {t('links.moreOptions')}
+          </Button>
+        </Group>
       </FormCard>
       <TextInput
         label={t('links.search')}
@@ -109,22 +145,54 @@ export default function Links({ membership }: { membership: Membership }) {
                 {data.content.map((link) => (
                   <Table.Tr key={link.id}>
                     <Table.Td>
-                      <Anchor href={link.shortUrl} target="_blank" rel="noopener">{link.shortUrl}</Anchor>
-                      {link.title && <Text size="sm" c="dimmed">{link.title}</Text>}
+                      <Anchor href={link.shortUrl} target="_blank" rel="noopener">
+                        {link.shortUrl}
+                      </Anchor>
+                      {link.title && (
+                        <Text size="sm" c="dimmed">
+                          {link.title}
+                        </Text>
+                      )}
                     </Table.Td>
-                    <Table.Td maw={280} style={{ overflowWrap: 'anywhere' }}>{link.originalUrl}</Table.Td>
+                    <Table.Td maw={280} style={{ overflowWrap: 'anywhere' }}>
+                      {link.originalUrl}
+                    </Table.Td>
                     <Table.Td ta="right">{link.clickCount.toLocaleString(i18n.language)}</Table.Td>
                     <Table.Td>{date(link.createdAt)}</Table.Td>
                     <Table.Td>{date(link.expiresAt)}</Table.Td>
                     <Table.Td>
                       <Group gap={4} wrap="nowrap">
                         <CopyValue value={link.shortUrl} label={link.shortUrl} />
-                        <Button size="xs" variant="subtle" onClick={() => setEditing(link)} aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${link.shortUrl}`}>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          onClick={() => setEditing(link)}
+                          aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${link.shortUrl}`}
+                        >
                           {t(canWrite ? 'links.edit' : 'links.view')}
                         </Button>
-                        <Button size="xs" variant="subtle" onClick={() => navigate(pathOfStats('url', link.id))} aria-label={`${t('dashboard.stats')}: ${link.shortUrl}`}>{t('dashboard.stats')}</Button>
-                        <Button size="xs" variant="subtle" onClick={() => setQrOf(link)} aria-label={`${t('links.qr')}: ${link.shortUrl}`}>{t('links.qr')}</Button>
-                        <DeleteButton name={link.shortUrl} confirm={t('links.deleteConfirm', { url: link.shortUrl })} onDelete={() => remove.mutate(link.id)} disabled={!canWrite} />
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          onClick={() => navigate(pathOfStats('url', link.id))}
+                          aria-label={`${t('dashboard.stats')}: ${link.shortUrl}`}
+                        >
+                          {t('dashboard.stats')}
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          onClick={() => setQrOf(link)}
+                          aria-label={`${t('links.qr')}: ${link.shortUrl}`}
+                        >
+                          {t('links.qr')}
+                        </Button>
+                        <DeleteButton
+                          name={link.shortUrl}
+                          confirm={t('links.deleteConfirm', { url: link.shortUrl })}
+                          onDelete={() => remove.mutate(link.id)}
+                          disabled={!canWrite}
+                        />
                       </Group>
                     </Table.Td>
                   </Table.Tr>
@@ -133,7 +201,12 @@ export default function Links({ membership }: { membership: Membership }) {
             </Table>
           </Table.ScrollContainer>
           {data.totalPages > 1 && (
-            <Pagination total={data.totalPages} value={page + 1} onChange={(p) => setPage(p - 1)} aria-label={t('links.pages')} />
+            <Pagination
+              total={data.totalPages}
+              value={page + 1}
+              onChange={(p) => setPage(p - 1)}
+              aria-label={t('links.pages')}
+            />
           )}
         </>
       )}

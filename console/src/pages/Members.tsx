@@ -19,7 +19,10 @@ export default function Members({ membership, userId }: { membership: Membership
   const members = useQuery({ queryKey: key, queryFn: () => api<Member[]>('GET', `/organizations/${orgId}/members`) });
   const canManage = membership.permissions.includes('members.manage');
   // Only owners hand out ownership.
-  const roleChoices = ROLES.filter((r) => r !== 'owner' || membership.role === 'owner').map((r) => ({ value: r, label: t(`roles.${r}`) }));
+  const roleChoices = ROLES.filter((r) => r !== 'owner' || membership.role === 'owner').map((r) => ({
+    value: r,
+    label: t(`roles.${r}`),
+  }));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('analyst');
   const [notice, setNotice] = useState<NoticeState | null>(null);
@@ -39,7 +42,8 @@ export default function Members({ membership, userId }: { membership: Membership
     onError: failed,
   });
   const change = useMutation({
-    mutationFn: (v: { id: number; role: Role }) => api('PUT', `/organizations/${orgId}/members/${v.id}`, { role: v.role }),
+    mutationFn: (v: { id: number; role: Role }) =>
+      api('PUT', `/organizations/${orgId}/members/${v.id}`, { role: v.role }),
     onSuccess: () => done(t('members.roleChanged')),
     onError: failed,
   });
@@ -55,12 +59,34 @@ export default function Members({ membership, userId }: { membership: Membership
     <Stack>
       <Title order={2}>{t('members.heading')}</Title>
       <Notice notice={notice} onClose={() => setNotice(null)} />
-      <FormCard title={t('members.invite')} readOnly={!canManage && t('members.readOnly')} onSubmit={() => invite.mutate()}>
-          <Group align="flex-end" wrap="wrap">
-            <TextInput type="email" required label={t('members.email')} value={email} onChange={(e) => setEmail(e.currentTarget.value)} disabled={!canManage} w={280} />
-            <Select label={t('members.role')} data={roleChoices} value={role} onChange={(v) => v && setRole(v as Role)} allowDeselect={false} disabled={!canManage} w={160} />
-            <Button type="submit" disabled={!canManage} loading={invite.isPending}>{t('members.inviteButton')}</Button>
-          </Group>
+      <FormCard
+        title={t('members.invite')}
+        readOnly={!canManage && t('members.readOnly')}
+        onSubmit={() => invite.mutate()}
+      >
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            type="email"
+            required
+            label={t('members.email')}
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            disabled={!canManage}
+            w={280}
+          />
+          <Select
+            label={t('members.role')}
+            data={roleChoices}
+            value={role}
+            onChange={(v) => v && setRole(v as Role)}
+            allowDeselect={false}
+            disabled={!canManage}
+            w={160}
+          />
+          <Button type="submit" disabled={!canManage} loading={invite.isPending}>
+            {t('members.inviteButton')}
+          </Button>
+        </Group>
       </FormCard>
       <QueryStatus query={members} />
       {members.data && members.data.length === 0 && <Text c="dimmed">{t('members.empty')}</Text>}
@@ -81,7 +107,15 @@ export default function Members({ membership, userId }: { membership: Membership
                 const editable = canManage && (m.role !== 'owner' || membership.role === 'owner');
                 return (
                   <Table.Tr key={m.id}>
-                    <Table.Td>{m.email}{m.id === userId && <Text span c="dimmed" size="sm"> ({t('members.you')})</Text>}</Table.Td>
+                    <Table.Td>
+                      {m.email}
+                      {m.id === userId && (
+                        <Text span c="dimmed" size="sm">
+                          {' '}
+                          ({t('members.you')})
+                        </Text>
+                      )}
+                    </Table.Td>
                     <Table.Td>{m.name ?? ''}</Table.Td>
                     <Table.Td>
                       <Select
@@ -101,7 +135,9 @@ export default function Members({ membership, userId }: { membership: Membership
                         variant="subtle"
                         size="xs"
                         disabled={!editable}
-                        onClick={() => window.confirm(t('members.removeConfirm', { email: m.email })) && remove.mutate(m.id)}
+                        onClick={() =>
+                          window.confirm(t('members.removeConfirm', { email: m.email })) && remove.mutate(m.id)
+                        }
                       >
                         {t('members.remove')}
                       </Button>

@@ -8,29 +8,51 @@ import { api, type Membership, type Usage } from '../api';
 
 function UsageCard({ orgId }: { orgId: number }) {
   const { t, i18n } = useTranslation();
-  const usage = useQuery({ queryKey: ['org', orgId, 'usage'], queryFn: () => api<Usage>('GET', `/organizations/${orgId}/usage`) });
+  const usage = useQuery({
+    queryKey: ['org', orgId, 'usage'],
+    queryFn: () => api<Usage>('GET', `/organizations/${orgId}/usage`),
+  });
   const n = (value: number) => value.toLocaleString(i18n.language);
   const u = usage.data;
   const share = u && u.monthlyQuota > 0 ? Math.min(100, (u.callsThisMonth / u.monthlyQuota) * 100) : 0;
   return (
     <Card withBorder>
-      <Title order={3} size="h5" mb="xs">{t('overview.usage')}</Title>
+      <Title order={3} size="h5" mb="xs">
+        {t('overview.usage')}
+      </Title>
       <QueryStatus query={usage} />
       {u && (
         <Stack gap="xs">
           <Group justify="space-between">
             <Text c="dimmed">{t('overview.plan')}</Text>
-            <Badge size="lg" variant="light" data-testid="plan">{u.plan}</Badge>
+            <Badge size="lg" variant="light" data-testid="plan">
+              {u.plan}
+            </Badge>
           </Group>
-          <Text data-testid="calls">{t('overview.calls', { calls: n(u.callsThisMonth), quota: n(u.monthlyQuota) })}</Text>
-          <Progress value={share} color={share >= 90 ? 'red' : share >= 75 ? 'yellow' : 'blue'} aria-label={t('overview.quotaUsed', { percent: share.toFixed(1) })} />
+          <Text data-testid="calls">
+            {t('overview.calls', { calls: n(u.callsThisMonth), quota: n(u.monthlyQuota) })}
+          </Text>
+          <Progress
+            value={share}
+            color={share >= 90 ? 'red' : share >= 75 ? 'yellow' : 'blue'}
+            aria-label={t('overview.quotaUsed', { percent: share.toFixed(1) })}
+          />
           <Text size="sm" c="dimmed">
-            {t('overview.remaining', { remaining: n(u.remaining), date: new Date(u.resetsAt).toLocaleDateString(i18n.language, { timeZone: 'UTC' }) })}
+            {t('overview.remaining', {
+              remaining: n(u.remaining),
+              date: new Date(u.resetsAt).toLocaleDateString(i18n.language, { timeZone: 'UTC' }),
+            })}
           </Text>
           <Group gap="xs" mt="xs">
-            <Text size="sm" c="dimmed">{t('overview.addOns')}</Text>
+            <Text size="sm" c="dimmed">
+              {t('overview.addOns')}
+            </Text>
             {(['userJourney', 'revenueAnalytics'] as const).map((name) => (
-              <Badge key={name} variant={u.addOns[name] ? 'light' : 'outline'} color={u.addOns[name] ? 'green' : 'gray'}>
+              <Badge
+                key={name}
+                variant={u.addOns[name] ? 'light' : 'outline'}
+                color={u.addOns[name] ? 'green' : 'gray'}
+              >
                 {t(`overview.addOn.${name}`)}: {t(u.addOns[name] ? 'overview.on' : 'overview.off')}
               </Badge>
             ))}
@@ -54,8 +76,12 @@ export default function Overview({ membership }: { membership: Membership }) {
         <UsageCard orgId={membership.organizationId} />
         <Card withBorder>
           <Group justify="space-between" mb="xs">
-            <Title order={3} size="h5">{t('overview.canDo')}</Title>
-            <Badge size="lg" data-testid="role">{t(`roles.${membership.role}`)}</Badge>
+            <Title order={3} size="h5">
+              {t('overview.canDo')}
+            </Title>
+            <Badge size="lg" data-testid="role">
+              {t(`roles.${membership.role}`)}
+            </Badge>
           </Group>
           <List size="sm" spacing={4}>
             {membership.permissions.map((p) => (

@@ -2,7 +2,23 @@
 // and shown once (rotated with a day's overlap), a test event, and the delivery log with each
 // attempt's status, response code and time, and redelivery. Everything needs webhooks.manage; a
 // role without it sees why. The log refreshes by itself while deliveries are pending.
-import { Alert, Badge, Button, Checkbox, Code, Group, Modal, Pagination, SegmentedControl, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  Modal,
+  Pagination,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +26,17 @@ import { CopyValue } from '../components/CopyValue';
 import { FormCard } from '../components/FormCard';
 import { Notice, type NoticeState } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
-import { api, fieldErrors, type Membership, type Page, WEBHOOK_CATEGORIES, type WebhookCategory, type WebhookDelivery, type WebhookDeliveryDetail, type WebhookEndpoint } from '../api';
+import {
+  api,
+  fieldErrors,
+  type Membership,
+  type Page,
+  WEBHOOK_CATEGORIES,
+  type WebhookCategory,
+  type WebhookDelivery,
+  type WebhookDeliveryDetail,
+  type WebhookEndpoint,
+} from '../api';
 import { NotAllowed } from '../components/NotAllowed';
 
 const SIZE = 20;
@@ -19,17 +45,30 @@ const STATE_COLOUR = { pending: 'yellow', succeeded: 'green', failed: 'red' } as
 
 function DeliveryDetail({ orgId, id, onClose }: { orgId: number; id: number; onClose: () => void }) {
   const { t, i18n } = useTranslation();
-  const detail = useQuery({ queryKey: ['org', orgId, 'webhook-delivery', id], queryFn: () => api<WebhookDeliveryDetail>('GET', `/organizations/${orgId}/webhook/deliveries/${id}`) });
+  const detail = useQuery({
+    queryKey: ['org', orgId, 'webhook-delivery', id],
+    queryFn: () => api<WebhookDeliveryDetail>('GET', `/organizations/${orgId}/webhook/deliveries/${id}`),
+  });
   const d = detail.data;
   return (
-    <Modal opened onClose={onClose} size="xl" title={t('webhooks.detailTitle', { id })} closeButtonProps={{ 'aria-label': t('close') }}>
+    <Modal
+      opened
+      onClose={onClose}
+      size="xl"
+      title={t('webhooks.detailTitle', { id })}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
       <QueryStatus query={detail} />
       {d && (
         <Stack>
           <Group gap="xs">
-            <Badge variant="light" color={STATE_COLOUR[d.state]}>{t(`webhooks.state.${d.state}`)}</Badge>
+            <Badge variant="light" color={STATE_COLOUR[d.state]}>
+              {t(`webhooks.state.${d.state}`)}
+            </Badge>
             <Code>{d.eventType}</Code>
-            <Text size="sm" c="dimmed">{d.eventId}</Text>
+            <Text size="sm" c="dimmed">
+              {d.eventId}
+            </Text>
           </Group>
           <Table.ScrollContainer minWidth={560}>
             <Table striped>
@@ -46,7 +85,14 @@ function DeliveryDetail({ orgId, id, onClose }: { orgId: number; id: number; onC
                   <Table.Tr key={a.attempt}>
                     <Table.Td>{a.attempt}</Table.Td>
                     <Table.Td>{new Date(a.startedAt).toLocaleString(i18n.language)}</Table.Td>
-                    <Table.Td>{a.status ?? a.error ?? '—'}{a.responseBody ? <Text size="xs" c="dimmed" lineClamp={2}>{a.responseBody}</Text> : null}</Table.Td>
+                    <Table.Td>
+                      {a.status ?? a.error ?? '—'}
+                      {a.responseBody ? (
+                        <Text size="xs" c="dimmed" lineClamp={2}>
+                          {a.responseBody}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
                     <Table.Td ta="right">{a.latencyMs} ms</Table.Td>
                   </Table.Tr>
                 ))}
@@ -55,7 +101,9 @@ function DeliveryDetail({ orgId, id, onClose }: { orgId: number; id: number; onC
           </Table.ScrollContainer>
           {d.attemptLog.length === 0 && <Text c="dimmed">{t('webhooks.noAttempts')}</Text>}
           <Text size="sm">{t('webhooks.payload')}</Text>
-          <Code block mah={260} style={{ overflow: 'auto' }} tabIndex={0}>{JSON.stringify(d.payload, null, 2)}</Code>
+          <Code block mah={260} style={{ overflow: 'auto' }} tabIndex={0}>
+            {JSON.stringify(d.payload, null, 2)}
+          </Code>
         </Stack>
       )}
     </Modal>
@@ -68,7 +116,11 @@ export default function Webhooks({ membership }: { membership: Membership }) {
   const orgId = membership.organizationId;
   const allowed = membership.permissions.includes('webhooks.manage');
   const endpointKey = ['org', orgId, 'webhook'];
-  const endpoint = useQuery({ queryKey: endpointKey, queryFn: () => api<{ endpoint: WebhookEndpoint | null }>('GET', `/organizations/${orgId}/webhook`), enabled: allowed });
+  const endpoint = useQuery({
+    queryKey: endpointKey,
+    queryFn: () => api<{ endpoint: WebhookEndpoint | null }>('GET', `/organizations/${orgId}/webhook`),
+    enabled: allowed,
+  });
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookCategory[]>([...WEBHOOK_CATEGORIES]);
   const [enabled, setEnabled] = useState(true);
@@ -91,7 +143,11 @@ export default function Webhooks({ membership }: { membership: Membership }) {
   const deliveries = useQuery({
     queryKey: deliveriesKey,
     enabled: allowed && current !== null,
-    queryFn: () => api<Page<WebhookDelivery>>('GET', `/organizations/${orgId}/webhook/deliveries?page=${page}&size=${SIZE}${state === 'all' ? '' : `&state=${state}`}`),
+    queryFn: () =>
+      api<Page<WebhookDelivery>>(
+        'GET',
+        `/organizations/${orgId}/webhook/deliveries?page=${page}&size=${SIZE}${state === 'all' ? '' : `&state=${state}`}`,
+      ),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.content.some((d) => d.state === 'pending') ? 2_000 : 15_000),
   });
@@ -99,7 +155,12 @@ export default function Webhooks({ membership }: { membership: Membership }) {
   const failed = (error: Error) => setNotice({ ok: false, text: error.message });
 
   const save = useMutation({
-    mutationFn: () => api<{ endpoint: WebhookEndpoint; secret: string | null }>('PUT', `/organizations/${orgId}/webhook`, { url: url.trim(), events, enabled }),
+    mutationFn: () =>
+      api<{ endpoint: WebhookEndpoint; secret: string | null }>('PUT', `/organizations/${orgId}/webhook`, {
+        url: url.trim(),
+        events,
+        enabled,
+      }),
     onSuccess: (answer) => {
       queryClient.setQueryData(endpointKey, { endpoint: answer.endpoint });
       if (answer.secret) setSecret(answer.secret);
@@ -108,7 +169,8 @@ export default function Webhooks({ membership }: { membership: Membership }) {
     onError: failed,
   });
   const rotate = useMutation({
-    mutationFn: () => api<{ endpoint: WebhookEndpoint; secret: string }>('POST', `/organizations/${orgId}/webhook/secret`),
+    mutationFn: () =>
+      api<{ endpoint: WebhookEndpoint; secret: string }>('POST', `/organizations/${orgId}/webhook/secret`),
     onSuccess: (answer) => {
       queryClient.setQueryData(endpointKey, { endpoint: answer.endpoint });
       setSecret(answer.secret);
@@ -125,7 +187,8 @@ export default function Webhooks({ membership }: { membership: Membership }) {
     onError: failed,
   });
   const redeliver = useMutation({
-    mutationFn: (id: number) => api<WebhookDelivery>('POST', `/organizations/${orgId}/webhook/deliveries/${id}/redeliver`),
+    mutationFn: (id: number) =>
+      api<WebhookDelivery>('POST', `/organizations/${orgId}/webhook/deliveries/${id}/redeliver`),
     onSuccess: (d) => {
       setNotice({ ok: true, text: t('webhooks.redelivering', { id: d.id }) });
       void refreshLog();
@@ -141,13 +204,26 @@ export default function Webhooks({ membership }: { membership: Membership }) {
   return (
     <Stack>
       <Title order={2}>{t('webhooks.heading')}</Title>
-      <Text c="dimmed" maw={720}>{t('webhooks.intro')}</Text>
+      <Text c="dimmed" maw={720}>
+        {t('webhooks.intro')}
+      </Text>
       <Notice notice={notice} onClose={() => setNotice(null)} />
       {secret && (
-        <Alert color="blue" title={t('webhooks.secretTitle')} role="status" withCloseButton closeButtonLabel={t('webhooks.hideSecret')} onClose={() => setSecret(null)}>
-          <Text size="sm" mb="xs">{t('webhooks.secretOnce')}</Text>
+        <Alert
+          color="blue"
+          title={t('webhooks.secretTitle')}
+          role="status"
+          withCloseButton
+          closeButtonLabel={t('webhooks.hideSecret')}
+          onClose={() => setSecret(null)}
+        >
+          <Text size="sm" mb="xs">
+            {t('webhooks.secretOnce')}
+          </Text>
           <Group gap="xs" wrap="nowrap">
-            <Code data-testid="webhook-secret" style={{ overflowWrap: 'anywhere' }}>{secret}</Code>
+            <Code data-testid="webhook-secret" style={{ overflowWrap: 'anywhere' }}>
+              {secret}
+            </Code>
             <CopyValue value={secret} label={t('webhooks.secretTitle')} filled />
           </Group>
         </Alert>
@@ -156,30 +232,82 @@ export default function Webhooks({ membership }: { membership: Membership }) {
       {endpoint.data && (
         <FormCard title={t(current ? 'webhooks.endpoint' : 'webhooks.setUp')} onSubmit={() => save.mutate()}>
           <Stack gap="sm">
-            {!current && <Text size="sm" c="dimmed">{t('webhooks.none')}</Text>}
+            {!current && (
+              <Text size="sm" c="dimmed">
+                {t('webhooks.none')}
+              </Text>
+            )}
             {current && (
               <Group gap="xs">
-                <Badge variant="light" color={current.enabled ? 'green' : 'gray'}>{t(current.enabled ? 'webhooks.on' : 'webhooks.off')}</Badge>
-                {current.consecutiveFailures > 0 && <Badge variant="light" color="red">{t('webhooks.failing', { count: current.consecutiveFailures })}</Badge>}
-                {current.disabledReason && <Text size="sm" c="dimmed">{current.disabledReason}</Text>}
+                <Badge variant="light" color={current.enabled ? 'green' : 'gray'}>
+                  {t(current.enabled ? 'webhooks.on' : 'webhooks.off')}
+                </Badge>
+                {current.consecutiveFailures > 0 && (
+                  <Badge variant="light" color="red">
+                    {t('webhooks.failing', { count: current.consecutiveFailures })}
+                  </Badge>
+                )}
+                {current.disabledReason && (
+                  <Text size="sm" c="dimmed">
+                    {current.disabledReason}
+                  </Text>
+                )}
                 {current.secretRotation && current.previousSecretValidUntil && (
-                  <Text size="sm" c="dimmed">{t('webhooks.rotation', { until: new Date(current.previousSecretValidUntil).toLocaleString(i18n.language) })}</Text>
+                  <Text size="sm" c="dimmed">
+                    {t('webhooks.rotation', {
+                      until: new Date(current.previousSecretValidUntil).toLocaleString(i18n.language),
+                    })}
+                  </Text>
                 )}
               </Group>
             )}
-            <TextInput type="url" required label={t('webhooks.url')} placeholder="https://example.com/hooks/signpost" value={url} onChange={(e) => setUrl(e.currentTarget.value)} maxLength={2000} error={urlError} />
-            <Checkbox.Group label={t('webhooks.events')} value={events} onChange={(v) => setEvents(v as WebhookCategory[])} error={errors.events}>
+            <TextInput
+              type="url"
+              required
+              label={t('webhooks.url')}
+              placeholder="https://example.com/hooks/signpost"
+              value={url}
+              onChange={(e) => setUrl(e.currentTarget.value)}
+              maxLength={2000}
+              error={urlError}
+            />
+            <Checkbox.Group
+              label={t('webhooks.events')}
+              value={events}
+              onChange={(v) => setEvents(v as WebhookCategory[])}
+              error={errors.events}
+            >
               <Group mt={4}>
-                {WEBHOOK_CATEGORIES.map((c) => <Checkbox key={c} value={c} label={t(`webhooks.category.${c}`)} />)}
+                {WEBHOOK_CATEGORIES.map((c) => (
+                  <Checkbox key={c} value={c} label={t(`webhooks.category.${c}`)} />
+                ))}
               </Group>
             </Checkbox.Group>
-            <Switch label={t('webhooks.enabled')} checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+            <Switch
+              label={t('webhooks.enabled')}
+              checked={enabled}
+              onChange={(e) => setEnabled(e.currentTarget.checked)}
+            />
             <Group>
-              <Button type="submit" loading={save.isPending} disabled={events.length === 0}>{t('webhooks.save')}</Button>
+              <Button type="submit" loading={save.isPending} disabled={events.length === 0}>
+                {t('webhooks.save')}
+              </Button>
               {current && (
                 <>
-                  <Button variant="default" onClick={() => test.mutate()} loading={test.isPending} disabled={!current.enabled}>{t('webhooks.test')}</Button>
-                  <Button variant="subtle" color="red" onClick={() => window.confirm(t('webhooks.rotateConfirm')) && rotate.mutate()} loading={rotate.isPending}>
+                  <Button
+                    variant="default"
+                    onClick={() => test.mutate()}
+                    loading={test.isPending}
+                    disabled={!current.enabled}
+                  >
+                    {t('webhooks.test')}
+                  </Button>
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    onClick={() => window.confirm(t('webhooks.rotateConfirm')) && rotate.mutate()}
+                    loading={rotate.isPending}
+                  >
                     {t('webhooks.rotate')}
                   </Button>
                 </>
@@ -192,7 +320,9 @@ export default function Webhooks({ membership }: { membership: Membership }) {
       {current && (
         <Stack gap="sm">
           <Group justify="space-between" align="flex-end">
-            <Title order={3} size="h4">{t('webhooks.log')}</Title>
+            <Title order={3} size="h4">
+              {t('webhooks.log')}
+            </Title>
             <SegmentedControl
               aria-label={t('webhooks.stateFilter')}
               value={state}
@@ -200,7 +330,10 @@ export default function Webhooks({ membership }: { membership: Membership }) {
                 setState(v as StateFilter);
                 setPage(0);
               }}
-              data={(['all', 'pending', 'succeeded', 'failed'] as const).map((s) => ({ value: s, label: t(`webhooks.state.${s}`) }))}
+              data={(['all', 'pending', 'succeeded', 'failed'] as const).map((s) => ({
+                value: s,
+                label: t(`webhooks.state.${s}`),
+              }))}
             />
           </Group>
           <QueryStatus query={deliveries} />
@@ -223,14 +356,27 @@ export default function Webhooks({ membership }: { membership: Membership }) {
                   {data.content.map((d) => (
                     <Table.Tr key={d.id}>
                       <Table.Td>{new Date(d.createdAt).toLocaleString(i18n.language)}</Table.Td>
-                      <Table.Td><Code>{d.eventType}</Code></Table.Td>
-                      <Table.Td><Badge variant="light" color={STATE_COLOUR[d.state]}>{t(`webhooks.state.${d.state}`)}</Badge></Table.Td>
+                      <Table.Td>
+                        <Code>{d.eventType}</Code>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color={STATE_COLOUR[d.state]}>
+                          {t(`webhooks.state.${d.state}`)}
+                        </Badge>
+                      </Table.Td>
                       <Table.Td ta="right">{d.attempts}</Table.Td>
                       <Table.Td>{d.lastStatus ?? d.lastError ?? '—'}</Table.Td>
                       <Table.Td ta="right">{d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}</Table.Td>
                       <Table.Td>
                         <Group gap={4} wrap="nowrap">
-                          <Button size="xs" variant="subtle" onClick={() => setOpened(d.id)} aria-label={`${t('webhooks.details')}: #${d.id}`}>{t('webhooks.details')}</Button>
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            onClick={() => setOpened(d.id)}
+                            aria-label={`${t('webhooks.details')}: #${d.id}`}
+                          >
+                            {t('webhooks.details')}
+                          </Button>
                           <Button
                             size="xs"
                             variant="subtle"
@@ -248,7 +394,14 @@ export default function Webhooks({ membership }: { membership: Membership }) {
               </Table>
             </Table.ScrollContainer>
           )}
-          {data && data.totalPages > 1 && <Pagination total={data.totalPages} value={page + 1} onChange={(p) => setPage(p - 1)} aria-label={t('links.pages')} />}
+          {data && data.totalPages > 1 && (
+            <Pagination
+              total={data.totalPages}
+              value={page + 1}
+              onChange={(p) => setPage(p - 1)}
+              aria-label={t('links.pages')}
+            />
+          )}
         </Stack>
       )}
       {opened !== null && <DeliveryDetail orgId={orgId} id={opened} onClose={() => setOpened(null)} />}

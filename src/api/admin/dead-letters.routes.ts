@@ -16,21 +16,31 @@ const deadLetterSchema = z
   })
   .meta({ id: 'DeadLetter' });
 
-export const adminDeadLetterRoutes: FastifyPluginAsyncZod<Pick<AppDeps, 'deadLetters'>> = async (app, { deadLetters }) => {
-  app.get('/dead-letters', {
-    schema: {
-      tags: ['operator'], security: [{ adminToken: [] }], summary: 'Recent dead letters of the event pipeline, newest first',
-      description: 'listed is false when the bus keeps no dead-letter store it can list (an in-process bus without a data directory).',
-      querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
-      response: {
-        200: z.object({ listed: z.boolean(), content: z.array(deadLetterSchema) }),
-        400: errorBodySchema,
-        401: errorBodySchema,
+export const adminDeadLetterRoutes: FastifyPluginAsyncZod<Pick<AppDeps, 'deadLetters'>> = async (
+  app,
+  { deadLetters },
+) => {
+  app.get(
+    '/dead-letters',
+    {
+      schema: {
+        tags: ['operator'],
+        security: [{ adminToken: [] }],
+        summary: 'Recent dead letters of the event pipeline, newest first',
+        description:
+          'listed is false when the bus keeps no dead-letter store it can list (an in-process bus without a data directory).',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
+        response: {
+          200: z.object({ listed: z.boolean(), content: z.array(deadLetterSchema) }),
+          400: errorBodySchema,
+          401: errorBodySchema,
+        },
       },
     },
-  }, async (request) => {
-    const letters = await deadLetters.recent(request.query.limit);
-    if (!letters) return { listed: false, content: [] };
-    return { listed: true, content: letters.map((l) => ({ ...l, at: l.at.toISOString() })) };
-  });
+    async (request) => {
+      const letters = await deadLetters.recent(request.query.limit);
+      if (!letters) return { listed: false, content: [] };
+      return { listed: true, content: letters.map((l) => ({ ...l, at: l.at.toISOString() })) };
+    },
+  );
 };

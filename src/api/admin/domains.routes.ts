@@ -7,78 +7,133 @@ import { z } from 'zod';
 import type { CustomDomain, DomainsService } from '../../core/domains/domains.service.js';
 import type { Config } from '../../shared/config.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { customDomainListQuery, customDomainSchema, domainNameSchema, domainStatusSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
+import {
+  customDomainListQuery,
+  customDomainSchema,
+  domainNameSchema,
+  domainStatusSchema,
+  toCustomDomainJson,
+} from '../schemas/custom-domain.js';
 import { httpsUrlSchema } from '../schemas/link.js';
 import { pagedResponse, queryBoolean, toPaged } from '../schemas/paging.js';
 
 /** The record as the operator sees it: the customer's, plus whose it is. */
-const operatorDomainSchema = customDomainSchema.extend({ organizationId: z.number().int() }).meta({ id: 'OperatorCustomDomain' });
+const operatorDomainSchema = customDomainSchema
+  .extend({ organizationId: z.number().int() })
+  .meta({ id: 'OperatorCustomDomain' });
 const toOperatorJson = (d: CustomDomain) => ({ ...toCustomDomainJson(d), organizationId: d.organizationId });
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const security = [{ adminToken: [] }];
 const tags = ['operator'];
 
-export const adminDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService; config: Pick<Config, 'production' | 'linkAllowPrivateTargets'> }> = async (app, { domains, config }) => {
+export const adminDomainRoutes: FastifyPluginAsyncZod<{
+  domains: DomainsService;
+  config: Pick<Config, 'production' | 'linkAllowPrivateTargets'>;
+}> = async (app, { domains, config }) => {
   const { production, linkAllowPrivateTargets } = config;
-  app.post('/organizations/:orgId/custom-domains', {
-    schema: {
-      tags, security, summary: 'Register a custom domain (status PENDING)',
-      params: z.object({ orgId: idSchema }),
-      body: z.object({ domainName: domainNameSchema }),
-      response: { 201: customDomainSchema, ...errors },
+  app.post(
+    '/organizations/:orgId/custom-domains',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Register a custom domain (status PENDING)',
+        params: z.object({ orgId: idSchema }),
+        body: z.object({ domainName: domainNameSchema }),
+        response: { 201: customDomainSchema, ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const created = await domains.register(request.params.orgId, request.body.domainName);
-    return reply.code(201).send(toCustomDomainJson(created));
-  });
-
-  app.get('/custom-domains', {
-    schema: {
-      tags, security, summary: 'List custom domains of every organization, newest first unless sorted otherwise',
-      querystring: customDomainListQuery.extend({
-        organizationId: idSchema.optional().describe('only this organization\'s'),
-        deletionRequested: queryBoolean.optional().describe('true: only those whose owners asked for deletion'),
-      }),
-      response: { 200: pagedResponse(operatorDomainSchema, 'OperatorCustomDomainPage'), ...errors },
+    async (request, reply) => {
+      const created = await domains.register(request.params.orgId, request.body.domainName);
+      return reply.code(201).send(toCustomDomainJson(created));
     },
-  }, async (request) => {
-    const { items, total } = await domains.listAll(request.query);
-    return toPaged(items.map(toOperatorJson), total, request.query);
-  });
+  );
 
-  app.get('/custom-domains/:id', {
-    schema: { tags, security, summary: 'Read any organization\'s custom domain', params: z.object({ id: idSchema }), response: { 200: operatorDomainSchema, ...errors } },
-  }, async (request) => toOperatorJson(await domains.getAny(request.params.id)));
-
-  app.delete('/custom-domains/:id', {
-    schema: {
-      tags, security, summary: 'Delete a custom domain (completing its owner\'s deletion request); 409 DOMAIN_IN_USE while links live on it',
-      params: z.object({ id: idSchema }), response: { 204: z.null().describe('deleted'), ...errors },
+  app.get(
+    '/custom-domains',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List custom domains of every organization, newest first unless sorted otherwise',
+        querystring: customDomainListQuery.extend({
+          organizationId: idSchema.optional().describe("only this organization's"),
+          deletionRequested: queryBoolean.optional().describe('true: only those whose owners asked for deletion'),
+        }),
+        response: { 200: pagedResponse(operatorDomainSchema, 'OperatorCustomDomainPage'), ...errors },
+      },
     },
-  }, async (request, reply) => {
-    await domains.delete(request.params.id);
-    return reply.code(204).send(null);
-  });
-
-  app.put('/custom-domains/:id/status', {
-    schema: {
-      tags, security, summary: "Override a custom domain's verification status",
-      params: z.object({ id: idSchema }),
-      body: z.object({ status: domainStatusSchema }),
-      response: { 200: customDomainSchema, ...errors },
+    async (request) => {
+      const { items, total } = await domains.listAll(request.query);
+      return toPaged(items.map(toOperatorJson), total, request.query);
     },
-  }, async (request) => toCustomDomainJson(await domains.setStatus(request.params.id, request.body.status)));
+  );
 
-  app.put('/custom-domains/:id/fallback-url', {
-    schema: {
-      tags, security, summary: "Where the custom domain's bare root sends visitors (null: the 404 page)",
-      params: z.object({ id: idSchema }),
-      body: z.object({ fallbackUrl: httpsUrlSchema({ production, allowPrivate: linkAllowPrivateTargets }).nullable() }),
-      response: { 200: customDomainSchema.extend({ fallbackUrl: z.string().nullable() }), ...errors },
+  app.get(
+    '/custom-domains/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Read any organization's custom domain",
+        params: z.object({ id: idSchema }),
+        response: { 200: operatorDomainSchema, ...errors },
+      },
     },
-  }, async (request) => {
-    const updated = await domains.setFallbackUrl(request.params.id, request.body.fallbackUrl);
-    return { ...toCustomDomainJson(updated), fallbackUrl: updated.fallbackUrl };
-  });
+    async (request) => toOperatorJson(await domains.getAny(request.params.id)),
+  );
+
+  app.delete(
+    '/custom-domains/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Delete a custom domain (completing its owner's deletion request); 409 DOMAIN_IN_USE while links live on it",
+        params: z.object({ id: idSchema }),
+        response: { 204: z.null().describe('deleted'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await domains.delete(request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/custom-domains/:id/status',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Override a custom domain's verification status",
+        params: z.object({ id: idSchema }),
+        body: z.object({ status: domainStatusSchema }),
+        response: { 200: customDomainSchema, ...errors },
+      },
+    },
+    async (request) => toCustomDomainJson(await domains.setStatus(request.params.id, request.body.status)),
+  );
+
+  app.put(
+    '/custom-domains/:id/fallback-url',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Where the custom domain's bare root sends visitors (null: the 404 page)",
+        params: z.object({ id: idSchema }),
+        body: z.object({
+          fallbackUrl: httpsUrlSchema({ production, allowPrivate: linkAllowPrivateTargets }).nullable(),
+        }),
+        response: { 200: customDomainSchema.extend({ fallbackUrl: z.string().nullable() }), ...errors },
+      },
+    },
+    async (request) => {
+      const updated = await domains.setFallbackUrl(request.params.id, request.body.fallbackUrl);
+      return { ...toCustomDomainJson(updated), fallbackUrl: updated.fallbackUrl };
+    },
+  );
 };

@@ -16,7 +16,10 @@ import { adminWebhookDeliveryRoutes } from './webhook-deliveries.routes.js';
 import { adminNoticeRoutes } from './notices.routes.js';
 import { adminSqlRoutes } from './sql.routes.js';
 
-export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string }> = async (app, { deps, adminToken }) => {
+export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string }> = async (
+  app,
+  { deps, adminToken },
+) => {
   // A presented but wrong token counts against the caller's address (auth-failures.ts).
   const failures = deps.authFailures.adminToken;
   app.addHook('onRequest', async (request) => {

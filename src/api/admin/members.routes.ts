@@ -15,40 +15,73 @@ const security = [{ adminToken: [] }];
 export const adminMemberRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices }> = async (app, { accounts }) => {
   const operator = (ip: string) => ({ actor: { type: 'operator' as const, ip }, role: null });
 
-  app.post('/organizations/:orgId/members', {
-    schema: {
-      tags, security, summary: 'Add a console member (201), or change the role of an existing one (200)',
-      params: orgParams,
-      body: z.object({ email: z.string().trim().min(3).max(254), role: z.enum(ROLES), name: z.string().trim().min(1).max(200).optional() }),
-      response: { 201: memberSchema, 200: memberSchema, ...errors },
+  app.post(
+    '/organizations/:orgId/members',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Add a console member (201), or change the role of an existing one (200)',
+        params: orgParams,
+        body: z.object({
+          email: z.string().trim().min(3).max(254),
+          role: z.enum(ROLES),
+          name: z.string().trim().min(1).max(200).optional(),
+        }),
+        response: { 201: memberSchema, 200: memberSchema, ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const { member, created } = await accounts.members.add(request.params.orgId, request.body, operator(request.ip));
-    return reply.code(created ? 201 : 200).send(toMemberJson(member));
-  });
-
-  app.get('/organizations/:orgId/members', {
-    schema: { tags, security, summary: "List an organization's console members", params: orgParams, response: { 200: z.array(memberSchema), ...errors } },
-  }, async (request) => (await accounts.members.list(request.params.orgId, operator(request.ip))).map(toMemberJson));
-
-  app.delete('/organizations/:orgId/members/:userId', {
-    schema: {
-      tags, security, summary: 'Remove a member (not the last owner)',
-      params: orgParams.extend({ userId: idSchema }), response: { 204: z.null().describe('removed'), ...errors },
+    async (request, reply) => {
+      const { member, created } = await accounts.members.add(request.params.orgId, request.body, operator(request.ip));
+      return reply.code(created ? 201 : 200).send(toMemberJson(member));
     },
-  }, async (request, reply) => {
-    await accounts.members.remove(request.params.orgId, request.params.userId, operator(request.ip));
-    return reply.code(204).send(null);
-  });
+  );
 
-  app.post('/login-links', {
-    schema: {
-      tags, security, summary: 'A one-time console sign-in link for an existing account, valid 15 minutes',
-      body: z.object({ email: z.string().trim().min(3).max(254) }),
-      response: { 201: z.object({ url: z.string(), expiresAt: z.string() }), ...errors },
+  app.get(
+    '/organizations/:orgId/members',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "List an organization's console members",
+        params: orgParams,
+        response: { 200: z.array(memberSchema), ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const link = await accounts.signIn.operatorLink(request.body.email, { type: 'operator', ip: request.ip });
-    return reply.code(201).send({ url: link.url, expiresAt: link.expiresAt.toISOString() });
-  });
+    async (request) => (await accounts.members.list(request.params.orgId, operator(request.ip))).map(toMemberJson),
+  );
+
+  app.delete(
+    '/organizations/:orgId/members/:userId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Remove a member (not the last owner)',
+        params: orgParams.extend({ userId: idSchema }),
+        response: { 204: z.null().describe('removed'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await accounts.members.remove(request.params.orgId, request.params.userId, operator(request.ip));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/login-links',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A one-time console sign-in link for an existing account, valid 15 minutes',
+        body: z.object({ email: z.string().trim().min(3).max(254) }),
+        response: { 201: z.object({ url: z.string(), expiresAt: z.string() }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const link = await accounts.signIn.operatorLink(request.body.email, { type: 'operator', ip: request.ip });
+      return reply.code(201).send({ url: link.url, expiresAt: link.expiresAt.toISOString() });
+    },
+  );
 };

@@ -10,14 +10,31 @@ const noticeSchema = z
   .meta({ id: 'OrganizationNotice' });
 
 export const adminNoticeRoutes: FastifyPluginAsyncZod<{ notices: NoticesService }> = async (app, { notices }) => {
-  app.get('/organizations/:orgId/notices', {
-    schema: {
-      tags: ['operator'], security: [{ adminToken: [] }], summary: "The organization's notices, newest first (at most 100)",
-      params: z.object({ orgId: idSchema }),
-      response: { 200: z.object({ content: z.array(noticeSchema) }).meta({ id: 'OrganizationNotices' }), 401: errorBodySchema, 404: errorBodySchema },
+  app.get(
+    '/organizations/:orgId/notices',
+    {
+      schema: {
+        tags: ['operator'],
+        security: [{ adminToken: [] }],
+        summary: "The organization's notices, newest first (at most 100)",
+        params: z.object({ orgId: idSchema }),
+        response: {
+          200: z.object({ content: z.array(noticeSchema) }).meta({ id: 'OrganizationNotices' }),
+          401: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
     },
-  }, async (request) => {
-    const list = await notices.list(request.params.orgId);
-    return { content: list.map((n) => ({ id: n.id, code: n.code, message: n.message, createdAt: n.createdAt.toISOString() })) };
-  });
+    async (request) => {
+      const list = await notices.list(request.params.orgId);
+      return {
+        content: list.map((n) => ({
+          id: n.id,
+          code: n.code,
+          message: n.message,
+          createdAt: n.createdAt.toISOString(),
+        })),
+      };
+    },
+  );
 };

@@ -22,126 +22,220 @@ const apiKeyEntrySchema = z
     createdAt: z.string(),
   })
   .meta({ id: 'ApiKeyEntry' });
-const toApiKeyJson = (k: { id: number; name: string | null; prefix: string; createdAt: Date }) => ({ id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt.toISOString() });
+const toApiKeyJson = (k: { id: number; name: string | null; prefix: string; createdAt: Date }) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  createdAt: k.createdAt.toISOString(),
+});
 
-export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: OrganizationsService }> = async (app, { organizations }) => {
-
-  app.post('/organizations', {
-    schema: {
-      tags, security, summary: 'Create an organization and its first Service API key',
-      body: z.object({ name: z.string().trim().min(1).max(200), plan: planSchema.default('FREE'), timeZone: timeZoneSchema.optional().describe('default Asia/Seoul') }),
-      response: { 201: organizationSchema.extend({ apiKey: z.string().describe('shown this once') }), ...errors },
+export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: OrganizationsService }> = async (
+  app,
+  { organizations },
+) => {
+  app.post(
+    '/organizations',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create an organization and its first Service API key',
+        body: z.object({
+          name: z.string().trim().min(1).max(200),
+          plan: planSchema.default('FREE'),
+          timeZone: timeZoneSchema.optional().describe('default Asia/Seoul'),
+        }),
+        response: { 201: organizationSchema.extend({ apiKey: z.string().describe('shown this once') }), ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const { organization, apiKey } = await organizations.create(request.body);
-    return reply.code(201).send({ ...toOrganizationJson(organization), apiKey: apiKey.apiKey });
-  });
-
-  app.get('/organizations', {
-    schema: {
-      tags, security, summary: 'List organizations, newest first',
-      querystring: z.object({
-        ...pageQuery,
-        search: z.string().trim().max(100).optional().describe('part of the name'),
-        plan: planSchema.optional(),
-      }),
-      response: { 200: pagedResponse(organizationSchema, 'OrganizationPage'), ...errors },
+    async (request, reply) => {
+      const { organization, apiKey } = await organizations.create(request.body);
+      return reply.code(201).send({ ...toOrganizationJson(organization), apiKey: apiKey.apiKey });
     },
-  }, async (request) => {
-    const { page, size, ...filter } = request.query;
-    const { items, total } = await organizations.list(filter, { page, size });
-    return toPaged(items.map(toOrganizationJson), total, { page, size });
-  });
+  );
 
-  app.get('/organizations/:orgId/api-keys', {
-    schema: {
-      tags, security, summary: "List an organization's live Service API keys (never the keys themselves)",
-      params: orgParams, querystring: z.object(pageQuery), response: { 200: pagedResponse(apiKeyEntrySchema, 'ApiKeyEntryPage'), ...errors },
+  app.get(
+    '/organizations',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List organizations, newest first',
+        querystring: z.object({
+          ...pageQuery,
+          search: z.string().trim().max(100).optional().describe('part of the name'),
+          plan: planSchema.optional(),
+        }),
+        response: { 200: pagedResponse(organizationSchema, 'OrganizationPage'), ...errors },
+      },
     },
-  }, async (request) => {
-    const { items, total } = await organizations.apiKeys(request.params.orgId, request.query);
-    return toPaged(items.map(toApiKeyJson), total, request.query);
-  });
-
-  app.get('/organizations/:orgId/api-keys/:keyId', {
-    schema: {
-      tags, security, summary: 'Read a live Service API key (never the key itself)',
-      params: orgParams.extend({ keyId: idSchema }), response: { 200: apiKeyEntrySchema, ...errors },
+    async (request) => {
+      const { page, size, ...filter } = request.query;
+      const { items, total } = await organizations.list(filter, { page, size });
+      return toPaged(items.map(toOrganizationJson), total, { page, size });
     },
-  }, async (request) => toApiKeyJson(await organizations.apiKey(request.params.orgId, request.params.keyId)));
+  );
 
-  app.get('/organizations/:orgId', {
-    schema: { tags, security, summary: 'Read an organization', params: orgParams, response: { 200: organizationSchema, ...errors } },
-  }, async (request) => toOrganizationJson(await organizations.get(request.params.orgId)));
-
-  app.post('/organizations/:orgId/api-keys', {
-    schema: {
-      tags, security, summary: 'Issue another Service API key', params: orgParams,
-      response: { 201: z.object({ id: z.number().int(), apiKey: z.string() }), ...errors },
+  app.get(
+    '/organizations/:orgId/api-keys',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "List an organization's live Service API keys (never the keys themselves)",
+        params: orgParams,
+        querystring: z.object(pageQuery),
+        response: { 200: pagedResponse(apiKeyEntrySchema, 'ApiKeyEntryPage'), ...errors },
+      },
     },
-  }, async (request, reply) => {
-    return reply.code(201).send(await organizations.issueApiKey(request.params.orgId));
-  });
-
-  app.delete('/organizations/:orgId/api-keys/:keyId', {
-    schema: {
-      tags, security, summary: 'Delete a Service API key; it fails at once',
-      params: orgParams.extend({ keyId: idSchema }),
-      response: { 204: z.null().describe('deleted'), ...errors },
+    async (request) => {
+      const { items, total } = await organizations.apiKeys(request.params.orgId, request.query);
+      return toPaged(items.map(toApiKeyJson), total, request.query);
     },
-  }, async (request, reply) => {
-    await organizations.revokeApiKey(request.params.orgId, request.params.keyId);
-    return reply.code(204).send(null);
-  });
+  );
 
-  app.put('/organizations/:orgId/plan', {
-    schema: {
-      tags, security, summary: 'Change plan and, optionally, the monthly quota (null: the plan default)',
-      params: orgParams,
-      body: z.object({ plan: planSchema, monthlyQuota: z.number().int().min(0).max(1e12).nullable().optional() }),
-      response: { 200: organizationSchema, ...errors },
+  app.get(
+    '/organizations/:orgId/api-keys/:keyId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read a live Service API key (never the key itself)',
+        params: orgParams.extend({ keyId: idSchema }),
+        response: { 200: apiKeyEntrySchema, ...errors },
+      },
     },
-  }, async (request) => {
-    return toOrganizationJson(await organizations.setPlan(request.params.orgId, request.body.plan, request.body.monthlyQuota));
-  });
+    async (request) => toApiKeyJson(await organizations.apiKey(request.params.orgId, request.params.keyId)),
+  );
 
-  app.put('/organizations/:orgId/add-ons', {
-    schema: {
-      tags, security, summary: 'Grant or withdraw add-ons (ENTERPRISE includes both)',
-      params: orgParams,
-      body: z.object({ userJourney: z.boolean().optional(), revenueAnalytics: z.boolean().optional() }),
-      response: { 200: organizationSchema, ...errors },
+  app.get(
+    '/organizations/:orgId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read an organization',
+        params: orgParams,
+        response: { 200: organizationSchema, ...errors },
+      },
     },
-  }, async (request) => {
-    return toOrganizationJson(await organizations.setAddOns(request.params.orgId, request.body));
-  });
+    async (request) => toOrganizationJson(await organizations.get(request.params.orgId)),
+  );
 
-  app.put('/organizations/:orgId/language', {
-    schema: {
-      tags, security, summary: "Set the language of the organization's visitor pages when the browser asks for none we speak",
-      params: orgParams,
-      body: z.object({ defaultLanguage: z.enum(PAGE_LANGUAGES) }),
-      response: { 200: organizationSchema, ...errors },
+  app.post(
+    '/organizations/:orgId/api-keys',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Issue another Service API key',
+        params: orgParams,
+        response: { 201: z.object({ id: z.number().int(), apiKey: z.string() }), ...errors },
+      },
     },
-  }, async (request) => toOrganizationJson(await organizations.setDefaultLanguage(request.params.orgId, request.body.defaultLanguage)));
+    async (request, reply) => {
+      return reply.code(201).send(await organizations.issueApiKey(request.params.orgId));
+    },
+  );
 
-  app.put('/organizations/:orgId/time-zone', {
-    schema: {
-      tags, security, summary: "Set the organization's time zone (where a link expiry given as a bare date ends)",
-      params: orgParams,
-      body: z.object({ timeZone: timeZoneSchema }),
-      response: { 200: organizationSchema, ...errors },
+  app.delete(
+    '/organizations/:orgId/api-keys/:keyId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a Service API key; it fails at once',
+        params: orgParams.extend({ keyId: idSchema }),
+        response: { 204: z.null().describe('deleted'), ...errors },
+      },
     },
-  }, async (request) => toOrganizationJson(await organizations.setTimeZone(request.params.orgId, request.body.timeZone)));
+    async (request, reply) => {
+      await organizations.revokeApiKey(request.params.orgId, request.params.keyId);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.put('/organizations/:orgId/ip-allowlist', {
-    schema: {
-      tags, security, summary: 'Replace the Service API IP allow-list; an empty list allows all',
-      params: orgParams,
-      body: ipAllowlistBody,
-      response: { 200: z.object({ ips: z.array(z.string()) }), ...errors },
+  app.put(
+    '/organizations/:orgId/plan',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Change plan and, optionally, the monthly quota (null: the plan default)',
+        params: orgParams,
+        body: z.object({ plan: planSchema, monthlyQuota: z.number().int().min(0).max(1e12).nullable().optional() }),
+        response: { 200: organizationSchema, ...errors },
+      },
     },
-  }, async (request) => {
-    return { ips: await organizations.setIpAllowlist(request.params.orgId, request.body.ips) };
-  });
+    async (request) => {
+      return toOrganizationJson(
+        await organizations.setPlan(request.params.orgId, request.body.plan, request.body.monthlyQuota),
+      );
+    },
+  );
+
+  app.put(
+    '/organizations/:orgId/add-ons',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Grant or withdraw add-ons (ENTERPRISE includes both)',
+        params: orgParams,
+        body: z.object({ userJourney: z.boolean().optional(), revenueAnalytics: z.boolean().optional() }),
+        response: { 200: organizationSchema, ...errors },
+      },
+    },
+    async (request) => {
+      return toOrganizationJson(await organizations.setAddOns(request.params.orgId, request.body));
+    },
+  );
+
+  app.put(
+    '/organizations/:orgId/language',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Set the language of the organization's visitor pages when the browser asks for none we speak",
+        params: orgParams,
+        body: z.object({ defaultLanguage: z.enum(PAGE_LANGUAGES) }),
+        response: { 200: organizationSchema, ...errors },
+      },
+    },
+    async (request) =>
+      toOrganizationJson(await organizations.setDefaultLanguage(request.params.orgId, request.body.defaultLanguage)),
+  );
+
+  app.put(
+    '/organizations/:orgId/time-zone',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Set the organization's time zone (where a link expiry given as a bare date ends)",
+        params: orgParams,
+        body: z.object({ timeZone: timeZoneSchema }),
+        response: { 200: organizationSchema, ...errors },
+      },
+    },
+    async (request) => toOrganizationJson(await organizations.setTimeZone(request.params.orgId, request.body.timeZone)),
+  );
+
+  app.put(
+    '/organizations/:orgId/ip-allowlist',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Replace the Service API IP allow-list; an empty list allows all',
+        params: orgParams,
+        body: ipAllowlistBody,
+        response: { 200: z.object({ ips: z.array(z.string()) }), ...errors },
+      },
+    },
+    async (request) => {
+      return { ips: await organizations.setIpAllowlist(request.params.orgId, request.body.ips) };
+    },
+  );
 };

@@ -17,30 +17,55 @@ const originSchema = z
 /** Allowed origins, comma-separated as partners register them; an array is accepted too. */
 const originsSchema = z.union([
   z.array(originSchema).max(50),
-  z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)).pipe(z.array(originSchema).max(50)),
+  z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(originSchema).max(50)),
 ]);
 
 const partnerBody = z.object({
   serviceName: z.string().trim().min(1).max(100),
   allowedOrigins: originsSchema,
-  loginUrl: z.string().url().max(2000).refine((u) => u.startsWith('https://'), 'must start with https://'),
+  loginUrl: z
+    .string()
+    .url()
+    .max(2000)
+    .refine((u) => u.startsWith('https://'), 'must start with https://'),
   contactEmail: z.string().trim().email().max(254),
-  organizationId: z.number().int().positive().nullable().optional().describe("the organization the partner's users join; without one each new user gets an organization of their own (FREE plan, owner)"),
-  defaultRole: z.enum(PARTNER_ROLES).optional().describe('role of the users the partner brings into its organization (default developer)'),
+  organizationId: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .optional()
+    .describe(
+      "the organization the partner's users join; without one each new user gets an organization of their own (FREE plan, owner)",
+    ),
+  defaultRole: z
+    .enum(PARTNER_ROLES)
+    .optional()
+    .describe('role of the users the partner brings into its organization (default developer)'),
 });
 
-const partnerSchema = z.object({
-  clientId: z.string(),
-  serviceName: z.string(),
-  allowedOrigins: z.array(z.string()),
-  loginUrl: z.string(),
-  contactEmail: z.string(),
-  organizationId: z.number().int().nullable(),
-  defaultRole: z.enum(PARTNER_ROLES),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  secretRotatedAt: z.string().nullable(),
-}).meta({ id: 'Partner' });
+const partnerSchema = z
+  .object({
+    clientId: z.string(),
+    serviceName: z.string(),
+    allowedOrigins: z.array(z.string()),
+    loginUrl: z.string(),
+    contactEmail: z.string(),
+    organizationId: z.number().int().nullable(),
+    defaultRole: z.enum(PARTNER_ROLES),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    secretRotatedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Partner' });
 
 const credentialsSchema = z.object({ clientId: z.string(), sharedSecret: z.string().describe('shown this once') });
 const params = z.object({ clientId: z.string().min(1).max(100) });
@@ -57,39 +82,97 @@ const toJson = (p: PartnerView) => ({
 });
 
 export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersService }> = async (app, { partners }) => {
-  app.post('/partners', {
-    schema: { tags, security, summary: 'Register a single sign-on partner', body: partnerBody, response: { 201: credentialsSchema, ...errors } },
-  }, async (request, reply) => reply.code(201).send(await partners.register(request.body, { ...OPERATOR, ip: request.ip })));
-
-  app.get('/partners', {
-    schema: {
-      tags, security, summary: 'List single sign-on partners, oldest first (never their secrets)',
-      querystring: z.object(pageQuery), response: { 200: pagedResponse(partnerSchema, 'PartnerPage'), ...errors },
+  app.post(
+    '/partners',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Register a single sign-on partner',
+        body: partnerBody,
+        response: { 201: credentialsSchema, ...errors },
+      },
     },
-  }, async (request) => {
-    const { items, total } = await partners.list(request.query);
-    return toPaged(items.map(toJson), total, request.query);
-  });
+    async (request, reply) =>
+      reply.code(201).send(await partners.register(request.body, { ...OPERATOR, ip: request.ip })),
+  );
 
-  app.get('/partners/:clientId', {
-    schema: { tags, security, summary: 'Read a single sign-on partner', params, response: { 200: partnerSchema, ...errors } },
-  }, async (request) => toJson(await partners.get(request.params.clientId)));
-
-  app.put('/partners/:clientId', {
-    schema: { tags, security, summary: "Replace a partner's settings (not its secret)", params, body: partnerBody, response: { 200: partnerSchema, ...errors } },
-  }, async (request) => toJson(await partners.update(request.params.clientId, request.body, { ...OPERATOR, ip: request.ip })));
-
-  app.delete('/partners/:clientId', {
-    schema: { tags, security, summary: 'Delete a partner; its users keep their accounts', params, response: { 204: z.null().describe('deleted'), ...errors } },
-  }, async (request, reply) => {
-    await partners.delete(request.params.clientId, { ...OPERATOR, ip: request.ip });
-    return reply.code(204).send(null);
-  });
-
-  app.post('/partners/:clientId/secret', {
-    schema: {
-      tags, security, summary: "Issue a new shared secret (shown this once); users already linked keep working",
-      params, response: { 201: credentialsSchema, ...errors },
+  app.get(
+    '/partners',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List single sign-on partners, oldest first (never their secrets)',
+        querystring: z.object(pageQuery),
+        response: { 200: pagedResponse(partnerSchema, 'PartnerPage'), ...errors },
+      },
     },
-  }, async (request, reply) => reply.code(201).send(await partners.rotateSecret(request.params.clientId, { ...OPERATOR, ip: request.ip })));
+    async (request) => {
+      const { items, total } = await partners.list(request.query);
+      return toPaged(items.map(toJson), total, request.query);
+    },
+  );
+
+  app.get(
+    '/partners/:clientId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read a single sign-on partner',
+        params,
+        response: { 200: partnerSchema, ...errors },
+      },
+    },
+    async (request) => toJson(await partners.get(request.params.clientId)),
+  );
+
+  app.put(
+    '/partners/:clientId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Replace a partner's settings (not its secret)",
+        params,
+        body: partnerBody,
+        response: { 200: partnerSchema, ...errors },
+      },
+    },
+    async (request) =>
+      toJson(await partners.update(request.params.clientId, request.body, { ...OPERATOR, ip: request.ip })),
+  );
+
+  app.delete(
+    '/partners/:clientId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a partner; its users keep their accounts',
+        params,
+        response: { 204: z.null().describe('deleted'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await partners.delete(request.params.clientId, { ...OPERATOR, ip: request.ip });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/partners/:clientId/secret',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Issue a new shared secret (shown this once); users already linked keep working',
+        params,
+        response: { 201: credentialsSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await partners.rotateSecret(request.params.clientId, { ...OPERATOR, ip: request.ip })),
+  );
 };

@@ -2,7 +2,11 @@
 // secret). The rules (URL safety, sealed secret, rotation) are the webhooks service's.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DEFAULT_KEEP_PREVIOUS_HOURS, WEBHOOK_CATEGORIES, type WebhooksService } from '../../core/webhooks/webhooks-service.js';
+import {
+  DEFAULT_KEEP_PREVIOUS_HOURS,
+  WEBHOOK_CATEGORIES,
+  type WebhooksService,
+} from '../../core/webhooks/webhooks-service.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { toWebhookEndpointJson, WEBHOOKS_DOC, webhookEndpointSchema } from '../schemas/webhook.js';
 
@@ -11,29 +15,52 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksServi
   const security = [{ adminToken: [] }];
   const params = z.object({ orgId: idSchema });
 
-  app.put('/organizations/:orgId/webhook', {
-    schema: {
-      tags, security, summary: 'Set the webhook endpoint, secret, categories and state',
-      description: WEBHOOKS_DOC,
-      params,
-      body: z.object({
-        url: z.string().url().max(2000),
-        secret: z.string().min(16, 'must be at least 16 characters').max(256).optional()
-          .describe('required the first time; left out, the current secret stays'),
-        events: z.array(z.enum(WEBHOOK_CATEGORIES)).min(1).optional().describe('categories; all when left out'),
-        enabled: z.boolean().optional().describe('default true; enabling again clears the failure streak'),
-        keepPreviousSecretHours: z.number().int().min(0).max(720).optional()
-          .describe(`after a secret change, how long the previous secret is still signed with (default ${DEFAULT_KEEP_PREVIOUS_HOURS}; 0 drops it at once); without a change, moves the end of the current rotation`),
-      }),
-      response: { 200: webhookEndpointSchema, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
+  app.put(
+    '/organizations/:orgId/webhook',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Set the webhook endpoint, secret, categories and state',
+        description: WEBHOOKS_DOC,
+        params,
+        body: z.object({
+          url: z.string().url().max(2000),
+          secret: z
+            .string()
+            .min(16, 'must be at least 16 characters')
+            .max(256)
+            .optional()
+            .describe('required the first time; left out, the current secret stays'),
+          events: z.array(z.enum(WEBHOOK_CATEGORIES)).min(1).optional().describe('categories; all when left out'),
+          enabled: z.boolean().optional().describe('default true; enabling again clears the failure streak'),
+          keepPreviousSecretHours: z
+            .number()
+            .int()
+            .min(0)
+            .max(720)
+            .optional()
+            .describe(
+              `after a secret change, how long the previous secret is still signed with (default ${DEFAULT_KEEP_PREVIOUS_HOURS}; 0 drops it at once); without a change, moves the end of the current rotation`,
+            ),
+        }),
+        response: { 200: webhookEndpointSchema, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
     },
-  }, async (request) => toWebhookEndpointJson(await webhooks.setEndpoint(request.params.orgId, request.body)));
+    async (request) => toWebhookEndpointJson(await webhooks.setEndpoint(request.params.orgId, request.body)),
+  );
 
-  app.get('/organizations/:orgId/webhook', {
-    schema: {
-      tags, security, summary: 'Read the webhook endpoint (without its secret)',
-      params,
-      response: { 200: webhookEndpointSchema, 401: errorBodySchema, 404: errorBodySchema },
+  app.get(
+    '/organizations/:orgId/webhook',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read the webhook endpoint (without its secret)',
+        params,
+        response: { 200: webhookEndpointSchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
     },
-  }, async (request) => toWebhookEndpointJson(await webhooks.getEndpoint(request.params.orgId)));
+    async (request) => toWebhookEndpointJson(await webhooks.getEndpoint(request.params.orgId)),
+  );
 };

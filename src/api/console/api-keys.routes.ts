@@ -16,64 +16,131 @@ const orgParams = z.object({ orgId: idSchema });
 const keyParams = orgParams.extend({ keyId: idSchema });
 const issuedSchema = z.object({ id: z.number().int(), apiKey: z.string().describe('shown this once') });
 
-export const consoleApiKeyRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; apiKeys: ApiKeysService }> = async (app, { accounts, apiKeys }) => {
+export const consoleApiKeyRoutes: FastifyPluginAsyncZod<{
+  accounts: AccountServices;
+  apiKeys: ApiKeysService;
+}> = async (app, { accounts, apiKeys }) => {
   const acting = actingMember(accounts);
 
-  app.get('/organizations/:orgId/api-keys', {
-    schema: {
-      tags, security, summary: "The organization's Service API keys (never the keys themselves)", params: orgParams,
-      response: {
-        200: z.array(z.object({ id: z.number().int(), name: z.string().nullable(), prefix: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() })),
-        ...errors,
+  app.get(
+    '/organizations/:orgId/api-keys',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The organization's Service API keys (never the keys themselves)",
+        params: orgParams,
+        response: {
+          200: z.array(
+            z.object({
+              id: z.number().int(),
+              name: z.string().nullable(),
+              prefix: z.string(),
+              createdAt: z.string(),
+              lastUsedAt: z.string().nullable(),
+            }),
+          ),
+          ...errors,
+        },
       },
     },
-  }, async (request) => {
-    const { caller } = await acting(request, request.params.orgId);
-    return (await apiKeys.list(caller)).map((k) => ({
-      id: k.id, name: k.name, prefix: k.prefix, createdAt: k.createdAt.toISOString(), lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
-    }));
-  });
-
-  app.post('/organizations/:orgId/api-keys', {
-    schema: {
-      tags, security, summary: 'Issue a Service API key (shown this once)', params: orgParams,
-      body: z.object({ name: z.string().trim().min(1).max(100).optional() }),
-      response: { 201: issuedSchema, ...errors },
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      return (await apiKeys.list(caller)).map((k) => ({
+        id: k.id,
+        name: k.name,
+        prefix: k.prefix,
+        createdAt: k.createdAt.toISOString(),
+        lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+      }));
     },
-  }, async (request, reply) => {
-    const { caller, actor } = await acting(request, request.params.orgId);
-    return reply.code(201).send(await apiKeys.issue(caller, actor, request.body.name ?? null));
-  });
+  );
 
-  app.post('/organizations/:orgId/api-keys/:keyId/regenerate', {
-    schema: { tags, security, summary: 'A new secret for a key (shown this once); the old one fails at once', params: keyParams, response: { 201: issuedSchema, ...errors } },
-  }, async (request, reply) => {
-    const { caller, actor } = await acting(request, request.params.orgId);
-    return reply.code(201).send(await apiKeys.regenerate(caller, actor, request.params.keyId));
-  });
-
-  app.get('/organizations/:orgId/ip-allowlist', {
-    schema: { tags, security, summary: 'The addresses Service API keys are accepted from (empty: all)', params: orgParams, response: { 200: z.object({ ips: z.array(z.string()) }), ...errors } },
-  }, async (request) => {
-    const { caller } = await acting(request, request.params.orgId);
-    return { ips: apiKeys.ipAllowlist(caller) };
-  });
-
-  app.put('/organizations/:orgId/ip-allowlist', {
-    schema: {
-      tags, security, summary: 'Replace the IP allow-list of the Service API keys (empty: all addresses); a blocked address gets 403',
-      params: orgParams, body: ipAllowlistBody, response: { 200: z.object({ ips: z.array(z.string()) }), ...errors },
+  app.post(
+    '/organizations/:orgId/api-keys',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Issue a Service API key (shown this once)',
+        params: orgParams,
+        body: z.object({ name: z.string().trim().min(1).max(100).optional() }),
+        response: { 201: issuedSchema, ...errors },
+      },
     },
-  }, async (request) => {
-    const { caller, actor } = await acting(request, request.params.orgId);
-    return { ips: await apiKeys.setIpAllowlist(caller, actor, request.body.ips) };
-  });
+    async (request, reply) => {
+      const { caller, actor } = await acting(request, request.params.orgId);
+      return reply.code(201).send(await apiKeys.issue(caller, actor, request.body.name ?? null));
+    },
+  );
 
-  app.delete('/organizations/:orgId/api-keys/:keyId', {
-    schema: { tags, security, summary: 'Delete a key; it fails at once', params: keyParams, response: { 204: z.null(), ...errors } },
-  }, async (request, reply) => {
-    const { caller, actor } = await acting(request, request.params.orgId);
-    await apiKeys.delete(caller, actor, request.params.keyId);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/organizations/:orgId/api-keys/:keyId/regenerate',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A new secret for a key (shown this once); the old one fails at once',
+        params: keyParams,
+        response: { 201: issuedSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { caller, actor } = await acting(request, request.params.orgId);
+      return reply.code(201).send(await apiKeys.regenerate(caller, actor, request.params.keyId));
+    },
+  );
+
+  app.get(
+    '/organizations/:orgId/ip-allowlist',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The addresses Service API keys are accepted from (empty: all)',
+        params: orgParams,
+        response: { 200: z.object({ ips: z.array(z.string()) }), ...errors },
+      },
+    },
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      return { ips: apiKeys.ipAllowlist(caller) };
+    },
+  );
+
+  app.put(
+    '/organizations/:orgId/ip-allowlist',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Replace the IP allow-list of the Service API keys (empty: all addresses); a blocked address gets 403',
+        params: orgParams,
+        body: ipAllowlistBody,
+        response: { 200: z.object({ ips: z.array(z.string()) }), ...errors },
+      },
+    },
+    async (request) => {
+      const { caller, actor } = await acting(request, request.params.orgId);
+      return { ips: await apiKeys.setIpAllowlist(caller, actor, request.body.ips) };
+    },
+  );
+
+  app.delete(
+    '/organizations/:orgId/api-keys/:keyId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a key; it fails at once',
+        params: keyParams,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { caller, actor } = await acting(request, request.params.orgId);
+      await apiKeys.delete(caller, actor, request.params.keyId);
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -44,7 +44,10 @@ export function cookieJar(config: Pick<Config, 'publicBaseUrl'>): CookieJar {
   return {
     set(reply, name, value, options) {
       const expires = options.expires ? `; Expires=${options.expires.toUTCString()}` : '';
-      add(reply, `${name}=${encodeURIComponent(value)}; Path=${options.path}; HttpOnly; SameSite=Lax${secure}${expires}`);
+      add(
+        reply,
+        `${name}=${encodeURIComponent(value)}; Path=${options.path}; HttpOnly; SameSite=Lax${secure}${expires}`,
+      );
     },
     clear(reply, name, path) {
       add(reply, `${name}=; Path=${path}; HttpOnly; SameSite=Lax${secure}; Max-Age=0`);

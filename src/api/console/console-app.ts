@@ -30,7 +30,11 @@ export interface ConsoleApp {
 
 /** The built app in `dir` (or the default build folder); undefined when it has not been built. */
 export function loadConsoleApp(dir: string | undefined): ConsoleApp | undefined {
-  const root = dir ?? CANDIDATES.map((c) => fileURLToPath(new URL(c, import.meta.url))).find((c) => fs.existsSync(path.join(c, 'index.html')));
+  const root =
+    dir ??
+    CANDIDATES.map((c) => fileURLToPath(new URL(c, import.meta.url))).find((c) =>
+      fs.existsSync(path.join(c, 'index.html')),
+    );
   if (!root || !fs.existsSync(path.join(root, 'index.html'))) return undefined;
   const html = fs.readFileSync(path.join(root, 'index.html'), 'utf8');
   const assets = new Map<string, ConsoleAsset>();
@@ -40,7 +44,8 @@ export function loadConsoleApp(dir: string | undefined): ConsoleApp | undefined 
     if (type) assets.set(name, { body: fs.readFileSync(path.join(assetDir, name)), type });
   }
   return {
-    index: ({ nonce, language }) => html.replace('__CSP_NONCE__', nonce).replace('<html lang="ko">', `<html lang="${language}">`),
+    index: ({ nonce, language }) =>
+      html.replace('__CSP_NONCE__', nonce).replace('<html lang="ko">', `<html lang="${language}">`),
     asset: (name) => assets.get(name),
   };
 }

@@ -36,9 +36,11 @@ export function createConsoleGuard(accounts: AccountServices, publicBaseUrl: str
     sameOrigin(request, publicBaseUrl);
     const body = request.body as Record<string, unknown> | undefined;
     const header = request.headers['x-csrf-token'];
-    const presented = typeof header === 'string' ? header : typeof body?.csrfToken === 'string' ? body.csrfToken : undefined;
+    const presented =
+      typeof header === 'string' ? header : typeof body?.csrfToken === 'string' ? body.csrfToken : undefined;
     const token = tokenOf(request);
-    if (!token || !accounts.sessions.csrfMatches(token, presented)) throw forbidden('CSRF_TOKEN_INVALID', 'the CSRF token is missing or wrong; reload the console');
+    if (!token || !accounts.sessions.csrfMatches(token, presented))
+      throw forbidden('CSRF_TOKEN_INVALID', 'the CSRF token is missing or wrong; reload the console');
   }
 
   return {

@@ -55,12 +55,33 @@ export interface ConsoleRouteDeps {
 const tags = ['console'];
 /** The session cookie; state changes also need X-CSRF-Token. */
 const security = [{ consoleSession: [] }];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
 const orgParams = z.object({ orgId: idSchema });
 /** An ISO-8601 date-time with its zone (Z or an offset), as a Date. */
 const isoDateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
-export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app, { accounts, apiKeys, domains, goalTypes, dashboards, installs, linkStats, usage, webhookSettings, config, signInAttempts }) => {
+export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
+  app,
+  {
+    accounts,
+    apiKeys,
+    domains,
+    goalTypes,
+    dashboards,
+    installs,
+    linkStats,
+    usage,
+    webhookSettings,
+    config,
+    signInAttempts,
+  },
+) => {
   const jar = cookieJar(config);
   registerFormParser(app);
 
@@ -92,224 +113,397 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (app
   app.get('/console', pageQuery, home);
   // The app's own paths (/console/members…); unknown API paths stay JSON 404s.
   app.get('/console/*', pageQuery, async (request, reply) => {
-    if (request.url.startsWith('/console/api/')) throw notFound('ROUTE_NOT_FOUND', `no route for GET ${request.url.split('?')[0]}`);
+    if (request.url.startsWith('/console/api/'))
+      throw notFound('ROUTE_NOT_FOUND', `no route for GET ${request.url.split('?')[0]}`);
     return home(request, reply);
   });
-  app.get('/console/assets/:name', { schema: { hide: true, params: z.object({ name: z.string().max(200) }) } }, async (request, reply) => {
-    const asset = consoleApp?.asset(request.params.name);
-    if (!asset) throw notFound('ROUTE_NOT_FOUND', `no console file ${request.params.name}`);
-    // Names carry their content hash: a changed file is a new name.
-    return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=31536000, immutable').send(asset.body);
-  });
+  app.get(
+    '/console/assets/:name',
+    { schema: { hide: true, params: z.object({ name: z.string().max(200) }) } },
+    async (request, reply) => {
+      const asset = consoleApp?.asset(request.params.name);
+      if (!asset) throw notFound('ROUTE_NOT_FOUND', `no console file ${request.params.name}`);
+      // Names carry their content hash: a changed file is a new name.
+      return reply
+        .header('content-type', asset.type)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(asset.body);
+    },
+  );
 
-  app.get('/console/sign-in', { schema: { hide: true, querystring: z.object({ lang: z.string().optional() }) } }, async (request, reply) =>
-    sendPage(reply, 200, (nonce) => signInPage({ language: languageOf(request), nonce })));
+  app.get(
+    '/console/sign-in',
+    { schema: { hide: true, querystring: z.object({ lang: z.string().optional() }) } },
+    async (request, reply) => sendPage(reply, 200, (nonce) => signInPage({ language: languageOf(request), nonce })),
+  );
 
-  app.post('/console/sign-in', {
-    schema: { hide: true, querystring: z.object({ lang: z.string().optional() }), body: z.object({ email: z.string().max(254) }) },
-  }, async (request, reply) => {
-    const language = languageOf(request);
-    try {
+  app.post(
+    '/console/sign-in',
+    {
+      schema: {
+        hide: true,
+        querystring: z.object({ lang: z.string().optional() }),
+        body: z.object({ email: z.string().max(254) }),
+      },
+    },
+    async (request, reply) => {
+      const language = languageOf(request);
+      try {
+        sameOrigin(request, config.publicBaseUrl);
+        signInAttempts.check(request);
+        signInAttempts.fail(request);
+        const sent = await accounts.signIn.requestLink(request.body.email);
+        return sendPage(reply, 200, (nonce) => signInPage({ language, nonce, sent }));
+      } catch (err) {
+        if (!isDomainError(err)) throw err;
+        const status = err.kind === 'limited' ? 429 : err.kind === 'forbidden' ? 403 : 400;
+        if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
+        return sendPage(reply, status, (nonce) => signInPage({ language, nonce, error: err.message }));
+      }
+    },
+  );
+
+  app.post(
+    '/console/api/sign-in/email',
+    {
+      schema: {
+        tags,
+        summary: 'Mail a one-time sign-in link (answers the same whether or not the address has an account)',
+        body: z.object({ email: z.string().max(254) }),
+        response: {
+          202: z.object({ minutes: z.number().int() }),
+          400: errorBodySchema,
+          403: errorBodySchema,
+          429: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
       sameOrigin(request, config.publicBaseUrl);
       signInAttempts.check(request);
       signInAttempts.fail(request);
-      const sent = await accounts.signIn.requestLink(request.body.email);
-      return sendPage(reply, 200, (nonce) => signInPage({ language, nonce, sent }));
-    } catch (err) {
-      if (!isDomainError(err)) throw err;
-      const status = err.kind === 'limited' ? 429 : err.kind === 'forbidden' ? 403 : 400;
-      if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
-      return sendPage(reply, status, (nonce) => signInPage({ language, nonce, error: err.message }));
-    }
-  });
-
-  app.post('/console/api/sign-in/email', {
-    schema: {
-      tags, summary: 'Mail a one-time sign-in link (answers the same whether or not the address has an account)',
-      body: z.object({ email: z.string().max(254) }),
-      response: { 202: z.object({ minutes: z.number().int() }), 400: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema },
+      return reply.code(202).send(await accounts.signIn.requestLink(request.body.email));
     },
-  }, async (request, reply) => {
-    sameOrigin(request, config.publicBaseUrl);
-    signInAttempts.check(request);
-    signInAttempts.fail(request);
-    return reply.code(202).send(await accounts.signIn.requestLink(request.body.email));
-  });
+  );
 
-  app.get('/console/auth/link', {
-    schema: { hide: true, querystring: z.object({ token: z.string().max(200).optional(), lang: z.string().optional() }) },
-  }, async (request, reply) => {
-    signInAttempts.check(request);
-    let session: Awaited<ReturnType<AccountServices['signIn']['follow']>>;
-    try {
-      session = await accounts.signIn.follow(request.query.token ?? '', {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
-        currentToken: tokenOf(request),
-      });
-    } catch (err) {
-      // A partner link that can no longer be made (the account was linked elsewhere meanwhile): a page, not JSON.
-      if (!isDomainError(err)) throw err;
-      const loginUrl = typeof err.details?.loginUrl === 'string' ? err.details.loginUrl : null;
-      return sendPage(reply, httpStatusOf(err), (nonce) => ssoErrorPage({ language: languageOf(request), nonce, message: err.message, english: undefined, loginUrl }));
-    }
-    if (!session) {
-      signInAttempts.fail(request);
-      return sendPage(reply, 410, (nonce) => messagePage({ language: languageOf(request), nonce, title: 'linkInvalid' }));
-    }
-    jar.set(reply, SESSION_COOKIE, session.token, { path: '/', expires: session.expiresAt });
-    return reply.redirect('/console/', 302);
-  });
+  app.get(
+    '/console/auth/link',
+    {
+      schema: {
+        hide: true,
+        querystring: z.object({ token: z.string().max(200).optional(), lang: z.string().optional() }),
+      },
+    },
+    async (request, reply) => {
+      signInAttempts.check(request);
+      let session: Awaited<ReturnType<AccountServices['signIn']['follow']>>;
+      try {
+        session = await accounts.signIn.follow(request.query.token ?? '', {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+          currentToken: tokenOf(request),
+        });
+      } catch (err) {
+        // A partner link that can no longer be made (the account was linked elsewhere meanwhile): a page, not JSON.
+        if (!isDomainError(err)) throw err;
+        const loginUrl = typeof err.details?.loginUrl === 'string' ? err.details.loginUrl : null;
+        return sendPage(reply, httpStatusOf(err), (nonce) =>
+          ssoErrorPage({ language: languageOf(request), nonce, message: err.message, english: undefined, loginUrl }),
+        );
+      }
+      if (!session) {
+        signInAttempts.fail(request);
+        return sendPage(reply, 410, (nonce) =>
+          messagePage({ language: languageOf(request), nonce, title: 'linkInvalid' }),
+        );
+      }
+      jar.set(reply, SESSION_COOKIE, session.token, { path: '/', expires: session.expiresAt });
+      return reply.redirect('/console/', 302);
+    },
+  );
 
   // Sign-out from the landing page's forms.
-  for (const [path, everywhere] of [['/console/sign-out', false], ['/console/sign-out-everywhere', true]] as const) {
-    app.post(path, { schema: { hide: true, body: z.object({ csrfToken: z.string().optional() }).optional() } }, async (request, reply) => {
-      const session = await sessionOf(request);
-      if (!session) return signedOut(request, reply);
-      requireCsrf(request);
-      if (everywhere) await accounts.sessions.endEverywhere(session.user.id, request.ip);
-      else await accounts.sessions.end(session, request.ip);
-      return signedOut(request, reply);
-    });
+  for (const [path, everywhere] of [
+    ['/console/sign-out', false],
+    ['/console/sign-out-everywhere', true],
+  ] as const) {
+    app.post(
+      path,
+      { schema: { hide: true, body: z.object({ csrfToken: z.string().optional() }).optional() } },
+      async (request, reply) => {
+        const session = await sessionOf(request);
+        if (!session) return signedOut(request, reply);
+        requireCsrf(request);
+        if (everywhere) await accounts.sessions.endEverywhere(session.user.id, request.ip);
+        else await accounts.sessions.end(session, request.ip);
+        return signedOut(request, reply);
+      },
+    );
   }
 
   // The JSON API: a session always, the CSRF rule on every state change.
-  await app.register(async (plain) => {
-    const api = plain.withTypeProvider<ZodTypeProvider>();
-    api.addHook('preHandler', requireSession);
-    await api.register(consoleApiKeyRoutes, { accounts, apiKeys });
-    await api.register(consoleWebhookRoutes, { accounts, webhookSettings });
-    await api.register(consoleDomainRoutes, { accounts, domains });
-    await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });
-    await api.register(consoleUsageRoutes, { accounts, usage });
-    await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats });
-    const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
-    const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> => accounts.console.callerIn(sessionOfRequest(request), orgId);
-    const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({
-      actor: { type: 'user' as const, userId: caller.member.userId, ip: request.ip },
-      role: caller.member.role,
-    });
+  await app.register(
+    async (plain) => {
+      const api = plain.withTypeProvider<ZodTypeProvider>();
+      api.addHook('preHandler', requireSession);
+      await api.register(consoleApiKeyRoutes, { accounts, apiKeys });
+      await api.register(consoleWebhookRoutes, { accounts, webhookSettings });
+      await api.register(consoleDomainRoutes, { accounts, domains });
+      await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });
+      await api.register(consoleUsageRoutes, { accounts, usage });
+      await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats });
+      const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
+      const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> =>
+        accounts.console.callerIn(sessionOfRequest(request), orgId);
+      const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({
+        actor: { type: 'user' as const, userId: caller.member.userId, ip: request.ip },
+        role: caller.member.role,
+      });
 
-    api.get('/session', {
-      schema: {
-        tags, security, summary: 'The signed-in user, their organizations with role and permissions, and the CSRF token for state-changing calls',
-        response: {
-          200: z.object({
-            user: z.object({ id: z.number().int(), email: z.string(), name: z.string().nullable(), language: z.enum(LANGUAGES) }),
-            memberships: z.array(z.object({
-              organizationId: z.number().int(), organizationName: z.string(), plan: z.string(), role: z.enum(ROLES), permissions: z.array(z.string()),
+      api.get(
+        '/session',
+        {
+          schema: {
+            tags,
+            security,
+            summary:
+              'The signed-in user, their organizations with role and permissions, and the CSRF token for state-changing calls',
+            response: {
+              200: z.object({
+                user: z.object({
+                  id: z.number().int(),
+                  email: z.string(),
+                  name: z.string().nullable(),
+                  language: z.enum(LANGUAGES),
+                }),
+                memberships: z.array(
+                  z.object({
+                    organizationId: z.number().int(),
+                    organizationName: z.string(),
+                    plan: z.string(),
+                    role: z.enum(ROLES),
+                    permissions: z.array(z.string()),
+                  }),
+                ),
+                csrfToken: z.string(),
+                expiresAt: z.string(),
+              }),
+              401: errorBodySchema,
+            },
+          },
+        },
+        async (request) => {
+          const o = await accounts.console.overview(sessionOfRequest(request));
+          return {
+            user: { id: o.user.id, email: o.user.email, name: o.user.name, language: o.user.language },
+            memberships: o.memberships.map((m) => ({
+              organizationId: m.organizationId,
+              organizationName: m.organizationName,
+              plan: m.plan,
+              role: m.role,
+              permissions: m.permissions,
             })),
-            csrfToken: z.string(),
-            expiresAt: z.string(),
-          }),
-          401: errorBodySchema,
+            csrfToken: o.csrfToken,
+            expiresAt: o.expiresAt.toISOString(),
+          };
         },
-      },
-    }, async (request) => {
-      const o = await accounts.console.overview(sessionOfRequest(request));
-      return {
-        user: { id: o.user.id, email: o.user.email, name: o.user.name, language: o.user.language },
-        memberships: o.memberships.map((m) => ({ organizationId: m.organizationId, organizationName: m.organizationName, plan: m.plan, role: m.role, permissions: m.permissions })),
-        csrfToken: o.csrfToken,
-        expiresAt: o.expiresAt.toISOString(),
-      };
-    });
+      );
 
-    api.post('/sign-out', { schema: { tags, security, summary: 'End this session', response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-      await accounts.sessions.end(sessionOfRequest(request), request.ip);
-      jar.clear(reply, SESSION_COOKIE, '/');
-      return reply.code(204).send(null);
-    });
-
-    api.post('/sign-out-everywhere', {
-      schema: { tags, security, summary: 'End every session of this user, on every device', response: { 200: z.object({ ended: z.number().int() }), ...errors } },
-    }, async (request, reply) => {
-      const ended = await accounts.sessions.endEverywhere(sessionOfRequest(request).user.id, request.ip);
-      jar.clear(reply, SESSION_COOKIE, '/');
-      return { ended };
-    });
-
-    api.put('/me/language', {
-      schema: { tags, security, summary: 'Remember the console and mail language', body: z.object({ language: z.enum(LANGUAGES) }), response: { 204: z.null(), ...errors } },
-    }, async (request, reply) => {
-      await accounts.signIn.setLanguage(sessionOfRequest(request).user.id, request.body.language);
-      return reply.code(204).send(null);
-    });
-
-    api.get('/organizations/:orgId/members', {
-      schema: { tags, security, summary: "The organization's members", params: orgParams, response: { 200: z.array(memberSchema), ...errors } },
-    }, async (request) => {
-      const caller = await callerOf(request, request.params.orgId);
-      return (await accounts.members.list(caller.organization.id, managerOf(request, caller))).map(toMemberJson);
-    });
-
-    api.post('/organizations/:orgId/members', {
-      schema: {
-        tags, security, summary: 'Add a member (admins and owners; only owners add owners)', params: orgParams,
-        body: z.object({ email: z.string().trim().min(3).max(254), role: z.enum(ROLES), name: z.string().trim().min(1).max(200).optional() }),
-        response: { 201: memberSchema, 200: memberSchema, ...errors },
-      },
-    }, async (request, reply) => {
-      const caller = await callerOf(request, request.params.orgId);
-      const { member, created } = await accounts.members.add(caller.organization.id, request.body, managerOf(request, caller));
-      return reply.code(created ? 201 : 200).send(toMemberJson(member));
-    });
-
-    api.put('/organizations/:orgId/members/:userId', {
-      schema: {
-        tags, security, summary: "Change a member's role", params: orgParams.extend({ userId: idSchema }), body: z.object({ role: z.enum(ROLES) }),
-        response: { 204: z.null(), ...errors },
-      },
-    }, async (request, reply) => {
-      const caller = await callerOf(request, request.params.orgId);
-      await accounts.members.changeRole(caller.organization.id, request.params.userId, request.body.role, managerOf(request, caller));
-      return reply.code(204).send(null);
-    });
-
-    api.delete('/organizations/:orgId/members/:userId', {
-      schema: { tags, security, summary: 'Remove a member', params: orgParams.extend({ userId: idSchema }), response: { 204: z.null(), ...errors } },
-    }, async (request, reply) => {
-      const caller = await callerOf(request, request.params.orgId);
-      await accounts.members.remove(caller.organization.id, request.params.userId, managerOf(request, caller));
-      return reply.code(204).send(null);
-    });
-
-    api.get('/organizations/:orgId/audit-log', {
-      schema: {
-        tags, security,
-        summary: 'Security-relevant actions in the organization, newest first (admins and owners)',
-        description:
-          'Filters combine (all must hold) and are applied before paging: `action` is one exact action ' +
-          '(one of the listed values; anything else is 400 VALIDATION_FAILED), `actorUserId` the acting user, ' +
-          '`from` (inclusive) and `to` (exclusive) ISO-8601 date-times with a zone (Z or an offset). ' +
-          'Page on with `before` = the last id of the previous page. `actor` is the acting user as they are ' +
-          'now, null when no user acted (the operator, a partner, the service) or the account is gone.',
-        params: orgParams,
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-          before: idSchema.optional(),
-          action: z.enum(AUDIT_ACTIONS).optional(),
-          actorUserId: idSchema.optional(),
-          from: isoDateTime.optional(),
-          to: isoDateTime.optional(),
-        }).refine((q) => !q.from || !q.to || q.from < q.to, { message: 'from must be before to', path: ['to'] }),
-        response: {
-          200: z.array(z.object({
-            id: z.number().int(), action: z.string(), actorType: z.enum(['operator', 'user', 'partner', 'system']), actorUserId: z.number().int().nullable(),
-            actor: z.object({ email: z.string(), name: z.string().nullable() }).nullable(),
-            target: z.string().nullable(), details: z.record(z.string(), z.unknown()), createdAt: z.string(),
-          })),
-          ...errors,
+      api.post(
+        '/sign-out',
+        { schema: { tags, security, summary: 'End this session', response: { 204: z.null(), ...errors } } },
+        async (request, reply) => {
+          await accounts.sessions.end(sessionOfRequest(request), request.ip);
+          jar.clear(reply, SESSION_COOKIE, '/');
+          return reply.code(204).send(null);
         },
-      },
-    }, async (request) => {
-      const caller = await callerOf(request, request.params.orgId);
-      const { limit, before, action, actorUserId, from, to } = request.query;
-      const entries = await accounts.console.auditLog(caller, { limit, beforeId: before, action, actorUserId, from, to });
-      return entries.map((a) => ({
-        id: a.id, action: a.action, actorType: a.actorType, actorUserId: a.actorUserId, actor: a.actor,
-        target: a.target, details: a.details, createdAt: a.createdAt.toISOString(),
-      }));
-    });
-  }, { prefix: '/console/api' });
+      );
+
+      api.post(
+        '/sign-out-everywhere',
+        {
+          schema: {
+            tags,
+            security,
+            summary: 'End every session of this user, on every device',
+            response: { 200: z.object({ ended: z.number().int() }), ...errors },
+          },
+        },
+        async (request, reply) => {
+          const ended = await accounts.sessions.endEverywhere(sessionOfRequest(request).user.id, request.ip);
+          jar.clear(reply, SESSION_COOKIE, '/');
+          return { ended };
+        },
+      );
+
+      api.put(
+        '/me/language',
+        {
+          schema: {
+            tags,
+            security,
+            summary: 'Remember the console and mail language',
+            body: z.object({ language: z.enum(LANGUAGES) }),
+            response: { 204: z.null(), ...errors },
+          },
+        },
+        async (request, reply) => {
+          await accounts.signIn.setLanguage(sessionOfRequest(request).user.id, request.body.language);
+          return reply.code(204).send(null);
+        },
+      );
+
+      api.get(
+        '/organizations/:orgId/members',
+        {
+          schema: {
+            tags,
+            security,
+            summary: "The organization's members",
+            params: orgParams,
+            response: { 200: z.array(memberSchema), ...errors },
+          },
+        },
+        async (request) => {
+          const caller = await callerOf(request, request.params.orgId);
+          return (await accounts.members.list(caller.organization.id, managerOf(request, caller))).map(toMemberJson);
+        },
+      );
+
+      api.post(
+        '/organizations/:orgId/members',
+        {
+          schema: {
+            tags,
+            security,
+            summary: 'Add a member (admins and owners; only owners add owners)',
+            params: orgParams,
+            body: z.object({
+              email: z.string().trim().min(3).max(254),
+              role: z.enum(ROLES),
+              name: z.string().trim().min(1).max(200).optional(),
+            }),
+            response: { 201: memberSchema, 200: memberSchema, ...errors },
+          },
+        },
+        async (request, reply) => {
+          const caller = await callerOf(request, request.params.orgId);
+          const { member, created } = await accounts.members.add(
+            caller.organization.id,
+            request.body,
+            managerOf(request, caller),
+          );
+          return reply.code(created ? 201 : 200).send(toMemberJson(member));
+        },
+      );
+
+      api.put(
+        '/organizations/:orgId/members/:userId',
+        {
+          schema: {
+            tags,
+            security,
+            summary: "Change a member's role",
+            params: orgParams.extend({ userId: idSchema }),
+            body: z.object({ role: z.enum(ROLES) }),
+            response: { 204: z.null(), ...errors },
+          },
+        },
+        async (request, reply) => {
+          const caller = await callerOf(request, request.params.orgId);
+          await accounts.members.changeRole(
+            caller.organization.id,
+            request.params.userId,
+            request.body.role,
+            managerOf(request, caller),
+          );
+          return reply.code(204).send(null);
+        },
+      );
+
+      api.delete(
+        '/organizations/:orgId/members/:userId',
+        {
+          schema: {
+            tags,
+            security,
+            summary: 'Remove a member',
+            params: orgParams.extend({ userId: idSchema }),
+            response: { 204: z.null(), ...errors },
+          },
+        },
+        async (request, reply) => {
+          const caller = await callerOf(request, request.params.orgId);
+          await accounts.members.remove(caller.organization.id, request.params.userId, managerOf(request, caller));
+          return reply.code(204).send(null);
+        },
+      );
+
+      api.get(
+        '/organizations/:orgId/audit-log',
+        {
+          schema: {
+            tags,
+            security,
+            summary: 'Security-relevant actions in the organization, newest first (admins and owners)',
+            description:
+              'Filters combine (all must hold) and are applied before paging: `action` is one exact action ' +
+              '(one of the listed values; anything else is 400 VALIDATION_FAILED), `actorUserId` the acting user, ' +
+              '`from` (inclusive) and `to` (exclusive) ISO-8601 date-times with a zone (Z or an offset). ' +
+              'Page on with `before` = the last id of the previous page. `actor` is the acting user as they are ' +
+              'now, null when no user acted (the operator, a partner, the service) or the account is gone.',
+            params: orgParams,
+            querystring: z
+              .object({
+                limit: z.coerce.number().int().min(1).max(200).default(50),
+                before: idSchema.optional(),
+                action: z.enum(AUDIT_ACTIONS).optional(),
+                actorUserId: idSchema.optional(),
+                from: isoDateTime.optional(),
+                to: isoDateTime.optional(),
+              })
+              .refine((q) => !q.from || !q.to || q.from < q.to, { message: 'from must be before to', path: ['to'] }),
+            response: {
+              200: z.array(
+                z.object({
+                  id: z.number().int(),
+                  action: z.string(),
+                  actorType: z.enum(['operator', 'user', 'partner', 'system']),
+                  actorUserId: z.number().int().nullable(),
+                  actor: z.object({ email: z.string(), name: z.string().nullable() }).nullable(),
+                  target: z.string().nullable(),
+                  details: z.record(z.string(), z.unknown()),
+                  createdAt: z.string(),
+                }),
+              ),
+              ...errors,
+            },
+          },
+        },
+        async (request) => {
+          const caller = await callerOf(request, request.params.orgId);
+          const { limit, before, action, actorUserId, from, to } = request.query;
+          const entries = await accounts.console.auditLog(caller, {
+            limit,
+            beforeId: before,
+            action,
+            actorUserId,
+            from,
+            to,
+          });
+          return entries.map((a) => ({
+            id: a.id,
+            action: a.action,
+            actorType: a.actorType,
+            actorUserId: a.actorUserId,
+            actor: a.actor,
+            target: a.target,
+            details: a.details,
+            createdAt: a.createdAt.toISOString(),
+          }));
+        },
+      );
+    },
+    { prefix: '/console/api' },
+  );
 };

@@ -10,7 +10,15 @@ import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
 import type { PeriodInput } from '../../core/stats/period.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { HOUR_LABELS, meta, periodQuery, periodSpan, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
+import {
+  HOUR_LABELS,
+  meta,
+  periodQuery,
+  periodSpan,
+  statsMetaSchema,
+  topItem,
+  withPeriodQuery,
+} from '../schemas/stats-period.js';
 import { actingMember } from './acting-member.js';
 import { toCsv } from './csv.js';
 import { invalidField } from '../../core/field-error.js';
@@ -21,16 +29,38 @@ const security = [{ consoleSession: [] }];
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const orgParams = z.object({ orgId: idSchema });
 
-const linkSchema = z.object({ type: z.enum(['url', 'campaign']), id: z.number().int(), label: z.string(), address: z.string() });
+const linkSchema = z.object({
+  type: z.enum(['url', 'campaign']),
+  id: z.number().int(),
+  label: z.string(),
+  address: z.string(),
+});
 const dashboardSchema = z.object({
   meta: statsMetaSchema,
   total: z.number().int(),
   previousTotal: z.number().int().describe('clicks in as many days just before the period'),
   change: z.number().nullable().describe('percent change against the previous period; null when it had no clicks'),
-  uniqueVisitors: z.number().int().describe('visitors over the period: the sum of its days\' distinct visitors, approximate (an address and browser within one UTC day)'),
-  daily: z.array(z.object({ date: z.string(), count: z.number().int(), visitors: z.number().int().describe('distinct visitors that date') })),
+  uniqueVisitors: z
+    .number()
+    .int()
+    .describe(
+      "visitors over the period: the sum of its days' distinct visitors, approximate (an address and browser within one UTC day)",
+    ),
+  daily: z.array(
+    z.object({
+      date: z.string(),
+      count: z.number().int(),
+      visitors: z.number().int().describe('distinct visitors that date'),
+    }),
+  ),
   hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
-  heatmap: z.array(z.object({ weekday: z.number().int().describe('1 = Monday … 7 = Sunday'), hour: z.number().int(), count: z.number().int() })),
+  heatmap: z.array(
+    z.object({
+      weekday: z.number().int().describe('1 = Monday … 7 = Sunday'),
+      hour: z.number().int(),
+      count: z.number().int(),
+    }),
+  ),
   countries: z.array(topItem),
   browsers: z.array(topItem),
   operatingSystems: z.array(topItem),
@@ -66,20 +96,43 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
 }
 
 const TOP_PANELS = ['countries', 'browsers', 'operatingSystems', 'referrers', 'trackers', 'deviceTypes'] as const;
-const PANELS = ['daily', 'hourly', 'heatmap', ...TOP_PANELS, 'utmSource', 'utmMedium', 'utmCampaign', 'topLinks', 'revenue'] as const;
+const PANELS = [
+  'daily',
+  'hourly',
+  'heatmap',
+  ...TOP_PANELS,
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'topLinks',
+  'revenue',
+] as const;
 type Panel = (typeof PANELS)[number];
 
 /** One panel of a dashboard as CSV: its header and rows, as the JSON answer has them. */
 function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'revenue'>): string {
-  const top = (items: z.infer<typeof topItem>[]) => toCsv(['name', 'clicks', 'percentage'], items.map((i) => [i.name, i.count, i.percentage]));
+  const top = (items: z.infer<typeof topItem>[]) =>
+    toCsv(
+      ['name', 'clicks', 'percentage'],
+      items.map((i) => [i.name, i.count, i.percentage]),
+    );
   switch (panel) {
     case 'daily':
-      return toCsv([`date (${d.meta.timeZone})`, 'clicks', 'visitors'], d.daily.map((r) => [r.date, r.count, r.visitors]));
+      return toCsv(
+        [`date (${d.meta.timeZone})`, 'clicks', 'visitors'],
+        d.daily.map((r) => [r.date, r.count, r.visitors]),
+      );
     case 'hourly':
-      return toCsv([`hour (${d.meta.timeZone})`, 'clicks'], d.hourly.map((r) => [r.hour, r.count]));
+      return toCsv(
+        [`hour (${d.meta.timeZone})`, 'clicks'],
+        d.hourly.map((r) => [r.hour, r.count]),
+      );
     case 'heatmap': {
       const cell = new Map(d.heatmap.map((c) => [`${c.weekday} ${c.hour}`, c.count]));
-      const rows = [1, 2, 3, 4, 5, 6, 7].map((weekday) => [weekday, ...HOUR_LABELS.map((_, hour) => cell.get(`${weekday} ${hour}`) ?? 0)]);
+      const rows = [1, 2, 3, 4, 5, 6, 7].map((weekday) => [
+        weekday,
+        ...HOUR_LABELS.map((_, hour) => cell.get(`${weekday} ${hour}`) ?? 0),
+      ]);
       return toCsv([`weekday (1 = Monday, ${d.meta.timeZone})`, ...HOUR_LABELS], rows);
     }
     case 'utmSource':
@@ -89,18 +142,38 @@ function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'rev
     case 'utmCampaign':
       return top(d.utm.campaign);
     case 'topLinks':
-      return toCsv(['type', 'id', 'label', 'address', 'clicks', 'percentage'], d.topLinks.map((l) => [l.type, l.id, l.label, l.address, l.count, l.percentage]));
+      return toCsv(
+        ['type', 'id', 'label', 'address', 'clicks', 'percentage'],
+        d.topLinks.map((l) => [l.type, l.id, l.label, l.address, l.count, l.percentage]),
+      );
     default:
       return top(d[panel]);
   }
 }
 
-const APP_PANELS = ['dailyInstalls', 'countries', 'matchTypes', 'recentInstalls', 'dailyReengagements', 'funnel', 'failureReasons', 'revenue'] as const;
+const APP_PANELS = [
+  'dailyInstalls',
+  'countries',
+  'matchTypes',
+  'recentInstalls',
+  'dailyReengagements',
+  'funnel',
+  'failureReasons',
+  'revenue',
+] as const;
 
 /** Revenue as CSV: per day in the main currency, then per currency (never summed across them). */
 function revenueCsv(r: RevenueStats, timeZone: string): string {
-  return toCsv([`date (${timeZone})`, `revenue (${r.currency ?? 'none'})`, 'purchases'], r.dailyRevenue.map((d) => [d.date, d.revenue, d.purchases]))
-    + toCsv(['currency', 'totalRevenue', 'purchases'], r.byCurrency.map((c) => [c.currency, c.totalRevenue, c.purchases]));
+  return (
+    toCsv(
+      [`date (${timeZone})`, `revenue (${r.currency ?? 'none'})`, 'purchases'],
+      r.dailyRevenue.map((d) => [d.date, d.revenue, d.purchases]),
+    ) +
+    toCsv(
+      ['currency', 'totalRevenue', 'purchases'],
+      r.byCurrency.map((c) => [c.currency, c.totalRevenue, c.purchases]),
+    )
+  );
 }
 
 const revenueSchema = z.object({
@@ -115,37 +188,87 @@ const revenueSchema = z.object({
 });
 
 /** One panel of an app's install statistics as CSV, as the Service API's answer has it. */
-function appPanelCsv(s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>['stats'], timeZone: string, panel: Exclude<(typeof APP_PANELS)[number], 'revenue'>): string {
+function appPanelCsv(
+  s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>['stats'],
+  timeZone: string,
+  panel: Exclude<(typeof APP_PANELS)[number], 'revenue'>,
+): string {
   switch (panel) {
     case 'dailyInstalls':
-      return toCsv([`date (${timeZone})`, 'installs', 'iOS', 'Android'], s.dailyInstalls.map((d) => [d.date, d.installs, d.iosInstalls, d.androidInstalls]));
+      return toCsv(
+        [`date (${timeZone})`, 'installs', 'iOS', 'Android'],
+        s.dailyInstalls.map((d) => [d.date, d.installs, d.iosInstalls, d.androidInstalls]),
+      );
     case 'countries':
-      return toCsv(['country', 'installs', 'percentage'], s.countryStats.map((c) => [c.country, c.installs, c.percentage]));
+      return toCsv(
+        ['country', 'installs', 'percentage'],
+        s.countryStats.map((c) => [c.country, c.installs, c.percentage]),
+      );
     case 'matchTypes':
-      return toCsv(['matchType', 'installs', 'percentage'], s.installsByMatchType.map((m) => [m.matchType, m.installs, m.percentage]));
+      return toCsv(
+        ['matchType', 'installs', 'percentage'],
+        s.installsByMatchType.map((m) => [m.matchType, m.installs, m.percentage]),
+      );
     case 'dailyReengagements':
-      return toCsv([`date (${timeZone})`, 'reengagements', 'successful'], s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]));
+      return toCsv(
+        [`date (${timeZone})`, 'reengagements', 'successful'],
+        s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]),
+      );
     case 'recentInstalls':
-      return toCsv(['installedAt', 'platform', 'country', 'matchType', 'confidence', 'linkType', 'linkId'], s.recentInstalls.map((r) => [r.installedAt, r.platform, r.country, r.matchType, r.confidence, r.linkType ?? '', r.linkId ?? '']));
+      return toCsv(
+        ['installedAt', 'platform', 'country', 'matchType', 'confidence', 'linkType', 'linkId'],
+        s.recentInstalls.map((r) => [
+          r.installedAt,
+          r.platform,
+          r.country,
+          r.matchType,
+          r.confidence,
+          r.linkType ?? '',
+          r.linkId ?? '',
+        ]),
+      );
     case 'funnel':
       return toCsv(
         ['stage', 'order', 'sessionsReached', 'conversionRateFromFirstStage', 'conversionRateFromPreviousStage'],
-        s.funnelStats.stages.map((f) => [f.stageName, f.stageOrder, f.sessionsReached, f.conversionRateFromFirstStage, f.conversionRateFromPreviousStage]),
+        s.funnelStats.stages.map((f) => [
+          f.stageName,
+          f.stageOrder,
+          f.sessionsReached,
+          f.conversionRateFromFirstStage,
+          f.conversionRateFromPreviousStage,
+        ]),
       );
     case 'failureReasons':
-      return toCsv(['reason', 'count', 'percentage'], s.qualityStats.failureReasons.map((f) => [f.name, f.count, f.percentage]));
+      return toCsv(
+        ['reason', 'count', 'percentage'],
+        s.qualityStats.failureReasons.map((f) => [f.name, f.count, f.percentage]),
+      );
   }
 }
 
-export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; dashboards: Dashboards; installs: InstallStatsService; links: LinkStatsService }> = async (
-  app,
-  { accounts, dashboards, installs, links },
-) => {
+export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
+  accounts: AccountServices;
+  dashboards: Dashboards;
+  installs: InstallStatsService;
+  links: LinkStatsService;
+}> = async (app, { accounts, dashboards, installs, links }) => {
   const acting = actingMember(accounts);
   const linkParams = orgParams.extend({ kind: z.enum(['urls', 'campaigns']), id: idSchema });
-  const exportQuery = z.object({ ...periodQuery, panel: z.enum(PANELS), link: z.string().regex(/^(url|campaign):[1-9][0-9]{0,15}$/, 'must be url:<id> or campaign:<id>').optional() });
+  const exportQuery = z.object({
+    ...periodQuery,
+    panel: z.enum(PANELS),
+    link: z
+      .string()
+      .regex(/^(url|campaign):[1-9][0-9]{0,15}$/, 'must be url:<id> or campaign:<id>')
+      .optional(),
+  });
 
-  async function find(orgId: number, request: FastifyRequest, query: PeriodInput, link?: { type: 'url' | 'campaign'; id: number }) {
+  async function find(
+    orgId: number,
+    request: FastifyRequest,
+    query: PeriodInput,
+    link?: { type: 'url' | 'campaign'; id: number },
+  ) {
     const { caller } = await acting(request, orgId);
     const input = { startDate: query.startDate, endDate: query.endDate, timeZone: query.timeZone };
     if (!link) return toJson(await withPeriodQuery(dashboards.overview(caller, input)), null);
@@ -153,74 +276,132 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{ accounts: AccountSe
     return toJson(found, found.link);
   }
 
-  app.get('/organizations/:orgId/dashboard', {
-    schema: { tags, security, summary: "The organization's click dashboard over a period in a time zone", params: orgParams, querystring: z.object(periodQuery), response: { 200: dashboardSchema, ...errors } },
-  }, async (request) => find(request.params.orgId, request, request.query));
-
-  app.get('/organizations/:orgId/dashboard/:kind/:id', {
-    schema: { tags, security, summary: "One short URL's or campaign's click dashboard", params: linkParams, querystring: z.object(periodQuery), response: { 200: dashboardSchema, ...errors } },
-  }, async (request) => find(request.params.orgId, request, request.query, { type: request.params.kind === 'urls' ? 'url' : 'campaign', id: request.params.id }));
-
-  app.get('/organizations/:orgId/dashboard/export.csv', {
-    schema: {
-      tags, security, summary: 'One panel of a dashboard (the organization, or link=url:<id> / campaign:<id>) as CSV, from the same query',
-      params: orgParams, querystring: exportQuery, produces: ['text/csv'], response: { 200: z.string(), ...errors },
+  app.get(
+    '/organizations/:orgId/dashboard',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The organization's click dashboard over a period in a time zone",
+        params: orgParams,
+        querystring: z.object(periodQuery),
+        response: { 200: dashboardSchema, ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const { panel, link, ...period } = request.query;
-    const [type, id] = link ? (link.split(':') as ['url' | 'campaign', string]) : [];
-    if (panel === 'revenue') {
-      // A campaign's revenue: the Service API's campaign statistics, per day in the main currency and per currency.
-      if (type !== 'campaign') throw invalidField('link', 'the revenue panel is a campaign\'s: link=campaign:<id>');
+    async (request) => find(request.params.orgId, request, request.query),
+  );
+
+  app.get(
+    '/organizations/:orgId/dashboard/:kind/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "One short URL's or campaign's click dashboard",
+        params: linkParams,
+        querystring: z.object(periodQuery),
+        response: { 200: dashboardSchema, ...errors },
+      },
+    },
+    async (request) =>
+      find(request.params.orgId, request, request.query, {
+        type: request.params.kind === 'urls' ? 'url' : 'campaign',
+        id: request.params.id,
+      }),
+  );
+
+  app.get(
+    '/organizations/:orgId/dashboard/export.csv',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'One panel of a dashboard (the organization, or link=url:<id> / campaign:<id>) as CSV, from the same query',
+        params: orgParams,
+        querystring: exportQuery,
+        produces: ['text/csv'],
+        response: { 200: z.string(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { panel, link, ...period } = request.query;
+      const [type, id] = link ? (link.split(':') as ['url' | 'campaign', string]) : [];
+      if (panel === 'revenue') {
+        // A campaign's revenue: the Service API's campaign statistics, per day in the main currency and per currency.
+        if (type !== 'campaign') throw invalidField('link', "the revenue panel is a campaign's: link=campaign:<id>");
+        const { caller } = await acting(request, request.params.orgId);
+        const found = await withPeriodQuery(links.forCampaign(caller, Number(id), period));
+        const csv = revenueCsv(found.revenue, found.period.timeZone);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="campaign-${id}-revenue-${periodSpan(found.period, '-')}.csv"`,
+          )
+          .send(`\uFEFF${csv}`);
+      }
+      const dashboard = await find(request.params.orgId, request, period, type ? { type, id: Number(id) } : undefined);
+      const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${periodSpan(dashboard.meta, '-')}.csv`;
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(`\uFEFF${panelCsv(dashboard, panel)}`);
+    },
+  );
+
+  app.get(
+    '/organizations/:orgId/dashboard/apps/:id/export.csv',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "One panel of a mobile app's install statistics as CSV, from the Service API's own query",
+        params: orgParams.extend({ id: idSchema }),
+        querystring: installQuery.extend({ panel: z.enum(APP_PANELS) }),
+        produces: ['text/csv'],
+        response: { 200: z.string(), ...errors },
+      },
+    },
+    async (request, reply) => {
       const { caller } = await acting(request, request.params.orgId);
-      const found = await withPeriodQuery(links.forCampaign(caller, Number(id), period));
-      const csv = revenueCsv(found.revenue, found.period.timeZone);
+      const { panel, ...query } = request.query;
+      if (panel === 'revenue') {
+        const { platform: _all, ...period } = query;
+        const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, period));
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="app-${request.params.id}-revenue-${periodSpan(found.period, '-')}.csv"`,
+          )
+          .send(`\uFEFF${revenueCsv(found.revenue, found.period.timeZone)}`);
+      }
+      const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, query));
+      const name = `app-${request.params.id}-${panel}-${periodSpan(found.period, '-')}.csv`;
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="campaign-${id}-revenue-${periodSpan(found.period, '-')}.csv"`)
-        .send(`\uFEFF${csv}`);
-    }
-    const dashboard = await find(request.params.orgId, request, period, type ? { type, id: Number(id) } : undefined);
-    const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${periodSpan(dashboard.meta, '-')}.csv`;
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(`\uFEFF${panelCsv(dashboard, panel)}`);
-  });
-
-  app.get('/organizations/:orgId/dashboard/apps/:id/export.csv', {
-    schema: {
-      tags, security, summary: "One panel of a mobile app's install statistics as CSV, from the Service API's own query",
-      params: orgParams.extend({ id: idSchema }), querystring: installQuery.extend({ panel: z.enum(APP_PANELS) }), produces: ['text/csv'], response: { 200: z.string(), ...errors },
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(`\uFEFF${appPanelCsv(found.stats, found.period.timeZone, panel)}`);
     },
-  }, async (request, reply) => {
-    const { caller } = await acting(request, request.params.orgId);
-    const { panel, ...query } = request.query;
-    if (panel === 'revenue') {
-      const { platform: _all, ...period } = query;
-      const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, period));
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="app-${request.params.id}-revenue-${periodSpan(found.period, '-')}.csv"`)
-        .send(`\uFEFF${revenueCsv(found.revenue, found.period.timeZone)}`);
-    }
-    const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, query));
-    const name = `app-${request.params.id}-${panel}-${periodSpan(found.period, '-')}.csv`;
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(`\uFEFF${appPanelCsv(found.stats, found.period.timeZone, panel)}`);
-  });
+  );
 
-  app.get('/organizations/:orgId/dashboard/apps/:id/revenue', {
-    schema: {
-      tags, security, summary: "The purchases recorded under a mobile app, per currency (the revenue-analytics add-on)",
-      params: orgParams.extend({ id: idSchema }), querystring: z.object(periodQuery),
-      response: { 200: z.object({ revenueStats: revenueSchema, meta: statsMetaSchema }), ...errors },
+  app.get(
+    '/organizations/:orgId/dashboard/apps/:id/revenue',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The purchases recorded under a mobile app, per currency (the revenue-analytics add-on)',
+        params: orgParams.extend({ id: idSchema }),
+        querystring: z.object(periodQuery),
+        response: { 200: z.object({ revenueStats: revenueSchema, meta: statsMetaSchema }), ...errors },
+      },
     },
-  }, async (request) => {
-    const { caller } = await acting(request, request.params.orgId);
-    const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, request.query));
-    return { revenueStats: found.revenue, meta: meta(found.period) };
-  });
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, request.query));
+      return { revenueStats: found.revenue, meta: meta(found.period) };
+    },
+  );
 };

@@ -10,27 +10,51 @@ import { customDomainSchema, domainNameSchema, toCustomDomainJson } from '../sch
 
 const tags = ['console'];
 const security = [{ consoleSession: [] }];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
 const orgParams = z.object({ orgId: idSchema });
 
-export const consoleDomainRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; domains: DomainsService }> = async (app, { accounts, domains }) => {
-  app.post('/organizations/:orgId/custom-domains', {
-    schema: {
-      tags, security, summary: 'Add a custom domain: PENDING until its CNAME record is found', params: orgParams,
-      body: z.object({ domainName: domainNameSchema }), response: { 201: customDomainSchema, ...errors },
+export const consoleDomainRoutes: FastifyPluginAsyncZod<{
+  accounts: AccountServices;
+  domains: DomainsService;
+}> = async (app, { accounts, domains }) => {
+  app.post(
+    '/organizations/:orgId/custom-domains',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Add a custom domain: PENDING until its CNAME record is found',
+        params: orgParams,
+        body: z.object({ domainName: domainNameSchema }),
+        response: { 201: customDomainSchema, ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const caller = await accounts.console.callerIn(request.consoleSession!, request.params.orgId);
-    return reply.code(201).send(toCustomDomainJson(await domains.add(caller, request.body.domainName)));
-  });
+    async (request, reply) => {
+      const caller = await accounts.console.callerIn(request.consoleSession!, request.params.orgId);
+      return reply.code(201).send(toCustomDomainJson(await domains.add(caller, request.body.domainName)));
+    },
+  );
 
-  app.post('/organizations/:orgId/custom-domains/:id/verify', {
-    schema: {
-      tags, security, summary: "Check the domain's CNAME now and answer the record as it is afterwards",
-      params: orgParams.extend({ id: idSchema }), response: { 200: customDomainSchema, ...errors },
+  app.post(
+    '/organizations/:orgId/custom-domains/:id/verify',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Check the domain's CNAME now and answer the record as it is afterwards",
+        params: orgParams.extend({ id: idSchema }),
+        response: { 200: customDomainSchema, ...errors },
+      },
     },
-  }, async (request) => {
-    const caller = await accounts.console.callerIn(request.consoleSession!, request.params.orgId);
-    return toCustomDomainJson(await domains.verifyNow(caller, request.params.id));
-  });
+    async (request) => {
+      const caller = await accounts.console.callerIn(request.consoleSession!, request.params.orgId);
+      return toCustomDomainJson(await domains.verifyNow(caller, request.params.id));
+    },
+  );
 };

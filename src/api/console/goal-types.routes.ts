@@ -4,63 +4,101 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
-import { GOAL_TYPE_DESCRIPTION_MAX, GOAL_TYPE_NAME_MAX, type GoalType, type GoalTypesService } from '../../core/links/goal-types.js';
+import {
+  GOAL_TYPE_DESCRIPTION_MAX,
+  GOAL_TYPE_NAME_MAX,
+  type GoalType,
+  type GoalTypesService,
+} from '../../core/links/goal-types.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { actingMember } from './acting-member.js';
 
 const tags = ['console'];
 const security = [{ consoleSession: [] }];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
 const orgParams = z.object({ orgId: idSchema });
 
 const goalTypeSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
-  preset: z.boolean().describe('one of the spec\'s presets: cannot be removed'),
+  preset: z.boolean().describe("one of the spec's presets: cannot be removed"),
   createdAt: z.string().nullable().describe('ISO-8601; null for a preset'),
 });
 
 const toJson = (g: GoalType): z.infer<typeof goalTypeSchema> => ({
-  name: g.name, description: g.description, preset: g.preset, createdAt: g.createdAt?.toISOString() ?? null,
+  name: g.name,
+  description: g.description,
+  preset: g.preset,
+  createdAt: g.createdAt?.toISOString() ?? null,
 });
 
-export const consoleGoalTypeRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; goalTypes: GoalTypesService }> = async (app, { accounts, goalTypes }) => {
+export const consoleGoalTypeRoutes: FastifyPluginAsyncZod<{
+  accounts: AccountServices;
+  goalTypes: GoalTypesService;
+}> = async (app, { accounts, goalTypes }) => {
   const acting = actingMember(accounts);
 
-  app.get('/organizations/:orgId/goal-types', {
-    schema: {
-      tags, security, summary: "Goal types for links: the 8 presets first, then the organization's own in the order they were added",
-      params: orgParams, response: { 200: z.array(goalTypeSchema), ...errors },
+  app.get(
+    '/organizations/:orgId/goal-types',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Goal types for links: the 8 presets first, then the organization's own in the order they were added",
+        params: orgParams,
+        response: { 200: z.array(goalTypeSchema), ...errors },
+      },
     },
-  }, async (request) => {
-    const { caller } = await acting(request, request.params.orgId);
-    return (await goalTypes.list(caller)).map(toJson);
-  });
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      return (await goalTypes.list(caller)).map(toJson);
+    },
+  );
 
-  app.post('/organizations/:orgId/goal-types', {
-    schema: {
-      tags, security, params: orgParams,
-      summary: 'Add a goal type (links.write). A preset name, or one the organization has in any case, is 409 GOAL_TYPE_EXISTS',
-      body: z.object({
-        name: z.string().trim().min(1).max(GOAL_TYPE_NAME_MAX),
-        description: z.string().trim().max(GOAL_TYPE_DESCRIPTION_MAX).nullable().optional(),
-      }),
-      response: { 201: goalTypeSchema, ...errors },
+  app.post(
+    '/organizations/:orgId/goal-types',
+    {
+      schema: {
+        tags,
+        security,
+        params: orgParams,
+        summary:
+          'Add a goal type (links.write). A preset name, or one the organization has in any case, is 409 GOAL_TYPE_EXISTS',
+        body: z.object({
+          name: z.string().trim().min(1).max(GOAL_TYPE_NAME_MAX),
+          description: z.string().trim().max(GOAL_TYPE_DESCRIPTION_MAX).nullable().optional(),
+        }),
+        response: { 201: goalTypeSchema, ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const { caller, actor } = await acting(request, request.params.orgId);
-    return reply.code(201).send(toJson(await goalTypes.add(caller, actor, request.body)));
-  });
+    async (request, reply) => {
+      const { caller, actor } = await acting(request, request.params.orgId);
+      return reply.code(201).send(toJson(await goalTypes.add(caller, actor, request.body)));
+    },
+  );
 
-  app.delete('/organizations/:orgId/goal-types/:name', {
-    schema: {
-      tags, security,
-      summary: 'Remove one of the organization\'s goal types (links.write); links that use it keep it. A preset is 409 GOAL_TYPE_PRESET',
-      params: orgParams.extend({ name: z.string().min(1).max(200) }), response: { 204: z.null(), ...errors },
+  app.delete(
+    '/organizations/:orgId/goal-types/:name',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Remove one of the organization's goal types (links.write); links that use it keep it. A preset is 409 GOAL_TYPE_PRESET",
+        params: orgParams.extend({ name: z.string().min(1).max(200) }),
+        response: { 204: z.null(), ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const { caller, actor } = await acting(request, request.params.orgId);
-    await goalTypes.remove(caller, actor, request.params.name);
-    return reply.code(204).send(null);
-  });
+    async (request, reply) => {
+      const { caller, actor } = await acting(request, request.params.orgId);
+      await goalTypes.remove(caller, actor, request.params.name);
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -15,37 +15,86 @@ type Dashboard = Awaited<ReturnType<JourneyStatsService['dashboard']>>;
 function panelCsv(d: Dashboard, panel: (typeof PANELS)[number]): string {
   switch (panel) {
     case 'daily':
-      return toCsv([`date (${d.period.timeZone})`, 'sessions', 'uniqueUsers', 'events', 'transitions', 'goalCompletions'], d.daily.map((r) => [r.date, r.sessions, r.uniqueUsers, r.events, r.transitions, r.goalCompletions]));
+      return toCsv(
+        [`date (${d.period.timeZone})`, 'sessions', 'uniqueUsers', 'events', 'transitions', 'goalCompletions'],
+        d.daily.map((r) => [r.date, r.sessions, r.uniqueUsers, r.events, r.transitions, r.goalCompletions]),
+      );
     case 'platforms':
-      return toCsv(['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate'], d.platforms.map((p) => [p.platform, p.sessions, p.percentage, p.uniqueUsers, p.convertedSessions, p.conversionRate]));
+      return toCsv(
+        ['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate'],
+        d.platforms.map((p) => [
+          p.platform,
+          p.sessions,
+          p.percentage,
+          p.uniqueUsers,
+          p.convertedSessions,
+          p.conversionRate,
+        ]),
+      );
     case 'utmSources':
-      return toCsv(['utmSource', 'sessions', 'percentage', 'convertedSessions', 'conversionRate'], d.topUtmSources.map((u) => [u.utmSource, u.sessions, u.percentage, u.convertedSessions, u.conversionRate]));
+      return toCsv(
+        ['utmSource', 'sessions', 'percentage', 'convertedSessions', 'conversionRate'],
+        d.topUtmSources.map((u) => [u.utmSource, u.sessions, u.percentage, u.convertedSessions, u.conversionRate]),
+      );
     case 'transitions':
-      return toCsv(['fromPlatform', 'toPlatform', 'count', 'percentage'], d.transitions.paths.map((p) => [p.fromPlatform, p.toPlatform, p.count, p.percentage]));
+      return toCsv(
+        ['fromPlatform', 'toPlatform', 'count', 'percentage'],
+        d.transitions.paths.map((p) => [p.fromPlatform, p.toPlatform, p.count, p.percentage]),
+      );
     case 'funnel':
-      return toCsv(['stage', 'order', 'sessionsReached', 'conversionRate', 'percentageOfSessions'], d.funnel.stages.map((s) => [s.stageName, s.stageOrder, s.sessionsReached, s.conversionRate, s.percentageOfSessions]));
+      return toCsv(
+        ['stage', 'order', 'sessionsReached', 'conversionRate', 'percentageOfSessions'],
+        d.funnel.stages.map((s) => [
+          s.stageName,
+          s.stageOrder,
+          s.sessionsReached,
+          s.conversionRate,
+          s.percentageOfSessions,
+        ]),
+      );
     case 'eventTypes':
-      return toCsv(['eventType', 'count'], d.topEventTypes.map((e) => [e.eventType, e.count]));
+      return toCsv(
+        ['eventType', 'count'],
+        d.topEventTypes.map((e) => [e.eventType, e.count]),
+      );
     case 'goalTypes':
-      return toCsv(['goalType', 'count', 'value'], d.topGoalTypes.map((g) => [g.goalType, g.count, g.value]));
+      return toCsv(
+        ['goalType', 'count', 'value'],
+        d.topGoalTypes.map((g) => [g.goalType, g.count, g.value]),
+      );
   }
 }
 
-export const consoleJourneyExportRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsService }> = async (app, { stats }) => {
-  app.get('/export.csv', {
-    config: { journeyAccess: 'stats' },
-    schema: {
-      tags: ['console'], summary: 'One panel of the user-journey dashboard as CSV',
-      querystring: z.object({ ...periodQuery, panel: z.enum(PANELS) }), produces: ['text/csv'],
-      response: { 200: z.string(), 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
+export const consoleJourneyExportRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsService }> = async (
+  app,
+  { stats },
+) => {
+  app.get(
+    '/export.csv',
+    {
+      config: { journeyAccess: 'stats' },
+      schema: {
+        tags: ['console'],
+        summary: 'One panel of the user-journey dashboard as CSV',
+        querystring: z.object({ ...periodQuery, panel: z.enum(PANELS) }),
+        produces: ['text/csv'],
+        response: {
+          200: z.string(),
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
     },
-  }, async (request, reply) => {
-    const { panel, ...period } = request.query;
-    const dashboard = await withPeriodQuery(stats.dashboard(callerOf(request), period));
-    const name = `journey-${panel}-${periodSpan(dashboard.period, '-')}.csv`;
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(`\uFEFF${panelCsv(dashboard, panel)}`);
-  });
+    async (request, reply) => {
+      const { panel, ...period } = request.query;
+      const dashboard = await withPeriodQuery(stats.dashboard(callerOf(request), period));
+      const name = `journey-${panel}-${periodSpan(dashboard.period, '-')}.csv`;
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(`\uFEFF${panelCsv(dashboard, panel)}`);
+    },
+  );
 };

@@ -20,9 +20,11 @@ const STYLE = `
   :focus-visible{outline:3px solid #0969da;outline-offset:2px}`;
 
 function page(language: Language, nonce: string, title: string, body: string): string {
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+  return (
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<meta name="robots" content="noindex"><title>${e(title)}</title><style nonce="${nonce}">${STYLE}</style></head>` +
-    `<body><main>${body}</main></body></html>`;
+    `<body><main>${body}</main></body></html>`
+  );
 }
 
 const T = {
@@ -30,20 +32,23 @@ const T = {
     ssoFailed: '로그인할 수 없습니다',
     backToPartner: '파트너 서비스 로그인으로 돌아가기',
     consentTitle: '서비스 이용약관 동의',
-    consentIntro: (service: string) => `${service} 계정으로 Signpost를 처음 사용합니다. 계속하려면 약관에 동의해 주세요.`,
+    consentIntro: (service: string) =>
+      `${service} 계정으로 Signpost를 처음 사용합니다. 계속하려면 약관에 동의해 주세요.`,
     account: '가입할 주소',
     agree: '위 약관에 동의합니다.',
     accept: '동의하고 계속',
     decline: '취소',
     fullTerms: '약관 전문 보기',
     checkTitle: '메일을 확인하세요',
-    checkBody: (to: string, minutes: number) => `${to} 주소로 확인 링크를 보냈습니다. ${minutes}분 안에 링크를 열어 주세요.`,
+    checkBody: (to: string, minutes: number) =>
+      `${to} 주소로 확인 링크를 보냈습니다. ${minutes}분 안에 링크를 열어 주세요.`,
     signInTitle: 'Signpost 콘솔 로그인',
     signInIntro: '이메일 주소를 입력하면 로그인 링크를 보내 드립니다. 비밀번호는 필요 없습니다.',
     email: '이메일 주소',
     send: '로그인 링크 받기',
     sentTitle: '메일을 확인하세요',
-    sentBody: (minutes: number) => `계정이 있는 주소라면 로그인 링크를 보냈습니다. 링크는 ${minutes}분 동안 한 번만 사용할 수 있습니다.`,
+    sentBody: (minutes: number) =>
+      `계정이 있는 주소라면 로그인 링크를 보냈습니다. 링크는 ${minutes}분 동안 한 번만 사용할 수 있습니다.`,
     linkInvalid: '링크를 사용할 수 없습니다',
     linkInvalidBody: '이미 사용했거나 만료된 링크입니다. 새 로그인 링크를 받으세요.',
     newLink: '새 링크 받기',
@@ -60,20 +65,23 @@ const T = {
     ssoFailed: 'Sign-in failed',
     backToPartner: "Back to the partner's sign-in",
     consentTitle: 'Terms of service',
-    consentIntro: (service: string) => `You are using Signpost for the first time with your ${service} account. Accept the terms to continue.`,
+    consentIntro: (service: string) =>
+      `You are using Signpost for the first time with your ${service} account. Accept the terms to continue.`,
     account: 'Address to sign up with',
     agree: 'I accept the terms above.',
     accept: 'Accept and continue',
     decline: 'Cancel',
     fullTerms: 'Read the full terms',
     checkTitle: 'Check your mail',
-    checkBody: (to: string, minutes: number) => `We sent a confirmation link to ${to}. Open it within ${minutes} minutes.`,
+    checkBody: (to: string, minutes: number) =>
+      `We sent a confirmation link to ${to}. Open it within ${minutes} minutes.`,
     signInTitle: 'Sign in to the Signpost console',
     signInIntro: 'Enter your address and we will mail you a sign-in link. No password needed.',
     email: 'Email address',
     send: 'Send me a sign-in link',
     sentTitle: 'Check your mail',
-    sentBody: (minutes: number) => `If the address has an account, a sign-in link is on its way. It works once, for ${minutes} minutes.`,
+    sentBody: (minutes: number) =>
+      `If the address has an account, a sign-in link is on its way. It works once, for ${minutes} minutes.`,
     linkInvalid: 'This link cannot be used',
     linkInvalidBody: 'It has been used already or has expired. Ask for a new sign-in link.',
     newLink: 'Get a new link',
@@ -93,60 +101,114 @@ export const DEFAULT_TERMS = {
   en: 'Signpost terms of service\n\n1. We provide short links, campaigns, deep links and their statistics.\n2. You agree to follow applicable law and these terms.\n3. We collect the least personal data the service needs (your address and name) and keep it encrypted.\n4. You may ask to close your account at any time.',
 };
 
-export function ssoErrorPage(o: { language: Language; nonce: string; message: string; english: string | undefined; loginUrl: string | null }): string {
+export function ssoErrorPage(o: {
+  language: Language;
+  nonce: string;
+  message: string;
+  english: string | undefined;
+  loginUrl: string | null;
+}): string {
   const t = T[o.language];
   const english = o.english && o.language === 'en' ? `<p class="muted">${e(o.english)}</p>` : '';
   const back = o.loginUrl ? `<p><a class="button" href="${e(o.loginUrl)}">${e(t.backToPartner)}</a></p>` : '';
-  return page(o.language, o.nonce, t.ssoFailed, `<h1>${e(t.ssoFailed)}</h1><p class="error" role="alert">${e(o.message)}</p>${english}${back}`);
+  return page(
+    o.language,
+    o.nonce,
+    t.ssoFailed,
+    `<h1>${e(t.ssoFailed)}</h1><p class="error" role="alert">${e(o.message)}</p>${english}${back}`,
+  );
 }
 
-export function consentPage(o: { language: Language; nonce: string; serviceName: string; email: string; terms: string; termsUrl: string | undefined }): string {
+export function consentPage(o: {
+  language: Language;
+  nonce: string;
+  serviceName: string;
+  email: string;
+  terms: string;
+  termsUrl: string | undefined;
+}): string {
   const t = T[o.language];
-  const full = o.termsUrl ? `<p class="muted"><a href="${e(o.termsUrl)}" rel="noopener" target="_blank">${e(t.fullTerms)}</a></p>` : '';
-  return page(o.language, o.nonce, t.consentTitle,
+  const full = o.termsUrl
+    ? `<p class="muted"><a href="${e(o.termsUrl)}" rel="noopener" target="_blank">${e(t.fullTerms)}</a></p>`
+    : '';
+  return page(
+    o.language,
+    o.nonce,
+    t.consentTitle,
     `<h1>${e(t.consentTitle)}</h1><p>${e(t.consentIntro(o.serviceName))}</p>` +
-    `<p class="muted">${e(t.account)}: <strong>${e(o.email)}</strong></p>` +
-    `<div class="terms" tabindex="0" aria-label="${e(t.consentTitle)}">${e(o.terms)}</div>${full}` +
-    `<form method="post" action="/sso/consent?lang=${o.language}"><label class="check"><input type="checkbox" name="accept" value="yes" required> ${e(t.agree)}</label>` +
-    `<p class="row"><button type="submit" name="decision" value="accept">${e(t.accept)}</button>` +
-    `<button type="submit" name="decision" value="decline" class="secondary" formnovalidate>${e(t.decline)}</button></p></form>`);
+      `<p class="muted">${e(t.account)}: <strong>${e(o.email)}</strong></p>` +
+      `<div class="terms" tabindex="0" aria-label="${e(t.consentTitle)}">${e(o.terms)}</div>${full}` +
+      `<form method="post" action="/sso/consent?lang=${o.language}"><label class="check"><input type="checkbox" name="accept" value="yes" required> ${e(t.agree)}</label>` +
+      `<p class="row"><button type="submit" name="decision" value="accept">${e(t.accept)}</button>` +
+      `<button type="submit" name="decision" value="decline" class="secondary" formnovalidate>${e(t.decline)}</button></p></form>`,
+  );
 }
 
 export function checkMailPage(o: { language: Language; nonce: string; to: string; minutes: number }): string {
   const t = T[o.language];
-  return page(o.language, o.nonce, t.checkTitle, `<h1>${e(t.checkTitle)}</h1><p role="status">${e(t.checkBody(o.to, o.minutes))}</p>`);
+  return page(
+    o.language,
+    o.nonce,
+    t.checkTitle,
+    `<h1>${e(t.checkTitle)}</h1><p role="status">${e(t.checkBody(o.to, o.minutes))}</p>`,
+  );
 }
 
 export function messagePage(o: { language: Language; nonce: string; title: 'declined' | 'linkInvalid' }): string {
   const t = T[o.language];
-  if (o.title === 'declined') return page(o.language, o.nonce, t.consentTitle, `<h1>${e(t.consentTitle)}</h1><p>${e(t.declined)}</p>`);
-  return page(o.language, o.nonce, t.linkInvalid,
-    `<h1>${e(t.linkInvalid)}</h1><p>${e(t.linkInvalidBody)}</p><p><a class="button" href="/console/sign-in?lang=${o.language}">${e(t.newLink)}</a></p>`);
+  if (o.title === 'declined')
+    return page(o.language, o.nonce, t.consentTitle, `<h1>${e(t.consentTitle)}</h1><p>${e(t.declined)}</p>`);
+  return page(
+    o.language,
+    o.nonce,
+    t.linkInvalid,
+    `<h1>${e(t.linkInvalid)}</h1><p>${e(t.linkInvalidBody)}</p><p><a class="button" href="/console/sign-in?lang=${o.language}">${e(t.newLink)}</a></p>`,
+  );
 }
 
-export function signInPage(o: { language: Language; nonce: string; sent?: { minutes: number }; error?: string }): string {
+export function signInPage(o: {
+  language: Language;
+  nonce: string;
+  sent?: { minutes: number };
+  error?: string;
+}): string {
   const t = T[o.language];
-  if (o.sent) return page(o.language, o.nonce, t.sentTitle, `<h1>${e(t.sentTitle)}</h1><p role="status">${e(t.sentBody(o.sent.minutes))}</p>`);
+  if (o.sent)
+    return page(
+      o.language,
+      o.nonce,
+      t.sentTitle,
+      `<h1>${e(t.sentTitle)}</h1><p role="status">${e(t.sentBody(o.sent.minutes))}</p>`,
+    );
   const error = o.error ? `<p class="error" role="alert">${e(o.error)}</p>` : '';
-  return page(o.language, o.nonce, t.signInTitle,
+  return page(
+    o.language,
+    o.nonce,
+    t.signInTitle,
     `<h1>${e(t.signInTitle)}</h1><p>${e(t.signInIntro)}</p>${error}` +
-    `<form method="post" action="/console/sign-in?lang=${o.language}"><label for="email">${e(t.email)}</label>` +
-    `<input id="email" name="email" type="email" autocomplete="email" required maxlength="254">` +
-    `<button type="submit">${e(t.send)}</button></form>`);
+      `<form method="post" action="/console/sign-in?lang=${o.language}"><label for="email">${e(t.email)}</label>` +
+      `<input id="email" name="email" type="email" autocomplete="email" required maxlength="254">` +
+      `<button type="submit">${e(t.send)}</button></form>`,
+  );
 }
 
 /** Where a signed-in person lands until the full console replaces it: who, where, and the way out. */
 export function consoleHomePage(o: { language: Language; nonce: string; overview: ConsoleOverview }): string {
   const t = T[o.language];
   const { user, memberships, csrfToken } = o.overview;
-  const orgs = memberships.length === 0
-    ? `<p class="muted">${e(t.noOrganizations)}</p>`
-    : `<ul>${memberships.map((m) => `<li><strong>${e(m.organizationName)}</strong> · ${e(t.roles[m.role])} · ${e(m.plan)}</li>`).join('')}</ul>`;
+  const orgs =
+    memberships.length === 0
+      ? `<p class="muted">${e(t.noOrganizations)}</p>`
+      : `<ul>${memberships.map((m) => `<li><strong>${e(m.organizationName)}</strong> · ${e(t.roles[m.role])} · ${e(m.plan)}</li>`).join('')}</ul>`;
   const form = (action: string, label: string, secondary = false) =>
     `<form method="post" action="${action}"><input type="hidden" name="csrfToken" value="${e(csrfToken)}">` +
     `<button type="submit"${secondary ? ' class="secondary"' : ''}>${e(label)}</button></form>`;
-  return page(o.language, o.nonce, t.home,
+  return page(
+    o.language,
+    o.nonce,
+    t.home,
     `<h1>${e(t.home)}</h1><p>${e(t.signedInAs)}: <strong data-testid="user-email">${e(user.email)}</strong>${user.name ? ` (${e(user.name)})` : ''}</p>` +
-    `<h2 class="muted">${e(t.organizations)}</h2>${orgs}` +
-    `<div class="row">${form('/console/sign-out', t.signOut)}${form('/console/sign-out-everywhere', t.signOutEverywhere, true)}</div>`);
+      `<h2 class="muted">${e(t.organizations)}</h2>${orgs}` +
+      `<div class="row">${form('/console/sign-out', t.signOut)}${form('/console/sign-out-everywhere', t.signOutEverywhere, true)}</div>`,
+  );
 }

@@ -31,95 +31,146 @@ const deliveryParams = orgParams.extend({ id: idSchema });
 const secretSchema = z.string().describe('the signing secret (whsec_…), shown this once');
 const savedSchema = z.object({
   endpoint: webhookEndpointSchema,
-  secret: secretSchema.nullable().describe('the new signing secret on the first save, shown this once; null afterwards'),
+  secret: secretSchema
+    .nullable()
+    .describe('the new signing secret on the first save, shown this once; null afterwards'),
 });
 
-export const consoleWebhookRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices; webhookSettings: WebhookSettings }> = async (
-  app,
-  { accounts, webhookSettings: webhooks },
-) => {
+export const consoleWebhookRoutes: FastifyPluginAsyncZod<{
+  accounts: AccountServices;
+  webhookSettings: WebhookSettings;
+}> = async (app, { accounts, webhookSettings: webhooks }) => {
   const acting = actingMember(accounts);
 
-  app.get('/organizations/:orgId/webhook', {
-    schema: {
-      tags, security, summary: "The organization's webhook endpoint (never its secret); null when none is set", params: orgParams,
-      response: { 200: z.object({ endpoint: webhookEndpointSchema.nullable() }), ...errors },
+  app.get(
+    '/organizations/:orgId/webhook',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The organization's webhook endpoint (never its secret); null when none is set",
+        params: orgParams,
+        response: { 200: z.object({ endpoint: webhookEndpointSchema.nullable() }), ...errors },
+      },
     },
-  }, async (request) => {
-    const { caller } = await acting(request, request.params.orgId);
-    const endpoint = await webhooks.get(caller);
-    return { endpoint: endpoint && toWebhookEndpointJson(endpoint) };
-  });
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      const endpoint = await webhooks.get(caller);
+      return { endpoint: endpoint && toWebhookEndpointJson(endpoint) };
+    },
+  );
 
-  app.put('/organizations/:orgId/webhook', {
-    schema: {
-      tags, security, summary: 'Set the webhook endpoint: 201 with its signing secret (shown this once) the first time, then 200 with secret null',
-      description: WEBHOOKS_DOC,
-      params: orgParams,
-      body: z.object({
-        url: z.string().url().max(2000).describe('https://; checked for safety'),
-        events: z.array(z.enum(WEBHOOK_CATEGORIES)).min(1).describe('the categories sent (webhook.test always is)'),
-        enabled: z.boolean().default(true).describe('default true; enabling again clears the failure streak'),
-      }),
-      response: { 200: savedSchema, 201: savedSchema, ...errors },
+  app.put(
+    '/organizations/:orgId/webhook',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Set the webhook endpoint: 201 with its signing secret (shown this once) the first time, then 200 with secret null',
+        description: WEBHOOKS_DOC,
+        params: orgParams,
+        body: z.object({
+          url: z.string().url().max(2000).describe('https://; checked for safety'),
+          events: z.array(z.enum(WEBHOOK_CATEGORIES)).min(1).describe('the categories sent (webhook.test always is)'),
+          enabled: z.boolean().default(true).describe('default true; enabling again clears the failure streak'),
+        }),
+        response: { 200: savedSchema, 201: savedSchema, ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const { caller, actor } = await acting(request, request.params.orgId);
-    const { endpoint, secret } = await webhooks.save(caller, actor, request.body);
-    return reply.code(secret === null ? 200 : 201).send({ endpoint: toWebhookEndpointJson(endpoint), secret });
-  });
+    async (request, reply) => {
+      const { caller, actor } = await acting(request, request.params.orgId);
+      const { endpoint, secret } = await webhooks.save(caller, actor, request.body);
+      return reply.code(secret === null ? 200 : 201).send({ endpoint: toWebhookEndpointJson(endpoint), secret });
+    },
+  );
 
-  app.post('/organizations/:orgId/webhook/secret', {
-    schema: {
-      tags, security, summary: 'A new signing secret (shown this once); the previous one is still signed with for 24 hours', params: orgParams,
-      response: { 200: z.object({ endpoint: webhookEndpointSchema, secret: secretSchema }), ...errors },
+  app.post(
+    '/organizations/:orgId/webhook/secret',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A new signing secret (shown this once); the previous one is still signed with for 24 hours',
+        params: orgParams,
+        response: { 200: z.object({ endpoint: webhookEndpointSchema, secret: secretSchema }), ...errors },
+      },
     },
-  }, async (request) => {
-    const { caller, actor } = await acting(request, request.params.orgId);
-    const { endpoint, secret } = await webhooks.rotateSecret(caller, actor);
-    return { endpoint: toWebhookEndpointJson(endpoint), secret };
-  });
+    async (request) => {
+      const { caller, actor } = await acting(request, request.params.orgId);
+      const { endpoint, secret } = await webhooks.rotateSecret(caller, actor);
+      return { endpoint: toWebhookEndpointJson(endpoint), secret };
+    },
+  );
 
-  app.post('/organizations/:orgId/webhook/test', {
-    schema: {
-      tags, security, summary: 'Enqueue a webhook.test event to the endpoint', params: orgParams,
-      response: { 202: webhookTestQueuedSchema, ...errors, 409: errorBodySchema },
+  app.post(
+    '/organizations/:orgId/webhook/test',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Enqueue a webhook.test event to the endpoint',
+        params: orgParams,
+        response: { 202: webhookTestQueuedSchema, ...errors, 409: errorBodySchema },
+      },
     },
-  }, async (request, reply) => {
-    const { caller } = await acting(request, request.params.orgId);
-    return reply.code(202).send(await webhooks.sendTest(caller));
-  });
+    async (request, reply) => {
+      const { caller } = await acting(request, request.params.orgId);
+      return reply.code(202).send(await webhooks.sendTest(caller));
+    },
+  );
 
-  app.get('/organizations/:orgId/webhook/deliveries', {
-    schema: {
-      tags, security, summary: 'The webhook delivery log, newest first', params: orgParams,
-      querystring: z.object({ ...pageQuery, state: deliveryStateSchema.optional() }),
-      response: { 200: webhookDeliveryPageSchema, ...errors },
+  app.get(
+    '/organizations/:orgId/webhook/deliveries',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The webhook delivery log, newest first',
+        params: orgParams,
+        querystring: z.object({ ...pageQuery, state: deliveryStateSchema.optional() }),
+        response: { 200: webhookDeliveryPageSchema, ...errors },
+      },
     },
-  }, async (request) => {
-    const { caller } = await acting(request, request.params.orgId);
-    const { page, size, state } = request.query;
-    const { items, total } = await webhooks.deliveries(caller, { state }, { page, size });
-    return toPaged(items.map(toWebhookDeliveryJson), total, { page, size });
-  });
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      const { page, size, state } = request.query;
+      const { items, total } = await webhooks.deliveries(caller, { state }, { page, size });
+      return toPaged(items.map(toWebhookDeliveryJson), total, { page, size });
+    },
+  );
 
-  app.get('/organizations/:orgId/webhook/deliveries/:id', {
-    schema: {
-      tags, security, summary: 'One webhook delivery with its body and every attempt', params: deliveryParams,
-      response: { 200: webhookDeliveryDetailSchema, ...errors },
+  app.get(
+    '/organizations/:orgId/webhook/deliveries/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One webhook delivery with its body and every attempt',
+        params: deliveryParams,
+        response: { 200: webhookDeliveryDetailSchema, ...errors },
+      },
     },
-  }, async (request) => {
-    const { caller } = await acting(request, request.params.orgId);
-    return toWebhookDeliveryDetailJson(await webhooks.delivery(caller, request.params.id));
-  });
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      return toWebhookDeliveryDetailJson(await webhooks.delivery(caller, request.params.id));
+    },
+  );
 
-  app.post('/organizations/:orgId/webhook/deliveries/:id/redeliver', {
-    schema: {
-      tags, security, summary: 'Send a delivery again now (same event id and body, a fresh retry window)', params: deliveryParams,
-      response: { 202: webhookDeliverySchema, ...errors },
+  app.post(
+    '/organizations/:orgId/webhook/deliveries/:id/redeliver',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Send a delivery again now (same event id and body, a fresh retry window)',
+        params: deliveryParams,
+        response: { 202: webhookDeliverySchema, ...errors },
+      },
     },
-  }, async (request, reply) => {
-    const { caller } = await acting(request, request.params.orgId);
-    return reply.code(202).send(toWebhookDeliveryJson(await webhooks.redeliver(caller, request.params.id)));
-  });
+    async (request, reply) => {
+      const { caller } = await acting(request, request.params.orgId);
+      return reply.code(202).send(toWebhookDeliveryJson(await webhooks.redeliver(caller, request.params.id)));
+    },
+  );
 };

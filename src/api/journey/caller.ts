@@ -4,7 +4,12 @@
 // (429 + Retry-After): the app's own with the key, their client address's for the app without it
 // (src/api/sdk/rate-limit.ts).
 import type { FastifyRequest } from 'fastify';
-import { admitJourneyCaller, journeyCredentials, type JourneyAccess, type JourneySurface } from '../../core/access/journey-access.js';
+import {
+  admitJourneyCaller,
+  journeyCredentials,
+  type JourneyAccess,
+  type JourneySurface,
+} from '../../core/access/journey-access.js';
 import type { Caller } from '../../core/caller.js';
 import type { SdkAuthenticator } from '../sdk/app-auth.js';
 import type { SdkRateLimiter } from '../sdk/rate-limit.js';
@@ -30,7 +35,10 @@ export function createJourneyAuthenticator(deps: JourneyAuthDeps, surface: Journ
     if (needed === 'service') {
       caller = await deps.service(request);
     } else {
-      const sdk = needed === 'mobile' ? await deps.sdk.authenticate.mobile(request) : await deps.sdk.authenticate.mobileOrBrowser(request);
+      const sdk =
+        needed === 'mobile'
+          ? await deps.sdk.authenticate.mobile(request)
+          : await deps.sdk.authenticate.mobileOrBrowser(request);
       deps.sdk.rateLimit.take(sdk, request.ip);
       caller = sdk;
     }

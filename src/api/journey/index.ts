@@ -18,14 +18,18 @@ import { journeyStatsRoutes } from './stats.routes.js';
 /** CORS for browsers, and the caller of each route with an access rule, for one surface. */
 function authenticateJourneyCalls(app: FastifyInstance, deps: AppDeps, surface: JourneySurface): void {
   allowBrowserCalls(app);
-  const authenticate = createJourneyAuthenticator({
-    service: createServiceAuthenticator(deps.access.serviceKey, deps.authFailures.serviceKey),
-    sdk: deps.sdk,
-  }, surface);
+  const authenticate = createJourneyAuthenticator(
+    {
+      service: createServiceAuthenticator(deps.access.serviceKey, deps.authFailures.serviceKey),
+      sdk: deps.sdk,
+    },
+    surface,
+  );
   // The OpenAPI document says which headers the session operations take on this surface.
   const sessionSecurity = surface === 'web-sdk' ? [{ appId: [] }] : [{ appId: [], mobileAppKey: [] }];
   app.addHook('onRoute', (route) => {
-    if (route.config?.journeyAccess === 'session' && route.schema) route.schema = { ...route.schema, security: sessionSecurity };
+    if (route.config?.journeyAccess === 'session' && route.schema)
+      route.schema = { ...route.schema, security: sessionSecurity };
   });
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.journeyAccess;
@@ -45,7 +49,10 @@ async function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): Promi
 export const journeyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   authenticateJourneyCalls(app, deps, 'cross-platform');
   await registerSessionRoutes(app, deps);
-  await app.register(journeyIdentityRoutes, { identity: deps.journey.identity, hashFailures: deps.authFailures.identityHash });
+  await app.register(journeyIdentityRoutes, {
+    identity: deps.journey.identity,
+    hashFailures: deps.authFailures.identityHash,
+  });
   await app.register(journeyStatsRoutes, { stats: deps.stats.journey });
 };
 

@@ -11,15 +11,24 @@ export const journeyErrorResponses = {
   401: errorBodySchema.describe('unknown app id or wrong mobile app API key (APP_CREDENTIALS_INVALID)'),
   403: errorBodySchema.describe('the user-journey add-on is off for the organization (ADD_ON_REQUIRED)'),
   404: errorBodySchema,
-  429: errorBodySchema.describe('the request budget is used up (RATE_LIMITED, Retry-After): the app\'s own with X-Mobile-App-API-Key, else the client address\'s for the app'),
+  429: errorBodySchema.describe(
+    "the request budget is used up (RATE_LIMITED, Retry-After): the app's own with X-Mobile-App-API-Key, else the client address's for the app",
+  ),
 } as const;
 
 export const platformSchema = z.enum(JOURNEY_PLATFORMS).describe('WEB, IOS or ANDROID');
-export const stageSchema = z.enum(WEB_FUNNEL_STAGES).describe('the web funnel stage, in order: CLICKED, DEEP_LINK_RESOLVED, CONTENT_VIEWED, ACTION_TAKEN, GOAL_COMPLETED');
+export const stageSchema = z
+  .enum(WEB_FUNNEL_STAGES)
+  .describe(
+    'the web funnel stage, in order: CLICKED, DEEP_LINK_RESOLVED, CONTENT_VIEWED, ACTION_TAKEN, GOAL_COMPLETED',
+  );
 
-export const sessionIdSchema = singleLine(z.string().trim().min(1, 'is required').max(64, 'must be at most 64 characters')).describe('a sessionId returned by session/create');
-export const externalUserIdSchema = singleLine(z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'))
-  .describe("the customer's own member id");
+export const sessionIdSchema = singleLine(
+  z.string().trim().min(1, 'is required').max(64, 'must be at most 64 characters'),
+).describe('a sessionId returned by session/create');
+export const externalUserIdSchema = singleLine(
+  z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+).describe("the customer's own member id");
 
 /** Optional text: trimmed, empty means absent. */
 export const optionalText = (max: number) =>
@@ -29,7 +38,11 @@ export const optionalText = (max: number) =>
     .nullish()
     .transform((v) => (v === null || v === undefined || v.trim() === '' ? null : v.trim()));
 
-const linkIdSchema = z.number().int('must be an integer').positive('must be a positive id').max(Number.MAX_SAFE_INTEGER);
+const linkIdSchema = z
+  .number()
+  .int('must be an integer')
+  .positive('must be a positive id')
+  .max(Number.MAX_SAFE_INTEGER);
 export const optionalLinkId = linkIdSchema.nullish().transform((v) => v ?? null);
 
 /** Event time from the client: an ISO-8601 instant, or Unix milliseconds. */
@@ -38,14 +51,22 @@ export const clientTimeSchema = z
   .nullish()
   .transform((value, ctx) => {
     if (value === null || value === undefined) return null;
-    const date = typeof value === 'number' ? new Date(value) : new Date(/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`);
+    const date =
+      typeof value === 'number'
+        ? new Date(value)
+        : new Date(/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`);
     if (Number.isNaN(date.getTime()) || (typeof value === 'string' && !/^\d{4}-\d{2}-\d{2}T/.test(value))) {
-      ctx.addIssue({ code: 'custom', message: 'must be an ISO-8601 date-time such as 2026-11-22T09:30:00Z, or Unix milliseconds' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an ISO-8601 date-time such as 2026-11-22T09:30:00Z, or Unix milliseconds',
+      });
       return z.NEVER;
     }
     return date;
   })
-  .describe('when it happened (ISO-8601 or Unix ms); default: when the server receives it. A time in the future is taken as now; more than 30 days ago is refused');
+  .describe(
+    'when it happened (ISO-8601 or Unix ms); default: when the server receives it. A time in the future is taken as now; more than 30 days ago is refused',
+  );
 
 export const clientEventIdSchema = z
   .string()
@@ -57,7 +78,9 @@ export const clientEventIdSchema = z
 /** Depth, key count and size are bounded (FREE_FORM_BOUNDS) before anything stringifies it. */
 export const propertiesSchema = freeFormObject()
   .default({})
-  .describe('any JSON object (at most 8 levels deep, 1,000 keys and items, 16 KiB of JSON); do not put personal data here');
+  .describe(
+    'any JSON object (at most 8 levels deep, 1,000 keys and items, 16 KiB of JSON); do not put personal data here',
+  );
 
 const sessionLinkSchema = z
   .object({
@@ -66,7 +89,10 @@ const sessionLinkSchema = z
     code: z.string().nullable().describe('short code or campaign alias'),
     registeredAt: z.string(),
   })
-  .meta({ id: 'JourneySessionLink', description: 'the short link or campaign the session came from (the latest registered)' });
+  .meta({
+    id: 'JourneySessionLink',
+    description: 'the short link or campaign the session came from (the latest registered)',
+  });
 
 export const sessionSchema = z
   .object({
@@ -118,7 +144,12 @@ export function toSessionJson(s: JourneySession): z.infer<typeof sessionSchema> 
     utmCampaign: s.utmCampaign,
     referrer: s.referrer,
     landingUrl: s.landingUrl,
-    link: s.link && { type: s.link.type, id: s.link.id, code: s.link.code, registeredAt: s.link.registeredAt.toISOString() },
+    link: s.link && {
+      type: s.link.type,
+      id: s.link.id,
+      code: s.link.code,
+      registeredAt: s.link.registeredAt.toISOString(),
+    },
   };
 }
 

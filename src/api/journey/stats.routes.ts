@@ -9,7 +9,12 @@ import type { Caller } from '../../core/caller.js';
 import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
 import type { StatsPeriod } from '../../core/stats/period.js';
 import { pageQuery, pagedShape, toPaged } from '../schemas/paging.js';
-import { journeyStatsMetaSchema as metaSchema, meta, periodQuery as statsPeriodQuery, withPeriodQuery } from '../schemas/stats-period.js';
+import {
+  journeyStatsMetaSchema as metaSchema,
+  meta,
+  periodQuery as statsPeriodQuery,
+  withPeriodQuery,
+} from '../schemas/stats-period.js';
 import { callerOf } from '../caller.js';
 import { journeyErrorResponses, stageSchema } from './schemas.js';
 
@@ -18,13 +23,23 @@ const security: Record<string, string[]>[] = [{ appId: [], mobileAppKey: [] }, {
 const AUTH_NOTE =
   ' Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.';
 
-const periodQuery = { ...statsPeriodQuery, timeZone: statsPeriodQuery.timeZone.describe('IANA zone name, default UTC') };
+const periodQuery = {
+  ...statsPeriodQuery,
+  timeZone: statsPeriodQuery.timeZone.describe('IANA zone name, default UTC'),
+};
 
 type RouteDoc = { summary: string; description: string };
 
 /** The route schema every statistics route shares: its tags, security, auth note and error answers. */
 function statsSchema<Q extends z.ZodType, R extends z.ZodType>(doc: RouteDoc, querystring: Q, answer: R) {
-  return { tags, security, ...doc, description: doc.description + AUTH_NOTE, querystring, response: { 200: answer, ...journeyErrorResponses } };
+  return {
+    tags,
+    security,
+    ...doc,
+    description: doc.description + AUTH_NOTE,
+    querystring,
+    response: { 200: answer, ...journeyErrorResponses },
+  };
 }
 
 /** What the core answers for a period: the figures and the period it covered. */
@@ -46,16 +61,18 @@ const summarySchema = z.object({
   revenue: revenueSchema,
 });
 
-const dailySchema = z.array(
-  z.object({
-    date: z.string(),
-    sessions: z.number().int(),
-    uniqueUsers: z.number().int(),
-    events: z.number().int(),
-    transitions: z.number().int(),
-    goalCompletions: z.number().int(),
-  }),
-).describe('every local date of the period, zero-filled');
+const dailySchema = z
+  .array(
+    z.object({
+      date: z.string(),
+      sessions: z.number().int(),
+      uniqueUsers: z.number().int(),
+      events: z.number().int(),
+      transitions: z.number().int(),
+      goalCompletions: z.number().int(),
+    }),
+  )
+  .describe('every local date of the period, zero-filled');
 
 const funnelSchema = z
   .object({
@@ -67,10 +84,20 @@ const funnelSchema = z
         stageName: stageSchema,
         stageOrder: z.number().int().describe('1 to 5'),
         sessionsReached: z.number().int().describe('sessions that recorded this stage or a later one'),
-        conversionRate: z.number().describe('percent of the sessions that reached the previous stage (100 for the first stage when any); the same as conversionRateFromPreviousStage'),
+        conversionRate: z
+          .number()
+          .describe(
+            'percent of the sessions that reached the previous stage (100 for the first stage when any); the same as conversionRateFromPreviousStage',
+          ),
         percentageOfSessions: z.number().describe('percent of totalSessions'),
-        conversionRateFromFirstStage: z.number().describe('percent of the sessions that reached stage 1 (what conversionRate means in the app-install statistics)'),
-        conversionRateFromPreviousStage: z.number().describe('percent of the sessions that reached the previous stage (100 for the first stage when any)'),
+        conversionRateFromFirstStage: z
+          .number()
+          .describe(
+            'percent of the sessions that reached stage 1 (what conversionRate means in the app-install statistics)',
+          ),
+        conversionRateFromPreviousStage: z
+          .number()
+          .describe('percent of the sessions that reached the previous stage (100 for the first stage when any)'),
       }),
     ),
   })
@@ -93,7 +120,12 @@ const utmRowSchema = z.object({
   conversionRate: z.number(),
 });
 
-const pathSchema = z.object({ fromPlatform: z.string(), toPlatform: z.string(), count: z.number().int(), percentage: z.number() });
+const pathSchema = z.object({
+  fromPlatform: z.string(),
+  toPlatform: z.string(),
+  count: z.number().int(),
+  percentage: z.number(),
+});
 
 const transitionsSummarySchema = z.object({
   totalTransitions: z.number().int(),
@@ -108,17 +140,32 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
    * One statistics route: a GET with the shared schema; `answer` calls the core, whose period
    * errors name query parameters, and shapes its figures; meta describes the period covered.
    */
-  function statsRoute<Q extends z.ZodType, R extends z.ZodType, T>(url: string, doc: RouteDoc, querystring: Q, response: R, run: (caller: Caller, query: z.output<Q>) => ForPeriod<T>, shape: (figures: T) => object) {
-    app.get(url, { config: { journeyAccess: 'stats' }, schema: statsSchema<z.ZodType, z.ZodType>(doc, querystring, response) }, async (request) => {
-      const { period, ...figures } = await withPeriodQuery(run(callerOf(request), request.query as z.output<Q>));
-      return { ...shape(figures as unknown as T), meta: meta(period) };
-    });
+  function statsRoute<Q extends z.ZodType, R extends z.ZodType, T>(
+    url: string,
+    doc: RouteDoc,
+    querystring: Q,
+    response: R,
+    run: (caller: Caller, query: z.output<Q>) => ForPeriod<T>,
+    shape: (figures: T) => object,
+  ) {
+    app.get(
+      url,
+      { config: { journeyAccess: 'stats' }, schema: statsSchema<z.ZodType, z.ZodType>(doc, querystring, response) },
+      async (request) => {
+        const { period, ...figures } = await withPeriodQuery(run(callerOf(request), request.query as z.output<Q>));
+        return { ...shape(figures as unknown as T), meta: meta(period) };
+      },
+    );
   }
   const period = z.object(periodQuery);
 
   statsRoute(
     '/stats/dashboard',
-    { summary: 'User-journey dashboard', description: 'Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types.' },
+    {
+      summary: 'User-journey dashboard',
+      description:
+        'Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types.',
+    },
     period,
     z
       .object({
@@ -129,7 +176,9 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
         topUtmSources: z.array(utmRowSchema).describe('up to 10'),
         transitions: transitionsSummarySchema,
         topEventTypes: z.array(z.object({ eventType: z.string(), count: z.number().int() })).describe('up to 20'),
-        topGoalTypes: z.array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() })).describe('up to 20; value sums goalValue across currencies'),
+        topGoalTypes: z
+          .array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() }))
+          .describe('up to 20; value sums goalValue across currencies'),
         meta: metaSchema,
       })
       .meta({ id: 'JourneyDashboard' }),
@@ -139,7 +188,10 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   statsRoute(
     '/stats/summary',
-    { summary: 'User-journey totals of a period', description: 'Sessions, users, events, transitions, goals, conversion and revenue per currency.' },
+    {
+      summary: 'User-journey totals of a period',
+      description: 'Sessions, users, events, transitions, goals, conversion and revenue per currency.',
+    },
     period,
     summarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneySummary' }),
     stats.summary,
@@ -148,7 +200,11 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   statsRoute(
     '/stats/daily',
-    { summary: 'User-journey figures per local day', description: 'Sessions (by their start), unique users, events, transitions and goal completions for every date of the period.' },
+    {
+      summary: 'User-journey figures per local day',
+      description:
+        'Sessions (by their start), unique users, events, transitions and goal completions for every date of the period.',
+    },
     period,
     z.object({ daily: dailySchema, meta: metaSchema }).meta({ id: 'JourneyDaily' }),
     (caller, query) => stats.ofPeriod(caller, query, 'daily'),
@@ -157,7 +213,11 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   statsRoute(
     '/stats/sessions/summary',
-    { summary: 'Session figures of a period', description: 'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity. averageEventsPerSession: the events of the period over its sessions.' },
+    {
+      summary: 'Session figures of a period',
+      description:
+        'bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity. averageEventsPerSession: the events of the period over its sessions.',
+    },
     period,
     z
       .object({
@@ -189,8 +249,19 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   statsRoute(
     '/stats/sessions/by-utm-source',
-    { summary: 'Sessions per UTM source', description: 'Most sessions first; percentage is of all sessions of the period.' },
-    z.object({ ...periodQuery, limit: z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20) }),
+    {
+      summary: 'Sessions per UTM source',
+      description: 'Most sessions first; percentage is of all sessions of the period.',
+    },
+    z.object({
+      ...periodQuery,
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1, 'must be between 1 and 100')
+        .max(100, 'must be between 1 and 100')
+        .default(20),
+    }),
     z.object({ sources: z.array(utmRowSchema), meta: metaSchema }).meta({ id: 'JourneySessionsByUtmSource' }),
     stats.sessionsByUtmSource,
     (figures) => figures,
@@ -205,7 +276,10 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
   });
   statsRoute(
     '/stats/sessions/list',
-    { summary: 'Sessions of a period, newest first (paged)', description: 'Filters: platform, utmSource, externalUserId.' },
+    {
+      summary: 'Sessions of a period, newest first (paged)',
+      description: 'Filters: platform, utmSource, externalUserId.',
+    },
     sessionListQuery,
     z
       .object({
@@ -231,14 +305,21 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
       page: { page, size },
     }),
     ({ items, total, page }) => {
-      const content = items.map((s) => ({ ...s, startedAt: s.startedAt.toISOString(), lastActivityAt: s.lastActivityAt.toISOString() }));
+      const content = items.map((s) => ({
+        ...s,
+        startedAt: s.startedAt.toISOString(),
+        lastActivityAt: s.lastActivityAt.toISOString(),
+      }));
       return toPaged(content, total, page);
     },
   );
 
   statsRoute(
     '/stats/transitions/summary',
-    { summary: 'Platform transitions of a period', description: 'Per path (from → to), with web-to-app and app-to-web totals.' },
+    {
+      summary: 'Platform transitions of a period',
+      description: 'Per path (from → to), with web-to-app and app-to-web totals.',
+    },
     period,
     transitionsSummarySchema.extend({ meta: metaSchema }).meta({ id: 'JourneyTransitionsSummary' }),
     stats.transitionsSummary,
@@ -247,7 +328,10 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
 
   statsRoute(
     '/stats/transitions/trend',
-    { summary: 'Platform transitions per local day', description: 'Every date of the period, with its total and its paths.' },
+    {
+      summary: 'Platform transitions per local day',
+      description: 'Every date of the period, with its total and its paths.',
+    },
     period,
     z
       .object({

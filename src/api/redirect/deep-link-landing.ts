@@ -98,7 +98,12 @@ export function createDeepLinkLanding(deps: { deepLinks: DeepLinkServices; publi
      * The landing page for a phone click, or undefined: no app for this platform, or the token
      * could not be written in time (the caller redirects as it would without an app).
      */
-    async prepare(request: FastifyRequest, link: CachedLink, platform: MobilePlatform, fallbackUrl: string): Promise<LandingPageInput | undefined> {
+    async prepare(
+      request: FastifyRequest,
+      link: CachedLink,
+      platform: MobilePlatform,
+      fallbackUrl: string,
+    ): Promise<LandingPageInput | undefined> {
       const target = platform === 'IOS' ? link.ios : link.android;
       if (!target || Date.now() < skipUntil) return undefined;
       const token = newDeepLinkToken();
@@ -136,7 +141,11 @@ export function createDeepLinkLanding(deps: { deepLinks: DeepLinkServices; publi
       let written: boolean;
       try {
         written = await withDeadline(write);
-        if (!written) request.log.warn({ deadlineMs: TOKEN_WRITE_DEADLINE_MS }, 'deep-link token write too slow; plain mobile redirects for a while');
+        if (!written)
+          request.log.warn(
+            { deadlineMs: TOKEN_WRITE_DEADLINE_MS },
+            'deep-link token write too slow; plain mobile redirects for a while',
+          );
       } catch (err) {
         request.log.warn({ err }, 'deep-link token not written; plain mobile redirects for a while');
         written = false;
@@ -156,7 +165,15 @@ export function createDeepLinkLanding(deps: { deepLinks: DeepLinkServices; publi
         linkId: link.id,
         source: 'landing',
       });
-      return landingInput({ link, platform, token, clipboardCode, fallbackUrl, userAgent, publicBaseUrl: deps.publicBaseUrl });
+      return landingInput({
+        link,
+        platform,
+        token,
+        clipboardCode,
+        fallbackUrl,
+        userAgent,
+        publicBaseUrl: deps.publicBaseUrl,
+      });
     },
   };
 }

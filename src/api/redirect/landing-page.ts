@@ -61,7 +61,8 @@ const TEXT = {
     copy: '링크 복사',
     copied: '링크를 복사했어요. Safari에 붙여 넣으세요.',
     linkLabel: '이 페이지의 링크',
-    clipNote: '‘앱 설치하기’를 누르면 짧은 코드가 클립보드에 복사돼요. 설치한 앱이 처음 열릴 때 이 코드로 이 링크를 이어서 열어요.',
+    clipNote:
+      '‘앱 설치하기’를 누르면 짧은 코드가 클립보드에 복사돼요. 설치한 앱이 처음 열릴 때 이 코드로 이 링크를 이어서 열어요.',
     clipCopied: '코드를 복사했어요. App Store로 이동합니다…',
     clipFailed: '코드를 복사하지 못했어요. App Store로 이동합니다…',
     clipTap: '‘앱 설치하기’를 눌러 계속하세요.',
@@ -79,7 +80,8 @@ const TEXT = {
     copy: 'Copy link',
     copied: 'Link copied. Paste it into Safari.',
     linkLabel: 'Link to this page',
-    clipNote: '“Get the app” copies a short code to your clipboard. When the app first opens, it uses the code to continue to this link.',
+    clipNote:
+      '“Get the app” copies a short code to your clipboard. When the app first opens, it uses the code to continue to this link.',
     clipCopied: 'Code copied. Going to the App Store…',
     clipFailed: 'The code could not be copied. Going to the App Store…',
     clipTap: 'Tap “Get the app” to continue.',
@@ -97,7 +99,8 @@ const TEXT = {
     copy: 'リンクをコピー',
     copied: 'リンクをコピーしました。Safariに貼り付けてください。',
     linkLabel: 'このページのリンク',
-    clipNote: '「アプリをインストール」を押すと、短いコードがクリップボードにコピーされます。アプリを初めて開いたときに、このコードでこのリンクの続きを開きます。',
+    clipNote:
+      '「アプリをインストール」を押すと、短いコードがクリップボードにコピーされます。アプリを初めて開いたときに、このコードでこのリンクの続きを開きます。',
     clipCopied: 'コードをコピーしました。App Storeに移動します…',
     clipFailed: 'コードをコピーできませんでした。App Storeに移動します…',
     clipTap: '「アプリをインストール」をタップして続けてください。',
@@ -134,7 +137,10 @@ const appTarget = (input: LandingPageInput) =>
 
 /** iOS in-app browsers other than KakaoTalk's and LINE's cannot hand a page to Safari by themselves. */
 const needsSafariStep = (input: LandingPageInput) =>
-  input.platform === 'IOS' && input.inAppBrowser !== null && input.inAppBrowser !== 'kakaotalk' && input.inAppBrowser !== 'line';
+  input.platform === 'IOS' &&
+  input.inAppBrowser !== null &&
+  input.inAppBrowser !== 'kakaotalk' &&
+  input.inAppBrowser !== 'line';
 
 /** The page; `nonce` (its Content-Security-Policy's) goes on its <style> and the SDK's <script>. */
 export function landingPage(input: LandingPageInput, nonce?: string): string {
@@ -166,7 +172,9 @@ export function landingPage(input: LandingPageInput, nonce?: string): string {
     // and the note says so before anyone taps. Without JavaScript the link goes to the store alone.
     const clip = !!input.clipboardToken;
     const cls = `btn ${target || safari ? 'secondary' : 'primary'}`;
-    actions.push(link('signpost-store', cls, input.storeUrl, t.store, clip ? ' aria-describedby="signpost-clipboard"' : ''));
+    actions.push(
+      link('signpost-store', cls, input.storeUrl, t.store, clip ? ' aria-describedby="signpost-clipboard"' : ''),
+    );
     if (clip) {
       actions.push(
         `<p id="signpost-clipboard" class="note" data-copied="${t.clipCopied}" data-failed="${t.clipFailed}" data-tap="${t.clipTap}">${t.clipNote}</p>`,

@@ -58,9 +58,11 @@ const STYLE = `
   .slot{margin:16px 0;min-height:60px}.muted{font-size:.875rem;color:#6e7781}`;
 
 function page(nonce: string, language: PageLanguage, title: string, body: string, head = ''): string {
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+  return (
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>${head}<style nonce="${nonce}">${STYLE}</style></head>` +
-    `<body><main>${body}</main></body></html>`;
+    `<body><main>${body}</main></body></html>`
+  );
 }
 
 /** A page of a heading and one line, in the visitor's language. */
@@ -87,7 +89,14 @@ export function unavailablePage(nonce: string, language: PageLanguage): string {
 const withNonce = (html: string, nonce: string) => html.replace(/<script\b/gi, `<script nonce="${nonce}"`);
 
 /** Shown instead of a direct redirect for links with showAdPage; continues on its own or on a tap. */
-export function adInterstitialPage(options: { destination: string; seconds: number; adSlotHtml: string; title: string | null; nonce: string; language: PageLanguage }): string {
+export function adInterstitialPage(options: {
+  destination: string;
+  seconds: number;
+  adSlotHtml: string;
+  title: string | null;
+  nonce: string;
+  language: PageLanguage;
+}): string {
   const t = TEXT[options.language];
   const target = escapeHtml(options.destination);
   const js = JSON.stringify(options.destination).replace(/</g, '\\u003c');
@@ -106,14 +115,24 @@ export function adInterstitialPage(options: { destination: string; seconds: numb
 }
 
 /** What a messenger or social network turns into a preview card. */
-export function sharePreviewPage(options: { url: string; destination: string; title: string; description: string | null; imageUrl: string | null; nonce: string; language: PageLanguage }): string {
+export function sharePreviewPage(options: {
+  url: string;
+  destination: string;
+  title: string;
+  description: string | null;
+  imageUrl: string | null;
+  nonce: string;
+  language: PageLanguage;
+}): string {
   const t = escapeHtml(options.title);
   const meta = [
     `<meta property="og:type" content="website">`,
     `<meta property="og:url" content="${escapeHtml(options.url)}">`,
     `<meta property="og:title" content="${t}">`,
     `<meta property="og:description" content="${escapeHtml(options.description ?? '')}">`,
-    options.imageUrl ? `<meta property="og:image" content="${escapeHtml(options.imageUrl)}">` : `<meta property="og:image" content="">`,
+    options.imageUrl
+      ? `<meta property="og:image" content="${escapeHtml(options.imageUrl)}">`
+      : `<meta property="og:image" content="">`,
     `<meta name="twitter:card" content="${options.imageUrl ? 'summary_large_image' : 'summary'}">`,
     `<meta name="twitter:title" content="${t}">`,
     `<meta name="twitter:description" content="${escapeHtml(options.description ?? '')}">`,
@@ -121,5 +140,11 @@ export function sharePreviewPage(options: { url: string; destination: string; ti
     `<link rel="canonical" href="${escapeHtml(options.url)}">`,
   ].join('');
   const text = TEXT[options.language];
-  return page(options.nonce, options.language, options.title, `<h1>${t}</h1><p>${escapeHtml(options.description ?? '')}</p><p><a class="button" href="${escapeHtml(options.destination)}">${text.open}</a></p>`, meta);
+  return page(
+    options.nonce,
+    options.language,
+    options.title,
+    `<h1>${t}</h1><p>${escapeHtml(options.description ?? '')}</p><p><a class="button" href="${escapeHtml(options.destination)}">${text.open}</a></p>`,
+    meta,
+  );
 }

@@ -54,7 +54,11 @@ const PLATFORM_LANGUAGE: PageLanguage = 'ko';
 export const REDIRECT_ROUTES = ['/:slug', '/:appPath/:slug'] as const;
 
 /** Answers the link at a one-segment path that a route of the service took on a host where it does not serve. */
-export type ServeSlug = (request: FastifyRequest, reply: FastifyReply, slug: string) => FastifyReply | Promise<FastifyReply>;
+export type ServeSlug = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  slug: string,
+) => FastifyReply | Promise<FastifyReply>;
 
 export function registerRedirectRoutes(
   app: FastifyInstance,
@@ -64,7 +68,9 @@ export function registerRedirectRoutes(
   const { redirect: resolver, events, config, metrics } = deps;
   const outcomeNames = ['redirect', 'not_found', 'expired', 'preview', 'ad_page', 'unavailable', 'landing'];
   metrics.define('redirects_total', 'counter', 'Redirect requests by outcome', { labels: { outcome: outcomeNames } });
-  const outcomes = Object.fromEntries(outcomeNames.map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]));
+  const outcomes = Object.fromEntries(
+    outcomeNames.map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
+  );
 
   const deepLinkLanding = createDeepLinkLanding({ deepLinks: deps.deepLinks, publicBaseUrl: config.publicBaseUrl });
 
@@ -96,14 +102,22 @@ export function registerRedirectRoutes(
     negotiateLanguage(request.headers['accept-language'], PAGE_LANGUAGES) ?? owner;
 
   /** The 404 page: in the language of the custom domain's owner when the browser names none of ours. */
-  async function sendNotFound(request: FastifyRequest, reply: FastifyReply, outcome: string | undefined): Promise<FastifyReply> {
+  async function sendNotFound(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    outcome: string | undefined,
+  ): Promise<FastifyReply> {
     const domain = await resolver.domainAt(request.hostname);
     return sendPage(reply, 404, visitorLanguage(request, domain?.language ?? PLATFORM_LANGUAGE), notFoundPage, outcome);
   }
   const landingPolicy = { connect: [new URL(config.publicBaseUrl).origin], httpsImages: true };
   const adPolicy = { operatorAd: config.adPageHtml.trim() !== '' };
 
-  function answer(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, resolution: Resolution): FastifyReply | Promise<FastifyReply> {
+  function answer(
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+    resolution: Resolution,
+  ): FastifyReply | Promise<FastifyReply> {
     if (resolution === undefined || resolution === 'unusable-domain') return sendNotFound(request, reply, 'not_found');
     const link = resolution;
     const facts: ClickFacts = {
@@ -123,27 +137,55 @@ export function registerRedirectRoutes(
     switch (decision.kind) {
       case 'preview': {
         const url = `${config.publicBaseUrl}${request.url.split('?')[0]}`;
-        return sendPage(reply, 200, language, (nonce) => sharePreviewPage({
-          url,
-          destination: decision.destination,
-          title: link.ogTitle ?? link.title ?? url,
-          description: link.ogDescription,
-          imageUrl: link.ogImageUrl,
-          nonce,
+        return sendPage(
+          reply,
+          200,
           language,
-        }), 'preview');
+          (nonce) =>
+            sharePreviewPage({
+              url,
+              destination: decision.destination,
+              title: link.ogTitle ?? link.title ?? url,
+              description: link.ogDescription,
+              imageUrl: link.ogImageUrl,
+              nonce,
+              language,
+            }),
+          'preview',
+        );
       }
       case 'landing':
         // The page carries a deep-link token; without one (not written in time), the plain redirect.
         return deepLinkLanding.prepare(request, link, decision.platform, decision.fallback).then((input) =>
           input
-            // Chromium then sends the Android model and version with the page's own calls and the next clicks.
-            ? sendPage(reply.header('accept-ch', ASKED_CLIENT_HINTS), 200, language, (nonce) => landingPage({ ...input, locale: language }, nonce), 'landing', landingPolicy)
-            : redirectTo(reply, decision.fallback));
+            ? // Chromium then sends the Android model and version with the page's own calls and the next clicks.
+              sendPage(
+                reply.header('accept-ch', ASKED_CLIENT_HINTS),
+                200,
+                language,
+                (nonce) => landingPage({ ...input, locale: language }, nonce),
+                'landing',
+                landingPolicy,
+              )
+            : redirectTo(reply, decision.fallback),
+        );
       case 'ad_page':
-        return sendPage(reply, 200, language, (nonce) => adInterstitialPage({
-          destination: decision.destination, seconds: config.adPageSeconds, adSlotHtml: config.adPageHtml, title: link.title, nonce, language,
-        }), 'ad_page', adPolicy);
+        return sendPage(
+          reply,
+          200,
+          language,
+          (nonce) =>
+            adInterstitialPage({
+              destination: decision.destination,
+              seconds: config.adPageSeconds,
+              adSlotHtml: config.adPageHtml,
+              title: link.title,
+              nonce,
+              language,
+            }),
+          'ad_page',
+          adPolicy,
+        );
       case 'redirect':
         return redirectTo(reply, decision.location);
     }
@@ -154,7 +196,10 @@ export function registerRedirectRoutes(
     return reply.code(302).header('location', location).header('cache-control', REDIRECT_CACHE_CONTROL).send();
   }
 
-  function handle(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply | Promise<FastifyReply> {
+  function handle(
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+  ): FastifyReply | Promise<FastifyReply> {
     const { appPath, slug } = request.params;
     // Malformed slugs and app paths that are paths of the service are not links: the JSON 404 of the API.
     if (!SLUG.test(slug) || (appPath !== undefined && (!SLUG.test(appPath) || isReservedSlug(appPath)))) {
@@ -166,7 +211,9 @@ export function registerRedirectRoutes(
   /** The link at `slug` on the request's host; a path of the service that is no link there is the API's JSON 404. */
   function serveSlug(request: FastifyRequest, reply: FastifyReply, slug: string): FastifyReply | Promise<FastifyReply> {
     const answerOrNotFound = (resolved: Resolution) =>
-      resolved === undefined && isReservedSlug(slug) ? (reply.callNotFound() as unknown as FastifyReply) : answer(request as FastifyRequest<{ Params: Params }>, reply, resolved);
+      resolved === undefined && isReservedSlug(slug)
+        ? (reply.callNotFound() as unknown as FastifyReply)
+        : answer(request as FastifyRequest<{ Params: Params }>, reply, resolved);
     let resolution: Resolution | Promise<Resolution>;
     try {
       resolution = resolver.resolve(request.hostname, slug);
@@ -177,7 +224,13 @@ export function registerRedirectRoutes(
     if (!(resolution instanceof Promise)) return answerOrNotFound(resolution);
     return resolution.then(answerOrNotFound, (err: unknown) => {
       request.log.error({ err }, 'link look-up failed');
-      return sendPage(reply.header('retry-after', '5'), 503, visitorLanguage(request, PLATFORM_LANGUAGE), unavailablePage, 'unavailable');
+      return sendPage(
+        reply.header('retry-after', '5'),
+        503,
+        visitorLanguage(request, PLATFORM_LANGUAGE),
+        unavailablePage,
+        'unavailable',
+      );
     });
   }
 
@@ -189,9 +242,19 @@ export function registerRedirectRoutes(
     const domain = await resolver.domainAt(request.hostname);
     if (domain === undefined && isOperatorHost(request.hostname)) return reply.redirect('/console/', 302);
     if (domain?.usable && domain.fallbackUrl) {
-      return reply.code(302).header('location', domain.fallbackUrl).header('cache-control', REDIRECT_CACHE_CONTROL).send();
+      return reply
+        .code(302)
+        .header('location', domain.fallbackUrl)
+        .header('cache-control', REDIRECT_CACHE_CONTROL)
+        .send();
     }
-    return sendPage(reply, 404, visitorLanguage(request, domain?.language ?? PLATFORM_LANGUAGE), notFoundPage, undefined);
+    return sendPage(
+      reply,
+      404,
+      visitorLanguage(request, domain?.language ?? PLATFORM_LANGUAGE),
+      notFoundPage,
+      undefined,
+    );
   });
 
   // The click parameters are cleaned where they are read (click-facts.ts, deep-link-landing.ts).
@@ -200,7 +263,11 @@ export function registerRedirectRoutes(
 
   const redirected = outcomes.redirect!;
   const securityHeaders = redirectSecurityHeaders(fast.address);
-  metrics.define('redirects_fast_path_total', 'counter', 'Redirects answered in front of the router (also in redirects_total)');
+  metrics.define(
+    'redirects_fast_path_total',
+    'counter',
+    'Redirects answered in front of the router (also in redirects_total)',
+  );
   const answeredInFront = metrics.counter('redirects_fast_path_total', {});
   function answerInFront(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET') return false;
@@ -216,7 +283,14 @@ export function registerRedirectRoutes(
     // A cache miss (the router waits for it) or no such link: Fastify answers.
     if (resolution instanceof Promise || resolution === undefined || resolution === 'unusable-domain') return false;
     const link = resolution;
-    const facts: ClickFacts = { method: 'GET', url, hostname, ip: fast.address.ip(req), headers: req.headers, appPath: undefined };
+    const facts: ClickFacts = {
+      method: 'GET',
+      url,
+      hostname,
+      ip: fast.address.ip(req),
+      headers: req.headers,
+      appPath: undefined,
+    };
     const decision = decide(link, facts, Date.now());
     if (decision.kind !== 'redirect') return false;
     // Headers first: if Node refuses one, nothing was recorded and Fastify can still answer.

@@ -33,5 +33,7 @@ export const commonErrorResponses = {
 
 /** Text fields of a record that may be empty: each a string or null, in the order named. */
 export function nullableStrings<K extends string>(...names: K[]): { [P in K]: z.ZodNullable<z.ZodString> } {
-  return Object.fromEntries(names.map((name) => [name, z.string().nullable()])) as { [P in K]: z.ZodNullable<z.ZodString> };
+  return Object.fromEntries(names.map((name) => [name, z.string().nullable()])) as {
+    [P in K]: z.ZodNullable<z.ZodString>;
+  };
 }

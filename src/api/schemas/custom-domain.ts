@@ -1,7 +1,12 @@
 // The Custom domain record as clients see it (createdAt as yyyy-MM-dd'T'HH:mm, UTC), its list query and page.
 import { z } from 'zod';
 import { DOMAIN_NAME_MAX_LENGTH, DOMAIN_NAME_PATTERN } from '../../core/domains/domain-name.js';
-import { DOMAIN_STATUSES, SORT_COLUMNS, type CustomDomain, type DomainSortField } from '../../core/domains/domains.service.js';
+import {
+  DOMAIN_STATUSES,
+  SORT_COLUMNS,
+  type CustomDomain,
+  type DomainSortField,
+} from '../../core/domains/domains.service.js';
 import { isoMinuteUtc } from '../../shared/time.js';
 import { pageQuery, springPageResponse } from './paging.js';
 
@@ -11,7 +16,11 @@ export const customDomainSchema = z
   .object({
     id: z.number().int(),
     domainName: z.string(),
-    ownerUsername: z.string().describe("the owner account: the console member who registered the domain (their name, else their address); the organization's name for one the operator registered"),
+    ownerUsername: z
+      .string()
+      .describe(
+        "the owner account: the console member who registered the domain (their name, else their address); the organization's name for one the operator registered",
+      ),
     status: domainStatusSchema,
     cnameRecordName: z.string().nullable().describe('null for subdomains of the platform host'),
     cnameRecordValue: z.string().nullable(),
@@ -51,8 +60,16 @@ const domainSortSchema = z
   .transform((value, ctx) => {
     const [field, direction = 'asc', extra] = value.split(',').map((s) => s.trim());
     // Own keys only: `in` would also accept inherited names such as constructor or toString.
-    if (extra !== undefined || !field || !Object.hasOwn(SORT_COLUMNS, field) || !['asc', 'desc'].includes(direction.toLowerCase())) {
-      ctx.addIssue({ code: 'custom', message: `must be field,direction with field one of ${Object.keys(SORT_COLUMNS).join(', ')} and direction asc or desc` });
+    if (
+      extra !== undefined ||
+      !field ||
+      !Object.hasOwn(SORT_COLUMNS, field) ||
+      !['asc', 'desc'].includes(direction.toLowerCase())
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be field,direction with field one of ${Object.keys(SORT_COLUMNS).join(', ')} and direction asc or desc`,
+      });
       return z.NEVER;
     }
     return { field: field as DomainSortField, direction: direction.toLowerCase() as 'asc' | 'desc' };

@@ -9,7 +9,10 @@ export type RequestPart = 'body' | 'query';
 export function placeField(part: RequestPart, err: unknown): unknown {
   const fp = fieldProblemOf(err);
   if (!fp) return err;
-  return invalid('VALIDATION_FAILED', fp.field === '' ? `${part}: ${fp.problem}` : `${part}.${fp.field}: ${fp.problem}`);
+  return invalid(
+    'VALIDATION_FAILED',
+    fp.field === '' ? `${part}: ${fp.problem}` : `${part}.${fp.field}: ${fp.problem}`,
+  );
 }
 
 /** Runs a service call whose input came from one part of the request. */

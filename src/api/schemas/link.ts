@@ -11,7 +11,9 @@ export const aliasSchema = z
   .min(1, 'must not be empty')
   .max(50, 'must be at most 50 characters')
   .regex(/^[A-Za-z0-9_-]+$/, 'may contain only letters, digits, - and _')
-  .describe(`letters, digits, - and _. Refused where the service itself answers: ${SERVICE_HOST_PATHS.join(', ')} on the service's host; ${CUSTOM_DOMAIN_PATHS.join(', ')} on a custom domain (case-insensitive)`);
+  .describe(
+    `letters, digits, - and _. Refused where the service itself answers: ${SERVICE_HOST_PATHS.join(', ')} on the service's host; ${CUSTOM_DOMAIN_PATHS.join(', ')} on a custom domain (case-insensitive)`,
+  );
 
 /** What the short URL and campaign routes' fields depend on in the deployment. */
 export interface LinkRouteSettings {
@@ -82,7 +84,12 @@ export function expiryField(parse: (v: string) => Expiry | undefined, forms: str
  * The instant a body's expiry means for the caller: a bare date is the end of that day in the
  * organization's time zone. Refused unless it is in the future; null (clear) and absent pass.
  */
-export function expiryFor(caller: Caller, field: string, expiry: Expiry | null | undefined, now: () => Date): Date | null | undefined {
+export function expiryFor(
+  caller: Caller,
+  field: string,
+  expiry: Expiry | null | undefined,
+  now: () => Date,
+): Date | null | undefined {
   if (!expiry) return expiry;
   const at = expiryInstant(expiry, caller.organization.timeZone);
   if (at.getTime() <= now().getTime()) throw invalid('VALIDATION_FAILED', `body.${field}: must be in the future`);
@@ -93,7 +100,8 @@ export function expiryFor(caller: Caller, field: string, expiry: Expiry | null |
 export const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
 /** Optional and nullable (null clears on update); an empty string counts as null. */
-export const clearable = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? null : v), schema.nullable().optional());
+export const clearable = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? null : v), schema.nullable().optional());
 
 /** A deep-link path inside the app: `product/42` or `/product/42?ref=x`, no scheme, no spaces. */
 export const deepLinkPath = text(500).regex(/^[^\s:]*$/, 'must be an in-app path such as product/42 (no scheme)');

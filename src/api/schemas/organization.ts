@@ -23,8 +23,12 @@ export const organizationSchema = z
     monthlyQuotaOverride: z.number().int().nullable().describe("null: the plan's quota"),
     addOns: z.object({ userJourney: z.boolean(), revenueAnalytics: z.boolean() }),
     ipAllowlist: z.array(z.string()),
-    defaultLanguage: z.enum(PAGE_LANGUAGES).describe("visitor pages' language when the browser asks for none of ko, en, ja"),
-    timeZone: z.string().describe('IANA zone where a bare date ends (a link expiry given as YYYY-MM-DD); Asia/Seoul unless set'),
+    defaultLanguage: z
+      .enum(PAGE_LANGUAGES)
+      .describe("visitor pages' language when the browser asks for none of ko, en, ja"),
+    timeZone: z
+      .string()
+      .describe('IANA zone where a bare date ends (a link expiry given as YYYY-MM-DD); Asia/Seoul unless set'),
     createdAt: z.string(),
   })
   .meta({ id: 'Organization' });

@@ -3,8 +3,18 @@
 import { z } from 'zod';
 
 export const pageQuery = {
-  page: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(0, 'must be 0 or more').max(1_000_000).default(0),
-  size: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20),
+  page: z.coerce
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(0, 'must be 0 or more')
+    .max(1_000_000)
+    .default(0),
+  size: z.coerce
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(1, 'must be between 1 and 100')
+    .max(100, 'must be between 1 and 100')
+    .default(20),
 };
 
 export interface Page {
@@ -13,11 +23,17 @@ export interface Page {
 }
 
 /** `true`/`false` in a query string (z.coerce.boolean would read "false" as true). */
-export const queryBoolean = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+export const queryBoolean = z
+  .enum(['true', 'false'], { error: 'must be true or false' })
+  .transform((v) => v === 'true');
 
 /** An ISO-8601 instant in a query string; a bare date means its first instant, UTC. */
 export const queryDateTime = z.string().transform((value, ctx) => {
-  const normalised = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`;
+  const normalised = /^\d{4}-\d{2}-\d{2}$/.test(value)
+    ? `${value}T00:00:00Z`
+    : /(Z|[+-]\d{2}:?\d{2})$/.test(value)
+      ? value
+      : `${value}Z`;
   const date = new Date(normalised);
   // Date() rolls 2025-02-30 over to March 2; a day the month does not have is refused instead.
   const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
@@ -105,6 +121,13 @@ export function toSpringPage<T>(content: T[], total: number, page: Page) {
     numberOfElements: content.length,
     empty: content.length === 0,
     sort,
-    pageable: { pageNumber: page.page, pageSize: page.size, offset: page.page * page.size, sort, paged: true, unpaged: false },
+    pageable: {
+      pageNumber: page.page,
+      pageSize: page.size,
+      offset: page.page * page.size,
+      sort,
+      paged: true,
+      unpaged: false,
+    },
   };
 }

@@ -28,7 +28,8 @@ const LONE_SURROGATE_ALL = new RegExp(LONE_SURROGATE.source, 'g');
  * Text the service takes as it comes rather than refusing (a link's click parameters: the click
  * must still redirect), made safe to store: control characters dropped, lone surrogates replaced.
  */
-export const cleanLine = (value: string) => value.replace(CONTROL_IN_LINE_ALL, '').replace(LONE_SURROGATE_ALL, '\ufffd');
+export const cleanLine = (value: string) =>
+  value.replace(CONTROL_IN_LINE_ALL, '').replace(LONE_SURROGATE_ALL, '\ufffd');
 
 export const isWellFormedText = (value: string) => !LONE_SURROGATE.test(value);
 
@@ -93,5 +94,7 @@ export function withinJsonBounds(bounds: JsonBounds = FREE_FORM_BOUNDS) {
 
 /** Any JSON object, bounded: keys up to 100 characters, depth, key count and size capped. */
 export function freeFormObject(bounds: JsonBounds = FREE_FORM_BOUNDS) {
-  return z.record(singleLine(z.string().max(100, 'keys must be at most 100 characters')), z.unknown()).superRefine(withinJsonBounds(bounds));
+  return z
+    .record(singleLine(z.string().max(100, 'keys must be at most 100 characters')), z.unknown())
+    .superRefine(withinJsonBounds(bounds));
 }

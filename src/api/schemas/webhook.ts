@@ -1,7 +1,12 @@
 // An organization's webhook endpoint (never its secret) and its delivery log, as the operator API
 // and the console show them.
 import { z } from 'zod';
-import { WEBHOOK_CATEGORIES, type Delivery, type WebhookEndpoint, type WebhooksService } from '../../core/webhooks/webhooks-service.js';
+import {
+  WEBHOOK_CATEGORIES,
+  type Delivery,
+  type WebhookEndpoint,
+  type WebhooksService,
+} from '../../core/webhooks/webhooks-service.js';
 import { pagedResponse } from './paging.js';
 
 /** The delivery format and event catalogue, for /docs (README "Webhooks" has the examples). */
@@ -34,10 +39,18 @@ export const webhookEndpointSchema = z
     events: z.array(z.enum(WEBHOOK_CATEGORIES)),
     enabled: z.boolean(),
     secretRotation: z.boolean().describe('true while the previous secret is still signed with'),
-    previousSecretValidUntil: z.string().nullable().describe('end of the rotation: until then both signatures are sent'),
+    previousSecretValidUntil: z
+      .string()
+      .nullable()
+      .describe('end of the rotation: until then both signatures are sent'),
     consecutiveFailures: z.number().int().describe('failed attempts in a row; a success resets it'),
     disabledAt: z.string().nullable(),
-    disabledReason: z.string().nullable().describe('why the endpoint is disabled (turned off in the settings by the operator or a member, or after repeated failures)'),
+    disabledReason: z
+      .string()
+      .nullable()
+      .describe(
+        'why the endpoint is disabled (turned off in the settings by the operator or a member, or after repeated failures)',
+      ),
     updatedAt: z.string(),
   })
   .meta({ id: 'WebhookEndpoint' });
@@ -93,7 +106,9 @@ export const webhookDeliveryDetailSchema = webhookDeliverySchema
 
 export const webhookDeliveryPageSchema = pagedResponse(webhookDeliverySchema, 'WebhookDeliveryPage');
 
-export const webhookTestQueuedSchema = z.object({ deliveryId: z.number().int(), eventId: z.string() }).meta({ id: 'WebhookTestQueued' });
+export const webhookTestQueuedSchema = z
+  .object({ deliveryId: z.number().int(), eventId: z.string() })
+  .meta({ id: 'WebhookTestQueued' });
 
 export const toWebhookDeliveryJson = (d: Delivery): z.infer<typeof webhookDeliverySchema> => ({
   id: d.id,

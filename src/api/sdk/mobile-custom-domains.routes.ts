@@ -11,20 +11,28 @@ import { customDomainRoutes } from '../service/custom-domains.routes.js';
 import { callerOf } from '../caller.js';
 import { requireMobileApp } from './mobile-sdk-auth.js';
 
-export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService; sdk: AppDeps['sdk'] }> = async (app, { domains, sdk }) => {
+export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService; sdk: AppDeps['sdk'] }> = async (
+  app,
+  { domains, sdk },
+) => {
   const tags = ['mobile SDK: custom domains'];
   // Before validation: a caller without credentials hears 401, whatever else is wrong.
   requireMobileApp(app, sdk);
 
   await app.register(customDomainRoutes, { domains, tags, whose: " of the app's organization" });
 
-  app.post('/custom-domains/:id/verify', {
-    schema: {
-      tags,
-      summary: "Check the domain's CNAME now and answer the record as it is afterwards",
-      description: 'PENDING or FAILED becomes VERIFIED when the CNAME is found; a miss counts like one of the background check.',
-      params: idParams,
-      response: { 200: customDomainSchema, ...commonErrorResponses },
+  app.post(
+    '/custom-domains/:id/verify',
+    {
+      schema: {
+        tags,
+        summary: "Check the domain's CNAME now and answer the record as it is afterwards",
+        description:
+          'PENDING or FAILED becomes VERIFIED when the CNAME is found; a miss counts like one of the background check.',
+        params: idParams,
+        response: { 200: customDomainSchema, ...commonErrorResponses },
+      },
     },
-  }, async (request) => toCustomDomainJson(await domains.verifyNow(callerOf(request), request.params.id)));
+    async (request) => toCustomDomainJson(await domains.verifyNow(callerOf(request), request.params.id)),
+  );
 };

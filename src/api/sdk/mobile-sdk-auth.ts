@@ -6,7 +6,10 @@ import type { SdkAuthenticator } from './app-auth.js';
 import type { SdkRateLimiter } from './rate-limit.js';
 
 /** Adds the hook to every route of the context (call it inside the plugin). */
-export function requireMobileApp(app: FastifyInstance, sdk: { authenticate: SdkAuthenticator; rateLimit: SdkRateLimiter }): void {
+export function requireMobileApp(
+  app: FastifyInstance,
+  sdk: { authenticate: SdkAuthenticator; rateLimit: SdkRateLimiter },
+): void {
   app.addHook('onRequest', async (request) => {
     const caller = await sdk.authenticate.mobile(request);
     sdk.rateLimit.keyed(caller.app.id);

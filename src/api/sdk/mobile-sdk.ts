@@ -8,6 +8,9 @@ import { mobileTrackingRoutes } from './mobile-tracking.routes.js';
 
 export const mobileSdkApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   requireMobileApp(app, deps.sdk);
-  await app.register(mobileDeepLinkRoutes, { resolve: deps.deepLinks.resolve, publicBaseUrl: deps.config.publicBaseUrl });
+  await app.register(mobileDeepLinkRoutes, {
+    resolve: deps.deepLinks.resolve,
+    publicBaseUrl: deps.config.publicBaseUrl,
+  });
   await app.register(mobileTrackingRoutes, { tracking: deps.deepLinks.tracking });
 };

@@ -33,7 +33,10 @@ const deviceInfoSchema = z
   .describe('platform, os, browser and similar; userAgent, when present, is what the click is parsed from');
 
 /** Where a click the app reports came from, and what the app says of the device. */
-const clickSource = (request: FastifyRequest, deviceInfo: { userAgent?: string | undefined } | undefined): ClickSource => ({
+const clickSource = (
+  request: FastifyRequest,
+  deviceInfo: { userAgent?: string | undefined } | undefined,
+): ClickSource => ({
   host: request.hostname,
   ip: request.ip,
   userAgent: request.headers['user-agent'],
@@ -60,91 +63,154 @@ function readGoalValue(raw: string | number | undefined): { goalValue: number | 
   return Number.isFinite(value) ? { goalValue: value, goalText: null } : { goalValue: null, goalText: text };
 }
 
-export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ tracking: DeepLinkTrackingService }> = async (app, { tracking }) => {
+export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ tracking: DeepLinkTrackingService }> = async (
+  app,
+  { tracking },
+) => {
   // ------------------------------------------------------------------------------------------
-  app.post('/deeplink/funnel/track', {
-    schema: {
-      tags: ['mobile SDK: tracking'],
-      summary: 'Record a funnel stage (idempotent per sessionId, stage and timestamp)',
-      description: 'A repeat of the same sessionId, stage and timestamp answers recorded: false and records nothing. Without a timestamp a stage counts once per session.',
-      body: z.object({
-        sessionId: z.string().trim().min(1).max(200),
-        stage: z.enum(MOBILE_FUNNEL_STAGES),
-        timestamp: z.string().max(40).optional(),
-        goalType: z.string().max(50).optional(),
-        goalValue: z.union([z.string().max(200), z.number().finite()]).optional()
-          .describe('a String in the spec: a decimal number is the goal\'s value (revenue for purchases); any other text is kept as the goal\'s text (goalText in statistics exports), its value none'),
-        platform: z.enum(['IOS', 'ANDROID']).optional(),
-        deviceType: z.string().max(50).optional(),
-        urlId: idSchema.optional(),
-        campaignId: idSchema.optional(),
-        externalUserId: z.string().max(200).optional(),
-      }),
-      response: {
-        200: z.object({
-          status: z.literal('success'),
-          recorded: z.boolean().describe('false for a repeat: nothing new was recorded'),
-          sessionId: z.string(),
+  app.post(
+    '/deeplink/funnel/track',
+    {
+      schema: {
+        tags: ['mobile SDK: tracking'],
+        summary: 'Record a funnel stage (idempotent per sessionId, stage and timestamp)',
+        description:
+          'A repeat of the same sessionId, stage and timestamp answers recorded: false and records nothing. Without a timestamp a stage counts once per session.',
+        body: z.object({
+          sessionId: z.string().trim().min(1).max(200),
           stage: z.enum(MOBILE_FUNNEL_STAGES),
-          timestamp: z.string().describe('the stage\'s time, ISO-8601 UTC'),
-          linkType: z.enum(['url', 'campaign']).nullable(),
-          linkId: z.number().int().nullable(),
+          timestamp: z.string().max(40).optional(),
+          goalType: z.string().max(50).optional(),
+          goalValue: z
+            .union([z.string().max(200), z.number().finite()])
+            .optional()
+            .describe(
+              "a String in the spec: a decimal number is the goal's value (revenue for purchases); any other text is kept as the goal's text (goalText in statistics exports), its value none",
+            ),
+          platform: z.enum(['IOS', 'ANDROID']).optional(),
+          deviceType: z.string().max(50).optional(),
+          urlId: idSchema.optional(),
+          campaignId: idSchema.optional(),
+          externalUserId: z.string().max(200).optional(),
         }),
-        ...errors,
+        response: {
+          200: z.object({
+            status: z.literal('success'),
+            recorded: z.boolean().describe('false for a repeat: nothing new was recorded'),
+            sessionId: z.string(),
+            stage: z.enum(MOBILE_FUNNEL_STAGES),
+            timestamp: z.string().describe("the stage's time, ISO-8601 UTC"),
+            linkType: z.enum(['url', 'campaign']).nullable(),
+            linkId: z.number().int().nullable(),
+          }),
+          ...errors,
+        },
       },
     },
-  }, async (request) => {
-    const b = request.body;
-    const occurredAt = b.timestamp === undefined ? undefined : parseStageTime(b.timestamp, Date.now());
-    const { goalValue, goalText } = readGoalValue(b.goalValue);
-    if (b.urlId !== undefined && b.campaignId !== undefined) throw invalid('VALIDATION_FAILED', 'body: give urlId or campaignId, not both');
-    const link = b.urlId !== undefined ? { linkType: 'url' as const, id: b.urlId } : b.campaignId !== undefined ? { linkType: 'campaign' as const, id: b.campaignId } : undefined;
-    const { recorded, timestamp, link: linked } = await tracking.trackFunnelStage(mobileCaller(request), {
-      sessionId: b.sessionId, stage: b.stage, occurredAt, goalType: b.goalType, goalValue, goalText, platform: b.platform,
-      deviceType: b.deviceType, link, externalUserId: b.externalUserId,
-    });
-    return { status: 'success' as const, recorded, sessionId: b.sessionId, stage: b.stage, timestamp, linkType: linked?.linkType ?? null, linkId: linked?.id ?? null };
-  });
+    async (request) => {
+      const b = request.body;
+      const occurredAt = b.timestamp === undefined ? undefined : parseStageTime(b.timestamp, Date.now());
+      const { goalValue, goalText } = readGoalValue(b.goalValue);
+      if (b.urlId !== undefined && b.campaignId !== undefined)
+        throw invalid('VALIDATION_FAILED', 'body: give urlId or campaignId, not both');
+      const link =
+        b.urlId !== undefined
+          ? { linkType: 'url' as const, id: b.urlId }
+          : b.campaignId !== undefined
+            ? { linkType: 'campaign' as const, id: b.campaignId }
+            : undefined;
+      const {
+        recorded,
+        timestamp,
+        link: linked,
+      } = await tracking.trackFunnelStage(mobileCaller(request), {
+        sessionId: b.sessionId,
+        stage: b.stage,
+        occurredAt,
+        goalType: b.goalType,
+        goalValue,
+        goalText,
+        platform: b.platform,
+        deviceType: b.deviceType,
+        link,
+        externalUserId: b.externalUserId,
+      });
+      return {
+        status: 'success' as const,
+        recorded,
+        sessionId: b.sessionId,
+        stage: b.stage,
+        timestamp,
+        linkType: linked?.linkType ?? null,
+        linkId: linked?.id ?? null,
+      };
+    },
+  );
 
   // ------------------------------------------------------------------------------------------
-  app.post('/clicks/url', {
-    schema: {
-      tags: ['mobile SDK: tracking'],
-      summary: 'Record a click on a short URL inside the app',
-      body: z.object({ shortCode: slugSchema, deviceInfo: deviceInfoSchema.optional() }),
-      response: { 200: z.object({ clickId: z.number().int(), originalUrl: z.string(), mobileTargetUrl: z.string().nullable() }), ...errors },
-    },
-  }, async (request) => {
-    const { clickId, url } = await tracking.shortUrlClick(mobileCaller(request), request.body.shortCode, clickSource(request, request.body.deviceInfo));
-    return { clickId, originalUrl: url.originalUrl, mobileTargetUrl: url.mobileTargetUrl };
-  });
-
-  app.post('/clicks/campaign', {
-    schema: {
-      tags: ['mobile SDK: tracking'],
-      summary: 'Record a click on a campaign inside the app',
-      body: z.object({
-        campaignAlias: slugSchema,
-        trackerAlias: singleLine(z.string().max(100)).optional(),
-        customId: singleLine(z.string().max(100)).optional(),
-        deviceInfo: deviceInfoSchema.optional(),
-      }),
-      response: {
-        200: z.object({
-          clickId: z.number().int(),
-          originalUrl: z.string(),
-          campaign: campaignRefSchema,
-          customId: z.string().nullable(),
-          trackerAlias: z.string().nullable(),
-        }),
-        ...errors,
+  app.post(
+    '/clicks/url',
+    {
+      schema: {
+        tags: ['mobile SDK: tracking'],
+        summary: 'Record a click on a short URL inside the app',
+        body: z.object({ shortCode: slugSchema, deviceInfo: deviceInfoSchema.optional() }),
+        response: {
+          200: z.object({ clickId: z.number().int(), originalUrl: z.string(), mobileTargetUrl: z.string().nullable() }),
+          ...errors,
+        },
       },
     },
-  }, async (request) => {
-    const b = request.body;
-    const { clickId, link, campaign } = await tracking.campaignClick(mobileCaller(request), b, clickSource(request, b.deviceInfo));
-    return { clickId, originalUrl: campaign.originalUrl, campaign: campaignRef(link)!, customId: b.customId ?? null, trackerAlias: b.trackerAlias ?? null };
-  });
+    async (request) => {
+      const { clickId, url } = await tracking.shortUrlClick(
+        mobileCaller(request),
+        request.body.shortCode,
+        clickSource(request, request.body.deviceInfo),
+      );
+      return { clickId, originalUrl: url.originalUrl, mobileTargetUrl: url.mobileTargetUrl };
+    },
+  );
+
+  app.post(
+    '/clicks/campaign',
+    {
+      schema: {
+        tags: ['mobile SDK: tracking'],
+        summary: 'Record a click on a campaign inside the app',
+        body: z.object({
+          campaignAlias: slugSchema,
+          trackerAlias: singleLine(z.string().max(100)).optional(),
+          customId: singleLine(z.string().max(100)).optional(),
+          deviceInfo: deviceInfoSchema.optional(),
+        }),
+        response: {
+          200: z.object({
+            clickId: z.number().int(),
+            originalUrl: z.string(),
+            campaign: campaignRefSchema,
+            customId: z.string().nullable(),
+            trackerAlias: z.string().nullable(),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const { clickId, link, campaign } = await tracking.campaignClick(
+        mobileCaller(request),
+        b,
+        clickSource(request, b.deviceInfo),
+      );
+      return {
+        clickId,
+        originalUrl: campaign.originalUrl,
+        campaign: campaignRef(link)!,
+        customId: b.customId ?? null,
+        trackerAlias: b.trackerAlias ?? null,
+      };
+    },
+  );
 
   // ------------------------------------------------------------------------------------------
   const associationSchema = {
@@ -166,7 +232,13 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ tracking: DeepLinkTra
     },
   };
 
-  async function associate(request: FastifyRequest, code: string, linkType: 'url' | 'campaign', body: { tokenidx: string; identify: string }, appPath?: string) {
+  async function associate(
+    request: FastifyRequest,
+    code: string,
+    linkType: 'url' | 'campaign',
+    body: { tokenidx: string; identify: string },
+    appPath?: string,
+  ) {
     const saved = await tracking.associate(mobileCaller(request), { code, linkType, appPath }, body);
     return {
       status: 'success' as const,
@@ -179,9 +251,16 @@ export const mobileTrackingRoutes: FastifyPluginAsyncZod<{ tracking: DeepLinkTra
     };
   }
 
-  app.post('/links/:shortCode/associations', { schema: { ...associationSchema, params: z.object({ shortCode: slugSchema }) } }, (request) =>
-    associate(request, request.params.shortCode, request.query.type, request.body));
-  app.post('/links/:appPath/:shortCode/associations', {
-    schema: { ...associationSchema, params: z.object({ appPath: slugSchema, shortCode: slugSchema }) },
-  }, (request) => associate(request, request.params.shortCode, request.query.type, request.body, request.params.appPath));
+  app.post(
+    '/links/:shortCode/associations',
+    { schema: { ...associationSchema, params: z.object({ shortCode: slugSchema }) } },
+    (request) => associate(request, request.params.shortCode, request.query.type, request.body),
+  );
+  app.post(
+    '/links/:appPath/:shortCode/associations',
+    {
+      schema: { ...associationSchema, params: z.object({ appPath: slugSchema, shortCode: slugSchema }) },
+    },
+    (request) => associate(request, request.params.shortCode, request.query.type, request.body, request.params.appPath),
+  );
 };

@@ -27,7 +27,11 @@ interface Bucket {
 /** Far more clients than one instance serves at once; past it, the least recently seen go first. */
 const DEFAULT_MAX_BUCKETS = 100_000;
 
-export function createTokenBuckets(options: { ratePerSecond: number; burst: number; maxBuckets?: number }): TokenBuckets {
+export function createTokenBuckets(options: {
+  ratePerSecond: number;
+  burst: number;
+  maxBuckets?: number;
+}): TokenBuckets {
   const { ratePerSecond, burst } = options;
   const maxBuckets = options.maxBuckets ?? DEFAULT_MAX_BUCKETS;
   const perMs = ratePerSecond / 1000;
@@ -55,7 +59,9 @@ export function createTokenBuckets(options: { ratePerSecond: number; burst: numb
       if (allowed) tokens -= 1;
       buckets.set(key, { tokens, atMs: nowMs });
       dropIdle(nowMs);
-      return allowed ? { allowed } : { allowed, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / ratePerSecond)) };
+      return allowed
+        ? { allowed }
+        : { allowed, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / ratePerSecond)) };
     },
     get size() {
       return buckets.size;
@@ -83,8 +89,16 @@ export interface SdkRateLimits {
 }
 
 export function createSdkRateLimiter(limits: SdkRateLimits): SdkRateLimiter {
-  const keyed = createTokenBuckets({ ratePerSecond: limits.keyedPerSecond, burst: limits.keyedPerSecond, maxBuckets: limits.maxBuckets });
-  const keyless = createTokenBuckets({ ratePerSecond: limits.keylessPerSecond, burst: limits.keylessBurst, maxBuckets: limits.maxBuckets });
+  const keyed = createTokenBuckets({
+    ratePerSecond: limits.keyedPerSecond,
+    burst: limits.keyedPerSecond,
+    maxBuckets: limits.maxBuckets,
+  });
+  const keyless = createTokenBuckets({
+    ratePerSecond: limits.keylessPerSecond,
+    burst: limits.keylessBurst,
+    maxBuckets: limits.maxBuckets,
+  });
 
   function refuse(outcome: TakeOutcome, message: string) {
     if (!outcome.allowed) throw limitReached('RATE_LIMITED', message, outcome.retryAfterSeconds);

@@ -6,7 +6,6 @@ import type { ServiceKeyAccess } from '../../core/access/service-keys.js';
 import type { ServiceCaller } from '../../core/caller.js';
 import { limited, type AuthFailureLimiter } from '../auth-failures.js';
 
-
 const wrongKey = (err: unknown) => isDomainError(err) && err.code === 'API_KEY_INVALID';
 
 export function serviceKeyOf(request: FastifyRequest): string | undefined {

@@ -16,9 +16,18 @@ interface RouteDoc {
 }
 
 /** GET `url` (with `:id`): the record `read` finds for the caller, as `response` describes it. */
-export function readById(app: ZodApp, url: string, doc: RouteDoc & { summary: string; response: z.ZodType }, read: (caller: Caller, id: number) => Promise<unknown>): void {
+export function readById(
+  app: ZodApp,
+  url: string,
+  doc: RouteDoc & { summary: string; response: z.ZodType },
+  read: (caller: Caller, id: number) => Promise<unknown>,
+): void {
   const { response, ...rest } = doc;
-  app.get(url, { schema: { ...rest, params: idParams, response: { 200: response, ...commonErrorResponses } } }, (request) => read(callerOf(request), request.params.id));
+  app.get(
+    url,
+    { schema: { ...rest, params: idParams, response: { 200: response, ...commonErrorResponses } } },
+    (request) => read(callerOf(request), request.params.id),
+  );
 }
 
 /** PUT `url` (with `:id`): `update` gets the body `body` parsed; 409 where `conflicts` says a change can clash. */
@@ -30,15 +39,26 @@ export function updateById<B extends z.ZodType>(
 ): void {
   const { response, body, conflicts, ...rest } = doc;
   const errors = conflicts ? { ...commonErrorResponses, 409: errorBodySchema } : commonErrorResponses;
-  app.put(url, { schema: { ...rest, params: idParams, body: body as z.ZodType, response: { 200: response, ...errors } } }, (request) =>
-    update(callerOf(request), request.params.id, request.body as z.output<B>),
+  app.put(
+    url,
+    { schema: { ...rest, params: idParams, body: body as z.ZodType, response: { 200: response, ...errors } } },
+    (request) => update(callerOf(request), request.params.id, request.body as z.output<B>),
   );
 }
 
 /** DELETE `url` (with `:id`): 204 once `remove` is done. */
-export function deleteById(app: ZodApp, url: string, doc: RouteDoc & { summary: string }, remove: (caller: Caller, id: number) => Promise<unknown>): void {
-  app.delete(url, { schema: { ...doc, params: idParams, response: { 204: z.null(), ...commonErrorResponses } } }, async (request, reply) => {
-    await remove(callerOf(request), request.params.id);
-    return reply.code(204).send(null);
-  });
+export function deleteById(
+  app: ZodApp,
+  url: string,
+  doc: RouteDoc & { summary: string },
+  remove: (caller: Caller, id: number) => Promise<unknown>,
+): void {
+  app.delete(
+    url,
+    { schema: { ...doc, params: idParams, response: { 204: z.null(), ...commonErrorResponses } } },
+    async (request, reply) => {
+      await remove(callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 }

@@ -9,7 +9,17 @@ import { callerOf } from '../caller.js';
 import { deleteById, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
-import { aliasSchema, clearable, deepLinkPath, expiryField, expiryFor, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
+import {
+  aliasSchema,
+  clearable,
+  deepLinkPath,
+  expiryField,
+  expiryFor,
+  httpsUrlSchema,
+  linkedAppFields,
+  text,
+  type LinkRouteSettings,
+} from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryDateTime, toPaged } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 
@@ -26,7 +36,11 @@ const campaignSchema = z
     ...nullableStrings('iosAppName', 'iosAppIconUrl'),
     androidAppId: z.number().int().nullable(),
     ...nullableStrings('androidAppName', 'androidAppIconUrl'),
-    username: z.string().describe("creator: the console member's name (else address), or the name of the Service API key that made it (else its first characters); the organization's name for campaigns made before creators were recorded"),
+    username: z
+      .string()
+      .describe(
+        "creator: the console member's name (else address), or the name of the Service API key that made it (else its first characters); the organization's name for campaigns made before creators were recorded",
+      ),
     ...nullableStrings('utmSource', 'utmMedium'),
     appPath: z.string().nullable().describe("linked app's path: {base}/{appPath}/{alias}"),
     ...nullableStrings('customDomainName', 'iosDeepLinkPath', 'androidDeepLinkPath'),
@@ -64,13 +78,20 @@ function toCampaignJson(c: Campaign, publicBaseUrl: string, clickCount: number):
   };
 }
 
-export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaigns: CampaignService }> = async (app, options) => {
+export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaigns: CampaignService }> = async (
+  app,
+  options,
+) => {
   const { campaigns, publicBaseUrl } = options;
   const tags = ['service: campaigns'];
   const security = [{ apiKey: [] }];
   const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
-  const expiresAt = expiryField(parseCampaignExpiry, 'ISO-8601 such as 2025-12-31T23:59:59Z (seconds optional) or a date YYYY-MM-DD')
-    .describe("ISO-8601, UTC unless it names an offset, seconds optional; a bare YYYY-MM-DD lasts until the end of that day in the organization's time zone (Asia/Seoul unless set). Must be in the future; null clears (update).");
+  const expiresAt = expiryField(
+    parseCampaignExpiry,
+    'ISO-8601 such as 2025-12-31T23:59:59Z (seconds optional) or a date YYYY-MM-DD',
+  ).describe(
+    "ISO-8601, UTC unless it names an offset, seconds optional; a bare YYYY-MM-DD lasts until the end of that day in the organization's time zone (Asia/Seoul unless set). Must be in the future; null clears (update).",
+  );
   const extraFields = {
     utmSource: clearable(text(100)),
     utmMedium: clearable(text(100)),
@@ -79,61 +100,95 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
   };
   const toJson = (c: Campaign & { clickCount: number }) => toCampaignJson(c, publicBaseUrl, c.clickCount);
 
-  app.post('/campaigns', {
-    schema: {
-      tags, security, summary: 'Create a campaign',
+  app.post(
+    '/campaigns',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a campaign',
+        body: z.object({
+          name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
+          alias: aliasSchema.optional(),
+          originalUrl: url,
+          ...linkedAppFields,
+          expiresAt: expiresAt.nullable().optional(),
+          goalType: clearable(text(50)),
+          customDomainName: clearable(domainNameSchema),
+          ...extraFields,
+        }),
+        response: { 201: campaignSchema, ...commonErrorResponses, 409: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const input = {
+        ...request.body,
+        expiresAt: expiryFor(caller, 'expiresAt', request.body.expiresAt, options.clock),
+      };
+      return reply.code(201).send(toJson(await fromRequestPart('body', campaigns.create(caller, input))));
+    },
+  );
+
+  app.get(
+    '/campaigns',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List campaigns, newest first',
+        querystring: z.object({
+          ...pageQuery,
+          search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
+          createdAfter: queryDateTime.optional(),
+          createdBefore: queryDateTime.optional(),
+        }),
+        response: { 200: pagedResponse(campaignSchema, 'CampaignPage'), ...commonErrorResponses },
+      },
+    },
+    async (request) => {
+      const { page, size, ...filter } = request.query;
+      const { items, total } = await campaigns.list(callerOf(request), filter, { page, size });
+      return toPaged(items.map(toJson), total, { page, size });
+    },
+  );
+
+  readById(
+    app,
+    '/campaigns/:id',
+    { tags, security, summary: 'Read a campaign', response: campaignSchema },
+    async (caller, id) => toJson(await campaigns.get(caller, id)),
+  );
+
+  updateById(
+    app,
+    '/campaigns/:id',
+    {
+      tags,
+      security,
+      summary: 'Update a campaign (fields left out keep their value; null clears)',
       body: z.object({
-        name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
-        alias: aliasSchema.optional(),
-        originalUrl: url,
-        ...linkedAppFields,
+        name: singleLine(
+          z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters'),
+        ).optional(),
+        originalUrl: url.optional(),
         expiresAt: expiresAt.nullable().optional(),
         goalType: clearable(text(50)),
-        customDomainName: clearable(domainNameSchema),
+        ...linkedAppFields,
         ...extraFields,
       }),
-      response: { 201: campaignSchema, ...commonErrorResponses, 409: errorBodySchema },
+      response: campaignSchema,
     },
-  }, async (request, reply) => {
-    const caller = callerOf(request);
-    const input = { ...request.body, expiresAt: expiryFor(caller, 'expiresAt', request.body.expiresAt, options.clock) };
-    return reply.code(201).send(toJson(await fromRequestPart('body', campaigns.create(caller, input))));
-  });
-
-  app.get('/campaigns', {
-    schema: {
-      tags, security, summary: 'List campaigns, newest first',
-      querystring: z.object({
-        ...pageQuery,
-        search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
-        createdAfter: queryDateTime.optional(),
-        createdBefore: queryDateTime.optional(),
-      }),
-      response: { 200: pagedResponse(campaignSchema, 'CampaignPage'), ...commonErrorResponses },
+    async (caller, id, { expiresAt, ...rest }) => {
+      const at = expiryFor(caller, 'expiresAt', expiresAt, options.clock);
+      return toJson(await campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) }));
     },
-  }, async (request) => {
-    const { page, size, ...filter } = request.query;
-    const { items, total } = await campaigns.list(callerOf(request), filter, { page, size });
-    return toPaged(items.map(toJson), total, { page, size });
-  });
+  );
 
-  readById(app, '/campaigns/:id', { tags, security, summary: 'Read a campaign', response: campaignSchema }, async (caller, id) => toJson(await campaigns.get(caller, id)));
-
-  updateById(app, '/campaigns/:id', {
-    tags, security, summary: 'Update a campaign (fields left out keep their value; null clears)',
-    body: z.object({
-      name: singleLine(z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters')).optional(),
-      originalUrl: url.optional(),
-      expiresAt: expiresAt.nullable().optional(),
-      goalType: clearable(text(50)),
-      ...linkedAppFields,
-      ...extraFields,
-    }),
-    response: campaignSchema,
-  }, async (caller, id, { expiresAt, ...rest }) => {
-    const at = expiryFor(caller, 'expiresAt', expiresAt, options.clock);
-    return toJson(await campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) }));
-  });
-
-  deleteById(app, '/campaigns/:id', { tags, security, summary: 'Delete a campaign; its alias stops resolving' }, campaigns.delete);
+  deleteById(
+    app,
+    '/campaigns/:id',
+    { tags, security, summary: 'Delete a campaign; its alias stops resolving' },
+    campaigns.delete,
+  );
 };

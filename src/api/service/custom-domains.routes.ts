@@ -6,7 +6,12 @@ import { z } from 'zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { callerOf } from '../caller.js';
-import { customDomainListQuery, customDomainPageSchema, customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
+import {
+  customDomainListQuery,
+  customDomainPageSchema,
+  customDomainSchema,
+  toCustomDomainJson,
+} from '../schemas/custom-domain.js';
 import { toSpringPage } from '../schemas/paging.js';
 
 interface ReadOptions {
@@ -17,26 +22,51 @@ interface ReadOptions {
   whose: string;
 }
 
-export const customDomainRoutes: FastifyPluginAsyncZod<ReadOptions> = async (app, { domains, tags, security, whose }) => {
-  app.get('/custom-domains', {
-    schema: {
-      tags, security, summary: `List the custom domains${whose}`,
-      querystring: customDomainListQuery,
-      response: { 200: customDomainPageSchema, ...commonErrorResponses },
+export const customDomainRoutes: FastifyPluginAsyncZod<ReadOptions> = async (
+  app,
+  { domains, tags, security, whose },
+) => {
+  app.get(
+    '/custom-domains',
+    {
+      schema: {
+        tags,
+        security,
+        summary: `List the custom domains${whose}`,
+        querystring: customDomainListQuery,
+        response: { 200: customDomainPageSchema, ...commonErrorResponses },
+      },
     },
-  }, async (request) => {
-    const { items, total } = await domains.list(callerOf(request), request.query);
-    return toSpringPage(items.map(toCustomDomainJson), total, request.query);
-  });
-
-  app.get('/custom-domains/verified', {
-    schema: {
-      tags, security, summary: `Every VERIFIED or ACTIVE domain${whose} (plain array)`,
-      response: { 200: z.array(customDomainSchema), ...commonErrorResponses },
+    async (request) => {
+      const { items, total } = await domains.list(callerOf(request), request.query);
+      return toSpringPage(items.map(toCustomDomainJson), total, request.query);
     },
-  }, async (request) => (await domains.listUsable(callerOf(request))).map(toCustomDomainJson));
+  );
 
-  app.get('/custom-domains/:id', {
-    schema: { tags, security, summary: 'Read a custom domain', params: idParams, response: { 200: customDomainSchema, ...commonErrorResponses } },
-  }, async (request) => toCustomDomainJson(await domains.get(callerOf(request), request.params.id)));
+  app.get(
+    '/custom-domains/verified',
+    {
+      schema: {
+        tags,
+        security,
+        summary: `Every VERIFIED or ACTIVE domain${whose} (plain array)`,
+        response: { 200: z.array(customDomainSchema), ...commonErrorResponses },
+      },
+    },
+    async (request) => (await domains.listUsable(callerOf(request))).map(toCustomDomainJson),
+  );
+
+  app.get(
+    '/custom-domains/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read a custom domain',
+        params: idParams,
+        response: { 200: customDomainSchema, ...commonErrorResponses },
+      },
+    },
+    async (request) => toCustomDomainJson(await domains.get(callerOf(request), request.params.id)),
+  );
 };

@@ -47,8 +47,17 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   await app.register(shortUrlRoutes, { ...linkSettings, shortUrls: deps.links.shortUrls });
   await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });
   await app.register(mobileAppRoutes, { mobileApps: deps.apps.mobileApps, config: deps.config });
-  await app.register(customDomainRoutes, { domains: deps.domains, tags: ['service: custom domains'], security: [{ apiKey: [] }], whose: '' });
-  await app.register(customDomainDeletionRoutes, { domains: deps.domains, tags: ['service: custom domains'], security: [{ apiKey: [] }] });
+  await app.register(customDomainRoutes, {
+    domains: deps.domains,
+    tags: ['service: custom domains'],
+    security: [{ apiKey: [] }],
+    whose: '',
+  });
+  await app.register(customDomainDeletionRoutes, {
+    domains: deps.domains,
+    tags: ['service: custom domains'],
+    security: [{ apiKey: [] }],
+  });
   await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl: deps.config.publicBaseUrl });
   await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
   await app.register(userRoutes, { users: deps.journey.users });

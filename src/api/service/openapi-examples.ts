@@ -224,7 +224,13 @@ const URL_INSTALL_STATS = {
     platformDistribution: { ios: 0, android: 0, other: 0 },
   },
   funnelStats: clickedOnlyFunnel(2),
-  qualityStats: { totalAttempts: 0, successfulResolutions: 0, successRate: 0, fingerprintMatchRate: 0, failureReasons: [] },
+  qualityStats: {
+    totalAttempts: 0,
+    successfulResolutions: 0,
+    successRate: 0,
+    fingerprintMatchRate: 0,
+    failureReasons: [],
+  },
   meta: META,
 };
 
@@ -247,7 +253,15 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
   },
   listShortUrls: {
     params: { page: 0, size: 20, keyword: 'spring' },
-    response: { content: [{ ...SHORT_URL, clickCount: 3 }], page: 0, size: 20, totalElements: 1, totalPages: 1, first: true, last: true },
+    response: {
+      content: [{ ...SHORT_URL, clickCount: 3 }],
+      page: 0,
+      size: 20,
+      totalElements: 1,
+      totalPages: 1,
+      first: true,
+      last: true,
+    },
   },
   getShortUrl: { params: { id: 1 }, response: { ...SHORT_URL, clickCount: 3 } },
   updateShortUrl: {
@@ -270,7 +284,8 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
   getShortUrlQrCode: {
     params: { id: 1 },
     response: {
-      qrCode: 'iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAAenSURBVO3BAQ4bgY0EwR5C///ynD+QUED2FqLdVekfSNIBgyQdMUjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB0xSNIRHx6UhH9VW56ShE1bNknYtGWThLe05S1JeEpbNkn4V7XlCYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hEfXtaWa5LwprZskvA3SsKmLZskbNryjSS8pS3XJOEtgyQdMUjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSER9+UBLe0pa3JOFv1ZZNEjZteUsSvtGWX5KEt7TllwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMQgSUd80M9pyyYJm7ZskrBpyyYJb0nCpi1PScKmLfr/N0jSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHfFBf60kvKUtmyRskrBpyxOSoFsGSTpikKQjBkk6YpCkIwZJOmKQpCMGSTpikKQjPvygtvzLkrBpyxOS8Ja2PCEJT2jLN5LwS9ryrxok6YhBko4YJOmIQZKOGCTpiEGSjhgk6YhBko748LIk6L9ryyYJm7a8JQmbtmySsGnLJgkXJUH/2SBJRwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMSHB7VFuiIJb2qL/jeDJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB0xSNIR6R88JAmbtmyScE1bnpKETVs2Sdi05Zck4Qlt2SThG215QhKuacsvGSTpiEGSjhgk6YhBko4YJOmIQZKOGCTpiEGSjhgk6YgPD2rLL2nLJgmbtvyaJGzasknCL2nLJgmbJLwpCU9oyyYJm7a8JQmbtjxhkKQjBkk6YpCkIwZJOmKQpCMGSTpikKQjBkk64sPLknBNEjZteUpbNknYJOGaJGzasknCpi3fSMKmLZsk/I3a8pZBko4YJOmIQZKOGCTpiEGSjhgk6YhBko4YJOmIDw9Kwt+oLZskbNryt2rLJgmbtjyhLW9Kwi9JwqYtmyRs2vKWQZKOGCTpiEGSjhgk6YhBko4YJOmIQZKOGCTpiPQPXpSEt7Rlk4QntGWThG+05QlJ2LTlCUl4Qls2Sdi05aIkbNqyScIT2vJLBkk6YpCkIwZJOmKQpCMGSTpikKQjBkk6YpCkI9I/eEgSNm3Rf5eETVs2Sdi05S1J0Dva8pYkbNryhEGSjhgk6YhBko4YJOmIQZKOGCTpiEGSjhgk6Yj0Dx6ShF/SlickYdOWTRK+0ZZNEt7Sll+ShE1b/mVJeEJbfskgSUcMknTEIElHDJJ0xCBJRwySdMQgSUcMknTEh5e15Zq2bJKwacs3knBNEjZt2SRh05ZNEjZt+UYSNm15QhI2bdm05QlJ2LTlLYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hEfjkrCL2nLJgm/pi1PaMsT2rJJwqYtmyR8oy1vacsTkvCEtvySQZKOGCTpiEGSjhgk6YhBko4YJOmIQZKOGCTpiA8/KAlPaMsmCZu2PKEtT0nCpi2bJPyStmzasknCU5KwacsmCW9pyyYJT0jCpi1PGCTpiEGSjhgk6YhBko4YJOmIQZKOGCTpiEGSjvjwg9qyScJbkrBpy1OS8IQkXJOEJ7TlTUl4S1t+SVveMkjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHfHhL5aEJ7Rlk4SntGWThE1bNkl4Qls2SXhCWy5qyyYJmyRs2rJpyyYJm7a8ZZCkIwZJOmKQpCMGSTpikKQjBkk6YpCkIwZJOmKQpCM+/KAkbNryhCRskvCEtlzUlk0SntCWTRKe0JZvJOEJSfglSXhCEjZtecIgSUcMknTEIElHDJJ0xCBJRwySdMQgSUcMknRE+gd6RRKe0pZNEp7Qlrck4aK2vCUJ17TlCYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hEfHpSEf1VbNm35RhI2SXhCW96ShE1b3pKENyVh05Zf0pZfMkjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHfHhZW25JglPSMKvScKmLZskPCEJm7Zc1Ja3tOUJSdi05S2DJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB0xSNIRH35QEt7Sll/Tlick4S1teUsSNm3ZtOUbSdgk4ZokXDNI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB3xQXpAEjZt2SRh05YnJOEbbbkmCW9JwqYtTxgk6YhBko4YJOmIQZKOGCTpiEGSjhgk6YhBko74oJ+ThE1b3pKETVs2SXhCEt6UBP1nbXnLIElHDJJ0xCBJRwySdMQgSUcMknTEIElHDJJ0xIcf1Ja/UVu+kYRNEjZteUISNkl4Qlt+TRKe0JZNEjZt2SRh05ZNEn7JIElHDJJ0xCBJRwySdMQgSUcMknTEIElHDJJ0xIeXJeFflYSntOUtbdkk4S1J2LRlk4RvtOUtbdkk4QlJ2LTllwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMQgSUekfyBJBwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMQgSUcMknTEIElHDJJ0xP8Bm0wZnANSlJ4AAAAASUVORK5CYII=',
+      qrCode:
+        'iVBORw0KGgoAAAANSUhEUgAAASwAAAEsCAYAAAB5fY51AAAAAklEQVR4AewaftIAAAenSURBVO3BAQ4bgY0EwR5C///ynD+QUED2FqLdVekfSNIBgyQdMUjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB0xSNIRHx6UhH9VW56ShE1bNknYtGWThLe05S1JeEpbNkn4V7XlCYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hEfXtaWa5LwprZskvA3SsKmLZskbNryjSS8pS3XJOEtgyQdMUjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSER9+UBLe0pa3JOFv1ZZNEjZteUsSvtGWX5KEt7TllwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMQgSUd80M9pyyYJm7ZskrBpyyYJb0nCpi1PScKmLfr/N0jSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHfFBf60kvKUtmyRskrBpyxOSoFsGSTpikKQjBkk6YpCkIwZJOmKQpCMGSTpikKQjPvygtvzLkrBpyxOS8Ja2PCEJT2jLN5LwS9ryrxok6YhBko4YJOmIQZKOGCTpiEGSjhgk6YhBko748LIk6L9ryyYJm7a8JQmbtmySsGnLJgkXJUH/2SBJRwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMSHB7VFuiIJb2qL/jeDJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB0xSNIR6R88JAmbtmyScE1bnpKETVs2Sdi05Zck4Qlt2SThG215QhKuacsvGSTpiEGSjhgk6YhBko4YJOmIQZKOGCTpiEGSjhgk6YgPD2rLL2nLJgmbtvyaJGzasknCL2nLJgmbJLwpCU9oyyYJm7a8JQmbtjxhkKQjBkk6YpCkIwZJOmKQpCMGSTpikKQjBkk64sPLknBNEjZteUpbNknYJOGaJGzasknCpi3fSMKmLZsk/I3a8pZBko4YJOmIQZKOGCTpiEGSjhgk6YhBko4YJOmIDw9Kwt+oLZskbNryt2rLJgmbtjyhLW9Kwi9JwqYtmyRs2vKWQZKOGCTpiEGSjhgk6YhBko4YJOmIQZKOGCTpiPQPXpSEt7Rlk4QntGWThG+05QlJ2LTlCUl4Qls2Sdi05aIkbNqyScIT2vJLBkk6YpCkIwZJOmKQpCMGSTpikKQjBkk6YpCkI9I/eEgSNm3Rf5eETVs2Sdi05S1J0Dva8pYkbNryhEGSjhgk6YhBko4YJOmIQZKOGCTpiEGSjhgk6Yj0Dx6ShF/SlickYdOWTRK+0ZZNEt7Sll+ShE1b/mVJeEJbfskgSUcMknTEIElHDJJ0xCBJRwySdMQgSUcMknTEh5e15Zq2bJKwacs3knBNEjZt2SRh05ZNEjZt+UYSNm15QhI2bdm05QlJ2LTlLYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hEfjkrCL2nLJgm/pi1PaMsT2rJJwqYtmyR8oy1vacsTkvCEtvySQZKOGCTpiEGSjhgk6YhBko4YJOmIQZKOGCTpiA8/KAlPaMsmCZu2PKEtT0nCpi2bJPyStmzasknCU5KwacsmCW9pyyYJT0jCpi1PGCTpiEGSjhgk6YhBko4YJOmIQZKOGCTpiEGSjvjwg9qyScJbkrBpy1OS8IQkXJOEJ7TlTUl4S1t+SVveMkjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHfHhL5aEJ7Rlk4SntGWThE1bNkl4Qls2SXhCWy5qyyYJmyRs2rJpyyYJm7a8ZZCkIwZJOmKQpCMGSTpikKQjBkk6YpCkIwZJOmKQpCM+/KAkbNryhCRskvCEtlzUlk0SntCWTRKe0JZvJOEJSfglSXhCEjZtecIgSUcMknTEIElHDJJ0xCBJRwySdMQgSUcMknRE+gd6RRKe0pZNEp7Qlrck4aK2vCUJ17TlCYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hEfHpSEf1VbNm35RhI2SXhCW96ShE1b3pKENyVh05Zf0pZfMkjSEYMkHTFI0hGDJB0xSNIRgyQdMUjSEYMkHfHhZW25JglPSMKvScKmLZskPCEJm7Zc1Ja3tOUJSdi05S2DJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB0xSNIRH35QEt7Sll/Tlick4S1teUsSNm3ZtOUbSdgk4ZokXDNI0hGDJB0xSNIRgyQdMUjSEYMkHTFI0hGDJB3xQXpAEjZt2SRh05YnJOEbbbkmCW9JwqYtTxgk6YhBko4YJOmIQZKOGCTpiEGSjhgk6YhBko74oJ+ThE1b3pKETVs2SXhCEt6UBP1nbXnLIElHDJJ0xCBJRwySdMQgSUcMknTEIElHDJJ0xIcf1Ja/UVu+kYRNEjZteUISNkl4Qlt+TRKe0JZNEjZt2SRh05ZNEn7JIElHDJJ0xCBJRwySdMQgSUcMknTEIElHDJJ0xIeXJeFflYSntOUtbdkk4S1J2LRlk4RvtOUtbdkk4QlJ2LTllwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMQgSUekfyBJBwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMQgSUcMknTEIElHDJJ0xCBJRwySdMQgSUcMknTEIElHDJJ0xP8Bm0wZnANSlJ4AAAAASUVORK5CYII=',
       shortUrl: 'https://sgnp.example/spring-sale',
       format: 'png',
     },
@@ -396,7 +411,10 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
   },
   listVerifiedCustomDomains: { response: [{ ...CUSTOM_DOMAIN, status: 'ACTIVE' }] },
   getCustomDomain: { params: { id: 1 }, response: CUSTOM_DOMAIN },
-  requestCustomDomainDeletion: { params: { id: 1 }, response: { ...CUSTOM_DOMAIN, deletionRequested: true, deletionRequestedAt: '2027-03-10T07:18' } },
+  requestCustomDomainDeletion: {
+    params: { id: 1 },
+    response: { ...CUSTOM_DOMAIN, deletionRequested: true, deletionRequestedAt: '2027-03-10T07:18' },
+  },
   cancelCustomDomainDeletion: { params: { id: 1 }, response: CUSTOM_DOMAIN },
   getShortUrlStats: {
     params: { id: 1, startDate: '2027-03-08', endDate: '2027-03-10' },
@@ -412,7 +430,32 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       chartData: [0, 0, 3],
       uniqueVisitors: 3,
       uniqueVisitorsChartData: [0, 0, 3],
-      hourlyChartLabels: ['00:00', '01:00', '02:00', '03:00', '04:00', '05:00', '06:00', '07:00', '08:00', '09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00', '18:00', '19:00', '20:00', '21:00', '22:00', '23:00'],
+      hourlyChartLabels: [
+        '00:00',
+        '01:00',
+        '02:00',
+        '03:00',
+        '04:00',
+        '05:00',
+        '06:00',
+        '07:00',
+        '08:00',
+        '09:00',
+        '10:00',
+        '11:00',
+        '12:00',
+        '13:00',
+        '14:00',
+        '15:00',
+        '16:00',
+        '17:00',
+        '18:00',
+        '19:00',
+        '20:00',
+        '21:00',
+        '22:00',
+        '23:00',
+      ],
       hourlyChartData: [0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
       topReferrers: [{ name: 'news.example', count: 3, percentage: 100 }],
       topCountries: [{ name: 'AU', count: 3, percentage: 100 }],
@@ -509,7 +552,10 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       meta: META,
     },
   },
-  getShortUrlInstallStats: { params: { id: 1, startDate: '2027-03-08', endDate: '2027-03-10' }, response: URL_INSTALL_STATS },
+  getShortUrlInstallStats: {
+    params: { id: 1, startDate: '2027-03-08', endDate: '2027-03-10' },
+    response: URL_INSTALL_STATS,
+  },
   getCampaignInstallStats: {
     params: { id: 1, startDate: '2027-03-08', endDate: '2027-03-10' },
     response: {

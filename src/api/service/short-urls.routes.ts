@@ -9,7 +9,17 @@ import { callerOf } from '../caller.js';
 import { deleteById, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
-import { aliasSchema, clearable, deepLinkPath, expiryField, expiryFor, httpsUrlSchema, linkedAppFields, text, type LinkRouteSettings } from '../schemas/link.js';
+import {
+  aliasSchema,
+  clearable,
+  deepLinkPath,
+  expiryField,
+  expiryFor,
+  httpsUrlSchema,
+  linkedAppFields,
+  text,
+  type LinkRouteSettings,
+} from '../schemas/link.js';
 import { pagedResponse, pageQuery, queryBoolean, queryDateTime, toPaged } from '../schemas/paging.js';
 
 const EXPIRATION_DOC =
@@ -28,7 +38,17 @@ export const shortUrlSchema = z
     ...nullableStrings('ogTitle', 'ogDescription', 'ogImageUrl'),
     iosAppId: z.number().int().nullable(),
     androidAppId: z.number().int().nullable(),
-    ...nullableStrings('utmSource', 'utmMedium', 'utmTerm', 'utmContent', 'customDomainName', 'iosDeepLinkPath', 'androidDeepLinkPath', 'mobileTargetUrl', 'goalType'),
+    ...nullableStrings(
+      'utmSource',
+      'utmMedium',
+      'utmTerm',
+      'utmContent',
+      'customDomainName',
+      'iosDeepLinkPath',
+      'androidDeepLinkPath',
+      'mobileTargetUrl',
+      'goalType',
+    ),
     shortCode: z.string().describe('extension: the code in the path'),
     utmCampaign: z.string().nullable().describe('extension'),
     updatedAt: z.string().describe('extension'),
@@ -67,13 +87,17 @@ export function toShortUrlJson(u: ShortUrl, publicBaseUrl: string, clickCount: n
   };
 }
 
-export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUrls: ShortUrlService }> = async (app, options) => {
+export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUrls: ShortUrlService }> = async (
+  app,
+  options,
+) => {
   const { shortUrls, publicBaseUrl } = options;
   const tags = ['service: short URLs'];
   const security = [{ apiKey: [] }];
   const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
-  const expiration = expiryField(parseExpirationDate, 'YYYY-MM-DD HH:mm:ss (UTC) or YYYY-MM-DD')
-    .describe(EXPIRATION_DOC);
+  const expiration = expiryField(parseExpirationDate, 'YYYY-MM-DD HH:mm:ss (UTC) or YYYY-MM-DD').describe(
+    EXPIRATION_DOC,
+  );
 
   /** Fields the record carries beyond the basic create body, which a user wants to set too. */
   const extraFields = {
@@ -91,89 +115,133 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
   };
   const toJson = (u: ShortUrl & { clickCount: number }) => toShortUrlJson(u, publicBaseUrl, u.clickCount);
 
-  app.post('/urls', {
-    schema: {
-      tags, security, summary: 'Create a short URL',
-      body: z.object({
-        url,
-        customAlias: aliasSchema.optional(),
-        title: clearable(text(200)),
-        ...linkedAppFields,
-        expirationDate: expiration.nullable().optional(),
-        showAdPage: z.boolean().default(false),
-        goalType: clearable(text(50)),
-        customDomainName: clearable(domainNameSchema),
-        ...extraFields,
-      }),
-      response: { 201: shortUrlSchema, ...commonErrorResponses, 409: errorBodySchema },
-    },
-  }, async (request, reply) => {
-    const { url: originalUrl, expirationDate, ...rest } = request.body;
-    const caller = callerOf(request);
-    const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
-    const created = await fromRequestPart('body', shortUrls.create(caller, { ...rest, originalUrl, expiresAt }));
-    return reply.code(201).send(toJson(created));
-  });
-
-  app.get('/urls', {
-    schema: {
-      tags, security, summary: 'List short URLs, newest first',
-      querystring: z.object({
-        ...pageQuery,
-        keyword: z.string().max(100, 'must be at most 100 characters').optional().describe('matches the URL and the short code'),
-        showAdPage: queryBoolean.optional(),
-        createdAfter: queryDateTime.optional(),
-        createdBefore: queryDateTime.optional(),
-      }),
-      response: { 200: pagedResponse(shortUrlSchema, 'ShortUrlPage'), ...commonErrorResponses },
-    },
-  }, async (request) => {
-    const { page, size, ...filter } = request.query;
-    const { items, total } = await shortUrls.list(callerOf(request), filter, { page, size });
-    return toPaged(items.map(toJson), total, { page, size });
-  });
-
-  readById(app, '/urls/:id', { tags, security, summary: 'Read a short URL', response: shortUrlSchema }, async (caller, id) => toJson(await shortUrls.get(caller, id)));
-
-  updateById(app, '/urls/:id', {
-    tags, security, summary: 'Update a short URL (fields left out keep their value; null clears)',
-    body: z.object({
-      originalUrl: url.optional(),
-      expirationDate: expiration.nullable().optional(),
-      showAdPage: z.boolean().optional(),
-      goalType: clearable(text(50)),
-      title: clearable(text(200)),
-      ...linkedAppFields,
-      ...extraFields,
-    }),
-    response: shortUrlSchema,
-  }, async (caller, id, { expirationDate, ...rest }) => {
-    const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
-    return toJson(await shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) }));
-  },
-  );
-
-  deleteById(app, '/urls/:id', { tags, security, summary: 'Delete a short URL; its code stops resolving' }, shortUrls.delete);
-
-  const colour = z.string().regex(/^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour such as #000000').transform((c) => (c.startsWith('#') ? c : `#${c}`));
-
-  app.get('/urls/:id/qr', {
-    schema: {
-      tags, security, summary: 'QR code of the short URL (PRO plan and above)',
-      description: 'qrCode is Base64 (PNG by default): prefix data:image/png;base64, to embed. Extensions: format=svg, size, margin, colours, errorCorrectionLevel.',
-      params: idParams,
-      querystring: z.object({
-        format: z.enum(['png', 'svg']).default('png'),
-        size: z.coerce.number().int().min(64).max(2048).default(300),
-        margin: z.coerce.number().int().min(0).max(16).default(2),
-        darkColor: colour.default('#000000'),
-        lightColor: colour.default('#ffffff'),
-        errorCorrectionLevel: z.enum(['L', 'M', 'Q', 'H']).default('M'),
-      }),
-      response: {
-        200: z.object({ qrCode: z.string(), shortUrl: z.string(), format: z.enum(['png', 'svg']).describe('extension') }).meta({ id: 'QrCode' }),
-        ...commonErrorResponses,
+  app.post(
+    '/urls',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a short URL',
+        body: z.object({
+          url,
+          customAlias: aliasSchema.optional(),
+          title: clearable(text(200)),
+          ...linkedAppFields,
+          expirationDate: expiration.nullable().optional(),
+          showAdPage: z.boolean().default(false),
+          goalType: clearable(text(50)),
+          customDomainName: clearable(domainNameSchema),
+          ...extraFields,
+        }),
+        response: { 201: shortUrlSchema, ...commonErrorResponses, 409: errorBodySchema },
       },
     },
-  }, async (request) => await shortUrls.qrCode(callerOf(request), request.params.id, request.query));
+    async (request, reply) => {
+      const { url: originalUrl, expirationDate, ...rest } = request.body;
+      const caller = callerOf(request);
+      const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
+      const created = await fromRequestPart('body', shortUrls.create(caller, { ...rest, originalUrl, expiresAt }));
+      return reply.code(201).send(toJson(created));
+    },
+  );
+
+  app.get(
+    '/urls',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'List short URLs, newest first',
+        querystring: z.object({
+          ...pageQuery,
+          keyword: z
+            .string()
+            .max(100, 'must be at most 100 characters')
+            .optional()
+            .describe('matches the URL and the short code'),
+          showAdPage: queryBoolean.optional(),
+          createdAfter: queryDateTime.optional(),
+          createdBefore: queryDateTime.optional(),
+        }),
+        response: { 200: pagedResponse(shortUrlSchema, 'ShortUrlPage'), ...commonErrorResponses },
+      },
+    },
+    async (request) => {
+      const { page, size, ...filter } = request.query;
+      const { items, total } = await shortUrls.list(callerOf(request), filter, { page, size });
+      return toPaged(items.map(toJson), total, { page, size });
+    },
+  );
+
+  readById(
+    app,
+    '/urls/:id',
+    { tags, security, summary: 'Read a short URL', response: shortUrlSchema },
+    async (caller, id) => toJson(await shortUrls.get(caller, id)),
+  );
+
+  updateById(
+    app,
+    '/urls/:id',
+    {
+      tags,
+      security,
+      summary: 'Update a short URL (fields left out keep their value; null clears)',
+      body: z.object({
+        originalUrl: url.optional(),
+        expirationDate: expiration.nullable().optional(),
+        showAdPage: z.boolean().optional(),
+        goalType: clearable(text(50)),
+        title: clearable(text(200)),
+        ...linkedAppFields,
+        ...extraFields,
+      }),
+      response: shortUrlSchema,
+    },
+    async (caller, id, { expirationDate, ...rest }) => {
+      const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
+      return toJson(await shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) }));
+    },
+  );
+
+  deleteById(
+    app,
+    '/urls/:id',
+    { tags, security, summary: 'Delete a short URL; its code stops resolving' },
+    shortUrls.delete,
+  );
+
+  const colour = z
+    .string()
+    .regex(/^#?([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour such as #000000')
+    .transform((c) => (c.startsWith('#') ? c : `#${c}`));
+
+  app.get(
+    '/urls/:id/qr',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'QR code of the short URL (PRO plan and above)',
+        description:
+          'qrCode is Base64 (PNG by default): prefix data:image/png;base64, to embed. Extensions: format=svg, size, margin, colours, errorCorrectionLevel.',
+        params: idParams,
+        querystring: z.object({
+          format: z.enum(['png', 'svg']).default('png'),
+          size: z.coerce.number().int().min(64).max(2048).default(300),
+          margin: z.coerce.number().int().min(0).max(16).default(2),
+          darkColor: colour.default('#000000'),
+          lightColor: colour.default('#ffffff'),
+          errorCorrectionLevel: z.enum(['L', 'M', 'Q', 'H']).default('M'),
+        }),
+        response: {
+          200: z
+            .object({ qrCode: z.string(), shortUrl: z.string(), format: z.enum(['png', 'svg']).describe('extension') })
+            .meta({ id: 'QrCode' }),
+          ...commonErrorResponses,
+        },
+      },
+    },
+    async (request) => await shortUrls.qrCode(callerOf(request), request.params.id, request.query),
+  );
 };

@@ -11,7 +11,10 @@ import { callerOf } from '../caller.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
 
-export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; publicBaseUrl: string }> = async (app, { stats: linkStats, publicBaseUrl }) => {
+export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; publicBaseUrl: string }> = async (
+  app,
+  { stats: linkStats, publicBaseUrl },
+) => {
   const tags = ['service: statistics'];
   const security = [{ apiKey: [] }];
 
@@ -24,7 +27,14 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
     find: (caller: Caller, id: number, query: z.output<Q>) => Promise<T>,
     answer: (found: T) => object,
   ): void {
-    const schema = { tags, security, summary, params: idParams, querystring: querystring as z.ZodType, response: { 200: response, ...commonErrorResponses } };
+    const schema = {
+      tags,
+      security,
+      summary,
+      params: idParams,
+      querystring: querystring as z.ZodType,
+      response: { 200: response, ...commonErrorResponses },
+    };
     app.get(url, { schema }, async (request) => {
       const found = await withPeriodQuery(find(callerOf(request), request.params.id, request.query as z.output<Q>));
       return { ...answer(found), meta: meta(found.period) };
@@ -40,8 +50,15 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
         url: shortUrlSchema,
         chartLabels: z.array(z.string()).describe('every date of the period, YYYY-MM-DD'),
         chartData: z.array(z.number().int()).describe('clicks per date'),
-        uniqueVisitors: z.number().int().describe('extension: visitors over the period, the sum of its days\' distinct visitors (approximate; a visitor is an address and browser within one UTC day)'),
-        uniqueVisitorsChartData: z.array(z.number().int()).describe('extension: distinct visitors per date of chartLabels'),
+        uniqueVisitors: z
+          .number()
+          .int()
+          .describe(
+            "extension: visitors over the period, the sum of its days' distinct visitors (approximate; a visitor is an address and browser within one UTC day)",
+          ),
+        uniqueVisitorsChartData: z
+          .array(z.number().int())
+          .describe('extension: distinct visitors per date of chartLabels'),
         hourlyChartLabels: z.array(z.string()).describe('"00:00" to "23:00"'),
         hourlyChartData: z.array(z.number().int()).describe('clicks per hour of day over the period'),
         topReferrers: z.array(topItem),
@@ -74,15 +91,32 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
     'Click statistics of a campaign',
     z.object({
       ...periodQuery,
-      customId: z.string().max(100, 'must be at most 100 characters').optional().describe('only clicks carrying this cid'),
+      customId: z
+        .string()
+        .max(100, 'must be at most 100 characters')
+        .optional()
+        .describe('only clicks carrying this cid'),
     }),
     z
       .object({
-        campaign: z.object({ id: z.number().int(), name: z.string(), alias: z.string(), createdAt: z.string(), expiresAt: z.string().nullable() }),
+        campaign: z.object({
+          id: z.number().int(),
+          name: z.string(),
+          alias: z.string(),
+          createdAt: z.string(),
+          expiresAt: z.string().nullable(),
+        }),
         totalClicks: z.number().int(),
         dailyClicks: z.array(z.object({ date: z.string(), count: z.number().int() })),
-        uniqueVisitors: z.number().int().describe('extension: visitors over the period, the sum of its days\' distinct visitors (approximate; a visitor is an address and browser within one UTC day)'),
-        dailyUniqueVisitors: z.array(z.object({ date: z.string(), count: z.number().int() })).describe('extension: distinct visitors per date'),
+        uniqueVisitors: z
+          .number()
+          .int()
+          .describe(
+            "extension: visitors over the period, the sum of its days' distinct visitors (approximate; a visitor is an address and browser within one UTC day)",
+          ),
+        dailyUniqueVisitors: z
+          .array(z.object({ date: z.string(), count: z.number().int() }))
+          .describe('extension: distinct visitors per date'),
         hourlyClicks: z.array(z.object({ hour: z.string(), count: z.number().int() })),
         userClicks: z.array(topItem).describe('clicks per cid (user tracking id), most first, up to 100'),
         topCountries: z.array(topItem),
@@ -92,14 +126,23 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
         topReferrers: z.array(topItem),
         deviceTypeStats: z.array(topItem),
         revenueStats: z.object({
-          available: z.boolean().describe('false when the organization has no revenue-analytics add-on: every figure is then empty'),
-          currency: z.string().nullable().describe('currency of totalRevenue and dailyRevenue: the one with most purchases'),
+          available: z
+            .boolean()
+            .describe('false when the organization has no revenue-analytics add-on: every figure is then empty'),
+          currency: z
+            .string()
+            .nullable()
+            .describe('currency of totalRevenue and dailyRevenue: the one with most purchases'),
           totalRevenue: z.number(),
           purchases: z.number().int(),
           averageOrderValue: z.number().describe('totalRevenue / purchases in that currency'),
           purchaseConversionRate: z.number().describe('purchases (all currencies) per click, percent'),
-          dailyRevenue: z.array(z.object({ date: z.string(), revenue: z.number(), purchases: z.number().int() })).describe('every date of the period, in the main currency'),
-          byCurrency: z.array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() })).describe('never summed across currencies'),
+          dailyRevenue: z
+            .array(z.object({ date: z.string(), revenue: z.number(), purchases: z.number().int() }))
+            .describe('every date of the period, in the main currency'),
+          byCurrency: z
+            .array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() }))
+            .describe('never summed across currencies'),
         }),
         meta: statsMetaSchema,
       })

@@ -19,23 +19,27 @@ const usageSchema = z
   .meta({ id: 'ServiceUsage' });
 
 export const usageRoutes: FastifyPluginAsyncZod<{ usage: UsageService }> = async (app, { usage }) => {
-  app.get('/usage', {
-    schema: {
-      tags: ['service: account'],
-      summary: 'Plan, monthly quota and calls used (extension)',
-      security: [{ apiKey: [] }],
-      response: { 200: usageSchema, ...commonErrorResponses },
+  app.get(
+    '/usage',
+    {
+      schema: {
+        tags: ['service: account'],
+        summary: 'Plan, monthly quota and calls used (extension)',
+        security: [{ apiKey: [] }],
+        response: { 200: usageSchema, ...commonErrorResponses },
+      },
     },
-  }, async (request) => {
-    const { organization, month, callsThisMonth, remaining } = await usage.thisMonth(callerOf(request).organization);
-    return {
-      organizationId: organization.id,
-      organizationName: organization.name,
-      plan: organization.plan,
-      month,
-      monthlyQuota: organization.monthlyQuota,
-      callsThisMonth,
-      remaining,
-    };
-  });
+    async (request) => {
+      const { organization, month, callsThisMonth, remaining } = await usage.thisMonth(callerOf(request).organization);
+      return {
+        organizationId: organization.id,
+        organizationName: organization.name,
+        plan: organization.plan,
+        month,
+        monthlyQuota: organization.monthlyQuota,
+        callsThisMonth,
+        remaining,
+      };
+    },
+  );
 };

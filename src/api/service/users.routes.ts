@@ -66,45 +66,65 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: JourneyUsersService }> =
   const tags = ['service: users'];
   const security = [{ apiKey: [] }];
 
-  app.get('/users', {
-    schema: {
-      tags, security,
-      summary: 'Find users by phone or email',
-      description: 'Exactly one of phone or email; matched through a keyed hash, never by decrypting every record.',
-      querystring: z.object({ phone: z.string().max(30).optional(), email: z.string().max(254).optional() }),
-      response: { 200: z.object({ content: z.array(userSchema) }).meta({ id: 'UserIdentityMatches' }), ...commonErrorResponses },
-    },
-  }, async (request) => {
-    const found = await fromRequestPart('query', users.findByContact(callerOf(request), request.query));
-    return { content: found.map(toJson) };
-  });
-
-  app.get('/users/:externalUserId', {
-    schema: {
-      tags, security,
-      summary: 'Read a user identity, decrypted, with its latest consent changes',
-      params: userParams,
-      response: {
-        200: userSchema.extend({ consentHistory: z.array(consentChangeSchema).describe('the latest 100 changes, newest first') }).meta({ id: 'UserIdentityWithHistory' }),
-        ...commonErrorResponses,
+  app.get(
+    '/users',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Find users by phone or email',
+        description: 'Exactly one of phone or email; matched through a keyed hash, never by decrypting every record.',
+        querystring: z.object({ phone: z.string().max(30).optional(), email: z.string().max(254).optional() }),
+        response: {
+          200: z.object({ content: z.array(userSchema) }).meta({ id: 'UserIdentityMatches' }),
+          ...commonErrorResponses,
+        },
       },
     },
-  }, async (request) => {
-    const { user, history } = await users.getWithHistory(callerOf(request), request.params.externalUserId);
-    return { ...toJson(user), consentHistory: history.map(toChangeJson) };
-  });
-
-  app.get('/users/:externalUserId/consent-history', {
-    schema: {
-      tags, security,
-      summary: 'Consent history of a user (paged, newest first)',
-      params: userParams,
-      querystring: z.object(pageQuery),
-      response: { 200: pagedResponse(consentChangeSchema, 'ConsentHistoryPage'), ...commonErrorResponses },
+    async (request) => {
+      const found = await fromRequestPart('query', users.findByContact(callerOf(request), request.query));
+      return { content: found.map(toJson) };
     },
-  }, async (request) => {
-    const { page, size } = request.query;
-    const history = await users.consentHistory(callerOf(request), request.params.externalUserId, { page, size });
-    return toPaged(history.items.map(toChangeJson), history.total, { page, size });
-  });
+  );
+
+  app.get(
+    '/users/:externalUserId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Read a user identity, decrypted, with its latest consent changes',
+        params: userParams,
+        response: {
+          200: userSchema
+            .extend({ consentHistory: z.array(consentChangeSchema).describe('the latest 100 changes, newest first') })
+            .meta({ id: 'UserIdentityWithHistory' }),
+          ...commonErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { user, history } = await users.getWithHistory(callerOf(request), request.params.externalUserId);
+      return { ...toJson(user), consentHistory: history.map(toChangeJson) };
+    },
+  );
+
+  app.get(
+    '/users/:externalUserId/consent-history',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Consent history of a user (paged, newest first)',
+        params: userParams,
+        querystring: z.object(pageQuery),
+        response: { 200: pagedResponse(consentChangeSchema, 'ConsentHistoryPage'), ...commonErrorResponses },
+      },
+    },
+    async (request) => {
+      const { page, size } = request.query;
+      const history = await users.consentHistory(callerOf(request), request.params.externalUserId, { page, size });
+      return toPaged(history.items.map(toChangeJson), history.total, { page, size });
+    },
+  );
 };

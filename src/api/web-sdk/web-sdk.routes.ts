@@ -10,7 +10,10 @@ import { readWebSdkChangelog, webSdkBundle, type EncodedBundle, type WebSdkBundl
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The smallest form the client accepts (q=0 means "not this one"). */
-function pick(bundle: WebSdkBundle, acceptEncoding: string | undefined): { form: EncodedBundle; encoding: string | null } {
+function pick(
+  bundle: WebSdkBundle,
+  acceptEncoding: string | undefined,
+): { form: EncodedBundle; encoding: string | null } {
   const accepted = new Set(
     (acceptEncoding ?? '')
       .split(',')
@@ -35,17 +38,27 @@ const versionResponse = z.object({
 
 const versionRoute: FastifyPluginAsyncZod = async (app) => {
   allowBrowserCalls(app);
-  app.get('/', {
-    schema: {
-      tags: ['web SDK'],
-      summary: 'The latest web SDK version and where to get it',
-      description: 'sdkUrl serves the bundle (cached for a year, a new version is a new address); changelogUrl serves the changelog.',
-      response: { 200: versionResponse },
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['web SDK'],
+        summary: 'The latest web SDK version and where to get it',
+        description:
+          'sdkUrl serves the bundle (cached for a year, a new version is a new address); changelogUrl serves the changelog.',
+        response: { 200: versionResponse },
+      },
     },
-  }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=300');
-    return { version: WEB_SDK_VERSION, sdkUrl: webSdkPath(), changelogUrl: WEB_SDK_CHANGELOG_PATH, name: WEB_SDK_NAME };
-  });
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return {
+        version: WEB_SDK_VERSION,
+        sdkUrl: webSdkPath(),
+        changelogUrl: WEB_SDK_CHANGELOG_PATH,
+        name: WEB_SDK_NAME,
+      };
+    },
+  );
 };
 
 export const webSdkRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -6,20 +6,33 @@ import { notFound } from '../../shared/errors.js';
 import type { AppsService } from '../../core/apps/apps.js';
 import type { AssociationFiles } from '../../core/apps/association-files.js';
 
-export const wellKnownRoutes: FastifyPluginAsync<{ associationFiles: AppsService['associationFiles'] }> = async (app, { associationFiles }) => {
+export const wellKnownRoutes: FastifyPluginAsync<{ associationFiles: AppsService['associationFiles'] }> = async (
+  app,
+  { associationFiles },
+) => {
   function serve(pick: (files: AssociationFiles) => string) {
     return async (request: FastifyRequest, reply: FastifyReply) => {
       const files = await associationFiles.forHost(request.hostname);
       if (!files) throw notFound('DOMAIN_NOT_SERVED', `${request.hostname} is not a verified domain`);
-      return reply
-        .code(200)
-        .type('application/json')
-        // Short: apps and domains change, and Apple's CDN adds its own caching on top.
-        .header('cache-control', 'public, max-age=300')
-        .send(pick(files));
+      return (
+        reply
+          .code(200)
+          .type('application/json')
+          // Short: apps and domains change, and Apple's CDN adds its own caching on top.
+          .header('cache-control', 'public, max-age=300')
+          .send(pick(files))
+      );
     };
   }
 
-  app.get('/.well-known/apple-app-site-association', { schema: { hide: true } }, serve((f) => f.appleAppSiteAssociation));
-  app.get('/.well-known/assetlinks.json', { schema: { hide: true } }, serve((f) => f.assetLinks));
+  app.get(
+    '/.well-known/apple-app-site-association',
+    { schema: { hide: true } },
+    serve((f) => f.appleAppSiteAssociation),
+  );
+  app.get(
+    '/.well-known/assetlinks.json',
+    { schema: { hide: true } },
+    serve((f) => f.assetLinks),
+  );
 };

@@ -52,10 +52,14 @@ export function createAppAccess(deps: { mobileApps: MobileAppsRepo; organization
       const appId = parseAppId(credentials.appId);
       if (appId === undefined) throw invalid('APP_ID_MISSING', 'X-App-ID header is required');
       const { appKey } = credentials;
-      if (appKey !== undefined && appKey.length > MAX_KEY_LENGTH) throw unauthenticated('APP_CREDENTIALS_INVALID', 'the mobile app API key is invalid');
+      if (appKey !== undefined && appKey.length > MAX_KEY_LENGTH)
+        throw unauthenticated('APP_CREDENTIALS_INVALID', 'the mobile app API key is invalid');
       const caller = await load(appId, appKey ?? null);
       if (!caller) {
-        throw unauthenticated('APP_CREDENTIALS_INVALID', appKey === undefined ? 'no app has this X-App-ID' : 'the app id or the mobile app API key is invalid');
+        throw unauthenticated(
+          'APP_CREDENTIALS_INVALID',
+          appKey === undefined ? 'no app has this X-App-ID' : 'the app id or the mobile app API key is invalid',
+        );
       }
       return caller;
     },

@@ -16,7 +16,11 @@ export type JourneyAccess = 'identity' | 'session' | 'stats';
 export type JourneySurface = 'cross-platform' | 'web-sdk';
 
 /** Which credentials an access level asks for, given where it is called and whether a Service API key was presented. */
-export function journeyCredentials(access: JourneyAccess, serviceKeyPresented: boolean, surface: JourneySurface = 'cross-platform'): 'service' | 'mobile' | 'mobileOrBrowser' {
+export function journeyCredentials(
+  access: JourneyAccess,
+  serviceKeyPresented: boolean,
+  surface: JourneySurface = 'cross-platform',
+): 'service' | 'mobile' | 'mobileOrBrowser' {
   if (access === 'identity') return 'mobileOrBrowser';
   if (access === 'session') return surface === 'web-sdk' ? 'mobileOrBrowser' : 'mobile';
   return serviceKeyPresented ? 'service' : 'mobile';

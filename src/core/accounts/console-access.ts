@@ -30,19 +30,28 @@ export interface ConsoleOverview {
   expiresAt: Date;
 }
 
-export function createConsoleAccess(deps: { sessions: Sessions; users: UsersRepo; organizations: OrganizationsRepo; audit: AuditTrail }) {
+export function createConsoleAccess(deps: {
+  sessions: Sessions;
+  users: UsersRepo;
+  organizations: OrganizationsRepo;
+  audit: AuditTrail;
+}) {
   return {
     session: (token: string): Promise<ActiveSession | undefined> => deps.sessions.active(token),
 
     async callerIn(session: ActiveSession, organizationId: number): Promise<ConsoleCaller> {
       const role = await deps.users.roleIn(organizationId, session.user.id);
       const organization = role && (await deps.organizations.get(organizationId));
-      if (!role || !organization) throw notFound('ORGANIZATION_NOT_FOUND', `organization ${organizationId} does not exist`);
+      if (!role || !organization)
+        throw notFound('ORGANIZATION_NOT_FOUND', `organization ${organizationId} does not exist`);
       return { organization, app: null, channel: 'console', apiKeyId: null, member: { userId: session.user.id, role } };
     },
 
     /** The organization's audit log, newest first, filtered and paged: admins and owners only. */
-    async auditLog(caller: ConsoleCaller, query: AuditLogQuery & { action?: AuditAction | undefined }): Promise<AuditView[]> {
+    async auditLog(
+      caller: ConsoleCaller,
+      query: AuditLogQuery & { action?: AuditAction | undefined },
+    ): Promise<AuditView[]> {
       authorize(caller, 'audit.read');
       const entries = await deps.audit.list(caller.organization.id, query);
       const ids = [...new Set(entries.flatMap((e) => (e.actorUserId === null ? [] : [e.actorUserId])))];

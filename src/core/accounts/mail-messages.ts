@@ -4,7 +4,6 @@ import type { MailMessage } from '../../mail/mailer.js';
 import { escapeHtml } from '../../shared/html.js';
 import type { Language } from '../../shared/roles.js';
 
-
 interface Wording {
   subject: string;
   intro: string;
@@ -23,13 +22,25 @@ function lifetime(minutes: number, language: Language): string {
 }
 
 /** `serviceName` names the partner of an SSO message, the organization of an invitation; `inviter` who invited. */
-function wording(kind: MessageKind, language: Language, minutes: number, serviceName: string, inviter: string): Wording {
+function wording(
+  kind: MessageKind,
+  language: Language,
+  minutes: number,
+  serviceName: string,
+  inviter: string,
+): Wording {
   if (language === 'en') {
     const validity = `The link works once, for ${lifetime(minutes, language)}.`;
     const ignore = 'If you did not ask for this, ignore this message: nothing happens without the link.';
     switch (kind) {
       case 'sign_in':
-        return { subject: 'Your Signpost sign-in link', intro: 'Use the button below to sign in to the Signpost console.', button: 'Sign in', validity, ignore };
+        return {
+          subject: 'Your Signpost sign-in link',
+          intro: 'Use the button below to sign in to the Signpost console.',
+          button: 'Sign in',
+          validity,
+          ignore,
+        };
       case 'sso_link':
         return {
           subject: `Link your ${serviceName} account to Signpost`,
@@ -60,7 +71,13 @@ function wording(kind: MessageKind, language: Language, minutes: number, service
   const ignore = '직접 요청하지 않았다면 이 메일을 무시하세요. 링크를 열지 않으면 아무 일도 일어나지 않습니다.';
   switch (kind) {
     case 'sign_in':
-      return { subject: 'Signpost 로그인 링크', intro: '아래 버튼을 눌러 Signpost 콘솔에 로그인하세요.', button: '로그인', validity, ignore };
+      return {
+        subject: 'Signpost 로그인 링크',
+        intro: '아래 버튼을 눌러 Signpost 콘솔에 로그인하세요.',
+        button: '로그인',
+        validity,
+        ignore,
+      };
     case 'sso_link':
       return {
         subject: `${serviceName} 계정을 Signpost 계정에 연결하기`,
@@ -88,7 +105,10 @@ function wording(kind: MessageKind, language: Language, minutes: number, service
   }
 }
 
-export function mailFor(kind: MessageKind, options: { to: string; link: string; language: Language; minutes: number; serviceName?: string; inviter?: string }): MailMessage {
+export function mailFor(
+  kind: MessageKind,
+  options: { to: string; link: string; language: Language; minutes: number; serviceName?: string; inviter?: string },
+): MailMessage {
   const w = wording(kind, options.language, options.minutes, options.serviceName ?? '', options.inviter ?? '');
   const text = `${w.intro}\n\n${options.link}\n\n${w.validity}\n${w.ignore}\n\n— Signpost\n`;
   const html =

@@ -29,7 +29,8 @@ export function createMembersService(deps: {
 
   async function check(organizationId: number, by: MemberManager, permission: 'members.read' | 'members.manage') {
     const organization = existingOrganization(await deps.organizations.get(organizationId), organizationId);
-    if (by.role !== null && by.actor.type === 'user') authorize({ member: { userId: by.actor.userId, role: by.role } }, permission);
+    if (by.role !== null && by.actor.type === 'user')
+      authorize({ member: { userId: by.actor.userId, role: by.role } }, permission);
     return organization;
   }
 
@@ -59,7 +60,11 @@ export function createMembersService(deps: {
     },
 
     /** Adds the member (making the account when the address has none), or sets the role of an existing one. */
-    async add(organizationId: number, input: { email: string; role: Role; name?: string | undefined }, by: MemberManager): Promise<{ member: Member; created: boolean }> {
+    async add(
+      organizationId: number,
+      input: { email: string; role: Role; name?: string | undefined },
+      by: MemberManager,
+    ): Promise<{ member: Member; created: boolean }> {
       const organization = await check(organizationId, by, 'members.manage');
       const email = normalizeEmail(input.email);
       if (!email) throw invalid('EMAIL_INVALID', 'email: not a valid address');
@@ -76,9 +81,12 @@ export function createMembersService(deps: {
           const inviter = await users.get(by.actor.userId);
           await deps.invite(user, organization.name, inviter?.name ?? inviter?.email ?? organization.name);
         }
-      }
-      else if (previousRole !== input.role) {
-        await audit.record(by.actor, 'member.role_changed', { organizationId, target, details: { from: previousRole, to: input.role } });
+      } else if (previousRole !== input.role) {
+        await audit.record(by.actor, 'member.role_changed', {
+          organizationId,
+          target,
+          details: { from: previousRole, to: input.role },
+        });
       }
       const member = (await users.members(organizationId)).find((m) => m.id === user.id)!;
       return { member, created };
@@ -91,7 +99,11 @@ export function createMembersService(deps: {
       await keepAnOwner(organizationId, current, role);
       await users.setMembership(organizationId, userId, role);
       if (current !== role) {
-        await audit.record(by.actor, 'member.role_changed', { organizationId, target: `user:${userId}`, details: { from: current, to: role } });
+        await audit.record(by.actor, 'member.role_changed', {
+          organizationId,
+          target: `user:${userId}`,
+          details: { from: current, to: role },
+        });
       }
     },
 
@@ -101,7 +113,11 @@ export function createMembersService(deps: {
       mayTouchOwnership(by, current);
       await keepAnOwner(organizationId, current, null);
       await users.removeMembership(organizationId, userId);
-      await audit.record(by.actor, 'member.removed', { organizationId, target: `user:${userId}`, details: { role: current } });
+      await audit.record(by.actor, 'member.removed', {
+        organizationId,
+        target: `user:${userId}`,
+        details: { role: current },
+      });
     },
   };
 }

@@ -19,9 +19,15 @@ export interface PartnerTokenClaims {
 
 export type TokenCheck = { ok: true; claims: PartnerTokenClaims } | { ok: false; failure: SsoFailure; reason: string };
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
-export async function checkPartnerToken(token: string, secret: string, clientId: string, now: Date): Promise<TokenCheck> {
+export async function checkPartnerToken(
+  token: string,
+  secret: string,
+  clientId: string,
+  now: Date,
+): Promise<TokenCheck> {
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
@@ -31,7 +37,8 @@ export async function checkPartnerToken(token: string, secret: string, clientId:
     }));
   } catch (err) {
     if (err instanceof errors.JWTExpired) return { ok: false, failure: 'SSO_TOKEN_EXPIRED', reason: 'exp has passed' };
-    if (err instanceof errors.JWTClaimValidationFailed) return { ok: false, failure: 'SSO_SIGNATURE_INVALID', reason: `claim ${err.claim} ${err.reason}` };
+    if (err instanceof errors.JWTClaimValidationFailed)
+      return { ok: false, failure: 'SSO_SIGNATURE_INVALID', reason: `claim ${err.claim} ${err.reason}` };
     const code = err instanceof errors.JOSEError ? err.code : 'not a JWT';
     return { ok: false, failure: 'SSO_SIGNATURE_INVALID', reason: code };
   }
@@ -45,8 +52,15 @@ export async function checkPartnerToken(token: string, secret: string, clientId:
   const nowSeconds = now.getTime() / 1000;
   const issuedAt = typeof payload.iat === 'number' ? payload.iat : nowSeconds;
   // Both bounds: a future-dated iat must not stretch the token's life past five minutes from now.
-  if (exp - issuedAt > MAX_TOKEN_LIFETIME_SECONDS || exp - nowSeconds > MAX_TOKEN_LIFETIME_SECONDS + CLOCK_TOLERANCE_SECONDS) {
-    return { ok: false, failure: 'SSO_TOKEN_LIFETIME', reason: `lives ${Math.round(exp - Math.min(issuedAt, nowSeconds))} s` };
+  if (
+    exp - issuedAt > MAX_TOKEN_LIFETIME_SECONDS ||
+    exp - nowSeconds > MAX_TOKEN_LIFETIME_SECONDS + CLOCK_TOLERANCE_SECONDS
+  ) {
+    return {
+      ok: false,
+      failure: 'SSO_TOKEN_LIFETIME',
+      reason: `lives ${Math.round(exp - Math.min(issuedAt, nowSeconds))} s`,
+    };
   }
   if (payload.client_id !== undefined && payload.client_id !== clientId) {
     return { ok: false, failure: 'SSO_CLIENT_ID_MISMATCH', reason: 'client_id claim differs from the parameter' };

@@ -19,7 +19,14 @@ export type Permission =
   | 'organization.manage'; // name, ownership
 
 const ANALYST: Permission[] = ['statistics.read', 'links.read', 'members.read'];
-const DEVELOPER: Permission[] = [...ANALYST, 'links.write', 'apps.write', 'domains.write', 'keys.manage', 'webhooks.manage'];
+const DEVELOPER: Permission[] = [
+  ...ANALYST,
+  'links.write',
+  'apps.write',
+  'domains.write',
+  'keys.manage',
+  'webhooks.manage',
+];
 const ADMIN: Permission[] = [...DEVELOPER, 'members.manage', 'audit.read'];
 const OWNER: Permission[] = [...ADMIN, 'organization.manage'];
 

@@ -66,7 +66,13 @@ export function createSessions(deps: {
     const user = await deps.users.get(session.userId);
     if (!user) return undefined;
     if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await repo.touch(session.id, now);
-    return { id: session.id, user, csrfToken: csrfTokenOf(token), expiresAt: session.expiresAt, method: session.method };
+    return {
+      id: session.id,
+      user,
+      csrfToken: csrfTokenOf(token),
+      expiresAt: session.expiresAt,
+      method: session.method,
+    };
   }
 
   return {
@@ -99,13 +105,18 @@ export function createSessions(deps: {
 
     async end(session: Pick<ActiveSession, 'id' | 'user'>, ip: string): Promise<void> {
       await repo.revoke(session.id, deps.clock());
-      await deps.audit.record({ type: 'user', userId: session.user.id, ip }, 'sign_out', { target: `user:${session.user.id}` });
+      await deps.audit.record({ type: 'user', userId: session.user.id, ip }, 'sign_out', {
+        target: `user:${session.user.id}`,
+      });
     },
 
     /** Ends every session of the user on every device; answers how many were open. */
     async endEverywhere(userId: number, ip: string): Promise<number> {
       const ended = await repo.revokeAllOf(userId, deps.clock());
-      await deps.audit.record({ type: 'user', userId, ip }, 'sign_out.everywhere', { target: `user:${userId}`, details: { ended } });
+      await deps.audit.record({ type: 'user', userId, ip }, 'sign_out.everywhere', {
+        target: `user:${userId}`,
+        details: { ended },
+      });
       return ended;
     },
   };

@@ -41,7 +41,8 @@ export function createSignInLinks(deps: {
   publicBaseUrl: string;
 }) {
   const { tokens, secretBox } = deps;
-  const open = (sealed: string | null): PartnerClaims | null => (sealed === null ? null : (JSON.parse(secretBox.open(sealed)) as PartnerClaims));
+  const open = (sealed: string | null): PartnerClaims | null =>
+    sealed === null ? null : (JSON.parse(secretBox.open(sealed)) as PartnerClaims);
 
   /** A new one-time token of this purpose; `email` counts toward that address's hourly limit. */
   async function issue(
@@ -73,28 +74,61 @@ export function createSignInLinks(deps: {
       return tokens.sentSince(await deps.emailIndex(email), new Date(deps.clock().getTime() - windowMs));
     },
 
-    async mail(kind: 'sign_in' | 'sso_link' | 'sso_signup', to: string, link: IssuedLink, language: Language, serviceName?: string): Promise<void> {
-      await deps.mailer.send(mailFor(kind, { to, link: link.url, language, minutes: LINK_MINUTES, ...(serviceName ? { serviceName } : {}) }));
+    async mail(
+      kind: 'sign_in' | 'sso_link' | 'sso_signup',
+      to: string,
+      link: IssuedLink,
+      language: Language,
+      serviceName?: string,
+    ): Promise<void> {
+      await deps.mailer.send(
+        mailFor(kind, { to, link: link.url, language, minutes: LINK_MINUTES, ...(serviceName ? { serviceName } : {}) }),
+      );
     },
 
     /** Tells a new member who added them where, with a sign-in link that lasts INVITATION_MINUTES. */
-    async invite(member: { id: number; email: string; language: Language }, organizationName: string, inviter: string): Promise<void> {
+    async invite(
+      member: { id: number; email: string; language: Language },
+      organizationName: string,
+      inviter: string,
+    ): Promise<void> {
       const link = await issue('sign_in', { userId: member.id }, INVITATION_MINUTES);
       await deps.mailer.send(
-        mailFor('invitation', { to: member.email, link: link.url, language: member.language, minutes: INVITATION_MINUTES, serviceName: organizationName, inviter }),
+        mailFor('invitation', {
+          to: member.email,
+          link: link.url,
+          language: member.language,
+          minutes: INVITATION_MINUTES,
+          serviceName: organizationName,
+          inviter,
+        }),
       );
     },
 
     /** Uses the token once; undefined when unknown, used, expired or of another purpose. */
     async use(token: string, purposes: SignInPurpose[]): Promise<UsedLink | undefined> {
       const record = await tokens.consume(tokenHash(token), purposes, deps.clock());
-      return record && { purpose: record.purpose, userId: record.userId, partnerId: record.partnerId, claims: open(record.claimsSealed) };
+      return (
+        record && {
+          purpose: record.purpose,
+          userId: record.userId,
+          partnerId: record.partnerId,
+          claims: open(record.claimsSealed),
+        }
+      );
     },
 
     /** The pending consent behind a token, without using it. */
     async peek(token: string, purpose: SignInPurpose): Promise<UsedLink | undefined> {
       const record = await tokens.peek(tokenHash(token), purpose, deps.clock());
-      return record && { purpose: record.purpose, userId: record.userId, partnerId: record.partnerId, claims: open(record.claimsSealed) };
+      return (
+        record && {
+          purpose: record.purpose,
+          userId: record.userId,
+          partnerId: record.partnerId,
+          claims: open(record.claimsSealed),
+        }
+      );
     },
   };
 }

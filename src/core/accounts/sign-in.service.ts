@@ -38,7 +38,11 @@ export function createSignInService(deps: {
     async requestLink(rawEmail: string): Promise<{ minutes: number }> {
       const email = addressOf(rawEmail);
       if ((await links.sentTo(email, deps.limits.windowMs)) >= deps.limits.perEmail) {
-        throw limitReached('SIGN_IN_EMAIL_LIMIT', 'too many sign-in links were sent to this address; try again later', deps.limits.windowMs / 1000);
+        throw limitReached(
+          'SIGN_IN_EMAIL_LIMIT',
+          'too many sign-in links were sent to this address; try again later',
+          deps.limits.windowMs / 1000,
+        );
       }
       const user = await users.findByEmail(email);
       const link = await links.issue('sign_in', { userId: user?.id ?? null, email });
@@ -50,7 +54,8 @@ export function createSignInService(deps: {
     async operatorLink(rawEmail: string, actor: Actor): Promise<{ url: string; expiresAt: Date }> {
       const email = addressOf(rawEmail);
       const user = await users.findByEmail(email);
-      if (!user) throw notFound('USER_NOT_FOUND', 'no account has this address; add it as a member of an organization first');
+      if (!user)
+        throw notFound('USER_NOT_FOUND', 'no account has this address; add it as a member of an organization first');
       const link = await links.issue('sign_in', { userId: user.id });
       await deps.audit.record(actor, 'login_link.issued', { target: `user:${user.id}` });
       return { url: link.url, expiresAt: link.expiresAt };
@@ -66,7 +71,10 @@ export function createSignInService(deps: {
       if (!user) return undefined;
       const method = used.purpose === 'sign_in' ? 'email' : 'sso';
       const session = await deps.sessions.start(user, method, client);
-      await deps.audit.record({ type: 'user', userId: user.id, ip: client.ip }, 'sign_in', { target: `user:${user.id}`, details: { method } });
+      await deps.audit.record({ type: 'user', userId: user.id, ip: client.ip }, 'sign_in', {
+        target: `user:${user.id}`,
+        details: { method },
+      });
       return session;
     },
 

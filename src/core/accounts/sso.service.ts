@@ -62,7 +62,11 @@ export function createSsoService(deps: {
   }
 
   /** The organization a partner's new user joins, and the role there: the partner's, or one of their own. */
-  async function joinOrganization(partner: SsoPartner, user: User, tx: Sql): Promise<{ organizationId: number; role: string } | undefined> {
+  async function joinOrganization(
+    partner: SsoPartner,
+    user: User,
+    tx: Sql,
+  ): Promise<{ organizationId: number; role: string } | undefined> {
     if (partner.organizationId !== null) {
       const existing = await users.roleIn(partner.organizationId, user.id, tx);
       if (existing) return undefined;
@@ -70,7 +74,10 @@ export function createSsoService(deps: {
       return { organizationId: partner.organizationId, role: partner.defaultRole };
     }
     if ((await users.membershipsOf(user.id, tx)).length > 0) return undefined;
-    const organization = await deps.organizations.create({ name: `${user.name ?? user.email}`.slice(0, 200), plan: 'FREE' }, tx);
+    const organization = await deps.organizations.create(
+      { name: `${user.name ?? user.email}`.slice(0, 200), plan: 'FREE' },
+      tx,
+    );
     await users.setMembership(organization.id, user.id, 'owner', tx);
     return { organizationId: organization.id, role: 'owner' };
   }
@@ -85,18 +92,27 @@ export function createSsoService(deps: {
     async callback(input: CallbackInput): Promise<CallbackOutcome> {
       if (!input.token || !input.clientId) throw ssoFailure('SSO_PARAMETERS_MISSING', null);
       const partner = await partnerOf(input.clientId);
-      const fail = (code: Parameters<typeof ssoFailure>[0], reason?: string) => ssoFailure(code, partner.loginUrl, reason);
+      const fail = (code: Parameters<typeof ssoFailure>[0], reason?: string) =>
+        ssoFailure(code, partner.loginUrl, reason);
       if (!input.secure) throw fail('SSO_HTTPS_REQUIRED', 'plain HTTP');
-      if (partner.allowedOrigins.length === 0) throw fail('SSO_ORIGIN_NOT_ALLOWED', 'the partner has no allowed origins');
-      if (input.origin !== undefined && !partner.allowedOrigins.includes(input.origin)) throw fail('SSO_ORIGIN_NOT_ALLOWED', `origin ${input.origin}`);
+      if (partner.allowedOrigins.length === 0)
+        throw fail('SSO_ORIGIN_NOT_ALLOWED', 'the partner has no allowed origins');
+      if (input.origin !== undefined && !partner.allowedOrigins.includes(input.origin))
+        throw fail('SSO_ORIGIN_NOT_ALLOWED', `origin ${input.origin}`);
 
       const now = deps.clock();
-      const check = await checkPartnerToken(input.token, deps.secretBox.open(partner.sharedSecretSealed), partner.clientId, now);
+      const check = await checkPartnerToken(
+        input.token,
+        deps.secretBox.open(partner.sharedSecretSealed),
+        partner.clientId,
+        now,
+      );
       if (!check.ok) throw fail(check.failure, check.reason);
       const { claims } = check;
 
       const keepUntil = new Date((claims.exp + CLOCK_TOLERANCE_SECONDS) * 1000 + JTI_MARGIN_MS);
-      if (!(await partners.recordJti(partner.id, claims.jti, keepUntil))) throw fail('SSO_TOKEN_REUSED', 'jti used before');
+      if (!(await partners.recordJti(partner.id, claims.jti, keepUntil)))
+        throw fail('SSO_TOKEN_REUSED', 'jti used before');
 
       const actor = { type: 'partner' as const, partnerId: partner.id, ip: input.client.ip };
       const linkedId = await partners.linkedUser(partner.id, claims.sub);
@@ -115,9 +131,19 @@ export function createSsoService(deps: {
       const existing = await users.findByEmail(email);
       if (existing) {
         if (await partners.linkOf(existing.id)) throw fail('SSO_ACCOUNT_LINKED_ELSEWHERE');
-        const link = await links.issue('sso_link', { userId: existing.id, email, partnerId: partner.id, claims: pending });
+        const link = await links.issue('sso_link', {
+          userId: existing.id,
+          email,
+          partnerId: partner.id,
+          claims: pending,
+        });
         await links.mail('sso_link', existing.email, link, existing.language, partner.serviceName);
-        return { kind: 'verification_sent', to: maskEmail(existing.email), serviceName: partner.serviceName, minutes: LINK_MINUTES };
+        return {
+          kind: 'verification_sent',
+          to: maskEmail(existing.email),
+          serviceName: partner.serviceName,
+          minutes: LINK_MINUTES,
+        };
       }
       const consent = await links.issue('sso_consent', { partnerId: partner.id, claims: pending });
       return { kind: 'consent', consentToken: consent.token, serviceName: partner.serviceName };
@@ -147,13 +173,23 @@ export function createSsoService(deps: {
       // Loads the index key before the transaction: the embedded store has one connection.
       await users.emailIndex(claims.email);
       const { user, created, joined } = await users.transaction(async (tx) => {
-        const ensured = known ? { user: known, created: false } : await users.ensure({ email: claims.email, name: claims.name, language: claims.language }, tx);
-        if (!(await partners.link(partner.id, claims.sub, ensured.user.id, tx))) throw ssoFailure('SSO_ACCOUNT_LINKED_ELSEWHERE', partner.loginUrl);
+        const ensured = known
+          ? { user: known, created: false }
+          : await users.ensure({ email: claims.email, name: claims.name, language: claims.language }, tx);
+        if (!(await partners.link(partner.id, claims.sub, ensured.user.id, tx)))
+          throw ssoFailure('SSO_ACCOUNT_LINKED_ELSEWHERE', partner.loginUrl);
         return { ...ensured, joined: await joinOrganization(partner, ensured.user, tx) };
       });
-      await deps.audit.record(actor, created ? 'sso.signup' : 'sso.linked', { target: `user:${user.id}`, details: { serviceName: partner.serviceName } });
+      await deps.audit.record(actor, created ? 'sso.signup' : 'sso.linked', {
+        target: `user:${user.id}`,
+        details: { serviceName: partner.serviceName },
+      });
       if (joined) {
-        await deps.audit.record(actor, 'member.added', { organizationId: joined.organizationId, target: `user:${user.id}`, details: { role: joined.role } });
+        await deps.audit.record(actor, 'member.added', {
+          organizationId: joined.organizationId,
+          target: `user:${user.id}`,
+          details: { role: joined.role },
+        });
       }
       return user;
     },

@@ -2,7 +2,17 @@
 // Apple and Google know it by.
 
 /** Schemes a browser or the OS would treat as something other than "open this app". */
-const FORBIDDEN_SCHEMES = new Set(['http', 'https', 'javascript', 'data', 'file', 'intent', 'about', 'blob', 'vbscript']);
+const FORBIDDEN_SCHEMES = new Set([
+  'http',
+  'https',
+  'javascript',
+  'data',
+  'file',
+  'intent',
+  'about',
+  'blob',
+  'vbscript',
+]);
 
 /** `myapp`, `myapp:` and `myapp://` all name the scheme `myapp`. */
 export const schemeName = (value: string) => value.replace(/:(\/\/)?$/, '').toLowerCase();

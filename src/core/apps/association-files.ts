@@ -38,20 +38,32 @@ function assetLinks(apps: AssociatedApp[]) {
     .filter((a) => a.platform === 'ANDROID' && a.sha256CertFingerprints.length > 0)
     .map((a) => ({
       relation: ['delegate_permission/common.handle_all_urls'],
-      target: { namespace: 'android_app', package_name: a.bundleId, sha256_cert_fingerprints: a.sha256CertFingerprints },
+      target: {
+        namespace: 'android_app',
+        package_name: a.bundleId,
+        sha256_cert_fingerprints: a.sha256CertFingerprints,
+      },
     }));
 }
 
 /** Distinct hosts remembered at most (any Host header can arrive); beyond it the map starts over. */
 const MAX_HOSTS = 10_000;
 
-export function createWellKnownFiles(options: { repo: AppAssociationsRepo; ttlMs: number; now?: () => number }): WellKnownFiles {
+export function createWellKnownFiles(options: {
+  repo: AppAssociationsRepo;
+  ttlMs: number;
+  now?: () => number;
+}): WellKnownFiles {
   const now = options.now ?? Date.now;
   const scopes = new Map<string, { expiresAt: number; value: Promise<Scope> }>();
   const files = new Map<string, { expiresAt: number; value: Promise<AssociationFiles> }>();
 
   /** A promise held for the TTL, forgotten at once if it fails (PostgreSQL down: retry next time). */
-  function cached<T>(map: Map<string, { expiresAt: number; value: Promise<T> }>, key: string, load: () => Promise<T>): Promise<T> {
+  function cached<T>(
+    map: Map<string, { expiresAt: number; value: Promise<T> }>,
+    key: string,
+    load: () => Promise<T>,
+  ): Promise<T> {
     const hit = map.get(key);
     if (hit && hit.expiresAt > now()) return hit.value;
     if (map.size >= MAX_HOSTS) map.clear();
@@ -67,13 +79,17 @@ export function createWellKnownFiles(options: { repo: AppAssociationsRepo; ttlMs
   async function scopeOf(host: string): Promise<Scope> {
     const domain = await options.repo.domainOfHost(host);
     if (!domain) return { kind: 'platform' };
-    return domain.status === 'VERIFIED' || domain.status === 'ACTIVE' ? { kind: 'domain', organizationId: domain.organizationId } : { kind: 'unusable' };
+    return domain.status === 'VERIFIED' || domain.status === 'ACTIVE'
+      ? { kind: 'domain', organizationId: domain.organizationId }
+      : { kind: 'unusable' };
   }
 
   async function build(organizationId: number | null): Promise<AssociationFiles> {
     const apps = await options.repo.linkableApps(organizationId);
     return {
-      appleAppSiteAssociation: JSON.stringify(appleAppSiteAssociation(apps, organizationId === null ? 'platform' : 'domain')),
+      appleAppSiteAssociation: JSON.stringify(
+        appleAppSiteAssociation(apps, organizationId === null ? 'platform' : 'domain'),
+      ),
       assetLinks: JSON.stringify(assetLinks(apps)),
     };
   }

@@ -33,7 +33,11 @@ export interface NewMobileApp {
 export type MobileAppChange = Partial<NewMobileApp>;
 
 /** The platform-bound fields must fit the platform (after a change of either). */
-function checkPlatformFields(platform: Platform, teamId: string | null | undefined, fingerprints: string[] | undefined) {
+function checkPlatformFields(
+  platform: Platform,
+  teamId: string | null | undefined,
+  fingerprints: string[] | undefined,
+) {
   if (platform === 'ANDROID' && teamId) throw invalid('VALIDATION_FAILED', 'body.teamId: applies to iOS apps only');
   if (platform === 'IOS' && fingerprints && fingerprints.length > 0) {
     throw invalid('VALIDATION_FAILED', 'body.sha256CertFingerprints: applies to Android apps only');
@@ -43,7 +47,18 @@ function checkPlatformFields(platform: Platform, teamId: string | null | undefin
 const missing = (id: number) => notFound('MOBILE_APP_NOT_FOUND', `mobile app ${id} does not exist`);
 
 export function createMobileAppsService(deps: {
-  repo: Pick<MobileAppsRepo, 'create' | 'list' | 'get' | 'update' | 'isLinked' | 'regenerateApiKey' | 'issueIdentitySecret' | 'clearIdentitySecret' | 'delete'>;
+  repo: Pick<
+    MobileAppsRepo,
+    | 'create'
+    | 'list'
+    | 'get'
+    | 'update'
+    | 'isLinked'
+    | 'regenerateApiKey'
+    | 'issueIdentitySecret'
+    | 'clearIdentitySecret'
+    | 'delete'
+  >;
   /** Apps feed the redirect and the association files: called after every successful change. */
   linkChanged(organizationId: number): void;
 }) {
@@ -91,7 +106,8 @@ export function createMobileAppsService(deps: {
         throw conflict('APP_IN_USE', 'links or campaigns use this app; unlink them before changing its platform');
       }
       const teamId = change.teamId === undefined ? (platform === 'IOS' ? current.teamId : null) : change.teamId;
-      const fingerprints = change.sha256CertFingerprints ?? (platform === 'ANDROID' ? current.sha256CertFingerprints : []);
+      const fingerprints =
+        change.sha256CertFingerprints ?? (platform === 'ANDROID' ? current.sha256CertFingerprints : []);
       checkPlatformFields(platform, teamId, fingerprints);
       const updated = await repo.update(orgId, current.id, {
         ...change,

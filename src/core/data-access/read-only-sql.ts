@@ -59,16 +59,26 @@ function readOnlyStatement(query: string): string {
   const statement = query.trim().replace(/;\s*$/, '').trim();
   const words = skeleton(statement);
   if (words.trim() === '') throw invalid('SQL_EMPTY', 'the query is empty');
-  if (words.includes(';')) throw invalid('SQL_MULTIPLE_STATEMENTS', 'one statement at a time: the query holds a ";" between statements');
+  if (words.includes(';'))
+    throw invalid('SQL_MULTIPLE_STATEMENTS', 'one statement at a time: the query holds a ";" between statements');
   const first = /^\s*\(*\s*([A-Za-z]+)/.exec(words)?.[1]?.toUpperCase() ?? '';
   if (!READING.has(first)) {
-    throw invalid('SQL_NOT_READ_ONLY', `only reading statements run here (SELECT, WITH, SHOW, DESCRIBE, EXPLAIN, EXISTS); ${first || 'this'} is refused, as is anything that writes, alters or administers`);
+    throw invalid(
+      'SQL_NOT_READ_ONLY',
+      `only reading statements run here (SELECT, WITH, SHOW, DESCRIBE, EXPLAIN, EXISTS); ${first || 'this'} is refused, as is anything that writes, alters or administers`,
+    );
   }
   // The clauses themselves (SETTINGS name = …, FORMAT Name at the end), not the words: system.settings
   // and a column called format stay readable.
-  const clause = /\b(SETTINGS)\s+\w+\s*=|\b(FORMAT)\s+\w+\s*(?:$|\bSETTINGS\b)|\b(INTO\s+OUTFILE)\b/i.exec(words)?.slice(1).find(Boolean);
+  const clause = /\b(SETTINGS)\s+\w+\s*=|\b(FORMAT)\s+\w+\s*(?:$|\bSETTINGS\b)|\b(INTO\s+OUTFILE)\b/i
+    .exec(words)
+    ?.slice(1)
+    .find(Boolean);
   if (clause) {
-    throw invalid('SQL_CLAUSE_NOT_ALLOWED', `${clause.toUpperCase().replace(/\s+/g, ' ')} is set by the service: choose the output with the format field (JSONEachRow, CSV or Parquet)`);
+    throw invalid(
+      'SQL_CLAUSE_NOT_ALLOWED',
+      `${clause.toUpperCase().replace(/\s+/g, ' ')} is set by the service: choose the output with the format field (JSONEachRow, CSV or Parquet)`,
+    );
   }
   return statement;
 }
@@ -78,7 +88,10 @@ export function createReadOnlySql(deps: { runner: ReadOnlyRunner }) {
     /** The answer as a stream in the format asked for. */
     run(input: ReadOnlyQuery): Promise<Readable> {
       const statement = readOnlyStatement(input.query);
-      return deps.runner.run(statement, { format: input.format, ...(input.organizationId === undefined ? {} : { organizationId: input.organizationId }) });
+      return deps.runner.run(statement, {
+        format: input.format,
+        ...(input.organizationId === undefined ? {} : { organizationId: input.organizationId }),
+      });
     },
   };
 }

@@ -46,11 +46,30 @@ type HeldMethod = Exclude<ResolveMethod, 'fingerprint'>;
 export { MISS_REASONS, type MatchType, type MissReason } from '../../shared/deferred-match-outcomes.js';
 
 /** What agreed: the deterministic source of a held token, or the device signals of a fingerprint match. */
-export const MATCHED_SIGNALS = ['referrer', 'clipboard', 'token', 'ip', 'ipNetwork', 'os', 'osVersion', 'deviceModel', 'resolution', 'language', 'timeZone'] as const;
+export const MATCHED_SIGNALS = [
+  'referrer',
+  'clipboard',
+  'token',
+  'ip',
+  'ipNetwork',
+  'os',
+  'osVersion',
+  'deviceModel',
+  'resolution',
+  'language',
+  'timeZone',
+] as const;
 export type MatchedSignal = (typeof MATCHED_SIGNALS)[number];
 
 export type DeferredOutcome =
-  | { matched: true; method: ResolveMethod; matchType: MatchType; confidence: number; signals: MatchedSignal[]; token: DeepLinkToken }
+  | {
+      matched: true;
+      method: ResolveMethod;
+      matchType: MatchType;
+      confidence: number;
+      signals: MatchedSignal[];
+      token: DeepLinkToken;
+    }
   | { matched: false; method: ResolveMethod; reason: MissReason; bestScore: number };
 
 export function launchSignals(input: LaunchInput): LaunchSignals {
@@ -95,7 +114,11 @@ export function createDeferredMatcher(deps: { tokens: DeepLinkTokensRepo; thresh
   const threshold = deps.threshold ?? MATCH_THRESHOLD;
 
   /** A token the app holds: matched, settled as a miss (expired or taken), or no help (look further). */
-  async function deterministic(appId: number, stored: DeepLinkToken | undefined, method: HeldMethod): Promise<DeferredOutcome | undefined> {
+  async function deterministic(
+    appId: number,
+    stored: DeepLinkToken | undefined,
+    method: HeldMethod,
+  ): Promise<DeferredOutcome | undefined> {
     if (!stored || stored.appId !== appId) return undefined;
     if (stored.expiresAt.getTime() <= Date.now()) return { matched: false, method, reason: 'expired', bestScore: 0 };
     const consumed = stored.consumedAt ? undefined : await deps.tokens.consume(appId, stored.token, method);
@@ -109,7 +132,12 @@ export function createDeferredMatcher(deps: { tokens: DeepLinkTokensRepo; thresh
    * Why no open click matched: a consumed or expired click that would have is the reason, else
    * the best open candidate's score, else no candidate at all.
    */
-  async function explainMiss(appId: number, launch: LaunchSignals, near: Parameters<DeepLinkTokensRepo['closedNear']>[1], bestScore: number | null): Promise<DeferredOutcome> {
+  async function explainMiss(
+    appId: number,
+    launch: LaunchSignals,
+    near: Parameters<DeepLinkTokensRepo['closedNear']>[1],
+    bestScore: number | null,
+  ): Promise<DeferredOutcome> {
     const closedTokens = await deps.tokens.closedNear(appId, near);
     const closed = chooseMatch(rankCandidates(launch, closedTokens.map(clickSignals)), threshold);
     if (closed.matched) {
@@ -152,15 +180,27 @@ export function createDeferredMatcher(deps: { tokens: DeepLinkTokensRepo; thresh
       }
 
       const launch = launchSignals(input);
-      const near = { ips: launch.ips, ipPrefixes: launch.ipPrefixes, resolutions: launch.resolution ? [launch.resolution] : [] };
+      const near = {
+        ips: launch.ips,
+        ipPrefixes: launch.ipPrefixes,
+        resolutions: launch.resolution ? [launch.resolution] : [],
+      };
       const candidates = await deps.tokens.candidates(input.appId, near);
       const choice = chooseMatch(rankCandidates(launch, candidates.map(clickSignals)), threshold);
       // A click of another OS or device model is no candidate for this one.
-      if (!choice.matched) return explainMiss(input.appId, launch, near, choice.reason === 'below_threshold' ? choice.bestScore : null);
+      if (!choice.matched)
+        return explainMiss(input.appId, launch, near, choice.reason === 'below_threshold' ? choice.bestScore : null);
       for (const scored of [choice.best, ...choice.runnersUp]) {
         const consumed = await deps.tokens.consume(input.appId, scored.candidate.token, 'fingerprint');
         if (consumed) {
-          return { matched: true, method: 'fingerprint', matchType: 'fingerprint', confidence: scored.score, signals: scored.signals, token: consumed };
+          return {
+            matched: true,
+            method: 'fingerprint',
+            matchType: 'fingerprint',
+            confidence: scored.score,
+            signals: scored.signals,
+            token: consumed,
+          };
         }
       }
       return { matched: false, method: 'fingerprint', reason: 'already_consumed', bestScore: choice.best.score };

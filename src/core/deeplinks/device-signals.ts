@@ -19,7 +19,12 @@ const ANDROID = /\bAndroid(?: (\d+(?:\.\d+){0,2}))?(?:;([^;)]*))?/;
 /** `17_4_0` → `17.4`, `17.0.0` → `17`: the same version however a client spells it. */
 export function normalizeOsVersion(raw: string | null | undefined): string | null {
   if (!raw) return null;
-  const parts = raw.trim().replace(/_/g, '.').split('.').filter((p) => /^\d+$/.test(p)).map(Number);
+  const parts = raw
+    .trim()
+    .replace(/_/g, '.')
+    .split('.')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number);
   if (parts.length === 0) return null;
   while (parts.length > 1 && parts[parts.length - 1] === 0) parts.pop();
   return parts.slice(0, 3).join('.');
@@ -41,9 +46,13 @@ export function versionDistance(a: string, b: string): 'same' | 'patch' | 'minor
 
 function androidModel(segment: string | undefined): string | null {
   if (!segment) return null;
-  const model = segment.replace(/\s+Build\/.*$/i, '').replace(/\bwv\b/, '').trim();
+  const model = segment
+    .replace(/\s+Build\/.*$/i, '')
+    .replace(/\bwv\b/, '')
+    .trim();
   // Chrome's reduced user agent says `Android 10; K` for every phone: no model at all.
-  if (!model || model === 'K' || /^[a-z]{2}[-_][a-z]{2}$/i.test(model) || /^(Linux|U|Mobile)$/i.test(model)) return null;
+  if (!model || model === 'K' || /^[a-z]{2}[-_][a-z]{2}$/i.test(model) || /^(Linux|U|Mobile)$/i.test(model))
+    return null;
   return model.slice(0, 100);
 }
 
@@ -55,14 +64,19 @@ export function agentSignals(userAgent: string | null | undefined): AgentSignals
     // Safari 26 freezes the OS in its user agent at 18_6 (18_7 from iOS 26.2); its own version
     // follows the iOS release (Version/26.1 on iOS 26.1), so it stands in for the OS then.
     const safari = /\bVersion\/(\d+(?:\.\d+){0,2})/.exec(userAgent);
-    if (majorOf(osVersion) === '18' && safari && Number(majorOf(safari[1]!)) >= 26) osVersion = normalizeOsVersion(safari[1]);
+    if (majorOf(osVersion) === '18' && safari && Number(majorOf(safari[1]!)) >= 26)
+      osVersion = normalizeOsVersion(safari[1]);
     return { os: 'IOS', osVersion, deviceModel: null };
   }
   if (/\b(iPhone|iPad|iPod)\b/.test(userAgent)) return { os: 'IOS', osVersion: null, deviceModel: null };
   const android = ANDROID.exec(userAgent);
   if (android) {
     // `Linux; U; Android 4.4; ko-kr; SHV-E300S Build/…`: the model follows the locale in old agents.
-    const afterVersion = userAgent.slice(android.index).split(';').slice(1).map((s) => s.replace(/\).*$/, ''));
+    const afterVersion = userAgent
+      .slice(android.index)
+      .split(';')
+      .slice(1)
+      .map((s) => s.replace(/\).*$/, ''));
     const model = afterVersion.map((s) => androidModel(s)).find((m) => m !== null) ?? null;
     // Chrome's reduced user agent (`Android 10; K`) reports 10 whatever the phone runs.
     const reduced = model === null && afterVersion[0]?.trim() === 'K';
@@ -122,7 +136,6 @@ export function ipPrefix(ip: string): string {
   }
   return ip;
 }
-
 
 /** `1170x2532` and `2532x1170` are the same screen turned: stored portrait, narrow side first. */
 export function normalizeResolution(raw: string | null | undefined): string | null {

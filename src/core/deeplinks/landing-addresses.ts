@@ -71,7 +71,9 @@ export function tokenFromReferrer(referrer: string | null | undefined): string |
   if (!referrer) return null;
   let text = referrer.trim();
   for (let round = 0; round < 3; round++) {
-    const params = new URLSearchParams(text.startsWith('?') ? text.slice(1) : text.includes('?') ? text.slice(text.indexOf('?') + 1) : text);
+    const params = new URLSearchParams(
+      text.startsWith('?') ? text.slice(1) : text.includes('?') ? text.slice(text.indexOf('?') + 1) : text,
+    );
     const direct = params.get(TOKEN_PARAM);
     if (direct) return TOKEN_PATTERN.test(direct) ? direct : null;
     const nested = params.get('referrer');

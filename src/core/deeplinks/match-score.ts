@@ -78,7 +78,15 @@ export interface LaunchSignals {
 export type Disqualification = 'os_mismatch' | 'device_mismatch';
 
 /** A signal both sides carried and that agreed (the OS version to the patch, the language to its primary tag). */
-export type MatchSignal = 'ip' | 'ipNetwork' | 'os' | 'osVersion' | 'deviceModel' | 'resolution' | 'language' | 'timeZone';
+export type MatchSignal =
+  | 'ip'
+  | 'ipNetwork'
+  | 'os'
+  | 'osVersion'
+  | 'deviceModel'
+  | 'resolution'
+  | 'language'
+  | 'timeZone';
 
 export interface Scored {
   candidate: ClickSignals;
@@ -113,7 +121,8 @@ function sameScreen(click: string, pixelRatio: number | null, launch: string): b
 /** How each signal of a click compares with a launch's, or what rules the click out (another OS or model). */
 export function compareSignals(click: ClickSignals, launch: LaunchSignals): Comparison | Disqualification {
   if (click.os && launch.os && click.os !== launch.os) return 'os_mismatch';
-  if (click.deviceModel && launch.deviceModel && click.deviceModel.toLowerCase() !== launch.deviceModel.toLowerCase()) return 'device_mismatch';
+  if (click.deviceModel && launch.deviceModel && click.deviceModel.toLowerCase() !== launch.deviceModel.toLowerCase())
+    return 'device_mismatch';
   const c: Comparison = {};
   if (launch.ips.includes(click.ip)) c.ip = 'same';
   else if (launch.ipPrefixes.includes(click.ipPrefix)) c.ip = click.ipPrefix.endsWith('/64') ? 'prefix64' : 'network';
@@ -121,9 +130,15 @@ export function compareSignals(click: ClickSignals, launch: LaunchSignals): Comp
   if (click.os && launch.os) c.os = 'same';
   if (click.osVersion && launch.osVersion) c.osVersion = versionDistance(click.osVersion, launch.osVersion);
   if (click.deviceModel && launch.deviceModel) c.deviceModel = 'same';
-  if (click.resolution && launch.resolution) c.resolution = sameScreen(click.resolution, click.pixelRatio, launch.resolution) ? 'same' : 'differs';
+  if (click.resolution && launch.resolution)
+    c.resolution = sameScreen(click.resolution, click.pixelRatio, launch.resolution) ? 'same' : 'differs';
   if (click.language && launch.language) {
-    c.language = click.language === launch.language ? 'tag' : primaryLanguage(click.language) === primaryLanguage(launch.language) ? 'primary' : 'differs';
+    c.language =
+      click.language === launch.language
+        ? 'tag'
+        : primaryLanguage(click.language) === primaryLanguage(launch.language)
+          ? 'primary'
+          : 'differs';
   }
   if (click.timeZone && launch.timeZone) c.timeZone = click.timeZone === launch.timeZone ? 'same' : 'differs';
   const age = (launch.launchedAt ?? Date.now()) - click.createdAt;
@@ -144,7 +159,8 @@ const AGREEING: Record<Exclude<keyof Weights, 'age'>, (outcome: string) => Match
 
 export function scoreMatch(click: ClickSignals, launch: LaunchSignals): Scored {
   const compared = compareSignals(click, launch);
-  if (typeof compared === 'string') return { candidate: click, score: 0, disqualified: compared, signals: [], atAddress: false, ageless: 0 };
+  if (typeof compared === 'string')
+    return { candidate: click, score: 0, disqualified: compared, signals: [], atAddress: false, ageless: 0 };
   let score = 0;
   const signals: MatchSignal[] = [];
   for (const [signal, outcome] of Object.entries(compared) as [keyof Weights, string][]) {
@@ -166,7 +182,11 @@ export function rankCandidates(launch: LaunchSignals, candidates: readonly Click
 }
 
 export type MatchChoice =
-  | { matched: true; best: Scored; /** Others above the threshold, best first: tried when the best is taken meanwhile. */ runnersUp: Scored[] }
+  | {
+      matched: true;
+      best: Scored /** Others above the threshold, best first: tried when the best is taken meanwhile. */;
+      runnersUp: Scored[];
+    }
   | { matched: false; reason: 'no_candidate' | 'below_threshold' | Disqualification; bestScore: number };
 
 /**
@@ -181,7 +201,8 @@ export function chooseMatch(ranked: readonly Scored[], threshold = MATCH_THRESHO
   const eligible = ranked.filter((s) => !s.disqualified && s.score >= threshold);
   if (eligible.length > 0) return { matched: true, best: eligible[0]!, runnersUp: eligible.slice(1) };
   const atAddress = ranked.filter((s) => !s.disqualified && s.atAddress);
-  if (atAddress.length === 1 && atAddress[0]!.ageless >= threshold) return { matched: true, best: atAddress[0]!, runnersUp: [] };
+  if (atAddress.length === 1 && atAddress[0]!.ageless >= threshold)
+    return { matched: true, best: atAddress[0]!, runnersUp: [] };
   if (ranked.length === 0) return { matched: false, reason: 'no_candidate', bestScore: 0 };
   const qualified = ranked.filter((s) => !s.disqualified);
   if (qualified.length === 0) return { matched: false, reason: ranked[0]!.disqualified!, bestScore: 0 };

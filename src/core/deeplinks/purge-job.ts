@@ -29,5 +29,10 @@ export function startDeepLinkPurge(options: {
     return total;
   }
 
-  return startPeriodicJob({ name: 'deep-link purge', intervalMs: options.intervalMs ?? PURGE_INTERVAL_MS, log, round: purge });
+  return startPeriodicJob({
+    name: 'deep-link purge',
+    intervalMs: options.intervalMs ?? PURGE_INTERVAL_MS,
+    log,
+    round: purge,
+  });
 }

@@ -13,8 +13,12 @@ export interface DeepLinkRecorder {
 }
 
 export function createDeepLinkRecorder(events: EventPublisher): DeepLinkRecorder {
-  const record = <T extends 'funnel_stage' | 'deeplink_resolution' | 'app_install'>(type: T, organizationId: number, data: EventPayloads[T], occurredAt = Date.now()) =>
-    events.record<T>({ eventId: uuidv7(), type, occurredAt, organizationId, data });
+  const record = <T extends 'funnel_stage' | 'deeplink_resolution' | 'app_install'>(
+    type: T,
+    organizationId: number,
+    data: EventPayloads[T],
+    occurredAt = Date.now(),
+  ) => events.record<T>({ eventId: uuidv7(), type, occurredAt, organizationId, data });
   return {
     funnel: (organizationId, data, occurredAt) => record('funnel_stage', organizationId, data, occurredAt),
     resolution: (organizationId, data) => record('deeplink_resolution', organizationId, data),
@@ -24,5 +28,8 @@ export function createDeepLinkRecorder(events: EventPublisher): DeepLinkRecorder
 
 /** Who resolved, without PII: a short hash of the device's signals (see deeplink_resolutions.user_key). */
 export function deviceKey(parts: (string | number | null | undefined)[]): string {
-  return createHash('sha256').update(parts.map((p) => p ?? '').join('|')).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(parts.map((p) => p ?? '').join('|'))
+    .digest('hex')
+    .slice(0, 32);
 }

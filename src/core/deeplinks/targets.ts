@@ -28,8 +28,12 @@ export function deepLinkPathOf(link: TargetLink, platform: 'IOS' | 'ANDROID'): s
 }
 
 /** `{id, alias}` of either kind: a campaign's alias is its code as a short URL's code is. */
-export const linkRef = (link: TargetLink) => (link.linkType === 'url' ? { id: link.url.id, alias: link.url.shortCode } : { id: link.campaign.id, alias: link.campaign.alias });
-export const urlRef = (link: TargetLink) => (link.linkType === 'url' ? { id: link.url.id, alias: link.url.shortCode } : null);
+export const linkRef = (link: TargetLink) =>
+  link.linkType === 'url'
+    ? { id: link.url.id, alias: link.url.shortCode }
+    : { id: link.campaign.id, alias: link.campaign.alias };
+export const urlRef = (link: TargetLink) =>
+  link.linkType === 'url' ? { id: link.url.id, alias: link.url.shortCode } : null;
 export const campaignRef = (link: TargetLink) =>
   link.linkType === 'campaign' ? { id: link.campaign.id, name: link.campaign.name, alias: link.campaign.alias } : null;
 
@@ -58,7 +62,10 @@ export function createLinkTargets(deps: {
     /** Whether one of the link's apps has this path (the address /{appPath}/{code}). */
     async servesAppPath(organizationId: number, link: TargetLink, appPath: string): Promise<boolean> {
       const f = fields(link);
-      const apps = await deps.mobileApps.getMany(organizationId, [f.iosAppId, f.androidAppId].filter((id): id is number => id !== null));
+      const apps = await deps.mobileApps.getMany(
+        organizationId,
+        [f.iosAppId, f.androidAppId].filter((id): id is number => id !== null),
+      );
       return [...apps.values()].some((a) => a.path === appPath);
     },
   };

@@ -58,25 +58,30 @@ export function createDeepLinkTrackingService(deps: {
     if (isExpired(link)) throw gone('LINK_EXPIRED', 'the link has expired');
     const clickId = await records.nextClickId();
     const f = link.linkType === 'url' ? link.url : link.campaign;
-    events.record(clickEvent({
-      link: { kind: link.linkType, id: f.id, organizationId: f.organizationId },
-      host: source.host,
-      ip: normalizeIp(source.ip),
-      userAgent: source.deviceInfo?.userAgent ?? source.userAgent,
-      referrer: undefined,
-      acceptLanguage: source.acceptLanguage,
-      cid: extra.cid,
-      tracker: extra.tracker,
-      bot: false,
-      source: 'mobile_sdk',
-      clickId,
-    }));
+    events.record(
+      clickEvent({
+        link: { kind: link.linkType, id: f.id, organizationId: f.organizationId },
+        host: source.host,
+        ip: normalizeIp(source.ip),
+        userAgent: source.deviceInfo?.userAgent ?? source.userAgent,
+        referrer: undefined,
+        acceptLanguage: source.acceptLanguage,
+        cid: extra.cid,
+        tracker: extra.tracker,
+        bot: false,
+        source: 'mobile_sdk',
+        clickId,
+      }),
+    );
     return clickId;
   }
 
   return {
     /** Records a funnel stage once; `recorded` is false for a repeat. */
-    async trackFunnelStage(caller: AppCaller, input: FunnelStageInput): Promise<{ recorded: boolean; timestamp: string; link: LinkRef | null }> {
+    async trackFunnelStage(
+      caller: AppCaller,
+      input: FunnelStageInput,
+    ): Promise<{ recorded: boolean; timestamp: string; link: LinkRef | null }> {
       const organizationId = caller.organization.id;
       let link: LinkRef | null = null;
       if (input.link) {
@@ -93,24 +98,33 @@ export function createDeepLinkTrackingService(deps: {
       }
       const occurredAt = input.occurredAt ?? Date.now();
       const timestamp = new Date(occurredAt).toISOString();
-      const recorded = await records.markFunnelStage(organizationId, input.sessionId, input.stage, input.occurredAt === undefined ? '' : timestamp);
+      const recorded = await records.markFunnelStage(
+        organizationId,
+        input.sessionId,
+        input.stage,
+        input.occurredAt === undefined ? '' : timestamp,
+      );
       if (recorded) {
         const currency = /^purchase_([A-Za-z]{3})$/.exec(input.goalType ?? '')?.[1]?.toUpperCase() ?? null;
-        recorder.funnel(organizationId, {
-          appId: caller.app.id,
-          platform: input.platform ?? caller.app.platform,
-          sessionId: input.sessionId,
-          stage: input.stage,
-          linkType: link?.linkType ?? null,
-          linkId: link?.id ?? null,
-          goalType: input.goalType ?? null,
-          goalValue: input.goalValue,
-          goalText: input.goalText ?? null,
-          currency,
-          deviceType: input.deviceType ?? null,
-          externalUserId: input.externalUserId ?? null,
-          source: 'sdk',
-        }, occurredAt);
+        recorder.funnel(
+          organizationId,
+          {
+            appId: caller.app.id,
+            platform: input.platform ?? caller.app.platform,
+            sessionId: input.sessionId,
+            stage: input.stage,
+            linkType: link?.linkType ?? null,
+            linkId: link?.id ?? null,
+            goalType: input.goalType ?? null,
+            goalValue: input.goalValue,
+            goalText: input.goalText ?? null,
+            currency,
+            deviceType: input.deviceType ?? null,
+            externalUserId: input.externalUserId ?? null,
+            source: 'sdk',
+          },
+          occurredAt,
+        );
       }
       return { recorded, timestamp, link };
     },
@@ -124,7 +138,11 @@ export function createDeepLinkTrackingService(deps: {
     },
 
     /** A click on a campaign inside the app, with the tracker and customer id it carries. */
-    async campaignClick(caller: AppCaller, click: { campaignAlias: string; trackerAlias?: string | undefined; customId?: string | undefined }, source: ClickSource) {
+    async campaignClick(
+      caller: AppCaller,
+      click: { campaignAlias: string; trackerAlias?: string | undefined; customId?: string | undefined },
+      source: ClickSource,
+    ) {
       const link = await findByCode(caller.organization.id, click.campaignAlias, 'campaign');
       if (link.linkType !== 'campaign') throw new Error('unreachable');
       const clickId = await recordClick(link, source, { cid: click.customId ?? '', tracker: click.trackerAlias ?? '' });
@@ -132,12 +150,19 @@ export function createDeepLinkTrackingService(deps: {
     },
 
     /** Attaches a push-service identity to a link (upsert per link and tokenidx). */
-    async associate(caller: AppCaller, target: { code: string; linkType: LinkType; appPath?: string | undefined }, identity: { tokenidx: string; identify: string }) {
+    async associate(
+      caller: AppCaller,
+      target: { code: string; linkType: LinkType; appPath?: string | undefined },
+      identity: { tokenidx: string; identify: string },
+    ) {
       const organizationId = caller.organization.id;
       const { code, linkType, appPath } = target;
       const link = await findByCode(organizationId, code, linkType);
       if (appPath !== undefined && !(await targets.servesAppPath(organizationId, link, appPath))) {
-        throw notFound(linkType === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND', `no link ${appPath}/${code} in your organization`);
+        throw notFound(
+          linkType === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND',
+          `no link ${appPath}/${code} in your organization`,
+        );
       }
       const linkRef = { linkType: link.linkType, id: link.linkType === 'url' ? link.url.id : link.campaign.id };
       const saved = await records.upsertAssociation({ organizationId, link: linkRef, ...identity });

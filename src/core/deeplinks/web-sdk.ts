@@ -5,7 +5,13 @@
 import type { DeepLinkRecordsRepo, DebugSchemeReport } from '../../oltp/deep-link-records.repo.js';
 import type { DeepLinkToken, DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
-import { agentSignals, normalizeLanguage, normalizeResolution, withClientHints, type ClientHints } from './device-signals.js';
+import {
+  agentSignals,
+  normalizeLanguage,
+  normalizeResolution,
+  withClientHints,
+  type ClientHints,
+} from './device-signals.js';
 import { tokenNotFound } from './not-found.js';
 import type { DeepLinkRecorder } from './records.js';
 import type { LinkTargets, TargetLink } from './targets.js';
@@ -87,14 +93,23 @@ export function createWebSdkDataService(deps: {
       if (visit.first) {
         const t = visit.token;
         recorder.funnel(t.organizationId, {
-          appId: t.appId, platform: t.platform, sessionId: t.token, stage: 'STORE_VISITED', linkType: t.linkType, linkId: t.linkId, source: 'landing',
+          appId: t.appId,
+          platform: t.platform,
+          sessionId: t.token,
+          stage: 'STORE_VISITED',
+          linkType: t.linkType,
+          linkId: t.linkId,
+          source: 'landing',
         });
       }
       return { first: visit.first };
     },
 
     /** Stores an Android intent debug report, under the token's app or the app named when known. */
-    async addDebugSchemeReport(input: DebugSchemeInput, client: { ip: string; userAgent?: string | undefined }): Promise<number> {
+    async addDebugSchemeReport(
+      input: DebugSchemeInput,
+      client: { ip: string; userAgent?: string | undefined },
+    ): Promise<number> {
       const token = input.token ? await tokens.get(input.token) : undefined;
       let appId = token?.appId ?? null;
       let organizationId = token?.organizationId ?? null;
@@ -105,9 +120,15 @@ export function createWebSdkDataService(deps: {
       // Reports of no known app share one budget per address.
       keylessLimit(appId ?? 'debug-scheme', client.ip);
       return records.addDebugSchemeReport({
-        organizationId, appId, token: token?.token ?? null,
-        appUrl: input.appUrl ?? null, schemeEnd: input.schemeEnd ?? null, pathPart: input.pathPart ?? null,
-        androidPackage: input.androidPackage ?? null, appScheme: input.appScheme ?? null, intentUrl: input.intentUrl ?? null,
+        organizationId,
+        appId,
+        token: token?.token ?? null,
+        appUrl: input.appUrl ?? null,
+        schemeEnd: input.schemeEnd ?? null,
+        pathPart: input.pathPart ?? null,
+        androidPackage: input.androidPackage ?? null,
+        appScheme: input.appScheme ?? null,
+        intentUrl: input.intentUrl ?? null,
         userAgent: client.userAgent?.slice(0, 1000) ?? null,
       });
     },

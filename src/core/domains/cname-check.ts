@@ -32,7 +32,9 @@ export function createCnameChecker(options: { servers: string[]; timeoutMs?: num
         targets = await resolver.resolveCname(normalizeDnsName(recordName));
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? 'UNKNOWN';
-        return NEGATIVE_ANSWERS.has(code) ? { kind: 'missing', detail: code === 'ENODATA' ? 'no-cname' : 'no-such-name' } : { kind: 'inconclusive', detail: code };
+        return NEGATIVE_ANSWERS.has(code)
+          ? { kind: 'missing', detail: code === 'ENODATA' ? 'no-cname' : 'no-such-name' }
+          : { kind: 'inconclusive', detail: code };
       }
       // A recursive resolver may hand back a chain; the customer's own record is one link of it.
       if (targets.some((t) => normalizeDnsName(t) === expected)) return { kind: 'found' };

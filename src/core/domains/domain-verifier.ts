@@ -59,7 +59,10 @@ export function createDomainVerifier(options: {
       };
     });
     if (change && change.from !== change.to) {
-      log.info({ domainId: domain.id, from: change.from, to: change.to, outcome }, 'custom domain status changed by DNS check');
+      log.info(
+        { domainId: domain.id, from: change.from, to: change.to, outcome },
+        'custom domain status changed by DNS check',
+      );
       options.onStatusChange({ domainId: domain.id, organizationId: domain.organizationId, ...change });
     } else if (outcome.kind === 'inconclusive') {
       log.warn({ domainId: domain.id, detail: outcome.detail }, 'DNS check inconclusive; not counted');
@@ -73,7 +76,8 @@ export function createDomainVerifier(options: {
       const due = await repo.claimDue(intervalMs, CLAIM_BATCH, CHECK_LEASE_MS);
       for (let i = 0; i < due.length && !stopped; i += CONCURRENT_LOOKUPS) {
         const results = await Promise.allSettled(due.slice(i, i + CONCURRENT_LOOKUPS).map((d) => verify(d, false)));
-        for (const r of results) if (r.status === 'rejected') log.warn({ err: r.reason }, 'custom domain check not stored');
+        for (const r of results)
+          if (r.status === 'rejected') log.warn({ err: r.reason }, 'custom domain check not stored');
       }
       checked += due.length;
       if (due.length < CLAIM_BATCH) break;
@@ -83,14 +87,17 @@ export function createDomainVerifier(options: {
 
   function schedule(): void {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((err: unknown) => log.warn({ err }, 'custom domain verification pass failed'))
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, Math.min(intervalMs, MAX_PASS_GAP_MS));
+    timer = setTimeout(
+      () => {
+        running = runOnce()
+          .catch((err: unknown) => log.warn({ err }, 'custom domain verification pass failed'))
+          .finally(() => {
+            running = undefined;
+            schedule();
+          });
+      },
+      Math.min(intervalMs, MAX_PASS_GAP_MS),
+    );
     timer.unref();
   }
 

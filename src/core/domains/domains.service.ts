@@ -33,7 +33,18 @@ export interface OperatorDomainListQuery extends DomainListQuery {
 }
 
 export function createDomainsService(deps: {
-  repo: Pick<CustomDomainsRepo, 'create' | 'get' | 'getForOrganization' | 'list' | 'listUsable' | 'setStatus' | 'setDeletionRequested' | 'delete' | 'setFallbackUrl'>;
+  repo: Pick<
+    CustomDomainsRepo,
+    | 'create'
+    | 'get'
+    | 'getForOrganization'
+    | 'list'
+    | 'listUsable'
+    | 'setStatus'
+    | 'setDeletionRequested'
+    | 'delete'
+    | 'setFallbackUrl'
+  >;
   organizationExists(id: number): Promise<boolean>;
   verifier: DomainVerifier;
   /** The platform's own host name (lowercase). */
@@ -98,7 +109,10 @@ export function createDomainsService(deps: {
       const outcome = await repo.delete(id);
       if (!outcome) throw notFound('CUSTOM_DOMAIN_NOT_FOUND', `custom domain ${id} does not exist`);
       if (!outcome.deleted) {
-        throw conflict('DOMAIN_IN_USE', `custom domain ${id} still serves ${outcome.shortUrls} short URLs and ${outcome.campaigns} campaigns: delete or move them first`);
+        throw conflict(
+          'DOMAIN_IN_USE',
+          `custom domain ${id} still serves ${outcome.shortUrls} short URLs and ${outcome.campaigns} campaigns: delete or move them first`,
+        );
       }
       deps.linkChanged(null);
     },
@@ -126,7 +140,11 @@ export function createDomainsService(deps: {
      * The operator's registration (and a member's, who is then its ownerUsername): PENDING, with
      * the CNAME the customer must create (none for platform subdomains).
      */
-    async register(organizationId: number, domainName: string, createdByUserId: number | null = null): Promise<CustomDomain> {
+    async register(
+      organizationId: number,
+      domainName: string,
+      createdByUserId: number | null = null,
+    ): Promise<CustomDomain> {
       if (!(await deps.organizationExists(organizationId))) {
         throw notFound('ORGANIZATION_NOT_FOUND', `organization ${organizationId} does not exist`);
       }

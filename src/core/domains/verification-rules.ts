@@ -31,6 +31,7 @@ export function nextVerificationState(
   const failures = current.failures + 1;
   let status = current.status;
   if (status === 'PENDING' && failures >= options.maxMisses) status = 'FAILED';
-  if ((status === 'VERIFIED' || status === 'ACTIVE') && current.recordSeen && failures >= REVOKE_AFTER_MISSES) status = 'REVOKED';
+  if ((status === 'VERIFIED' || status === 'ACTIVE') && current.recordSeen && failures >= REVOKE_AFTER_MISSES)
+    status = 'REVOKED';
   return { status, failures, recordSeen: current.recordSeen };
 }

@@ -65,7 +65,13 @@ export function createJourneyActivityService(deps: ActivityDeps) {
     stamp: { occurredAt: number; eventId: string },
     data: SessionEventData | SessionTransitionData | JourneyFunnelData,
   ): void {
-    deps.events.record({ eventId: stamp.eventId, type, occurredAt: stamp.occurredAt, organizationId: caller.organization.id, data: { ...data } });
+    deps.events.record({
+      eventId: stamp.eventId,
+      type,
+      occurredAt: stamp.occurredAt,
+      organizationId: caller.organization.id,
+      data: { ...data },
+    });
   }
 
   return {
@@ -73,16 +79,31 @@ export function createJourneyActivityService(deps: ActivityDeps) {
       const organizationId = caller.organization.id;
       const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
       const stamp = stampOf(input, 'occurredAt');
-      const data: SessionEventData = { ...sessionFacts(caller, session), platform: session.platform, eventType: input.eventType, properties: input.properties };
+      const data: SessionEventData = {
+        ...sessionFacts(caller, session),
+        platform: session.platform,
+        eventType: input.eventType,
+        properties: input.properties,
+      };
       publish('session_event', caller, stamp, data);
-      return { eventId: stamp.eventId, sessionId: session.id, eventType: input.eventType, occurredAt: new Date(stamp.occurredAt) };
+      return {
+        eventId: stamp.eventId,
+        sessionId: session.id,
+        eventType: input.eventType,
+        occurredAt: new Date(stamp.occurredAt),
+      };
     },
 
     /** Newest first, one page; optionally one event type only. */
     async events(caller: JourneyCallerInfo, sessionId: string, filter: { eventType?: string | undefined }, page: Page) {
       const organizationId = caller.organization.id;
       const session = await lookup.sessionOrThrow(organizationId, sessionId);
-      const { items, total } = await deps.activity.events({ organizationId, sessionId: session.id, eventType: filter.eventType, ...page });
+      const { items, total } = await deps.activity.events({
+        organizationId,
+        sessionId: session.id,
+        eventType: filter.eventType,
+        ...page,
+      });
       return { sessionId: session.id, items, total };
     },
 
@@ -148,13 +169,37 @@ export function createJourneyActivityService(deps: ActivityDeps) {
           currency: input.currency,
         });
         if (!claim.recorded) {
-          return { recorded: false, duplicate: true, eventId: claim.firstEventId, sessionId: claim.firstSessionId, ...answer, occurredAt: claim.firstRecordedAt };
+          return {
+            recorded: false,
+            duplicate: true,
+            eventId: claim.firstEventId,
+            sessionId: claim.firstSessionId,
+            ...answer,
+            occurredAt: claim.firstRecordedAt,
+          };
         }
       }
       const { stage, goalType, goalValue, currency, transactionId, urlId, campaignId } = answer;
-      const data: JourneyFunnelData = { ...sessionFacts(caller, session), platform: session.platform, stage, goalType, goalValue, currency, transactionId, urlId, campaignId };
+      const data: JourneyFunnelData = {
+        ...sessionFacts(caller, session),
+        platform: session.platform,
+        stage,
+        goalType,
+        goalValue,
+        currency,
+        transactionId,
+        urlId,
+        campaignId,
+      };
       publish('journey_funnel', caller, { eventId, occurredAt }, data);
-      return { recorded: true, duplicate: false, eventId, sessionId: session.id, ...answer, occurredAt: new Date(occurredAt) };
+      return {
+        recorded: true,
+        duplicate: false,
+        eventId,
+        sessionId: session.id,
+        ...answer,
+        occurredAt: new Date(occurredAt),
+      };
     },
   };
 }

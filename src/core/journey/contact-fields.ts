@@ -23,7 +23,8 @@ export function normalizePhone(raw: string): string | undefined {
 }
 
 /** A deliberately plain address check (RFC 5321 lengths, one @, a dotted domain, no spaces). */
-const EMAIL = /^[^\s@"<>()[\],;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@"<>()[\],;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function normalizeEmail(raw: string): string | undefined {
   const email = raw.trim();

@@ -44,13 +44,19 @@ export function createIdentityVerification(mobileApps: Pick<MobileAppsRepo, 'ide
       );
     }
     if (userHash === undefined) {
-      throw unauthenticated('USER_HASH_REQUIRED', 'identity verification is on for this app: send userHash, the HMAC-SHA256 of externalUserId under the identity secret');
+      throw unauthenticated(
+        'USER_HASH_REQUIRED',
+        'identity verification is on for this app: send userHash, the HMAC-SHA256 of externalUserId under the identity secret',
+      );
     }
     attempts.check();
     // Both sides are 32 bytes (64 hex characters).
     if (!timingSafeEqual(userHashOf(own.secret, externalUserId), Buffer.from(userHash, 'hex'))) {
       attempts.fail();
-      throw unauthenticated('USER_HASH_INVALID', 'userHash does not match externalUserId under this app\'s identity secret');
+      throw unauthenticated(
+        'USER_HASH_INVALID',
+        "userHash does not match externalUserId under this app's identity secret",
+      );
     }
   };
 }

@@ -4,7 +4,13 @@
 // back only what it sent itself, never a stored value, and once identity verification is on it
 // must prove the member id (identity-verification.ts).
 import { notFound } from '../../shared/errors.js';
-import { CONSENT_FLAGS, type ConsentChange, type ConsentFlag, type JourneyUser, type JourneyUsersRepo } from '../../oltp/journey-users.repo.js';
+import {
+  CONSENT_FLAGS,
+  type ConsentChange,
+  type ConsentFlag,
+  type JourneyUser,
+  type JourneyUsersRepo,
+} from '../../oltp/journey-users.repo.js';
 import { invalidField } from '../field-error.js';
 import { emailIndexForm, maskEmail, maskPhone } from './contact-fields.js';
 import type { HashAttempts, RequireVerifiedIdentity } from './identity-verification.js';
@@ -67,7 +73,12 @@ function consentsOf(input: ConsentInput): Partial<Record<ConsentFlag, boolean>> 
 }
 
 /** The record and the changes for a caller with the app key; for a browser, only what it sent. */
-function viewFor(caller: JourneyCallerInfo, user: JourneyUser, changes: ConsentChange[], sent: SentFields): IdentityView {
+function viewFor(
+  caller: JourneyCallerInfo,
+  user: JourneyUser,
+  changes: ConsentChange[],
+  sent: SentFields,
+): IdentityView {
   if (caller.channel === 'browser') {
     return {
       externalUserId: user.externalUserId,
@@ -75,7 +86,10 @@ function viewFor(caller: JourneyCallerInfo, user: JourneyUser, changes: ConsentC
       phone: sent.phone === undefined ? null : maskPhone(sent.phone),
       email: sent.email === undefined ? null : maskEmail(sent.email),
       pushIdentify: sent.pushIdentify ?? null,
-      ...(Object.fromEntries(CONSENT_FLAGS.map((f) => [f, sent.consents[f] ?? null])) as Record<ConsentFlag, boolean | null>),
+      ...(Object.fromEntries(CONSENT_FLAGS.map((f) => [f, sent.consents[f] ?? null])) as Record<
+        ConsentFlag,
+        boolean | null
+      >),
       createdAt: null,
       updatedAt: null,
       consentChanges: [],
@@ -94,7 +108,10 @@ function viewFor(caller: JourneyCallerInfo, user: JourneyUser, changes: ConsentC
   };
 }
 
-export function createJourneyIdentityService(deps: { users: Pick<JourneyUsersRepo, 'upsert' | 'setConsents'>; requireVerifiedIdentity: RequireVerifiedIdentity }) {
+export function createJourneyIdentityService(deps: {
+  users: Pick<JourneyUsersRepo, 'upsert' | 'setConsents'>;
+  requireVerifiedIdentity: RequireVerifiedIdentity;
+}) {
   const audit = (caller: JourneyCallerInfo, source: 'identify' | 'opt-in', call: IdentityCall) => ({
     source,
     channel: caller.channel,
@@ -104,9 +121,19 @@ export function createJourneyIdentityService(deps: { users: Pick<JourneyUsersRep
 
   return {
     /** Creates the record on the first call for an externalUserId; later calls update only the fields sent. */
-    async identify(caller: JourneyCallerInfo, input: IdentifyInput, call: IdentityCall): Promise<{ action: 'created' | 'updated'; view: IdentityView }> {
+    async identify(
+      caller: JourneyCallerInfo,
+      input: IdentifyInput,
+      call: IdentityCall,
+    ): Promise<{ action: 'created' | 'updated'; view: IdentityView }> {
       await deps.requireVerifiedIdentity(caller, input.externalUserId, input.userHash, call.hashAttempts);
-      const sent: SentFields = { name: input.name, phone: input.phone, email: input.email, pushIdentify: input.pushIdentify, consents: consentsOf(input) };
+      const sent: SentFields = {
+        name: input.name,
+        phone: input.phone,
+        email: input.email,
+        pushIdentify: input.pushIdentify,
+        consents: consentsOf(input),
+      };
       const result = await deps.users.upsert(
         caller.organization.id,
         input.externalUserId,
@@ -123,7 +150,12 @@ export function createJourneyIdentityService(deps: { users: Pick<JourneyUsersRep
         throw invalidField('', `send at least one consent flag (${CONSENT_FLAGS.join(', ')}) as true or false`);
       }
       await deps.requireVerifiedIdentity(caller, input.externalUserId, input.userHash, call.hashAttempts);
-      const result = await deps.users.setConsents(caller.organization.id, input.externalUserId, consents, audit(caller, 'opt-in', call));
+      const result = await deps.users.setConsents(
+        caller.organization.id,
+        input.externalUserId,
+        consents,
+        audit(caller, 'opt-in', call),
+      );
       if (!result) throw notFound('USER_NOT_FOUND', `no user ${input.externalUserId}: call identify first`);
       return viewFor(caller, result.user, result.changes, { consents });
     },

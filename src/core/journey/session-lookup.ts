@@ -23,20 +23,30 @@ export function createSessionLookup(sessions: Pick<JourneySessionsRepo, 'get' | 
     const link = await sessions.findLink(organizationId, by);
     if (link) return link;
     const what =
-      'urlId' in by ? `short URL ${by.urlId}` : 'campaignId' in by ? `campaign ${by.campaignId}` : 'alias' in by ? `campaign alias ${by.alias}` : `short code or alias ${by.code}`;
+      'urlId' in by
+        ? `short URL ${by.urlId}`
+        : 'campaignId' in by
+          ? `campaign ${by.campaignId}`
+          : 'alias' in by
+            ? `campaign alias ${by.alias}`
+            : `short code or alias ${by.code}`;
     throw notFound('LINK_NOT_FOUND', `${what} does not exist in this organization`);
   }
 
   /** The link a call names by id (checked), or null when it names none; both at once is refused. */
   async function namedLink(organizationId: number, given: { urlId: number | null; campaignId: number | null }) {
-    if (given.urlId !== null && given.campaignId !== null) throw invalidField('campaignId', 'send urlId or campaignId, not both');
+    if (given.urlId !== null && given.campaignId !== null)
+      throw invalidField('campaignId', 'send urlId or campaignId, not both');
     if (given.urlId !== null) return findLinkOrThrow(organizationId, { urlId: given.urlId });
     if (given.campaignId !== null) return findLinkOrThrow(organizationId, { campaignId: given.campaignId });
     return null;
   }
 
   /** The link a call names (urlId or campaignId, checked), else the one registered on the session. */
-  async function linkFor(session: JourneySession, given: { urlId: number | null; campaignId: number | null }): Promise<{ urlId: number | null; campaignId: number | null }> {
+  async function linkFor(
+    session: JourneySession,
+    given: { urlId: number | null; campaignId: number | null },
+  ): Promise<{ urlId: number | null; campaignId: number | null }> {
     const link = (await namedLink(session.organizationId, given)) ?? session.link;
     return { urlId: link?.type === 'url' ? link.id : null, campaignId: link?.type === 'campaign' ? link.id : null };
   }

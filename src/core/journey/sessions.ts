@@ -15,7 +15,14 @@ export type { JourneySession };
 /** The session's own facts as the caller gives them; urlId or campaignId (at most one) attaches that link at once. */
 export type NewSessionInput = Pick<
   NewSession,
-  'platform' | 'deepLinkToken' | 'utmSource' | 'utmMedium' | 'utmCampaign' | 'referrer' | 'landingUrl' | 'externalUserId'
+  | 'platform'
+  | 'deepLinkToken'
+  | 'utmSource'
+  | 'utmMedium'
+  | 'utmCampaign'
+  | 'referrer'
+  | 'landingUrl'
+  | 'externalUserId'
 > & { urlId: number | null; campaignId: number | null };
 
 /** A link named by exactly one of these. */
@@ -73,12 +80,19 @@ export function createJourneySessionsService(deps: SessionsDeps) {
         campaignId: link?.type === 'campaign' ? link.id : null,
         startedAt: startedAt.toISOString(),
       };
-      deps.events.record({ eventId: uuidv7(), type: 'session_started', occurredAt: startedAt.getTime(), organizationId, data: { ...data } });
+      deps.events.record({
+        eventId: uuidv7(),
+        type: 'session_started',
+        occurredAt: startedAt.getTime(),
+        organizationId,
+        data: { ...data },
+      });
       return session;
     },
 
     /** A session of the caller's organization; any other id (another organization's included) is not found. */
-    get: (caller: JourneyCallerInfo, sessionId: string): Promise<JourneySession> => lookup.sessionOrThrow(caller.organization.id, sessionId),
+    get: (caller: JourneyCallerInfo, sessionId: string): Promise<JourneySession> =>
+      lookup.sessionOrThrow(caller.organization.id, sessionId),
 
     /** Linking another id replaces it (a shared device changing hands); the same id changes nothing. */
     async linkUser(caller: JourneyCallerInfo, sessionId: string, externalUserId: string): Promise<JourneySession> {
@@ -90,8 +104,11 @@ export function createJourneySessionsService(deps: SessionsDeps) {
     /** Attaches a link of the organization to the session; registering again replaces it (last touch). */
     async registerLink(caller: JourneyCallerInfo, sessionId: string, naming: LinkNaming): Promise<JourneySession> {
       const organizationId = caller.organization.id;
-      const given = [naming.urlId, naming.campaignId, naming.shortCode, naming.campaignAlias, naming.link].filter((v) => v !== null);
-      if (given.length !== 1) throw invalidField('', 'name the link by exactly one of urlId, campaignId, shortCode, campaignAlias or link');
+      const given = [naming.urlId, naming.campaignId, naming.shortCode, naming.campaignAlias, naming.link].filter(
+        (v) => v !== null,
+      );
+      if (given.length !== 1)
+        throw invalidField('', 'name the link by exactly one of urlId, campaignId, shortCode, campaignAlias or link');
       await lookup.sessionOrThrow(organizationId, sessionId);
       const link = await lookup.findLinkOrThrow(organizationId, linkNameOf(naming));
       const session = await deps.sessions.registerLink(organizationId, sessionId, link);

@@ -12,7 +12,9 @@ export interface UsersCaller {
   organization: { id: number };
 }
 
-export function createJourneyUsersService(deps: { users: Pick<JourneyUsersRepo, 'get' | 'findByContact' | 'consentHistory'> }) {
+export function createJourneyUsersService(deps: {
+  users: Pick<JourneyUsersRepo, 'get' | 'findByContact' | 'consentHistory'>;
+}) {
   const { users } = deps;
 
   async function userOrThrow(caller: UsersCaller, externalUserId: string): Promise<JourneyUser> {
@@ -23,7 +25,10 @@ export function createJourneyUsersService(deps: { users: Pick<JourneyUsersRepo, 
 
   return {
     /** Exactly one of phone or email; matched through a keyed hash, never by decrypting every record. */
-    async findByContact(caller: UsersCaller, by: { phone?: string | undefined; email?: string | undefined }): Promise<JourneyUser[]> {
+    async findByContact(
+      caller: UsersCaller,
+      by: { phone?: string | undefined; email?: string | undefined },
+    ): Promise<JourneyUser[]> {
       const { phone, email } = by;
       if ((phone === undefined) === (email === undefined)) throw invalidField('', 'send exactly one of phone or email');
       if (phone !== undefined) {
@@ -37,14 +42,21 @@ export function createJourneyUsersService(deps: { users: Pick<JourneyUsersRepo, 
     },
 
     /** The user with the latest 100 consent changes, newest first. */
-    async getWithHistory(caller: UsersCaller, externalUserId: string): Promise<{ user: JourneyUser; history: ConsentChange[] }> {
+    async getWithHistory(
+      caller: UsersCaller,
+      externalUserId: string,
+    ): Promise<{ user: JourneyUser; history: ConsentChange[] }> {
       const user = await userOrThrow(caller, externalUserId);
       const history = await users.consentHistory(user.id, { page: 0, size: 100 });
       return { user, history: history.items };
     },
 
     /** One page of the user's consent history, newest first. */
-    async consentHistory(caller: UsersCaller, externalUserId: string, page: { page: number; size: number }): Promise<{ items: ConsentChange[]; total: number }> {
+    async consentHistory(
+      caller: UsersCaller,
+      externalUserId: string,
+      page: { page: number; size: number },
+    ): Promise<{ items: ConsentChange[]; total: number }> {
       const user = await userOrThrow(caller, externalUserId);
       return users.consentHistory(user.id, page);
     },

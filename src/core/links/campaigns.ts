@@ -5,7 +5,14 @@ import { randomBase62, uuidv7 } from '../../shared/ids.js';
 import type { EventPublisher } from '../../ingest/publisher.js';
 import type { Campaign, CampaignFields, CampaignListFilter, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import { aliasFromName } from './link-rules.js';
-import { createTrackedLinks, orNull, slugTaken, type ChangeAction, type LinkCaller, type TrackedLinksDeps } from './tracked-links.js';
+import {
+  createTrackedLinks,
+  orNull,
+  slugTaken,
+  type ChangeAction,
+  type LinkCaller,
+  type TrackedLinksDeps,
+} from './tracked-links.js';
 
 export type { Campaign, CampaignFields, CampaignListFilter };
 
@@ -19,15 +26,26 @@ export type NewCampaign = Partial<CampaignFields> & {
 
 /** The fields a create may leave out (null then). */
 const OPTIONAL_FIELDS = [
-  'expiresAt', 'iosAppId', 'androidAppId', 'utmSource', 'utmMedium', 'iosDeepLinkPath', 'androidDeepLinkPath', 'goalType',
+  'expiresAt',
+  'iosAppId',
+  'androidAppId',
+  'utmSource',
+  'utmMedium',
+  'iosDeepLinkPath',
+  'androidDeepLinkPath',
+  'goalType',
 ] as const;
 
 export function createCampaignService(deps: TrackedLinksDeps & { repo: CampaignsRepo; events: EventPublisher }) {
   /** A `campaign_change` event on the bus (webhooks: campaign.created/updated/deleted). */
-  const changed = (action: ChangeAction, c: Campaign) => deps.events.record({
-    eventId: uuidv7(), type: 'campaign_change', occurredAt: Date.now(), organizationId: c.organizationId,
-    data: { action, campaign: { id: c.id, name: c.name, alias: c.alias } },
-  });
+  const changed = (action: ChangeAction, c: Campaign) =>
+    deps.events.record({
+      eventId: uuidv7(),
+      type: 'campaign_change',
+      occurredAt: Date.now(),
+      organizationId: c.organizationId,
+      data: { action, campaign: { id: c.id, name: c.name, alias: c.alias } },
+    });
   const links = createTrackedLinks<Campaign, CampaignFields, CampaignListFilter>(deps, {
     repo: deps.repo,
     linkType: 'campaign',
@@ -39,18 +57,33 @@ export function createCampaignService(deps: TrackedLinksDeps & { repo: Campaigns
     ...links.service,
 
     async create(caller: LinkCaller, input: NewCampaign) {
-      const fields: CampaignFields = { ...orNull(input, OPTIONAL_FIELDS), name: input.name, originalUrl: input.originalUrl };
+      const fields: CampaignFields = {
+        ...orNull(input, OPTIONAL_FIELDS),
+        name: input.name,
+        originalUrl: input.originalUrl,
+      };
       const generated = input.alias === undefined;
       const base = input.alias ?? aliasFromName(input.name);
-      return links.create(caller, input, (customDomain) => deps.repo.create({
-        organizationId: caller.organization.id,
-        fields,
-        createdBy: { userId: caller.member?.userId ?? null, apiKeyId: caller.apiKeyId ?? null, fallback: caller.organization.name },
-        customDomain,
-        code: base,
-        // A generated alias that is taken gets a short random suffix instead.
-        nextCode: generated ? () => `${base.slice(0, 44)}-${randomBase62(5).toLowerCase()}` : undefined,
-      }), slugTaken('alias', base), input.alias === undefined ? undefined : { field: 'alias', slug: input.alias });
+      return links.create(
+        caller,
+        input,
+        (customDomain) =>
+          deps.repo.create({
+            organizationId: caller.organization.id,
+            fields,
+            createdBy: {
+              userId: caller.member?.userId ?? null,
+              apiKeyId: caller.apiKeyId ?? null,
+              fallback: caller.organization.name,
+            },
+            customDomain,
+            code: base,
+            // A generated alias that is taken gets a short random suffix instead.
+            nextCode: generated ? () => `${base.slice(0, 44)}-${randomBase62(5).toLowerCase()}` : undefined,
+          }),
+        slugTaken('alias', base),
+        input.alias === undefined ? undefined : { field: 'alias', slug: input.alias },
+      );
     },
   };
 }

@@ -10,7 +10,16 @@ import type { Caller } from '../caller.js';
 import { invalidField } from '../field-error.js';
 
 /** The spec's preset goal types, in its order. */
-const GOAL_TYPE_PRESETS = ['purchase', 'signup', 'addToCart', 'productView', 'subscription', 'appInstall', 'formSubmit', 'contentView'] as const;
+const GOAL_TYPE_PRESETS = [
+  'purchase',
+  'signup',
+  'addToCart',
+  'productView',
+  'subscription',
+  'appInstall',
+  'formSubmit',
+  'contentView',
+] as const;
 
 export const GOAL_TYPE_NAME_MAX = 50;
 export const GOAL_TYPE_DESCRIPTION_MAX = 200;
@@ -43,11 +52,17 @@ function checkedName(raw: string): string {
 function checkedDescription(raw: string | null | undefined): string | null {
   const description = raw?.trim() ?? '';
   if (description.length === 0) return null;
-  if (description.length > GOAL_TYPE_DESCRIPTION_MAX) throw invalidField('description', `must be at most ${GOAL_TYPE_DESCRIPTION_MAX} characters`);
+  if (description.length > GOAL_TYPE_DESCRIPTION_MAX)
+    throw invalidField('description', `must be at most ${GOAL_TYPE_DESCRIPTION_MAX} characters`);
   return description;
 }
 
-const custom = (r: GoalTypeRecord): GoalType => ({ name: r.name, description: r.description, preset: false, createdAt: r.createdAt });
+const custom = (r: GoalTypeRecord): GoalType => ({
+  name: r.name,
+  description: r.description,
+  preset: false,
+  createdAt: r.createdAt,
+});
 
 export function createGoalTypesService(deps: { repo: GoalTypesRepo; audit: AuditTrail }) {
   const { repo, audit } = deps;
@@ -58,19 +73,34 @@ export function createGoalTypesService(deps: { repo: GoalTypesRepo; audit: Audit
     async list(caller: GoalTypeCaller): Promise<GoalType[]> {
       authorize(caller, 'links.read');
       const own = await repo.list(caller.organization.id);
-      return [...GOAL_TYPE_PRESETS.map((name): GoalType => ({ name, description: null, preset: true, createdAt: null })), ...own.map(custom)];
+      return [
+        ...GOAL_TYPE_PRESETS.map((name): GoalType => ({ name, description: null, preset: true, createdAt: null })),
+        ...own.map(custom),
+      ];
     },
 
     /** A preset's name, or one the organization has (in any case), is a conflict. */
-    async add(caller: GoalTypeCaller, actor: Actor, input: { name: string; description?: string | null | undefined }): Promise<GoalType> {
+    async add(
+      caller: GoalTypeCaller,
+      actor: Actor,
+      input: { name: string; description?: string | null | undefined },
+    ): Promise<GoalType> {
       authorize(caller, 'links.write');
       const name = checkedName(input.name);
       const description = checkedDescription(input.description);
       const preset = presetNamed(name);
       if (preset) throw exists(preset);
-      const added = await repo.add(caller.organization.id, { name, description, createdBy: actor.type === 'user' ? actor.userId : null });
+      const added = await repo.add(caller.organization.id, {
+        name,
+        description,
+        createdBy: actor.type === 'user' ? actor.userId : null,
+      });
       if (!added) throw exists(name);
-      await audit.record(actor, 'goal_type.added', { organizationId: caller.organization.id, target: `goal_type:${name}`, details: { name, description } });
+      await audit.record(actor, 'goal_type.added', {
+        organizationId: caller.organization.id,
+        target: `goal_type:${name}`,
+        details: { name, description },
+      });
       return custom(added);
     },
 
@@ -79,10 +109,15 @@ export function createGoalTypesService(deps: { repo: GoalTypesRepo; audit: Audit
       authorize(caller, 'links.write');
       const name = rawName.trim();
       const preset = presetNamed(name);
-      if (preset) throw conflict('GOAL_TYPE_PRESET', `${preset} is a preset goal type and cannot be removed`, { name: preset });
+      if (preset)
+        throw conflict('GOAL_TYPE_PRESET', `${preset} is a preset goal type and cannot be removed`, { name: preset });
       const removed = await repo.remove(caller.organization.id, name);
       if (!removed) throw notFound('GOAL_TYPE_NOT_FOUND', `the goal type ${name} does not exist`);
-      await audit.record(actor, 'goal_type.removed', { organizationId: caller.organization.id, target: `goal_type:${removed.name}`, details: { name: removed.name } });
+      await audit.record(actor, 'goal_type.removed', {
+        organizationId: caller.organization.id,
+        target: `goal_type:${removed.name}`,
+        details: { name: removed.name },
+      });
     },
   };
 }

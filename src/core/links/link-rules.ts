@@ -8,7 +8,18 @@ import { randomBase62 } from '../../shared/ids.js';
  * there would be shadowed by the route or would look like part of the service. Kept equal to the
  * route table by test/reserved-aliases.test.ts; published in the README and the OpenAPI document.
  */
-export const SERVICE_HOST_PATHS = ['.well-known', 'api', 'console', 'docs', 'healthz', 'metrics', 'openapi.json', 'readyz', 'sdk', 'sso'] as const;
+export const SERVICE_HOST_PATHS = [
+  '.well-known',
+  'api',
+  'console',
+  'docs',
+  'healthz',
+  'metrics',
+  'openapi.json',
+  'readyz',
+  'sdk',
+  'sso',
+] as const;
 
 /**
  * The same on a customer's custom domain, where the operator's surfaces (console, docs, metrics,
@@ -37,7 +48,14 @@ export function generateShortCode(length = SHORT_CODE_LENGTH): string {
 /** A readable alias from the name (`Summer Sale 2025` → `summer-sale-2025`), else a random code. */
 export function aliasFromName(name: string): string {
   // NFKD splits `é` into `e` + a combining accent; the accent goes, not the word (`cafe`, not `caf-e`).
-  const slug = name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '');
+  const slug = name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
   return slug.length >= 3 && !isReservedSlug(slug) ? slug : generateShortCode();
 }
 
@@ -45,8 +63,12 @@ export function aliasFromName(name: string): string {
 function utcFromParts(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): Date | undefined {
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
   const same =
-    date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d &&
-    date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s;
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    date.getUTCHours() === h &&
+    date.getUTCMinutes() === mi &&
+    date.getUTCSeconds() === s;
   return same ? date : undefined;
 }
 
@@ -89,7 +111,9 @@ export function expiryInstant(expiry: Expiry, timeZone: string): Date {
 
 /** ISO-8601 date-time, seconds optional, UTC unless an offset is given. */
 function parseIsoDateTime(value: string): Date | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(
+    value.trim(),
+  );
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   const base = utcFromParts(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s ?? 0));

@@ -23,16 +23,24 @@ export function createLinkTargets(repos: { mobileApps: MobileAppsRepo; customDom
         const app = found.get(id);
         if (!app) throw invalid('APP_NOT_FOUND', `body.${field}: no mobile app ${id} in this organization`, { field });
         if (app.platform !== platform) {
-          throw invalid('APP_PLATFORM_MISMATCH', `body.${field}: mobile app ${id} is an ${app.platform} app`, { field });
+          throw invalid('APP_PLATFORM_MISMATCH', `body.${field}: mobile app ${id} is an ${app.platform} app`, {
+            field,
+          });
         }
       }
     },
 
-    async usableCustomDomain(organizationId: number, domainName: string | null | undefined): Promise<{ id: number; name: string } | null> {
+    async usableCustomDomain(
+      organizationId: number,
+      domainName: string | null | undefined,
+    ): Promise<{ id: number; name: string } | null> {
       if (!domainName) return null;
       const domain = await repos.customDomains.findUsableByName(organizationId, domainName);
       if (!domain) {
-        throw invalid('CUSTOM_DOMAIN_NOT_USABLE', `body.customDomainName: ${domainName} is not a verified domain of this organization`);
+        throw invalid(
+          'CUSTOM_DOMAIN_NOT_USABLE',
+          `body.customDomainName: ${domainName} is not a verified domain of this organization`,
+        );
       }
       return { id: domain.id, name: domain.domainName };
     },

@@ -10,13 +10,22 @@ import { createLinkTargets } from './link-targets.js';
 import { createShortUrlService } from './short-urls.js';
 
 export function createLinksService(deps: {
-  repos: { shortUrls: ShortUrlsRepo; campaigns: CampaignsRepo; mobileApps: MobileAppsRepo; customDomains: CustomDomainsRepo };
+  repos: {
+    shortUrls: ShortUrlsRepo;
+    campaigns: CampaignsRepo;
+    mobileApps: MobileAppsRepo;
+    customDomains: CustomDomainsRepo;
+  };
   clickCounts: ClickCounts;
   events: EventPublisher;
   publicBaseUrl: string;
   linkChanged(organizationId: number): void;
 }) {
-  const shared = { clickCounts: deps.clickCounts, targets: createLinkTargets(deps.repos), linkChanged: deps.linkChanged };
+  const shared = {
+    clickCounts: deps.clickCounts,
+    targets: createLinkTargets(deps.repos),
+    linkChanged: deps.linkChanged,
+  };
   return {
     shortUrls: createShortUrlService({ ...shared, repo: deps.repos.shortUrls, publicBaseUrl: deps.publicBaseUrl }),
     campaigns: createCampaignService({ ...shared, repo: deps.repos.campaigns, events: deps.events }),

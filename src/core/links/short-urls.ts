@@ -18,8 +18,22 @@ export type NewShortUrl = Partial<ShortUrlFields> & {
 
 /** The fields a create may leave out (null then). */
 const OPTIONAL_FIELDS = [
-  'title', 'expiresAt', 'ogTitle', 'ogDescription', 'ogImageUrl', 'iosAppId', 'androidAppId', 'utmSource',
-  'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'iosDeepLinkPath', 'androidDeepLinkPath', 'mobileTargetUrl', 'goalType',
+  'title',
+  'expiresAt',
+  'ogTitle',
+  'ogDescription',
+  'ogImageUrl',
+  'iosAppId',
+  'androidAppId',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'utmTerm',
+  'utmContent',
+  'iosDeepLinkPath',
+  'androidDeepLinkPath',
+  'mobileTargetUrl',
+  'goalType',
 ] as const;
 
 export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrlsRepo; publicBaseUrl: string }) {
@@ -33,15 +47,26 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
     ...links.service,
 
     async create(caller: LinkCaller, input: NewShortUrl) {
-      const fields: ShortUrlFields = { ...orNull(input, OPTIONAL_FIELDS), originalUrl: input.originalUrl, showAdPage: input.showAdPage ?? false };
+      const fields: ShortUrlFields = {
+        ...orNull(input, OPTIONAL_FIELDS),
+        originalUrl: input.originalUrl,
+        showAdPage: input.showAdPage ?? false,
+      };
       const alias = input.customAlias;
-      return links.create(caller, input, (customDomain) => deps.repo.create({
-        organizationId: caller.organization.id,
-        fields,
-        customDomain,
-        code: alias ?? generateShortCode(),
-        ...(alias ? {} : { nextCode: () => generateShortCode() }),
-      }), slugTaken('customAlias', alias), alias === undefined ? undefined : { field: 'customAlias', slug: alias });
+      return links.create(
+        caller,
+        input,
+        (customDomain) =>
+          deps.repo.create({
+            organizationId: caller.organization.id,
+            fields,
+            customDomain,
+            code: alias ?? generateShortCode(),
+            ...(alias ? {} : { nextCode: () => generateShortCode() }),
+          }),
+        slugTaken('customAlias', alias),
+        alias === undefined ? undefined : { field: 'customAlias', slug: alias },
+      );
     },
 
     /** The QR code of the link's address. */

@@ -49,7 +49,10 @@ export interface TrackedLinksDeps {
 }
 
 /** The input fields named in `keys`, each left out as null. */
-export function orNull<I extends object, K extends keyof I>(input: I, keys: readonly K[]): { [P in K]-?: Exclude<I[P], undefined> | null } {
+export function orNull<I extends object, K extends keyof I>(
+  input: I,
+  keys: readonly K[],
+): { [P in K]-?: Exclude<I[P], undefined> | null } {
   const out = {} as { [P in K]-?: Exclude<I[P], undefined> | null };
   for (const key of keys) out[key] = (input[key] ?? null) as Exclude<I[K], undefined> | null;
   return out;
@@ -69,7 +72,11 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
   const { repo } = kind;
 
   async function withCounts(organizationId: number, items: R[]): Promise<Counted<R>[]> {
-    const counts = await deps.clickCounts.forLinks(organizationId, kind.linkType, items.map((r) => r.id));
+    const counts = await deps.clickCounts.forLinks(
+      organizationId,
+      kind.linkType,
+      items.map((r) => r.id),
+    );
     return items.map((r) => ({ ...r, clickCount: counts.get(r.id) ?? 0 }));
   }
 
@@ -141,7 +148,10 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
       const customDomain = await deps.targets.usableCustomDomain(organizationId, input.customDomainName);
       if (chosen && isReservedSlug(chosen.slug, customDomain !== null)) {
         const paths = customDomain ? CUSTOM_DOMAIN_PATHS : SERVICE_HOST_PATHS;
-        throw invalidField(chosen.field, `${chosen.slug} is a path of the service on this host (reserved: ${paths.join(', ')})`);
+        throw invalidField(
+          chosen.field,
+          `${chosen.slug} is a path of the service on this host (reserved: ${paths.join(', ')})`,
+        );
       }
       const created = await insert(customDomain);
       if (!created) throw taken();

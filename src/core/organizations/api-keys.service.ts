@@ -33,14 +33,21 @@ export function createApiKeysService(deps: {
   return {
     async list(caller: KeyCaller): Promise<ApiKeyView[]> {
       authorize(caller, 'keys.manage');
-      const [keys, lastUsed] = await Promise.all([apiKeys.list(caller.organization.id), deps.usage.lastUsed(caller.organization.id)]);
+      const [keys, lastUsed] = await Promise.all([
+        apiKeys.list(caller.organization.id),
+        deps.usage.lastUsed(caller.organization.id),
+      ]);
       return keys.map((k) => ({ ...k, lastUsedAt: lastUsed.get(k.id) ?? null }));
     },
 
     async issue(caller: KeyCaller, actor: Actor, name: string | null): Promise<IssuedApiKey> {
       authorize(caller, 'keys.manage');
       const key = await apiKeys.issue(caller.organization.id, name);
-      await audit.record(actor, 'api_key.issued', { organizationId: caller.organization.id, target: `api_key:${key.id}`, details: { name } });
+      await audit.record(actor, 'api_key.issued', {
+        organizationId: caller.organization.id,
+        target: `api_key:${key.id}`,
+        details: { name },
+      });
       return key;
     },
 
@@ -50,7 +57,11 @@ export function createApiKeysService(deps: {
       const old = await existing(caller, keyId);
       const key = await apiKeys.issue(caller.organization.id, old.name);
       await apiKeys.revoke(caller.organization.id, keyId);
-      await audit.record(actor, 'api_key.regenerated', { organizationId: caller.organization.id, target: `api_key:${key.id}`, details: { replaces: keyId, name: old.name } });
+      await audit.record(actor, 'api_key.regenerated', {
+        organizationId: caller.organization.id,
+        target: `api_key:${key.id}`,
+        details: { replaces: keyId, name: old.name },
+      });
       return key;
     },
 
@@ -69,7 +80,10 @@ export function createApiKeysService(deps: {
       authorize(caller, 'keys.manage');
       await existing(caller, keyId);
       await apiKeys.revoke(caller.organization.id, keyId);
-      await audit.record(actor, 'api_key.deleted', { organizationId: caller.organization.id, target: `api_key:${keyId}` });
+      await audit.record(actor, 'api_key.deleted', {
+        organizationId: caller.organization.id,
+        target: `api_key:${keyId}`,
+      });
     },
   };
 }

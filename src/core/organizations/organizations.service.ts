@@ -34,10 +34,14 @@ export function createOrganizationsService(deps: {
   return {
     get,
 
-    list: (filter: { search?: string | undefined; plan?: Plan | undefined }, page: { page: number; size: number }) => organizations.list(filter, page),
+    list: (filter: { search?: string | undefined; plan?: Plan | undefined }, page: { page: number; size: number }) =>
+      organizations.list(filter, page),
 
     /** A page of the organization's live keys: names and first characters, never a secret. */
-    async apiKeys(organizationId: number, page: { page: number; size: number }): Promise<{ items: ApiKeyEntry[]; total: number }> {
+    async apiKeys(
+      organizationId: number,
+      page: { page: number; size: number },
+    ): Promise<{ items: ApiKeyEntry[]; total: number }> {
       await get(organizationId);
       return apiKeys.page(organizationId, page);
     },
@@ -50,7 +54,11 @@ export function createOrganizationsService(deps: {
     },
 
     /** The organization and its first key; the key's secret cannot be read again later. */
-    async create(input: { name: string; plan: Plan; timeZone?: string | undefined }): Promise<{ organization: Organization; apiKey: IssuedApiKey }> {
+    async create(input: {
+      name: string;
+      plan: Plan;
+      timeZone?: string | undefined;
+    }): Promise<{ organization: Organization; apiKey: IssuedApiKey }> {
       const organization = await organizations.create(input);
       return { organization, apiKey: await apiKeys.issue(organization.id) };
     },
@@ -65,7 +73,8 @@ export function createOrganizationsService(deps: {
     /** The key fails on its very next call. */
     async revokeApiKey(organizationId: number, keyId: number, actor: Actor = OPERATOR): Promise<void> {
       await get(organizationId);
-      if (!(await apiKeys.revoke(organizationId, keyId))) throw notFound('API_KEY_NOT_FOUND', `API key ${keyId} does not exist`);
+      if (!(await apiKeys.revoke(organizationId, keyId)))
+        throw notFound('API_KEY_NOT_FOUND', `API key ${keyId} does not exist`);
       await audit.record(actor, 'api_key.deleted', { organizationId, target: `api_key:${keyId}` });
     },
 
@@ -94,7 +103,10 @@ export function createOrganizationsService(deps: {
     /** Replaces the list (each entry once); an empty one allows every address. */
     async setIpAllowlist(id: number, ips: string[], actor: Actor = OPERATOR): Promise<string[]> {
       const org = existingOrganization(await organizations.setIpAllowlist(id, [...new Set(ips)]), id);
-      await audit.record(actor, 'ip_allowlist.changed', { organizationId: id, details: { entries: org.ipAllowlist.length } });
+      await audit.record(actor, 'ip_allowlist.changed', {
+        organizationId: id,
+        details: { entries: org.ipAllowlist.length },
+      });
       return org.ipAllowlist;
     },
   };

@@ -84,8 +84,15 @@ export function createPartnersService(deps: {
   return {
     async register(input: PartnerInput, actor: Actor): Promise<{ clientId: string; sharedSecret: string }> {
       const sharedSecret = newSharedSecret();
-      const partner = await ssoPartners.create({ ...(await fieldsOf(input)), clientId: newPartnerClientId(), sharedSecretSealed: secretBox.seal(sharedSecret) });
-      await audit.record(actor, 'partner.registered', { organizationId: partner.organizationId, target: `partner:${partner.clientId}` });
+      const partner = await ssoPartners.create({
+        ...(await fieldsOf(input)),
+        clientId: newPartnerClientId(),
+        sharedSecretSealed: secretBox.seal(sharedSecret),
+      });
+      await audit.record(actor, 'partner.registered', {
+        organizationId: partner.organizationId,
+        target: `partner:${partner.clientId}`,
+      });
       return { clientId: partner.clientId, sharedSecret };
     },
 
@@ -104,7 +111,10 @@ export function createPartnersService(deps: {
     async update(clientId: string, input: PartnerInput, actor: Actor): Promise<PartnerView> {
       const partner = await ssoPartners.update(clientId, await fieldsOf(input), deps.clock());
       if (!partner) throw missing(clientId);
-      await audit.record(actor, 'partner.updated', { organizationId: partner.organizationId, target: `partner:${clientId}` });
+      await audit.record(actor, 'partner.updated', {
+        organizationId: partner.organizationId,
+        target: `partner:${clientId}`,
+      });
       return view(partner);
     },
 
@@ -119,7 +129,10 @@ export function createPartnersService(deps: {
       const sharedSecret = newSharedSecret();
       const partner = await ssoPartners.rotateSecret(clientId, secretBox.seal(sharedSecret), deps.clock());
       if (!partner) throw missing(clientId);
-      await audit.record(actor, 'partner.secret_rotated', { organizationId: partner.organizationId, target: `partner:${clientId}` });
+      await audit.record(actor, 'partner.secret_rotated', {
+        organizationId: partner.organizationId,
+        target: `partner:${clientId}`,
+      });
       return { clientId, sharedSecret };
     },
   };

@@ -28,7 +28,8 @@ export function decideRedirect(
   userAgent: string | undefined,
   parameters: string,
 ): RedirectDecision {
-  if (appPath !== undefined && appPath !== link.ios?.path && appPath !== link.android?.path) return { kind: 'not_found' };
+  if (appPath !== undefined && appPath !== link.ios?.path && appPath !== link.android?.path)
+    return { kind: 'not_found' };
   if (link.expiresAt !== null && link.expiresAt <= now) return { kind: 'expired' };
 
   const destination = withClickParameters(link.destination, parameters);

@@ -38,27 +38,43 @@ export function createDashboards(deps: {
   clock: () => Date;
 }) {
   const urlLink = (u: ShortUrl): DashboardLink => ({
-    type: 'url', id: u.id, label: u.title ?? u.shortCode, address: linkAddress(deps.publicBaseUrl, u.customDomainName, u.shortCode),
+    type: 'url',
+    id: u.id,
+    label: u.title ?? u.shortCode,
+    address: linkAddress(deps.publicBaseUrl, u.customDomainName, u.shortCode),
   });
   const campaignLink = (c: Campaign): DashboardLink => ({
-    type: 'campaign', id: c.id, label: c.name, address: linkAddress(deps.publicBaseUrl, c.customDomainName, c.alias),
+    type: 'campaign',
+    id: c.id,
+    label: c.name,
+    address: linkAddress(deps.publicBaseUrl, c.customDomainName, c.alias),
   });
 
   async function build(caller: DashboardCaller, link: DashboardLink | null, input: PeriodInput): Promise<Dashboard> {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
     const period = periodForPlan(organization.plan, input, deps.clock());
-    const found = await deps.clicks.forScope({ organizationId: organization.id, link: link && { type: link.type, id: link.id } }, period, previousPeriod(period));
+    const found = await deps.clicks.forScope(
+      { organizationId: organization.id, link: link && { type: link.type, id: link.id } },
+      period,
+      previousPeriod(period),
+    );
     const { total } = found.stats;
-    const change = found.previousTotal === 0 ? null : Math.round(((total - found.previousTotal) / found.previousTotal) * 1000) / 10;
+    const change =
+      found.previousTotal === 0 ? null : Math.round(((total - found.previousTotal) / found.previousTotal) * 1000) / 10;
     return { ...found, period, change, topLinks: await named(organization.id, found.links, total) };
   }
 
   /** The busiest links with their names; a link deleted since keeps its clicks under its id. */
   async function named(organizationId: number, links: ClickDashboard['links'], total: number) {
     const ids = (type: LinkKind) => links.filter((l) => l.linkType === type).map((l) => l.linkId);
-    const [urls, campaigns] = await Promise.all([deps.shortUrls.getMany(organizationId, ids('url')), deps.campaigns.getMany(organizationId, ids('campaign'))]);
-    const known = new Map<string, DashboardLink>([...urls.map(urlLink), ...campaigns.map(campaignLink)].map((l) => [`${l.type}:${l.id}`, l]));
+    const [urls, campaigns] = await Promise.all([
+      deps.shortUrls.getMany(organizationId, ids('url')),
+      deps.campaigns.getMany(organizationId, ids('campaign')),
+    ]);
+    const known = new Map<string, DashboardLink>(
+      [...urls.map(urlLink), ...campaigns.map(campaignLink)].map((l) => [`${l.type}:${l.id}`, l]),
+    );
     return links.map(({ linkType, linkId, count }) => ({
       ...(known.get(`${linkType}:${linkId}`) ?? { type: linkType, id: linkId, label: `#${linkId}`, address: '' }),
       count,
@@ -71,14 +87,23 @@ export function createDashboards(deps: {
     overview: (caller: DashboardCaller, input: PeriodInput) => build(caller, null, input),
 
     /** One short URL or campaign of the organization; another organization's is unknown (404). */
-    async link(caller: DashboardCaller, type: LinkKind, id: number, input: PeriodInput): Promise<Dashboard & { link: DashboardLink }> {
+    async link(
+      caller: DashboardCaller,
+      type: LinkKind,
+      id: number,
+      input: PeriodInput,
+    ): Promise<Dashboard & { link: DashboardLink }> {
       authorize(caller, 'statistics.read');
       const orgId = caller.organization.id;
       const link =
         type === 'url'
           ? await deps.shortUrls.get(orgId, id).then((u) => u && urlLink(u))
           : await deps.campaigns.get(orgId, id).then((c) => c && campaignLink(c));
-      if (!link) throw notFound(type === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND', `${type === 'url' ? 'short URL' : 'campaign'} ${id} does not exist`);
+      if (!link)
+        throw notFound(
+          type === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND',
+          `${type === 'url' ? 'short URL' : 'campaign'} ${id} does not exist`,
+        );
       return { ...(await build(caller, link, input)), link };
     },
   };

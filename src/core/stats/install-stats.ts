@@ -50,13 +50,25 @@ export function createInstallStatsService(deps: InstallStatsDeps) {
     const { platform, ...periodInput } = input;
     const period = periodForPlan(caller.organization.plan, periodInput, deps.clock());
     const { linkAlias, ...scope } = what;
-    const stats = await deps.installStats.forScope({ organizationId: caller.organization.id, ...scope, platform, period });
+    const stats = await deps.installStats.forScope({
+      organizationId: caller.organization.id,
+      ...scope,
+      platform,
+      period,
+    });
     return { name: what.name, linkAlias, platform, period, stats };
   }
 
   /** The name of the app(s) a link opens, for the platform filtered on; the link's own code when it opens none. */
-  async function appNameOfLink(caller: StatsCaller, link: { iosAppId: number | null; androidAppId: number | null }, code: string, platform: PlatformFilter) {
-    const ids = [platform !== 'Android' ? link.iosAppId : null, platform !== 'iOS' ? link.androidAppId : null].filter((id): id is number => id !== null);
+  async function appNameOfLink(
+    caller: StatsCaller,
+    link: { iosAppId: number | null; androidAppId: number | null },
+    code: string,
+    platform: PlatformFilter,
+  ) {
+    const ids = [platform !== 'Android' ? link.iosAppId : null, platform !== 'iOS' ? link.androidAppId : null].filter(
+      (id): id is number => id !== null,
+    );
     const apps = await deps.mobileApps.getMany(caller.organization.id, ids);
     const names = [...new Set(ids.flatMap((id) => apps.get(id)?.appName ?? []))];
     return names.length > 0 ? names.join(' / ') : code;
@@ -74,7 +86,11 @@ export function createInstallStatsService(deps: InstallStatsDeps) {
       const campaign = await deps.campaigns.get(caller.organization.id, id);
       if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${id} does not exist`);
       const name = await appNameOfLink(caller, campaign, campaign.alias, input.platform);
-      return answer(caller, { scope: { kind: 'campaign', linkId: campaign.id }, name, linkAlias: campaign.alias }, input);
+      return answer(
+        caller,
+        { scope: { kind: 'campaign', linkId: campaign.id }, name, linkAlias: campaign.alias },
+        input,
+      );
     },
 
     async forMobileApp(caller: StatsCaller, id: number, input: InstallStatsInput): Promise<InstallStatsAnswer> {
@@ -82,16 +98,33 @@ export function createInstallStatsService(deps: InstallStatsDeps) {
       const mobileApp = await deps.mobileApps.get(organizationId, id);
       if (!mobileApp) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${id} does not exist`);
       const links = await deps.mobileApps.linkedLinkIds(organizationId, mobileApp.id);
-      return answer(caller, { scope: { kind: 'app', appId: mobileApp.id, ...links }, appPlatform: mobileApp.platform, name: mobileApp.appName, linkAlias: null }, input);
+      return answer(
+        caller,
+        {
+          scope: { kind: 'app', appId: mobileApp.id, ...links },
+          appPlatform: mobileApp.platform,
+          name: mobileApp.appName,
+          linkAlias: null,
+        },
+        input,
+      );
     },
 
     /** How the app's first launches found their clicks: matches by type and confidence, misses by reason, per local day. */
-    async deferredMatchesOfApp(caller: StatsCaller, id: number, input: PeriodInput): Promise<{ name: string; period: StatsPeriod; stats: DeferredMatchStats }> {
+    async deferredMatchesOfApp(
+      caller: StatsCaller,
+      id: number,
+      input: PeriodInput,
+    ): Promise<{ name: string; period: StatsPeriod; stats: DeferredMatchStats }> {
       const { organization } = caller;
       const mobileApp = await deps.mobileApps.get(organization.id, id);
       if (!mobileApp) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${id} does not exist`);
       const period = periodForPlan(organization.plan, input, deps.clock());
-      const stats = await deps.deferredMatchStats.forApp({ organizationId: organization.id, appId: mobileApp.id, period });
+      const stats = await deps.deferredMatchStats.forApp({
+        organizationId: organization.id,
+        appId: mobileApp.id,
+        period,
+      });
       return { name: mobileApp.appName, period, stats };
     },
 
@@ -100,13 +133,25 @@ export function createInstallStatsService(deps: InstallStatsDeps) {
      * revenue-analytics add-on's; without it `available` is false and the figures empty. A
      * purchase conversion per click is the links' own figure, so it stays 0 here.
      */
-    async revenueOfApp(caller: StatsCaller, id: number, input: PeriodInput): Promise<{ revenue: RevenueStats & { available: boolean }; period: StatsPeriod }> {
+    async revenueOfApp(
+      caller: StatsCaller,
+      id: number,
+      input: PeriodInput,
+    ): Promise<{ revenue: RevenueStats & { available: boolean }; period: StatsPeriod }> {
       const { organization } = caller;
       const mobileApp = await deps.mobileApps.get(organization.id, id);
       if (!mobileApp) throw notFound('MOBILE_APP_NOT_FOUND', `mobile app ${id} does not exist`);
       const period = periodForPlan(organization.plan, input, deps.clock());
       const revenue = organization.revenueAnalytics
-        ? { available: true, ...(await deps.revenueStats.forApp({ organizationId: organization.id, appId: mobileApp.id, period, clicks: 0 })) }
+        ? {
+            available: true,
+            ...(await deps.revenueStats.forApp({
+              organizationId: organization.id,
+              appId: mobileApp.id,
+              period,
+              clicks: 0,
+            })),
+          }
         : { available: false, ...emptyRevenue(period.days) };
       return { revenue, period };
     },

@@ -3,7 +3,13 @@
 // A session belongs to the local day it started; events, transitions and goals to the
 // day they happened. Rates are percent with one decimal.
 import { WEB_FUNNEL_STAGES, type WebFunnelStage } from '../../ingest/journey-events.js';
-import type { ActivityTotals, JourneyStats, SessionFigures, SessionGroup, TransitionPaths } from '../../olap/journey-stats.js';
+import type {
+  ActivityTotals,
+  JourneyStats,
+  SessionFigures,
+  SessionGroup,
+  TransitionPaths,
+} from '../../olap/journey-stats.js';
 import { percent } from '../../olap/percent.js';
 import type { StatsCaller } from './link-stats.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
@@ -15,17 +21,25 @@ export interface SessionListFilter {
 }
 
 /** The journey queries that take only the organization and the period. */
-type PeriodQueryName = { [K in keyof JourneyStats]: JourneyStats[K] extends (organizationId: number, period: StatsPeriod) => Promise<unknown> ? K : never }[keyof JourneyStats];
+type PeriodQueryName = {
+  [K in keyof JourneyStats]: JourneyStats[K] extends (organizationId: number, period: StatsPeriod) => Promise<unknown>
+    ? K
+    : never;
+}[keyof JourneyStats];
 
 const isApp = (p: string) => p === 'IOS' || p === 'ANDROID';
 const sumCounts = (paths: { count: number }[]) => paths.reduce((a, p) => a + p.count, 0);
 
 export function createJourneyStatsService(deps: { stats: JourneyStats; clock: () => Date }) {
   const { stats } = deps;
-  const periodOf = (caller: StatsCaller, input: PeriodInput) => periodForPlan(caller.organization.plan, input, deps.clock());
+  const periodOf = (caller: StatsCaller, input: PeriodInput) =>
+    periodForPlan(caller.organization.plan, input, deps.clock());
 
   async function summaryOf(organizationId: number, period: StatsPeriod) {
-    const [figures, activity] = await Promise.all([stats.sessionFigures(organizationId, period), stats.activityTotals(organizationId, period)]);
+    const [figures, activity] = await Promise.all([
+      stats.sessionFigures(organizationId, period),
+      stats.activityTotals(organizationId, period),
+    ]);
     return summaryFrom(figures, activity);
   }
 
@@ -59,8 +73,13 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
         const previous = i === 0 ? count : (reached[i - 1] ?? 0);
         const fromPrevious = percent(count, previous);
         return {
-          stageName, stageOrder: i + 1, sessionsReached: count, conversionRate: fromPrevious, percentageOfSessions: percent(count, sessions),
-          conversionRateFromFirstStage: percent(count, reached[0] ?? 0), conversionRateFromPreviousStage: fromPrevious,
+          stageName,
+          stageOrder: i + 1,
+          sessionsReached: count,
+          conversionRate: fromPrevious,
+          percentageOfSessions: percent(count, sessions),
+          conversionRateFromFirstStage: percent(count, reached[0] ?? 0),
+          conversionRateFromPreviousStage: fromPrevious,
         };
       }),
     };
@@ -135,7 +154,11 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
      * and the period, answered as the query returns it, under the same period rules as the others:
      * a new statistic of that kind is its query and its route, nothing here.
      */
-    async ofPeriod<K extends PeriodQueryName>(caller: StatsCaller, input: PeriodInput, name: K): Promise<{ result: Awaited<ReturnType<JourneyStats[K]>>; period: StatsPeriod }> {
+    async ofPeriod<K extends PeriodQueryName>(
+      caller: StatsCaller,
+      input: PeriodInput,
+      name: K,
+    ): Promise<{ result: Awaited<ReturnType<JourneyStats[K]>>; period: StatsPeriod }> {
       const period = periodOf(caller, input);
       const query = stats[name] as (organizationId: number, period: StatsPeriod) => ReturnType<JourneyStats[K]>;
       return { result: await query(caller.organization.id, period), period };
@@ -179,7 +202,12 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
     },
 
     /** Sessions of the period, newest first, one page. */
-    async listSessions(caller: StatsCaller, input: PeriodInput, filter: SessionListFilter, page: { page: number; size: number }) {
+    async listSessions(
+      caller: StatsCaller,
+      input: PeriodInput,
+      filter: SessionListFilter,
+      page: { page: number; size: number },
+    ) {
       const period = periodOf(caller, input);
       const { items, total } = await stats.listSessions(caller.organization.id, period, filter, page);
       return {
@@ -195,7 +223,8 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
           utmCampaign: s.utmCampaign,
           events: s.events,
           transitions: s.transitions,
-          furthestStage: s.maxStage >= 1 ? ((WEB_FUNNEL_STAGES[s.maxStage - 1] as WebFunnelStage | undefined) ?? null) : null,
+          furthestStage:
+            s.maxStage >= 1 ? ((WEB_FUNNEL_STAGES[s.maxStage - 1] as WebFunnelStage | undefined) ?? null) : null,
           goalCompletions: s.goals,
         })),
         total,

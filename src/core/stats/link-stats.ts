@@ -25,7 +25,11 @@ export interface LinkStatsDeps {
 
 export function createLinkStatsService(deps: LinkStatsDeps) {
   return {
-    async forShortUrl(caller: StatsCaller, id: number, input: PeriodInput): Promise<{ url: ShortUrl; clickCount: number; stats: ClickStats; period: StatsPeriod }> {
+    async forShortUrl(
+      caller: StatsCaller,
+      id: number,
+      input: PeriodInput,
+    ): Promise<{ url: ShortUrl; clickCount: number; stats: ClickStats; period: StatsPeriod }> {
       const { organization } = caller;
       const url = await deps.shortUrls.get(organization.id, id);
       if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
@@ -41,16 +45,36 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
       caller: StatsCaller,
       id: number,
       input: PeriodInput & { customId?: string | undefined },
-    ): Promise<{ campaign: Campaign; stats: ClickStats; revenue: RevenueStats & { available: boolean }; period: StatsPeriod }> {
+    ): Promise<{
+      campaign: Campaign;
+      stats: ClickStats;
+      revenue: RevenueStats & { available: boolean };
+      period: StatsPeriod;
+    }> {
       const { organization } = caller;
       const campaign = await deps.campaigns.get(organization.id, id);
       if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${id} does not exist`);
       const { customId, ...periodInput } = input;
       const period = periodForPlan(organization.plan, periodInput, deps.clock());
-      const stats = await deps.clickStats.forLink({ organizationId: organization.id, linkType: 'campaign', linkId: campaign.id, period, customId });
+      const stats = await deps.clickStats.forLink({
+        organizationId: organization.id,
+        linkType: 'campaign',
+        linkId: campaign.id,
+        period,
+        customId,
+      });
       // Revenue analysis is an add-on; without it the figures stay empty.
       const revenue = organization.revenueAnalytics
-        ? { available: true, ...(await deps.revenueStats.forLink({ organizationId: organization.id, linkType: 'campaign', linkId: campaign.id, period, clicks: stats.total })) }
+        ? {
+            available: true,
+            ...(await deps.revenueStats.forLink({
+              organizationId: organization.id,
+              linkType: 'campaign',
+              linkId: campaign.id,
+              period,
+              clicks: stats.total,
+            })),
+          }
         : { available: false, ...emptyRevenue(period.days) };
       return { campaign, stats, revenue, period };
     },

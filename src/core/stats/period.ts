@@ -32,7 +32,9 @@ export function resolvePeriod(input: PeriodInput & { retentionDays: number; now:
   if (!isTimeZone(timeZone)) throw invalidField('timeZone', `${timeZone} is not a known IANA time zone`);
   const today = DateTime.fromJSDate(input.now, { zone: timeZone }).startOf('day');
   const requestedEnd = input.endDate ? parseDate(input.endDate, 'endDate', timeZone) : today;
-  const requestedStart = input.startDate ? parseDate(input.startDate, 'startDate', timeZone) : requestedEnd.minus({ days: 29 });
+  const requestedStart = input.startDate
+    ? parseDate(input.startDate, 'startDate', timeZone)
+    : requestedEnd.minus({ days: 29 });
   if (requestedStart > requestedEnd) throw invalidField('startDate', 'must not be after endDate');
   // Data older than the retention is gone; days after today have none yet. What is left is the
   // requested range clipped to [earliest, today], which may be nothing at all.
@@ -44,8 +46,14 @@ export function resolvePeriod(input: PeriodInput & { retentionDays: number; now:
     // An empty range is an empty UTC range at the requested start: every query finds nothing.
     const at = requestedStart.toUTC().toJSDate();
     return {
-      timeZone, days: [], utcStart: at, utcEnd: at, retentionDays: input.retentionDays, ...requested,
-      actualStartDate: null, actualEndDate: null,
+      timeZone,
+      days: [],
+      utcStart: at,
+      utcEnd: at,
+      retentionDays: input.retentionDays,
+      ...requested,
+      actualStartDate: null,
+      actualEndDate: null,
       empty: requestedEnd < earliest ? 'before_retention' : 'after_today',
     };
   }

@@ -34,7 +34,9 @@ export function createWebhookConsumer(options: WebhookConsumerOptions): BatchHan
   metrics.define('webhook_events_enqueued_total', 'counter', 'Webhook deliveries enqueued');
 
   return async (messages) => {
-    const sources = messages.filter((m) => m.subject.startsWith('events.') && SOURCE_TYPES.has(m.subject.slice('events.'.length)));
+    const sources = messages.filter(
+      (m) => m.subject.startsWith('events.') && SOURCE_TYPES.has(m.subject.slice('events.'.length)),
+    );
     if (sources.length === 0) return;
     const subscriptions = await options.subscriptions.current();
     // No enabled endpoint anywhere (the usual case): nothing to decode.
@@ -64,7 +66,12 @@ export function createWebhookConsumer(options: WebhookConsumerOptions): BatchHan
       const categories = subscriptions.get(e.organizationId)!;
       for (const event of toWebhookEvents(e, { enrich, names })) {
         if (event.category !== 'test' && !categories.has(event.category)) continue;
-        rows.push({ organizationId: e.organizationId, eventId: event.id, eventType: event.type, payload: serializeWebhookEvent(event) });
+        rows.push({
+          organizationId: e.organizationId,
+          eventId: event.id,
+          eventType: event.type,
+          payload: serializeWebhookEvent(event),
+        });
       }
     }
     if (rows.length === 0) return;

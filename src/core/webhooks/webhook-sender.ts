@@ -33,7 +33,9 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
   const pinned: LookupFunction = (_hostname, options, callback) => {
     // net asks for every address when it races IPv4 and IPv6 (autoSelectFamily): there is one.
     if ((options as { all?: boolean }).all) {
-      (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [req.address]);
+      (callback as unknown as (err: null, addresses: { address: string; family: number }[]) => void)(null, [
+        req.address,
+      ]);
     } else {
       callback(null, req.address.address, req.address.family);
     }
@@ -51,39 +53,46 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
       req.signal?.removeEventListener('abort', onAbort);
       resolve({ ...result, aborted: result.aborted ?? false, latencyMs: Math.round(performance.now() - started) });
     };
-    const request = transport.request({
-      protocol: req.url.protocol,
-      host,
-      port: req.url.port || (secure ? 443 : 80),
-      path: `${req.url.pathname}${req.url.search}`,
-      method: 'POST',
-      headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
-      lookup: pinned,
-      // No pooled sockets: a kept-alive connection could outlive the address check.
-      agent: false,
-      ...(secure && isIP(host) === 0 ? { servername: host } : {}),
-    }, (response) => {
-      const status = response.statusCode ?? 0;
-      const done = () => {
-        const body = Buffer.concat(chunks).subarray(0, req.maxResponseBytes).toString('utf8');
-        const ok = status >= 200 && status < 300;
-        const error = ok ? null : status >= 300 && status < 400 ? `redirect to ${response.headers.location ?? '?'} not followed` : `HTTP ${status}`;
-        finish({ status, error, responseBody: body === '' ? null : body });
-      };
-      response.on('data', (chunk: Buffer) => {
-        if (received >= req.maxResponseBytes) return;
-        chunks.push(chunk);
-        received += chunk.length;
-        if (received >= req.maxResponseBytes) {
-          // Enough for the log; the rest of a large answer is not our business.
-          done();
-          response.destroy();
-        }
-      });
-      response.on('end', done);
-      response.on('error', done);
-      response.on('close', done);
-    });
+    const request = transport.request(
+      {
+        protocol: req.url.protocol,
+        host,
+        port: req.url.port || (secure ? 443 : 80),
+        path: `${req.url.pathname}${req.url.search}`,
+        method: 'POST',
+        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+        lookup: pinned,
+        // No pooled sockets: a kept-alive connection could outlive the address check.
+        agent: false,
+        ...(secure && isIP(host) === 0 ? { servername: host } : {}),
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const done = () => {
+          const body = Buffer.concat(chunks).subarray(0, req.maxResponseBytes).toString('utf8');
+          const ok = status >= 200 && status < 300;
+          const error = ok
+            ? null
+            : status >= 300 && status < 400
+              ? `redirect to ${response.headers.location ?? '?'} not followed`
+              : `HTTP ${status}`;
+          finish({ status, error, responseBody: body === '' ? null : body });
+        };
+        response.on('data', (chunk: Buffer) => {
+          if (received >= req.maxResponseBytes) return;
+          chunks.push(chunk);
+          received += chunk.length;
+          if (received >= req.maxResponseBytes) {
+            // Enough for the log; the rest of a large answer is not our business.
+            done();
+            response.destroy();
+          }
+        });
+        response.on('end', done);
+        response.on('error', done);
+        response.on('close', done);
+      },
+    );
     const timer = setTimeout(() => {
       finish({ status: null, error: `no answer within ${req.timeoutMs} ms`, responseBody: null });
       request.destroy();
@@ -94,7 +103,9 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
     };
     if (req.signal?.aborted) return onAbort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
-    request.on('error', (err: NodeJS.ErrnoException) => finish({ status: null, error: `${err.code ?? 'ERROR'}: ${err.message}`.slice(0, 500), responseBody: null }));
+    request.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ status: null, error: `${err.code ?? 'ERROR'}: ${err.message}`.slice(0, 500), responseBody: null }),
+    );
     request.end(req.body);
   });
 }

@@ -26,7 +26,11 @@ export function createWebhookSettings({ webhooks }: { webhooks: WebhooksService 
     },
 
     /** Sets URL, categories and state; the first save makes the signing secret and returns it this once. */
-    async save(caller: WebhookCaller, actor: Actor, input: { url: string; events: WebhookCategory[]; enabled: boolean }): Promise<SavedWebhook> {
+    async save(
+      caller: WebhookCaller,
+      actor: Actor,
+      input: { url: string; events: WebhookCategory[]; enabled: boolean },
+    ): Promise<SavedWebhook> {
       authorize(caller, 'webhooks.manage');
       const organizationId = caller.organization.id;
       const secret = (await webhooks.findEndpoint(organizationId)) ? null : newWebhookSecret();

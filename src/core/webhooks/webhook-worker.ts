@@ -56,9 +56,13 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   /** A nudge that came while the loop was busy: the next idle returns at once. */
   let nudged = false;
 
-  metrics.define('webhook_attempts_total', 'counter', 'Webhook delivery attempts by result', { labels: { result: ['success', 'retry', 'gave_up'] } });
+  metrics.define('webhook_attempts_total', 'counter', 'Webhook delivery attempts by result', {
+    labels: { result: ['success', 'retry', 'gave_up'] },
+  });
   metrics.define('webhook_endpoints_disabled_total', 'counter', 'Webhook endpoints disabled after repeated failures');
-  metrics.define('webhook_in_flight', 'gauge', 'Webhook deliveries being sent by this instance', { collect: () => [{ labels: {}, value: inFlight.size }] });
+  metrics.define('webhook_in_flight', 'gauge', 'Webhook deliveries being sent by this instance', {
+    collect: () => [{ labels: {}, value: inFlight.size }],
+  });
 
   const nudge = () => {
     nudged = true;
@@ -94,12 +98,25 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
     }
     const startedAt = new Date();
     const started = performance.now();
-    let result: { status: number | null; error: string | null; latencyMs: number; responseBody: string | null; aborted?: boolean };
+    let result: {
+      status: number | null;
+      error: string | null;
+      latencyMs: number;
+      responseBody: string | null;
+      aborted?: boolean;
+    };
     const shape = checkUrlShape(target.url, { allowInsecure: o.allowInsecure });
-    const resolved = shape.ok ? await resolveDeliveryAddress(shape.url, { allowInsecure: o.allowInsecure, resolve: o.resolve }) : shape;
+    const resolved = shape.ok
+      ? await resolveDeliveryAddress(shape.url, { allowInsecure: o.allowInsecure, resolve: o.resolve })
+      : shape;
     if (!shape.ok || !resolved.ok) {
       const problem = !resolved.ok ? resolved : shape.ok ? undefined : shape;
-      result = { status: null, error: `${problem?.code}: ${problem?.message}`, latencyMs: Math.round(performance.now() - started), responseBody: null };
+      result = {
+        status: null,
+        error: `${problem?.code}: ${problem?.message}`,
+        latencyMs: Math.round(performance.now() - started),
+        responseBody: null,
+      };
     } else {
       const secrets = target.secretsSealed.map((sealed) => o.secretBox.open(sealed));
       const timestamp = Math.floor(Date.now() / 1000);
@@ -129,8 +146,14 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const attemptNo = d.attempts + 1;
     const next = new Date(Date.now() + backoffMs(attemptNo - 1, o.retryBaseMs, o.retryMaxDelayMs));
-    const outcome = ok ? { state: 'succeeded' as const } : next > d.retryUntil ? { state: 'failed' as const } : { state: 'retry' as const, nextAttemptAt: next };
-    metrics.inc('webhook_attempts_total', { result: ok ? 'success' : outcome.state === 'failed' ? 'gave_up' : 'retry' });
+    const outcome = ok
+      ? { state: 'succeeded' as const }
+      : next > d.retryUntil
+        ? { state: 'failed' as const }
+        : { state: 'retry' as const, nextAttemptAt: next };
+    metrics.inc('webhook_attempts_total', {
+      result: ok ? 'success' : outcome.state === 'failed' ? 'gave_up' : 'retry',
+    });
     const recorded = await deliveries.recordAttempt({
       deliveryId: d.id,
       organizationId: d.organizationId,
@@ -143,10 +166,21 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
       outcome,
       disableAfter: { failures: o.disableAfterFailures, failingForMs: o.disableAfterMs },
     });
-    if (outcome.state === 'failed') log.warn({ organizationId: d.organizationId, eventId: d.eventId, attempts: attemptNo }, 'webhook delivery failed for good');
+    if (outcome.state === 'failed')
+      log.warn(
+        { organizationId: d.organizationId, eventId: d.eventId, attempts: attemptNo },
+        'webhook delivery failed for good',
+      );
     if (recorded.endpointDisabled) {
       metrics.inc('webhook_endpoints_disabled_total');
-      log.warn({ organizationId: d.organizationId, consecutiveFailures: recorded.consecutiveFailures, lastStatus: result.status }, 'webhook endpoint disabled after repeated failures');
+      log.warn(
+        {
+          organizationId: d.organizationId,
+          consecutiveFailures: recorded.consecutiveFailures,
+          lastStatus: result.status,
+        },
+        'webhook endpoint disabled after repeated failures',
+      );
     }
   }
 
@@ -196,7 +230,8 @@ export function createWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
         if (failures === 1 || failures % 60 === 0) log.warn({ err, failures }, 'webhook poll failed');
       }
       if (stopping) break;
-      if (claimed === 0 || inFlight.size >= o.maxInFlight) await idle(failures > 0 ? Math.min(o.pollMs * 2 ** failures, 30_000) : o.pollMs);
+      if (claimed === 0 || inFlight.size >= o.maxInFlight)
+        await idle(failures > 0 ? Math.min(o.pollMs * 2 ** failures, 30_000) : o.pollMs);
     }
   }
 

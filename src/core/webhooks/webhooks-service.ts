@@ -8,7 +8,11 @@
 import type { OrganizationsRepo } from '../../oltp/organizations.repo.js';
 import type { Actor, AuditTrail } from '../accounts/audit-trail.js';
 import type { DeliveryState, WebhookDeliveriesRepo } from '../../oltp/webhook-deliveries.repo.js';
-import { WEBHOOK_CATEGORIES, type WebhookCategory, type WebhookEndpointsRepo } from '../../oltp/webhook-endpoints.repo.js';
+import {
+  WEBHOOK_CATEGORIES,
+  type WebhookCategory,
+  type WebhookEndpointsRepo,
+} from '../../oltp/webhook-endpoints.repo.js';
 import { conflict, invalid, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { SecretBox } from '../../shared/secret-box.js';
@@ -57,7 +61,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   const { endpoints, deliveries, secretBox } = deps;
 
   async function requireOrganization(organizationId: number): Promise<void> {
-    if (!(await deps.organizations.get(organizationId))) throw notFound('ORGANIZATION_NOT_FOUND', `organization ${organizationId} does not exist`);
+    if (!(await deps.organizations.get(organizationId)))
+      throw notFound('ORGANIZATION_NOT_FOUND', `organization ${organizationId} does not exist`);
   }
 
   async function requireEndpoint(organizationId: number) {
@@ -69,15 +74,23 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   const deliveryNotFound = (id: number) => notFound('WEBHOOK_DELIVERY_NOT_FOUND', `delivery ${id} does not exist`);
 
   /** Checks the URL, seals the secret, stores and audits; the organization is known to exist. */
-  async function store(organizationId: number, input: WebhookEndpointInput, actor: Actor, action: 'webhook.changed' | 'webhook.secret_rotated') {
+  async function store(
+    organizationId: number,
+    input: WebhookEndpointInput,
+    actor: Actor,
+    action: 'webhook.changed' | 'webhook.secret_rotated',
+  ) {
     const checked = await validateWebhookUrl(input.url, { allowInsecure: deps.allowInsecure, resolve: deps.resolve });
     if (!checked.ok) throw invalid(checked.code, checked.message, { field: 'url' });
     const currentSealed = await endpoints.currentSecretSealed(organizationId);
     const current = currentSealed === undefined ? undefined : secretBox.open(currentSealed);
     const secret = input.secret ?? current;
-    if (secret === undefined) throw invalid('WEBHOOK_SECRET_REQUIRED', 'secret is required for a new endpoint', { field: 'secret' });
+    if (secret === undefined)
+      throw invalid('WEBHOOK_SECRET_REQUIRED', 'secret is required for a new endpoint', { field: 'secret' });
     const secretChanged = current !== undefined && !secretsEqual(current, secret);
-    const keepHours = secretChanged ? (input.keepPreviousSecretHours ?? DEFAULT_KEEP_PREVIOUS_HOURS) : input.keepPreviousSecretHours;
+    const keepHours = secretChanged
+      ? (input.keepPreviousSecretHours ?? DEFAULT_KEEP_PREVIOUS_HOURS)
+      : input.keepPreviousSecretHours;
     const endpoint = await endpoints.upsert({
       organizationId,
       url: checked.url.toString(),
@@ -124,7 +137,11 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       return requireEndpoint(organizationId);
     },
 
-    async listDeliveries(organizationId: number, filter: { state?: DeliveryState }, page: { page: number; size: number }) {
+    async listDeliveries(
+      organizationId: number,
+      filter: { state?: DeliveryState },
+      page: { page: number; size: number },
+    ) {
       await requireOrganization(organizationId);
       return deliveries.list(organizationId, filter, page);
     },
@@ -159,7 +176,10 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         organizationId,
         data: { message: TEST_MESSAGE },
       });
-      const [deliveryId] = await deliveries.enqueue([{ organizationId, eventId, eventType: 'webhook.test', payload }], deps.retryWindowMs);
+      const [deliveryId] = await deliveries.enqueue(
+        [{ organizationId, eventId, eventType: 'webhook.test', payload }],
+        deps.retryWindowMs,
+      );
       deps.nudge();
       return { deliveryId: deliveryId!, eventId };
     },
