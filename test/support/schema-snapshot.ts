@@ -25,7 +25,7 @@ import { migratePostgres, withMigrationLock } from '../../src/oltp/migrate.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { backend, servicesEnv } from './backend.js';
 
-export const snapshotDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'schema');
+const snapshotDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'schema');
 export const snapshotFiles = {
   postgres: path.join(snapshotDir, 'postgres.txt'),
   clickhouse: path.join(snapshotDir, 'clickhouse.txt'),
@@ -40,7 +40,7 @@ const lines = (rows: Record<string, unknown>[], format: (row: Record<string, unk
   rows.map(format).sort();
 
 /** Every object of the public schema that a migration made, one line each, sorted. */
-export async function postgresSchema(sql: Sql): Promise<string> {
+async function postgresSchema(sql: Sql): Promise<string> {
   // Objects that belong to an extension (pg_trgm's functions, operators, ...) are the extension's.
   const notExtension = (classid: string, oid: string) =>
     `not exists (select 1 from pg_depend d where d.classid = '${classid}'::regclass and d.objid = ${oid} and d.deptype = 'e')`;
@@ -152,7 +152,7 @@ export async function postgresSchema(sql: Sql): Promise<string> {
 }
 
 /** Every object of the client's database: its CREATE, with the database's name taken out. */
-export async function clickhouseSchema(client: ClickHouseClient, database: string): Promise<string> {
+async function clickhouseSchema(client: ClickHouseClient, database: string): Promise<string> {
   const result = await client.query({
     query: `SELECT name, engine, create_table_query, comment FROM system.tables
             WHERE database = {database:String} ORDER BY name`,
