@@ -1,5 +1,5 @@
 // The schema a fresh start migrates each store to, as normalized text, and the snapshot of it that
-// test/schema-snapshot.test.ts holds every change of sql/ against.
+// test/baseline-migrations.test.ts holds every change of sql/ against.
 //
 // PostgreSQL: tables, sequences, views, columns (order, type, null, default, identity), constraints,
 // indexes, comments, functions and triggers, read from pg_catalog (the extensions' own objects left
@@ -18,9 +18,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { createClickhouse, type ClickHouseClient } from '../../src/olap/clickhouse.js';
+import { type ClickhouseOptions, createClickhouse, type ClickHouseClient } from '../../src/olap/clickhouse.js';
 import { migrateClickhouse } from '../../src/olap/migrate.js';
-import { createPostgres, type Sql } from '../../src/oltp/postgres.js';
+import { createPostgres, type PostgresOptions, type Sql } from '../../src/oltp/postgres.js';
 import { migratePostgres, withMigrationLock } from '../../src/oltp/migrate.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { backend, servicesEnv } from './backend.js';
@@ -176,11 +176,18 @@ export interface MigrationDirs {
   clickhouse?: string;
 }
 
+/** A place for a fresh pair of stores, nothing opened yet. */
+export interface FreshStores {
+  postgres: PostgresOptions;
+  clickhouse: ClickhouseOptions;
+  dispose(): Promise<void>;
+}
+
 /**
- * Migrates a fresh PostgreSQL database (PGlite, or a new database of the test server on the
- * services backend) and a fresh embedded ClickHouse, and reads back their schemas.
+ * Room for a fresh PostgreSQL database (PGlite, or a new database of the test server on the
+ * services backend) and a fresh embedded ClickHouse.
  */
-export async function migratedSchemas(dirs: MigrationDirs = {}): Promise<Schemas> {
+export async function freshStores(): Promise<FreshStores> {
   const log = createLogger({ level: 'warn', pretty: false });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-schema-'));
   const dbName = `sp_schema_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -193,8 +200,25 @@ export async function migratedSchemas(dirs: MigrationDirs = {}): Promise<Schemas
     url.pathname = `/${dbName}`;
     databaseUrl = url.toString();
   }
+  return {
+    postgres: { databaseUrl, dataDir, log },
+    clickhouse: { url: undefined, database: 'signpost', dataDir, log },
+    async dispose() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!databaseUrl) return;
+      const admin = postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Migrates a fresh pair of stores with the files of `dirs` (the repository's by default) and reads their schemas. */
+export async function migratedSchemas(dirs: MigrationDirs = {}): Promise<Schemas> {
+  const stores = await freshStores();
+  const { log } = stores.postgres;
   try {
-    const pg = await createPostgres({ databaseUrl, dataDir, log });
+    const pg = await createPostgres(stores.postgres);
     let postgresText: string;
     try {
       await withMigrationLock(pg.sql, (tx) => migratePostgres(tx, log, dirs.postgres));
@@ -202,27 +226,24 @@ export async function migratedSchemas(dirs: MigrationDirs = {}): Promise<Schemas
     } finally {
       await pg.close();
     }
-    const options = { url: undefined, database: 'signpost', dataDir, log };
-    const migrating = await createClickhouse(options);
+    const migrating = await createClickhouse(stores.clickhouse);
     try {
       await migrateClickhouse(migrating.client, log, dirs.clickhouse);
     } finally {
       await migrating.close();
     }
     // What a later start loads from disk, as the service reopens the engine after migrating.
-    const reopened = await createClickhouse(options);
+    const reopened = await createClickhouse(stores.clickhouse);
     try {
-      return { postgres: postgresText, clickhouse: await clickhouseSchema(reopened.client, options.database) };
+      return {
+        postgres: postgresText,
+        clickhouse: await clickhouseSchema(reopened.client, stores.clickhouse.database),
+      };
     } finally {
       await reopened.close();
     }
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (databaseUrl) {
-      const admin = postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
-    }
+    await stores.dispose();
   }
 }
 
