@@ -1,29 +1,21 @@
-// Long periods of click statistics read the hourly rollups (0014) where they are exact, and the
+// Long periods of click statistics read the hourly rollups where they are exact, and the
 // 15-minute ones elsewhere: every figure equals the one counted from the raw clicks, in Asia/Seoul,
 // America/New_York across both 2025 DST changes, Asia/Kolkata (+5:30) and Asia/Kathmandu (+5:45).
-// Half the clicks are stored before the upgrade (the migration fills the hourly rollups from the
-// 15-minute ones), half after (the views feed them).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// The clicks come in two inserts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod } from '../src/core/stats/period.js';
 import { createClickDashboard } from '../src/olap/click-dashboard.js';
 import { clickRollupFor, HOURLY_ROLLUP, hourAligned, QUARTER_HOUR_ROLLUP } from '../src/olap/click-rollup.js';
 import { createClickStats, queryDimensions, rollupParts, statsOf } from '../src/olap/click-stats.js';
-import { createClickhouse, type Clickhouse } from '../src/olap/clickhouse.js';
+import type { Clickhouse } from '../src/olap/clickhouse.js';
 import { createInstallStats } from '../src/olap/install-stats.js';
-import { migrateClickhouse } from '../src/olap/migrate.js';
 import { linkPeriodParams } from '../src/olap/stats-period.js';
-import { createLogger } from '../src/shared/logger.js';
-import { sqlRoot } from '../src/shared/migration-files.js';
+import { type MigratedClickhouse, migratedClickhouse } from './support/rollup-fixture.js';
 
-const log = createLogger({ level: 'warn', pretty: false });
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-click-rollups-'));
-const before = path.join(dataDir, 'migrations-before-0014');
 const ORG = 5;
 const LINK = 11;
 const CAMPAIGN = 21;
+let db: MigratedClickhouse;
 let ch: Clickhouse;
 
 const ZONES = ['Asia/Seoul', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu'] as const;
@@ -111,20 +103,14 @@ const rawPartsOf = (cid: string | null) => {
 const rawParts = rawPartsOf(null);
 
 beforeAll(async () => {
-  fs.mkdirSync(before);
-  for (const file of fs.readdirSync(path.join(sqlRoot, 'clickhouse'))) {
-    if (Number(file.slice(0, 4)) < 14) fs.copyFileSync(path.join(sqlRoot, 'clickhouse', file), path.join(before, file));
-  }
-  ch = await createClickhouse({ url: undefined, database: 'rollups', dataDir, log });
-  await migrateClickhouse(ch.client, log, before);
+  db = await migratedClickhouse('rollups');
+  ch = db.ch;
   await insertClicks(0);
-  expect(await migrateClickhouse(ch.client, log)).toContain(14);
   await insertClicks(1);
 });
 
 afterAll(async () => {
-  await ch?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await db?.dispose();
 });
 
 describe('which click rollup answers a period', () => {

@@ -1,12 +1,11 @@
-// The deep-link rollups (0016) answer what the raw events answer. The install funnel is read from
+// The deep-link rollups answer what the raw events answer. The install funnel is read from
 // its per-session, per-15-minute rollup instead of grouping every stage event at query time,
 // installs from installs per 15 minutes or hour, and the deferred-match statistics from first
 // launches per 15 minutes or hour (resolution attempts: install-stats-pass.test.ts): every figure
 // equals the one counted from the raw events, in UTC, Asia/Seoul, America/New_York across both
 // 2025 DST changes and Asia/Kathmandu (+5:45); for a URL, a campaign and an app, all platforms and
 // one. Events cross every zone's midnight; funnel stages
-// come hours after their click in a later insert; part of the events were written before the
-// upgrade (the migration fills the rollups from them), the rest after (the views feed them).
+// come hours after their click in a later insert, one batch of them twice over.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod } from '../src/core/stats/period.js';
 import type { Clickhouse } from '../src/olap/clickhouse.js';
@@ -15,17 +14,17 @@ import { createInstallStats, type InstallScope, type PlatformFilter } from '../s
 import { periodParams } from '../src/olap/stats-period.js';
 import { MATCH_TYPES, MISS_REASONS } from '../src/shared/deferred-match-outcomes.js';
 import {
-  clickhouseBefore,
+  migratedClickhouse,
+  type MigratedClickhouse,
   ROLLUP_PERIODS as PERIODS,
   ROLLUP_SPANS as SPANS,
   ROLLUP_ZONES as ZONES,
-  type UpgradingClickhouse,
-} from './support/rollup-upgrade.js';
+} from './support/rollup-fixture.js';
 
 const ORG = 6;
 const URL_ID = 31;
 const CAMPAIGN_ID = 41;
-let db: UpgradingClickhouse;
+let db: MigratedClickhouse;
 let ch: Clickhouse;
 
 const STAGES = [
@@ -253,17 +252,16 @@ async function rawReached(where: string, params: Record<string, unknown>): Promi
 }
 
 beforeAll(async () => {
-  db = await clickhouseBefore(16, 'deeplink_rollups');
+  db = await migratedClickhouse('deeplink_rollups');
   ch = db.ch;
-  // Before the upgrade: the even sessions' clicks and store visits, and some of their later stages.
+  // First the even sessions' clicks and store visits, and some of their later stages.
   await insert(stagesOf('early', 0));
   await insert(stagesOf('late', 0).filter((_, i) => i % 2 === 0));
   await insertResolutions(0);
   await insertInstalls(0);
-  expect(await db.upgrade()).toContain(16);
   await insertResolutions(1);
   await insertInstalls(1);
-  // After it: the odd sessions' first stages, then every session's later stages hours late, one
+  // Then the odd sessions' first stages, then every session's later stages hours late, one
   // batch of them twice over.
   await insert(stagesOf('early', 1));
   await insert(stagesOf('late', 0).filter((_, i) => i % 2 === 1));

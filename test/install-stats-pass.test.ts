@@ -1,9 +1,8 @@
 // App-install statistics read the resolution attempts once (re-engagement per day and in total,
 // quality, failure reasons by grouping sets) instead of once per figure, and from their rollup
-// (deeplink_attempts_15m or _1h, 0016) instead of the raw attempts: on seeded attempts over a year
+// (deeplink_attempts_15m or _1h) instead of the raw attempts: on seeded attempts over a year
 // (two apps, two links, both platforms, re-engagements by repeat users, more than twenty failure
-// reasons with ties), half written before the rollup existed (the migration fills it from them)
-// and half after, they answer exactly what the per-figure queries over the raw attempts answer,
+// reasons with ties), written in two inserts, they answer exactly what the per-figure queries over the raw attempts answer,
 // in UTC, Asia/Seoul, America/New_York (across its DST changes) and Asia/Kathmandu (+5:45), for a
 // URL, a campaign and an app, filtered and not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,19 +16,19 @@ import {
 } from '../src/olap/install-stats.js';
 import { percent } from '../src/olap/percent.js';
 import { periodParams, type StatsPeriod } from '../src/olap/stats-period.js';
-import { clickhouseBefore, type UpgradingClickhouse } from './support/rollup-upgrade.js';
+import { type MigratedClickhouse, migratedClickhouse } from './support/rollup-fixture.js';
 
 const ORG = 4;
 const now = new Date();
-let db: UpgradingClickhouse;
+let db: MigratedClickhouse;
 let ch: Clickhouse;
 
 beforeAll(async () => {
-  db = await clickhouseBefore(16, 'install_pass');
+  db = await migratedClickhouse('install_pass');
   ch = db.ch;
   // 60,000 attempts over the last 400 days, at times that cross every zone's midnight; 26 reasons
   // (one capitalised, which sorts before the lower-case ones byte-wise), some far more frequent.
-  // The odd-numbered ones are written before the upgrade, the even ones after.
+  // The odd-numbered ones first, then the even ones.
   const attempts = (parity: number) =>
     ch.client.command({
       query: `INSERT INTO deeplink_resolutions (event_id, ts, organization_id, app_id, platform, method, matched, match_type, confidence,
@@ -44,7 +43,6 @@ beforeAll(async () => {
             FROM numbers(60000) WHERE number % 2 = ${parity}`,
     });
   await attempts(1);
-  expect(await db.upgrade()).toContain(16);
   await attempts(0);
 });
 

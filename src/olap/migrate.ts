@@ -1,8 +1,9 @@
 // Applies sql/clickhouse migrations once each, recorded in a schema_migrations table of the
 // ClickHouse database. The caller holds the PostgreSQL migration lock, so instances never race.
+// Numbering and the refusal of a pre-release database: src/shared/migration-files.ts.
 import path from 'node:path';
 import type { Logger } from '../shared/logger.js';
-import { readMigrationFiles, splitStatements, sqlRoot } from '../shared/migration-files.js';
+import { pendingMigrations, readMigrationFiles, splitStatements, sqlRoot } from '../shared/migration-files.js';
 import type { ClickHouseClient } from './clickhouse.js';
 
 export async function migrateClickhouse(
@@ -12,14 +13,22 @@ export async function migrateClickhouse(
 ): Promise<number[]> {
   await client.command({
     query: `CREATE TABLE IF NOT EXISTS schema_migrations (
-      version UInt32, name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)
-    ) ENGINE = ReplacingMergeTree ORDER BY version`,
+      version UInt32 COMMENT 'Migration number (the file name''s prefix)',
+      name String COMMENT 'Migration name (the rest of the file name)',
+      applied_at DateTime64(3, 'UTC') DEFAULT now64(3) COMMENT 'When it was applied, UTC'
+    ) ENGINE = ReplacingMergeTree ORDER BY version
+    COMMENT 'ClickHouse migrations applied, one row per file of sql/clickhouse. Internal.'`,
   });
-  const result = await client.query({ query: 'SELECT version FROM schema_migrations FINAL', format: 'JSONEachRow' });
-  const done = new Set((await result.json<{ version: number }>()).map((r) => Number(r.version)));
+  const result = await client.query({
+    query: 'SELECT version, name FROM schema_migrations FINAL',
+    format: 'JSONEachRow',
+  });
+  const recorded = (await result.json<{ version: number; name: string }>()).map((r) => ({
+    version: Number(r.version),
+    name: r.name,
+  }));
   const applied: number[] = [];
-  for (const m of readMigrationFiles(dir)) {
-    if (done.has(m.version)) continue;
+  for (const m of pendingMigrations('ClickHouse', readMigrationFiles(dir), recorded)) {
     // Statements are written idempotently (IF NOT EXISTS), so a half-applied file can run again.
     for (const statement of splitStatements(m.sql)) await client.command({ query: statement });
     await client.insert({

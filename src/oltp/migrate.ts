@@ -1,10 +1,11 @@
 // Applies sql/postgres migrations once each, recorded in schema_migrations. A transaction-scoped
 // advisory lock makes concurrent starts of several instances safe: one migrates, the others wait
 // and then find the work done. Everything runs on the lock's own transaction, which also keeps
-// PGlite (a single connection) from waiting on itself.
+// PGlite (a single connection) from waiting on itself. Numbering and the refusal of a pre-release
+// database: src/shared/migration-files.ts.
 import path from 'node:path';
 import type { Logger } from '../shared/logger.js';
-import { readMigrationFiles, sqlRoot } from '../shared/migration-files.js';
+import { pendingMigrations, readMigrationFiles, sqlRoot } from '../shared/migration-files.js';
 import type postgres from 'postgres';
 import type { Sql } from './postgres.js';
 
@@ -32,11 +33,9 @@ export async function migratePostgres(
       name text not null,
       applied_at timestamptz not null default now()
     )`;
-  const rows = await tx<{ version: number }[]>`select version from schema_migrations`;
-  const done = new Set(rows.map((r) => r.version));
+  const recorded = await tx<{ version: number; name: string }[]>`select version, name from schema_migrations`;
   const applied: number[] = [];
-  for (const m of readMigrationFiles(dir)) {
-    if (done.has(m.version)) continue;
+  for (const m of pendingMigrations('PostgreSQL', readMigrationFiles(dir), recorded)) {
     await tx.unsafe(m.sql);
     await tx`insert into schema_migrations (version, name) values (${m.version}, ${m.name})`;
     applied.push(m.version);

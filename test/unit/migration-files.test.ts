@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readMigrationFiles, splitStatements, sqlRoot } from '../../src/shared/migration-files.js';
+import { pendingMigrations, readMigrationFiles, splitStatements, sqlRoot } from '../../src/shared/migration-files.js';
 
 const tempDirs: string[] = [];
 afterAll(() => {
@@ -48,12 +48,53 @@ describe('readMigrationFiles', () => {
     expect(() => readMigrationFiles(dir)).toThrow(/two migrations share version 2/);
   });
 
-  it('finds the repository migrations of both engines from sqlRoot, starting at 0001', () => {
+  it('finds the repository migrations of both engines from sqlRoot, starting at the 0001 baseline', () => {
     for (const engine of ['postgres', 'clickhouse']) {
       const migrations = readMigrationFiles(path.join(sqlRoot, engine));
-      expect(migrations[0]?.version).toBe(1);
+      expect(migrations[0]).toMatchObject({ version: 1, name: 'baseline' });
+      // Numbered after the baseline, without gaps.
+      expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
       for (const m of migrations) expect(splitStatements(m.sql).length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('pendingMigrations', () => {
+  const files = [
+    { version: 1, name: 'baseline', sql: 'SELECT 1;' },
+    { version: 2, name: 'next', sql: 'SELECT 2;' },
+  ];
+
+  it('returns every file for a new database and none for a database that ran them', () => {
+    expect(pendingMigrations('PostgreSQL', files, [])).toEqual(files);
+    expect(pendingMigrations('PostgreSQL', files, [{ version: 1, name: 'baseline' }])).toEqual([files[1]]);
+    expect(
+      pendingMigrations('PostgreSQL', files, [
+        { version: 2, name: 'next' },
+        { version: 1, name: 'baseline' },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("leaves a newer release's versions alone", () => {
+    expect(
+      pendingMigrations('ClickHouse', files, [
+        { version: 1, name: 'baseline' },
+        { version: 2, name: 'next' },
+        { version: 3, name: 'later' },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('refuses a database migrated by the pre-release files, which recorded other names', () => {
+    const preRelease = [
+      { version: 1, name: 'foundation' },
+      { version: 2, name: 'links' },
+      { version: 18, name: 'domain_check_lease' },
+    ];
+    expect(() => pendingMigrations('PostgreSQL', files, preRelease)).toThrow(
+      /PostgreSQL database records migration 1 as "foundation", but this version's is "baseline": .*pre-release build.*empty DATA_DIR/,
+    );
   });
 });
 
@@ -100,7 +141,7 @@ describe('splitStatements', () => {
 });
 
 describe('the ClickHouse migrations', () => {
-  it('give a materialized view made from 0019 on its comment in its CREATE, never by ALTER', () => {
+  it('give a materialized view its comment in its CREATE, never by ALTER', () => {
     // An ALTER of a view changes the deduplication tokens its inserts derive until the engine loads
     // it again (test/clickhouse-view-reload.test.ts): an embedded engine is reopened after
     // migrating, a server keeps the altered view until it restarts.
@@ -109,14 +150,12 @@ describe('the ClickHouse migrations', () => {
       files.flatMap((f) => [...f.sql.matchAll(/MATERIALIZED VIEW (?:IF NOT EXISTS )?`?(\w+)`?/gi)].map((m) => m[1]!)),
     );
     expect(views.size).toBeGreaterThan(10);
-    const altered = files
-      .filter((f) => f.version >= 19)
-      .flatMap((f) =>
-        splitStatements(f.sql)
-          .map((s) => /^ALTER TABLE `?(\w+)`?/i.exec(s)?.[1])
-          .filter((t) => t !== undefined && views.has(t))
-          .map((t) => `${f.version}: ${t}`),
-      );
+    const altered = files.flatMap((f) =>
+      splitStatements(f.sql)
+        .map((s) => /^ALTER TABLE `?(\w+)`?/i.exec(s)?.[1])
+        .filter((t) => t !== undefined && views.has(t))
+        .map((t) => `${f.version}: ${t}`),
+    );
     expect(altered).toEqual([]);
   });
 });

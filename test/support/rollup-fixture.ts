@@ -1,13 +1,11 @@
-// For tests of a rollup that a ClickHouse migration adds: an embedded ClickHouse migrated up to the
-// migration before it (so data can be written the way an older version stored it), then upgraded;
-// and the zones and periods every rollup must answer exactly.
+// For tests of the ClickHouse rollups: an embedded ClickHouse of their own, and the zones and periods
+// every rollup must answer exactly.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClickhouse, type Clickhouse } from '../../src/olap/clickhouse.js';
 import { migrateClickhouse } from '../../src/olap/migrate.js';
 import { createLogger } from '../../src/shared/logger.js';
-import { sqlRoot } from '../../src/shared/migration-files.js';
 
 /** UTC, a whole-hour zone, one with DST and one at +5:45. */
 export const ROLLUP_ZONES = ['UTC', 'Asia/Seoul', 'America/New_York', 'Asia/Kathmandu'] as const;
@@ -23,28 +21,19 @@ export const ROLLUP_SPANS = [
   ['2025-10-25T00:00:00Z', '2025-11-10T00:00:00Z'],
 ] as const;
 
-export interface UpgradingClickhouse {
+export interface MigratedClickhouse {
   ch: Clickhouse;
-  /** Applies the rest of the migrations; resolves to the versions applied. */
-  upgrade(): Promise<number[]>;
   dispose(): Promise<void>;
 }
 
-/** An embedded ClickHouse at the migrations before `version`. */
-export async function clickhouseBefore(version: number, database: string): Promise<UpgradingClickhouse> {
+/** A fresh embedded ClickHouse of its own, migrated. */
+export async function migratedClickhouse(database: string): Promise<MigratedClickhouse> {
   const log = createLogger({ level: 'warn', pretty: false });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `signpost-${database}-`));
-  const before = path.join(dataDir, `migrations-before-${version}`);
-  fs.mkdirSync(before);
-  for (const file of fs.readdirSync(path.join(sqlRoot, 'clickhouse'))) {
-    if (Number(file.slice(0, 4)) < version)
-      fs.copyFileSync(path.join(sqlRoot, 'clickhouse', file), path.join(before, file));
-  }
   const ch = await createClickhouse({ url: undefined, database, dataDir, log });
-  await migrateClickhouse(ch.client, log, before);
+  await migrateClickhouse(ch.client, log);
   return {
     ch,
-    upgrade: () => migrateClickhouse(ch.client, log),
     dispose: async () => {
       await ch.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
