@@ -1,29 +1,23 @@
 // User-journey statistics of one organization over a period (time-zone aware, like click
-// statistics). Sessions come from journey_sessions, merged per session at read time: a session
-// belongs to the period it started in (its start is in its id, and the table is ordered by it, so a
-// period reads its own sessions only), and its figures (events, transitions, highest funnel stage,
-// goals) are idempotent aggregates, so redelivered or late events never count twice. Events,
-// transitions and goals are counted by their own time, each event id once: the raw tables replace
-// a repeated event id, and FINAL reads them as if their parts were already merged.
+// statistics), each declared once as a part of the journey query model (journey-query.ts): the
+// groupings of the period's sessions, events, transitions and goals it reads, its result type and
+// how it reads its rows. An endpoint asks for its part, the dashboard for the union of the parts:
+// one query either way, reading each table once. The session list, a page of sessions rather than
+// figures, has queries of its own.
 import type { ClickHouseClient } from './clickhouse.js';
+import {
+  buildQuery,
+  GOAL_STAGE,
+  grouping,
+  type Part,
+  type PassRow,
+  part,
+  type Results,
+  SESSIONS,
+  SETTINGS,
+  sessionsWith,
+} from './journey-query.js';
 import { periodParams, type StatsPeriod } from './stats-period.js';
-
-const SESSION_WINDOW = `organization_id = {org:UInt64} AND started_at >= {start:DateTime64(3, 'UTC')} AND started_at < {end:DateTime64(3, 'UTC')}`;
-const EVENT_WINDOW = `organization_id = {org:UInt64} AND ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')}`;
-
-/**
- * One row per session of the organization that started in the period. FINAL merges a session's
- * rows as the engine would: all rows of a session share its start, so they share a partition and a
- * key range, and months whose parts are already merged are read as they are, without merging.
- * Plain columns only: a session's distinct-event states are read for the session list alone.
- */
-const sessionsWith = (counts: string, where = SESSION_WINDOW) => `
-  SELECT session_id, started_at, first_seen AS first_seen_at, last_seen AS last_seen_at, platform, utm_source, utm_medium, utm_campaign,
-    substring(latest_user, 16) AS external_user_id, max_stage, ${counts}
-  FROM journey_sessions FINAL
-  WHERE ${where}`;
-
-const SESSIONS = sessionsWith('event_hi = 0 OR event_lo = event_hi AS at_most_one_event, has_transition');
 
 /**
  * Given sessions (a page of them) with their distinct events, transitions and goals counted, which
@@ -34,30 +28,6 @@ const PAGE_COUNTED = sessionsWith(
   `organization_id = {org:UInt64} AND started_at BETWEEN fromUnixTimestamp64Milli({lo:Int64}, 'UTC') AND fromUnixTimestamp64Milli({hi:Int64}, 'UTC')
     AND session_id IN {ids:Array(String)}`,
 );
-
-/**
- * FINAL never has to merge across partitions: the rows of one session share the month of its start,
- * and a redelivered event keeps its time, so its copies share the month of that.
- */
-const SETTINGS = { do_not_merge_across_partitions_select_final: 1, force_grouping_standard_compatibility: 1 } as const;
-
-/** Goal completions of the period, one row per event id. */
-const GOALS = `
-  SELECT event_id, ts, goal_type, goal_value, currency, session_id
-  FROM journey_funnel FINAL
-  WHERE ${EVENT_WINDOW} AND stage = 'GOAL_COMPLETED'`;
-
-/**
- * Distinct identified users, counted by a 64-bit hash of the id rather than the text: half the
- * time of a year's dashboard at 2M sessions went to hashing the ids as text (a 128-bit hash each)
- * once per grouping. Exact unless two ids share a hash: about one chance in a million at ten
- * million distinct users.
- */
-const USERS = "uniqExactIf(cityHash64(external_user_id), external_user_id != '')";
-
-const GOAL_STAGE = 5;
-
-const STAGES = [1, 2, 3, 4, 5];
 
 /** The sessions of a period, or those of one platform or UTM source in it. */
 export interface SessionGroup {
@@ -154,84 +124,164 @@ function sumBy<T extends { count: number; value: number }>(
   return [...sums.values()].sort((x, y) => y.count - x.count || byText(x.key, y.key));
 }
 
+/** Paths most travelled first, then by platform names. */
+const byCountThenPath = (x: PathCount, y: PathCount) =>
+  y.count - x.count || byText(x.fromPlatform, y.fromPlatform) || byText(x.toPlatform, y.toPlatform);
+
+const SESSION_MEASURES = [
+  'sessions',
+  'users',
+  'identified',
+  'withTransition',
+  'bounced',
+  'averageDurationMs',
+  'reached1',
+  'reached2',
+  'reached3',
+  'reached4',
+  'reached5',
+] as const;
+
+/** The sessions of the period, or those of each platform or UTM source, with every session figure. */
+const sessionsBy = <const D extends 'platform' | 'utmSource'>(by: readonly D[]) =>
+  grouping('sessions', by, SESSION_MEASURES);
+
+type SessionRow = Record<(typeof SESSION_MEASURES)[number], number>;
+
+/** A group of sessions from its row; zeros when the period has none. */
+function sessionGroupOf(r: SessionRow | undefined): SessionGroup {
+  const reached = [r?.reached1, r?.reached2, r?.reached3, r?.reached4, r?.reached5].map((n) => n ?? 0);
+  return {
+    sessions: r?.sessions ?? 0,
+    uniqueUsers: r?.users ?? 0,
+    identifiedSessions: r?.identified ?? 0,
+    sessionsWithTransition: r?.withTransition ?? 0,
+    convertedSessions: reached[GOAL_STAGE - 1] ?? 0,
+    bouncedSessions: r?.bounced ?? 0,
+    averageDurationMs: r?.averageDurationMs ?? 0,
+    reached,
+  };
+}
+
+/** Groups of sessions by one dimension, most sessions first (then by value). */
+const sessionGroupsBy = <R extends SessionRow>(rows: R[], valueIn: (r: R) => string) =>
+  rows
+    .map((r) => ({ value: valueIn(r), ...sessionGroupOf(r) }))
+    .sort((x, y) => y.sessions - x.sessions || byText(x.value, y.value));
+
 /**
- * The figures of the period's sessions per group, in one aggregation of them: all sessions, per
- * platform, per UTM source and, when asked, per local day of their start. Grouping sets, not an
- * ARRAY JOIN copying each session once per grouping: the same groups at a fraction of the cost.
- * grouping(x) is 0 on the rows of a set that groups by x (the standard's meaning, set in SETTINGS).
+ * The journey statistics, each declared once: what it reads and how. Every statistic takes only
+ * the organization and the period; the session list is not one of them (it pages sessions).
  */
-const sessionGroups = (withDays: boolean, extra = '') => `
-  SELECT multiIf(grouping(platform) = 0, 'platform', grouping(utm_source) = 0, 'utm_source', ${withDays ? "grouping(day) = 0, 'day', " : ''}'all') AS dimension,
-    multiIf(dimension = 'platform', platform, dimension = 'utm_source', utm_source, dimension = 'day', day, '') AS value,
-    ${withDays ? 'toString(toDate(started_at, {tz:String}))' : "''"} AS day,
-    toString(count()) AS sessions,
-    toString(${USERS}) AS users,
-    toString(countIf(external_user_id != '')) AS identified,
-    toString(countIf(has_transition = 1)) AS with_transition,
-    toString(countIf(at_most_one_event AND has_transition = 0 AND max_stage < ${GOAL_STAGE})) AS bounced,
-    -- the whole period's set has a row even without sessions, where avg() is nan
-    toString(if(count() = 0, 0, round(avg(dateDiff('millisecond', least(first_seen_at, started_at), last_seen_at))))) AS avg_ms,
-    ${STAGES.map((k) => `toString(countIf(max_stage >= ${k})) AS s${k}`).join(', ')}${extra}
-  FROM (${SESSIONS})
-  GROUP BY GROUPING SETS ((), (platform), (utm_source)${withDays ? ', (day)' : ''})`;
+export const JOURNEY_PARTS = {
+  /**
+   * Totals and funnel over the period's sessions, and the same per platform and per UTM source
+   * (each session counted once in each), with the period's event count.
+   */
+  sessionFigures: part(
+    {
+      all: sessionsBy([]),
+      platforms: sessionsBy(['platform']),
+      utmSources: sessionsBy(['utmSource']),
+      events: grouping('events', [], ['count']),
+    },
+    (rows): SessionFigures => ({
+      all: sessionGroupOf(rows.all[0]),
+      events: rows.events[0]?.count ?? 0,
+      platforms: sessionGroupsBy(rows.platforms, (r) => r.platform),
+      utmSources: sessionGroupsBy(rows.utmSources, (r) => r.utmSource),
+    }),
+  ),
 
-/** sessionGroups rows as the period's groups: all sessions, per platform, per UTM source. */
-function figuresOf(found: Record<string, string>[]): Omit<SessionFigures, 'events'> {
-  const figures = (r: Record<string, string> | undefined): SessionGroup => {
-    const n = (k: string) => Number(r?.[k] ?? 0);
-    return {
-      sessions: n('sessions'),
-      uniqueUsers: n('users'),
-      identifiedSessions: n('identified'),
-      sessionsWithTransition: n('with_transition'),
-      convertedSessions: n(`s${GOAL_STAGE}`),
-      bouncedSessions: n('bounced'),
-      averageDurationMs: n('avg_ms'),
-      reached: STAGES.map((k) => n(`s${k}`)),
-    };
-  };
-  const of = (dimension: string) =>
-    found
-      .filter((r) => r.dimension === dimension)
-      .map((r) => ({ value: r.value ?? '', ...figures(r) }))
-      .sort((x, y) => y.sessions - x.sessions || byText(x.value, y.value));
-  return {
-    all: figures(found.find((r) => r.dimension === 'all')),
-    platforms: of('platform'),
-    utmSources: of('utm_source'),
-  };
-}
+  /** Events, transitions and goal figures of the period, by their own time. */
+  activityTotals: part(
+    {
+      eventTypes: grouping('events', ['eventType'], ['count']),
+      transitions: grouping('transitions', [], ['count']),
+      goals: grouping('goals', ['goalType', 'currency'], ['count', 'value']),
+    },
+    (rows): ActivityTotals => {
+      const revenue = sumBy(
+        rows.goals.filter((g) => g.currency !== ''),
+        (g) => g.currency,
+      );
+      const goalTypes = sumBy(rows.goals, (g) => g.goalType);
+      const eventTypes = rows.eventTypes.map((e) => ({ eventType: e.eventType, count: e.count }));
+      return {
+        events: eventTypes.reduce((a, e) => a + e.count, 0),
+        transitions: rows.transitions[0]?.count ?? 0,
+        goalCompletions: rows.goals.reduce((a, g) => a + g.count, 0),
+        revenue: revenue.map((r) => ({ currency: r.key, totalRevenue: cents(r.value), goals: r.count })),
+        goalTypes: goalTypes
+          .slice(0, 20)
+          .map((r) => ({ goalType: r.key || '(none)', count: r.count, value: cents(r.value) })),
+        eventTypes: eventTypes.sort((x, y) => y.count - x.count || byText(x.eventType, y.eventType)).slice(0, 20),
+      };
+    },
+  ),
 
-/** The activity totals from the period's events per type, its transitions and its goals per type and currency. */
-function activityOf(
-  events: { eventType: string; count: number }[],
-  transitions: number,
-  goals: { goalType: string; currency: string; count: number; value: number }[],
-): ActivityTotals {
-  const revenue = sumBy(
-    goals.filter((g) => g.currency !== ''),
-    (g) => g.currency,
-  );
-  const goalTypes = sumBy(goals, (g) => g.goalType);
-  return {
-    events: events.reduce((a, e) => a + e.count, 0),
-    transitions,
-    goalCompletions: goals.reduce((a, g) => a + g.count, 0),
-    revenue: revenue.map((r) => ({ currency: r.key, totalRevenue: cents(r.value), goals: r.count })),
-    goalTypes: goalTypes
-      .slice(0, 20)
-      .map((r) => ({ goalType: r.key || '(none)', count: r.count, value: cents(r.value) })),
-    eventTypes: [...events].sort((x, y) => y.count - x.count || byText(x.eventType, y.eventType)).slice(0, 20),
-  };
-}
+  /** Every local day of the period: sessions started, users, events, transitions, goals. */
+  daily: part(
+    {
+      sessions: grouping('sessions', ['day'], ['sessions', 'users']),
+      events: grouping('events', ['day'], ['count']),
+      transitions: grouping('transitions', ['day'], ['count']),
+      goals: grouping('goals', ['day'], ['count']),
+    },
+    (rows, period): DailyRow[] => {
+      const sessions = new Map(rows.sessions.map((r) => [r.day, r]));
+      const count = (found: { day: string; count: number }[]) => new Map(found.map((r) => [r.day, r.count]));
+      const [events, transitions, goals] = [count(rows.events), count(rows.transitions), count(rows.goals)];
+      return period.days.map((date) => ({
+        date,
+        sessions: sessions.get(date)?.sessions ?? 0,
+        uniqueUsers: sessions.get(date)?.users ?? 0,
+        events: events.get(date) ?? 0,
+        transitions: transitions.get(date) ?? 0,
+        goalCompletions: goals.get(date) ?? 0,
+      }));
+    },
+  ),
 
-/** Transition paths, most travelled first. */
-function pathsOf(total: number, sessions: number, paths: PathCount[]): TransitionPaths {
-  const sorted = [...paths].sort(
-    (x, y) => y.count - x.count || byText(x.fromPlatform, y.fromPlatform) || byText(x.toPlatform, y.toPlatform),
-  );
-  return { total, sessions, paths: sorted };
-}
+  /** Transitions of the period per path, most travelled first, and the sessions that made at least one. */
+  transitionPaths: part(
+    {
+      total: grouping('transitions', [], ['count', 'sessions']),
+      paths: grouping('transitions', ['fromPlatform', 'toPlatform'], ['count']),
+    },
+    (rows): TransitionPaths => ({
+      total: rows.total[0]?.count ?? 0,
+      sessions: rows.total[0]?.sessions ?? 0,
+      paths: rows.paths
+        .map((p) => ({ fromPlatform: p.fromPlatform, toPlatform: p.toPlatform, count: p.count }))
+        .sort(byCountThenPath),
+    }),
+  ),
+
+  /** Transitions per local day of the period and path (paths by platform names). */
+  transitionTrend: part(
+    { paths: grouping('transitions', ['day', 'fromPlatform', 'toPlatform'], ['count']) },
+    (rows, period): { date: string; paths: PathCount[] }[] => {
+      const byDay = new Map<string, PathCount[]>();
+      for (const r of rows.paths) {
+        let list = byDay.get(r.day);
+        if (!list) byDay.set(r.day, (list = []));
+        list.push({ fromPlatform: r.fromPlatform, toPlatform: r.toPlatform, count: r.count });
+      }
+      const byPath = (x: PathCount, y: PathCount) =>
+        byText(x.fromPlatform, y.fromPlatform) || byText(x.toPlatform, y.toPlatform);
+      return period.days.map((date) => ({ date, paths: (byDay.get(date) ?? []).sort(byPath) }));
+    },
+  ),
+};
+
+/** What the dashboard shows: session figures, activity totals, the daily series and the transition paths. */
+const DASHBOARD = {
+  figures: JOURNEY_PARTS.sessionFigures,
+  activity: JOURNEY_PARTS.activityTotals,
+  daily: JOURNEY_PARTS.daily,
+  transitions: JOURNEY_PARTS.transitionPaths,
+};
 
 export function createJourneyStats(client: ClickHouseClient) {
   async function rows<T>(query: string, params: Params): Promise<T[]> {
@@ -250,102 +300,32 @@ export function createJourneyStats(client: ClickHouseClient) {
     ...extra,
   });
 
-  return {
-    /**
-     * Every figure of the period's sessions in one pass: totals and funnel over all of them, and the
-     * same per platform and per UTM source (each session counted once in each of the three); with
-     * the period's event count.
-     */
-    async sessionFigures(organizationId: number, period: StatsPeriod): Promise<SessionFigures> {
-      const found = await rows<Record<string, string>>(
-        sessionGroups(
-          false,
-          `, toString((SELECT count() FROM journey_events FINAL WHERE ${EVENT_WINDOW})) AS period_events`,
-        ),
-        paramsOf(organizationId, period),
-      );
-      return { ...figuresOf(found), events: Number(found.find((r) => r.dimension === 'all')?.period_events ?? 0) };
-    },
+  /** Any statistics of the period, in one query that reads each table they need once. */
+  async function figures<P extends Record<string, Part<unknown>>>(
+    organizationId: number,
+    period: StatsPeriod,
+    parts: P,
+  ): Promise<Results<P>> {
+    const built = buildQuery(parts);
+    return built.read(await rows<PassRow>(built.sql, paramsOf(organizationId, period)), period);
+  }
 
-    /**
-     * What the dashboard shows (session figures, activity totals, the daily series and the
-     * transition paths), reading each table once instead of once per statistic: two queries, the
-     * period's sessions in one and its events, transitions and goals in the other. Every figure is
-     * the one the statistic's own query gives (the same rows, counted under more groupings at once).
-     */
-    async dashboard(
-      organizationId: number,
-      period: StatsPeriod,
-    ): Promise<{
-      figures: SessionFigures;
-      activity: ActivityTotals;
-      daily: DailyRow[];
-      transitions: TransitionPaths;
-    }> {
-      const params = paramsOf(organizationId, period);
-      const [sessions, activity] = await Promise.all([
-        rows<Record<string, string>>(sessionGroups(true), params),
-        // Events, the big table, in one pass: per type and day, added up per type and per day here
-        // (whole numbers, so exactly). Transitions and goals are far fewer: their period figures
-        // (distinct sessions, sums of money) come from a pass of their own, as in their statistics.
-        rows<{ kind: string; k1: string; k2: string; day: string; c: string; v: number; s: string }>(
-          `SELECT 'event' AS kind, toString(event_type) AS k1, '' AS k2, toString(toDate(ts, {tz:String})) AS day,
-             toString(count()) AS c, toFloat64(0) AS v, '0' AS s
-             FROM journey_events FINAL WHERE ${EVENT_WINDOW} GROUP BY k1, day
-           UNION ALL
-           SELECT 'path' AS kind, toString(from_platform) AS k1, toString(to_platform) AS k2, toString(toDate(ts, {tz:String})) AS day,
-             toString(count()) AS c, toFloat64(0) AS v, '0' AS s
-             FROM journey_transitions FINAL WHERE ${EVENT_WINDOW} GROUP BY k1, k2, day
-           UNION ALL
-           SELECT 'transitions' AS kind, '' AS k1, '' AS k2, '' AS day, toString(count()) AS c, toFloat64(0) AS v, toString(uniqExact(session_id)) AS s
-             FROM journey_transitions FINAL WHERE ${EVENT_WINDOW}
-           UNION ALL
-           SELECT 'goal' AS kind, toString(goal_type) AS k1, toString(currency) AS k2, '' AS day, toString(count()) AS c, sum(goal_value) AS v, '0' AS s
-             FROM (${GOALS}) GROUP BY k1, k2
-           UNION ALL
-           SELECT 'goal_day' AS kind, '' AS k1, '' AS k2, toString(toDate(ts, {tz:String})) AS day, toString(count()) AS c, toFloat64(0) AS v, '0' AS s
-             FROM (${GOALS}) GROUP BY day`,
-          params,
-        ),
-      ]);
-      const of = (kind: string) => activity.filter((r) => r.kind === kind);
-      /** Counts of `kind` added up per key. */
-      const sumOf = <K>(kind: string, keyOf: (r: { k1: string; k2: string; day: string }) => K) => {
-        const sums = new Map<K, number>();
-        for (const r of of(kind)) sums.set(keyOf(r), (sums.get(keyOf(r)) ?? 0) + Number(r.c));
-        return sums;
-      };
-      const eventTypes = [...sumOf('event', (r) => r.k1)].map(([eventType, count]) => ({ eventType, count }));
-      const paths = [...sumOf('path', (r) => `${r.k1} ${r.k2}`)].map(([key, count]) => {
-        const [fromPlatform = '', toPlatform = ''] = key.split(' ');
-        return { fromPlatform, toPlatform, count };
-      });
-      const transitionRow = of('transitions')[0];
-      const figures = { ...figuresOf(sessions), events: eventTypes.reduce((a, e) => a + e.count, 0) };
-      const days = new Map(sessions.filter((r) => r.dimension === 'day').map((r) => [r.value ?? '', r]));
-      const [eventDays, transitionDays, goalDays] = [
-        sumOf('event', (r) => r.day),
-        sumOf('path', (r) => r.day),
-        sumOf('goal_day', (r) => r.day),
-      ];
-      return {
-        figures,
-        activity: activityOf(
-          eventTypes,
-          Number(transitionRow?.c ?? 0),
-          of('goal').map((r) => ({ goalType: r.k1, currency: r.k2, count: Number(r.c), value: Number(r.v) })),
-        ),
-        daily: period.days.map((date) => ({
-          date,
-          sessions: Number(days.get(date)?.sessions ?? 0),
-          uniqueUsers: Number(days.get(date)?.users ?? 0),
-          events: eventDays.get(date) ?? 0,
-          transitions: transitionDays.get(date) ?? 0,
-          goalCompletions: goalDays.get(date) ?? 0,
-        })),
-        transitions: pathsOf(Number(transitionRow?.c ?? 0), Number(transitionRow?.s ?? 0), paths),
-      };
-    },
+  /** One statistic, answered alone. */
+  const one =
+    <T>(statistic: Part<T>) =>
+    async (organizationId: number, period: StatsPeriod): Promise<T> =>
+      (await figures(organizationId, period, { statistic })).statistic;
+
+  return {
+    figures,
+    sessionFigures: one(JOURNEY_PARTS.sessionFigures),
+    activityTotals: one(JOURNEY_PARTS.activityTotals),
+    daily: one(JOURNEY_PARTS.daily),
+    transitionPaths: one(JOURNEY_PARTS.transitionPaths),
+    transitionTrend: one(JOURNEY_PARTS.transitionTrend),
+
+    /** What the dashboard shows: the union of its statistics, one query. */
+    dashboard: (organizationId: number, period: StatsPeriod) => figures(organizationId, period, DASHBOARD),
 
     async listSessions(
       organizationId: number,
@@ -408,93 +388,6 @@ export function createJourneyStats(client: ClickHouseClient) {
         })),
         total: Number(count?.n ?? 0),
       };
-    },
-
-    /** Every local day of the period: sessions started, users, events, transitions, goals. */
-    async daily(organizationId: number, period: StatsPeriod): Promise<DailyRow[]> {
-      const found = await rows<{ metric: string; day: string; c: string }>(
-        `(SELECT pair.1 AS metric, day, pair.2 AS c
-            FROM (SELECT toString(toDate(started_at, {tz:String})) AS day, toString(count()) AS sessions,
-                    toString(${USERS}) AS users
-                  FROM (${SESSIONS}) GROUP BY day)
-            ARRAY JOIN [('sessions', sessions), ('users', users)] AS pair)
-         UNION ALL
-         (SELECT 'events' AS metric, toString(toDate(ts, {tz:String})) AS day, toString(count()) AS c
-            FROM journey_events FINAL WHERE ${EVENT_WINDOW} GROUP BY day)
-         UNION ALL
-         (SELECT 'transitions' AS metric, toString(toDate(ts, {tz:String})) AS day, toString(count()) AS c
-            FROM journey_transitions FINAL WHERE ${EVENT_WINDOW} GROUP BY day)
-         UNION ALL
-         (SELECT 'goals' AS metric, toString(toDate(ts, {tz:String})) AS day, toString(count()) AS c FROM (${GOALS}) GROUP BY day)`,
-        paramsOf(organizationId, period),
-      );
-      const get = new Map(found.map((r) => [`${r.metric}/${r.day}`, Number(r.c)]));
-      return period.days.map((date) => ({
-        date,
-        sessions: get.get(`sessions/${date}`) ?? 0,
-        uniqueUsers: get.get(`users/${date}`) ?? 0,
-        events: get.get(`events/${date}`) ?? 0,
-        transitions: get.get(`transitions/${date}`) ?? 0,
-        goalCompletions: get.get(`goals/${date}`) ?? 0,
-      }));
-    },
-
-    /** Events, transitions and goal figures of the period (by their own time), in one pass over each table. */
-    async activityTotals(organizationId: number, period: StatsPeriod): Promise<ActivityTotals> {
-      const found = await rows<{ kind: string; k1: string; k2: string; c: string; v: number }>(
-        `SELECT 'event' AS kind, toString(event_type) AS k1, '' AS k2, toString(count()) AS c, toFloat64(0) AS v
-           FROM journey_events FINAL WHERE ${EVENT_WINDOW} GROUP BY k1
-         UNION ALL
-         SELECT 'transition' AS kind, '' AS k1, '' AS k2, toString(count()) AS c, toFloat64(0) AS v
-           FROM journey_transitions FINAL WHERE ${EVENT_WINDOW}
-         UNION ALL
-         SELECT 'goal' AS kind, toString(goal_type) AS k1, toString(currency) AS k2, toString(count()) AS c, sum(goal_value) AS v
-           FROM journey_funnel FINAL WHERE ${EVENT_WINDOW} AND stage = 'GOAL_COMPLETED' GROUP BY k1, k2`,
-        paramsOf(organizationId, period),
-      );
-      return activityOf(
-        found.filter((r) => r.kind === 'event').map((r) => ({ eventType: r.k1, count: Number(r.c) })),
-        Number(found.find((r) => r.kind === 'transition')?.c ?? 0),
-        found
-          .filter((r) => r.kind === 'goal')
-          .map((r) => ({ goalType: r.k1, currency: r.k2, count: Number(r.c), value: Number(r.v) })),
-      );
-    },
-
-    /** Transitions of the period per path, and the sessions that made at least one: one pass. */
-    async transitionPaths(organizationId: number, period: StatsPeriod): Promise<TransitionPaths> {
-      const [row] = await rows<{ total: string; sessions: string; paths: [string[], string[]] }>(
-        `SELECT toString(count()) AS total, toString(uniqExact(session_id)) AS sessions,
-           sumMap([concat(toString(from_platform), ' ', toString(to_platform))], [toUInt64(1)]) AS paths
-         FROM journey_transitions FINAL WHERE ${EVENT_WINDOW}`,
-        paramsOf(organizationId, period),
-      );
-      const [keys = [], counts = []] = row?.paths ?? [];
-      const paths = keys.map((key, i) => {
-        const [fromPlatform = '', toPlatform = ''] = key.split(' ');
-        return { fromPlatform, toPlatform, count: Number(counts[i]) };
-      });
-      return pathsOf(Number(row?.total ?? 0), Number(row?.sessions ?? 0), paths);
-    },
-
-    /** Transitions per local day and path. */
-    async transitionTrend(
-      organizationId: number,
-      period: StatsPeriod,
-    ): Promise<{ date: string; paths: PathCount[] }[]> {
-      const found = await rows<{ day: string; f: string; t: string; c: string }>(
-        `SELECT toString(toDate(ts, {tz:String})) AS day, toString(from_platform) AS f, toString(to_platform) AS t,
-           toString(count()) AS c
-         FROM journey_transitions FINAL WHERE ${EVENT_WINDOW} GROUP BY day, f, t ORDER BY day, f, t`,
-        paramsOf(organizationId, period),
-      );
-      const byDay = new Map<string, PathCount[]>();
-      for (const r of found) {
-        let list = byDay.get(r.day);
-        if (!list) byDay.set(r.day, (list = []));
-        list.push({ fromPlatform: r.f, toPlatform: r.t, count: Number(r.c) });
-      }
-      return period.days.map((date) => ({ date, paths: byDay.get(date) ?? [] }));
     },
   };
 }

@@ -3,12 +3,13 @@
 // A session belongs to the local day it started; events, transitions and goals to the
 // day they happened. Rates are percent with one decimal.
 import { WEB_FUNNEL_STAGES, type WebFunnelStage } from '../../ingest/journey-events.js';
-import type {
-  ActivityTotals,
-  JourneyStats,
-  SessionFigures,
-  SessionGroup,
-  TransitionPaths,
+import {
+  type ActivityTotals,
+  JOURNEY_PARTS,
+  type JourneyStats,
+  type SessionFigures,
+  type SessionGroup,
+  type TransitionPaths,
 } from '../../olap/journey-stats.js';
 import { percent } from '../../olap/percent.js';
 import type { StatsCaller } from './link-stats.js';
@@ -35,11 +36,12 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
   const periodOf = (caller: StatsCaller, input: PeriodInput) =>
     periodForPlan(caller.organization.plan, input, deps.clock());
 
+  /** The session figures and the activity totals: two statistics, one query. */
   async function summaryOf(organizationId: number, period: StatsPeriod) {
-    const [figures, activity] = await Promise.all([
-      stats.sessionFigures(organizationId, period),
-      stats.activityTotals(organizationId, period),
-    ]);
+    const { figures, activity } = await stats.figures(organizationId, period, {
+      figures: JOURNEY_PARTS.sessionFigures,
+      activity: JOURNEY_PARTS.activityTotals,
+    });
     return summaryFrom(figures, activity);
   }
 
