@@ -1,4 +1,4 @@
-// Poison parking on NATS JetStream (the rule in src/ingest/bus.ts): a message that keeps failing
+// Poison parking on NATS JetStream (the rule in src/ingest/poison-policy.ts): a message that keeps failing
 // alone while the others of its consumer succeed goes to the DLQ stream with its last error, and
 // the consumer moves on; when every message fails alike (the store is down), nothing is parked and
 // everything is written once the store is back.
@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ISOLATE_AFTER_FAILURES, PARK_AFTER_FAILURES, type Bus, type BusMessage } from '../src/ingest/bus.js';
+import type { Bus, BusMessage } from '../src/ingest/bus.js';
+import { ISOLATE_AFTER_FAILURES, PARK_AFTER_FAILURES } from '../src/ingest/poison-policy.js';
 import { createNatsBus } from '../src/ingest/nats-bus.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { createLogger } from '../src/shared/logger.js';
