@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchHandler, Bus, BusMessage } from '../src/ingest/bus.js';
-import { createSpool } from '../src/ingest/spool.js';
 import { createMemoryBus, type MemoryBusOptions } from '../src/ingest/memory-bus.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { createLogger } from '../src/shared/logger.js';
@@ -258,29 +257,5 @@ describe('in-process bus on disk', () => {
     await again.consume({ durable: 'olap', subject: 'events.>', maxBatch: 10, handler: after.handler });
     expect(await again.drain(5_000)).toBe(true);
     expect(after.acked()).toEqual([poison]);
-  });
-
-  it('delivers once what an earlier version spooled at its stop, and removes it once acknowledged', async () => {
-    const dir = tempDir();
-    const legacySpoolDir = path.join(dir, 'spool');
-    const id = uuidv7();
-    createSpool(path.join(legacySpoolDir, 'olap')).put({
-      id,
-      subject: 'events.click',
-      data: encoder.encode('spooled'),
-      count: 0,
-    });
-    const bus = newBus(path.join(dir, 'bus'), { legacySpoolDir });
-    const seen: { id: string; text: string; deliveryCount: number }[] = [];
-    await bus.consume({
-      durable: 'olap',
-      subject: 'events.>',
-      maxBatch: 10,
-      handler: async (ms) =>
-        void seen.push(...ms.map((m) => ({ id: m.id, text: text(m), deliveryCount: m.deliveryCount }))),
-    });
-    expect(await bus.drain(5_000)).toBe(true);
-    expect(seen).toEqual([{ id, text: 'spooled', deliveryCount: 2 }]);
-    expect(createSpool(path.join(legacySpoolDir, 'olap')).count()).toBe(0);
   });
 });
