@@ -202,6 +202,28 @@ describe('in-process bus on disk', () => {
     expect(after.calls).toEqual([]);
   });
 
+  it('parks two poison messages at the head of a batch and delivers the messages behind them', async () => {
+    const dir = tempDir();
+    const bus = newBus(dir);
+    const { handler, acked } = recorder((m) => text(m).startsWith('poison'));
+    await bus.consume({ durable: 'olap', subject: 'events.>', maxBatch: 10, handler });
+    const ids = ['poison-1', 'poison-2', 'a', 'b'].map(() => uuidv7());
+    await Promise.all(
+      ids.map((id, i) => bus.publish('events.click', encoder.encode(['poison-1', 'poison-2', 'a', 'b'][i]!), id)),
+    );
+    await eventually(async () => acked().length === 2, 10_000, 'the messages behind the poison');
+    // Traffic that comes later passes too, and is the evidence that parks the poison.
+    const later = await publishAll(bus, ['c', 'd', 'e', 'f', 'g', 'h']);
+    await eventually(async () => deadLetterLines(dir).length === 2, 10_000, 'both dead letters');
+    expect(await bus.drain(5_000)).toBe(true);
+    expect(acked().sort()).toEqual([...ids.slice(2), ...later].sort());
+    expect(
+      deadLetterLines(dir)
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual(ids.slice(0, 2).sort());
+  });
+
   it('parks nothing while every message fails (the store is down) and delivers all, in batches again, once it heals', async () => {
     const dir = tempDir();
     const metrics = createMetrics();

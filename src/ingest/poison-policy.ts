@@ -9,8 +9,8 @@
 // same round, or since the round in which the message first failed alone, with no round since in
 // which everything failed (a success from before a message's trouble began is no evidence). At PARK_AFTER_FAILURES strikes the message is poison: dead-lettered with its last error
 // and acknowledged. When every message fails alike (the store is down), nothing is struck: a round
-// stops after SYSTEMIC_AFTER_FAILURES solo failures with no success, and everything waits for the
-// store. After such a round, a first solo success means the store is back: the round ends there and
+// stops after SYSTEMIC_AFTER_FAILURES solo failures with no success, and when those were messages
+// that had not failed alone before, the store is taken to be down and everything waits for it. After such a round, a first solo success means the store is back: the round ends there and
 // the rest goes in batches again rather than one insert per message.
 
 export const ISOLATE_AFTER_FAILURES = 3;
@@ -94,7 +94,7 @@ export function createPoisonPolicy(): PoisonPolicy {
   let successes = 0;
   /** `successes` when the last round found the store down. */
   let successesAtOutage = 0;
-  /** Whether the last round found the store down. */
+  /** Whether a round found the store down, and nothing went through since. */
   let outage = false;
   /** Batches and rounds in a row in which nothing went through. */
   let stalled = 0;
@@ -156,7 +156,10 @@ export function createPoisonPolicy(): PoisonPolicy {
           // 'wait': no fault of this message; it goes again with the rest.
         },
         finish() {
-          const systemic = wins === 0 && failed.size >= SYSTEMIC_AFTER_FAILURES;
+          // Messages that failed alone before failing again say nothing about the store: only
+          // fresh ones failing together show it is down.
+          const fresh = [...failed.keys()].filter((m) => !records.has(m.id)).length;
+          const systemic = wins === 0 && fresh >= SYSTEMIC_AFTER_FAILURES;
           const park: Parking<M>[] = [];
           for (const [m, lastError] of failed) {
             let record = records.get(m.id);
@@ -174,7 +177,8 @@ export function createPoisonPolicy(): PoisonPolicy {
               });
           }
           if (systemic) successesAtOutage = successes;
-          outage = systemic;
+          // Down until something goes through.
+          outage = systemic || (outage && wins === 0);
           const parking = new Set(park.map((p) => p.message));
           const retry = batch.filter((m) => !done.has(m) && !parking.has(m));
           if (retry.length === 0 || healed) {
