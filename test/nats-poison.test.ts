@@ -98,6 +98,31 @@ describe.runIf(backend === 'services')('NATS poison parking', () => {
     expect((await bus.stats()).pending.poisoned).toBe(0);
   }, 60_000);
 
+  it('parks two poison messages at the head of the stream and handles the messages behind them', async () => {
+    const { bus, namespace } = await newBus();
+    const handled: string[] = [];
+    await bus.consume({
+      durable: 'two-poisons',
+      subject: 'events.>',
+      maxBatch: 50,
+      handler: async (messages: BusMessage[]) => {
+        if (messages.some((m) => text(m.data).startsWith('poison'))) throw new Error('cannot be written: bad value');
+        handled.push(...messages.map((m) => text(m.data)));
+      },
+    });
+    const bodies = ['poison-1', 'poison-2', ...Array.from({ length: 10 }, (_, i) => `good-${i}`)];
+    for (const body of bodies) await bus.publish('events.click', encoder.encode(body), uuidv7());
+    const later = Array.from({ length: 20 }, (_, i) => `later-${i}`);
+    for (const body of later) {
+      await bus.publish('events.click', encoder.encode(body), uuidv7());
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    expect(await bus.drain(30_000)).toBe(true);
+    expect(handled.sort()).toEqual([...bodies.slice(2), ...later].sort());
+    expect((await parked(namespace)).map((l) => l.body).sort()).toEqual(['poison-1', 'poison-2']);
+  }, 60_000);
+
   it('parks nothing while every message fails alike, and writes them all once it heals', async () => {
     const { bus, namespace } = await newBus();
     let down = true;
