@@ -46,6 +46,17 @@ async function parked(namespace: string): Promise<{ subject: string; body: strin
   }
 }
 
+/** Publishes `bodies` at once, then 20 more one every 50 ms; returns the later ones. */
+async function publishThenTrickle(bus: Bus, bodies: string[]): Promise<string[]> {
+  for (const body of bodies) await bus.publish('events.click', encoder.encode(body), uuidv7());
+  const later = Array.from({ length: 20 }, (_, i) => `later-${i}`);
+  for (const body of later) {
+    await bus.publish('events.click', encoder.encode(body), uuidv7());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return later;
+}
+
 afterEach(async () => {
   await Promise.all(open.splice(0).map((bus) => bus.close()));
 });
@@ -79,13 +90,8 @@ describe.runIf(backend === 'services')('NATS poison parking', () => {
     });
     const bodies = Array.from({ length: 40 }, (_, i) => `good-${i}`);
     bodies.splice(5, 0, 'poison');
-    for (const body of bodies) await bus.publish('events.click', encoder.encode(body), uuidv7());
     // Traffic keeps coming while the poison waits: it is not stuck behind it.
-    const later = Array.from({ length: 20 }, (_, i) => `later-${i}`);
-    for (const body of later) {
-      await bus.publish('events.click', encoder.encode(body), uuidv7());
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const later = await publishThenTrickle(bus, bodies);
 
     expect(await bus.drain(30_000)).toBe(true);
     expect(handled.sort()).toEqual([...bodies.filter((b) => b !== 'poison'), ...later].sort());
@@ -111,12 +117,7 @@ describe.runIf(backend === 'services')('NATS poison parking', () => {
       },
     });
     const bodies = ['poison-1', 'poison-2', ...Array.from({ length: 10 }, (_, i) => `good-${i}`)];
-    for (const body of bodies) await bus.publish('events.click', encoder.encode(body), uuidv7());
-    const later = Array.from({ length: 20 }, (_, i) => `later-${i}`);
-    for (const body of later) {
-      await bus.publish('events.click', encoder.encode(body), uuidv7());
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const later = await publishThenTrickle(bus, bodies);
 
     expect(await bus.drain(30_000)).toBe(true);
     expect(handled.sort()).toEqual([...bodies.slice(2), ...later].sort());
