@@ -120,9 +120,8 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
       : createMemoryBus({
           log,
           metrics,
-          // The log, the consumers' checkpoints and the dead letters; what an earlier version spooled at a stop.
+          // The log, the consumers' checkpoints and the dead letters.
           dir: path.join(config.dataDir, 'bus'),
-          legacySpoolDir: path.join(config.dataDir, 'spool', 'bus'),
           fsyncIntervalMs: config.busFsyncIntervalMs,
         });
     return await assemble(config, log, { secretBox, postgres, clickhouse, bus, metrics });

@@ -1,4 +1,4 @@
-// Poison parking on NATS JetStream (the rule in src/ingest/bus.ts): a message that keeps failing
+// Poison parking on NATS JetStream (the rule in src/ingest/poison-policy.ts): a message that keeps failing
 // alone while the others of its consumer succeed goes to the DLQ stream with its last error, and
 // the consumer moves on; when every message fails alike (the store is down), nothing is parked and
 // everything is written once the store is back.
@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ISOLATE_AFTER_FAILURES, PARK_AFTER_FAILURES, type Bus, type BusMessage } from '../src/ingest/bus.js';
+import type { Bus, BusMessage } from '../src/ingest/bus.js';
+import { ISOLATE_AFTER_FAILURES, PARK_AFTER_FAILURES } from '../src/ingest/poison-policy.js';
 import { createNatsBus } from '../src/ingest/nats-bus.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { createLogger } from '../src/shared/logger.js';
@@ -45,6 +46,17 @@ async function parked(namespace: string): Promise<{ subject: string; body: strin
   }
 }
 
+/** Publishes `bodies` at once, then 20 more one every 50 ms; returns the later ones. */
+async function publishThenTrickle(bus: Bus, bodies: string[]): Promise<string[]> {
+  for (const body of bodies) await bus.publish('events.click', encoder.encode(body), uuidv7());
+  const later = Array.from({ length: 20 }, (_, i) => `later-${i}`);
+  for (const body of later) {
+    await bus.publish('events.click', encoder.encode(body), uuidv7());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return later;
+}
+
 afterEach(async () => {
   await Promise.all(open.splice(0).map((bus) => bus.close()));
 });
@@ -78,13 +90,8 @@ describe.runIf(backend === 'services')('NATS poison parking', () => {
     });
     const bodies = Array.from({ length: 40 }, (_, i) => `good-${i}`);
     bodies.splice(5, 0, 'poison');
-    for (const body of bodies) await bus.publish('events.click', encoder.encode(body), uuidv7());
     // Traffic keeps coming while the poison waits: it is not stuck behind it.
-    const later = Array.from({ length: 20 }, (_, i) => `later-${i}`);
-    for (const body of later) {
-      await bus.publish('events.click', encoder.encode(body), uuidv7());
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const later = await publishThenTrickle(bus, bodies);
 
     expect(await bus.drain(30_000)).toBe(true);
     expect(handled.sort()).toEqual([...bodies.filter((b) => b !== 'poison'), ...later].sort());
@@ -95,6 +102,26 @@ describe.runIf(backend === 'services')('NATS poison parking', () => {
     // It was tried in batches ISOLATE_AFTER_FAILURES times, then alone until parked.
     expect(Math.max(...poisonSeen)).toBeGreaterThanOrEqual(ISOLATE_AFTER_FAILURES + PARK_AFTER_FAILURES - 1);
     expect((await bus.stats()).pending.poisoned).toBe(0);
+  }, 60_000);
+
+  it('parks two poison messages at the head of the stream and handles the messages behind them', async () => {
+    const { bus, namespace } = await newBus();
+    const handled: string[] = [];
+    await bus.consume({
+      durable: 'two-poisons',
+      subject: 'events.>',
+      maxBatch: 50,
+      handler: async (messages: BusMessage[]) => {
+        if (messages.some((m) => text(m.data).startsWith('poison'))) throw new Error('cannot be written: bad value');
+        handled.push(...messages.map((m) => text(m.data)));
+      },
+    });
+    const bodies = ['poison-1', 'poison-2', ...Array.from({ length: 10 }, (_, i) => `good-${i}`)];
+    const later = await publishThenTrickle(bus, bodies);
+
+    expect(await bus.drain(30_000)).toBe(true);
+    expect(handled.sort()).toEqual([...bodies.slice(2), ...later].sort());
+    expect((await parked(namespace)).map((l) => l.body).sort()).toEqual(['poison-1', 'poison-2']);
   }, 60_000);
 
   it('parks nothing while every message fails alike, and writes them all once it heals', async () => {

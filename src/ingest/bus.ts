@@ -1,6 +1,7 @@
 // The event bus as the rest of the service sees it: durable, deduplicated publishing to subjects,
 // durable batch consumers with ack-after-success, and non-durable broadcasts (cache invalidation).
 // Two implementations keep this contract: NATS JetStream (nats-bus.ts) and in-process (memory-bus.ts).
+// What both do when a handler keeps failing (retry, isolate, park) is poison-policy.ts's rule.
 
 export interface BusMessage {
   /** The publisher's message id: JetStream deduplicates on it. */
@@ -84,16 +85,6 @@ export interface Bus {
   stats(): Promise<BusStats>;
   close(): Promise<void>;
 }
-
-/**
- * No queue blocks on its head. A batch that fails this many deliveries in a row has its messages
- * tried one at a time; a message that then fails PARK_AFTER_FAILURES solo deliveries while another
- * message of the same consumer succeeds is poison: it is dead-lettered with its last error and
- * acknowledged. When every message fails alike (the store is down), none is parked: the fault is
- * the store's, and everything is retried until it heals.
- */
-export const ISOLATE_AFTER_FAILURES = 3;
-export const PARK_AFTER_FAILURES = 5;
 
 /** NATS-style subject matching: `*` one token, `>` the rest. */
 export function subjectMatches(filter: string, subject: string): boolean {

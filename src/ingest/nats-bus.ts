@@ -2,10 +2,10 @@
 // consumers are provisioned idempotently at start, messages are acked only after the handler
 // resolved and redelivered with back-off otherwise. Broadcasts use plain NATS subjects.
 //
-// No consumer blocks on a poison message (the rule in bus.ts): a batch that failed
-// ISOLATE_AFTER_FAILURES deliveries has its messages handled one at a time, so the good ones go
-// through; one that keeps failing alone while others succeed goes to the DLQ stream with its last
-// error. When they all fail alike (ClickHouse down), each is only redelivered later.
+// No consumer blocks on a poison message (poison-policy.ts decides, this file acts): the messages
+// of a batch that keeps failing are handled one at a time, so the good ones go through; one that
+// keeps failing alone while others succeed goes to the DLQ stream with its last error. When they
+// all fail alike (ClickHouse down), each is only redelivered later.
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   AckPolicy,
@@ -19,9 +19,7 @@ import {
 import type { Logger } from '../shared/logger.js';
 import {
   backoffMs,
-  ISOLATE_AFTER_FAILURES,
   MAX_HELD_BATCHES,
-  PARK_AFTER_FAILURES,
   sleep,
   WaitForMore,
   type Bus,
@@ -29,6 +27,7 @@ import {
   type Consumer,
   type DeadLetter,
 } from './bus.js';
+import { createPoisonPolicy, type Outcome, type RoundResult, type Tracked } from './poison-policy.js';
 
 export interface NatsBusOptions {
   url: string;
@@ -52,18 +51,9 @@ const MAX_WORKING_ACK_WAITS = 20;
 /** The stream drops a message id published again within this span. */
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const DEAD_LETTER_REASON = 'Signpost-Dead-Letter-Reason';
-/**
- * Messages tried alone that fail in a row, none succeeding, before the rest of the batch is left
- * for later: the store is down, and trying every message against it only slows its return.
- */
-const SYSTEMIC_AFTER_FAILURES = 3;
-/** Messages whose solo failures are being counted, per consumer; more are forgotten oldest first. */
-const MAX_TRACKED_FAILURES = 10_000;
-
-/** Solo failures of one message, and the consumer's successes when they began. */
-interface SoloFailures {
-  count: number;
-  successesBefore: number;
+/** A fetched message as the poison policy sees it. */
+interface Suspect extends Tracked {
+  m: JsMsg;
 }
 
 export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
@@ -169,72 +159,49 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         deliveryCount:
           seenBefore || Date.now() < suspectUntil ? Math.max(2, m.info.deliveryCount) : m.info.deliveryCount,
       });
-      /** Messages this consumer handled successfully: poison fails while others succeed, an outage fails them all. */
-      let successes = 0;
-      const soloFailures = new Map<string, SoloFailures>();
+      const policy = createPoisonPolicy();
 
-      /** Dead-letters a message that fails alone while others succeed, and acknowledges it. */
-      async function park(m: JsMsg, message: BusMessage, failures: number, err: unknown): Promise<void> {
-        const reason = `failed ${failures} deliveries alone while other messages succeeded: ${String((err as Error)?.message ?? err)}`;
+      /** Dead-letters a poison message and acknowledges it; one it cannot park comes back later. */
+      async function park(suspect: Suspect, reason: string, retryDelay: number): Promise<void> {
+        const { m } = suspect;
         try {
-          await bus.deadLetter(message, reason);
+          await bus.deadLetter(toBusMessage(m, true), reason);
         } catch (parkErr) {
-          log.warn({ err: parkErr, durable: name, id: message.id }, 'could not park a poison message, will retry');
-          m.nak(backoffMs(failures, retryBaseMs));
+          log.warn({ err: parkErr, durable: name, id: suspect.id }, 'could not park a poison message, will retry');
+          m.nak(retryDelay);
           return;
         }
         m.ack();
-        log.error({ durable: name, id: message.id, deliveries: m.info.deliveryCount }, 'poison message parked');
+        policy.parked(suspect.id);
+        log.error({ durable: name, id: suspect.id, deliveries: m.info.deliveryCount }, 'poison message parked');
       }
 
-      /**
-       * Each message alone, fresh ones first; true when any went through. A batch of one message
-       * has just been tried alone: its error stands for the solo attempt.
-       */
-      async function oneByOne(jsMessages: JsMsg[], consecutive: number, batchError: unknown): Promise<boolean> {
-        const order = [...jsMessages].sort((a, b) => a.info.deliveryCount - b.info.deliveryCount);
-        let succeeded = 0;
-        let failedInRow = 0;
-        for (const [i, m] of order.entries()) {
-          if (stopping.signal.aborted) {
-            for (const rest of order.slice(i)) rest.nak();
-            break;
-          }
-          if (succeeded === 0 && failedInRow >= SYSTEMIC_AFTER_FAILURES) {
-            // Everything fails alike: the rest waits for the store instead of each failing in turn.
-            const delay = backoffMs(consecutive, retryBaseMs);
-            for (const rest of order.slice(i)) rest.nak(delay);
-            break;
-          }
-          const message = toBusMessage(m, true);
-          try {
-            if (order.length === 1) throw batchError;
-            await whileWorking([m], () => handler([message]));
-            m.ack();
-            soloFailures.delete(message.id);
-            successes++;
-            succeeded++;
-            failedInRow = 0;
-          } catch (err) {
-            if (err instanceof WaitForMore) {
-              // Not a failure of this message: it comes back once the handler stops waiting.
-              m.nak(1_000);
-              continue;
+      /** Each message of a failing batch alone, as the policy orders; the rest is handed back to JetStream. */
+      async function isolate(suspects: Suspect[], batchError: unknown): Promise<RoundResult<Suspect>> {
+        log.warn(
+          { err: batchError, durable: name, size: suspects.length },
+          'batch keeps failing: handling its messages one at a time',
+        );
+        const round = policy.isolate(suspects, batchError);
+        await whileWorking(
+          suspects.map((s) => s.m),
+          async () => {
+            for (let s = round.next(); s && !stopping.signal.aborted; s = round.next()) {
+              try {
+                await handler([toBusMessage(s.m, true)]);
+                s.m.ack();
+                round.record('ok');
+              } catch (err) {
+                round.record(err instanceof WaitForMore ? 'wait' : 'failed', err);
+              }
             }
-            failedInRow++;
-            const record = soloFailures.get(message.id) ?? { count: 0, successesBefore: successes };
-            record.count++;
-            soloFailures.delete(message.id);
-            if (record.count >= PARK_AFTER_FAILURES && successes > record.successesBefore) {
-              await park(m, message, record.count, err);
-              continue;
-            }
-            soloFailures.set(message.id, record);
-            if (soloFailures.size > MAX_TRACKED_FAILURES) soloFailures.delete(soloFailures.keys().next().value!);
-            m.nak(backoffMs(record.count, retryBaseMs));
-          }
-        }
-        return succeeded > 0;
+          },
+        );
+        const result = round.finish();
+        const delay = result.attempt > 0 && !stopping.signal.aborted ? backoffMs(result.attempt, retryBaseMs) : 0;
+        for (const { message, reason } of result.park) await park(message, reason, delay);
+        for (const s of result.retry) s.m.nak(delay);
+        return result;
       }
 
       /**
@@ -249,8 +216,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       };
 
       const loop = (async () => {
-        /** Rounds in a row in which nothing went through. */
-        let failures = 0;
+        /** Fetches in a row that failed. */
+        let fetchFailures = 0;
         /** A batch the handler waits to see more of (WaitForMore), kept in hand meanwhile. */
         let held: JsMsg[] = [];
         while (!stopping.signal.aborted) {
@@ -262,6 +229,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
               const iter = await consumer.fetch({ max_messages: Math.min(maxBatch, room), expires: 1_000 });
               for await (const m of iter) fetched.push(m);
             }
+            fetchFailures = 0;
           } catch (err) {
             // A fetch can fail after it delivered messages (`heartbeats missed` when this process
             // was too busy to read the server's heartbeats in time). Those are ours until their
@@ -273,7 +241,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
             log.warn({ err, durable: name, delivered: fetched.length }, 'fetch failed');
             if (fetched.length === 0) {
               // A held batch goes to the handler again, but not in a tight loop while NATS is away.
-              await sleep(backoffMs(++failures, retryBaseMs), stopping.signal);
+              await sleep(backoffMs(++fetchFailures, retryBaseMs), stopping.signal);
               if (held.length === 0) continue;
             }
           }
@@ -284,42 +252,37 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
           const jsMessages = merge(held, fetched);
           held = [];
           if (jsMessages.length === 0) continue;
+          const batch = jsMessages.map((m) => toBusMessage(m, m.seq <= highestSeq));
+          for (const m of jsMessages) if (m.seq > highestSeq) highestSeq = m.seq;
+          let outcome: Outcome = 'ok';
+          let error: unknown;
           try {
-            const batch = jsMessages.map((m) => toBusMessage(m, m.seq <= highestSeq));
-            for (const m of jsMessages) if (m.seq > highestSeq) highestSeq = m.seq;
             await whileWorking(jsMessages, () => handler(batch));
-            for (const m of jsMessages) m.ack();
-            successes += jsMessages.length;
-            failures = 0;
           } catch (err) {
-            if (err instanceof WaitForMore) {
-              // Still ours: the ack wait starts again now, and the next round adds what comes.
-              for (const m of jsMessages) m.working();
-              held = jsMessages;
-              log.debug(
-                { durable: name, held: held.length, reason: err.message },
-                'holding a batch for more of its messages',
-              );
-              continue;
-            }
-            const isolate = jsMessages.some((m) => m.info.deliveryCount >= ISOLATE_AFTER_FAILURES);
-            if (isolate) {
-              log.warn(
-                { err, durable: name, size: jsMessages.length },
-                'batch keeps failing: handling its messages one at a time',
-              );
-              if (await oneByOne(jsMessages, failures + 1, err)) {
-                failures = 0;
-                continue;
-              }
-            }
-            failures++;
-            const delay = backoffMs(failures, retryBaseMs);
-            if (!isolate) {
-              log.warn({ err, durable: name, size: jsMessages.length, delay }, 'batch failed, will redeliver');
-              for (const m of jsMessages) m.nak(delay);
-            }
+            outcome = err instanceof WaitForMore ? 'wait' : 'failed';
+            error = err;
+          }
+          // JetStream's delivery count: every delivery again follows a failure (or a lost process).
+          const suspects = jsMessages.map((m, i) => ({ m, id: batch[i]!.id, failures: m.info.deliveryCount }));
+          const step = policy.afterBatch(suspects, outcome);
+          if (step.do === 'ack') for (const m of jsMessages) m.ack();
+          else if (step.do === 'hold') {
+            // Still ours: the ack wait starts again now, and the next round adds what comes.
+            for (const m of jsMessages) m.working();
+            held = jsMessages;
+            log.debug(
+              { durable: name, held: held.length, reason: (error as Error).message },
+              'holding a batch for more of its messages',
+            );
+          } else if (step.do === 'retry') {
+            const delay = backoffMs(step.attempt, retryBaseMs);
+            log.warn({ err: error, durable: name, size: jsMessages.length, delay }, 'batch failed, will redeliver');
+            for (const m of jsMessages) m.nak(delay);
             await sleep(delay, stopping.signal);
+          } else {
+            const result = await isolate(suspects, error);
+            // Nothing went through: the store looks down, and fetching more would only fail too.
+            if (result.pause) await sleep(backoffMs(result.attempt, retryBaseMs), stopping.signal);
           }
         }
       })();
