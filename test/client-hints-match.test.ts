@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { createApps, createDeepLink, mobile, query, type Apps, type Org } from './support/deep-links.js';
-import { launchChromium } from './support/mobile-browser.js';
+import { launchChromium } from './support/chromium.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const HOST = 'sgnp.example';

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/console-browser.js';
-import { DEVICES, launchChromium, phoneContext } from './support/mobile-browser.js';
+import { launchChromium } from './support/chromium.js';
+import { DEVICES, phoneContext } from './support/mobile-browser.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const HOST = 'sgnp.example';
