@@ -8,6 +8,10 @@
 // /tmp/fonts) and reuses whatever is there, whichever version it is, and test files starting at
 // once could launch a half-written binary. Here each package version unpacks once into a folder of
 // its own, renamed into place when complete, and every later run reuses it.
+//
+// The package's build is Chromium's headless shell, which ignores
+// --unsafely-treat-insecure-origin-as-secure: a test whose page needs a secure context over plain
+// HTTP serves it under a .localhost name, which Chromium always counts as one.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
