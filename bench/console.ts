@@ -2,18 +2,18 @@
 //
 // The console's dashboards at volume, as a person waits for them: the bench:stats clicks loaded
 // into the embedded ClickHouse, the service listening on loopback, a member signed in, and
-// Chromium (playwright-core, the system's /usr/bin/chromium) opening the organization's dashboard
-// and the busy link's page until every panel shows. Prints, per page, the median and worst time to
-// all panels over the runs, and the console API call behind it (one query answers every panel of
-// a click dashboard; a campaign page adds its revenue call).
+// Chromium (playwright-core, the browser the tests use: test/support/chromium.ts) opening the
+// organization's dashboard and the busy link's page until every panel shows. Prints, per page, the
+// median and worst time to all panels over the runs, and the console API call behind it (one query
+// answers every panel of a click dashboard; a campaign page adds its revenue call).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
 import { createContainer } from '../src/container.js';
 import { loadConfig } from '../src/shared/config.js';
 import { createLogger } from '../src/shared/logger.js';
+import { launchChromium } from '../test/support/chromium.js';
 import { seedClicks } from './seed-clicks.js';
 
 const { values: args } = parseArgs({
@@ -26,15 +26,6 @@ const total = Number(args.clicks);
 const runs = Number(args.runs);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-console-bench-'));
 const ADMIN = 'bench-admin-token-0123456789abcdefghij';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
@@ -50,10 +41,7 @@ async function main(): Promise<void> {
     PII_ENCRYPTION_KEY: `k1:${'ab'.repeat(32)}`,
   });
   const container = await createContainer(config, createLogger({ level: 'warn', pretty: false }));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     await container.listen();
     const call = async (method: string, url: string, body: unknown, headers: Record<string, string>) =>

@@ -7,7 +7,7 @@ import { SignJWT } from 'jose';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
-import { launchChromium } from './support/mobile-browser.js';
+import { launchChromium } from './support/chromium.js';
 import { isolate, type Isolation, type TestService } from './support/service.js';
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from './support/smtp-peer.js';
 

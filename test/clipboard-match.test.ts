@@ -7,10 +7,13 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/console-browser.js';
-import { DEVICES, launchChromium, phoneContext } from './support/mobile-browser.js';
+import { launchChromium } from './support/chromium.js';
+import { DEVICES, phoneContext } from './support/mobile-browser.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
-const HOST = 'sgnp.example';
+// A name under .localhost: Chromium takes its plain HTTP for a secure context, as the real (https)
+// host is, so the page has the Clipboard API.
+const HOST = 'sgnp.localhost';
 const BASE = `http://${HOST}`;
 const APP_STORE = 'https://apps.apple.com/app/id1234567890';
 /** Where the app launches from: nothing a fingerprint could tie to the click. */
@@ -39,11 +42,7 @@ beforeAll(async () => {
   svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   await svc.container.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = svc.container.app.server.address() as AddressInfo;
-  // The platform host is plain HTTP here; the Clipboard API needs a secure context, as on the real (https) host.
-  browser = await launchChromium([
-    `--host-resolver-rules=MAP ${HOST} 127.0.0.1:${port}`,
-    `--unsafely-treat-insecure-origin-as-secure=${BASE}`,
-  ]);
+  browser = await launchChromium([`--host-resolver-rules=MAP ${HOST} 127.0.0.1:${port}`]);
 
   const org = await svc.createOrganization('Clipboard Shop', 'FREE');
   const app = async (body: Record<string, unknown>) => {

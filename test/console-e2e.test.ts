@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
-import { launchChromium } from './support/mobile-browser.js';
+import { launchChromium } from './support/chromium.js';
 import { journeyClient, journeyOrg } from './support/journey.js';
 import { recordClicks } from './support/recorded-clicks.js';
 import { isolate, type Isolation, type TestService } from './support/service.js';

@@ -5,7 +5,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { landingPage, type LandingPageInput } from '../src/api/redirect/landing-page.js';
-import { DEVICES, launchChromium, phoneContext, type Device } from './support/mobile-browser.js';
+import { launchChromium } from './support/chromium.js';
+import { DEVICES, phoneContext, type Device } from './support/mobile-browser.js';
 import { startReceiver, type Receiver } from './support/sdk-receiver.js';
 
 const FINGERPRINT = '/api/v1/sdk/web/deeplink/update-fingerprint';

@@ -1,7 +1,8 @@
 // The operator's surfaces answer only on the service's own host: on a customer's custom domain
-// /docs, /openapi.json, /metrics, /readyz and the operator API are the same 404 (with the error
-// body) as a path that does not exist, while the domain keeps serving its links, /healthz and the
-// customer-facing APIs. Probes and scrapers inside the deployment (an address, localhost, a
+// /docs/…, the operator API and any other path below them are the same 404 (with the error body)
+// as a path that does not exist, and a one-segment path (/docs, /console, /metrics, /nope) is the
+// visitor's 404 page, as any link that is not there; the domain keeps serving its links, /healthz
+// and the customer-facing APIs. Probes and scrapers inside the deployment (an address, localhost, a
 // single-label service name, OPERATOR_HOSTS) still reach them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
@@ -17,6 +18,8 @@ const OPERATOR = [
   { url: '/readyz' },
   { url: '/api/admin/v1/organizations/1', auth: true },
 ];
+
+const ONE_SEGMENT = /^\/[^/]+$/;
 
 let isolation: Isolation;
 let svc: TestService;
@@ -35,6 +38,9 @@ beforeAll(async () => {
   });
   const org = await svc.createOrganization('Acme', 'PRO');
   apiKey = org.apiKey;
+  // The owner's language differs from the service's (Korean), so the 404 page shows whose it speaks.
+  const language = await svc.admin('PUT', `/organizations/${org.id}/language`, { defaultLanguage: 'en' });
+  expect(language.statusCode, language.body).toBe(200);
   const domain = (
     await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: DOMAIN })
   ).json() as { id: number };
@@ -54,13 +60,11 @@ afterAll(async () => {
 });
 
 describe('operator surfaces', () => {
-  it('are a 404 with the error body on a customer custom domain, in any case of the host', async () => {
+  it('are a 404 with the error body below their first segment on a customer custom domain, in any case of the host', async () => {
     for (const host of [DOMAIN, 'LINKS.Acme-Shop.com', `${DOMAIN}:443`, 'another-domain.example']) {
-      for (const { url, auth } of OPERATOR) {
+      for (const { url, auth } of OPERATOR.filter(({ url }) => !ONE_SEGMENT.test(url))) {
         expectError(await get(url, host, auth ? admin : {}), 404, { code: 'ROUTE_NOT_FOUND' });
       }
-      const docs = await get('/docs', host);
-      expect(docs.statusCode, `/docs on ${host}`).toBe(404);
     }
   });
 
@@ -93,5 +97,56 @@ describe('operator surfaces', () => {
     expect((await get('/healthz', DOMAIN)).statusCode).toBe(200);
     expect((await get('/api/v1/service/usage', DOMAIN, { 'x-api-key': apiKey })).statusCode).toBe(200);
     expect((await get('/.well-known/assetlinks.json', DOMAIN)).statusCode).toBe(200);
+  });
+});
+
+describe('a one-segment path with no link there on a custom domain', () => {
+  // The operator's one-segment paths, the service's reserved ones, one no link can take, and /nope.
+  const MISSES = [
+    '/docs',
+    '/console',
+    '/openapi.json',
+    '/metrics',
+    '/readyz',
+    '/sso',
+    '/api',
+    '/sdk',
+    '/robots.txt',
+    '/nope',
+  ];
+  const PAGES: Array<[string | undefined, string, string]> = [
+    [undefined, 'en', 'Link not found'],
+    ['ja-JP,ja;q=0.9', 'ja', 'リンクが見つかりません'],
+  ];
+
+  it("is the 404 page, in the visitor's language or else the domain owner's, as at /nope", async () => {
+    for (const host of [DOMAIN, 'LINKS.Acme-Shop.com', `${DOMAIN}:443`]) {
+      for (const url of MISSES) {
+        for (const [acceptLanguage, language, heading] of PAGES) {
+          const res = await get(url, host, acceptLanguage ? { 'accept-language': acceptLanguage } : {});
+          expect(res.statusCode, `${url} on ${host}`).toBe(404);
+          expect(res.headers['content-type'], `${url} on ${host}`).toBe('text/html; charset=utf-8');
+          expect(res.headers['content-language']).toBe(language);
+          expect(res.body).toContain(`<h1>${heading}</h1>`);
+        }
+      }
+    }
+    const head = await svc.inject({ method: 'HEAD', url: '/docs', headers: { host: DOMAIN } });
+    expect(head.statusCode).toBe(404);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it("is the 404 page in the service's language on a host that is no registered domain", async () => {
+    for (const url of MISSES) {
+      const res = await get(url, 'another-domain.example');
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).toContain('<h1>링크를 찾을 수 없습니다</h1>');
+    }
+  });
+
+  it("stays the API's JSON 404 on the service's own host, where those paths are the service's", async () => {
+    for (const url of ['/api', '/sso', '/sdk', '/robots.txt']) {
+      expectError(await get(url, 'sgnp.example'), 404, { code: 'ROUTE_NOT_FOUND' });
+    }
   });
 });

@@ -4,7 +4,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
-import { launchChromium } from './support/mobile-browser.js';
+import { launchChromium } from './support/chromium.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const CHROME =

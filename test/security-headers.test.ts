@@ -9,7 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICES, launchChromium, phoneContext } from './support/mobile-browser.js';
+import { launchChromium } from './support/chromium.js';
+import { DEVICES, phoneContext } from './support/mobile-browser.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const HOST = 'sgnp.example';

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WEB_SDK_CHANGELOG_PATH, WEB_SDK_NAME, WEB_SDK_VERSION, webSdkPath } from '../src/web-sdk/version.js';
-import { DEVICES, launchChromium, phoneContext } from './support/mobile-browser.js';
+import { launchChromium } from './support/chromium.js';
+import { DEVICES, phoneContext } from './support/mobile-browser.js';
 import { startReceiver, type Receiver } from './support/sdk-receiver.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 

@@ -1,23 +1,6 @@
-// Debian's Chromium through playwright-core, dressed as the phones the landing page and the web SDK
-// serve: user agents and viewports of an iPhone, an Android phone and their in-app browsers.
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export const launchChromium = (extraArgs: string[] = []): Promise<Browser> =>
-  chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...CHROMIUM_ARGS, ...extraArgs],
-  });
+// Browser contexts dressed as the phones the landing page and the web SDK serve: user agents and
+// viewports of an iPhone, an Android phone and their in-app browsers.
+import type { Browser, BrowserContext } from 'playwright-core';
 
 export interface Device {
   userAgent: string;

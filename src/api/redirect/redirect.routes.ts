@@ -72,6 +72,7 @@ export function registerRedirectRoutes(
     outcomeNames.map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
   );
 
+  const isOperatorHost = operatorHostRule(config);
   const deepLinkLanding = createDeepLinkLanding({ deepLinks: deps.deepLinks, publicBaseUrl: config.publicBaseUrl });
 
   /**
@@ -201,17 +202,23 @@ export function registerRedirectRoutes(
     reply: FastifyReply,
   ): FastifyReply | Promise<FastifyReply> {
     const { appPath, slug } = request.params;
-    // Malformed slugs and app paths that are paths of the service are not links: the JSON 404 of the API.
+    // Malformed slugs and app paths that are paths of the service are not links: the JSON 404 of the
+    // API, except at one segment on a customer's domain, where every miss is the 404 page.
     if (!SLUG.test(slug) || (appPath !== undefined && (!SLUG.test(appPath) || isReservedSlug(appPath)))) {
+      if (appPath === undefined && !isOperatorHost(request.hostname)) return sendNotFound(request, reply, 'not_found');
       return reply.callNotFound() as unknown as FastifyReply;
     }
     return serveSlug(request, reply, slug);
   }
 
-  /** The link at `slug` on the request's host; a path of the service that is no link there is the API's JSON 404. */
+  /**
+   * The link at `slug` on the request's host. On the service's own host a path of the service that
+   * is no link there is the API's JSON 404; on any other host (a customer's domain) every miss is
+   * the 404 page, /docs and /console as much as /nope: the visitor came for a link.
+   */
   function serveSlug(request: FastifyRequest, reply: FastifyReply, slug: string): FastifyReply | Promise<FastifyReply> {
     const answerOrNotFound = (resolved: Resolution) =>
-      resolved === undefined && isReservedSlug(slug)
+      resolved === undefined && isReservedSlug(slug) && isOperatorHost(request.hostname)
         ? (reply.callNotFound() as unknown as FastifyReply)
         : answer(request as FastifyRequest<{ Params: Params }>, reply, resolved);
     let resolution: Resolution | Promise<Resolution>;
@@ -237,7 +244,6 @@ export function registerRedirectRoutes(
   // The bare root. On the service's own host: the console. On a custom domain: the customer's
   // fallback address, or the 404 page (never anything of the operator's); likewise on a host
   // that is neither.
-  const isOperatorHost = operatorHostRule(config);
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const domain = await resolver.domainAt(request.hostname);
     if (domain === undefined && isOperatorHost(request.hostname)) return reply.redirect('/console/', 302);
