@@ -70,7 +70,8 @@ function follow(shortUrl: string): Promise<{ status: number; location: string | 
 }
 
 function expectErrorBody(error: ErrorBody, status: number, code?: string): void {
-  expect(Object.keys(error).sort()).toEqual(['code', 'error', 'message', 'status', 'timestamp']);
+  const keys = ['code', 'error', 'message', 'status', 'timestamp', ...(status === 400 ? ['details'] : [])];
+  expect(Object.keys(error).sort()).toEqual(keys.sort());
   expect(error.status).toBe(status);
   expect(error.timestamp).toMatch(ISO_UTC);
   if (code) expect(error.code).toBe(code);
