@@ -1,14 +1,23 @@
 // The console API client: same-origin JSON with the session cookie, and on every state change
 // the session's CSRF token. A refusal becomes an ApiError carrying the service's error body.
 
+/** A refused field of a 400: its dotted path in the body or its query parameter, and what is wrong. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** On a 400: the refused fields, one entry each (the error body's `details`). */
+  readonly details: FieldError[];
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, details: FieldError[] = []) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -33,22 +42,27 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   const text = await response.text();
   const json = text === '' ? undefined : (JSON.parse(text) as unknown);
   if (!response.ok) {
-    const error = (json ?? {}) as { code?: string; message?: string };
-    throw new ApiError(response.status, error.code ?? `HTTP_${response.status}`, error.message ?? response.statusText);
+    const error = (json ?? {}) as { code?: string; message?: string; details?: FieldError[] };
+    throw new ApiError(
+      response.status,
+      error.code ?? `HTTP_${response.status}`,
+      error.message ?? response.statusText,
+      error.details,
+    );
   }
   return json as T;
 }
 
 /**
- * The fields a validation refusal names, with what is wrong with each: the service words it as
- * `body.url: must be …; body.title: …`.
+ * What is wrong with each field a refusal names, read from the error body's `details`: by the
+ * field's path (`routingRules.0.url`) and by the top-level field it sits in (`routingRules`), so a
+ * form shows the message beside the input that holds it. The first message per field wins.
  */
 export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof ApiError) || error.status !== 400) return {};
+  if (!(error instanceof ApiError)) return {};
   const found: Record<string, string> = {};
-  for (const part of error.message.split('; ')) {
-    const m = /^body\.([A-Za-z]+)(?:\.[^:]*)?: (.+)$/.exec(part);
-    if (m && !found[m[1]!]) found[m[1]!] = m[2]!;
+  for (const { field, message } of error.details) {
+    for (const name of [field, field.split('.')[0]!]) found[name] ??= message;
   }
   return found;
 }
