@@ -42,6 +42,7 @@ const existing: ShortUrl = {
   originalUrl: 'https://example.com/spring',
   clickCount: 3,
   createdAt: '2026-11-01T00:00:00Z',
+  updatedAt: '2026-11-01T00:00:00Z',
   showAdPage: false,
   iosAppId: 7,
   androidAppId: null,

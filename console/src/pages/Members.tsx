@@ -7,9 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Notice, type NoticeState } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { FormCard } from '../components/FormCard';
-import { api, type Member, type Membership, type Role } from '../api';
-
-const ROLES: Role[] = ['owner', 'admin', 'developer', 'analyst'];
+import { api, type Member, type Membership, ROLES, type Role } from '../api';
 
 export default function Members({ membership, userId }: { membership: Membership; userId: number }) {
   const { t, i18n } = useTranslation();
