@@ -1,6 +1,6 @@
 // npm run client:generate: writes the TypeScript types of two parts of the OpenAPI document the
 // service serves, built in-process (no running service needed): the typed client's schema
-// (clients/typescript/src/schema.ts, the Service API) and the console's (console/src/api-schema.ts,
+// (clients/typescript/src/schema.ts, the Service API) and the console's (console/generated/api-schema.ts,
 // the console API and the Service API routes it reaches). test/typescript-client.test.ts fails when
 // a committed file differs from what this produces, so run it after changing a route or schema
 // and commit the result.
@@ -16,7 +16,7 @@ import {
 } from './openapi-document.js';
 
 export const CLIENT_SCHEMA_FILE = fileURLToPath(new URL('../clients/typescript/src/schema.ts', import.meta.url));
-export const CONSOLE_SCHEMA_FILE = fileURLToPath(new URL('../console/src/api-schema.ts', import.meta.url));
+export const CONSOLE_SCHEMA_FILE = fileURLToPath(new URL('../console/generated/api-schema.ts', import.meta.url));
 
 const header = (
   part: string,

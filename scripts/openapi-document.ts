@@ -88,7 +88,7 @@ export function serviceApiDocument(doc: OpenApiDocument): OpenApiDocument {
  * What the console calls: its own API (/console/api) and the Service API and journey operations it
  * reaches under /console/api/organizations/{orgId} with the member's session instead of a key or
  * app credentials (those are documented once, under their own API). The console's types
- * (console/src/api-schema.ts) come from it.
+ * (console/generated/api-schema.ts) come from it.
  */
 export function consoleApiDocument(doc: OpenApiDocument): OpenApiDocument {
   return documentPart(

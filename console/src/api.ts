@@ -7,7 +7,7 @@ import {
   pathsConsoleApiOrganizationsOrgIdAuditLogGetParametersQueryActionValues,
   pathsConsoleApiOrganizationsOrgIdMembersPostRequestBodyContentApplicationJsonRoleValues,
   webhookEndpointEventsValues,
-} from './api-schema';
+} from '../generated/api-schema';
 
 /** A refused field of a 400: its dotted path in the body or its query parameter, and what is wrong. */
 export type FieldError = components['schemas']['FieldError'];
