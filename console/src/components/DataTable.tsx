@@ -36,15 +36,15 @@ export function DataTable<T>({
   rows: T[] | undefined;
   rowKey: (row: T) => string | number;
   columns: Column<T>[];
-  /** What to say when the list is empty: what to do next. */
-  empty: ReactNode;
+  /** What to say when the list is empty: what to do next (a list that is never empty has none). */
+  empty?: ReactNode;
   minWidth?: number;
   paging?: Paging | undefined;
 }) {
   return (
     <>
       <QueryStatus query={query} />
-      {rows && rows.length === 0 && <Text c="dimmed">{empty}</Text>}
+      {rows && rows.length === 0 && empty && <Text c="dimmed">{empty}</Text>}
       {rows && rows.length > 0 && (
         <Table.ScrollContainer minWidth={minWidth}>
           <Table striped highlightOnHover>
