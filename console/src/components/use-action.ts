@@ -11,8 +11,8 @@ export function useAction<V = void, R = unknown>({
   after,
 }: {
   run: (vars: V) => Promise<R>;
-  /** The success notice's words; null: no notice (the screen shows the outcome itself). */
-  done: (result: R, vars: V) => string | null;
+  /** The success notice's words (or a whole notice, when the answer says it went badly); null: none. */
+  done: (result: R, vars: V) => string | NoticeState | null;
   notify: (notice: NoticeState) => void;
   /** The lists to load again after the change. */
   invalidates?: QueryKey;
@@ -24,8 +24,8 @@ export function useAction<V = void, R = unknown>({
     mutationFn: run,
     onSuccess: (result, vars) => {
       after?.(result, vars);
-      const text = done(result, vars);
-      if (text !== null) notify({ ok: true, text });
+      const notice = done(result, vars);
+      if (notice !== null) notify(typeof notice === 'string' ? { ok: true, text: notice } : notice);
       if (invalidates) void queryClient.invalidateQueries({ queryKey: invalidates });
     },
     onError: (error: Error) => notify({ ok: false, text: error.message }),
