@@ -42,16 +42,18 @@ export async function buildOpenApiDocument(): Promise<OpenApiDocument> {
   }
 }
 
-/**
- * The operations a Service API key may call (the Service API and the user-journey statistics),
- * with the component schemas they use: what the typed client in clients/typescript covers.
- */
-export function serviceApiDocument(doc: OpenApiDocument): OpenApiDocument {
+type Operation = { security?: Array<Record<string, string[]>>; tags?: string[] };
+
+/** The operations `keep` picks, with the tags and component schemas they use, under `title`. */
+function documentPart(
+  doc: OpenApiDocument,
+  title: string,
+  keep: (path: string, op: Operation) => boolean,
+  securitySchemes: string[],
+): OpenApiDocument {
   const paths: OpenApiDocument = {};
   for (const [path, methods] of Object.entries(doc.paths as OpenApiDocument)) {
-    const kept = Object.entries(methods as OpenApiDocument).filter(([, op]) =>
-      (op.security ?? []).some((requirement: Record<string, string[]>) => 'apiKey' in requirement),
-    );
+    const kept = Object.entries(methods as Record<string, Operation>).filter(([, op]) => keep(path, op));
     if (kept.length > 0) paths[path] = Object.fromEntries(kept);
   }
   const usedTags = new Set(
@@ -59,11 +61,40 @@ export function serviceApiDocument(doc: OpenApiDocument): OpenApiDocument {
   );
   const part: OpenApiDocument = structuredClone({
     ...doc,
-    info: { ...doc.info, title: 'Signpost Service API' },
+    info: { ...doc.info, title },
     tags: (doc.tags ?? []).filter((tag: { name: string }) => usedTags.has(tag.name)),
     paths,
   });
-  part.components = { ...part.components, securitySchemes: { apiKey: part.components.securitySchemes.apiKey } };
+  const schemes = part.components.securitySchemes;
+  part.components = {
+    ...part.components,
+    securitySchemes: Object.fromEntries(securitySchemes.map((name) => [name, schemes[name]])),
+  };
   dropUnusedSchemas(part);
   return part;
+}
+
+const takesApiKey = (op: Operation) => (op.security ?? []).some((requirement) => 'apiKey' in requirement);
+
+/**
+ * The operations a Service API key may call (the Service API and the user-journey statistics),
+ * with the component schemas they use: what the typed client in clients/typescript covers.
+ */
+export function serviceApiDocument(doc: OpenApiDocument): OpenApiDocument {
+  return documentPart(doc, 'Signpost Service API', (_path, op) => takesApiKey(op), ['apiKey']);
+}
+
+/**
+ * What the console calls: its own API (/console/api) and the Service API and journey operations it
+ * reaches under /console/api/organizations/{orgId} with the member's session instead of a key or
+ * app credentials (those are documented once, under their own API). The console's types
+ * (console/generated/api-schema.ts) come from it.
+ */
+export function consoleApiDocument(doc: OpenApiDocument): OpenApiDocument {
+  return documentPart(
+    doc,
+    'Signpost console API',
+    (path, op) => path.startsWith('/console/api/') || path.startsWith('/api/v1/cross-platform/') || takesApiKey(op),
+    ['apiKey', 'consoleSession', 'appId', 'mobileAppKey'],
+  );
 }

@@ -87,7 +87,8 @@ function expectRawError(
   expect(res.status, res.body).toBe(status);
   expect(res.headers['content-type']).toContain('application/json');
   const body = JSON.parse(res.body);
-  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'status', 'timestamp']);
+  const keys = ['code', 'error', 'message', 'status', 'timestamp', ...(status === 400 ? ['details'] : [])];
+  expect(Object.keys(body).sort()).toEqual(keys.sort());
   expect(body).toMatchObject({ status, error: STATUS_CODES[status], code });
   expect(body.timestamp).toMatch(ISO_UTC);
 }

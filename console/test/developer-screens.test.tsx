@@ -18,6 +18,16 @@ const app = (platform: MobileApp['platform']): MobileApp => ({
   path: 'shop-x1',
   apiKey: 'spm_key',
   scheme: null,
+  appIconUrl: null,
+  teamId: null,
+  storeUrl: null,
+  sha256CertFingerprints: [],
+  deepLinkTokenTtlSeconds: 3600,
+  clipboardMatch: false,
+  identityVerification: false,
+  identitySecretIssuedAt: null,
+  createdAt: '2026-11-01T00:00:00Z',
+  updatedAt: '2026-11-01T00:00:00Z',
 });
 
 describe('app set-up snippets', () => {

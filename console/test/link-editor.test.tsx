@@ -26,6 +26,15 @@ const lists = {
   'GET /organizations/1/goal-types': { status: 200, body: goalTypes },
 };
 
+/** The text an input's aria-describedby points at: what a screen reader reads beside the field. */
+function describedBy(input: HTMLElement): string {
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+  return ids
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ')
+    .trim();
+}
+
 const existing: ShortUrl = {
   id: 42,
   shortUrl: 'http://localhost:8080/spring',
@@ -33,6 +42,7 @@ const existing: ShortUrl = {
   originalUrl: 'https://example.com/spring',
   clickCount: 3,
   createdAt: '2026-11-01T00:00:00Z',
+  updatedAt: '2026-11-01T00:00:00Z',
   showAdPage: false,
   iosAppId: 7,
   androidAppId: null,
@@ -113,26 +123,38 @@ describe('link editor', () => {
     expect(within(card).getByText('This week only')).toBeTruthy();
   });
 
-  it('puts a refusal under the field it names, and keeps what was typed', async () => {
+  /** The editor of a new link whose save the service refuses with `message` and `details`, after a URL is typed. */
+  async function refusedSave(message: string, details: Array<{ field: string; message: string }>) {
     serveApi({
       ...lists,
       'POST /organizations/1/urls': {
         status: 400,
-        body: {
-          status: 400,
-          error: 'Bad Request',
-          message: 'body.url: must be an https URL',
-          code: 'VALIDATION_FAILED',
-        },
+        body: { status: 400, error: 'Bad Request', message, code: 'VALIDATION_FAILED', details },
       },
     });
     renderConsole(<LinkEditor kind="url" orgId={1} record={null} onSaved={() => {}} onClose={() => {}} />);
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(/원본 URL/), 'ftp://example.com');
     await user.click(screen.getByRole('button', { name: '만들기' }));
-    await waitFor(() => expect(screen.getByText('must be an https URL')).toBeTruthy());
+    return screen.getByLabelText(/원본 URL/) as HTMLInputElement;
+  }
+
+  it('puts a refusal under the field it names, and keeps what was typed', async () => {
+    const destination = await refusedSave('body.url: must be an https URL; body.utmTerm: is too long', [
+      { field: 'url', message: 'must be an https URL' },
+      { field: 'utmTerm', message: 'is too long' },
+    ]);
+    await waitFor(() => expect(destination.getAttribute('aria-invalid')).toBe('true'));
+    expect(describedBy(destination)).toBe('must be an https URL');
     expect(screen.getByRole('alert').textContent).toContain('body.url: must be an https URL');
-    expect((screen.getByLabelText(/원본 URL/) as HTMLInputElement).value).toBe('ftp://example.com');
+    expect(destination.value).toBe('ftp://example.com');
+  });
+
+  it("reads the fields from the error body's details, not from its message", async () => {
+    const destination = await refusedSave('요청 값이 규칙에 맞지 않습니다', [
+      { field: 'url', message: 'must be an https URL' },
+    ]);
+    await waitFor(() => expect(describedBy(destination)).toBe('must be an https URL'));
   });
 
   it("offers the preset and the organization's own goal types", async () => {

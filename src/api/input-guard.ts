@@ -5,7 +5,7 @@
 // and a body nested deeper than MAX_BODY_DEPTH, before anything recursive (validation, handlers,
 // JSON.stringify) touches it. The walk is iterative, so depth itself cannot overflow the stack.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { invalid } from '../shared/errors.js';
+import { invalidRequestField, type RequestPart } from './schemas/field-errors.js';
 import { isWellFormedText, textProblem } from './schemas/text.js';
 
 /** Our own schemas nest a few levels; free-form objects are bounded tighter by their schemas. */
@@ -18,10 +18,17 @@ interface Frame {
   parent: Frame | undefined;
 }
 
-function fieldOf(part: string, frame: Frame | undefined, extra?: string): string {
+/** The dotted path of a frame's value within its part (`routingRules.0.url`); empty for the part itself. */
+function fieldOf(frame: Frame | undefined, extra?: string): string {
   const keys: Array<string | number> = [];
   for (let f = frame; f && f.key !== undefined; f = f.parent) keys.push(f.key);
-  return [part, ...keys.reverse(), ...(extra === undefined ? [] : [extra])].join('.');
+  return [...keys.reverse(), ...(extra === undefined ? [] : [extra])].join('.');
+}
+
+export interface InputProblem {
+  /** Dotted path within the part; empty when the part itself is at fault. */
+  field: string;
+  problem: string;
 }
 
 /** A key as a field name in a message: readable, whatever it holds. */
@@ -31,26 +38,26 @@ const shownKey = (key: string) =>
     : JSON.stringify(key.slice(0, 40)).slice(1, -1);
 
 /**
- * The first problem in `root` as "<part>.<field>: <what is wrong>", or undefined. `singleLine`
+ * The first problem in `root`: the field and what is wrong with it, or undefined. `singleLine`
  * applies the strict rule to string values as well as keys (query strings and path parameters).
  */
 export function findInputProblem(
-  part: string,
   root: unknown,
   singleLine: boolean,
   maxDepth = MAX_BODY_DEPTH,
-): string | undefined {
+): InputProblem | undefined {
   const stack: Frame[] = [{ value: root, depth: 0, key: undefined, parent: undefined }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
     const { value } = frame;
     if (typeof value === 'string') {
       const problem = textProblem(value, singleLine);
-      if (problem) return `${fieldOf(part, frame)}: ${problem}`;
+      if (problem) return { field: fieldOf(frame), problem };
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (frame.depth >= maxDepth) return `${fieldOf(part, frame)}: is nested too deeply (at most ${maxDepth} levels)`;
+    if (frame.depth >= maxDepth)
+      return { field: fieldOf(frame), problem: `is nested too deeply (at most ${maxDepth} levels)` };
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--)
         stack.push({ value: value[i], depth: frame.depth + 1, key: i, parent: frame });
@@ -60,7 +67,7 @@ export function findInputProblem(
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]!;
       const problem = textProblem(key, true);
-      if (problem) return `${fieldOf(part, frame, shownKey(key))}: the key ${problem}`;
+      if (problem) return { field: fieldOf(frame, shownKey(key)), problem: `the key ${problem}` };
       stack.push({
         value: (value as Record<string, unknown>)[key],
         depth: frame.depth + 1,
@@ -82,21 +89,26 @@ declare module 'fastify' {
   }
 }
 
+/** The first refused field of a request, as the error the client gets; undefined when all is well. */
 function checkRequestInput(
   request: Pick<FastifyRequest, 'body' | 'query' | 'params' | 'routeOptions'>,
-): string | undefined {
-  return (
-    findInputProblem('params', request.params, true) ??
-    (request.routeOptions.config?.cleansOwnQuery ? undefined : findInputProblem('querystring', request.query, true)) ??
-    findInputProblem('body', request.body, false)
-  );
+): Error | undefined {
+  const parts: Array<[RequestPart, unknown, boolean]> = [
+    ['params', request.params, true],
+    ['querystring', request.routeOptions.config?.cleansOwnQuery ? undefined : request.query, true],
+    ['body', request.body, false],
+  ];
+  for (const [part, value, singleLine] of parts) {
+    const found = findInputProblem(value, singleLine);
+    if (found) return invalidRequestField(part, found.field, found.problem);
+  }
+  return undefined;
 }
 
 /** Registers the hook on the root instance: every route registered after it inherits it. */
 export function registerInputGuard(app: FastifyInstance): void {
   // Callback style: this runs on every routed request.
   app.addHook('preValidation', (request, _reply, done) => {
-    const problem = checkRequestInput(request);
-    done(problem === undefined ? undefined : invalid('VALIDATION_FAILED', problem));
+    done(checkRequestInput(request));
   });
 }

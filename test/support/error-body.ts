@@ -1,5 +1,6 @@
 // The assertion every failure path shares: the API's error body exactly, with its code and,
-// when a field is at fault, a message that names it.
+// when a field is at fault, a message that names it. A 400 (and only a 400) carries `details`:
+// the refused fields, each {field, message}.
 import { STATUS_CODES } from 'node:http';
 import { expect } from 'vitest';
 
@@ -17,12 +18,27 @@ export function expectError(res: HttpAnswer, status: number, expected: { field?:
   expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
   expect(String(res.headers['content-type'])).toContain('application/json');
   const body = res.json();
-  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'status', 'timestamp']);
+  const keys = ['code', 'error', 'message', 'status', 'timestamp', ...(status === 400 ? ['details'] : [])];
+  expect(Object.keys(body).sort()).toEqual(keys.sort());
+  if (status === 400) {
+    expect(Array.isArray(body.details)).toBe(true);
+    for (const detail of body.details)
+      expect(detail).toEqual({ field: expect.any(String), message: expect.any(String) });
+  }
   expect(body.status).toBe(status);
   expect(body.error).toBe(STATUS_CODES[status]);
   expect(typeof body.message).toBe('string');
   expect(body.timestamp).toMatch(ISO_UTC);
   if (expected.field) expect(body.message).toContain(expected.field);
   if (expected.code) expect(body.code).toBe(expected.code);
-  return body as { status: number; error: string; message: string; timestamp: string; code: string };
+  return body as ErrorAnswer;
+}
+
+export interface ErrorAnswer {
+  status: number;
+  error: string;
+  message: string;
+  timestamp: string;
+  code: string;
+  details?: Array<{ field: string; message: string }>;
 }

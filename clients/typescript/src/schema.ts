@@ -606,6 +606,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        FieldError: {
+            /** @description The refused field: its dotted path in the request body (`url`, `routingRules.0.url`), or the name of the query or path parameter */
+            field: string;
+            /** @description What is wrong with it, for a person */
+            message: string;
+        };
         ErrorBody: {
             /** @description HTTP status */
             status: number;
@@ -617,6 +623,8 @@ export interface components {
             timestamp: string;
             /** @description Machine-readable error code, such as API_KEY_INVALID */
             code: string;
+            /** @description On a 400 only: the refused fields of the request, one entry each; empty when no single field is at fault (a body that is not JSON, a combination of fields) */
+            details?: components["schemas"]["FieldError"][];
         };
         CustomDomain: {
             id: number;

@@ -1,5 +1,5 @@
-// A row's delete action: asks first, in the words given, and names what it deletes for screen
-// readers ("Delete: <name>"), since every row's button reads the same.
+// A row's actions. Each names the row it acts on for screen readers ("Edit: <name>"), since every
+// row's button reads the same; the delete action asks first, in the words given.
 import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
@@ -25,6 +25,27 @@ export function DeleteButton({
       onClick={() => window.confirm(confirm) && onDelete()}
     >
       {t('links.delete')}
+    </Button>
+  );
+}
+
+/** A row's action button: the label shown, "label: name" for screen readers. */
+export function RowButton({
+  label,
+  name,
+  onClick,
+  variant = 'subtle',
+  disabled = false,
+}: {
+  label: string;
+  name: string;
+  onClick: () => void;
+  variant?: 'subtle' | 'light';
+  disabled?: boolean;
+}) {
+  return (
+    <Button size="xs" variant={variant} disabled={disabled} onClick={onClick} aria-label={`${label}: ${name}`}>
+      {label}
     </Button>
   );
 }

@@ -6,7 +6,7 @@ import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, T
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api';
+import { api, type InstallStats } from '../api';
 import { QueryStatus } from '../components/QueryStatus';
 import { Chart } from './Chart';
 import { Panel } from './Panel';
@@ -14,43 +14,6 @@ import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
 import { RevenuePanel } from './RevenuePanel';
 import { TopList } from './TopList';
-
-interface InstallStats {
-  appName: string;
-  totalInstalls: number;
-  iosInstalls: number;
-  androidInstalls: number;
-  totalClicks: number;
-  conversionRate: number;
-  dailyInstalls: { date: string; installs: number; iosInstalls: number; androidInstalls: number }[];
-  countryStats: { country: string; installs: number; percentage: number }[];
-  installsByMatchType: { matchType: string; installs: number; percentage: number }[];
-  dailyReengagements: { date: string; reengagements: number; successful: number }[];
-  recentInstalls: { installedAt: string; platform: string; country: string; matchType: string; confidence: number }[];
-  reengagementStats: {
-    totalReengagements: number;
-    successfulReengagements: number;
-    successRate: number;
-    uniqueReengagedUsers: number;
-  };
-  funnelStats: {
-    totalSessions: number;
-    overallConversionRate: number;
-    stages: {
-      stageOrder: number;
-      sessionsReached: number;
-      conversionRateFromFirstStage: number;
-      conversionRateFromPreviousStage: number;
-    }[];
-  };
-  qualityStats: {
-    totalAttempts: number;
-    successRate: number;
-    fingerprintMatchRate: number;
-    failureReasons: { name: string; count: number; percentage: number }[];
-  };
-  meta: { timeZone: string };
-}
 
 type Platform = 'All' | 'iOS' | 'Android';
 

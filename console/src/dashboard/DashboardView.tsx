@@ -17,7 +17,7 @@ import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
 import { RevenuePanel } from './RevenuePanel';
 import { TopList } from './TopList';
-import type { DashboardData, TopItem } from './types';
+import type { DashboardData, TopItem } from '../api';
 
 const REFRESH_MS = 30_000;
 

@@ -5,21 +5,10 @@
 import { Group, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../api';
+import { api, type RevenueStats } from '../api';
 import { QueryStatus } from '../components/QueryStatus';
 import { Chart } from './Chart';
 import { Panel } from './Panel';
-
-interface RevenueStats {
-  available: boolean;
-  currency: string | null;
-  totalRevenue: number;
-  purchases: number;
-  averageOrderValue: number;
-  purchaseConversionRate: number;
-  dailyRevenue: { date: string; revenue: number; purchases: number }[];
-  byCurrency: { currency: string; totalRevenue: number; purchases: number }[];
-}
 
 export function RevenuePanel({
   orgId,

@@ -1,7 +1,7 @@
 // A ranked list: each name with its clicks and a bar for its share, numbers in the page's locale.
 import { Progress, Stack, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { TopItem } from './types';
+import type { TopItem } from '../api';
 
 export function TopList({ items, translate }: { items: TopItem[]; translate?: (name: string) => string }) {
   const { i18n } = useTranslation();

@@ -1,10 +1,12 @@
 // The developer menu's Service API keys: names, first characters, created and last used; a new
 // key or a regenerated one is shown this once, with a copy button; delete asks first.
-import { Alert, Button, Card, Code, Group, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Code, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QueryStatus } from '../components/QueryStatus';
+import { DataTable } from '../components/DataTable';
+import { Notice, type NoticeState } from '../components/Notice';
+import { useAction } from '../components/use-action';
 import { CopyValue } from '../components/CopyValue';
 import { type ApiKey, api, type Membership } from '../api';
 import { NotAllowed } from '../components/NotAllowed';
@@ -22,32 +24,31 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   });
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
 
-  const changed = () => queryClient.invalidateQueries({ queryKey: key });
-  const onError = (e: Error) => setError(e.message);
-  const issue = useMutation({
-    mutationFn: () =>
+  // Success shows the key itself (or the shorter list), not a notice.
+  const issue = useAction({
+    run: () =>
       api<{ id: number; apiKey: string }>(
         'POST',
         `/organizations/${orgId}/api-keys`,
         name.trim() ? { name: name.trim() } : {},
       ),
-    onSuccess: (issued) => {
+    after: (issued) => {
       setShown(issued.apiKey);
       setName('');
-      void changed();
     },
-    onError,
+    done: () => null,
+    notify: setNotice,
+    invalidates: key,
   });
-  const regenerate = useMutation({
-    mutationFn: (id: number) =>
+  const regenerate = useAction({
+    run: (id: number) =>
       api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys/${id}/regenerate`),
-    onSuccess: (issued) => {
-      setShown(issued.apiKey);
-      void changed();
-    },
-    onError,
+    after: (issued) => setShown(issued.apiKey),
+    done: () => null,
+    notify: setNotice,
+    invalidates: key,
   });
   const allowlist = useQuery({
     queryKey: ['org', orgId, 'ip-allowlist'],
@@ -59,24 +60,26 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   useEffect(() => {
     if (allowlist.data) setIps(allowlist.data.ips.join('\n'));
   }, [allowlist.data]);
-  const saveIps = useMutation({
-    mutationFn: () =>
+  const saveIps = useAction({
+    run: () =>
       api<{ ips: string[] }>('PUT', `/organizations/${orgId}/ip-allowlist`, {
         ips: ips.split(/[\s,]+/).filter(Boolean),
       }),
-    onSuccess: (answer) => {
+    after: (answer) => {
       // The answer is the stored list: kept as the query's data rather than fetched again, since a
       // refetch landing later would overwrite what the user typed after saving.
       queryClient.setQueryData(['org', orgId, 'ip-allowlist'], answer);
       setIps(answer.ips.join('\n'));
       setSaved(true);
     },
-    onError,
+    done: () => null,
+    notify: setNotice,
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => api('DELETE', `/organizations/${orgId}/api-keys/${id}`),
-    onSuccess: () => void changed(),
-    onError,
+  const remove = useAction({
+    run: (id: number) => api('DELETE', `/organizations/${orgId}/api-keys/${id}`),
+    done: () => null,
+    notify: setNotice,
+    invalidates: key,
   });
 
   if (!allowed) return <NotAllowed heading={t('keys.heading')} message={t('keys.forbidden')} />;
@@ -90,11 +93,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('keys.heading')}</Title>
       <Text c="dimmed">{t('keys.intro')}</Text>
-      {error && (
-        <Alert color="red" role="alert" withCloseButton closeButtonLabel={t('close')} onClose={() => setError(null)}>
-          {error}
-        </Alert>
-      )}
+      <Notice notice={notice} onClose={() => setNotice(null)} />
       {shown && (
         <Alert
           color="blue"
@@ -128,54 +127,40 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
           </Group>
         </form>
       </Card>
-      <QueryStatus query={keys} />
-      {keys.data && keys.data.length === 0 && <Text c="dimmed">{t('keys.empty')}</Text>}
-      {keys.data && keys.data.length > 0 && (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('keys.name')}</Table.Th>
-                <Table.Th>{t('keys.prefix')}</Table.Th>
-                <Table.Th>{t('links.createdAt')}</Table.Th>
-                <Table.Th>{t('keys.lastUsed')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.map((k) => (
-                <Table.Tr key={k.id}>
-                  <Table.Td>{k.name ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <Code>{k.prefix}…</Code>
-                  </Table.Td>
-                  <Table.Td>{date(k.createdAt)}</Table.Td>
-                  <Table.Td>{date(k.lastUsedAt)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="light"
-                        onClick={() => window.confirm(t('keys.regenerateConfirm')) && regenerate.mutate(k.id)}
-                      >
-                        {t('keys.regenerate')}
-                      </Button>
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="subtle"
-                        onClick={() => window.confirm(t('keys.deleteConfirm')) && remove.mutate(k.id)}
-                      >
-                        {t('links.delete')}
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable
+        query={keys}
+        rows={keys.data}
+        rowKey={(k) => k.id}
+        empty={t('keys.empty')}
+        minWidth={640}
+        columns={[
+          { header: t('keys.name'), cell: (k) => k.name ?? '—' },
+          { header: t('keys.prefix'), cell: (k) => <Code>{k.prefix}…</Code> },
+          { header: t('links.createdAt'), cell: (k) => date(k.createdAt) },
+          { header: t('keys.lastUsed'), cell: (k) => date(k.lastUsedAt) },
+          {
+            cell: (k) => (
+              <Group gap={4} wrap="nowrap">
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() => window.confirm(t('keys.regenerateConfirm')) && regenerate.mutate(k.id)}
+                >
+                  {t('keys.regenerate')}
+                </Button>
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="subtle"
+                  onClick={() => window.confirm(t('keys.deleteConfirm')) && remove.mutate(k.id)}
+                >
+                  {t('links.delete')}
+                </Button>
+              </Group>
+            ),
+          },
+        ]}
+      />
       <Card withBorder>
         <form
           onSubmit={(event) => {

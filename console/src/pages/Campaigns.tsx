@@ -1,14 +1,15 @@
 // Campaigns: named tracked links with an alias. Search and pages, clicks and expiry; create one
 // quickly or with every field in the editor, edit and delete it; and for each a link builder that
 // adds the user tracking id (cid) and a tracker, ready to copy.
-import { Anchor, Button, Card, Code, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Code, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DeleteButton } from '../components/DeleteButton';
+import { DataTable } from '../components/DataTable';
+import { DeleteButton, RowButton } from '../components/DeleteButton';
+import { useAction } from '../components/use-action';
 import { Notice, type NoticeState } from '../components/Notice';
-import { QueryStatus } from '../components/QueryStatus';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
@@ -78,29 +79,27 @@ export default function Campaigns({ membership }: { membership: Membership }) {
       ),
     placeholderData: keepPreviousData,
   });
-  const create = useMutation({
-    mutationFn: () =>
+  const create = useAction({
+    run: () =>
       api<Campaign>('POST', `/organizations/${orgId}/campaigns`, {
         name: form.name.trim(),
         originalUrl: form.originalUrl.trim(),
         ...(form.alias.trim() ? { alias: form.alias.trim() } : {}),
       }),
-    onSuccess: (created) => {
+    after: (created) => {
       setForm({ name: '', originalUrl: '', alias: '' });
-      setNotice({ ok: true, text: t('campaigns.created', { url: created.campaignUrl }) });
       setBuilding(created);
-      void refresh();
     },
-    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+    done: (created) => t('campaigns.created', { url: created.campaignUrl }),
+    notify: setNotice,
+    invalidates: ['org', orgId, 'campaigns'],
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => api('DELETE', `/organizations/${orgId}/campaigns/${id}`),
-    onSuccess: () => {
-      setNotice({ ok: true, text: t('campaigns.deleted') });
-      setBuilding(null);
-      void refresh();
-    },
-    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+  const remove = useAction({
+    run: (id: number) => api('DELETE', `/organizations/${orgId}/campaigns/${id}`),
+    after: () => setBuilding(null),
+    done: () => t('campaigns.deleted'),
+    notify: setNotice,
+    invalidates: ['org', orgId, 'campaigns'],
   });
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
   const data = campaigns.data;
@@ -161,83 +160,50 @@ export default function Campaigns({ membership }: { membership: Membership }) {
         maxLength={100}
         w={320}
       />
-      <QueryStatus query={campaigns} />
-      {data && data.totalElements === 0 && <Text c="dimmed">{term ? t('links.noMatch') : t('campaigns.empty')}</Text>}
-      {data && data.content.length > 0 && (
-        <>
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('campaigns.name')}</Table.Th>
-                  <Table.Th>{t('campaigns.link')}</Table.Th>
-                  <Table.Th ta="right">{t('links.clicks')}</Table.Th>
-                  <Table.Th>{t('links.createdAt')}</Table.Th>
-                  <Table.Th>{t('links.expiresAt')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.content.map((c) => (
-                  <Table.Tr key={c.id}>
-                    <Table.Td>{c.name}</Table.Td>
-                    <Table.Td>
-                      <Anchor href={c.campaignUrl} target="_blank" rel="noopener">
-                        {c.campaignUrl}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td ta="right">{c.clickCount.toLocaleString(i18n.language)}</Table.Td>
-                    <Table.Td>{date(c.createdAt)}</Table.Td>
-                    <Table.Td>{date(c.expiresAt)}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="light"
-                          onClick={() => setBuilding(c)}
-                          aria-label={`${t('campaigns.build')}: ${c.name}`}
-                        >
-                          {t('campaigns.build')}
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          onClick={() => navigate(pathOfStats('campaign', c.id))}
-                          aria-label={`${t('dashboard.stats')}: ${c.name}`}
-                        >
-                          {t('dashboard.stats')}
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          onClick={() => setEditing(c)}
-                          aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${c.name}`}
-                        >
-                          {t(canWrite ? 'links.edit' : 'links.view')}
-                        </Button>
-                        <DeleteButton
-                          name={c.name}
-                          confirm={t('campaigns.deleteConfirm', { name: c.name })}
-                          onDelete={() => remove.mutate(c.id)}
-                          disabled={!canWrite}
-                        />
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {data.totalPages > 1 && (
-            <Pagination
-              total={data.totalPages}
-              value={page + 1}
-              onChange={(p) => setPage(p - 1)}
-              aria-label={t('links.pages')}
-            />
-          )}
-        </>
-      )}
+      <DataTable
+        query={campaigns}
+        rows={data?.content}
+        rowKey={(c) => c.id}
+        empty={term ? t('links.noMatch') : t('campaigns.empty')}
+        paging={data && { page, totalPages: data.totalPages, onChange: setPage, label: t('links.pages') }}
+        columns={[
+          { header: t('campaigns.name'), cell: (c) => c.name },
+          {
+            header: t('campaigns.link'),
+            cell: (c) => (
+              <Anchor href={c.campaignUrl} target="_blank" rel="noopener">
+                {c.campaignUrl}
+              </Anchor>
+            ),
+          },
+          { header: t('links.clicks'), align: 'right', cell: (c) => c.clickCount.toLocaleString(i18n.language) },
+          { header: t('links.createdAt'), cell: (c) => date(c.createdAt) },
+          { header: t('links.expiresAt'), cell: (c) => date(c.expiresAt) },
+          {
+            cell: (c) => (
+              <Group gap={4} wrap="nowrap">
+                <RowButton variant="light" label={t('campaigns.build')} name={c.name} onClick={() => setBuilding(c)} />
+                <RowButton
+                  label={t('dashboard.stats')}
+                  name={c.name}
+                  onClick={() => navigate(pathOfStats('campaign', c.id))}
+                />
+                <RowButton
+                  label={t(canWrite ? 'links.edit' : 'links.view')}
+                  name={c.name}
+                  onClick={() => setEditing(c)}
+                />
+                <DeleteButton
+                  name={c.name}
+                  confirm={t('campaigns.deleteConfirm', { name: c.name })}
+                  onDelete={() => remove.mutate(c.id)}
+                  disabled={!canWrite}
+                />
+              </Group>
+            ),
+          },
+        ]}
+      />
       {editing !== undefined && (
         <LinkEditor
           kind="campaign"

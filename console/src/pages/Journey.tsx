@@ -20,7 +20,15 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, type Membership, type Page } from '../api';
+import {
+  ApiError,
+  api,
+  type JourneyDashboard,
+  type JourneyEvent,
+  type JourneySession,
+  type Membership,
+  type Page,
+} from '../api';
 import { QueryStatus } from '../components/QueryStatus';
 import { Chart } from '../dashboard/Chart';
 import { Panel } from '../dashboard/Panel';
@@ -28,57 +36,12 @@ import { browserTimeZone, type PeriodChoice, periodQuery } from '../dashboard/pe
 import { PeriodPicker } from '../dashboard/PeriodPicker';
 import { TopList } from '../dashboard/TopList';
 
-interface JourneyDashboard {
-  summary: {
-    totalSessions: number;
-    uniqueUsers: number;
-    totalEvents: number;
-    totalTransitions: number;
-    goalCompletions: number;
-    conversionRate: number;
-  };
-  funnel: {
-    totalSessions: number;
-    stages: { stageName: string; sessionsReached: number; conversionRate: number; percentageOfSessions: number }[];
-  };
-  daily: { date: string; sessions: number; transitions: number; goalCompletions: number }[];
-  platforms: { platform: string; sessions: number; percentage: number }[];
-  topUtmSources: { utmSource: string; sessions: number; percentage: number }[];
-  transitions: {
-    totalTransitions: number;
-    webToApp: number;
-    appToWeb: number;
-    paths: { fromPlatform: string; toPlatform: string; count: number; percentage: number }[];
-  };
-  topEventTypes: { eventType: string; count: number }[];
-  topGoalTypes: { goalType: string; count: number; value: number }[];
-}
-
-interface SessionRow {
-  sessionId: string;
-  platform: string;
-  startedAt: string;
-  durationSeconds: number;
-  externalUserId: string | null;
-  utmSource: string | null;
-  events: number;
-  transitions: number;
-  furthestStage: string | null;
-}
-
-interface EventRow {
-  eventId: string;
-  eventType: string;
-  properties: Record<string, unknown>;
-  occurredAt: string;
-}
-
 function SessionEvents({ orgId, sessionId, onClose }: { orgId: number; sessionId: string; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const events = useQuery({
     queryKey: ['org', orgId, 'journey-events', sessionId],
     queryFn: () =>
-      api<Page<EventRow>>(
+      api<Page<JourneyEvent>>(
         'GET',
         `/organizations/${orgId}/journey/session/${encodeURIComponent(sessionId)}/events?size=100`,
       ),
@@ -129,7 +92,7 @@ export default function Journey({ membership }: { membership: Membership }) {
   const sessions = useQuery({
     queryKey: ['org', orgId, 'journey-sessions', query, page],
     queryFn: () =>
-      api<Page<SessionRow>>(
+      api<Page<JourneySession>>(
         'GET',
         `/organizations/${orgId}/journey/stats/sessions/list?${params}&page=${page}&size=20`,
       ),

@@ -2,14 +2,15 @@
 // destination, title and alias, and the full editor for every other field (new or existing);
 // copy its address, its QR code, delete it. Changes need the links.write permission: shown
 // disabled without it, and refused by the server anyway.
-import { Anchor, Button, Group, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DeleteButton } from '../components/DeleteButton';
+import { DataTable } from '../components/DataTable';
+import { DeleteButton, RowButton } from '../components/DeleteButton';
+import { useAction } from '../components/use-action';
 import { Notice, type NoticeState } from '../components/Notice';
-import { QueryStatus } from '../components/QueryStatus';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
@@ -47,29 +48,27 @@ export default function Links({ membership }: { membership: Membership }) {
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'urls'] });
 
-  const create = useMutation({
-    mutationFn: () =>
+  const create = useAction({
+    run: () =>
       api<ShortUrl>('POST', `/organizations/${orgId}/urls`, {
         url,
         ...(title ? { title } : {}),
         ...(alias ? { customAlias: alias } : {}),
       }),
-    onSuccess: (created) => {
+    after: () => {
       setUrl('');
       setTitle('');
       setAlias('');
-      setNotice({ ok: true, text: t('links.created', { url: created.shortUrl }) });
-      void refresh();
     },
-    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+    done: (created) => t('links.created', { url: created.shortUrl }),
+    notify: setNotice,
+    invalidates: ['org', orgId, 'urls'],
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => api('DELETE', `/organizations/${orgId}/urls/${id}`),
-    onSuccess: () => {
-      setNotice({ ok: true, text: t('links.deleted') });
-      void refresh();
-    },
-    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+  const remove = useAction({
+    run: (id: number) => api('DELETE', `/organizations/${orgId}/urls/${id}`),
+    done: () => t('links.deleted'),
+    notify: setNotice,
+    invalidates: ['org', orgId, 'urls'],
   });
 
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
@@ -125,91 +124,58 @@ export default function Links({ membership }: { membership: Membership }) {
         maxLength={100}
         w={320}
       />
-      <QueryStatus query={links} />
-      {data && data.totalElements === 0 && <Text c="dimmed">{keyword ? t('links.noMatch') : t('links.empty')}</Text>}
-      {data && data.content.length > 0 && (
-        <>
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('links.shortUrl')}</Table.Th>
-                  <Table.Th>{t('links.destination')}</Table.Th>
-                  <Table.Th ta="right">{t('links.clicks')}</Table.Th>
-                  <Table.Th>{t('links.createdAt')}</Table.Th>
-                  <Table.Th>{t('links.expiresAt')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.content.map((link) => (
-                  <Table.Tr key={link.id}>
-                    <Table.Td>
-                      <Anchor href={link.shortUrl} target="_blank" rel="noopener">
-                        {link.shortUrl}
-                      </Anchor>
-                      {link.title && (
-                        <Text size="sm" c="dimmed">
-                          {link.title}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td maw={280} style={{ overflowWrap: 'anywhere' }}>
-                      {link.originalUrl}
-                    </Table.Td>
-                    <Table.Td ta="right">{link.clickCount.toLocaleString(i18n.language)}</Table.Td>
-                    <Table.Td>{date(link.createdAt)}</Table.Td>
-                    <Table.Td>{date(link.expiresAt)}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <CopyValue value={link.shortUrl} label={link.shortUrl} />
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          onClick={() => setEditing(link)}
-                          aria-label={`${t(canWrite ? 'links.edit' : 'links.view')}: ${link.shortUrl}`}
-                        >
-                          {t(canWrite ? 'links.edit' : 'links.view')}
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          onClick={() => navigate(pathOfStats('url', link.id))}
-                          aria-label={`${t('dashboard.stats')}: ${link.shortUrl}`}
-                        >
-                          {t('dashboard.stats')}
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          onClick={() => setQrOf(link)}
-                          aria-label={`${t('links.qr')}: ${link.shortUrl}`}
-                        >
-                          {t('links.qr')}
-                        </Button>
-                        <DeleteButton
-                          name={link.shortUrl}
-                          confirm={t('links.deleteConfirm', { url: link.shortUrl })}
-                          onDelete={() => remove.mutate(link.id)}
-                          disabled={!canWrite}
-                        />
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {data.totalPages > 1 && (
-            <Pagination
-              total={data.totalPages}
-              value={page + 1}
-              onChange={(p) => setPage(p - 1)}
-              aria-label={t('links.pages')}
-            />
-          )}
-        </>
-      )}
+      <DataTable
+        query={links}
+        rows={data?.content}
+        rowKey={(link) => link.id}
+        empty={keyword ? t('links.noMatch') : t('links.empty')}
+        paging={data && { page, totalPages: data.totalPages, onChange: setPage, label: t('links.pages') }}
+        columns={[
+          {
+            header: t('links.shortUrl'),
+            cell: (link) => (
+              <>
+                <Anchor href={link.shortUrl} target="_blank" rel="noopener">
+                  {link.shortUrl}
+                </Anchor>
+                {link.title && (
+                  <Text size="sm" c="dimmed">
+                    {link.title}
+                  </Text>
+                )}
+              </>
+            ),
+          },
+          { header: t('links.destination'), cell: (link) => link.originalUrl, wrap: true },
+          { header: t('links.clicks'), align: 'right', cell: (link) => link.clickCount.toLocaleString(i18n.language) },
+          { header: t('links.createdAt'), cell: (link) => date(link.createdAt) },
+          { header: t('links.expiresAt'), cell: (link) => date(link.expiresAt) },
+          {
+            cell: (link) => (
+              <Group gap={4} wrap="nowrap">
+                <CopyValue value={link.shortUrl} label={link.shortUrl} />
+                <RowButton
+                  label={t(canWrite ? 'links.edit' : 'links.view')}
+                  name={link.shortUrl}
+                  onClick={() => setEditing(link)}
+                />
+                <RowButton
+                  label={t('dashboard.stats')}
+                  name={link.shortUrl}
+                  onClick={() => navigate(pathOfStats('url', link.id))}
+                />
+                <RowButton label={t('links.qr')} name={link.shortUrl} onClick={() => setQrOf(link)} />
+                <DeleteButton
+                  name={link.shortUrl}
+                  confirm={t('links.deleteConfirm', { url: link.shortUrl })}
+                  onDelete={() => remove.mutate(link.id)}
+                  disabled={!canWrite}
+                />
+              </Group>
+            ),
+          },
+        ]}
+      />
       {editing !== undefined && (
         <LinkEditor
           kind="url"

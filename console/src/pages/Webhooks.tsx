@@ -198,7 +198,6 @@ export default function Webhooks({ membership }: { membership: Membership }) {
 
   if (!allowed) return <NotAllowed heading={t('webhooks.heading')} message={t('webhooks.forbidden')} />;
   const errors = fieldErrors(save.error);
-  const urlError = errors.url ?? (save.error && /^url\b/.test(save.error.message) ? save.error.message : undefined);
   const data = deliveries.data;
 
   return (
@@ -269,7 +268,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
               value={url}
               onChange={(e) => setUrl(e.currentTarget.value)}
               maxLength={2000}
-              error={urlError}
+              error={errors.url}
             />
             <Checkbox.Group
               label={t('webhooks.events')}

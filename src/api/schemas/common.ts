@@ -1,6 +1,19 @@
 // zod schemas shared by every API layer: the error body, ids, paging.
 import { z } from 'zod';
 
+export const fieldErrorSchema = z
+  .object({
+    field: z
+      .string()
+      .describe(
+        'The refused field: its dotted path in the request body (`url`, `routingRules.0.url`), or the name of the query or path parameter',
+      ),
+    message: z.string().describe('What is wrong with it, for a person'),
+  })
+  .meta({ id: 'FieldError' });
+
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+
 export const errorBodySchema = z
   .object({
     status: z.number().int().describe('HTTP status'),
@@ -8,6 +21,12 @@ export const errorBodySchema = z
     message: z.string().describe('What went wrong, for a person'),
     timestamp: z.string().describe('ISO-8601, UTC'),
     code: z.string().describe('Machine-readable error code, such as API_KEY_INVALID'),
+    details: z
+      .array(fieldErrorSchema)
+      .optional()
+      .describe(
+        'On a 400 only: the refused fields of the request, one entry each; empty when no single field is at fault (a body that is not JSON, a combination of fields)',
+      ),
   })
   .meta({ id: 'ErrorBody' });
 

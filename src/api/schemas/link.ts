@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Caller } from '../../core/caller.js';
 import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS, expiryInstant, type Expiry } from '../../core/links/link-rules.js';
-import { invalid } from '../../shared/errors.js';
+import { invalidBodyField } from '../../core/field-error.js';
 import { hostRefusal } from '../../shared/public-address.js';
 
 export const aliasSchema = z
@@ -92,7 +92,7 @@ export function expiryFor(
 ): Date | null | undefined {
   if (!expiry) return expiry;
   const at = expiryInstant(expiry, caller.organization.timeZone);
-  if (at.getTime() <= now().getTime()) throw invalid('VALIDATION_FAILED', `body.${field}: must be in the future`);
+  if (at.getTime() <= now().getTime()) throw invalidBodyField(field, 'must be in the future');
   return at;
 }
 

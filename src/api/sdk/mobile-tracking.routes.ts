@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { campaignRef } from '../../core/deeplinks/targets.js';
 import type { ClickSource, DeepLinkTrackingService } from '../../core/deeplinks/tracking.js';
 import { MOBILE_FUNNEL_STAGES } from '../../ingest/deep-link-events.js';
+import { invalidBodyField } from '../../core/field-error.js';
 import { invalid } from '../../shared/errors.js';
 import { commonErrorResponses, errorBodySchema, idSchema } from '../schemas/common.js';
 import { singleLine, withinJsonBounds } from '../schemas/text.js';
@@ -47,8 +48,8 @@ const clickSource = (
 /** A funnel time as the app sends it (ISO-8601, UTC when it names no zone), in Unix ms. */
 function parseStageTime(text: string, now: number): number {
   const occurredAt = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`);
-  if (Number.isNaN(occurredAt)) throw invalid('VALIDATION_FAILED', 'body.timestamp: must be an ISO-8601 date-time');
-  if (occurredAt > now + MAX_FUTURE_MS) throw invalid('VALIDATION_FAILED', 'body.timestamp: is in the future');
+  if (Number.isNaN(occurredAt)) throw invalidBodyField('timestamp', 'must be an ISO-8601 date-time');
+  if (occurredAt > now + MAX_FUTURE_MS) throw invalidBodyField('timestamp', 'is in the future');
   return occurredAt;
 }
 

@@ -4,7 +4,8 @@
 // Someone a member adds in the console is told by mail, with a link that signs them in.
 import type { Member, User, UsersRepo } from '../../oltp/users.repo.js';
 import type { OrganizationsRepo } from '../../oltp/organizations.repo.js';
-import { conflict, forbidden, invalid, notFound } from '../../shared/errors.js';
+import { conflict, forbidden, notFound } from '../../shared/errors.js';
+import { refusedField } from '../field-error.js';
 import type { Role } from '../../shared/roles.js';
 import { normalizeEmail } from '../journey/contact-fields.js';
 import { existingOrganization } from '../organizations/existing-organization.js';
@@ -67,7 +68,7 @@ export function createMembersService(deps: {
     ): Promise<{ member: Member; created: boolean }> {
       const organization = await check(organizationId, by, 'members.manage');
       const email = normalizeEmail(input.email);
-      if (!email) throw invalid('EMAIL_INVALID', 'email: not a valid address');
+      if (!email) throw refusedField('EMAIL_INVALID', 'email: not a valid address', 'email', 'not a valid address');
       const { user } = await users.ensure({ email, name: input.name });
       const current = await users.roleIn(organizationId, user.id);
       mayTouchOwnership(by, input.role, current);

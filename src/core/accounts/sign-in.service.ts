@@ -3,7 +3,8 @@
 // request for an unknown address answers exactly like one for a known address, so the form
 // tells no one who has an account; it still counts toward that address's limit.
 import type { User, UsersRepo } from '../../oltp/users.repo.js';
-import { invalid, limitReached, notFound } from '../../shared/errors.js';
+import { limitReached, notFound } from '../../shared/errors.js';
+import { refusedField } from '../field-error.js';
 import type { Language } from '../../shared/roles.js';
 import { normalizeEmail } from '../journey/contact-fields.js';
 import type { Actor, AuditTrail } from './audit-trail.js';
@@ -29,7 +30,7 @@ export function createSignInService(deps: {
 
   function addressOf(raw: string): string {
     const email = normalizeEmail(raw);
-    if (!email) throw invalid('EMAIL_INVALID', 'email: not a valid address');
+    if (!email) throw refusedField('EMAIL_INVALID', 'email: not a valid address', 'email', 'not a valid address');
     return email;
   }
 

@@ -2,7 +2,8 @@
 // mobile SDK key; its deep-link settings feed the redirect and the association files. Identity
 // verification (an extension) issues the secret that signs member ids for browser identify and
 // opt-in calls; the secret is handed out once, when issued.
-import { conflict, invalid, notFound } from '../../shared/errors.js';
+import { conflict, notFound } from '../../shared/errors.js';
+import { invalidBodyField } from '../field-error.js';
 import { authorize } from '../accounts/roles.js';
 import type { Caller } from '../caller.js';
 import type { MobileApp, MobileAppsRepo, Platform } from '../../oltp/mobile-apps.repo.js';
@@ -38,9 +39,9 @@ function checkPlatformFields(
   teamId: string | null | undefined,
   fingerprints: string[] | undefined,
 ) {
-  if (platform === 'ANDROID' && teamId) throw invalid('VALIDATION_FAILED', 'body.teamId: applies to iOS apps only');
+  if (platform === 'ANDROID' && teamId) throw invalidBodyField('teamId', 'applies to iOS apps only');
   if (platform === 'IOS' && fingerprints && fingerprints.length > 0) {
-    throw invalid('VALIDATION_FAILED', 'body.sha256CertFingerprints: applies to Android apps only');
+    throw invalidBodyField('sha256CertFingerprints', 'applies to Android apps only');
   }
 }
 

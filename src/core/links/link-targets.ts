@@ -1,6 +1,6 @@
 // Checks shared by short URLs and campaigns: linked apps must be the organization's apps of the
 // right platform, a custom domain must be the organization's and VERIFIED or ACTIVE.
-import { invalid } from '../../shared/errors.js';
+import { invalidBodyField } from '../field-error.js';
 import type { CustomDomainsRepo } from '../../oltp/custom-domains.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
 
@@ -21,11 +21,9 @@ export function createLinkTargets(repos: { mobileApps: MobileAppsRepo; customDom
       for (const [field, id, platform] of wanted) {
         if (typeof id !== 'number') continue;
         const app = found.get(id);
-        if (!app) throw invalid('APP_NOT_FOUND', `body.${field}: no mobile app ${id} in this organization`, { field });
+        if (!app) throw invalidBodyField(field, `no mobile app ${id} in this organization`, 'APP_NOT_FOUND');
         if (app.platform !== platform) {
-          throw invalid('APP_PLATFORM_MISMATCH', `body.${field}: mobile app ${id} is an ${app.platform} app`, {
-            field,
-          });
+          throw invalidBodyField(field, `mobile app ${id} is an ${app.platform} app`, 'APP_PLATFORM_MISMATCH');
         }
       }
     },
@@ -37,9 +35,10 @@ export function createLinkTargets(repos: { mobileApps: MobileAppsRepo; customDom
       if (!domainName) return null;
       const domain = await repos.customDomains.findUsableByName(organizationId, domainName);
       if (!domain) {
-        throw invalid(
+        throw invalidBodyField(
+          'customDomainName',
+          `${domainName} is not a verified domain of this organization`,
           'CUSTOM_DOMAIN_NOT_USABLE',
-          `body.customDomainName: ${domainName} is not a verified domain of this organization`,
         );
       }
       return { id: domain.id, name: domain.domainName };

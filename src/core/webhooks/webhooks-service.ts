@@ -13,7 +13,8 @@ import {
   type WebhookCategory,
   type WebhookEndpointsRepo,
 } from '../../oltp/webhook-endpoints.repo.js';
-import { conflict, invalid, notFound } from '../../shared/errors.js';
+import { conflict, notFound } from '../../shared/errors.js';
+import { refusedField } from '../field-error.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { secretsEqual } from '../../shared/secrets.js';
@@ -81,12 +82,17 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     action: 'webhook.changed' | 'webhook.secret_rotated',
   ) {
     const checked = await validateWebhookUrl(input.url, { allowInsecure: deps.allowInsecure, resolve: deps.resolve });
-    if (!checked.ok) throw invalid(checked.code, checked.message, { field: 'url' });
+    if (!checked.ok) throw refusedField(checked.code, checked.message, 'url', checked.message);
     const currentSealed = await endpoints.currentSecretSealed(organizationId);
     const current = currentSealed === undefined ? undefined : secretBox.open(currentSealed);
     const secret = input.secret ?? current;
     if (secret === undefined)
-      throw invalid('WEBHOOK_SECRET_REQUIRED', 'secret is required for a new endpoint', { field: 'secret' });
+      throw refusedField(
+        'WEBHOOK_SECRET_REQUIRED',
+        'secret is required for a new endpoint',
+        'secret',
+        'is required for a new endpoint',
+      );
     const secretChanged = current !== undefined && !secretsEqual(current, secret);
     const keepHours = secretChanged
       ? (input.keepPreviousSecretHours ?? DEFAULT_KEEP_PREVIOUS_HOURS)
