@@ -85,14 +85,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       url.pathname = `/${database}`;
       env.DATABASE_URL = url.toString();
     }
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/migrate.ts'], {
-      cwd: root,
-      env,
-      timeout: 180_000,
-    });
+    // No deadline of its own: on a loaded machine a first migration has taken minutes.
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/migrate.ts'], { cwd: root, env });
   } catch (err) {
     await dispose();
-    throw err;
+    const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
+    throw new Error(`the template stores could not be migrated:\n${stdout}${stderr}`, { cause: err });
   }
   project.provide('storeTemplate', { dataDir, ...(database ? { database } : {}) });
   return dispose;
