@@ -1,5 +1,56 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import fs from 'node:fs';
+import path from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Two runs, one suite. `npm test` runs every test file on the embedded engines (PGlite, chDB, the
+// in-process bus). `npm run test:services` runs again, on real PostgreSQL and NATS JetStream, the
+// files whose outcome can depend on them: every file not listed below. A new test file runs in
+// both unless it is added here, so list a file only when it touches neither PostgreSQL nor the bus
+// beyond what the files of both runs already cover (both runs use chDB). Today that is:
+// - pure code: everything in test/unit/;
+// - ClickHouse alone: migrations and rollups on chDB, the OLAP writer's row sink, the operator's
+//   read-only SQL and the documented data-team queries;
+// - pages in a browser (Chromium): what a person sees; the records behind them come through the
+//   same routes the HTTP tests of both runs call;
+// - documents and the in-process bus: the OpenAPI document and its compatibility, the embedded
+//   bus on its folder (the services run has NATS instead; test/bus.test.ts runs the contract on both).
+const embeddedOnly = [
+  'test/unit/**',
+  // ClickHouse alone
+  'test/admin-sql.test.ts',
+  'test/click-cid-rollups.test.ts',
+  'test/click-rollups.test.ts',
+  'test/clickhouse-data-teams.test.ts',
+  'test/clickhouse-journey-upgrade.test.ts',
+  'test/clickhouse-view-reload.test.ts',
+  'test/deeplink-rollups.test.ts',
+  'test/install-stats-pass.test.ts',
+  'test/journey-dashboard-pass.test.ts',
+  'test/olap-writer-replay.test.ts',
+  'test/olap-writer-split.test.ts',
+  // pages in a browser
+  'test/accounts-e2e.test.ts',
+  'test/client-hints-match.test.ts',
+  'test/clipboard-match.test.ts',
+  'test/console-e2e.test.ts',
+  'test/deep-link-e2e.test.ts',
+  'test/landing-page.test.ts',
+  'test/page-language.test.ts',
+  'test/security-headers.test.ts',
+  'test/web-sdk.test.ts',
+  // documents, clients and the in-process bus
+  'test/memory-bus-durable.test.ts',
+  'test/openapi-breaking.test.ts',
+  'test/openapi-lint.test.ts',
+  'test/typescript-client.test.ts',
+];
+// A listed file that was renamed or removed stops every run until the list is corrected.
+for (const file of embeddedOnly) {
+  if (!file.includes('*') && !fs.existsSync(path.join(import.meta.dirname, file)))
+    throw new Error(`vitest.config.ts: ${file} is listed as embedded-only but does not exist`);
+}
+const servicesRun = process.env.SIGNPOST_TEST_BACKEND === 'services';
 
 export default defineConfig({
   test: {
@@ -11,6 +62,7 @@ export default defineConfig({
         test: {
           name: 'service',
           include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(servicesRun ? embeddedOnly : [])],
           pool: 'forks',
           isolate: true,
           maxWorkers: 2,

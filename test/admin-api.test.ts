@@ -1,20 +1,9 @@
 // The operator API route by route: token rules, every route, validation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/api/app.js';
-import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
-
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example' });
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
+const svc = serviceForFile({ PUBLIC_BASE_URL: 'https://sgnp.example' });
 
 describe('operator token', () => {
   it('answers 401 with the error body for a missing or wrong token', async () => {

@@ -2,14 +2,12 @@
 // CSV or Parquet, optionally narrowed to one organization. Everything that is not a single reading
 // statement is refused with the error body, nothing is changed by trying, and the engine still
 // takes the service's own writes afterwards (the read-only setting never sticks to chDB's session).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { expectError } from './support/error-body.js';
 import { recordClicks } from './support/recorded-clicks.js';
-import { ADMIN_TOKEN, isolate, type Isolation, startService, type TestService } from './support/service.js';
+import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let orgA: number;
 let orgB: number;
 let linkA: number;
@@ -29,9 +27,9 @@ const lines = (body: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   const a = await svc.createOrganization('Reader A', 'PRO');
   const b = await svc.createOrganization('Reader B', 'PRO');
   orgA = a.id;
@@ -47,11 +45,6 @@ beforeAll(async () => {
     { at: '2026-03-02T09:00:00Z', bot: true },
   ]);
   await recordClicks(svc, orgB, 'url', linkB, [{ at: '2026-03-01T12:00:00Z' }]);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 describe(`operator SQL (${backend})`, () => {

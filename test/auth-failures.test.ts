@@ -3,19 +3,17 @@
 // token, mobile app API key), even for a right credential; other addresses, and callers that
 // present no credential at all, are untouched.
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
-import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 
 const LIMIT = 5;
-let isolation: Isolation;
-let svc: TestService;
 let org: { id: number; apiKey: string };
 let app: { id: number; apiKey: string };
 
+const svc = serviceForFile({ AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '600' });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '600' });
   org = await svc.createOrganization('Guarded', 'PRO');
   const res = await svc.service('POST', '/mobile-apps', org.apiKey, {
     platform: 'ANDROID',
@@ -23,11 +21,6 @@ beforeAll(async () => {
     bundleId: 'com.example.guarded',
   });
   app = res.json() as typeof app;
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 type Call = (credential: string | undefined, remoteAddress: string) => Promise<LightMyRequestResponse>;

@@ -1,15 +1,13 @@
 // Service API campaigns (/api/v1/service/campaigns) as an API user sees them: the record with its
 // linked apps, the alias generated from the name, every limit at its boundary, the alias namespace
 // shared with short URLs, update, delete, the paged list and the (pending) statistics routes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { consoleMember } from './support/console-api.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 import { expectError, ISO_UTC, type HttpAnswer } from './support/error-body.js';
 
 const BASE = 'https://sgnp.example';
 
-let isolation: Isolation;
-let svc: TestService;
 /** The organization most tests act as. */
 let acme: Org;
 /** A second organization, to check that nothing crosses the tenant line. */
@@ -30,16 +28,11 @@ type Campaign = Record<string, unknown> & {
   updatedAt: string;
 };
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   acme = await svc.createOrganization('Acme Retail', 'FREE');
   rival = await svc.createOrganization('Rival Retail', 'FREE');
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -5,25 +5,18 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const launcher = path.join(root, 'bin', 'signpost.mjs');
 
-let isolation: Isolation;
-let svc: TestService;
 let baseUrl: string;
 
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PORT: '0' });
-  baseUrl = await svc.container.listen();
-});
+const svc = serviceForFile({ PORT: '0' });
 
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
+beforeAll(async () => {
+  baseUrl = await svc.container.listen();
 });
 
 interface Run {
@@ -42,7 +35,7 @@ function signpost(args: string[], env: Record<string, string | undefined> = {}):
     execFile(
       process.execPath,
       [launcher, ...args],
-      { cwd: isolation.dataDir, env: childEnv, timeout: 20_000 },
+      { cwd: svc.isolation.dataDir, env: childEnv, timeout: 20_000 },
       (err, stdout, stderr) => {
         if (err && typeof err.code !== 'number') return reject(err);
         resolve({ code: err ? Number(err.code) : 0, stdout, stderr });

@@ -1,21 +1,14 @@
 // clickCount on short URL and campaign records comes from ClickHouse totals: people's clicks only,
 // visible within 5 s, on the record and in lists.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventually, serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let apiKey: string;
 
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
-  apiKey = (await svc.createOrganization('Counting', 'PRO')).apiKey;
-});
+const svc = serviceForFile();
 
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
+beforeAll(async () => {
+  apiKey = (await svc.createOrganization('Counting', 'PRO')).apiKey;
 });
 
 const person = {

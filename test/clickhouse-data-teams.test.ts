@@ -3,9 +3,9 @@
 // (clicks around midnight in Seoul, a bot, an app's funnel and purchases, installs, sessions).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
-import { isolate, type Isolation, startService, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 const ORG = 9_101;
 const APP = 5;
@@ -17,9 +17,6 @@ const queries = [...GUIDE.matchAll(/^### (\d+)\. (.+)\n\n```sql\n([\s\S]*?)```/g
   title: m[2]!,
   sql: m[3]!,
 }));
-
-let isolation: Isolation;
-let svc: TestService;
 
 const uuid = (n: number) => `00000000-0000-7000-8000-${String(n).padStart(12, '0')}`;
 let nextId = 1;
@@ -58,9 +55,9 @@ async function run(sql: string, params: Record<string, string | number>): Promis
   return result.json();
 }
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   // Short URL 11: three clicks late on 1 March UTC (the morning of 2 March in Seoul), one on
   // 2 March, and a bot. Campaign 12: two clicks.
   await insert('clicks', [
@@ -193,11 +190,6 @@ beforeAll(async () => {
     { ts: '2026-03-02 03:02:00.000', app_id: APP, session_id: 'J1', from_platform: 'WEB', to_platform: 'IOS' },
     { ts: '2026-03-02 03:05:08.000', app_id: APP, session_id: 'J2', from_platform: 'IOS', to_platform: 'WEB' },
   ]);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 describe(`ClickHouse for data teams (${backend})`, () => {

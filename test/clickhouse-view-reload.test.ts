@@ -26,7 +26,7 @@ const ORG = 4_242;
 let isolation: Isolation;
 
 beforeAll(async () => {
-  isolation = await isolate();
+  isolation = await isolate({ fresh: true });
 });
 
 afterAll(async () => {

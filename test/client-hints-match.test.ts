@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { createApps, createDeepLink, mobile, query, type Apps, type Org } from './support/deep-links.js';
 import { launchChromium } from './support/chromium.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 // A name under .localhost: Chromium takes its plain HTTP for a secure context, as the real (https)
 // host is, so the page has navigator.userAgentData and the browser sends the client hints.
@@ -28,25 +28,18 @@ const LAUNCH = {
   resolution: '1440x3120',
 };
 
-let isolation: Isolation;
-let svc: TestService;
 let port: number;
 let org: Org;
 let apps: Apps;
 
+// Each test's phone has its own address (X-Forwarded-For from the test, the proxy in front trusted).
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE, TRUST_PROXY: '127.0.0.1' });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  // Each test's phone has its own address (X-Forwarded-For from the test, the proxy in front trusted).
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE, TRUST_PROXY: '127.0.0.1' });
   await svc.container.app.listen({ port: 0, host: '127.0.0.1' });
   port = (svc.container.app.server.address() as AddressInfo).port;
   org = await svc.createOrganization('Hints Shop');
   apps = await createApps(svc, org);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 /** A request over the service's port, headers exactly as given (fetch may not send `Sec-` ones). */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './support/console-browser.js';
 import { launchChromium } from './support/chromium.js';
 import { DEVICES, phoneContext } from './support/mobile-browser.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 // A name under .localhost: Chromium takes its plain HTTP for a secure context, as the real (https)
 // host is, so the page has the Clipboard API.
@@ -21,8 +21,6 @@ const APP_STORE = 'https://apps.apple.com/app/id1234567890';
 const WAIT = { timeout: 10_000 };
 const LAUNCH = { userAgent: 'Shop/1.0 CFNetwork/1490.0.4 Darwin/23.2.0', ipAddress: '192.0.2.44', osVersion: '17.4' };
 
-let isolation: Isolation;
-let svc: TestService;
 let browser: Browser;
 let withClipboard: MobileApp;
 let otherApp: MobileApp;
@@ -37,9 +35,9 @@ interface MobileApp {
   clipboardMatch: boolean;
 }
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   await svc.container.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = svc.container.app.server.address() as AddressInfo;
   browser = await launchChromium([`--host-resolver-rules=MAP ${HOST} 127.0.0.1:${port}`]);
@@ -77,8 +75,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 async function openOnIphone(url: string): Promise<{ context: BrowserContext; page: Page; token: string }> {

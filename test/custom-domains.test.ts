@@ -2,22 +2,11 @@
 // status set through the operator API; the Service API lists, filters, sorts and reads them in a
 // Spring-style page wrapper, scoped to the caller's organization, and asks for their deletion,
 // which the operator completes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { consoleMember } from './support/console-api.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
-
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example' });
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
+const svc = serviceForFile({ PUBLIC_BASE_URL: 'https://sgnp.example' });
 
 type Json = Record<string, unknown>;
 type Domain = Json & { id: number; domainName: string; status: string };

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
 import { DEVICES, phoneContext, type Device } from './support/mobile-browser.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 
 const HOST = 'sgnp.example';
 const BASE = `http://${HOST}`;
@@ -20,8 +20,6 @@ const SHOP_HOST = 'shop.example';
 const APP_STORE = 'https://apps.apple.com/app/id1234567890';
 const PLAY_STORE = 'https://play.google.com/store/apps/details?id=com.example.shop&hl=ko';
 
-let isolation: Isolation;
-let svc: TestService;
 let browser: Browser;
 let org: { id: number; apiKey: string };
 let ios: MobileApp;
@@ -35,9 +33,9 @@ interface MobileApp {
   path: string;
 }
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   await svc.container.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = svc.container.app.server.address() as AddressInfo;
   // The shop's page embeds the SDK from the service, as a customer's site would.
@@ -93,8 +91,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   shop?.close();
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 interface Visit {

@@ -21,27 +21,28 @@ import {
   type Org,
 } from './support/deep-links.js';
 import { expectError } from './support/error-body.js';
-import { ADMIN_TOKEN, eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import {
+  ADMIN_TOKEN,
+  eventually,
+  isolate,
+  type Isolation,
+  startService,
+  type TestService,
+  serviceForFile,
+} from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let acme: Org;
 let rival: Org;
 let apps: Apps;
 let rivalApps: Apps;
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   acme = await svc.createOrganization('Acme Shop');
   rival = await svc.createOrganization('Rival Shop');
   apps = await createApps(svc, acme);
   rivalApps = await createApps(svc, rival, 'Rival');
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 const tokenRow = async (token: string) => svc.container.deps.deepLinks.tokens.get(token);
@@ -593,7 +594,7 @@ describe.runIf(backend === 'services')('PostgreSQL unreachable', () => {
   beforeAll(async () => {
     // A database of its own (it is the one made unreachable); chDB allows one data directory per process.
     downIsolation = await isolate();
-    down = await startService(downIsolation, { PUBLIC_BASE_URL: BASE, DATA_DIR: isolation.dataDir });
+    down = await startService(downIsolation, { PUBLIC_BASE_URL: BASE, DATA_DIR: svc.isolation.dataDir });
     admin = postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
     dbName = new URL(downIsolation.env.DATABASE_URL!).pathname.slice(1);
   });

@@ -1,14 +1,12 @@
 // Per-app statistics of deferred deep links (GET mobile-apps/{id}/deferred-match-stats): first
 // launches recorded through the real pipeline, exact figures out in UTC and in Asia/Seoul across
 // the day boundary; re-engagement opens, other apps and other organizations left out; 404 and 400.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../src/shared/ids.js';
 import { expectError } from './support/error-body.js';
 import { looseEvent } from './support/loose-event.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let org: { id: number; apiKey: string };
 let rival: { id: number; apiKey: string };
 let app: { id: number };
@@ -47,9 +45,9 @@ const matched = (matchType: string, confidence: number) => ({
 });
 const miss = (failureReason: string, confidence = 0) => ({ failureReason, confidence });
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   org = await svc.createOrganization('Deferred', 'ENTERPRISE');
   rival = await svc.createOrganization('Rival', 'ENTERPRISE');
   const create = async (owner: { apiKey: string }, appName: string) => {
@@ -84,11 +82,6 @@ beforeAll(async () => {
   for (const e of events) svc.container.deps.events.record(e);
   expect(await svc.container.deps.events.flush(10_000)).toBe(true);
   expect(await svc.container.bus.drain(15_000)).toBe(true);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 const stats = (query: string, appId = app.id, apiKey = org.apiKey) =>

@@ -6,34 +6,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDomainVerificationRepo } from '../src/oltp/domain-verification.repo.js';
 import { backend } from './support/backend.js';
 import { startDnsServer, type TestDnsServer } from './support/dns-server.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile, startService, type TestService } from './support/service.js';
 
 const PUBLIC_BASE_URL = 'https://sgnp.example';
 const CNAME_TARGET = 'cname.sgnp.example';
 const INTERVAL_MS = 150;
 const MAX_MISSES = 4;
 
-let isolation: Isolation;
 let dns: TestDnsServer;
-let svc: TestService;
 let org: { id: number; apiKey: string };
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  isolation = await isolate();
-  svc = await startService(isolation, {
-    PUBLIC_BASE_URL,
-    DNS_RESOLVER: dns.address,
-    DOMAIN_VERIFY_INTERVAL_MS: String(INTERVAL_MS),
-    DOMAIN_VERIFY_MAX_MISSES: String(MAX_MISSES),
-  });
-  org = await svc.createOrganization('Domains');
 });
 
 afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
   await dns?.close();
+});
+
+// Registered after the DNS server's hooks: started after it, stopped before it.
+const svc = serviceForFile(() => ({
+  PUBLIC_BASE_URL,
+  DNS_RESOLVER: dns.address,
+  DOMAIN_VERIFY_INTERVAL_MS: String(INTERVAL_MS),
+  DOMAIN_VERIFY_MAX_MISSES: String(MAX_MISSES),
+}));
+
+beforeAll(async () => {
+  org = await svc.createOrganization('Domains');
 });
 
 interface Domain {
@@ -274,7 +274,7 @@ describe.runIf(backend === 'services')('two instances checking one database', ()
   let second: TestService;
 
   beforeAll(async () => {
-    second = await startService(isolation, {
+    second = await startService(svc.isolation, {
       PUBLIC_BASE_URL,
       DNS_RESOLVER: dns.address,
       DOMAIN_VERIFY_INTERVAL_MS: String(INTERVAL_MS),

@@ -6,25 +6,23 @@
 import net from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerShutdownAnswer } from '../src/api/edge-errors.js';
 import { registerErrorHandling } from '../src/api/error-handler.js';
-import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 import { expectError, ISO_UTC } from './support/error-body.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
 import { BASE, PLATFORM_HOST, UA, createApps, createCampaign, tap, tapToLanding } from './support/deep-links.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let app: JourneyApp;
 let journey: ReturnType<typeof journeyClient>;
 let sessionId: string;
 let host: string;
 let port: number;
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   app = await journeyOrg(svc, 'Edge');
   journey = journeyClient(svc, app);
   const session = await journey('POST', '/session/create', { platform: 'WEB' });
@@ -39,11 +37,6 @@ beforeAll(async () => {
   host = address.hostname;
   port = Number(address.port);
 }, 120_000);
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
 
 /** Writes `raw` on a fresh connection and reads one answer (the socket stays open for writing
  * until then: a client that half-closes early may find its connection dropped by Node). */

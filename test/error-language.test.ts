@@ -1,22 +1,15 @@
 // API error messages follow Accept-Language: Korean when the caller prefers it to English, English
 // otherwise; the body's shape and its code are the same in both.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let apiKey: string;
 
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
-  apiKey = (await svc.createOrganization('Acme', 'PRO')).apiKey;
-});
+const svc = serviceForFile();
 
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
+beforeAll(async () => {
+  apiKey = (await svc.createOrganization('Acme', 'PRO')).apiKey;
 });
 
 const HANGUL = /[\uac00-\ud7a3]/;

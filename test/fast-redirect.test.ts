@@ -3,35 +3,28 @@
 // ways must look the same to the visitor (status, Location, headers) and to the statistics (the
 // recorded click), including behind a trusted proxy.
 import { rawRequest, type RawAnswer } from './support/raw-http.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { createApps, createCampaign, createUrl, unique, UA, type Org } from './support/deep-links.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 
 const PLATFORM_HOST = 'sgnp.example';
 
-let isolation: Isolation;
-let svc: TestService;
 let port: number;
 let org: Org;
 
+// Loopback is the trusted proxy: X-Forwarded-For and -Host count, as behind a load balancer.
+const svc = serviceForFile({
+  PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  TRUST_PROXY: 'loopback',
+});
+
 beforeAll(async () => {
-  isolation = await isolate();
-  // Loopback is the trusted proxy: X-Forwarded-For and -Host count, as behind a load balancer.
-  svc = await startService(isolation, {
-    PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    TRUST_PROXY: 'loopback',
-  });
   const address = await svc.container.listen();
   port = Number(new URL(address).port);
   org = await svc.createOrganization('Fast path');
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 type Answer = RawAnswer;

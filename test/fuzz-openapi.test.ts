@@ -5,8 +5,8 @@
 // parameters in odd encodings. The service must never answer 5xx, and every 4xx must be the API's
 // error body. Seeded, so a failure reproduces.
 import { STATUS_CODES } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 import { ISO_UTC } from './support/error-body.js';
 import {
   BASE,
@@ -77,17 +77,15 @@ interface FuzzRequest {
   payload?: string | Buffer;
 }
 
-let isolation: Isolation;
-let svc: TestService;
 let doc: OpenApiDoc;
 let credentials: Record<string, string>;
 let known: Record<string, Json>;
 let ids: { url: number; campaign: number; app: number };
 
+// Every variant must reach validation, not the per-app limit.
+const svc = serviceForFile({ SDK_RATE_LIMIT_PER_SECOND: '1000000000', PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  // Every variant must reach validation, not the per-app limit.
-  svc = await startService(isolation, { SDK_RATE_LIMIT_PER_SECOND: '1000000000', PUBLIC_BASE_URL: BASE });
   const org = await svc.createOrganization('Fuzz', 'ENTERPRISE');
   const victim = await svc.createOrganization('Fuzz victim', 'PRO');
   const addOns = await svc.admin('PUT', `/organizations/${org.id}/add-ons`, {
@@ -137,11 +135,6 @@ beforeAll(async () => {
   const res = await svc.inject({ method: 'GET', url: '/openapi.json' });
   doc = res.json();
 }, 120_000);
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
 
 /** A path parameter that exists (destructive methods get one that does not). */
 function pathValue(method: string, path: string, name: string): string {

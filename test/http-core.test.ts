@@ -1,21 +1,10 @@
 // The HTTP core: the API's error body for every client mistake, health and readiness, request
 // ids, the OpenAPI document and the reference page.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 import { expectError } from './support/error-body.js';
 
-let isolation: Isolation;
-let svc: TestService;
-
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
+const svc = serviceForFile();
 
 const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
 

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bus, BusMessage } from '../src/ingest/bus.js';
 import { decodeBatch, encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
 import { createClickEnricher } from '../src/ingest/enrich.js';
@@ -21,7 +21,7 @@ import { uuidv7 } from '../src/shared/ids.js';
 import { createLogger } from '../src/shared/logger.js';
 import { createMetrics } from '../src/shared/metrics.js';
 import { backend, servicesEnv } from './support/backend.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 import { looseEvent } from './support/loose-event.js';
 import { createVisitorHasher } from '../src/ingest/visitors.js';
 
@@ -32,18 +32,7 @@ const eventTableRoutes = createEventTableRoutes({
 
 const log = createLogger({ level: 'silent', pretty: false });
 
-let isolation: Isolation;
-let svc: TestService;
-
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
+const svc = serviceForFile();
 
 /** A fresh organization id per test, so tests never count each other's rows. */
 let lastOrg = 7_000_000 + Math.floor(Math.random() * 1_000_000);

@@ -2,14 +2,12 @@
 // the real pipeline, as the landing page and SDK routes record them), exact figures out, in UTC
 // and Asia/Seoul across the day boundary; the platform filter; the funnel's four stages; quality
 // and re-engagement; 400s; another organization's ids.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../src/shared/ids.js';
 import { expectError } from './support/error-body.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 import { looseEvent } from './support/loose-event.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let org: { id: number; apiKey: string };
 let iosApp: { id: number };
 let androidApp: { id: number };
@@ -98,9 +96,9 @@ const resolution = (at: string, appId: number, fields: Record<string, unknown>):
 
 const stats = (path: string, query = PERIOD) => svc.service('GET', `${path}?${query}`, org.apiKey);
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   org = await svc.createOrganization('Installs', 'ENTERPRISE');
   const app = async (platform: 'IOS' | 'ANDROID', appName: string) => {
     const res = await svc.service('POST', '/mobile-apps', org.apiKey, {
@@ -204,11 +202,6 @@ beforeAll(async () => {
     15_000,
     'installs written',
   );
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 describe('URL app-install statistics', () => {

@@ -1,30 +1,23 @@
 // identify and opt-in (/api/v1/cross-platform) and the Service API users route: created then
 // updated, null and omitted keep, masked PII for SDK callers, plaintext only behind X-API-KEY,
 // ciphertext at rest that opens with the key it names, the consent history, validation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, parseKeyring } from '../src/shared/secret-box.js';
 import { expectError, ISO_UTC } from './support/error-body.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let acme: JourneyApp;
 let rival: JourneyApp;
 let call: ReturnType<typeof journeyClient>;
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   // identify and opt-in need no add-on.
   acme = await journeyOrg(svc, 'Acme', 'FREE', false);
   rival = await journeyOrg(svc, 'Rival', 'FREE', false);
   call = journeyClient(svc, acme);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 const FLAGS = ['smsOptIn', 'emailOptIn', 'pushOptIn', 'smsAdOptIn', 'emailAdOptIn', 'pushAdOptIn', 'nightAdOptIn'];
@@ -140,7 +133,7 @@ describe('identify', () => {
       expect(everything).not.toContain(plain);
     // v1:<key id>:<base64>; the test keyring's key id is t1.
     expect(phoneSealed).toMatch(/^v1:t1:/);
-    const box = createSecretBox(parseKeyring(isolation.env.PII_ENCRYPTION_KEY!));
+    const box = createSecretBox(parseKeyring(svc.isolation.env.PII_ENCRYPTION_KEY!));
     expect(box.open(phoneSealed)).toBe('+821098765432');
     expect(box.open(emailSealed)).toBe('secret.person@example.net');
     // Blind indexes: 32-byte HMACs, not hashes anyone could recompute without the key.

@@ -3,27 +3,20 @@
 // also send userHash = HMAC-SHA256(identity secret, externalUserId) (hex), which the partner's server
 // computes. Apps with their key (mobile) answer and work as before.
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, parseKeyring } from '../src/shared/secret-box.js';
 import { expectError, ISO_UTC } from './support/error-body.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let acme: JourneyApp;
 let call: ReturnType<typeof journeyClient>;
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   acme = await journeyOrg(svc, 'Acme', 'FREE', false);
   call = journeyClient(svc, acme);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 const userHash = (secret: string, externalUserId: string) =>
@@ -157,7 +150,7 @@ describe('identity verification', () => {
     const [row] = await svc.container.postgres.sql<{ identity_secret_sealed: string }[]>`
       select identity_secret_sealed from mobile_apps where id = ${acme.appId}`;
     expect(row!.identity_secret_sealed).not.toContain(secret);
-    expect(createSecretBox(parseKeyring(isolation.env.PII_ENCRYPTION_KEY!)).open(row!.identity_secret_sealed)).toBe(
+    expect(createSecretBox(parseKeyring(svc.isolation.env.PII_ENCRYPTION_KEY!)).open(row!.identity_secret_sealed)).toBe(
       secret,
     );
   });

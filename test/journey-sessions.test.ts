@@ -2,30 +2,23 @@
 // service: authentication (400/401/403/429), CORS, every endpoint's success and failure paths,
 // reads that see writes within seconds, eventId and transactionId recorded once, and another
 // organization's session as 404.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type HttpAnswer, ISO_UTC } from './support/error-body.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let acme: JourneyApp;
 let rival: JourneyApp;
 let call: ReturnType<typeof journeyClient>;
 let rivalCall: ReturnType<typeof journeyClient>;
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   acme = await journeyOrg(svc, 'Acme');
   rival = await journeyOrg(svc, 'Rival', 'ENTERPRISE', false);
   call = journeyClient(svc, acme);
   rivalCall = journeyClient(svc, rival);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 async function newSession(

@@ -1,16 +1,14 @@
 // User-journey statistics: known sessions, events, transitions and goals in through the real
 // pipeline, exact figures out in UTC and in Asia/Seoul across a day boundary; the same events
 // delivered twice and out of order change nothing; authentication, add-on and period rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../src/ingest/envelope.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { expectError } from './support/error-body.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 import { looseEvent } from './support/loose-event.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let acme: JourneyApp;
 let rival: JourneyApp;
 let call: ReturnType<typeof journeyClient>;
@@ -156,9 +154,9 @@ const stats = (path: string, query: string, client = call) =>
 const UTC = 'startDate=2025-03-08&endDate=2025-03-10';
 const SEOUL = 'startDate=2025-03-08&endDate=2025-03-10&timeZone=Asia/Seoul';
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   // ENTERPRISE keeps 1825 days (the 2025 dates are inside) and includes the add-on.
   acme = await journeyOrg(svc, 'Acme', 'ENTERPRISE', false);
   rival = await journeyOrg(svc, 'Rival', 'ENTERPRISE', false);
@@ -172,11 +170,6 @@ beforeAll(async () => {
   await publish([...starts, ...rest]);
   await publish([...rest].reverse());
   await settle(2 * (starts.length + rest.length));
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 describe('journey statistics in two time zones', () => {

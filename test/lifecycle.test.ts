@@ -14,7 +14,7 @@ let isolation: Isolation;
 const log = createLogger({ level: 'silent', pretty: false });
 
 beforeAll(async () => {
-  isolation = await isolate();
+  isolation = await isolate({ fresh: true });
 });
 
 afterAll(async () => {
@@ -67,7 +67,7 @@ describe('migrations', () => {
   });
 
   it.runIf(backend === 'services')('are safe when several instances start at the same moment', async () => {
-    const fresh = await isolate();
+    const fresh = await isolate({ fresh: true });
     try {
       const config = loadConfig({ ...fresh.env, LOG_LEVEL: 'silent' });
       const opened = await Promise.all([openStores(config, log), openStores(config, log), openStores(config, log)]);

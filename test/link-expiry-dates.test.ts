@@ -3,23 +3,16 @@
 // a campaign's expiresAt lasts until the last moment of that day in the organization's time zone
 // (Asia/Seoul unless the operator set another), so today's date is accepted.
 import { DateTime } from 'luxon';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serviceForFile } from './support/service.js';
 import { expectError } from './support/error-body.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let seoul: { id: number; apiKey: string };
 
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
-  seoul = await svc.createOrganization('Seoul Shop');
-});
+const svc = serviceForFile();
 
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
+beforeAll(async () => {
+  seoul = await svc.createOrganization('Seoul Shop');
 });
 
 const createUrl = (org: { apiKey: string }, expirationDate: unknown) =>

@@ -15,7 +15,7 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 let isolation: Isolation;
 
 beforeAll(async () => {
-  isolation = await isolate();
+  isolation = await isolate({ fresh: true });
 });
 
 afterAll(async () => {

@@ -1,23 +1,16 @@
 // Service API: mobile apps (/api/v1/service/mobile-apps) as clients see them: the record, the
 // generated path and SDK key, field rules per platform, the numbered paged list, update, delete and
 // what deleting an app does to the links that point at it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 /** The organization most tests use; list tests make their own so counts are exact. */
 let org: { id: number; apiKey: string };
 
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example' });
-  org = await svc.createOrganization('Mobile Apps Org', 'PRO');
-});
+const svc = serviceForFile({ PUBLIC_BASE_URL: 'https://sgnp.example' });
 
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
+beforeAll(async () => {
+  org = await svc.createOrganization('Mobile Apps Org', 'PRO');
 });
 
 type Json = Record<string, unknown>;

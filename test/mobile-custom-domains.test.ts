@@ -6,14 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { startDnsServer, type TestDnsServer } from './support/dns-server.js';
 import { expectError } from './support/error-body.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 const RATE_LIMIT = 30;
 const CNAME_TARGET = 'cname.sgnp.example';
 
-let isolation: Isolation;
 let dns: TestDnsServer;
-let svc: TestService;
 
 interface Org {
   id: number;
@@ -68,13 +66,21 @@ function mobile(method: 'GET' | 'POST', path: string, caller: App | { id: unknow
 
 beforeAll(async () => {
   dns = await startDnsServer();
-  isolation = await isolate();
-  svc = await startService(isolation, {
-    PUBLIC_BASE_URL: 'https://sgnp.example',
-    DNS_RESOLVER: dns.address,
-    DOMAIN_VERIFY_INTERVAL_MS: '0',
-    SDK_RATE_LIMIT_PER_SECOND: String(RATE_LIMIT),
-  });
+});
+
+afterAll(async () => {
+  await dns?.close();
+});
+
+// Registered after the DNS server's hooks: started after it, stopped before it.
+const svc = serviceForFile(() => ({
+  PUBLIC_BASE_URL: 'https://sgnp.example',
+  DNS_RESOLVER: dns.address,
+  DOMAIN_VERIFY_INTERVAL_MS: '0',
+  SDK_RATE_LIMIT_PER_SECOND: String(RATE_LIMIT),
+}));
+
+beforeAll(async () => {
   org = await svc.createOrganization('Mobile Domains');
   other = await svc.createOrganization('Other Org');
   app = await createApp(org);
@@ -89,12 +95,6 @@ beforeAll(async () => {
     mine.push(await createDomain(org, name, status));
   }
   theirs = await createDomain(other, 'go.theirs.example', 'VERIFIED');
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-  await dns?.close();
 });
 
 describe(`mobile SDK custom domains (${backend})`, () => {

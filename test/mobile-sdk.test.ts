@@ -4,7 +4,7 @@
 // address (resolve-shorturl, resolve-campaign), funnel/track idempotency, clicks, associations;
 // another organization's tokens and codes are 404; resolutions, installs and funnel stages reach
 // ClickHouse.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import {
   BASE,
@@ -22,27 +22,20 @@ import {
   type Org,
 } from './support/deep-links.js';
 import { expectError } from './support/error-body.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let acme: Org;
 let rival: Org;
 let apps: Apps;
 let rivalApps: Apps;
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   acme = await svc.createOrganization('Acme Shop');
   rival = await svc.createOrganization('Rival Shop');
   apps = await createApps(svc, acme);
   rivalApps = await createApps(svc, rival, 'Rival');
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 /** Distinct addresses per test, so one test's open tokens are never another's candidates. */

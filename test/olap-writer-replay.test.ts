@@ -3,7 +3,7 @@
 // fails while a flag is set stands in for the cut: ClickHouse commits the raw rows first, the way
 // a process killed in the middle of the insert leaves them. Afterwards the raw table and every
 // rollup must count each click once, however the messages come back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { WaitForMore, type BusMessage } from '../src/ingest/bus.js';
 import { createClickEnricher } from '../src/ingest/enrich.js';
@@ -18,7 +18,7 @@ import { createLogger } from '../src/shared/logger.js';
 import { createMetrics } from '../src/shared/metrics.js';
 import { backend } from './support/backend.js';
 import { clickFigures } from './support/click-figures.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 const log = createLogger({ level: 'silent', pretty: false });
 const routes = createEventTableRoutes({
@@ -26,14 +26,11 @@ const routes = createEventTableRoutes({
   visitor: createVisitorHasher(randomBytes(32)),
 });
 
-let isolation: Isolation;
-let svc: TestService;
-
 const run = (query: string) => svc.container.clickhouse.client.command({ query });
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   await run('CREATE TABLE cut_flag (x UInt8) ENGINE = Memory');
   await run('CREATE TABLE cut_view_rows (id UUID) ENGINE = MergeTree ORDER BY id');
   // 210 is NETWORK_ERROR: not a data error, so the writer throws for the bus to retry, as it
@@ -42,11 +39,6 @@ beforeAll(async () => {
              SELECT event_id AS id FROM clicks
              WHERE throwIf((SELECT count() FROM cut_flag) > 0, 'connection lost', toInt32(210)) = 0
              SETTINGS allow_custom_error_code_in_throwif = 1`);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 let lastOrg = 9_000_000 + Math.floor(Math.random() * 1_000_000);

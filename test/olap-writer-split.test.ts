@@ -2,7 +2,7 @@
 // the data of a few rows is split until those rows stand alone; they go to the dead-letter store
 // with ClickHouse's reason, and every other row is written exactly once, on the first delivery,
 // however often the same batch comes again.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Bus, BusMessage } from '../src/ingest/bus.js';
 import { createClickEnricher } from '../src/ingest/enrich.js';
 import { decodeBatch, encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
@@ -15,7 +15,7 @@ import { uuidv7 } from '../src/shared/ids.js';
 import { createLogger } from '../src/shared/logger.js';
 import { createMetrics } from '../src/shared/metrics.js';
 import { backend } from './support/backend.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 import { randomBytes } from 'node:crypto';
 import { createVisitorHasher } from '../src/ingest/visitors.js';
 
@@ -25,18 +25,7 @@ const routes = createEventTableRoutes({
   visitor: createVisitorHasher(randomBytes(32)),
 });
 
-let isolation: Isolation;
-let svc: TestService;
-
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
+const svc = serviceForFile();
 
 let lastOrg = 8_000_000 + Math.floor(Math.random() * 1_000_000);
 

@@ -4,11 +4,11 @@
 // the error body on every 4xx and a 400 / 401 wherever input is validated / credentials are needed,
 // examples on every Service API operation that match their schemas, and no unused component.
 // Each rule lists the operations that break it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OPERATION_IDS } from '../src/api/openapi.js';
 import { SERVICE_EXAMPLES } from '../src/api/service/openapi-examples.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read field by field.
 type Json = Record<string, any>;
@@ -20,14 +20,12 @@ interface Operation {
   op: Json;
 }
 
-let isolation: Isolation;
-let svc: TestService;
 let doc: Json;
 let operations: Operation[];
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   const res = await svc.inject({ method: 'GET', url: '/openapi.json' });
   expect(res.statusCode, res.body).toBe(200);
   doc = res.json();
@@ -35,11 +33,6 @@ beforeAll(async () => {
     Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, path, op })),
   );
 }, 120_000);
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
 
 const offenders = (test: (o: Operation) => string | false | undefined): string[] =>
   operations.flatMap((o) => {

@@ -4,9 +4,9 @@
 // visitor's 404 page, as any link that is not there; the domain keeps serving its links, /healthz
 // and the customer-facing APIs. Probes and scrapers inside the deployment (an address, localhost, a
 // single-label service name, OPERATOR_HOSTS) still reach them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
-import { ADMIN_TOKEN, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 
 const DOMAIN = 'links.acme-shop.com';
 const OPERATOR = [
@@ -21,8 +21,6 @@ const OPERATOR = [
 
 const ONE_SEGMENT = /^\/[^/]+$/;
 
-let isolation: Isolation;
-let svc: TestService;
 let apiKey: string;
 let campaignAlias: string;
 
@@ -30,12 +28,12 @@ const get = (url: string, host: string, headers: Record<string, string> = {}) =>
   svc.inject({ method: 'GET', url, headers: { host, ...headers } });
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
+const svc = serviceForFile({
+  PUBLIC_BASE_URL: 'https://sgnp.example',
+  OPERATOR_HOSTS: 'signpost.monitoring.svc',
+});
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, {
-    PUBLIC_BASE_URL: 'https://sgnp.example',
-    OPERATOR_HOSTS: 'signpost.monitoring.svc',
-  });
   const org = await svc.createOrganization('Acme', 'PRO');
   apiKey = org.apiKey;
   // The owner's language differs from the service's (Korean), so the 404 page shows whose it speaks.
@@ -52,11 +50,6 @@ beforeAll(async () => {
   });
   expect(campaign.statusCode, campaign.body).toBe(201);
   campaignAlias = (campaign.json() as { alias: string }).alias;
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 describe('operator surfaces', () => {

@@ -5,14 +5,12 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
 import { launchChromium } from './support/chromium.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const DOMAIN = 'go.english-shop.example';
 
-let isolation: Isolation;
-let svc: TestService;
 let base: string;
 let browser: Browser | undefined;
 const orgs: Record<'ko' | 'en' | 'ja', { id: number; apiKey: string }> = {} as never;
@@ -42,9 +40,9 @@ const visit = (path: string, acceptLanguage?: string, host = 'sgnp.example') =>
 
 const langOf = (html: string) => /<html lang="([a-z]+)"/.exec(html)?.[1];
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: 'https://sgnp.example' });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example' });
   for (const language of ['ko', 'en', 'ja'] as const) {
     orgs[language] = await svc.createOrganization(`Shop ${language}`, 'PRO');
     if (language !== 'ko') {
@@ -62,8 +60,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 describe('visitor pages follow Accept-Language', () => {

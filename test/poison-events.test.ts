@@ -7,7 +7,7 @@
 // reason, never both, never neither; and the bus drains.
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createClickEnricher } from '../src/ingest/enrich.js';
 import { decodeBatch, encodeBatch, type EventEnvelope } from '../src/ingest/envelope.js';
 import { createEventTableRoutes, type RecordedEvent } from '../src/ingest/event-registry.js';
@@ -28,7 +28,7 @@ import {
 } from './support/deep-links.js';
 import { journeyClient, journeyOrg, type JourneyApp } from './support/journey.js';
 import { watchDeadLetters, type SeenDeadLetter } from './support/dead-letters.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 import { randomBytes } from 'node:crypto';
 import { createVisitorHasher } from '../src/ingest/visitors.js';
 
@@ -37,14 +37,12 @@ const routes = createEventTableRoutes({
   visitor: createVisitorHasher(randomBytes(32)),
 });
 
-let isolation: Isolation;
-let svc: TestService;
 const recorded: RecordedEvent[] = [];
 let deadLetters: SeenDeadLetter[] = [];
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   // Watch what the edge records and what is dead-lettered, on their way through (both still happen).
   const { events } = svc.container.deps;
   const record = events.record.bind(events);
@@ -53,11 +51,6 @@ beforeAll(async () => {
     return record(event);
   };
   deadLetters = watchDeadLetters(svc.container.bus);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 /** Text no well-behaved client sends: lone surrogates, NUL, control and bidi characters, sheer size. */

@@ -64,7 +64,7 @@ async function expectServes(address: string, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  isolation = await isolate();
+  isolation = await isolate({ fresh: true });
 });
 
 afterAll(async () => {

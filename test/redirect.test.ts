@@ -5,7 +5,14 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, servicesEnv } from './support/backend.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import {
+  eventually,
+  isolate,
+  type Isolation,
+  startService,
+  type TestService,
+  serviceForFile,
+} from './support/service.js';
 
 const PLATFORM_HOST = 'sgnp.example';
 
@@ -48,19 +55,12 @@ const PREVIEW_FETCHERS = [
   'Mozilla/5.0 (compatible; Snap URL Preview Service; bot; snapchat; https://developers.snap.com/robots)',
 ];
 
-let isolation: Isolation;
-let svc: TestService;
 let org: { id: number; apiKey: string };
 
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: `https://${PLATFORM_HOST}` });
-  org = await svc.createOrganization('Redirects');
-});
+const svc = serviceForFile({ PUBLIC_BASE_URL: `https://${PLATFORM_HOST}` });
 
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
+beforeAll(async () => {
+  org = await svc.createOrganization('Redirects');
 });
 
 interface Visit {
@@ -526,7 +526,7 @@ describe.runIf(backend === 'services')('two instances: invalidation through the 
   let other: TestService;
 
   beforeAll(async () => {
-    other = await startService(isolation, { PUBLIC_BASE_URL: `https://${PLATFORM_HOST}` });
+    other = await startService(svc.isolation, { PUBLIC_BASE_URL: `https://${PLATFORM_HOST}` });
   });
 
   afterAll(async () => {
@@ -589,7 +589,7 @@ describe.runIf(backend === 'services')('PostgreSQL unreachable', () => {
     downIsolation = await isolate();
     down = await startService(downIsolation, {
       PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`,
-      DATA_DIR: isolation.dataDir,
+      DATA_DIR: svc.isolation.dataDir,
     });
     admin = postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
     dbName = new URL(downIsolation.env.DATABASE_URL!).pathname.slice(1);

@@ -1,31 +1,24 @@
 // Spec rule: customAlias and a campaign's alias may be any letters, digits, - and _. The service
 // refuses only the first path segments it answers itself on that host, and that list is the one
 // its route table has: every other alias (app, status, qr, login, www, ...) is created and redirects.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS } from '../src/core/links/link-rules.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 import { expectError } from './support/error-body.js';
 
 const BASE = 'https://sgnp.example';
 const DOMAIN = 'go.brand-reserved.example';
 
-let isolation: Isolation;
-let svc: TestService;
 let org: { id: number; apiKey: string };
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   org = await svc.createOrganization('Acme', 'FREE');
   const domain = await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: DOMAIN });
   expect(domain.statusCode, domain.body).toBe(201);
   const active = await svc.admin('PUT', `/custom-domains/${domain.json().id}/status`, { status: 'ACTIVE' });
   expect(active.statusCode, active.body).toBe(200);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 /** First path segments of every route the app has, the link routes (`/:slug`) and CORS (`*`) aside. */

@@ -1,14 +1,12 @@
 // GET / : on the service's own host the console; on a customer's custom domain the fallback address
 // the operator set for it, or the 404 page; never anything of the operator's on a customer domain.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 const DOMAIN = 'go.acme-shop.example';
 const PENDING = 'pending.acme-shop.example';
 
-let isolation: Isolation;
-let svc: TestService;
 let verifiedId: number;
 let pendingId: number;
 
@@ -16,20 +14,15 @@ const root = (host: string) => svc.inject({ method: 'GET', url: '/', headers: { 
 const setFallback = (id: number, fallbackUrl: string | null) =>
   svc.admin('PUT', `/custom-domains/${id}/fallback-url`, { fallbackUrl });
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: 'https://sgnp.example' });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example' });
   const org = await svc.createOrganization('Acme', 'PRO');
   const register = async (domainName: string) =>
     (await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName })).json() as { id: number };
   verifiedId = (await register(DOMAIN)).id;
   pendingId = (await register(PENDING)).id;
   expect((await svc.admin('PUT', `/custom-domains/${verifiedId}/status`, { status: 'VERIFIED' })).statusCode).toBe(200);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 describe('GET / on the service host', () => {

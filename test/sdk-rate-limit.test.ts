@@ -3,7 +3,7 @@
 // spends a budget of its client address for that app (SDK_KEYLESS_RATE_LIMIT_PER_SECOND, burst
 // SDK_KEYLESS_RATE_LIMIT_BURST), so a flood with the public app id starves neither the app's mobile
 // SDK nor the app's other visitors. Past a budget: 429 RATE_LIMITED with Retry-After.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import {
   BASE,
@@ -16,28 +16,21 @@ import {
   type Org,
 } from './support/deep-links.js';
 import { expectError } from './support/error-body.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 const LIMIT = 10;
 const KEYLESS_BURST = 3;
-let isolation: Isolation;
-let svc: TestService;
 let org: Org;
 
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, {
-    PUBLIC_BASE_URL: BASE,
-    SDK_RATE_LIMIT_PER_SECOND: String(LIMIT),
-    SDK_KEYLESS_RATE_LIMIT_PER_SECOND: '1',
-    SDK_KEYLESS_RATE_LIMIT_BURST: String(KEYLESS_BURST),
-  });
-  org = await svc.createOrganization('Busy');
+const svc = serviceForFile({
+  PUBLIC_BASE_URL: BASE,
+  SDK_RATE_LIMIT_PER_SECOND: String(LIMIT),
+  SDK_KEYLESS_RATE_LIMIT_PER_SECOND: '1',
+  SDK_KEYLESS_RATE_LIMIT_BURST: String(KEYLESS_BURST),
 });
 
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
+beforeAll(async () => {
+  org = await svc.createOrganization('Busy');
 });
 
 /** identify as a browser: the public app id only, from a client address. */

@@ -11,7 +11,7 @@ import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
 import { DEVICES, phoneContext } from './support/mobile-browser.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 
 const HOST = 'sgnp.example';
 const BASE = `http://${HOST}`;
@@ -25,8 +25,6 @@ const IPHONE_UA = DEVICES.iphoneSafari.userAgent;
 const AD_HTML =
   '<ins class="ad" style="display:block;height:40px">ad</ins><script>window.signpostAdRan = true;</script>';
 
-let isolation: Isolation;
-let svc: TestService;
 let browser: Browser;
 let framer: http.Server;
 let apiKey: string;
@@ -61,14 +59,14 @@ const directive = (policy: string, name: string) =>
     .map((d) => d.trim())
     .find((d) => d.startsWith(`${name} `)) ?? '';
 
+const svc = serviceForFile({
+  PUBLIC_BASE_URL: BASE,
+  AD_PAGE_SECONDS: '1',
+  AD_PAGE_HTML: AD_HTML,
+  TRUST_PROXY: '127.0.0.1',
+});
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, {
-    PUBLIC_BASE_URL: BASE,
-    AD_PAGE_SECONDS: '1',
-    AD_PAGE_HTML: AD_HTML,
-    TRUST_PROXY: '127.0.0.1',
-  });
   await svc.container.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = svc.container.app.server.address() as AddressInfo;
   const org = await svc.createOrganization('Headers', 'PRO');
@@ -117,8 +115,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   framer?.close();
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 describe('headers', () => {

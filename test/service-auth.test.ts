@@ -1,20 +1,9 @@
 // Service API authentication: a key (401), the IP allow-list (403), the monthly quota (429).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { describe, expect, it } from 'vitest';
+import { serviceForFile } from './support/service.js';
 import { expectError } from './support/error-body.js';
 
-let isolation: Isolation;
-let svc: TestService;
-
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
+const svc = serviceForFile();
 
 describe('X-API-KEY', () => {
   it('answers 401 without a key, with the error body', async () => {

@@ -1,14 +1,12 @@
 // Service API short URLs (/api/v1/service/urls) as an API user sees them: the record, every limit
 // at its boundary, the shared alias namespace, linked apps and custom domains, update, delete, the
 // paged list with its filters, the QR code and the (pending) statistics routes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serviceForFile } from './support/service.js';
 import { expectError, ISO_UTC, type HttpAnswer } from './support/error-body.js';
 
 const BASE = 'https://sgnp.example';
 
-let isolation: Isolation;
-let svc: TestService;
 /** The organization most tests act as (FREE). */
 let acme: Org;
 /** A second organization, to check that nothing crosses the tenant line. */
@@ -23,16 +21,11 @@ type Res = HttpAnswer;
 
 type ShortUrlJson = Record<string, unknown> & { id: number; shortUrl: string; shortCode: string };
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: BASE });
   acme = await svc.createOrganization('Acme', 'FREE');
   rival = await svc.createOrganization('Rival', 'FREE');
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,29 +1,22 @@
 // URL and campaign statistics: known clicks in, exact figures out, in UTC, Asia/Seoul, New York
 // across both 2025 DST changes and Asia/Kathmandu (+5:45); retention clamping; bots excluded;
 // the customId filter; 400s; another organization's id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { type Click, recordClicks as recordSharedClicks } from './support/recorded-clicks.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
 let org: { id: number; apiKey: string };
 
 const DESKTOP =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
+const svc = serviceForFile();
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation);
   // ENTERPRISE keeps 1825 days, so the 2025 dates below are inside its retention.
   org = await svc.createOrganization('Stats', 'ENTERPRISE');
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 const recordClicks = (linkType: 'url' | 'campaign', linkId: number, clicks: Click[], organizationId = org.id) =>

@@ -5,9 +5,9 @@
 // error body), and every list, search and statistic (none of A's ids, names or counts). The list
 // of operations comes from /openapi.json and Fastify's route table: a route this test does not
 // know how to exercise fails it, so it cannot silently go stale. It prints the counts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 
 const HOST = 'sgnp.example';
 const DESKTOP_UA =
@@ -45,8 +45,6 @@ interface TenantA extends Org {
   userEmail: string;
 }
 
-let isolation: Isolation;
-let svc: TestService;
 let a: TenantA;
 let b: Org;
 /** Strings that identify A's data: none may appear in any answer to B. */
@@ -1110,10 +1108,10 @@ async function createA(): Promise<TenantA> {
   };
 }
 
+// B makes many refused calls from one address: the brute-force limit is not under test here.
+const svc = serviceForFile({ PUBLIC_BASE_URL: `https://${HOST}`, AUTH_FAILURE_LIMIT: '1000000' });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  // B makes many refused calls from one address: the brute-force limit is not under test here.
-  svc = await startService(isolation, { PUBLIC_BASE_URL: `https://${HOST}`, AUTH_FAILURE_LIMIT: '1000000' });
   a = await createA();
   b = await createOrg('Bbb');
   bConsole = await consoleSession(b.id, 'bbb-owner@example.com');
@@ -1171,11 +1169,6 @@ beforeAll(async () => {
     'hooks.aaa-secret',
   ].map(String);
 }, 120_000);
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
 
 // ---- the run --------------------------------------------------------------------------------
 

@@ -2,11 +2,8 @@
 // another organization's short URLs, campaigns, mobile apps or custom domains. Another
 // organization's id is answered exactly like an unknown one: 404, never 403, and nothing of the
 // owner's data in the body.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
-
-let isolation: Isolation;
-let svc: TestService;
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serviceForFile } from './support/service.js';
 
 type Json = Record<string, unknown>;
 
@@ -77,9 +74,9 @@ async function createTenant(label: string): Promise<Tenant> {
   return { name, apiKey: org.apiKey, iosApp, androidApp, url, campaign, domain };
 }
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: 'https://sgnp.example' });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example' });
   a = await createTenant('Aaa');
   b = await createTenant('Bbb');
   aMarkers = [
@@ -97,11 +94,6 @@ beforeAll(async () => {
     a.androidApp.apiKey,
     a.domain.domainName,
   ].map(String);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 /**

@@ -1,22 +1,11 @@
 // The on-demand TLS question (GET /api/tls/ask?domain=, Caddy's `ask`): a certificate only for the
 // service's own host and for custom domains that serve links, so pointing a name at the server
 // is not enough to make the proxy obtain a certificate for it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
-let isolation: Isolation;
-let svc: TestService;
-
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: 'https://sgnp.example', OPERATOR_HOSTS: 'ops.sgnp.example' });
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
+const svc = serviceForFile({ PUBLIC_BASE_URL: 'https://sgnp.example', OPERATOR_HOSTS: 'ops.sgnp.example' });
 
 const ask = (domain: string) =>
   svc.inject({

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   createSignpostClient,
   isErrorBody,
@@ -29,26 +29,19 @@ import {
 import { buildOpenApiDocument } from '../scripts/openapi-document.js';
 import { ISO_UTC } from './support/error-body.js';
 import { UA } from './support/deep-links.js';
-import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 
 const HOST = 'sgnp.example';
 
-let isolation: Isolation;
-let svc: TestService;
 let baseUrl: string;
 let client: SignpostClient;
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: `https://${HOST}`, PORT: '0', HOST: '127.0.0.1' });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: `https://${HOST}`, PORT: '0', HOST: '127.0.0.1' });
   baseUrl = await svc.container.listen();
   const org = await svc.createOrganization('Typed client', 'PRO');
   client = createSignpostClient({ baseUrl, apiKey: org.apiKey });
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 /** A visitor following a short URL on the real port (its host header as the link names it). */

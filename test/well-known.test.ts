@@ -1,10 +1,10 @@
 // /.well-known/apple-app-site-association and /.well-known/assetlinks.json: on the platform host
 // every organization's apps under their own URL namespace, on a custom domain only its owner's;
 // application/json straight away (no redirect, HEAD too), following app and domain changes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { expectError } from './support/error-body.js';
-import { isolate, startService, type Isolation, type TestService } from './support/service.js';
+import { serviceForFile } from './support/service.js';
 
 const PLATFORM_HOST = 'sgnp.example';
 const AASA = '/.well-known/apple-app-site-association';
@@ -15,9 +15,6 @@ const IPHONE =
 const fingerprint = (seed: number) =>
   Array.from({ length: 32 }, (_, i) => ((i * 7 + seed) % 256).toString(16).padStart(2, '0').toUpperCase()).join(':');
 const FP = [fingerprint(1), fingerprint(2), fingerprint(3)] as const;
-
-let isolation: Isolation;
-let svc: TestService;
 
 interface Org {
   id: number;
@@ -73,9 +70,9 @@ const assetLink = (app: App, fingerprints: string[]) => ({
   target: { namespace: 'android_app', package_name: app.bundleId, sha256_cert_fingerprints: fingerprints },
 });
 
+const svc = serviceForFile({ PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`, DOMAIN_VERIFY_INTERVAL_MS: '0' });
+
 beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, { PUBLIC_BASE_URL: `https://${PLATFORM_HOST}`, DOMAIN_VERIFY_INTERVAL_MS: '0' });
   acme = await svc.createOrganization('Acme');
   beta = await svc.createOrganization('Beta');
   apps.acmeIos = await createApp(acme, { platform: 'IOS', bundleId: 'com.acme.shop', teamId: 'ACMETEAM01' });
@@ -96,11 +93,6 @@ beforeAll(async () => {
   await createDomain(acme, 'links.acme.example', 'VERIFIED');
   await createDomain(beta, 'go.beta.example', 'ACTIVE');
   await createDomain(acme, 'pending.acme.example', 'PENDING');
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
 });
 
 describe(`well-known association files (${backend})`, () => {

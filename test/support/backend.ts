@@ -10,3 +10,11 @@ export const servicesEnv = {
   natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
   clickhouseUrl: process.env.TEST_CLICKHOUSE_URL,
 };
+
+/** The stores migrated once per run (test/support/global-setup.ts) that each test file copies. */
+export interface StoreTemplate {
+  /** A data folder holding migrated pg/ (PGlite) and ch/ (chDB) folders. */
+  dataDir: string;
+  /** On the services backend: the migrated PostgreSQL database, copied with CREATE DATABASE … TEMPLATE. */
+  database?: string;
+}

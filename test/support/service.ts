@@ -9,8 +9,10 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { LightMyRequestResponse } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createContainer, type Container } from '../../src/container.js';
 import { loadConfig, type Config } from '../../src/shared/config.js';
+import type { Plan } from '../../src/shared/plans.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { backend, servicesEnv } from './backend.js';
 
@@ -23,10 +25,29 @@ export interface Isolation {
   dispose(): Promise<void>;
 }
 
-/** Stores of one test file. The same isolation can back several starts (restarts) in a row. */
-export async function isolate(): Promise<Isolation> {
+/**
+ * Stores of one test file. The same isolation can back several starts (restarts) in a row.
+ *
+ * It starts from a copy of the stores migrated once per run (test/support/global-setup.ts): the
+ * data folder copied (chDB keeps relative links inside it, copied as they are), and on the services
+ * backend a database created from the template database. `fresh: true` starts from nothing
+ * instead, for the tests whose point is a first start that migrates (main-process, lifecycle,
+ * multi-instance, clickhouse-view-reload, production-build).
+ */
+export async function isolate(options: { fresh?: boolean } = {}): Promise<Isolation> {
+  const template = options.fresh ? undefined : inject('storeTemplate');
   const suffix = `${process.pid}_${randomBytes(4).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-test-'));
+  if (template) {
+    // Only chDB's folder when PostgreSQL is a server; nothing of it when ClickHouse is one too.
+    const parts = backend === 'services' ? (servicesEnv.clickhouseUrl ? [] : ['ch']) : ['pg', 'ch'];
+    for (const part of parts) {
+      fs.cpSync(path.join(template.dataDir, part), path.join(dataDir, part), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
+    }
+  }
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     PII_ENCRYPTION_KEY: `t1:${randomBytes(32).toString('hex')}`,
@@ -36,15 +57,22 @@ export async function isolate(): Promise<Isolation> {
   if (backend === 'services') {
     const dbName = `sp_test_${suffix}`;
     const admin = postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${dbName}`);
-    await admin.end();
+    try {
+      await createDatabase(admin, dbName, template?.database);
+    } finally {
+      await admin.end();
+    }
     const url = new URL(servicesEnv.postgresAdminUrl);
     url.pathname = `/${dbName}`;
     env.DATABASE_URL = url.toString();
     env.NATS_URL = servicesEnv.natsUrl;
     env.NATS_NAMESPACE = `sp_test_${suffix}`;
-    if (servicesEnv.clickhouseUrl) env.CLICKHOUSE_URL = servicesEnv.clickhouseUrl;
-    env.CLICKHOUSE_DATABASE = `sp_test_${suffix}`;
+    // chDB lives in the test's own data folder, under the template's database name; a server
+    // gets a database per test file.
+    if (servicesEnv.clickhouseUrl) {
+      env.CLICKHOUSE_URL = servicesEnv.clickhouseUrl;
+      env.CLICKHOUSE_DATABASE = `sp_test_${suffix}`;
+    }
     dropDatabase = async () => {
       const conn = postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
       await conn.unsafe(`drop database if exists ${dbName} with (force)`);
@@ -68,6 +96,22 @@ export async function isolate(): Promise<Isolation> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * CREATE DATABASE, from the template when there is one. PostgreSQL refuses to copy a database
+ * another session is connected to (55006); two copies at once can meet that way, so it retries.
+ */
+async function createDatabase(admin: postgres.Sql, name: string, template: string | undefined): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.unsafe(template ? `create database ${name} template ${template}` : `create database ${name}`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
 }
 
 export interface TestService {
@@ -132,11 +176,11 @@ export async function startService(
         ...(extra.remoteAddress ? { remoteAddress: extra.remoteAddress } : {}),
         ...(body === undefined ? {} : { payload: body as object }),
       }),
+    // A factory, not HTTP: the same core call the operator API's POST /organizations makes
+    // (test/admin-api.test.ts covers that route).
     async createOrganization(name = 'Acme', plan = 'FREE') {
-      const res = await admin('POST', '/organizations', { name, plan });
-      if (res.statusCode !== 201) throw new Error(`organization not created: ${res.statusCode} ${res.body}`);
-      const body = res.json() as { id: number; apiKey: string };
-      return { id: body.id, apiKey: body.apiKey };
+      const { organization, apiKey } = await container.deps.organizations.accounts.create({ name, plan: plan as Plan });
+      return { id: organization.id, apiKey: apiKey.apiKey };
     },
     async clickhouse<T>(query: string, params: Record<string, unknown> = {}) {
       const result = await container.clickhouse.client.query({ query, query_params: params, format: 'JSONEachRow' });
@@ -144,6 +188,43 @@ export async function startService(
     },
     close: () => container.close(),
   };
+}
+
+/** What serviceForFile() returns: the file's service, and the stores under it. */
+export interface FileService extends TestService {
+  readonly isolation: Isolation;
+}
+
+/**
+ * The service of one test file, the set-up every integration test file shares: before the file's
+ * tests (and before the file's own beforeAll, registered after this call) a copy of the migrated
+ * stores and the service started on it; after them, the service closed and the stores removed.
+ * The returned object is that service, usable from the file's beforeAll on. `env` may be a
+ * function when it depends on something made before the hooks run.
+ */
+export function serviceForFile(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: { fresh?: boolean; logDestination?: DestinationStream } = {},
+): FileService {
+  let isolation: Isolation | undefined;
+  let current: TestService | undefined;
+  beforeAll(async () => {
+    isolation = await isolate({ fresh: options.fresh ?? false });
+    current = await startService(isolation, typeof env === 'function' ? env() : env, options);
+  });
+  afterAll(async () => {
+    await current?.close();
+    await isolation?.dispose();
+  });
+  return new Proxy({} as FileService, {
+    get(_, key) {
+      // Not a promise; and printing it before the start is no error.
+      if (key === 'then' || typeof key === 'symbol') return undefined;
+      const target = key === 'isolation' ? isolation : current;
+      if (!target) throw new Error(`serviceForFile(): .${key} before the service started (use it from beforeAll on)`);
+      return key === 'isolation' ? target : Reflect.get(target, key);
+    },
+  });
 }
 
 /** Polls until `check` returns a value that is not undefined/false, or fails after the timeout. */
