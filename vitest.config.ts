@@ -22,7 +22,6 @@ const embeddedOnly = [
   'test/click-cid-rollups.test.ts',
   'test/click-rollups.test.ts',
   'test/clickhouse-data-teams.test.ts',
-  'test/clickhouse-journey-upgrade.test.ts',
   'test/clickhouse-view-reload.test.ts',
   'test/deeplink-rollups.test.ts',
   'test/install-stats-pass.test.ts',
