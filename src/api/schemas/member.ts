@@ -1,6 +1,6 @@
 // A console member as the operator API and the console show one.
 import { z } from 'zod';
-import type { Member } from '../../oltp/users.repo.js';
+import type { Member } from '../../core/accounts/members.service.js';
 import { ROLES } from '../../shared/roles.js';
 
 export const memberSchema = z.object({
