@@ -37,6 +37,7 @@ import { sendPage } from './send-page.js';
 import type { Dashboards } from '../../core/stats/dashboards.js';
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
+import { writeErrors as errors, orgParams, security, tags } from './route-docs.js';
 
 export interface ConsoleRouteDeps {
   accounts: AccountServices;
@@ -52,17 +53,6 @@ export interface ConsoleRouteDeps {
   signInAttempts: AuthFailureLimiter;
 }
 
-const tags = ['console'];
-/** The session cookie; state changes also need X-CSRF-Token. */
-const security = [{ consoleSession: [] }];
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
-const orgParams = z.object({ orgId: idSchema });
 /** An ISO-8601 date-time with its zone (Z or an offset), as a Date. */
 const isoDateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 

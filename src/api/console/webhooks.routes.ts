@@ -22,11 +22,8 @@ import {
   webhookTestQueuedSchema,
 } from '../schemas/webhook.js';
 import { actingMember } from './acting-member.js';
+import { errors, orgParams, security, tags } from './route-docs.js';
 
-const tags = ['console'];
-const security = [{ consoleSession: [] }];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
-const orgParams = z.object({ orgId: idSchema });
 const deliveryParams = orgParams.extend({ id: idSchema });
 const secretSchema = z.string().describe('the signing secret (whsec_…), shown this once');
 const savedSchema = z.object({
