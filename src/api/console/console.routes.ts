@@ -14,7 +14,7 @@ import { isDomainError, notFound } from '../../shared/errors.js';
 import { LANGUAGES, ROLES } from '../../shared/roles.js';
 import type { AuthFailureLimiter } from '../auth-failures.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { memberSchema, toMemberJson } from '../schemas/member.js';
+import { memberSchema, newMemberSchema, toMemberJson } from '../schemas/member.js';
 import { cookieJar, languageOf, SESSION_COOKIE } from './browser-session.js';
 import { createConsoleGuard } from './console-guard.js';
 import { consoleApiKeyRoutes } from './api-keys.routes.js';
@@ -368,11 +368,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
             security,
             summary: 'Add a member (admins and owners; only owners add owners)',
             params: orgParams,
-            body: z.object({
-              email: z.string().trim().min(3).max(254),
-              role: z.enum(ROLES),
-              name: z.string().trim().min(1).max(200).optional(),
-            }),
+            body: newMemberSchema,
             response: { 201: memberSchema, 200: memberSchema, ...errors },
           },
         },
