@@ -1,6 +1,6 @@
 // The webhook delivery log as the operator API and the console both serve it: an organization's
-// deliveries (paged, newest first), one delivery with its body and every attempt, and redelivery
-// (same event id and body, a fresh retry window). Each context says how a request reaches the
+// deliveries (paged, newest first), one delivery with its body and every attempt, redelivery
+// (same event id and body, a fresh retry window), and a test event. Each context says how a request reaches the
 // organization's log (the operator names the organization; a member acts in it, the core checks
 // webhooks.manage) and how its routes are documented.
 import type { FastifyRequest } from 'fastify';
@@ -16,6 +16,7 @@ import {
   webhookDeliveryDetailSchema,
   webhookDeliveryPageSchema,
   webhookDeliverySchema,
+  webhookTestQueuedSchema,
 } from './schemas/webhook.js';
 
 type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -31,13 +32,14 @@ export interface DeliveryLogAccess {
   ): ReturnType<WebhooksService['listDeliveries']>;
   get(request: FastifyRequest, orgId: number, id: number): ReturnType<WebhooksService['getDelivery']>;
   redeliver(request: FastifyRequest, orgId: number, id: number): ReturnType<WebhooksService['redeliver']>;
+  sendTest(request: FastifyRequest, orgId: number): ReturnType<WebhooksService['sendTest']>;
 }
 
 export interface DeliveryLogDocs {
   tags: string[];
   security: Record<string, string[]>[];
-  /** The error answers of the list, and of the routes for one delivery. */
-  errors: { list: Record<number, z.ZodType>; one: Record<number, z.ZodType> };
+  /** The error answers of the list, of the routes for one delivery, and of the test event. */
+  errors: { list: Record<number, z.ZodType>; one: Record<number, z.ZodType>; test: Record<number, z.ZodType> };
 }
 
 export function registerDeliveryLogRoutes(app: ZodApp, docs: DeliveryLogDocs, log: DeliveryLogAccess): void {
@@ -93,5 +95,19 @@ export function registerDeliveryLogRoutes(app: ZodApp, docs: DeliveryLogDocs, lo
       reply
         .code(202)
         .send(toWebhookDeliveryJson(await log.redeliver(request, request.params.orgId, request.params.id))),
+  );
+
+  app.post(
+    '/organizations/:orgId/webhook/test',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Enqueue a webhook.test event to the endpoint',
+        params: orgParams,
+        response: { 202: webhookTestQueuedSchema, ...errors.test },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await log.sendTest(request, request.params.orgId)),
   );
 }

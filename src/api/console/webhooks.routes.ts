@@ -7,16 +7,10 @@ import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import { WEBHOOK_CATEGORIES } from '../../core/webhooks/webhooks-service.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
-import { errorBodySchema } from '../schemas/common.js';
-import {
-  toWebhookEndpointJson,
-  webhookEndpointSchema,
-  WEBHOOKS_DOC,
-  webhookTestQueuedSchema,
-} from '../schemas/webhook.js';
+import { toWebhookEndpointJson, webhookEndpointSchema, WEBHOOKS_DOC } from '../schemas/webhook.js';
 import { registerDeliveryLogRoutes } from '../webhook-delivery-log.routes.js';
 import { actingMember } from './acting-member.js';
-import { errors, orgParams, security, tags } from './route-docs.js';
+import { errors, orgParams, security, tags, writeErrors } from './route-docs.js';
 
 const secretSchema = z.string().describe('the signing secret (whsec_…), shown this once');
 const savedSchema = z.object({
@@ -93,31 +87,15 @@ export const consoleWebhookRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  app.post(
-    '/organizations/:orgId/webhook/test',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Enqueue a webhook.test event to the endpoint',
-        params: orgParams,
-        response: { 202: webhookTestQueuedSchema, ...errors, 409: errorBodySchema },
-      },
-    },
-    async (request, reply) => {
-      const { caller } = await acting(request, request.params.orgId);
-      return reply.code(202).send(await webhooks.sendTest(caller));
-    },
-  );
-
   registerDeliveryLogRoutes(
     app,
-    { tags, security, errors: { list: errors, one: errors } },
+    { tags, security, errors: { list: errors, one: errors, test: writeErrors } },
     {
       list: async (request, orgId, filter, page) =>
         webhooks.deliveries((await acting(request, orgId)).caller, filter, page),
       get: async (request, orgId, id) => webhooks.delivery((await acting(request, orgId)).caller, id),
       redeliver: async (request, orgId, id) => webhooks.redeliver((await acting(request, orgId)).caller, id),
+      sendTest: async (request, orgId) => webhooks.sendTest((await acting(request, orgId)).caller),
     },
   );
 };
