@@ -186,7 +186,7 @@ describe('webhook settings', () => {
     const [row] = await svc.container.postgres.sql<{ secret_sealed: string }[]>`
       select secret_sealed from webhook_endpoints where organization_id = ${id}`;
     expect(row!.secret_sealed).not.toContain(secret);
-    expect(svc.container.deps.secretBox.open(row!.secret_sealed)).toBe(secret);
+    expect(svc.container.secretBox.open(row!.secret_sealed)).toBe(secret);
 
     const narrowed = await svc.admin('PUT', `/organizations/${id}/webhook`, {
       url: 'https://hooks.example.com/v2',
@@ -243,7 +243,7 @@ describe('SSO partners', () => {
       select shared_secret_sealed, contact_email_sealed, allowed_origins from sso_partners where client_id = ${clientId}`;
     expect(row!.shared_secret_sealed).not.toContain(sharedSecret);
     expect(row!.contact_email_sealed).not.toContain('dev@partner.example');
-    expect(svc.container.deps.secretBox.open(row!.shared_secret_sealed)).toBe(sharedSecret);
+    expect(svc.container.secretBox.open(row!.shared_secret_sealed)).toBe(sharedSecret);
     expect(row!.allowed_origins).toEqual(['https://shop.partner.example', 'http://localhost:3000']);
   });
 

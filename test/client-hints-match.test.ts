@@ -47,7 +47,7 @@ const send = (method: 'GET' | 'POST', path: string, headers: Record<string, stri
   rawRequest(port, method, path, { host: HOST, ...headers }, body);
 
 const tokenOf = (html: string) => /<meta name="signpost:deeplink-token" content="([^"]+)">/.exec(html)?.[1];
-const tokenRow = (token: string) => svc.container.deps.deepLinks.tokens.get(token);
+const tokenRow = (token: string) => svc.container.deepLinks.tokens.get(token);
 
 /** The app's first launch, from the address the click came from. */
 async function firstLaunch(ip: string, extra: Record<string, string> = {}) {

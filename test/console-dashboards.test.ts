@@ -332,7 +332,7 @@ describe('console dashboards', () => {
       const res = await purchase(session, type, value);
       expect(res.statusCode, res.body).toBe(200);
     }
-    await svc.container.deps.events.flush();
+    await svc.container.events.flush();
     expect(await svc.container.bus.drain(10_000)).toBe(true);
     const revenue = async () =>
       (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/revenue?${PERIOD}&timeZone=UTC`)).json();

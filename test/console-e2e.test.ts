@@ -416,7 +416,7 @@ describe('console end to end', () => {
     const call = journeyClient(svc, withAddOn);
     const { sessionId } = (await call('POST', '/session/create', { platform: 'WEB', utmSource: 'newsletter' })).json();
     await call('POST', '/session/event', { sessionId, eventType: 'page_view', properties: { path: '/items/42' } });
-    await svc.container.deps.events.flush();
+    await svc.container.events.flush();
     await svc.container.bus.drain(10_000);
 
     const { ctx, page } = await signInAs(browser, svc, BASE, 'journeys@example.com');

@@ -40,7 +40,7 @@ describe('console user journey', () => {
     sessionId = created.json().sessionId;
     await call('POST', '/session/event', { sessionId, eventType: 'page_view', properties: { path: '/items/42' } });
     await call('POST', '/session/funnel/track', { sessionId, stage: 'CLICKED' });
-    await svc.container.deps.events.flush();
+    await svc.container.events.flush();
     expect(await svc.container.bus.drain(10_000)).toBe(true);
   });
 

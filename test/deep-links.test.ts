@@ -45,7 +45,7 @@ beforeAll(async () => {
   rivalApps = await createApps(svc, rival, 'Rival');
 });
 
-const tokenRow = async (token: string) => svc.container.deps.deepLinks.tokens.get(token);
+const tokenRow = async (token: string) => svc.container.deepLinks.tokens.get(token);
 
 describe(`landing page (${backend})`, () => {
   it('answers an iPhone with the landing page: token, app URL with the token, the App Store, the mobile fallback', async () => {
@@ -537,14 +537,14 @@ describe(`token store trouble (${backend})`, () => {
       .sql`update deep_link_tokens set expires_at = now() - interval '1 minute' where token = ${late.token}`;
     await svc.container.postgres
       .sql`update deep_link_tokens set expires_at = now() - interval '25 hours' where token = ${old.token}`;
-    expect(await svc.container.deps.deepLinks.purge()).toBeGreaterThanOrEqual(1);
+    expect(await svc.container.deepLinks.purge()).toBeGreaterThanOrEqual(1);
     expect(await tokenRow(old.token)).toBeUndefined();
     expect(await tokenRow(late.token)).toBeDefined();
   });
 
   it('falls back to the plain mobile redirect when the token cannot be written in time, then skips the attempt for a while', async () => {
     const link = await createDeepLink(svc, acme, apps);
-    const tokens = svc.container.deps.deepLinks.tokens;
+    const tokens = svc.container.deepLinks.tokens;
     const original = tokens.create;
     let attempts = 0;
     tokens.create = () => {
@@ -570,7 +570,7 @@ describe(`token store trouble (${backend})`, () => {
     // After the back-off of the previous test.
     await new Promise((r) => setTimeout(r, 5_100));
     const link = await createDeepLink(svc, acme, apps);
-    const tokens = svc.container.deps.deepLinks.tokens;
+    const tokens = svc.container.deepLinks.tokens;
     const original = tokens.create;
     tokens.create = () => Promise.reject(new Error('connection refused'));
     try {

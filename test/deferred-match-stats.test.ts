@@ -79,8 +79,8 @@ beforeAll(async () => {
     attempt('2025-06-02T12:00:00Z', app.id, matched('fingerprint', 77), rival.id),
     attempt('2025-05-31T12:00:00Z', app.id, miss('no_candidate')),
   ];
-  for (const e of events) svc.container.deps.events.record(e);
-  expect(await svc.container.deps.events.flush(10_000)).toBe(true);
+  for (const e of events) svc.container.events.record(e);
+  expect(await svc.container.events.flush(10_000)).toBe(true);
   expect(await svc.container.bus.drain(15_000)).toBe(true);
 });
 

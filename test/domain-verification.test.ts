@@ -297,7 +297,7 @@ describe.runIf(backend === 'services')('two instances checking one database', ()
       intervalMs: INTERVAL_MS,
       maxMisses: MAX_MISSES,
       log: svc.container.log,
-      onStatusChange: () => svc.container.deps.linkChanged(null),
+      onStatusChange: () => svc.container.linkChanged(null),
     });
     first.start();
     try {

@@ -100,7 +100,7 @@ describe(`redirect fast path (${backend})`, () => {
     const { wire, inject, answeredInFront } = await bothWays('GET', path, headers);
     expect(answeredInFront).toBe(true);
     expect(visible(wire)).toEqual(visible(inject));
-    await svc.container.deps.events.flush();
+    await svc.container.events.flush();
     await svc.container.bus.drain(15_000);
     const rows = await eventually(
       async () => {

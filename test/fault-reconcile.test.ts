@@ -111,7 +111,7 @@ describe(`ClickHouse refusing click inserts for ${OUTAGE_MS / 1000} s under load
     await sleep(3_000);
     const { answered, other } = await load.stop();
 
-    await svc.container.deps.events.flush();
+    await svc.container.events.flush();
     const settled = Date.now();
     expect(await svc.container.bus.drain(90_000)).toBe(true);
     const caughtUpMs = Date.now() - settled;
@@ -172,7 +172,7 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS resta
     await nats.kill();
     const downAt = Date.now();
     await sleep(5_000);
-    const backlogWhileDown = svc.container.deps.events.backlog();
+    const backlogWhileDown = svc.container.events.backlog();
     await nats.start();
     const downMs = Date.now() - downAt;
     await sleep(3_000);
@@ -180,8 +180,8 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS resta
 
     await eventually(
       async () => {
-        await svc.container.deps.events.flush();
-        return svc.container.deps.events.backlog() === 0;
+        await svc.container.events.flush();
+        return svc.container.events.backlog() === 0;
       },
       60_000,
       'the publisher backlog on NATS',

@@ -100,7 +100,7 @@ describe(`ingest (${backend})`, () => {
     const org = newOrg();
     const start = Date.now() - 60_000;
     const events = Array.from({ length: 37 }, (_, i) => apiRequest(org, i, start + i * 1_001));
-    for (const event of events) svc.container.deps.events.record(looseEvent(event));
+    for (const event of events) svc.container.events.record(looseEvent(event));
 
     await rowsReach(org, events.length);
 
@@ -134,7 +134,7 @@ describe(`ingest (${backend})`, () => {
       [429, 8],
     ]);
     expect(await svc.container.deps.metrics.get('events_published_total')).toBeGreaterThanOrEqual(events.length);
-    expect(svc.container.deps.events.backlog()).toBe(0);
+    expect(svc.container.events.backlog()).toBe(0);
   });
 
   it('writes a redelivered message (same id, same data) only once', async () => {
@@ -342,7 +342,7 @@ describe(`ingest (${backend})`, () => {
     const mixed = [apiRequest(org, 0), { ...apiRequest(org, 1), eventId: 'not-a-uuid' }, apiRequest(org, 2)];
     await svc.container.bus.publish('events.api_request', encodeBatch(mixed), uuidv7());
     const later = Array.from({ length: 6 }, (_, i) => apiRequest(org, 10 + i));
-    for (const event of later) svc.container.deps.events.record(looseEvent(event));
+    for (const event of later) svc.container.events.record(looseEvent(event));
 
     await rowsReach(org, 2 + later.length);
     expect(await svc.container.bus.drain(15_000)).toBe(true);

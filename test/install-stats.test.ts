@@ -29,11 +29,11 @@ type Event = { type: string; at: string; data: Record<string, unknown> };
 /** Records events as the producers do and waits until the consumers have written all of them. */
 async function record(events: Event[], organizationId = org.id): Promise<void> {
   for (const e of events) {
-    svc.container.deps.events.record(
+    svc.container.events.record(
       looseEvent({ eventId: uuidv7(), type: e.type, occurredAt: Date.parse(e.at), organizationId, data: e.data }),
     );
   }
-  expect(await svc.container.deps.events.flush(10_000)).toBe(true);
+  expect(await svc.container.events.flush(10_000)).toBe(true);
   expect(await svc.container.bus.drain(15_000)).toBe(true);
 }
 

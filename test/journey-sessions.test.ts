@@ -388,7 +388,7 @@ describe('events', () => {
       });
       expect(res.statusCode).toBe(201);
       expect(res.json().eventId).toBe(eventId);
-      await svc.container.deps.events.flush();
+      await svc.container.events.flush();
     }
     await call('POST', '/session/event', { sessionId: s.sessionId, eventType: 'page_view' });
     const page = await eventually(
@@ -574,7 +574,7 @@ describe('funnel', () => {
       (await rivalCall('POST', '/session/funnel/track', { ...goal, sessionId: theirs.sessionId })).statusCode,
     ).toBe(201);
 
-    await svc.container.deps.events.flush();
+    await svc.container.events.flush();
     const rows = await eventually(
       async () => {
         const r = await svc.clickhouse<{

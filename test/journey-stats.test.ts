@@ -130,8 +130,8 @@ function journey(): { starts: EventEnvelope[]; rest: EventEnvelope[] } {
 }
 
 async function publish(events: EventEnvelope[]): Promise<void> {
-  for (const e of events) svc.container.deps.events.record(looseEvent(e));
-  expect(await svc.container.deps.events.flush()).toBe(true);
+  for (const e of events) svc.container.events.record(looseEvent(e));
+  expect(await svc.container.events.flush()).toBe(true);
 }
 
 async function settle(expectedRows: number): Promise<void> {

@@ -116,7 +116,7 @@ describe('graceful shutdown', () => {
     const org = await svc.createOrganization('Draining');
     const calls = 25;
     for (let i = 0; i < calls; i++) expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
-    expect(svc.container.deps.events.backlog()).toBeGreaterThanOrEqual(calls);
+    expect(svc.container.events.backlog()).toBeGreaterThanOrEqual(calls);
     const readyBefore = (await svc.inject({ method: 'GET', url: '/readyz' })).statusCode;
     expect(readyBefore).toBe(200);
 

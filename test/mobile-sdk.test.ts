@@ -85,7 +85,7 @@ describe(`deeplink/match (${backend})`, () => {
     expect((await mobile(svc, apps.ios, 'GET', `/deeplink/match?token=${page.token}`)).json()).toMatchObject({
       url: { id: link.id },
     });
-    const row = await svc.container.deps.deepLinks.tokens.get(page.token);
+    const row = await svc.container.deepLinks.tokens.get(page.token);
     expect(row).toMatchObject({ consumedBy: 'token' });
     expect(row!.openedAt).toBeInstanceOf(Date);
 
@@ -494,7 +494,7 @@ describe(`deeplink/resolve-fingerprint (${backend})`, () => {
       matched: false,
       reason: 'below_threshold',
     });
-    expect((await svc.container.deps.deepLinks.tokens.get(page.token))!.consumedAt).toBeNull();
+    expect((await svc.container.deepLinks.tokens.get(page.token))!.consumedAt).toBeNull();
   });
 
   it('hands one click to one of several launches racing for it', async () => {

@@ -41,8 +41,8 @@ describe.runIf(backend === 'services')('two instances', () => {
       expect((await a.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
       expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
     }
-    await a.container.deps.events.flush();
-    await b.container.deps.events.flush();
+    await a.container.events.flush();
+    await b.container.events.flush();
     const count = async () => {
       const [row] = await a.clickhouse<{ c: string; u: string }>(
         'SELECT count() AS c, uniqExact(event_id) AS u FROM api_requests WHERE organization_id = {org:UInt64}',
@@ -69,10 +69,10 @@ describe.runIf(backend === 'services')('two instances', () => {
     await a.admin('PUT', `/organizations/${org.id}/plan`, { plan: 'FREE', monthlyQuota: 4 });
     expect((await a.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
     expect((await a.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
-    await a.container.deps.usageMeter.flush();
+    await a.container.usageMeter.flush();
     expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
     expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
-    await b.container.deps.usageMeter.flush();
+    await b.container.usageMeter.flush();
     expect((await a.service('GET', '/usage', org.apiKey)).statusCode).toBe(429);
     expect((await b.service('GET', '/usage', org.apiKey)).statusCode).toBe(429);
   });
@@ -93,7 +93,7 @@ describe.runIf(backend === 'services')('two instances', () => {
       // Both instances' consumers have just read the subscriptions (none) for these API calls.
       for (const svc of [a, b]) {
         expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
-        await svc.container.deps.events.flush();
+        await svc.container.events.flush();
       }
       expect(await a.container.bus.drain(10_000)).toBe(true);
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
@@ -111,7 +111,7 @@ describe.runIf(backend === 'services')('two instances', () => {
           expect(visit.statusCode).toBe(302);
         }
       }
-      await Promise.all([a.container.deps.events.flush(), b.container.deps.events.flush()]);
+      await Promise.all([a.container.events.flush(), b.container.events.flush()]);
       const clicks = () => bodies.filter((x) => x.type === 'click.url' && x.data.shortCode === shortCode);
       await eventually(async () => clicks().length >= 10, 15_000, 'ten click webhooks');
       expect(clicks()).toHaveLength(10);
@@ -147,7 +147,7 @@ describe.runIf(backend === 'services')('two instances', () => {
             })
           ).statusCode,
         ).toBe(302);
-      await api.container.deps.events.flush();
+      await api.container.events.flush();
       const clicks = await eventually(
         async () => {
           const [row] = await worker.clickhouse<{ c: string }>(

@@ -43,7 +43,7 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS unava
     await nats.kill();
     // The cached link answers at once; the clicks wait in the publisher.
     for (let i = 0; i < 20; i++) await visit();
-    expect(svc.container.deps.events.backlog()).toBeGreaterThan(0);
+    expect(svc.container.events.backlog()).toBeGreaterThan(0);
 
     await nats.start();
     const count = async () => {

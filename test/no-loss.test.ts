@@ -50,7 +50,7 @@ describe('ClickHouse refusing inserts for a while', () => {
       const linkId = await createLink(svc, org.apiKey, 'outage');
       await svc.clickhouse('DETACH TABLE clicks');
       await click(svc, 'outage', 30);
-      await svc.container.deps.events.flush();
+      await svc.container.events.flush();
       // The consumer fails and retries in the meantime; give it a few rounds.
       await new Promise((r) => setTimeout(r, 1500));
       await svc.clickhouse('ATTACH TABLE clicks');

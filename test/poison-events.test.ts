@@ -44,7 +44,7 @@ const svc = serviceForFile({ PUBLIC_BASE_URL: BASE });
 
 beforeAll(async () => {
   // Watch what the edge records and what is dead-lettered, on their way through (both still happen).
-  const { events } = svc.container.deps;
+  const { events } = svc.container;
   const record = events.record.bind(events);
   events.record = (event) => {
     recorded.push(event as RecordedEvent);
@@ -240,7 +240,7 @@ describe(`hostile events (${backend})`, () => {
     expect(seen).toEqual({ rows: victimClicks, unique: victimClicks, total: victimClicks });
 
     // Nothing is stuck: every consumer acknowledges everything.
-    expect(await svc.container.deps.events.flush()).not.toBe(false);
+    expect(await svc.container.events.flush()).not.toBe(false);
     expect(await svc.container.bus.drain(20_000)).toBe(true);
 
     // The poison is in the dead letters, each with its reason.

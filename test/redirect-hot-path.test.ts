@@ -91,7 +91,7 @@ describe(`the redirect's hot path (${backend})`, () => {
       await svc.service('POST', '/urls', org.apiKey, { url: `https://example.com/${alias}`, customAlias: alias });
     // One click each puts the links in the cache.
     expect(await fromAnotherProcess(base, LINKS, aliases)).toBe(LINKS);
-    await svc.container.deps.events.flush();
+    await svc.container.events.flush();
     expect(await svc.container.bus.drain(10_000)).toBe(true);
 
     const { result: redirects, postgresWrites } = await counting(() => fromAnotherProcess(base, CLICKS, aliases));
@@ -101,7 +101,7 @@ describe(`the redirect's hot path (${backend})`, () => {
     // traffic; one query per click would be CLICKS writes and more.
     expect(postgresWrites).toBeLessThan(CLICKS / 10);
 
-    await svc.container.deps.events.flush();
+    await svc.container.events.flush();
     expect(await svc.container.bus.drain(30_000)).toBe(true);
     const counted = await eventually(
       async () => {
@@ -121,7 +121,7 @@ describe(`the redirect's hot path (${backend})`, () => {
   it.runIf(backend === 'embedded')(
     'records a burst of clicks through the in-process bus in batches: far fewer promises than clicks',
     async () => {
-      const { events, bus } = { events: svc.container.deps.events, bus: svc.container.bus };
+      const { events, bus } = { events: svc.container.events, bus: svc.container.bus };
       const { promises } = await counting(async () => {
         for (let i = 0; i < BURST; i++) {
           events.record({

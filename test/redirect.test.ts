@@ -320,7 +320,7 @@ async function clickTotal(linkId: number, linkType: 'url' | 'campaign' = 'url'):
 
 /** Waits for `n` click rows of the link, then for the bus to settle, and returns them. */
 async function clicksSettle(linkId: number, n: number, linkType: 'url' | 'campaign' = 'url') {
-  await svc.container.deps.events.flush();
+  await svc.container.events.flush();
   await eventually(
     async () => (await clickRows(linkId, linkType)).length >= n,
     15_000,

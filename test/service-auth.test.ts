@@ -128,7 +128,7 @@ describe('monthly quota', () => {
     expect(retryAfter).toBeLessThanOrEqual(31 * 24 * 3600);
 
     // The counts reach PostgreSQL in batches, and the limit holds after they do.
-    await svc.container.deps.usageMeter.flush();
+    await svc.container.usageMeter.flush();
     const [row] = await svc.container.postgres.sql<{ calls: number }[]>`
       select calls from api_usage where organization_id = ${org.id}`;
     expect(row!.calls).toBe(3);

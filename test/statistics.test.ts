@@ -267,7 +267,7 @@ describe('campaign revenue', () => {
     linkId: number,
     organizationId = org.id,
   ) =>
-    svc.container.deps.events.record({
+    svc.container.events.record({
       eventId: uuidv7(),
       type,
       occurredAt: Date.parse(at),
@@ -318,7 +318,7 @@ describe('campaign revenue', () => {
     goal('journey_funnel', '2025-04-02T04:00:00Z', 'purchase_USD', 19.99, 'USD', campaignId);
     goal('journey_funnel', '2025-04-02T05:00:00Z', 'signup', 1, null, campaignId);
     goal('journey_funnel', '2025-04-02T06:00:00Z', 'purchase_KRW', 99999, 'KRW', campaignId + 1000);
-    expect(await svc.container.deps.events.flush(10_000)).toBe(true);
+    expect(await svc.container.events.flush(10_000)).toBe(true);
     expect(await svc.container.bus.drain(15_000)).toBe(true);
   });
 
@@ -355,7 +355,7 @@ describe('campaign revenue', () => {
     // PRO keeps 365 days: a purchase of five days ago.
     const day = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10);
     goal('journey_funnel', `${day}T10:00:00Z`, 'purchase_KRW', 5000, 'KRW', id, free.id);
-    expect(await svc.container.deps.events.flush(10_000)).toBe(true);
+    expect(await svc.container.events.flush(10_000)).toBe(true);
     expect(await svc.container.bus.drain(15_000)).toBe(true);
     const stats = async () =>
       (await svc.service('GET', `/campaigns/${id}/stats?startDate=${day}&endDate=${day}`, free.apiKey)).json()

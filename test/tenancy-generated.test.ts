@@ -1127,7 +1127,7 @@ beforeAll(async () => {
       probes: one('console', url, method === 'GET' || method === 'DELETE' ? undefined : () => ({})),
     };
   }
-  await svc.container.deps.events.flush();
+  await svc.container.events.flush();
   expect(await svc.container.bus.drain(20_000)).toBe(true);
   // A's activity is in ClickHouse: A's own statistics see it (so B's zeroes below mean something).
   await eventually(

@@ -102,7 +102,7 @@ beforeAll(async () => {
  * first, so two snapshots differ only by what B's requests did.
  */
 async function snapshotOfA() {
-  await svc.container.deps.events.flush();
+  await svc.container.events.flush();
   expect(await svc.container.bus.drain(10_000)).toBe(true);
   const read = async (url: string) => {
     const res = await svc.service('GET', url, a.apiKey);

@@ -320,7 +320,7 @@ describe(`webhook deliveries (${backend})`, () => {
       name: 'Not subscribed',
       originalUrl: 'https://shop.example/x',
     });
-    svc.container.deps.events.record({
+    svc.container.events.record({
       eventId: '01939a4e-0000-7000-8000-000000000001',
       type: 'funnel_stage',
       occurredAt: Date.now(),
@@ -339,7 +339,7 @@ describe(`webhook deliveries (${backend})`, () => {
         source: 'sdk',
       },
     });
-    svc.container.deps.events.record({
+    svc.container.events.record({
       eventId: '01939a4e-0000-7000-8000-000000000002',
       type: 'journey_funnel',
       occurredAt: Date.now(),

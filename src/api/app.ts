@@ -15,10 +15,7 @@ import { uuidv7 } from '../shared/ids.js';
 import { decorateCaller } from './caller.js';
 import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
-import { createAuthFailureLimiter } from './auth-failures.js';
-import { consoleRoutes } from './console/console.routes.js';
-import { consoleOrganizationApi } from './console/organization-api.js';
-import { ssoRoutes } from './console/sso.routes.js';
+import { consoleApi } from './console/index.js';
 import type { AppDeps } from './deps.js';
 import { answerClientError, answerFrameworkError, registerShutdownAnswer } from './edge-errors.js';
 import { registerErrorHandling } from './error-handler.js';
@@ -178,33 +175,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.adminToken) {
     await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
   }
-  // Sign-in attempts per client address: mail-link requests and follows, refused partner tokens.
-  const signInAttempts = createAuthFailureLimiter({
-    limit: deps.config.signInLimits.perIp,
-    windowSeconds: deps.config.signInLimits.windowSeconds,
-    code: 'SIGN_IN_RATE_LIMITED',
-    what: 'sign-in',
-  });
-  await app.register(ssoRoutes, { accounts: deps.accounts, config: deps.config, log: deps.log, signInAttempts });
-  await app.register(consoleRoutes, {
-    accounts: deps.accounts,
-    apiKeys: deps.organizations.apiKeys,
-    domains: deps.domains,
-    goalTypes: deps.goalTypes,
-    dashboards: deps.stats.dashboards,
-    installs: deps.stats.installs,
-    linkStats: deps.stats.links,
-    usage: deps.organizations.usage,
-    webhookSettings: deps.webhookSettings,
-    config: deps.config,
-    signInAttempts,
-  });
-  await app.register(consoleOrganizationApi, { deps, prefix: '/console/api/organizations/:orgId' });
+  await app.register(consoleApi, { deps });
   await app.register(webSdkRoutes);
-  await app.register(mobileCustomDomainRoutes, { domains: deps.domains, sdk: deps.sdk, prefix: '/api/v1/sdk/mobile' });
-  await app.register(wellKnownRoutes, { associationFiles: deps.apps.associationFiles });
+  await app.register(mobileCustomDomainRoutes, { deps, prefix: '/api/v1/sdk/mobile' });
+  await app.register(wellKnownRoutes, { deps });
   await app.register(mobileSdkApi, { deps, prefix: '/api/v1/sdk/mobile' });
-  await app.register(webSdkDataApi, { webSdk: deps.deepLinks.webSdk, sdk: deps.sdk, prefix: '/api/v1/sdk/web' });
+  await app.register(webSdkDataApi, { deps, prefix: '/api/v1/sdk/web' });
   await app.register(webJourneyApi, { deps, prefix: '/api/v1/sdk/web/journey' });
   const redirect = registerRedirectRoutes(app, deps, {
     address: createClientAddress(deps.config.trustProxy),

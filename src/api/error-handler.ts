@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { fieldProblemOf } from '../core/field-error.js';
-import { inputFaultOf } from '../oltp/sql-helpers.js';
+import { inputFaultOf } from '../core/input-fault.js';
 import { isDomainError, type DomainError, type ErrorKind } from '../shared/errors.js';
 import { errorLanguageOf, localizedMessage } from './error-messages.js';
 import type { ErrorBody, FieldError } from './schemas/common.js';

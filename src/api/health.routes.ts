@@ -3,13 +3,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { unauthenticated } from '../shared/errors.js';
-import type { AppDeps } from './deps.js';
+import type { Config } from '../shared/config.js';
+import type { Metrics } from '../shared/metrics.js';
 import { METRICS_TOKEN_INVALID, metricsAuthorized } from './metrics-server.js';
 
-export const healthRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'lifecycle' | 'metrics' | 'config'> }> = async (
-  app,
-  { deps },
-) => {
+export interface Lifecycle {
+  /** False while starting and from the first moment of shutdown: /readyz answers 503. */
+  isReady(): boolean;
+}
+
+export interface HealthDeps {
+  lifecycle: Lifecycle;
+  metrics: Metrics;
+  config: Pick<Config, 'metricsPort' | 'metricsToken'>;
+}
+
+export const healthRoutes: FastifyPluginAsyncZod<{ deps: HealthDeps }> = async (app, { deps }) => {
   app.get(
     '/healthz',
     {

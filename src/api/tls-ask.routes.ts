@@ -6,12 +6,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../shared/errors.js';
 import { errorBodySchema } from './schemas/common.js';
-import type { AppDeps } from './deps.js';
+import type { LinkResolver } from '../core/redirect/link-resolver.js';
+import type { Config } from '../shared/config.js';
 
-export const tlsAskRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'config' | 'redirect'> }> = async (
-  app,
-  { deps },
-) => {
+export interface TlsAskDeps {
+  config: Pick<Config, 'publicBaseUrl' | 'operatorHosts'>;
+  /** Whether a custom domain serves links now. */
+  redirect: Pick<LinkResolver, 'servesDomain'>;
+}
+
+export const tlsAskRoutes: FastifyPluginAsyncZod<{ deps: TlsAskDeps }> = async (app, { deps }) => {
   const ownHosts = new Set([new URL(deps.config.publicBaseUrl).hostname.toLowerCase(), ...deps.config.operatorHosts]);
 
   app.get(

@@ -1,22 +1,15 @@
 // Wires mobile apps: their service, and the briefly cached association files built from them
-// (dropped whenever this or another instance says links, apps or domains changed).
+// (dropped whenever this or another instance says links, apps or domains changed: link-changes.ts).
 import { createWellKnownFiles, type WellKnownFiles } from '../core/apps/association-files.js';
 import type { AppsService } from '../core/apps/apps.js';
 import { createMobileAppsService } from '../core/apps/mobile-apps.service.js';
-import type { Bus } from '../ingest/bus.js';
 import { createAppAssociationsRepo } from '../oltp/app-associations.repo.js';
 import type { Sql } from '../oltp/postgres.js';
 import type { Wiring } from './wiring.js';
 
-/** The association-file cache; `stop` ends its listening to other instances' changes. */
-export function composeAssociationFiles(ctx: { sql: Sql; bus: Bus; changedSubject: string }): {
-  files: WellKnownFiles;
-  stop(): void;
-} {
-  const files = createWellKnownFiles({ repo: createAppAssociationsRepo({ sql: ctx.sql }), ttlMs: 60_000 });
-  const stop = ctx.bus.onBroadcast(ctx.changedSubject, () => files.invalidate());
-  return { files, stop };
-}
+/** The association-file cache. */
+export const composeAssociationFiles = ({ sql }: { sql: Sql }): WellKnownFiles =>
+  createWellKnownFiles({ repo: createAppAssociationsRepo({ sql }), ttlMs: 60_000 });
 
 export function composeApps(
   ctx: Pick<Wiring, 'repos' | 'linkChanged'> & { associationFiles: WellKnownFiles },

@@ -1,6 +1,7 @@
 // Wires the deep-link services: token and record stores, the deferred matcher, the event
 // recorder, the SDK flows over them, and the purge rounds that keep the tables bounded.
 import { createDeferredMatcher } from '../core/deeplinks/deferred-match.js';
+import { createDeepLinkLandingService } from '../core/deeplinks/landing.service.js';
 import { startDeepLinkPurge } from '../core/deeplinks/purge-job.js';
 import { createDeepLinkRecorder } from '../core/deeplinks/records.js';
 import { createDeepLinkResolveService } from '../core/deeplinks/resolve.js';
@@ -10,11 +11,22 @@ import { createDeepLinkTrackingService } from '../core/deeplinks/tracking.js';
 import { createWebSdkDataService, type KeylessLimit } from '../core/deeplinks/web-sdk.js';
 import { createDeepLinkRecordsRepo } from '../oltp/deep-link-records.repo.js';
 import { createDeepLinkTokensRepo } from '../oltp/deep-link-tokens.repo.js';
+import type { DeepLinkTokensRepo } from '../oltp/deep-link-tokens.repo.js';
 import type { Wiring } from './wiring.js';
+
+export interface ComposedDeepLinks {
+  services: DeepLinkServices;
+  /** The token store the services share (tests read and stub it). */
+  tokens: DeepLinkTokensRepo;
+  /** Runs a purge round now (tests, operators); one also runs every few minutes. */
+  purge(): Promise<number>;
+  /** Stops the purge rounds. */
+  close(): Promise<void>;
+}
 
 export function composeDeepLinks(
   ctx: Pick<Wiring, 'sql' | 'events' | 'log' | 'repos'> & { keylessLimit: KeylessLimit },
-): DeepLinkServices {
+): ComposedDeepLinks {
   const { sql, events } = ctx;
   const { shortUrls, campaigns, mobileApps } = ctx.repos;
   const tokens = createDeepLinkTokensRepo({ sql });
@@ -23,11 +35,20 @@ export function composeDeepLinks(
   const targets = createLinkTargets({ shortUrls, campaigns, mobileApps, records });
   const purgeJob = startDeepLinkPurge({ tokens, records, log: ctx.log });
   return {
-    resolve: createDeepLinkResolveService({ tokens, matcher: createDeferredMatcher({ tokens }), recorder, targets }),
-    tracking: createDeepLinkTrackingService({ tokens, records, recorder, targets, events }),
-    webSdk: createWebSdkDataService({ tokens, records, recorder, mobileApps, targets, keylessLimit: ctx.keylessLimit }),
+    services: {
+      resolve: createDeepLinkResolveService({ tokens, matcher: createDeferredMatcher({ tokens }), recorder, targets }),
+      tracking: createDeepLinkTrackingService({ tokens, records, recorder, targets, events }),
+      webSdk: createWebSdkDataService({
+        tokens,
+        records,
+        recorder,
+        mobileApps,
+        targets,
+        keylessLimit: ctx.keylessLimit,
+      }),
+      landing: createDeepLinkLandingService({ tokens, recorder }),
+    },
     tokens,
-    recorder,
     purge: purgeJob.runOnce,
     close: purgeJob.stop,
   };

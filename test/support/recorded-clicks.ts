@@ -26,7 +26,7 @@ export async function recordClicks(
   clicks: Click[],
 ): Promise<void> {
   for (const c of clicks) {
-    svc.container.deps.events.record({
+    svc.container.events.record({
       eventId: uuidv7(),
       type: 'click',
       occurredAt: Date.parse(c.at),
@@ -50,7 +50,7 @@ export async function recordClicks(
       },
     });
   }
-  await svc.container.deps.events.flush();
+  await svc.container.events.flush();
   await eventually(
     async () => {
       const [row] = await svc.clickhouse<{ c: number }>(

@@ -4,7 +4,6 @@
 // under DATA_DIR.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../deps.js';
 import { errorBodySchema } from '../schemas/common.js';
 
 const deadLetterSchema = z
@@ -16,7 +15,12 @@ const deadLetterSchema = z
   })
   .meta({ id: 'DeadLetter' });
 
-export const adminDeadLetterRoutes: FastifyPluginAsyncZod<Pick<AppDeps, 'deadLetters'>> = async (
+/** Recent dead letters of the event pipeline, newest first; undefined where the bus keeps none it can list. */
+export interface DeadLetters {
+  recent(limit: number): Promise<{ subject: string; id: string; reason: string; at: Date }[] | undefined>;
+}
+
+export const adminDeadLetterRoutes: FastifyPluginAsyncZod<{ deadLetters: DeadLetters }> = async (
   app,
   { deadLetters },
 ) => {

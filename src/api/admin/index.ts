@@ -4,8 +4,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unauthenticated } from '../../shared/errors.js';
 import { secretsEqual } from '../../shared/secrets.js';
-import type { AppDeps } from '../deps.js';
-import { adminDeadLetterRoutes } from './dead-letters.routes.js';
+import type { AccountServices } from '../../core/accounts/index.js';
+import type { ReadOnlySql } from '../../core/data-access/read-only-sql.js';
+import type { DeepLinkServices } from '../../core/deeplinks/services.js';
+import type { DomainsService } from '../../core/domains/domains.service.js';
+import type { OrganizationServices } from '../../core/organizations/index.js';
+import type { WebhooksService } from '../../core/webhooks/webhooks-service.js';
+import type { Config } from '../../shared/config.js';
+import type { AuthFailureLimiters } from '../auth-failures.js';
+import { adminDeadLetterRoutes, type DeadLetters } from './dead-letters.routes.js';
 import { adminDebugSchemeRoutes } from './debug-scheme.routes.js';
 import { adminDomainRoutes } from './domains.routes.js';
 import { adminOrganizationRoutes } from './organizations.routes.js';
@@ -16,7 +23,21 @@ import { adminWebhookDeliveryRoutes } from './webhook-deliveries.routes.js';
 import { adminNoticeRoutes } from './notices.routes.js';
 import { adminSqlRoutes } from './sql.routes.js';
 
-export const adminApi: FastifyPluginAsyncZod<{ deps: AppDeps; adminToken: string }> = async (
+export interface AdminApiDeps {
+  config: Pick<Config, 'production' | 'linkAllowPrivateTargets'>;
+  authFailures: Pick<AuthFailureLimiters, 'adminToken'>;
+  organizations: Pick<OrganizationServices, 'accounts' | 'notices' | 'partners'>;
+  domains: DomainsService;
+  /** The operator's webhook endpoint and delivery log. */
+  webhooks: WebhooksService;
+  accounts: AccountServices;
+  deepLinks: Pick<DeepLinkServices, 'webSdk'>;
+  deadLetters: DeadLetters;
+  /** One read-only ClickHouse query for the operator (the embedded engine has no server to connect to). */
+  readOnlySql: ReadOnlySql;
+}
+
+export const adminApi: FastifyPluginAsyncZod<{ deps: AdminApiDeps; adminToken: string }> = async (
   app,
   { deps, adminToken },
 ) => {

@@ -3,9 +3,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
-import { ROLES } from '../../shared/roles.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { memberSchema, toMemberJson } from '../schemas/member.js';
+import { memberSchema, newMemberSchema, toMemberJson } from '../schemas/member.js';
 
 const orgParams = z.object({ orgId: idSchema });
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
@@ -23,11 +22,7 @@ export const adminMemberRoutes: FastifyPluginAsyncZod<{ accounts: AccountService
         security,
         summary: 'Add a console member (201), or change the role of an existing one (200)',
         params: orgParams,
-        body: z.object({
-          email: z.string().trim().min(3).max(254),
-          role: z.enum(ROLES),
-          name: z.string().trim().min(1).max(200).optional(),
-        }),
+        body: newMemberSchema,
         response: { 201: memberSchema, 200: memberSchema, ...errors },
       },
     },

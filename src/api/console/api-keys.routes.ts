@@ -5,14 +5,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ApiKeysService } from '../../core/organizations/api-keys.service.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 import { actingMember } from './acting-member.js';
+import { errors, orgParams, security, tags } from './route-docs.js';
 
-const tags = ['console'];
-const security = [{ consoleSession: [] }];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
-const orgParams = z.object({ orgId: idSchema });
 const keyParams = orgParams.extend({ keyId: idSchema });
 const issuedSchema = z.object({ id: z.number().int(), apiKey: z.string().describe('shown this once') });
 

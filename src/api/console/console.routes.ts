@@ -14,7 +14,7 @@ import { isDomainError, notFound } from '../../shared/errors.js';
 import { LANGUAGES, ROLES } from '../../shared/roles.js';
 import type { AuthFailureLimiter } from '../auth-failures.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { memberSchema, toMemberJson } from '../schemas/member.js';
+import { memberSchema, newMemberSchema, toMemberJson } from '../schemas/member.js';
 import { cookieJar, languageOf, SESSION_COOKIE } from './browser-session.js';
 import { createConsoleGuard } from './console-guard.js';
 import { consoleApiKeyRoutes } from './api-keys.routes.js';
@@ -37,6 +37,7 @@ import { sendPage } from './send-page.js';
 import type { Dashboards } from '../../core/stats/dashboards.js';
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
+import { writeErrors as errors, orgParams, security, tags } from './route-docs.js';
 
 export interface ConsoleRouteDeps {
   accounts: AccountServices;
@@ -52,17 +53,6 @@ export interface ConsoleRouteDeps {
   signInAttempts: AuthFailureLimiter;
 }
 
-const tags = ['console'];
-/** The session cookie; state changes also need X-CSRF-Token. */
-const security = [{ consoleSession: [] }];
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
-const orgParams = z.object({ orgId: idSchema });
 /** An ISO-8601 date-time with its zone (Z or an offset), as a Date. */
 const isoDateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
@@ -378,11 +368,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
             security,
             summary: 'Add a member (admins and owners; only owners add owners)',
             params: orgParams,
-            body: z.object({
-              email: z.string().trim().min(3).max(254),
-              role: z.enum(ROLES),
-              name: z.string().trim().min(1).max(200).optional(),
-            }),
+            body: newMemberSchema,
             response: { 201: memberSchema, 200: memberSchema, ...errors },
           },
         },

@@ -9,7 +9,7 @@ import type { Dashboard, Dashboards, DashboardLink } from '../../core/stats/dash
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
 import type { PeriodInput } from '../../core/stats/period.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { idSchema } from '../schemas/common.js';
 import {
   HOUR_LABELS,
   meta,
@@ -23,11 +23,7 @@ import { actingMember } from './acting-member.js';
 import { toCsv } from './csv.js';
 import { invalidField } from '../../core/field-error.js';
 import { installQuery } from '../service/install-statistics.routes.js';
-
-const tags = ['console'];
-const security = [{ consoleSession: [] }];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
-const orgParams = z.object({ orgId: idSchema });
+import { errors, orgParams, security, tags } from './route-docs.js';
 
 const linkSchema = z.object({
   type: z.enum(['url', 'campaign']),

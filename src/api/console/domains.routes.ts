@@ -5,19 +5,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { DomainsService } from '../../core/domains/domains.service.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { idSchema } from '../schemas/common.js';
 import { customDomainSchema, domainNameSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
-
-const tags = ['console'];
-const security = [{ consoleSession: [] }];
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
-const orgParams = z.object({ orgId: idSchema });
+import { writeErrors as errors, orgParams, security, tags } from './route-docs.js';
 
 export const consoleDomainRoutes: FastifyPluginAsyncZod<{
   accounts: AccountServices;

@@ -10,19 +10,8 @@ import {
   type GoalType,
   type GoalTypesService,
 } from '../../core/links/goal-types.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { actingMember } from './acting-member.js';
-
-const tags = ['console'];
-const security = [{ consoleSession: [] }];
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
-const orgParams = z.object({ orgId: idSchema });
+import { writeErrors as errors, orgParams, security, tags } from './route-docs.js';
 
 const goalTypeSchema = z.object({
   name: z.string(),

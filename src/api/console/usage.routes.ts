@@ -5,12 +5,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { UsageService } from '../../core/organizations/usage.service.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { planSchema } from '../schemas/organization.js';
-
-const tags = ['console'];
-const security = [{ consoleSession: [] }];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+import { errors, orgParams, security, tags } from './route-docs.js';
 
 const usageSchema = z.object({
   plan: planSchema,
@@ -43,7 +39,7 @@ export const consoleUsageRoutes: FastifyPluginAsyncZod<{ accounts: AccountServic
         tags,
         security,
         summary: 'Plan, Service API calls this UTC month against the quota, add-ons and what the plan includes',
-        params: z.object({ orgId: idSchema }),
+        params: orgParams,
         response: { 200: usageSchema, ...errors },
       },
     },

@@ -7,27 +7,11 @@ import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import { WEBHOOK_CATEGORIES } from '../../core/webhooks/webhooks-service.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
-import { pageQuery, toPaged } from '../schemas/paging.js';
-import {
-  deliveryStateSchema,
-  toWebhookDeliveryDetailJson,
-  toWebhookDeliveryJson,
-  toWebhookEndpointJson,
-  webhookDeliveryDetailSchema,
-  webhookDeliveryPageSchema,
-  webhookDeliverySchema,
-  webhookEndpointSchema,
-  WEBHOOKS_DOC,
-  webhookTestQueuedSchema,
-} from '../schemas/webhook.js';
+import { toWebhookEndpointJson, webhookEndpointSchema, WEBHOOKS_DOC } from '../schemas/webhook.js';
+import { registerDeliveryLogRoutes } from '../webhook-delivery-log.routes.js';
 import { actingMember } from './acting-member.js';
+import { errors, orgParams, security, tags, writeErrors } from './route-docs.js';
 
-const tags = ['console'];
-const security = [{ consoleSession: [] }];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
-const orgParams = z.object({ orgId: idSchema });
-const deliveryParams = orgParams.extend({ id: idSchema });
 const secretSchema = z.string().describe('the signing secret (whsec_…), shown this once');
 const savedSchema = z.object({
   endpoint: webhookEndpointSchema,
@@ -103,74 +87,15 @@ export const consoleWebhookRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  app.post(
-    '/organizations/:orgId/webhook/test',
+  registerDeliveryLogRoutes(
+    app,
+    { tags, security, errors: { list: errors, one: errors, test: writeErrors } },
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Enqueue a webhook.test event to the endpoint',
-        params: orgParams,
-        response: { 202: webhookTestQueuedSchema, ...errors, 409: errorBodySchema },
-      },
-    },
-    async (request, reply) => {
-      const { caller } = await acting(request, request.params.orgId);
-      return reply.code(202).send(await webhooks.sendTest(caller));
-    },
-  );
-
-  app.get(
-    '/organizations/:orgId/webhook/deliveries',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'The webhook delivery log, newest first',
-        params: orgParams,
-        querystring: z.object({ ...pageQuery, state: deliveryStateSchema.optional() }),
-        response: { 200: webhookDeliveryPageSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const { caller } = await acting(request, request.params.orgId);
-      const { page, size, state } = request.query;
-      const { items, total } = await webhooks.deliveries(caller, { state }, { page, size });
-      return toPaged(items.map(toWebhookDeliveryJson), total, { page, size });
-    },
-  );
-
-  app.get(
-    '/organizations/:orgId/webhook/deliveries/:id',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'One webhook delivery with its body and every attempt',
-        params: deliveryParams,
-        response: { 200: webhookDeliveryDetailSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const { caller } = await acting(request, request.params.orgId);
-      return toWebhookDeliveryDetailJson(await webhooks.delivery(caller, request.params.id));
-    },
-  );
-
-  app.post(
-    '/organizations/:orgId/webhook/deliveries/:id/redeliver',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Send a delivery again now (same event id and body, a fresh retry window)',
-        params: deliveryParams,
-        response: { 202: webhookDeliverySchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const { caller } = await acting(request, request.params.orgId);
-      return reply.code(202).send(toWebhookDeliveryJson(await webhooks.redeliver(caller, request.params.id)));
+      list: async (request, orgId, filter, page) =>
+        webhooks.deliveries((await acting(request, orgId)).caller, filter, page),
+      get: async (request, orgId, id) => webhooks.delivery((await acting(request, orgId)).caller, id),
+      redeliver: async (request, orgId, id) => webhooks.redeliver((await acting(request, orgId)).caller, id),
+      sendTest: async (request, orgId) => webhooks.sendTest((await acting(request, orgId)).caller),
     },
   );
 };

@@ -11,12 +11,12 @@ import { singleLine } from '../schemas/text.js';
 import { callerOf } from '../caller.js';
 import {
   clientEventIdSchema,
+  clientRecordFields,
   clientTimeSchema,
   journeyErrorResponses,
   optionalLinkId,
   optionalText,
   platformSchema,
-  propertiesSchema,
   sessionIdSchema,
   sessionParams,
   stageSchema,
@@ -130,9 +130,7 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
             eventType: singleLine(
               z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
             ).describe('any event name: page_view, click, purchase, add_to_cart, ...'),
-            properties: propertiesSchema,
-            occurredAt: clientTimeSchema,
-            eventId: clientEventIdSchema,
+            ...clientRecordFields,
           })
           .meta({
             example: {
@@ -175,9 +173,7 @@ export const journeyActivityRoutes: FastifyPluginAsyncZod<{ activity: JourneyAct
             deepLinkToken: optionalText(200).describe('the deep-link token that carried the visitor'),
             urlId: optionalLinkId,
             campaignId: optionalLinkId,
-            properties: propertiesSchema,
-            occurredAt: clientTimeSchema,
-            eventId: clientEventIdSchema,
+            ...clientRecordFields,
           })
           .meta({
             example: {

@@ -11,8 +11,7 @@ import {
   type JourneySurface,
 } from '../../core/access/journey-access.js';
 import type { Caller } from '../../core/caller.js';
-import type { SdkAuthenticator } from '../sdk/app-auth.js';
-import type { SdkRateLimiter } from '../sdk/rate-limit.js';
+import type { SdkCallers } from '../sdk/mobile-sdk-auth.js';
 import { serviceKeyOf, type ServiceAuthenticator } from '../service/auth.js';
 
 export type { JourneyAccess };
@@ -25,7 +24,7 @@ declare module 'fastify' {
 
 export interface JourneyAuthDeps {
   service: ServiceAuthenticator;
-  sdk: { authenticate: SdkAuthenticator; rateLimit: SdkRateLimiter };
+  sdk: SdkCallers;
 }
 
 export function createJourneyAuthenticator(deps: JourneyAuthDeps, surface: JourneySurface) {

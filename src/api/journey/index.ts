@@ -7,7 +7,11 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { JourneySurface } from '../../core/access/journey-access.js';
 import { allowBrowserCalls } from '../cors.js';
-import type { AppDeps } from '../deps.js';
+import type { AccessService } from '../../core/access/index.js';
+import type { JourneyService } from '../../core/journey/journey-service.js';
+import type { StatsService } from '../../core/stats/stats-service.js';
+import type { AuthFailureLimiters } from '../auth-failures.js';
+import type { SdkCallers } from '../sdk/mobile-sdk-auth.js';
 import { journeyActivityReadRoutes, journeyActivityRoutes } from './activity.routes.js';
 import { createJourneyAuthenticator } from './caller.js';
 import { createServiceAuthenticator } from '../service/auth.js';
@@ -15,8 +19,17 @@ import { journeyIdentityRoutes } from './identity.routes.js';
 import { journeySessionRoutes } from './sessions.routes.js';
 import { journeyStatsRoutes } from './stats.routes.js';
 
+export interface JourneyApiDeps {
+  /** Service API keys for the statistics and server calls; SDK app credentials for the session operations. */
+  access: Pick<AccessService, 'serviceKey'>;
+  sdk: SdkCallers;
+  authFailures: Pick<AuthFailureLimiters, 'serviceKey' | 'identityHash'>;
+  journey: Pick<JourneyService, 'sessions' | 'activity' | 'identity'>;
+  stats: Pick<StatsService, 'journey'>;
+}
+
 /** CORS for browsers, and the caller of each route with an access rule, for one surface. */
-function authenticateJourneyCalls(app: FastifyInstance, deps: AppDeps, surface: JourneySurface): void {
+function authenticateJourneyCalls(app: FastifyInstance, deps: JourneyApiDeps, surface: JourneySurface): void {
   allowBrowserCalls(app);
   const authenticate = createJourneyAuthenticator(
     {
@@ -40,13 +53,13 @@ function authenticateJourneyCalls(app: FastifyInstance, deps: AppDeps, surface: 
 }
 
 /** The session operations: sessions, events, transitions, funnel. */
-async function registerSessionRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+async function registerSessionRoutes(app: FastifyInstance, deps: JourneyApiDeps): Promise<void> {
   await app.register(journeySessionRoutes, { sessions: deps.journey.sessions });
   await app.register(journeyActivityRoutes, { activity: deps.journey.activity });
   await app.register(journeyActivityReadRoutes, { activity: deps.journey.activity });
 }
 
-export const journeyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const journeyApi: FastifyPluginAsyncZod<{ deps: JourneyApiDeps }> = async (app, { deps }) => {
   authenticateJourneyCalls(app, deps, 'cross-platform');
   await registerSessionRoutes(app, deps);
   await app.register(journeyIdentityRoutes, {
@@ -57,7 +70,7 @@ export const journeyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
 };
 
 /** The same session operations for browsers (web SDK API): X-App-ID alone, the add-on still required. */
-export const webJourneyApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const webJourneyApi: FastifyPluginAsyncZod<{ deps: JourneyApiDeps }> = async (app, { deps }) => {
   authenticateJourneyCalls(app, deps, 'web-sdk');
   await registerSessionRoutes(app, deps);
 };

@@ -76,11 +76,18 @@ export const clientEventIdSchema = z
   .describe('a UUID the client makes for this event; sending it again (a retry) records the event once');
 
 /** Depth, key count and size are bounded (FREE_FORM_BOUNDS) before anything stringifies it. */
-export const propertiesSchema = freeFormObject()
+const propertiesSchema = freeFormObject()
   .default({})
   .describe(
     'any JSON object (at most 8 levels deep, 1,000 keys and items, 16 KiB of JSON); do not put personal data here',
   );
+
+/** What the client says of anything it records: free-form properties, when it happened, and its id for retries. */
+export const clientRecordFields = {
+  properties: propertiesSchema,
+  occurredAt: clientTimeSchema,
+  eventId: clientEventIdSchema,
+};
 
 const sessionLinkSchema = z
   .object({

@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import querystring from 'node:querystring';
 import { clickEvent as buildClickEvent } from '../../core/clicks/click-event.js';
+import type { LandingClick } from '../../core/deeplinks/landing.service.js';
 import type { CachedLink } from '../../core/redirect/link-resolver.js';
 import { decideRedirect, type RedirectDecision } from '../../core/redirect/redirect-decision.js';
 import { cleanLine } from '../schemas/text.js';
@@ -27,13 +28,14 @@ export function decide(link: CachedLink, facts: ClickFacts, now: number): Redire
   return decideRedirect(link, now, facts.appPath, facts.method !== 'HEAD', facts.headers['user-agent'], parameters);
 }
 
-type Query = querystring.ParsedUrlQuery;
+export type ClickQuery = querystring.ParsedUrlQuery;
 
 /** A click parameter as stored: whatever the link was opened with, cleaned rather than refused. */
-const firstOf = (query: Query | undefined, name: string): string => {
+const firstValue = (query: ClickQuery | undefined, name: string): string => {
   const v = query?.[name];
-  return cleanLine((Array.isArray(v) ? v[0] : v) ?? '');
+  return (Array.isArray(v) ? v[0] : v) ?? '';
 };
+const firstOf = (query: ClickQuery | undefined, name: string): string => cleanLine(firstValue(query, name));
 
 /** The click event of a counted request (bot: a preview fetcher), with the parameters the link was opened with. */
 export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean) {
@@ -58,4 +60,32 @@ export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean) {
     bot,
     source: 'redirect',
   });
+}
+
+/**
+ * A phone's click on a link with an app, for the deep-link token: the request's signals, and a
+ * campaign's parameters from the query Fastify parsed. Cleaned, not refused: the click must land,
+ * and the token row must be storable (a NUL made the write fail, which turned landing pages off
+ * for every link for a while).
+ */
+export function landingClick(
+  link: CachedLink,
+  facts: ClickFacts,
+  decision: Extract<RedirectDecision, { kind: 'landing' }>,
+  query: ClickQuery,
+): LandingClick {
+  const h = facts.headers;
+  const campaign = link.kind === 'campaign';
+  const parameter = (name: string) => (campaign ? cleanLine(firstValue(query, name).slice(0, 100)) || null : null);
+  return {
+    link,
+    platform: decision.platform,
+    fallbackUrl: decision.fallback,
+    ip: facts.ip,
+    userAgent: h['user-agent'] ?? '',
+    acceptLanguage: h['accept-language'],
+    clientHints: { model: h['sec-ch-ua-model'], platformVersion: h['sec-ch-ua-platform-version'] },
+    cid: parameter('cid'),
+    tracker: parameter('tracker'),
+  };
 }

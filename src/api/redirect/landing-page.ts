@@ -3,38 +3,12 @@
 // the web SDK (src/web-sdk) runs the sequence: fingerprint, app attempt, store or fallback.
 // Small and self-contained: inline CSS, no framework, every button a real link that works without
 // JavaScript; in the visitor's language (Korean, English or Japanese), else the link owner's.
+import type { DeepLinkLanding } from '../../core/deeplinks/landing.service.js';
 import { escapeHtml } from '../../shared/html.js';
 import type { PageLanguage } from '../../shared/language.js';
 
-export type InAppBrowser = 'kakaotalk' | 'line' | 'naver' | 'instagram' | 'facebook' | 'tiktok';
-
-export interface LandingPageInput {
-  token: string;
-  platform: 'IOS' | 'ANDROID';
-  linkType: 'url' | 'campaign';
-  appId: number;
-  appName: string;
-  appIconUrl: string | null;
-  /** The link's title (or share title), shown under the app name. */
-  title: string | null;
-  /** `{scheme}{deepLinkPath}` with `signpost_token` added; null when the app has no scheme. */
-  appUrl: string | null;
-  /** Android only: `intent://…#Intent;scheme=…;package=…;S.browser_fallback_url=…;end`. */
-  intentUrl: string | null;
-  /** iOS universal link on an associated domain, when there is one. */
-  universalLinkUrl: string | null;
-  /** The store page; Android's carries `referrer=signpost_token%3DTOKEN`. */
-  storeUrl: string | null;
-  /**
-   * iOS clipboard match (the app opted in): the value the store button copies before it goes to
-   * the store, which the app reads once at first launch; null otherwise.
-   */
-  clipboardToken?: string | null;
-  /** mobileTargetUrl, else originalUrl: where the visitor goes when there is no store to go to. */
-  fallbackUrl: string;
-  /** The in-app browser the visitor is in, when it is one the page escapes from. */
-  inAppBrowser: InAppBrowser | null;
-  goalType: string | null;
+/** The page's data: the core's landing for the click, where the page calls and loads the SDK from, and how it reads. */
+export interface LandingPageInput extends DeepLinkLanding {
   /** Origin the SDK calls (PUBLIC_BASE_URL). */
   apiBase: string;
   /** Where the page loads the web SDK from. */

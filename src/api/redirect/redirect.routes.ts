@@ -5,18 +5,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAddress } from '../client-address.js';
-import type { AppDeps } from '../deps.js';
 import { ASKED_CLIENT_HINTS } from '../../core/deeplinks/device-signals.js';
+import type { DeepLinkServices } from '../../core/deeplinks/services.js';
+import type { EventPublisher } from '../../core/event-publisher.js';
 import { isReservedSlug } from '../../core/links/link-rules.js';
-import { createDeepLinkLanding } from './deep-link-landing.js';
 import { landingPage } from './landing-page.js';
-import type { Resolution } from '../../core/redirect/link-resolver.js';
-import { clickEvent, decide, type ClickFacts } from './click-facts.js';
+import type { LinkResolver, Resolution } from '../../core/redirect/link-resolver.js';
+import { clickEvent, type ClickFacts, type ClickQuery, decide, landingClick } from './click-facts.js';
 import { adInterstitialPage, expiredPage, notFoundPage, sharePreviewPage, unavailablePage } from './pages.js';
 import { negotiateLanguage, PAGE_LANGUAGES, type PageLanguage } from '../../shared/language.js';
 import { operatorHostRule } from '../operator-host.js';
 import type { FastRedirectAnswered } from '../request-log.js';
 import { newNonce, pagePolicy, redirectSecurityHeaders, type PagePolicyOptions } from '../security-headers.js';
+import type { Config } from '../../shared/config.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Metrics } from '../../shared/metrics.js';
+import { webSdkPath } from '../../web-sdk/version.js';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
 const HTML = 'text/html; charset=utf-8';
@@ -60,9 +64,21 @@ export type ServeSlug = (
   slug: string,
 ) => FastifyReply | Promise<FastifyReply>;
 
+export interface RedirectDeps {
+  /** Cached slug → link resolution. */
+  redirect: LinkResolver;
+  /** Clicks are recorded without waiting. */
+  events: Pick<EventPublisher, 'record'>;
+  /** A phone's click on a link with an app: its deep-link token and landing page. */
+  deepLinks: Pick<DeepLinkServices, 'landing'>;
+  config: Config;
+  metrics: Metrics;
+  log: Logger;
+}
+
 export function registerRedirectRoutes(
   app: FastifyInstance,
-  deps: Pick<AppDeps, 'redirect' | 'events' | 'config' | 'metrics' | 'deepLinks' | 'log'>,
+  deps: RedirectDeps,
   fast: FastRedirectOptions,
 ): { fastRedirect: FastRedirect; serveSlug: ServeSlug } {
   const { redirect: resolver, events, config, metrics } = deps;
@@ -73,7 +89,8 @@ export function registerRedirectRoutes(
   );
 
   const isOperatorHost = operatorHostRule(config);
-  const deepLinkLanding = createDeepLinkLanding({ deepLinks: deps.deepLinks, publicBaseUrl: config.publicBaseUrl });
+  const { publicBaseUrl } = config;
+  const sdkUrl = `${publicBaseUrl}${webSdkPath()}`;
 
   /**
    * An HTML page under its own Content-Security-Policy, its inline code allowed by a fresh nonce,
@@ -111,7 +128,7 @@ export function registerRedirectRoutes(
     const domain = await resolver.domainAt(request.hostname);
     return sendPage(reply, 404, visitorLanguage(request, domain?.language ?? PLATFORM_LANGUAGE), notFoundPage, outcome);
   }
-  const landingPolicy = { connect: [new URL(config.publicBaseUrl).origin], httpsImages: true };
+  const landingPolicy = { connect: [new URL(publicBaseUrl).origin], httpsImages: true };
   const adPolicy = { operatorAd: config.adPageHtml.trim() !== '' };
 
   function answer(
@@ -137,7 +154,7 @@ export function registerRedirectRoutes(
     if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
     switch (decision.kind) {
       case 'preview': {
-        const url = `${config.publicBaseUrl}${request.url.split('?')[0]}`;
+        const url = `${publicBaseUrl}${request.url.split('?')[0]}`;
         return sendPage(
           reply,
           200,
@@ -157,19 +174,21 @@ export function registerRedirectRoutes(
       }
       case 'landing':
         // The page carries a deep-link token; without one (not written in time), the plain redirect.
-        return deepLinkLanding.prepare(request, link, decision.platform, decision.fallback).then((input) =>
-          input
-            ? // Chromium then sends the Android model and version with the page's own calls and the next clicks.
-              sendPage(
-                reply.header('accept-ch', ASKED_CLIENT_HINTS),
-                200,
-                language,
-                (nonce) => landingPage({ ...input, locale: language }, nonce),
-                'landing',
-                landingPolicy,
-              )
-            : redirectTo(reply, decision.fallback),
-        );
+        return deps.deepLinks.landing
+          .prepare(landingClick(link, facts, decision, request.query as ClickQuery), request.log)
+          .then((landing) =>
+            landing
+              ? // Chromium then sends the Android model and version with the page's own calls and the next clicks.
+                sendPage(
+                  reply.header('accept-ch', ASKED_CLIENT_HINTS),
+                  200,
+                  language,
+                  (nonce) => landingPage({ ...landing, apiBase: publicBaseUrl, sdkUrl, locale: language }, nonce),
+                  'landing',
+                  landingPolicy,
+                )
+              : redirectTo(reply, decision.fallback),
+          );
       case 'ad_page':
         return sendPage(
           reply,

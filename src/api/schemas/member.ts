@@ -1,6 +1,6 @@
-// A console member as the operator API and the console show one.
+// A console member as the operator API and the console show one, and the member they add.
 import { z } from 'zod';
-import type { Member } from '../../oltp/users.repo.js';
+import type { Member } from '../../core/accounts/members.service.js';
 import { ROLES } from '../../shared/roles.js';
 
 export const memberSchema = z.object({
@@ -10,6 +10,13 @@ export const memberSchema = z.object({
   role: z.enum(ROLES),
   joinedAt: z.string(),
   lastLoginAt: z.string().nullable(),
+});
+
+/** A member to add (or whose role to change): the body of both APIs' member routes. */
+export const newMemberSchema = z.object({
+  email: z.string().trim().min(3).max(254),
+  role: z.enum(ROLES),
+  name: z.string().trim().min(1).max(200).optional(),
 });
 
 export const toMemberJson = (m: Member) => ({

@@ -1,7 +1,7 @@
 // Organization as the operator API shows it.
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import type { Organization } from '../../oltp/organizations.repo.js';
+import type { Organization } from '../../core/caller.js';
 import { PAGE_LANGUAGES } from '../../shared/language.js';
 import { PLANS } from '../../shared/plans.js';
 

@@ -4,17 +4,22 @@
 // organization's domain is simply not found.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
-import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
 import { customDomainRoutes } from '../service/custom-domains.routes.js';
 import { callerOf } from '../caller.js';
-import { requireMobileApp } from './mobile-sdk-auth.js';
+import { requireMobileApp, type SdkCallers } from './mobile-sdk-auth.js';
 
-export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ domains: DomainsService; sdk: AppDeps['sdk'] }> = async (
+export interface MobileCustomDomainDeps {
+  domains: DomainsService;
+  sdk: SdkCallers;
+}
+
+export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ deps: MobileCustomDomainDeps }> = async (
   app,
-  { domains, sdk },
+  { deps },
 ) => {
+  const { domains, sdk } = deps;
   const tags = ['mobile SDK: custom domains'];
   // Before validation: a caller without credentials hears 401, whatever else is wrong.
   requireMobileApp(app, sdk);

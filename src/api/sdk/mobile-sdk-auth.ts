@@ -5,11 +5,14 @@ import type { AppCaller } from '../../core/caller.js';
 import type { SdkAuthenticator } from './app-auth.js';
 import type { SdkRateLimiter } from './rate-limit.js';
 
+/** SDK callers (mobile and web SDK, user journey): who they are, and their rate limits (keyed per app, keyless per app and address). */
+export interface SdkCallers {
+  authenticate: SdkAuthenticator;
+  rateLimit: SdkRateLimiter;
+}
+
 /** Adds the hook to every route of the context (call it inside the plugin). */
-export function requireMobileApp(
-  app: FastifyInstance,
-  sdk: { authenticate: SdkAuthenticator; rateLimit: SdkRateLimiter },
-): void {
+export function requireMobileApp(app: FastifyInstance, sdk: SdkCallers): void {
   app.addHook('onRequest', async (request) => {
     const caller = await sdk.authenticate.mobile(request);
     sdk.rateLimit.keyed(caller.app.id);

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { campaignRef } from '../../core/deeplinks/targets.js';
 import type { ClickSource, DeepLinkTrackingService } from '../../core/deeplinks/tracking.js';
-import { MOBILE_FUNNEL_STAGES } from '../../ingest/deep-link-events.js';
+import { MOBILE_FUNNEL_STAGES } from '../../core/deeplinks/tracking.js';
 import { invalidBodyField } from '../../core/field-error.js';
 import { invalid } from '../../shared/errors.js';
 import { commonErrorResponses, errorBodySchema, idSchema } from '../schemas/common.js';

@@ -9,13 +9,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { campaignRef, deepLinkPathOf, goalTypeOf, urlRef } from '../../core/deeplinks/targets.js';
-import type { WebSdkDataService } from '../../core/deeplinks/web-sdk.js';
+import type { DeepLinkServices } from '../../core/deeplinks/services.js';
 import { invalid } from '../../shared/errors.js';
 import { allowBrowserCalls } from '../cors.js';
-import type { AppDeps } from '../deps.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
 import { singleLine } from '../schemas/text.js';
 import { campaignRefSchema, urlRefSchema } from './link-ref-schemas.js';
+import type { SdkCallers } from './mobile-sdk-auth.js';
 
 const tags = ['web SDK'];
 const tokenSchema = singleLine(z.string().trim().min(1).max(100)).describe(
@@ -82,10 +82,14 @@ function parseTextAsJson(_request: FastifyRequest, body: string, done: (err: Err
   }
 }
 
-export const webSdkDataApi: FastifyPluginAsyncZod<{ webSdk: WebSdkDataService; sdk: AppDeps['sdk'] }> = async (
-  app,
-  { webSdk, sdk },
-) => {
+export interface WebSdkDeps {
+  sdk: SdkCallers;
+  deepLinks: Pick<DeepLinkServices, 'webSdk'>;
+}
+
+export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: WebSdkDeps }> = async (app, { deps }) => {
+  const { sdk } = deps;
+  const { webSdk } = deps.deepLinks;
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseTextAsJson);
 
   // Two sub-contexts rather than one CORS wildcard at /api/v1/sdk/web: the version route's plugin

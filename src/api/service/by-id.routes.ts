@@ -1,11 +1,13 @@
-// The routes every Service API resource has alike: read one by its id (200 with the record), update
-// one by its id (200 with the record as it is now) and delete one by its id (204, no body). The
-// caller comes from the context's authentication hook.
+// The routes every Service API resource has alike: list a page of them (filtered by the query),
+// read one by its id (200 with the record), update one by its id (200 with the record as it is
+// now) and delete one by its id (204, no body). The caller comes from the context's authentication
+// hook.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Caller } from '../../core/caller.js';
 import { callerOf } from '../caller.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
+import { type Page, pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
 
 type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 
@@ -13,6 +15,35 @@ type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 interface RouteDoc {
   tags: string[];
   security: Record<string, string[]>[];
+}
+
+/**
+ * GET `url`: the page of records `list` finds for the caller with the query's `filter` fields,
+ * each as `toJson` shapes it, in the page form named `pageId`.
+ */
+export function listPage<F extends z.ZodRawShape, T>(
+  app: ZodApp,
+  url: string,
+  doc: RouteDoc & { summary: string; filter: F; item: z.ZodType; pageId: string },
+  list: (caller: Caller, filter: z.output<z.ZodObject<F>>, page: Page) => Promise<{ items: T[]; total: number }>,
+  toJson: (record: T) => unknown,
+): void {
+  const { filter, item, pageId, ...rest } = doc;
+  app.get(
+    url,
+    {
+      schema: {
+        ...rest,
+        querystring: z.object({ ...pageQuery, ...filter }),
+        response: { 200: pagedResponse(item, pageId), ...commonErrorResponses },
+      },
+    },
+    async (request) => {
+      const { page, size, ...query } = request.query as Page & z.output<z.ZodObject<F>>;
+      const { items, total } = await list(callerOf(request), query as z.output<z.ZodObject<F>>, { page, size });
+      return toPaged(items.map(toJson), total, { page, size });
+    },
+  );
 }
 
 /** GET `url` (with `:id`): the record `read` finds for the caller, as `response` describes it. */

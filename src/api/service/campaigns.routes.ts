@@ -6,7 +6,7 @@ import { linkAddress, parseCampaignExpiry } from '../../core/links/link-rules.js
 import type { Campaign, CampaignService } from '../../core/links/campaigns.js';
 import { commonErrorResponses, errorBodySchema, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../caller.js';
-import { deleteById, readById, updateById } from './by-id.routes.js';
+import { deleteById, listPage, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
 import {
@@ -20,7 +20,7 @@ import {
   text,
   type LinkRouteSettings,
 } from '../schemas/link.js';
-import { pagedResponse, pageQuery, queryDateTime, toPaged } from '../schemas/paging.js';
+import { queryDateTime } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 
 const campaignSchema = z
@@ -130,27 +130,23 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
     },
   );
 
-  app.get(
+  listPage(
+    app,
     '/campaigns',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'List campaigns, newest first',
-        querystring: z.object({
-          ...pageQuery,
-          search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
-          createdAfter: queryDateTime.optional(),
-          createdBefore: queryDateTime.optional(),
-        }),
-        response: { 200: pagedResponse(campaignSchema, 'CampaignPage'), ...commonErrorResponses },
+      tags,
+      security,
+      summary: 'List campaigns, newest first',
+      filter: {
+        search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
+        createdAfter: queryDateTime.optional(),
+        createdBefore: queryDateTime.optional(),
       },
+      item: campaignSchema,
+      pageId: 'CampaignPage',
     },
-    async (request) => {
-      const { page, size, ...filter } = request.query;
-      const { items, total } = await campaigns.list(callerOf(request), filter, { page, size });
-      return toPaged(items.map(toJson), total, { page, size });
-    },
+    campaigns.list,
+    toJson,
   );
 
   readById(

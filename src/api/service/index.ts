@@ -2,20 +2,28 @@
 // every answered call recorded as an api_request event (usage per key and route, audit trail).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { uuidv7 } from '../../shared/ids.js';
-import type { AppDeps } from '../deps.js';
+import type { AccessService } from '../../core/access/index.js';
+import type { EventPublisher } from '../../core/event-publisher.js';
+import type { JourneyService } from '../../core/journey/journey-service.js';
+import type { OrganizationServices } from '../../core/organizations/index.js';
+import type { AuthFailureLimiters } from '../auth-failures.js';
 import { normalizeIp } from '../../shared/ip.js';
 import { createServiceAuthenticator } from './auth.js';
-import { campaignRoutes } from './campaigns.routes.js';
-import { customDomainDeletionRoutes } from './custom-domain-deletion.routes.js';
-import { customDomainRoutes } from './custom-domains.routes.js';
-import { installStatisticsRoutes } from './install-statistics.routes.js';
-import { mobileAppRoutes } from './mobile-apps.routes.js';
-import { shortUrlRoutes } from './short-urls.routes.js';
-import { statisticsRoutes } from './statistics.routes.js';
+import { type OrganizationResourceDeps, registerOrganizationResources } from './organization-resources.js';
 import { usageRoutes } from './usage.routes.js';
 import { userRoutes } from './users.routes.js';
 
-export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export interface ServiceApiDeps extends OrganizationResourceDeps {
+  /** Who is calling: Service API keys (allow-list, quota). */
+  access: Pick<AccessService, 'serviceKey'>;
+  authFailures: Pick<AuthFailureLimiters, 'serviceKey'>;
+  /** Every answered call is an api_request event. */
+  events: Pick<EventPublisher, 'record'>;
+  organizations: Pick<OrganizationServices, 'usage'>;
+  journey: Pick<JourneyService, 'users'>;
+}
+
+export const serviceApi: FastifyPluginAsyncZod<{ deps: ServiceApiDeps }> = async (app, { deps }) => {
   const authenticate = createServiceAuthenticator(deps.access.serviceKey, deps.authFailures.serviceKey);
   app.addHook('onRequest', async (request) => {
     request.caller = await authenticate(request);
@@ -42,23 +50,6 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   });
 
   await app.register(usageRoutes, { usage: deps.organizations.usage });
-  const { publicBaseUrl, production, linkAllowPrivateTargets } = deps.config;
-  const linkSettings = { publicBaseUrl, production, linkAllowPrivateTargets, clock: deps.clock };
-  await app.register(shortUrlRoutes, { ...linkSettings, shortUrls: deps.links.shortUrls });
-  await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });
-  await app.register(mobileAppRoutes, { mobileApps: deps.apps.mobileApps, config: deps.config });
-  await app.register(customDomainRoutes, {
-    domains: deps.domains,
-    tags: ['service: custom domains'],
-    security: [{ apiKey: [] }],
-    whose: '',
-  });
-  await app.register(customDomainDeletionRoutes, {
-    domains: deps.domains,
-    tags: ['service: custom domains'],
-    security: [{ apiKey: [] }],
-  });
-  await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl: deps.config.publicBaseUrl });
-  await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
+  await registerOrganizationResources(app, deps, { tags: ['service: custom domains'], security: [{ apiKey: [] }] });
   await app.register(userRoutes, { users: deps.journey.users });
 };

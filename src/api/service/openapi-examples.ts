@@ -234,6 +234,12 @@ const URL_INSTALL_STATS = {
   meta: META,
 };
 
+/** A breakdown with nothing in it yet: each value with a count and a percentage of 0. */
+const noShares = (key: string, values: string[]) => values.map((value) => ({ [key]: value, count: 0, percentage: 0 }));
+
+/** The deferred-match confidence buckets: 0-9 … 80-89, then 90-100. */
+const CONFIDENCE_RANGES = Array.from({ length: 10 }, (_, i) => (i === 9 ? '90-100' : `${i * 10}-${i * 10 + 9}`));
+
 export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
   createShortUrl: {
     request: {
@@ -498,43 +504,14 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
         { date: '2027-03-09', count: 0 },
         { date: '2027-03-10', count: 0 },
       ],
-      hourlyClicks: [
-        { hour: '00:00', count: 0 },
-        { hour: '01:00', count: 0 },
-        { hour: '02:00', count: 0 },
-        { hour: '03:00', count: 0 },
-        { hour: '04:00', count: 0 },
-        { hour: '05:00', count: 0 },
-        { hour: '06:00', count: 0 },
-        { hour: '07:00', count: 0 },
-        { hour: '08:00', count: 0 },
-        { hour: '09:00', count: 0 },
-        { hour: '10:00', count: 0 },
-        { hour: '11:00', count: 0 },
-        { hour: '12:00', count: 0 },
-        { hour: '13:00', count: 0 },
-        { hour: '14:00', count: 0 },
-        { hour: '15:00', count: 0 },
-        { hour: '16:00', count: 0 },
-        { hour: '17:00', count: 0 },
-        { hour: '18:00', count: 0 },
-        { hour: '19:00', count: 0 },
-        { hour: '20:00', count: 0 },
-        { hour: '21:00', count: 0 },
-        { hour: '22:00', count: 0 },
-        { hour: '23:00', count: 0 },
-      ],
+      hourlyClicks: Array.from({ length: 24 }, (_, h) => ({ hour: `${String(h).padStart(2, '0')}:00`, count: 0 })),
       userClicks: [],
       topCountries: [],
       topTrackers: [],
       topBrowsers: [],
       topOs: [],
       topReferrers: [],
-      deviceTypeStats: [
-        { name: 'Mobile', count: 0, percentage: 0 },
-        { name: 'Desktop', count: 0, percentage: 0 },
-        { name: 'Tablet', count: 0, percentage: 0 },
-      ],
+      deviceTypeStats: noShares('name', ['Mobile', 'Desktop', 'Tablet']),
       revenueStats: {
         available: true,
         currency: null,
@@ -582,53 +559,16 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       firstLaunches: 0,
       matched: 0,
       matchRate: 0,
-      matchesByType: [
-        { matchType: 'referrer', count: 0, percentage: 0 },
-        { matchType: 'fingerprint', count: 0, percentage: 0 },
-        { matchType: 'clipboard', count: 0, percentage: 0 },
-      ],
-      confidenceDistribution: [
-        { range: '0-9', count: 0, percentage: 0 },
-        { range: '10-19', count: 0, percentage: 0 },
-        { range: '20-29', count: 0, percentage: 0 },
-        { range: '30-39', count: 0, percentage: 0 },
-        { range: '40-49', count: 0, percentage: 0 },
-        { range: '50-59', count: 0, percentage: 0 },
-        { range: '60-69', count: 0, percentage: 0 },
-        { range: '70-79', count: 0, percentage: 0 },
-        { range: '80-89', count: 0, percentage: 0 },
-        { range: '90-100', count: 0, percentage: 0 },
-      ],
-      missesByReason: [
-        { reason: 'no_candidate', count: 0, percentage: 0 },
-        { reason: 'below_threshold', count: 0, percentage: 0 },
-        { reason: 'already_consumed', count: 0, percentage: 0 },
-        { reason: 'expired', count: 0, percentage: 0 },
-        { reason: 'other', count: 0, percentage: 0 },
-      ],
-      daily: [
-        {
-          date: '2027-03-08',
-          firstLaunches: 0,
-          matched: 0,
-          matchesByType: { referrer: 0, fingerprint: 0, clipboard: 0 },
-          missesByReason: { no_candidate: 0, below_threshold: 0, already_consumed: 0, expired: 0, other: 0 },
-        },
-        {
-          date: '2027-03-09',
-          firstLaunches: 0,
-          matched: 0,
-          matchesByType: { referrer: 0, fingerprint: 0, clipboard: 0 },
-          missesByReason: { no_candidate: 0, below_threshold: 0, already_consumed: 0, expired: 0, other: 0 },
-        },
-        {
-          date: '2027-03-10',
-          firstLaunches: 0,
-          matched: 0,
-          matchesByType: { referrer: 0, fingerprint: 0, clipboard: 0 },
-          missesByReason: { no_candidate: 0, below_threshold: 0, already_consumed: 0, expired: 0, other: 0 },
-        },
-      ],
+      matchesByType: noShares('matchType', ['referrer', 'fingerprint', 'clipboard']),
+      confidenceDistribution: noShares('range', CONFIDENCE_RANGES),
+      missesByReason: noShares('reason', ['no_candidate', 'below_threshold', 'already_consumed', 'expired', 'other']),
+      daily: ['2027-03-08', '2027-03-09', '2027-03-10'].map((date) => ({
+        date,
+        firstLaunches: 0,
+        matched: 0,
+        matchesByType: { referrer: 0, fingerprint: 0, clipboard: 0 },
+        missesByReason: { no_candidate: 0, below_threshold: 0, already_consumed: 0, expired: 0, other: 0 },
+      })),
       meta: META,
     },
   },

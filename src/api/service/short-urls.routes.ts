@@ -6,7 +6,7 @@ import { linkAddress, parseExpirationDate } from '../../core/links/link-rules.js
 import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
 import { commonErrorResponses, errorBodySchema, idParams, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../caller.js';
-import { deleteById, readById, updateById } from './by-id.routes.js';
+import { deleteById, listPage, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
 import {
@@ -20,7 +20,7 @@ import {
   text,
   type LinkRouteSettings,
 } from '../schemas/link.js';
-import { pagedResponse, pageQuery, queryBoolean, queryDateTime, toPaged } from '../schemas/paging.js';
+import { queryBoolean, queryDateTime } from '../schemas/paging.js';
 
 const EXPIRATION_DOC =
   "YYYY-MM-DD HH:mm:ss is UTC; a bare YYYY-MM-DD lasts until the end of that day in the organization's time zone (Asia/Seoul unless set). Must be in the future; null clears (update).";
@@ -145,32 +145,28 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     },
   );
 
-  app.get(
+  listPage(
+    app,
     '/urls',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'List short URLs, newest first',
-        querystring: z.object({
-          ...pageQuery,
-          keyword: z
-            .string()
-            .max(100, 'must be at most 100 characters')
-            .optional()
-            .describe('matches the URL and the short code'),
-          showAdPage: queryBoolean.optional(),
-          createdAfter: queryDateTime.optional(),
-          createdBefore: queryDateTime.optional(),
-        }),
-        response: { 200: pagedResponse(shortUrlSchema, 'ShortUrlPage'), ...commonErrorResponses },
+      tags,
+      security,
+      summary: 'List short URLs, newest first',
+      filter: {
+        keyword: z
+          .string()
+          .max(100, 'must be at most 100 characters')
+          .optional()
+          .describe('matches the URL and the short code'),
+        showAdPage: queryBoolean.optional(),
+        createdAfter: queryDateTime.optional(),
+        createdBefore: queryDateTime.optional(),
       },
+      item: shortUrlSchema,
+      pageId: 'ShortUrlPage',
     },
-    async (request) => {
-      const { page, size, ...filter } = request.query;
-      const { items, total } = await shortUrls.list(callerOf(request), filter, { page, size });
-      return toPaged(items.map(toJson), total, { page, size });
-    },
+    shortUrls.list,
+    toJson,
   );
 
   readById(

@@ -6,10 +6,13 @@ import { notFound } from '../../shared/errors.js';
 import type { AppsService } from '../../core/apps/apps.js';
 import type { AssociationFiles } from '../../core/apps/association-files.js';
 
-export const wellKnownRoutes: FastifyPluginAsync<{ associationFiles: AppsService['associationFiles'] }> = async (
-  app,
-  { associationFiles },
-) => {
+export interface WellKnownDeps {
+  /** The apple-app-site-association and assetlinks.json per host, built from the mobile apps. */
+  apps: Pick<AppsService, 'associationFiles'>;
+}
+
+export const wellKnownRoutes: FastifyPluginAsync<{ deps: WellKnownDeps }> = async (app, { deps }) => {
+  const { associationFiles } = deps.apps;
   function serve(pick: (files: AssociationFiles) => string) {
     return async (request: FastifyRequest, reply: FastifyReply) => {
       const files = await associationFiles.forHost(request.hostname);

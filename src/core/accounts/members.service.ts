@@ -12,6 +12,8 @@ import { existingOrganization } from '../organizations/existing-organization.js'
 import type { Actor, AuditTrail } from './audit-trail.js';
 import { authorize } from './roles.js';
 
+export type { Member };
+
 /** Who manages members: the operator (no role, full power) or a console member with a role. */
 export interface MemberManager {
   actor: Actor;

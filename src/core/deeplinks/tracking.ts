@@ -13,6 +13,9 @@ import { linkNotFound } from './not-found.js';
 import type { AppCaller } from './caller.js';
 import { isExpired, type LinkTargets, type LinkType, type TargetLink } from './targets.js';
 
+/** The funnel stages an app reports, as the event pipeline stores them. */
+export { MOBILE_FUNNEL_STAGES } from '../../ingest/deep-link-events.js';
+
 export interface FunnelStageInput {
   sessionId: string;
   stage: MobileFunnelStage;

@@ -1,0 +1,52 @@
+// The console context: partner single sign-on (/sso), the console's pages and its own API
+// (/console, /console/api) with mail-link sign-in, and one organization's resources under
+// /console/api/organizations/{orgId}. Sign-in attempts are limited per client address across them.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { GoalTypesService } from '../../core/links/goal-types.js';
+import type { OrganizationServices } from '../../core/organizations/index.js';
+import type { StatsService } from '../../core/stats/stats-service.js';
+import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
+import type { Config } from '../../shared/config.js';
+import type { Logger } from '../../shared/logger.js';
+import { createAuthFailureLimiter } from '../auth-failures.js';
+import { consoleRoutes } from './console.routes.js';
+import { type ConsoleOrganizationDeps, consoleOrganizationApi } from './organization-api.js';
+import { ssoRoutes } from './sso.routes.js';
+
+export interface ConsoleDeps extends ConsoleOrganizationDeps {
+  config: Config;
+  log: Logger;
+  /** Service API keys, and the usage of the organization's quota, as members manage them. */
+  organizations: Pick<OrganizationServices, 'apiKeys' | 'usage'>;
+  /** The goal types an organization's links may name: the presets and its own. */
+  goalTypes: GoalTypesService;
+  stats: Pick<StatsService, 'links' | 'installs' | 'journey' | 'dashboards'>;
+  /** The operator's webhook endpoint and log, as a member with webhooks.manage manages them. */
+  webhookSettings: WebhookSettings;
+}
+
+export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (app, { deps }) => {
+  const { accounts, config } = deps;
+  // Sign-in attempts per client address: mail-link requests and follows, refused partner tokens.
+  const signInAttempts = createAuthFailureLimiter({
+    limit: config.signInLimits.perIp,
+    windowSeconds: config.signInLimits.windowSeconds,
+    code: 'SIGN_IN_RATE_LIMITED',
+    what: 'sign-in',
+  });
+  await app.register(ssoRoutes, { accounts, config, log: deps.log, signInAttempts });
+  await app.register(consoleRoutes, {
+    accounts,
+    apiKeys: deps.organizations.apiKeys,
+    domains: deps.domains,
+    goalTypes: deps.goalTypes,
+    dashboards: deps.stats.dashboards,
+    installs: deps.stats.installs,
+    linkStats: deps.stats.links,
+    usage: deps.organizations.usage,
+    webhookSettings: deps.webhookSettings,
+    config,
+    signInAttempts,
+  });
+  await app.register(consoleOrganizationApi, { deps, prefix: '/console/api/organizations/:orgId' });
+};

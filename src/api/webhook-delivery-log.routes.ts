@@ -1,0 +1,113 @@
+// The webhook delivery log as the operator API and the console both serve it: an organization's
+// deliveries (paged, newest first), one delivery with its body and every attempt, redelivery
+// (same event id and body, a fresh retry window), and a test event. Each context says how a request reaches the
+// organization's log (the operator names the organization; a member acts in it, the core checks
+// webhooks.manage) and how its routes are documented.
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { WebhooksService } from '../core/webhooks/webhooks-service.js';
+import { idSchema } from './schemas/common.js';
+import { type Page, pageQuery, toPaged } from './schemas/paging.js';
+import {
+  deliveryStateSchema,
+  toWebhookDeliveryDetailJson,
+  toWebhookDeliveryJson,
+  webhookDeliveryDetailSchema,
+  webhookDeliveryPageSchema,
+  webhookDeliverySchema,
+  webhookTestQueuedSchema,
+} from './schemas/webhook.js';
+
+type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
+type DeliveryState = z.infer<typeof deliveryStateSchema>;
+
+/** The log of the organization a request names (/organizations/:orgId), as the context reaches it. */
+export interface DeliveryLogAccess {
+  list(
+    request: FastifyRequest,
+    orgId: number,
+    filter: { state?: DeliveryState },
+    page: Page,
+  ): ReturnType<WebhooksService['listDeliveries']>;
+  get(request: FastifyRequest, orgId: number, id: number): ReturnType<WebhooksService['getDelivery']>;
+  redeliver(request: FastifyRequest, orgId: number, id: number): ReturnType<WebhooksService['redeliver']>;
+  sendTest(request: FastifyRequest, orgId: number): ReturnType<WebhooksService['sendTest']>;
+}
+
+export interface DeliveryLogDocs {
+  tags: string[];
+  security: Record<string, string[]>[];
+  /** The error answers of the list, of the routes for one delivery, and of the test event. */
+  errors: { list: Record<number, z.ZodType>; one: Record<number, z.ZodType>; test: Record<number, z.ZodType> };
+}
+
+export function registerDeliveryLogRoutes(app: ZodApp, docs: DeliveryLogDocs, log: DeliveryLogAccess): void {
+  const { tags, security, errors } = docs;
+  const orgParams = z.object({ orgId: idSchema });
+  const deliveryParams = orgParams.extend({ id: idSchema });
+
+  app.get(
+    '/organizations/:orgId/webhook/deliveries',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The webhook delivery log, newest first',
+        params: orgParams,
+        querystring: z.object({ ...pageQuery, state: deliveryStateSchema.optional() }),
+        response: { 200: webhookDeliveryPageSchema, ...errors.list },
+      },
+    },
+    async (request) => {
+      const { page, size, state } = request.query;
+      const { items, total } = await log.list(request, request.params.orgId, { state }, { page, size });
+      return toPaged(items.map(toWebhookDeliveryJson), total, { page, size });
+    },
+  );
+
+  app.get(
+    '/organizations/:orgId/webhook/deliveries/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One webhook delivery with its body and every attempt',
+        params: deliveryParams,
+        response: { 200: webhookDeliveryDetailSchema, ...errors.one },
+      },
+    },
+    async (request) => toWebhookDeliveryDetailJson(await log.get(request, request.params.orgId, request.params.id)),
+  );
+
+  app.post(
+    '/organizations/:orgId/webhook/deliveries/:id/redeliver',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Send a delivery again now (same event id and body, a fresh retry window)',
+        params: deliveryParams,
+        response: { 202: webhookDeliverySchema, ...errors.one },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(toWebhookDeliveryJson(await log.redeliver(request, request.params.orgId, request.params.id))),
+  );
+
+  app.post(
+    '/organizations/:orgId/webhook/test',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Enqueue a webhook.test event to the endpoint',
+        params: orgParams,
+        response: { 202: webhookTestQueuedSchema, ...errors.test },
+      },
+    },
+    async (request, reply) => reply.code(202).send(await log.sendTest(request, request.params.orgId)),
+  );
+}
