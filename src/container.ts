@@ -72,12 +72,16 @@ export interface Container {
 
 /** Opens both stores and applies every pending migration under the cluster-wide lock. */
 export async function openStores(config: Config, log: Logger): Promise<{ postgres: Postgres; clickhouse: Clickhouse }> {
-  const postgres = await createPostgres({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
+  const postgres = await createPostgres({
+    databaseUrl: config.stores.databaseUrl,
+    dataDir: config.stores.dataDir,
+    log,
+  });
   try {
     const clickhouseOptions = {
-      url: config.clickhouseUrl,
-      database: config.clickhouseDatabase,
-      dataDir: config.dataDir,
+      url: config.stores.clickhouseUrl,
+      database: config.stores.clickhouseDatabase,
+      dataDir: config.stores.dataDir,
       log,
     };
     let clickhouse = await createClickhouse(clickhouseOptions);
@@ -101,10 +105,13 @@ export async function openStores(config: Config, log: Logger): Promise<{ postgre
 }
 
 export async function createContainer(config: Config, log: Logger): Promise<Container> {
-  const { box: secretBox, generated } = loadSecretBox({ keySpec: config.piiEncryptionKey, dataDir: config.dataDir });
+  const { box: secretBox, generated } = loadSecretBox({
+    keySpec: config.stores.piiEncryptionKey,
+    dataDir: config.stores.dataDir,
+  });
   if (generated)
     log.warn(
-      { dataDir: config.dataDir },
+      { dataDir: config.stores.dataDir },
       'generated an encryption key in DATA_DIR; set PII_ENCRYPTION_KEY when several instances run',
     );
   const { postgres, clickhouse } = await openStores(config, log);
@@ -115,14 +122,14 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
   );
   let bus: Bus | undefined;
   try {
-    bus = config.natsUrl
-      ? await createNatsBus({ url: config.natsUrl, namespace: config.natsNamespace, log })
+    bus = config.bus.natsUrl
+      ? await createNatsBus({ url: config.bus.natsUrl, namespace: config.bus.natsNamespace, log })
       : createMemoryBus({
           log,
           metrics,
           // The log, the consumers' checkpoints and the dead letters.
-          dir: path.join(config.dataDir, 'bus'),
-          fsyncIntervalMs: config.busFsyncIntervalMs,
+          dir: path.join(config.stores.dataDir, 'bus'),
+          fsyncIntervalMs: config.bus.fsyncIntervalMs,
         });
     return await assemble(config, log, { secretBox, postgres, clickhouse, bus, metrics });
   } catch (err) {
@@ -141,10 +148,10 @@ async function assemble(
 ): Promise<Container> {
   const { secretBox, postgres, clickhouse, bus, metrics } = stores;
 
-  const geo = await openGeoLookup(config.geoipDatabase);
+  const geo = await openGeoLookup(config.stores.geoipDatabase);
   const enrich = createClickEnricher(geo);
   // An api-only process (SIGNPOST_ROLES=api, NATS only) publishes; worker processes consume.
-  const { worker } = config.roles;
+  const { worker } = config.server.roles;
   // Visitor hashes use a key of the deployment's own, kept sealed in PostgreSQL: every worker
   // instance hashes a visitor alike.
   const visitor = worker
@@ -243,9 +250,9 @@ async function assemble(
   const accounts = composeAccounts({ ...wiring, audit });
   const organizations = composeOrganizations({ ...wiring, audit, ssoPartners: accounts.ssoPartners });
   const sdkRateLimit = createSdkRateLimiter({
-    keyedPerSecond: config.sdkRateLimitPerSecond,
-    keylessPerSecond: config.sdkKeylessRateLimitPerSecond,
-    keylessBurst: config.sdkKeylessRateLimitBurst,
+    keyedPerSecond: config.sdk.rateLimitPerSecond,
+    keylessPerSecond: config.sdk.keylessRateLimitPerSecond,
+    keylessBurst: config.sdk.keylessRateLimitBurst,
   });
   const deepLinks = composeDeepLinks({
     ...wiring,
@@ -295,11 +302,11 @@ async function assemble(
 
   // Scrapes go on during the drain; the server closes with the stores.
   const metricsServer =
-    config.metricsPort === undefined
+    config.metrics.port === undefined
       ? undefined
       : createMetricsServer({
           metrics,
-          token: config.metricsToken,
+          token: config.metrics.token,
           onError: (err) => log.error({ err }, 'metrics scrape failed'),
         });
   const metricsAddress = () => {
@@ -313,7 +320,7 @@ async function assemble(
   let closing: Promise<void> | undefined;
   async function closeInOrder(): Promise<void> {
     ready = false;
-    const deadline = Date.now() + config.shutdownTimeoutMs;
+    const deadline = Date.now() + config.server.shutdownTimeoutMs;
     const left = () => Math.max(1_000, deadline - Date.now());
     // Webhook sending stops at once (what is due waits in PostgreSQL); PostgreSQL closes after it.
     const webhooksStopped = webhookWorker.stop(Math.min(5_000, left()));
@@ -356,16 +363,16 @@ async function assemble(
         const server = metricsServer;
         await new Promise<void>((resolve, reject) => {
           server.once('error', reject);
-          server.listen(config.metricsPort, config.host, () => {
+          server.listen(config.metrics.port, config.server.host, () => {
             server.off('error', reject);
             resolve();
           });
         });
         log.info({ address: metricsAddress() }, 'metrics listening');
       }
-      const address = await app.listen({ port: config.port, host: config.host });
+      const address = await app.listen({ port: config.server.port, host: config.server.host });
       ready = true;
-      log.info({ address, publicBaseUrl: config.publicBaseUrl }, 'listening');
+      log.info({ address, publicBaseUrl: config.server.publicBaseUrl }, 'listening');
       return address;
     },
     metricsAddress,

@@ -36,8 +36,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'lifecycl
     },
   );
 
-  if (deps.config.metricsPort !== undefined) return;
-  const token = deps.config.metricsToken;
+  if (deps.config.metrics.port !== undefined) return;
+  const token = deps.config.metrics.token;
   app.get(
     '/metrics',
     { schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } },

@@ -12,7 +12,10 @@ export const tlsAskRoutes: FastifyPluginAsyncZod<{ deps: Pick<AppDeps, 'config' 
   app,
   { deps },
 ) => {
-  const ownHosts = new Set([new URL(deps.config.publicBaseUrl).hostname.toLowerCase(), ...deps.config.operatorHosts]);
+  const ownHosts = new Set([
+    new URL(deps.config.server.publicBaseUrl).hostname.toLowerCase(),
+    ...deps.config.server.operatorHosts,
+  ]);
 
   app.get(
     '/api/tls/ask',

@@ -20,7 +20,7 @@ import { createConsoleGuard } from './console-guard.js';
 import { consoleJourneyExportRoutes } from './journey-export.routes.js';
 
 export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const guard = createConsoleGuard(deps.accounts, deps.config.publicBaseUrl);
+  const guard = createConsoleGuard(deps.accounts, deps.config.server.publicBaseUrl);
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
   });
@@ -34,7 +34,8 @@ export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = 
     if (journeyAccess) admitJourneyCaller(journeyAccess, request.caller);
   });
 
-  const { publicBaseUrl, production, linkAllowPrivateTargets } = deps.config;
+  const { publicBaseUrl } = deps.config.server;
+  const { production, linkAllowPrivateTargets } = deps.config.security;
   const linkSettings = { publicBaseUrl, production, linkAllowPrivateTargets, clock: deps.clock };
   await app.register(shortUrlRoutes, { ...linkSettings, shortUrls: deps.links.shortUrls });
   await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });

@@ -72,7 +72,10 @@ export function registerRedirectRoutes(
     outcomeNames.map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
   );
 
-  const deepLinkLanding = createDeepLinkLanding({ deepLinks: deps.deepLinks, publicBaseUrl: config.publicBaseUrl });
+  const deepLinkLanding = createDeepLinkLanding({
+    deepLinks: deps.deepLinks,
+    publicBaseUrl: config.server.publicBaseUrl,
+  });
 
   /**
    * An HTML page under its own Content-Security-Policy, its inline code allowed by a fresh nonce,
@@ -110,8 +113,8 @@ export function registerRedirectRoutes(
     const domain = await resolver.domainAt(request.hostname);
     return sendPage(reply, 404, visitorLanguage(request, domain?.language ?? PLATFORM_LANGUAGE), notFoundPage, outcome);
   }
-  const landingPolicy = { connect: [new URL(config.publicBaseUrl).origin], httpsImages: true };
-  const adPolicy = { operatorAd: config.adPageHtml.trim() !== '' };
+  const landingPolicy = { connect: [new URL(config.server.publicBaseUrl).origin], httpsImages: true };
+  const adPolicy = { operatorAd: config.redirect.adPageHtml.trim() !== '' };
 
   function answer(
     request: FastifyRequest<{ Params: Params }>,
@@ -136,7 +139,7 @@ export function registerRedirectRoutes(
     if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
     switch (decision.kind) {
       case 'preview': {
-        const url = `${config.publicBaseUrl}${request.url.split('?')[0]}`;
+        const url = `${config.server.publicBaseUrl}${request.url.split('?')[0]}`;
         return sendPage(
           reply,
           200,
@@ -177,8 +180,8 @@ export function registerRedirectRoutes(
           (nonce) =>
             adInterstitialPage({
               destination: decision.destination,
-              seconds: config.adPageSeconds,
-              adSlotHtml: config.adPageHtml,
+              seconds: config.redirect.adPageSeconds,
+              adSlotHtml: config.redirect.adPageHtml,
               title: link.title,
               nonce,
               language,

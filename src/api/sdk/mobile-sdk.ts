@@ -10,7 +10,7 @@ export const mobileSdkApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   requireMobileApp(app, deps.sdk);
   await app.register(mobileDeepLinkRoutes, {
     resolve: deps.deepLinks.resolve,
-    publicBaseUrl: deps.config.publicBaseUrl,
+    publicBaseUrl: deps.config.server.publicBaseUrl,
   });
   await app.register(mobileTrackingRoutes, { tracking: deps.deepLinks.tracking });
 };

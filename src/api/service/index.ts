@@ -42,7 +42,8 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
   });
 
   await app.register(usageRoutes, { usage: deps.organizations.usage });
-  const { publicBaseUrl, production, linkAllowPrivateTargets } = deps.config;
+  const { publicBaseUrl } = deps.config.server;
+  const { production, linkAllowPrivateTargets } = deps.config.security;
   const linkSettings = { publicBaseUrl, production, linkAllowPrivateTargets, clock: deps.clock };
   await app.register(shortUrlRoutes, { ...linkSettings, shortUrls: deps.links.shortUrls });
   await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });
@@ -58,7 +59,7 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, 
     tags: ['service: custom domains'],
     security: [{ apiKey: [] }],
   });
-  await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl: deps.config.publicBaseUrl });
+  await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl: deps.config.server.publicBaseUrl });
   await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
   await app.register(userRoutes, { users: deps.journey.users });
 };
