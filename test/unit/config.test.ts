@@ -1,8 +1,9 @@
 // Configuration from the environment: the documented defaults, TRUST_PROXY forms, the ClickHouse
 // database, and refusals that name the variable. Every test passes its own env object.
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/shared/config.js';
+import { ConfigError, configVariables, loadConfig } from '../../src/shared/config.js';
 
 /** The ConfigError loadConfig throws for `env`. */
 function configError(env: Record<string, string>): ConfigError {
@@ -250,5 +251,93 @@ describe('invalid values are refused with the variable named', () => {
     const err = configError({ PORT: 'x', LOG_LEVEL: 'loud' });
     expect(err.message).toContain('PORT');
     expect(err.message).toContain('LOG_LEVEL');
+  });
+});
+
+describe('each section reads its variables', () => {
+  it.each([
+    ['PORT', '9090', 'server', 'port', 9090],
+    ['OPERATOR_HOSTS', 'A.example, b.example', 'server', 'operatorHosts', ['a.example', 'b.example']],
+    ['SHUTDOWN_TIMEOUT_MS', '1000', 'server', 'shutdownTimeoutMs', 1000],
+    ['DATABASE_URL', ' postgres://db/x ', 'stores', 'databaseUrl', 'postgres://db/x'],
+    ['GEOIP_DB', '/srv/geo.mmdb', 'stores', 'geoipDatabase', '/srv/geo.mmdb'],
+    ['NATS_NAMESPACE', 'tenant_a', 'bus', 'natsNamespace', 'tenant_a'],
+    ['EVENT_BATCH_MAX', '100', 'bus', 'eventBatchMax', 100],
+    ['NODE_ENV', 'production', 'security', 'production', true],
+    ['LINK_ALLOW_PRIVATE_TARGETS', 'on', 'security', 'linkAllowPrivateTargets', true],
+    ['SDK_KEYLESS_RATE_LIMIT_BURST', '7', 'sdk', 'keylessRateLimitBurst', 7],
+    ['CUSTOM_DOMAIN_CNAME_TARGET', 'edge.example.net', 'domains', 'cnameTarget', 'edge.example.net'],
+    ['DOMAIN_VERIFY_MAX_MISSES', '3', 'domains', 'verifyMaxMisses', 3],
+    ['LINK_CACHE_TTL_MS', '500', 'redirect', 'linkCacheTtlMs', 500],
+    ['AD_PAGE_SECONDS', '0', 'redirect', 'adPageSeconds', 0],
+    ['AD_PAGE_HTML', '<ins></ins>', 'redirect', 'adPageHtml', '<ins></ins>'],
+    ['WEBHOOK_RETRY_WINDOW_MS', '60000', 'webhooks', 'retryWindowMs', 60_000],
+    ['WEBHOOK_ENDPOINT_CONCURRENCY', '4', 'webhooks', 'endpointConcurrency', 4],
+    ['SMTP_URL', 'smtp://mail:587', 'mail', 'smtpUrl', 'smtp://mail:587'],
+    ['MAIL_FROM', 'Links <links@example.com>', 'mail', 'from', 'Links <links@example.com>'],
+    ['SESSION_IDLE_MINUTES', '30', 'sessions', 'idleMs', 30 * 60_000],
+    ['SESSION_MAX_AGE_HOURS', '2', 'sessions', 'absoluteMs', 2 * 3_600_000],
+    ['SIGN_IN_LIMIT_PER_EMAIL', '2', 'signInLimits', 'perEmail', 2],
+    ['SIGNUP_TERMS_URL', 'https://example.com/terms', 'signupTerms', 'url', 'https://example.com/terms'],
+    ['CONSOLE_DIR', 'build/console', 'console', 'dir', path.resolve('build/console')],
+    ['LOG_PRETTY', 'true', 'log', 'pretty', true],
+    ['ACCESS_LOG_REDIRECT_SAMPLE', '1', 'log', 'accessLogRedirectSample', 1],
+    ['METRICS_PORT', '9464', 'metrics', 'port', 9464],
+    ['METRICS_TOKEN', 'metrics-token-0123', 'metrics', 'token', 'metrics-token-0123'],
+  ])('%s=%s → %s.%s', (name, value, section, key, expected) => {
+    const config = loadConfig({ [name]: value }) as unknown as Record<string, Record<string, unknown>>;
+    expect(config[section]?.[key]).toEqual(expected);
+  });
+
+  it('derives the mail sender and the keyless burst from the settings they follow', () => {
+    const config = loadConfig({
+      PUBLIC_BASE_URL: 'https://go.example.com',
+      SDK_KEYLESS_RATE_LIMIT_PER_SECOND: '150.5',
+    });
+    expect(config.mail.from).toBe('Signpost <no-reply@go.example.com>');
+    expect(config.sdk.keylessRateLimitBurst).toBe(151);
+    expect(config.signInLimits.windowSeconds).toBe(900);
+  });
+
+  it.each([
+    ['AD_PAGE_SECONDS', '61'],
+    ['ACCESS_LOG_REDIRECT_SAMPLE', '1.5'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_PORT', '65536'],
+    ['SIGNUP_TERMS_URL', 'not a url'],
+    ['SESSION_IDLE_MINUTES', '0'],
+    ['WEBHOOK_POLL_MS', '0'],
+    ['LINK_CACHE_MAX_ENTRIES', 'all'],
+  ])('refuses %s=%s, naming it', (name, value) => {
+    expect(configError({ [name]: value }).message).toMatch(new RegExp(`^invalid configuration: ${name}: `));
+  });
+});
+
+describe('docs/configuration.md', () => {
+  // The rows of its tables of service settings (`| variable | default | meaning |`), not the table
+  // of variables other programs read.
+  const documented = new Set<string>();
+  let inSettingsTable = false;
+  for (const line of fs
+    .readFileSync(path.join(import.meta.dirname, '../../docs/configuration.md'), 'utf8')
+    .split('\n')) {
+    if (!line.startsWith('|')) inSettingsTable = false;
+    else if (line.startsWith('| variable |')) inSettingsTable = line.startsWith('| variable | default |');
+    else if (inSettingsTable) {
+      for (const [, name] of (line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)) documented.add(name ?? '');
+    }
+  }
+  const declared = new Set(configVariables().map((v) => v.env));
+
+  it('documents every variable the service reads', () => {
+    expect([...declared].filter((name) => !documented.has(name))).toEqual([]);
+  });
+
+  it('documents no variable the service does not read', () => {
+    expect([...documented].filter((name) => !declared.has(name))).toEqual([]);
+  });
+
+  it('gives every variable a description', () => {
+    expect(configVariables().filter((v) => v.doc.trim() === '')).toEqual([]);
   });
 });
