@@ -70,12 +70,16 @@ export interface Container {
 
 /** Opens both stores and applies every pending migration under the cluster-wide lock. */
 export async function openStores(config: Config, log: Logger): Promise<{ postgres: Postgres; clickhouse: Clickhouse }> {
-  const postgres = await createPostgres({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
+  const postgres = await createPostgres({
+    databaseUrl: config.stores.databaseUrl,
+    dataDir: config.stores.dataDir,
+    log,
+  });
   try {
     const clickhouseOptions = {
-      url: config.clickhouseUrl,
-      database: config.clickhouseDatabase,
-      dataDir: config.dataDir,
+      url: config.stores.clickhouseUrl,
+      database: config.stores.clickhouseDatabase,
+      dataDir: config.stores.dataDir,
       log,
     };
     let clickhouse = await createClickhouse(clickhouseOptions);
@@ -99,24 +103,27 @@ export async function openStores(config: Config, log: Logger): Promise<{ postgre
 }
 
 export async function createContainer(config: Config, log: Logger): Promise<Container> {
-  const { box: secretBox, generated } = loadSecretBox({ keySpec: config.piiEncryptionKey, dataDir: config.dataDir });
+  const { box: secretBox, generated } = loadSecretBox({
+    keySpec: config.stores.piiEncryptionKey,
+    dataDir: config.stores.dataDir,
+  });
   if (generated)
     log.warn(
-      { dataDir: config.dataDir },
+      { dataDir: config.stores.dataDir },
       'generated an encryption key in DATA_DIR; set PII_ENCRYPTION_KEY when several instances run',
     );
   const { postgres, clickhouse } = await openStores(config, log);
   const metrics = composeMetrics(log);
   let bus: Bus | undefined;
   try {
-    bus = config.natsUrl
-      ? await createNatsBus({ url: config.natsUrl, namespace: config.natsNamespace, log })
+    bus = config.bus.natsUrl
+      ? await createNatsBus({ url: config.bus.natsUrl, namespace: config.bus.natsNamespace, log })
       : createMemoryBus({
           log,
           metrics,
           // The log, the consumers' checkpoints and the dead letters.
-          dir: path.join(config.dataDir, 'bus'),
-          fsyncIntervalMs: config.busFsyncIntervalMs,
+          dir: path.join(config.stores.dataDir, 'bus'),
+          fsyncIntervalMs: config.bus.fsyncIntervalMs,
         });
     return await assemble(config, log, { secretBox, postgres, clickhouse, bus, metrics });
   } catch (err) {
@@ -137,10 +144,10 @@ async function assemble(
   const { sql } = postgres;
   const clock = () => new Date();
 
-  const geo = await openGeoLookup(config.geoipDatabase);
+  const geo = await openGeoLookup(config.stores.geoipDatabase);
   const enrich = createClickEnricher(geo);
   // An api-only process (SIGNPOST_ROLES=api, NATS only) publishes; worker processes consume.
-  const { worker } = config.roles;
+  const { worker } = config.server.roles;
   // Visitor hashes use a key of the deployment's own, kept sealed in PostgreSQL: every worker
   // instance hashes a visitor alike.
   const visitor = worker
@@ -221,7 +228,7 @@ async function assemble(
   let closing: Promise<void> | undefined;
   async function closeInOrder(): Promise<void> {
     ready = false;
-    const deadline = Date.now() + config.shutdownTimeoutMs;
+    const deadline = Date.now() + config.server.shutdownTimeoutMs;
     const left = () => Math.max(1_000, deadline - Date.now());
     // Webhook sending stops at once (what is due waits in PostgreSQL); PostgreSQL closes after it.
     const webhooksStopped = webhooks.worker.stop(Math.min(5_000, left()));
@@ -262,9 +269,9 @@ async function assemble(
     deepLinks: { tokens: deepLinks.tokens, purge: deepLinks.purge },
     async listen() {
       await metricsPort.listen();
-      const address = await app.listen({ port: config.port, host: config.host });
+      const address = await app.listen({ port: config.server.port, host: config.server.host });
       ready = true;
-      log.info({ address, publicBaseUrl: config.publicBaseUrl }, 'listening');
+      log.info({ address, publicBaseUrl: config.server.publicBaseUrl }, 'listening');
       return address;
     },
     metricsAddress: metricsPort.address,

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const log = createLogger({ level: config.logLevel, pretty: config.logPretty });
+  const log = createLogger({ level: config.log.level, pretty: config.log.pretty });
   const container = await createContainer(config, log);
   await container.listen();
 

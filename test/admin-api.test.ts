@@ -25,7 +25,10 @@ describe('operator token', () => {
   });
 
   it('answers 404 on every operator path when SIGNPOST_ADMIN_TOKEN is unset', async () => {
-    const app = await buildApp({ ...svc.container.deps, config: { ...svc.config, adminToken: undefined } });
+    const app = await buildApp({
+      ...svc.container.deps,
+      config: { ...svc.config, security: { ...svc.config.security, adminToken: undefined } },
+    });
     try {
       for (const [method, url] of [
         ['POST', '/api/admin/v1/organizations'],

@@ -20,7 +20,7 @@ const cookieOf = (res: LightMyRequestResponse, name: string): string | undefined
 };
 
 async function outbox(svc: TestService): Promise<{ to: string; subject: string; text: string }[]> {
-  const dir = path.join(svc.config.dataDir, 'outbox');
+  const dir = path.join(svc.config.stores.dataDir, 'outbox');
   if (!fs.existsSync(dir)) return [];
   const mails = [];
   for (const file of fs.readdirSync(dir).sort()) {

@@ -354,7 +354,7 @@ describe(`ingest (${backend})`, () => {
 
     if (backend === 'services') {
       // On JetStream the message is parked, bytes unchanged, with the reason.
-      const ns = svc.config.natsNamespace;
+      const ns = svc.config.bus.natsNamespace;
       const nc = await connect({ servers: servicesEnv.natsUrl });
       try {
         const jsm = await jetstreamManager(nc);

@@ -254,7 +254,7 @@ describe(`hostile events (${backend})`, () => {
       // On JetStream they are parked in the DLQ stream, one message each.
       const nc = await connect({ servers: servicesEnv.natsUrl });
       try {
-        const { state } = await (await jetstreamManager(nc)).streams.info(`${svc.config.natsNamespace}_DLQ`);
+        const { state } = await (await jetstreamManager(nc)).streams.info(`${svc.config.bus.natsNamespace}_DLQ`);
         expect(state.messages).toBe(deadLetters.length);
       } finally {
         await nc.close();

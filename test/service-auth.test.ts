@@ -155,7 +155,10 @@ describe('TRUST_PROXY', () => {
   it('takes the client address from X-Forwarded-For when configured', async () => {
     // A second app on the same stores, configured to trust the proxy in front of it.
     const { buildApp } = await import('../src/api/app.js');
-    const trusting = await buildApp({ ...svc.container.deps, config: { ...svc.config, trustProxy: true } });
+    const trusting = await buildApp({
+      ...svc.container.deps,
+      config: { ...svc.config, server: { ...svc.config.server, trustProxy: true } },
+    });
     try {
       const org = await svc.createOrganization('BehindProxy');
       await svc.admin('PUT', `/organizations/${org.id}/ip-allowlist`, { ips: ['203.0.113.10'] });

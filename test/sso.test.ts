@@ -60,7 +60,7 @@ const cookieOf = (res: LightMyRequestResponse, name: string): string | undefined
 
 /** The links of the outbox's messages to `to`, oldest first. */
 async function outboxLinks(svc: TestService, to: string): Promise<string[]> {
-  const dir = path.join(svc.config.dataDir, 'outbox');
+  const dir = path.join(svc.config.stores.dataDir, 'outbox');
   if (!fs.existsSync(dir)) return [];
   const links: string[] = [];
   for (const file of fs.readdirSync(dir).sort()) {

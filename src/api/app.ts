@@ -88,7 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Fastify's own request lines are replaced by one access-log line per answer (request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     // Fastify takes a hop count too (proxy-addr); its typings only miss that case.
-    trustProxy: deps.config.trustProxy as boolean | string | string[],
+    trustProxy: deps.config.server.trustProxy as boolean | string | string[],
     genReqId: (req) => requestId(req.headers['x-request-id']),
     bodyLimit: 1_048_576,
     // Failures before routing answer the API's error body too (edge-errors.ts).
@@ -118,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const fastRedirectAnswered = registerRequestLog(app, {
     metrics: deps.metrics,
     log: deps.log,
-    redirectSample: deps.config.accessLogRedirectSample,
+    redirectSample: deps.config.log.accessLogRedirectSample,
     redirectRoutes: REDIRECT_ROUTES,
   });
 
@@ -129,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // A worker-only process answers the operator's probes and metrics, nothing else.
-  if (!deps.config.roles.api) {
+  if (!deps.config.server.roles.api) {
     await app.register(healthRoutes, { deps });
     return app;
   }
@@ -144,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         description:
           'Short links, campaigns and deep links. Every error answers {status, error, message, timestamp, code}.',
       },
-      servers: [{ url: deps.config.publicBaseUrl }],
+      servers: [{ url: deps.config.server.publicBaseUrl }],
       tags: OPENAPI_TAGS,
       components: { securitySchemes: SECURITY_SCHEMES },
     },
@@ -172,8 +172,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(tlsAskRoutes, { deps });
   await app.register(serviceApi, { deps, prefix: '/api/v1/service' });
   await app.register(journeyApi, { deps, prefix: '/api/v1/cross-platform' });
-  if (deps.config.adminToken) {
-    await app.register(adminApi, { deps, adminToken: deps.config.adminToken, prefix: '/api/admin/v1' });
+  if (deps.config.security.adminToken) {
+    await app.register(adminApi, { deps, adminToken: deps.config.security.adminToken, prefix: '/api/admin/v1' });
   }
   await app.register(consoleApi, { deps });
   await app.register(webSdkRoutes);
@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(webSdkDataApi, { deps, prefix: '/api/v1/sdk/web' });
   await app.register(webJourneyApi, { deps, prefix: '/api/v1/sdk/web/journey' });
   const redirect = registerRedirectRoutes(app, deps, {
-    address: createClientAddress(deps.config.trustProxy),
+    address: createClientAddress(deps.config.server.trustProxy),
     requestId,
     isOwnPath,
     answered: fastRedirectAnswered,

@@ -15,7 +15,7 @@ export interface Lifecycle {
 export interface HealthDeps {
   lifecycle: Lifecycle;
   metrics: Metrics;
-  config: Pick<Config, 'metricsPort' | 'metricsToken'>;
+  config: Pick<Config, 'metrics'>;
 }
 
 export const healthRoutes: FastifyPluginAsyncZod<{ deps: HealthDeps }> = async (app, { deps }) => {
@@ -45,8 +45,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{ deps: HealthDeps }> = async (
     },
   );
 
-  if (deps.config.metricsPort !== undefined) return;
-  const token = deps.config.metricsToken;
+  if (deps.config.metrics.port !== undefined) return;
+  const token = deps.config.metrics.token;
   app.get(
     '/metrics',
     { schema: { tags: ['operations'], summary: 'Prometheus metrics', hide: true } },

@@ -17,10 +17,8 @@ import type { Config } from '../shared/config.js';
 /** Route patterns (as registered) that belong to the operator. */
 const OPERATOR_ROUTE = /^\/(?:docs(?:\/|$)|openapi\.json$|metrics$|readyz$|api\/admin(?:\/|$)|console(?:\/|$)|sso\/)/;
 
-export function operatorHostRule(
-  config: Pick<Config, 'publicBaseUrl' | 'operatorHosts'>,
-): (hostname: string) => boolean {
-  const named = new Set([new URL(config.publicBaseUrl).hostname.toLowerCase(), ...config.operatorHosts]);
+export function operatorHostRule(config: Pick<Config, 'server'>): (hostname: string) => boolean {
+  const named = new Set([new URL(config.server.publicBaseUrl).hostname.toLowerCase(), ...config.server.operatorHosts]);
   return (hostname) => {
     const host = hostname.toLowerCase().replace(/\.$/, '');
     if (named.has(host) || host === '' || !host.includes('.')) return true;
@@ -34,7 +32,7 @@ const ONE_SEGMENT = /^\/([^/]+)$/;
 
 export function registerOperatorHostRule(
   app: FastifyInstance,
-  config: Pick<Config, 'publicBaseUrl' | 'operatorHosts'>,
+  config: Pick<Config, 'server'>,
   serveLink: (request: FastifyRequest, reply: FastifyReply, slug: string) => unknown,
 ): void {
   const isOperatorHost = operatorHostRule(config);

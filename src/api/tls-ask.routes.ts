@@ -10,13 +10,16 @@ import type { LinkResolver } from '../core/redirect/link-resolver.js';
 import type { Config } from '../shared/config.js';
 
 export interface TlsAskDeps {
-  config: Pick<Config, 'publicBaseUrl' | 'operatorHosts'>;
+  config: Pick<Config, 'server'>;
   /** Whether a custom domain serves links now. */
   redirect: Pick<LinkResolver, 'servesDomain'>;
 }
 
 export const tlsAskRoutes: FastifyPluginAsyncZod<{ deps: TlsAskDeps }> = async (app, { deps }) => {
-  const ownHosts = new Set([new URL(deps.config.publicBaseUrl).hostname.toLowerCase(), ...deps.config.operatorHosts]);
+  const ownHosts = new Set([
+    new URL(deps.config.server.publicBaseUrl).hostname.toLowerCase(),
+    ...deps.config.server.operatorHosts,
+  ]);
 
   app.get(
     '/api/tls/ask',

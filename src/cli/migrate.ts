@@ -4,7 +4,7 @@ import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 
 const config = loadConfig();
-const log = createLogger({ level: config.logLevel, pretty: config.logPretty });
+const log = createLogger({ level: config.log.level, pretty: config.log.pretty });
 const { postgres, clickhouse } = await openStores(config, log);
 await clickhouse.close();
 await postgres.close();

@@ -17,6 +17,7 @@ import { createConsoleSessionsRepo } from '../oltp/console-sessions.repo.js';
 import { createSignInTokensRepo } from '../oltp/sign-in-tokens.repo.js';
 import { createSsoPartnersRepo, type SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
 import { createUsersRepo } from '../oltp/users.repo.js';
+import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
 
 export interface ComposedAccounts {
@@ -38,13 +39,16 @@ export function composeAccounts({
   repos,
   clock,
   audit,
-}: Pick<Wiring, 'config' | 'log' | 'sql' | 'secretBox' | 'repos' | 'clock'> & { audit: AuditTrail }): ComposedAccounts {
+}: Pick<Wiring, 'log' | 'sql' | 'secretBox' | 'repos' | 'clock'> & {
+  config: Pick<Config, 'server' | 'stores' | 'mail' | 'sessions' | 'signInLimits'>;
+  audit: AuditTrail;
+}): ComposedAccounts {
   const users = createUsersRepo({ sql, secretBox, blindIndex: createBlindIndex({ sql, secretBox }) });
   const ssoPartners = createSsoPartnersRepo({ sql });
   const mailer = createMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
-    outboxDir: path.join(config.dataDir, 'outbox'),
+    outboxDir: path.join(config.stores.dataDir, 'outbox'),
     log,
   });
   const tokens = createSignInTokensRepo({ sql });
@@ -57,7 +61,7 @@ export function composeAccounts({
     mailer,
     secretBox,
     clock,
-    publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrl: config.server.publicBaseUrl,
   });
   const sso = createSsoService({
     partners: ssoPartners,

@@ -8,19 +8,16 @@ import { createSdkRateLimiter } from '../api/sdk/rate-limit.js';
 import type { AccessService } from '../core/access/index.js';
 import type { Config } from '../shared/config.js';
 
-export function composeCallers(ctx: {
-  config: Pick<
-    Config,
-    'authFailures' | 'sdkRateLimitPerSecond' | 'sdkKeylessRateLimitPerSecond' | 'sdkKeylessRateLimitBurst'
-  >;
-  access: AccessService;
-}): { authFailures: AuthFailureLimiters; sdk: SdkCallers } {
+export function composeCallers(ctx: { config: Pick<Config, 'authFailures' | 'sdk'>; access: AccessService }): {
+  authFailures: AuthFailureLimiters;
+  sdk: SdkCallers;
+} {
   const { config } = ctx;
   const authFailures = createAuthFailureLimiters(config.authFailures);
   const rateLimit = createSdkRateLimiter({
-    keyedPerSecond: config.sdkRateLimitPerSecond,
-    keylessPerSecond: config.sdkKeylessRateLimitPerSecond,
-    keylessBurst: config.sdkKeylessRateLimitBurst,
+    keyedPerSecond: config.sdk.rateLimitPerSecond,
+    keylessPerSecond: config.sdk.keylessRateLimitPerSecond,
+    keylessBurst: config.sdk.keylessRateLimitBurst,
   });
   const authenticate = withMobileKeyFailures(createSdkAuthenticator(ctx.access.apps), authFailures.mobileKey);
   return { authFailures, sdk: { authenticate, rateLimit } };

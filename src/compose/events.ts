@@ -15,7 +15,7 @@ import type { Metrics } from '../shared/metrics.js';
 
 /** Starts the OLAP consumers of the registry's event types; they share one writer. */
 export async function composeOlapConsumers(ctx: {
-  config: Config;
+  config: Pick<Config, 'bus'>;
   log: Logger;
   metrics: Metrics;
   bus: Bus;
@@ -33,26 +33,31 @@ export async function composeOlapConsumers(ctx: {
   });
   // Steady traffic is written in inserts of eventWriteIntervalMs (a fixed cost per insert): a
   // batch holds every message the publisher sends in that span (one per eventBatchDelayMs at most).
-  const maxBatch = Math.max(64, 2 * Math.ceil(config.eventWriteIntervalMs / config.eventBatchDelayMs));
+  const maxBatch = Math.max(64, 2 * Math.ceil(config.bus.eventWriteIntervalMs / config.bus.eventBatchDelayMs));
   const consumers: Consumer[] = [];
   for (const { durable, subject } of olapConsumers()) {
     consumers.push(
-      await bus.consume({ durable, subject, maxBatch, batchIntervalMs: config.eventWriteIntervalMs, handler }),
+      await bus.consume({ durable, subject, maxBatch, batchIntervalMs: config.bus.eventWriteIntervalMs, handler }),
     );
   }
   return consumers;
 }
 
 /** The edge's publisher, with a disk spool under DATA_DIR and its backlog as a gauge. */
-export function composePublisher(ctx: { config: Config; log: Logger; metrics: Metrics; bus: Bus }): EventPublisher {
+export function composePublisher(ctx: {
+  config: Pick<Config, 'bus' | 'stores'>;
+  log: Logger;
+  metrics: Metrics;
+  bus: Bus;
+}): EventPublisher {
   const { config, metrics } = ctx;
   const events = createEventPublisher({
     bus: ctx.bus,
     log: ctx.log,
     metrics,
-    spool: createSpool(path.join(config.dataDir, 'spool', 'publisher')),
-    maxBatch: config.eventBatchMax,
-    maxDelayMs: config.eventBatchDelayMs,
+    spool: createSpool(path.join(config.stores.dataDir, 'spool', 'publisher')),
+    maxBatch: config.bus.eventBatchMax,
+    maxDelayMs: config.bus.eventBatchDelayMs,
   });
   metrics.define('event_backlog', 'gauge', 'Events recorded and not yet held by the bus', {
     collect: () => [{ labels: {}, value: events.backlog() }],

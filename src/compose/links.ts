@@ -4,6 +4,7 @@ import type { AuditTrail } from '../core/accounts/audit-trail.js';
 import { createGoalTypesService, type GoalTypesService } from '../core/links/goal-types.js';
 import { createLinksService, type LinksService } from '../core/links/links-service.js';
 import { createGoalTypesRepo } from '../oltp/goal-types.repo.js';
+import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
 
 export function composeLinks({
@@ -12,8 +13,10 @@ export function composeLinks({
   clickCounts,
   events,
   linkChanged,
-}: Pick<Wiring, 'config' | 'repos' | 'clickCounts' | 'events' | 'linkChanged'>): LinksService {
-  return createLinksService({ repos, clickCounts, events, publicBaseUrl: config.publicBaseUrl, linkChanged });
+}: Pick<Wiring, 'repos' | 'clickCounts' | 'events' | 'linkChanged'> & {
+  config: Pick<Config, 'server'>;
+}): LinksService {
+  return createLinksService({ repos, clickCounts, events, publicBaseUrl: config.server.publicBaseUrl, linkChanged });
 }
 
 export const composeGoalTypes = ({ sql, audit }: Pick<Wiring, 'sql'> & { audit: AuditTrail }): GoalTypesService =>

@@ -53,17 +53,17 @@ export interface MetricsPort {
 
 /** METRICS_PORT's server: scrapes go on during the drain; it closes with the stores. */
 export function composeMetricsPort(ctx: {
-  config: Pick<Config, 'metricsPort' | 'metricsToken' | 'host'>;
+  config: Pick<Config, 'metrics' | 'server'>;
   metrics: Metrics;
   log: Logger;
 }): MetricsPort {
   const { config, log } = ctx;
   const server =
-    config.metricsPort === undefined
+    config.metrics.port === undefined
       ? undefined
       : createMetricsServer({
           metrics: ctx.metrics,
-          token: config.metricsToken,
+          token: config.metrics.token,
           onError: (err) => log.error({ err }, 'metrics scrape failed'),
         });
   const address = () => {
@@ -79,7 +79,7 @@ export function composeMetricsPort(ctx: {
       if (!server) return;
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(config.metricsPort, config.host, () => {
+        server.listen(config.metrics.port, config.server.host, () => {
           server.off('error', reject);
           resolve();
         });

@@ -9,7 +9,7 @@ import { createLinkResolver, type LinkResolver } from '../core/redirect/link-res
 
 export async function composeRedirect(ctx: {
   sql: Sql;
-  config: Pick<Config, 'linkCacheMaxEntries' | 'linkCacheTtlMs'>;
+  config: Pick<Config, 'redirect'>;
   log: Logger;
   metrics: Metrics;
   /** At most this many look-ups at once: the connection pool's size. */
@@ -18,8 +18,8 @@ export async function composeRedirect(ctx: {
   const resolver = await createLinkResolver({
     lookup: createLinkLookupRepo({ sql: ctx.sql }),
     log: ctx.log,
-    maxEntries: ctx.config.linkCacheMaxEntries,
-    ttlMs: ctx.config.linkCacheTtlMs,
+    maxEntries: ctx.config.redirect.linkCacheMaxEntries,
+    ttlMs: ctx.config.redirect.linkCacheTtlMs,
     maxConcurrentLoads: ctx.poolSize,
   });
   const { metrics } = ctx;

@@ -10,6 +10,7 @@ import { createDeferredMatchStats } from '../olap/deferred-match-stats.js';
 import { createInstallStats } from '../olap/install-stats.js';
 import { createJourneyStats } from '../olap/journey-stats.js';
 import { createRevenueStats } from '../olap/revenue-stats.js';
+import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
 
 export function composeStats({
@@ -18,7 +19,9 @@ export function composeStats({
   clickCounts,
   repos,
   clock,
-}: Pick<Wiring, 'config' | 'clickhouse' | 'clickCounts' | 'repos' | 'clock'>): StatsService {
+}: Pick<Wiring, 'clickhouse' | 'clickCounts' | 'repos' | 'clock'> & {
+  config: Pick<Config, 'server'>;
+}): StatsService {
   const { shortUrls, campaigns } = repos;
   const revenueStats = createRevenueStats(clickhouse);
   return {
@@ -44,7 +47,7 @@ export function composeStats({
       clicks: createClickDashboard(clickhouse),
       shortUrls,
       campaigns,
-      publicBaseUrl: config.publicBaseUrl,
+      publicBaseUrl: config.server.publicBaseUrl,
       clock,
     }),
   };

@@ -35,7 +35,7 @@ export interface ComposedWebhooks {
 }
 
 export async function composeWebhooks(ctx: {
-  config: Config;
+  config: Pick<Config, 'webhooks'>;
   log: Logger;
   metrics: Metrics;
   bus: Bus;
@@ -56,15 +56,15 @@ export async function composeWebhooks(ctx: {
     log,
     metrics,
     resolve: systemResolve,
-    allowInsecure: config.webhookAllowInsecure,
-    timeoutMs: config.webhookTimeoutMs,
-    pollMs: config.webhookPollMs,
-    maxInFlight: config.webhookConcurrency,
-    perEndpoint: config.webhookEndpointConcurrency,
-    retryBaseMs: config.webhookRetryBaseMs,
-    retryMaxDelayMs: config.webhookRetryMaxDelayMs,
-    disableAfterFailures: config.webhookDisableAfterFailures,
-    disableAfterMs: config.webhookRetryWindowMs,
+    allowInsecure: config.webhooks.allowInsecure,
+    timeoutMs: config.webhooks.timeoutMs,
+    pollMs: config.webhooks.pollMs,
+    maxInFlight: config.webhooks.concurrency,
+    perEndpoint: config.webhooks.endpointConcurrency,
+    retryBaseMs: config.webhooks.retryBaseMs,
+    retryMaxDelayMs: config.webhooks.retryMaxDelayMs,
+    disableAfterFailures: config.webhooks.disableAfterFailures,
+    disableAfterMs: config.webhooks.retryWindowMs,
   });
   const subscriptions = createWebhookSubscriptions({ load: () => endpoints.subscriptions(), ttlMs: 5_000 });
   const stopListening = bus.onBroadcast(WEBHOOKS_CHANGED, () => subscriptions.invalidate());
@@ -83,7 +83,7 @@ export async function composeWebhooks(ctx: {
           deliveries,
           linkNames: createLinkNamesRepo({ sql }),
           enrich: ctx.enrich,
-          retryWindowMs: config.webhookRetryWindowMs,
+          retryWindowMs: config.webhooks.retryWindowMs,
           log,
           metrics,
           onEnqueued: worker.nudge,
@@ -96,8 +96,8 @@ export async function composeWebhooks(ctx: {
     deliveries,
     secretBox,
     resolve: systemResolve,
-    allowInsecure: config.webhookAllowInsecure,
-    retryWindowMs: config.webhookRetryWindowMs,
+    allowInsecure: config.webhooks.allowInsecure,
+    retryWindowMs: config.webhooks.retryWindowMs,
     nudge: worker.nudge,
     endpointChanged,
     audit: ctx.audit,

@@ -147,7 +147,7 @@ export async function startService(
     ...env,
   });
   const log = createLogger({
-    level: config.logLevel,
+    level: config.log.level,
     pretty: false,
     ...(options.logDestination ? { destination: options.logDestination } : {}),
   });

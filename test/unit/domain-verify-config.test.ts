@@ -6,19 +6,19 @@ import { ConfigError, loadConfig } from '../../src/shared/config.js';
 describe('DNS_RESOLVER and DOMAIN_VERIFY_*', () => {
   it('defaults to the system resolvers, a 5-minute interval and a day of misses', () => {
     const config = loadConfig({});
-    expect(config.dnsResolvers).toEqual([]);
-    expect(config.domainVerifyIntervalMs).toBe(300_000);
-    expect(config.domainVerifyMaxMisses).toBe(288);
+    expect(config.domains.dnsResolvers).toEqual([]);
+    expect(config.domains.verifyIntervalMs).toBe(300_000);
+    expect(config.domains.verifyMaxMisses).toBe(288);
   });
 
   it('takes IPv4 and IPv6 addresses with or without a port', () => {
-    expect(loadConfig({ DNS_RESOLVER: '10.0.0.2, 127.0.0.1:5353,[::1]:53,2001:db8::1' }).dnsResolvers).toEqual([
+    expect(loadConfig({ DNS_RESOLVER: '10.0.0.2, 127.0.0.1:5353,[::1]:53,2001:db8::1' }).domains.dnsResolvers).toEqual([
       '10.0.0.2',
       '127.0.0.1:5353',
       '[::1]:53',
       '2001:db8::1',
     ]);
-    expect(loadConfig({ DOMAIN_VERIFY_INTERVAL_MS: '0' }).domainVerifyIntervalMs).toBe(0);
+    expect(loadConfig({ DOMAIN_VERIFY_INTERVAL_MS: '0' }).domains.verifyIntervalMs).toBe(0);
   });
 
   it('refuses host names, bad ports and bad numbers', () => {

@@ -29,9 +29,9 @@ const tags = ['operator'];
 
 export const adminDomainRoutes: FastifyPluginAsyncZod<{
   domains: DomainsService;
-  config: Pick<Config, 'production' | 'linkAllowPrivateTargets'>;
+  config: Pick<Config, 'security'>;
 }> = async (app, { domains, config }) => {
-  const { production, linkAllowPrivateTargets } = config;
+  const { production, linkAllowPrivateTargets } = config.security;
   app.post(
     '/organizations/:orgId/custom-domains',
     {

@@ -24,7 +24,7 @@ import { adminNoticeRoutes } from './notices.routes.js';
 import { adminSqlRoutes } from './sql.routes.js';
 
 export interface AdminApiDeps {
-  config: Pick<Config, 'production' | 'linkAllowPrivateTargets'>;
+  config: Pick<Config, 'security'>;
   authFailures: Pick<AuthFailureLimiters, 'adminToken'>;
   organizations: Pick<OrganizationServices, 'accounts' | 'notices' | 'partners'>;
   domains: DomainsService;

@@ -34,8 +34,8 @@ export interface CookieJar {
   clear(reply: FastifyReply, name: string, path: string): void;
 }
 
-export function cookieJar(config: Pick<Config, 'publicBaseUrl'>): CookieJar {
-  const secure = isLoopbackDevelopment(config.publicBaseUrl) ? '' : '; Secure';
+export function cookieJar(config: Pick<Config, 'server'>): CookieJar {
+  const secure = isLoopbackDevelopment(config.server.publicBaseUrl) ? '' : '; Secure';
   const add = (reply: FastifyReply, cookie: string) => {
     const existing = reply.getHeader('set-cookie');
     const all = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];

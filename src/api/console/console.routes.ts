@@ -75,7 +75,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
   const jar = cookieJar(config);
   registerFormParser(app);
 
-  const { tokenOf, sessionOf, requireCsrf, requireSession } = createConsoleGuard(accounts, config.publicBaseUrl);
+  const { tokenOf, sessionOf, requireCsrf, requireSession } = createConsoleGuard(accounts, config.server.publicBaseUrl);
 
   const signedOut = (request: FastifyRequest, reply: FastifyReply) => {
     jar.clear(reply, SESSION_COOKIE, '/');
@@ -83,7 +83,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
   };
 
   // The app for a signed-in person; without a build, the server-rendered landing page.
-  const consoleApp = loadConsoleApp(config.consoleDir);
+  const consoleApp = loadConsoleApp(config.console.dir);
   async function home(request: FastifyRequest, reply: FastifyReply) {
     const session = await sessionOf(request);
     if (!session) return reply.redirect(`/console/sign-in?lang=${languageOf(request)}`, 302);
@@ -139,7 +139,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
     async (request, reply) => {
       const language = languageOf(request);
       try {
-        sameOrigin(request, config.publicBaseUrl);
+        sameOrigin(request, config.server.publicBaseUrl);
         signInAttempts.check(request);
         signInAttempts.fail(request);
         const sent = await accounts.signIn.requestLink(request.body.email);
@@ -169,7 +169,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
       },
     },
     async (request, reply) => {
-      sameOrigin(request, config.publicBaseUrl);
+      sameOrigin(request, config.server.publicBaseUrl);
       signInAttempts.check(request);
       signInAttempts.fail(request);
       return reply.code(202).send(await accounts.signIn.requestLink(request.body.email));

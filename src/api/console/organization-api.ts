@@ -25,7 +25,7 @@ export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: ConsoleOrgani
   app,
   { deps },
 ) => {
-  const guard = createConsoleGuard(deps.accounts, deps.config.publicBaseUrl);
+  const guard = createConsoleGuard(deps.accounts, deps.config.server.publicBaseUrl);
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
   });

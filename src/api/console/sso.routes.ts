@@ -40,7 +40,7 @@ export const ssoRoutes: FastifyPluginAsyncZod<SsoRouteDeps> = async (
 ) => {
   const log = rootLog.child({ module: 'sso' });
   const jar = cookieJar(config);
-  const development = isLoopbackDevelopment(config.publicBaseUrl);
+  const development = isLoopbackDevelopment(config.server.publicBaseUrl);
   registerFormParser(app);
 
   /** Answers a failure as the spec's message: a page, or the error body for a JSON-only client. */
@@ -154,7 +154,7 @@ export const ssoRoutes: FastifyPluginAsyncZod<SsoRouteDeps> = async (
     },
     async (request, reply) => {
       try {
-        sameOrigin(request, config.publicBaseUrl);
+        sameOrigin(request, config.server.publicBaseUrl);
         const token = cookiesOf(request).get(CONSENT_COOKIE) ?? '';
         const language = languageOf(request);
         if (request.body.decision === 'decline' || request.body.accept !== 'yes') {

@@ -89,7 +89,7 @@ export function registerRedirectRoutes(
   );
 
   const isOperatorHost = operatorHostRule(config);
-  const { publicBaseUrl } = config;
+  const { publicBaseUrl } = config.server;
   const sdkUrl = `${publicBaseUrl}${webSdkPath()}`;
 
   /**
@@ -129,7 +129,7 @@ export function registerRedirectRoutes(
     return sendPage(reply, 404, visitorLanguage(request, domain?.language ?? PLATFORM_LANGUAGE), notFoundPage, outcome);
   }
   const landingPolicy = { connect: [new URL(publicBaseUrl).origin], httpsImages: true };
-  const adPolicy = { operatorAd: config.adPageHtml.trim() !== '' };
+  const adPolicy = { operatorAd: config.redirect.adPageHtml.trim() !== '' };
 
   function answer(
     request: FastifyRequest<{ Params: Params }>,
@@ -197,8 +197,8 @@ export function registerRedirectRoutes(
           (nonce) =>
             adInterstitialPage({
               destination: decision.destination,
-              seconds: config.adPageSeconds,
-              adSlotHtml: config.adPageHtml,
+              seconds: config.redirect.adPageSeconds,
+              adSlotHtml: config.redirect.adPageHtml,
               title: link.title,
               nonce,
               language,

@@ -8,7 +8,7 @@ import { requireMobileApp, type SdkCallers } from './mobile-sdk-auth.js';
 import { mobileTrackingRoutes } from './mobile-tracking.routes.js';
 
 export interface MobileSdkDeps {
-  config: Pick<Config, 'publicBaseUrl'>;
+  config: Pick<Config, 'server'>;
   sdk: SdkCallers;
   deepLinks: Pick<DeepLinkServices, 'resolve' | 'tracking'>;
 }
@@ -17,7 +17,7 @@ export const mobileSdkApi: FastifyPluginAsyncZod<{ deps: MobileSdkDeps }> = asyn
   requireMobileApp(app, deps.sdk);
   await app.register(mobileDeepLinkRoutes, {
     resolve: deps.deepLinks.resolve,
-    publicBaseUrl: deps.config.publicBaseUrl,
+    publicBaseUrl: deps.config.server.publicBaseUrl,
   });
   await app.register(mobileTrackingRoutes, { tracking: deps.deepLinks.tracking });
 };

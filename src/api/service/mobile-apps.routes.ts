@@ -105,9 +105,12 @@ function toJson(app: MobileApp): z.infer<typeof mobileAppSchema> {
 
 export const mobileAppRoutes: FastifyPluginAsyncZod<{
   mobileApps: MobileAppsService;
-  config: Pick<Config, 'production' | 'linkAllowPrivateTargets'>;
+  config: Pick<Config, 'security'>;
 }> = async (app, { mobileApps, config }) => {
-  const urlField = httpsUrlSchema({ production: config.production, allowPrivate: config.linkAllowPrivateTargets });
+  const urlField = httpsUrlSchema({
+    production: config.security.production,
+    allowPrivate: config.security.linkAllowPrivateTargets,
+  });
   const tags = ['service: mobile apps'];
   const security = [{ apiKey: [] }];
   const fields = {

@@ -16,7 +16,7 @@ import { shortUrlRoutes } from './short-urls.routes.js';
 import { statisticsRoutes } from './statistics.routes.js';
 
 export interface OrganizationResourceDeps {
-  config: Pick<Config, 'publicBaseUrl' | 'production' | 'linkAllowPrivateTargets'>;
+  config: Pick<Config, 'server' | 'security'>;
   clock: () => Date;
   links: LinksService;
   apps: Pick<AppsService, 'mobileApps'>;
@@ -36,7 +36,8 @@ export async function registerOrganizationResources(
   domainDocs: DomainDocs,
 ): Promise<void> {
   const { config, domains } = deps;
-  const { publicBaseUrl, production, linkAllowPrivateTargets } = config;
+  const { publicBaseUrl } = config.server;
+  const { production, linkAllowPrivateTargets } = config.security;
   const linkSettings = { publicBaseUrl, production, linkAllowPrivateTargets, clock: deps.clock };
   await app.register(shortUrlRoutes, { ...linkSettings, shortUrls: deps.links.shortUrls });
   await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });
