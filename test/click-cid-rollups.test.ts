@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod } from '../src/core/stats/period.js';
 import { utcDaySplit } from '../src/olap/click-rollup.js';
-import { createClickStats } from '../src/olap/click-stats.js';
+import { createClickStats } from '../src/olap/click-stats.queries.js';
 import type { Clickhouse } from '../src/olap/clickhouse.js';
-import { linkPeriodParams } from '../src/olap/stats-period.js';
+import { linkPeriodParams } from '../src/olap/query-period.js';
 import {
   migratedClickhouse,
   type MigratedClickhouse,

@@ -4,12 +4,12 @@
 // The clicks come in two inserts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod } from '../src/core/stats/period.js';
-import { createClickDashboard } from '../src/olap/click-dashboard.js';
+import { createClickDashboard } from '../src/olap/click-dashboard.queries.js';
 import { clickRollupFor, HOURLY_ROLLUP, hourAligned, QUARTER_HOUR_ROLLUP } from '../src/olap/click-rollup.js';
-import { createClickStats, queryDimensions, rollupParts, statsOf } from '../src/olap/click-stats.js';
+import { createClickStats, queryDimensions, rollupParts, statsOf } from '../src/olap/click-stats.queries.js';
 import type { Clickhouse } from '../src/olap/clickhouse.js';
-import { createInstallStats } from '../src/olap/install-stats.js';
-import { linkPeriodParams } from '../src/olap/stats-period.js';
+import { createInstallStats } from '../src/olap/install-stats.queries.js';
+import { linkPeriodParams } from '../src/olap/query-period.js';
 import { type MigratedClickhouse, migratedClickhouse } from './support/rollup-fixture.js';
 
 const ORG = 5;

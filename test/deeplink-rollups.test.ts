@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod } from '../src/core/stats/period.js';
 import type { Clickhouse } from '../src/olap/clickhouse.js';
-import { createDeferredMatchStats } from '../src/olap/deferred-match-stats.js';
-import { createInstallStats, type InstallScope, type PlatformFilter } from '../src/olap/install-stats.js';
-import { periodParams } from '../src/olap/stats-period.js';
+import { createDeferredMatchStats } from '../src/olap/deferred-match-stats.queries.js';
+import { createInstallStats, type InstallScope, type PlatformFilter } from '../src/olap/install-stats.queries.js';
+import { periodParams } from '../src/olap/query-period.js';
 import { MATCH_TYPES, MISS_REASONS } from '../src/shared/deferred-match-outcomes.js';
 import {
   migratedClickhouse,

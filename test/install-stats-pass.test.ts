@@ -13,9 +13,9 @@ import {
   type InstallScope,
   type InstallStats,
   type PlatformFilter,
-} from '../src/olap/install-stats.js';
+} from '../src/olap/install-stats.queries.js';
 import { percent } from '../src/olap/percent.js';
-import { periodParams, type StatsPeriod } from '../src/olap/stats-period.js';
+import { periodParams, type StatsPeriod } from '../src/olap/query-period.js';
 import { type MigratedClickhouse, migratedClickhouse } from './support/rollup-fixture.js';
 
 const ORG = 4;

@@ -11,8 +11,8 @@ import { seedJourney } from '../bench/seed-journey.js';
 import { resolvePeriod, type StatsPeriod } from '../src/core/stats/period.js';
 import { createClickhouse, type Clickhouse } from '../src/olap/clickhouse.js';
 import type { Part } from '../src/olap/journey-query.js';
-import { createJourneyStats, JOURNEY_PARTS } from '../src/olap/journey-stats.js';
-import { migrateClickhouse } from '../src/olap/migrate.js';
+import { createJourneyStats, JOURNEY_PARTS } from '../src/olap/journey-stats.queries.js';
+import { migrateClickhouse } from '../src/olap/clickhouse-migrations.js';
 import { createLogger } from '../src/shared/logger.js';
 
 const log = createLogger({ level: 'warn', pretty: false });

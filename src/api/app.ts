@@ -12,7 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import http from 'node:http';
 import { uuidv7 } from '../shared/ids.js';
-import { decorateCaller } from './caller.js';
+import { decorateCaller } from './request-caller.js';
 import { createClientAddress } from './client-address.js';
 import { adminApi } from './admin/index.js';
 import { consoleApi } from './console/index.js';

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { WebhooksService } from '../core/webhooks/webhooks-service.js';
+import type { WebhooksService } from '../core/webhooks/index.js';
 import { idSchema } from './schemas/common.js';
 import { type Page, pageQuery, toPaged } from './schemas/paging.js';
 import {

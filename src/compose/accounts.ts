@@ -5,7 +5,7 @@ import type { AccountServices } from '../core/accounts/index.js';
 import { type AuditTrail, createAuditTrail } from '../core/accounts/audit-trail.js';
 import { createConsoleAccess } from '../core/accounts/console-access.js';
 import { createMembersService } from '../core/accounts/members.service.js';
-import { createSessions } from '../core/accounts/sessions.js';
+import { createSessions } from '../core/accounts/console-sessions.service.js';
 import { createSignInLinks } from '../core/accounts/sign-in-links.js';
 import { createSignInService } from '../core/accounts/sign-in.service.js';
 import { createSsoService } from '../core/accounts/sso.service.js';

@@ -1,7 +1,7 @@
 // Wires mobile apps: their service, and the briefly cached association files built from them
 // (dropped whenever this or another instance says links, apps or domains changed: link-changes.ts).
 import { createWellKnownFiles, type WellKnownFiles } from '../core/apps/association-files.js';
-import type { AppsService } from '../core/apps/apps.js';
+import type { AppsService } from '../core/apps/index.js';
 import { createMobileAppsService } from '../core/apps/mobile-apps.service.js';
 import { createAppAssociationsRepo } from '../oltp/app-associations.repo.js';
 import type { Sql } from '../oltp/postgres.js';

@@ -5,9 +5,9 @@ import { createDeepLinkLandingService } from '../core/deeplinks/landing.service.
 import { startDeepLinkPurge } from '../core/deeplinks/purge-job.js';
 import { createDeepLinkRecorder } from '../core/deeplinks/records.js';
 import { createDeepLinkResolveService } from '../core/deeplinks/resolve.js';
-import type { DeepLinkServices } from '../core/deeplinks/services.js';
+import type { DeepLinkServices } from '../core/deeplinks/index.js';
 import { createLinkTargets } from '../core/deeplinks/targets.js';
-import { createDeepLinkTrackingService } from '../core/deeplinks/tracking.js';
+import { createDeepLinkTrackingService } from '../core/deeplinks/tracking.service.js';
 import { createWebSdkDataService, type KeylessLimit } from '../core/deeplinks/web-sdk.js';
 import { createDeepLinkRecordsRepo } from '../oltp/deep-link-records.repo.js';
 import { createDeepLinkTokensRepo } from '../oltp/deep-link-tokens.repo.js';

@@ -3,11 +3,11 @@
 import { createJourneyActivityService } from '../core/journey/activity.js';
 import { createJourneyIdentityService } from '../core/journey/identity.js';
 import { createIdentityVerification } from '../core/journey/identity-verification.js';
-import type { JourneyService } from '../core/journey/journey-service.js';
+import type { JourneyService } from '../core/journey/index.js';
 import { createSessionLookup } from '../core/journey/session-lookup.js';
-import { createJourneySessionsService } from '../core/journey/sessions.js';
+import { createJourneySessionsService } from '../core/journey/sessions.service.js';
 import { createJourneyUsersService } from '../core/journey/users.js';
-import { createJourneyActivity } from '../olap/journey-activity.js';
+import { createJourneyActivity } from '../olap/journey-activity.queries.js';
 import { createJourneySessionsRepo } from '../oltp/journey-sessions.repo.js';
 import { createJourneyUsersRepo } from '../oltp/journey-users.repo.js';
 import type { Wiring } from './wiring.js';

@@ -2,7 +2,7 @@
 // counts, the event publisher and the link caches' invalidation; the goal types links may name.
 import type { AuditTrail } from '../core/accounts/audit-trail.js';
 import { createGoalTypesService, type GoalTypesService } from '../core/links/goal-types.js';
-import { createLinksService, type LinksService } from '../core/links/links-service.js';
+import { createLinksService, type LinksService } from '../core/links/index.js';
 import { createGoalTypesRepo } from '../oltp/goal-types.repo.js';
 import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';

@@ -8,7 +8,7 @@ import {
   createUsageService,
   type OrganizationServices,
 } from '../core/organizations/index.js';
-import { createApiKeyUsage } from '../olap/api-key-usage.js';
+import { createApiKeyUsage } from '../olap/api-key-usage.queries.js';
 import { createNoticesRepo } from '../oltp/notices.repo.js';
 import type { SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
 import type { Wiring } from './wiring.js';

@@ -7,7 +7,7 @@ import { createWebhookConsumer } from '../core/webhooks/webhook-consumer.js';
 import { createWebhookSubscriptions } from '../core/webhooks/webhook-subscriptions.js';
 import { createWebhookWorker, type WebhookWorker } from '../core/webhooks/webhook-worker.js';
 import type { AuditTrail } from '../core/accounts/audit-trail.js';
-import { createWebhooksService, type WebhooksService } from '../core/webhooks/webhooks-service.js';
+import { createWebhooksService, type WebhooksService } from '../core/webhooks/index.js';
 import { createWebhookSettings, type WebhookSettings } from '../core/webhooks/webhook-settings.js';
 import { createLinkNamesRepo } from '../oltp/link-names.repo.js';
 import { createOrganizationsRepo } from '../oltp/organizations.repo.js';

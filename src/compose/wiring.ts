@@ -2,7 +2,7 @@
 // the repositories several features share and the clock. Each feature takes the part it uses
 // (`Pick<Wiring, ...>`), so its signature says what it needs and nothing is built twice.
 import type { EventPublisher } from '../ingest/publisher.js';
-import type { ClickCounts } from '../olap/click-counts.js';
+import type { ClickCounts } from '../olap/click-counts.queries.js';
 import type { ClickHouseClient } from '../olap/clickhouse.js';
 import type { ApiKeysRepo } from '../oltp/api-keys.repo.js';
 import type { CampaignsRepo } from '../oltp/campaigns.repo.js';

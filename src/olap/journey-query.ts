@@ -10,7 +10,7 @@
 // so redelivered or late events never count twice. Events, transitions and goals are counted by
 // their own time, each event id once: the raw tables replace a repeated event id, and FINAL reads
 // them as if their parts were already merged. Local days are taken in the period's zone ({tz}).
-import type { StatsPeriod } from './stats-period.js';
+import type { StatsPeriod } from './query-period.js';
 
 const SESSION_WINDOW = `organization_id = {org:UInt64} AND started_at >= {start:DateTime64(3, 'UTC')} AND started_at < {end:DateTime64(3, 'UTC')}`;
 const EVENT_WINDOW = `organization_id = {org:UInt64} AND ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')}`;

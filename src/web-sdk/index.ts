@@ -1,6 +1,13 @@
 // The web SDK's entry: `window.Signpost`. Every public method catches everything and returns a
 // Promise that resolves, so a failure of ours never becomes an error on the host page.
-import { defaultApiBase, readLandingConfig, scriptAppId, trimBase, type InitOptions, type State } from './config.js';
+import {
+  defaultApiBase,
+  readLandingConfig,
+  scriptAppId,
+  trimBase,
+  type InitOptions,
+  type State,
+} from './sdk-config.js';
 import { runLanding } from './landing.js';
 import * as tracking from './tracking.js';
 import type { TrackOptions, TrackResult } from './tracking.js';

@@ -3,7 +3,7 @@
 // a moment (the app did not open), count the store visit with a beacon and go to the store, or to
 // the web address when there is no store. With an iOS clipboard match the store waits for the
 // visitor's tap on the store button, which copies the click's code first.
-import type { LandingConfig } from './config.js';
+import type { LandingConfig } from './sdk-config.js';
 import { beacon, request } from './http.js';
 
 /** How long the page waits for the app to take over before it goes to the store. */

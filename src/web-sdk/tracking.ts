@@ -2,7 +2,7 @@
 // (session/funnel/track, stage GOAL_COMPLETED), events into the event log (session/event). A
 // session is created lazily on the first call and kept in sessionStorage; after 30 minutes without
 // a call the next one starts a new session (the usual web-analytics rule).
-import type { State } from './config.js';
+import type { State } from './sdk-config.js';
 import { request, type Answer } from './http.js';
 import { load, save } from './storage.js';
 

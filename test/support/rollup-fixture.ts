@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClickhouse, type Clickhouse } from '../../src/olap/clickhouse.js';
-import { migrateClickhouse } from '../../src/olap/migrate.js';
+import { migrateClickhouse } from '../../src/olap/clickhouse-migrations.js';
 import { createLogger } from '../../src/shared/logger.js';
 
 /** UTC, a whole-hour zone, one with DST and one at +5:45. */

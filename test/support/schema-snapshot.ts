@@ -19,9 +19,9 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { type ClickhouseOptions, createClickhouse, type ClickHouseClient } from '../../src/olap/clickhouse.js';
-import { migrateClickhouse } from '../../src/olap/migrate.js';
+import { migrateClickhouse } from '../../src/olap/clickhouse-migrations.js';
 import { createPostgres, type PostgresOptions, type Sql } from '../../src/oltp/postgres.js';
-import { migratePostgres, withMigrationLock } from '../../src/oltp/migrate.js';
+import { migratePostgres, withMigrationLock } from '../../src/oltp/postgres-migrations.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { backend, servicesEnv } from './backend.js';
 

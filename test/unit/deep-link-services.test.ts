@@ -6,7 +6,7 @@ import type { ResolutionData } from '../../src/ingest/deep-link-events.js';
 import { createDeepLinkResolveService } from '../../src/core/deeplinks/resolve.js';
 import type { DeepLinkRecorder } from '../../src/core/deeplinks/records.js';
 import { createLinkTargets, type TargetLink } from '../../src/core/deeplinks/targets.js';
-import { createDeepLinkTrackingService } from '../../src/core/deeplinks/tracking.js';
+import { createDeepLinkTrackingService } from '../../src/core/deeplinks/tracking.service.js';
 import { createWebSdkDataService } from '../../src/core/deeplinks/web-sdk.js';
 import type { DeferredMatcher } from '../../src/core/deeplinks/deferred-match.js';
 import type { DeepLinkToken } from '../../src/oltp/deep-link-tokens.repo.js';

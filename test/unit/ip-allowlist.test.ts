@@ -1,7 +1,7 @@
 // The organization IP allow-list: exact addresses and CIDR blocks, IPv4 and IPv6, and IPv4 clients
 // that reach us over an IPv6 socket (`::ffff:a.b.c.d`).
 import { describe, expect, it } from 'vitest';
-import { ipAllowed } from '../../src/core/access/ip-allowlist.js';
+import { ipAllowed } from '../../src/core/access/ip-allow-rule.js';
 import { normalizeIp } from '../../src/shared/ip.js';
 
 describe('normalizeIp', () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolvePeriod } from '../../src/core/stats/period.js';
 import { buildQuery, grouping, type Part, type PassRow, part, planPasses } from '../../src/olap/journey-query.js';
-import { JOURNEY_PARTS } from '../../src/olap/journey-stats.js';
+import { JOURNEY_PARTS } from '../../src/olap/journey-stats.queries.js';
 
 const P = JOURNEY_PARTS;
 const DASHBOARD = {

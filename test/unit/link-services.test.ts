@@ -1,7 +1,7 @@
 // The links core without HTTP: a successful change tells the link caches (and, for campaigns, the
 // change events) once; a refused one tells nothing; reads carry their clickCount.
 import { describe, expect, it } from 'vitest';
-import { createLinksService } from '../../src/core/links/links-service.js';
+import { createLinksService } from '../../src/core/links/index.js';
 import type { Campaign } from '../../src/oltp/campaigns.repo.js';
 import type { ShortUrl } from '../../src/oltp/short-urls.repo.js';
 import type { EventEnvelope } from '../../src/ingest/envelope.js';

@@ -1,7 +1,7 @@
 // The role table: what each console role may do. Owners may do everything, each role below
 // strictly less; analysts only read; only owners manage the organization itself.
 import { describe, expect, it } from 'vitest';
-import { authorize, permissionsOf, type Permission } from '../../src/core/accounts/roles.js';
+import { authorize, permissionsOf, type Permission } from '../../src/core/accounts/permissions.js';
 import { ROLES } from '../../src/shared/roles.js';
 
 const allowed = (role: (typeof ROLES)[number], permission: Permission) => {

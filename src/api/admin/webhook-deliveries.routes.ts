@@ -1,7 +1,7 @@
 // Operator routes for the webhook delivery log and a test event (the routes the console serves too),
 // for the organization the path names.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { WebhooksService } from '../../core/webhooks/webhooks-service.js';
+import type { WebhooksService } from '../../core/webhooks/index.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { registerDeliveryLogRoutes } from '../webhook-delivery-log.routes.js';
 

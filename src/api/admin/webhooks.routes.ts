@@ -2,11 +2,7 @@
 // secret). The rules (URL safety, sealed secret, rotation) are the webhooks service's.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  DEFAULT_KEEP_PREVIOUS_HOURS,
-  WEBHOOK_CATEGORIES,
-  type WebhooksService,
-} from '../../core/webhooks/webhooks-service.js';
+import { DEFAULT_KEEP_PREVIOUS_HOURS, WEBHOOK_CATEGORIES, type WebhooksService } from '../../core/webhooks/index.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { toWebhookEndpointJson, WEBHOOKS_DOC, webhookEndpointSchema } from '../schemas/webhook.js';
 

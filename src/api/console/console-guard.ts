@@ -3,7 +3,7 @@
 // form field csrfToken).
 import type { FastifyRequest } from 'fastify';
 import type { AccountServices } from '../../core/accounts/index.js';
-import type { ActiveSession } from '../../core/accounts/sessions.js';
+import type { ActiveSession } from '../../core/accounts/console-sessions.service.js';
 import { forbidden, unauthenticated } from '../../shared/errors.js';
 import { cookiesOf, SESSION_COOKIE } from './browser-session.js';
 import { sameOrigin } from './forms.js';

@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import type { ConsoleCaller } from '../../core/accounts/console-access.js';
 import type { AccountServices } from '../../core/accounts/index.js';
-import type { ActiveSession } from '../../core/accounts/sessions.js';
+import type { ActiveSession } from '../../core/accounts/console-sessions.service.js';
 import { AUDIT_ACTIONS } from '../../core/accounts/audit-trail.js';
 import type { Config } from '../../shared/config.js';
 import { isDomainError, notFound } from '../../shared/errors.js';

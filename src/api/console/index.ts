@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GoalTypesService } from '../../core/links/goal-types.js';
 import type { OrganizationServices } from '../../core/organizations/index.js';
-import type { StatsService } from '../../core/stats/stats-service.js';
+import type { StatsService } from '../../core/stats/index.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
 import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/logger.js';

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { periodQuery, periodSpan, withPeriodQuery } from '../schemas/stats-period.js';
 import { toCsv } from './csv.js';

@@ -6,8 +6,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { admitJourneyCaller } from '../../core/access/journey-access.js';
 import type { AccountServices } from '../../core/accounts/index.js';
-import type { JourneyService } from '../../core/journey/journey-service.js';
-import type { StatsService } from '../../core/stats/stats-service.js';
+import type { JourneyService } from '../../core/journey/index.js';
+import type { StatsService } from '../../core/stats/index.js';
 import { notFound } from '../../shared/errors.js';
 import { type OrganizationResourceDeps, registerOrganizationResources } from '../service/organization-resources.js';
 import { journeyActivityReadRoutes } from '../journey/activity.routes.js';

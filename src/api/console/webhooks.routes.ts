@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
-import { WEBHOOK_CATEGORIES } from '../../core/webhooks/webhooks-service.js';
+import { WEBHOOK_CATEGORIES } from '../../core/webhooks/index.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
 import { toWebhookEndpointJson, webhookEndpointSchema, WEBHOOKS_DOC } from '../schemas/webhook.js';
 import { registerDeliveryLogRoutes } from '../webhook-delivery-log.routes.js';

@@ -8,7 +8,7 @@ import type { JourneyActivityService } from '../../core/journey/activity.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
 import { pageQuery, pagedResponse, toPaged } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import {
   clientEventIdSchema,
   clientRecordFields,

@@ -15,7 +15,7 @@ import {
 import type { AuthFailureLimiter } from '../auth-failures.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { externalUserIdSchema, journeyErrorResponses } from './schemas.js';
 
 const tags = ['user journey: users'];

@@ -2,7 +2,7 @@
 // descriptions and examples for the OpenAPI document.
 import { z } from 'zod';
 import { JOURNEY_PLATFORMS, WEB_FUNNEL_STAGES } from '../../core/journey/activity.js';
-import type { JourneySession } from '../../core/journey/sessions.js';
+import type { JourneySession } from '../../core/journey/sessions.service.js';
 import { errorBodySchema, nullableStrings } from '../schemas/common.js';
 import { freeFormObject, singleLine } from '../schemas/text.js';
 

@@ -2,9 +2,9 @@
 // from (the rules: src/core/journey/sessions.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { JourneySessionsService } from '../../core/journey/sessions.js';
+import type { JourneySessionsService } from '../../core/journey/sessions.service.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import {
   externalUserIdSchema,
   journeyErrorResponses,

@@ -15,7 +15,7 @@ import {
   periodQuery as statsPeriodQuery,
   withPeriodQuery,
 } from '../schemas/stats-period.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { journeyErrorResponses, stageSchema } from './schemas.js';
 
 const tags = ['user journey: statistics'];

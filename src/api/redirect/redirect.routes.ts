@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAddress } from '../client-address.js';
 import { ASKED_CLIENT_HINTS } from '../../core/deeplinks/device-signals.js';
-import type { DeepLinkServices } from '../../core/deeplinks/services.js';
+import type { DeepLinkServices } from '../../core/deeplinks/index.js';
 import type { EventPublisher } from '../../core/event-publisher.js';
 import { isReservedSlug } from '../../core/links/link-rules.js';
 import { landingPage } from './landing-page.js';

@@ -6,7 +6,7 @@ import {
   type Delivery,
   type WebhookEndpoint,
   type WebhooksService,
-} from '../../core/webhooks/webhooks-service.js';
+} from '../../core/webhooks/index.js';
 import { pagedResponse } from './paging.js';
 
 /** The delivery format and event catalogue, for /docs (README "Webhooks" has the examples). */

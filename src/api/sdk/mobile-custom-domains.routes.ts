@@ -7,7 +7,7 @@ import type { DomainsService } from '../../core/domains/domains.service.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
 import { customDomainRoutes } from '../service/custom-domains.routes.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { requireMobileApp, type SdkCallers } from './mobile-sdk-auth.js';
 
 export interface MobileCustomDomainDeps {

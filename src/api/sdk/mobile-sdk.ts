@@ -1,7 +1,7 @@
 // The Mobile SDK API context (/api/v1/sdk/mobile): deep-link resolution and tracking, behind the
 // app's credentials and its per-app rate limit.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { DeepLinkServices } from '../../core/deeplinks/services.js';
+import type { DeepLinkServices } from '../../core/deeplinks/index.js';
 import type { Config } from '../../shared/config.js';
 import { mobileDeepLinkRoutes } from './mobile-deeplink.routes.js';
 import { requireMobileApp, type SdkCallers } from './mobile-sdk-auth.js';

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { campaignRef, deepLinkPathOf, goalTypeOf, urlRef } from '../../core/deeplinks/targets.js';
-import type { DeepLinkServices } from '../../core/deeplinks/services.js';
+import type { DeepLinkServices } from '../../core/deeplinks/index.js';
 import { invalid } from '../../shared/errors.js';
 import { allowBrowserCalls } from '../cors.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Caller } from '../../core/caller.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { commonErrorResponses, errorBodySchema, idParams } from '../schemas/common.js';
 import { type Page, pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
 

@@ -3,7 +3,7 @@
 // withdrawn before that, the domain simply stays. The Service API and the console share these routes.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
 

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import {
   customDomainListQuery,
   customDomainPageSchema,

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { uuidv7 } from '../../shared/ids.js';
 import type { AccessService } from '../../core/access/index.js';
 import type { EventPublisher } from '../../core/event-publisher.js';
-import type { JourneyService } from '../../core/journey/journey-service.js';
+import type { JourneyService } from '../../core/journey/index.js';
 import type { OrganizationServices } from '../../core/organizations/index.js';
 import type { AuthFailureLimiters } from '../auth-failures.js';
 import { normalizeIp } from '../../shared/ip.js';

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { InstallStatsAnswer, InstallStatsService, PlatformFilter } from '../../core/stats/install-stats.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { meta, periodQuery, periodSpan, statsMetaSchema, withPeriodQuery } from '../schemas/stats-period.js';
 
 const PLATFORMS: Record<string, PlatformFilter> = { all: 'All', ios: 'iOS', android: 'Android' };

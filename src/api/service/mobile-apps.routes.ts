@@ -14,7 +14,7 @@ import {
 import type { MobileApp, MobileAppsService } from '../../core/apps/mobile-apps.service.js';
 import type { Config } from '../../shared/config.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { deleteById, readById, updateById } from './by-id.routes.js';
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';

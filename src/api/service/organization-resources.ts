@@ -2,10 +2,10 @@
 // Service API's route plugins, which the console serves too under its own prefix and caller. One
 // registration, so the two cannot drift apart; only the OpenAPI tags and security differ.
 import type { FastifyInstance } from 'fastify';
-import type { AppsService } from '../../core/apps/apps.js';
+import type { AppsService } from '../../core/apps/index.js';
 import type { DomainsService } from '../../core/domains/domains.service.js';
-import type { LinksService } from '../../core/links/links-service.js';
-import type { StatsService } from '../../core/stats/stats-service.js';
+import type { LinksService } from '../../core/links/index.js';
+import type { StatsService } from '../../core/stats/index.js';
 import type { Config } from '../../shared/config.js';
 import { campaignRoutes } from './campaigns.routes.js';
 import { customDomainDeletionRoutes } from './custom-domain-deletion.routes.js';

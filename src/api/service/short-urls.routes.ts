@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { linkAddress, parseExpirationDate } from '../../core/links/link-rules.js';
 import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
 import { commonErrorResponses, errorBodySchema, idParams, nullableStrings } from '../schemas/common.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { deleteById, listPage, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { fromRequestPart } from '../schemas/field-errors.js';

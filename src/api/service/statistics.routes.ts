@@ -7,7 +7,7 @@ import type { Caller } from '../../core/caller.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import type { StatsPeriod } from '../../core/stats/period.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
 

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { UsageService } from '../../core/organizations/usage.service.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { commonErrorResponses } from '../schemas/common.js';
 
 const usageSchema = z

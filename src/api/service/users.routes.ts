@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { JourneyUser, JourneyUsersService } from '../../core/journey/users.js';
 import { identityFields, toChangeJson } from '../journey/identity.routes.js';
 import { commonErrorResponses } from '../schemas/common.js';
-import { callerOf } from '../caller.js';
+import { callerOf } from '../request-caller.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
 import { pageQuery, pagedResponse, toPaged } from '../schemas/paging.js';
 

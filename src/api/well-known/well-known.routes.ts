@@ -3,7 +3,7 @@
 // as application/json (Apple and Google follow no redirects for these).
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../shared/errors.js';
-import type { AppsService } from '../../core/apps/apps.js';
+import type { AppsService } from '../../core/apps/index.js';
 import type { AssociationFiles } from '../../core/apps/association-files.js';
 
 export interface WellKnownDeps {

@@ -8,7 +8,7 @@ import { secondsUntilNextUtcMonth, utcMonthStart } from '../../shared/time.js';
 import type { ApiKeysRepo } from '../../oltp/api-keys.repo.js';
 import type { UsageMeter } from '../../oltp/usage-meter.js';
 import type { ServiceCaller } from '../caller.js';
-import { ipAllowed } from './ip-allowlist.js';
+import { ipAllowed } from './ip-allow-rule.js';
 
 /** Longer than any key issued: refused without a look-up. */
 const MAX_KEY_LENGTH = 200;

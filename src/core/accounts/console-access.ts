@@ -7,8 +7,8 @@ import { notFound } from '../../shared/errors.js';
 import type { Caller } from '../caller.js';
 import type { AuditLogQuery, AuditRecord } from '../../oltp/audit-log.repo.js';
 import type { AuditAction, AuditTrail } from './audit-trail.js';
-import { authorize, permissionsOf, type Permission } from './roles.js';
-import type { ActiveSession, Sessions } from './sessions.js';
+import { authorize, permissionsOf, type Permission } from './permissions.js';
+import type { ActiveSession, Sessions } from './console-sessions.service.js';
 
 /** A console member inside one organization: the Caller every core service takes. */
 export interface ConsoleCaller extends Caller {

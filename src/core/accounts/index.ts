@@ -3,7 +3,7 @@
 import type { AuditTrail } from './audit-trail.js';
 import type { ConsoleAccess } from './console-access.js';
 import type { MembersService } from './members.service.js';
-import type { Sessions } from './sessions.js';
+import type { Sessions } from './console-sessions.service.js';
 import type { SignInService } from './sign-in.service.js';
 import type { SsoService } from './sso.service.js';
 

@@ -10,7 +10,7 @@ import type { Role } from '../../shared/roles.js';
 import { normalizeEmail } from '../journey/contact-fields.js';
 import { existingOrganization } from '../organizations/existing-organization.js';
 import type { Actor, AuditTrail } from './audit-trail.js';
-import { authorize } from './roles.js';
+import { authorize } from './permissions.js';
 
 export type { Member };
 

@@ -8,7 +8,7 @@ import { refusedField } from '../field-error.js';
 import type { Language } from '../../shared/roles.js';
 import { normalizeEmail } from '../journey/contact-fields.js';
 import type { Actor, AuditTrail } from './audit-trail.js';
-import type { ClientFacts, Sessions, StartedSession } from './sessions.js';
+import type { ClientFacts, Sessions, StartedSession } from './console-sessions.service.js';
 import { LINK_MINUTES, type SignInLinks } from './sign-in-links.js';
 import type { SsoService } from './sso.service.js';
 

@@ -13,7 +13,7 @@ import type { SecretBox } from '../../shared/secret-box.js';
 import { maskEmail, normalizeEmail } from '../journey/contact-fields.js';
 import type { AuditTrail } from './audit-trail.js';
 import { CLOCK_TOLERANCE_SECONDS, checkPartnerToken } from './partner-token.js';
-import type { ClientFacts, Sessions, StartedSession } from './sessions.js';
+import type { ClientFacts, Sessions, StartedSession } from './console-sessions.service.js';
 import { LINK_MINUTES, type PartnerClaims, type SignInLinks, type UsedLink } from './sign-in-links.js';
 import { ssoFailure } from './sso-errors.js';
 

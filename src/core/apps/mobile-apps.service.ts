@@ -4,7 +4,7 @@
 // opt-in calls; the secret is handed out once, when issued.
 import { conflict, notFound } from '../../shared/errors.js';
 import { invalidBodyField } from '../field-error.js';
-import { authorize } from '../accounts/roles.js';
+import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 import type { MobileApp, MobileAppsRepo, Platform } from '../../oltp/mobile-apps.repo.js';
 

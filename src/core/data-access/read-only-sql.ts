@@ -4,10 +4,10 @@
 // SETTINGS, FORMAT or INTO OUTFILE of its own); the engine then runs it with readonly = 1 and
 // limits (olap/read-only-sql.ts), which refuses writes, DDL and table functions whatever the text.
 import type { Readable } from 'node:stream';
-import type { ReadOnlyRunner, SqlFormat } from '../../olap/read-only-sql.js';
+import type { ReadOnlyRunner, SqlFormat } from '../../olap/read-only-sql.queries.js';
 import { invalid } from '../../shared/errors.js';
 
-export { SQL_FORMATS, type SqlFormat } from '../../olap/read-only-sql.js';
+export { SQL_FORMATS, type SqlFormat } from '../../olap/read-only-sql.queries.js';
 
 export interface ReadOnlyQuery {
   query: string;

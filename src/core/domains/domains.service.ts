@@ -3,7 +3,7 @@
 // their status. Which domains are usable decides which hosts serve links, so every change tells
 // the link caches.
 import { conflict, notFound } from '../../shared/errors.js';
-import { authorize } from '../accounts/roles.js';
+import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 import type { CustomDomain, CustomDomainsRepo, DomainSortField, DomainStatus } from '../../oltp/custom-domains.repo.js';
 import type { DomainVerifier } from './domain-verifier.js';

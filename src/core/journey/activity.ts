@@ -6,7 +6,7 @@ import { invalidField } from '../field-error.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { JourneyFunnelData, SessionEventData, SessionTransitionData } from '../../ingest/journey-events.js';
 import type { EventPublisher } from '../../ingest/publisher.js';
-import type { JourneyActivity } from '../../olap/journey-activity.js';
+import type { JourneyActivity } from '../../olap/journey-activity.queries.js';
 import type { JourneySessionsRepo } from '../../oltp/journey-sessions.repo.js';
 import { appOf, type JourneyCallerInfo } from './journey-caller.js';
 import { eventTime, type SessionLookup } from './session-lookup.js';

@@ -5,7 +5,7 @@
 import type { GoalTypeRecord, GoalTypesRepo } from '../../oltp/goal-types.repo.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import type { Actor, AuditTrail } from '../accounts/audit-trail.js';
-import { authorize } from '../accounts/roles.js';
+import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 import { invalidField } from '../field-error.js';
 

@@ -4,10 +4,10 @@
 // the link caches (and, where the kind publishes them, the change events).
 import { conflict, type DomainError } from '../../shared/errors.js';
 import type { Plan } from '../../shared/plans.js';
-import type { ClickCounts, LinkType } from '../../olap/click-counts.js';
+import type { ClickCounts, LinkType } from '../../olap/click-counts.queries.js';
 import type { LinkedAppIds, LinkTargets } from './link-targets.js';
 import type { Caller } from '../caller.js';
-import { authorize } from '../accounts/roles.js';
+import { authorize } from '../accounts/permissions.js';
 import { invalidField } from '../field-error.js';
 import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS, isReservedSlug } from './link-rules.js';
 

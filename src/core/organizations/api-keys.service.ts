@@ -3,10 +3,10 @@
 // under the same name, the old one failing at once) and deleted; and the IP allow-list the keys
 // are held to. Each needs keys.manage; each change is audited.
 import type { ApiKeyEntry, ApiKeysRepo, IssuedApiKey } from '../../oltp/api-keys.repo.js';
-import type { ApiKeyUsage } from '../../olap/api-key-usage.js';
+import type { ApiKeyUsage } from '../../olap/api-key-usage.queries.js';
 import { notFound } from '../../shared/errors.js';
 import type { Actor, AuditTrail } from '../accounts/audit-trail.js';
-import { authorize } from '../accounts/roles.js';
+import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 
 type KeyCaller = Pick<Caller, 'organization' | 'member'>;

@@ -6,7 +6,7 @@ import { PLAN_LIMITS, type PlanLimits } from '../../shared/plans.js';
 import type { Organization } from '../../oltp/organizations.repo.js';
 import type { UsageMeter } from '../../oltp/usage-meter.js';
 import type { UsageRepo } from '../../oltp/usage.repo.js';
-import { authorize } from '../accounts/roles.js';
+import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 
 export interface MonthlyUsage {

@@ -2,11 +2,11 @@
 // page, over a period in the viewer's time zone (clamped to the plan's retention, as every
 // statistic). What the panels show comes from one query (src/olap/click-dashboard.ts); here the
 // busiest links get their names and addresses, and the previous period its change in percent.
-import type { ClickDashboard, ClickDashboardQueries } from '../../olap/click-dashboard.js';
+import type { ClickDashboard, ClickDashboardQueries } from '../../olap/click-dashboard.queries.js';
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { notFound } from '../../shared/errors.js';
-import { authorize } from '../accounts/roles.js';
+import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 import { linkAddress } from '../links/link-rules.js';
 import { percent } from '../../olap/percent.js';

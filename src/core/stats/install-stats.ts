@@ -2,14 +2,19 @@
 // it) over a period clamped to the plan's retention. All three share one answer: what was
 // counted, under which name, and the figures.
 import { notFound } from '../../shared/errors.js';
-import type { InstallScope, InstallStats, InstallStatsQueries, PlatformFilter } from '../../olap/install-stats.js';
+import type {
+  InstallScope,
+  InstallStats,
+  InstallStatsQueries,
+  PlatformFilter,
+} from '../../olap/install-stats.queries.js';
 import type { CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
 import type { ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import type { StatsCaller } from './link-stats.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
-import type { DeferredMatchStats, DeferredMatchStatsQueries } from '../../olap/deferred-match-stats.js';
-import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.js';
+import type { DeferredMatchStats, DeferredMatchStatsQueries } from '../../olap/deferred-match-stats.queries.js';
+import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.queries.js';
 import { emptyRevenue } from './link-stats.js';
 
 export type { InstallStats, PlatformFilter };

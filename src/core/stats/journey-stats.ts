@@ -10,7 +10,7 @@ import {
   type SessionFigures,
   type SessionGroup,
   type TransitionPaths,
-} from '../../olap/journey-stats.js';
+} from '../../olap/journey-stats.queries.js';
 import { percent } from '../../olap/percent.js';
 import type { StatsCaller } from './link-stats.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';

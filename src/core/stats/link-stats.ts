@@ -3,9 +3,9 @@
 // (without it they stay empty rather than refusing the whole answer).
 import { notFound } from '../../shared/errors.js';
 import type { Caller } from '../caller.js';
-import type { ClickCounts } from '../../olap/click-counts.js';
-import type { ClickStats, ClickStatsQueries } from '../../olap/click-stats.js';
-import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.js';
+import type { ClickCounts } from '../../olap/click-counts.queries.js';
+import type { ClickStats, ClickStatsQueries } from '../../olap/click-stats.queries.js';
+import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.queries.js';
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';

@@ -3,7 +3,7 @@
 // turned into one UTC range; a range wholly outside both is empty and says why. Local midnights are resolved once here (luxon), DST and +5:45 zones included.
 import { DateTime } from 'luxon';
 import { PLAN_LIMITS, type Plan } from '../../shared/plans.js';
-import type { StatsPeriod } from '../../olap/stats-period.js';
+import type { StatsPeriod } from '../../olap/query-period.js';
 import { invalidField } from '../field-error.js';
 
 export type { StatsPeriod };

@@ -5,9 +5,9 @@
 // themselves (URL safety, sealing, rotation, audit) are the webhooks service's.
 import { newWebhookSecret } from '../../shared/ids.js';
 import type { Actor } from '../accounts/audit-trail.js';
-import { authorize } from '../accounts/roles.js';
+import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
-import type { DeliveryState, WebhookCategory, WebhookEndpoint, WebhooksService } from './webhooks-service.js';
+import type { DeliveryState, WebhookCategory, WebhookEndpoint, WebhooksService } from './index.js';
 
 type WebhookCaller = Pick<Caller, 'organization' | 'member'>;
 

@@ -8,7 +8,7 @@
 import type { ClickHouseClient } from './clickhouse.js';
 import { type ClickRollup, clickRollupFor, utcDaySplit } from './click-rollup.js';
 import { percent } from './percent.js';
-import { linkPeriodParams, type LinkPeriod, type StatsPeriod } from './stats-period.js';
+import { linkPeriodParams, type LinkPeriod, type StatsPeriod } from './query-period.js';
 
 export interface TopItem {
   name: string;

@@ -4,7 +4,7 @@ import type { CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { CustomDomainsRepo } from '../../oltp/custom-domains.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
 import type { ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
-import type { ClickCounts } from '../../olap/click-counts.js';
+import type { ClickCounts } from '../../olap/click-counts.queries.js';
 import { createCampaignService } from './campaigns.js';
 import { createLinkTargets } from './link-targets.js';
 import { createShortUrlService } from './short-urls.js';

@@ -6,7 +6,7 @@
 // row per event id.
 import type { ClickHouseClient } from './clickhouse.js';
 import { percent } from './percent.js';
-import { linkPeriodParams, type LinkPeriod, periodParams, type StatsPeriod } from './stats-period.js';
+import { linkPeriodParams, type LinkPeriod, periodParams, type StatsPeriod } from './query-period.js';
 
 export interface RevenueStats {
   /** The currency of totalRevenue, averageOrderValue and dailyRevenue; null without purchases. */

@@ -7,7 +7,7 @@ import { MATCH_TYPES, MISS_REASONS } from '../shared/deferred-match-outcomes.js'
 import type { ClickHouseClient } from './clickhouse.js';
 import { hourlyExact } from './click-rollup.js';
 import { percent } from './percent.js';
-import { periodParams, type StatsPeriod } from './stats-period.js';
+import { periodParams, type StatsPeriod } from './query-period.js';
 
 type Counts<K extends string> = Record<K, number>;
 

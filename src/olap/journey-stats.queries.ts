@@ -17,7 +17,7 @@ import {
   SETTINGS,
   sessionsWith,
 } from './journey-query.js';
-import { periodParams, type StatsPeriod } from './stats-period.js';
+import { periodParams, type StatsPeriod } from './query-period.js';
 
 /**
  * Given sessions (a page of them) with their distinct events, transitions and goals counted, which

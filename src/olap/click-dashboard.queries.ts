@@ -12,8 +12,8 @@ import {
   statsOf,
   topOf,
   type TopItem,
-} from './click-stats.js';
-import { periodParams, type StatsPeriod } from './stats-period.js';
+} from './click-stats.queries.js';
+import { periodParams, type StatsPeriod } from './query-period.js';
 
 export interface DashboardScope {
   organizationId: number;

@@ -2,7 +2,7 @@
 // reports) and the redirect's landing page (its token and funnel stage).
 import type { DeepLinkLandingService } from './landing.service.js';
 import type { DeepLinkResolveService } from './resolve.js';
-import type { DeepLinkTrackingService } from './tracking.js';
+import type { DeepLinkTrackingService } from './tracking.service.js';
 import type { WebSdkDataService } from './web-sdk.js';
 
 export interface DeepLinkServices {

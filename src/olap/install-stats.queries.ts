@@ -8,7 +8,7 @@
 import type { ClickHouseClient } from './clickhouse.js';
 import { type ClickRollup, clickRollupFor, hourlyExact } from './click-rollup.js';
 import { percent } from './percent.js';
-import { periodParams, type StatsPeriod } from './stats-period.js';
+import { periodParams, type StatsPeriod } from './query-period.js';
 
 /** What the statistics are about: one link, or one app (with the links that point at it). */
 export type InstallScope =
