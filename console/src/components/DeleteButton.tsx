@@ -36,15 +36,24 @@ export function RowButton({
   onClick,
   variant = 'subtle',
   disabled = false,
+  loading = false,
 }: {
   label: string;
   name: string;
   onClick: () => void;
   variant?: 'subtle' | 'light';
   disabled?: boolean;
+  loading?: boolean;
 }) {
   return (
-    <Button size="xs" variant={variant} disabled={disabled} onClick={onClick} aria-label={`${label}: ${name}`}>
+    <Button
+      size="xs"
+      variant={variant}
+      disabled={disabled}
+      loading={loading}
+      onClick={onClick}
+      aria-label={`${label}: ${name}`}
+    >
       {label}
     </Button>
   );

@@ -1,11 +1,11 @@
 // The organization's audit log, newest first, a page at a time. The filters (kind of action, who
 // acted, a date range in local days) go to the server, so every page is filtered, not only the
 // ones loaded.
-import { Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QueryStatus } from '../components/QueryStatus';
+import { DataTable } from '../components/DataTable';
 import { AUDIT_ACTIONS, api, type AuditEntry, type Member, type Membership } from '../api';
 import { NotAllowed } from '../components/NotAllowed';
 
@@ -55,6 +55,17 @@ export default function AuditLog({ membership }: { membership: Membership }) {
   if (!allowed) return <NotAllowed heading={t('audit.heading')} message={t('audit.forbidden')} />;
   const entries = log.data?.pages.flat() ?? [];
   const filtered = Boolean(action || actorUserId || fromDay || toDay);
+  /** A searchable filter's props: its choices after "all" (no filter, null). */
+  const choice = (
+    data: { value: string; label: string }[],
+    value: string | null,
+    set: (value: string | null) => void,
+  ) => ({
+    data: [{ value: '', label: t('audit.all') }, ...data],
+    value: value ?? '',
+    onChange: (v: string | null) => set(v || null),
+    searchable: true,
+  });
   const who = (e: AuditEntry) =>
     e.actor
       ? e.actor.name
@@ -68,28 +79,21 @@ export default function AuditLog({ membership }: { membership: Membership }) {
       <Group align="flex-end" wrap="wrap">
         <Select
           label={t('audit.filter')}
-          data={[
-            { value: '', label: t('audit.all') },
-            ...AUDIT_ACTIONS.map((a) => ({
-              value: a,
-              label: `${t(`audit.actions.${a}`, { defaultValue: a })} (${a})`,
-            })),
-          ]}
-          value={action ?? ''}
-          onChange={(v) => setAction(v || null)}
-          searchable
           w={300}
+          {...choice(
+            AUDIT_ACTIONS.map((a) => ({ value: a, label: `${t(`audit.actions.${a}`, { defaultValue: a })} (${a})` })),
+            action,
+            setAction,
+          )}
         />
         <Select
           label={t('audit.actor')}
-          data={[
-            { value: '', label: t('audit.all') },
-            ...(members.data ?? []).map((m) => ({ value: String(m.id), label: m.email })),
-          ]}
-          value={actorUserId ?? ''}
-          onChange={(v) => setActorUserId(v || null)}
-          searchable
           w={260}
+          {...choice(
+            (members.data ?? []).map((m) => ({ value: String(m.id), label: m.email })),
+            actorUserId,
+            setActorUserId,
+          )}
         />
         <TextInput
           type="date"
@@ -119,39 +123,31 @@ export default function AuditLog({ membership }: { membership: Membership }) {
           </Button>
         )}
       </Group>
-      <QueryStatus query={log} />
-      {log.data && entries.length === 0 && <Text c="dimmed">{t(filtered ? 'audit.noMatch' : 'audit.empty')}</Text>}
-      {entries.length > 0 && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('audit.when')}</Table.Th>
-                <Table.Th>{t('audit.action')}</Table.Th>
-                <Table.Th>{t('audit.actor')}</Table.Th>
-                <Table.Th>{t('audit.target')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {entries.map((e) => (
-                <Table.Tr key={e.id}>
-                  <Table.Td>{new Date(e.createdAt).toLocaleString(i18n.language)}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" tt="none">
-                      {e.action}
-                    </Badge>
-                    <Text size="xs" c="dimmed">
-                      {t(`audit.actions.${e.action}`, { defaultValue: '' })}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{who(e)}</Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.target ?? ''}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable
+        query={log}
+        rows={log.data && entries}
+        rowKey={(e) => e.id}
+        empty={t(filtered ? 'audit.noMatch' : 'audit.empty')}
+        plain="striped"
+        columns={[
+          { header: t('audit.when'), cell: (e) => new Date(e.createdAt).toLocaleString(i18n.language) },
+          {
+            header: t('audit.action'),
+            cell: (e) => (
+              <>
+                <Badge variant="light" tt="none">
+                  {e.action}
+                </Badge>
+                <Text size="xs" c="dimmed">
+                  {t(`audit.actions.${e.action}`, { defaultValue: '' })}
+                </Text>
+              </>
+            ),
+          },
+          { header: t('audit.actor'), cell: who },
+          { header: t('audit.target'), cell: (e) => e.target ?? '', wrap: 'free' },
+        ]}
+      />
       {log.hasNextPage && (
         <Button
           variant="light"

@@ -1,9 +1,8 @@
 // Campaigns: named tracked links with an alias. Search and pages, clicks and expiry; create one
 // quickly or with every field in the editor, edit and delete it; and for each a link builder that
 // adds the user tracking id (cid) and a tracker, ready to copy.
-import { Anchor, Button, Card, Code, Group, Stack, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Anchor, Card, Code, Group, Stack, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
@@ -13,11 +12,10 @@ import { Notice, type NoticeState } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
+import { QuickFormButtons, useLinkFigures, useSearchedList } from '../components/link-list';
 import { navigate, pathOfStats } from '../navigation';
-import { api, type Campaign, type Membership, type Page } from '../api';
+import { api, type Campaign, type Membership } from '../api';
 import { trackedUrl } from '../tracked-url';
-
-const SIZE = 20;
 
 function LinkBuilder({ campaign }: { campaign: Campaign }) {
   const { t } = useTranslation();
@@ -56,13 +54,18 @@ function LinkBuilder({ campaign }: { campaign: Campaign }) {
 }
 
 export default function Campaigns({ membership }: { membership: Membership }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('links.write');
-  const [search, setSearch] = useState('');
-  const [term] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(0);
+  const {
+    list: campaigns,
+    term,
+    field,
+    page,
+    setPage,
+  } = useSearchedList<Campaign>({ orgId, path: 'campaigns', param: 'search', label: t('campaigns.search') });
+  const figures = useLinkFigures<Campaign>();
   const [form, setForm] = useState({ name: '', originalUrl: '', alias: '' });
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const [building, setBuilding] = useState<Campaign | null>(null);
@@ -70,15 +73,6 @@ export default function Campaigns({ membership }: { membership: Membership }) {
   const [editing, setEditing] = useState<Campaign | null | undefined>(undefined);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'campaigns'] });
 
-  const campaigns = useQuery({
-    queryKey: ['org', orgId, 'campaigns', term, page],
-    queryFn: () =>
-      api<Page<Campaign>>(
-        'GET',
-        `/organizations/${orgId}/campaigns?page=${page}&size=${SIZE}${term ? `&search=${encodeURIComponent(term)}` : ''}`,
-      ),
-    placeholderData: keepPreviousData,
-  });
   const create = useAction({
     run: () =>
       api<Campaign>('POST', `/organizations/${orgId}/campaigns`, {
@@ -101,7 +95,6 @@ export default function Campaigns({ membership }: { membership: Membership }) {
     notify: setNotice,
     invalidates: ['org', orgId, 'campaigns'],
   });
-  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
   const data = campaigns.data;
 
   return (
@@ -141,25 +134,11 @@ export default function Campaigns({ membership }: { membership: Membership }) {
             disabled={!canWrite}
             w={160}
           />
-          <Button type="submit" disabled={!canWrite} loading={create.isPending}>
-            {t('links.createButton')}
-          </Button>
-          <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>
-            {t('links.moreOptions')}
-          </Button>
+          <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={() => setEditing(null)} />
         </Group>
       </FormCard>
       {building && <LinkBuilder campaign={building} />}
-      <TextInput
-        label={t('campaigns.search')}
-        value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          setPage(0);
-        }}
-        maxLength={100}
-        w={320}
-      />
+      {field}
       <DataTable
         query={campaigns}
         rows={data?.content}
@@ -176,9 +155,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
               </Anchor>
             ),
           },
-          { header: t('links.clicks'), align: 'right', cell: (c) => c.clickCount.toLocaleString(i18n.language) },
-          { header: t('links.createdAt'), cell: (c) => date(c.createdAt) },
-          { header: t('links.expiresAt'), cell: (c) => date(c.expiresAt) },
+          ...figures,
           {
             cell: (c) => (
               <Group gap={4} wrap="nowrap">

@@ -2,9 +2,8 @@
 // destination, title and alias, and the full editor for every other field (new or existing);
 // copy its address, its QR code, delete it. Changes need the links.write permission: shown
 // disabled without it, and refused by the server anyway.
-import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
@@ -14,20 +13,24 @@ import { Notice, type NoticeState } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
+import { QuickFormButtons, useLinkFigures, useSearchedList } from '../components/link-list';
 import { QrDialog } from '../components/QrDialog';
 import { navigate, pathOfStats } from '../navigation';
-import { api, type Membership, type Page, type ShortUrl } from '../api';
-
-const SIZE = 20;
+import { api, type Membership, type ShortUrl } from '../api';
 
 export default function Links({ membership }: { membership: Membership }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('links.write');
-  const [search, setSearch] = useState('');
-  const [keyword] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(0);
+  const {
+    list: links,
+    term: keyword,
+    field,
+    page,
+    setPage,
+  } = useSearchedList<ShortUrl>({ orgId, path: 'urls', param: 'keyword', label: t('links.search') });
+  const figures = useLinkFigures<ShortUrl>();
   const [url, setUrl] = useState('');
   const [title, setTitle] = useState('');
   const [alias, setAlias] = useState('');
@@ -36,16 +39,6 @@ export default function Links({ membership }: { membership: Membership }) {
   const [editing, setEditing] = useState<ShortUrl | null | undefined>(undefined);
   const [qrOf, setQrOf] = useState<ShortUrl | null>(null);
 
-  const key = ['org', orgId, 'urls', keyword, page];
-  const links = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      api<Page<ShortUrl>>(
-        'GET',
-        `/organizations/${orgId}/urls?page=${page}&size=${SIZE}${keyword ? `&keyword=${encodeURIComponent(keyword)}` : ''}`,
-      ),
-    placeholderData: keepPreviousData,
-  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'urls'] });
 
   const create = useAction({
@@ -71,7 +64,6 @@ export default function Links({ membership }: { membership: Membership }) {
     invalidates: ['org', orgId, 'urls'],
   });
 
-  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
   const data = links.data;
 
   return (
@@ -106,24 +98,10 @@ export default function Links({ membership }: { membership: Membership }) {
             maxLength={50}
             w={160}
           />
-          <Button type="submit" disabled={!canWrite} loading={create.isPending}>
-            {t('links.createButton')}
-          </Button>
-          <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>
-            {t('links.moreOptions')}
-          </Button>
+          <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={() => setEditing(null)} />
         </Group>
       </FormCard>
-      <TextInput
-        label={t('links.search')}
-        value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          setPage(0);
-        }}
-        maxLength={100}
-        w={320}
-      />
+      {field}
       <DataTable
         query={links}
         rows={data?.content}
@@ -147,9 +125,7 @@ export default function Links({ membership }: { membership: Membership }) {
             ),
           },
           { header: t('links.destination'), cell: (link) => link.originalUrl, wrap: true },
-          { header: t('links.clicks'), align: 'right', cell: (link) => link.clickCount.toLocaleString(i18n.language) },
-          { header: t('links.createdAt'), cell: (link) => date(link.createdAt) },
-          { header: t('links.expiresAt'), cell: (link) => date(link.expiresAt) },
+          ...figures,
           {
             cell: (link) => (
               <Group gap={4} wrap="nowrap">
