@@ -2,13 +2,14 @@
 // newest installs with how each was matched, re-engagement, the funnel with its stage labels and
 // the conversion between stages, and the quality of deep-link resolution. The figures are the
 // Service API's install statistics of the app (same route, same query); every panel has its CSV.
-import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type InstallStats } from '../api';
 import { QueryStatus } from '../components/QueryStatus';
 import { Chart } from './Chart';
+import { FunnelTable, KpiCards, seriesOption } from './figures';
 import { Panel } from './Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
@@ -58,23 +59,18 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
       <QueryStatus query={stats} />
       {s && (
         <>
-          <SimpleGrid cols={{ base: 2, sm: 4 }}>
-            {[
-              [t('appStats.installs'), n(s.totalInstalls), 'installs'],
-              [t('appStats.clicks'), n(s.totalClicks), 'clicks'],
-              [t('appStats.conversion'), pct(s.conversionRate), 'conversion'],
-              [t('appStats.reengagements'), n(s.reengagementStats.totalReengagements), 'reengagements'],
-            ].map(([label, value, id]) => (
-              <Card withBorder key={id}>
-                <Text c="dimmed" size="sm">
-                  {label}
-                </Text>
-                <Text fz={28} fw={700} data-testid={`app-${id}`}>
-                  {value}
-                </Text>
-              </Card>
-            ))}
-          </SimpleGrid>
+          <KpiCards
+            items={[
+              { id: 'app-installs', label: t('appStats.installs'), value: n(s.totalInstalls) },
+              { id: 'app-clicks', label: t('appStats.clicks'), value: n(s.totalClicks) },
+              { id: 'app-conversion', label: t('appStats.conversion'), value: pct(s.conversionRate) },
+              {
+                id: 'app-reengagements',
+                label: t('appStats.reengagements'),
+                value: n(s.reengagementStats.totalReengagements),
+              },
+            ]}
+          />
 
           <Panel title={t('appStats.daily')} csv={csv('dailyInstalls')} empty={noInstalls}>
             <Chart
@@ -83,12 +79,10 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                 head: [t('dashboard.date'), 'iOS', 'Android'],
                 rows: s.dailyInstalls.map((d) => [d.date, d.iosInstalls, d.androidInstalls]),
               }}
-              option={{
-                tooltip: { trigger: 'axis' },
+              option={seriesOption({
+                categories: s.dailyInstalls.map((d) => d.date),
+                format: n,
                 legend: { top: 0 },
-                grid: { left: 48, right: 16, top: 32, bottom: 32 },
-                xAxis: { type: 'category', data: s.dailyInstalls.map((d) => d.date) },
-                yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
                 series: [
                   { type: 'bar', stack: 'installs', name: 'iOS', data: s.dailyInstalls.map((d) => d.iosInstalls) },
                   {
@@ -98,7 +92,7 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                     data: s.dailyInstalls.map((d) => d.androidInstalls),
                   },
                 ],
-              }}
+              })}
             />
           </Panel>
 
@@ -109,22 +103,16 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                   {t('appStats.noFunnel')}
                 </Text>
               )}
-              <Table data-testid="funnel">
-                <Table.Tbody>
-                  {s.funnelStats.stages.map((stage) => (
-                    <Table.Tr key={stage.stageOrder}>
-                      <Table.Th scope="row">
-                        {t(`appStats.stages.${stage.stageOrder}`, { defaultValue: String(stage.stageOrder) })}
-                      </Table.Th>
-                      <Table.Td ta="right">{n(stage.sessionsReached)}</Table.Td>
-                      <Table.Td ta="right">{pct(stage.conversionRateFromFirstStage)}</Table.Td>
-                      <Table.Td ta="right" c="dimmed">
-                        {stage.stageOrder > 1 ? `→ ${pct(stage.conversionRateFromPreviousStage)}` : ''}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <FunnelTable
+                testId="funnel"
+                stages={s.funnelStats.stages.map((stage) => ({
+                  key: stage.stageOrder,
+                  name: t(`appStats.stages.${stage.stageOrder}`, { defaultValue: String(stage.stageOrder) }),
+                  reached: n(stage.sessionsReached),
+                  share: pct(stage.conversionRateFromFirstStage),
+                  step: stage.stageOrder > 1 ? pct(stage.conversionRateFromPreviousStage) : null,
+                }))}
+              />
               <Text size="sm" c="dimmed" mt="xs">
                 {t('appStats.overall', { rate: pct(s.funnelStats.overallConversionRate) })}
               </Text>
@@ -173,11 +161,9 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                   head: [t('dashboard.date'), t('appStats.reengagements'), t('appStats.successful')],
                   rows: s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]),
                 }}
-                option={{
-                  tooltip: { trigger: 'axis' },
-                  grid: { left: 48, right: 16, top: 16, bottom: 32 },
-                  xAxis: { type: 'category', data: s.dailyReengagements.map((d) => d.date) },
-                  yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
+                option={seriesOption({
+                  categories: s.dailyReengagements.map((d) => d.date),
+                  format: n,
                   series: [
                     {
                       type: 'line',
@@ -190,7 +176,7 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                       data: s.dailyReengagements.map((d) => d.successful),
                     },
                   ],
-                }}
+                })}
               />
             </Panel>
             <Panel

@@ -12,6 +12,7 @@ import { QrDialog } from '../components/QrDialog';
 import { QueryStatus } from '../components/QueryStatus';
 import { navigate, pathOfStats } from '../navigation';
 import { Chart } from './Chart';
+import { seriesOption } from './figures';
 import { Panel } from './Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
@@ -164,12 +165,11 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                 head: [t('dashboard.date'), t('dashboard.clicks'), t('dashboard.visitors')],
                 rows: d.daily.map((r) => [r.date, r.count, r.visitors]),
               }}
-              option={{
-                tooltip: { trigger: 'axis' },
+              option={seriesOption({
+                categories: d.daily.map((r) => r.date),
+                format: n,
                 legend: { top: 0, right: 8 },
-                grid: { left: 48, right: 16, top: 28, bottom: 32 },
-                xAxis: { type: 'category', data: d.daily.map((r) => r.date) },
-                yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
+                top: 28,
                 series: [
                   {
                     type: 'line',
@@ -184,7 +184,7 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                     lineStyle: { type: 'dashed' },
                   },
                 ],
-              }}
+              })}
             />
           </Panel>
 
@@ -229,13 +229,11 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                   rows: d.hourly.map((h) => [h.hour, h.count]),
                 }}
                 height={300}
-                option={{
-                  tooltip: { trigger: 'axis' },
-                  grid: { left: 48, right: 16, top: 16, bottom: 32 },
-                  xAxis: { type: 'category', data: d.hourly.map((h) => h.hour.slice(0, 2)) },
-                  yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
+                option={seriesOption({
+                  categories: d.hourly.map((h) => h.hour.slice(0, 2)),
+                  format: n,
                   series: [{ type: 'bar', name: t('dashboard.clicks'), data: d.hourly.map((h) => h.count) }],
-                }}
+                })}
               />
             </Panel>
           </SimpleGrid>

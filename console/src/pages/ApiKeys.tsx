@@ -5,6 +5,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
+import { ConfirmButton } from '../components/DeleteButton';
+import { useOrgList } from '../components/use-org-list';
 import { Notice, type NoticeState } from '../components/Notice';
 import { useAction } from '../components/use-action';
 import { CopyValue } from '../components/CopyValue';
@@ -16,12 +18,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   const queryClient = useQueryClient();
   const orgId = membership.organizationId;
   const allowed = membership.permissions.includes('keys.manage');
-  const key = ['org', orgId, 'api-keys'];
-  const keys = useQuery({
-    queryKey: key,
-    queryFn: () => api<ApiKey[]>('GET', `/organizations/${orgId}/api-keys`),
-    enabled: allowed,
-  });
+  const { key, list: keys } = useOrgList<ApiKey[]>(orgId, 'api-keys', 'api-keys', { enabled: allowed });
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
   const [notice, setNotice] = useState<NoticeState | null>(null);
@@ -141,21 +138,18 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
           {
             cell: (k) => (
               <Group gap={4} wrap="nowrap">
-                <Button
-                  size="xs"
+                <ConfirmButton
+                  label={t('keys.regenerate')}
                   variant="light"
-                  onClick={() => window.confirm(t('keys.regenerateConfirm')) && regenerate.mutate(k.id)}
-                >
-                  {t('keys.regenerate')}
-                </Button>
-                <Button
-                  size="xs"
-                  color="red"
-                  variant="subtle"
-                  onClick={() => window.confirm(t('keys.deleteConfirm')) && remove.mutate(k.id)}
-                >
-                  {t('links.delete')}
-                </Button>
+                  red={false}
+                  confirm={t('keys.regenerateConfirm')}
+                  onConfirm={() => regenerate.mutate(k.id)}
+                />
+                <ConfirmButton
+                  label={t('links.delete')}
+                  confirm={t('keys.deleteConfirm')}
+                  onConfirm={() => remove.mutate(k.id)}
+                />
               </Group>
             ),
           },

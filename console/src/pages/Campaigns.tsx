@@ -12,6 +12,7 @@ import { Notice, type NoticeState } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
+import { useFields } from '../components/use-fields';
 import { QuickFormButtons, useLinkFigures, useSearchedList } from '../components/link-list';
 import { navigate, pathOfStats } from '../navigation';
 import { api, type Campaign, type Membership } from '../api';
@@ -19,29 +20,16 @@ import { trackedUrl } from '../tracked-url';
 
 function LinkBuilder({ campaign }: { campaign: Campaign }) {
   const { t } = useTranslation();
-  const [cid, setCid] = useState('');
-  const [tracker, setTracker] = useState('');
-  const url = trackedUrl(campaign.campaignUrl, cid, tracker);
+  const { form, field } = useFields({ cid: '', tracker: '' });
+  const url = trackedUrl(campaign.campaignUrl, form.cid, form.tracker);
   return (
     <Card withBorder>
       <Title order={3} size="h5" mb="xs">
         {t('campaigns.builder', { name: campaign.name })}
       </Title>
       <Group align="flex-end" wrap="wrap">
-        <TextInput
-          label={t('campaigns.cid')}
-          value={cid}
-          onChange={(e) => setCid(e.currentTarget.value)}
-          maxLength={100}
-          w={200}
-        />
-        <TextInput
-          label={t('campaigns.tracker')}
-          value={tracker}
-          onChange={(e) => setTracker(e.currentTarget.value)}
-          maxLength={50}
-          w={180}
-        />
+        <TextInput label={t('campaigns.cid')} maxLength={100} w={200} {...field('cid')} />
+        <TextInput label={t('campaigns.tracker')} maxLength={50} w={180} {...field('tracker')} />
       </Group>
       <Group mt="sm" gap="xs" wrap="nowrap">
         <Code data-testid="tracked-url" style={{ overflowWrap: 'anywhere' }}>
@@ -61,12 +49,12 @@ export default function Campaigns({ membership }: { membership: Membership }) {
   const {
     list: campaigns,
     term,
-    field,
+    field: searchField,
     page,
     setPage,
   } = useSearchedList<Campaign>({ orgId, path: 'campaigns', param: 'search', label: t('campaigns.search') });
   const figures = useLinkFigures<Campaign>();
-  const [form, setForm] = useState({ name: '', originalUrl: '', alias: '' });
+  const { form, field, reset } = useFields({ name: '', originalUrl: '', alias: '' }, !canWrite);
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const [building, setBuilding] = useState<Campaign | null>(null);
   /** The campaign in the editor: null for a new one; undefined while the editor is closed. */
@@ -81,7 +69,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
         ...(form.alias.trim() ? { alias: form.alias.trim() } : {}),
       }),
     after: (created) => {
-      setForm({ name: '', originalUrl: '', alias: '' });
+      reset();
       setBuilding(created);
     },
     done: (created) => t('campaigns.created', { url: created.campaignUrl }),
@@ -107,38 +95,21 @@ export default function Campaigns({ membership }: { membership: Membership }) {
         onSubmit={() => create.mutate()}
       >
         <Group align="flex-end" wrap="wrap">
-          <TextInput
-            required
-            label={t('campaigns.name')}
-            value={form.name}
-            onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
-            maxLength={50}
-            disabled={!canWrite}
-            w={220}
-          />
+          <TextInput required label={t('campaigns.name')} maxLength={50} w={220} {...field('name')} />
           <TextInput
             required
             type="url"
             label={t('links.destination')}
             placeholder="https://"
-            value={form.originalUrl}
-            onChange={(e) => setForm({ ...form, originalUrl: e.currentTarget.value })}
-            disabled={!canWrite}
             w={300}
+            {...field('originalUrl')}
           />
-          <TextInput
-            label={t('links.alias')}
-            value={form.alias}
-            onChange={(e) => setForm({ ...form, alias: e.currentTarget.value })}
-            maxLength={50}
-            disabled={!canWrite}
-            w={160}
-          />
+          <TextInput label={t('links.alias')} maxLength={50} w={160} {...field('alias')} />
           <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={() => setEditing(null)} />
         </Group>
       </FormCard>
       {building && <LinkBuilder campaign={building} />}
-      {field}
+      {searchField}
       <DataTable
         query={campaigns}
         rows={data?.content}

@@ -2,11 +2,12 @@
 // itself while a domain waits for its record, and "check now" asks DNS at once. A domain no longer
 // wanted gets a deletion request (after a confirmation), shown until the operator completes it.
 import { Badge, Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Notice, type NoticeState } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
+import { useFields } from '../components/use-fields';
+import { useOrgList } from '../components/use-org-list';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
@@ -24,18 +25,15 @@ export default function Domains({ membership }: { membership: Membership }) {
   const { t, i18n } = useTranslation();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('domains.write');
-  const key = ['org', orgId, 'domains'];
-  const domains = useQuery({
-    queryKey: key,
-    queryFn: () => api<Page<CustomDomain>>('GET', `/organizations/${orgId}/custom-domains?size=100`),
+  const { key, list: domains } = useOrgList<Page<CustomDomain>>(orgId, 'domains', 'custom-domains?size=100', {
     // While a record is awaited, the state may change any moment.
     refetchInterval: (query) => (query.state.data?.content.some((d) => d.status === 'PENDING') ? 10_000 : false),
   });
-  const [name, setName] = useState('');
+  const { form, field, reset } = useFields({ name: '' }, !canWrite);
   const [notice, setNotice] = useState<NoticeState | null>(null);
   const add = useAction({
-    run: () => api<CustomDomain>('POST', `/organizations/${orgId}/custom-domains`, { domainName: name.trim() }),
-    after: () => setName(''),
+    run: () => api<CustomDomain>('POST', `/organizations/${orgId}/custom-domains`, { domainName: form.name.trim() }),
+    after: reset,
     done: (d) => t('domains.added', { name: d.domainName }),
     notify: setNotice,
     invalidates: key,
@@ -68,15 +66,7 @@ export default function Domains({ membership }: { membership: Membership }) {
       <Notice notice={notice} onClose={() => setNotice(null)} />
       <FormCard title={t('domains.add')} readOnly={!canWrite && t('domains.readOnly')} onSubmit={() => add.mutate()}>
         <Group align="flex-end">
-          <TextInput
-            required
-            label={t('domains.name')}
-            placeholder="links.example.com"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            disabled={!canWrite}
-            w={300}
-          />
+          <TextInput required label={t('domains.name')} placeholder="links.example.com" w={300} {...field('name')} />
           <Button type="submit" disabled={!canWrite} loading={add.isPending}>
             {t('domains.addButton')}
           </Button>

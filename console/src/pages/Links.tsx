@@ -13,6 +13,7 @@ import { Notice, type NoticeState } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
+import { useFields } from '../components/use-fields';
 import { QuickFormButtons, useLinkFigures, useSearchedList } from '../components/link-list';
 import { QrDialog } from '../components/QrDialog';
 import { navigate, pathOfStats } from '../navigation';
@@ -26,14 +27,12 @@ export default function Links({ membership }: { membership: Membership }) {
   const {
     list: links,
     term: keyword,
-    field,
+    field: searchField,
     page,
     setPage,
   } = useSearchedList<ShortUrl>({ orgId, path: 'urls', param: 'keyword', label: t('links.search') });
   const figures = useLinkFigures<ShortUrl>();
-  const [url, setUrl] = useState('');
-  const [title, setTitle] = useState('');
-  const [alias, setAlias] = useState('');
+  const { form, field, reset } = useFields({ url: '', title: '', alias: '' }, !canWrite);
   const [notice, setNotice] = useState<NoticeState | null>(null);
   /** The link in the editor: null for a new one; undefined while the editor is closed. */
   const [editing, setEditing] = useState<ShortUrl | null | undefined>(undefined);
@@ -44,15 +43,11 @@ export default function Links({ membership }: { membership: Membership }) {
   const create = useAction({
     run: () =>
       api<ShortUrl>('POST', `/organizations/${orgId}/urls`, {
-        url,
-        ...(title ? { title } : {}),
-        ...(alias ? { customAlias: alias } : {}),
+        url: form.url,
+        ...(form.title ? { title: form.title } : {}),
+        ...(form.alias ? { customAlias: form.alias } : {}),
       }),
-    after: () => {
-      setUrl('');
-      setTitle('');
-      setAlias('');
-    },
+    after: reset,
     done: (created) => t('links.created', { url: created.shortUrl }),
     notify: setNotice,
     invalidates: ['org', orgId, 'urls'],
@@ -77,31 +72,15 @@ export default function Links({ membership }: { membership: Membership }) {
             required
             label={t('links.destination')}
             placeholder="https://"
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
-            disabled={!canWrite}
             w={320}
+            {...field('url')}
           />
-          <TextInput
-            label={t('links.title')}
-            value={title}
-            onChange={(e) => setTitle(e.currentTarget.value)}
-            disabled={!canWrite}
-            maxLength={200}
-            w={200}
-          />
-          <TextInput
-            label={t('links.alias')}
-            value={alias}
-            onChange={(e) => setAlias(e.currentTarget.value)}
-            disabled={!canWrite}
-            maxLength={50}
-            w={160}
-          />
+          <TextInput label={t('links.title')} maxLength={200} w={200} {...field('title')} />
+          <TextInput label={t('links.alias')} maxLength={50} w={160} {...field('alias')} />
           <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={() => setEditing(null)} />
         </Group>
       </FormCard>
-      {field}
+      {searchField}
       <DataTable
         query={links}
         rows={data?.content}
