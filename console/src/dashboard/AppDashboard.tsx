@@ -8,8 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type InstallStats } from '../api';
 import { QueryStatus } from '../components/QueryStatus';
-import { Chart } from './Chart';
-import { FunnelTable, KpiCards, seriesOption } from './figures';
+import { DailyChart, FunnelTable, KpiCards } from './figures';
 import { Panel } from './Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
@@ -73,26 +72,15 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
           />
 
           <Panel title={t('appStats.daily')} csv={csv('dailyInstalls')} empty={noInstalls}>
-            <Chart
+            <DailyChart
               label={t('appStats.dailyLabel', { total: n(s.totalInstalls) })}
-              table={{
-                head: [t('dashboard.date'), 'iOS', 'Android'],
-                rows: s.dailyInstalls.map((d) => [d.date, d.iosInstalls, d.androidInstalls]),
-              }}
-              option={seriesOption({
-                categories: s.dailyInstalls.map((d) => d.date),
-                format: n,
-                legend: { top: 0 },
-                series: [
-                  { type: 'bar', stack: 'installs', name: 'iOS', data: s.dailyInstalls.map((d) => d.iosInstalls) },
-                  {
-                    type: 'bar',
-                    stack: 'installs',
-                    name: 'Android',
-                    data: s.dailyInstalls.map((d) => d.androidInstalls),
-                  },
-                ],
-              })}
+              rows={s.dailyInstalls}
+              format={n}
+              legend={{ top: 0 }}
+              series={[
+                { name: 'iOS', value: (d) => d.iosInstalls, draw: { type: 'bar', stack: 'installs' } },
+                { name: 'Android', value: (d) => d.androidInstalls, draw: { type: 'bar', stack: 'installs' } },
+              ]}
             />
           </Panel>
 
@@ -154,29 +142,15 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                   users: n(s.reengagementStats.uniqueReengagedUsers),
                 })}
               </Text>
-              <Chart
+              <DailyChart
                 label={t('appStats.reengagementLabel')}
                 height={180}
-                table={{
-                  head: [t('dashboard.date'), t('appStats.reengagements'), t('appStats.successful')],
-                  rows: s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]),
-                }}
-                option={seriesOption({
-                  categories: s.dailyReengagements.map((d) => d.date),
-                  format: n,
-                  series: [
-                    {
-                      type: 'line',
-                      name: t('appStats.reengagements'),
-                      data: s.dailyReengagements.map((d) => d.reengagements),
-                    },
-                    {
-                      type: 'line',
-                      name: t('appStats.successful'),
-                      data: s.dailyReengagements.map((d) => d.successful),
-                    },
-                  ],
-                })}
+                rows={s.dailyReengagements}
+                format={n}
+                series={[
+                  { name: t('appStats.reengagements'), value: (d) => d.reengagements, draw: { type: 'line' } },
+                  { name: t('appStats.successful'), value: (d) => d.successful, draw: { type: 'line' } },
+                ]}
               />
             </Panel>
             <Panel

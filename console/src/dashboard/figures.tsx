@@ -2,6 +2,8 @@
 // category axis (days, hours) with counts on the value axis, and a funnel's table of stages.
 import { Card, SimpleGrid, Table, Text } from '@mantine/core';
 import type { EChartsCoreOption } from 'echarts/core';
+import { useTranslation } from 'react-i18next';
+import { Chart } from './Chart';
 
 /** The headline figures, each a card with its label and a test id on the value. */
 export function KpiCards({ items }: { items: { id: string; label: string; value: string }[] }) {
@@ -43,6 +45,47 @@ export function seriesOption({
     yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: format } },
     series,
   };
+}
+
+/** Figures per day: one series a figure of the day's row, drawn as `draw` says; screen readers get the table. */
+export function DailyChart<R extends { date: string }>({
+  label,
+  rows,
+  series,
+  format,
+  legend,
+  top,
+  height = 260,
+  testId,
+}: {
+  label: string;
+  rows: R[];
+  series: { name: string; value: (row: R) => number; draw: object }[];
+  format: (value: number) => string;
+  legend?: object;
+  top?: number;
+  height?: number;
+  testId?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Chart
+      label={label}
+      height={height}
+      {...(testId ? { testId } : {})}
+      table={{
+        head: [t('dashboard.date'), ...series.map((s) => s.name)],
+        rows: rows.map((row) => [row.date, ...series.map((s) => s.value(row))]),
+      }}
+      option={seriesOption({
+        categories: rows.map((row) => row.date),
+        format,
+        ...(legend ? { legend } : {}),
+        ...(top === undefined ? {} : { top }),
+        series: series.map((s) => ({ ...s.draw, name: s.name, data: rows.map(s.value) })),
+      })}
+    />
+  );
 }
 
 /** A funnel's stages: name, sessions reached, share of the first stage, conversion from the one before. */

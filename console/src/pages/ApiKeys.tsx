@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
 import { ConfirmButton } from '../components/DeleteButton';
 import { useOrgList } from '../components/use-org-list';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { useAction } from '../components/use-action';
 import { CopyValue } from '../components/CopyValue';
 import { type ApiKey, api, type Membership } from '../api';
@@ -21,7 +21,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   const { key, list: keys } = useOrgList<ApiKey[]>(orgId, 'api-keys', 'api-keys', { enabled: allowed });
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
 
   // Success shows the key itself (or the shorter list), not a notice.
   const issue = useAction({
@@ -36,7 +36,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
       setName('');
     },
     done: () => null,
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const regenerate = useAction({
@@ -44,7 +44,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
       api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys/${id}/regenerate`),
     after: (issued) => setShown(issued.apiKey),
     done: () => null,
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const allowlist = useQuery({
@@ -70,12 +70,12 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
       setSaved(true);
     },
     done: () => null,
-    notify: setNotice,
+    notify,
   });
   const remove = useAction({
     run: (id: number) => api('DELETE', `/organizations/${orgId}/api-keys/${id}`),
     done: () => null,
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
 
@@ -90,7 +90,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('keys.heading')}</Title>
       <Text c="dimmed">{t('keys.intro')}</Text>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       {shown && (
         <Alert
           color="blue"

@@ -19,7 +19,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { CopyValue } from '../components/CopyValue';
 import { FormCard } from '../components/FormCard';
@@ -198,7 +198,7 @@ export default function Apps({ membership }: { membership: Membership }) {
     { appName: '', bundleId: '', scheme: '', teamId: '', storeUrl: '', fingerprints: '' },
     !canWrite,
   );
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
 
   const register = useAction({
     run: () => {
@@ -218,7 +218,7 @@ export default function Apps({ membership }: { membership: Membership }) {
     },
     after: reset,
     done: (app) => t('apps.registered', { name: app.appName }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const regenerate = useAction({
@@ -226,14 +226,14 @@ export default function Apps({ membership }: { membership: Membership }) {
     // The association files carry the key too.
     after: () => void queryClient.invalidateQueries({ queryKey: ['association'] }),
     done: (app) => t('apps.regenerated', { name: app.appName }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
 
   return (
     <Stack>
       <Title order={2}>{t('apps.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard
         title={t('apps.register')}
         readOnly={!canWrite && t('apps.readOnly')}

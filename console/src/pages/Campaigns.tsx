@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
 import { DeleteButton, RowButton } from '../components/DeleteButton';
 import { useAction } from '../components/use-action';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
@@ -55,7 +55,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
   } = useSearchedList<Campaign>({ orgId, path: 'campaigns', param: 'search', label: t('campaigns.search') });
   const figures = useLinkFigures<Campaign>();
   const { form, field, reset } = useFields({ name: '', originalUrl: '', alias: '' }, !canWrite);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
   const [building, setBuilding] = useState<Campaign | null>(null);
   /** The campaign in the editor: null for a new one; undefined while the editor is closed. */
   const [editing, setEditing] = useState<Campaign | null | undefined>(undefined);
@@ -73,14 +73,14 @@ export default function Campaigns({ membership }: { membership: Membership }) {
       setBuilding(created);
     },
     done: (created) => t('campaigns.created', { url: created.campaignUrl }),
-    notify: setNotice,
+    notify,
     invalidates: ['org', orgId, 'campaigns'],
   });
   const remove = useAction({
     run: (id: number) => api('DELETE', `/organizations/${orgId}/campaigns/${id}`),
     after: () => setBuilding(null),
     done: () => t('campaigns.deleted'),
-    notify: setNotice,
+    notify,
     invalidates: ['org', orgId, 'campaigns'],
   });
   const data = campaigns.data;
@@ -88,7 +88,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
   return (
     <Stack>
       <Title order={2}>{t('campaigns.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard
         title={t('campaigns.create')}
         readOnly={!canWrite && t('links.readOnly')}
@@ -161,7 +161,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
           onClose={() => setEditing(undefined)}
           onSaved={(saved, created) => {
             setEditing(undefined);
-            setNotice({ ok: true, text: t(created ? 'campaigns.created' : 'links.saved', { url: saved.campaignUrl }) });
+            notify({ ok: true, text: t(created ? 'campaigns.created' : 'links.saved', { url: saved.campaignUrl }) });
             if (created) setBuilding(saved);
             void refresh();
           }}

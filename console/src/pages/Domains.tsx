@@ -2,9 +2,8 @@
 // itself while a domain waits for its record, and "check now" asks DNS at once. A domain no longer
 // wanted gets a deletion request (after a confirmation), shown until the operator completes it.
 import { Badge, Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
 import { useFields } from '../components/use-fields';
 import { useOrgList } from '../components/use-org-list';
@@ -30,12 +29,12 @@ export default function Domains({ membership }: { membership: Membership }) {
     refetchInterval: (query) => (query.state.data?.content.some((d) => d.status === 'PENDING') ? 10_000 : false),
   });
   const { form, field, reset } = useFields({ name: '' }, !canWrite);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
   const add = useAction({
     run: () => api<CustomDomain>('POST', `/organizations/${orgId}/custom-domains`, { domainName: form.name.trim() }),
     after: reset,
     done: (d) => t('domains.added', { name: d.domainName }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const check = useAction({
@@ -44,7 +43,7 @@ export default function Domains({ membership }: { membership: Membership }) {
       ok: d.status !== 'FAILED',
       text: t('domains.checked', { name: d.domainName, status: t(`domains.status.${d.status}`) }),
     }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const deletion = useAction({
@@ -52,7 +51,7 @@ export default function Domains({ membership }: { membership: Membership }) {
       api<CustomDomain>(requested ? 'POST' : 'DELETE', `/organizations/${orgId}/custom-domains/${id}/deletion-request`),
     done: (d) =>
       t(d.deletionRequested ? 'domains.deletionRequestedNotice' : 'domains.deletionWithdrawn', { name: d.domainName }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const requestDeletion = (d: CustomDomain) => {
@@ -63,7 +62,7 @@ export default function Domains({ membership }: { membership: Membership }) {
   return (
     <Stack>
       <Title order={2}>{t('domains.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard title={t('domains.add')} readOnly={!canWrite && t('domains.readOnly')} onSubmit={() => add.mutate()}>
         <Group align="flex-end">
           <TextInput required label={t('domains.name')} placeholder="links.example.com" w={300} {...field('name')} />

@@ -1,11 +1,10 @@
 // Goal types: the spec's presets and the organization's own, offered in the link editor. Adding
 // and removing need links.write; a preset stays. Removing a type changes no link that uses it.
 import { Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormCard } from '../components/FormCard';
 import { DeleteButton } from '../components/DeleteButton';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
 import { useFields } from '../components/use-fields';
 import { useOrgList } from '../components/use-org-list';
@@ -18,7 +17,7 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
   const canWrite = membership.permissions.includes('links.write');
   const { key, list: types } = useOrgList<GoalType[]>(orgId, 'goal-types', 'goal-types');
   const { form, field, reset } = useFields({ name: '', description: '' }, !canWrite);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
 
   const add = useAction({
     run: () =>
@@ -28,13 +27,13 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
       }),
     after: reset,
     done: (added) => t('goals.added', { name: added.name }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const remove = useAction({
     run: (goal: string) => api('DELETE', `/organizations/${orgId}/goal-types/${encodeURIComponent(goal)}`),
     done: (_, goal) => t('goals.removed', { name: goal }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const errors = fieldErrors(add.error);
@@ -46,7 +45,7 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
       <Text c="dimmed" maw={720}>
         {t('goals.intro')}
       </Text>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard title={t('goals.add')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => add.mutate()}>
         <Group align="flex-start" wrap="wrap">
           <TextInput

@@ -29,8 +29,7 @@ import {
   type Page,
 } from '../api';
 import { QueryStatus } from '../components/QueryStatus';
-import { Chart } from '../dashboard/Chart';
-import { FunnelTable, KpiCards, seriesOption } from '../dashboard/figures';
+import { DailyChart, FunnelTable, KpiCards } from '../dashboard/figures';
 import { Panel } from '../dashboard/Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from '../dashboard/period';
 import { PeriodPicker } from '../dashboard/PeriodPicker';
@@ -132,21 +131,15 @@ export default function Journey({ membership }: { membership: Membership }) {
             ).map(([id, value]) => ({ id: `journey-${id}`, label: t(`journey.kpi.${id}`), value: n(value) }))}
           />
           <Panel title={t('journey.daily')} csv={csv('daily')} empty={empty}>
-            <Chart
+            <DailyChart
               label={t('journey.dailyLabel')}
-              table={{
-                head: [t('dashboard.date'), t('journey.kpi.sessions'), t('journey.kpi.transitions')],
-                rows: d.daily.map((r) => [r.date, r.sessions, r.transitions]),
-              }}
-              option={seriesOption({
-                categories: d.daily.map((r) => r.date),
-                format: n,
-                legend: { top: 0 },
-                series: [
-                  { type: 'line', name: t('journey.kpi.sessions'), data: d.daily.map((r) => r.sessions) },
-                  { type: 'bar', name: t('journey.kpi.transitions'), data: d.daily.map((r) => r.transitions) },
-                ],
-              })}
+              rows={d.daily}
+              format={n}
+              legend={{ top: 0 }}
+              series={[
+                { name: t('journey.kpi.sessions'), value: (r) => r.sessions, draw: { type: 'line' } },
+                { name: t('journey.kpi.transitions'), value: (r) => r.transitions, draw: { type: 'bar' } },
+              ]}
             />
           </Panel>
           <SimpleGrid cols={{ base: 1, md: 3 }}>

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
 import { DeleteButton, RowButton } from '../components/DeleteButton';
 import { useAction } from '../components/use-action';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { LinkEditor } from '../components/LinkEditor';
@@ -33,7 +33,7 @@ export default function Links({ membership }: { membership: Membership }) {
   } = useSearchedList<ShortUrl>({ orgId, path: 'urls', param: 'keyword', label: t('links.search') });
   const figures = useLinkFigures<ShortUrl>();
   const { form, field, reset } = useFields({ url: '', title: '', alias: '' }, !canWrite);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
   /** The link in the editor: null for a new one; undefined while the editor is closed. */
   const [editing, setEditing] = useState<ShortUrl | null | undefined>(undefined);
   const [qrOf, setQrOf] = useState<ShortUrl | null>(null);
@@ -49,13 +49,13 @@ export default function Links({ membership }: { membership: Membership }) {
       }),
     after: reset,
     done: (created) => t('links.created', { url: created.shortUrl }),
-    notify: setNotice,
+    notify,
     invalidates: ['org', orgId, 'urls'],
   });
   const remove = useAction({
     run: (id: number) => api('DELETE', `/organizations/${orgId}/urls/${id}`),
     done: () => t('links.deleted'),
-    notify: setNotice,
+    notify,
     invalidates: ['org', orgId, 'urls'],
   });
 
@@ -64,7 +64,7 @@ export default function Links({ membership }: { membership: Membership }) {
   return (
     <Stack>
       <Title order={2}>{t('links.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard title={t('links.create')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => create.mutate()}>
         <Group align="flex-end" wrap="wrap">
           <TextInput
@@ -140,7 +140,7 @@ export default function Links({ membership }: { membership: Membership }) {
           onClose={() => setEditing(undefined)}
           onSaved={(saved, created) => {
             setEditing(undefined);
-            setNotice({ ok: true, text: t(created ? 'links.created' : 'links.saved', { url: saved.shortUrl }) });
+            notify({ ok: true, text: t(created ? 'links.created' : 'links.saved', { url: saved.shortUrl }) });
             void refresh();
           }}
         />

@@ -3,7 +3,7 @@
 import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
 import { ConfirmButton } from '../components/DeleteButton';
 import { useFields } from '../components/use-fields';
@@ -24,25 +24,25 @@ export default function Members({ membership, userId }: { membership: Membership
   }));
   const { form, field, reset } = useFields({ email: '' }, !canManage);
   const [role, setRole] = useState<Role>('analyst');
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
 
   const invite = useAction({
     run: () => api<Member>('POST', `/organizations/${orgId}/members`, { email: form.email, role }),
     after: reset,
     done: (m) => t('members.invited', { email: m.email, role: t(`roles.${m.role}`) }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const change = useAction({
     run: (v: { id: number; role: Role }) => api('PUT', `/organizations/${orgId}/members/${v.id}`, { role: v.role }),
     done: () => t('members.roleChanged'),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const remove = useAction({
     run: (id: number) => api('DELETE', `/organizations/${orgId}/members/${id}`),
     done: () => t('members.removed'),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   /** Owners are changed by owners only. */
@@ -53,7 +53,7 @@ export default function Members({ membership, userId }: { membership: Membership
   return (
     <Stack>
       <Title order={2}>{t('members.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard
         title={t('members.invite')}
         readOnly={!canManage && t('members.readOnly')}

@@ -25,7 +25,7 @@ import { DataTable } from '../components/DataTable';
 import { RowButton } from '../components/DeleteButton';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import {
   api,
@@ -121,7 +121,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
   const [events, setEvents] = useState<WebhookCategory[]>([...WEBHOOK_CATEGORIES]);
   const [enabled, setEnabled] = useState(true);
   const [secret, setSecret] = useState<string | null>(null);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
   const [state, setState] = useState<StateFilter>('all');
   const [page, setPage] = useState(0);
   const [opened, setOpened] = useState<number | null>(null);
@@ -147,7 +147,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.content.some((d) => d.state === 'pending') ? 2_000 : 15_000),
   });
-  const action = { notify: setNotice, invalidates: ['org', orgId, 'webhook-deliveries'] };
+  const action = { notify, invalidates: ['org', orgId, 'webhook-deliveries'] };
   const keepEndpoint = (answer: { endpoint: WebhookEndpoint; secret: string | null }) => {
     queryClient.setQueryData(endpointKey, { endpoint: answer.endpoint });
     if (answer.secret) setSecret(answer.secret);
@@ -162,13 +162,13 @@ export default function Webhooks({ membership }: { membership: Membership }) {
       }),
     after: keepEndpoint,
     done: () => t('webhooks.saved'),
-    notify: setNotice,
+    notify,
   });
   const rotate = useAction({
     run: () => api<{ endpoint: WebhookEndpoint; secret: string }>('POST', `/organizations/${orgId}/webhook/secret`),
     after: keepEndpoint,
     done: () => t('webhooks.rotated'),
-    notify: setNotice,
+    notify,
   });
   const test = useAction({
     run: () => api<{ deliveryId: number }>('POST', `/organizations/${orgId}/webhook/test`),
@@ -191,7 +191,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
       <Text c="dimmed" maw={720}>
         {t('webhooks.intro')}
       </Text>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       {secret && (
         <Alert
           color="blue"
