@@ -3,11 +3,15 @@
 // expiry), the quick form's buttons, and the editor opened on a link (null: a new one).
 import { Button, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type Page } from '../api';
+import type { LinkKind } from '../link-form';
 import type { Column } from './DataTable';
+import { RowButton } from './DeleteButton';
+import { LinkEditor, type LinkRecord } from './LinkEditor';
+import type { NoticeState } from './Notice';
 
 const SIZE = 20;
 
@@ -84,4 +88,52 @@ export function QuickFormButtons({
       </Button>
     </>
   );
+}
+
+/**
+ * The full editor on a link of the list at `path`: a new one (openNew) or a row's (editButton, "view"
+ * for a role that may only look). Saving closes it, says so with the link's address and reloads the list.
+ */
+export function useLinkEditor<K extends LinkKind>({
+  kind,
+  orgId,
+  path,
+  canWrite,
+  notify,
+  createdNotice,
+  address,
+  after,
+}: {
+  kind: K;
+  orgId: number;
+  path: string;
+  canWrite: boolean;
+  notify: (notice: NoticeState) => void;
+  createdNotice: string;
+  address: (saved: LinkRecord<K>) => string;
+  after?: (saved: LinkRecord<K>, created: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  /** The link in the editor: null for a new one; undefined while the editor is closed. */
+  const [editing, setEditing] = useState<LinkRecord<K> | null | undefined>(undefined);
+  const editor = editing !== undefined && (
+    <LinkEditor
+      kind={kind}
+      orgId={orgId}
+      record={editing}
+      readOnly={!canWrite}
+      onClose={() => setEditing(undefined)}
+      onSaved={(saved, created) => {
+        setEditing(undefined);
+        notify({ ok: true, text: t(created ? createdNotice : 'links.saved', { url: address(saved) }) });
+        after?.(saved, created);
+        void queryClient.invalidateQueries({ queryKey: ['org', orgId, path] });
+      }}
+    />
+  );
+  const editButton = (record: LinkRecord<K>, name: string) => (
+    <RowButton label={t(canWrite ? 'links.edit' : 'links.view')} name={name} onClick={() => setEditing(record)} />
+  );
+  return { openNew: () => setEditing(null), editButton, editor };
 }

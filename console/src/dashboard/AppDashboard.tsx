@@ -2,11 +2,12 @@
 // newest installs with how each was matched, re-engagement, the funnel with its stage labels and
 // the conversion between stages, and the quality of deep-link resolution. The figures are the
 // Service API's install statistics of the app (same route, same query); every panel has its CSV.
-import { Badge, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type InstallStats } from '../api';
+import { DataTable } from '../components/DataTable';
 import { QueryStatus } from '../components/QueryStatus';
 import { DailyChart, FunnelTable, KpiCards } from './figures';
 import { Panel } from './Panel';
@@ -173,32 +174,25 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
           <RevenuePanel orgId={orgId} of={{ kind: 'app', id: appId }} query={periodQuery(choice)} />
 
           <Panel title={t('appStats.recent')} csv={csv('recentInstalls')} empty={noInstalls}>
-            <Table.ScrollContainer minWidth={520}>
-              <Table>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('webhooks.when')}</Table.Th>
-                    <Table.Th>{t('appStats.platform')}</Table.Th>
-                    <Table.Th>{t('appStats.country')}</Table.Th>
-                    <Table.Th>{t('appStats.match')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {s.recentInstalls.map((r) => (
-                    <Table.Tr key={`${r.installedAt}-${r.platform}-${r.country}`}>
-                      <Table.Td>
-                        {new Date(r.installedAt).toLocaleString(i18n.language, { timeZone: s.meta.timeZone })}
-                      </Table.Td>
-                      <Table.Td>{r.platform}</Table.Td>
-                      <Table.Td>{r.country || '—'}</Table.Td>
-                      <Table.Td>
-                        {t(`appStats.matchType.${r.matchType}`, { defaultValue: r.matchType })} ({r.confidence})
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              rows={s.recentInstalls}
+              rowKey={(r) => `${r.installedAt}-${r.platform}-${r.country}`}
+              minWidth={520}
+              plain
+              columns={[
+                {
+                  header: t('webhooks.when'),
+                  cell: (r) => new Date(r.installedAt).toLocaleString(i18n.language, { timeZone: s.meta.timeZone }),
+                },
+                { header: t('appStats.platform'), cell: (r) => r.platform },
+                { header: t('appStats.country'), cell: (r) => r.country || '—' },
+                {
+                  header: t('appStats.match'),
+                  cell: (r) =>
+                    `${t(`appStats.matchType.${r.matchType}`, { defaultValue: r.matchType })} (${r.confidence})`,
+                },
+              ]}
+            />
           </Panel>
         </>
       )}

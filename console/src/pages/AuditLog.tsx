@@ -6,6 +6,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
+import { useFields } from '../components/use-fields';
 import { AUDIT_ACTIONS, api, type AuditEntry, type Member, type Membership } from '../api';
 import { NotAllowed } from '../components/NotAllowed';
 
@@ -35,8 +36,8 @@ export default function AuditLog({ membership }: { membership: Membership }) {
   const allowed = membership.permissions.includes('audit.read');
   const [action, setAction] = useState<string | null>(null);
   const [actorUserId, setActorUserId] = useState<string | null>(null);
-  const [fromDay, setFromDay] = useState('');
-  const [toDay, setToDay] = useState('');
+  const { form: days, field, reset: clearDays } = useFields({ fromDay: '', toDay: '' });
+  const { fromDay, toDay } = days;
   const filter = { action, actorUserId, fromDay, toDay };
   const members = useQuery({
     queryKey: ['org', orgId, 'members'],
@@ -55,17 +56,6 @@ export default function AuditLog({ membership }: { membership: Membership }) {
   if (!allowed) return <NotAllowed heading={t('audit.heading')} message={t('audit.forbidden')} />;
   const entries = log.data?.pages.flat() ?? [];
   const filtered = Boolean(action || actorUserId || fromDay || toDay);
-  /** A searchable filter's props: its choices after "all" (no filter, null). */
-  const choice = (
-    data: { value: string; label: string }[],
-    value: string | null,
-    set: (value: string | null) => void,
-  ) => ({
-    data: [{ value: '', label: t('audit.all') }, ...data],
-    value: value ?? '',
-    onChange: (v: string | null) => set(v || null),
-    searchable: true,
-  });
   const who = (e: AuditEntry) =>
     e.actor
       ? e.actor.name
@@ -77,46 +67,44 @@ export default function AuditLog({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('audit.heading')}</Title>
       <Group align="flex-end" wrap="wrap">
-        <Select
-          label={t('audit.filter')}
-          w={300}
-          {...choice(
-            AUDIT_ACTIONS.map((a) => ({ value: a, label: `${t(`audit.actions.${a}`, { defaultValue: a })} (${a})` })),
-            action,
-            setAction,
-          )}
-        />
-        <Select
-          label={t('audit.actor')}
-          w={260}
-          {...choice(
-            (members.data ?? []).map((m) => ({ value: String(m.id), label: m.email })),
-            actorUserId,
-            setActorUserId,
-          )}
-        />
-        <TextInput
-          type="date"
-          label={t('audit.from')}
-          value={fromDay}
-          onChange={(e) => setFromDay(e.currentTarget.value)}
-          w={170}
-        />
-        <TextInput
-          type="date"
-          label={t('audit.to')}
-          value={toDay}
-          onChange={(e) => setToDay(e.currentTarget.value)}
-          w={170}
-        />
+        {(
+          [
+            [
+              'audit.filter',
+              300,
+              AUDIT_ACTIONS.map((a) => ({ value: a, label: `${t(`audit.actions.${a}`, { defaultValue: a })} (${a})` })),
+              action,
+              setAction,
+            ],
+            [
+              'audit.actor',
+              260,
+              (members.data ?? []).map((m) => ({ value: String(m.id), label: m.email })),
+              actorUserId,
+              setActorUserId,
+            ],
+          ] as const
+        ).map(([label, width, data, value, set]) => (
+          // A searchable filter whose first choice, "all", is no filter (null).
+          <Select
+            key={label}
+            label={t(label)}
+            data={[{ value: '', label: t('audit.all') }, ...data]}
+            value={value ?? ''}
+            onChange={(v) => set(v || null)}
+            searchable
+            w={width}
+          />
+        ))}
+        <TextInput type="date" label={t('audit.from')} w={170} {...field('fromDay')} />
+        <TextInput type="date" label={t('audit.to')} w={170} {...field('toDay')} />
         {filtered && (
           <Button
             variant="subtle"
             onClick={() => {
               setAction(null);
               setActorUserId(null);
-              setFromDay('');
-              setToDay('');
+              clearDays();
             }}
           >
             {t('audit.clear')}

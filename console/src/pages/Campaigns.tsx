@@ -2,7 +2,6 @@
 // quickly or with every field in the editor, edit and delete it; and for each a link builder that
 // adds the user tracking id (cid) and a tracker, ready to copy.
 import { Anchor, Card, Code, Group, Stack, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
@@ -11,9 +10,8 @@ import { useAction } from '../components/use-action';
 import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
-import { LinkEditor } from '../components/LinkEditor';
 import { useFields } from '../components/use-fields';
-import { QuickFormButtons, useLinkFigures, useSearchedList } from '../components/link-list';
+import { QuickFormButtons, useLinkEditor, useLinkFigures, useSearchedList } from '../components/link-list';
 import { navigate, pathOfStats } from '../navigation';
 import { api, type Campaign, type Membership } from '../api';
 import { trackedUrl } from '../tracked-url';
@@ -43,7 +41,6 @@ function LinkBuilder({ campaign }: { campaign: Campaign }) {
 
 export default function Campaigns({ membership }: { membership: Membership }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('links.write');
   const {
@@ -53,13 +50,20 @@ export default function Campaigns({ membership }: { membership: Membership }) {
     page,
     setPage,
   } = useSearchedList<Campaign>({ orgId, path: 'campaigns', param: 'search', label: t('campaigns.search') });
-  const figures = useLinkFigures<Campaign>();
-  const { form, field, reset } = useFields({ name: '', originalUrl: '', alias: '' }, !canWrite);
   const { notify, noticeBox } = useNotice();
   const [building, setBuilding] = useState<Campaign | null>(null);
-  /** The campaign in the editor: null for a new one; undefined while the editor is closed. */
-  const [editing, setEditing] = useState<Campaign | null | undefined>(undefined);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'campaigns'] });
+  const { openNew, editButton, editor } = useLinkEditor({
+    kind: 'campaign',
+    orgId,
+    path: 'campaigns',
+    canWrite,
+    notify,
+    createdNotice: 'campaigns.created',
+    address: (saved) => saved.campaignUrl,
+    after: (saved, created) => created && setBuilding(saved),
+  });
+  const figures = useLinkFigures<Campaign>();
+  const { form, field, reset } = useFields({ name: '', originalUrl: '', alias: '' }, !canWrite);
 
   const create = useAction({
     run: () =>
@@ -105,7 +109,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
             {...field('originalUrl')}
           />
           <TextInput label={t('links.alias')} maxLength={50} w={160} {...field('alias')} />
-          <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={() => setEditing(null)} />
+          <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={openNew} />
         </Group>
       </FormCard>
       {building && <LinkBuilder campaign={building} />}
@@ -136,11 +140,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
                   name={c.name}
                   onClick={() => navigate(pathOfStats('campaign', c.id))}
                 />
-                <RowButton
-                  label={t(canWrite ? 'links.edit' : 'links.view')}
-                  name={c.name}
-                  onClick={() => setEditing(c)}
-                />
+                {editButton(c, c.name)}
                 <DeleteButton
                   name={c.name}
                   confirm={t('campaigns.deleteConfirm', { name: c.name })}
@@ -152,21 +152,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
           },
         ]}
       />
-      {editing !== undefined && (
-        <LinkEditor
-          kind="campaign"
-          orgId={orgId}
-          record={editing}
-          readOnly={!canWrite}
-          onClose={() => setEditing(undefined)}
-          onSaved={(saved, created) => {
-            setEditing(undefined);
-            notify({ ok: true, text: t(created ? 'campaigns.created' : 'links.saved', { url: saved.campaignUrl }) });
-            if (created) setBuilding(saved);
-            void refresh();
-          }}
-        />
-      )}
+      {editor}
     </Stack>
   );
 }

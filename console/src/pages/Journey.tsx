@@ -188,34 +188,34 @@ export default function Journey({ membership }: { membership: Membership }) {
             />
           </Panel>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Panel
-              title={t('journey.eventTypes')}
-              csv={csv('eventTypes')}
-              empty={d.topEventTypes.length === 0 && t('dashboard.nothing')}
-            >
-              <TopList
-                items={d.topEventTypes.map((e) => ({
-                  name: e.eventType,
-                  count: e.count,
-                  percentage: d.summary.totalEvents ? Math.round((e.count / d.summary.totalEvents) * 1000) / 10 : 0,
-                }))}
-              />
-            </Panel>
-            <Panel
-              title={t('journey.goalTypes')}
-              csv={csv('goalTypes')}
-              empty={d.topGoalTypes.length === 0 && t('dashboard.nothing')}
-            >
-              <TopList
-                items={d.topGoalTypes.map((g) => ({
-                  name: g.goalType,
-                  count: g.count,
-                  percentage: d.summary.goalCompletions
-                    ? Math.round((g.count / d.summary.goalCompletions) * 1000) / 10
-                    : 0,
-                }))}
-              />
-            </Panel>
+            {(
+              [
+                [
+                  'eventTypes',
+                  d.topEventTypes.map((e) => ({ name: e.eventType, count: e.count })),
+                  d.summary.totalEvents,
+                ],
+                [
+                  'goalTypes',
+                  d.topGoalTypes.map((g) => ({ name: g.goalType, count: g.count })),
+                  d.summary.goalCompletions,
+                ],
+              ] as const
+            ).map(([panel, top, total]) => (
+              <Panel
+                key={panel}
+                title={t(`journey.${panel}`)}
+                csv={csv(panel)}
+                empty={top.length === 0 && t('dashboard.nothing')}
+              >
+                <TopList
+                  items={top.map((x) => ({
+                    ...x,
+                    percentage: total ? Math.round((x.count / total) * 1000) / 10 : 0,
+                  }))}
+                />
+              </Panel>
+            ))}
           </SimpleGrid>
           <Panel title={t('journey.sessions')} empty={empty}>
             <QueryStatus query={sessions} />

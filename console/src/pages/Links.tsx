@@ -3,7 +3,6 @@
 // copy its address, its QR code, delete it. Changes need the links.write permission: shown
 // disabled without it, and refused by the server anyway.
 import { Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
@@ -12,16 +11,14 @@ import { useAction } from '../components/use-action';
 import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
-import { LinkEditor } from '../components/LinkEditor';
 import { useFields } from '../components/use-fields';
-import { QuickFormButtons, useLinkFigures, useSearchedList } from '../components/link-list';
+import { QuickFormButtons, useLinkEditor, useLinkFigures, useSearchedList } from '../components/link-list';
 import { QrDialog } from '../components/QrDialog';
 import { navigate, pathOfStats } from '../navigation';
 import { api, type Membership, type ShortUrl } from '../api';
 
 export default function Links({ membership }: { membership: Membership }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('links.write');
   const {
@@ -31,14 +28,19 @@ export default function Links({ membership }: { membership: Membership }) {
     page,
     setPage,
   } = useSearchedList<ShortUrl>({ orgId, path: 'urls', param: 'keyword', label: t('links.search') });
+  const { notify, noticeBox } = useNotice();
+  const { openNew, editButton, editor } = useLinkEditor({
+    kind: 'url',
+    orgId,
+    path: 'urls',
+    canWrite,
+    notify,
+    createdNotice: 'links.created',
+    address: (saved) => saved.shortUrl,
+  });
   const figures = useLinkFigures<ShortUrl>();
   const { form, field, reset } = useFields({ url: '', title: '', alias: '' }, !canWrite);
-  const { notify, noticeBox } = useNotice();
-  /** The link in the editor: null for a new one; undefined while the editor is closed. */
-  const [editing, setEditing] = useState<ShortUrl | null | undefined>(undefined);
   const [qrOf, setQrOf] = useState<ShortUrl | null>(null);
-
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'urls'] });
 
   const create = useAction({
     run: () =>
@@ -77,7 +79,7 @@ export default function Links({ membership }: { membership: Membership }) {
           />
           <TextInput label={t('links.title')} maxLength={200} w={200} {...field('title')} />
           <TextInput label={t('links.alias')} maxLength={50} w={160} {...field('alias')} />
-          <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={() => setEditing(null)} />
+          <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={openNew} />
         </Group>
       </FormCard>
       {searchField}
@@ -109,11 +111,7 @@ export default function Links({ membership }: { membership: Membership }) {
             cell: (link) => (
               <Group gap={4} wrap="nowrap">
                 <CopyValue value={link.shortUrl} label={link.shortUrl} />
-                <RowButton
-                  label={t(canWrite ? 'links.edit' : 'links.view')}
-                  name={link.shortUrl}
-                  onClick={() => setEditing(link)}
-                />
+                {editButton(link, link.shortUrl)}
                 <RowButton
                   label={t('dashboard.stats')}
                   name={link.shortUrl}
@@ -131,20 +129,7 @@ export default function Links({ membership }: { membership: Membership }) {
           },
         ]}
       />
-      {editing !== undefined && (
-        <LinkEditor
-          kind="url"
-          orgId={orgId}
-          record={editing}
-          readOnly={!canWrite}
-          onClose={() => setEditing(undefined)}
-          onSaved={(saved, created) => {
-            setEditing(undefined);
-            notify({ ok: true, text: t(created ? 'links.created' : 'links.saved', { url: saved.shortUrl }) });
-            void refresh();
-          }}
-        />
-      )}
+      {editor}
       {qrOf && <QrDialog orgId={orgId} link={qrOf} onClose={() => setQrOf(null)} />}
     </Stack>
   );
