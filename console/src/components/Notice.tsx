@@ -9,7 +9,7 @@ export interface NoticeState {
   text: string;
 }
 
-export function Notice({ notice, onClose }: { notice: NoticeState | null; onClose: () => void }) {
+function Notice({ notice, onClose }: { notice: NoticeState | null; onClose: () => void }) {
   const { t } = useTranslation();
   if (!notice) return null;
   return (
