@@ -22,7 +22,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyValue } from '../components/CopyValue';
 import { DataTable } from '../components/DataTable';
-import { RowButton } from '../components/DeleteButton';
+import { ConfirmButton, RowButton } from '../components/DeleteButton';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
 import { useNotice } from '../components/Notice';
@@ -286,14 +286,13 @@ export default function Webhooks({ membership }: { membership: Membership }) {
                   >
                     {t('webhooks.test')}
                   </Button>
-                  <Button
-                    variant="subtle"
-                    color="red"
-                    onClick={() => window.confirm(t('webhooks.rotateConfirm')) && rotate.mutate()}
+                  <ConfirmButton
+                    size="sm"
+                    label={t('webhooks.rotate')}
+                    confirm={t('webhooks.rotateConfirm')}
+                    onConfirm={() => rotate.mutate()}
                     loading={rotate.isPending}
-                  >
-                    {t('webhooks.rotate')}
-                  </Button>
+                  />
                 </>
               )}
             </Group>
