@@ -10,8 +10,8 @@ export interface Column<T> {
   header?: string;
   cell: (row: T) => ReactNode;
   align?: 'right';
-  /** Long values (addresses) wrap anywhere instead of widening the table. */
-  wrap?: boolean;
+  /** Long values (addresses) wrap anywhere instead of widening the table ('free': with no width cap). */
+  wrap?: boolean | 'free';
 }
 
 export interface Paging {
@@ -30,8 +30,11 @@ export function DataTable<T>({
   empty,
   minWidth = 720,
   paging,
+  plain = false,
+  testId,
 }: {
-  query: { isPending: boolean; error: Error | null; refetch: () => unknown };
+  /** The list's query; none when the rows are part of data already shown. */
+  query?: { isPending: boolean; error: Error | null; refetch: () => unknown };
   /** Undefined while the list has not come. */
   rows: T[] | undefined;
   rowKey: (row: T) => string | number;
@@ -40,14 +43,17 @@ export function DataTable<T>({
   empty?: ReactNode;
   minWidth?: number;
   paging?: Paging | undefined;
+  /** Not striped nor highlighted on hover ('striped': striped only). */
+  plain?: boolean | 'striped';
+  testId?: string;
 }) {
   return (
     <>
-      <QueryStatus query={query} />
+      {query && <QueryStatus query={query} />}
       {rows && rows.length === 0 && empty && <Text c="dimmed">{empty}</Text>}
       {rows && rows.length > 0 && (
         <Table.ScrollContainer minWidth={minWidth}>
-          <Table striped highlightOnHover>
+          <Table striped={plain !== true} highlightOnHover={!plain} data-testid={testId}>
             <Table.Thead>
               <Table.Tr>
                 {columns.map((column, i) => (
@@ -64,7 +70,8 @@ export function DataTable<T>({
                     <Table.Td
                       key={column.header ?? i}
                       ta={column.align}
-                      {...(column.wrap ? { maw: 280, style: { overflowWrap: 'anywhere' } } : {})}
+                      {...(column.wrap ? { style: { overflowWrap: 'anywhere' } } : {})}
+                      {...(column.wrap === true ? { maw: 280 } : {})}
                     >
                       {column.cell(row)}
                     </Table.Td>

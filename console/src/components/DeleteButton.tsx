@@ -16,15 +16,44 @@ export function DeleteButton({
 }) {
   const { t } = useTranslation();
   return (
+    <ConfirmButton label={t('links.delete')} name={name} confirm={confirm} onConfirm={onDelete} disabled={disabled} />
+  );
+}
+
+/** An action that asks first: delete, remove, regenerate, rotate. Without a name, the label is its name. */
+export function ConfirmButton({
+  label,
+  name,
+  confirm,
+  onConfirm,
+  variant = 'subtle',
+  size = 'xs',
+  red = true,
+  disabled = false,
+  loading = false,
+}: {
+  label: string;
+  name?: string;
+  confirm: string;
+  onConfirm: () => void;
+  /** False for an action that asks first but destroys nothing. */
+  red?: boolean;
+  variant?: 'subtle' | 'light';
+  size?: 'xs' | 'sm';
+  disabled?: boolean;
+  loading?: boolean;
+}) {
+  return (
     <Button
-      size="xs"
-      color="red"
-      variant="subtle"
+      size={size}
+      {...(red ? { color: 'red' } : {})}
+      variant={variant}
       disabled={disabled}
-      aria-label={`${t('links.delete')}: ${name}`}
-      onClick={() => window.confirm(confirm) && onDelete()}
+      loading={loading}
+      {...(name === undefined ? {} : { 'aria-label': `${label}: ${name}` })}
+      onClick={() => window.confirm(confirm) && onConfirm()}
     >
-      {t('links.delete')}
+      {label}
     </Button>
   );
 }
@@ -36,15 +65,24 @@ export function RowButton({
   onClick,
   variant = 'subtle',
   disabled = false,
+  loading = false,
 }: {
   label: string;
   name: string;
   onClick: () => void;
   variant?: 'subtle' | 'light';
   disabled?: boolean;
+  loading?: boolean;
 }) {
   return (
-    <Button size="xs" variant={variant} disabled={disabled} onClick={onClick} aria-label={`${label}: ${name}`}>
+    <Button
+      size="xs"
+      variant={variant}
+      disabled={disabled}
+      loading={loading}
+      onClick={onClick}
+      aria-label={`${label}: ${name}`}
+    >
       {label}
     </Button>
   );

@@ -43,7 +43,7 @@ import {
 } from '../link-form';
 import { SharePreview } from './SharePreview';
 
-type LinkRecord<K extends LinkKind> = K extends 'url' ? ShortUrl : Campaign;
+export type LinkRecord<K extends LinkKind> = K extends 'url' ? ShortUrl : Campaign;
 
 export function LinkEditor<K extends LinkKind>({
   kind,

@@ -2,13 +2,14 @@
 // newest installs with how each was matched, re-engagement, the funnel with its stage labels and
 // the conversion between stages, and the quality of deep-link resolution. The figures are the
 // Service API's install statistics of the app (same route, same query); every panel has its CSV.
-import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type InstallStats } from '../api';
+import { DataTable } from '../components/DataTable';
 import { QueryStatus } from '../components/QueryStatus';
-import { Chart } from './Chart';
+import { DailyChart, FunnelTable, KpiCards } from './figures';
 import { Panel } from './Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
@@ -58,47 +59,29 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
       <QueryStatus query={stats} />
       {s && (
         <>
-          <SimpleGrid cols={{ base: 2, sm: 4 }}>
-            {[
-              [t('appStats.installs'), n(s.totalInstalls), 'installs'],
-              [t('appStats.clicks'), n(s.totalClicks), 'clicks'],
-              [t('appStats.conversion'), pct(s.conversionRate), 'conversion'],
-              [t('appStats.reengagements'), n(s.reengagementStats.totalReengagements), 'reengagements'],
-            ].map(([label, value, id]) => (
-              <Card withBorder key={id}>
-                <Text c="dimmed" size="sm">
-                  {label}
-                </Text>
-                <Text fz={28} fw={700} data-testid={`app-${id}`}>
-                  {value}
-                </Text>
-              </Card>
-            ))}
-          </SimpleGrid>
+          <KpiCards
+            items={[
+              { id: 'app-installs', label: t('appStats.installs'), value: n(s.totalInstalls) },
+              { id: 'app-clicks', label: t('appStats.clicks'), value: n(s.totalClicks) },
+              { id: 'app-conversion', label: t('appStats.conversion'), value: pct(s.conversionRate) },
+              {
+                id: 'app-reengagements',
+                label: t('appStats.reengagements'),
+                value: n(s.reengagementStats.totalReengagements),
+              },
+            ]}
+          />
 
           <Panel title={t('appStats.daily')} csv={csv('dailyInstalls')} empty={noInstalls}>
-            <Chart
+            <DailyChart
               label={t('appStats.dailyLabel', { total: n(s.totalInstalls) })}
-              table={{
-                head: [t('dashboard.date'), 'iOS', 'Android'],
-                rows: s.dailyInstalls.map((d) => [d.date, d.iosInstalls, d.androidInstalls]),
-              }}
-              option={{
-                tooltip: { trigger: 'axis' },
-                legend: { top: 0 },
-                grid: { left: 48, right: 16, top: 32, bottom: 32 },
-                xAxis: { type: 'category', data: s.dailyInstalls.map((d) => d.date) },
-                yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
-                series: [
-                  { type: 'bar', stack: 'installs', name: 'iOS', data: s.dailyInstalls.map((d) => d.iosInstalls) },
-                  {
-                    type: 'bar',
-                    stack: 'installs',
-                    name: 'Android',
-                    data: s.dailyInstalls.map((d) => d.androidInstalls),
-                  },
-                ],
-              }}
+              rows={s.dailyInstalls}
+              format={n}
+              legend={{ top: 0 }}
+              series={[
+                { name: 'iOS', value: (d) => d.iosInstalls, draw: { type: 'bar', stack: 'installs' } },
+                { name: 'Android', value: (d) => d.androidInstalls, draw: { type: 'bar', stack: 'installs' } },
+              ]}
             />
           </Panel>
 
@@ -109,22 +92,16 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                   {t('appStats.noFunnel')}
                 </Text>
               )}
-              <Table data-testid="funnel">
-                <Table.Tbody>
-                  {s.funnelStats.stages.map((stage) => (
-                    <Table.Tr key={stage.stageOrder}>
-                      <Table.Th scope="row">
-                        {t(`appStats.stages.${stage.stageOrder}`, { defaultValue: String(stage.stageOrder) })}
-                      </Table.Th>
-                      <Table.Td ta="right">{n(stage.sessionsReached)}</Table.Td>
-                      <Table.Td ta="right">{pct(stage.conversionRateFromFirstStage)}</Table.Td>
-                      <Table.Td ta="right" c="dimmed">
-                        {stage.stageOrder > 1 ? `→ ${pct(stage.conversionRateFromPreviousStage)}` : ''}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <FunnelTable
+                testId="funnel"
+                stages={s.funnelStats.stages.map((stage) => ({
+                  key: stage.stageOrder,
+                  name: t(`appStats.stages.${stage.stageOrder}`, { defaultValue: String(stage.stageOrder) }),
+                  reached: n(stage.sessionsReached),
+                  share: pct(stage.conversionRateFromFirstStage),
+                  step: stage.stageOrder > 1 ? pct(stage.conversionRateFromPreviousStage) : null,
+                }))}
+              />
               <Text size="sm" c="dimmed" mt="xs">
                 {t('appStats.overall', { rate: pct(s.funnelStats.overallConversionRate) })}
               </Text>
@@ -166,31 +143,15 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
                   users: n(s.reengagementStats.uniqueReengagedUsers),
                 })}
               </Text>
-              <Chart
+              <DailyChart
                 label={t('appStats.reengagementLabel')}
                 height={180}
-                table={{
-                  head: [t('dashboard.date'), t('appStats.reengagements'), t('appStats.successful')],
-                  rows: s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]),
-                }}
-                option={{
-                  tooltip: { trigger: 'axis' },
-                  grid: { left: 48, right: 16, top: 16, bottom: 32 },
-                  xAxis: { type: 'category', data: s.dailyReengagements.map((d) => d.date) },
-                  yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
-                  series: [
-                    {
-                      type: 'line',
-                      name: t('appStats.reengagements'),
-                      data: s.dailyReengagements.map((d) => d.reengagements),
-                    },
-                    {
-                      type: 'line',
-                      name: t('appStats.successful'),
-                      data: s.dailyReengagements.map((d) => d.successful),
-                    },
-                  ],
-                }}
+                rows={s.dailyReengagements}
+                format={n}
+                series={[
+                  { name: t('appStats.reengagements'), value: (d) => d.reengagements, draw: { type: 'line' } },
+                  { name: t('appStats.successful'), value: (d) => d.successful, draw: { type: 'line' } },
+                ]}
               />
             </Panel>
             <Panel
@@ -213,32 +174,25 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
           <RevenuePanel orgId={orgId} of={{ kind: 'app', id: appId }} query={periodQuery(choice)} />
 
           <Panel title={t('appStats.recent')} csv={csv('recentInstalls')} empty={noInstalls}>
-            <Table.ScrollContainer minWidth={520}>
-              <Table>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('webhooks.when')}</Table.Th>
-                    <Table.Th>{t('appStats.platform')}</Table.Th>
-                    <Table.Th>{t('appStats.country')}</Table.Th>
-                    <Table.Th>{t('appStats.match')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {s.recentInstalls.map((r) => (
-                    <Table.Tr key={`${r.installedAt}-${r.platform}-${r.country}`}>
-                      <Table.Td>
-                        {new Date(r.installedAt).toLocaleString(i18n.language, { timeZone: s.meta.timeZone })}
-                      </Table.Td>
-                      <Table.Td>{r.platform}</Table.Td>
-                      <Table.Td>{r.country || '—'}</Table.Td>
-                      <Table.Td>
-                        {t(`appStats.matchType.${r.matchType}`, { defaultValue: r.matchType })} ({r.confidence})
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              rows={s.recentInstalls}
+              rowKey={(r) => `${r.installedAt}-${r.platform}-${r.country}`}
+              minWidth={520}
+              plain
+              columns={[
+                {
+                  header: t('webhooks.when'),
+                  cell: (r) => new Date(r.installedAt).toLocaleString(i18n.language, { timeZone: s.meta.timeZone }),
+                },
+                { header: t('appStats.platform'), cell: (r) => r.platform },
+                { header: t('appStats.country'), cell: (r) => r.country || '—' },
+                {
+                  header: t('appStats.match'),
+                  cell: (r) =>
+                    `${t(`appStats.matchType.${r.matchType}`, { defaultValue: r.matchType })} (${r.confidence})`,
+                },
+              ]}
+            />
           </Panel>
         </>
       )}

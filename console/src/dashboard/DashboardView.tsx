@@ -12,6 +12,7 @@ import { QrDialog } from '../components/QrDialog';
 import { QueryStatus } from '../components/QueryStatus';
 import { navigate, pathOfStats } from '../navigation';
 import { Chart } from './Chart';
+import { DailyChart, seriesOption } from './figures';
 import { Panel } from './Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
@@ -157,34 +158,25 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
           </SimpleGrid>
 
           <Panel title={t('dashboard.daily')} csv={csv('daily')} empty={empty}>
-            <Chart
+            <DailyChart
               testId="daily-table"
               label={t('dashboard.dailyLabel', { total: n(d.total) })}
-              table={{
-                head: [t('dashboard.date'), t('dashboard.clicks'), t('dashboard.visitors')],
-                rows: d.daily.map((r) => [r.date, r.count, r.visitors]),
-              }}
-              option={{
-                tooltip: { trigger: 'axis' },
-                legend: { top: 0, right: 8 },
-                grid: { left: 48, right: 16, top: 28, bottom: 32 },
-                xAxis: { type: 'category', data: d.daily.map((r) => r.date) },
-                yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
-                series: [
-                  {
-                    type: 'line',
-                    name: t('dashboard.clicks'),
-                    data: d.daily.map((r) => r.count),
-                    areaStyle: { opacity: 0.15 },
-                  },
-                  {
-                    type: 'line',
-                    name: t('dashboard.visitors'),
-                    data: d.daily.map((r) => r.visitors),
-                    lineStyle: { type: 'dashed' },
-                  },
-                ],
-              }}
+              rows={d.daily}
+              format={n}
+              legend={{ top: 0, right: 8 }}
+              top={28}
+              series={[
+                {
+                  name: t('dashboard.clicks'),
+                  value: (r) => r.count,
+                  draw: { type: 'line', areaStyle: { opacity: 0.15 } },
+                },
+                {
+                  name: t('dashboard.visitors'),
+                  value: (r) => r.visitors,
+                  draw: { type: 'line', lineStyle: { type: 'dashed' } },
+                },
+              ]}
             />
           </Panel>
 
@@ -229,13 +221,11 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
                   rows: d.hourly.map((h) => [h.hour, h.count]),
                 }}
                 height={300}
-                option={{
-                  tooltip: { trigger: 'axis' },
-                  grid: { left: 48, right: 16, top: 16, bottom: 32 },
-                  xAxis: { type: 'category', data: d.hourly.map((h) => h.hour.slice(0, 2)) },
-                  yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
+                option={seriesOption({
+                  categories: d.hourly.map((h) => h.hour.slice(0, 2)),
+                  format: n,
                   series: [{ type: 'bar', name: t('dashboard.clicks'), data: d.hourly.map((h) => h.count) }],
-                }}
+                })}
               />
             </Panel>
           </SimpleGrid>

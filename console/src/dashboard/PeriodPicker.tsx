@@ -16,24 +16,17 @@ export function PeriodPicker({ value, onChange }: { value: PeriodChoice; onChang
         onChange={(p) => onChange({ ...value, preset: p as Preset })}
         data={PRESETS.map((p) => ({ value: p, label: t(`dashboard.presets.${p}`) }))}
       />
-      {value.preset === 'custom' && (
-        <>
+      {value.preset === 'custom' &&
+        (['from', 'to'] as const).map((end) => (
           <TextInput
+            key={end}
             type="date"
-            label={t('dashboard.from')}
-            value={value.from}
-            onChange={(e) => onChange({ ...value, from: e.currentTarget.value })}
+            label={t(`dashboard.${end}`)}
+            value={value[end]}
+            onChange={(e) => onChange({ ...value, [end]: e.currentTarget.value })}
             w={160}
           />
-          <TextInput
-            type="date"
-            label={t('dashboard.to')}
-            value={value.to}
-            onChange={(e) => onChange({ ...value, to: e.currentTarget.value })}
-            w={160}
-          />
-        </>
-      )}
+        ))}
       <Select
         label={t('dashboard.timeZone')}
         data={timeZones()}

@@ -5,7 +5,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
-import { Notice, type NoticeState } from '../components/Notice';
+import { ConfirmButton } from '../components/DeleteButton';
+import { useOrgList } from '../components/use-org-list';
+import { useNotice } from '../components/Notice';
 import { useAction } from '../components/use-action';
 import { CopyValue } from '../components/CopyValue';
 import { type ApiKey, api, type Membership } from '../api';
@@ -16,15 +18,10 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   const queryClient = useQueryClient();
   const orgId = membership.organizationId;
   const allowed = membership.permissions.includes('keys.manage');
-  const key = ['org', orgId, 'api-keys'];
-  const keys = useQuery({
-    queryKey: key,
-    queryFn: () => api<ApiKey[]>('GET', `/organizations/${orgId}/api-keys`),
-    enabled: allowed,
-  });
+  const { key, list: keys } = useOrgList<ApiKey[]>(orgId, 'api-keys', 'api-keys', { enabled: allowed });
   const [name, setName] = useState('');
   const [shown, setShown] = useState<string | null>(null);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
 
   // Success shows the key itself (or the shorter list), not a notice.
   const issue = useAction({
@@ -39,7 +36,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
       setName('');
     },
     done: () => null,
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const regenerate = useAction({
@@ -47,7 +44,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
       api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys/${id}/regenerate`),
     after: (issued) => setShown(issued.apiKey),
     done: () => null,
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const allowlist = useQuery({
@@ -73,12 +70,12 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
       setSaved(true);
     },
     done: () => null,
-    notify: setNotice,
+    notify,
   });
   const remove = useAction({
     run: (id: number) => api('DELETE', `/organizations/${orgId}/api-keys/${id}`),
     done: () => null,
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
 
@@ -93,7 +90,7 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('keys.heading')}</Title>
       <Text c="dimmed">{t('keys.intro')}</Text>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       {shown && (
         <Alert
           color="blue"
@@ -141,21 +138,18 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
           {
             cell: (k) => (
               <Group gap={4} wrap="nowrap">
-                <Button
-                  size="xs"
+                <ConfirmButton
+                  label={t('keys.regenerate')}
                   variant="light"
-                  onClick={() => window.confirm(t('keys.regenerateConfirm')) && regenerate.mutate(k.id)}
-                >
-                  {t('keys.regenerate')}
-                </Button>
-                <Button
-                  size="xs"
-                  color="red"
-                  variant="subtle"
-                  onClick={() => window.confirm(t('keys.deleteConfirm')) && remove.mutate(k.id)}
-                >
-                  {t('links.delete')}
-                </Button>
+                  red={false}
+                  confirm={t('keys.regenerateConfirm')}
+                  onConfirm={() => regenerate.mutate(k.id)}
+                />
+                <ConfirmButton
+                  label={t('links.delete')}
+                  confirm={t('keys.deleteConfirm')}
+                  onConfirm={() => remove.mutate(k.id)}
+                />
               </Group>
             ),
           },

@@ -16,13 +16,17 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { CopyValue } from '../components/CopyValue';
 import { FormCard } from '../components/FormCard';
+import { ConfirmButton } from '../components/DeleteButton';
+import { useAction } from '../components/use-action';
+import { useFields } from '../components/use-fields';
+import { useOrgList } from '../components/use-org-list';
 import { navigate, pathOfStats } from '../navigation';
 import { api, type Membership, type MobileApp, type Page } from '../api';
 
@@ -141,17 +145,15 @@ function AppCard({
         >
           {t('apps.stats')}
         </Button>
-        <Button
-          size="xs"
+        <ConfirmButton
+          label={t('apps.regenerate')}
+          name={app.appName}
           variant="light"
-          color="red"
           disabled={!canWrite}
           loading={regenerating}
-          aria-label={`${t('apps.regenerate')}: ${app.appName}`}
-          onClick={() => window.confirm(t('apps.regenerateConfirm', { name: app.appName })) && onRegenerate()}
-        >
-          {t('apps.regenerate')}
-        </Button>
+          confirm={t('apps.regenerateConfirm', { name: app.appName })}
+          onConfirm={onRegenerate}
+        />
       </Group>
       <Tabs defaultValue="headers" mt="sm">
         <Tabs.List>
@@ -190,29 +192,16 @@ export default function Apps({ membership }: { membership: Membership }) {
   const queryClient = useQueryClient();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('apps.write');
-  const key = ['org', orgId, 'apps'];
-  const apps = useQuery({
-    queryKey: key,
-    queryFn: () => api<Page<MobileApp>>('GET', `/organizations/${orgId}/mobile-apps?size=100`),
-  });
+  const { key, list: apps } = useOrgList<Page<MobileApp>>(orgId, 'apps', 'mobile-apps?size=100');
   const [platform, setPlatform] = useState<'IOS' | 'ANDROID'>('IOS');
-  const [form, setForm] = useState({
-    appName: '',
-    bundleId: '',
-    scheme: '',
-    teamId: '',
-    storeUrl: '',
-    fingerprints: '',
-  });
-  const [notice, setNotice] = useState<NoticeState | null>(null);
-  const field = (name: keyof typeof form) => ({
-    value: form[name],
-    onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
-    disabled: !canWrite,
-  });
+  const { form, field, reset } = useFields(
+    { appName: '', bundleId: '', scheme: '', teamId: '', storeUrl: '', fingerprints: '' },
+    !canWrite,
+  );
+  const { notify, noticeBox } = useNotice();
 
-  const register = useMutation({
-    mutationFn: () => {
+  const register = useAction({
+    run: () => {
       const optional = Object.fromEntries(
         (['scheme', 'storeUrl', ...(platform === 'IOS' ? (['teamId'] as const) : [])] as const)
           .filter((k) => form[k].trim())
@@ -227,27 +216,24 @@ export default function Apps({ membership }: { membership: Membership }) {
         ...(fingerprints.length > 0 ? { sha256CertFingerprints: fingerprints } : {}),
       });
     },
-    onSuccess: (app) => {
-      setForm({ appName: '', bundleId: '', scheme: '', teamId: '', storeUrl: '', fingerprints: '' });
-      setNotice({ ok: true, text: t('apps.registered', { name: app.appName }) });
-      void queryClient.invalidateQueries({ queryKey: key });
-    },
-    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+    after: reset,
+    done: (app) => t('apps.registered', { name: app.appName }),
+    notify,
+    invalidates: key,
   });
-  const regenerate = useMutation({
-    mutationFn: (id: number) => api<MobileApp>('POST', `/organizations/${orgId}/mobile-apps/${id}/api-key`),
-    onSuccess: (app) => {
-      setNotice({ ok: true, text: t('apps.regenerated', { name: app.appName }) });
-      void queryClient.invalidateQueries({ queryKey: key });
-      void queryClient.invalidateQueries({ queryKey: ['association'] });
-    },
-    onError: (error: Error) => setNotice({ ok: false, text: error.message }),
+  const regenerate = useAction({
+    run: (id: number) => api<MobileApp>('POST', `/organizations/${orgId}/mobile-apps/${id}/api-key`),
+    // The association files carry the key too.
+    after: () => void queryClient.invalidateQueries({ queryKey: ['association'] }),
+    done: (app) => t('apps.regenerated', { name: app.appName }),
+    notify,
+    invalidates: key,
   });
 
   return (
     <Stack>
       <Title order={2}>{t('apps.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard
         title={t('apps.register')}
         readOnly={!canWrite && t('apps.readOnly')}

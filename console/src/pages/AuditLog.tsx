@@ -1,11 +1,12 @@
 // The organization's audit log, newest first, a page at a time. The filters (kind of action, who
 // acted, a date range in local days) go to the server, so every page is filtered, not only the
 // ones loaded.
-import { Badge, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QueryStatus } from '../components/QueryStatus';
+import { DataTable } from '../components/DataTable';
+import { useFields } from '../components/use-fields';
 import { AUDIT_ACTIONS, api, type AuditEntry, type Member, type Membership } from '../api';
 import { NotAllowed } from '../components/NotAllowed';
 
@@ -35,8 +36,8 @@ export default function AuditLog({ membership }: { membership: Membership }) {
   const allowed = membership.permissions.includes('audit.read');
   const [action, setAction] = useState<string | null>(null);
   const [actorUserId, setActorUserId] = useState<string | null>(null);
-  const [fromDay, setFromDay] = useState('');
-  const [toDay, setToDay] = useState('');
+  const { form: days, field, reset: clearDays } = useFields({ fromDay: '', toDay: '' });
+  const { fromDay, toDay } = days;
   const filter = { action, actorUserId, fromDay, toDay };
   const members = useQuery({
     queryKey: ['org', orgId, 'members'],
@@ -66,92 +67,75 @@ export default function AuditLog({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('audit.heading')}</Title>
       <Group align="flex-end" wrap="wrap">
-        <Select
-          label={t('audit.filter')}
-          data={[
-            { value: '', label: t('audit.all') },
-            ...AUDIT_ACTIONS.map((a) => ({
-              value: a,
-              label: `${t(`audit.actions.${a}`, { defaultValue: a })} (${a})`,
-            })),
-          ]}
-          value={action ?? ''}
-          onChange={(v) => setAction(v || null)}
-          searchable
-          w={300}
-        />
-        <Select
-          label={t('audit.actor')}
-          data={[
-            { value: '', label: t('audit.all') },
-            ...(members.data ?? []).map((m) => ({ value: String(m.id), label: m.email })),
-          ]}
-          value={actorUserId ?? ''}
-          onChange={(v) => setActorUserId(v || null)}
-          searchable
-          w={260}
-        />
-        <TextInput
-          type="date"
-          label={t('audit.from')}
-          value={fromDay}
-          onChange={(e) => setFromDay(e.currentTarget.value)}
-          w={170}
-        />
-        <TextInput
-          type="date"
-          label={t('audit.to')}
-          value={toDay}
-          onChange={(e) => setToDay(e.currentTarget.value)}
-          w={170}
-        />
+        {(
+          [
+            [
+              'audit.filter',
+              300,
+              AUDIT_ACTIONS.map((a) => ({ value: a, label: `${t(`audit.actions.${a}`, { defaultValue: a })} (${a})` })),
+              action,
+              setAction,
+            ],
+            [
+              'audit.actor',
+              260,
+              (members.data ?? []).map((m) => ({ value: String(m.id), label: m.email })),
+              actorUserId,
+              setActorUserId,
+            ],
+          ] as const
+        ).map(([label, width, data, value, set]) => (
+          // A searchable filter whose first choice, "all", is no filter (null).
+          <Select
+            key={label}
+            label={t(label)}
+            data={[{ value: '', label: t('audit.all') }, ...data]}
+            value={value ?? ''}
+            onChange={(v) => set(v || null)}
+            searchable
+            w={width}
+          />
+        ))}
+        <TextInput type="date" label={t('audit.from')} w={170} {...field('fromDay')} />
+        <TextInput type="date" label={t('audit.to')} w={170} {...field('toDay')} />
         {filtered && (
           <Button
             variant="subtle"
             onClick={() => {
               setAction(null);
               setActorUserId(null);
-              setFromDay('');
-              setToDay('');
+              clearDays();
             }}
           >
             {t('audit.clear')}
           </Button>
         )}
       </Group>
-      <QueryStatus query={log} />
-      {log.data && entries.length === 0 && <Text c="dimmed">{t(filtered ? 'audit.noMatch' : 'audit.empty')}</Text>}
-      {entries.length > 0 && (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('audit.when')}</Table.Th>
-                <Table.Th>{t('audit.action')}</Table.Th>
-                <Table.Th>{t('audit.actor')}</Table.Th>
-                <Table.Th>{t('audit.target')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {entries.map((e) => (
-                <Table.Tr key={e.id}>
-                  <Table.Td>{new Date(e.createdAt).toLocaleString(i18n.language)}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" tt="none">
-                      {e.action}
-                    </Badge>
-                    <Text size="xs" c="dimmed">
-                      {t(`audit.actions.${e.action}`, { defaultValue: '' })}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{who(e)}</Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{e.target ?? ''}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable
+        query={log}
+        rows={log.data && entries}
+        rowKey={(e) => e.id}
+        empty={t(filtered ? 'audit.noMatch' : 'audit.empty')}
+        plain="striped"
+        columns={[
+          { header: t('audit.when'), cell: (e) => new Date(e.createdAt).toLocaleString(i18n.language) },
+          {
+            header: t('audit.action'),
+            cell: (e) => (
+              <>
+                <Badge variant="light" tt="none">
+                  {e.action}
+                </Badge>
+                <Text size="xs" c="dimmed">
+                  {t(`audit.actions.${e.action}`, { defaultValue: '' })}
+                </Text>
+              </>
+            ),
+          },
+          { header: t('audit.actor'), cell: who },
+          { header: t('audit.target'), cell: (e) => e.target ?? '', wrap: 'free' },
+        ]}
+      />
       {log.hasNextPage && (
         <Button
           variant="light"

@@ -1,49 +1,33 @@
 // Campaigns: named tracked links with an alias. Search and pages, clicks and expiry; create one
 // quickly or with every field in the editor, edit and delete it; and for each a link builder that
 // adds the user tracking id (cid) and a tracker, ready to copy.
-import { Anchor, Button, Card, Code, Group, Stack, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Anchor, Card, Code, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
 import { DeleteButton, RowButton } from '../components/DeleteButton';
 import { useAction } from '../components/use-action';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
-import { LinkEditor } from '../components/LinkEditor';
+import { useFields } from '../components/use-fields';
+import { QuickFormButtons, useLinkEditor, useLinkFigures, useSearchedList } from '../components/link-list';
 import { navigate, pathOfStats } from '../navigation';
-import { api, type Campaign, type Membership, type Page } from '../api';
+import { api, type Campaign, type Membership } from '../api';
 import { trackedUrl } from '../tracked-url';
-
-const SIZE = 20;
 
 function LinkBuilder({ campaign }: { campaign: Campaign }) {
   const { t } = useTranslation();
-  const [cid, setCid] = useState('');
-  const [tracker, setTracker] = useState('');
-  const url = trackedUrl(campaign.campaignUrl, cid, tracker);
+  const { form, field } = useFields({ cid: '', tracker: '' });
+  const url = trackedUrl(campaign.campaignUrl, form.cid, form.tracker);
   return (
     <Card withBorder>
       <Title order={3} size="h5" mb="xs">
         {t('campaigns.builder', { name: campaign.name })}
       </Title>
       <Group align="flex-end" wrap="wrap">
-        <TextInput
-          label={t('campaigns.cid')}
-          value={cid}
-          onChange={(e) => setCid(e.currentTarget.value)}
-          maxLength={100}
-          w={200}
-        />
-        <TextInput
-          label={t('campaigns.tracker')}
-          value={tracker}
-          onChange={(e) => setTracker(e.currentTarget.value)}
-          maxLength={50}
-          w={180}
-        />
+        <TextInput label={t('campaigns.cid')} maxLength={100} w={200} {...field('cid')} />
+        <TextInput label={t('campaigns.tracker')} maxLength={50} w={180} {...field('tracker')} />
       </Group>
       <Group mt="sm" gap="xs" wrap="nowrap">
         <Code data-testid="tracked-url" style={{ overflowWrap: 'anywhere' }}>
@@ -56,29 +40,31 @@ function LinkBuilder({ campaign }: { campaign: Campaign }) {
 }
 
 export default function Campaigns({ membership }: { membership: Membership }) {
-  const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
+  const { t } = useTranslation();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('links.write');
-  const [search, setSearch] = useState('');
-  const [term] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(0);
-  const [form, setForm] = useState({ name: '', originalUrl: '', alias: '' });
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const {
+    list: campaigns,
+    term,
+    field: searchField,
+    page,
+    setPage,
+  } = useSearchedList<Campaign>({ orgId, path: 'campaigns', param: 'search', label: t('campaigns.search') });
+  const { notify, noticeBox } = useNotice();
   const [building, setBuilding] = useState<Campaign | null>(null);
-  /** The campaign in the editor: null for a new one; undefined while the editor is closed. */
-  const [editing, setEditing] = useState<Campaign | null | undefined>(undefined);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'campaigns'] });
-
-  const campaigns = useQuery({
-    queryKey: ['org', orgId, 'campaigns', term, page],
-    queryFn: () =>
-      api<Page<Campaign>>(
-        'GET',
-        `/organizations/${orgId}/campaigns?page=${page}&size=${SIZE}${term ? `&search=${encodeURIComponent(term)}` : ''}`,
-      ),
-    placeholderData: keepPreviousData,
+  const { openNew, editButton, editor } = useLinkEditor({
+    kind: 'campaign',
+    orgId,
+    path: 'campaigns',
+    canWrite,
+    notify,
+    createdNotice: 'campaigns.created',
+    address: (saved) => saved.campaignUrl,
+    after: (saved, created) => created && setBuilding(saved),
   });
+  const figures = useLinkFigures<Campaign>();
+  const { form, field, reset } = useFields({ name: '', originalUrl: '', alias: '' }, !canWrite);
+
   const create = useAction({
     run: () =>
       api<Campaign>('POST', `/organizations/${orgId}/campaigns`, {
@@ -87,79 +73,47 @@ export default function Campaigns({ membership }: { membership: Membership }) {
         ...(form.alias.trim() ? { alias: form.alias.trim() } : {}),
       }),
     after: (created) => {
-      setForm({ name: '', originalUrl: '', alias: '' });
+      reset();
       setBuilding(created);
     },
     done: (created) => t('campaigns.created', { url: created.campaignUrl }),
-    notify: setNotice,
+    notify,
     invalidates: ['org', orgId, 'campaigns'],
   });
   const remove = useAction({
     run: (id: number) => api('DELETE', `/organizations/${orgId}/campaigns/${id}`),
     after: () => setBuilding(null),
     done: () => t('campaigns.deleted'),
-    notify: setNotice,
+    notify,
     invalidates: ['org', orgId, 'campaigns'],
   });
-  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
   const data = campaigns.data;
 
   return (
     <Stack>
       <Title order={2}>{t('campaigns.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard
         title={t('campaigns.create')}
         readOnly={!canWrite && t('links.readOnly')}
         onSubmit={() => create.mutate()}
       >
         <Group align="flex-end" wrap="wrap">
-          <TextInput
-            required
-            label={t('campaigns.name')}
-            value={form.name}
-            onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
-            maxLength={50}
-            disabled={!canWrite}
-            w={220}
-          />
+          <TextInput required label={t('campaigns.name')} maxLength={50} w={220} {...field('name')} />
           <TextInput
             required
             type="url"
             label={t('links.destination')}
             placeholder="https://"
-            value={form.originalUrl}
-            onChange={(e) => setForm({ ...form, originalUrl: e.currentTarget.value })}
-            disabled={!canWrite}
             w={300}
+            {...field('originalUrl')}
           />
-          <TextInput
-            label={t('links.alias')}
-            value={form.alias}
-            onChange={(e) => setForm({ ...form, alias: e.currentTarget.value })}
-            maxLength={50}
-            disabled={!canWrite}
-            w={160}
-          />
-          <Button type="submit" disabled={!canWrite} loading={create.isPending}>
-            {t('links.createButton')}
-          </Button>
-          <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>
-            {t('links.moreOptions')}
-          </Button>
+          <TextInput label={t('links.alias')} maxLength={50} w={160} {...field('alias')} />
+          <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={openNew} />
         </Group>
       </FormCard>
       {building && <LinkBuilder campaign={building} />}
-      <TextInput
-        label={t('campaigns.search')}
-        value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          setPage(0);
-        }}
-        maxLength={100}
-        w={320}
-      />
+      {searchField}
       <DataTable
         query={campaigns}
         rows={data?.content}
@@ -176,9 +130,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
               </Anchor>
             ),
           },
-          { header: t('links.clicks'), align: 'right', cell: (c) => c.clickCount.toLocaleString(i18n.language) },
-          { header: t('links.createdAt'), cell: (c) => date(c.createdAt) },
-          { header: t('links.expiresAt'), cell: (c) => date(c.expiresAt) },
+          ...figures,
           {
             cell: (c) => (
               <Group gap={4} wrap="nowrap">
@@ -188,11 +140,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
                   name={c.name}
                   onClick={() => navigate(pathOfStats('campaign', c.id))}
                 />
-                <RowButton
-                  label={t(canWrite ? 'links.edit' : 'links.view')}
-                  name={c.name}
-                  onClick={() => setEditing(c)}
-                />
+                {editButton(c, c.name)}
                 <DeleteButton
                   name={c.name}
                   confirm={t('campaigns.deleteConfirm', { name: c.name })}
@@ -204,21 +152,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
           },
         ]}
       />
-      {editing !== undefined && (
-        <LinkEditor
-          kind="campaign"
-          orgId={orgId}
-          record={editing}
-          readOnly={!canWrite}
-          onClose={() => setEditing(undefined)}
-          onSaved={(saved, created) => {
-            setEditing(undefined);
-            setNotice({ ok: true, text: t(created ? 'campaigns.created' : 'links.saved', { url: saved.campaignUrl }) });
-            if (created) setBuilding(saved);
-            void refresh();
-          }}
-        />
-      )}
+      {editor}
     </Stack>
   );
 }

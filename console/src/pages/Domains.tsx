@@ -2,11 +2,11 @@
 // itself while a domain waits for its record, and "check now" asks DNS at once. A domain no longer
 // wanted gets a deletion request (after a confirmation), shown until the operator completes it.
 import { Badge, Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
+import { useFields } from '../components/use-fields';
+import { useOrgList } from '../components/use-org-list';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
@@ -24,20 +24,17 @@ export default function Domains({ membership }: { membership: Membership }) {
   const { t, i18n } = useTranslation();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('domains.write');
-  const key = ['org', orgId, 'domains'];
-  const domains = useQuery({
-    queryKey: key,
-    queryFn: () => api<Page<CustomDomain>>('GET', `/organizations/${orgId}/custom-domains?size=100`),
+  const { key, list: domains } = useOrgList<Page<CustomDomain>>(orgId, 'domains', 'custom-domains?size=100', {
     // While a record is awaited, the state may change any moment.
     refetchInterval: (query) => (query.state.data?.content.some((d) => d.status === 'PENDING') ? 10_000 : false),
   });
-  const [name, setName] = useState('');
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { form, field, reset } = useFields({ name: '' }, !canWrite);
+  const { notify, noticeBox } = useNotice();
   const add = useAction({
-    run: () => api<CustomDomain>('POST', `/organizations/${orgId}/custom-domains`, { domainName: name.trim() }),
-    after: () => setName(''),
+    run: () => api<CustomDomain>('POST', `/organizations/${orgId}/custom-domains`, { domainName: form.name.trim() }),
+    after: reset,
     done: (d) => t('domains.added', { name: d.domainName }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const check = useAction({
@@ -46,7 +43,7 @@ export default function Domains({ membership }: { membership: Membership }) {
       ok: d.status !== 'FAILED',
       text: t('domains.checked', { name: d.domainName, status: t(`domains.status.${d.status}`) }),
     }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const deletion = useAction({
@@ -54,7 +51,7 @@ export default function Domains({ membership }: { membership: Membership }) {
       api<CustomDomain>(requested ? 'POST' : 'DELETE', `/organizations/${orgId}/custom-domains/${id}/deletion-request`),
     done: (d) =>
       t(d.deletionRequested ? 'domains.deletionRequestedNotice' : 'domains.deletionWithdrawn', { name: d.domainName }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const requestDeletion = (d: CustomDomain) => {
@@ -65,18 +62,10 @@ export default function Domains({ membership }: { membership: Membership }) {
   return (
     <Stack>
       <Title order={2}>{t('domains.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard title={t('domains.add')} readOnly={!canWrite && t('domains.readOnly')} onSubmit={() => add.mutate()}>
         <Group align="flex-end">
-          <TextInput
-            required
-            label={t('domains.name')}
-            placeholder="links.example.com"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            disabled={!canWrite}
-            w={300}
-          />
+          <TextInput required label={t('domains.name')} placeholder="links.example.com" w={300} {...field('name')} />
           <Button type="submit" disabled={!canWrite} loading={add.isPending}>
             {t('domains.addButton')}
           </Button>

@@ -1,13 +1,13 @@
 // Goal types: the spec's presets and the organization's own, offered in the link editor. Adding
 // and removing need links.write; a preset stays. Removing a type changes no link that uses it.
 import { Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormCard } from '../components/FormCard';
 import { DeleteButton } from '../components/DeleteButton';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
+import { useFields } from '../components/use-fields';
+import { useOrgList } from '../components/use-org-list';
 import { useAction } from '../components/use-action';
 import { api, fieldErrors, type GoalType, type Membership } from '../api';
 
@@ -15,33 +15,25 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
   const { t, i18n } = useTranslation();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('links.write');
-  const key = ['org', orgId, 'goal-types'];
-  const types = useQuery({
-    queryKey: key,
-    queryFn: () => api<GoalType[]>('GET', `/organizations/${orgId}/goal-types`),
-  });
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { key, list: types } = useOrgList<GoalType[]>(orgId, 'goal-types', 'goal-types');
+  const { form, field, reset } = useFields({ name: '', description: '' }, !canWrite);
+  const { notify, noticeBox } = useNotice();
 
   const add = useAction({
     run: () =>
       api<GoalType>('POST', `/organizations/${orgId}/goal-types`, {
-        name: name.trim(),
-        ...(description.trim() ? { description: description.trim() } : {}),
+        name: form.name.trim(),
+        ...(form.description.trim() ? { description: form.description.trim() } : {}),
       }),
-    after: () => {
-      setName('');
-      setDescription('');
-    },
+    after: reset,
     done: (added) => t('goals.added', { name: added.name }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const remove = useAction({
     run: (goal: string) => api('DELETE', `/organizations/${orgId}/goal-types/${encodeURIComponent(goal)}`),
     done: (_, goal) => t('goals.removed', { name: goal }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const errors = fieldErrors(add.error);
@@ -53,28 +45,24 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
       <Text c="dimmed" maw={720}>
         {t('goals.intro')}
       </Text>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard title={t('goals.add')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => add.mutate()}>
         <Group align="flex-start" wrap="wrap">
           <TextInput
             required
             label={t('goals.name')}
             placeholder="newsletterSignup"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
             maxLength={50}
-            disabled={!canWrite}
             w={240}
             error={errors.name}
+            {...field('name')}
           />
           <TextInput
             label={t('goals.description')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
             maxLength={200}
-            disabled={!canWrite}
             w={320}
             error={errors.description}
+            {...field('description')}
           />
           <Button type="submit" mt={24} disabled={!canWrite} loading={add.isPending}>
             {t('goals.addButton')}

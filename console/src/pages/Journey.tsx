@@ -6,7 +6,6 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   Code,
   Group,
   Modal,
@@ -30,7 +29,7 @@ import {
   type Page,
 } from '../api';
 import { QueryStatus } from '../components/QueryStatus';
-import { Chart } from '../dashboard/Chart';
+import { DailyChart, FunnelTable, KpiCards } from '../dashboard/figures';
 import { Panel } from '../dashboard/Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from '../dashboard/period';
 import { PeriodPicker } from '../dashboard/PeriodPicker';
@@ -121,43 +120,26 @@ export default function Journey({ membership }: { membership: Membership }) {
       )}
       {d && (
         <>
-          <SimpleGrid cols={{ base: 2, sm: 4 }}>
-            {(
+          <KpiCards
+            items={(
               [
                 ['sessions', d.summary.totalSessions],
                 ['users', d.summary.uniqueUsers],
                 ['transitions', d.summary.totalTransitions],
                 ['goals', d.summary.goalCompletions],
               ] as const
-            ).map(([id, value]) => (
-              <Card withBorder key={id}>
-                <Text c="dimmed" size="sm">
-                  {t(`journey.kpi.${id}`)}
-                </Text>
-                <Text fz={28} fw={700} data-testid={`journey-${id}`}>
-                  {n(value)}
-                </Text>
-              </Card>
-            ))}
-          </SimpleGrid>
+            ).map(([id, value]) => ({ id: `journey-${id}`, label: t(`journey.kpi.${id}`), value: n(value) }))}
+          />
           <Panel title={t('journey.daily')} csv={csv('daily')} empty={empty}>
-            <Chart
+            <DailyChart
               label={t('journey.dailyLabel')}
-              table={{
-                head: [t('dashboard.date'), t('journey.kpi.sessions'), t('journey.kpi.transitions')],
-                rows: d.daily.map((r) => [r.date, r.sessions, r.transitions]),
-              }}
-              option={{
-                tooltip: { trigger: 'axis' },
-                legend: { top: 0 },
-                grid: { left: 48, right: 16, top: 32, bottom: 32 },
-                xAxis: { type: 'category', data: d.daily.map((r) => r.date) },
-                yAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: n } },
-                series: [
-                  { type: 'line', name: t('journey.kpi.sessions'), data: d.daily.map((r) => r.sessions) },
-                  { type: 'bar', name: t('journey.kpi.transitions'), data: d.daily.map((r) => r.transitions) },
-                ],
-              }}
+              rows={d.daily}
+              format={n}
+              legend={{ top: 0 }}
+              series={[
+                { name: t('journey.kpi.sessions'), value: (r) => r.sessions, draw: { type: 'line' } },
+                { name: t('journey.kpi.transitions'), value: (r) => r.transitions, draw: { type: 'bar' } },
+              ]}
             />
           </Panel>
           <SimpleGrid cols={{ base: 1, md: 3 }}>
@@ -194,50 +176,46 @@ export default function Journey({ membership }: { membership: Membership }) {
             csv={csv('funnel')}
             empty={d.funnel.totalSessions === 0 && t('journey.noSessions')}
           >
-            <Table data-testid="journey-funnel">
-              <Table.Tbody>
-                {d.funnel.stages.map((s, i) => (
-                  <Table.Tr key={s.stageName}>
-                    <Table.Th scope="row">{t(`journey.stages.${s.stageName}`, { defaultValue: s.stageName })}</Table.Th>
-                    <Table.Td ta="right">{n(s.sessionsReached)}</Table.Td>
-                    <Table.Td ta="right">{s.percentageOfSessions.toLocaleString(i18n.language)}%</Table.Td>
-                    <Table.Td ta="right" c="dimmed">
-                      {i > 0 ? `→ ${s.conversionRate.toLocaleString(i18n.language)}%` : ''}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <FunnelTable
+              testId="journey-funnel"
+              stages={d.funnel.stages.map((s, i) => ({
+                key: s.stageName,
+                name: t(`journey.stages.${s.stageName}`, { defaultValue: s.stageName }),
+                reached: n(s.sessionsReached),
+                share: `${s.percentageOfSessions.toLocaleString(i18n.language)}%`,
+                step: i > 0 ? `${s.conversionRate.toLocaleString(i18n.language)}%` : null,
+              }))}
+            />
           </Panel>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <Panel
-              title={t('journey.eventTypes')}
-              csv={csv('eventTypes')}
-              empty={d.topEventTypes.length === 0 && t('dashboard.nothing')}
-            >
-              <TopList
-                items={d.topEventTypes.map((e) => ({
-                  name: e.eventType,
-                  count: e.count,
-                  percentage: d.summary.totalEvents ? Math.round((e.count / d.summary.totalEvents) * 1000) / 10 : 0,
-                }))}
-              />
-            </Panel>
-            <Panel
-              title={t('journey.goalTypes')}
-              csv={csv('goalTypes')}
-              empty={d.topGoalTypes.length === 0 && t('dashboard.nothing')}
-            >
-              <TopList
-                items={d.topGoalTypes.map((g) => ({
-                  name: g.goalType,
-                  count: g.count,
-                  percentage: d.summary.goalCompletions
-                    ? Math.round((g.count / d.summary.goalCompletions) * 1000) / 10
-                    : 0,
-                }))}
-              />
-            </Panel>
+            {(
+              [
+                [
+                  'eventTypes',
+                  d.topEventTypes.map((e) => ({ name: e.eventType, count: e.count })),
+                  d.summary.totalEvents,
+                ],
+                [
+                  'goalTypes',
+                  d.topGoalTypes.map((g) => ({ name: g.goalType, count: g.count })),
+                  d.summary.goalCompletions,
+                ],
+              ] as const
+            ).map(([panel, top, total]) => (
+              <Panel
+                key={panel}
+                title={t(`journey.${panel}`)}
+                csv={csv(panel)}
+                empty={top.length === 0 && t('dashboard.nothing')}
+              >
+                <TopList
+                  items={top.map((x) => ({
+                    ...x,
+                    percentage: total ? Math.round((x.count / total) * 1000) / 10 : 0,
+                  }))}
+                />
+              </Panel>
+            ))}
           </SimpleGrid>
           <Panel title={t('journey.sessions')} empty={empty}>
             <QueryStatus query={sessions} />

@@ -2,82 +2,71 @@
 // destination, title and alias, and the full editor for every other field (new or existing);
 // copy its address, its QR code, delete it. Changes need the links.write permission: shown
 // disabled without it, and refused by the server anyway.
-import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
 import { DeleteButton, RowButton } from '../components/DeleteButton';
 import { useAction } from '../components/use-action';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
-import { LinkEditor } from '../components/LinkEditor';
+import { useFields } from '../components/use-fields';
+import { QuickFormButtons, useLinkEditor, useLinkFigures, useSearchedList } from '../components/link-list';
 import { QrDialog } from '../components/QrDialog';
 import { navigate, pathOfStats } from '../navigation';
-import { api, type Membership, type Page, type ShortUrl } from '../api';
-
-const SIZE = 20;
+import { api, type Membership, type ShortUrl } from '../api';
 
 export default function Links({ membership }: { membership: Membership }) {
-  const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
+  const { t } = useTranslation();
   const orgId = membership.organizationId;
   const canWrite = membership.permissions.includes('links.write');
-  const [search, setSearch] = useState('');
-  const [keyword] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(0);
-  const [url, setUrl] = useState('');
-  const [title, setTitle] = useState('');
-  const [alias, setAlias] = useState('');
-  const [notice, setNotice] = useState<NoticeState | null>(null);
-  /** The link in the editor: null for a new one; undefined while the editor is closed. */
-  const [editing, setEditing] = useState<ShortUrl | null | undefined>(undefined);
-  const [qrOf, setQrOf] = useState<ShortUrl | null>(null);
-
-  const key = ['org', orgId, 'urls', keyword, page];
-  const links = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      api<Page<ShortUrl>>(
-        'GET',
-        `/organizations/${orgId}/urls?page=${page}&size=${SIZE}${keyword ? `&keyword=${encodeURIComponent(keyword)}` : ''}`,
-      ),
-    placeholderData: keepPreviousData,
+  const {
+    list: links,
+    term: keyword,
+    field: searchField,
+    page,
+    setPage,
+  } = useSearchedList<ShortUrl>({ orgId, path: 'urls', param: 'keyword', label: t('links.search') });
+  const { notify, noticeBox } = useNotice();
+  const { openNew, editButton, editor } = useLinkEditor({
+    kind: 'url',
+    orgId,
+    path: 'urls',
+    canWrite,
+    notify,
+    createdNotice: 'links.created',
+    address: (saved) => saved.shortUrl,
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'urls'] });
+  const figures = useLinkFigures<ShortUrl>();
+  const { form, field, reset } = useFields({ url: '', title: '', alias: '' }, !canWrite);
+  const [qrOf, setQrOf] = useState<ShortUrl | null>(null);
 
   const create = useAction({
     run: () =>
       api<ShortUrl>('POST', `/organizations/${orgId}/urls`, {
-        url,
-        ...(title ? { title } : {}),
-        ...(alias ? { customAlias: alias } : {}),
+        url: form.url,
+        ...(form.title ? { title: form.title } : {}),
+        ...(form.alias ? { customAlias: form.alias } : {}),
       }),
-    after: () => {
-      setUrl('');
-      setTitle('');
-      setAlias('');
-    },
+    after: reset,
     done: (created) => t('links.created', { url: created.shortUrl }),
-    notify: setNotice,
+    notify,
     invalidates: ['org', orgId, 'urls'],
   });
   const remove = useAction({
     run: (id: number) => api('DELETE', `/organizations/${orgId}/urls/${id}`),
     done: () => t('links.deleted'),
-    notify: setNotice,
+    notify,
     invalidates: ['org', orgId, 'urls'],
   });
 
-  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
   const data = links.data;
 
   return (
     <Stack>
       <Title order={2}>{t('links.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard title={t('links.create')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => create.mutate()}>
         <Group align="flex-end" wrap="wrap">
           <TextInput
@@ -85,45 +74,15 @@ export default function Links({ membership }: { membership: Membership }) {
             required
             label={t('links.destination')}
             placeholder="https://"
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
-            disabled={!canWrite}
             w={320}
+            {...field('url')}
           />
-          <TextInput
-            label={t('links.title')}
-            value={title}
-            onChange={(e) => setTitle(e.currentTarget.value)}
-            disabled={!canWrite}
-            maxLength={200}
-            w={200}
-          />
-          <TextInput
-            label={t('links.alias')}
-            value={alias}
-            onChange={(e) => setAlias(e.currentTarget.value)}
-            disabled={!canWrite}
-            maxLength={50}
-            w={160}
-          />
-          <Button type="submit" disabled={!canWrite} loading={create.isPending}>
-            {t('links.createButton')}
-          </Button>
-          <Button variant="subtle" disabled={!canWrite} onClick={() => setEditing(null)}>
-            {t('links.moreOptions')}
-          </Button>
+          <TextInput label={t('links.title')} maxLength={200} w={200} {...field('title')} />
+          <TextInput label={t('links.alias')} maxLength={50} w={160} {...field('alias')} />
+          <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={openNew} />
         </Group>
       </FormCard>
-      <TextInput
-        label={t('links.search')}
-        value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          setPage(0);
-        }}
-        maxLength={100}
-        w={320}
-      />
+      {searchField}
       <DataTable
         query={links}
         rows={data?.content}
@@ -147,18 +106,12 @@ export default function Links({ membership }: { membership: Membership }) {
             ),
           },
           { header: t('links.destination'), cell: (link) => link.originalUrl, wrap: true },
-          { header: t('links.clicks'), align: 'right', cell: (link) => link.clickCount.toLocaleString(i18n.language) },
-          { header: t('links.createdAt'), cell: (link) => date(link.createdAt) },
-          { header: t('links.expiresAt'), cell: (link) => date(link.expiresAt) },
+          ...figures,
           {
             cell: (link) => (
               <Group gap={4} wrap="nowrap">
                 <CopyValue value={link.shortUrl} label={link.shortUrl} />
-                <RowButton
-                  label={t(canWrite ? 'links.edit' : 'links.view')}
-                  name={link.shortUrl}
-                  onClick={() => setEditing(link)}
-                />
+                {editButton(link, link.shortUrl)}
                 <RowButton
                   label={t('dashboard.stats')}
                   name={link.shortUrl}
@@ -176,20 +129,7 @@ export default function Links({ membership }: { membership: Membership }) {
           },
         ]}
       />
-      {editing !== undefined && (
-        <LinkEditor
-          kind="url"
-          orgId={orgId}
-          record={editing}
-          readOnly={!canWrite}
-          onClose={() => setEditing(undefined)}
-          onSaved={(saved, created) => {
-            setEditing(undefined);
-            setNotice({ ok: true, text: t(created ? 'links.created' : 'links.saved', { url: saved.shortUrl }) });
-            void refresh();
-          }}
-        />
-      )}
+      {editor}
       {qrOf && <QrDialog orgId={orgId} link={qrOf} onClose={() => setQrOf(null)} />}
     </Stack>
   );

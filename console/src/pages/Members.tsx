@@ -1,11 +1,13 @@
 // Members of the organization: the list, invitation by email, role changes and removal. What the
 // member's role does not allow is shown disabled; the server refuses it anyway.
 import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
+import { ConfirmButton } from '../components/DeleteButton';
+import { useFields } from '../components/use-fields';
+import { useOrgList } from '../components/use-org-list';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
 import { api, type Member, type Membership, ROLES, type Role } from '../api';
@@ -13,35 +15,34 @@ import { api, type Member, type Membership, ROLES, type Role } from '../api';
 export default function Members({ membership, userId }: { membership: Membership; userId: number }) {
   const { t, i18n } = useTranslation();
   const orgId = membership.organizationId;
-  const key = ['org', orgId, 'members'];
-  const members = useQuery({ queryKey: key, queryFn: () => api<Member[]>('GET', `/organizations/${orgId}/members`) });
+  const { key, list: members } = useOrgList<Member[]>(orgId, 'members', 'members');
   const canManage = membership.permissions.includes('members.manage');
   // Only owners hand out ownership.
   const roleChoices = ROLES.filter((r) => r !== 'owner' || membership.role === 'owner').map((r) => ({
     value: r,
     label: t(`roles.${r}`),
   }));
-  const [email, setEmail] = useState('');
+  const { form, field, reset } = useFields({ email: '' }, !canManage);
   const [role, setRole] = useState<Role>('analyst');
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
 
   const invite = useAction({
-    run: () => api<Member>('POST', `/organizations/${orgId}/members`, { email, role }),
-    after: () => setEmail(''),
+    run: () => api<Member>('POST', `/organizations/${orgId}/members`, { email: form.email, role }),
+    after: reset,
     done: (m) => t('members.invited', { email: m.email, role: t(`roles.${m.role}`) }),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const change = useAction({
     run: (v: { id: number; role: Role }) => api('PUT', `/organizations/${orgId}/members/${v.id}`, { role: v.role }),
     done: () => t('members.roleChanged'),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   const remove = useAction({
     run: (id: number) => api('DELETE', `/organizations/${orgId}/members/${id}`),
     done: () => t('members.removed'),
-    notify: setNotice,
+    notify,
     invalidates: key,
   });
   /** Owners are changed by owners only. */
@@ -52,22 +53,14 @@ export default function Members({ membership, userId }: { membership: Membership
   return (
     <Stack>
       <Title order={2}>{t('members.heading')}</Title>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       <FormCard
         title={t('members.invite')}
         readOnly={!canManage && t('members.readOnly')}
         onSubmit={() => invite.mutate()}
       >
         <Group align="flex-end" wrap="wrap">
-          <TextInput
-            type="email"
-            required
-            label={t('members.email')}
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            disabled={!canManage}
-            w={280}
-          />
+          <TextInput type="email" required label={t('members.email')} w={280} {...field('email')} />
           <Select
             label={t('members.role')}
             data={roleChoices}
@@ -121,15 +114,12 @@ export default function Members({ membership, userId }: { membership: Membership
           { header: t('members.lastLogin'), cell: (m) => date(m.lastLoginAt) },
           {
             cell: (m) => (
-              <Button
-                color="red"
-                variant="subtle"
-                size="xs"
+              <ConfirmButton
+                label={t('members.remove')}
                 disabled={!editable(m)}
-                onClick={() => window.confirm(t('members.removeConfirm', { email: m.email })) && remove.mutate(m.id)}
-              >
-                {t('members.remove')}
-              </Button>
+                confirm={t('members.removeConfirm', { email: m.email })}
+                onConfirm={() => remove.mutate(m.id)}
+              />
             ),
           },
         ]}

@@ -10,21 +10,22 @@ import {
   Code,
   Group,
   Modal,
-  Pagination,
   SegmentedControl,
   Stack,
   Switch,
-  Table,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyValue } from '../components/CopyValue';
+import { DataTable } from '../components/DataTable';
+import { ConfirmButton, RowButton } from '../components/DeleteButton';
+import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
-import { Notice, type NoticeState } from '../components/Notice';
+import { useNotice } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import {
   api,
@@ -70,36 +71,31 @@ function DeliveryDetail({ orgId, id, onClose }: { orgId: number; id: number; onC
               {d.eventId}
             </Text>
           </Group>
-          <Table.ScrollContainer minWidth={560}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>#</Table.Th>
-                  <Table.Th>{t('webhooks.when')}</Table.Th>
-                  <Table.Th>{t('webhooks.response')}</Table.Th>
-                  <Table.Th ta="right">{t('webhooks.latency')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {d.attemptLog.map((a) => (
-                  <Table.Tr key={a.attempt}>
-                    <Table.Td>{a.attempt}</Table.Td>
-                    <Table.Td>{new Date(a.startedAt).toLocaleString(i18n.language)}</Table.Td>
-                    <Table.Td>
-                      {a.status ?? a.error ?? '—'}
-                      {a.responseBody ? (
-                        <Text size="xs" c="dimmed" lineClamp={2}>
-                          {a.responseBody}
-                        </Text>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td ta="right">{a.latencyMs} ms</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          {d.attemptLog.length === 0 && <Text c="dimmed">{t('webhooks.noAttempts')}</Text>}
+          <DataTable
+            rows={d.attemptLog}
+            rowKey={(a) => a.attempt}
+            empty={t('webhooks.noAttempts')}
+            minWidth={560}
+            plain="striped"
+            columns={[
+              { header: '#', cell: (a) => a.attempt },
+              { header: t('webhooks.when'), cell: (a) => new Date(a.startedAt).toLocaleString(i18n.language) },
+              {
+                header: t('webhooks.response'),
+                cell: (a) => (
+                  <>
+                    {a.status ?? a.error ?? '—'}
+                    {a.responseBody ? (
+                      <Text size="xs" c="dimmed" lineClamp={2}>
+                        {a.responseBody}
+                      </Text>
+                    ) : null}
+                  </>
+                ),
+              },
+              { header: t('webhooks.latency'), align: 'right', cell: (a) => `${a.latencyMs} ms` },
+            ]}
+          />
           <Text size="sm">{t('webhooks.payload')}</Text>
           <Code block mah={260} style={{ overflow: 'auto' }} tabIndex={0}>
             {JSON.stringify(d.payload, null, 2)}
@@ -125,7 +121,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
   const [events, setEvents] = useState<WebhookCategory[]>([...WEBHOOK_CATEGORIES]);
   const [enabled, setEnabled] = useState(true);
   const [secret, setSecret] = useState<string | null>(null);
-  const [notice, setNotice] = useState<NoticeState | null>(null);
+  const { notify, noticeBox } = useNotice();
   const [state, setState] = useState<StateFilter>('all');
   const [page, setPage] = useState(0);
   const [opened, setOpened] = useState<number | null>(null);
@@ -151,49 +147,38 @@ export default function Webhooks({ membership }: { membership: Membership }) {
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.content.some((d) => d.state === 'pending') ? 2_000 : 15_000),
   });
-  const refreshLog = () => queryClient.invalidateQueries({ queryKey: ['org', orgId, 'webhook-deliveries'] });
-  const failed = (error: Error) => setNotice({ ok: false, text: error.message });
+  const action = { notify, invalidates: ['org', orgId, 'webhook-deliveries'] };
+  const keepEndpoint = (answer: { endpoint: WebhookEndpoint; secret: string | null }) => {
+    queryClient.setQueryData(endpointKey, { endpoint: answer.endpoint });
+    if (answer.secret) setSecret(answer.secret);
+  };
 
-  const save = useMutation({
-    mutationFn: () =>
+  const save = useAction({
+    run: () =>
       api<{ endpoint: WebhookEndpoint; secret: string | null }>('PUT', `/organizations/${orgId}/webhook`, {
         url: url.trim(),
         events,
         enabled,
       }),
-    onSuccess: (answer) => {
-      queryClient.setQueryData(endpointKey, { endpoint: answer.endpoint });
-      if (answer.secret) setSecret(answer.secret);
-      setNotice({ ok: true, text: t('webhooks.saved') });
-    },
-    onError: failed,
+    after: keepEndpoint,
+    done: () => t('webhooks.saved'),
+    notify,
   });
-  const rotate = useMutation({
-    mutationFn: () =>
-      api<{ endpoint: WebhookEndpoint; secret: string }>('POST', `/organizations/${orgId}/webhook/secret`),
-    onSuccess: (answer) => {
-      queryClient.setQueryData(endpointKey, { endpoint: answer.endpoint });
-      setSecret(answer.secret);
-      setNotice({ ok: true, text: t('webhooks.rotated') });
-    },
-    onError: failed,
+  const rotate = useAction({
+    run: () => api<{ endpoint: WebhookEndpoint; secret: string }>('POST', `/organizations/${orgId}/webhook/secret`),
+    after: keepEndpoint,
+    done: () => t('webhooks.rotated'),
+    notify,
   });
-  const test = useMutation({
-    mutationFn: () => api<{ deliveryId: number }>('POST', `/organizations/${orgId}/webhook/test`),
-    onSuccess: (answer) => {
-      setNotice({ ok: true, text: t('webhooks.testSent', { id: answer.deliveryId }) });
-      void refreshLog();
-    },
-    onError: failed,
+  const test = useAction({
+    run: () => api<{ deliveryId: number }>('POST', `/organizations/${orgId}/webhook/test`),
+    done: (answer) => t('webhooks.testSent', { id: answer.deliveryId }),
+    ...action,
   });
-  const redeliver = useMutation({
-    mutationFn: (id: number) =>
-      api<WebhookDelivery>('POST', `/organizations/${orgId}/webhook/deliveries/${id}/redeliver`),
-    onSuccess: (d) => {
-      setNotice({ ok: true, text: t('webhooks.redelivering', { id: d.id }) });
-      void refreshLog();
-    },
-    onError: failed,
+  const redeliver = useAction({
+    run: (id: number) => api<WebhookDelivery>('POST', `/organizations/${orgId}/webhook/deliveries/${id}/redeliver`),
+    done: (d) => t('webhooks.redelivering', { id: d.id }),
+    ...action,
   });
 
   if (!allowed) return <NotAllowed heading={t('webhooks.heading')} message={t('webhooks.forbidden')} />;
@@ -206,7 +191,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
       <Text c="dimmed" maw={720}>
         {t('webhooks.intro')}
       </Text>
-      <Notice notice={notice} onClose={() => setNotice(null)} />
+      {noticeBox}
       {secret && (
         <Alert
           color="blue"
@@ -301,14 +286,13 @@ export default function Webhooks({ membership }: { membership: Membership }) {
                   >
                     {t('webhooks.test')}
                   </Button>
-                  <Button
-                    variant="subtle"
-                    color="red"
-                    onClick={() => window.confirm(t('webhooks.rotateConfirm')) && rotate.mutate()}
+                  <ConfirmButton
+                    size="sm"
+                    label={t('webhooks.rotate')}
+                    confirm={t('webhooks.rotateConfirm')}
+                    onConfirm={() => rotate.mutate()}
                     loading={rotate.isPending}
-                  >
-                    {t('webhooks.rotate')}
-                  </Button>
+                  />
                 </>
               )}
             </Group>
@@ -335,72 +319,46 @@ export default function Webhooks({ membership }: { membership: Membership }) {
               }))}
             />
           </Group>
-          <QueryStatus query={deliveries} />
-          {data && data.totalElements === 0 && <Text c="dimmed">{t('webhooks.noDeliveries')}</Text>}
-          {data && data.content.length > 0 && (
-            <Table.ScrollContainer minWidth={720}>
-              <Table striped highlightOnHover data-testid="deliveries">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('webhooks.when')}</Table.Th>
-                    <Table.Th>{t('webhooks.event')}</Table.Th>
-                    <Table.Th>{t('webhooks.stateLabel')}</Table.Th>
-                    <Table.Th ta="right">{t('webhooks.attempts')}</Table.Th>
-                    <Table.Th>{t('webhooks.response')}</Table.Th>
-                    <Table.Th ta="right">{t('webhooks.latency')}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.content.map((d) => (
-                    <Table.Tr key={d.id}>
-                      <Table.Td>{new Date(d.createdAt).toLocaleString(i18n.language)}</Table.Td>
-                      <Table.Td>
-                        <Code>{d.eventType}</Code>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={STATE_COLOUR[d.state]}>
-                          {t(`webhooks.state.${d.state}`)}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td ta="right">{d.attempts}</Table.Td>
-                      <Table.Td>{d.lastStatus ?? d.lastError ?? '—'}</Table.Td>
-                      <Table.Td ta="right">{d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`}</Table.Td>
-                      <Table.Td>
-                        <Group gap={4} wrap="nowrap">
-                          <Button
-                            size="xs"
-                            variant="subtle"
-                            onClick={() => setOpened(d.id)}
-                            aria-label={`${t('webhooks.details')}: #${d.id}`}
-                          >
-                            {t('webhooks.details')}
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="subtle"
-                            onClick={() => redeliver.mutate(d.id)}
-                            loading={redeliver.isPending && redeliver.variables === d.id}
-                            aria-label={`${t('webhooks.redeliver')}: #${d.id}`}
-                          >
-                            {t('webhooks.redeliver')}
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-          {data && data.totalPages > 1 && (
-            <Pagination
-              total={data.totalPages}
-              value={page + 1}
-              onChange={(p) => setPage(p - 1)}
-              aria-label={t('links.pages')}
-            />
-          )}
+          <DataTable
+            query={deliveries}
+            rows={data?.content}
+            rowKey={(d) => d.id}
+            empty={t('webhooks.noDeliveries')}
+            testId="deliveries"
+            paging={data && { page, totalPages: data.totalPages, onChange: setPage, label: t('links.pages') }}
+            columns={[
+              { header: t('webhooks.when'), cell: (d) => new Date(d.createdAt).toLocaleString(i18n.language) },
+              { header: t('webhooks.event'), cell: (d) => <Code>{d.eventType}</Code> },
+              {
+                header: t('webhooks.stateLabel'),
+                cell: (d) => (
+                  <Badge variant="light" color={STATE_COLOUR[d.state]}>
+                    {t(`webhooks.state.${d.state}`)}
+                  </Badge>
+                ),
+              },
+              { header: t('webhooks.attempts'), align: 'right', cell: (d) => d.attempts },
+              { header: t('webhooks.response'), cell: (d) => d.lastStatus ?? d.lastError ?? '—' },
+              {
+                header: t('webhooks.latency'),
+                align: 'right',
+                cell: (d) => (d.lastLatencyMs === null ? '—' : `${d.lastLatencyMs} ms`),
+              },
+              {
+                cell: (d) => (
+                  <Group gap={4} wrap="nowrap">
+                    <RowButton label={t('webhooks.details')} name={`#${d.id}`} onClick={() => setOpened(d.id)} />
+                    <RowButton
+                      label={t('webhooks.redeliver')}
+                      name={`#${d.id}`}
+                      onClick={() => redeliver.mutate(d.id)}
+                      loading={redeliver.isPending && redeliver.variables === d.id}
+                    />
+                  </Group>
+                ),
+              },
+            ]}
+          />
         </Stack>
       )}
       {opened !== null && <DeliveryDetail orgId={orgId} id={opened} onClose={() => setOpened(null)} />}
