@@ -401,7 +401,21 @@ function fault(status: number, headers: Record<string, unknown>, text: string): 
   const keys = Object.keys(body ?? {})
     .sort()
     .join(',');
-  if (keys !== 'code,error,message,status,timestamp') return `${status} body keys ${keys}: ${text.slice(0, 150)}`;
+  // A 400 adds `details` (one {field, message} per refused field); no other status has it.
+  const expected =
+    status === 400 ? 'code,details,error,message,status,timestamp' : 'code,error,message,status,timestamp';
+  if (keys !== expected) return `${status} body keys ${keys}: ${text.slice(0, 150)}`;
+  if (
+    status === 400 &&
+    !(
+      Array.isArray(body.details) &&
+      body.details.every(
+        (d: { field?: unknown; message?: unknown }) => typeof d.field === 'string' && typeof d.message === 'string',
+      )
+    )
+  ) {
+    return `${status} malformed details ${text.slice(0, 150)}`;
+  }
   if (
     body.status !== status ||
     body.error !== STATUS_CODES[status] ||
