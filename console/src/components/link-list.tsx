@@ -4,14 +4,21 @@
 import { Button, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type Page } from '../api';
 import type { LinkKind } from '../link-form';
 import type { Column } from './DataTable';
 import { RowButton } from './DeleteButton';
-import { LinkEditor, type LinkRecord } from './LinkEditor';
+import type { LinkRecord } from './LinkEditor';
 import type { NoticeState } from './Notice';
+
+// The editor is its own chunk, loaded when a link is first opened: the list screens stay light
+// (test/unit/console-bundle.test.ts).
+// (The cast keeps the editor's generic props, which lazy() would flatten.)
+const LinkEditor = lazy(() =>
+  import('./LinkEditor').then((m) => ({ default: m.LinkEditor })),
+) as unknown as typeof import('./LinkEditor').LinkEditor;
 
 const SIZE = 20;
 
@@ -118,19 +125,21 @@ export function useLinkEditor<K extends LinkKind>({
   /** The link in the editor: null for a new one; undefined while the editor is closed. */
   const [editing, setEditing] = useState<LinkRecord<K> | null | undefined>(undefined);
   const editor = editing !== undefined && (
-    <LinkEditor
-      kind={kind}
-      orgId={orgId}
-      record={editing}
-      readOnly={!canWrite}
-      onClose={() => setEditing(undefined)}
-      onSaved={(saved, created) => {
-        setEditing(undefined);
-        notify({ ok: true, text: t(created ? createdNotice : 'links.saved', { url: address(saved) }) });
-        after?.(saved, created);
-        void queryClient.invalidateQueries({ queryKey: ['org', orgId, path] });
-      }}
-    />
+    <Suspense fallback={null}>
+      <LinkEditor
+        kind={kind}
+        orgId={orgId}
+        record={editing}
+        readOnly={!canWrite}
+        onClose={() => setEditing(undefined)}
+        onSaved={(saved, created) => {
+          setEditing(undefined);
+          notify({ ok: true, text: t(created ? createdNotice : 'links.saved', { url: address(saved) }) });
+          after?.(saved, created);
+          void queryClient.invalidateQueries({ queryKey: ['org', orgId, path] });
+        }}
+      />
+    </Suspense>
   );
   const editButton = (record: LinkRecord<K>, name: string) => (
     <RowButton label={t(canWrite ? 'links.edit' : 'links.view')} name={name} onClick={() => setEditing(record)} />
