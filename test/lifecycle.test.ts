@@ -24,6 +24,7 @@ afterAll(async () => {
 const configFor = (env: Record<string, string> = {}) => loadConfig({ ...isolation.env, LOG_LEVEL: 'silent', ...env });
 
 describe('migrations', () => {
+  // A first migration of fresh stores: a loaded machine can need more than the default 30 s.
   it('apply once, record each version, and apply nothing the second time', async () => {
     const first = await openStores(configFor(), log);
     const pgVersions = await first.postgres.sql<
@@ -64,7 +65,7 @@ describe('migrations', () => {
     expect(Number(chAgain[0]!.n)).toBe(chVersions.length);
     await second.clickhouse.close();
     await second.postgres.close();
-  });
+  }, 120_000);
 
   it.runIf(backend === 'services')('are safe when several instances start at the same moment', async () => {
     const fresh = await isolate({ fresh: true });
