@@ -4,14 +4,16 @@
 // numbers the bus turns into a delay with backoffMs.
 //
 // No queue blocks on its head. A batch that failed ISOLATE_AFTER_FAILURES deliveries has its
-// messages handed over one at a time, fewest failures first, in an isolation round. A solo failure
-// is a strike against the message when the store is seen to work: another message succeeded in the
-// same round, or since the round in which the message first failed alone, with no round since in
-// which everything failed (a success from before a message's trouble began is no evidence). At PARK_AFTER_FAILURES strikes the message is poison: dead-lettered with its last error
-// and acknowledged. When every message fails alike (the store is down), nothing is struck: a round
-// stops after SYSTEMIC_AFTER_FAILURES solo failures with no success, and when those were messages
-// that had not failed alone before, the store is taken to be down and everything waits for it. After such a round, a first solo success means the store is back: the round ends there and
-// the rest goes in batches again rather than one insert per message.
+// messages handed over one at a time, in an isolation round: messages that never failed alone
+// first, then fewest failures first. A solo failure is a strike against the message when the store
+// is seen to work: another message succeeded in the same round, or since the round in which the
+// message first failed alone, with no round since in which everything failed (a success from before
+// a message's trouble began is no evidence). At PARK_AFTER_FAILURES strikes the message is poison:
+// dead-lettered with its last error and acknowledged. When every message fails alike (the store is
+// down), nothing is struck: a round stops after SYSTEMIC_AFTER_FAILURES solo failures with no
+// success, and when those were messages that had not failed alone before, the store is taken to be
+// down and everything waits for it. After such a round, a first solo success means the store is
+// back: the round ends there and the rest goes in batches again rather than one insert per message.
 
 export const ISOLATE_AFTER_FAILURES = 3;
 export const PARK_AFTER_FAILURES = 5;
@@ -120,9 +122,15 @@ export function createPoisonPolicy(): PoisonPolicy {
 
     isolate<M extends Tracked>(batch: readonly M[], batchError: unknown): IsolationRound<M> {
       // Fresh messages first: they show whether the store works before the suspects fail again.
+      // Suspects (messages that failed alone before) go last whatever their delivery counts: a
+      // batch delivered whole has one count for all, and suspects at its head would otherwise end
+      // every round before the messages behind them are tried.
+      const suspect = (m: M) => (records.has(m.id) ? 1 : 0);
       const order = batch
         .map((message, at) => ({ message, at }))
-        .sort((a, b) => a.message.failures - b.message.failures || a.at - b.at);
+        .sort(
+          (a, b) => suspect(a.message) - suspect(b.message) || a.message.failures - b.message.failures || a.at - b.at,
+        );
       const afterOutage = outage;
       const successesBefore = successes;
       const failed = new Map<M, string>();

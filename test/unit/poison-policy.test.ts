@@ -182,6 +182,34 @@ describe('poison policy', () => {
       ],
     },
     {
+      name: 'tries the messages behind two suspects at the head of a batch delivered whole, then parks the suspects',
+      poison: ['P', 'Q'],
+      // a and b have as many failed deliveries as the suspects or more (JetStream counts deliveries
+      // of the batch; a message tried alone from it keeps its count).
+      failures: { P: 2, Q: 2, a: 4, b: 4 },
+      episodes: [...times(2, { batch: 'P Q a b' }), { batch: 'P Q b' }, ...times(4, { batch: 'P Q' })],
+      expected: [
+        'P Q a b: failed → isolate',
+        // Two fresh messages failing alone look like the store being down.
+        ...BOTH_FAIL_ALONE,
+        'retry P Q a b after 1, pause',
+        // The same batch again, one delivery count for all: a goes before the suspects, and its
+        // success after that round ends the round (the store is back).
+        'P Q a b: failed → isolate',
+        'alone a: ok',
+        'retry P Q b after 0',
+        'P Q b: failed → isolate',
+        'alone b: ok',
+        ...BOTH_FAIL_ALONE,
+        'retry P Q after 1',
+        ...[1, 2, 3].flatMap((n) => ['P Q: failed → isolate', ...BOTH_FAIL_ALONE, `retry P Q after ${n}, pause`]),
+        'P Q: failed → isolate',
+        ...BOTH_FAIL_ALONE,
+        'park P: failed 15 deliveries, 5 of them alone while others succeeded: refused P',
+        'park Q: failed 15 deliveries, 5 of them alone while others succeeded: refused Q',
+      ],
+    },
+    {
       name: 'parks two poison messages that fail alone between single messages of other traffic',
       poison: ['P', 'Q'],
       failures: { P: 2, Q: 2 },
