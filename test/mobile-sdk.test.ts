@@ -304,10 +304,11 @@ describe(`deeplink/resolve-fingerprint (${backend})`, () => {
     const stats = await eventually(
       async () => {
         const body = (await svc.service('GET', `/urls/${link.id}/app-install-stats?platform=iOS`, acme.apiKey)).json();
-        return body.totalInstalls === 1 ? body : undefined;
+        // The click and the install reach ClickHouse each on its own way: wait for both.
+        return body.totalInstalls === 1 && body.totalClicks === 1 ? body : undefined;
       },
       10_000,
-      'the install in the statistics',
+      'the install and its click in the statistics',
     );
     expect(stats).toMatchObject({ platform: 'iOS', iosInstalls: 1, totalClicks: 1, conversionRate: 100 });
     expect(stats.recentInstalls[0]).toMatchObject({

@@ -6,8 +6,12 @@ export function useFields<F extends Record<string, string>>(initial: F, disabled
   const [form, setForm] = useState(initial);
   const field = (name: keyof F) => ({
     value: form[name],
-    onChange: (e: { currentTarget: { value: string } }) =>
-      setForm((current) => ({ ...current, [name]: e.currentTarget.value })),
+    onChange: (e: { currentTarget: { value: string } }) => {
+      // Read now: React clears the event's currentTarget once the handler returns, before the
+      // state updater runs.
+      const value = e.currentTarget.value;
+      setForm((current) => ({ ...current, [name]: value }));
+    },
     disabled,
   });
   return { form, field, reset: () => setForm(initial) };
