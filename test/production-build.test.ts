@@ -22,14 +22,27 @@ let isolation: Isolation;
 const children: ChildProcess[] = [];
 const folders: string[] = [];
 
+let build: Promise<string> | undefined;
+
+/** dist/ as `npm run build` writes it, built once for the file's folders (it is the same build). */
+function builtOnce(): Promise<string> {
+  build ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-build-'));
+    folders.push(dir);
+    await run(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--out', path.join(dir, 'dist')], {
+      cwd: root,
+      timeout: 5 * MINUTES,
+    });
+    return path.join(dir, 'dist');
+  })();
+  return build;
+}
+
 /** A runtime folder as the image lays it out: package files, dist/, sql/, production dependencies. */
 async function productionFolder(npmFlags: string[]): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-prod-'));
   folders.push(dir);
-  await run(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--out', path.join(dir, 'dist')], {
-    cwd: root,
-    timeout: 5 * MINUTES,
-  });
+  fs.cpSync(await builtOnce(), path.join(dir, 'dist'), { recursive: true });
   for (const file of ['package.json', 'package-lock.json'])
     fs.copyFileSync(path.join(root, file), path.join(dir, file));
   fs.cpSync(path.join(root, 'sql'), path.join(dir, 'sql'), { recursive: true });

@@ -51,10 +51,11 @@ describe(`SDK rate limits (${backend})`, () => {
   it("answers a keyed caller 429 with Retry-After past its app's budget, and keeps serving other apps", async () => {
     const apps = await createApps(svc, org, 'Keyed');
     const others = await createApps(svc, org, 'Other');
-    const answers = [];
-    for (let i = 0; i < 3 * LIMIT; i++) answers.push(await funnel(apps, i));
+    // All at once: one after the other, a loaded machine can be slow enough for the refill to keep up.
+    const answers = await Promise.all(Array.from({ length: 3 * LIMIT }, (_, i) => funnel(apps, i)));
     // A full bucket serves a burst of LIMIT calls; the calls after it outrun the refill.
-    expect(answers.slice(0, LIMIT).map((a) => a.statusCode)).toEqual(Array(LIMIT).fill(200));
+    expect(answers.filter((a) => a.statusCode === 200).length).toBeGreaterThanOrEqual(LIMIT);
+    expect(answers.every((a) => a.statusCode === 200 || a.statusCode === 429)).toBe(true);
     const refused = answers.find((a) => a.statusCode === 429);
     expect(refused, 'no 429 past the budget').toBeDefined();
     expectError(refused!, 429, { code: 'RATE_LIMITED' });
@@ -82,13 +83,18 @@ describe(`SDK rate limits (${backend})`, () => {
   it('keeps serving keyless callers from other addresses while one address floods', async () => {
     const apps = await createApps(svc, org, 'Shared');
     const others = [];
+    const flood = [];
     for (let round = 0; round < KEYLESS_BURST; round++) {
-      for (let i = 0; i < LIMIT; i++) await browserIdentify(apps, '203.0.113.66');
+      for (let i = 0; i < LIMIT; i++) flood.push(await browserIdentify(apps, '203.0.113.66'));
       others.push(await browserIdentify(apps, '198.51.100.20', 'another-visitor'));
     }
     // created by the first call, updated by the others
     expect(others.map((a) => a.statusCode)).toEqual([201, ...Array(KEYLESS_BURST - 1).fill(200)]);
-    expectError(await browserIdentify(apps, '203.0.113.66'), 429, { code: 'RATE_LIMITED' });
+    // The flooding address itself is refused past its burst (checked on its own calls: a call
+    // after the others could find a token refilled in the meantime).
+    const refused = flood.filter((a) => a.statusCode === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expectError(refused[0]!, 429, { code: 'RATE_LIMITED' });
   });
 
   it("counts the web SDK's calls about a token against the caller's address for the token's app, not the mobile budget", async () => {
