@@ -51,26 +51,69 @@ for (const file of embeddedOnly) {
 }
 const servicesRun = process.env.SIGNPOST_TEST_BACKEND === 'services';
 
+// Files that may share a worker process: pure code (test/unit/) and files whose only service is
+// the one serviceForFile() starts and stops. A shared worker pays for its start and the app's
+// imports once, not once a file; chDB binds one data folder at a time in a process, and
+// test/support/shared-worker.ts closes whatever a file left open. A file that starts services
+// or processes of its own, or opens a store itself, keeps a process of its own: a first migration,
+// a restart, a kill or a process's exit is its point.
+const ownProcess = /\b(isolate|startService|createClickhouse|createPostgres|createContainer|spawn|execFile|fork)\(/;
+const testRoot = path.join(import.meta.dirname, 'test');
+const sharedFiles = fs
+  .readdirSync(testRoot, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts'))
+  .filter((file) => {
+    const text = fs.readFileSync(path.join(testRoot, file), 'utf8');
+    return file.startsWith(`unit${path.sep}`)
+      ? !ownProcess.test(text)
+      : text.includes('serviceForFile(') && !ownProcess.test(text);
+  })
+  .map((file) => `test/${file.split(path.sep).join('/')}`);
+
+/** What both service projects share: the stores migrated once per run, the time limits. */
+const serviceProject: {
+  pool: 'forks';
+  testTimeout: number;
+  hookTimeout: number;
+  expect: { poll: { timeout: number } };
+  globalSetup: string[];
+} = {
+  pool: 'forks',
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+  // What a page shows after its data loads: a second (the default) is too short on a
+  // loaded 2-core machine, and a page that never shows it still fails after ten.
+  expect: { poll: { timeout: 10_000 } },
+  globalSetup: ['test/support/global-setup.ts'],
+};
+
 export default defineConfig({
   test: {
     reporters: ['default'],
     teardownTimeout: 60_000,
     projects: [
       {
-        // chDB is one engine per process, so every service test file runs in its own forked process.
+        // Every other service test file in a forked process of its own.
         test: {
+          ...serviceProject,
           name: 'service',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...(servicesRun ? embeddedOnly : [])],
-          pool: 'forks',
+          exclude: [...configDefaults.exclude, ...sharedFiles, ...(servicesRun ? embeddedOnly : [])],
           isolate: true,
           maxWorkers: 2,
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
-          // What a page shows after its data loads: a second (the default) is too short on a
-          // loaded 2-core machine, and a page that never shows it still fails after ten.
-          expect: { poll: { timeout: 10_000 } },
-          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      {
+        // The files that may share a process (see sharedFiles), one after another in one worker
+        // beside the service project's two.
+        test: {
+          ...serviceProject,
+          name: 'shared',
+          include: sharedFiles,
+          exclude: [...configDefaults.exclude, ...(servicesRun ? embeddedOnly : [])],
+          isolate: false,
+          maxWorkers: 1,
+          setupFiles: ['test/support/shared-worker.ts'],
         },
       },
       {

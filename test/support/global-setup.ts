@@ -48,7 +48,27 @@ function adminSql() {
   return postgres(servicesEnv.postgresAdminUrl, { max: 1, onnotice: () => {} });
 }
 
+/** The template of this run and its users: two projects (service, shared) share one. */
+interface SharedTemplate {
+  ready: Promise<{ template: StoreTemplate; dispose: () => Promise<void> }>;
+  users: number;
+}
+const shared = globalThis as { signpostTemplate?: SharedTemplate };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared.signpostTemplate ??= { ready: migrateTemplate(), users: 0 };
+  const current = shared.signpostTemplate;
+  current.users++;
+  const { template, dispose } = await current.ready;
+  project.provide('storeTemplate', template);
+  return async () => {
+    if (--current.users > 0) return;
+    shared.signpostTemplate = undefined;
+    await dispose();
+  };
+}
+
+async function migrateTemplate(): Promise<{ template: StoreTemplate; dispose: () => Promise<void> }> {
   if (backend === 'services') {
     const missing: string[] = [];
     if (!(await reachable(servicesEnv.postgresAdminUrl, 5432)))
@@ -92,6 +112,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
     throw new Error(`the template stores could not be migrated:\n${stdout}${stderr}`, { cause: err });
   }
-  project.provide('storeTemplate', { dataDir, ...(database ? { database } : {}) });
-  return dispose;
+  return { template: { dataDir, ...(database ? { database } : {}) }, dispose };
 }
