@@ -6,7 +6,6 @@ import { linkAddress, parseCampaignExpiry } from '../../core/links/link-rules.js
 import type { Campaign, CampaignService } from '../../core/links/campaigns.js';
 import { commonErrorResponses, errorBodySchema, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
-import { deleteById, listPage, readById, updateById } from './by-id.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
 import {
@@ -22,6 +21,7 @@ import {
 } from '../schemas/link.js';
 import { queryDateTime } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
+import { trackedLinkRoutes } from './tracked-link.routes.js';
 
 const campaignSchema = z
   .object({
@@ -130,13 +130,15 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
     },
   );
 
-  listPage(
+  trackedLinkRoutes(
     app,
     '/campaigns',
     {
       tags,
       security,
-      summary: 'List campaigns, newest first',
+      a: 'a campaign',
+      many: 'campaigns',
+      slug: 'alias',
       filter: {
         search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
         createdAfter: queryDateTime.optional(),
@@ -144,26 +146,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
       },
       item: campaignSchema,
       pageId: 'CampaignPage',
-    },
-    campaigns.list,
-    toJson,
-  );
-
-  readById(
-    app,
-    '/campaigns/:id',
-    { tags, security, summary: 'Read a campaign', response: campaignSchema },
-    async (caller, id) => toJson(await campaigns.get(caller, id)),
-  );
-
-  updateById(
-    app,
-    '/campaigns/:id',
-    {
-      tags,
-      security,
-      summary: 'Update a campaign (fields left out keep their value; null clears)',
-      body: z.object({
+      updateBody: z.object({
         name: singleLine(
           z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters'),
         ).optional(),
@@ -173,18 +156,12 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
         ...linkedAppFields,
         ...extraFields,
       }),
-      response: campaignSchema,
     },
-    async (caller, id, { expiresAt, ...rest }) => {
+    campaigns,
+    (caller, id, { expiresAt, ...rest }) => {
       const at = expiryFor(caller, 'expiresAt', expiresAt, options.clock);
-      return toJson(await campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) }));
+      return campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) });
     },
-  );
-
-  deleteById(
-    app,
-    '/campaigns/:id',
-    { tags, security, summary: 'Delete a campaign; its alias stops resolving' },
-    campaigns.delete,
+    toJson,
   );
 };

@@ -6,7 +6,7 @@ import { linkAddress, parseExpirationDate } from '../../core/links/link-rules.js
 import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
 import { commonErrorResponses, errorBodySchema, idParams, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
-import { deleteById, listPage, readById, updateById } from './by-id.routes.js';
+import { trackedLinkRoutes } from './tracked-link.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
 import {
@@ -145,13 +145,15 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     },
   );
 
-  listPage(
+  trackedLinkRoutes(
     app,
     '/urls',
     {
       tags,
       security,
-      summary: 'List short URLs, newest first',
+      a: 'a short URL',
+      many: 'short URLs',
+      slug: 'code',
       filter: {
         keyword: z
           .string()
@@ -164,26 +166,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
       },
       item: shortUrlSchema,
       pageId: 'ShortUrlPage',
-    },
-    shortUrls.list,
-    toJson,
-  );
-
-  readById(
-    app,
-    '/urls/:id',
-    { tags, security, summary: 'Read a short URL', response: shortUrlSchema },
-    async (caller, id) => toJson(await shortUrls.get(caller, id)),
-  );
-
-  updateById(
-    app,
-    '/urls/:id',
-    {
-      tags,
-      security,
-      summary: 'Update a short URL (fields left out keep their value; null clears)',
-      body: z.object({
+      updateBody: z.object({
         originalUrl: url.optional(),
         expirationDate: expiration.nullable().optional(),
         showAdPage: z.boolean().optional(),
@@ -192,19 +175,13 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
         ...linkedAppFields,
         ...extraFields,
       }),
-      response: shortUrlSchema,
     },
-    async (caller, id, { expirationDate, ...rest }) => {
+    shortUrls,
+    (caller, id, { expirationDate, ...rest }) => {
       const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
-      return toJson(await shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) }));
+      return shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) });
     },
-  );
-
-  deleteById(
-    app,
-    '/urls/:id',
-    { tags, security, summary: 'Delete a short URL; its code stops resolving' },
-    shortUrls.delete,
+    toJson,
   );
 
   const colour = z
