@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CustomDomain, DomainsService } from '../../core/domains/domains.service.js';
 import type { Config } from '../../shared/config.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { idParams, idSchema } from '../schemas/common.js';
 import {
   customDomainListQuery,
   customDomainSchema,
@@ -16,16 +16,13 @@ import {
 } from '../schemas/custom-domain.js';
 import { httpsUrlSchema } from '../schemas/link.js';
 import { pagedResponse, queryBoolean, toPaged } from '../schemas/paging.js';
+import { operatorConflictErrors as errors, operatorDelete, orgParams, security, tags } from './operator-doc.js';
 
 /** The record as the operator sees it: the customer's, plus whose it is. */
 const operatorDomainSchema = customDomainSchema
   .extend({ organizationId: z.number().int() })
   .meta({ id: 'OperatorCustomDomain' });
 const toOperatorJson = (d: CustomDomain) => ({ ...toCustomDomainJson(d), organizationId: d.organizationId });
-
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
-const security = [{ adminToken: [] }];
-const tags = ['operator'];
 
 export const adminDomainRoutes: FastifyPluginAsyncZod<{
   domains: DomainsService;
@@ -39,7 +36,7 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: 'Register a custom domain (status PENDING)',
-        params: z.object({ orgId: idSchema }),
+        params: orgParams,
         body: z.object({ domainName: domainNameSchema }),
         response: { 201: customDomainSchema, ...errors },
       },
@@ -77,29 +74,23 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: "Read any organization's custom domain",
-        params: z.object({ id: idSchema }),
+        params: idParams,
         response: { 200: operatorDomainSchema, ...errors },
       },
     },
     async (request) => toOperatorJson(await domains.getAny(request.params.id)),
   );
 
-  app.delete(
+  operatorDelete(
+    app,
     '/custom-domains/:id',
     {
-      schema: {
-        tags,
-        security,
-        summary:
-          "Delete a custom domain (completing its owner's deletion request); 409 DOMAIN_IN_USE while links live on it",
-        params: z.object({ id: idSchema }),
-        response: { 204: z.null().describe('deleted'), ...errors },
-      },
+      summary:
+        "Delete a custom domain (completing its owner's deletion request); 409 DOMAIN_IN_USE while links live on it",
+      params: idParams,
+      errors,
     },
-    async (request, reply) => {
-      await domains.delete(request.params.id);
-      return reply.code(204).send(null);
-    },
+    ({ id }) => domains.delete(id),
   );
 
   app.put(
@@ -109,7 +100,7 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: "Override a custom domain's verification status",
-        params: z.object({ id: idSchema }),
+        params: idParams,
         body: z.object({ status: domainStatusSchema }),
         response: { 200: customDomainSchema, ...errors },
       },
@@ -124,7 +115,7 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: "Where the custom domain's bare root sends visitors (null: the 404 page)",
-        params: z.object({ id: idSchema }),
+        params: idParams,
         body: z.object({
           fallbackUrl: httpsUrlSchema({ production, allowPrivate: linkAllowPrivateTargets }).nullable(),
         }),

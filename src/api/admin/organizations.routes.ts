@@ -3,15 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrganizationsService } from '../../core/organizations/organizations.service.js';
 import { PAGE_LANGUAGES } from '../../shared/language.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 import { organizationSchema, planSchema, timeZoneSchema, toOrganizationJson } from '../schemas/organization.js';
 import { pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
-
-const orgParams = z.object({ orgId: idSchema });
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
-const security = [{ adminToken: [] }];
-const tags = ['operator'];
+import { operatorErrors as errors, operatorDelete, orgParams, security, tags } from './operator-doc.js';
 
 /** A Service API key as a list shows it: never the secret, only its first characters. */
 const apiKeyEntrySchema = z
@@ -138,21 +134,11 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     },
   );
 
-  app.delete(
+  operatorDelete(
+    app,
     '/organizations/:orgId/api-keys/:keyId',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Delete a Service API key; it fails at once',
-        params: orgParams.extend({ keyId: idSchema }),
-        response: { 204: z.null().describe('deleted'), ...errors },
-      },
-    },
-    async (request, reply) => {
-      await organizations.revokeApiKey(request.params.orgId, request.params.keyId);
-      return reply.code(204).send(null);
-    },
+    { summary: 'Delete a Service API key; it fails at once', params: orgParams.extend({ keyId: idSchema }), errors },
+    ({ orgId, keyId }) => organizations.revokeApiKey(orgId, keyId),
   );
 
   app.put(

@@ -1,0 +1,45 @@
+// What the operator routes share: their OpenAPI group and the bearer token they need (checked once
+// in index.ts), the organization the path names, the error answers most of them can give, and the
+// 204 of a deletion.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema, idSchema } from '../schemas/common.js';
+
+type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
+
+export const tags = ['operator'];
+export const security = [{ adminToken: [] }];
+
+/** `/organizations/:orgId/…` */
+export const orgParams = z.object({ orgId: idSchema });
+
+/** A refused input, a wrong token, a record that does not exist. */
+export const operatorErrors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+
+/** The same, and a change that clashes with what is there (409). */
+export const operatorConflictErrors = { ...operatorErrors, 409: errorBodySchema };
+
+/** DELETE `url`: 204 (`done` says what happened, for the document) once `remove` (given the caller's address) is done. */
+export function operatorDelete<P extends z.ZodType>(
+  app: ZodApp,
+  url: string,
+  doc: { summary: string; params: P; errors: Record<number, z.ZodType>; done?: string },
+  remove: (params: z.output<P>, ip: string) => Promise<unknown>,
+): void {
+  app.delete(
+    url,
+    {
+      schema: {
+        tags,
+        security,
+        summary: doc.summary,
+        params: doc.params as z.ZodType,
+        response: { 204: z.null().describe(doc.done ?? 'deleted'), ...doc.errors },
+      },
+    },
+    async (request, reply) => {
+      await remove(request.params as z.output<P>, request.ip);
+      return reply.code(204).send(null);
+    },
+  );
+}
