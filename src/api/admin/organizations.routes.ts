@@ -141,71 +141,51 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     ({ orgId, keyId }) => organizations.revokeApiKey(orgId, keyId),
   );
 
-  app.put(
-    '/organizations/:orgId/plan',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Change plan and, optionally, the monthly quota (null: the plan default)',
-        params: orgParams,
-        body: z.object({ plan: planSchema, monthlyQuota: z.number().int().min(0).max(1e12).nullable().optional() }),
-        response: { 200: organizationSchema, ...errors },
+  /** PUT /organizations/:orgId/`path`: one setting changed by `set`, answered with the organization as it is now. */
+  const setting = <B extends z.ZodType>(
+    path: string,
+    summary: string,
+    body: B,
+    set: (orgId: number, body: z.output<B>) => Promise<Parameters<typeof toOrganizationJson>[0]>,
+  ) =>
+    app.put(
+      `/organizations/:orgId/${path}`,
+      {
+        schema: {
+          tags,
+          security,
+          summary,
+          params: orgParams,
+          body: body as z.ZodType,
+          response: { 200: organizationSchema, ...errors },
+        },
       },
-    },
-    async (request) => {
-      return toOrganizationJson(
-        await organizations.setPlan(request.params.orgId, request.body.plan, request.body.monthlyQuota),
-      );
-    },
-  );
+      async (request) => toOrganizationJson(await set(request.params.orgId, request.body as z.output<B>)),
+    );
 
-  app.put(
-    '/organizations/:orgId/add-ons',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Grant or withdraw add-ons (ENTERPRISE includes both)',
-        params: orgParams,
-        body: z.object({ userJourney: z.boolean().optional(), revenueAnalytics: z.boolean().optional() }),
-        response: { 200: organizationSchema, ...errors },
-      },
-    },
-    async (request) => {
-      return toOrganizationJson(await organizations.setAddOns(request.params.orgId, request.body));
-    },
+  setting(
+    'plan',
+    'Change plan and, optionally, the monthly quota (null: the plan default)',
+    z.object({ plan: planSchema, monthlyQuota: z.number().int().min(0).max(1e12).nullable().optional() }),
+    (orgId, { plan, monthlyQuota }) => organizations.setPlan(orgId, plan, monthlyQuota),
   );
-
-  app.put(
-    '/organizations/:orgId/language',
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Set the language of the organization's visitor pages when the browser asks for none we speak",
-        params: orgParams,
-        body: z.object({ defaultLanguage: z.enum(PAGE_LANGUAGES) }),
-        response: { 200: organizationSchema, ...errors },
-      },
-    },
-    async (request) =>
-      toOrganizationJson(await organizations.setDefaultLanguage(request.params.orgId, request.body.defaultLanguage)),
+  setting(
+    'add-ons',
+    'Grant or withdraw add-ons (ENTERPRISE includes both)',
+    z.object({ userJourney: z.boolean().optional(), revenueAnalytics: z.boolean().optional() }),
+    organizations.setAddOns,
   );
-
-  app.put(
-    '/organizations/:orgId/time-zone',
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Set the organization's time zone (where a link expiry given as a bare date ends)",
-        params: orgParams,
-        body: z.object({ timeZone: timeZoneSchema }),
-        response: { 200: organizationSchema, ...errors },
-      },
-    },
-    async (request) => toOrganizationJson(await organizations.setTimeZone(request.params.orgId, request.body.timeZone)),
+  setting(
+    'language',
+    "Set the language of the organization's visitor pages when the browser asks for none we speak",
+    z.object({ defaultLanguage: z.enum(PAGE_LANGUAGES) }),
+    (orgId, { defaultLanguage }) => organizations.setDefaultLanguage(orgId, defaultLanguage),
+  );
+  setting(
+    'time-zone',
+    "Set the organization's time zone (where a link expiry given as a bare date ends)",
+    z.object({ timeZone: timeZoneSchema }),
+    (orgId, { timeZone }) => organizations.setTimeZone(orgId, timeZone),
   );
 
   app.put(
