@@ -4,10 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkAddress, parseCampaignExpiry } from '../../core/links/link-rules.js';
 import type { Campaign, CampaignService } from '../../core/links/campaigns.js';
-import { commonErrorResponses, errorBodySchema, nullableStrings } from '../schemas/common.js';
-import { callerOf } from '../request-caller.js';
+import { nullableStrings } from '../schemas/common.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
-import { fromRequestPart } from '../schemas/field-errors.js';
 import {
   aliasSchema,
   clearable,
@@ -100,36 +98,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
   };
   const toJson = (c: Campaign & { clickCount: number }) => toCampaignJson(c, publicBaseUrl, c.clickCount);
 
-  app.post(
-    '/campaigns',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Create a campaign',
-        body: z.object({
-          name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
-          alias: aliasSchema.optional(),
-          originalUrl: url,
-          ...linkedAppFields,
-          expiresAt: expiresAt.nullable().optional(),
-          goalType: clearable(text(50)),
-          customDomainName: clearable(domainNameSchema),
-          ...extraFields,
-        }),
-        response: { 201: campaignSchema, ...commonErrorResponses, 409: errorBodySchema },
-      },
-    },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      const input = {
-        ...request.body,
-        expiresAt: expiryFor(caller, 'expiresAt', request.body.expiresAt, options.clock),
-      };
-      return reply.code(201).send(toJson(await fromRequestPart('body', campaigns.create(caller, input))));
-    },
-  );
-
   trackedLinkRoutes(
     app,
     '/campaigns',
@@ -146,6 +114,16 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
       },
       item: campaignSchema,
       pageId: 'CampaignPage',
+      createBody: z.object({
+        name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
+        alias: aliasSchema.optional(),
+        originalUrl: url,
+        ...linkedAppFields,
+        expiresAt: expiresAt.nullable().optional(),
+        goalType: clearable(text(50)),
+        customDomainName: clearable(domainNameSchema),
+        ...extraFields,
+      }),
       updateBody: z.object({
         name: singleLine(
           z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters'),
@@ -157,10 +135,14 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
         ...extraFields,
       }),
     },
-    campaigns,
-    (caller, id, { expiresAt, ...rest }) => {
-      const at = expiryFor(caller, 'expiresAt', expiresAt, options.clock);
-      return campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) });
+    {
+      ...campaigns,
+      create: (caller, body) =>
+        campaigns.create(caller, { ...body, expiresAt: expiryFor(caller, 'expiresAt', body.expiresAt, options.clock) }),
+      update: (caller, id, { expiresAt, ...rest }) => {
+        const at = expiryFor(caller, 'expiresAt', expiresAt, options.clock);
+        return campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) });
+      },
     },
     toJson,
   );

@@ -4,11 +4,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkAddress, parseExpirationDate } from '../../core/links/link-rules.js';
 import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
-import { commonErrorResponses, errorBodySchema, idParams, nullableStrings } from '../schemas/common.js';
+import { commonErrorResponses, idParams, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
 import { trackedLinkRoutes } from './tracked-link.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
-import { fromRequestPart } from '../schemas/field-errors.js';
 import {
   aliasSchema,
   clearable,
@@ -115,36 +114,6 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
   };
   const toJson = (u: ShortUrl & { clickCount: number }) => toShortUrlJson(u, publicBaseUrl, u.clickCount);
 
-  app.post(
-    '/urls',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Create a short URL',
-        body: z.object({
-          url,
-          customAlias: aliasSchema.optional(),
-          title: clearable(text(200)),
-          ...linkedAppFields,
-          expirationDate: expiration.nullable().optional(),
-          showAdPage: z.boolean().default(false),
-          goalType: clearable(text(50)),
-          customDomainName: clearable(domainNameSchema),
-          ...extraFields,
-        }),
-        response: { 201: shortUrlSchema, ...commonErrorResponses, 409: errorBodySchema },
-      },
-    },
-    async (request, reply) => {
-      const { url: originalUrl, expirationDate, ...rest } = request.body;
-      const caller = callerOf(request);
-      const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
-      const created = await fromRequestPart('body', shortUrls.create(caller, { ...rest, originalUrl, expiresAt }));
-      return reply.code(201).send(toJson(created));
-    },
-  );
-
   trackedLinkRoutes(
     app,
     '/urls',
@@ -166,6 +135,17 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
       },
       item: shortUrlSchema,
       pageId: 'ShortUrlPage',
+      createBody: z.object({
+        url,
+        customAlias: aliasSchema.optional(),
+        title: clearable(text(200)),
+        ...linkedAppFields,
+        expirationDate: expiration.nullable().optional(),
+        showAdPage: z.boolean().default(false),
+        goalType: clearable(text(50)),
+        customDomainName: clearable(domainNameSchema),
+        ...extraFields,
+      }),
       updateBody: z.object({
         originalUrl: url.optional(),
         expirationDate: expiration.nullable().optional(),
@@ -176,10 +156,16 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
         ...extraFields,
       }),
     },
-    shortUrls,
-    (caller, id, { expirationDate, ...rest }) => {
-      const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
-      return shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) });
+    {
+      ...shortUrls,
+      create: (caller, { url: originalUrl, expirationDate, ...rest }) => {
+        const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
+        return shortUrls.create(caller, { ...rest, originalUrl, expiresAt });
+      },
+      update: (caller, id, { expirationDate, ...rest }) => {
+        const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
+        return shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) });
+      },
     },
     toJson,
   );
