@@ -15,8 +15,15 @@ import {
   toCustomDomainJson,
 } from '../schemas/custom-domain.js';
 import { httpsUrlSchema } from '../schemas/link.js';
-import { pagedResponse, queryBoolean, toPaged } from '../schemas/paging.js';
-import { operatorConflictErrors as errors, operatorDelete, orgParams, security, tags } from './operator-doc.js';
+import { queryBoolean } from '../schemas/paging.js';
+import {
+  operatorConflictErrors as errors,
+  operatorDelete,
+  operatorPage,
+  orgParams,
+  security,
+  tags,
+} from './operator-doc.js';
 
 /** The record as the operator sees it: the customer's, plus whose it is. */
 const operatorDomainSchema = customDomainSchema
@@ -47,24 +54,21 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  app.get(
+  operatorPage(
+    app,
     '/custom-domains',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'List custom domains of every organization, newest first unless sorted otherwise',
-        querystring: customDomainListQuery.extend({
-          organizationId: idSchema.optional().describe("only this organization's"),
-          deletionRequested: queryBoolean.optional().describe('true: only those whose owners asked for deletion'),
-        }),
-        response: { 200: pagedResponse(operatorDomainSchema, 'OperatorCustomDomainPage'), ...errors },
-      },
+      summary: 'List custom domains of every organization, newest first unless sorted otherwise',
+      querystring: customDomainListQuery.extend({
+        organizationId: idSchema.optional().describe("only this organization's"),
+        deletionRequested: queryBoolean.optional().describe('true: only those whose owners asked for deletion'),
+      }),
+      item: operatorDomainSchema,
+      pageId: 'OperatorCustomDomainPage',
+      errors,
     },
-    async (request) => {
-      const { items, total } = await domains.listAll(request.query);
-      return toPaged(items.map(toOperatorJson), total, request.query);
-    },
+    domains.listAll,
+    toOperatorJson,
   );
 
   app.get(

@@ -6,8 +6,8 @@ import { PAGE_LANGUAGES } from '../../shared/language.js';
 import { idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 import { organizationSchema, planSchema, timeZoneSchema, toOrganizationJson } from '../schemas/organization.js';
-import { pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
-import { operatorErrors as errors, operatorDelete, orgParams, security, tags } from './operator-doc.js';
+import { pageQuery } from '../schemas/paging.js';
+import { operatorErrors as errors, operatorDelete, operatorPage, orgParams, security, tags } from './operator-doc.js';
 
 /** A Service API key as a list shows it: never the secret, only its first characters. */
 const apiKeyEntrySchema = z
@@ -50,44 +50,37 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     },
   );
 
-  app.get(
+  operatorPage(
+    app,
     '/organizations',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'List organizations, newest first',
-        querystring: z.object({
-          ...pageQuery,
-          search: z.string().trim().max(100).optional().describe('part of the name'),
-          plan: planSchema.optional(),
-        }),
-        response: { 200: pagedResponse(organizationSchema, 'OrganizationPage'), ...errors },
-      },
+      summary: 'List organizations, newest first',
+      querystring: z.object({
+        ...pageQuery,
+        search: z.string().trim().max(100).optional().describe('part of the name'),
+        plan: planSchema.optional(),
+      }),
+      item: organizationSchema,
+      pageId: 'OrganizationPage',
+      errors,
     },
-    async (request) => {
-      const { page, size, ...filter } = request.query;
-      const { items, total } = await organizations.list(filter, { page, size });
-      return toPaged(items.map(toOrganizationJson), total, { page, size });
-    },
+    ({ page, size, ...filter }) => organizations.list(filter, { page, size }),
+    toOrganizationJson,
   );
 
-  app.get(
+  operatorPage(
+    app,
     '/organizations/:orgId/api-keys',
     {
-      schema: {
-        tags,
-        security,
-        summary: "List an organization's live Service API keys (never the keys themselves)",
-        params: orgParams,
-        querystring: z.object(pageQuery),
-        response: { 200: pagedResponse(apiKeyEntrySchema, 'ApiKeyEntryPage'), ...errors },
-      },
+      summary: "List an organization's live Service API keys (never the keys themselves)",
+      params: orgParams,
+      querystring: z.object(pageQuery),
+      item: apiKeyEntrySchema,
+      pageId: 'ApiKeyEntryPage',
+      errors,
     },
-    async (request) => {
-      const { items, total } = await organizations.apiKeys(request.params.orgId, request.query);
-      return toPaged(items.map(toApiKeyJson), total, request.query);
-    },
+    (page, { orgId }) => organizations.apiKeys(orgId, page),
+    toApiKeyJson,
   );
 
   app.get(

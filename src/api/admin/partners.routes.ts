@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isOrigin, type PartnerView, type PartnersService } from '../../core/organizations/partners.service.js';
 import { PARTNER_ROLES } from '../../shared/roles.js';
-import { pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
-import { operatorErrors as errors, operatorDelete, security, tags } from './operator-doc.js';
+import { pageQuery } from '../schemas/paging.js';
+import { operatorErrors as errors, operatorDelete, operatorPage, security, tags } from './operator-doc.js';
 
 /** An origin, kept without a trailing slash. */
 const originSchema = z
@@ -94,21 +94,18 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
       reply.code(201).send(await partners.register(request.body, { ...OPERATOR, ip: request.ip })),
   );
 
-  app.get(
+  operatorPage(
+    app,
     '/partners',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'List single sign-on partners, oldest first (never their secrets)',
-        querystring: z.object(pageQuery),
-        response: { 200: pagedResponse(partnerSchema, 'PartnerPage'), ...errors },
-      },
+      summary: 'List single sign-on partners, oldest first (never their secrets)',
+      querystring: z.object(pageQuery),
+      item: partnerSchema,
+      pageId: 'PartnerPage',
+      errors,
     },
-    async (request) => {
-      const { items, total } = await partners.list(request.query);
-      return toPaged(items.map(toJson), total, request.query);
-    },
+    partners.list,
+    toJson,
   );
 
   app.get(
