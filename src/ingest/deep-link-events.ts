@@ -2,10 +2,8 @@
 // The producers (redirect landing page, web and mobile SDK APIs) record them through the
 // publisher; app-install statistics read them; webhooks turn a funnel stage into funnel.stage and
 // goal.completed.
-import type { EventRow } from '../shared/event-rows.js';
-import type { WireEvent } from './envelope.js';
 import { defineEvent, type RowDeps } from './event-spec.js';
-import { num, str, withEventColumns } from './row-values.js';
+import { num, rowOf, str } from './row-values.js';
 import { funnelEvents } from './webhook-events.js';
 
 export const MOBILE_FUNNEL_STAGES = [
@@ -88,60 +86,48 @@ const appLinkColumns = (d: AppLinkFields) => ({
   link_id: num(d.linkId),
 });
 
-function funnelStageRow(e: WireEvent<FunnelStageData>): EventRow {
-  const d = e.data;
-  return withEventColumns(
-    e,
-    Object.assign(appLinkColumns(d), {
-      session_id: str(d.sessionId, 200),
-      stage: (MOBILE_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
-      goal_type: str(d.goalType, 50),
-      goal_value: num(typeof d.goalValue === 'string' ? Number(d.goalValue) : d.goalValue),
-      goal_text: str(d.goalText, 200),
-      currency: str(d.currency, 3).toUpperCase(),
-      device_type: str(d.deviceType, 50),
-      external_user_id: str(d.externalUserId, 200),
-      source: str(d.source, 20),
-    }),
-  );
-}
+const funnelStageRow = rowOf<FunnelStageData>((d) =>
+  Object.assign(appLinkColumns(d), {
+    session_id: str(d.sessionId, 200),
+    stage: (MOBILE_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
+    goal_type: str(d.goalType, 50),
+    goal_value: num(typeof d.goalValue === 'string' ? Number(d.goalValue) : d.goalValue),
+    goal_text: str(d.goalText, 200),
+    currency: str(d.currency, 3).toUpperCase(),
+    device_type: str(d.deviceType, 50),
+    external_user_id: str(d.externalUserId, 200),
+    source: str(d.source, 20),
+  }),
+);
 
-function resolutionRow(e: WireEvent<ResolutionData>): EventRow {
-  const d = e.data;
-  return withEventColumns(
-    e,
-    Object.assign(appLinkColumns(d), {
-      method: str(d.method, 20),
-      matched: d.matched === true ? 1 : 0,
-      match_type: d.matched === true ? str(d.matchType, 20) : '',
-      confidence: confidence(d.confidence),
-      failure_reason: d.matched === true ? '' : str(d.failureReason, 100) || 'unknown',
-      signals: Array.isArray(d.signals)
-        ? d.signals
-            .slice(0, 16)
-            .map((s) => str(s, 20))
-            .filter(Boolean)
-        : [],
-      reengagement: d.reengagement === true ? 1 : 0,
-      user_key: str(d.userKey, 200),
-    }),
-  );
-}
+const resolutionRow = rowOf<ResolutionData>((d) =>
+  Object.assign(appLinkColumns(d), {
+    method: str(d.method, 20),
+    matched: d.matched === true ? 1 : 0,
+    match_type: d.matched === true ? str(d.matchType, 20) : '',
+    confidence: confidence(d.confidence),
+    failure_reason: d.matched === true ? '' : str(d.failureReason, 100) || 'unknown',
+    signals: Array.isArray(d.signals)
+      ? d.signals
+          .slice(0, 16)
+          .map((s) => str(s, 20))
+          .filter(Boolean)
+      : [],
+    reengagement: d.reengagement === true ? 1 : 0,
+    user_key: str(d.userKey, 200),
+  }),
+);
 
-function appInstallRow(e: WireEvent<AppInstallData>, deps: RowDeps): EventRow {
-  const d = e.data;
+const appInstallRow = rowOf<AppInstallData, RowDeps>((d, deps) => {
   const ip = str(d.ip, 64);
-  return withEventColumns(
-    e,
-    Object.assign(appLinkColumns(d), {
-      match_type: str(d.matchType, 20) || 'organic',
-      confidence: confidence(d.confidence),
-      country: ip ? deps.enrich({ userAgent: '', ip, referrer: '' }).country : '',
-      os_version: str(d.osVersion, 50),
-      session_id: str(d.sessionId, 200),
-    }),
-  );
-}
+  return Object.assign(appLinkColumns(d), {
+    match_type: str(d.matchType, 20) || 'organic',
+    confidence: confidence(d.confidence),
+    country: ip ? deps.enrich({ userAgent: '', ip, referrer: '' }).country : '',
+    os_version: str(d.osVersion, 50),
+    session_id: str(d.sessionId, 200),
+  });
+});
 
 export const DEEP_LINK_EVENTS = {
   funnel_stage: defineEvent<FunnelStageData>()({

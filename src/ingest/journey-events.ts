@@ -2,11 +2,10 @@
 // (sql/clickhouse/0005), and the webhook events they make. The user-journey API records them
 // through the publisher; webhooks turn them into session.started, session.transition, funnel.stage
 // and goal.completed. `data` never carries plaintext PII: ids, platform, UTM, the link, the stage, the goal.
-import type { EventRow } from '../shared/event-rows.js';
 import type { WebhookEvent } from '../shared/webhook-body.js';
 import type { WireEvent } from './envelope.js';
 import { defineEvent } from './event-spec.js';
-import { num, str, withEventColumns } from './row-values.js';
+import { num, rowOf, str } from './row-values.js';
 import { funnelEvents, linkOf, positiveId, text, webhookEvent } from './webhook-events.js';
 
 export const JOURNEY_PLATFORMS = ['WEB', 'IOS', 'ANDROID'] as const;
@@ -96,60 +95,44 @@ function linkColumns(d: LinkFields): { link_type: 'none' | 'url' | 'campaign'; l
   return { link_type: 'none', link_id: 0 };
 }
 
-function sessionStartedRow(e: WireEvent<SessionStartedData>): EventRow {
-  const d = e.data;
-  return withEventColumns(
-    e,
-    Object.assign(sessionColumns(d), linkColumns(d), {
-      platform: platform(d.platform),
-      utm_source: str(d.utmSource, 100),
-      utm_medium: str(d.utmMedium, 100),
-      utm_campaign: str(d.utmCampaign, 100),
-      referrer_host: str(d.referrerHost, 255),
-    }),
-  );
-}
+const sessionStartedRow = rowOf<SessionStartedData>((d) =>
+  Object.assign(sessionColumns(d), linkColumns(d), {
+    platform: platform(d.platform),
+    utm_source: str(d.utmSource, 100),
+    utm_medium: str(d.utmMedium, 100),
+    utm_campaign: str(d.utmCampaign, 100),
+    referrer_host: str(d.referrerHost, 255),
+  }),
+);
 
-function sessionEventRow(e: WireEvent<SessionEventData>): EventRow {
-  const d = e.data;
-  return withEventColumns(
-    e,
-    Object.assign(sessionColumns(d), {
-      platform: platform(d.platform),
-      event_type: str(d.eventType, 100),
-      properties: json(d.properties),
-    }),
-  );
-}
+const sessionEventRow = rowOf<SessionEventData>((d) =>
+  Object.assign(sessionColumns(d), {
+    platform: platform(d.platform),
+    event_type: str(d.eventType, 100),
+    properties: json(d.properties),
+  }),
+);
 
-function sessionTransitionRow(e: WireEvent<SessionTransitionData>): EventRow {
-  const d = e.data;
-  return withEventColumns(
-    e,
-    Object.assign(sessionColumns(d), linkColumns(d), {
-      from_platform: platform(d.fromPlatform),
-      to_platform: platform(d.toPlatform),
-      target_session_id: str(d.targetSessionId, 64),
-      deep_link_token: str(d.deepLinkToken, 200),
-      properties: json(d.properties),
-    }),
-  );
-}
+const sessionTransitionRow = rowOf<SessionTransitionData>((d) =>
+  Object.assign(sessionColumns(d), linkColumns(d), {
+    from_platform: platform(d.fromPlatform),
+    to_platform: platform(d.toPlatform),
+    target_session_id: str(d.targetSessionId, 64),
+    deep_link_token: str(d.deepLinkToken, 200),
+    properties: json(d.properties),
+  }),
+);
 
-function journeyFunnelRow(e: WireEvent<JourneyFunnelData>): EventRow {
-  const d = e.data;
-  return withEventColumns(
-    e,
-    Object.assign(sessionColumns(d), linkColumns(d), {
-      platform: platform(d.platform),
-      stage: (WEB_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
-      goal_type: str(d.goalType, 50),
-      goal_value: num(d.goalValue),
-      currency: str(d.currency, 3).toUpperCase(),
-      transaction_id: str(d.transactionId, 200),
-    }),
-  );
-}
+const journeyFunnelRow = rowOf<JourneyFunnelData>((d) =>
+  Object.assign(sessionColumns(d), linkColumns(d), {
+    platform: platform(d.platform),
+    stage: (WEB_FUNNEL_STAGES as readonly unknown[]).includes(d.stage) ? d.stage : 'CLICKED',
+    goal_type: str(d.goalType, 50),
+    goal_value: num(d.goalValue),
+    currency: str(d.currency, 3).toUpperCase(),
+    transaction_id: str(d.transactionId, 200),
+  }),
+);
 
 /** A session webhook (category session): one event of `type`, its session and app, then what `fields` picks. */
 function sessionWebhook<P extends { sessionId: string; appId: number }>(

@@ -1,6 +1,7 @@
 // Turning loosely typed event data into ClickHouse column values: every event route uses these,
 // so a missing or oddly typed field becomes an empty value, never a refused insert.
-import { chTime } from '../shared/event-rows.js';
+import { chTime, type EventRow } from '../shared/event-rows.js';
+import type { WireEvent } from './envelope.js';
 
 /**
  * Text cut to `max` UTF-16 units, never between the two halves of a pair: half an emoji is a lone
@@ -35,3 +36,12 @@ export function withEventColumns<T extends object>(
   r.organization_id = e.organizationId;
   return r;
 }
+
+/**
+ * The row mapping of an event type: the columns `columns` makes from the event's data (and the
+ * consumer's `deps`, where it needs them), with the columns every event table has.
+ */
+export const rowOf =
+  <P, X = unknown>(columns: (data: WireEvent<P>['data'], deps: X) => object) =>
+  (e: WireEvent<P>, deps: X): EventRow =>
+    withEventColumns(e, columns(e.data, deps));

@@ -112,7 +112,18 @@ export interface Fingerprint {
   agent: { os: string | null; osVersion: string | null; deviceModel: string | null } | null;
 }
 
+/** Where a first launch may come from: the device's addresses, their networks, its screens. */
+export interface Nearness {
+  ips: string[];
+  ipPrefixes: string[];
+  resolutions: string[];
+}
+
 export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
+  /** Tokens from one of the device's addresses or networks, or with one of its screens. */
+  const nearby = (near: Nearness) => sql`(ip = any(${near.ips}::text[]) or ip_prefix = any(${near.ipPrefixes}::text[])
+    or resolution = any(${near.resolutions}::text[]))`;
+
   return {
     async create(t: NewDeepLinkToken): Promise<void> {
       await sql`
@@ -178,16 +189,10 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
      * Open tokens of the app a first launch may be: from its address or network, or with its
      * screen; newest first, at most `limit`.
      */
-    async candidates(
-      appId: number,
-      near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] },
-      limit = 200,
-    ): Promise<DeepLinkToken[]> {
+    async candidates(appId: number, near: Nearness, limit = 200): Promise<DeepLinkToken[]> {
       const rows = await sql<Row[]>`
         select * from deep_link_tokens
-        where app_id = ${appId} and consumed_at is null and expires_at > now()
-          and (ip = any(${near.ips}::text[]) or ip_prefix = any(${near.ipPrefixes}::text[])
-            or resolution = any(${near.resolutions}::text[]))
+        where app_id = ${appId} and consumed_at is null and expires_at > now() and ${nearby(near)}
         order by created_at desc
         limit ${limit}`;
       return rows.map(toToken);
@@ -198,17 +203,10 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
      * or network or with its screen; newest first, at most `limit`. Whose click it was, not a match
      * to hand out: nothing is consumed.
      */
-    async campaignClicks(
-      appId: number,
-      campaignId: number,
-      near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] },
-      limit = 50,
-    ): Promise<DeepLinkToken[]> {
+    async campaignClicks(appId: number, campaignId: number, near: Nearness, limit = 50): Promise<DeepLinkToken[]> {
       const rows = await sql<Row[]>`
         select * from deep_link_tokens
-        where campaign_id = ${campaignId} and app_id = ${appId} and expires_at > now()
-          and (ip = any(${near.ips}::text[]) or ip_prefix = any(${near.ipPrefixes}::text[])
-            or resolution = any(${near.resolutions}::text[]))
+        where campaign_id = ${campaignId} and app_id = ${appId} and expires_at > now() and ${nearby(near)}
         order by created_at desc
         limit ${limit}`;
       return rows.map(toToken);
@@ -218,18 +216,13 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
      * Tokens of the app near a first launch that can no longer match, newest first: consumed ones,
      * and expired ones the purge still keeps. Only read to tell a miss's reason.
      */
-    async closedNear(
-      appId: number,
-      near: { ips: string[]; ipPrefixes: string[]; resolutions: string[] },
-      limit = 50,
-    ): Promise<DeepLinkToken[]> {
-      const nearby = sql`(ip = any(${near.ips}::text[]) or ip_prefix = any(${near.ipPrefixes}::text[])
-        or resolution = any(${near.resolutions}::text[]))`;
+    async closedNear(appId: number, near: Nearness, limit = 50): Promise<DeepLinkToken[]> {
+      const close = nearby(near);
       const rows = await sql<Row[]>`
-        (select * from deep_link_tokens where app_id = ${appId} and consumed_at is not null and ${nearby}
+        (select * from deep_link_tokens where app_id = ${appId} and consumed_at is not null and ${close}
           order by created_at desc limit ${limit})
         union all
-        (select * from deep_link_tokens where app_id = ${appId} and consumed_at is null and expires_at <= now() and ${nearby}
+        (select * from deep_link_tokens where app_id = ${appId} and consumed_at is null and expires_at <= now() and ${close}
           order by created_at desc limit ${limit})
         order by created_at desc
         limit ${limit}`;

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CustomDomain, DomainsService } from '../../core/domains/domains.service.js';
 import type { Config } from '../../shared/config.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { idParams, idSchema } from '../schemas/common.js';
 import {
   customDomainListQuery,
   customDomainSchema,
@@ -15,17 +15,21 @@ import {
   toCustomDomainJson,
 } from '../schemas/custom-domain.js';
 import { httpsUrlSchema } from '../schemas/link.js';
-import { pagedResponse, queryBoolean, toPaged } from '../schemas/paging.js';
+import { queryBoolean } from '../schemas/paging.js';
+import {
+  operatorConflictErrors as errors,
+  operatorDelete,
+  operatorPage,
+  orgParams,
+  security,
+  tags,
+} from './operator-doc.js';
 
 /** The record as the operator sees it: the customer's, plus whose it is. */
 const operatorDomainSchema = customDomainSchema
   .extend({ organizationId: z.number().int() })
   .meta({ id: 'OperatorCustomDomain' });
 const toOperatorJson = (d: CustomDomain) => ({ ...toCustomDomainJson(d), organizationId: d.organizationId });
-
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
-const security = [{ adminToken: [] }];
-const tags = ['operator'];
 
 export const adminDomainRoutes: FastifyPluginAsyncZod<{
   domains: DomainsService;
@@ -39,7 +43,7 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: 'Register a custom domain (status PENDING)',
-        params: z.object({ orgId: idSchema }),
+        params: orgParams,
         body: z.object({ domainName: domainNameSchema }),
         response: { 201: customDomainSchema, ...errors },
       },
@@ -50,24 +54,21 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  app.get(
+  operatorPage(
+    app,
     '/custom-domains',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'List custom domains of every organization, newest first unless sorted otherwise',
-        querystring: customDomainListQuery.extend({
-          organizationId: idSchema.optional().describe("only this organization's"),
-          deletionRequested: queryBoolean.optional().describe('true: only those whose owners asked for deletion'),
-        }),
-        response: { 200: pagedResponse(operatorDomainSchema, 'OperatorCustomDomainPage'), ...errors },
-      },
+      summary: 'List custom domains of every organization, newest first unless sorted otherwise',
+      querystring: customDomainListQuery.extend({
+        organizationId: idSchema.optional().describe("only this organization's"),
+        deletionRequested: queryBoolean.optional().describe('true: only those whose owners asked for deletion'),
+      }),
+      item: operatorDomainSchema,
+      pageId: 'OperatorCustomDomainPage',
+      errors,
     },
-    async (request) => {
-      const { items, total } = await domains.listAll(request.query);
-      return toPaged(items.map(toOperatorJson), total, request.query);
-    },
+    domains.listAll,
+    toOperatorJson,
   );
 
   app.get(
@@ -77,29 +78,23 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: "Read any organization's custom domain",
-        params: z.object({ id: idSchema }),
+        params: idParams,
         response: { 200: operatorDomainSchema, ...errors },
       },
     },
     async (request) => toOperatorJson(await domains.getAny(request.params.id)),
   );
 
-  app.delete(
+  operatorDelete(
+    app,
     '/custom-domains/:id',
     {
-      schema: {
-        tags,
-        security,
-        summary:
-          "Delete a custom domain (completing its owner's deletion request); 409 DOMAIN_IN_USE while links live on it",
-        params: z.object({ id: idSchema }),
-        response: { 204: z.null().describe('deleted'), ...errors },
-      },
+      summary:
+        "Delete a custom domain (completing its owner's deletion request); 409 DOMAIN_IN_USE while links live on it",
+      params: idParams,
+      errors,
     },
-    async (request, reply) => {
-      await domains.delete(request.params.id);
-      return reply.code(204).send(null);
-    },
+    ({ id }) => domains.delete(id),
   );
 
   app.put(
@@ -109,7 +104,7 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: "Override a custom domain's verification status",
-        params: z.object({ id: idSchema }),
+        params: idParams,
         body: z.object({ status: domainStatusSchema }),
         response: { 200: customDomainSchema, ...errors },
       },
@@ -124,7 +119,7 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: "Where the custom domain's bare root sends visitors (null: the 404 page)",
-        params: z.object({ id: idSchema }),
+        params: idParams,
         body: z.object({
           fallbackUrl: httpsUrlSchema({ production, allowPrivate: linkAllowPrivateTargets }).nullable(),
         }),

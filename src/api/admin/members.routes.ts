@@ -3,13 +3,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { idSchema } from '../schemas/common.js';
 import { memberSchema, newMemberSchema, toMemberJson } from '../schemas/member.js';
-
-const orgParams = z.object({ orgId: idSchema });
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
-const tags = ['operator'];
-const security = [{ adminToken: [] }];
+import { operatorConflictErrors as errors, operatorDelete, orgParams, security, tags } from './operator-doc.js';
 
 export const adminMemberRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices }> = async (app, { accounts }) => {
   const operator = (ip: string) => ({ actor: { type: 'operator' as const, ip }, role: null });
@@ -46,21 +42,16 @@ export const adminMemberRoutes: FastifyPluginAsyncZod<{ accounts: AccountService
     async (request) => (await accounts.members.list(request.params.orgId, operator(request.ip))).map(toMemberJson),
   );
 
-  app.delete(
+  operatorDelete(
+    app,
     '/organizations/:orgId/members/:userId',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Remove a member (not the last owner)',
-        params: orgParams.extend({ userId: idSchema }),
-        response: { 204: z.null().describe('removed'), ...errors },
-      },
+      summary: 'Remove a member (not the last owner)',
+      params: orgParams.extend({ userId: idSchema }),
+      errors,
+      done: 'removed',
     },
-    async (request, reply) => {
-      await accounts.members.remove(request.params.orgId, request.params.userId, operator(request.ip));
-      return reply.code(204).send(null);
-    },
+    ({ orgId, userId }, ip) => accounts.members.remove(orgId, userId, operator(ip)),
   );
 
   app.post(

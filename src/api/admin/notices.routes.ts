@@ -3,7 +3,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { NoticesService } from '../../core/organizations/notices.service.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { errorBodySchema } from '../schemas/common.js';
+import { orgParams, security, tags } from './operator-doc.js';
 
 const noticeSchema = z
   .object({ id: z.number().int(), code: z.string(), message: z.string(), createdAt: z.string() })
@@ -14,10 +15,10 @@ export const adminNoticeRoutes: FastifyPluginAsyncZod<{ notices: NoticesService 
     '/organizations/:orgId/notices',
     {
       schema: {
-        tags: ['operator'],
-        security: [{ adminToken: [] }],
+        tags,
+        security,
         summary: "The organization's notices, newest first (at most 100)",
-        params: z.object({ orgId: idSchema }),
+        params: orgParams,
         response: {
           200: z.object({ content: z.array(noticeSchema) }).meta({ id: 'OrganizationNotices' }),
           401: errorBodySchema,

@@ -3,15 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrganizationsService } from '../../core/organizations/organizations.service.js';
 import { PAGE_LANGUAGES } from '../../shared/language.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 import { organizationSchema, planSchema, timeZoneSchema, toOrganizationJson } from '../schemas/organization.js';
-import { pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
-
-const orgParams = z.object({ orgId: idSchema });
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
-const security = [{ adminToken: [] }];
-const tags = ['operator'];
+import { pageQuery } from '../schemas/paging.js';
+import { operatorErrors as errors, operatorDelete, operatorPage, orgParams, security, tags } from './operator-doc.js';
 
 /** A Service API key as a list shows it: never the secret, only its first characters. */
 const apiKeyEntrySchema = z
@@ -54,44 +50,37 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     },
   );
 
-  app.get(
+  operatorPage(
+    app,
     '/organizations',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'List organizations, newest first',
-        querystring: z.object({
-          ...pageQuery,
-          search: z.string().trim().max(100).optional().describe('part of the name'),
-          plan: planSchema.optional(),
-        }),
-        response: { 200: pagedResponse(organizationSchema, 'OrganizationPage'), ...errors },
-      },
+      summary: 'List organizations, newest first',
+      querystring: z.object({
+        ...pageQuery,
+        search: z.string().trim().max(100).optional().describe('part of the name'),
+        plan: planSchema.optional(),
+      }),
+      item: organizationSchema,
+      pageId: 'OrganizationPage',
+      errors,
     },
-    async (request) => {
-      const { page, size, ...filter } = request.query;
-      const { items, total } = await organizations.list(filter, { page, size });
-      return toPaged(items.map(toOrganizationJson), total, { page, size });
-    },
+    ({ page, size, ...filter }) => organizations.list(filter, { page, size }),
+    toOrganizationJson,
   );
 
-  app.get(
+  operatorPage(
+    app,
     '/organizations/:orgId/api-keys',
     {
-      schema: {
-        tags,
-        security,
-        summary: "List an organization's live Service API keys (never the keys themselves)",
-        params: orgParams,
-        querystring: z.object(pageQuery),
-        response: { 200: pagedResponse(apiKeyEntrySchema, 'ApiKeyEntryPage'), ...errors },
-      },
+      summary: "List an organization's live Service API keys (never the keys themselves)",
+      params: orgParams,
+      querystring: z.object(pageQuery),
+      item: apiKeyEntrySchema,
+      pageId: 'ApiKeyEntryPage',
+      errors,
     },
-    async (request) => {
-      const { items, total } = await organizations.apiKeys(request.params.orgId, request.query);
-      return toPaged(items.map(toApiKeyJson), total, request.query);
-    },
+    (page, { orgId }) => organizations.apiKeys(orgId, page),
+    toApiKeyJson,
   );
 
   app.get(
@@ -138,88 +127,58 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     },
   );
 
-  app.delete(
+  operatorDelete(
+    app,
     '/organizations/:orgId/api-keys/:keyId',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Delete a Service API key; it fails at once',
-        params: orgParams.extend({ keyId: idSchema }),
-        response: { 204: z.null().describe('deleted'), ...errors },
-      },
-    },
-    async (request, reply) => {
-      await organizations.revokeApiKey(request.params.orgId, request.params.keyId);
-      return reply.code(204).send(null);
-    },
+    { summary: 'Delete a Service API key; it fails at once', params: orgParams.extend({ keyId: idSchema }), errors },
+    ({ orgId, keyId }) => organizations.revokeApiKey(orgId, keyId),
   );
 
-  app.put(
-    '/organizations/:orgId/plan',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Change plan and, optionally, the monthly quota (null: the plan default)',
-        params: orgParams,
-        body: z.object({ plan: planSchema, monthlyQuota: z.number().int().min(0).max(1e12).nullable().optional() }),
-        response: { 200: organizationSchema, ...errors },
+  /** PUT /organizations/:orgId/`path`: one setting changed by `set`, answered with the organization as it is now. */
+  const setting = <B extends z.ZodType>(
+    path: string,
+    summary: string,
+    body: B,
+    set: (orgId: number, body: z.output<B>) => Promise<Parameters<typeof toOrganizationJson>[0]>,
+  ) =>
+    app.put(
+      `/organizations/:orgId/${path}`,
+      {
+        schema: {
+          tags,
+          security,
+          summary,
+          params: orgParams,
+          body: body as z.ZodType,
+          response: { 200: organizationSchema, ...errors },
+        },
       },
-    },
-    async (request) => {
-      return toOrganizationJson(
-        await organizations.setPlan(request.params.orgId, request.body.plan, request.body.monthlyQuota),
-      );
-    },
-  );
+      async (request) => toOrganizationJson(await set(request.params.orgId, request.body as z.output<B>)),
+    );
 
-  app.put(
-    '/organizations/:orgId/add-ons',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Grant or withdraw add-ons (ENTERPRISE includes both)',
-        params: orgParams,
-        body: z.object({ userJourney: z.boolean().optional(), revenueAnalytics: z.boolean().optional() }),
-        response: { 200: organizationSchema, ...errors },
-      },
-    },
-    async (request) => {
-      return toOrganizationJson(await organizations.setAddOns(request.params.orgId, request.body));
-    },
+  setting(
+    'plan',
+    'Change plan and, optionally, the monthly quota (null: the plan default)',
+    z.object({ plan: planSchema, monthlyQuota: z.number().int().min(0).max(1e12).nullable().optional() }),
+    (orgId, { plan, monthlyQuota }) => organizations.setPlan(orgId, plan, monthlyQuota),
   );
-
-  app.put(
-    '/organizations/:orgId/language',
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Set the language of the organization's visitor pages when the browser asks for none we speak",
-        params: orgParams,
-        body: z.object({ defaultLanguage: z.enum(PAGE_LANGUAGES) }),
-        response: { 200: organizationSchema, ...errors },
-      },
-    },
-    async (request) =>
-      toOrganizationJson(await organizations.setDefaultLanguage(request.params.orgId, request.body.defaultLanguage)),
+  setting(
+    'add-ons',
+    'Grant or withdraw add-ons (ENTERPRISE includes both)',
+    z.object({ userJourney: z.boolean().optional(), revenueAnalytics: z.boolean().optional() }),
+    organizations.setAddOns,
   );
-
-  app.put(
-    '/organizations/:orgId/time-zone',
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Set the organization's time zone (where a link expiry given as a bare date ends)",
-        params: orgParams,
-        body: z.object({ timeZone: timeZoneSchema }),
-        response: { 200: organizationSchema, ...errors },
-      },
-    },
-    async (request) => toOrganizationJson(await organizations.setTimeZone(request.params.orgId, request.body.timeZone)),
+  setting(
+    'language',
+    "Set the language of the organization's visitor pages when the browser asks for none we speak",
+    z.object({ defaultLanguage: z.enum(PAGE_LANGUAGES) }),
+    (orgId, { defaultLanguage }) => organizations.setDefaultLanguage(orgId, defaultLanguage),
+  );
+  setting(
+    'time-zone',
+    "Set the organization's time zone (where a link expiry given as a bare date ends)",
+    z.object({ timeZone: timeZoneSchema }),
+    (orgId, { timeZone }) => organizations.setTimeZone(orgId, timeZone),
   );
 
   app.put(

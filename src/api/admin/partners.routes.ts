@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isOrigin, type PartnerView, type PartnersService } from '../../core/organizations/partners.service.js';
 import { PARTNER_ROLES } from '../../shared/roles.js';
-import { errorBodySchema } from '../schemas/common.js';
-import { pagedResponse, pageQuery, toPaged } from '../schemas/paging.js';
+import { pageQuery } from '../schemas/paging.js';
+import { operatorErrors as errors, operatorDelete, operatorPage, security, tags } from './operator-doc.js';
 
 /** An origin, kept without a trailing slash. */
 const originSchema = z
@@ -69,9 +69,6 @@ const partnerSchema = z
 
 const credentialsSchema = z.object({ clientId: z.string(), sharedSecret: z.string().describe('shown this once') });
 const params = z.object({ clientId: z.string().min(1).max(100) });
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
-const tags = ['operator'];
-const security = [{ adminToken: [] }];
 const OPERATOR = { type: 'operator' } as const;
 
 const toJson = (p: PartnerView) => ({
@@ -97,21 +94,18 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
       reply.code(201).send(await partners.register(request.body, { ...OPERATOR, ip: request.ip })),
   );
 
-  app.get(
+  operatorPage(
+    app,
     '/partners',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'List single sign-on partners, oldest first (never their secrets)',
-        querystring: z.object(pageQuery),
-        response: { 200: pagedResponse(partnerSchema, 'PartnerPage'), ...errors },
-      },
+      summary: 'List single sign-on partners, oldest first (never their secrets)',
+      querystring: z.object(pageQuery),
+      item: partnerSchema,
+      pageId: 'PartnerPage',
+      errors,
     },
-    async (request) => {
-      const { items, total } = await partners.list(request.query);
-      return toPaged(items.map(toJson), total, request.query);
-    },
+    partners.list,
+    toJson,
   );
 
   app.get(
@@ -144,21 +138,11 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
       toJson(await partners.update(request.params.clientId, request.body, { ...OPERATOR, ip: request.ip })),
   );
 
-  app.delete(
+  operatorDelete(
+    app,
     '/partners/:clientId',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Delete a partner; its users keep their accounts',
-        params,
-        response: { 204: z.null().describe('deleted'), ...errors },
-      },
-    },
-    async (request, reply) => {
-      await partners.delete(request.params.clientId, { ...OPERATOR, ip: request.ip });
-      return reply.code(204).send(null);
-    },
+    { summary: 'Delete a partner; its users keep their accounts', params, errors },
+    ({ clientId }, ip) => partners.delete(clientId, { ...OPERATOR, ip }),
   );
 
   app.post(

@@ -4,13 +4,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebhooksService } from '../../core/webhooks/index.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { registerDeliveryLogRoutes } from '../webhook-delivery-log.routes.js';
+import { security, tags } from './operator-doc.js';
 
 export const adminWebhookDeliveryRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }> = async (
   app,
   { webhooks },
 ) => {
-  const tags = ['operator'];
-  const security = [{ adminToken: [] }];
   const notFound = { 401: errorBodySchema, 404: errorBodySchema };
 
   registerDeliveryLogRoutes(

@@ -3,14 +3,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEFAULT_KEEP_PREVIOUS_HOURS, WEBHOOK_CATEGORIES, type WebhooksService } from '../../core/webhooks/index.js';
-import { errorBodySchema, idSchema } from '../schemas/common.js';
+import { errorBodySchema } from '../schemas/common.js';
 import { toWebhookEndpointJson, WEBHOOKS_DOC, webhookEndpointSchema } from '../schemas/webhook.js';
+import { operatorErrors, orgParams as params, security, tags } from './operator-doc.js';
 
 export const adminWebhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }> = async (app, { webhooks }) => {
-  const tags = ['operator'];
-  const security = [{ adminToken: [] }];
-  const params = z.object({ orgId: idSchema });
-
   app.put(
     '/organizations/:orgId/webhook',
     {
@@ -40,7 +37,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksServi
               `after a secret change, how long the previous secret is still signed with (default ${DEFAULT_KEEP_PREVIOUS_HOURS}; 0 drops it at once); without a change, moves the end of the current rotation`,
             ),
         }),
-        response: { 200: webhookEndpointSchema, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
+        response: { 200: webhookEndpointSchema, ...operatorErrors },
       },
     },
     async (request) => toWebhookEndpointJson(await webhooks.setEndpoint(request.params.orgId, request.body)),

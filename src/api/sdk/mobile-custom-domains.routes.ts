@@ -4,10 +4,9 @@
 // organization's domain is simply not found.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
-import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { customDomainSchema, toCustomDomainJson } from '../schemas/custom-domain.js';
+import { answerById } from '../service/by-id.routes.js';
 import { customDomainRoutes } from '../service/custom-domains.routes.js';
-import { callerOf } from '../request-caller.js';
 import { requireMobileApp, type SdkCallers } from './mobile-sdk-auth.js';
 
 export interface MobileCustomDomainDeps {
@@ -26,18 +25,17 @@ export const mobileCustomDomainRoutes: FastifyPluginAsyncZod<{ deps: MobileCusto
 
   await app.register(customDomainRoutes, { domains, tags, whose: " of the app's organization" });
 
-  app.post(
+  answerById(
+    app,
+    'post',
     '/custom-domains/:id/verify',
     {
-      schema: {
-        tags,
-        summary: "Check the domain's CNAME now and answer the record as it is afterwards",
-        description:
-          'PENDING or FAILED becomes VERIFIED when the CNAME is found; a miss counts like one of the background check.',
-        params: idParams,
-        response: { 200: customDomainSchema, ...commonErrorResponses },
-      },
+      tags,
+      summary: "Check the domain's CNAME now and answer the record as it is afterwards",
+      description:
+        'PENDING or FAILED becomes VERIFIED when the CNAME is found; a miss counts like one of the background check.',
+      response: customDomainSchema,
     },
-    async (request) => toCustomDomainJson(await domains.verifyNow(callerOf(request), request.params.id)),
+    async (caller, id) => toCustomDomainJson(await domains.verifyNow(caller, id)),
   );
 };

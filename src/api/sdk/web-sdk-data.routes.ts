@@ -92,6 +92,19 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: WebSdkDeps }> = async 
   const { webSdk } = deps.deepLinks;
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, parseTextAsJson);
 
+  /** POST /update-fingerprint in `context`: a deep-link token (a campaign's, or any) gets the page's fingerprint. */
+  const updateFingerprint = (context: FastifyInstance, summary: string, message: string) =>
+    context
+      .withTypeProvider<ZodTypeProvider>()
+      .post(
+        '/update-fingerprint',
+        { schema: { tags, summary, body: fingerprintBody, response: { 200: statusSchema, ...errors } } },
+        async (request) => {
+          await webSdk.updateFingerprint(fingerprintOf(request.body, request.headers), request.ip);
+          return { status: 'success' as const, message };
+        },
+      );
+
   // Two sub-contexts rather than one CORS wildcard at /api/v1/sdk/web: the version route's plugin
   // answers its own preflights there.
   await app.register(
@@ -99,20 +112,10 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: WebSdkDeps }> = async 
       allowBrowserCalls(deeplink);
       const r = deeplink.withTypeProvider<ZodTypeProvider>();
 
-      r.post(
-        '/update-fingerprint',
-        {
-          schema: {
-            tags,
-            summary: "Attach the landing page's device fingerprint to a deep-link token",
-            body: fingerprintBody,
-            response: { 200: statusSchema, ...errors },
-          },
-        },
-        async (request) => {
-          await webSdk.updateFingerprint(fingerprintOf(request.body, request.headers), request.ip);
-          return { status: 'success' as const, message: 'fingerprint updated' };
-        },
+      updateFingerprint(
+        deeplink,
+        "Attach the landing page's device fingerprint to a deep-link token",
+        'fingerprint updated',
       );
 
       r.post(
@@ -206,20 +209,10 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: WebSdkDeps }> = async 
   await app.register(
     async (campaign: FastifyInstance) => {
       allowBrowserCalls(campaign);
-      campaign.withTypeProvider<ZodTypeProvider>().post(
-        '/update-fingerprint',
-        {
-          schema: {
-            tags,
-            summary: 'Attach the device fingerprint to a campaign deep-link token (after a campaign QR scan)',
-            body: fingerprintBody,
-            response: { 200: statusSchema, ...errors },
-          },
-        },
-        async (request) => {
-          await webSdk.updateFingerprint(fingerprintOf(request.body, request.headers), request.ip);
-          return { status: 'success' as const, message: 'campaign fingerprint updated' };
-        },
+      updateFingerprint(
+        campaign,
+        'Attach the device fingerprint to a campaign deep-link token (after a campaign QR scan)',
+        'campaign fingerprint updated',
       );
     },
     { prefix: '/campaign-deep-link' },

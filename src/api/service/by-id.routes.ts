@@ -14,7 +14,8 @@ type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 /** The OpenAPI grouping of a resource's routes. */
 interface RouteDoc {
   tags: string[];
-  security: Record<string, string[]>[];
+  /** Left out where the context's own hook authenticates (the SDK APIs). */
+  security?: Record<string, string[]>[] | undefined;
 }
 
 /**
@@ -46,6 +47,26 @@ export function listPage<F extends z.ZodRawShape, T>(
   );
 }
 
+/**
+ * `method` `url` (with `:id`): 200 with what `run` answers for the caller and the id, as `response`
+ * describes it: a read, or an action on one record that answers the record as it is afterwards.
+ */
+export function answerById(
+  app: ZodApp,
+  method: 'get' | 'post' | 'delete',
+  url: string,
+  doc: RouteDoc & { summary: string; description?: string; response: z.ZodType },
+  run: (caller: Caller, id: number) => Promise<unknown>,
+): void {
+  const { response, ...rest } = doc;
+  app.route({
+    method: method.toUpperCase() as 'GET' | 'POST' | 'DELETE',
+    url,
+    schema: { ...rest, params: idParams, response: { 200: response, ...commonErrorResponses } },
+    handler: (request) => run(callerOf(request), request.params.id),
+  });
+}
+
 /** GET `url` (with `:id`): the record `read` finds for the caller, as `response` describes it. */
 export function readById(
   app: ZodApp,
@@ -53,12 +74,7 @@ export function readById(
   doc: RouteDoc & { summary: string; response: z.ZodType },
   read: (caller: Caller, id: number) => Promise<unknown>,
 ): void {
-  const { response, ...rest } = doc;
-  app.get(
-    url,
-    { schema: { ...rest, params: idParams, response: { 200: response, ...commonErrorResponses } } },
-    (request) => read(callerOf(request), request.params.id),
-  );
+  answerById(app, 'get', url, doc, read);
 }
 
 /** PUT `url` (with `:id`): `update` gets the body `body` parsed; 409 where `conflicts` says a change can clash. */

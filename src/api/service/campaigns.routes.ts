@@ -4,11 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkAddress, parseCampaignExpiry } from '../../core/links/link-rules.js';
 import type { Campaign, CampaignService } from '../../core/links/campaigns.js';
-import { commonErrorResponses, errorBodySchema, nullableStrings } from '../schemas/common.js';
-import { callerOf } from '../request-caller.js';
-import { deleteById, listPage, readById, updateById } from './by-id.routes.js';
+import { nullableStrings } from '../schemas/common.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
-import { fromRequestPart } from '../schemas/field-errors.js';
 import {
   aliasSchema,
   clearable,
@@ -22,6 +19,7 @@ import {
 } from '../schemas/link.js';
 import { queryDateTime } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
+import { trackedLinkRoutes } from './tracked-link.routes.js';
 
 const campaignSchema = z
   .object({
@@ -100,43 +98,15 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
   };
   const toJson = (c: Campaign & { clickCount: number }) => toCampaignJson(c, publicBaseUrl, c.clickCount);
 
-  app.post(
-    '/campaigns',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Create a campaign',
-        body: z.object({
-          name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
-          alias: aliasSchema.optional(),
-          originalUrl: url,
-          ...linkedAppFields,
-          expiresAt: expiresAt.nullable().optional(),
-          goalType: clearable(text(50)),
-          customDomainName: clearable(domainNameSchema),
-          ...extraFields,
-        }),
-        response: { 201: campaignSchema, ...commonErrorResponses, 409: errorBodySchema },
-      },
-    },
-    async (request, reply) => {
-      const caller = callerOf(request);
-      const input = {
-        ...request.body,
-        expiresAt: expiryFor(caller, 'expiresAt', request.body.expiresAt, options.clock),
-      };
-      return reply.code(201).send(toJson(await fromRequestPart('body', campaigns.create(caller, input))));
-    },
-  );
-
-  listPage(
+  trackedLinkRoutes(
     app,
     '/campaigns',
     {
       tags,
       security,
-      summary: 'List campaigns, newest first',
+      a: 'a campaign',
+      many: 'campaigns',
+      slug: 'alias',
       filter: {
         search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
         createdAfter: queryDateTime.optional(),
@@ -144,26 +114,17 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
       },
       item: campaignSchema,
       pageId: 'CampaignPage',
-    },
-    campaigns.list,
-    toJson,
-  );
-
-  readById(
-    app,
-    '/campaigns/:id',
-    { tags, security, summary: 'Read a campaign', response: campaignSchema },
-    async (caller, id) => toJson(await campaigns.get(caller, id)),
-  );
-
-  updateById(
-    app,
-    '/campaigns/:id',
-    {
-      tags,
-      security,
-      summary: 'Update a campaign (fields left out keep their value; null clears)',
-      body: z.object({
+      createBody: z.object({
+        name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
+        alias: aliasSchema.optional(),
+        originalUrl: url,
+        ...linkedAppFields,
+        expiresAt: expiresAt.nullable().optional(),
+        goalType: clearable(text(50)),
+        customDomainName: clearable(domainNameSchema),
+        ...extraFields,
+      }),
+      updateBody: z.object({
         name: singleLine(
           z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters'),
         ).optional(),
@@ -173,18 +134,16 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
         ...linkedAppFields,
         ...extraFields,
       }),
-      response: campaignSchema,
     },
-    async (caller, id, { expiresAt, ...rest }) => {
-      const at = expiryFor(caller, 'expiresAt', expiresAt, options.clock);
-      return toJson(await campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) }));
+    {
+      ...campaigns,
+      create: (caller, body) =>
+        campaigns.create(caller, { ...body, expiresAt: expiryFor(caller, 'expiresAt', body.expiresAt, options.clock) }),
+      update: (caller, id, { expiresAt, ...rest }) => {
+        const at = expiryFor(caller, 'expiresAt', expiresAt, options.clock);
+        return campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) });
+      },
     },
-  );
-
-  deleteById(
-    app,
-    '/campaigns/:id',
-    { tags, security, summary: 'Delete a campaign; its alias stops resolving' },
-    campaigns.delete,
+    toJson,
   );
 };

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DomainsService } from '../../core/domains/domains.service.js';
-import { commonErrorResponses, idParams } from '../schemas/common.js';
+import { commonErrorResponses } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
 import {
   customDomainListQuery,
@@ -13,6 +13,7 @@ import {
   toCustomDomainJson,
 } from '../schemas/custom-domain.js';
 import { toSpringPage } from '../schemas/paging.js';
+import { readById } from './by-id.routes.js';
 
 interface ReadOptions {
   domains: DomainsService;
@@ -56,17 +57,10 @@ export const customDomainRoutes: FastifyPluginAsyncZod<ReadOptions> = async (
     async (request) => (await domains.listUsable(callerOf(request))).map(toCustomDomainJson),
   );
 
-  app.get(
+  readById(
+    app,
     '/custom-domains/:id',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Read a custom domain',
-        params: idParams,
-        response: { 200: customDomainSchema, ...commonErrorResponses },
-      },
-    },
-    async (request) => toCustomDomainJson(await domains.get(callerOf(request), request.params.id)),
+    { tags, security, summary: 'Read a custom domain', response: customDomainSchema },
+    async (caller, id) => toCustomDomainJson(await domains.get(caller, id)),
   );
 };

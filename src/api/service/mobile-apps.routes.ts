@@ -13,9 +13,9 @@ import {
 } from '../../core/apps/app-settings.js';
 import type { MobileApp, MobileAppsService } from '../../core/apps/mobile-apps.service.js';
 import type { Config } from '../../shared/config.js';
-import { commonErrorResponses, idParams } from '../schemas/common.js';
+import { commonErrorResponses } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
-import { deleteById, readById, updateById } from './by-id.routes.js';
+import { answerById, deleteById, readById, updateById } from './by-id.routes.js';
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 import { clearable, httpsUrlSchema } from '../schemas/link.js';
@@ -188,49 +188,44 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
     async (caller, id, body) => toJson(await mobileApps.update(caller, id, body)),
   );
 
-  app.post(
+  answerById(
+    app,
+    'post',
     '/mobile-apps/:id/api-key',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Regenerate the mobile app API key (extension)',
-        description:
-          "A new X-Mobile-App-API-Key for the app, in the answer's apiKey; calls with the old key are refused (401) from then on. Ship the new key before regenerating.",
-        params: idParams,
-        response: { 200: mobileAppSchema, ...commonErrorResponses },
-      },
+      tags,
+      security,
+      summary: 'Regenerate the mobile app API key (extension)',
+      description:
+        "A new X-Mobile-App-API-Key for the app, in the answer's apiKey; calls with the old key are refused (401) from then on. Ship the new key before regenerating.",
+      response: mobileAppSchema,
     },
-    async (request) => toJson(await mobileApps.regenerateApiKey(callerOf(request), request.params.id)),
+    async (caller, id) => toJson(await mobileApps.regenerateApiKey(caller, id)),
   );
 
-  app.post(
+  answerById(
+    app,
+    'post',
     '/mobile-apps/:id/identity-verification',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Turn identity verification on, or rotate its secret (extension)',
-        description:
-          'Issues a new identity secret, shown in this answer only (it is stored encrypted). From then on identify and opt-in ' +
-          'calls from browsers (X-App-ID without the mobile app key) must carry userHash, the hex HMAC-SHA256 of externalUserId ' +
-          'under this secret, computed by your server: without it 401 USER_HASH_REQUIRED, with a wrong one 401 USER_HASH_INVALID. ' +
-          'Since users belong to the organization, browser calls through its apps without identity verification are then refused ' +
-          '(403 IDENTITY_VERIFICATION_REQUIRED). Calling it again rotates the secret: hashes made with the old one stop working at once. ' +
-          'Calls with the mobile app key are not affected.',
-        params: idParams,
-        response: {
-          200: mobileAppSchema
-            .extend({
-              identitySecret: z.string().describe('shown only here: keep it on your server, never in a page or an app'),
-            })
-            .meta({ id: 'MobileAppWithIdentitySecret' }),
-          ...commonErrorResponses,
-        },
-      },
+      tags,
+      security,
+      summary: 'Turn identity verification on, or rotate its secret (extension)',
+      description:
+        'Issues a new identity secret, shown in this answer only (it is stored encrypted). From then on identify and opt-in ' +
+        'calls from browsers (X-App-ID without the mobile app key) must carry userHash, the hex HMAC-SHA256 of externalUserId ' +
+        'under this secret, computed by your server: without it 401 USER_HASH_REQUIRED, with a wrong one 401 USER_HASH_INVALID. ' +
+        'Since users belong to the organization, browser calls through its apps without identity verification are then refused ' +
+        '(403 IDENTITY_VERIFICATION_REQUIRED). Calling it again rotates the secret: hashes made with the old one stop working at once. ' +
+        'Calls with the mobile app key are not affected.',
+      response: mobileAppSchema
+        .extend({
+          identitySecret: z.string().describe('shown only here: keep it on your server, never in a page or an app'),
+        })
+        .meta({ id: 'MobileAppWithIdentitySecret' }),
     },
-    async (request) => {
-      const issued = await mobileApps.issueIdentitySecret(callerOf(request), request.params.id);
+    async (caller, id) => {
+      const issued = await mobileApps.issueIdentitySecret(caller, id);
       return { ...toJson(issued.app), identitySecret: issued.secret };
     },
   );

@@ -4,11 +4,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkAddress, parseExpirationDate } from '../../core/links/link-rules.js';
 import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
-import { commonErrorResponses, errorBodySchema, idParams, nullableStrings } from '../schemas/common.js';
+import { commonErrorResponses, idParams, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
-import { deleteById, listPage, readById, updateById } from './by-id.routes.js';
+import { trackedLinkRoutes } from './tracked-link.routes.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
-import { fromRequestPart } from '../schemas/field-errors.js';
 import {
   aliasSchema,
   clearable,
@@ -115,43 +114,15 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
   };
   const toJson = (u: ShortUrl & { clickCount: number }) => toShortUrlJson(u, publicBaseUrl, u.clickCount);
 
-  app.post(
-    '/urls',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Create a short URL',
-        body: z.object({
-          url,
-          customAlias: aliasSchema.optional(),
-          title: clearable(text(200)),
-          ...linkedAppFields,
-          expirationDate: expiration.nullable().optional(),
-          showAdPage: z.boolean().default(false),
-          goalType: clearable(text(50)),
-          customDomainName: clearable(domainNameSchema),
-          ...extraFields,
-        }),
-        response: { 201: shortUrlSchema, ...commonErrorResponses, 409: errorBodySchema },
-      },
-    },
-    async (request, reply) => {
-      const { url: originalUrl, expirationDate, ...rest } = request.body;
-      const caller = callerOf(request);
-      const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
-      const created = await fromRequestPart('body', shortUrls.create(caller, { ...rest, originalUrl, expiresAt }));
-      return reply.code(201).send(toJson(created));
-    },
-  );
-
-  listPage(
+  trackedLinkRoutes(
     app,
     '/urls',
     {
       tags,
       security,
-      summary: 'List short URLs, newest first',
+      a: 'a short URL',
+      many: 'short URLs',
+      slug: 'code',
       filter: {
         keyword: z
           .string()
@@ -164,26 +135,18 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
       },
       item: shortUrlSchema,
       pageId: 'ShortUrlPage',
-    },
-    shortUrls.list,
-    toJson,
-  );
-
-  readById(
-    app,
-    '/urls/:id',
-    { tags, security, summary: 'Read a short URL', response: shortUrlSchema },
-    async (caller, id) => toJson(await shortUrls.get(caller, id)),
-  );
-
-  updateById(
-    app,
-    '/urls/:id',
-    {
-      tags,
-      security,
-      summary: 'Update a short URL (fields left out keep their value; null clears)',
-      body: z.object({
+      createBody: z.object({
+        url,
+        customAlias: aliasSchema.optional(),
+        title: clearable(text(200)),
+        ...linkedAppFields,
+        expirationDate: expiration.nullable().optional(),
+        showAdPage: z.boolean().default(false),
+        goalType: clearable(text(50)),
+        customDomainName: clearable(domainNameSchema),
+        ...extraFields,
+      }),
+      updateBody: z.object({
         originalUrl: url.optional(),
         expirationDate: expiration.nullable().optional(),
         showAdPage: z.boolean().optional(),
@@ -192,19 +155,19 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
         ...linkedAppFields,
         ...extraFields,
       }),
-      response: shortUrlSchema,
     },
-    async (caller, id, { expirationDate, ...rest }) => {
-      const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
-      return toJson(await shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) }));
+    {
+      ...shortUrls,
+      create: (caller, { url: originalUrl, expirationDate, ...rest }) => {
+        const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
+        return shortUrls.create(caller, { ...rest, originalUrl, expiresAt });
+      },
+      update: (caller, id, { expirationDate, ...rest }) => {
+        const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
+        return shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) });
+      },
     },
-  );
-
-  deleteById(
-    app,
-    '/urls/:id',
-    { tags, security, summary: 'Delete a short URL; its code stops resolving' },
-    shortUrls.delete,
+    toJson,
   );
 
   const colour = z

@@ -41,8 +41,13 @@ export function createSignInLinks(deps: {
   publicBaseUrl: string;
 }) {
   const { tokens, secretBox } = deps;
-  const open = (sealed: string | null): PartnerClaims | null =>
-    sealed === null ? null : (JSON.parse(secretBox.open(sealed)) as PartnerClaims);
+  /** A stored token as the caller reads it, its partner's claims opened. */
+  const usedLink = (record: Omit<UsedLink, 'claims'> & { claimsSealed: string | null }): UsedLink => ({
+    purpose: record.purpose,
+    userId: record.userId,
+    partnerId: record.partnerId,
+    claims: record.claimsSealed === null ? null : (JSON.parse(secretBox.open(record.claimsSealed)) as PartnerClaims),
+  });
 
   /** A new one-time token of this purpose; `email` counts toward that address's hourly limit. */
   async function issue(
@@ -108,27 +113,13 @@ export function createSignInLinks(deps: {
     /** Uses the token once; undefined when unknown, used, expired or of another purpose. */
     async use(token: string, purposes: SignInPurpose[]): Promise<UsedLink | undefined> {
       const record = await tokens.consume(tokenHash(token), purposes, deps.clock());
-      return (
-        record && {
-          purpose: record.purpose,
-          userId: record.userId,
-          partnerId: record.partnerId,
-          claims: open(record.claimsSealed),
-        }
-      );
+      return record && usedLink(record);
     },
 
     /** The pending consent behind a token, without using it. */
     async peek(token: string, purpose: SignInPurpose): Promise<UsedLink | undefined> {
       const record = await tokens.peek(tokenHash(token), purpose, deps.clock());
-      return (
-        record && {
-          purpose: record.purpose,
-          userId: record.userId,
-          partnerId: record.partnerId,
-          claims: open(record.claimsSealed),
-        }
-      );
+      return record && usedLink(record);
     },
   };
 }

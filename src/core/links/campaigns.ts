@@ -7,34 +7,22 @@ import type { Campaign, CampaignFields, CampaignListFilter, CampaignsRepo } from
 import { aliasFromName } from './link-rules.js';
 import {
   createTrackedLinks,
+  OPTIONAL_LINK_FIELDS,
   orNull,
   slugTaken,
   type ChangeAction,
   type LinkCaller,
+  type NewLink,
   type TrackedLinksDeps,
 } from './tracked-links.js';
 
 export type { Campaign, CampaignFields, CampaignListFilter };
 
-export type NewCampaign = Partial<CampaignFields> & {
+export type NewCampaign = NewLink<CampaignFields> & {
   name: string;
-  originalUrl: string;
   /** The alias to claim; left out, one is made from the name. */
   alias?: string | undefined;
-  customDomainName?: string | null | undefined;
 };
-
-/** The fields a create may leave out (null then). */
-const OPTIONAL_FIELDS = [
-  'expiresAt',
-  'iosAppId',
-  'androidAppId',
-  'utmSource',
-  'utmMedium',
-  'iosDeepLinkPath',
-  'androidDeepLinkPath',
-  'goalType',
-] as const;
 
 export function createCampaignService(deps: TrackedLinksDeps & { repo: CampaignsRepo; events: EventPublisher }) {
   /** A `campaign_change` event on the bus (webhooks: campaign.created/updated/deleted). */
@@ -58,7 +46,7 @@ export function createCampaignService(deps: TrackedLinksDeps & { repo: Campaigns
 
     async create(caller: LinkCaller, input: NewCampaign) {
       const fields: CampaignFields = {
-        ...orNull(input, OPTIONAL_FIELDS),
+        ...orNull(input, OPTIONAL_LINK_FIELDS),
         name: input.name,
         originalUrl: input.originalUrl,
       };

@@ -5,35 +5,34 @@ import { PLAN_LIMITS } from '../../shared/plans.js';
 import type { ShortUrl, ShortUrlFields, ShortUrlListFilter, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { generateShortCode, linkAddress } from './link-rules.js';
 import { renderQrCode, type QrOptions } from './qr-code.js';
-import { createTrackedLinks, orNull, slugTaken, type LinkCaller, type TrackedLinksDeps } from './tracked-links.js';
+import {
+  createTrackedLinks,
+  OPTIONAL_LINK_FIELDS,
+  orNull,
+  slugTaken,
+  type LinkCaller,
+  type NewLink,
+  type TrackedLinksDeps,
+} from './tracked-links.js';
 
 export type { ShortUrl, ShortUrlFields, ShortUrlListFilter };
 
-export type NewShortUrl = Partial<ShortUrlFields> & {
-  originalUrl: string;
+export type NewShortUrl = NewLink<ShortUrlFields> & {
   /** The code to claim; left out, one is generated. */
   customAlias?: string | undefined;
-  customDomainName?: string | null | undefined;
 };
 
-/** The fields a create may leave out (null then). */
+/** The fields a create may leave out (null then): the campaign's, and the short URL's own. */
 const OPTIONAL_FIELDS = [
+  ...OPTIONAL_LINK_FIELDS,
   'title',
-  'expiresAt',
   'ogTitle',
   'ogDescription',
   'ogImageUrl',
-  'iosAppId',
-  'androidAppId',
-  'utmSource',
-  'utmMedium',
   'utmCampaign',
   'utmTerm',
   'utmContent',
-  'iosDeepLinkPath',
-  'androidDeepLinkPath',
   'mobileTargetUrl',
-  'goalType',
 ] as const;
 
 export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrlsRepo; publicBaseUrl: string }) {

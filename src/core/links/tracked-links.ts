@@ -48,6 +48,24 @@ export interface TrackedLinksDeps {
   linkChanged(organizationId: number): void;
 }
 
+/** What a create is given: the kind's fields (those left out are null), and where the link lives. */
+export type NewLink<F> = Partial<F> & {
+  originalUrl: string;
+  customDomainName?: string | null | undefined;
+};
+
+/** The fields both kinds have that a create may leave out (null then); each kind adds its own. */
+export const OPTIONAL_LINK_FIELDS = [
+  'expiresAt',
+  'iosAppId',
+  'androidAppId',
+  'utmSource',
+  'utmMedium',
+  'iosDeepLinkPath',
+  'androidDeepLinkPath',
+  'goalType',
+] as const;
+
 /** The input fields named in `keys`, each left out as null. */
 export function orNull<I extends object, K extends keyof I>(
   input: I,
