@@ -104,15 +104,15 @@ export default defineConfig({
         },
       },
       {
-        // The files that may share a process (see sharedFiles), one after another in one worker
-        // beside the service project's two.
+        // The files that may share a process (see sharedFiles): the same two workers as the
+        // service project's files, each reused from one shared file to the next.
         test: {
           ...serviceProject,
           name: 'shared',
           include: sharedFiles,
           exclude: [...configDefaults.exclude, ...(servicesRun ? embeddedOnly : [])],
           isolate: false,
-          maxWorkers: 1,
+          maxWorkers: 2,
           setupFiles: ['test/support/shared-worker.ts'],
         },
       },

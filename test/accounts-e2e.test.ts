@@ -287,7 +287,7 @@ describe('accounts end to end', () => {
   });
 
   it('the console: an owner invites a member and sees it in the audit log; an analyst cannot', {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const org = await svc.createOrganization('Team Console', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, {

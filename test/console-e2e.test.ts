@@ -443,7 +443,7 @@ describe('console end to end', () => {
   });
 
   it('switches to the dark theme, keeps it after a reload, and draws the charts for it', {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const org = await svc.createOrganization('Night Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'night@example.com', role: 'analyst' });

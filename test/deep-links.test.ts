@@ -533,6 +533,8 @@ describe(`token store trouble (${backend})`, () => {
     const link = await createDeepLink(svc, acme, apps);
     const late = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
     const old = await tapToLanding(svc, `/${link.shortCode}`, { ua: UA.iPhone });
+    // A page can be answered before its token's write ends (it has a deadline): wait for both rows.
+    await eventually(async () => (await tokenRow(late.token)) && (await tokenRow(old.token)), 10_000, 'the tokens');
     await svc.container.postgres
       .sql`update deep_link_tokens set expires_at = now() - interval '1 minute' where token = ${late.token}`;
     await svc.container.postgres
