@@ -34,11 +34,8 @@ beforeAll(async () => {
   const b = await svc.createOrganization('Reader B', 'PRO');
   orgA = a.id;
   orgB = b.id;
-  linkA = (await svc.service('POST', '/urls', a.apiKey, { url: 'https://example.com/a', customAlias: 'sql-a' })).json()
-    .id;
-  const linkB = (
-    await svc.service('POST', '/urls', b.apiKey, { url: 'https://example.com/b', customAlias: 'sql-b' })
-  ).json().id;
+  linkA = (await svc.createLink(a, { url: 'https://example.com/a', customAlias: 'sql-a' })).id;
+  const linkB = (await svc.createLink(b, { url: 'https://example.com/b', customAlias: 'sql-b' })).id;
   await recordClicks(svc, orgA, 'url', linkA, [
     { at: '2026-03-01T10:00:00Z' },
     { at: '2026-03-01T11:00:00Z' },

@@ -47,20 +47,10 @@ describe('console dashboards', () => {
     [owner, analyst, stranger] = (await Promise.all(
       ['owner@dash.example', 'analyst@dash.example', 'owner@else.example'].map(signIn),
     )) as [string, string, string];
-    urlId = (
-      await svc.service('POST', '/urls', org.apiKey, {
-        url: 'https://example.com/sale',
-        customAlias: 'sale',
-        title: 'Sale',
-      })
-    ).json().id;
+    urlId = (await svc.createLink(org, { url: 'https://example.com/sale', customAlias: 'sale', title: 'Sale' })).id;
     campaignId = (
-      await svc.service('POST', '/campaigns', org.apiKey, {
-        name: 'Push',
-        originalUrl: 'https://example.com/push',
-        alias: 'push',
-      })
-    ).json().id;
+      await svc.createCampaign(org, { name: 'Push', originalUrl: 'https://example.com/push', alias: 'push' })
+    ).id;
     // Friday 2026-11-20 23:30 UTC is Saturday 08:30 in Seoul.
     await recordClicks(svc, org.id, 'url', urlId, [
       { at: '2026-11-18T09:00:00Z' },
@@ -155,9 +145,7 @@ describe('console dashboards', () => {
   });
 
   it('counts unique visitors: an address and browser once a day, bots never, the period as the sum of its days, in the Service API and the dashboard alike', async () => {
-    const id = (
-      await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/visitors', customAlias: 'visitors' })
-    ).json().id;
+    const { id } = await svc.createLink(org, { url: 'https://example.com/visitors', customAlias: 'visitors' });
     const ANDROID =
       'Mozilla/5.0 (Linux; Android 14; SM-S918N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36';
     await recordClicks(svc, org.id, 'url', id, [
@@ -254,13 +242,7 @@ describe('console dashboards', () => {
   });
 
   it("exports an app's install panels as CSV from the Service API's install statistics", async () => {
-    const app = (
-      await svc.service('POST', '/mobile-apps', org.apiKey, {
-        platform: 'IOS',
-        appName: 'Dash App',
-        bundleId: 'com.dash.app',
-      })
-    ).json();
+    const app = await svc.createApp(org, { platform: 'IOS', appName: 'Dash App', bundleId: 'com.dash.app' });
     const api = (
       await svc.service('GET', `/mobile-apps/${app.id}/install-stats?${PERIOD}&timeZone=UTC`, org.apiKey)
     ).json();
@@ -310,13 +292,7 @@ describe('console dashboards', () => {
   });
 
   it("answers an app's revenue per currency from the purchases its SDK recorded, and its CSV", async () => {
-    const app = (
-      await svc.service('POST', '/mobile-apps', org.apiKey, {
-        platform: 'ANDROID',
-        appName: 'Shop App',
-        bundleId: 'com.shop.app',
-      })
-    ).json();
+    const app = await svc.createApp(org, { platform: 'ANDROID', appName: 'Shop App', bundleId: 'com.shop.app' });
     const purchase = (sessionId: string, goalType: string, goalValue: string) =>
       svc.inject({
         method: 'POST',

@@ -179,11 +179,7 @@ describe('console goal types, usage and audit filters', () => {
   });
 
   it('removes a custom type (links keep their goalType); a preset cannot be removed; an unknown one is 404', async () => {
-    const link = await svc.service('POST', '/urls', org.apiKey, {
-      url: 'https://example.com/news',
-      goalType: 'newsletter',
-    });
-    expect(link.statusCode, link.body).toBe(201);
+    const link = await svc.createLink(org, { url: 'https://example.com/news', goalType: 'newsletter' });
 
     expect((await call('DELETE', `${goalTypes(org.id)}/Newsletter`, developer)).statusCode).toBe(204);
     const again = await call('DELETE', `${goalTypes(org.id)}/newsletter`, developer);
@@ -198,7 +194,7 @@ describe('console goal types, usage and audit filters', () => {
 
     const names = ((await call('GET', goalTypes(org.id), analyst)).json() as { name: string }[]).map((g) => g.name);
     expect(names).toEqual([...PRESETS, 'x'.repeat(50)]);
-    expect((await svc.service('GET', `/urls/${link.json().id}`, org.apiKey)).json().goalType).toBe('newsletter');
+    expect((await svc.service('GET', `/urls/${link.id}`, org.apiKey)).json().goalType).toBe('newsletter');
     // The other organization's type of the same name is untouched.
     expect(((await call('GET', goalTypes(other.id), stranger)).json() as { name: string }[]).at(-1)?.name).toBe(
       'newsletter',

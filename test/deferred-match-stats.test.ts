@@ -50,16 +50,13 @@ const svc = serviceForFile();
 beforeAll(async () => {
   org = await svc.createOrganization('Deferred', 'ENTERPRISE');
   rival = await svc.createOrganization('Rival', 'ENTERPRISE');
-  const create = async (owner: { apiKey: string }, appName: string) => {
-    const res = await svc.service('POST', '/mobile-apps', owner.apiKey, {
+  const create = (owner: { apiKey: string }, appName: string) =>
+    svc.createApp(owner, {
       platform: 'IOS',
       appName,
       bundleId: `com.acme.${appName.toLowerCase()}`,
       scheme: 'acme://',
     });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json() as { id: number };
-  };
   app = await create(org, 'Shop');
   otherApp = await create(org, 'Other');
   const events = [

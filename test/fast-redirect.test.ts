@@ -146,9 +146,9 @@ describe(`redirect fast path (${backend})`, () => {
       iosAppId: apps.ios.id,
       iosDeepLinkPath: 'product/9',
     });
-    // expirationDate is 'YYYY-MM-DD HH:mm:ss' in UTC.
-    const soon = new Date(Date.now() + 2_000).toISOString().slice(0, 19).replace('T', ' ');
-    const expired = await createUrl(svc, org, { url: 'https://shop.example/old', expirationDate: soon });
+    // Whole seconds, as the API's expirationDate ('YYYY-MM-DD HH:mm:ss' in UTC) gives.
+    const soon = new Date(Math.floor((Date.now() + 2_000) / 1000) * 1000);
+    const expired = await createUrl(svc, org, { url: 'https://shop.example/old', expiresAt: soon });
     const ad = await createUrl(svc, org, { url: 'https://shop.example/ad', showAdPage: true });
     const plain = await createUrl(svc, org, { url: 'https://shop.example/plain' });
     await new Promise((r) => setTimeout(r, 2_100));

@@ -100,32 +100,16 @@ const svc = serviceForFile();
 
 beforeAll(async () => {
   org = await svc.createOrganization('Installs', 'ENTERPRISE');
-  const app = async (platform: 'IOS' | 'ANDROID', appName: string) => {
-    const res = await svc.service('POST', '/mobile-apps', org.apiKey, {
-      platform,
-      appName,
-      bundleId: `com.acme.${platform.toLowerCase()}`,
-      scheme: 'acme://',
-    });
-    expect(res.statusCode).toBe(201);
-    return res.json() as { id: number };
-  };
+  const app = (platform: 'IOS' | 'ANDROID', appName: string) =>
+    svc.createApp(org, { platform, appName, bundleId: `com.acme.${platform.toLowerCase()}`, scheme: 'acme://' });
   iosApp = await app('IOS', 'Acme iOS');
   androidApp = await app('ANDROID', 'Acme Android');
-  const u = await svc.service('POST', '/urls', org.apiKey, {
-    url: 'https://example.com/p/1',
-    iosAppId: iosApp.id,
-    androidAppId: androidApp.id,
-  });
-  expect(u.statusCode).toBe(201);
-  url = u.json();
-  const c = await svc.service('POST', '/campaigns', org.apiKey, {
+  url = await svc.createLink(org, { url: 'https://example.com/p/1', iosAppId: iosApp.id, androidAppId: androidApp.id });
+  campaign = await svc.createCampaign(org, {
     name: 'Summer',
     originalUrl: 'https://example.com/summer',
     androidAppId: androidApp.id,
   });
-  expect(c.statusCode).toBe(201);
-  campaign = c.json();
 
   const U = { type: 'url' as const, id: url.id };
   const C = { type: 'campaign' as const, id: campaign.id };
@@ -254,14 +238,12 @@ describe('URL app-install statistics', () => {
   it("appName: the linked app's name, not the short code; the short code only when the URL opens no app", async () => {
     const both = (await stats(`/urls/${url.id}/app-install-stats`)).json();
     expect(both).toMatchObject({ appName: 'Acme iOS / Acme Android', linkAlias: url.shortCode });
-    const iosOnly = (
-      await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/p/2', iosAppId: iosApp.id })
-    ).json();
+    const iosOnly = await svc.createLink(org, { url: 'https://example.com/p/2', iosAppId: iosApp.id });
     expect((await stats(`/urls/${iosOnly.id}/app-install-stats`)).json()).toMatchObject({
       appName: 'Acme iOS',
       linkAlias: iosOnly.shortCode,
     });
-    const plain = (await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/p/3' })).json();
+    const plain = await svc.createLink(org, { url: 'https://example.com/p/3' });
     expect((await stats(`/urls/${plain.id}/app-install-stats`)).json()).toMatchObject({
       appName: plain.shortCode,
       linkAlias: plain.shortCode,
@@ -406,14 +388,8 @@ describe('install statistics requests', () => {
     ]) {
       expectError(await svc.service('GET', `${path}?${PERIOD}`, rival.apiKey), 404);
     }
-    const app = await svc.service('POST', '/mobile-apps', rival.apiKey, {
-      platform: 'IOS',
-      appName: 'Rival',
-      bundleId: 'com.rival',
-    });
-    const body = (
-      await svc.service('GET', `/mobile-apps/${app.json().id}/install-stats?${PERIOD}`, rival.apiKey)
-    ).json();
+    const app = await svc.createApp(rival, { platform: 'IOS', appName: 'Rival', bundleId: 'com.rival' });
+    const body = (await svc.service('GET', `/mobile-apps/${app.id}/install-stats?${PERIOD}`, rival.apiKey)).json();
     expect(body).toMatchObject({ totalInstalls: 0, totalClicks: 0, qualityStats: { totalAttempts: 0 } });
   });
 });

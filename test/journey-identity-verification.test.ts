@@ -205,12 +205,12 @@ describe('identity verification', () => {
   });
 
   it('refuses browsers that name another app of the organization, which has no secret to check against', async () => {
-    const other = await svc.service('POST', '/mobile-apps', acme.org.apiKey, {
+    const other = await svc.createApp(acme.org, {
       platform: 'ANDROID',
       appName: 'Acme Android',
       bundleId: 'com.example.acme',
     });
-    const otherApp: JourneyApp = { org: acme.org, appId: other.json().id, appKey: other.json().apiKey };
+    const otherApp: JourneyApp = { org: acme.org, appId: other.id, appKey: other.apiKey };
     expectError(
       await journeyClient(svc, otherApp)('POST', '/identify', { externalUserId: 'member-a', smsOptIn: false }),
       403,

@@ -256,16 +256,12 @@ describe('sessions', () => {
   });
 
   it('registers the link a session came from: by short code, link address, campaign id or alias', async () => {
-    const url = (
-      await svc.service('POST', '/urls', acme.org.apiKey, { url: 'https://example.com/coat', customAlias: 'coat-sale' })
-    ).json();
-    const campaign = (
-      await svc.service('POST', '/campaigns', acme.org.apiKey, {
-        name: 'Winter',
-        alias: 'winter-2026',
-        originalUrl: 'https://example.com/w',
-      })
-    ).json();
+    const url = await svc.createLink(acme.org, { url: 'https://example.com/coat', customAlias: 'coat-sale' });
+    const campaign = await svc.createCampaign(acme.org, {
+      name: 'Winter',
+      alias: 'winter-2026',
+      originalUrl: 'https://example.com/w',
+    });
     const s = await newSession();
     const byCode = await call('POST', '/session/register-fplink', { sessionId: s.sessionId, shortCode: 'coat-sale' });
     expect(byCode.statusCode, byCode.body).toBe(200);
@@ -451,13 +447,11 @@ describe('transitions', () => {
   it('records a platform transition with the deep link that carried it and lists it', async () => {
     const web = await newSession({ externalUserId: 'member-9' });
     const app = await newSession({ platform: 'IOS' }, call);
-    const campaign = (
-      await svc.service('POST', '/campaigns', acme.org.apiKey, {
-        name: 'T',
-        alias: 'transit-1',
-        originalUrl: 'https://example.com/t',
-      })
-    ).json();
+    const campaign = await svc.createCampaign(acme.org, {
+      name: 'T',
+      alias: 'transit-1',
+      originalUrl: 'https://example.com/t',
+    });
     const res = await call('POST', '/session/transition', {
       sessionId: web.sessionId,
       fromPlatform: 'WEB',

@@ -84,9 +84,7 @@ describe('metrics on the service port', () => {
 
   it('times a redirect in its own histogram and every other answer by route pattern and status, logging each at info', async () => {
     const org = await svc.createOrganization('Metrics', 'PRO');
-    const created = await svc.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/sale' });
-    expect(created.statusCode, created.body).toBe(201);
-    const link = created.json() as { id: number; shortCode: string };
+    const link = await svc.createLink(org, { url: 'https://shop.example/sale' });
     const read = await fetch(`${base}/api/v1/service/urls/${link.id}`, { headers: { 'x-api-key': org.apiKey } });
     expect(read.status).toBe(200);
     expect(

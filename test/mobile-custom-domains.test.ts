@@ -35,15 +35,8 @@ let otherApp: App;
 const mine: Domain[] = [];
 let theirs: Domain;
 
-async function createApp(owner: Org, platform = 'ANDROID'): Promise<App> {
-  const res = await svc.service('POST', '/mobile-apps', owner.apiKey, {
-    platform,
-    appName: 'Domains App',
-    bundleId: 'com.example.domains',
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as App;
-}
+const createApp = (owner: Org, platform: 'IOS' | 'ANDROID' = 'ANDROID'): Promise<App> =>
+  svc.createApp(owner, { platform, appName: 'Domains App', bundleId: 'com.example.domains' });
 
 async function createDomain(owner: Org, domainName: string, status?: string): Promise<Domain> {
   const res = await svc.admin('POST', `/organizations/${owner.id}/custom-domains`, { domainName });

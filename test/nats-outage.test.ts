@@ -27,9 +27,7 @@ describe.runIf(backend === 'services' && fs.existsSync(NATS_SERVER))('NATS unava
 
   it('keeps redirecting, then writes every click exactly once when NATS returns', async () => {
     const org = await svc.createOrganization('NatsOutage');
-    const link = (
-      await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/n', customAlias: 'natsdown' })
-    ).json();
+    const link = await svc.createLink(org, { url: 'https://example.com/n', customAlias: 'natsdown' });
     const visit = async () => {
       const res = await svc.inject({
         method: 'GET',

@@ -43,13 +43,12 @@ beforeAll(async () => {
     await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: DOMAIN })
   ).json() as { id: number };
   expect((await svc.admin('PUT', `/custom-domains/${domain.id}/status`, { status: 'VERIFIED' })).statusCode).toBe(200);
-  const campaign = await svc.service('POST', '/campaigns', apiKey, {
-    name: 'Sale',
-    originalUrl: 'https://acme-shop.com/sale',
-    customDomainName: DOMAIN,
-  });
-  expect(campaign.statusCode, campaign.body).toBe(201);
-  campaignAlias = (campaign.json() as { alias: string }).alias;
+  campaignAlias = (
+    await svc.createCampaign(
+      { apiKey },
+      { name: 'Sale', originalUrl: 'https://acme-shop.com/sale', customDomainName: DOMAIN },
+    )
+  ).alias;
 });
 
 describe('operator surfaces', () => {

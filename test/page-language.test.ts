@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
 import { launchChromium } from './support/chromium.js';
-import { serviceForFile } from './support/service.js';
+import { serviceForFile, type TestLinkInput } from './support/service.js';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -15,14 +15,8 @@ let base: string;
 let browser: Browser | undefined;
 const orgs: Record<'ko' | 'en' | 'ja', { id: number; apiKey: string }> = {} as never;
 
-async function createLink(
-  language: 'ko' | 'en' | 'ja',
-  body: Record<string, unknown>,
-): Promise<{ id: number; shortCode: string }> {
-  const res = await svc.service('POST', '/urls', orgs[language].apiKey, { url: 'https://shop.example/item', ...body });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: number; shortCode: string };
-}
+const createLink = (language: 'ko' | 'en' | 'ja', input: Partial<TestLinkInput>) =>
+  svc.createLink(orgs[language], { url: 'https://shop.example/item', ...input });
 
 async function expiredLink(language: 'ko' | 'en' | 'ja'): Promise<string> {
   const link = await createLink(language, {});

@@ -92,11 +92,14 @@ describe(`hostile events (${backend})`, () => {
   it("keeps counting another organization's clicks within 5 s, writes every good event once and dead-letters the bad ones", async () => {
     const mallory: JourneyApp = await journeyOrg(svc, 'Mallory');
     const apps: Apps = await createApps(svc, mallory.org, 'Mallory');
-    const link = await createUrl(svc, mallory.org, {
+    // Through the Service API, not a factory: its api_request event is one of the kinds checked below.
+    const created = await svc.service('POST', '/urls', mallory.org.apiKey, {
       url: 'https://mallory.example/x',
       customAlias: unique('mal'),
       iosAppId: apps.ios.id,
     });
+    expect(created.statusCode, created.body).toBe(201);
+    const link = created.json() as { id: number; shortCode: string };
     const campaign = await createCampaign(svc, mallory.org, {
       alias: unique('malc'),
       originalUrl: 'https://mallory.example/c',

@@ -10,6 +10,7 @@ import {
   isolate,
   type Isolation,
   startService,
+  type TestLinkInput,
   type TestService,
   serviceForFile,
 } from './support/service.js';
@@ -91,16 +92,9 @@ async function outcome(path: string, v: Visit = {}, on: TestService = svc) {
   return { status: res.statusCode, location: res.headers.location };
 }
 
-async function createUrl(body: Record<string, unknown>, key = org.apiKey) {
-  const res = await svc.service('POST', '/urls', key, body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: number; shortCode: string; shortUrl: string };
-}
+const createUrl = (input: TestLinkInput, apiKey = org.apiKey) => svc.createLink({ apiKey }, input);
 
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 9)}`;
-
-/** 'YYYY-MM-DD HH:mm:ss' in UTC, the short URL expirationDate format. */
-const utcText = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 function expectHtml(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number) {
   expect(res.statusCode).toBe(status);
@@ -141,13 +135,12 @@ describe(`redirect outcomes (${backend})`, () => {
 
   it('redirects a campaign /{alias}, keeping cid and tracker', async () => {
     const alias = unique('camp');
-    const res = await svc.service('POST', '/campaigns', org.apiKey, {
+    await svc.createCampaign(org, {
       name: 'Spring campaign',
       alias,
       originalUrl: 'https://shop.example/spring',
       utmSource: 'insta',
     });
-    expect(res.statusCode, res.body).toBe(201);
     const { status, location } = await outcome(`/${alias}?cid=u1&tracker=t1`);
     expect(status).toBe(302);
     const target = new URL(location as string);
@@ -182,7 +175,11 @@ describe(`redirect outcomes (${backend})`, () => {
   });
 
   it('answers 410 once the link has expired', async () => {
-    const link = await createUrl({ url: 'https://shop.example/flash', expirationDate: utcText(Date.now() + 3_000) });
+    // Whole seconds, as the API's YYYY-MM-DD HH:mm:ss gives.
+    const link = await createUrl({
+      url: 'https://shop.example/flash',
+      expiresAt: new Date(Math.floor(Date.now() / 1000) * 1000 + 3_000),
+    });
     expect((await outcome(`/${link.shortCode}`)).status).toBe(302);
     const res = await eventually(
       async () => {
@@ -207,15 +204,13 @@ describe(`redirect outcomes (${backend})`, () => {
   });
 
   it('serves /{appPath}/{code} for the app path of a linked app, and 404s for any other path', async () => {
-    const app = await svc.service('POST', '/mobile-apps', org.apiKey, {
+    const { id: iosAppId, path: appPath } = await svc.createApp(org, {
       platform: 'IOS',
       appName: 'Shop',
       bundleId: 'com.example.shop',
       teamId: 'ABCDE12345',
       scheme: 'shop://',
     });
-    expect(app.statusCode, app.body).toBe(201);
-    const { id: iosAppId, path: appPath } = app.json() as { id: number; path: string };
     const link = await createUrl({ url: 'https://shop.example/app', iosAppId });
     expect(await outcome(`/${appPath}/${link.shortCode}`)).toEqual({
       status: 302,
@@ -434,13 +429,11 @@ describe(`click enrichment (${backend})`, () => {
 
   it("records a campaign click with its cid, tracker and the click's utm_source", async () => {
     const alias = unique('tracked');
-    const res = await svc.service('POST', '/campaigns', org.apiKey, {
+    const { id: campaignId } = await svc.createCampaign(org, {
       name: 'Tracked',
       alias,
       originalUrl: 'https://shop.example/tracked',
     });
-    expect(res.statusCode, res.body).toBe(201);
-    const campaignId = (res.json() as { id: number }).id;
     expect((await outcome(`/${alias}?cid=u1&tracker=t1&utm_source=kakao`)).status).toBe(302);
     const [row] = await clicksSettle(campaignId, 1, 'campaign');
     expect(row).toMatchObject({ cid: 'u1', tracker: 't1', utm_source: 'kakao', is_bot: 0 });
@@ -604,11 +597,8 @@ describe.runIf(backend === 'services')('PostgreSQL unreachable', () => {
 
   it('keeps redirecting cached links, answers 503 for uncached ones, and recovers', async () => {
     const owner = await down.createOrganization('Resilient');
-    const res = await down.service('POST', '/urls', owner.apiKey, { url: 'https://shop.example/resilient' });
-    expect(res.statusCode, res.body).toBe(201);
-    const code = (res.json() as { shortCode: string }).shortCode;
-    const later = await down.service('POST', '/urls', owner.apiKey, { url: 'https://shop.example/uncached' });
-    const uncached = (later.json() as { shortCode: string }).shortCode;
+    const code = (await down.createLink(owner, { url: 'https://shop.example/resilient' })).shortCode;
+    const uncached = (await down.createLink(owner, { url: 'https://shop.example/uncached' })).shortCode;
     expect(await outcome(`/${code}`, {}, down)).toEqual({ status: 302, location: 'https://shop.example/resilient' });
 
     try {

@@ -23,9 +23,7 @@ const recordClicks = (linkType: 'url' | 'campaign', linkId: number, clicks: Clic
   recordSharedClicks(svc, organizationId, linkType, linkId, clicks);
 
 async function newUrl(): Promise<number> {
-  const res = await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/stats' });
-  expect(res.statusCode).toBe(201);
-  return res.json().id;
+  return (await svc.createLink(org, { url: 'https://example.com/stats' })).id;
 }
 
 const urlStats = async (id: number, query: string, apiKey = org.apiKey) =>
@@ -143,8 +141,8 @@ describe('periods', () => {
 
   it("clamps the period to the plan's retention and says so in meta", async () => {
     const free = await svc.createOrganization('FreeStats', 'FREE');
-    const res = await svc.service('POST', '/urls', free.apiKey, { url: 'https://example.com/free' });
-    const body = (await urlStats(res.json().id, 'startDate=2020-01-01', free.apiKey)).json();
+    const link = await svc.createLink(free, { url: 'https://example.com/free' });
+    const body = (await urlStats(link.id, 'startDate=2020-01-01', free.apiKey)).json();
     expect(body.meta.dataRetentionDays).toBe(30);
     expect(body.chartLabels).toHaveLength(30);
     expect(body.meta.actualStartDate).toBe(body.chartLabels[0]);
@@ -153,8 +151,8 @@ describe('periods', () => {
 
   it('meta: a range wholly older than the retention answers empty, with no start after the end', async () => {
     const free = await svc.createOrganization('FreeOld', 'FREE');
-    const res = await svc.service('POST', '/urls', free.apiKey, { url: 'https://example.com/old' });
-    const body = (await urlStats(res.json().id, 'startDate=2020-01-01&endDate=2020-01-31', free.apiKey)).json();
+    const link = await svc.createLink(free, { url: 'https://example.com/old' });
+    const body = (await urlStats(link.id, 'startDate=2020-01-01&endDate=2020-01-31', free.apiKey)).json();
     expect(body.meta).toMatchObject({
       dataRetentionDays: 30,
       actualStartDate: null,
@@ -166,7 +164,7 @@ describe('periods', () => {
     });
     expect(body.chartLabels).toEqual([]);
     expect(body.chartData).toEqual([]);
-    const clipped = (await urlStats(res.json().id, 'startDate=2020-01-01', free.apiKey)).json();
+    const clipped = (await urlStats(link.id, 'startDate=2020-01-01', free.apiKey)).json();
     expect(clipped.meta).toMatchObject({
       empty: false,
       emptyReason: null,
@@ -196,11 +194,7 @@ describe('periods', () => {
 describe('campaign statistics', () => {
   let campaignId: number;
   beforeAll(async () => {
-    const res = await svc.service('POST', '/campaigns', org.apiKey, {
-      name: 'Stats Campaign',
-      originalUrl: 'https://example.com/c',
-    });
-    campaignId = res.json().id;
+    campaignId = (await svc.createCampaign(org, { name: 'Stats Campaign', originalUrl: 'https://example.com/c' })).id;
     await recordClicks('campaign', campaignId, [
       { at: '2025-03-09T01:00:00Z', cid: 'user-a', tracker: 'insta' },
       { at: '2025-03-09T02:00:00Z', cid: 'user-a', tracker: 'insta' },
@@ -302,9 +296,7 @@ describe('campaign revenue', () => {
     });
 
   beforeAll(async () => {
-    campaignId = (
-      await svc.service('POST', '/campaigns', org.apiKey, { name: 'Revenue', originalUrl: 'https://example.com/r' })
-    ).json().id;
+    campaignId = (await svc.createCampaign(org, { name: 'Revenue', originalUrl: 'https://example.com/r' })).id;
     await recordClicks(
       'campaign',
       campaignId,
@@ -349,9 +341,7 @@ describe('campaign revenue', () => {
 
   it('stays empty without the revenue-analytics add-on', async () => {
     const free = await svc.createOrganization('No add-on', 'PRO');
-    const id = (
-      await svc.service('POST', '/campaigns', free.apiKey, { name: 'Revenue', originalUrl: 'https://example.com/r' })
-    ).json().id;
+    const { id } = await svc.createCampaign(free, { name: 'Revenue', originalUrl: 'https://example.com/r' });
     // PRO keeps 365 days: a purchase of five days ago.
     const day = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10);
     goal('journey_funnel', `${day}T10:00:00Z`, 'purchase_KRW', 5000, 'KRW', id, free.id);

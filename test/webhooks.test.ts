@@ -163,9 +163,7 @@ describe(`webhook deliveries (${backend})`, () => {
   it('delivers a human click on a short link, signed over the exact raw body, without personal data', async () => {
     const path = hook('click');
     const org = await orgWithHook(path);
-    const created = await svc.service('POST', '/urls', org.apiKey, { url: 'https://shop.example/sale' });
-    expect(created.statusCode, created.body).toBe(201);
-    const link = created.json() as { id: number; shortCode: string };
+    const link = await svc.createLink(org, { url: 'https://shop.example/sale' });
     // A preview fetcher is no click; the person that follows is.
     await svc.inject({
       method: 'GET',
@@ -266,12 +264,10 @@ describe(`webhook deliveries (${backend})`, () => {
   it('delivers campaign clicks and campaign changes with the documented payloads', async () => {
     const path = hook('campaign');
     const org = await orgWithHook(path);
-    const res = await svc.service('POST', '/campaigns', org.apiKey, {
+    const campaign = await svc.createCampaign(org, {
       name: 'Summer Hooks',
       originalUrl: 'https://shop.example/summer',
     });
-    expect(res.statusCode, res.body).toBe(201);
-    const campaign = res.json() as { id: number; alias: string };
     await svc.inject({
       method: 'GET',
       url: `/${campaign.alias}?cid=user-42&tracker=insta`,
@@ -316,10 +312,7 @@ describe(`webhook deliveries (${backend})`, () => {
   it('sends only the subscribed categories, and funnel stages with a goal as funnel.stage and goal.completed', async () => {
     const path = hook('funnel');
     const org = await orgWithHook(path, undefined, { events: ['goal', 'funnel'] });
-    await svc.service('POST', '/campaigns', org.apiKey, {
-      name: 'Not subscribed',
-      originalUrl: 'https://shop.example/x',
-    });
+    await svc.createCampaign(org, { name: 'Not subscribed', originalUrl: 'https://shop.example/x' });
     svc.container.events.record({
       eventId: '01939a4e-0000-7000-8000-000000000001',
       type: 'funnel_stage',
@@ -483,9 +476,9 @@ describe(`webhook deliveries (${backend})`, () => {
       disabledReason: 'turned off in the settings',
     });
     expectError(await svc.admin('POST', `/organizations/${off.id}/webhook/test`), 409, { code: 'WEBHOOK_DISABLED' });
-    await svc.service('POST', '/campaigns', off.apiKey, { name: 'Quiet', originalUrl: 'https://shop.example/q' });
+    await svc.createCampaign(off, { name: 'Quiet', originalUrl: 'https://shop.example/q' });
     // The same consumer handles the next organization's event after this one's.
-    await svc.service('POST', '/campaigns', fence.apiKey, { name: 'Fence', originalUrl: 'https://shop.example/f' });
+    await svc.createCampaign(fence, { name: 'Fence', originalUrl: 'https://shop.example/f' });
     await eventually(async () => at(fencePath).length > 0, 15_000, 'the fence event');
     expect(at(offPath)).toHaveLength(0);
     expect(await deliveries(off.id)).toEqual([]);
@@ -670,9 +663,7 @@ describe('user-journey events', () => {
     const path = hook('journey');
     const org = await orgWithHook(path);
     expect((await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true })).statusCode).toBe(200);
-    const app = (
-      await svc.service('POST', '/mobile-apps', org.apiKey, { platform: 'IOS', appName: 'Shop', bundleId: 'com.shop' })
-    ).json() as { id: number };
+    const app = await svc.createApp(org, { platform: 'IOS', appName: 'Shop', bundleId: 'com.shop' });
     const journey = (url: string, body: unknown) =>
       svc.inject({
         method: 'POST',

@@ -1,7 +1,8 @@
 // Shared by the deep-link tests: phones' user agents, an organization's iOS and Android apps and
 // links, a click as a phone makes it, the landing page read back, mobile SDK calls.
 import { expect } from 'vitest';
-import type { TestService } from './service.js';
+import type { NewCampaign } from '../../src/core/links/campaigns.js';
+import type { TestLinkInput, TestService } from './service.js';
 
 export const PLATFORM_HOST = 'sgnp.example';
 export const BASE = `https://${PLATFORM_HOST}`;
@@ -40,13 +41,9 @@ export interface Apps {
 let counter = 0;
 export const unique = (prefix: string) => `${prefix}-${++counter}-${Math.random().toString(36).slice(2, 7)}`;
 
+/** An iOS and an Android app of the organization (the core call of POST /mobile-apps). */
 export async function createApps(svc: TestService, org: Org, label = 'Shop'): Promise<Apps> {
-  const make = async (body: Record<string, unknown>) => {
-    const res = await svc.service('POST', '/mobile-apps', org.apiKey, body);
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json() as AppRecord;
-  };
-  const ios = await make({
+  const ios = await svc.createApp(org, {
     platform: 'IOS',
     appName: `${label} iOS`,
     bundleId: 'com.example.shop',
@@ -55,7 +52,7 @@ export async function createApps(svc: TestService, org: Org, label = 'Shop'): Pr
     storeUrl: 'https://apps.apple.com/app/id1234567890',
     appIconUrl: 'https://cdn.example/icon.png',
   });
-  const android = await make({
+  const android = await svc.createApp(org, {
     platform: 'ANDROID',
     appName: `${label} Android`,
     bundleId: 'com.example.shop',
@@ -65,20 +62,15 @@ export async function createApps(svc: TestService, org: Org, label = 'Shop'): Pr
   return { ios, android };
 }
 
-export async function createUrl(svc: TestService, org: Org, body: Record<string, unknown>) {
-  const res = await svc.service('POST', '/urls', org.apiKey, body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: number; shortCode: string; shortUrl: string };
-}
+/** A short URL (the core call of POST /urls). */
+export const createUrl = (svc: TestService, org: Org, input: TestLinkInput) => svc.createLink(org, input);
 
-export async function createCampaign(svc: TestService, org: Org, body: Record<string, unknown>) {
-  const res = await svc.service('POST', '/campaigns', org.apiKey, { name: unique('Campaign'), ...body });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: number; alias: string; name: string };
-}
+/** A campaign, named uniquely unless named (the core call of POST /campaigns). */
+export const createCampaign = (svc: TestService, org: Org, input: Omit<NewCampaign, 'name'> & { name?: string }) =>
+  svc.createCampaign(org, { name: unique('Campaign'), ...input });
 
 /** A deep link to product/42 on both platforms, with a mobile fallback. */
-export async function createDeepLink(svc: TestService, org: Org, apps: Apps, extra: Record<string, unknown> = {}) {
+export async function createDeepLink(svc: TestService, org: Org, apps: Apps, extra: Partial<TestLinkInput> = {}) {
   return createUrl(svc, org, {
     url: 'https://shop.example/product/42',
     iosAppId: apps.ios.id,

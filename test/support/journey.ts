@@ -17,13 +17,7 @@ export async function journeyOrg(svc: TestService, name: string, plan = 'PRO', a
     const res = await svc.admin('PUT', `/organizations/${org.id}/add-ons`, { userJourney: true });
     if (res.statusCode !== 200) throw new Error(`add-on not granted: ${res.statusCode} ${res.body}`);
   }
-  const res = await svc.service('POST', '/mobile-apps', org.apiKey, {
-    platform: 'IOS',
-    appName: `${name} app`,
-    bundleId: 'com.example.journey',
-  });
-  if (res.statusCode !== 201) throw new Error(`app not created: ${res.statusCode} ${res.body}`);
-  const app = res.json() as { id: number; apiKey: string };
+  const app = await svc.createApp(org, { platform: 'IOS', appName: `${name} app`, bundleId: 'com.example.journey' });
   return { org, appId: app.id, appKey: app.apiKey };
 }
 

@@ -11,6 +11,13 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createContainer, type Container } from '../../src/container.js';
+import type { NewMobileApp, Platform } from '../../src/core/apps/mobile-apps.service.js';
+import type { ServiceCaller } from '../../src/core/caller.js';
+import type { NewCampaign } from '../../src/core/links/campaigns.js';
+import { linkAddress } from '../../src/core/links/link-rules.js';
+import type { NewShortUrl } from '../../src/core/links/short-urls.js';
+import { createApiKeysRepo } from '../../src/oltp/api-keys.repo.js';
+import { utcMonthStart } from '../../src/shared/time.js';
 import { loadConfig, type Config } from '../../src/shared/config.js';
 import type { Plan } from '../../src/shared/plans.js';
 import { createLogger } from '../../src/shared/logger.js';
@@ -114,6 +121,33 @@ async function createDatabase(admin: postgres.Sql, name: string, template: strin
   }
 }
 
+/** A short URL's settings for a factory: the core's create input, the destination named `url` as in the API body. */
+export type TestLinkInput = Omit<NewShortUrl, 'originalUrl'> & { url: string };
+
+/** What tests read of a short URL they made (the fields of the API's answer). */
+export interface TestLink {
+  id: number;
+  shortCode: string;
+  shortUrl: string;
+}
+
+/** What tests read of a campaign they made (the fields of the API's answer). */
+export interface TestCampaign {
+  id: number;
+  name: string;
+  alias: string;
+  campaignUrl: string;
+}
+
+/** What tests read of a mobile app they registered: its id, SDK key and URL namespace. */
+export interface TestApp {
+  id: number;
+  apiKey: string;
+  path: string;
+  platform: Platform;
+  bundleId: string;
+}
+
 export interface TestService {
   container: Container;
   config: Config;
@@ -128,6 +162,16 @@ export interface TestService {
     extra?: { remoteAddress?: string; headers?: Record<string, string> },
   ): Promise<LightMyRequestResponse>;
   createOrganization(name?: string, plan?: string): Promise<{ id: number; apiKey: string }>;
+  /**
+   * Factories for set-up, not HTTP: each makes the one core call the Service API's POST route
+   * makes, as the organization of `org.apiKey` (which must be valid). The input is the core's, so
+   * nothing of the route's body parsing applies: values are stored as given (no trimming, no
+   * scheme or fingerprint normalisation) and an expiry is a Date. The core call tells the link
+   * caches, as through the route; no api_request event is recorded and no quota call is counted.
+   */
+  createLink(org: { apiKey: string }, input: TestLinkInput): Promise<TestLink>;
+  createCampaign(org: { apiKey: string }, input: NewCampaign): Promise<TestCampaign>;
+  createApp(org: { apiKey: string }, input: NewMobileApp): Promise<TestApp>;
   /** Rows of a ClickHouse query, parameters typed in the SQL ({name:Type}). */
   clickhouse<T = Record<string, unknown>>(query: string, params?: Record<string, unknown>): Promise<T[]>;
   close(): Promise<void>;
@@ -155,6 +199,15 @@ export async function startService(
   const { app } = container;
   const inject = app.inject.bind(app) as Container['app']['inject'];
 
+  // The caller the Service API's key check makes, without metering the call.
+  const apiKeys = createApiKeysRepo({ sql: container.postgres.sql });
+  const callerOf = async (apiKey: string): Promise<ServiceCaller> => {
+    const found = await apiKeys.authenticate(apiKey, utcMonthStart(new Date()));
+    if (!found) throw new Error('test factory: no organization has this Service API key');
+    return { organization: found.organization, app: null, channel: 'service', apiKeyId: found.apiKeyId };
+  };
+  const { publicBaseUrl } = config.server;
+
   const admin = (method: string, url: string, body?: unknown) =>
     app.inject({
       method: method as 'GET',
@@ -181,6 +234,36 @@ export async function startService(
     async createOrganization(name = 'Acme', plan = 'FREE') {
       const { organization, apiKey } = await container.deps.organizations.accounts.create({ name, plan: plan as Plan });
       return { id: organization.id, apiKey: apiKey.apiKey };
+    },
+    // POST /urls (test/short-urls.test.ts covers the route).
+    async createLink(org, { url, ...rest }) {
+      const link = await container.deps.links.shortUrls.create(await callerOf(org.apiKey), {
+        ...rest,
+        originalUrl: url,
+      });
+      const shortUrl = linkAddress(publicBaseUrl, link.customDomainName, link.shortCode);
+      return { id: link.id, shortCode: link.shortCode, shortUrl };
+    },
+    // POST /campaigns (test/campaigns.test.ts covers the route).
+    async createCampaign(org, input) {
+      const c = await container.deps.links.campaigns.create(await callerOf(org.apiKey), input);
+      return {
+        id: c.id,
+        name: c.name,
+        alias: c.alias,
+        campaignUrl: linkAddress(publicBaseUrl, c.customDomainName, c.alias),
+      };
+    },
+    // POST /mobile-apps (test/mobile-apps.test.ts covers the route).
+    async createApp(org, input) {
+      const created = await container.deps.apps.mobileApps.create(await callerOf(org.apiKey), input);
+      return {
+        id: created.id,
+        apiKey: created.apiKey,
+        path: created.path,
+        platform: created.platform,
+        bundleId: created.bundleId,
+      };
     },
     async clickhouse<T>(query: string, params: Record<string, unknown> = {}) {
       const result = await container.clickhouse.client.query({ query, query_params: params, format: 'JSONEachRow' });
