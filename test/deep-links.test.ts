@@ -539,7 +539,11 @@ describe(`token store trouble (${backend})`, () => {
       .sql`update deep_link_tokens set expires_at = now() - interval '1 minute' where token = ${late.token}`;
     await svc.container.postgres
       .sql`update deep_link_tokens set expires_at = now() - interval '25 hours' where token = ${old.token}`;
-    expect(await svc.container.deepLinks.purge()).toBeGreaterThanOrEqual(1);
+    // A round the service started on its own may be under way (purge() then answers that round,
+    // begun before the update): the next round sees the expired token.
+    let purged = await svc.container.deepLinks.purge();
+    if (purged === 0) purged = await svc.container.deepLinks.purge();
+    expect(purged).toBeGreaterThanOrEqual(1);
     expect(await tokenRow(old.token)).toBeUndefined();
     expect(await tokenRow(late.token)).toBeDefined();
   });
