@@ -51,23 +51,23 @@ for (const file of embeddedOnly) {
 }
 const servicesRun = process.env.SIGNPOST_TEST_BACKEND === 'services';
 
-// Files that may share a worker process: pure code (test/unit/) and files whose only service is
-// the one serviceForFile() starts and stops. A shared worker pays for its start and the app's
-// imports once, not once a file; chDB binds one data folder at a time in a process, and
-// test/support/shared-worker.ts closes whatever a file left open. A file that starts services
-// or processes of its own, or opens a store itself, keeps a process of its own: a first migration,
-// a restart, a kill or a process's exit is its point.
-const ownProcess = /\b(isolate|startService|createClickhouse|createPostgres|createContainer|spawn|execFile|fork)\(/;
+// Files that may share a worker process, one after another: pure code, and files whose services
+// run in the test's own process on copies of the migrated stores (serviceForFile(), or isolate()
+// with startService() from test/support/service.ts). A shared worker pays for its start and the
+// app's imports once, not once a file; chDB binds one data folder at a time in a process, and
+// test/support/shared-worker.ts closes whatever a file left open. A file keeps a process of its
+// own when the process is part of what it tests: a first migration on fresh stores (chDB keeps
+// what a process did to its views), stores or a container it opens itself, the service as a child
+// process (test/support/service-process.ts), a fork; and the load and fault tests, whose timing
+// is theirs alone.
+const ownProcess = /fresh: true|service-process\.js|\b(createContainer|createClickhouse|createPostgres|spawn|fork)\(/;
+const loadAndFaultTests = ['fault-reconcile', 'kill-restart', 'multi-instance', 'nats-outage', 'no-loss'];
 const testRoot = path.join(import.meta.dirname, 'test');
 const sharedFiles = fs
   .readdirSync(testRoot, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.test.ts'))
-  .filter((file) => {
-    const text = fs.readFileSync(path.join(testRoot, file), 'utf8');
-    return file.startsWith(`unit${path.sep}`)
-      ? !ownProcess.test(text)
-      : text.includes('serviceForFile(') && !ownProcess.test(text);
-  })
+  .filter((file) => !loadAndFaultTests.includes(path.basename(file, '.test.ts')))
+  .filter((file) => !ownProcess.test(fs.readFileSync(path.join(testRoot, file), 'utf8')))
   .map((file) => `test/${file.split(path.sep).join('/')}`);
 
 /** What both service projects share: the stores migrated once per run, the time limits. */
