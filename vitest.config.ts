@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import fs from 'node:fs';
 import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Two runs, one suite. `npm test` runs every test file on the embedded engines (PGlite, chDB, the
 // in-process bus). `npm run test:services` runs again, on real PostgreSQL and NATS JetStream, the
@@ -70,6 +71,25 @@ const sharedFiles = fs
   .filter((file) => !ownProcess.test(fs.readFileSync(path.join(testRoot, file), 'utf8')))
   .map((file) => `test/${file.split(path.sep).join('/')}`);
 
+// Files that spend most of their time waiting (back-offs, a store refusing writes) start first, so
+// their waits overlap the other files' work. Without a record of earlier runs (a fresh machine)
+// vitest starts larger files first, and these two, being small, ended the services run alone.
+const waitingFiles = ['test/bus.test.ts', 'test/nats-poison.test.ts'];
+
+class WaitingFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const waits = (spec: TestSpecification) =>
+      waitingFiles.includes(
+        path
+          .relative(import.meta.dirname, spec.moduleId)
+          .split(path.sep)
+          .join('/'),
+      );
+    return [...sorted.filter(waits), ...sorted.filter((spec) => !waits(spec))];
+  }
+}
+
 /** What both service projects share: the stores migrated once per run, the time limits. */
 const serviceProject: {
   pool: 'forks';
@@ -90,6 +110,7 @@ const serviceProject: {
 export default defineConfig({
   test: {
     reporters: ['default'],
+    sequence: { sequencer: WaitingFilesFirst },
     teardownTimeout: 60_000,
     projects: [
       {
