@@ -74,31 +74,19 @@ const sharedFiles = fs
 // Files that spend most of their time waiting (back-offs, a store refusing writes) start first, so
 // their waits overlap the other files' work. Without a record of earlier runs (a fresh machine)
 // vitest starts larger files first, and these two, being small, ended the services run alone.
-const waitingFiles = ['test/bus.test.ts', 'test/nats-poison.test.ts'];
+const waitingFiles = new Set(['bus', 'nats-poison'].map((name) => path.join(testRoot, `${name}.test.ts`)));
 
 class WaitingFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const waits = (spec: TestSpecification) =>
-      waitingFiles.includes(
-        path
-          .relative(import.meta.dirname, spec.moduleId)
-          .split(path.sep)
-          .join('/'),
-      );
+    const waits = (spec: TestSpecification) => waitingFiles.has(path.resolve(spec.moduleId));
     return [...sorted.filter(waits), ...sorted.filter((spec) => !waits(spec))];
   }
 }
 
 /** What both service projects share: the stores migrated once per run, the time limits. */
-const serviceProject: {
-  pool: 'forks';
-  testTimeout: number;
-  hookTimeout: number;
-  expect: { poll: { timeout: number } };
-  globalSetup: string[];
-} = {
-  pool: 'forks',
+const serviceProject = {
+  pool: 'forks' as const,
   testTimeout: 30_000,
   hookTimeout: 120_000,
   // What a page shows after its data loads: a second (the default) is too short on a
