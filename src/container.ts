@@ -17,7 +17,7 @@ import { composeLinkChanges } from './compose/link-changes.js';
 import { composeGoalTypes, composeLinks } from './compose/links.js';
 import { composeMetrics, composeMetricsPort, defineRuntimeMetrics } from './compose/runtime-metrics.js';
 import { composeOrganizations } from './compose/organizations.js';
-import { composeRedirect } from './compose/redirect.js';
+import { composeClickLimits, composeRedirect } from './compose/redirect.js';
 import { composeSharedRepos } from './compose/repos.js';
 import { composeStats } from './compose/stats.js';
 import { composeWebhooks } from './compose/webhooks.js';
@@ -163,6 +163,7 @@ async function assemble(
   const runtimeMetrics = defineRuntimeMetrics({ metrics, bus });
 
   const redirect = await composeRedirect({ sql, config, log, metrics, poolSize: postgres.poolSize });
+  const clickLimits = composeClickLimits({ sql, log });
   const associationFiles = composeAssociationFiles({ sql });
   const linkChanges = composeLinkChanges({
     bus,
@@ -202,6 +203,7 @@ async function assemble(
     ...callers,
     access,
     redirect,
+    clickLimits,
     links: composeLinks(wiring),
     goalTypes: composeGoalTypes({ ...wiring, audit }),
     apps: composeApps({ ...wiring, associationFiles }),
@@ -238,6 +240,7 @@ async function assemble(
     await deepLinks.close();
     linkChanges.stop();
     redirect.close();
+    await clickLimits.stop().catch((err) => log.error({ err }, 'click-limit counts not saved at shutdown'));
     const sent = await events.close(left());
     const drained = await bus.drain(left());
     if (!sent || !drained) log.error({ sent, drained }, 'shutdown deadline passed before every event was written');

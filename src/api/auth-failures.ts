@@ -9,10 +9,13 @@ import { normalizeIp } from '../shared/ip.js';
 import { limitReached } from '../shared/errors.js';
 
 export interface AuthFailureLimiter {
-  /** Throws 429 (with `code`) when the request's address has failed too often lately. */
-  check(request: FastifyRequest): void;
-  /** Counts one failed authentication of the request's address. */
-  fail(request: FastifyRequest): void;
+  /**
+   * Throws 429 (with `code`) when the request's address has failed too often lately (on `scope`,
+   * when the surface counts per thing guessed at, such as one protected link).
+   */
+  check(request: FastifyRequest, scope?: string): void;
+  /** Counts one failed authentication of the request's address (on `scope`). */
+  fail(request: FastifyRequest, scope?: string): void;
   /** Addresses currently tracked (for tests and metrics). */
   size(): number;
 }
@@ -38,7 +41,7 @@ export function createAuthFailureLimiter(options: AuthFailureOptions): AuthFailu
   const maxAddresses = options.maxAddresses ?? 10_000;
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
-  const addressOf = (request: FastifyRequest) => normalizeIp(request.ip);
+  const addressOf = (request: FastifyRequest, scope = '') => `${normalizeIp(request.ip)} ${scope}`;
 
   /** The entry of a still-open window, dropping an expired one. */
   function current(address: string, at: number): Entry | undefined {
@@ -51,9 +54,9 @@ export function createAuthFailureLimiter(options: AuthFailureOptions): AuthFailu
   }
 
   return {
-    check(request) {
+    check(request, scope) {
       const at = now();
-      const entry = current(addressOf(request), at);
+      const entry = current(addressOf(request, scope), at);
       if (!entry || entry.count < options.limit) return;
       throw limitReached(
         options.code,
@@ -61,9 +64,9 @@ export function createAuthFailureLimiter(options: AuthFailureOptions): AuthFailu
         (entry.since + windowMs - at) / 1000,
       );
     },
-    fail(request) {
+    fail(request, scope) {
       const at = now();
-      const address = addressOf(request);
+      const address = addressOf(request, scope);
       const entry = current(address, at) ?? { since: at, count: 0 };
       entry.count += 1;
       entries.delete(address);
@@ -81,6 +84,8 @@ export interface AuthFailureLimiters {
   mobileKey: AuthFailureLimiter;
   /** For the journey's identity verification (a wrong userHash). */
   identityHash: AuthFailureLimiter;
+  /** Wrong passwords of protected links, per address and link. */
+  linkPassword: AuthFailureLimiter;
 }
 
 export function createAuthFailureLimiters(
@@ -94,6 +99,7 @@ export function createAuthFailureLimiters(
     adminToken: make('ADMIN_TOKEN_FAILURES', 'operator token'),
     mobileKey: make('APP_CREDENTIALS_FAILURES', 'mobile app API key'),
     identityHash: make('USER_HASH_FAILURES', 'identity verification'),
+    linkPassword: make('LINK_PASSWORD_FAILURES', 'link password'),
   };
 }
 

@@ -4,6 +4,7 @@ import type { AuditTrail } from '../core/accounts/audit-trail.js';
 import { createGoalTypesService, type GoalTypesService } from '../core/links/goal-types.js';
 import { createLinksService, type LinksService } from '../core/links/index.js';
 import { createGoalTypesRepo } from '../oltp/goal-types.repo.js';
+import { createTagsRepo } from '../oltp/tags.repo.js';
 import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
 
@@ -13,10 +14,17 @@ export function composeLinks({
   clickCounts,
   events,
   linkChanged,
-}: Pick<Wiring, 'repos' | 'clickCounts' | 'events' | 'linkChanged'> & {
+  sql,
+}: Pick<Wiring, 'repos' | 'clickCounts' | 'events' | 'linkChanged' | 'sql'> & {
   config: Pick<Config, 'server'>;
 }): LinksService {
-  return createLinksService({ repos, clickCounts, events, publicBaseUrl: config.server.publicBaseUrl, linkChanged });
+  return createLinksService({
+    repos: { ...repos, tags: createTagsRepo({ sql }) },
+    clickCounts,
+    events,
+    publicBaseUrl: config.server.publicBaseUrl,
+    linkChanged,
+  });
 }
 
 export const composeGoalTypes = ({ sql, audit }: Pick<Wiring, 'sql'> & { audit: AuditTrail }): GoalTypesService =>

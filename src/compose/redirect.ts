@@ -1,11 +1,17 @@
 // Wiring of the redirect: the cached slug → link resolver over PostgreSQL, and its cache's
-// metrics.
+// metrics; the click limits' counts.
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
 import type { Metrics } from '../shared/metrics.js';
 import type { Sql } from '../oltp/postgres.js';
 import { createLinkLookupRepo } from '../oltp/link-lookup.repo.js';
 import { createLinkResolver, type LinkResolver } from '../core/redirect/link-resolver.js';
+import { createClickLimits, type ClickLimits } from '../core/redirect/click-limits.js';
+import { createClickLimitsRepo } from '../oltp/click-limits.repo.js';
+
+/** Click limits counted in memory, added to PostgreSQL every second (stop() adds the last ones). */
+export const composeClickLimits = ({ sql, log }: { sql: Sql; log: Logger }): ClickLimits =>
+  createClickLimits({ repo: createClickLimitsRepo({ sql }), log: log.child({ module: 'click-limits' }) });
 
 export async function composeRedirect(ctx: {
   sql: Sql;

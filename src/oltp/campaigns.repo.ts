@@ -2,11 +2,21 @@
 // read together with their linked apps' names, icons and paths. Scoped by organization throughout.
 import type { SecretBox } from '../shared/secret-box.js';
 import type { Sql } from './postgres.js';
-import { createLinkTable, fieldsOf, linkRecordOf, type Row } from './link-table.js';
+import {
+  createLinkTable,
+  fieldsOf,
+  linkRecordOf,
+  MANAGED_LINK_COLUMNS,
+  managedListCondition,
+  tagNamesColumn,
+  type ManagedLinkFields,
+  type ManagedListFilter,
+  type Row,
+} from './link-table.js';
 import { creatorName, type CreatorColumns } from './record-creators.js';
 import { containsPattern } from './sql-helpers.js';
 
-export interface CampaignFields {
+export interface CampaignFields extends ManagedLinkFields {
   name: string;
   originalUrl: string;
   expiresAt: Date | null;
@@ -35,6 +45,8 @@ export interface Campaign extends CampaignFields {
   createdBy: string;
   iosApp: LinkedApp | null;
   androidApp: LinkedApp | null;
+  /** The names of its tags. */
+  tags: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -50,6 +62,7 @@ const COLUMNS: Record<keyof CampaignFields, string> = {
   iosDeepLinkPath: 'ios_deep_link_path',
   androidDeepLinkPath: 'android_deep_link_path',
   goalType: 'goal_type',
+  ...MANAGED_LINK_COLUMNS,
 };
 
 function linkedApp(r: Row, prefix: 'ios' | 'android'): LinkedApp | null {
@@ -73,7 +86,7 @@ function toCampaign(r: Row, secretBox: SecretBox): Campaign {
   };
 }
 
-export interface CampaignListFilter {
+export interface CampaignListFilter extends ManagedListFilter {
   search?: string | undefined;
   createdAfter?: Date | undefined;
   createdBefore?: Date | undefined;
@@ -91,7 +104,7 @@ export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: S
     table: 'campaigns',
     columns: COLUMNS,
     selectFrom: sql`
-      select l.*, d.domain_name as custom_domain_name,
+      select l.*, d.domain_name as custom_domain_name, ${tagNamesColumn(sql)},
         ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
         aa.app_name as android_app_name, aa.app_icon_url as android_app_icon_url, aa.path as android_app_path,
         cu.name_sealed as creator_name_sealed, cu.email_sealed as creator_email_sealed,
@@ -129,7 +142,8 @@ export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: S
         sql`
         ${filter.search ? sql`and lower(l.name || ' ' || l.alias) like ${containsPattern(filter.search)}` : sql``}
         ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
-        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}`,
+        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}
+        ${managedListCondition(sql, filter)}`,
         page,
       );
     },

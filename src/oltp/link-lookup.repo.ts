@@ -46,6 +46,15 @@ export interface ResolvedLink {
   android: AppTarget | null;
   /** The organization's language for visitor pages when the browser asks for none we speak. */
   language: PageLanguage;
+  /** scrypt of the link's password; null: none. */
+  passwordHash: string | null;
+  clickLimit: number | null;
+  clickLimitUrl: string | null;
+  /** Clicks counted against clickLimit as PostgreSQL had them when the link was read. */
+  limitClicks: number;
+  /** Where clicks go after expiry instead of the 410 page. */
+  expiredUrl: string | null;
+  tagIds: number[];
 }
 
 type Row = Record<string, unknown>;
@@ -84,6 +93,12 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
           u.utm_campaign, u.utm_term, u.utm_content,
           u.mobile_target_url,
           coalesce(u.goal_type, c.goal_type) as goal_type,
+          coalesce(u.password_hash, c.password_hash) as password_hash,
+          coalesce(u.click_limit, c.click_limit) as click_limit,
+          coalesce(u.click_limit_url, c.click_limit_url) as click_limit_url,
+          coalesce(u.limit_clicks, c.limit_clicks) as limit_clicks,
+          coalesce(u.expired_url, c.expired_url) as expired_url,
+          coalesce(u.tag_ids, c.tag_ids) as tag_ids,
           ia.id as ios_app_id, ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
           ia.scheme as ios_scheme, ia.store_url as ios_store_url, ia.bundle_id as ios_bundle_id, ia.team_id as ios_team_id,
           ia.deep_link_token_ttl_seconds as ios_token_ttl, ia.clipboard_match as ios_clipboard_match,
@@ -128,6 +143,12 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
         ios: appTarget(r, 'ios'),
         android: appTarget(r, 'android'),
         language: r.default_language as PageLanguage,
+        passwordHash: orNull(r.password_hash),
+        clickLimit: r.click_limit == null ? null : Number(r.click_limit),
+        clickLimitUrl: orNull(r.click_limit_url),
+        limitClicks: Number(r.limit_clicks ?? 0),
+        expiredUrl: orNull(r.expired_url),
+        tagIds: ((r.tag_ids as (number | string)[] | null) ?? []).map(Number),
       };
     },
 

@@ -25,9 +25,59 @@ export function fieldsOf<F extends object>(row: Row, columns: Record<keyof F, st
   ) as F;
 }
 
+/** What both kinds of link carry for link management (tags, password, click limit, notes, archive). */
+export interface ManagedLinkFields {
+  /** The organization's tags, by id; the record reads their names as `tags`. */
+  tagIds: number[];
+  /** scrypt; null: no password. */
+  passwordHash: string | null;
+  clickLimit: number | null;
+  clickLimitUrl: string | null;
+  /** Clicks counted against clickLimit (see the migration). */
+  limitClicks: number;
+  expiredUrl: string | null;
+  note: string | null;
+  archivedAt: Date | null;
+}
+
+export const MANAGED_LINK_COLUMNS: Record<keyof ManagedLinkFields, string> = {
+  tagIds: 'tag_ids',
+  passwordHash: 'password_hash',
+  clickLimit: 'click_limit',
+  clickLimitUrl: 'click_limit_url',
+  limitClicks: 'limit_clicks',
+  expiredUrl: 'expired_url',
+  note: 'note',
+  archivedAt: 'archived_at',
+};
+
+/** The names of a row's tags, alphabetically (`select … as tag_names` in a link's select). */
+export const tagNamesColumn = (sql: Sql) =>
+  sql`array(select t.name from tags t where t.id = any(l.tag_ids) order by lower(t.name)) as tag_names`;
+
+/** What both kinds' lists filter on besides their own criteria. */
+export interface ManagedListFilter {
+  /** Only links with this tag (null: a tag name the organization does not have, so none). */
+  tagId?: number | null | undefined;
+  /** true: only archived links; otherwise only those not archived. */
+  archived?: boolean | undefined;
+}
+
+export function managedListCondition(sql: Sql, filter: ManagedListFilter): Fragment {
+  const tag =
+    filter.tagId === undefined
+      ? sql``
+      : filter.tagId === null
+        ? sql`and false`
+        : sql`and ${filter.tagId} = any(l.tag_ids)`;
+  return sql`${tag} ${filter.archived ? sql`and l.archived_at is not null` : sql`and l.archived_at is null`}`;
+}
+
 /** What every link record has besides its fields. */
 export function linkRecordOf(r: Row) {
   return {
+    tags: (r.tag_names as string[] | undefined) ?? [],
+    tagIds: ((r.tag_ids as (number | string)[] | undefined) ?? []).map(Number),
     id: r.id,
     organizationId: r.organization_id as number,
     customDomainId: (r.custom_domain_id as number | null) ?? null,

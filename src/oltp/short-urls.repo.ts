@@ -1,10 +1,20 @@
 // Short URLs of an organization: created with a claimed slug, listed with filters and stable
 // order, updated, deleted (the slug goes with them). Every query is scoped by organization.
 import type { Sql } from './postgres.js';
-import { createLinkTable, fieldsOf, linkRecordOf, type Row } from './link-table.js';
+import {
+  createLinkTable,
+  fieldsOf,
+  linkRecordOf,
+  MANAGED_LINK_COLUMNS,
+  managedListCondition,
+  tagNamesColumn,
+  type ManagedLinkFields,
+  type ManagedListFilter,
+  type Row,
+} from './link-table.js';
 import { containsPattern } from './sql-helpers.js';
 
-export interface ShortUrlFields {
+export interface ShortUrlFields extends ManagedLinkFields {
   originalUrl: string;
   title: string | null;
   expiresAt: Date | null;
@@ -31,6 +41,8 @@ export interface ShortUrl extends ShortUrlFields {
   shortCode: string;
   customDomainId: number | null;
   customDomainName: string | null;
+  /** The names of its tags. */
+  tags: string[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -54,6 +66,7 @@ const COLUMNS: Record<keyof ShortUrlFields, string> = {
   androidDeepLinkPath: 'android_deep_link_path',
   mobileTargetUrl: 'mobile_target_url',
   goalType: 'goal_type',
+  ...MANAGED_LINK_COLUMNS,
 };
 
 function toShortUrl(r: Row): ShortUrl {
@@ -65,7 +78,7 @@ function toShortUrl(r: Row): ShortUrl {
   };
 }
 
-export interface ShortUrlListFilter {
+export interface ShortUrlListFilter extends ManagedListFilter {
   keyword?: string | undefined;
   showAdPage?: boolean | undefined;
   createdAfter?: Date | undefined;
@@ -77,7 +90,7 @@ export function createShortUrlsRepo({ sql }: { sql: Sql }) {
     table: 'short_urls',
     columns: COLUMNS,
     selectFrom: sql`
-      select l.*, d.domain_name as custom_domain_name
+      select l.*, d.domain_name as custom_domain_name, ${tagNamesColumn(sql)}
       from short_urls l left join custom_domains d on d.id = l.custom_domain_id`,
     toRecord: toShortUrl,
   });
@@ -92,7 +105,8 @@ export function createShortUrlsRepo({ sql }: { sql: Sql }) {
         ${filter.keyword ? sql`and lower(l.original_url || ' ' || l.short_code) like ${containsPattern(filter.keyword)}` : sql``}
         ${filter.showAdPage !== undefined ? sql`and l.show_ad_page = ${filter.showAdPage}` : sql``}
         ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
-        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}`,
+        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}
+        ${managedListCondition(sql, filter)}`,
         page,
       );
     },

@@ -25,6 +25,12 @@ function link(organizationId: number, slug: string, domainKey = ''): ResolvedLin
     ios: null,
     android: null,
     language: 'ko',
+    passwordHash: null,
+    clickLimit: null,
+    clickLimitUrl: null,
+    limitClicks: 0,
+    expiredUrl: null,
+    tagIds: [],
   };
 }
 

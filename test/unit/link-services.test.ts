@@ -91,6 +91,10 @@ function setup() {
       campaigns: campaigns as never,
       mobileApps: { getMany: async () => new Map() } as never,
       customDomains: { findUsableByName: async () => undefined } as never,
+      tags: {
+        ensure: async (_org: number, names: string[]) => names.map((_, i) => i + 1),
+        idOf: async () => 1,
+      } as never,
     },
     clickCounts: { forLinks: async (_org, _type, ids) => new Map(ids.map((id) => [id, id * 10])) },
     events: { record: (e: EventEnvelope) => events.push(e) } as never,

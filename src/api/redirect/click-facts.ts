@@ -6,7 +6,7 @@ import querystring from 'node:querystring';
 import { clickEvent as buildClickEvent } from '../../core/clicks/click-event.js';
 import type { LandingClick } from '../../core/deeplinks/landing.service.js';
 import type { CachedLink } from '../../core/redirect/link-resolver.js';
-import { decideRedirect, type RedirectDecision } from '../../core/redirect/redirect-decision.js';
+import { type ClickGate, decideRedirect, type RedirectDecision } from '../../core/redirect/redirect-decision.js';
 import { cleanLine } from '../schemas/text.js';
 
 /** The request as the redirect sees it. */
@@ -22,10 +22,18 @@ export interface ClickFacts {
 }
 
 /** The core's decision for this request (HEAD answers like GET but is no click). */
-export function decide(link: CachedLink, facts: ClickFacts, now: number): RedirectDecision {
+export function decide(link: CachedLink, facts: ClickFacts, now: number, gate: ClickGate): RedirectDecision {
   const queryStart = facts.url.indexOf('?');
   const parameters = queryStart < 0 ? '' : facts.url.slice(queryStart + 1);
-  return decideRedirect(link, now, facts.appPath, facts.method !== 'HEAD', facts.headers['user-agent'], parameters);
+  return decideRedirect(
+    link,
+    now,
+    facts.appPath,
+    facts.method !== 'HEAD',
+    facts.headers['user-agent'],
+    parameters,
+    gate,
+  );
 }
 
 export type ClickQuery = querystring.ParsedUrlQuery;

@@ -20,6 +20,14 @@ const TEXT = {
     continuingIn: (seconds: string) => `${seconds}초 후 이동합니다…`,
     advertisement: '광고',
     open: '열기',
+    limitTitle: '더 이상 열 수 없는 링크입니다',
+    limit: '링크 소유자가 정한 클릭 수에 도달했습니다.',
+    protectedTitle: '비밀번호로 보호된 링크입니다',
+    protectedLine: '계속하려면 링크 소유자에게 받은 비밀번호를 입력하세요.',
+    password: '비밀번호',
+    wrongPassword: '비밀번호가 맞지 않습니다. 다시 입력해 주세요.',
+    tooManyAttempts: '잘못된 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요.',
+    unlock: '열기',
   },
   en: {
     notFoundTitle: 'Link not found',
@@ -33,6 +41,14 @@ const TEXT = {
     continuingIn: (seconds: string) => `Continuing in ${seconds} s…`,
     advertisement: 'advertisement',
     open: 'Open',
+    limitTitle: 'This link is no longer available',
+    limit: 'It has reached the number of clicks its owner allowed.',
+    protectedTitle: 'This link is password protected',
+    protectedLine: 'Enter the password you were given to continue.',
+    password: 'Password',
+    wrongPassword: 'That password is not right. Please try again.',
+    tooManyAttempts: 'Too many wrong attempts. Please try again later.',
+    unlock: 'Continue',
   },
   ja: {
     notFoundTitle: 'リンクが見つかりません',
@@ -46,6 +62,14 @@ const TEXT = {
     continuingIn: (seconds: string) => `あと${seconds}秒で移動します…`,
     advertisement: '広告',
     open: '開く',
+    limitTitle: 'このリンクは利用できなくなりました',
+    limit: 'リンクの所有者が設定したクリック数に達しました。',
+    protectedTitle: 'このリンクはパスワードで保護されています',
+    protectedLine: '続けるには、受け取ったパスワードを入力してください。',
+    password: 'パスワード',
+    wrongPassword: 'パスワードが正しくありません。もう一度入力してください。',
+    tooManyAttempts: '誤った試行が多すぎます。しばらくしてからもう一度お試しください。',
+    unlock: '続ける',
   },
 } as const satisfies Record<PageLanguage, unknown>;
 
@@ -54,7 +78,10 @@ const STYLE = `
   color:#1f2328;background:#f6f8fa;display:flex;min-height:100vh;align-items:center;justify-content:center;padding:24px}
   main{max-width:28rem;width:100%;background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:28px;text-align:center}
   h1{font-size:1.25rem;margin:0 0 8px}p{margin:0 0 16px;color:#57606a}
-  a.button{display:inline-block;padding:12px 20px;border-radius:8px;background:#0969da;color:#fff;text-decoration:none;font-weight:600}
+  form{display:flex;flex-direction:column;gap:12px;text-align:left}label{font-weight:600}
+  input{font:inherit;padding:10px 12px;border:1px solid #8c959f;border-radius:8px}
+  button,a.button{font:inherit;border:0;cursor:pointer}.error{color:#cf222e;margin:0}
+  button,a.button{display:inline-block;padding:12px 20px;border-radius:8px;background:#0969da;color:#fff;text-decoration:none;font-weight:600}
   .slot{margin:16px 0;min-height:60px}.muted{font-size:.875rem;color:#6e7781}`;
 
 function page(nonce: string, language: PageLanguage, title: string, body: string, head = ''): string {
@@ -78,6 +105,38 @@ export function notFoundPage(nonce: string, language: PageLanguage): string {
 export function expiredPage(nonce: string, language: PageLanguage): string {
   const t = TEXT[language];
   return notice(nonce, language, t.expiredTitle, t.expired);
+}
+
+export function limitReachedPage(nonce: string, language: PageLanguage): string {
+  const t = TEXT[language];
+  return notice(nonce, language, t.limitTitle, t.limit);
+}
+
+/**
+ * The password form of a protected link: posts back to the link's own address. `problem` is what
+ * went wrong with the last attempt. The link's title names it; nothing tells where it goes.
+ */
+export function passwordPage(options: {
+  title: string | null;
+  problem: 'wrong' | 'too-many' | undefined;
+  nonce: string;
+  language: PageLanguage;
+}): string {
+  const t = TEXT[options.language];
+  const problem =
+    options.problem === undefined
+      ? ''
+      : `<p class="error" id="problem" role="alert">${options.problem === 'wrong' ? t.wrongPassword : t.tooManyAttempts}</p>`;
+  const described = options.problem === undefined ? '' : ' aria-describedby="problem" aria-invalid="true"';
+  return page(
+    options.nonce,
+    options.language,
+    options.title ?? t.protectedTitle,
+    `<h1>${escapeHtml(options.title ?? t.protectedTitle)}</h1><p>${t.protectedLine}</p>` +
+      `<form method="post">${problem}<label for="password">${t.password}</label>` +
+      `<input id="password" name="password" type="password" required minlength="1" maxlength="128" autocomplete="current-password" autofocus${described}>` +
+      `<button class="button" type="submit">${t.unlock}</button></form>`,
+  );
 }
 
 export function unavailablePage(nonce: string, language: PageLanguage): string {

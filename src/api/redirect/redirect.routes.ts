@@ -10,9 +10,30 @@ import type { DeepLinkServices } from '../../core/deeplinks/index.js';
 import type { EventPublisher } from '../../core/event-publisher.js';
 import { isReservedSlug } from '../../core/links/link-rules.js';
 import { landingPage } from './landing-page.js';
-import type { LinkResolver, Resolution } from '../../core/redirect/link-resolver.js';
+import type { CachedLink, LinkResolver, Resolution } from '../../core/redirect/link-resolver.js';
 import { clickEvent, type ClickFacts, type ClickQuery, decide, landingClick } from './click-facts.js';
-import { adInterstitialPage, expiredPage, notFoundPage, sharePreviewPage, unavailablePage } from './pages.js';
+import {
+  adInterstitialPage,
+  expiredPage,
+  limitReachedPage,
+  notFoundPage,
+  passwordPage,
+  sharePreviewPage,
+  unavailablePage,
+} from './pages.js';
+import type { ClickLimits } from '../../core/redirect/click-limits.js';
+import {
+  checkLinkPassword,
+  isUnlocked,
+  UNLOCK_SECONDS,
+  unlockCookieName,
+  unlockProof,
+} from '../../core/redirect/link-unlock.js';
+import type { ClickGate } from '../../core/redirect/redirect-decision.js';
+import type { AuthFailureLimiters } from '../auth-failures.js';
+import { cookieJar, cookiesOf } from '../console/browser-session.js';
+import { registerFormParser } from '../console/forms.js';
+import { isDomainError } from '../../shared/errors.js';
 import { negotiateLanguage, PAGE_LANGUAGES, type PageLanguage } from '../../shared/language.js';
 import { operatorHostRule } from '../operator-host.js';
 import type { FastRedirectAnswered } from '../request-log.js';
@@ -71,6 +92,10 @@ export interface RedirectDeps {
   events: Pick<EventPublisher, 'record'>;
   /** A phone's click on a link with an app: its deep-link token and landing page. */
   deepLinks: Pick<DeepLinkServices, 'landing'>;
+  /** Links with a click limit: whether a click may pass, counted in memory. */
+  clickLimits: Pick<ClickLimits, 'pass'>;
+  /** Wrong passwords of protected links, per address and link. */
+  authFailures: Pick<AuthFailureLimiters, 'linkPassword'>;
   config: Config;
   metrics: Metrics;
   log: Logger;
@@ -82,7 +107,17 @@ export function registerRedirectRoutes(
   fast: FastRedirectOptions,
 ): { fastRedirect: FastRedirect; serveSlug: ServeSlug } {
   const { redirect: resolver, events, config, metrics } = deps;
-  const outcomeNames = ['redirect', 'not_found', 'expired', 'preview', 'ad_page', 'unavailable', 'landing'];
+  const outcomeNames = [
+    'redirect',
+    'not_found',
+    'expired',
+    'limit_reached',
+    'password',
+    'preview',
+    'ad_page',
+    'unavailable',
+    'landing',
+  ];
   metrics.define('redirects_total', 'counter', 'Redirect requests by outcome', { labels: { outcome: outcomeNames } });
   const outcomes = Object.fromEntries(
     outcomeNames.map((outcome) => [outcome, metrics.counter('redirects_total', { outcome })]),
@@ -129,6 +164,32 @@ export function registerRedirectRoutes(
     return sendPage(reply, 404, visitorLanguage(request, domain?.language ?? PLATFORM_LANGUAGE), notFoundPage, outcome);
   }
   const landingPolicy = { connect: [new URL(publicBaseUrl).origin], httpsImages: true };
+  const cookies = cookieJar(config);
+  const lockedGate: ClickGate = { unlocked: false, limits: deps.clickLimits };
+
+  /** The gate of a click through Fastify: a protected link is unlocked by the browser's proof. */
+  function gateOf(request: FastifyRequest, link: CachedLink, now: number): ClickGate {
+    if (link.passwordHash === null) return lockedGate;
+    const proof = cookiesOf(request).get(unlockCookieName(link));
+    return { unlocked: isUnlocked(link, proof, now), limits: deps.clickLimits };
+  }
+
+  function sendPasswordPage(
+    reply: FastifyReply,
+    status: number,
+    language: PageLanguage,
+    link: CachedLink,
+    problem: 'wrong' | 'too-many' | undefined,
+  ): FastifyReply {
+    return sendPage(
+      reply,
+      status,
+      language,
+      (nonce) => passwordPage({ title: link.title, problem, nonce, language }),
+      'password',
+      { forms: true },
+    );
+  }
   const adPolicy = { operatorAd: config.redirect.adPageHtml.trim() !== '' };
 
   function answer(
@@ -146,29 +207,32 @@ export function registerRedirectRoutes(
       headers: request.headers,
       appPath: request.params.appPath,
     };
-    const decision = decide(link, facts, Date.now());
+    const now = Date.now();
+    const decision = decide(link, facts, now, gateOf(request, link, now));
     // A plain redirect shows no page: no language to choose.
     const language = decision.kind === 'redirect' ? link.language : visitorLanguage(request, link.language);
     if (decision.kind === 'not_found') return sendPage(reply, 404, language, notFoundPage, 'not_found');
     if (decision.kind === 'expired') return sendPage(reply, 410, language, expiredPage, 'expired');
+    if (decision.kind === 'limit_reached') return sendPage(reply, 410, language, limitReachedPage, 'limit_reached');
+    if (decision.kind === 'password') return sendPasswordPage(reply, 200, language, link, undefined);
     if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
     switch (decision.kind) {
       case 'preview': {
         const url = `${publicBaseUrl}${request.url.split('?')[0]}`;
-        return sendPage(
-          reply,
-          200,
-          language,
-          (nonce) =>
-            sharePreviewPage({
-              url,
+        // A protected link's card shows its title and nothing of where it goes.
+        const shown = decision.protected
+          ? { destination: url, title: link.title ?? url, description: null, imageUrl: null }
+          : {
               destination: decision.destination,
               title: link.ogTitle ?? link.title ?? url,
               description: link.ogDescription,
               imageUrl: link.ogImageUrl,
-              nonce,
-              language,
-            }),
+            };
+        return sendPage(
+          reply,
+          200,
+          language,
+          (nonce) => sharePreviewPage({ url, ...shown, nonce, language }),
           'preview',
         );
       }
@@ -286,6 +350,90 @@ export function registerRedirectRoutes(
   const options = { schema: { hide: true }, config: { cleansOwnQuery: true } };
   for (const route of REDIRECT_ROUTES) app.get<{ Params: Params }>(route, options, handle);
 
+  /**
+   * The password form's post, to the link's own address. The right password unlocks the link in
+   * this browser for a day (a cookie) and sends the visitor on, counting the click; a wrong one is
+   * the form again (401), and too many wrong ones from one address lock that address out of the
+   * link for a while (429). Only a protected link takes a post.
+   */
+  async function unlock(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<FastifyReply> {
+    const { appPath, slug } = request.params;
+    if (!SLUG.test(slug) || (appPath !== undefined && !SLUG.test(appPath)))
+      return sendNotFound(request, reply, undefined);
+    let resolution: Resolution;
+    try {
+      resolution = await resolver.resolve(request.hostname, slug);
+    } catch (err) {
+      request.log.error({ err }, 'link look-up failed');
+      const language = visitorLanguage(request, PLATFORM_LANGUAGE);
+      return sendPage(reply.header('retry-after', '5'), 503, language, unavailablePage, 'unavailable');
+    }
+    if (resolution === undefined || resolution === 'unusable-domain') return sendNotFound(request, reply, 'not_found');
+    const link = resolution;
+    if (link.passwordHash === null) {
+      return reply.code(405).header('allow', 'GET, HEAD').send({
+        status: 405,
+        error: 'Method Not Allowed',
+        message: 'this link takes no form',
+        timestamp: new Date().toISOString(),
+      });
+    }
+    const language = visitorLanguage(request, link.language);
+    const scope = `${link.kind}:${link.id}`;
+    try {
+      deps.authFailures.linkPassword.check(request, scope);
+    } catch (err) {
+      if (!isDomainError(err)) throw err;
+      const wait = String(err.retryAfterSeconds ?? 60);
+      return sendPasswordPage(reply.header('retry-after', wait), 429, language, link, 'too-many');
+    }
+    const body = request.body as { password?: unknown } | undefined;
+    const password = typeof body?.password === 'string' ? body.password : '';
+    if (password.length > 256 || !(await checkLinkPassword(link, password))) {
+      deps.authFailures.linkPassword.fail(request, scope);
+      return sendPasswordPage(reply, 401, language, link, 'wrong');
+    }
+    const now = Date.now();
+    cookies.set(reply, unlockCookieName(link), unlockProof(link, now), {
+      path: '/',
+      expires: new Date(now + UNLOCK_SECONDS * 1000),
+    });
+    const facts: ClickFacts = {
+      method: 'POST',
+      url: request.url,
+      hostname: request.hostname,
+      ip: request.ip,
+      headers: request.headers,
+      appPath,
+    };
+    const decision = decide(link, facts, now, { unlocked: true, limits: deps.clickLimits });
+    switch (decision.kind) {
+      case 'not_found':
+        return sendPage(reply, 404, language, notFoundPage, 'not_found');
+      case 'expired':
+        return sendPage(reply, 410, language, expiredPage, 'expired');
+      case 'limit_reached':
+        return sendPage(reply, 410, language, limitReachedPage, 'limit_reached');
+      case 'password':
+        return sendPasswordPage(reply, 200, language, link, undefined);
+      default: {
+        // Sent on to where the click would have gone; a phone with the app gets the link's mobile destination.
+        if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
+        const location =
+          decision.kind === 'redirect'
+            ? decision.location
+            : decision.kind === 'landing'
+              ? decision.fallback
+              : decision.destination;
+        return redirectTo(reply, location);
+      }
+    }
+  }
+  void app.register(async (forms) => {
+    registerFormParser(forms);
+    for (const route of REDIRECT_ROUTES) forms.post<{ Params: Params }>(route, options, unlock);
+  });
+
   const redirected = outcomes.redirect!;
   const securityHeaders = redirectSecurityHeaders(fast.address);
   metrics.define(
@@ -308,6 +456,8 @@ export function registerRedirectRoutes(
     // A cache miss (the router waits for it) or no such link: Fastify answers.
     if (resolution instanceof Promise || resolution === undefined || resolution === 'unusable-domain') return false;
     const link = resolution;
+    // A protected or limited link: its cookie or its count decide, through the router.
+    if (link.passwordHash !== null || link.clickLimit !== null) return false;
     const facts: ClickFacts = {
       method: 'GET',
       url,
@@ -316,7 +466,7 @@ export function registerRedirectRoutes(
       headers: req.headers,
       appPath: undefined,
     };
-    const decision = decide(link, facts, Date.now());
+    const decision = decide(link, facts, Date.now(), lockedGate);
     if (decision.kind !== 'redirect') return false;
     // Headers first: if Node refuses one, nothing was recorded and Fastify can still answer.
     const requestId = fast.requestId(req.headers['x-request-id']);

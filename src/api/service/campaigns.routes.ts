@@ -20,6 +20,12 @@ import {
 import { queryDateTime } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 import { trackedLinkRoutes } from './tracked-link.routes.js';
+import {
+  managedLinkBodyFields,
+  managedLinkJson,
+  managedLinkRecordFields,
+  managedListFilter,
+} from '../schemas/link-management.js';
 
 const campaignSchema = z
   .object({
@@ -45,6 +51,7 @@ const campaignSchema = z
     clickCount: z.number().int(),
     goalType: z.string().nullable(),
     campaignUrl: z.string().describe('complete campaign link; add ?cid=…&tracker=… to track'),
+    ...managedLinkRecordFields,
   })
   .meta({ id: 'Campaign' });
 
@@ -73,6 +80,7 @@ function toCampaignJson(c: Campaign, publicBaseUrl: string, clickCount: number):
     clickCount,
     goalType: c.goalType,
     campaignUrl: linkAddress(publicBaseUrl, c.customDomainName, c.alias),
+    ...managedLinkJson(c),
   };
 }
 
@@ -111,6 +119,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
         search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
         createdAfter: queryDateTime.optional(),
         createdBefore: queryDateTime.optional(),
+        ...managedListFilter,
       },
       item: campaignSchema,
       pageId: 'CampaignPage',
@@ -123,6 +132,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
         goalType: clearable(text(50)),
         customDomainName: clearable(domainNameSchema),
         ...extraFields,
+        ...managedLinkBodyFields(url),
       }),
       updateBody: z.object({
         name: singleLine(
@@ -133,6 +143,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
         goalType: clearable(text(50)),
         ...linkedAppFields,
         ...extraFields,
+        ...managedLinkBodyFields(url),
       }),
     },
     {

@@ -14,6 +14,7 @@ import { installStatisticsRoutes } from './install-statistics.routes.js';
 import { mobileAppRoutes } from './mobile-apps.routes.js';
 import { shortUrlRoutes } from './short-urls.routes.js';
 import { statisticsRoutes } from './statistics.routes.js';
+import { tagRoutes } from './tags.routes.js';
 
 export interface OrganizationResourceDeps {
   config: Pick<Config, 'server' | 'security'>;
@@ -41,6 +42,7 @@ export async function registerOrganizationResources(
   const linkSettings = { publicBaseUrl, production, linkAllowPrivateTargets, clock: deps.clock };
   await app.register(shortUrlRoutes, { ...linkSettings, shortUrls: deps.links.shortUrls });
   await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });
+  await app.register(tagRoutes, { tags: deps.links.tags, docTags: ['service: tags'] });
   await app.register(mobileAppRoutes, { mobileApps: deps.apps.mobileApps, config });
   await app.register(customDomainRoutes, { domains, ...domainDocs, whose: '' });
   await app.register(customDomainDeletionRoutes, { domains, ...domainDocs });

@@ -7,6 +7,12 @@ import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
 import { commonErrorResponses, idParams, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
 import { trackedLinkRoutes } from './tracked-link.routes.js';
+import {
+  managedLinkBodyFields,
+  managedLinkJson,
+  managedLinkRecordFields,
+  managedListFilter,
+} from '../schemas/link-management.js';
 import { domainNameSchema } from '../schemas/custom-domain.js';
 import {
   aliasSchema,
@@ -51,6 +57,7 @@ export const shortUrlSchema = z
     shortCode: z.string().describe('extension: the code in the path'),
     utmCampaign: z.string().nullable().describe('extension'),
     updatedAt: z.string().describe('extension'),
+    ...managedLinkRecordFields,
   })
   .meta({ id: 'ShortUrl' });
 
@@ -83,6 +90,7 @@ export function toShortUrlJson(u: ShortUrl, publicBaseUrl: string, clickCount: n
     shortCode: u.shortCode,
     utmCampaign: u.utmCampaign,
     updatedAt: u.updatedAt.toISOString(),
+    ...managedLinkJson(u),
   };
 }
 
@@ -132,6 +140,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
         showAdPage: queryBoolean.optional(),
         createdAfter: queryDateTime.optional(),
         createdBefore: queryDateTime.optional(),
+        ...managedListFilter,
       },
       item: shortUrlSchema,
       pageId: 'ShortUrlPage',
@@ -145,6 +154,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
         goalType: clearable(text(50)),
         customDomainName: clearable(domainNameSchema),
         ...extraFields,
+        ...managedLinkBodyFields(url),
       }),
       updateBody: z.object({
         originalUrl: url.optional(),
@@ -154,6 +164,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
         title: clearable(text(200)),
         ...linkedAppFields,
         ...extraFields,
+        ...managedLinkBodyFields(url),
       }),
     },
     {

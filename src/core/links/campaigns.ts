@@ -13,6 +13,7 @@ import {
   type ChangeAction,
   type LinkCaller,
   type NewLink,
+  type OwnFields,
   type TrackedLinksDeps,
 } from './tracked-links.js';
 
@@ -45,7 +46,7 @@ export function createCampaignService(deps: TrackedLinksDeps & { repo: Campaigns
     ...links.service,
 
     async create(caller: LinkCaller, input: NewCampaign) {
-      const fields: CampaignFields = {
+      const fields: OwnFields<CampaignFields> = {
         ...orNull(input, OPTIONAL_LINK_FIELDS),
         name: input.name,
         originalUrl: input.originalUrl,
@@ -55,10 +56,10 @@ export function createCampaignService(deps: TrackedLinksDeps & { repo: Campaigns
       return links.create(
         caller,
         input,
-        (customDomain) =>
+        (customDomain, managed) =>
           deps.repo.create({
             organizationId: caller.organization.id,
-            fields,
+            fields: { ...fields, ...managed },
             createdBy: {
               userId: caller.member?.userId ?? null,
               apiKeyId: caller.apiKeyId ?? null,

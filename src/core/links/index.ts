@@ -4,10 +4,12 @@ import type { CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { CustomDomainsRepo } from '../../oltp/custom-domains.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
 import type { ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
+import type { TagsRepo } from '../../oltp/tags.repo.js';
 import type { ClickCounts } from '../../olap/click-counts.queries.js';
 import { createCampaignService } from './campaigns.js';
 import { createLinkTargets } from './link-targets.js';
 import { createShortUrlService } from './short-urls.js';
+import { createTagsService } from './tags.service.js';
 
 export function createLinksService(deps: {
   repos: {
@@ -15,13 +17,16 @@ export function createLinksService(deps: {
     campaigns: CampaignsRepo;
     mobileApps: MobileAppsRepo;
     customDomains: CustomDomainsRepo;
+    tags: TagsRepo;
   };
   clickCounts: ClickCounts;
   events: EventPublisher;
   publicBaseUrl: string;
   linkChanged(organizationId: number): void;
 }) {
+  const tags = createTagsService({ repo: deps.repos.tags, linkChanged: deps.linkChanged });
   const shared = {
+    tags,
     clickCounts: deps.clickCounts,
     targets: createLinkTargets(deps.repos),
     linkChanged: deps.linkChanged,
@@ -29,6 +34,7 @@ export function createLinksService(deps: {
   return {
     shortUrls: createShortUrlService({ ...shared, repo: deps.repos.shortUrls, publicBaseUrl: deps.publicBaseUrl }),
     campaigns: createCampaignService({ ...shared, repo: deps.repos.campaigns, events: deps.events }),
+    tags,
   };
 }
 

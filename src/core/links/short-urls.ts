@@ -12,6 +12,7 @@ import {
   slugTaken,
   type LinkCaller,
   type NewLink,
+  type OwnFields,
   type TrackedLinksDeps,
 } from './tracked-links.js';
 
@@ -46,7 +47,7 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
     ...links.service,
 
     async create(caller: LinkCaller, input: NewShortUrl) {
-      const fields: ShortUrlFields = {
+      const fields: OwnFields<ShortUrlFields> = {
         ...orNull(input, OPTIONAL_FIELDS),
         originalUrl: input.originalUrl,
         showAdPage: input.showAdPage ?? false,
@@ -55,10 +56,10 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
       return links.create(
         caller,
         input,
-        (customDomain) =>
+        (customDomain, managed) =>
           deps.repo.create({
             organizationId: caller.organization.id,
-            fields,
+            fields: { ...fields, ...managed },
             customDomain,
             code: alias ?? generateShortCode(),
             ...(alias ? {} : { nextCode: () => generateShortCode() }),

@@ -10,6 +10,9 @@ import type { Caller } from '../caller.js';
 import { authorize } from '../accounts/permissions.js';
 import { invalidField } from '../field-error.js';
 import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS, isReservedSlug } from './link-rules.js';
+import type { ManagedLinkFields } from '../../oltp/link-table.js';
+import { hashPassword } from '../../shared/password-hash.js';
+import type { TagsService } from './tags.service.js';
 
 /** Who is asking: the organization (of a Service API key, or of a console member, whose role limits what they may change). */
 export interface LinkCaller {
@@ -44,14 +47,47 @@ export interface LinkRepo<R extends LinkRecord, F, Filter> {
 export interface TrackedLinksDeps {
   clickCounts: ClickCounts;
   targets: LinkTargets;
+  tags: Pick<TagsService, 'idsFor' | 'filterId'>;
   /** Tells every instance's link cache that the organization's links changed. */
   linkChanged(organizationId: number): void;
 }
 
+/** Link management as a create or an update gives it (left out: unchanged, or none on a create). */
+export interface ManagedLinkInput {
+  /** Tag names; new names create tags. */
+  tags?: readonly string[] | undefined;
+  /** null removes the password. */
+  password?: string | null | undefined;
+  clickLimit?: number | null | undefined;
+  clickLimitUrl?: string | null | undefined;
+  expiredUrl?: string | null | undefined;
+  note?: string | null | undefined;
+  archived?: boolean | undefined;
+}
+
+/** A kind's own fields as a create or an update gives them: the managed ones come as ManagedLinkInput. */
+export type OwnFields<F> = Omit<F, keyof ManagedLinkFields>;
+
 /** What a create is given: the kind's fields (those left out are null), and where the link lives. */
-export type NewLink<F> = Partial<F> & {
-  originalUrl: string;
-  customDomainName?: string | null | undefined;
+export type NewLink<F> = Partial<OwnFields<F>> &
+  ManagedLinkInput & {
+    originalUrl: string;
+    customDomainName?: string | null | undefined;
+  };
+
+/** A list's criteria as the caller gives them: the kind's own, a tag by name, the archive. */
+export type ListCriteria<Filter> = Omit<Filter, 'tagId'> & { tag?: string | undefined };
+
+/** A new link's managed fields: what the input gives, none of the rest. */
+const NO_MANAGED_FIELDS: ManagedLinkFields = {
+  tagIds: [],
+  passwordHash: null,
+  clickLimit: null,
+  clickLimitUrl: null,
+  limitClicks: 0,
+  expiredUrl: null,
+  note: null,
+  archivedAt: null,
 };
 
 /** The fields both kinds have that a create may leave out (null then); each kind adds its own. */
@@ -98,6 +134,39 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     return items.map((r) => ({ ...r, clickCount: counts.get(r.id) ?? 0 }));
   }
 
+  /**
+   * The managed fields an input sets (tags resolved to ids, the password hashed). Setting a click
+   * limit on a link that had none starts its count at the clicks it has had: a limit counts every click.
+   */
+  async function managedFields(
+    organizationId: number,
+    input: ManagedLinkInput,
+    existing?: R & Partial<ManagedLinkFields>,
+  ): Promise<Partial<ManagedLinkFields>> {
+    const out: Partial<ManagedLinkFields> = {};
+    if (input.tags !== undefined) out.tagIds = await deps.tags.idsFor(organizationId, input.tags);
+    if (input.password !== undefined)
+      out.passwordHash = input.password === null ? null : await hashPassword(input.password);
+    if (input.clickLimit !== undefined) {
+      out.clickLimit = input.clickLimit;
+      if (existing && existing.clickLimit == null && input.clickLimit !== null) {
+        const counts = await deps.clickCounts.forLinks(organizationId, kind.linkType, [existing.id]);
+        out.limitClicks = counts.get(existing.id) ?? 0;
+      }
+    }
+    if (input.clickLimitUrl !== undefined) out.clickLimitUrl = input.clickLimitUrl;
+    if (input.expiredUrl !== undefined) out.expiredUrl = input.expiredUrl;
+    if (input.note !== undefined) out.note = input.note;
+    if (input.archived !== undefined) out.archivedAt = input.archived ? (existing?.archivedAt ?? new Date()) : null;
+    return out;
+  }
+
+  /** The kind's own fields of a patch, without the managed ones. */
+  function ownPatch(patch: Partial<OwnFields<F>> & ManagedLinkInput): Partial<F> {
+    const { tags, password, clickLimit, clickLimitUrl, expiredUrl, note, archived, ...own } = patch;
+    return own as Partial<F>;
+  }
+
   async function find(caller: LinkCaller, id: number): Promise<R> {
     const found = await repo.get(caller.organization.id, id);
     if (!found) throw kind.missing(id);
@@ -111,7 +180,14 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
 
   /** What both kinds offer as they are; each adds its own create. */
   const service = {
-    async list(caller: LinkCaller, filter: Filter, page: Page): Promise<{ items: Counted<R>[]; total: number }> {
+    async list(
+      caller: LinkCaller,
+      criteria: ListCriteria<Filter>,
+      page: Page,
+    ): Promise<{ items: Counted<R>[]; total: number }> {
+      const { tag, ...rest } = criteria;
+      const tagId = await deps.tags.filterId(caller.organization.id, tag);
+      const filter = { ...rest, ...(tagId === undefined ? {} : { tagId }) } as unknown as Filter;
       const { items, total } = await repo.list(caller.organization.id, filter, page);
       return { items: await withCounts(caller.organization.id, items), total };
     },
@@ -121,12 +197,14 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     },
 
     /** Fields left out keep their value; null clears. */
-    async update(caller: LinkCaller, id: number, patch: Partial<F>): Promise<Counted<R>> {
+    async update(caller: LinkCaller, id: number, patch: Partial<OwnFields<F>> & ManagedLinkInput): Promise<Counted<R>> {
       authorize(caller, 'links.write');
       const organizationId = caller.organization.id;
-      await find(caller, id);
-      await deps.targets.checkLinkedApps(organizationId, patch);
-      const updated = await repo.update(organizationId, id, patch);
+      const existing = await find(caller, id);
+      const own = ownPatch(patch);
+      await deps.targets.checkLinkedApps(organizationId, own);
+      const managed = await managedFields(organizationId, patch, existing as R & Partial<ManagedLinkFields>);
+      const updated = await repo.update(organizationId, id, { ...own, ...managed } as Partial<F>);
       if (!updated) throw kind.missing(id);
       afterChange('updated', updated);
       return (await withCounts(organizationId, [updated]))[0]!;
@@ -151,12 +229,13 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
 
     /**
      * Checks the targets and a chosen slug, then inserts through `insert` (given the custom
-     * domain to use); undefined back from it means the slug is taken: `taken` says how.
+     * domain to use and the managed fields); undefined back from it means the slug is taken:
+     * `taken` says how.
      */
     async create(
       caller: LinkCaller,
-      input: LinkedAppIds & { customDomainName?: string | null | undefined },
-      insert: (customDomain: { id: number; name: string } | null) => Promise<R | undefined>,
+      input: LinkedAppIds & ManagedLinkInput & { customDomainName?: string | null | undefined },
+      insert: (customDomain: { id: number; name: string } | null, managed: ManagedLinkFields) => Promise<R | undefined>,
       taken: () => DomainError,
       chosen?: { field: string; slug: string },
     ): Promise<Counted<R>> {
@@ -171,7 +250,8 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
           `${chosen.slug} is a path of the service on this host (reserved: ${paths.join(', ')})`,
         );
       }
-      const created = await insert(customDomain);
+      const managed = { ...NO_MANAGED_FIELDS, ...(await managedFields(organizationId, input)) };
+      const created = await insert(customDomain, managed);
       if (!created) throw taken();
       afterChange('created', created);
       // A new link has no clicks yet: no need to ask ClickHouse.

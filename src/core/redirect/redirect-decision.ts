@@ -4,12 +4,24 @@
 import { classifyAgent, mobilePlatformOf, type MobilePlatform } from '../../shared/user-agents.js';
 import { withClickParameters } from './destination.js';
 import type { CachedLink } from './link-resolver.js';
+import type { ClickLimits } from './click-limits.js';
+
+/** What a click on a protected or limited link also depends on. */
+export interface ClickGate {
+  /** The visitor gave the link's password lately (its signed cookie). */
+  unlocked: boolean;
+  limits: Pick<ClickLimits, 'pass'>;
+}
 
 export type RedirectDecision =
   | { kind: 'not_found' }
   | { kind: 'expired' }
-  /** A share-preview fetcher: the preview page, recorded as bot traffic. */
-  | { kind: 'preview'; destination: string; record: boolean }
+  /** The link's click limit is reached (and it names no address for that). */
+  | { kind: 'limit_reached' }
+  /** A protected link: the password form (no click counted). */
+  | { kind: 'password' }
+  /** A share-preview fetcher: the preview page (of a protected link: nothing of where it goes), recorded as bot traffic. */
+  | { kind: 'preview'; destination: string; record: boolean; protected: boolean }
   /** A phone with the link's app for its platform: the deep-link landing page (or `fallback`). */
   | { kind: 'landing'; platform: MobilePlatform; fallback: string; record: true }
   | { kind: 'ad_page'; destination: string; record: boolean }
@@ -27,15 +39,25 @@ export function decideRedirect(
   record: boolean,
   userAgent: string | undefined,
   parameters: string,
+  gate: ClickGate,
 ): RedirectDecision {
   if (appPath !== undefined && appPath !== link.ios?.path && appPath !== link.android?.path)
     return { kind: 'not_found' };
-  if (link.expiresAt !== null && link.expiresAt <= now) return { kind: 'expired' };
+  if (link.expiresAt !== null && link.expiresAt <= now)
+    return link.expiredUrl ? { kind: 'redirect', location: link.expiredUrl, record: false } : { kind: 'expired' };
 
   const destination = withClickParameters(link.destination, parameters);
 
   const agent = classifyAgent(userAgent);
-  if (agent === 'unfurler') return { kind: 'preview', destination, record };
+  const isProtected = link.passwordHash !== null;
+  if (agent === 'unfurler') return { kind: 'preview', destination, record, protected: isProtected };
+  if (isProtected && !gate.unlocked) return { kind: 'password' };
+  // People's clicks count toward a limit; a reached limit stops everyone.
+  if (link.clickLimit !== null && !gate.limits.pass(link, record && agent === 'person')) {
+    return link.clickLimitUrl
+      ? { kind: 'redirect', location: link.clickLimitUrl, record: false }
+      : { kind: 'limit_reached' };
+  }
   // A phone with an app for its platform: the deep-link landing page; the ad interstitial is for
   // the web. Crawlers with phone user agents (Googlebot smartphone) get no landing: nobody will
   // open an app.
