@@ -43,52 +43,30 @@ export const SECURITY_SCHEMES = {
   consoleSession: { type: 'apiKey', in: 'cookie', name: 'sp_session', description: 'Console sign-in session' },
 } as const;
 
-/** Every tag an operation may carry, in the order a reference page lists them. */
-export const OPENAPI_TAGS = [
-  {
-    name: 'service: short URLs',
-    description: 'Service API (X-API-KEY): create, list, read, update and delete short URLs; QR codes',
-  },
-  { name: 'service: campaigns', description: 'Service API: campaigns, named tracked links with an alias' },
-  {
-    name: 'service: mobile apps',
-    description: 'Service API: iOS and Android apps, their SDK keys and identity verification',
-  },
-  {
-    name: 'service: custom domains',
-    description: "Service API: the organization's custom domains (read-only, deletion requests)",
-  },
-  { name: 'service: statistics', description: 'Service API: click, app-install and deferred-match statistics' },
-  { name: 'service: users', description: 'Service API: identified users and their consent history' },
-  { name: 'service: account', description: "Service API: the organization's plan and usage" },
-  {
-    name: 'mobile SDK: deep links',
-    description: 'Mobile SDK API (X-App-ID and X-Mobile-App-API-Key): deep-link matching and resolution',
-  },
-  { name: 'mobile SDK: tracking', description: 'Mobile SDK API: funnel stages, clicks and link associations' },
-  { name: 'mobile SDK: custom domains', description: "Mobile SDK API: the app's organization's custom domains" },
-  {
-    name: 'web SDK',
-    description: 'Web SDK API: fingerprints, store visits, debug reports, token resolution and the SDK version',
-  },
-  {
-    name: 'user journey: sessions',
-    description: 'User-journey sessions across web and app (X-App-ID; apps add their key)',
-  },
-  {
-    name: 'user journey: events',
-    description: 'User-journey events, platform transitions and funnel stages of a session',
-  },
-  { name: 'user journey: users', description: 'Identify (upsert by external user id) and consent updates' },
-  { name: 'user journey: statistics', description: 'User-journey statistics, for an app or with the Service API key' },
-  { name: 'single sign-on', description: 'Partner single sign-on into the console (browser redirect target)' },
-  { name: 'console', description: "The console's own API (session cookie and CSRF token); not for integrations" },
-  {
-    name: 'operator',
-    description: 'The operator API (bearer token): organizations, keys, domains, partners, webhooks, diagnostics',
-  },
-  { name: 'operations', description: 'Probes for load balancers and the TLS terminator' },
-];
+/** Every tag an operation may carry, with its description, in the order a reference page lists them. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  'service: short URLs': 'Service API (X-API-KEY): create, list, read, update and delete short URLs; QR codes',
+  'service: campaigns': 'Service API: campaigns, named tracked links with an alias',
+  'service: mobile apps': 'Service API: iOS and Android apps, their SDK keys and identity verification',
+  'service: custom domains': "Service API: the organization's custom domains (read-only, deletion requests)",
+  'service: statistics': 'Service API: click, app-install and deferred-match statistics',
+  'service: users': 'Service API: identified users and their consent history',
+  'service: account': "Service API: the organization's plan and usage",
+  'mobile SDK: deep links': 'Mobile SDK API (X-App-ID and X-Mobile-App-API-Key): deep-link matching and resolution',
+  'mobile SDK: tracking': 'Mobile SDK API: funnel stages, clicks and link associations',
+  'mobile SDK: custom domains': "Mobile SDK API: the app's organization's custom domains",
+  'web SDK': 'Web SDK API: fingerprints, store visits, debug reports, token resolution and the SDK version',
+  'user journey: sessions': 'User-journey sessions across web and app (X-App-ID; apps add their key)',
+  'user journey: events': 'User-journey events, platform transitions and funnel stages of a session',
+  'user journey: users': 'Identify (upsert by external user id) and consent updates',
+  'user journey: statistics': 'User-journey statistics, for an app or with the Service API key',
+  'single sign-on': 'Partner single sign-on into the console (browser redirect target)',
+  console: "The console's own API (session cookie and CSRF token); not for integrations",
+  operator: 'The operator API (bearer token): organizations, keys, domains, partners, webhooks, diagnostics',
+  operations: 'Probes for load balancers and the TLS terminator',
+};
+
+export const OPENAPI_TAGS = Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description }));
 
 /** operationIds by `METHOD path` (the document's path form). Names stay stable once released. */
 export const OPERATION_IDS: Record<string, string> = {

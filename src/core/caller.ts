@@ -23,6 +23,15 @@ export interface Caller {
   member?: { userId: number; role: Role };
 }
 
+/**
+ * Whoever asks on behalf of an organization about its own records: a Service API key, a mobile
+ * app, or a console member within their role.
+ */
+export interface OrganizationCaller {
+  organization: { id: number };
+  member?: Caller['member'];
+}
+
 /** A caller holding a Service API key. */
 export interface ServiceCaller extends Caller {
   app: null;

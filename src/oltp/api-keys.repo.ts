@@ -3,6 +3,7 @@
 import { newApiKey } from '../shared/ids.js';
 import { hashSecret, hashesEqual } from '../shared/secrets.js';
 import type { Sql } from './postgres.js';
+import { type PageRequest, pageOf } from './sql-helpers.js';
 import { toOrganization, type Organization, type OrganizationRow } from './organizations.repo.js';
 
 export interface IssuedApiKey {
@@ -58,11 +59,8 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
     },
 
     /** A page of the organization's live keys, oldest first. */
-    async page(
-      organizationId: number,
-      page: { page: number; size: number },
-    ): Promise<{ items: ApiKeyEntry[]; total: number }> {
-      const [rows, [count]] = await Promise.all([
+    page(organizationId: number, page: PageRequest) {
+      return pageOf(
         sql<EntryRow[]>`
           select id, name, key_prefix, created_at from api_keys
           where organization_id = ${organizationId} and revoked_at is null order by id
@@ -70,8 +68,8 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
         sql<
           { n: number }[]
         >`select count(*)::int as n from api_keys where organization_id = ${organizationId} and revoked_at is null`,
-      ]);
-      return { items: rows.map(toEntry), total: count!.n };
+        toEntry,
+      );
     },
 
     async get(organizationId: number, keyId: number): Promise<ApiKeyEntry | undefined> {

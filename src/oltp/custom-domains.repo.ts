@@ -2,7 +2,7 @@
 import type { SecretBox } from '../shared/secret-box.js';
 import type { Sql } from './postgres.js';
 import { creatorName, type CreatorColumns } from './record-creators.js';
-import { containsPattern } from './sql-helpers.js';
+import { containsPattern, type PageRequest, pageOf } from './sql-helpers.js';
 
 export const DOMAIN_STATUSES = ['PENDING', 'VERIFIED', 'ACTIVE', 'FAILED', 'REVOKED'] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
@@ -111,7 +111,7 @@ export function createCustomDomainsRepo({ sql, secretBox }: { sql: Sql; secretBo
     async list(
       filter: DomainListFilter,
       order: { field: DomainSortField; direction: 'asc' | 'desc' },
-      page: { page: number; size: number },
+      page: PageRequest,
     ): Promise<{ items: CustomDomain[]; total: number }> {
       const where = sql`true
         ${filter.organizationId === undefined ? sql`` : sql`and d.organization_id = ${filter.organizationId}`}
@@ -120,15 +120,15 @@ export function createCustomDomainsRepo({ sql, secretBox }: { sql: Sql; secretBo
         ${filter.deletionRequested === undefined ? sql`` : sql`and d.deletion_requested = ${filter.deletionRequested}`}`;
       const column = sql(SORT_COLUMNS[order.field]);
       const direction = order.direction === 'asc' ? sql`asc` : sql`desc`;
-      const [rows, [count]] = await Promise.all([
+      return pageOf(
         sql<Row[]>`
           ${selectFrom}
           where ${where}
           order by d.${column} ${direction}, d.id ${direction}
           limit ${page.size} offset ${page.page * page.size}`,
         sql<{ n: number }[]>`select count(*)::bigint as n from custom_domains d where ${where}`,
-      ]);
-      return { items: rows.map(toDomain), total: count!.n };
+        toDomain,
+      );
     },
 
     /** VERIFIED and ACTIVE domains: the ones links may use. */

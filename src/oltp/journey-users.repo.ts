@@ -6,6 +6,7 @@ import { createBlindIndex } from './blind-index.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type postgres from 'postgres';
 import type { Sql } from './postgres.js';
+import { type PageRequest, pageOf } from './sql-helpers.js';
 
 type Tx = postgres.TransactionSql<Record<string, never>>;
 
@@ -267,18 +268,15 @@ export function createJourneyUsersRepo({ sql, secretBox }: { sql: Sql; secretBox
     },
 
     /** The consent history of one user, newest first. */
-    async consentHistory(
-      userId: number,
-      page: { page: number; size: number },
-    ): Promise<{ items: ConsentChange[]; total: number }> {
-      const [rows, [count]] = await Promise.all([
+    consentHistory(userId: number, page: PageRequest) {
+      return pageOf(
         sql<ChangeRow[]>`
           select flag, old_value, new_value, source, channel, app_id, changed_at from journey_consent_changes
           where user_id = ${userId} order by changed_at desc, id desc
           limit ${page.size} offset ${page.page * page.size}`,
         sql<{ n: number }[]>`select count(*)::bigint as n from journey_consent_changes where user_id = ${userId}`,
-      ]);
-      return { items: rows.map(toChange), total: count!.n };
+        toChange,
+      );
     },
   };
 }

@@ -4,7 +4,7 @@
 import type postgres from 'postgres';
 import type { Sql } from './postgres.js';
 import { insertClaimingSlug, type SlugOwnerTable } from './slugs.js';
-import { patchColumns } from './sql-helpers.js';
+import { type PageRequest, pageOf, patchColumns } from './sql-helpers.js';
 
 export type Row = Record<string, unknown> & { id: number };
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
@@ -132,14 +132,14 @@ export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSp
     },
 
     /** A page newest first; `filter` is an `and …` condition on `l` (or empty). */
-    async list(organizationId: number, filter: Fragment, page: { page: number; size: number }) {
+    list(organizationId: number, filter: Fragment, page: PageRequest) {
       const where = sql`l.organization_id = ${organizationId} ${filter}`;
-      const [rows, [count]] = await Promise.all([
+      return pageOf(
         sql<Row[]>`${selectFrom} where ${where}
           order by l.created_at desc, l.id desc limit ${page.size} offset ${page.page * page.size}`,
         sql<{ n: number }[]>`select count(*)::bigint as n from ${sql(table)} l where ${where}`,
-      ]);
-      return { items: rows.map(toRecord), total: count!.n };
+        toRecord,
+      );
     },
 
     async update(organizationId: number, id: number, patch: Partial<F>): Promise<R | undefined> {

@@ -2,9 +2,10 @@
 // and the mobile SDK key. Every query is scoped by organization.
 import { randomBase62 } from '../shared/ids.js';
 import type { SecretBox } from '../shared/secret-box.js';
+import { slugOf } from '../shared/slug.js';
 import { hashesEqual, hashSecret } from '../shared/secrets.js';
 import type { Sql } from './postgres.js';
-import { containsPattern, isUniqueViolation, patchColumns } from './sql-helpers.js';
+import { containsPattern, isUniqueViolation, type PageRequest, pageOf, patchColumns } from './sql-helpers.js';
 
 export type Platform = 'IOS' | 'ANDROID';
 
@@ -84,15 +85,7 @@ export type MobileAppPatch = Partial<Pick<MobileAppInput, keyof typeof PATCHABLE
 
 /** Readable, lowercase namespace from the app name plus a short random suffix: `acme-shop-x7k2`. */
 function appPathFor(appName: string): string {
-  const stem = appName
-    .normalize('NFKD')
-    // NFKD splits `é` into `e` + a combining accent; drop the accent, not the word (`deja`, not `de-ja`).
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 24)
-    .replace(/-+$/, '');
+  const stem = slugOf(appName, 24);
   const suffix = randomBase62(6).toLowerCase();
   return stem ? `${stem}-${suffix}` : `app-${suffix}`;
 }
@@ -154,16 +147,16 @@ export function createMobileAppsRepo({ sql, secretBox }: { sql: Sql; secretBox: 
       return new Map(rows.map((r) => [r.id, toApp(r)]));
     },
 
-    async list(organizationId: number, options: { page: number; size: number; search?: string | undefined }) {
+    list(organizationId: number, options: PageRequest & { search?: string | undefined }) {
       const pattern = options.search ? containsPattern(options.search) : null;
       const filter = sql`organization_id = ${organizationId}
         ${pattern ? sql`and lower(app_name) like ${pattern}` : sql``}`;
-      const [rows, [count]] = await Promise.all([
+      return pageOf(
         sql<Row[]>`select * from mobile_apps where ${filter}
           order by created_at desc, id desc limit ${options.size} offset ${options.page * options.size}`,
         sql<{ n: number }[]>`select count(*)::bigint as n from mobile_apps where ${filter}`,
-      ]);
-      return { items: rows.map(toApp), total: count!.n };
+        toApp,
+      );
     },
 
     async update(organizationId: number, id: number, patch: MobileAppPatch): Promise<MobileApp | undefined> {

@@ -2,7 +2,7 @@
 import type { PageLanguage } from '../shared/language.js';
 import { PLAN_LIMITS, type Plan } from '../shared/plans.js';
 import type { Sql } from './postgres.js';
-import { containsPattern } from './sql-helpers.js';
+import { containsPattern, type PageRequest, pageOf } from './sql-helpers.js';
 
 export interface Organization {
   id: number;
@@ -67,18 +67,18 @@ export function createOrganizationsRepo({ sql }: { sql: Sql }) {
     /** A page of organizations, newest first; `search` matches part of the name. */
     async list(
       filter: { search?: string | undefined; plan?: Plan | undefined },
-      page: { page: number; size: number },
+      page: PageRequest,
     ): Promise<{ items: Organization[]; total: number }> {
       const where = sql`true
         ${filter.search ? sql`and lower(name) like ${containsPattern(filter.search)}` : sql``}
         ${filter.plan ? sql`and plan = ${filter.plan}` : sql``}`;
-      const [rows, [count]] = await Promise.all([
+      return pageOf(
         sql<
           OrganizationRow[]
         >`select * from organizations where ${where} order by id desc limit ${page.size} offset ${page.page * page.size}`,
         sql<{ n: number }[]>`select count(*)::int as n from organizations where ${where}`,
-      ]);
-      return { items: rows.map(toOrganization), total: count!.n };
+        toOrganization,
+      );
     },
 
     async get(id: number): Promise<Organization | undefined> {

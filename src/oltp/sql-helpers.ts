@@ -31,6 +31,22 @@ export function patchColumns<F extends string>(
   return set;
 }
 
+/** Which page of a listing to read: `size` records after the first `page * size`. */
+export interface PageRequest {
+  page: number;
+  size: number;
+}
+
+/** A page of records and how many there are in all: the two queries run at once. */
+export async function pageOf<Row, R>(
+  rows: Promise<Row[]>,
+  count: Promise<{ n: number }[]>,
+  toRecord: (row: Row) => R,
+): Promise<{ items: R[]; total: number }> {
+  const [found, [counted]] = await Promise.all([rows, count]);
+  return { items: found.map(toRecord), total: counted!.n };
+}
+
 export interface InputFault {
   code: string;
   message: string;

@@ -3,6 +3,7 @@
 // to verify HS256, so it is sealed (AES-256-GCM), never hashed.
 import type { PartnerRole } from '../shared/roles.js';
 import type { Sql } from './postgres.js';
+import { type PageRequest, pageOf } from './sql-helpers.js';
 
 export interface SsoPartner {
   id: number;
@@ -82,12 +83,12 @@ export function createSsoPartnersRepo({ sql }: { sql: Sql }) {
     },
 
     /** A page of partners, oldest first. */
-    async list(page: { page: number; size: number }): Promise<{ items: SsoPartner[]; total: number }> {
-      const [rows, [count]] = await Promise.all([
+    list(page: PageRequest) {
+      return pageOf(
         sql<Row[]>`select * from sso_partners order by id limit ${page.size} offset ${page.page * page.size}`,
         sql<{ n: number }[]>`select count(*)::int as n from sso_partners`,
-      ]);
-      return { items: rows.map(toPartner), total: count!.n };
+        toPartner,
+      );
     },
 
     async update(clientId: string, fields: PartnerFields, at: Date): Promise<SsoPartner | undefined> {

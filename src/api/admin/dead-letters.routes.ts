@@ -5,7 +5,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../schemas/common.js';
-import { security, tags } from './operator-doc.js';
 
 const deadLetterSchema = z
   .object({
@@ -29,8 +28,6 @@ export const adminDeadLetterRoutes: FastifyPluginAsyncZod<{ deadLetters: DeadLet
     '/dead-letters',
     {
       schema: {
-        tags,
-        security,
         summary: 'Recent dead letters of the event pipeline, newest first',
         description:
           'listed is false when the bus keeps no dead-letter store it can list (an in-process bus without a data directory).',

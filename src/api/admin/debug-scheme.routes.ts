@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WebSdkDataService } from '../../core/deeplinks/web-sdk.js';
 import { errorBodySchema, idSchema, nullableStrings } from '../schemas/common.js';
-import { security, tags } from './operator-doc.js';
 
 const reportSchema = z
   .object({
@@ -30,8 +29,6 @@ export const adminDebugSchemeRoutes: FastifyPluginAsyncZod<{ webSdk: WebSdkDataS
     '/debug-scheme-reports',
     {
       schema: {
-        tags,
-        security,
         summary: 'Android intent debug reports from the web SDK, newest first',
         querystring: z.object({
           appId: idSchema.optional(),

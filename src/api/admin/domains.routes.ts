@@ -16,14 +16,7 @@ import {
 } from '../schemas/custom-domain.js';
 import { httpsUrlSchema } from '../schemas/link.js';
 import { queryBoolean } from '../schemas/paging.js';
-import {
-  operatorConflictErrors as errors,
-  operatorDelete,
-  operatorPage,
-  orgParams,
-  security,
-  tags,
-} from './operator-doc.js';
+import { operatorConflictErrors as errors, operatorDelete, operatorPage, orgParams } from './operator-doc.js';
 
 /** The record as the operator sees it: the customer's, plus whose it is. */
 const operatorDomainSchema = customDomainSchema
@@ -40,8 +33,6 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
     '/organizations/:orgId/custom-domains',
     {
       schema: {
-        tags,
-        security,
         summary: 'Register a custom domain (status PENDING)',
         params: orgParams,
         body: z.object({ domainName: domainNameSchema }),
@@ -75,8 +66,6 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
     '/custom-domains/:id',
     {
       schema: {
-        tags,
-        security,
         summary: "Read any organization's custom domain",
         params: idParams,
         response: { 200: operatorDomainSchema, ...errors },
@@ -101,8 +90,6 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
     '/custom-domains/:id/status',
     {
       schema: {
-        tags,
-        security,
         summary: "Override a custom domain's verification status",
         params: idParams,
         body: z.object({ status: domainStatusSchema }),
@@ -116,8 +103,6 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
     '/custom-domains/:id/fallback-url',
     {
       schema: {
-        tags,
-        security,
         summary: "Where the custom domain's bare root sends visitors (null: the 404 page)",
         params: idParams,
         body: z.object({

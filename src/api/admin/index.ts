@@ -21,6 +21,7 @@ import { adminMemberRoutes } from './members.routes.js';
 import { adminWebhookRoutes } from './webhooks.routes.js';
 import { adminWebhookDeliveryRoutes } from './webhook-deliveries.routes.js';
 import { adminNoticeRoutes } from './notices.routes.js';
+import { documentAsOperatorRoutes } from './operator-doc.js';
 import { adminSqlRoutes } from './sql.routes.js';
 
 export interface AdminApiDeps {
@@ -52,6 +53,7 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AdminApiDeps; adminToken: s
       throw unauthenticated('ADMIN_TOKEN_INVALID', 'a valid operator token is required (Authorization: Bearer …)');
     }
   });
+  documentAsOperatorRoutes(app);
   await app.register(adminOrganizationRoutes, { organizations: deps.organizations.accounts });
   await app.register(adminDomainRoutes, { domains: deps.domains, config: deps.config });
   await app.register(adminWebhookRoutes, { webhooks: deps.webhooks });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import { idSchema } from '../schemas/common.js';
 import { memberSchema, newMemberSchema, toMemberJson } from '../schemas/member.js';
-import { operatorConflictErrors as errors, operatorDelete, orgParams, security, tags } from './operator-doc.js';
+import { operatorConflictErrors as errors, operatorDelete, orgParams } from './operator-doc.js';
 
 export const adminMemberRoutes: FastifyPluginAsyncZod<{ accounts: AccountServices }> = async (app, { accounts }) => {
   const operator = (ip: string) => ({ actor: { type: 'operator' as const, ip }, role: null });
@@ -14,8 +14,6 @@ export const adminMemberRoutes: FastifyPluginAsyncZod<{ accounts: AccountService
     '/organizations/:orgId/members',
     {
       schema: {
-        tags,
-        security,
         summary: 'Add a console member (201), or change the role of an existing one (200)',
         params: orgParams,
         body: newMemberSchema,
@@ -32,8 +30,6 @@ export const adminMemberRoutes: FastifyPluginAsyncZod<{ accounts: AccountService
     '/organizations/:orgId/members',
     {
       schema: {
-        tags,
-        security,
         summary: "List an organization's console members",
         params: orgParams,
         response: { 200: z.array(memberSchema), ...errors },
@@ -58,8 +54,6 @@ export const adminMemberRoutes: FastifyPluginAsyncZod<{ accounts: AccountService
     '/login-links',
     {
       schema: {
-        tags,
-        security,
         summary: 'A one-time console sign-in link for an existing account, valid 15 minutes',
         body: z.object({ email: z.string().trim().min(3).max(254) }),
         response: { 201: z.object({ url: z.string(), expiresAt: z.string() }), ...errors },

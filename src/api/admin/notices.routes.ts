@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { NoticesService } from '../../core/organizations/notices.service.js';
 import { errorBodySchema } from '../schemas/common.js';
-import { orgParams, security, tags } from './operator-doc.js';
+import { orgParams } from './operator-doc.js';
 
 const noticeSchema = z
   .object({ id: z.number().int(), code: z.string(), message: z.string(), createdAt: z.string() })
@@ -15,8 +15,6 @@ export const adminNoticeRoutes: FastifyPluginAsyncZod<{ notices: NoticesService 
     '/organizations/:orgId/notices',
     {
       schema: {
-        tags,
-        security,
         summary: "The organization's notices, newest first (at most 100)",
         params: orgParams,
         response: {

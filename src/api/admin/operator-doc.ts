@@ -1,6 +1,6 @@
-// What the operator routes share: their OpenAPI group and the bearer token they need (checked once
-// in index.ts), the organization the path names, the error answers most of them can give, a page of
-// records and the 204 of a deletion.
+// What the operator routes share: their OpenAPI group and the bearer token they need (both given
+// to every route in index.ts, where the token is checked), the organization the path names, the
+// error answers most of them can give, a page of records and the 204 of a deletion.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
@@ -10,6 +10,13 @@ type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 
 export const tags = ['operator'];
 export const security = [{ adminToken: [] }];
+
+/** Every operator route is documented in the operator group, as needing the bearer token. */
+export function documentAsOperatorRoutes(app: ZodApp): void {
+  app.addHook('onRoute', (route) => {
+    if (route.schema) route.schema = { ...route.schema, tags, security };
+  });
+}
 
 /** `/organizations/:orgId/…` */
 export const orgParams = z.object({ orgId: idSchema });
@@ -42,8 +49,6 @@ export function operatorPage<Q extends z.ZodType<Page>, P extends z.ZodType, T>(
     url,
     {
       schema: {
-        tags,
-        security,
         summary: doc.summary,
         ...(doc.params ? { params: doc.params as z.ZodType } : {}),
         querystring: doc.querystring as z.ZodType,
@@ -69,8 +74,6 @@ export function operatorDelete<P extends z.ZodType>(
     url,
     {
       schema: {
-        tags,
-        security,
         summary: doc.summary,
         params: doc.params as z.ZodType,
         response: { 204: z.null().describe(doc.done ?? 'deleted'), ...doc.errors },

@@ -7,7 +7,7 @@ import { idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 import { organizationSchema, planSchema, timeZoneSchema, toOrganizationJson } from '../schemas/organization.js';
 import { pageQuery } from '../schemas/paging.js';
-import { operatorErrors as errors, operatorDelete, operatorPage, orgParams, security, tags } from './operator-doc.js';
+import { operatorErrors as errors, operatorDelete, operatorPage, orgParams } from './operator-doc.js';
 
 /** A Service API key as a list shows it: never the secret, only its first characters. */
 const apiKeyEntrySchema = z
@@ -33,8 +33,6 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     '/organizations',
     {
       schema: {
-        tags,
-        security,
         summary: 'Create an organization and its first Service API key',
         body: z.object({
           name: z.string().trim().min(1).max(200),
@@ -87,8 +85,6 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     '/organizations/:orgId/api-keys/:keyId',
     {
       schema: {
-        tags,
-        security,
         summary: 'Read a live Service API key (never the key itself)',
         params: orgParams.extend({ keyId: idSchema }),
         response: { 200: apiKeyEntrySchema, ...errors },
@@ -101,8 +97,6 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     '/organizations/:orgId',
     {
       schema: {
-        tags,
-        security,
         summary: 'Read an organization',
         params: orgParams,
         response: { 200: organizationSchema, ...errors },
@@ -115,8 +109,6 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     '/organizations/:orgId/api-keys',
     {
       schema: {
-        tags,
-        security,
         summary: 'Issue another Service API key',
         params: orgParams,
         response: { 201: z.object({ id: z.number().int(), apiKey: z.string() }), ...errors },
@@ -145,8 +137,6 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
       `/organizations/:orgId/${path}`,
       {
         schema: {
-          tags,
-          security,
           summary,
           params: orgParams,
           body: body as z.ZodType,
@@ -185,8 +175,6 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     '/organizations/:orgId/ip-allowlist',
     {
       schema: {
-        tags,
-        security,
         summary: 'Replace the Service API IP allow-list; an empty list allows all',
         params: orgParams,
         body: ipAllowlistBody,

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isOrigin, type PartnerView, type PartnersService } from '../../core/organizations/partners.service.js';
 import { PARTNER_ROLES } from '../../shared/roles.js';
 import { pageQuery } from '../schemas/paging.js';
-import { operatorErrors as errors, operatorDelete, operatorPage, security, tags } from './operator-doc.js';
+import { operatorErrors as errors, operatorDelete, operatorPage } from './operator-doc.js';
 
 /** An origin, kept without a trailing slash. */
 const originSchema = z
@@ -83,8 +83,6 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
     '/partners',
     {
       schema: {
-        tags,
-        security,
         summary: 'Register a single sign-on partner',
         body: partnerBody,
         response: { 201: credentialsSchema, ...errors },
@@ -112,8 +110,6 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
     '/partners/:clientId',
     {
       schema: {
-        tags,
-        security,
         summary: 'Read a single sign-on partner',
         params,
         response: { 200: partnerSchema, ...errors },
@@ -126,8 +122,6 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
     '/partners/:clientId',
     {
       schema: {
-        tags,
-        security,
         summary: "Replace a partner's settings (not its secret)",
         params,
         body: partnerBody,
@@ -149,8 +143,6 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
     '/partners/:clientId/secret',
     {
       schema: {
-        tags,
-        security,
         summary: 'Issue a new shared secret (shown this once); users already linked keep working',
         params,
         response: { 201: credentialsSchema, ...errors },

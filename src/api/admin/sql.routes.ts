@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SQL_FORMATS, type ReadOnlySql, type SqlFormat } from '../../core/data-access/read-only-sql.js';
 import { errorBodySchema } from '../schemas/common.js';
-import { security, tags } from './operator-doc.js';
 
 const OUTPUTS: Record<SqlFormat, { type: string; extension: string }> = {
   JSONEachRow: { type: 'application/x-ndjson; charset=utf-8', extension: 'ndjson' },
@@ -17,8 +16,6 @@ export const adminSqlRoutes: FastifyPluginAsyncZod<{ readOnlySql: ReadOnlySql }>
     '/sql',
     {
       schema: {
-        tags,
-        security,
         summary: 'Run one read-only ClickHouse query',
         description:
           'One statement that only reads (SELECT, WITH, SHOW, DESCRIBE, EXPLAIN, EXISTS), run with readonly = 1, at most 30 s, ' +

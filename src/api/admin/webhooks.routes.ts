@@ -5,15 +5,13 @@ import { z } from 'zod';
 import { DEFAULT_KEEP_PREVIOUS_HOURS, WEBHOOK_CATEGORIES, type WebhooksService } from '../../core/webhooks/index.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { toWebhookEndpointJson, WEBHOOKS_DOC, webhookEndpointSchema } from '../schemas/webhook.js';
-import { operatorErrors, orgParams as params, security, tags } from './operator-doc.js';
+import { operatorErrors, orgParams as params } from './operator-doc.js';
 
 export const adminWebhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }> = async (app, { webhooks }) => {
   app.put(
     '/organizations/:orgId/webhook',
     {
       schema: {
-        tags,
-        security,
         summary: 'Set the webhook endpoint, secret, categories and state',
         description: WEBHOOKS_DOC,
         params,
@@ -47,8 +45,6 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksServi
     '/organizations/:orgId/webhook',
     {
       schema: {
-        tags,
-        security,
         summary: 'Read the webhook endpoint (without its secret)',
         params,
         response: { 200: webhookEndpointSchema, 401: errorBodySchema, 404: errorBodySchema },

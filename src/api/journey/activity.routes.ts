@@ -308,11 +308,11 @@ export const journeyActivityReadRoutes: FastifyPluginAsyncZod<{ activity: Journe
       },
     },
     async (request) => {
-      const { page, size } = request.query;
-      const { sessionId, items, total } = await activity.transitions(callerOf(request), request.params.sessionId, {
-        page,
-        size,
-      });
+      const { sessionId, items, total } = await activity.transitions(
+        callerOf(request),
+        request.params.sessionId,
+        request.query,
+      );
       return toPaged(
         items.map((t) => ({
           transitionId: t.transitionId,
@@ -328,7 +328,7 @@ export const journeyActivityReadRoutes: FastifyPluginAsyncZod<{ activity: Journe
           occurredAt: t.occurredAt.toISOString(),
         })),
         total,
-        { page, size },
+        request.query,
       );
     },
   );

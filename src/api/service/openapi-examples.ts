@@ -47,6 +47,17 @@ function clickedOnlyFunnel(sessions: number) {
   };
 }
 
+/** A consent flag first set by identify from the mobile app. */
+const identified = (flag: string, to: boolean) => ({
+  flag,
+  from: null,
+  to,
+  source: 'identify',
+  channel: 'mobile',
+  appId: 2,
+  changedAt: '2027-03-10T07:18:20.319Z',
+});
+
 const CONSENT_HISTORY = [
   {
     flag: 'smsAdOptIn',
@@ -57,33 +68,9 @@ const CONSENT_HISTORY = [
     appId: 2,
     changedAt: '2027-03-10T07:18:20.397Z',
   },
-  {
-    flag: 'nightAdOptIn',
-    from: null,
-    to: false,
-    source: 'identify',
-    channel: 'mobile',
-    appId: 2,
-    changedAt: '2027-03-10T07:18:20.319Z',
-  },
-  {
-    flag: 'pushOptIn',
-    from: null,
-    to: true,
-    source: 'identify',
-    channel: 'mobile',
-    appId: 2,
-    changedAt: '2027-03-10T07:18:20.319Z',
-  },
-  {
-    flag: 'emailOptIn',
-    from: null,
-    to: true,
-    source: 'identify',
-    channel: 'mobile',
-    appId: 2,
-    changedAt: '2027-03-10T07:18:20.319Z',
-  },
+  identified('nightAdOptIn', false),
+  identified('pushOptIn', true),
+  identified('emailOptIn', true),
 ];
 
 const USER = {

@@ -122,9 +122,8 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: JourneyUsersService }> =
       },
     },
     async (request) => {
-      const { page, size } = request.query;
-      const history = await users.consentHistory(callerOf(request), request.params.externalUserId, { page, size });
-      return toPaged(history.items.map(toChangeJson), history.total, { page, size });
+      const history = await users.consentHistory(callerOf(request), request.params.externalUserId, request.query);
+      return toPaged(history.items.map(toChangeJson), history.total, request.query);
     },
   );
 };

@@ -5,16 +5,10 @@
 import { conflict, notFound } from '../../shared/errors.js';
 import { invalidBodyField } from '../field-error.js';
 import { authorize } from '../accounts/permissions.js';
-import type { Caller } from '../caller.js';
+import type { OrganizationCaller } from '../caller.js';
 import type { MobileApp, MobileAppsRepo, Platform } from '../../oltp/mobile-apps.repo.js';
 
 export type { MobileApp, Platform } from '../../oltp/mobile-apps.repo.js';
-
-/** Whoever asks on behalf of an organization: a Service API key, or a console member within their role. */
-export interface AppCaller {
-  organization: { id: number };
-  member?: Caller['member'];
-}
 
 /** Settings of a new app; absent optional fields are empty. */
 export interface NewMobileApp {
@@ -65,14 +59,14 @@ export function createMobileAppsService(deps: {
 }) {
   const { repo, linkChanged } = deps;
 
-  async function get(caller: AppCaller, id: number): Promise<MobileApp> {
+  async function get(caller: OrganizationCaller, id: number): Promise<MobileApp> {
     const found = await repo.get(caller.organization.id, id);
     if (!found) throw missing(id);
     return found;
   }
 
   return {
-    async create(caller: AppCaller, input: NewMobileApp): Promise<MobileApp> {
+    async create(caller: OrganizationCaller, input: NewMobileApp): Promise<MobileApp> {
       authorize(caller, 'apps.write');
       const orgId = caller.organization.id;
       checkPlatformFields(input.platform, input.teamId, input.sha256CertFingerprints);
@@ -92,13 +86,13 @@ export function createMobileAppsService(deps: {
       return created;
     },
 
-    list: (caller: AppCaller, query: { page: number; size: number; search?: string | undefined }) =>
+    list: (caller: OrganizationCaller, query: { page: number; size: number; search?: string | undefined }) =>
       repo.list(caller.organization.id, query),
 
     get,
 
     /** A new platform is refused while links or campaigns use the app; platform-bound fields follow the platform. */
-    async update(caller: AppCaller, id: number, change: MobileAppChange): Promise<MobileApp> {
+    async update(caller: OrganizationCaller, id: number, change: MobileAppChange): Promise<MobileApp> {
       authorize(caller, 'apps.write');
       const orgId = caller.organization.id;
       const current = await get(caller, id);
@@ -122,7 +116,7 @@ export function createMobileAppsService(deps: {
     },
 
     /** A new mobile SDK key: apps still sending the old one are refused (401) from their next call. */
-    async regenerateApiKey(caller: AppCaller, id: number): Promise<MobileApp> {
+    async regenerateApiKey(caller: OrganizationCaller, id: number): Promise<MobileApp> {
       authorize(caller, 'apps.write');
       const updated = await repo.regenerateApiKey(caller.organization.id, id);
       if (!updated) throw missing(id);
@@ -130,7 +124,7 @@ export function createMobileAppsService(deps: {
     },
 
     /** Turns identity verification on, or rotates its secret; the secret is in this answer only. */
-    async issueIdentitySecret(caller: AppCaller, id: number): Promise<{ app: MobileApp; secret: string }> {
+    async issueIdentitySecret(caller: OrganizationCaller, id: number): Promise<{ app: MobileApp; secret: string }> {
       authorize(caller, 'apps.write');
       const issued = await repo.issueIdentitySecret(caller.organization.id, id);
       if (!issued) throw missing(id);
@@ -139,14 +133,14 @@ export function createMobileAppsService(deps: {
     },
 
     /** Turns identity verification off and forgets its secret. */
-    async clearIdentitySecret(caller: AppCaller, id: number): Promise<void> {
+    async clearIdentitySecret(caller: OrganizationCaller, id: number): Promise<void> {
       authorize(caller, 'apps.write');
       if (!(await repo.clearIdentitySecret(caller.organization.id, id))) throw missing(id);
       linkChanged(caller.organization.id);
     },
 
     /** Links that pointed at the app keep working without it. */
-    async remove(caller: AppCaller, id: number): Promise<void> {
+    async remove(caller: OrganizationCaller, id: number): Promise<void> {
       authorize(caller, 'apps.write');
       if (!(await repo.delete(caller.organization.id, id))) throw missing(id);
       linkChanged(caller.organization.id);

@@ -4,19 +4,13 @@
 // the link caches.
 import { conflict, notFound } from '../../shared/errors.js';
 import { authorize } from '../accounts/permissions.js';
-import type { Caller } from '../caller.js';
+import type { OrganizationCaller } from '../caller.js';
 import type { CustomDomain, CustomDomainsRepo, DomainSortField, DomainStatus } from '../../oltp/custom-domains.repo.js';
 import type { DomainVerifier } from './domain-verifier.js';
 import { isPlatformSubdomain } from './domain-name.js';
 
 export { DOMAIN_STATUSES, SORT_COLUMNS } from '../../oltp/custom-domains.repo.js';
 export type { CustomDomain, DomainSortField, DomainStatus } from '../../oltp/custom-domains.repo.js';
-
-/** Whoever asks on behalf of an organization: a Service API key, a mobile app, or a console member within their role. */
-export interface DomainCaller {
-  organization: { id: number };
-  member?: Caller['member'];
-}
 
 export interface DomainListQuery {
   page: number;
@@ -56,14 +50,14 @@ export function createDomainsService(deps: {
 }) {
   const { repo, verifier, platformHost } = deps;
 
-  async function ownDomain(caller: DomainCaller, id: number): Promise<CustomDomain> {
+  async function ownDomain(caller: OrganizationCaller, id: number): Promise<CustomDomain> {
     const domain = await repo.getForOrganization(caller.organization.id, id);
     if (!domain) throw notFound('CUSTOM_DOMAIN_NOT_FOUND', `custom domain ${id} does not exist`);
     return domain;
   }
 
   const service = {
-    list(caller: DomainCaller, query: DomainListQuery): Promise<{ items: CustomDomain[]; total: number }> {
+    list(caller: OrganizationCaller, query: DomainListQuery): Promise<{ items: CustomDomain[]; total: number }> {
       const { page, size, search, status, sort } = query;
       return repo.list({ organizationId: caller.organization.id, search, status }, sort, { page, size });
     },
@@ -86,7 +80,7 @@ export function createDomainsService(deps: {
      * serving, with deletionRequested set until the operator completes the deletion. Repeats keep
      * the first request's time.
      */
-    async requestDeletion(caller: DomainCaller, id: number): Promise<CustomDomain> {
+    async requestDeletion(caller: OrganizationCaller, id: number): Promise<CustomDomain> {
       authorize(caller, 'domains.write');
       const updated = await repo.setDeletionRequested(caller.organization.id, id, true);
       if (!updated) throw notFound('CUSTOM_DOMAIN_NOT_FOUND', `custom domain ${id} does not exist`);
@@ -94,7 +88,7 @@ export function createDomainsService(deps: {
     },
 
     /** Withdraws a deletion request the operator has not completed yet. */
-    async withdrawDeletionRequest(caller: DomainCaller, id: number): Promise<CustomDomain> {
+    async withdrawDeletionRequest(caller: OrganizationCaller, id: number): Promise<CustomDomain> {
       authorize(caller, 'domains.write');
       const updated = await repo.setDeletionRequested(caller.organization.id, id, false);
       if (!updated) throw notFound('CUSTOM_DOMAIN_NOT_FOUND', `custom domain ${id} does not exist`);
@@ -118,12 +112,12 @@ export function createDomainsService(deps: {
     },
 
     /** VERIFIED and ACTIVE domains: the ones links may use. */
-    listUsable: (caller: DomainCaller): Promise<CustomDomain[]> => repo.listUsable(caller.organization.id),
+    listUsable: (caller: OrganizationCaller): Promise<CustomDomain[]> => repo.listUsable(caller.organization.id),
 
     get: ownDomain,
 
     /** Asks DNS for the domain's CNAME now and answers the record as it is afterwards. */
-    async verifyNow(caller: DomainCaller, id: number): Promise<CustomDomain> {
+    async verifyNow(caller: OrganizationCaller, id: number): Promise<CustomDomain> {
       authorize(caller, 'domains.write');
       const domain = await ownDomain(caller, id);
       await verifier.checkNow(domain.id);
@@ -131,7 +125,7 @@ export function createDomainsService(deps: {
     },
 
     /** A member's registration (domains.write): the same as the operator's, in the caller's organization. */
-    add(caller: DomainCaller, domainName: string): Promise<CustomDomain> {
+    add(caller: OrganizationCaller, domainName: string): Promise<CustomDomain> {
       authorize(caller, 'domains.write');
       return service.register(caller.organization.id, domainName, caller.member?.userId ?? null);
     },

@@ -2,6 +2,7 @@
 // generated short codes and aliases, the expiry formats, and a link's complete address.
 import { DateTime } from 'luxon';
 import { randomBase62 } from '../../shared/ids.js';
+import { slugOf } from '../../shared/slug.js';
 
 /**
  * First path segments under which the service answers on its own host (PUBLIC_BASE_URL's): a link
@@ -47,15 +48,7 @@ export function generateShortCode(length = SHORT_CODE_LENGTH): string {
 
 /** A readable alias from the name (`Summer Sale 2025` → `summer-sale-2025`), else a random code. */
 export function aliasFromName(name: string): string {
-  // NFKD splits `é` into `e` + a combining accent; the accent goes, not the word (`cafe`, not `caf-e`).
-  const slug = name
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
-    .replace(/-+$/, '');
+  const slug = slugOf(name, 40);
   return slug.length >= 3 && !isReservedSlug(slug) ? slug : generateShortCode();
 }
 
