@@ -63,6 +63,18 @@ const SPEC_FIELDS = [
   'goalType',
 ];
 
+/** The link-management fields (contract: "Link management") every record shows. */
+const MANAGED_FIELDS = [
+  'tags',
+  'passwordProtected',
+  'clickLimit',
+  'clickLimitUrl',
+  'remainingClicks',
+  'expiredUrl',
+  'note',
+  'archived',
+];
+
 const PAGE_KEYS = ['content', 'first', 'last', 'page', 'size', 'totalElements', 'totalPages'];
 
 /** A code generated when the name gives no usable alias. */
@@ -132,7 +144,7 @@ describe('create', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const c = res.json();
-    expect(Object.keys(c).sort()).toEqual([...SPEC_FIELDS, 'campaignUrl'].sort());
+    expect(Object.keys(c).sort()).toEqual([...SPEC_FIELDS, 'campaignUrl', ...MANAGED_FIELDS].sort());
     expect(c).toMatchObject({
       name: 'Launch Day',
       alias: 'launch-day',
@@ -650,7 +662,7 @@ describe('list', () => {
     expect(Object.keys(body).sort()).toEqual(PAGE_KEYS);
     expect(body).toMatchObject({ page: 0, size: 20, totalElements: 23, totalPages: 2, first: true, last: false });
     expect(body.content).toHaveLength(20);
-    expect(Object.keys(body.content[0]).sort()).toEqual([...SPEC_FIELDS, 'campaignUrl'].sort());
+    expect(Object.keys(body.content[0]).sort()).toEqual([...SPEC_FIELDS, 'campaignUrl', ...MANAGED_FIELDS].sort());
   });
 
   it('lists newest first with a stable order across pages, and flags the last page', async () => {

@@ -4,6 +4,7 @@
 // limits (the 410 page or the limit's address) and the destination after expiry.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
+import type { ClickLimits } from '../src/core/redirect/click-limits.js';
 import { serviceForFile } from './support/service.js';
 
 const BASE = 'https://sgnp.example';
@@ -231,7 +232,7 @@ describe('click limits and the destination after expiry', () => {
     const third = await visit(path);
     expect(third.statusCode).toBe(410);
     expect(third.body).toContain('reached the number of clicks');
-    await svc.container.deps.clickLimits.flush();
+    await (svc.container.deps.clickLimits as ClickLimits).flush();
     expect((await api('GET', `/urls/${link.id}`)).json().remainingClicks).toBe(0);
   });
 

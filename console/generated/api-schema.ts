@@ -113,6 +113,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/service/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's tags, alphabetically */
+        get: operations["listTags"];
+        put?: never;
+        /** Create a tag */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename or recolour a tag (its links show the new name) */
+        put: operations["updateTag"];
+        post?: never;
+        /** Delete a tag and take it off its links */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/service/mobile-apps": {
         parameters: {
             query?: never;
@@ -1692,6 +1728,18 @@ export interface components {
             goalType: string | null;
             /** @description complete campaign link; add ?cid=…&tracker=… to track */
             campaignUrl: string;
+            /** @description tag names, alphabetically */
+            tags: string[];
+            passwordProtected: boolean;
+            clickLimit: number | null;
+            clickLimitUrl: string | null;
+            /** @description extension: clicks left before clickLimit (counted about once a second); null without a limit */
+            remainingClicks: number | null;
+            expiredUrl: string | null;
+            /** @description extension */
+            note: string | null;
+            /** @description extension */
+            archived: boolean;
         };
         MobileApp: {
             id: number;
@@ -1753,6 +1801,27 @@ export interface components {
             utmCampaign: string | null;
             /** @description extension */
             updatedAt: string;
+            /** @description tag names, alphabetically */
+            tags: string[];
+            passwordProtected: boolean;
+            clickLimit: number | null;
+            clickLimitUrl: string | null;
+            /** @description extension: clicks left before clickLimit (counted about once a second); null without a limit */
+            remainingClicks: number | null;
+            expiredUrl: string | null;
+            /** @description extension */
+            note: string | null;
+            /** @description extension */
+            archived: boolean;
+        };
+        Tag: {
+            id: number;
+            name: string;
+            /** @description #rrggbb */
+            color: string;
+            /** @description short URLs and campaigns carrying it */
+            linkCount: number;
+            createdAt: string;
         };
         /** @description the short link or campaign the session came from (the latest registered) */
         JourneySessionLink: {
@@ -2098,6 +2167,9 @@ export interface components {
             totalPages: number;
             first: boolean;
             last: boolean;
+        };
+        TagList: {
+            items: components["schemas"]["Tag"][];
         };
         MobileAppPage: {
             content: components["schemas"]["MobileApp"][];
@@ -2598,6 +2670,10 @@ export interface operations {
                 showAdPage?: "true" | "false";
                 createdAfter?: string;
                 createdBefore?: string;
+                /** @description only links carrying this tag */
+                tag?: string;
+                /** @description true: only archived links (by default they are left out) */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2639,7 +2715,18 @@ export interface operations {
                      *           "goalType": "purchase",
                      *           "shortCode": "spring-sale",
                      *           "utmCampaign": null,
-                     *           "updatedAt": "2027-03-10T07:18:18.209Z"
+                     *           "updatedAt": "2027-03-10T07:18:18.209Z",
+                     *           "tags": [
+                     *             "newsletter",
+                     *             "spring"
+                     *           ],
+                     *           "passwordProtected": false,
+                     *           "clickLimit": null,
+                     *           "clickLimitUrl": null,
+                     *           "remainingClicks": null,
+                     *           "expiredUrl": "https://shop.acme.example/sale-over",
+                     *           "note": null,
+                     *           "archived": false
                      *         }
                      *       ],
                      *       "page": 0,
@@ -2721,7 +2808,12 @@ export interface operations {
                  *       "utmSource": "newsletter",
                  *       "utmMedium": "email",
                  *       "iosDeepLinkPath": "product/42",
-                 *       "androidDeepLinkPath": "product/42"
+                 *       "androidDeepLinkPath": "product/42",
+                 *       "tags": [
+                 *         "newsletter",
+                 *         "spring"
+                 *       ],
+                 *       "expiredUrl": "https://shop.acme.example/sale-over"
                  *     }
                  */
                 "application/json": {
@@ -2747,6 +2839,20 @@ export interface operations {
                     iosDeepLinkPath?: string | null;
                     androidDeepLinkPath?: string | null;
                     mobileTargetUrl?: string | null;
+                    /** @description tag names, compared case-insensitively; a new name creates the tag (replaces all tags on update) */
+                    tags?: string[];
+                    /** @description visitors enter it on a form page before being sent on; never shown; null removes it */
+                    password?: string | null;
+                    /** @description after this many clicks the link answers the 410 page, or sends to clickLimitUrl; null: no limit */
+                    clickLimit?: number | null;
+                    /** @description where clicks go once clickLimit is reached */
+                    clickLimitUrl?: string | null;
+                    /** @description where clicks go once the link has expired, instead of the 410 page */
+                    expiredUrl?: string | null;
+                    /** @description free text for the team */
+                    note?: string | null;
+                    /** @description archived links keep redirecting but leave the default lists */
+                    archived?: boolean;
                 };
             };
         };
@@ -2783,7 +2889,18 @@ export interface operations {
                      *       "goalType": "purchase",
                      *       "shortCode": "spring-sale",
                      *       "utmCampaign": null,
-                     *       "updatedAt": "2027-03-10T07:18:18.209Z"
+                     *       "updatedAt": "2027-03-10T07:18:18.209Z",
+                     *       "tags": [
+                     *         "newsletter",
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": null,
+                     *       "clickLimitUrl": null,
+                     *       "remainingClicks": null,
+                     *       "expiredUrl": "https://shop.acme.example/sale-over",
+                     *       "note": null,
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -2889,7 +3006,18 @@ export interface operations {
                      *       "goalType": "purchase",
                      *       "shortCode": "spring-sale",
                      *       "utmCampaign": null,
-                     *       "updatedAt": "2027-03-10T07:18:18.209Z"
+                     *       "updatedAt": "2027-03-10T07:18:18.209Z",
+                     *       "tags": [
+                     *         "newsletter",
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": null,
+                     *       "clickLimitUrl": null,
+                     *       "remainingClicks": null,
+                     *       "expiredUrl": "https://shop.acme.example/sale-over",
+                     *       "note": null,
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -2981,6 +3109,20 @@ export interface operations {
                     iosDeepLinkPath?: string | null;
                     androidDeepLinkPath?: string | null;
                     mobileTargetUrl?: string | null;
+                    /** @description tag names, compared case-insensitively; a new name creates the tag (replaces all tags on update) */
+                    tags?: string[];
+                    /** @description visitors enter it on a form page before being sent on; never shown; null removes it */
+                    password?: string | null;
+                    /** @description after this many clicks the link answers the 410 page, or sends to clickLimitUrl; null: no limit */
+                    clickLimit?: number | null;
+                    /** @description where clicks go once clickLimit is reached */
+                    clickLimitUrl?: string | null;
+                    /** @description where clicks go once the link has expired, instead of the 410 page */
+                    expiredUrl?: string | null;
+                    /** @description free text for the team */
+                    note?: string | null;
+                    /** @description archived links keep redirecting but leave the default lists */
+                    archived?: boolean;
                 };
             };
         };
@@ -3017,7 +3159,18 @@ export interface operations {
                      *       "goalType": "purchase",
                      *       "shortCode": "spring-sale",
                      *       "utmCampaign": null,
-                     *       "updatedAt": "2027-03-10T07:18:19.752Z"
+                     *       "updatedAt": "2027-03-10T07:18:19.752Z",
+                     *       "tags": [
+                     *         "newsletter",
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": null,
+                     *       "clickLimitUrl": null,
+                     *       "remainingClicks": null,
+                     *       "expiredUrl": "https://shop.acme.example/sale-over",
+                     *       "note": null,
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -3232,6 +3385,10 @@ export interface operations {
                 search?: string;
                 createdAfter?: string;
                 createdBefore?: string;
+                /** @description only links carrying this tag */
+                tag?: string;
+                /** @description true: only archived links (by default they are left out) */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3271,7 +3428,17 @@ export interface operations {
                      *           "androidDeepLinkPath": null,
                      *           "clickCount": 0,
                      *           "goalType": "purchase",
-                     *           "campaignUrl": "https://sgnp.example/spring-2027"
+                     *           "campaignUrl": "https://sgnp.example/spring-2027",
+                     *           "tags": [
+                     *             "spring"
+                     *           ],
+                     *           "passwordProtected": false,
+                     *           "clickLimit": 5000,
+                     *           "clickLimitUrl": "https://shop.acme.example/sold-out",
+                     *           "remainingClicks": 5000,
+                     *           "expiredUrl": null,
+                     *           "note": "Launch mail of March 10",
+                     *           "archived": false
                      *         }
                      *       ],
                      *       "page": 0,
@@ -3349,7 +3516,13 @@ export interface operations {
                  *       "iosAppId": 1,
                  *       "androidAppId": 2,
                  *       "expiresAt": "2027-06-30T23:59",
-                 *       "goalType": "purchase"
+                 *       "goalType": "purchase",
+                 *       "tags": [
+                 *         "spring"
+                 *       ],
+                 *       "clickLimit": 5000,
+                 *       "clickLimitUrl": "https://shop.acme.example/sold-out",
+                 *       "note": "Launch mail of March 10"
                  *     }
                  */
                 "application/json": {
@@ -3366,6 +3539,20 @@ export interface operations {
                     utmMedium?: string | null;
                     iosDeepLinkPath?: string | null;
                     androidDeepLinkPath?: string | null;
+                    /** @description tag names, compared case-insensitively; a new name creates the tag (replaces all tags on update) */
+                    tags?: string[];
+                    /** @description visitors enter it on a form page before being sent on; never shown; null removes it */
+                    password?: string | null;
+                    /** @description after this many clicks the link answers the 410 page, or sends to clickLimitUrl; null: no limit */
+                    clickLimit?: number | null;
+                    /** @description where clicks go once clickLimit is reached */
+                    clickLimitUrl?: string | null;
+                    /** @description where clicks go once the link has expired, instead of the 410 page */
+                    expiredUrl?: string | null;
+                    /** @description free text for the team */
+                    note?: string | null;
+                    /** @description archived links keep redirecting but leave the default lists */
+                    archived?: boolean;
                 };
             };
         };
@@ -3400,7 +3587,17 @@ export interface operations {
                      *       "androidDeepLinkPath": null,
                      *       "clickCount": 0,
                      *       "goalType": "purchase",
-                     *       "campaignUrl": "https://sgnp.example/spring-2027"
+                     *       "campaignUrl": "https://sgnp.example/spring-2027",
+                     *       "tags": [
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": 5000,
+                     *       "clickLimitUrl": "https://shop.acme.example/sold-out",
+                     *       "remainingClicks": 5000,
+                     *       "expiredUrl": null,
+                     *       "note": "Launch mail of March 10",
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -3504,7 +3701,17 @@ export interface operations {
                      *       "androidDeepLinkPath": null,
                      *       "clickCount": 0,
                      *       "goalType": "purchase",
-                     *       "campaignUrl": "https://sgnp.example/spring-2027"
+                     *       "campaignUrl": "https://sgnp.example/spring-2027",
+                     *       "tags": [
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": 5000,
+                     *       "clickLimitUrl": "https://shop.acme.example/sold-out",
+                     *       "remainingClicks": 5000,
+                     *       "expiredUrl": null,
+                     *       "note": "Launch mail of March 10",
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -3586,6 +3793,20 @@ export interface operations {
                     utmMedium?: string | null;
                     iosDeepLinkPath?: string | null;
                     androidDeepLinkPath?: string | null;
+                    /** @description tag names, compared case-insensitively; a new name creates the tag (replaces all tags on update) */
+                    tags?: string[];
+                    /** @description visitors enter it on a form page before being sent on; never shown; null removes it */
+                    password?: string | null;
+                    /** @description after this many clicks the link answers the 410 page, or sends to clickLimitUrl; null: no limit */
+                    clickLimit?: number | null;
+                    /** @description where clicks go once clickLimit is reached */
+                    clickLimitUrl?: string | null;
+                    /** @description where clicks go once the link has expired, instead of the 410 page */
+                    expiredUrl?: string | null;
+                    /** @description free text for the team */
+                    note?: string | null;
+                    /** @description archived links keep redirecting but leave the default lists */
+                    archived?: boolean;
                 };
             };
         };
@@ -3620,7 +3841,17 @@ export interface operations {
                      *       "androidDeepLinkPath": null,
                      *       "clickCount": 0,
                      *       "goalType": "purchase",
-                     *       "campaignUrl": "https://sgnp.example/spring-2027"
+                     *       "campaignUrl": "https://sgnp.example/spring-2027",
+                     *       "tags": [
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": 5000,
+                     *       "clickLimitUrl": "https://shop.acme.example/sold-out",
+                     *       "remainingClicks": 5000,
+                     *       "expiredUrl": null,
+                     *       "note": "Launch mail of March 10",
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -3679,6 +3910,352 @@ export interface operations {
             header?: never;
             path: {
                 /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 2,
+                     *           "name": "newsletter",
+                     *           "color": "#1971c2",
+                     *           "linkCount": 1,
+                     *           "createdAt": "2027-03-10T07:18:18.190Z"
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "name": "spring",
+                     *           "color": "#2f9e44",
+                     *           "linkCount": 2,
+                     *           "createdAt": "2027-03-10T07:18:18.188Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TagList"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "summer",
+                 *       "color": "#e8590c"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description #rrggbb; left out, one of the palette */
+                    color?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "summer",
+                     *       "color": "#e8590c",
+                     *       "linkCount": 0,
+                     *       "createdAt": "2027-03-11T02:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict, such as a duplicate alias */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Summer 2027"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    color?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "Summer 2027",
+                     *       "color": "#e8590c",
+                     *       "linkCount": 0,
+                     *       "createdAt": "2027-03-11T02:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict, such as a duplicate alias */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3 */
                 id: number;
             };
             cookie?: never;
@@ -4994,7 +5571,18 @@ export interface operations {
                      *         "goalType": "purchase",
                      *         "shortCode": "spring-sale",
                      *         "utmCampaign": null,
-                     *         "updatedAt": "2027-03-10T07:18:19.752Z"
+                     *         "updatedAt": "2027-03-10T07:18:19.752Z",
+                     *         "tags": [
+                     *           "newsletter",
+                     *           "spring"
+                     *         ],
+                     *         "passwordProtected": false,
+                     *         "clickLimit": null,
+                     *         "clickLimitUrl": null,
+                     *         "remainingClicks": null,
+                     *         "expiredUrl": "https://shop.acme.example/sale-over",
+                     *         "note": null,
+                     *         "archived": false
                      *       },
                      *       "chartLabels": [
                      *         "2027-03-08",
@@ -10730,8 +11318,10 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiV1ServiceUrlsGetParametersQueryShowAdPageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls"]["get"]["parameters"]["query"]["showAdPage"]> = ["true", "false"];
+export const pathsApiV1ServiceUrlsGetParametersQueryArchivedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls"]["get"]["parameters"]["query"]["archived"]> = ["true", "false"];
 export const pathsApiV1ServiceUrlsIdQrGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls/{id}/qr"]["get"]["parameters"]["query"]["format"]> = ["png", "svg"];
 export const pathsApiV1ServiceUrlsIdQrGetParametersQueryErrorCorrectionLevelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls/{id}/qr"]["get"]["parameters"]["query"]["errorCorrectionLevel"]> = ["L", "M", "Q", "H"];
+export const pathsApiV1ServiceCampaignsGetParametersQueryArchivedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/campaigns"]["get"]["parameters"]["query"]["archived"]> = ["true", "false"];
 export const pathsApiV1ServiceMobileAppsPostRequestBodyContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/mobile-apps"]["post"]["requestBody"]["content"]["application/json"]["platform"]> = ["IOS", "ANDROID"];
 export const pathsApiV1ServiceMobileAppsIdPutRequestBodyContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/mobile-apps/{id}"]["put"]["requestBody"]["content"]["application/json"]["platform"]> = ["IOS", "ANDROID"];
 export const pathsApiV1ServiceCustomDomainsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/custom-domains"]["get"]["parameters"]["query"]["status"]> = ["PENDING", "VERIFIED", "ACTIVE", "FAILED", "REVOKED"];

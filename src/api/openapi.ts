@@ -47,6 +47,7 @@ export const SECURITY_SCHEMES = {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   'service: short URLs': 'Service API (X-API-KEY): create, list, read, update and delete short URLs; QR codes',
   'service: campaigns': 'Service API: campaigns, named tracked links with an alias',
+  'service: tags': "Service API: the organization's tags, which short URLs and campaigns carry by name",
   'service: mobile apps': 'Service API: iOS and Android apps, their SDK keys and identity verification',
   'service: custom domains': "Service API: the organization's custom domains (read-only, deletion requests)",
   'service: statistics': 'Service API: click, app-install and deferred-match statistics',
@@ -86,6 +87,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/service/campaigns/{id}': 'getCampaign',
   'PUT /api/v1/service/campaigns/{id}': 'updateCampaign',
   'DELETE /api/v1/service/campaigns/{id}': 'deleteCampaign',
+  'GET /api/v1/service/tags': 'listTags',
+  'POST /api/v1/service/tags': 'createTag',
+  'PUT /api/v1/service/tags/{id}': 'updateTag',
+  'DELETE /api/v1/service/tags/{id}': 'deleteTag',
   'POST /api/v1/service/mobile-apps': 'createMobileApp',
   'GET /api/v1/service/mobile-apps': 'listMobileApps',
   'GET /api/v1/service/mobile-apps/{id}': 'getMobileApp',

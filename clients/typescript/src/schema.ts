@@ -113,6 +113,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/service/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's tags, alphabetically */
+        get: operations["listTags"];
+        put?: never;
+        /** Create a tag */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename or recolour a tag (its links show the new name) */
+        put: operations["updateTag"];
+        post?: never;
+        /** Delete a tag and take it off its links */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/service/mobile-apps": {
         parameters: {
             query?: never;
@@ -886,6 +922,18 @@ export interface components {
             goalType: string | null;
             /** @description complete campaign link; add ?cid=…&tracker=… to track */
             campaignUrl: string;
+            /** @description tag names, alphabetically */
+            tags: string[];
+            passwordProtected: boolean;
+            clickLimit: number | null;
+            clickLimitUrl: string | null;
+            /** @description extension: clicks left before clickLimit (counted about once a second); null without a limit */
+            remainingClicks: number | null;
+            expiredUrl: string | null;
+            /** @description extension */
+            note: string | null;
+            /** @description extension */
+            archived: boolean;
         };
         MobileApp: {
             id: number;
@@ -947,6 +995,27 @@ export interface components {
             utmCampaign: string | null;
             /** @description extension */
             updatedAt: string;
+            /** @description tag names, alphabetically */
+            tags: string[];
+            passwordProtected: boolean;
+            clickLimit: number | null;
+            clickLimitUrl: string | null;
+            /** @description extension: clicks left before clickLimit (counted about once a second); null without a limit */
+            remainingClicks: number | null;
+            expiredUrl: string | null;
+            /** @description extension */
+            note: string | null;
+            /** @description extension */
+            archived: boolean;
+        };
+        Tag: {
+            id: number;
+            name: string;
+            /** @description #rrggbb */
+            color: string;
+            /** @description short URLs and campaigns carrying it */
+            linkCount: number;
+            createdAt: string;
         };
         JourneyFunnel: {
             totalSessions: number;
@@ -1048,6 +1117,9 @@ export interface components {
             totalPages: number;
             first: boolean;
             last: boolean;
+        };
+        TagList: {
+            items: components["schemas"]["Tag"][];
         };
         MobileAppPage: {
             content: components["schemas"]["MobileApp"][];
@@ -1530,6 +1602,10 @@ export interface operations {
                 showAdPage?: "true" | "false";
                 createdAfter?: string;
                 createdBefore?: string;
+                /** @description only links carrying this tag */
+                tag?: string;
+                /** @description true: only archived links (by default they are left out) */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -1571,7 +1647,18 @@ export interface operations {
                      *           "goalType": "purchase",
                      *           "shortCode": "spring-sale",
                      *           "utmCampaign": null,
-                     *           "updatedAt": "2027-03-10T07:18:18.209Z"
+                     *           "updatedAt": "2027-03-10T07:18:18.209Z",
+                     *           "tags": [
+                     *             "newsletter",
+                     *             "spring"
+                     *           ],
+                     *           "passwordProtected": false,
+                     *           "clickLimit": null,
+                     *           "clickLimitUrl": null,
+                     *           "remainingClicks": null,
+                     *           "expiredUrl": "https://shop.acme.example/sale-over",
+                     *           "note": null,
+                     *           "archived": false
                      *         }
                      *       ],
                      *       "page": 0,
@@ -1653,7 +1740,12 @@ export interface operations {
                  *       "utmSource": "newsletter",
                  *       "utmMedium": "email",
                  *       "iosDeepLinkPath": "product/42",
-                 *       "androidDeepLinkPath": "product/42"
+                 *       "androidDeepLinkPath": "product/42",
+                 *       "tags": [
+                 *         "newsletter",
+                 *         "spring"
+                 *       ],
+                 *       "expiredUrl": "https://shop.acme.example/sale-over"
                  *     }
                  */
                 "application/json": {
@@ -1679,6 +1771,20 @@ export interface operations {
                     iosDeepLinkPath?: string | null;
                     androidDeepLinkPath?: string | null;
                     mobileTargetUrl?: string | null;
+                    /** @description tag names, compared case-insensitively; a new name creates the tag (replaces all tags on update) */
+                    tags?: string[];
+                    /** @description visitors enter it on a form page before being sent on; never shown; null removes it */
+                    password?: string | null;
+                    /** @description after this many clicks the link answers the 410 page, or sends to clickLimitUrl; null: no limit */
+                    clickLimit?: number | null;
+                    /** @description where clicks go once clickLimit is reached */
+                    clickLimitUrl?: string | null;
+                    /** @description where clicks go once the link has expired, instead of the 410 page */
+                    expiredUrl?: string | null;
+                    /** @description free text for the team */
+                    note?: string | null;
+                    /** @description archived links keep redirecting but leave the default lists */
+                    archived?: boolean;
                 };
             };
         };
@@ -1715,7 +1821,18 @@ export interface operations {
                      *       "goalType": "purchase",
                      *       "shortCode": "spring-sale",
                      *       "utmCampaign": null,
-                     *       "updatedAt": "2027-03-10T07:18:18.209Z"
+                     *       "updatedAt": "2027-03-10T07:18:18.209Z",
+                     *       "tags": [
+                     *         "newsletter",
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": null,
+                     *       "clickLimitUrl": null,
+                     *       "remainingClicks": null,
+                     *       "expiredUrl": "https://shop.acme.example/sale-over",
+                     *       "note": null,
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -1821,7 +1938,18 @@ export interface operations {
                      *       "goalType": "purchase",
                      *       "shortCode": "spring-sale",
                      *       "utmCampaign": null,
-                     *       "updatedAt": "2027-03-10T07:18:18.209Z"
+                     *       "updatedAt": "2027-03-10T07:18:18.209Z",
+                     *       "tags": [
+                     *         "newsletter",
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": null,
+                     *       "clickLimitUrl": null,
+                     *       "remainingClicks": null,
+                     *       "expiredUrl": "https://shop.acme.example/sale-over",
+                     *       "note": null,
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -1913,6 +2041,20 @@ export interface operations {
                     iosDeepLinkPath?: string | null;
                     androidDeepLinkPath?: string | null;
                     mobileTargetUrl?: string | null;
+                    /** @description tag names, compared case-insensitively; a new name creates the tag (replaces all tags on update) */
+                    tags?: string[];
+                    /** @description visitors enter it on a form page before being sent on; never shown; null removes it */
+                    password?: string | null;
+                    /** @description after this many clicks the link answers the 410 page, or sends to clickLimitUrl; null: no limit */
+                    clickLimit?: number | null;
+                    /** @description where clicks go once clickLimit is reached */
+                    clickLimitUrl?: string | null;
+                    /** @description where clicks go once the link has expired, instead of the 410 page */
+                    expiredUrl?: string | null;
+                    /** @description free text for the team */
+                    note?: string | null;
+                    /** @description archived links keep redirecting but leave the default lists */
+                    archived?: boolean;
                 };
             };
         };
@@ -1949,7 +2091,18 @@ export interface operations {
                      *       "goalType": "purchase",
                      *       "shortCode": "spring-sale",
                      *       "utmCampaign": null,
-                     *       "updatedAt": "2027-03-10T07:18:19.752Z"
+                     *       "updatedAt": "2027-03-10T07:18:19.752Z",
+                     *       "tags": [
+                     *         "newsletter",
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": null,
+                     *       "clickLimitUrl": null,
+                     *       "remainingClicks": null,
+                     *       "expiredUrl": "https://shop.acme.example/sale-over",
+                     *       "note": null,
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -2164,6 +2317,10 @@ export interface operations {
                 search?: string;
                 createdAfter?: string;
                 createdBefore?: string;
+                /** @description only links carrying this tag */
+                tag?: string;
+                /** @description true: only archived links (by default they are left out) */
+                archived?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2203,7 +2360,17 @@ export interface operations {
                      *           "androidDeepLinkPath": null,
                      *           "clickCount": 0,
                      *           "goalType": "purchase",
-                     *           "campaignUrl": "https://sgnp.example/spring-2027"
+                     *           "campaignUrl": "https://sgnp.example/spring-2027",
+                     *           "tags": [
+                     *             "spring"
+                     *           ],
+                     *           "passwordProtected": false,
+                     *           "clickLimit": 5000,
+                     *           "clickLimitUrl": "https://shop.acme.example/sold-out",
+                     *           "remainingClicks": 5000,
+                     *           "expiredUrl": null,
+                     *           "note": "Launch mail of March 10",
+                     *           "archived": false
                      *         }
                      *       ],
                      *       "page": 0,
@@ -2281,7 +2448,13 @@ export interface operations {
                  *       "iosAppId": 1,
                  *       "androidAppId": 2,
                  *       "expiresAt": "2027-06-30T23:59",
-                 *       "goalType": "purchase"
+                 *       "goalType": "purchase",
+                 *       "tags": [
+                 *         "spring"
+                 *       ],
+                 *       "clickLimit": 5000,
+                 *       "clickLimitUrl": "https://shop.acme.example/sold-out",
+                 *       "note": "Launch mail of March 10"
                  *     }
                  */
                 "application/json": {
@@ -2298,6 +2471,20 @@ export interface operations {
                     utmMedium?: string | null;
                     iosDeepLinkPath?: string | null;
                     androidDeepLinkPath?: string | null;
+                    /** @description tag names, compared case-insensitively; a new name creates the tag (replaces all tags on update) */
+                    tags?: string[];
+                    /** @description visitors enter it on a form page before being sent on; never shown; null removes it */
+                    password?: string | null;
+                    /** @description after this many clicks the link answers the 410 page, or sends to clickLimitUrl; null: no limit */
+                    clickLimit?: number | null;
+                    /** @description where clicks go once clickLimit is reached */
+                    clickLimitUrl?: string | null;
+                    /** @description where clicks go once the link has expired, instead of the 410 page */
+                    expiredUrl?: string | null;
+                    /** @description free text for the team */
+                    note?: string | null;
+                    /** @description archived links keep redirecting but leave the default lists */
+                    archived?: boolean;
                 };
             };
         };
@@ -2332,7 +2519,17 @@ export interface operations {
                      *       "androidDeepLinkPath": null,
                      *       "clickCount": 0,
                      *       "goalType": "purchase",
-                     *       "campaignUrl": "https://sgnp.example/spring-2027"
+                     *       "campaignUrl": "https://sgnp.example/spring-2027",
+                     *       "tags": [
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": 5000,
+                     *       "clickLimitUrl": "https://shop.acme.example/sold-out",
+                     *       "remainingClicks": 5000,
+                     *       "expiredUrl": null,
+                     *       "note": "Launch mail of March 10",
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -2436,7 +2633,17 @@ export interface operations {
                      *       "androidDeepLinkPath": null,
                      *       "clickCount": 0,
                      *       "goalType": "purchase",
-                     *       "campaignUrl": "https://sgnp.example/spring-2027"
+                     *       "campaignUrl": "https://sgnp.example/spring-2027",
+                     *       "tags": [
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": 5000,
+                     *       "clickLimitUrl": "https://shop.acme.example/sold-out",
+                     *       "remainingClicks": 5000,
+                     *       "expiredUrl": null,
+                     *       "note": "Launch mail of March 10",
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -2518,6 +2725,20 @@ export interface operations {
                     utmMedium?: string | null;
                     iosDeepLinkPath?: string | null;
                     androidDeepLinkPath?: string | null;
+                    /** @description tag names, compared case-insensitively; a new name creates the tag (replaces all tags on update) */
+                    tags?: string[];
+                    /** @description visitors enter it on a form page before being sent on; never shown; null removes it */
+                    password?: string | null;
+                    /** @description after this many clicks the link answers the 410 page, or sends to clickLimitUrl; null: no limit */
+                    clickLimit?: number | null;
+                    /** @description where clicks go once clickLimit is reached */
+                    clickLimitUrl?: string | null;
+                    /** @description where clicks go once the link has expired, instead of the 410 page */
+                    expiredUrl?: string | null;
+                    /** @description free text for the team */
+                    note?: string | null;
+                    /** @description archived links keep redirecting but leave the default lists */
+                    archived?: boolean;
                 };
             };
         };
@@ -2552,7 +2773,17 @@ export interface operations {
                      *       "androidDeepLinkPath": null,
                      *       "clickCount": 0,
                      *       "goalType": "purchase",
-                     *       "campaignUrl": "https://sgnp.example/spring-2027"
+                     *       "campaignUrl": "https://sgnp.example/spring-2027",
+                     *       "tags": [
+                     *         "spring"
+                     *       ],
+                     *       "passwordProtected": false,
+                     *       "clickLimit": 5000,
+                     *       "clickLimitUrl": "https://shop.acme.example/sold-out",
+                     *       "remainingClicks": 5000,
+                     *       "expiredUrl": null,
+                     *       "note": "Launch mail of March 10",
+                     *       "archived": false
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -2611,6 +2842,352 @@ export interface operations {
             header?: never;
             path: {
                 /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 2,
+                     *           "name": "newsletter",
+                     *           "color": "#1971c2",
+                     *           "linkCount": 1,
+                     *           "createdAt": "2027-03-10T07:18:18.190Z"
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "name": "spring",
+                     *           "color": "#2f9e44",
+                     *           "linkCount": 2,
+                     *           "createdAt": "2027-03-10T07:18:18.188Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TagList"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "summer",
+                 *       "color": "#e8590c"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description #rrggbb; left out, one of the palette */
+                    color?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "summer",
+                     *       "color": "#e8590c",
+                     *       "linkCount": 0,
+                     *       "createdAt": "2027-03-11T02:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict, such as a duplicate alias */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Summer 2027"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    color?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "Summer 2027",
+                     *       "color": "#e8590c",
+                     *       "linkCount": 0,
+                     *       "createdAt": "2027-03-11T02:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict, such as a duplicate alias */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3 */
                 id: number;
             };
             cookie?: never;
@@ -3926,7 +4503,18 @@ export interface operations {
                      *         "goalType": "purchase",
                      *         "shortCode": "spring-sale",
                      *         "utmCampaign": null,
-                     *         "updatedAt": "2027-03-10T07:18:19.752Z"
+                     *         "updatedAt": "2027-03-10T07:18:19.752Z",
+                     *         "tags": [
+                     *           "newsletter",
+                     *           "spring"
+                     *         ],
+                     *         "passwordProtected": false,
+                     *         "clickLimit": null,
+                     *         "clickLimitUrl": null,
+                     *         "remainingClicks": null,
+                     *         "expiredUrl": "https://shop.acme.example/sale-over",
+                     *         "note": null,
+                     *         "archived": false
                      *       },
                      *       "chartLabels": [
                      *         "2027-03-08",

@@ -116,6 +116,14 @@ const SHORT_URL = {
   shortCode: 'spring-sale',
   utmCampaign: null,
   updatedAt: '2027-03-10T07:18:18.209Z',
+  tags: ['newsletter', 'spring'],
+  passwordProtected: false,
+  clickLimit: null,
+  clickLimitUrl: null,
+  remainingClicks: null,
+  expiredUrl: 'https://shop.acme.example/sale-over',
+  note: null,
+  archived: false,
 };
 
 const CAMPAIGN = {
@@ -142,6 +150,14 @@ const CAMPAIGN = {
   clickCount: 0,
   goalType: 'purchase',
   campaignUrl: 'https://sgnp.example/spring-2027',
+  tags: ['spring'],
+  passwordProtected: false,
+  clickLimit: 5000,
+  clickLimitUrl: 'https://shop.acme.example/sold-out',
+  remainingClicks: 5000,
+  expiredUrl: null,
+  note: 'Launch mail of March 10',
+  archived: false,
 };
 
 const IOS_APP = {
@@ -241,6 +257,8 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       utmMedium: 'email',
       iosDeepLinkPath: 'product/42',
       androidDeepLinkPath: 'product/42',
+      tags: ['newsletter', 'spring'],
+      expiredUrl: 'https://shop.acme.example/sale-over',
     },
     response: SHORT_URL,
   },
@@ -292,6 +310,10 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       androidAppId: 2,
       expiresAt: '2027-06-30T23:59',
       goalType: 'purchase',
+      tags: ['spring'],
+      clickLimit: 5000,
+      clickLimitUrl: 'https://shop.acme.example/sold-out',
+      note: 'Launch mail of March 10',
     },
     response: CAMPAIGN,
   },
@@ -300,6 +322,24 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
     response: { content: [CAMPAIGN], page: 0, size: 20, totalElements: 1, totalPages: 1, first: true, last: true },
   },
   getCampaign: { params: { id: 1 }, response: CAMPAIGN },
+  listTags: {
+    response: {
+      items: [
+        { id: 2, name: 'newsletter', color: '#1971c2', linkCount: 1, createdAt: '2027-03-10T07:18:18.190Z' },
+        { id: 1, name: 'spring', color: '#2f9e44', linkCount: 2, createdAt: '2027-03-10T07:18:18.188Z' },
+      ],
+    },
+  },
+  createTag: {
+    request: { name: 'summer', color: '#e8590c' },
+    response: { id: 3, name: 'summer', color: '#e8590c', linkCount: 0, createdAt: '2027-03-11T02:00:00.000Z' },
+  },
+  updateTag: {
+    params: { id: 3 },
+    request: { name: 'Summer 2027' },
+    response: { id: 3, name: 'Summer 2027', color: '#e8590c', linkCount: 0, createdAt: '2027-03-11T02:00:00.000Z' },
+  },
+  deleteTag: { params: { id: 3 } },
   updateCampaign: {
     params: { id: 1 },
     request: { name: 'Spring sale 2027 (extended)', expiresAt: '2027-07-15T23:59:00Z' },
