@@ -33,15 +33,24 @@ export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
-export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+/**
+ * Calls the console API. The body goes as JSON, unless a `contentType` is given: then it is sent
+ * as it is (a CSV file's text).
+ */
+export async function api<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  contentType?: string,
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
   const response = await fetch(`/console/api${path}`, {
     method,
     headers,
     credentials: 'same-origin',
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body: contentType ? String(body) : JSON.stringify(body) }),
   });
   if (response.status === 204) return undefined as T;
   const text = await response.text();
@@ -99,6 +108,8 @@ export interface Page<T> {
 export type ShortUrl = Schemas['ShortUrl'];
 export type Campaign = Schemas['Campaign'];
 export type CustomDomain = Schemas['CustomDomain'];
+export type Tag = Schemas['Tag'];
+export type TagList = Answer<'listTags'>;
 export type MobileApp = Schemas['MobileApp'];
 export type ApiKey = Item<Answer<'consoleListApiKeys'>>;
 export type AuditEntry = Item<Answer<'consoleListAuditLog'>>;

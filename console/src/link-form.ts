@@ -39,6 +39,18 @@ export interface LinkForm {
   iosDeepLinkPath: string;
   androidDeepLinkPath: string;
   mobileTargetUrl: string;
+  /** Tag names; on update they replace the link's tags. */
+  tags: string[];
+  /** A new password; '' keeps the one the link has (or none). */
+  password: string;
+  /** Take the link's password off (wins over a new one). */
+  removePassword: boolean;
+  /** A whole number of clicks as typed; '' for no limit. */
+  clickLimit: string;
+  clickLimitUrl: string;
+  expiredUrl: string;
+  note: string;
+  archived: boolean;
 }
 
 export const emptyLinkForm = (): LinkForm => ({
@@ -62,6 +74,14 @@ export const emptyLinkForm = (): LinkForm => ({
   iosDeepLinkPath: '',
   androidDeepLinkPath: '',
   mobileTargetUrl: '',
+  tags: [],
+  password: '',
+  removePassword: false,
+  clickLimit: '',
+  clickLimitUrl: '',
+  expiredUrl: '',
+  note: '',
+  archived: false,
 });
 
 const two = (n: number) => String(n).padStart(2, '0');
@@ -91,6 +111,18 @@ export function expiryForApi(kind: LinkKind, local: string): string | null {
 const text = (v: string | null | undefined) => v ?? '';
 const appId = (v: number | null | undefined) => (v ? String(v) : '');
 
+/** What short URLs and campaigns share beyond their own fields: tags, limits, the note, the archive. */
+type Managed = Pick<ShortUrl, 'tags' | 'clickLimit' | 'clickLimitUrl' | 'expiredUrl' | 'note' | 'archived'>;
+
+const managedForm = (l: Managed) => ({
+  tags: [...l.tags],
+  clickLimit: l.clickLimit === null ? '' : String(l.clickLimit),
+  clickLimitUrl: text(l.clickLimitUrl),
+  expiredUrl: text(l.expiredUrl),
+  note: text(l.note),
+  archived: l.archived,
+});
+
 export function formOfShortUrl(u: ShortUrl): LinkForm {
   return {
     destination: u.originalUrl,
@@ -113,6 +145,9 @@ export function formOfShortUrl(u: ShortUrl): LinkForm {
     iosDeepLinkPath: text(u.iosDeepLinkPath),
     androidDeepLinkPath: text(u.androidDeepLinkPath),
     mobileTargetUrl: text(u.mobileTargetUrl),
+    password: '',
+    removePassword: false,
+    ...managedForm(u),
   };
 }
 
@@ -131,6 +166,7 @@ export function formOfCampaign(c: Campaign): LinkForm {
     androidAppId: appId(c.androidAppId),
     iosDeepLinkPath: text(c.iosDeepLinkPath),
     androidDeepLinkPath: text(c.androidDeepLinkPath),
+    ...managedForm(c),
   };
 }
 
@@ -169,6 +205,17 @@ export function bodyOf(kind: LinkKind, form: LinkForm, editing: boolean): Record
     put('ogImageUrl', trimmed(form.ogImageUrl));
     put('mobileTargetUrl', trimmed(form.mobileTargetUrl));
   }
+  // Tags replace the link's on update, so an emptied list is sent as one.
+  if (editing || form.tags.length > 0) body.tags = form.tags;
+  if (form.removePassword) {
+    if (editing) body.password = null;
+  } else if (form.password !== '') body.password = form.password;
+  const limit = form.clickLimit.trim();
+  put('clickLimit', limit === '' ? null : Number(limit));
+  put('clickLimitUrl', trimmed(form.clickLimitUrl));
+  put('expiredUrl', trimmed(form.expiredUrl));
+  put('note', trimmed(form.note));
+  if (editing || form.archived) body.archived = form.archived;
   return body;
 }
 

@@ -20,7 +20,14 @@ const goalTypes = [
   { name: 'purchase', description: null, preset: true, createdAt: null },
   { name: 'newsletter', description: 'Newsletter sign-up', preset: false, createdAt: '2026-11-01T00:00:00Z' },
 ];
+const tags = {
+  items: [
+    { id: 1, name: 'spring', color: '#2f9e44', linkCount: 2, createdAt: '2026-11-01T00:00:00Z' },
+    { id: 2, name: 'newsletter', color: '#1971c2', linkCount: 0, createdAt: '2026-11-01T00:00:00Z' },
+  ],
+};
 const lists = {
+  'GET /organizations/1/tags': { status: 200, body: tags },
   'GET /organizations/1/mobile-apps': { status: 200, body: apps },
   'GET /organizations/1/custom-domains': { status: 200, body: noDomains },
   'GET /organizations/1/goal-types': { status: 200, body: goalTypes },
@@ -61,6 +68,14 @@ const existing: ShortUrl = {
   androidDeepLinkPath: null,
   mobileTargetUrl: null,
   goalType: 'purchase',
+  tags: ['spring'],
+  passwordProtected: false,
+  clickLimit: null,
+  clickLimitUrl: null,
+  remainingClicks: null,
+  expiredUrl: null,
+  note: null,
+  archived: false,
 };
 
 describe('link editor', () => {
@@ -177,5 +192,98 @@ describe('link editor', () => {
     // A campaign carries two UTM parameters and no share card.
     expect(screen.queryByLabelText('utm_term')).toBeNull();
     expect(screen.queryByRole('button', { name: /OG 태그/ })).toBeNull();
+  });
+
+  it('tags a link from the suggestions, sets a password, a click limit, where clicks go after it and a note', async () => {
+    const sent = serveApi({
+      ...lists,
+      'PUT /organizations/1/urls/42': (r) => ({ status: 200, body: { ...existing, ...(r.body as object) } }),
+    });
+    const saved = vi.fn();
+    renderConsole(<LinkEditor kind="url" orgId={1} record={existing} onSaved={saved} onClose={() => {}} />);
+    const user = userEvent.setup();
+    expect(screen.queryByTestId('password-protected')).toBeNull();
+    const tagsInput = screen.getByLabelText('태그', { selector: 'input' });
+    await user.click(tagsInput);
+    await user.click(await screen.findByRole('option', { name: 'newsletter' }));
+    await user.type(tagsInput, 'vip{Enter}');
+    await user.type(screen.getByLabelText('비밀번호', { selector: 'input' }), 's3cret!');
+    await user.type(screen.getByLabelText('클릭 한도'), '100');
+    await user.type(screen.getByLabelText('한도를 넘은 뒤 이동할 주소'), 'https://example.com/sold-out');
+    await user.type(screen.getByLabelText('만료 뒤 이동할 주소'), 'https://example.com/over');
+    await user.type(screen.getByLabelText('메모'), 'for the newsletter');
+    await user.click(screen.getByRole('switch', { name: /보관/ }));
+    await user.click(screen.getByRole('button', { name: '저장' }));
+    await waitFor(() => expect(saved).toHaveBeenCalled());
+    expect(sent.find((r) => r.method === 'PUT')?.body).toMatchObject({
+      tags: ['spring', 'newsletter', 'vip'],
+      password: 's3cret!',
+      clickLimit: 100,
+      clickLimitUrl: 'https://example.com/sold-out',
+      expiredUrl: 'https://example.com/over',
+      note: 'for the newsletter',
+      archived: true,
+    });
+  });
+
+  it('says a link is protected without showing a password, keeps it unless changed, and removes it', async () => {
+    const sent = serveApi({
+      ...lists,
+      'PUT /organizations/1/urls/42': (r) => ({ status: 200, body: { ...existing, ...(r.body as object) } }),
+    });
+    const record = { ...existing, passwordProtected: true, clickLimit: 50, remainingClicks: 12, tags: [] };
+    const saved = vi.fn();
+    renderConsole(<LinkEditor kind="url" orgId={1} record={record} onSaved={saved} onClose={() => {}} />);
+    const user = userEvent.setup();
+    expect(screen.getByTestId('password-protected').textContent).toBe('비밀번호로 보호됨');
+    const password = screen.getByLabelText('새 비밀번호', { selector: 'input' }) as HTMLInputElement;
+    expect(password.value).toBe('');
+    expect(password.type).toBe('password');
+    expect((screen.getByLabelText('클릭 한도') as HTMLInputElement).value).toBe('50');
+    expect(screen.getByText('남은 클릭: 12')).toBeTruthy();
+
+    // Saved untouched: no password in the body, so the server keeps it; tags emptied stay empty.
+    await user.click(screen.getByRole('button', { name: '저장' }));
+    await waitFor(() => expect(saved).toHaveBeenCalledTimes(1));
+    const first = sent.filter((r) => r.method === 'PUT')[0]?.body as Record<string, unknown>;
+    expect(first).not.toHaveProperty('password');
+    expect(first).toMatchObject({ tags: [], clickLimit: 50 });
+
+    await user.click(screen.getByRole('checkbox', { name: '비밀번호 없애기' }));
+    expect(password.disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: '저장' }));
+    await waitFor(() => expect(saved).toHaveBeenCalledTimes(2));
+    expect(sent.filter((r) => r.method === 'PUT')[1]?.body).toMatchObject({ password: null });
+  });
+
+  it('puts a refusal of the new fields beside them', async () => {
+    serveApi({
+      ...lists,
+      'PUT /organizations/1/urls/42': {
+        status: 400,
+        body: {
+          status: 400,
+          error: 'Bad Request',
+          message: 'refused',
+          code: 'VALIDATION_FAILED',
+          details: [
+            { field: 'password', message: 'must be 4 to 128 characters' },
+            { field: 'clickLimit', message: 'must be at least 1' },
+            { field: 'tags.0', message: 'is too long' },
+          ],
+        },
+      },
+    });
+    renderConsole(<LinkEditor kind="url" orgId={1} record={existing} onSaved={() => {}} onClose={() => {}} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('비밀번호', { selector: 'input' }), 'abc');
+    await user.click(screen.getByRole('button', { name: '저장' }));
+    await waitFor(() =>
+      expect(describedBy(screen.getByLabelText('비밀번호', { selector: 'input' }))).toContain(
+        'must be 4 to 128 characters',
+      ),
+    );
+    expect(describedBy(screen.getByLabelText('클릭 한도'))).toContain('must be at least 1');
+    expect(screen.getByText('is too long')).toBeTruthy();
   });
 });

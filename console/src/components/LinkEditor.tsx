@@ -1,18 +1,24 @@
 // Create or edit a short URL or a campaign with every field the API has, in a side panel: the
 // destination, title or name, alias and domain (fixed once made), expiry, goal type; UTM
 // parameters with the address a click will reach; Open Graph tags with a live share preview; the
-// ad page; the apps and in-app paths phones open. A refusal names its field where it can.
+// ad page; the apps and in-app paths phones open; tags, a password, a click limit and where
+// clicks go after it or after expiry, a note, the archive. A refusal names its field where it can.
+// A password is never shown: the editor says the link has one, and offers to change or remove it.
 import {
   Accordion,
   Autocomplete,
+  Badge,
   Button,
+  Checkbox,
   Code,
   Drawer,
   Fieldset,
   Group,
+  PasswordInput,
   Select,
   Stack,
   Switch,
+  TagsInput,
   Text,
   Textarea,
   TextInput,
@@ -42,6 +48,7 @@ import {
   UTM_OF,
 } from '../link-form';
 import { SharePreview } from './SharePreview';
+import { useTags } from './tags';
 
 export type LinkRecord<K extends LinkKind> = K extends 'url' ? ShortUrl : Campaign;
 
@@ -83,6 +90,7 @@ export function LinkEditor<K extends LinkKind>({
     queryFn: () => api<Page<CustomDomain>>('GET', `/organizations/${orgId}/custom-domains?size=100`),
     enabled: !editing,
   });
+  const { list: tags } = useTags(orgId);
   const goalTypes = useQuery({
     queryKey: ['org', orgId, 'goal-types'],
     queryFn: () => api<GoalType[]>('GET', `/organizations/${orgId}/goal-types`),
@@ -111,6 +119,8 @@ export function LinkEditor<K extends LinkKind>({
   const usableDomains = (domains.data?.content ?? []).filter((d) => d.status === 'VERIFIED' || d.status === 'ACTIVE');
   const utmFields = UTM_OF[kind];
   const reached = destinationWithUtm(form.destination, form, utmFields);
+  const protectedNow = record?.passwordProtected === true;
+  const remaining = record?.remainingClicks ?? null;
   const shortAddress = record
     ? kind === 'url'
       ? (record as ShortUrl).shortUrl
@@ -203,8 +213,86 @@ export function LinkEditor<K extends LinkKind>({
                 error={errorOf('goalType')}
               />
             </Group>
+            <TagsInput
+              label={t('editor.tags')}
+              description={t('editor.tagsHint')}
+              data={(tags.data?.items ?? []).map((tag) => tag.name)}
+              value={form.tags}
+              onChange={(v) => setForm({ ...form, tags: v })}
+              clearable
+              error={errorOf('tags')}
+            />
+            <Textarea
+              label={t('editor.note')}
+              {...field('note')}
+              error={errorOf('note')}
+              maxLength={2000}
+              autosize
+              minRows={2}
+            />
 
-            <Accordion multiple variant="separated" defaultValue={['utm']}>
+            <Accordion multiple variant="separated" defaultValue={['utm', 'access']}>
+              <Accordion.Item value="access">
+                <Accordion.Control>{t('editor.access')}</Accordion.Control>
+                <Accordion.Panel>
+                  <Stack gap="xs">
+                    {protectedNow && (
+                      <Group gap="xs">
+                        <Badge color="teal" variant="light" data-testid="password-protected">
+                          {t('editor.protected')}
+                        </Badge>
+                        <Checkbox
+                          label={t('editor.removePassword')}
+                          checked={form.removePassword}
+                          onChange={(e) => setForm({ ...form, removePassword: e.currentTarget.checked })}
+                        />
+                      </Group>
+                    )}
+                    <PasswordInput
+                      label={t(protectedNow ? 'editor.newPassword' : 'editor.password')}
+                      description={t(protectedNow ? 'editor.newPasswordHint' : 'editor.passwordHint')}
+                      {...field('password')}
+                      disabled={form.removePassword}
+                      autoComplete="new-password"
+                      minLength={4}
+                      maxLength={128}
+                      error={errorOf('password')}
+                    />
+                    <Group grow align="flex-start">
+                      <TextInput
+                        type="number"
+                        min={1}
+                        step={1}
+                        label={t('editor.clickLimit')}
+                        description={
+                          remaining === null ? t('editor.clickLimitHint') : t('editor.remaining', { count: remaining })
+                        }
+                        {...field('clickLimit')}
+                        error={errorOf('clickLimit')}
+                      />
+                      <TextInput
+                        type="url"
+                        label={t('editor.clickLimitUrl')}
+                        description={t('editor.clickLimitUrlHint')}
+                        placeholder="https://"
+                        {...field('clickLimitUrl')}
+                        error={errorOf('clickLimitUrl')}
+                        maxLength={1000}
+                      />
+                    </Group>
+                    <TextInput
+                      type="url"
+                      label={t('editor.expiredUrl')}
+                      description={t('editor.expiredUrlHint')}
+                      placeholder="https://"
+                      {...field('expiredUrl')}
+                      error={errorOf('expiredUrl')}
+                      maxLength={1000}
+                    />
+                  </Stack>
+                </Accordion.Panel>
+              </Accordion.Item>
+
               <Accordion.Item value="utm">
                 <Accordion.Control>{t('editor.utm')}</Accordion.Control>
                 <Accordion.Panel>
@@ -337,6 +425,13 @@ export function LinkEditor<K extends LinkKind>({
                 onChange={(e) => setForm({ ...form, showAdPage: e.currentTarget.checked })}
               />
             )}
+            <Switch
+              label={t('editor.archived')}
+              description={t('editor.archivedHint')}
+              checked={form.archived}
+              onChange={(e) => setForm({ ...form, archived: e.currentTarget.checked })}
+              error={errorOf('archived')}
+            />
           </Stack>
         </Fieldset>
         <Stack gap="sm" mt="sm">
