@@ -1,17 +1,20 @@
 // What the two lists of links (short links and campaigns) share: a search field that goes back to
-// the first page, the searched list a page at a time, the figures columns (clicks, created,
-// expiry), the quick form's buttons, and the editor opened on a link (null: a new one).
-import { Button, TextInput } from '@mantine/core';
+// the first page, a tag filter (kept in the address, ?tag=) and the archived switch, the searched
+// list a page at a time, the tags column (chips in the tags' colours), the figures columns
+// (clicks and what is left of a limit, created, expiry), the CSV export, the quick form's buttons,
+// and the editor opened on a link (null: a new one).
+import { Badge, Button, Group, Select, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Page } from '../api';
+import { api, type Page, type ShortUrl } from '../api';
 import type { LinkKind } from '../link-form';
 import type { Column } from './DataTable';
 import { RowButton } from './DeleteButton';
 import type { LinkRecord } from './LinkEditor';
 import type { NoticeState } from './Notice';
+import { TagChips, useTags } from './tags';
 
 // The editor is its own chunk, loaded when a link is first opened: the list screens stay light
 // (test/unit/console-bundle.test.ts).
@@ -22,7 +25,22 @@ const LinkEditor = lazy(() =>
 
 const SIZE = 20;
 
-/** The list at `/organizations/{orgId}/{path}`, searched by `param` (the debounced field's words). */
+/** The tag the address names (`?tag=`), read when the list opens. */
+const tagInAddress = () => new URLSearchParams(window.location.search).get('tag');
+
+/** The filter's query string: `tag=…&archived=true`, each only when set. */
+function filterQuery(tag: string | null, archived: boolean): string {
+  const query = new URLSearchParams();
+  if (tag) query.set('tag', tag);
+  if (archived) query.set('archived', 'true');
+  return query.toString();
+}
+
+/**
+ * The list at `/organizations/{orgId}/{path}`, searched by `param` (the debounced field's words),
+ * filtered by a tag and to archived links; `filters` is the search field, the tag select and the
+ * archived switch.
+ */
 export function useSearchedList<T>({
   orgId,
   path,
@@ -37,38 +55,121 @@ export function useSearchedList<T>({
   const [search, setSearch] = useState('');
   const [term] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(0);
+  const [tag, setTag] = useState(tagInAddress);
+  const [archived, setArchived] = useState(false);
+  const { t } = useTranslation();
+  const { list: tags } = useTags(orgId);
+  const filter = filterQuery(tag, archived);
   const list = useQuery({
-    queryKey: ['org', orgId, path, term, page],
+    queryKey: ['org', orgId, path, term, page, tag, archived],
     queryFn: () =>
       api<Page<T>>(
         'GET',
-        `/organizations/${orgId}/${path}?page=${page}&size=${SIZE}${term ? `&${param}=${encodeURIComponent(term)}` : ''}`,
+        `/organizations/${orgId}/${path}?page=${page}&size=${SIZE}${term ? `&${param}=${encodeURIComponent(term)}` : ''}${filter ? `&${filter}` : ''}`,
       ),
     placeholderData: keepPreviousData,
   });
-  const field = (
-    <TextInput
-      label={label}
-      value={search}
-      onChange={(e) => {
-        setSearch(e.currentTarget.value);
-        setPage(0);
-      }}
-      maxLength={100}
-      w={320}
-    />
+  const chooseTag = (value: string | null) => {
+    setTag(value);
+    setPage(0);
+    const address = new URL(window.location.href);
+    if (value) address.searchParams.set('tag', value);
+    else address.searchParams.delete('tag');
+    window.history.replaceState(null, '', address);
+  };
+  const filters = (
+    <Group align="flex-end" wrap="wrap">
+      <TextInput
+        label={label}
+        value={search}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(0);
+        }}
+        maxLength={100}
+        w={320}
+      />
+      <Select
+        label={t('links.tagFilter')}
+        placeholder={t('links.allTags')}
+        data={[...new Set([...(tags.data?.items ?? []).map((item) => item.name), ...(tag ? [tag] : [])])]}
+        value={tag}
+        onChange={chooseTag}
+        clearable
+        searchable
+        w={220}
+      />
+      <Switch
+        label={t('links.showArchived')}
+        checked={archived}
+        onChange={(e) => {
+          setArchived(e.currentTarget.checked);
+          setPage(0);
+        }}
+        mb={8}
+      />
+      <Button
+        component="a"
+        variant="default"
+        href={`/console/api/organizations/${orgId}/${path}/export${filter ? `?${filter}` : ''}`}
+        download={`${path}.csv`}
+      >
+        {t('links.export')}
+      </Button>
+    </Group>
   );
-  return { list, term, field, page, setPage };
+  /** What an empty list says: nothing matches the search or tag, no archived link, or none at all. */
+  const emptyText = (none: string) => (term || tag ? t('links.noMatch') : archived ? t('links.archivedEmpty') : none);
+  return { list, term, filters, emptyText, page, setPage };
 }
 
-/** Clicks, when it was made and when it expires. */
+type Managed = Pick<ShortUrl, 'tags' | 'archived' | 'passwordProtected'>;
+
+/** The tags as chips, and whether the link is archived or asks for a password. */
+export function useTagColumn<T extends Managed>(orgId: number): Column<T> {
+  const { t } = useTranslation();
+  const { list: tags } = useTags(orgId);
+  return {
+    header: t('links.tags'),
+    cell: (link) => (
+      <Group gap={4}>
+        <TagChips names={link.tags} tags={tags.data} />
+        {link.archived && (
+          <Badge size="sm" variant="outline" color="gray">
+            {t('links.archived')}
+          </Badge>
+        )}
+        {link.passwordProtected && (
+          <Badge size="sm" variant="outline" color="teal">
+            {t('links.protected')}
+          </Badge>
+        )}
+      </Group>
+    ),
+  };
+}
+
+/** Clicks (and those left under a limit), when it was made and when it expires. */
 export function useLinkFigures<
-  T extends { clickCount: number; createdAt: string; expiresAt: string | null },
+  T extends { clickCount: number; createdAt: string; expiresAt: string | null; remainingClicks: number | null },
 >(): Column<T>[] {
   const { t, i18n } = useTranslation();
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
   return [
-    { header: t('links.clicks'), align: 'right', cell: (link) => link.clickCount.toLocaleString(i18n.language) },
+    {
+      header: t('links.clicks'),
+      align: 'right',
+      cell: (link) => (
+        <>
+          {link.clickCount.toLocaleString(i18n.language)}
+          {link.remainingClicks !== null && (
+            <Text size="xs" c="dimmed" data-testid="remaining-clicks">
+              {t('links.remaining', { count: link.remainingClicks })}
+            </Text>
+          )}
+        </>
+      ),
+    },
     { header: t('links.createdAt'), cell: (link) => date(link.createdAt) },
     { header: t('links.expiresAt'), cell: (link) => date(link.expiresAt) },
   ];

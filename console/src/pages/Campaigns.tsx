@@ -1,4 +1,5 @@
-// Campaigns: named tracked links with an alias. Search and pages, clicks and expiry; create one
+// Campaigns: named tracked links with an alias. Search, a tag filter, the archived ones, pages,
+// tags, clicks and expiry; export as CSV; create one
 // quickly or with every field in the editor, edit and delete it; and for each a link builder that
 // adds the user tracking id (cid) and a tracker, ready to copy.
 import { Anchor, Card, Code, Group, Stack, TextInput, Title } from '@mantine/core';
@@ -11,7 +12,13 @@ import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { useFields } from '../components/use-fields';
-import { QuickFormButtons, useLinkEditor, useLinkFigures, useSearchedList } from '../components/link-list';
+import {
+  QuickFormButtons,
+  useLinkEditor,
+  useLinkFigures,
+  useSearchedList,
+  useTagColumn,
+} from '../components/link-list';
 import { navigate, pathOfStats } from '../navigation';
 import { api, type Campaign, type Membership } from '../api';
 import { trackedUrl } from '../tracked-url';
@@ -45,8 +52,8 @@ export default function Campaigns({ membership }: { membership: Membership }) {
   const canWrite = membership.permissions.includes('links.write');
   const {
     list: campaigns,
-    term,
-    field: searchField,
+    filters,
+    emptyText,
     page,
     setPage,
   } = useSearchedList<Campaign>({ orgId, path: 'campaigns', param: 'search', label: t('campaigns.search') });
@@ -63,6 +70,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
     after: (saved, created) => created && setBuilding(saved),
   });
   const figures = useLinkFigures<Campaign>();
+  const tagColumn = useTagColumn<Campaign>(orgId);
   const { form, field, reset } = useFields({ name: '', originalUrl: '', alias: '' }, !canWrite);
 
   const create = useAction({
@@ -113,12 +121,12 @@ export default function Campaigns({ membership }: { membership: Membership }) {
         </Group>
       </FormCard>
       {building && <LinkBuilder campaign={building} />}
-      {searchField}
+      {filters}
       <DataTable
         query={campaigns}
         rows={data?.content}
         rowKey={(c) => c.id}
-        empty={term ? t('links.noMatch') : t('campaigns.empty')}
+        empty={emptyText(t('campaigns.empty'))}
         paging={data && { page, totalPages: data.totalPages, onChange: setPage, label: t('links.pages') }}
         columns={[
           { header: t('campaigns.name'), cell: (c) => c.name },
@@ -130,6 +138,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
               </Anchor>
             ),
           },
+          tagColumn,
           ...figures,
           {
             cell: (c) => (
