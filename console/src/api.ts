@@ -109,6 +109,15 @@ export type ShortUrl = Schemas['ShortUrl'];
 export type Campaign = Schemas['Campaign'];
 export type CustomDomain = Schemas['CustomDomain'];
 export type Tag = Schemas['Tag'];
+/**
+ * One item of a bulk answer (PATCH and DELETE /urls/bulk): what was done to the link, or why it
+ * was refused. Until those routes are in the OpenAPI document, their shape is read from the
+ * records and the error body.
+ */
+export type BulkItem<Done> = Done | { id: number; error: Pick<Schemas['ErrorBody'], 'status' | 'message'> };
+export interface BulkAnswer<Done> {
+  results: BulkItem<Done>[];
+}
 export type TagList = Answer<'listTags'>;
 export type MobileApp = Schemas['MobileApp'];
 export type ApiKey = Item<Answer<'consoleListApiKeys'>>;

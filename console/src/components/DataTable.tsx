@@ -1,7 +1,8 @@
 // The one table every list screen shows: the list's loading and error state (QueryStatus), what to
 // say when it is empty, the rows in a scrolling table (one column a header and a cell), and the
-// page picker when there is more than one page.
-import { Pagination, Table, Text } from '@mantine/core';
+// page picker when there is more than one page. With a selection, a first column of checkboxes
+// and one in the header that selects (or clears) every row of the page.
+import { Checkbox, Pagination, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { QueryStatus } from './QueryStatus';
 
@@ -14,6 +15,15 @@ export interface Column<T> {
   wrap?: boolean | 'free';
 }
 
+export interface Selection<K> {
+  selected: ReadonlySet<K>;
+  onChange: (selected: Set<K>) => void;
+  /** A row's checkbox's name for screen readers ("Select: <name>"). */
+  label: (key: K) => string;
+  /** The header checkbox's name. */
+  allLabel: string;
+}
+
 export interface Paging {
   /** Zero-based, as the API counts. */
   page: number;
@@ -22,7 +32,7 @@ export interface Paging {
   label: string;
 }
 
-export function DataTable<T>({
+export function DataTable<T, K extends string | number = string | number>({
   query,
   rows,
   rowKey,
@@ -32,12 +42,13 @@ export function DataTable<T>({
   paging,
   plain = false,
   testId,
+  selection,
 }: {
   /** The list's query; none when the rows are part of data already shown. */
   query?: { isPending: boolean; error: Error | null; refetch: () => unknown };
   /** Undefined while the list has not come. */
   rows: T[] | undefined;
-  rowKey: (row: T) => string | number;
+  rowKey: (row: T) => K;
   columns: Column<T>[];
   /** What to say when the list is empty: what to do next (a list that is never empty has none). */
   empty?: ReactNode;
@@ -46,7 +57,26 @@ export function DataTable<T>({
   /** Not striped nor highlighted on hover ('striped': striped only). */
   plain?: boolean | 'striped';
   testId?: string;
+  selection?: Selection<K> | undefined;
 }) {
+  const keys = (rows ?? []).map(rowKey);
+  const chosen = keys.filter((key) => selection?.selected.has(key)).length;
+  const toggle = (key: K, on: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    if (on) next.add(key);
+    else next.delete(key);
+    selection.onChange(next);
+  };
+  const togglePage = (on: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    for (const key of keys) {
+      if (on) next.add(key);
+      else next.delete(key);
+    }
+    selection.onChange(next);
+  };
   return (
     <>
       {query && <QueryStatus query={query} />}
@@ -56,6 +86,16 @@ export function DataTable<T>({
           <Table striped={plain !== true} highlightOnHover={!plain} data-testid={testId}>
             <Table.Thead>
               <Table.Tr>
+                {selection && (
+                  <Table.Th w={40}>
+                    <Checkbox
+                      aria-label={selection.allLabel}
+                      checked={chosen > 0 && chosen === keys.length}
+                      indeterminate={chosen > 0 && chosen < keys.length}
+                      onChange={(e) => togglePage(e.currentTarget.checked)}
+                    />
+                  </Table.Th>
+                )}
                 {columns.map((column, i) => (
                   <Table.Th key={column.header ?? i} ta={column.align}>
                     {column.header}
@@ -66,6 +106,15 @@ export function DataTable<T>({
             <Table.Tbody>
               {rows.map((row) => (
                 <Table.Tr key={rowKey(row)}>
+                  {selection && (
+                    <Table.Td>
+                      <Checkbox
+                        aria-label={selection.label(rowKey(row))}
+                        checked={selection.selected.has(rowKey(row))}
+                        onChange={(e) => toggle(rowKey(row), e.currentTarget.checked)}
+                      />
+                    </Table.Td>
+                  )}
                   {columns.map((column, i) => (
                     <Table.Td
                       key={column.header ?? i}

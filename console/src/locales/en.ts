@@ -197,7 +197,7 @@ export const en: Words = {
     delete: 'Delete',
     changed: 'Changed {{count}} links.',
     failures: '{{count}} could not be changed:',
-    failure: '#{{id}}: {{message}}',
+    failure: '{{name}}: {{message}}',
     deleting: 'Deleting {{count}} links.',
     undo: 'Undo',
     undone: 'Deletion undone.',

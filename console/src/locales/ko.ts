@@ -189,7 +189,7 @@ export const ko = {
     delete: '삭제',
     changed: '링크 {{count}}개를 바꿨습니다.',
     failures: '{{count}}개는 처리하지 못했습니다:',
-    failure: '#{{id}}: {{message}}',
+    failure: '{{name}}: {{message}}',
     deleting: '링크 {{count}}개를 곧 삭제합니다.',
     undo: '되돌리기',
     undone: '삭제를 취소했습니다.',

@@ -1,6 +1,7 @@
-// Short links of the organization: search, pages, clicks, created and expiry; a quick form for a
-// destination, title and alias, and the full editor for every other field (new or existing);
-// copy its address, its QR code, delete it. Changes need the links.write permission: shown
+// Short links of the organization: search, a tag filter, the archived ones, pages, tags, clicks
+// (and what is left of a limit), created and expiry; a quick form for a destination, title and
+// alias, and the full editor for every other field (new or existing); copy its address, its QR
+// code, delete it; tick several for a bulk change; export them as CSV. Changes need the links.write permission: shown
 // disabled without it, and refused by the server anyway.
 import { Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
@@ -12,7 +13,14 @@ import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { useFields } from '../components/use-fields';
-import { QuickFormButtons, useLinkEditor, useLinkFigures, useSearchedList } from '../components/link-list';
+import {
+  QuickFormButtons,
+  useLinkEditor,
+  useLinkFigures,
+  useSearchedList,
+  useTagColumn,
+} from '../components/link-list';
+import { useBulkActions } from '../components/BulkBar';
 import { QrDialog } from '../components/QrDialog';
 import { navigate, pathOfStats } from '../navigation';
 import { api, type Membership, type ShortUrl } from '../api';
@@ -23,12 +31,19 @@ export default function Links({ membership }: { membership: Membership }) {
   const canWrite = membership.permissions.includes('links.write');
   const {
     list: links,
-    term: keyword,
-    field: searchField,
+    filters,
+    emptyText,
     page,
     setPage,
   } = useSearchedList<ShortUrl>({ orgId, path: 'urls', param: 'keyword', label: t('links.search') });
   const { notify, noticeBox } = useNotice();
+  const { selection, bar, hidden } = useBulkActions({
+    orgId,
+    canWrite,
+    notify,
+    nameOf: (id) => links.data?.content.find((link) => link.id === id)?.shortUrl ?? `#${id}`,
+  });
+  const tagColumn = useTagColumn<ShortUrl>(orgId);
   const { openNew, editButton, editor } = useLinkEditor({
     kind: 'url',
     orgId,
@@ -82,12 +97,14 @@ export default function Links({ membership }: { membership: Membership }) {
           <QuickFormButtons canWrite={canWrite} pending={create.isPending} onMore={openNew} />
         </Group>
       </FormCard>
-      {searchField}
+      {filters}
+      {bar}
       <DataTable
         query={links}
-        rows={data?.content}
+        rows={data?.content.filter((link) => !hidden.has(link.id))}
         rowKey={(link) => link.id}
-        empty={keyword ? t('links.noMatch') : t('links.empty')}
+        selection={selection}
+        empty={emptyText(t('links.empty'))}
         paging={data && { page, totalPages: data.totalPages, onChange: setPage, label: t('links.pages') }}
         columns={[
           {
@@ -106,6 +123,7 @@ export default function Links({ membership }: { membership: Membership }) {
             ),
           },
           { header: t('links.destination'), cell: (link) => link.originalUrl, wrap: true },
+          tagColumn,
           ...figures,
           {
             cell: (link) => (

@@ -1,0 +1,194 @@
+// What a person does to the links they ticked on the Links list, all at once: add or remove a tag,
+// set or clear the expiry, archive or bring back, delete. A change reports how many links it
+// changed and, one line each, those it could not. Deleting waits five seconds with an undo
+// before anything is sent, the rows hidden meanwhile; leaving the screen sends it at once.
+import { Affix, Alert, Autocomplete, Button, Card, Group, List, Notification, Text, TextInput } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, type BulkAnswer, type BulkItem, type ShortUrl } from '../api';
+import { expiryForApi } from '../link-form';
+import type { Selection } from './DataTable';
+import type { NoticeState } from './Notice';
+import { useTags } from './tags';
+import { useAction } from './use-action';
+
+const UNDO_MS = 5000;
+
+type Change = { addTags?: string[]; removeTags?: string[]; expirationDate?: string | null; archived?: boolean };
+type Failure = { id: number; message: string };
+
+const failuresOf = <D,>(answer: BulkAnswer<D>): Failure[] =>
+  answer.results.flatMap((item: BulkItem<D>) =>
+    typeof item === 'object' && item !== null && 'error' in item ? [{ id: item.id, message: item.error.message }] : [],
+  );
+
+export function useBulkActions({
+  orgId,
+  canWrite,
+  notify,
+  nameOf,
+}: {
+  orgId: number;
+  canWrite: boolean;
+  notify: (notice: NoticeState) => void;
+  /** How a failure names its link (its short URL once the list has it). */
+  nameOf: (id: number) => string;
+}) {
+  const { t } = useTranslation();
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [failures, setFailures] = useState<Failure[]>([]);
+  const [tag, setTag] = useState('');
+  const [expires, setExpires] = useState('');
+  const [pending, setPending] = useState<number[]>([]);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const { list: tags } = useTags(orgId);
+  const ids = [...selected];
+
+  /** The notice after a bulk call: how many changed, and the failures listed under the bar. */
+  const outcome = (answer: BulkAnswer<unknown>, words: string): NoticeState | string => {
+    const failed = failuresOf(answer);
+    setFailures(failed);
+    const count = answer.results.length - failed.length;
+    return failed.length > 0
+      ? { ok: false, text: `${t(words, { count })} ${t('bulk.failures', { count: failed.length })}` }
+      : t(words, { count });
+  };
+
+  const change = useAction({
+    run: (body: Change) => api<BulkAnswer<ShortUrl>>('PATCH', `/organizations/${orgId}/urls/bulk`, { ids, ...body }),
+    done: (answer) => outcome(answer, 'bulk.changed'),
+    notify,
+    invalidates: ['org', orgId],
+  });
+  const remove = useAction({
+    run: (gone: number[]) =>
+      api<BulkAnswer<{ id: number; deleted: true }>>('DELETE', `/organizations/${orgId}/urls/bulk`, { ids: gone }),
+    after: () => setPending([]),
+    done: (answer) => outcome(answer, 'bulk.deleted'),
+    notify,
+    invalidates: ['org', orgId],
+  });
+
+  // Leaving the screen within the undo window deletes at once: what was asked for is done.
+  const flush = useRef<() => void>(() => {});
+  flush.current = () => {
+    if (timer.current === null) return;
+    clearTimeout(timer.current);
+    timer.current = null;
+    void api('DELETE', `/organizations/${orgId}/urls/bulk`, { ids: pending });
+  };
+  useEffect(() => () => flush.current(), []);
+
+  const deleteLater = () => {
+    const gone = ids;
+    setPending(gone);
+    setSelected(new Set());
+    setFailures([]);
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      remove.mutate(gone);
+    }, UNDO_MS);
+  };
+  const undo = () => {
+    if (timer.current !== null) clearTimeout(timer.current);
+    timer.current = null;
+    setPending([]);
+    notify({ ok: true, text: t('bulk.undone') });
+  };
+
+  const selection: Selection<number> | undefined = canWrite
+    ? {
+        selected,
+        onChange: (next) => {
+          setSelected(next);
+          setFailures([]);
+        },
+        label: (id) => t('links.select', { name: nameOf(id) }),
+        allLabel: t('links.selectPage'),
+      }
+    : undefined;
+
+  const busy = change.isPending || remove.isPending;
+  const tagName = tag.trim();
+  const bar = (
+    <>
+      {selected.size > 0 && (
+        <Card withBorder data-testid="bulk-bar" role="region" aria-label={t('bulk.selected', { count: selected.size })}>
+          <Group justify="space-between" mb="xs">
+            <Text fw={600}>{t('bulk.selected', { count: selected.size })}</Text>
+            <Button size="xs" variant="subtle" onClick={() => setSelected(new Set())}>
+              {t('bulk.clear')}
+            </Button>
+          </Group>
+          <Group align="flex-end" wrap="wrap" gap="xs">
+            <Autocomplete
+              label={t('bulk.tag')}
+              data={(tags.data?.items ?? []).map((item) => item.name)}
+              value={tag}
+              onChange={setTag}
+              maxLength={50}
+              w={180}
+            />
+            <Button variant="light" disabled={!tagName || busy} onClick={() => change.mutate({ addTags: [tagName] })}>
+              {t('bulk.addTag')}
+            </Button>
+            <Button
+              variant="light"
+              disabled={!tagName || busy}
+              onClick={() => change.mutate({ removeTags: [tagName] })}
+            >
+              {t('bulk.removeTag')}
+            </Button>
+            <TextInput
+              type="datetime-local"
+              label={t('bulk.expiry')}
+              value={expires}
+              onChange={(e) => setExpires(e.currentTarget.value)}
+            />
+            <Button
+              variant="light"
+              disabled={!expires || busy}
+              onClick={() => change.mutate({ expirationDate: expiryForApi('url', expires) })}
+            >
+              {t('bulk.setExpiry')}
+            </Button>
+            <Button variant="light" disabled={busy} onClick={() => change.mutate({ expirationDate: null })}>
+              {t('bulk.clearExpiry')}
+            </Button>
+            <Button variant="light" disabled={busy} onClick={() => change.mutate({ archived: true })}>
+              {t('bulk.archive')}
+            </Button>
+            <Button variant="light" disabled={busy} onClick={() => change.mutate({ archived: false })}>
+              {t('bulk.unarchive')}
+            </Button>
+            <Button color="red" variant="light" disabled={busy} onClick={deleteLater}>
+              {t('bulk.delete')}
+            </Button>
+          </Group>
+        </Card>
+      )}
+      {failures.length > 0 && (
+        <Alert color="red" title={t('bulk.failures', { count: failures.length })} data-testid="bulk-failures">
+          <List size="sm">
+            {failures.map((f) => (
+              <List.Item key={f.id}>{t('bulk.failure', { name: nameOf(f.id), message: f.message })}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
+      {pending.length > 0 && (
+        <Affix position={{ bottom: 20, right: 20 }}>
+          <Notification withCloseButton={false} role="status" data-testid="undo-toast">
+            <Group gap="sm" wrap="nowrap">
+              <Text size="sm">{t('bulk.deleting', { count: pending.length })}</Text>
+              <Button size="xs" variant="light" onClick={undo}>
+                {t('bulk.undo')}
+              </Button>
+            </Group>
+          </Notification>
+        </Affix>
+      )}
+    </>
+  );
+  return { selection, bar, hidden: new Set(pending) };
+}

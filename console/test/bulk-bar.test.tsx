@@ -1,0 +1,151 @@
+// The Links list's bulk changes as a person makes them: ticking rows (or the whole page) opens the
+// bar, a tag added to the ticked links is one PATCH with their ids, a link the server refused is
+// named with its reason, and a bulk delete waits for the undo before anything is sent.
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Membership, ShortUrl } from '../src/api';
+import Links from '../src/pages/Links';
+import { renderConsole, serveApi } from './render';
+
+const member: Membership = {
+  organizationId: 1,
+  organizationName: 'Acme',
+  plan: 'PRO',
+  role: 'developer',
+  permissions: ['links.read', 'links.write'],
+};
+
+const link = (id: number, code: string, extra: Partial<ShortUrl> = {}): ShortUrl => ({
+  id,
+  shortUrl: `http://localhost:8080/${code}`,
+  shortCode: code,
+  originalUrl: `https://example.com/${code}`,
+  clickCount: 0,
+  createdAt: '2026-11-01T00:00:00Z',
+  updatedAt: '2026-11-01T00:00:00Z',
+  showAdPage: false,
+  iosAppId: null,
+  androidAppId: null,
+  title: null,
+  expiresAt: null,
+  ogTitle: null,
+  ogDescription: null,
+  ogImageUrl: null,
+  utmSource: null,
+  utmMedium: null,
+  utmCampaign: null,
+  utmTerm: null,
+  utmContent: null,
+  customDomainName: null,
+  iosDeepLinkPath: null,
+  androidDeepLinkPath: null,
+  mobileTargetUrl: null,
+  goalType: null,
+  tags: [],
+  passwordProtected: false,
+  clickLimit: null,
+  clickLimitUrl: null,
+  remainingClicks: null,
+  expiredUrl: null,
+  note: null,
+  archived: false,
+  ...extra,
+});
+
+const links = [
+  link(1, 'one', { tags: ['spring'] }),
+  link(2, 'two', { clickLimit: 10, remainingClicks: 4 }),
+  link(3, 'three'),
+];
+const page = { content: links, page: 0, size: 20, totalElements: 3, totalPages: 1 };
+const tags = { items: [{ id: 1, name: 'spring', color: '#2f9e44', linkCount: 1, createdAt: '2026-11-01T00:00:00Z' }] };
+
+describe('bulk actions on the links list', () => {
+  it('shows tag chips and clicks left, filters by a tag, and keeps the tag in the address', async () => {
+    const sent = serveApi({
+      'GET /organizations/1/urls': { status: 200, body: page },
+      'GET /organizations/1/tags': { status: 200, body: tags },
+    });
+    renderConsole(<Links membership={member} />);
+    const user = userEvent.setup();
+    const row = (await screen.findByText('http://localhost:8080/one')).closest('tr')!;
+    expect(within(row).getByTestId('tag-chips').textContent).toBe('spring');
+    expect(screen.getByTestId('remaining-clicks').textContent).toBe('남은 클릭 4');
+    await user.click(screen.getByRole('combobox', { name: '태그로 거르기' }));
+    await user.click(await screen.findByRole('option', { name: 'spring' }));
+    await waitFor(() => expect(sent.some((r) => r.path.includes('&tag=spring'))).toBe(true));
+    expect(new URLSearchParams(window.location.search).get('tag')).toBe('spring');
+    await user.click(screen.getByRole('switch', { name: '보관된 링크만 보기' }));
+    await waitFor(() => expect(sent.some((r) => r.path.includes('tag=spring&archived=true'))).toBe(true));
+    const exportLink = screen.getByRole('link', { name: 'CSV로 내보내기' });
+    expect(exportLink.getAttribute('href')).toBe('/console/api/organizations/1/urls/export?tag=spring&archived=true');
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('adds a tag to the ticked links in one call, and names the link the server refused', async () => {
+    const sent = serveApi({
+      'GET /organizations/1/urls': { status: 200, body: page },
+      'GET /organizations/1/tags': { status: 200, body: tags },
+      'PATCH /organizations/1/urls/bulk': {
+        status: 200,
+        body: {
+          results: [
+            { ...links[0], tags: ['spring', 'vip'] },
+            { id: 3, error: { status: 403, message: 'not allowed here' } },
+          ],
+        },
+      },
+    });
+    renderConsole(<Links membership={member} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: '선택: http://localhost:8080/one' }));
+    await user.click(screen.getByRole('checkbox', { name: '선택: http://localhost:8080/three' }));
+    const bar = screen.getByTestId('bulk-bar');
+    expect(within(bar).getByText('2개 선택됨')).toBeTruthy();
+    await user.type(within(bar).getByRole('combobox', { name: '태그' }), 'vip');
+    await user.click(within(bar).getByRole('button', { name: '태그 붙이기' }));
+    await waitFor(() =>
+      expect(sent.find((r) => r.method === 'PATCH')?.body).toEqual({ ids: [1, 3], addTags: ['vip'] }),
+    );
+    const failures = await screen.findByTestId('bulk-failures');
+    expect(failures.textContent).toContain('http://localhost:8080/three: not allowed here');
+    expect(screen.getAllByRole('alert')[0]?.textContent).toBe('링크 1개를 바꿨습니다. 1개는 처리하지 못했습니다:');
+  });
+
+  it('selects the whole page, archives it, and deletes only after the undo has passed', async () => {
+    const sent = serveApi({
+      'GET /organizations/1/urls': { status: 200, body: page },
+      'GET /organizations/1/tags': { status: 200, body: tags },
+      'PATCH /organizations/1/urls/bulk': { status: 200, body: { results: links } },
+      'DELETE /organizations/1/urls/bulk': (r) => ({
+        status: 200,
+        body: { results: (r.body as { ids: number[] }).ids.map((id) => ({ id, deleted: true })) },
+      }),
+    });
+    renderConsole(<Links membership={member} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: '이 페이지 모두 선택' }));
+    await user.click(screen.getByRole('button', { name: '보관' }));
+    await waitFor(() =>
+      expect(sent.find((r) => r.method === 'PATCH')?.body).toEqual({ ids: [1, 2, 3], archived: true }),
+    );
+
+    // Deleted, then undone: the rows come back and nothing is sent.
+    await user.click(screen.getByRole('button', { name: '삭제' }));
+    expect(screen.getByTestId('undo-toast').textContent).toContain('링크 3개를 곧 삭제합니다.');
+    expect(screen.queryByText('http://localhost:8080/one')).toBeNull();
+    await user.click(screen.getByRole('button', { name: '되돌리기' }));
+    expect(screen.getByText('http://localhost:8080/one')).toBeTruthy();
+    expect(sent.some((r) => r.method === 'DELETE')).toBe(false);
+
+    await user.click(screen.getByRole('checkbox', { name: '선택: http://localhost:8080/two' }));
+    await user.click(screen.getByRole('button', { name: '삭제' }));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(sent.some((r) => r.method === 'DELETE')).toBe(false);
+    await waitFor(() => expect(sent.find((r) => r.method === 'DELETE')?.body).toEqual({ ids: [2] }), {
+      timeout: 7000,
+    });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('링크 1개를 삭제했습니다.'));
+  }, 20_000);
+});
