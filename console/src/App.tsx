@@ -35,6 +35,7 @@ const Domains = lazy(() => import('./pages/Domains'));
 const Members = lazy(() => import('./pages/Members'));
 const AuditLog = lazy(() => import('./pages/AuditLog'));
 const GoalTypes = lazy(() => import('./pages/GoalTypes'));
+const Tags = lazy(() => import('./pages/Tags'));
 const Webhooks = lazy(() => import('./pages/Webhooks'));
 
 const ORG_KEY = 'signpost.organization';
@@ -149,6 +150,7 @@ export function App() {
                 'journey',
                 'links',
                 'campaigns',
+                'tags',
                 'goals',
                 'domains',
                 'apps',
@@ -200,6 +202,7 @@ export function App() {
             {screen === 'links' && <Links membership={membership} />}
             {screen === 'campaigns' && <Campaigns membership={membership} />}
             {screen === 'goals' && <GoalTypes membership={membership} />}
+            {screen === 'tags' && <Tags membership={membership} />}
             {screen === 'webhooks' && <Webhooks membership={membership} />}
             {screen === 'domains' && <Domains membership={membership} />}
             {screen === 'apps' && <Apps membership={membership} />}

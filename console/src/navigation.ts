@@ -11,6 +11,7 @@ export type Screen =
   | 'links'
   | 'campaigns'
   | 'goals'
+  | 'tags'
   | 'domains'
   | 'apps'
   | 'keys'
@@ -26,6 +27,7 @@ const PATHS: Record<Screen, string> = {
   links: '/console/links',
   campaigns: '/console/campaigns',
   goals: '/console/goal-types',
+  tags: '/console/tags',
   domains: '/console/domains',
   apps: '/console/apps',
   keys: '/console/api-keys',
