@@ -118,6 +118,12 @@ export type BulkItem<Done> = Done | { id: number; error: Pick<Schemas['ErrorBody
 export interface BulkAnswer<Done> {
   results: BulkItem<Done>[];
 }
+/** What POST /urls/import answers: links made, rows refused, and why each (row: 1-based data row). */
+export interface CsvImportAnswer {
+  created: number;
+  failed: number;
+  errors: { row: number; message: string }[];
+}
 export type TagList = Answer<'listTags'>;
 export type MobileApp = Schemas['MobileApp'];
 export type ApiKey = Item<Answer<'consoleListApiKeys'>>;

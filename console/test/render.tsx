@@ -21,7 +21,10 @@ export function serveApi(routes: Record<string, Answer | ((request: SentRequest)
   vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
     const method = init.method ?? 'GET';
     const path = input.replace(/^\/console\/api/, '');
-    const request = { method, path, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined };
+    // JSON bodies as their value; any other (a CSV file's text) as it was sent.
+    const json = new Headers(init.headers).get('content-type') === 'application/json';
+    const raw = typeof init.body === 'string' ? init.body : undefined;
+    const request = { method, path, body: json && raw !== undefined ? JSON.parse(raw) : raw };
     sent.push(request);
     const route = routes[`${method} ${path}`] ?? routes[`${method} ${path.split('?')[0]}`];
     const answer =

@@ -209,7 +209,7 @@ export const en: Words = {
     file: 'CSV file',
     fileHint:
       'The first row names the columns: originalUrl (or url, long_url), and optionally customAlias, title, tags (separated by |), expirationDate.',
-    columns: 'Columns found: {{columns}}',
+    columns: 'Columns found:',
     noUrlColumn: 'No address column (originalUrl, url or long_url).',
     tooMany: 'At most {{max}} rows at a time.',
     rows: '{{count}} data rows',
@@ -219,7 +219,6 @@ export const en: Words = {
     row: 'Row',
     message: 'Reason',
     downloadErrors: 'Download errors as CSV',
-    again: 'Import another file',
   },
   importJobs: {
     heading: 'Import from another service',

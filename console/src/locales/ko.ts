@@ -201,7 +201,7 @@ export const ko = {
     file: 'CSV 파일',
     fileHint:
       '첫 줄은 열 이름입니다: originalUrl (또는 url, long_url), 그리고 선택으로 customAlias, title, tags (| 로 구분), expirationDate.',
-    columns: '찾은 열: {{columns}}',
+    columns: '찾은 열:',
     noUrlColumn: '주소 열(originalUrl, url 또는 long_url)이 없습니다.',
     tooMany: '한 번에 {{max}}줄까지 가져올 수 있습니다.',
     rows: '데이터 {{count}}줄',
@@ -211,7 +211,6 @@ export const ko = {
     row: '줄',
     message: '이유',
     downloadErrors: '오류를 CSV로 내려받기',
-    again: '다른 파일 가져오기',
   },
   importJobs: {
     heading: '다른 서비스에서 가져오기',

@@ -3,7 +3,7 @@
 // alias, and the full editor for every other field (new or existing); copy its address, its QR
 // code, delete it; tick several for a bulk change; export them as CSV. Changes need the links.write permission: shown
 // disabled without it, and refused by the server anyway.
-import { Anchor, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
@@ -21,6 +21,7 @@ import {
   useTagColumn,
 } from '../components/link-list';
 import { useBulkActions } from '../components/BulkBar';
+import { CsvImport } from '../components/CsvImport';
 import { QrDialog } from '../components/QrDialog';
 import { navigate, pathOfStats } from '../navigation';
 import { api, type Membership, type ShortUrl } from '../api';
@@ -56,6 +57,7 @@ export default function Links({ membership }: { membership: Membership }) {
   const figures = useLinkFigures<ShortUrl>();
   const { form, field, reset } = useFields({ url: '', title: '', alias: '' }, !canWrite);
   const [qrOf, setQrOf] = useState<ShortUrl | null>(null);
+  const [importing, setImporting] = useState(false);
 
   const create = useAction({
     run: () =>
@@ -80,7 +82,12 @@ export default function Links({ membership }: { membership: Membership }) {
 
   return (
     <Stack>
-      <Title order={2}>{t('links.heading')}</Title>
+      <Group justify="space-between">
+        <Title order={2}>{t('links.heading')}</Title>
+        <Button variant="default" disabled={!canWrite} onClick={() => setImporting(true)}>
+          {t('links.import')}
+        </Button>
+      </Group>
       {noticeBox}
       <FormCard title={t('links.create')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => create.mutate()}>
         <Group align="flex-end" wrap="wrap">
@@ -148,6 +155,7 @@ export default function Links({ membership }: { membership: Membership }) {
         ]}
       />
       {editor}
+      {importing && <CsvImport orgId={orgId} notify={notify} onClose={() => setImporting(false)} />}
       {qrOf && <QrDialog orgId={orgId} link={qrOf} onClose={() => setQrOf(null)} />}
     </Stack>
   );
