@@ -43,6 +43,12 @@ export interface PagePolicyOptions {
   operatorAd?: boolean;
   /** The page's forms post to this origin (sign-in pages). */
   forms?: boolean;
+  /**
+   * The post may be answered with a redirect to any https origin: the password form of a
+   * protected link, which sends the visitor on to the destination. Chromium checks form-action on
+   * every redirect of the post, so 'self' alone would stop the visitor on the link's address.
+   */
+  formRedirects?: boolean;
 }
 
 /** The Content-Security-Policy of one HTML page: its own inline script and style by nonce only. */
@@ -66,7 +72,9 @@ export function pagePolicy(options: PagePolicyOptions): string {
         options.httpsImages ? "img-src 'self' https: data:" : "img-src 'self' data:",
         `connect-src ${connect}`,
       ];
-  const formAction = options.forms ? "form-action 'self'" : "form-action 'none'";
+  const formAction = options.forms
+    ? `form-action 'self'${options.formRedirects ? ' https:' : ''}`
+    : "form-action 'none'";
   return [...directives, "object-src 'none'", "base-uri 'none'", formAction, "frame-ancestors 'none'"].join('; ');
 }
 

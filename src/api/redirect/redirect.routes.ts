@@ -187,7 +187,7 @@ export function registerRedirectRoutes(
       language,
       (nonce) => passwordPage({ title: link.title, problem, nonce, language }),
       'password',
-      { forms: true },
+      { forms: true, formRedirects: true },
     );
   }
   const adPolicy = { operatorAd: config.redirect.adPageHtml.trim() !== '' };
