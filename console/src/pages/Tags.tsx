@@ -50,6 +50,8 @@ function TagFields({
         label={t('tags.color')}
         format="hex"
         swatches={SWATCHES}
+        withEyeDropper={false}
+        withPicker={false}
         w={220}
         value={form.color}
         onChange={(color) => onChange({ ...form, color })}
