@@ -34,6 +34,7 @@ const embeddedOnly = [
   'test/client-hints-match.test.ts',
   'test/clipboard-match.test.ts',
   'test/console-e2e.test.ts',
+  'test/console-links-e2e.test.ts',
   'test/deep-link-e2e.test.ts',
   'test/landing-page.test.ts',
   'test/page-language.test.ts',
