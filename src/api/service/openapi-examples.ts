@@ -322,6 +322,40 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
     response: { content: [CAMPAIGN], page: 0, size: 20, totalElements: 1, totalPages: 1, first: true, last: true },
   },
   getCampaign: { params: { id: 1 }, response: CAMPAIGN },
+  createShortUrls: {
+    request: {
+      items: [
+        { url: 'https://shop.acme.example/product/42', customAlias: 'spring-sale', tags: ['spring'] },
+        { url: 'http://shop.acme.example/product/43' },
+      ],
+    },
+    response: {
+      results: [SHORT_URL, { error: { status: 400, message: 'items.1.url: must start with https://' } }],
+    },
+  },
+  updateShortUrls: {
+    request: { ids: [1, 7], addTags: ['newsletter'], archived: false },
+    response: {
+      results: [
+        { ...SHORT_URL, clickCount: 3, updatedAt: '2027-03-10T07:18:21.006Z' },
+        { id: 7, error: { status: 404, message: 'short URL 7 does not exist' } },
+      ],
+    },
+  },
+  deleteShortUrls: {
+    request: { ids: [1, 7] },
+    response: {
+      results: [
+        { id: 1, deleted: true },
+        { id: 7, error: { status: 404, message: 'short URL 7 does not exist' } },
+      ],
+    },
+  },
+  exportShortUrls: { params: { tag: 'spring' } },
+  importShortUrls: {
+    response: { created: 2, failed: 1, errors: [{ row: 2, message: 'row 2: url: must start with https://' }] },
+  },
+  exportCampaigns: { params: { tag: 'spring' } },
   listTags: {
     response: {
       items: [
