@@ -62,6 +62,10 @@ export const OPENAPI_TAGS = [
   { name: 'service: users', description: 'Service API: identified users and their consent history' },
   { name: 'service: account', description: "Service API: the organization's plan and usage" },
   {
+    name: 'service: imports',
+    description: "Service API: imports of another link service's links (Bitly, Shlink, Kutt, YOURLS, Dub, Rebrandly)",
+  },
+  {
     name: 'mobile SDK: deep links',
     description: 'Mobile SDK API (X-App-ID and X-Mobile-App-API-Key): deep-link matching and resolution',
   },
@@ -85,7 +89,8 @@ export const OPENAPI_TAGS = [
   { name: 'console', description: "The console's own API (session cookie and CSRF token); not for integrations" },
   {
     name: 'operator',
-    description: 'The operator API (bearer token): organizations, keys, domains, partners, webhooks, diagnostics',
+    description:
+      'The operator API (bearer token): organizations, keys, domains, partners, webhooks, imports, diagnostics',
   },
   { name: 'operations', description: 'Probes for load balancers and the TLS terminator' },
 ];
@@ -97,6 +102,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/tls/ask': 'askTlsCertificateAllowed',
   // Service API
   'GET /api/v1/service/usage': 'getUsage',
+  'POST /api/v1/service/imports': 'startImport',
+  'GET /api/v1/service/imports': 'listImports',
+  'GET /api/v1/service/imports/{id}': 'getImport',
+  'POST /api/v1/service/imports/{id}/cancel': 'cancelImport',
   'POST /api/v1/service/urls': 'createShortUrl',
   'GET /api/v1/service/urls': 'listShortUrls',
   'GET /api/v1/service/urls/{id}': 'getShortUrl',
@@ -211,6 +220,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}': 'adminGetWebhookDelivery',
   'POST /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}/redeliver': 'adminRedeliverWebhookDelivery',
   'POST /api/admin/v1/organizations/{orgId}/webhook/test': 'adminSendTestWebhook',
+  'POST /api/admin/v1/organizations/{orgId}/imports': 'adminStartImport',
+  'GET /api/admin/v1/organizations/{orgId}/imports': 'adminListImports',
+  'GET /api/admin/v1/organizations/{orgId}/imports/{id}': 'adminGetImport',
+  'POST /api/admin/v1/organizations/{orgId}/imports/{id}/cancel': 'adminCancelImport',
   'GET /api/admin/v1/organizations/{orgId}/notices': 'adminListNotices',
   'POST /api/admin/v1/partners': 'adminCreatePartner',
   'GET /api/admin/v1/partners': 'adminListPartners',
