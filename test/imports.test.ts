@@ -166,6 +166,25 @@ const SOURCE_PAGE_ONE: Record<SourceName, (request: string) => boolean> = {
   rebrandly: (r) => r.startsWith('/v1/links?') && !r.includes('last='),
 };
 
+describe.each(['dub', 'kutt'] as const)('a %s link behind a password', (source) => {
+  it('is not imported, so that its destination does not open to everyone', async () => {
+    const [open, locked] = samples(`${source}-p`, 2);
+    const fixture = await startImportFixture(source, TOKEN, [open!, { ...locked!, password: true }]);
+    try {
+      const org = await svc.createOrganization(`${source} locked importer`);
+      const job = await finished(
+        org.apiKey,
+        (await startImport(org.apiKey, { source, token: TOKEN, url: fixture.url })).id,
+      );
+      expect(job).toMatchObject({ status: 'completed', imported: 1, failed: 1 });
+      expect(job.errors[0].message).toContain('asks for a password');
+      expect((await linksOf(org.apiKey)).map((l) => l.shortCode)).toEqual([open!.code]);
+    } finally {
+      await fixture.close();
+    }
+  });
+});
+
 describe('the address and the request', () => {
   let org: { id: number; apiKey: string };
   beforeAll(async () => {

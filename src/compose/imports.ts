@@ -34,6 +34,13 @@ function createShortUrlSink(shortUrls: Pick<ShortUrlService, 'create'>, config: 
     async createMany(caller, links) {
       const outcomes: Array<{ id: number } | { error: string }> = [];
       for (const link of links) {
+        if (link.passwordProtected) {
+          outcomes.push({
+            error:
+              'it asks for a password, which cannot be read or carried over: not imported, so that it does not open to everyone',
+          });
+          continue;
+        }
         const url = destination.safeParse(link.originalUrl);
         if (!url.success) {
           outcomes.push({

@@ -16,6 +16,8 @@ export interface SampleLink {
   expiresAt: string | null;
   maxVisits: number | null;
   createdAt: string;
+  /** Protected by a password where the service has them (Dub, Kutt). */
+  password?: boolean;
 }
 
 const PER_PAGE = 2;
@@ -142,7 +144,7 @@ const kutt: SourceFixture = {
     description: l.title,
     expire_in: l.expiresAt,
     link: `https://kutt.it/${l.code}`,
-    password: false,
+    password: l.password === true,
     target: l.url,
     visit_count: 0,
     domain: null,
@@ -217,7 +219,7 @@ const dub: SourceFixture = {
     shortLink: `https://dub.sh/${l.code}`,
     archived: false,
     expiresAt: l.expiresAt,
-    password: null,
+    password: l.password ? 'hunter2' : null,
     title: l.title,
     tags: l.tags.map((name, i) => ({ id: `tag_${i}`, name, color: 'blue' })),
     createdAt: l.createdAt,

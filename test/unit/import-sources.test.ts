@@ -69,6 +69,12 @@ describe('mapping a link as each service shows it', () => {
     expect(plain.customAlias).toBe('7');
   });
 
+  it('marks a Dub or Kutt link behind a password, so that it is not imported open', () => {
+    const locked = { ...SAMPLE, password: true };
+    expect(mapDubLink(SOURCE_FIXTURES.dub.render(locked) as DubLink).passwordProtected).toBe(true);
+    expect(mapKuttLink(SOURCE_FIXTURES.kutt.render(locked) as KuttLink).passwordProtected).toBe(true);
+  });
+
   it('keeps the domain in the id of a Shlink short URL on another domain', () => {
     const other = mapShlinkShortUrl({ ...(render('shlink') as ShlinkShortUrl), domain: 's.example' });
     expect(other.sourceId).toBe('s.example/spring-sale');

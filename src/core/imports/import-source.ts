@@ -19,6 +19,12 @@ export interface ImportedLink {
   /** After this many visits the other service stopped redirecting. */
   clickLimit?: number | null;
   createdAt?: Date;
+  /**
+   * The link asked for a password in the other service. Passwords cannot be read from any API (or
+   * carried: our links have none), and an open copy would show what the password hid, so such a
+   * link is not imported.
+   */
+  passwordProtected?: boolean;
 }
 
 export interface SourcePage {

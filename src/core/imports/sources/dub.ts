@@ -1,7 +1,7 @@
 // Dub (https://api.dub.co): GET /links page by page (the cursor is the page number), the bearer
 // API key (a workspace's own; an older key names its workspace with workspaceId). The total comes
-// from GET /links/count once. Tags, title and expiresAt come with each link; its password cannot
-// be read and is left behind.
+// from GET /links/count once. Tags, title and expiresAt come with each link; a link with a
+// password is not imported (ImportedLink.passwordProtected).
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { apiUrl, parseDate, readAnswer, titleOf } from '../source-answer.js';
@@ -17,6 +17,7 @@ const linkSchema = z.object({
   tags: z.array(z.object({ name: z.string() })).nullish(),
   expiresAt: z.string().nullish(),
   createdAt: z.string().nullish(),
+  password: z.string().nullish(),
 });
 export type DubLink = z.infer<typeof linkSchema>;
 
@@ -30,6 +31,7 @@ export function mapDubLink(l: DubLink): ImportedLink {
     tags: (l.tags ?? []).map((t) => t.name),
     expiresAt: parseDate(l.expiresAt) ?? null,
     ...(createdAt ? { createdAt } : {}),
+    ...(l.password ? { passwordProtected: true } : {}),
   };
 }
 

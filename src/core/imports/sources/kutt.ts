@@ -1,6 +1,6 @@
 // Kutt (API v2, kutt.it or self-hosted): GET /api/v2/links with skip and limit (the cursor is the
 // skip), the X-API-KEY header. Kutt has no tags; its description becomes the title, expire_in the
-// expiry.
+// expiry; a link with a password is not imported (ImportedLink.passwordProtected).
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { apiUrl, parseDate, readAnswer, titleOf } from '../source-answer.js';
@@ -15,6 +15,7 @@ const linkSchema = z.object({
   description: z.string().nullish(),
   expire_in: z.string().nullish(),
   created_at: z.string().nullish(),
+  password: z.boolean().nullish(),
 });
 export type KuttLink = z.infer<typeof linkSchema>;
 
@@ -34,6 +35,7 @@ export function mapKuttLink(l: KuttLink): ImportedLink {
     tags: [],
     expiresAt: parseDate(l.expire_in) ?? null,
     ...(createdAt ? { createdAt } : {}),
+    ...(l.password ? { passwordProtected: true } : {}),
   };
 }
 
