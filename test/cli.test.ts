@@ -347,7 +347,7 @@ describe('import', () => {
     const fixture = await startImportFixture('shlink', 'cli-shlink-key', links);
     try {
       const org = await svc.createOrganization('CLI importer', 'BUSINESS');
-      const run = await signpost([
+      const shlinkImport = [
         'import',
         'shlink',
         '--org',
@@ -356,7 +356,8 @@ describe('import', () => {
         'cli-shlink-key',
         '--url',
         fixture.url,
-      ]);
+      ];
+      const run = await signpost(shlinkImport);
       expect(run.code, run.stderr).toBe(0);
       const progress = run.stderr.trim().split('\n');
       expect(progress[0]).toMatch(/^import \d+ from shlink: queued, imported 0, skipped 0, failed 0$/);
@@ -367,17 +368,7 @@ describe('import', () => {
       expect(fields(run.stdout)).toMatchObject({ source: 'shlink', status: 'completed', imported: '5', skipped: '0' });
       expect(run.stdout + run.stderr).not.toContain('cli-shlink-key');
 
-      const again = await signpost([
-        'import',
-        'shlink',
-        '--org',
-        String(org.id),
-        '--token',
-        'cli-shlink-key',
-        '--url',
-        fixture.url,
-        '--json',
-      ]);
+      const again = await signpost([...shlinkImport, '--json']);
       expect(again.code, again.stderr).toBe(0);
       expect(JSON.parse(again.stdout)).toMatchObject({ status: 'completed', imported: 0, skipped: 5 });
     } finally {
