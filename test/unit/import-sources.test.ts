@@ -84,6 +84,8 @@ describe('mapping a link as each service shows it', () => {
     expect(parseDate('2019-12-11T22:27:07+0000')?.toISOString()).toBe('2019-12-11T22:27:07.000Z');
     expect(parseDate('2024-01-02 03:04:05')?.toISOString()).toBe('2024-01-02T03:04:05.000Z');
     expect(parseDate('2024-01-02T03:04:05+09:00')?.toISOString()).toBe('2024-01-01T18:04:05.000Z');
+    expect(parseDate('1776858663893')?.toISOString()).toBe('2026-04-22T11:51:03.893Z');
+    expect(parseDate('1776858663')?.toISOString()).toBe('2026-04-22T11:51:03.000Z');
     expect(parseDate('soon')).toBeUndefined();
     expect(parseDate(null)).toBeUndefined();
   });

@@ -81,6 +81,9 @@ export function readAnswer<S extends z.ZodType>(answer: SourceAnswer, label: str
 /** A date the service wrote, or undefined when it wrote none or nothing readable. */
 export function parseDate(value: string | number | null | undefined): Date | undefined {
   if (value === null || value === undefined || value === '') return undefined;
+  // An epoch as text: milliseconds, or seconds when it is short.
+  if (typeof value === 'string' && /^\d{9,}$/.test(value))
+    return parseDate(Number(value) * (value.length > 11 ? 1 : 1000));
   // `+0000` (Bitly) is read by Date.parse only as `+00:00`; `2024-01-02 03:04:05` (YOURLS) is UTC.
   const text =
     typeof value === 'number'

@@ -56,7 +56,7 @@ export function createDubSource(ctx: SourceContext): ImportSource {
           : undefined;
       const url = apiUrl(
         ctx.baseUrl,
-        `links?page=${page}&pageSize=${PAGE_SIZE}&sort=createdAt${workspace ? `&${workspace}` : ''}`,
+        `links?page=${page}&pageSize=${PAGE_SIZE}&sortBy=createdAt&sortOrder=asc${workspace ? `&${workspace}` : ''}`,
       );
       const links = readAnswer(await ctx.get(url, headers, signal), LABEL, z.array(linkSchema));
       return {
