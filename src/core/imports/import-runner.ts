@@ -99,7 +99,17 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
     if (!organization)
       return deps.repo.finish(job.id, { status: 'failed', failure: 'the organization no longer exists' });
     const caller: LinkCaller = { organization };
-    const source = deps.sourceOf(job, deps.secretBox.open(job.tokenSealed));
+    let token: string;
+    try {
+      token = deps.secretBox.open(job.tokenSealed);
+    } catch {
+      // The key that sealed it is no longer configured: trying again cannot help.
+      return deps.repo.finish(job.id, {
+        status: 'failed',
+        failure: 'the stored token cannot be decrypted with the configured PII_ENCRYPTION_KEY; start the import again',
+      });
+    }
+    const source = deps.sourceOf(job, token);
     const progress = {
       cursor: job.cursor,
       total: job.total,
