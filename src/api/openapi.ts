@@ -53,6 +53,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'service: statistics': 'Service API: click, app-install and deferred-match statistics',
   'service: users': 'Service API: identified users and their consent history',
   'service: account': "Service API: the organization's plan and usage",
+  'service: imports':
+    "Service API: imports of another link service's links (Bitly, Shlink, Kutt, YOURLS, Dub, Rebrandly)",
   'mobile SDK: deep links': 'Mobile SDK API (X-App-ID and X-Mobile-App-API-Key): deep-link matching and resolution',
   'mobile SDK: tracking': 'Mobile SDK API: funnel stages, clicks and link associations',
   'mobile SDK: custom domains': "Mobile SDK API: the app's organization's custom domains",
@@ -63,7 +65,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'user journey: statistics': 'User-journey statistics, for an app or with the Service API key',
   'single sign-on': 'Partner single sign-on into the console (browser redirect target)',
   console: "The console's own API (session cookie and CSRF token); not for integrations",
-  operator: 'The operator API (bearer token): organizations, keys, domains, partners, webhooks, diagnostics',
+  operator: 'The operator API (bearer token): organizations, keys, domains, partners, webhooks, imports, diagnostics',
   operations: 'Probes for load balancers and the TLS terminator',
 };
 
@@ -76,6 +78,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/tls/ask': 'askTlsCertificateAllowed',
   // Service API
   'GET /api/v1/service/usage': 'getUsage',
+  'POST /api/v1/service/imports': 'startImport',
+  'GET /api/v1/service/imports': 'listImports',
+  'GET /api/v1/service/imports/{id}': 'getImport',
+  'POST /api/v1/service/imports/{id}/cancel': 'cancelImport',
   'POST /api/v1/service/urls': 'createShortUrl',
   'GET /api/v1/service/urls': 'listShortUrls',
   'GET /api/v1/service/urls/{id}': 'getShortUrl',
@@ -200,6 +206,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}': 'adminGetWebhookDelivery',
   'POST /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}/redeliver': 'adminRedeliverWebhookDelivery',
   'POST /api/admin/v1/organizations/{orgId}/webhook/test': 'adminSendTestWebhook',
+  'POST /api/admin/v1/organizations/{orgId}/imports': 'adminStartImport',
+  'GET /api/admin/v1/organizations/{orgId}/imports': 'adminListImports',
+  'GET /api/admin/v1/organizations/{orgId}/imports/{id}': 'adminGetImport',
+  'POST /api/admin/v1/organizations/{orgId}/imports/{id}/cancel': 'adminCancelImport',
   'GET /api/admin/v1/organizations/{orgId}/notices': 'adminListNotices',
   'POST /api/admin/v1/partners': 'adminCreatePartner',
   'GET /api/admin/v1/partners': 'adminListPartners',

@@ -546,6 +546,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/service/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List import jobs, newest first */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Start importing the links of another link service
+         * @description Imports the links of another link service in the background: Bitly, Shlink, Kutt, YOURLS, Dub or Rebrandly. Each link keeps its code as the alias, its title, and its expiry where the service has one. A link imported before from the same source is skipped; one whose alias another link has is counted as failed, with the reason in errors. Passwords and click history are not carried over (docs/migrating.md).
+         */
+        post: operations["startImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an import job */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/imports/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an import job
+         * @description The links imported so far stay. A job that has ended is answered as it is.
+         */
+        post: operations["cancelImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cross-platform/stats/dashboard": {
         parameters: {
             query?: never;
@@ -730,6 +788,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ImportJobRequestInput: {
+            /** @enum {string} */
+            source: "bitly" | "shlink" | "kutt" | "yourls" | "dub" | "rebrandly";
+            /** @description the service's API token: Bitly access token, Shlink API key, Kutt API key, YOURLS signature token, Dub API key, Rebrandly API key. Stored encrypted, never shown again */
+            token: string;
+            /** @description the service's address: required for Shlink and YOURLS (self-hosted), optional for the others (a self-hosted Kutt; defaults https://api-ssl.bitly.com, https://kutt.it, https://api.dub.co, https://api.rebrandly.com) */
+            url?: string;
+            /** @description Bitly: the group's GUID; the account's default group when left out */
+            groupId?: string;
+            /** @description Dub, Rebrandly: the workspace to import from, where the token does not name one itself */
+            workspaceId?: string;
+        };
         FieldError: {
             /** @description The refused field: its dotted path in the request body (`url`, `routingRules.0.url`), or the name of the query or path parameter */
             field: string;
@@ -792,6 +862,31 @@ export interface components {
                 paged: boolean;
                 unpaged: boolean;
             };
+        };
+        ImportJob: {
+            id: number;
+            /** @enum {string} */
+            source: "bitly" | "shlink" | "kutt" | "yourls" | "dub" | "rebrandly";
+            /** @description the address the links are read from */
+            url: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /** @description links the source says it has; null until it says */
+            total: number | null;
+            imported: number;
+            /** @description imported by an earlier job of the same source */
+            skipped: number;
+            failed: number;
+            /** @description why links failed: the first 100 */
+            errors: {
+                sourceId: string;
+                message: string;
+            }[];
+            /** @description why the whole job failed (a refused token, the service unreachable) */
+            failure: string | null;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
         };
         StatsMeta: {
             dataRetentionDays: number;
@@ -1409,6 +1504,15 @@ export interface components {
                 appId: number | null;
                 changedAt: string;
             }[];
+            page: number;
+            size: number;
+            totalElements: number;
+            totalPages: number;
+            first: boolean;
+            last: boolean;
+        };
+        ImportJobPage: {
+            content: components["schemas"]["ImportJob"][];
             page: number;
             size: number;
             totalElements: number;
@@ -6932,6 +7036,375 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ConsentHistoryPage"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @example 0 */
+                page?: number;
+                /** @example 20 */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": [
+                     *         {
+                     *           "id": 1,
+                     *           "source": "bitly",
+                     *           "url": "https://api-ssl.bitly.com/",
+                     *           "status": "completed",
+                     *           "total": 120,
+                     *           "imported": 119,
+                     *           "skipped": 0,
+                     *           "failed": 1,
+                     *           "errors": [
+                     *             {
+                     *               "sourceId": "bit.ly/3xYz12",
+                     *               "message": "the alias spring-sale is already taken by another link"
+                     *             }
+                     *           ],
+                     *           "failure": null,
+                     *           "createdAt": "2027-03-08T09:00:00.000Z",
+                     *           "startedAt": "2027-03-08T09:00:01.000Z",
+                     *           "finishedAt": "2027-03-08T09:00:40.000Z"
+                     *         }
+                     *       ],
+                     *       "page": 0,
+                     *       "size": 20,
+                     *       "totalElements": 1,
+                     *       "totalPages": 1,
+                     *       "first": true,
+                     *       "last": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportJobPage"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": "bitly",
+                 *       "token": "4f0c2b9e8d7a6c5b4a39281706f5e4d3c2b1a090"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ImportJobRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "source": "bitly",
+                     *       "url": "https://api-ssl.bitly.com/",
+                     *       "status": "queued",
+                     *       "total": null,
+                     *       "imported": 0,
+                     *       "skipped": 0,
+                     *       "failed": 0,
+                     *       "errors": [],
+                     *       "failure": null,
+                     *       "createdAt": "2027-03-08T09:00:00.000Z",
+                     *       "startedAt": null,
+                     *       "finishedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "source": "bitly",
+                     *       "url": "https://api-ssl.bitly.com/",
+                     *       "status": "completed",
+                     *       "total": 120,
+                     *       "imported": 119,
+                     *       "skipped": 0,
+                     *       "failed": 1,
+                     *       "errors": [
+                     *         {
+                     *           "sourceId": "bit.ly/3xYz12",
+                     *           "message": "the alias spring-sale is already taken by another link"
+                     *         }
+                     *       ],
+                     *       "failure": null,
+                     *       "createdAt": "2027-03-08T09:00:00.000Z",
+                     *       "startedAt": "2027-03-08T09:00:01.000Z",
+                     *       "finishedAt": "2027-03-08T09:00:40.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "source": "shlink",
+                     *       "url": "https://s.acme.example/",
+                     *       "status": "cancelled",
+                     *       "total": 40,
+                     *       "imported": 20,
+                     *       "skipped": 0,
+                     *       "failed": 0,
+                     *       "errors": [],
+                     *       "failure": null,
+                     *       "createdAt": "2027-03-08T09:00:00.000Z",
+                     *       "startedAt": "2027-03-08T09:00:01.000Z",
+                     *       "finishedAt": "2027-03-08T09:00:40.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportJob"];
                 };
             };
             /** @description Invalid request: a parameter or the body failed validation */

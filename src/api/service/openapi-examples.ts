@@ -243,7 +243,56 @@ const noShares = (key: string, values: string[]) => values.map((value) => ({ [ke
 /** The deferred-match confidence buckets: 0-9 … 80-89, then 90-100. */
 const CONFIDENCE_RANGES = Array.from({ length: 10 }, (_, i) => (i === 9 ? '90-100' : `${i * 10}-${i * 10 + 9}`));
 
+/** A Bitly import that has ended: one link's alias was another link's already. */
+const IMPORT_JOB = {
+  id: 1,
+  source: 'bitly',
+  url: 'https://api-ssl.bitly.com/',
+  status: 'completed',
+  total: 120,
+  imported: 119,
+  skipped: 0,
+  failed: 1,
+  errors: [{ sourceId: 'bit.ly/3xYz12', message: 'the alias spring-sale is already taken by another link' }],
+  failure: null,
+  createdAt: '2027-03-08T09:00:00.000Z',
+  startedAt: '2027-03-08T09:00:01.000Z',
+  finishedAt: '2027-03-08T09:00:40.000Z',
+};
+
 export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
+  startImport: {
+    request: { source: 'bitly', token: '4f0c2b9e8d7a6c5b4a39281706f5e4d3c2b1a090' },
+    response: {
+      ...IMPORT_JOB,
+      status: 'queued',
+      total: null,
+      imported: 0,
+      failed: 0,
+      errors: [],
+      startedAt: null,
+      finishedAt: null,
+    },
+  },
+  listImports: {
+    params: { page: 0, size: 20 },
+    response: { content: [IMPORT_JOB], page: 0, size: 20, totalElements: 1, totalPages: 1, first: true, last: true },
+  },
+  getImport: { params: { id: 1 }, response: IMPORT_JOB },
+  cancelImport: {
+    params: { id: 2 },
+    response: {
+      ...IMPORT_JOB,
+      id: 2,
+      source: 'shlink',
+      url: 'https://s.acme.example/',
+      status: 'cancelled',
+      total: 40,
+      imported: 20,
+      failed: 0,
+      errors: [],
+    },
+  },
   createShortUrl: {
     request: {
       url: 'https://shop.acme.example/product/42',
