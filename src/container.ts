@@ -12,6 +12,7 @@ import { composeCallers } from './compose/callers.js';
 import { composeDeepLinks } from './compose/deeplinks.js';
 import { composeDomains } from './compose/domains.js';
 import { composeOlapConsumers, composePublisher } from './compose/events.js';
+import { composeImports } from './compose/imports.js';
 import { composeJourney } from './compose/journey.js';
 import { composeLinkChanges } from './compose/link-changes.js';
 import { composeGoalTypes, composeLinks } from './compose/links.js';
@@ -192,6 +193,8 @@ async function assemble(
     ...wiring,
     keylessLimit: (app, clientAddress) => callers.sdk.rateLimit.keyless(app, clientAddress),
   });
+  const links = composeLinks(wiring);
+  const imports = composeImports({ ...wiring, shortUrls: links.shortUrls });
   let ready = false;
   const deps: AppDeps = {
     config,
@@ -204,7 +207,8 @@ async function assemble(
     access,
     redirect,
     clickLimits,
-    links: composeLinks(wiring),
+    links,
+    imports: imports.service,
     goalTypes: composeGoalTypes({ ...wiring, audit }),
     apps: composeApps({ ...wiring, associationFiles }),
     domains,
@@ -223,6 +227,7 @@ async function assemble(
   if (worker) {
     domains.startVerification();
     webhooks.worker.start();
+    imports.runner.start();
   }
   ready = true;
   const metricsPort = composeMetricsPort({ config, metrics, log });
@@ -234,7 +239,10 @@ async function assemble(
     const left = () => Math.max(1_000, deadline - Date.now());
     // Webhook sending stops at once (what is due waits in PostgreSQL); PostgreSQL closes after it.
     const webhooksStopped = webhooks.worker.stop(Math.min(5_000, left()));
+    // An import finishes the page under way and gives its job back; another start resumes it.
+    const importsStopped = imports.runner.stop();
     await app.close();
+    await importsStopped;
     await domains.stopVerification();
     webhooks.stopListening();
     await deepLinks.close();

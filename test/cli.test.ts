@@ -6,6 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startImportFixture } from './support/import-fixtures.js';
 import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -13,7 +14,8 @@ const launcher = path.join(root, 'bin', 'signpost.mjs');
 
 let baseUrl: string;
 
-const svc = serviceForFile({ PORT: '0' });
+// Imports read a stand-in service on loopback.
+const svc = serviceForFile({ PORT: '0', IMPORT_ALLOW_INSECURE: '1', IMPORT_POLL_MS: '200' });
 
 beforeAll(async () => {
   baseUrl = await svc.container.listen();
@@ -326,6 +328,70 @@ describe('signpost sql', () => {
     const org = await signpost(['sql', 'SELECT 1', '--org', 'abc']);
     expect(org.code).toBe(2);
     expect(org.stderr).toContain('--org takes a positive whole number');
+  });
+});
+
+describe('import', () => {
+  const links = Array.from({ length: 5 }, (_, i) => ({
+    id: `cli${i}`,
+    code: `cli-import-${i}`,
+    url: `https://example.com/cli/${i}`,
+    title: `CLI ${i}`,
+    tags: [],
+    expiresAt: null,
+    maxVisits: null,
+    createdAt: '2024-05-06T07:08:09.000Z',
+  }));
+
+  it('starts the job, shows its progress on stderr a line per change, then the job; --json prints it as JSON', async () => {
+    const fixture = await startImportFixture('shlink', 'cli-shlink-key', links);
+    try {
+      const org = await svc.createOrganization('CLI importer', 'BUSINESS');
+      const shlinkImport = [
+        'import',
+        'shlink',
+        '--org',
+        String(org.id),
+        '--token',
+        'cli-shlink-key',
+        '--url',
+        fixture.url,
+      ];
+      const run = await signpost(shlinkImport);
+      expect(run.code, run.stderr).toBe(0);
+      const progress = run.stderr.trim().split('\n');
+      expect(progress[0]).toMatch(/^import \d+ from shlink: queued, imported 0, skipped 0, failed 0$/);
+      expect(progress.at(-1)).toMatch(
+        /^import \d+ from shlink: \[#{24}\] 100% 5\/5 completed, imported 5, skipped 0, failed 0$/,
+      );
+      expect(new Set(progress).size).toBe(progress.length);
+      expect(fields(run.stdout)).toMatchObject({ source: 'shlink', status: 'completed', imported: '5', skipped: '0' });
+      expect(run.stdout + run.stderr).not.toContain('cli-shlink-key');
+
+      const again = await signpost([...shlinkImport, '--json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ status: 'completed', imported: 0, skipped: 5 });
+    } finally {
+      await fixture.close();
+    }
+  });
+
+  it('exits 1 with the reason when the token is refused; a wrong source is a usage error', async () => {
+    const fixture = await startImportFixture('kutt', 'cli-kutt-key', links);
+    try {
+      const org = await svc.createOrganization('CLI refused importer');
+      const run = await signpost(['import', 'kutt', '--org', String(org.id), '--token', 'nope', '--url', fixture.url]);
+      expect(run.code).toBe(1);
+      expect(fields(run.stdout)).toMatchObject({ status: 'failed' });
+      expect(run.stderr).toContain(
+        'signpost: the import failed: the token was refused by Kutt (HTTP 401: Unauthorized)',
+      );
+      const wrong = await signpost(['import', 'tinyurl', '--org', String(org.id), '--token', 'x']);
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('SOURCE is one of bitly, shlink, kutt, yourls, dub, rebrandly');
+    } finally {
+      await fixture.close();
+    }
   });
 });
 

@@ -43,6 +43,7 @@ interface TenantA extends Org {
   token: string;
   userId: string;
   userEmail: string;
+  importJob: Json;
 }
 
 let a: TenantA;
@@ -364,6 +365,24 @@ const OPERATIONS: Record<string, Operation> = {
 
   // Service API
   'GET /api/v1/service/usage': { kind: 'list', probes: one('service', () => `${S}/usage`) },
+  'POST /api/v1/service/imports': {
+    kind: 'public',
+    probes: one(
+      'service',
+      () => `${S}/imports`,
+      () => ({ source: 'kutt', token: 'bbb-import-token' }),
+    ),
+  },
+  'GET /api/v1/service/imports': {
+    kind: 'list',
+    probes: one('service', () => `${S}/imports`),
+    aIds: () => [a.importJob.id],
+  },
+  'GET /api/v1/service/imports/{id}': { kind: 'byId', probes: one('service', () => `${S}/imports/${a.importJob.id}`) },
+  'POST /api/v1/service/imports/{id}/cancel': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/imports/${a.importJob.id}/cancel`),
+  },
   'POST /api/v1/service/urls': {
     kind: 'refersTo',
     probes: [
@@ -853,6 +872,12 @@ const OPERATOR_OPS: Record<string, () => string> = {
   'GET /api/admin/v1/debug-scheme-reports': () => `${ADM}/debug-scheme-reports?appId=${a.ios.id}`,
   'GET /api/admin/v1/dead-letters': () => `${ADM}/dead-letters`,
   'POST /api/admin/v1/sql': () => `${ADM}/sql`,
+  'POST /api/admin/v1/organizations/{orgId}/imports': () => `${ADM}/organizations/${a.id}/imports`,
+  'GET /api/admin/v1/organizations/{orgId}/imports': () => `${ADM}/organizations/${a.id}/imports`,
+  'GET /api/admin/v1/organizations/{orgId}/imports/{id}': () =>
+    `${ADM}/organizations/${a.id}/imports/${a.importJob.id}`,
+  'POST /api/admin/v1/organizations/{orgId}/imports/{id}/cancel': () =>
+    `${ADM}/organizations/${a.id}/imports/${a.importJob.id}/cancel`,
 };
 for (const [name, url] of Object.entries(OPERATOR_OPS)) {
   const method = name.split(' ')[0]!;
@@ -1044,6 +1069,13 @@ async function createA(): Promise<TenantA> {
     payload: { token, resolution: '390x844', appId: org.ios.id, userAgent: IPHONE_UA },
   });
 
+  // An import from A's own Shlink (its address does not resolve: the job fails in the background).
+  const importJob = await post('/imports', {
+    source: 'shlink',
+    token: 'aaa-secret-import-token',
+    url: 'https://aaa-secret-shlink.example',
+  });
+
   // Journey: sessions with events, a transition, a funnel step, an identified user.
   const journey = (path: string, body: Json) =>
     svc.inject({
@@ -1104,6 +1136,7 @@ async function createA(): Promise<TenantA> {
     token: token!,
     userId,
     userEmail,
+    importJob,
     memberId: member.id as number,
   };
 }
@@ -1145,6 +1178,8 @@ beforeAll(async () => {
     "A's first webhook delivery",
   );
   markers = [
+    a.importJob.url,
+    'aaa-secret-import-token',
     a.url.shortCode,
     a.url.originalUrl,
     a.url.title,

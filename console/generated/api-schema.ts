@@ -56,6 +56,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/service/urls/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 1000 short URLs
+         * @description Each item is a create body. The answer lists, in the order of the items, each created record or `{error: {status, message}}` for an item that was refused; the valid items are created even when others are refused.
+         */
+        post: operations["createShortUrls"];
+        /**
+         * Delete up to 1000 short URLs
+         * @description Their codes stop resolving at once. Each id answers `{id, deleted: true}` or `{id, error}`.
+         */
+        delete: operations["deleteShortUrls"];
+        options?: never;
+        head?: never;
+        /**
+         * Change up to 1000 short URLs at once
+         * @description Adds and takes off tags, sets or clears the expiry, archives or restores. Each id answers its record as it is afterwards, or `{id, error}`.
+         */
+        patch: operations["updateShortUrls"];
+        trace?: never;
+    };
+    "/api/v1/service/urls/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export short URLs as CSV
+         * @description Every one the filters match (the list's filters), newest first. The first row names the columns: shortUrl, originalUrl, shortCode, title, tags, clickCount, createdAt, expiresAt, customDomainName, utmSource, utmMedium, utmCampaign, passwordProtected, clickLimit, expiredUrl, note, archived.
+         */
+        get: operations["exportShortUrls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/urls/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import up to 10,000 short URLs from CSV
+         * @description Content-Type text/csv, UTF-8, a header row first. Columns: `originalUrl` (or `url`, `long_url`), and optionally `customAlias`, `title`, `tags` (separated by |), `expirationDate`, `note`; others are ignored. Every valid row is created; `errors` names each refused row by its number among the data rows (1: the first row after the header). Larger files: an import job.
+         */
+        post: operations["importShortUrls"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/service/urls/{id}/qr": {
         parameters: {
             query?: never;
@@ -108,6 +176,26 @@ export interface paths {
         post?: never;
         /** Delete a campaign; its alias stops resolving */
         delete: operations["deleteCampaign"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/campaigns/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export campaigns as CSV
+         * @description Every one the filters match (the list's filters), newest first. The first row names the columns: campaignUrl, name, alias, originalUrl, tags, clickCount, createdAt, expiresAt, customDomainName, utmSource, utmMedium, createdBy, clickLimit, note, archived.
+         */
+        get: operations["exportCampaigns"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -452,6 +540,64 @@ export interface paths {
         get: operations["getUserConsentHistory"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List import jobs, newest first */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Start importing the links of another link service
+         * @description Imports the links of another link service in the background: Bitly, Shlink, Kutt, YOURLS, Dub or Rebrandly. Each link keeps its code as the alias, its title, and its expiry where the service has one. A link imported before from the same source is skipped; one whose alias another link has is counted as failed, with the reason in errors. Passwords and click history are not carried over (docs/migrating.md).
+         */
+        post: operations["startImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an import job */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/imports/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an import job
+         * @description The links imported so far stay. A job that has ended is answered as it is.
+         */
+        post: operations["cancelImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1371,6 +1517,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ImportJobRequestInput: {
+            /** @enum {string} */
+            source: "bitly" | "shlink" | "kutt" | "yourls" | "dub" | "rebrandly";
+            /** @description the service's API token: Bitly access token, Shlink API key, Kutt API key, YOURLS signature token, Dub API key, Rebrandly API key. Stored encrypted, never shown again */
+            token: string;
+            /** @description the service's address: required for Shlink and YOURLS (self-hosted), optional for the others (a self-hosted Kutt; defaults https://api-ssl.bitly.com, https://kutt.it, https://api.dub.co, https://api.rebrandly.com) */
+            url?: string;
+            /** @description Bitly: the group's GUID; the account's default group when left out */
+            groupId?: string;
+            /** @description Dub, Rebrandly: the workspace to import from, where the token does not name one itself */
+            workspaceId?: string;
+        };
         FieldError: {
             /** @description The refused field: its dotted path in the request body (`url`, `routingRules.0.url`), or the name of the query or path parameter */
             field: string;
@@ -1433,6 +1591,31 @@ export interface components {
                 paged: boolean;
                 unpaged: boolean;
             };
+        };
+        ImportJob: {
+            id: number;
+            /** @enum {string} */
+            source: "bitly" | "shlink" | "kutt" | "yourls" | "dub" | "rebrandly";
+            /** @description the address the links are read from */
+            url: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+            /** @description links the source says it has; null until it says */
+            total: number | null;
+            imported: number;
+            /** @description imported by an earlier job of the same source */
+            skipped: number;
+            failed: number;
+            /** @description why links failed: the first 100 */
+            errors: {
+                sourceId: string;
+                message: string;
+            }[];
+            /** @description why the whole job failed (a refused token, the service unreachable) */
+            failure: string | null;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
         };
         WebhookEndpoint: {
             url: string;
@@ -1770,6 +1953,11 @@ export interface components {
             identitySecretIssuedAt: string | null;
             createdAt: string;
             updatedAt: string;
+        };
+        /** @description why one item was refused: the HTTP status it would have had alone */
+        BulkItemError: {
+            status: number;
+            message: string;
         };
         ShortUrl: {
             id: number;
@@ -2150,6 +2338,35 @@ export interface components {
             first: boolean;
             last: boolean;
         };
+        BulkCreateResult: {
+            results: (components["schemas"]["ShortUrl"] | {
+                error: components["schemas"]["BulkItemError"];
+            })[];
+        };
+        BulkUpdateResult: {
+            results: (components["schemas"]["ShortUrl"] | {
+                id: number;
+                error: components["schemas"]["BulkItemError"];
+            })[];
+        };
+        BulkDeleteResult: {
+            results: ({
+                id: number;
+                /** @constant */
+                deleted: true;
+            } | {
+                id: number;
+                error: components["schemas"]["BulkItemError"];
+            })[];
+        };
+        CsvImportResult: {
+            created: number;
+            failed: number;
+            errors: {
+                row: number;
+                message: string;
+            }[];
+        };
         QrCode: {
             qrCode: string;
             shortUrl: string;
@@ -2337,6 +2554,15 @@ export interface components {
                 appId: number | null;
                 changedAt: string;
             }[];
+            page: number;
+            size: number;
+            totalElements: number;
+            totalPages: number;
+            first: boolean;
+            last: boolean;
+        };
+        ImportJobPage: {
+            content: components["schemas"]["ImportJob"][];
             page: number;
             size: number;
             totalElements: number;
@@ -2790,7 +3016,10 @@ export interface operations {
     createShortUrl: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description up to 255 visible ASCII characters, unique per request (a UUID): a retry with the same key within 24 hours answers the first result; the same key with another body is 422 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2944,6 +3173,15 @@ export interface operations {
             };
             /** @description Conflict, such as a duplicate alias */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3289,6 +3527,549 @@ export interface operations {
             };
         };
     };
+    createShortUrls: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description up to 255 visible ASCII characters, unique per request (a UUID): a retry with the same key within 24 hours answers the first result; the same key with another body is 422 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "url": "https://shop.acme.example/product/42",
+                 *           "customAlias": "spring-sale",
+                 *           "tags": [
+                 *             "spring"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "url": "http://shop.acme.example/product/43"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    items: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "id": 1,
+                     *           "shortUrl": "https://sgnp.example/spring-sale",
+                     *           "originalUrl": "https://shop.acme.example/product/42",
+                     *           "title": "Spring sale",
+                     *           "clickCount": 0,
+                     *           "createdAt": "2027-03-10T07:18:18.209Z",
+                     *           "expiresAt": "2027-12-31T14:59:59.999Z",
+                     *           "showAdPage": false,
+                     *           "ogTitle": null,
+                     *           "ogDescription": null,
+                     *           "ogImageUrl": null,
+                     *           "iosAppId": 1,
+                     *           "androidAppId": 2,
+                     *           "utmSource": "newsletter",
+                     *           "utmMedium": "email",
+                     *           "utmTerm": null,
+                     *           "utmContent": null,
+                     *           "customDomainName": null,
+                     *           "iosDeepLinkPath": "product/42",
+                     *           "androidDeepLinkPath": "product/42",
+                     *           "mobileTargetUrl": null,
+                     *           "goalType": "purchase",
+                     *           "shortCode": "spring-sale",
+                     *           "utmCampaign": null,
+                     *           "updatedAt": "2027-03-10T07:18:18.209Z",
+                     *           "tags": [
+                     *             "newsletter",
+                     *             "spring"
+                     *           ],
+                     *           "passwordProtected": false,
+                     *           "clickLimit": null,
+                     *           "clickLimitUrl": null,
+                     *           "remainingClicks": null,
+                     *           "expiredUrl": "https://shop.acme.example/sale-over",
+                     *           "note": null,
+                     *           "archived": false
+                     *         },
+                     *         {
+                     *           "error": {
+                     *             "status": 400,
+                     *             "message": "items.1.url: must start with https://"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkCreateResult"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteShortUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         1,
+                 *         7
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "id": 1,
+                     *           "deleted": true
+                     *         },
+                     *         {
+                     *           "id": 7,
+                     *           "error": {
+                     *             "status": 404,
+                     *             "message": "short URL 7 does not exist"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkDeleteResult"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateShortUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         1,
+                 *         7
+                 *       ],
+                 *       "addTags": [
+                 *         "newsletter"
+                 *       ],
+                 *       "archived": false
+                 *     }
+                 */
+                "application/json": {
+                    ids: number[];
+                    addTags?: string[];
+                    removeTags?: string[];
+                    expirationDate?: string | null;
+                    archived?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "id": 1,
+                     *           "shortUrl": "https://sgnp.example/spring-sale",
+                     *           "originalUrl": "https://shop.acme.example/product/42",
+                     *           "title": "Spring sale",
+                     *           "clickCount": 3,
+                     *           "createdAt": "2027-03-10T07:18:18.209Z",
+                     *           "expiresAt": "2027-12-31T14:59:59.999Z",
+                     *           "showAdPage": false,
+                     *           "ogTitle": null,
+                     *           "ogDescription": null,
+                     *           "ogImageUrl": null,
+                     *           "iosAppId": 1,
+                     *           "androidAppId": 2,
+                     *           "utmSource": "newsletter",
+                     *           "utmMedium": "email",
+                     *           "utmTerm": null,
+                     *           "utmContent": null,
+                     *           "customDomainName": null,
+                     *           "iosDeepLinkPath": "product/42",
+                     *           "androidDeepLinkPath": "product/42",
+                     *           "mobileTargetUrl": null,
+                     *           "goalType": "purchase",
+                     *           "shortCode": "spring-sale",
+                     *           "utmCampaign": null,
+                     *           "updatedAt": "2027-03-10T07:18:21.006Z",
+                     *           "tags": [
+                     *             "newsletter",
+                     *             "spring"
+                     *           ],
+                     *           "passwordProtected": false,
+                     *           "clickLimit": null,
+                     *           "clickLimitUrl": null,
+                     *           "remainingClicks": null,
+                     *           "expiredUrl": "https://shop.acme.example/sale-over",
+                     *           "note": null,
+                     *           "archived": false
+                     *         },
+                     *         {
+                     *           "id": 7,
+                     *           "error": {
+                     *             "status": 404,
+                     *             "message": "short URL 7 does not exist"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkUpdateResult"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportShortUrls: {
+        parameters: {
+            query?: {
+                /** @description matches the URL and the short code */
+                keyword?: string;
+                showAdPage?: "true" | "false";
+                createdAfter?: string;
+                createdBefore?: string;
+                /**
+                 * @description only links carrying this tag
+                 * @example spring
+                 */
+                tag?: string;
+                /** @description true: only archived links (by default they are left out) */
+                archived?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, UTF-8 with a byte-order mark */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importShortUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description CSV */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "created": 2,
+                     *       "failed": 1,
+                     *       "errors": [
+                     *         {
+                     *           "row": 2,
+                     *           "message": "row 2: url: must start with https://"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResult"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getShortUrlQrCode: {
         parameters: {
             query?: {
@@ -3502,7 +4283,10 @@ export interface operations {
     createCampaign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description up to 255 visible ASCII characters, unique per request (a UUID): a retry with the same key within 24 hours answers the first result; the same key with another body is 422 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3641,6 +4425,15 @@ export interface operations {
             };
             /** @description Conflict, such as a duplicate alias */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3922,6 +4715,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportCampaigns: {
+        parameters: {
+            query?: {
+                /** @description matches name and alias */
+                search?: string;
+                createdAfter?: string;
+                createdBefore?: string;
+                /**
+                 * @description only links carrying this tag
+                 * @example spring
+                 */
+                tag?: string;
+                /** @description true: only archived links (by default they are left out) */
+                archived?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, UTF-8 with a byte-order mark */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
             };
             /** @description Invalid request: a parameter or the body failed validation */
             400: {
@@ -7234,6 +8104,375 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ConsentHistoryPage"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @example 0 */
+                page?: number;
+                /** @example 20 */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": [
+                     *         {
+                     *           "id": 1,
+                     *           "source": "bitly",
+                     *           "url": "https://api-ssl.bitly.com/",
+                     *           "status": "completed",
+                     *           "total": 120,
+                     *           "imported": 119,
+                     *           "skipped": 0,
+                     *           "failed": 1,
+                     *           "errors": [
+                     *             {
+                     *               "sourceId": "bit.ly/3xYz12",
+                     *               "message": "the alias spring-sale is already taken by another link"
+                     *             }
+                     *           ],
+                     *           "failure": null,
+                     *           "createdAt": "2027-03-08T09:00:00.000Z",
+                     *           "startedAt": "2027-03-08T09:00:01.000Z",
+                     *           "finishedAt": "2027-03-08T09:00:40.000Z"
+                     *         }
+                     *       ],
+                     *       "page": 0,
+                     *       "size": 20,
+                     *       "totalElements": 1,
+                     *       "totalPages": 1,
+                     *       "first": true,
+                     *       "last": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportJobPage"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": "bitly",
+                 *       "token": "4f0c2b9e8d7a6c5b4a39281706f5e4d3c2b1a090"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ImportJobRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "source": "bitly",
+                     *       "url": "https://api-ssl.bitly.com/",
+                     *       "status": "queued",
+                     *       "total": null,
+                     *       "imported": 0,
+                     *       "skipped": 0,
+                     *       "failed": 0,
+                     *       "errors": [],
+                     *       "failure": null,
+                     *       "createdAt": "2027-03-08T09:00:00.000Z",
+                     *       "startedAt": null,
+                     *       "finishedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "source": "bitly",
+                     *       "url": "https://api-ssl.bitly.com/",
+                     *       "status": "completed",
+                     *       "total": 120,
+                     *       "imported": 119,
+                     *       "skipped": 0,
+                     *       "failed": 1,
+                     *       "errors": [
+                     *         {
+                     *           "sourceId": "bit.ly/3xYz12",
+                     *           "message": "the alias spring-sale is already taken by another link"
+                     *         }
+                     *       ],
+                     *       "failure": null,
+                     *       "createdAt": "2027-03-08T09:00:00.000Z",
+                     *       "startedAt": "2027-03-08T09:00:01.000Z",
+                     *       "finishedAt": "2027-03-08T09:00:40.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "source": "shlink",
+                     *       "url": "https://s.acme.example/",
+                     *       "status": "cancelled",
+                     *       "total": 40,
+                     *       "imported": 20,
+                     *       "skipped": 0,
+                     *       "failed": 0,
+                     *       "errors": [],
+                     *       "failure": null,
+                     *       "createdAt": "2027-03-08T09:00:00.000Z",
+                     *       "startedAt": "2027-03-08T09:00:01.000Z",
+                     *       "finishedAt": "2027-03-08T09:00:40.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportJob"];
                 };
             };
             /** @description Invalid request: a parameter or the body failed validation */
@@ -11319,9 +12558,12 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiV1ServiceUrlsGetParametersQueryShowAdPageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls"]["get"]["parameters"]["query"]["showAdPage"]> = ["true", "false"];
 export const pathsApiV1ServiceUrlsGetParametersQueryArchivedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls"]["get"]["parameters"]["query"]["archived"]> = ["true", "false"];
+export const pathsApiV1ServiceUrlsExportGetParametersQueryShowAdPageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls/export"]["get"]["parameters"]["query"]["showAdPage"]> = ["true", "false"];
+export const pathsApiV1ServiceUrlsExportGetParametersQueryArchivedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls/export"]["get"]["parameters"]["query"]["archived"]> = ["true", "false"];
 export const pathsApiV1ServiceUrlsIdQrGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls/{id}/qr"]["get"]["parameters"]["query"]["format"]> = ["png", "svg"];
 export const pathsApiV1ServiceUrlsIdQrGetParametersQueryErrorCorrectionLevelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/urls/{id}/qr"]["get"]["parameters"]["query"]["errorCorrectionLevel"]> = ["L", "M", "Q", "H"];
 export const pathsApiV1ServiceCampaignsGetParametersQueryArchivedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/campaigns"]["get"]["parameters"]["query"]["archived"]> = ["true", "false"];
+export const pathsApiV1ServiceCampaignsExportGetParametersQueryArchivedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/campaigns/export"]["get"]["parameters"]["query"]["archived"]> = ["true", "false"];
 export const pathsApiV1ServiceMobileAppsPostRequestBodyContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/mobile-apps"]["post"]["requestBody"]["content"]["application/json"]["platform"]> = ["IOS", "ANDROID"];
 export const pathsApiV1ServiceMobileAppsIdPutRequestBodyContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/mobile-apps/{id}"]["put"]["requestBody"]["content"]["application/json"]["platform"]> = ["IOS", "ANDROID"];
 export const pathsApiV1ServiceCustomDomainsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/custom-domains"]["get"]["parameters"]["query"]["status"]> = ["PENDING", "VERIFIED", "ACTIVE", "FAILED", "REVOKED"];
@@ -11354,7 +12596,10 @@ export const pathsConsoleApiOrganizationsOrgIdMembersPostResponses201ContentAppl
 export const pathsConsoleApiOrganizationsOrgIdMembersUserIdPutRequestBodyContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/members/{userId}"]["put"]["requestBody"]["content"]["application/json"]["role"]> = ["owner", "admin", "developer", "analyst"];
 export const pathsConsoleApiOrganizationsOrgIdAuditLogGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["parameters"]["query"]["action"]> = ["sign_in", "sign_out", "sign_out.everywhere", "login_link.issued", "sso.linked", "sso.signup", "member.added", "member.removed", "member.role_changed", "api_key.issued", "api_key.regenerated", "api_key.deleted", "ip_allowlist.changed", "webhook.changed", "webhook.secret_rotated", "partner.registered", "partner.updated", "partner.deleted", "partner.secret_rotated", "goal_type.added", "goal_type.removed"];
 export const pathsConsoleApiOrganizationsOrgIdAuditLogGetResponses200ContentApplicationJsonActorTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["responses"]["200"]["content"]["application/json"]["actorType"]> = ["operator", "user", "partner", "system"];
+export const importJobRequestInputSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJobRequestInput"]["source"]> = ["bitly", "shlink", "kutt", "yourls", "dub", "rebrandly"];
 export const customDomainStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CustomDomain"]["status"]> = ["PENDING", "VERIFIED", "ACTIVE", "FAILED", "REVOKED"];
+export const importJobSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJob"]["source"]> = ["bitly", "shlink", "kutt", "yourls", "dub", "rebrandly"];
+export const importJobStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJob"]["status"]> = ["queued", "running", "completed", "failed", "cancelled"];
 export const webhookEndpointEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpoint"]["events"]> = ["click", "campaign", "goal", "funnel", "session"];
 export const webhookDeliveryStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["state"]> = ["pending", "succeeded", "failed"];
 export const webhookDeliveryDetailStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryDetail"]["state"]> = ["pending", "succeeded", "failed"];

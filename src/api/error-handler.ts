@@ -19,6 +19,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   not_found: 404,
   gone: 410,
   conflict: 409,
+  unprocessable: 422,
   limited: 429,
   too_large: 413,
   unavailable: 503,

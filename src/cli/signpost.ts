@@ -38,6 +38,13 @@ Console members and sign-in
   signpost member list ORG_ID
   signpost member remove ORG_ID USER_ID
   signpost login-link --email EMAIL                  a one-time console sign-in link (15 minutes)
+Imports from other link services
+  signpost import SOURCE --org ORG_ID --token TOKEN [--url URL] [--group GROUP_ID] [--workspace WORKSPACE_ID]
+                                                     SOURCE: bitly, shlink, kutt, yourls, dub or rebrandly;
+                                                     --url for a self-hosted service (required for shlink and
+                                                     yourls), --group for a Bitly group, --workspace for Dub or
+                                                     Rebrandly. Shows progress on stderr until the job ends;
+                                                     exits 1 when it failed or was cancelled
 ClickHouse
   signpost sql "SELECT ..." [--format JSONEachRow|CSV|Parquet] [--org ORG_ID]
                                                      one read-only query; its rows on stdout
@@ -64,7 +71,7 @@ interface Command {
   options?: string[];
   required?: string[];
   method: Method;
-  path(args: string[]): string;
+  path(args: string[], opts: Options): string;
   /** Query parameters from the options; undefined ones are left out. */
   query?(opts: Options): Record<string, string | undefined>;
   /** A paged list: the columns of its table. */
@@ -77,6 +84,20 @@ interface Command {
   /** The answer is data, written to stdout as it is (not JSON to summarise). */
   raw?: boolean;
   timeoutMs?: number;
+  /** The answer is a job: follow it (GET this path of it) until it ends, showing its progress. */
+  follow?(job: Job, opts: Options): string;
+}
+
+/** An import job as the operator API answers it. */
+interface Job {
+  id: number;
+  source: string;
+  status: string;
+  total: number | null;
+  imported: number;
+  skipped: number;
+  failed: number;
+  failure: string | null;
 }
 
 class UsageError extends Error {}
@@ -263,6 +284,21 @@ const COMMANDS: Record<string, Command> = {
     body: (o) => ({ email: o.email }),
     note: 'Open the URL in a browser within 15 minutes; it works once. It is a credential: do not share it.',
   },
+  import: {
+    args: ['SOURCE'],
+    options: ['org', 'token', 'url', 'group', 'workspace'],
+    required: ['org', 'token'],
+    method: 'POST',
+    path: (_args, o) => `/organizations/${positive('--org', o.org ?? '')}/imports`,
+    body: (o, [source]) => ({
+      source: importSource(source),
+      token: o.token,
+      ...(o.url === undefined ? {} : { url: o.url }),
+      ...(o.group === undefined ? {} : { groupId: o.group }),
+      ...(o.workspace === undefined ? {} : { workspaceId: o.workspace }),
+    }),
+    follow: (job, o) => `/organizations/${positive('--org', o.org ?? '')}/imports/${job.id}`,
+  },
   sql: {
     args: ['QUERY'],
     options: ['format', 'org'],
@@ -321,6 +357,14 @@ function quota(value: unknown): number | null {
   if (value === 'default') return null;
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
   throw new UsageError('--quota takes a whole number or "default"');
+}
+
+const IMPORT_SOURCES = ['bitly', 'shlink', 'kutt', 'yourls', 'dub', 'rebrandly'];
+
+function importSource(value: string | undefined): string {
+  const source = String(value).toLowerCase();
+  if (!IMPORT_SOURCES.includes(source)) throw new UsageError(`SOURCE is one of ${IMPORT_SOURCES.join(', ')}`);
+  return source;
 }
 
 function sqlFormat(value: string | boolean): string {
@@ -455,6 +499,106 @@ function describeNetworkError(err: unknown, base: string, timeoutMs: number): st
   return `cannot reach Signpost at ${base} (${reason}); is it running? Set SIGNPOST_URL to its address`;
 }
 
+type Called =
+  | { ok: true; response: Response; bytes: Buffer; text: string; answer: unknown }
+  | { ok: false; exit: number };
+
+/** One call of the operator API; a refusal or an unreachable service is said on stderr (exit 1). */
+async function callApi(req: {
+  base: string;
+  token: string;
+  method: Method;
+  url: string;
+  body: unknown;
+  timeoutMs: number;
+}): Promise<Called> {
+  let response: Response;
+  let bytes: Buffer;
+  try {
+    response = await fetch(req.url, {
+      method: req.method,
+      headers: {
+        authorization: `Bearer ${req.token}`,
+        accept: 'application/json',
+        ...(req.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
+      signal: AbortSignal.timeout(req.timeoutMs),
+    });
+    bytes = Buffer.from(await response.arrayBuffer());
+  } catch (err) {
+    process.stderr.write(`signpost: ${describeNetworkError(err, req.base, req.timeoutMs)}\n`);
+    return { ok: false, exit: 1 };
+  }
+  const text = bytes.toString('utf8');
+  let answer: unknown;
+  try {
+    answer = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    answer = undefined;
+  }
+  if (!response.ok) {
+    const error = answer as { message?: unknown; code?: unknown } | undefined;
+    const message = typeof error?.message === 'string' ? error.message : `${response.status} ${response.statusText}`;
+    const code = typeof error?.code === 'string' ? error.code : `HTTP ${response.status}`;
+    // With no admin token configured the service hides the whole operator API behind 404s.
+    const hint = code === 'ROUTE_NOT_FOUND' ? '; is SIGNPOST_ADMIN_TOKEN set on the service?' : '';
+    process.stderr.write(`signpost: ${message} (${code})${hint}\n`);
+    return { ok: false, exit: 1 };
+  }
+  return { ok: true, response, bytes, text, answer };
+}
+
+const JOB_ENDED = new Set(['completed', 'failed', 'cancelled']);
+const FOLLOW_POLL_MS = 500;
+const BAR_WIDTH = 24;
+
+/** Where a job stands, in one line: a bar when the source said how many links it has. */
+function progressLine(job: Job): string {
+  const done = job.imported + job.skipped + job.failed;
+  const counts = `imported ${job.imported}, skipped ${job.skipped}, failed ${job.failed}`;
+  if (job.total === null || job.total <= 0) return `import ${job.id} from ${job.source}: ${job.status}, ${counts}`;
+  const share = Math.min(1, done / job.total);
+  const filled = Math.round(share * BAR_WIDTH);
+  const bar = `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
+  return `import ${job.id} from ${job.source}: ${bar} ${Math.round(share * 100)}% ${done}/${job.total} ${job.status}, ${counts}`;
+}
+
+/**
+ * Follows a job until it ends: its progress on stderr (on a terminal one line redrawn, otherwise a
+ * line per change, for logs), then the job on stdout. Exit 0 only when it completed.
+ */
+async function followJob(
+  first: Job,
+  firstText: string,
+  how: { json: boolean; poll: () => Promise<Called> },
+): Promise<number> {
+  const tty = process.stderr.isTTY === true;
+  let job = first;
+  let text = firstText;
+  let shown = '';
+  for (;;) {
+    const line = progressLine(job);
+    if (line !== shown) {
+      process.stderr.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
+      shown = line;
+    }
+    if (JOB_ENDED.has(job.status)) break;
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+    const next = await how.poll();
+    if (!next.ok) {
+      if (tty) process.stderr.write('\n');
+      return next.exit;
+    }
+    job = next.answer as Job;
+    text = next.text;
+  }
+  if (tty) process.stderr.write('\n');
+  process.stdout.write(how.json ? (text.endsWith('\n') ? text : `${text}\n`) : `${summarize(job).join('\n')}\n`);
+  if (job.failure) process.stderr.write(`signpost: the import failed: ${job.failure}\n`);
+  return job.status === 'completed' ? 0 : 1;
+}
+
 async function run(argv: string[]): Promise<number> {
   const { help, json, name, command, opts, args } = parse(argv);
   if (opts.version === true && !name) {
@@ -472,6 +616,7 @@ async function run(argv: string[]): Promise<number> {
   }
   checkUsage(name, command, opts, args);
   const body = command.body?.(opts, args);
+  const path = command.path(args, opts);
   const query = Object.entries(command.query?.(opts) ?? {}).filter((e): e is [string, string] => e[1] !== undefined);
   const search = query.length === 0 ? '' : `?${new URLSearchParams(query).toString()}`;
 
@@ -483,42 +628,14 @@ async function run(argv: string[]): Promise<number> {
     return 1;
   }
   const base = baseUrl();
-  let response: Response;
-  let bytes: Buffer;
-  try {
-    response = await fetch(`${base}/api/admin/v1${command.path(args)}${search}`, {
-      method: command.method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(command.timeoutMs ?? REQUEST_TIMEOUT_MS),
-    });
-    bytes = Buffer.from(await response.arrayBuffer());
-  } catch (err) {
-    process.stderr.write(`signpost: ${describeNetworkError(err, base, command.timeoutMs ?? REQUEST_TIMEOUT_MS)}\n`);
-    return 1;
-  }
-  const text = bytes.toString('utf8');
-
-  let answer: unknown;
-  try {
-    answer = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    answer = undefined;
-  }
-
-  if (!response.ok) {
-    const error = answer as { message?: unknown; code?: unknown } | undefined;
-    const message = typeof error?.message === 'string' ? error.message : `${response.status} ${response.statusText}`;
-    const code = typeof error?.code === 'string' ? error.code : `HTTP ${response.status}`;
-    // With no admin token configured the service hides the whole operator API behind 404s.
-    const hint = code === 'ROUTE_NOT_FOUND' ? '; is SIGNPOST_ADMIN_TOKEN set on the service?' : '';
-    process.stderr.write(`signpost: ${message} (${code})${hint}\n`);
-    return 1;
-  }
+  const timeoutMs = command.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const call = (method: Method, path: string, payload?: unknown) =>
+    callApi({ base, token, method, url: `${base}/api/admin/v1${path}`, body: payload, timeoutMs });
+  const first = await call(command.method, `${path}${search}`, body);
+  if (!first.ok) return first.exit;
+  const { response, bytes, text, answer } = first;
+  const { follow } = command;
+  if (follow) return followJob(answer as Job, text, { json, poll: () => call('GET', follow(answer as Job, opts)) });
 
   if (command.raw) {
     process.stdout.write(bytes);

@@ -5,6 +5,7 @@ import { createGoalTypesService, type GoalTypesService } from '../core/links/goa
 import { createLinksService, type LinksService } from '../core/links/index.js';
 import { createGoalTypesRepo } from '../oltp/goal-types.repo.js';
 import { createTagsRepo } from '../oltp/tags.repo.js';
+import { createIdempotentRequestsRepo } from '../oltp/idempotent-requests.repo.js';
 import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
 
@@ -19,7 +20,7 @@ export function composeLinks({
   config: Pick<Config, 'server'>;
 }): LinksService {
   return createLinksService({
-    repos: { ...repos, tags: createTagsRepo({ sql }) },
+    repos: { ...repos, tags: createTagsRepo({ sql }), idempotentRequests: createIdempotentRequestsRepo({ sql }) },
     clickCounts,
     events,
     publicBaseUrl: config.server.publicBaseUrl,

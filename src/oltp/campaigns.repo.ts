@@ -118,6 +118,12 @@ export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: S
     toRecord: (row) => toCampaign(row, secretBox),
   });
 
+  const condition = (filter: CampaignListFilter) => sql`
+    ${filter.search ? sql`and lower(l.name || ' ' || l.alias) like ${containsPattern(filter.search)}` : sql``}
+    ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
+    ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}
+    ${managedListCondition(sql, filter)}`;
+
   return {
     ...table,
 
@@ -136,17 +142,9 @@ export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: S
       });
     },
 
-    async list(organizationId: number, filter: CampaignListFilter, page: { page: number; size: number }) {
-      return table.list(
-        organizationId,
-        sql`
-        ${filter.search ? sql`and lower(l.name || ' ' || l.alias) like ${containsPattern(filter.search)}` : sql``}
-        ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
-        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}
-        ${managedListCondition(sql, filter)}`,
-        page,
-      );
-    },
+    list: (organizationId: number, filter: CampaignListFilter, page: { page: number; size: number }) =>
+      table.list(organizationId, condition(filter), page),
+    each: (organizationId: number, filter: CampaignListFilter) => table.each(organizationId, condition(filter)),
   };
 }
 

@@ -3,7 +3,7 @@
 // list, deleted. Every statement is scoped by organization. The table is `l` in every query.
 import type postgres from 'postgres';
 import type { Sql } from './postgres.js';
-import { insertClaimingSlug, type SlugOwnerTable } from './slugs.js';
+import { insertClaimingSlug, insertManyClaimingSlugs, type SlugOwnerTable } from './slugs.js';
 import { type PageRequest, pageOf, patchColumns } from './sql-helpers.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -129,6 +129,92 @@ export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSp
         nextCode: input.nextCode,
       });
       return inserted && get(input.organizationId, inserted.id);
+    },
+
+    /**
+     * Many links of one organization in one transaction: each the record, undefined when its slug
+     * stays taken, or `{ error }` when the database refused it. The others are created regardless.
+     */
+    async createMany(
+      organizationId: number,
+      items: Array<{
+        fields: F;
+        values?: Record<string, unknown>;
+        customDomain: { id: number; name: string } | null;
+        code: string;
+        nextCode?: (() => string) | undefined;
+      }>,
+    ): Promise<Array<R | undefined | { error: unknown }>> {
+      const inserted = await insertManyClaimingSlugs(
+        sql,
+        table,
+        organizationId,
+        items.map((item) => ({
+          values: {
+            ...patchColumns(item.fields, columns),
+            ...item.values,
+            custom_domain_id: item.customDomain?.id ?? null,
+          },
+          customDomainName: item.customDomain?.name ?? null,
+          code: item.code,
+          nextCode: item.nextCode,
+        })),
+      );
+      const ids = inserted.flatMap((r) => (r && 'id' in r ? [r.id] : []));
+      const rows = ids.length === 0 ? [] : await sql<Row[]>`${selectFrom} where l.id in ${sql(ids)}`;
+      const byId = new Map(rows.map((row) => [Number(row.id), toRecord(row)]));
+      return inserted.map((r) => (r && 'id' in r ? byId.get(r.id) : r));
+    },
+
+    /**
+     * One change to many links of the organization in one statement: tags added and taken off,
+     * `set` columns written. Ids of the links changed; a link whose tags would pass `maxTags`
+     * is left as it was, and so are ids the organization has no link of.
+     */
+    async updateMany(
+      organizationId: number,
+      ids: number[],
+      change: { addTagIds: number[]; removeTagIds: number[]; set: Partial<F>; maxTags: number },
+    ): Promise<number[]> {
+      if (ids.length === 0) return [];
+      const set = patchColumns(change.set, columns);
+      const tags = sql`array(
+        select t from unnest(l.tag_ids || ${change.addTagIds}::bigint[]) with ordinality u(t, n)
+        where t <> all(${change.removeTagIds}::bigint[]) group by t order by min(n))`;
+      const where = sql`l.organization_id = ${organizationId} and l.id in ${sql(ids)}
+        and cardinality(${tags}) <= ${change.maxTags}`;
+      // postgres.js builds `set` columns only in the statement that says `update` itself.
+      const rows =
+        Object.keys(set).length > 0
+          ? await sql<{ id: number }[]>`
+              update ${sql(table)} l set ${sql(set)}, tag_ids = ${tags}, updated_at = now() where ${where} returning l.id`
+          : await sql<{ id: number }[]>`
+              update ${sql(table)} l set tag_ids = ${tags}, updated_at = now() where ${where} returning l.id`;
+      return rows.map((r) => Number(r.id));
+    },
+
+    /** Deletes the organization's links of these ids; the ids deleted. */
+    async deleteMany(organizationId: number, ids: number[]): Promise<number[]> {
+      if (ids.length === 0) return [];
+      const rows = await sql<{ id: number }[]>`
+        delete from ${sql(table)} where organization_id = ${organizationId} and id in ${sql(ids)} returning id`;
+      return rows.map((r) => Number(r.id));
+    },
+
+    /** Every link matching `filter`, newest first, `size` at a time (for exports). */
+    async *each(organizationId: number, filter: Fragment, size = 1000): AsyncGenerator<R[]> {
+      let after: { createdAt: Date; id: number } | undefined;
+      for (;;) {
+        const rows = await sql<Row[]>`${selectFrom}
+          where l.organization_id = ${organizationId} ${filter}
+            ${after ? sql`and (l.created_at, l.id) < (${after.createdAt}, ${after.id})` : sql``}
+          order by l.created_at desc, l.id desc limit ${size}`;
+        if (rows.length === 0) return;
+        const last = rows[rows.length - 1]!;
+        after = { createdAt: last.created_at as Date, id: Number(last.id) };
+        yield rows.map(toRecord);
+        if (rows.length < size) return;
+      }
     },
 
     /** A page newest first; `filter` is an `and …` condition on `l` (or empty). */

@@ -95,21 +95,18 @@ export function createShortUrlsRepo({ sql }: { sql: Sql }) {
     toRecord: toShortUrl,
   });
 
+  const condition = (filter: ShortUrlListFilter) => sql`
+    ${filter.keyword ? sql`and lower(l.original_url || ' ' || l.short_code) like ${containsPattern(filter.keyword)}` : sql``}
+    ${filter.showAdPage !== undefined ? sql`and l.show_ad_page = ${filter.showAdPage}` : sql``}
+    ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
+    ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}
+    ${managedListCondition(sql, filter)}`;
+
   return {
     ...table,
-
-    async list(organizationId: number, filter: ShortUrlListFilter, page: { page: number; size: number }) {
-      return table.list(
-        organizationId,
-        sql`
-        ${filter.keyword ? sql`and lower(l.original_url || ' ' || l.short_code) like ${containsPattern(filter.keyword)}` : sql``}
-        ${filter.showAdPage !== undefined ? sql`and l.show_ad_page = ${filter.showAdPage}` : sql``}
-        ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
-        ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}
-        ${managedListCondition(sql, filter)}`,
-        page,
-      );
-    },
+    list: (organizationId: number, filter: ShortUrlListFilter, page: { page: number; size: number }) =>
+      table.list(organizationId, condition(filter), page),
+    each: (organizationId: number, filter: ShortUrlListFilter) => table.each(organizationId, condition(filter)),
   };
 }
 

@@ -73,3 +73,48 @@ export async function insertClaimingSlug(
   }
   return undefined;
 }
+
+/**
+ * insertClaimingSlug for many rows of one organization in one transaction, each item in a
+ * savepoint of its own: an item whose slug stays taken comes back undefined, one the database
+ * refuses comes back as its error, and neither undoes the others.
+ */
+export async function insertManyClaimingSlugs(
+  sql: Sql,
+  table: SlugOwnerTable,
+  organizationId: number,
+  items: Array<{
+    values: Record<string, unknown>;
+    customDomainName: string | null;
+    code: string;
+    nextCode?: (() => string) | undefined;
+  }>,
+): Promise<Array<{ id: number; code: string } | { error: unknown } | undefined>> {
+  const { slugColumn } = OWNERS[table];
+  return sql.begin(async (tx) => {
+    const out: Array<{ id: number; code: string } | { error: unknown } | undefined> = [];
+    for (const item of items) {
+      try {
+        out.push(
+          await tx.savepoint(async (sp) => {
+            let code = item.code;
+            for (let attempt = 0; attempt < 6; attempt++) {
+              const values = { ...item.values, organization_id: organizationId, [slugColumn]: code };
+              const [row] = await sp<{ id: number }[]>`insert into ${sp(table)} ${sp(values)} returning id`;
+              const key = domainKey(item.customDomainName);
+              if (await claim(sp as unknown as Tx, table, key, code, organizationId, row!.id))
+                return { id: row!.id, code };
+              await sp`delete from ${sp(table)} where id = ${row!.id}`;
+              if (!item.nextCode) return undefined;
+              code = item.nextCode();
+            }
+            return undefined;
+          }),
+        );
+      } catch (error) {
+        out.push({ error });
+      }
+    }
+    return out;
+  }) as Promise<Array<{ id: number; code: string } | { error: unknown } | undefined>>;
+}

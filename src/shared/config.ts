@@ -255,6 +255,16 @@ const settings = {
     endpointConcurrency: env('WEBHOOK_ENDPOINT_CONCURRENCY', 'deliveries in flight per endpoint', positiveInt(2)),
     pollMs: env('WEBHOOK_POLL_MS', 'how often an instance looks for due deliveries', positiveInt(1_000)),
   },
+  /** Imports of links from other link services, run as background jobs. */
+  imports: {
+    allowInsecure: env(
+      'IMPORT_ALLOW_INSECURE',
+      'development only: imports from plain-HTTP loopback addresses',
+      booleanFlag,
+    ),
+    pollMs: env('IMPORT_POLL_MS', 'how often an instance looks for an import job to run', positiveInt(5_000)),
+    timeoutMs: env('IMPORT_TIMEOUT_MS', "deadline of one request to the other service's API", positiveInt(30_000)),
+  },
   /** Outgoing mail: the SMTP server (undefined: the outbox in DATA_DIR) and the sender. */
   mail: {
     smtpUrl: env('SMTP_URL', 'outgoing mail (sign-in links): an SMTP URL; unset, DATA_DIR/outbox', optionalString),

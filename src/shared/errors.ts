@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'not_found'
   | 'gone' // existed, and has expired
   | 'conflict' // clashes with what exists (a taken alias, a duplicate)
+  | 'unprocessable' // well-formed, but cannot be done as asked (an Idempotency-Key reused for another request)
   | 'limited' // a quota or rate limit: try again later
   | 'too_large' // the input is bigger than allowed
   | 'unavailable'; // the service cannot take it now (shutting down)

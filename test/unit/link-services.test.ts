@@ -91,6 +91,7 @@ function setup() {
       campaigns: campaigns as never,
       mobileApps: { getMany: async () => new Map() } as never,
       customDomains: { findUsableByName: async () => undefined } as never,
+      idempotentRequests: {} as never,
       tags: {
         ensure: async (_org: number, names: string[]) => names.map((_, i) => i + 1),
         idOf: async () => 1,

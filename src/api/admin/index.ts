@@ -8,6 +8,7 @@ import type { AccountServices } from '../../core/accounts/index.js';
 import type { ReadOnlySql } from '../../core/data-access/read-only-sql.js';
 import type { DeepLinkServices } from '../../core/deeplinks/index.js';
 import type { DomainsService } from '../../core/domains/domains.service.js';
+import type { ImportsService } from '../../core/imports/index.js';
 import type { OrganizationServices } from '../../core/organizations/index.js';
 import type { WebhooksService } from '../../core/webhooks/index.js';
 import type { Config } from '../../shared/config.js';
@@ -15,6 +16,7 @@ import type { AuthFailureLimiters } from '../auth-failures.js';
 import { adminDeadLetterRoutes, type DeadLetters } from './dead-letters.routes.js';
 import { adminDebugSchemeRoutes } from './debug-scheme.routes.js';
 import { adminDomainRoutes } from './domains.routes.js';
+import { adminImportRoutes } from './imports.routes.js';
 import { adminOrganizationRoutes } from './organizations.routes.js';
 import { adminPartnerRoutes } from './partners.routes.js';
 import { adminMemberRoutes } from './members.routes.js';
@@ -36,6 +38,8 @@ export interface AdminApiDeps {
   deadLetters: DeadLetters;
   /** One read-only ClickHouse query for the operator (the embedded engine has no server to connect to). */
   readOnlySql: ReadOnlySql;
+  /** Import jobs, for the `signpost import` command. */
+  imports: Pick<ImportsService, 'operator'>;
 }
 
 export const adminApi: FastifyPluginAsyncZod<{ deps: AdminApiDeps; adminToken: string }> = async (
@@ -64,4 +68,5 @@ export const adminApi: FastifyPluginAsyncZod<{ deps: AdminApiDeps; adminToken: s
   await app.register(adminDebugSchemeRoutes, { webSdk: deps.deepLinks.webSdk });
   await app.register(adminDeadLetterRoutes, { deadLetters: deps.deadLetters });
   await app.register(adminSqlRoutes, { readOnlySql: deps.readOnlySql });
+  await app.register(adminImportRoutes, { imports: deps.imports.operator });
 };

@@ -20,7 +20,7 @@ import {
   withPeriodQuery,
 } from '../schemas/stats-period.js';
 import { actingMember } from './acting-member.js';
-import { toCsv } from './csv.js';
+import { toCsv } from '../../shared/csv.js';
 import { invalidField } from '../../core/field-error.js';
 import { installQuery } from '../service/install-statistics.routes.js';
 import { errors, orgParams, security, tags } from './route-docs.js';

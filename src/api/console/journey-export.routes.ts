@@ -7,7 +7,7 @@ import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
 import { callerOf } from '../request-caller.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { periodQuery, periodSpan, withPeriodQuery } from '../schemas/stats-period.js';
-import { toCsv } from './csv.js';
+import { toCsv } from '../../shared/csv.js';
 
 const PANELS = ['daily', 'platforms', 'utmSources', 'transitions', 'funnel', 'eventTypes', 'goalTypes'] as const;
 type Dashboard = Awaited<ReturnType<JourneyStatsService['dashboard']>>;

@@ -20,6 +20,8 @@ import {
 import { queryDateTime } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 import { trackedLinkRoutes } from './tracked-link.routes.js';
+import type { IdempotencyService } from '../../core/links/idempotency.service.js';
+import { type CsvColumn, linkExportRoute } from './link-export.routes.js';
 import {
   managedLinkBodyFields,
   managedLinkJson,
@@ -84,10 +86,9 @@ function toCampaignJson(c: Campaign, publicBaseUrl: string, clickCount: number):
   };
 }
 
-export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaigns: CampaignService }> = async (
-  app,
-  options,
-) => {
+export const campaignRoutes: FastifyPluginAsyncZod<
+  LinkRouteSettings & { campaigns: CampaignService; idempotency: IdempotencyService }
+> = async (app, options) => {
   const { campaigns, publicBaseUrl } = options;
   const tags = ['service: campaigns'];
   const security = [{ apiKey: [] }];
@@ -106,6 +107,13 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
   };
   const toJson = (c: Campaign & { clickCount: number }) => toCampaignJson(c, publicBaseUrl, c.clickCount);
 
+  const filter = {
+    search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
+    createdAfter: queryDateTime.optional(),
+    createdBefore: queryDateTime.optional(),
+    ...managedListFilter,
+  };
+
   trackedLinkRoutes(
     app,
     '/campaigns',
@@ -115,14 +123,11 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
       a: 'a campaign',
       many: 'campaigns',
       slug: 'alias',
-      filter: {
-        search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
-        createdAfter: queryDateTime.optional(),
-        createdBefore: queryDateTime.optional(),
-        ...managedListFilter,
-      },
+      filter,
       item: campaignSchema,
       pageId: 'CampaignPage',
+      idempotency: options.idempotency,
+      createOperation: 'createCampaign',
       createBody: z.object({
         name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
         alias: aliasSchema.optional(),
@@ -156,5 +161,30 @@ export const campaignRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { campaig
       },
     },
     toJson,
+  );
+
+  const columns: CsvColumn<Campaign & { clickCount: number }>[] = [
+    ['campaignUrl', (c) => linkAddress(publicBaseUrl, c.customDomainName, c.alias)],
+    ['name', (c) => c.name],
+    ['alias', (c) => c.alias],
+    ['originalUrl', (c) => c.originalUrl],
+    ['tags', (c) => c.tags.join('|')],
+    ['clickCount', (c) => c.clickCount],
+    ['createdAt', (c) => c.createdAt.toISOString()],
+    ['expiresAt', (c) => c.expiresAt?.toISOString() ?? null],
+    ['customDomainName', (c) => c.customDomainName],
+    ['utmSource', (c) => c.utmSource],
+    ['utmMedium', (c) => c.utmMedium],
+    ['createdBy', (c) => c.createdBy],
+    ['clickLimit', (c) => c.clickLimit],
+    ['note', (c) => c.note],
+    ['archived', (c) => String(c.archivedAt !== null)],
+  ];
+  linkExportRoute(
+    app,
+    '/campaigns/export',
+    { tags, security, many: 'campaigns', filter, fileName: 'campaigns.csv' },
+    columns,
+    (caller, criteria) => campaigns.export(caller, criteria),
   );
 };

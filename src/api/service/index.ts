@@ -4,12 +4,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { uuidv7 } from '../../shared/ids.js';
 import type { AccessService } from '../../core/access/index.js';
 import type { EventPublisher } from '../../core/event-publisher.js';
+import type { ImportsService } from '../../core/imports/index.js';
 import type { JourneyService } from '../../core/journey/index.js';
 import type { OrganizationServices } from '../../core/organizations/index.js';
 import type { AuthFailureLimiters } from '../auth-failures.js';
 import { normalizeIp } from '../../shared/ip.js';
 import { createServiceAuthenticator } from './auth.js';
 import { type OrganizationResourceDeps, registerOrganizationResources } from './organization-resources.js';
+import { importRoutes } from './imports.routes.js';
 import { usageRoutes } from './usage.routes.js';
 import { userRoutes } from './users.routes.js';
 
@@ -21,6 +23,8 @@ export interface ServiceApiDeps extends OrganizationResourceDeps {
   events: Pick<EventPublisher, 'record'>;
   organizations: Pick<OrganizationServices, 'usage'>;
   journey: Pick<JourneyService, 'users'>;
+  /** Imports of another link service's links. */
+  imports: Pick<ImportsService, 'jobs'>;
 }
 
 export const serviceApi: FastifyPluginAsyncZod<{ deps: ServiceApiDeps }> = async (app, { deps }) => {
@@ -52,4 +56,5 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: ServiceApiDeps }> = async
   await app.register(usageRoutes, { usage: deps.organizations.usage });
   await registerOrganizationResources(app, deps, { tags: ['service: custom domains'], security: [{ apiKey: [] }] });
   await app.register(userRoutes, { users: deps.journey.users });
+  await app.register(importRoutes, { imports: deps.imports.jobs });
 };

@@ -243,7 +243,56 @@ const noShares = (key: string, values: string[]) => values.map((value) => ({ [ke
 /** The deferred-match confidence buckets: 0-9 … 80-89, then 90-100. */
 const CONFIDENCE_RANGES = Array.from({ length: 10 }, (_, i) => (i === 9 ? '90-100' : `${i * 10}-${i * 10 + 9}`));
 
+/** A Bitly import that has ended: one link's alias was another link's already. */
+const IMPORT_JOB = {
+  id: 1,
+  source: 'bitly',
+  url: 'https://api-ssl.bitly.com/',
+  status: 'completed',
+  total: 120,
+  imported: 119,
+  skipped: 0,
+  failed: 1,
+  errors: [{ sourceId: 'bit.ly/3xYz12', message: 'the alias spring-sale is already taken by another link' }],
+  failure: null,
+  createdAt: '2027-03-08T09:00:00.000Z',
+  startedAt: '2027-03-08T09:00:01.000Z',
+  finishedAt: '2027-03-08T09:00:40.000Z',
+};
+
 export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
+  startImport: {
+    request: { source: 'bitly', token: '4f0c2b9e8d7a6c5b4a39281706f5e4d3c2b1a090' },
+    response: {
+      ...IMPORT_JOB,
+      status: 'queued',
+      total: null,
+      imported: 0,
+      failed: 0,
+      errors: [],
+      startedAt: null,
+      finishedAt: null,
+    },
+  },
+  listImports: {
+    params: { page: 0, size: 20 },
+    response: { content: [IMPORT_JOB], page: 0, size: 20, totalElements: 1, totalPages: 1, first: true, last: true },
+  },
+  getImport: { params: { id: 1 }, response: IMPORT_JOB },
+  cancelImport: {
+    params: { id: 2 },
+    response: {
+      ...IMPORT_JOB,
+      id: 2,
+      source: 'shlink',
+      url: 'https://s.acme.example/',
+      status: 'cancelled',
+      total: 40,
+      imported: 20,
+      failed: 0,
+      errors: [],
+    },
+  },
   createShortUrl: {
     request: {
       url: 'https://shop.acme.example/product/42',
@@ -322,6 +371,40 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
     response: { content: [CAMPAIGN], page: 0, size: 20, totalElements: 1, totalPages: 1, first: true, last: true },
   },
   getCampaign: { params: { id: 1 }, response: CAMPAIGN },
+  createShortUrls: {
+    request: {
+      items: [
+        { url: 'https://shop.acme.example/product/42', customAlias: 'spring-sale', tags: ['spring'] },
+        { url: 'http://shop.acme.example/product/43' },
+      ],
+    },
+    response: {
+      results: [SHORT_URL, { error: { status: 400, message: 'items.1.url: must start with https://' } }],
+    },
+  },
+  updateShortUrls: {
+    request: { ids: [1, 7], addTags: ['newsletter'], archived: false },
+    response: {
+      results: [
+        { ...SHORT_URL, clickCount: 3, updatedAt: '2027-03-10T07:18:21.006Z' },
+        { id: 7, error: { status: 404, message: 'short URL 7 does not exist' } },
+      ],
+    },
+  },
+  deleteShortUrls: {
+    request: { ids: [1, 7] },
+    response: {
+      results: [
+        { id: 1, deleted: true },
+        { id: 7, error: { status: 404, message: 'short URL 7 does not exist' } },
+      ],
+    },
+  },
+  exportShortUrls: { params: { tag: 'spring' } },
+  importShortUrls: {
+    response: { created: 2, failed: 1, errors: [{ row: 2, message: 'row 2: url: must start with https://' }] },
+  },
+  exportCampaigns: { params: { tag: 'spring' } },
   listTags: {
     response: {
       items: [

@@ -40,8 +40,16 @@ export async function registerOrganizationResources(
   const { publicBaseUrl } = config.server;
   const { production, linkAllowPrivateTargets } = config.security;
   const linkSettings = { publicBaseUrl, production, linkAllowPrivateTargets, clock: deps.clock };
-  await app.register(shortUrlRoutes, { ...linkSettings, shortUrls: deps.links.shortUrls });
-  await app.register(campaignRoutes, { ...linkSettings, campaigns: deps.links.campaigns });
+  await app.register(shortUrlRoutes, {
+    ...linkSettings,
+    shortUrls: deps.links.shortUrls,
+    idempotency: deps.links.idempotency,
+  });
+  await app.register(campaignRoutes, {
+    ...linkSettings,
+    campaigns: deps.links.campaigns,
+    idempotency: deps.links.idempotency,
+  });
   await app.register(tagRoutes, { tags: deps.links.tags, docTags: ['service: tags'] });
   await app.register(mobileAppRoutes, { mobileApps: deps.apps.mobileApps, config });
   await app.register(customDomainRoutes, { domains, ...domainDocs, whose: '' });

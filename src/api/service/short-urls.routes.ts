@@ -7,6 +7,9 @@ import type { ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
 import { commonErrorResponses, idParams, nullableStrings } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
 import { trackedLinkRoutes } from './tracked-link.routes.js';
+import type { IdempotencyService } from '../../core/links/idempotency.service.js';
+import { shortUrlBulkRoutes } from './short-url-bulk.routes.js';
+import type { Caller } from '../../core/caller.js';
 import {
   managedLinkBodyFields,
   managedLinkJson,
@@ -94,10 +97,9 @@ export function toShortUrlJson(u: ShortUrl, publicBaseUrl: string, clickCount: n
   };
 }
 
-export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUrls: ShortUrlService }> = async (
-  app,
-  options,
-) => {
+export const shortUrlRoutes: FastifyPluginAsyncZod<
+  LinkRouteSettings & { shortUrls: ShortUrlService; idempotency: IdempotencyService }
+> = async (app, options) => {
   const { shortUrls, publicBaseUrl } = options;
   const tags = ['service: short URLs'];
   const security = [{ apiKey: [] }];
@@ -121,6 +123,35 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     mobileTargetUrl: clearable(url),
   };
   const toJson = (u: ShortUrl & { clickCount: number }) => toShortUrlJson(u, publicBaseUrl, u.clickCount);
+  const filter = {
+    keyword: z
+      .string()
+      .max(100, 'must be at most 100 characters')
+      .optional()
+      .describe('matches the URL and the short code'),
+    showAdPage: queryBoolean.optional(),
+    createdAfter: queryDateTime.optional(),
+    createdBefore: queryDateTime.optional(),
+    ...managedListFilter,
+  };
+  const createBody = z.object({
+    url,
+    customAlias: aliasSchema.optional(),
+    title: clearable(text(200)),
+    ...linkedAppFields,
+    expirationDate: expiration.nullable().optional(),
+    showAdPage: z.boolean().default(false),
+    goalType: clearable(text(50)),
+    customDomainName: clearable(domainNameSchema),
+    ...extraFields,
+    ...managedLinkBodyFields(url),
+  });
+  /** The core's create input of a create body (an expiry date becomes the instant it means for the caller). */
+  const newShortUrl = (caller: Caller, { url: originalUrl, expirationDate, ...rest }: z.output<typeof createBody>) => ({
+    ...rest,
+    originalUrl,
+    expiresAt: expiryFor(caller, 'expirationDate', expirationDate, options.clock),
+  });
 
   trackedLinkRoutes(
     app,
@@ -131,31 +162,12 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
       a: 'a short URL',
       many: 'short URLs',
       slug: 'code',
-      filter: {
-        keyword: z
-          .string()
-          .max(100, 'must be at most 100 characters')
-          .optional()
-          .describe('matches the URL and the short code'),
-        showAdPage: queryBoolean.optional(),
-        createdAfter: queryDateTime.optional(),
-        createdBefore: queryDateTime.optional(),
-        ...managedListFilter,
-      },
+      filter,
       item: shortUrlSchema,
       pageId: 'ShortUrlPage',
-      createBody: z.object({
-        url,
-        customAlias: aliasSchema.optional(),
-        title: clearable(text(200)),
-        ...linkedAppFields,
-        expirationDate: expiration.nullable().optional(),
-        showAdPage: z.boolean().default(false),
-        goalType: clearable(text(50)),
-        customDomainName: clearable(domainNameSchema),
-        ...extraFields,
-        ...managedLinkBodyFields(url),
-      }),
+      idempotency: options.idempotency,
+      createOperation: 'createShortUrl',
+      createBody,
       updateBody: z.object({
         originalUrl: url.optional(),
         expirationDate: expiration.nullable().optional(),
@@ -169,10 +181,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     },
     {
       ...shortUrls,
-      create: (caller, { url: originalUrl, expirationDate, ...rest }) => {
-        const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
-        return shortUrls.create(caller, { ...rest, originalUrl, expiresAt });
-      },
+      create: (caller, body) => shortUrls.create(caller, newShortUrl(caller, body)),
       update: (caller, id, { expirationDate, ...rest }) => {
         const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
         return shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) });
@@ -180,6 +189,20 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<LinkRouteSettings & { shortUr
     },
     toJson,
   );
+
+  shortUrlBulkRoutes(app, {
+    idempotency: options.idempotency,
+    tags,
+    security,
+    shortUrls,
+    item: shortUrlSchema,
+    filter,
+    createBody,
+    newShortUrl,
+    toJson,
+    expiration,
+    clock: options.clock,
+  });
 
   const colour = z
     .string()

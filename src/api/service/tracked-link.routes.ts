@@ -5,6 +5,8 @@ import type { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Caller } from '../../core/caller.js';
 import { callerOf } from '../request-caller.js';
+import { idempotencyHeaders, sendOnce } from '../idempotency.js';
+import type { IdempotencyService } from '../../core/links/idempotency.service.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
 import type { Page } from '../schemas/paging.js';
@@ -38,6 +40,9 @@ export function trackedLinkRoutes<F extends z.ZodRawShape, C extends z.ZodType, 
     pageId: string;
     createBody: C;
     updateBody: B;
+    /** Safe retries of the create (Idempotency-Key), under this operation's name. */
+    idempotency: IdempotencyService;
+    createOperation: string;
   },
   links: TrackedLinks<z.output<z.ZodObject<F>>, R> & {
     create(caller: Caller, body: z.output<C>): Promise<R>;
@@ -54,14 +59,15 @@ export function trackedLinkRoutes<F extends z.ZodRawShape, C extends z.ZodType, 
         tags,
         security,
         summary: `Create ${doc.a}`,
+        headers: idempotencyHeaders,
         body: doc.createBody as z.ZodType,
-        response: { 201: item, ...commonErrorResponses, 409: errorBodySchema },
+        response: { 201: item, ...commonErrorResponses, 409: errorBodySchema, 422: errorBodySchema },
       },
     },
-    async (request, reply) => {
-      const created = await fromRequestPart('body', links.create(callerOf(request), request.body as z.output<C>));
-      return reply.code(201).send(toJson(created));
-    },
+    async (request, reply) =>
+      sendOnce(request, reply, doc.idempotency, doc.createOperation, 201, async () =>
+        toJson(await fromRequestPart('body', links.create(callerOf(request), request.body as z.output<C>))),
+      ),
   );
   listPage(
     app,

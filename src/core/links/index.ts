@@ -10,6 +10,8 @@ import { createCampaignService } from './campaigns.js';
 import { createLinkTargets } from './link-targets.js';
 import { createShortUrlService } from './short-urls.js';
 import { createTagsService } from './tags.service.js';
+import { createIdempotencyService } from './idempotency.service.js';
+import type { IdempotentRequestsRepo } from '../../oltp/idempotent-requests.repo.js';
 
 export function createLinksService(deps: {
   repos: {
@@ -18,6 +20,7 @@ export function createLinksService(deps: {
     mobileApps: MobileAppsRepo;
     customDomains: CustomDomainsRepo;
     tags: TagsRepo;
+    idempotentRequests: IdempotentRequestsRepo;
   };
   clickCounts: ClickCounts;
   events: EventPublisher;
@@ -35,6 +38,7 @@ export function createLinksService(deps: {
     shortUrls: createShortUrlService({ ...shared, repo: deps.repos.shortUrls, publicBaseUrl: deps.publicBaseUrl }),
     campaigns: createCampaignService({ ...shared, repo: deps.repos.campaigns, events: deps.events }),
     tags,
+    idempotency: createIdempotencyService({ repo: deps.repos.idempotentRequests }),
   };
 }
 

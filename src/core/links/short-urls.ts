@@ -36,6 +36,13 @@ const OPTIONAL_FIELDS = [
   'mobileTargetUrl',
 ] as const;
 
+/** A create's own fields: those left out are null (showAdPage false). */
+const fieldsOf = (input: NewShortUrl): OwnFields<ShortUrlFields> => ({
+  ...orNull(input, OPTIONAL_FIELDS),
+  originalUrl: input.originalUrl,
+  showAdPage: input.showAdPage ?? false,
+});
+
 export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrlsRepo; publicBaseUrl: string }) {
   const links = createTrackedLinks<ShortUrl, ShortUrlFields, ShortUrlListFilter>(deps, {
     repo: deps.repo,
@@ -47,11 +54,7 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
     ...links.service,
 
     async create(caller: LinkCaller, input: NewShortUrl) {
-      const fields: OwnFields<ShortUrlFields> = {
-        ...orNull(input, OPTIONAL_FIELDS),
-        originalUrl: input.originalUrl,
-        showAdPage: input.showAdPage ?? false,
-      };
+      const fields = fieldsOf(input);
       const alias = input.customAlias;
       return links.create(
         caller,
@@ -66,6 +69,26 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
           }),
         slugTaken('customAlias', alias),
         alias === undefined ? undefined : { field: 'customAlias', slug: alias },
+      );
+    },
+
+    /** Many short URLs at once (up to a thousand): each input answers its record or why it was refused. */
+    createMany(caller: LinkCaller, inputs: readonly NewShortUrl[]) {
+      return links.createMany(
+        caller,
+        inputs,
+        (items) =>
+          deps.repo.createMany(
+            caller.organization.id,
+            items.map(({ input, customDomain, managed }) => ({
+              fields: { ...fieldsOf(input), ...managed },
+              customDomain,
+              code: input.customAlias ?? generateShortCode(),
+              ...(input.customAlias ? {} : { nextCode: () => generateShortCode() }),
+            })),
+          ),
+        (input) => slugTaken('customAlias', input.customAlias)(),
+        (input) => (input.customAlias === undefined ? undefined : { field: 'customAlias', slug: input.customAlias }),
       );
     },
 

@@ -2,13 +2,16 @@
 // ClickHouse query for a whole page), a link of another organization does not exist, linked apps
 // and custom domains are checked before anything is written, and every successful change tells
 // the link caches (and, where the kind publishes them, the change events).
-import { conflict, type DomainError } from '../../shared/errors.js';
+import { conflict, DomainError } from '../../shared/errors.js';
 import type { Plan } from '../../shared/plans.js';
 import type { ClickCounts, LinkType } from '../../olap/click-counts.queries.js';
 import type { LinkedAppIds, LinkTargets } from './link-targets.js';
 import type { Caller } from '../caller.js';
 import { authorize } from '../accounts/permissions.js';
 import { invalidField } from '../field-error.js';
+import { inputFaultOf } from '../input-fault.js';
+import { invalid } from '../../shared/errors.js';
+import { MAX_TAGS_PER_LINK } from './tags.service.js';
 import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS, isReservedSlug } from './link-rules.js';
 import type { ManagedLinkFields } from '../../oltp/link-table.js';
 import { hashPassword } from '../../shared/password-hash.js';
@@ -39,9 +42,28 @@ interface LinkRecord {
 
 export interface LinkRepo<R extends LinkRecord, F, Filter> {
   get(organizationId: number, id: number): Promise<R | undefined>;
+  getMany(organizationId: number, ids: number[]): Promise<R[]>;
   list(organizationId: number, filter: Filter, page: Page): Promise<{ items: R[]; total: number }>;
+  each(organizationId: number, filter: Filter): AsyncGenerator<R[]>;
   update(organizationId: number, id: number, patch: Partial<F>): Promise<R | undefined>;
+  updateMany(
+    organizationId: number,
+    ids: number[],
+    change: { addTagIds: number[]; removeTagIds: number[]; set: Partial<F>; maxTags: number },
+  ): Promise<number[]>;
   delete(organizationId: number, id: number): Promise<boolean>;
+  deleteMany(organizationId: number, ids: number[]): Promise<number[]>;
+}
+
+/** One item of a bulk operation: the record, or why it was refused. */
+export type BulkResult<T> = T | { error: DomainError };
+
+/** A change made to many links at once. */
+export interface BulkChange {
+  addTags?: readonly string[] | undefined;
+  removeTags?: readonly string[] | undefined;
+  expiresAt?: Date | null | undefined;
+  archived?: boolean | undefined;
 }
 
 export interface TrackedLinksDeps {
@@ -142,9 +164,10 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     organizationId: number,
     input: ManagedLinkInput,
     existing?: R & Partial<ManagedLinkFields>,
+    tagIdsOf: (names: readonly string[]) => Promise<number[]> = (names) => deps.tags.idsFor(organizationId, names),
   ): Promise<Partial<ManagedLinkFields>> {
     const out: Partial<ManagedLinkFields> = {};
-    if (input.tags !== undefined) out.tagIds = await deps.tags.idsFor(organizationId, input.tags);
+    if (input.tags !== undefined) out.tagIds = await tagIdsOf(input.tags);
     if (input.password !== undefined)
       out.passwordHash = input.password === null ? null : await hashPassword(input.password);
     if (input.clickLimit !== undefined) {
@@ -210,6 +233,58 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
       return (await withCounts(organizationId, [updated]))[0]!;
     },
 
+    /**
+     * One change to many links (up to a thousand): tags added and taken off, the expiry set or
+     * cleared, archived or not. Each id answers its record as it is afterwards, or why not.
+     */
+    async updateMany(caller: LinkCaller, ids: number[], change: BulkChange): Promise<BulkResult<Counted<R>>[]> {
+      authorize(caller, 'links.write');
+      const organizationId = caller.organization.id;
+      const addTagIds = await deps.tags.idsFor(organizationId, change.addTags ?? [], 'addTags');
+      const removeTagIds = await deps.tags.idsFor(organizationId, change.removeTags ?? [], 'removeTags');
+      const set = {
+        ...(change.expiresAt === undefined ? {} : { expiresAt: change.expiresAt }),
+        ...(change.archived === undefined ? {} : { archivedAt: change.archived ? new Date() : null }),
+      } as Partial<F>;
+      const knownIds = new Set((await repo.getMany(organizationId, ids)).map((r) => r.id));
+      const changed = new Set(
+        await repo.updateMany(organizationId, ids, { addTagIds, removeTagIds, set, maxTags: MAX_TAGS_PER_LINK }),
+      );
+      if (changed.size > 0) deps.linkChanged(organizationId);
+      const records = await withCounts(organizationId, await repo.getMany(organizationId, [...changed]));
+      const byId = new Map(records.map((r) => [r.id, r]));
+      for (const r of records) kind.changed?.('updated', r);
+      // Not changed: not the organization's (or gone meanwhile), or it would carry too many tags.
+      return ids.map(
+        (id) =>
+          byId.get(id) ??
+          (knownIds.has(id) && !changed.has(id)
+            ? { error: invalid('TOO_MANY_TAGS', `link ${id} would carry more than ${MAX_TAGS_PER_LINK} tags`) }
+            : { error: kind.missing(id) }),
+      );
+    },
+
+    /** Deletes many links (up to a thousand); each id answers whether it went. */
+    async deleteMany(caller: LinkCaller, ids: number[]): Promise<BulkResult<{ id: number; deleted: true }>[]> {
+      authorize(caller, 'links.write');
+      const organizationId = caller.organization.id;
+      const existing = kind.changed ? await repo.getMany(organizationId, ids) : [];
+      const deleted = new Set(await repo.deleteMany(organizationId, ids));
+      if (deleted.size > 0) deps.linkChanged(organizationId);
+      for (const r of existing) if (deleted.has(r.id)) kind.changed?.('deleted', r);
+      return ids.map((id) => (deleted.has(id) ? { id, deleted: true as const } : { error: kind.missing(id) }));
+    },
+
+    /** Every link the criteria match, with its clicks, a thousand at a time (exports). */
+    async *export(caller: LinkCaller, criteria: ListCriteria<Filter>): AsyncGenerator<Counted<R>[]> {
+      const { tag, ...rest } = criteria;
+      const tagId = await deps.tags.filterId(caller.organization.id, tag);
+      const filter = { ...rest, ...(tagId === undefined ? {} : { tagId }) } as unknown as Filter;
+      for await (const page of repo.each(caller.organization.id, filter)) {
+        yield await withCounts(caller.organization.id, page);
+      }
+    },
+
     async delete(caller: LinkCaller, id: number): Promise<void> {
       authorize(caller, 'links.write');
       const organizationId = caller.organization.id;
@@ -221,11 +296,79 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     },
   };
 
+  /** The refusal of one item of a bulk create: a domain error as it is, a value the database refused as invalid. */
+  function itemError(err: unknown): { error: DomainError } {
+    if (err instanceof DomainError) return { error: err };
+    const fault = inputFaultOf(err);
+    if (fault) return { error: invalid(fault.code, fault.message) };
+    throw err;
+  }
+
   return {
     service,
 
     /** The record, without its clicks; a missing one throws. */
     find,
+
+    /**
+     * create for many inputs at once, in one transaction: each input is checked as create checks
+     * it, the tags of all are resolved together, and `insert` writes the accepted ones (undefined
+     * back for an item: its slug is taken). Every input answers its record or why it was refused.
+     */
+    async createMany<I extends LinkedAppIds & ManagedLinkInput & { customDomainName?: string | null | undefined }>(
+      caller: LinkCaller,
+      inputs: readonly I[],
+      insert: (
+        items: Array<{ input: I; customDomain: { id: number; name: string } | null; managed: ManagedLinkFields }>,
+      ) => Promise<Array<R | undefined | { error: unknown }>>,
+      taken: (input: I) => DomainError,
+      chosen: (input: I) => { field: string; slug: string } | undefined,
+    ): Promise<BulkResult<Counted<R>>[]> {
+      authorize(caller, 'links.write');
+      const organizationId = caller.organization.id;
+      const allTags = [...new Set(inputs.flatMap((i) => i.tags ?? []))];
+      const tagIds = await deps.tags.idsFor(organizationId, allTags, 'items').catch(() => undefined);
+      const idOf = new Map(allTags.map((name, i) => [name.trim().toLowerCase(), tagIds?.[i]]));
+      const resolveTags = async (names: readonly string[]) =>
+        [...new Set(names.map((n) => idOf.get(n.trim().toLowerCase())))].filter((id): id is number => id !== undefined);
+
+      const results: BulkResult<Counted<R>>[] = new Array(inputs.length);
+      const accepted: Array<{
+        at: number;
+        input: I;
+        customDomain: { id: number; name: string } | null;
+        managed: ManagedLinkFields;
+      }> = [];
+      for (const [at, input] of inputs.entries()) {
+        try {
+          await deps.targets.checkLinkedApps(organizationId, input);
+          const customDomain = await deps.targets.usableCustomDomain(organizationId, input.customDomainName);
+          const slug = chosen(input);
+          if (slug && isReservedSlug(slug.slug, customDomain !== null))
+            throw invalidField(slug.field, `${slug.slug} is a path of the service on this host`);
+          const managed = {
+            ...NO_MANAGED_FIELDS,
+            ...(await managedFields(organizationId, input, undefined, tagIds ? resolveTags : undefined)),
+          };
+          accepted.push({ at, input, customDomain, managed });
+        } catch (err) {
+          results[at] = itemError(err);
+        }
+      }
+      const inserted = accepted.length === 0 ? [] : await insert(accepted);
+      for (const [n, item] of accepted.entries()) {
+        const r = inserted[n];
+        if (r === undefined) results[item.at] = { error: taken(item.input) };
+        else if (typeof r === 'object' && r !== null && 'error' in r) results[item.at] = itemError(r.error);
+        else {
+          results[item.at] = { ...(r as R), clickCount: 0 };
+          kind.changed?.('created', r as R);
+        }
+      }
+      if (inserted.some((r) => r !== undefined && !(typeof r === 'object' && r !== null && 'error' in r)))
+        deps.linkChanged(organizationId);
+      return results;
+    },
 
     /**
      * Checks the targets and a chosen slug, then inserts through `insert` (given the custom

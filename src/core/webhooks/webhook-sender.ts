@@ -1,7 +1,8 @@
-// One webhook HTTP POST to an address checked beforehand: node:http(s) with a `lookup` that
-// answers only that address, so the connection goes where the check said while TLS (SNI,
-// certificate) and the Host header still name the host. Redirects are not followed; the answer's
-// body is read up to a small limit; the whole exchange has one deadline.
+// One webhook HTTP POST (or an import's GET) to an address checked beforehand: node:http(s) with a
+// `lookup` that answers only that address, so the connection goes where the check said while TLS
+// (SNI, certificate) and the Host header still name the host. Redirects are not followed; the
+// answer's body is read up to a limit; the whole exchange has one deadline.
+import type { IncomingHttpHeaders } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -10,7 +11,9 @@ import { bareHost, type ResolvedAddress } from '../../shared/webhook-url.js';
 export interface SendRequest {
   url: URL;
   address: ResolvedAddress;
-  body: string;
+  /** POST unless said otherwise; a GET sends no body. */
+  method?: 'GET' | 'POST';
+  body?: string;
   headers: Record<string, string>;
   timeoutMs: number;
   maxResponseBytes: number;
@@ -24,6 +27,8 @@ export interface SendResult {
   error: string | null;
   latencyMs: number;
   responseBody: string | null;
+  /** The answer's headers (Retry-After and the like); null when no answer came. */
+  responseHeaders: IncomingHttpHeaders | null;
   aborted: boolean;
 }
 
@@ -46,21 +51,35 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
     let settled = false;
     const chunks: Buffer[] = [];
     let received = 0;
-    const finish = (result: Omit<SendResult, 'latencyMs' | 'aborted'> & { aborted?: boolean }) => {
+    const finish = (
+      result: Omit<SendResult, 'latencyMs' | 'aborted' | 'responseHeaders'> & {
+        aborted?: boolean;
+        responseHeaders?: IncomingHttpHeaders;
+      },
+    ) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
-      resolve({ ...result, aborted: result.aborted ?? false, latencyMs: Math.round(performance.now() - started) });
+      resolve({
+        ...result,
+        responseHeaders: result.responseHeaders ?? null,
+        aborted: result.aborted ?? false,
+        latencyMs: Math.round(performance.now() - started),
+      });
     };
+    const body = req.body ?? '';
     const request = transport.request(
       {
         protocol: req.url.protocol,
         host,
         port: req.url.port || (secure ? 443 : 80),
         path: `${req.url.pathname}${req.url.search}`,
-        method: 'POST',
-        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+        method: req.method ?? 'POST',
+        headers: {
+          ...req.headers,
+          ...(req.method === 'GET' ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+        },
         lookup: pinned,
         // No pooled sockets: a kept-alive connection could outlive the address check.
         agent: false,
@@ -69,14 +88,14 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
       (response) => {
         const status = response.statusCode ?? 0;
         const done = () => {
-          const body = Buffer.concat(chunks).subarray(0, req.maxResponseBytes).toString('utf8');
+          const text = Buffer.concat(chunks).subarray(0, req.maxResponseBytes).toString('utf8');
           const ok = status >= 200 && status < 300;
           const error = ok
             ? null
             : status >= 300 && status < 400
               ? `redirect to ${response.headers.location ?? '?'} not followed`
               : `HTTP ${status}`;
-          finish({ status, error, responseBody: body === '' ? null : body });
+          finish({ status, error, responseBody: text === '' ? null : text, responseHeaders: response.headers });
         };
         response.on('data', (chunk: Buffer) => {
           if (received >= req.maxResponseBytes) return;
@@ -106,6 +125,6 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
     request.on('error', (err: NodeJS.ErrnoException) =>
       finish({ status: null, error: `${err.code ?? 'ERROR'}: ${err.message}`.slice(0, 500), responseBody: null }),
     );
-    request.end(req.body);
+    request.end(body);
   });
 }

@@ -1,0 +1,65 @@
+// Shlink (REST API v3, self-hosted): GET /rest/v3/short-urls page by page (the cursor is the page
+// number), oldest first, with the X-Api-Key header. Tags, title, validUntil and maxVisits come
+// with each short URL; a short URL of another domain than the default keeps its domain in its id.
+import { z } from 'zod';
+import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
+import { apiUrl, parseDate, readAnswer, titleOf } from '../source-answer.js';
+
+const LABEL = 'Shlink';
+const PAGE_SIZE = 100;
+
+const shortUrlSchema = z.object({
+  shortCode: z.string(),
+  longUrl: z.string(),
+  domain: z.string().nullish(),
+  title: z.string().nullish(),
+  tags: z.array(z.string()).nullish(),
+  dateCreated: z.string().nullish(),
+  meta: z.object({ validUntil: z.string().nullish(), maxVisits: z.number().int().nullish() }).nullish(),
+});
+export type ShlinkShortUrl = z.infer<typeof shortUrlSchema>;
+
+const pageSchema = z.object({
+  shortUrls: z.object({
+    data: z.array(shortUrlSchema),
+    pagination: z.object({
+      currentPage: z.number().int(),
+      pagesCount: z.number().int(),
+      totalItems: z.number().int().nullish(),
+    }),
+  }),
+});
+
+export function mapShlinkShortUrl(u: ShlinkShortUrl): ImportedLink {
+  const createdAt = parseDate(u.dateCreated);
+  return {
+    sourceId: u.domain ? `${u.domain}/${u.shortCode}` : u.shortCode,
+    originalUrl: u.longUrl,
+    customAlias: u.shortCode,
+    title: titleOf(u.title),
+    tags: u.tags ?? [],
+    expiresAt: parseDate(u.meta?.validUntil) ?? null,
+    clickLimit: u.meta?.maxVisits ?? null,
+    ...(createdAt ? { createdAt } : {}),
+  };
+}
+
+export function createShlinkSource(ctx: SourceContext): ImportSource {
+  const headers = { 'x-api-key': ctx.token };
+  return {
+    name: 'shlink',
+    async fetchPage(cursor, signal) {
+      const page = cursor ?? '1';
+      const url = apiUrl(
+        ctx.baseUrl,
+        `rest/v3/short-urls?page=${page}&itemsPerPage=${PAGE_SIZE}&orderBy=dateCreated-ASC`,
+      );
+      const { data, pagination } = readAnswer(await ctx.get(url, headers, signal), LABEL, pageSchema).shortUrls;
+      return {
+        links: data.map(mapShlinkShortUrl),
+        nextCursor: pagination.currentPage < pagination.pagesCount ? String(pagination.currentPage + 1) : null,
+        ...(pagination.totalItems == null ? {} : { total: pagination.totalItems }),
+      };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// YOURLS (self-hosted, no plugin needed): yourls-api.php?action=stats&filter=last with limit and
+// start (the cursor is the start), the signature token as a parameter, as YOURLS takes it. That
+// list carries the keyword (in shorturl), the URL, the title and the time; YOURLS has no tags,
+// expiry or visit limits without plugins. `last` is newest first: a link made during the import
+// moves the rest down by one, which is then seen twice and skipped the second time.
+import { z } from 'zod';
+import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
+import { apiUrl, codeOf, parseDate, readAnswer, titleOf } from '../source-answer.js';
+
+const LABEL = 'YOURLS';
+const PAGE_SIZE = 100;
+
+const linkSchema = z.object({
+  shorturl: z.string(),
+  url: z.string(),
+  title: z.string().nullish(),
+  timestamp: z.string().nullish(),
+});
+export type YourlsLink = z.infer<typeof linkSchema>;
+
+const pageSchema = z.object({
+  // An empty list is `[]` in PHP's JSON, a full one an object keyed link_1, link_2, ...
+  links: z.union([z.record(z.string(), linkSchema), z.array(linkSchema)]).nullish(),
+  stats: z.object({ total_links: z.coerce.number().int() }).nullish(),
+});
+
+export function mapYourlsLink(l: YourlsLink): ImportedLink | undefined {
+  const keyword = codeOf(l.shorturl);
+  if (!keyword) return undefined;
+  const createdAt = parseDate(l.timestamp);
+  return {
+    sourceId: keyword,
+    originalUrl: l.url,
+    customAlias: keyword,
+    title: titleOf(l.title),
+    tags: [],
+    ...(createdAt ? { createdAt } : {}),
+  };
+}
+
+/** The API's address: the install's yourls-api.php, whether the person gave it or the install's root. */
+function endpoint(base: URL): URL {
+  return base.pathname.endsWith('.php') ? new URL(base.href) : apiUrl(base, 'yourls-api.php');
+}
+
+export function createYourlsSource(ctx: SourceContext): ImportSource {
+  return {
+    name: 'yourls',
+    async fetchPage(cursor, signal) {
+      const start = Number(cursor ?? '0');
+      const url = endpoint(ctx.baseUrl);
+      url.search = new URLSearchParams({
+        action: 'stats',
+        filter: 'last',
+        limit: String(PAGE_SIZE),
+        start: String(start),
+        format: 'json',
+        signature: ctx.token,
+      }).toString();
+      const page = readAnswer(await ctx.get(url, {}, signal), LABEL, pageSchema);
+      const raw = Array.isArray(page.links) ? page.links : Object.values(page.links ?? {});
+      const links = raw.map(mapYourlsLink).filter((l): l is ImportedLink => l !== undefined);
+      const total = page.stats?.total_links;
+      const after = start + raw.length;
+      // The total says when to stop; without it, a short page is the last.
+      const more = raw.length > 0 && (total === undefined ? raw.length === PAGE_SIZE : after < total);
+      return { links, nextCursor: more ? String(after) : null, ...(total === undefined ? {} : { total }) };
+    },
+  };
+}

@@ -1,0 +1,243 @@
+// Importing links from Bitly, Shlink, Kutt, YOURLS, Dub and Rebrandly, each against a stand-in on
+// loopback that answers as the service's API does (test/support/import-fixtures.ts): a job over
+// several pages completes with the right counts, waits out a 429 with Retry-After, keeps titles and
+// expiry; a second run imports nothing new; a refused token fails the job with a message; a job
+// stopped after its first page resumes after a restart without duplicates. Then the address guard
+// and the refusals of a bad request.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOURCE_LABELS, SOURCE_NAMES, type SourceName } from '../src/core/imports/import-source.js';
+import { type ImportFixture, type SampleLink, startImportFixture } from './support/import-fixtures.js';
+import { eventually, type Isolation, isolate, startService, type TestService } from './support/service.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: answers of the API and the job, read field by field.
+type Json = Record<string, any>;
+
+const ENV = { IMPORT_ALLOW_INSECURE: '1', IMPORT_POLL_MS: '200' };
+const TOKEN = 'fixture-token-0123456789';
+/** The services whose links carry an expiry their API shows. */
+const WITH_EXPIRY = new Set<SourceName>(['bitly', 'shlink', 'kutt', 'dub']);
+
+let isolation: Isolation;
+let svc: TestService;
+
+beforeAll(async () => {
+  isolation = await isolate();
+  svc = await startService(isolation, ENV);
+});
+
+afterAll(async () => {
+  await svc?.close();
+  await isolation?.dispose();
+});
+
+function samples(prefix: string, count: number): SampleLink[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}${i + 1}`,
+    code: `${prefix}-${i + 1}`,
+    url: `https://example.com/${prefix}/${i + 1}`,
+    title: i === 1 ? null : `Link ${i + 1}`,
+    tags: i === 0 ? ['launch', 'q3'] : [],
+    expiresAt: i === 0 ? '2031-01-02T03:04:05.000Z' : null,
+    maxVisits: i === 0 ? 100 : null,
+    createdAt: `2024-01-0${i + 1}T03:04:05.000Z`,
+  }));
+}
+
+async function startImport(apiKey: string, body: Json): Promise<Json> {
+  const res = await svc.service('POST', '/imports', apiKey, body);
+  expect(res.statusCode, res.body).toBe(202);
+  return res.json();
+}
+
+async function finished(apiKey: string, id: number): Promise<Json> {
+  return eventually(
+    async () => {
+      const job = (await svc.service('GET', `/imports/${id}`, apiKey)).json() as Json;
+      return ['completed', 'failed', 'cancelled'].includes(job.status) ? job : undefined;
+    },
+    20_000,
+    `import job ${id} to end`,
+  );
+}
+
+async function linksOf(apiKey: string): Promise<Json[]> {
+  return ((await svc.service('GET', '/urls?size=100', apiKey)).json() as Json).content;
+}
+
+describe.each(SOURCE_NAMES)('importing from %s', (source) => {
+  let fixture: ImportFixture;
+  let org: { id: number; apiKey: string };
+  // Five links over three pages, and a sixth whose code another link of the service already has.
+  const links = samples(`${source}-i`, 6);
+  const taken = links[5]!;
+
+  beforeAll(async () => {
+    fixture = await startImportFixture(source, TOKEN, links);
+    org = await svc.createOrganization(`${source} importer`, 'BUSINESS');
+    const other = await svc.createOrganization(`${source} other`);
+    await svc.createLink(other, { url: 'https://example.org/first', customAlias: taken.code });
+  });
+
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it('imports every page, waits out a 429, keeps codes, titles and expiry, and counts the alias taken as failed', async () => {
+    fixture.rateLimitPage(2);
+    const queued = await startImport(org.apiKey, { source, token: TOKEN, url: fixture.url });
+    expect(queued).toMatchObject({ source, status: 'queued', imported: 0, url: `${fixture.url}/` });
+    expect(JSON.stringify(queued)).not.toContain(TOKEN);
+
+    const job = await finished(org.apiKey, queued.id);
+    expect(job).toMatchObject({ status: 'completed', total: 6, imported: 5, skipped: 0, failed: 1, failure: null });
+    expect(job.errors).toEqual([
+      { sourceId: expect.any(String), message: expect.stringContaining(`alias ${taken.code} is already taken`) },
+    ]);
+    expect(job.startedAt).not.toBeNull();
+    expect(job.finishedAt).not.toBeNull();
+    expect(fixture.rateLimited).toBe(1);
+
+    const mine = await linksOf(org.apiKey);
+    expect(mine.map((l) => l.shortCode).sort()).toEqual(
+      links
+        .slice(0, 5)
+        .map((l) => l.code)
+        .sort(),
+    );
+    const first = mine.find((l) => l.shortCode === links[0]!.code)!;
+    expect(first).toMatchObject({ originalUrl: links[0]!.url, title: 'Link 1' });
+    expect(first.expiresAt).toBe(WITH_EXPIRY.has(source) ? links[0]!.expiresAt : null);
+    expect(mine.find((l) => l.shortCode === links[1]!.code)).toMatchObject({ title: null, expiresAt: null });
+  });
+
+  it('imports nothing new the second time: what came before is skipped', async () => {
+    const again = await finished(
+      org.apiKey,
+      (await startImport(org.apiKey, { source, token: TOKEN, url: fixture.url })).id,
+    );
+    expect(again).toMatchObject({ status: 'completed', imported: 0, skipped: 5, failed: 1 });
+    expect(await linksOf(org.apiKey)).toHaveLength(5);
+  });
+
+  it('fails the job with a clear message when the token is refused', async () => {
+    const refused = await finished(
+      org.apiKey,
+      (await startImport(org.apiKey, { source, token: 'wrong-token', url: fixture.url })).id,
+    );
+    expect(refused).toMatchObject({ status: 'failed', imported: 0 });
+    expect(refused.failure).toMatch(new RegExp(`^the token was refused by ${SOURCE_LABELS[source]} \\(HTTP 40[13]`));
+  });
+
+  it('resumes a job stopped after its first page, after a restart, without duplicates', async () => {
+    const resumable = samples(`${source}-r`, 5);
+    const slow = await startImportFixture(source, TOKEN, resumable);
+    try {
+      const owner = await svc.createOrganization(`${source} resumer`, 'BUSINESS');
+      const release = slow.holdPage(2);
+      const { id } = await startImport(owner.apiKey, { source, token: TOKEN, url: slow.url });
+      await slow.pageAsked(2);
+      const mid = (await svc.service('GET', `/imports/${id}`, owner.apiKey)).json() as Json;
+      expect(mid).toMatchObject({ status: 'running', imported: 2 });
+
+      await svc.close();
+      release();
+      svc = await startService(isolation, ENV);
+
+      const job = await finished(owner.apiKey, id);
+      expect(job).toMatchObject({ status: 'completed', imported: 5, skipped: 0, failed: 0 });
+      const codes = (await linksOf(owner.apiKey)).map((l) => l.shortCode).sort();
+      expect(codes).toEqual(resumable.map((l) => l.code).sort());
+      // The first page was read once: the restart went on from the saved cursor.
+      const firstPages = slow.requests.filter((r) => SOURCE_PAGE_ONE[source](r));
+      expect(firstPages).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+/** The request for the first page of links, as each source asks for it. */
+const SOURCE_PAGE_ONE: Record<SourceName, (request: string) => boolean> = {
+  bitly: (r) => r.startsWith('/v4/groups/Bg1/bitlinks?size=100'),
+  shlink: (r) => r.startsWith('/rest/v3/short-urls?page=1&'),
+  kutt: (r) => r.startsWith('/api/v2/links?skip=0&'),
+  yourls: (r) => r.includes('action=stats') && r.includes('start=0&'),
+  dub: (r) => r.startsWith('/links?page=1&'),
+  rebrandly: (r) => r.startsWith('/v1/links?') && !r.includes('last='),
+};
+
+describe.each(['dub', 'kutt'] as const)('a %s link behind a password', (source) => {
+  it('is not imported, so that its destination does not open to everyone', async () => {
+    const [open, locked] = samples(`${source}-p`, 2);
+    const fixture = await startImportFixture(source, TOKEN, [open!, { ...locked!, password: true }]);
+    try {
+      const org = await svc.createOrganization(`${source} locked importer`);
+      const job = await finished(
+        org.apiKey,
+        (await startImport(org.apiKey, { source, token: TOKEN, url: fixture.url })).id,
+      );
+      expect(job).toMatchObject({ status: 'completed', imported: 1, failed: 1 });
+      expect(job.errors[0].message).toContain('asks for a password');
+      expect((await linksOf(org.apiKey)).map((l) => l.shortCode)).toEqual([open!.code]);
+    } finally {
+      await fixture.close();
+    }
+  });
+});
+
+describe('the address and the request', () => {
+  let org: { id: number; apiKey: string };
+  beforeAll(async () => {
+    org = await svc.createOrganization('Refused importer');
+  });
+
+  it('refuses a private address, even where loopback is allowed for tests', async () => {
+    const res = await svc.service('POST', '/imports', org.apiKey, {
+      source: 'shlink',
+      token: TOKEN,
+      url: 'https://10.1.2.3',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      status: 400,
+      details: [{ field: 'url', message: expect.stringContaining('private address, which imports may not reach') }],
+    });
+  });
+
+  it('asks for the address of a self-hosted service, and refuses an unknown source', async () => {
+    const noUrl = await svc.service('POST', '/imports', org.apiKey, { source: 'yourls', token: TOKEN });
+    expect(noUrl.statusCode).toBe(400);
+    expect(noUrl.json().details).toEqual([
+      { field: 'url', message: expect.stringContaining('YOURLS runs on your own server') },
+    ]);
+    const unknown = await svc.service('POST', '/imports', org.apiKey, { source: 'tinyurl', token: TOKEN });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().details[0].field).toBe('source');
+  });
+
+  it("answers 404 for another organization's job, and cancels a queued job", async () => {
+    const fixture = await startImportFixture('shlink', TOKEN, samples('cancel', 3));
+    try {
+      const release = fixture.holdPage(1);
+      const { id } = await startImport(org.apiKey, { source: 'shlink', token: TOKEN, url: fixture.url });
+      const other = await svc.createOrganization('Other importer');
+      expect((await svc.service('GET', `/imports/${id}`, other.apiKey)).statusCode).toBe(404);
+      expect((await svc.service('POST', `/imports/${id}/cancel`, other.apiKey)).statusCode).toBe(404);
+      const cancelled = await svc.service('POST', `/imports/${id}/cancel`, org.apiKey);
+      expect(cancelled.statusCode).toBe(200);
+      expect(cancelled.json()).toMatchObject({ id, status: 'cancelled' });
+      release();
+      const list = (await svc.service('GET', '/imports', org.apiKey)).json() as Json;
+      expect(list.content.map((j: Json) => j.id)).toContain(id);
+      // The page let go after the cancel is not written.
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await svc.service('GET', `/imports/${id}`, org.apiKey)).json()).toMatchObject({
+        status: 'cancelled',
+        imported: 0,
+      });
+      expect(await linksOf(org.apiKey)).toEqual([]);
+    } finally {
+      await fixture.close();
+    }
+  });
+});
