@@ -1,14 +1,16 @@
-// The console's view of one organization's links, campaigns, apps, custom domains and statistics
-// (the user journey's too, under /journey, with the same add-on rule as the journey API):
+// The console's view of one organization's links, campaigns, apps, custom domains, statistics and
+// import jobs (the user journey's too, under /journey, with the same add-on rule as the journey API):
 // the Service API's own route plugins and core services, under /console/api/organizations/{orgId},
 // with the signed-in member as the caller (the core checks their role) instead of an API key. No
 // rule is written twice; the routes are documented once, under the Service API.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { admitJourneyCaller } from '../../core/access/journey-access.js';
 import type { AccountServices } from '../../core/accounts/index.js';
+import type { ImportsService } from '../../core/imports/index.js';
 import type { JourneyService } from '../../core/journey/index.js';
 import type { StatsService } from '../../core/stats/index.js';
 import { notFound } from '../../shared/errors.js';
+import { importRoutes } from '../service/imports.routes.js';
 import { type OrganizationResourceDeps, registerOrganizationResources } from '../service/organization-resources.js';
 import { journeyActivityReadRoutes } from '../journey/activity.routes.js';
 import { journeyStatsRoutes } from '../journey/stats.routes.js';
@@ -19,6 +21,7 @@ export interface ConsoleOrganizationDeps extends OrganizationResourceDeps {
   accounts: AccountServices;
   stats: Pick<StatsService, 'links' | 'installs' | 'journey'>;
   journey: Pick<JourneyService, 'activity'>;
+  imports: Pick<ImportsService, 'jobs'>;
 }
 
 export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: ConsoleOrganizationDeps }> = async (
@@ -40,6 +43,7 @@ export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: ConsoleOrgani
   });
 
   await registerOrganizationResources(app, deps, { tags: ['console'] });
+  await app.register(importRoutes, { imports: deps.imports.jobs });
   await app.register(journeyStatsRoutes, { stats: deps.stats.journey, prefix: '/journey' });
   await app.register(journeyActivityReadRoutes, { activity: deps.journey.activity, prefix: '/journey' });
   await app.register(consoleJourneyExportRoutes, { stats: deps.stats.journey, prefix: '/journey' });
