@@ -36,6 +36,7 @@ const Members = lazy(() => import('./pages/Members'));
 const AuditLog = lazy(() => import('./pages/AuditLog'));
 const GoalTypes = lazy(() => import('./pages/GoalTypes'));
 const Tags = lazy(() => import('./pages/Tags'));
+const ImportJobs = lazy(() => import('./pages/ImportJobs'));
 const Webhooks = lazy(() => import('./pages/Webhooks'));
 
 const ORG_KEY = 'signpost.organization';
@@ -151,6 +152,7 @@ export function App() {
                 'links',
                 'campaigns',
                 'tags',
+                'imports',
                 'goals',
                 'domains',
                 'apps',
@@ -203,6 +205,7 @@ export function App() {
             {screen === 'campaigns' && <Campaigns membership={membership} />}
             {screen === 'goals' && <GoalTypes membership={membership} />}
             {screen === 'tags' && <Tags membership={membership} />}
+            {screen === 'imports' && <ImportJobs membership={membership} />}
             {screen === 'webhooks' && <Webhooks membership={membership} />}
             {screen === 'domains' && <Domains membership={membership} />}
             {screen === 'apps' && <Apps membership={membership} />}

@@ -3,6 +3,7 @@
 // The answers' types come from the OpenAPI document (api-schema.ts, written by npm run client:generate).
 import {
   type components,
+  importJobRequestInputSourceValues,
   type operations,
   pathsConsoleApiOrganizationsOrgIdAuditLogGetParametersQueryActionValues,
   pathsConsoleApiOrganizationsOrgIdMembersPostRequestBodyContentApplicationJsonRoleValues,
@@ -109,21 +110,16 @@ export type ShortUrl = Schemas['ShortUrl'];
 export type Campaign = Schemas['Campaign'];
 export type CustomDomain = Schemas['CustomDomain'];
 export type Tag = Schemas['Tag'];
-/**
- * One item of a bulk answer (PATCH and DELETE /urls/bulk): what was done to the link, or why it
- * was refused. Until those routes are in the OpenAPI document, their shape is read from the
- * records and the error body.
- */
-export type BulkItem<Done> = Done | { id: number; error: Pick<Schemas['ErrorBody'], 'status' | 'message'> };
-export interface BulkAnswer<Done> {
-  results: BulkItem<Done>[];
-}
+/** The answers of PATCH and DELETE /urls/bulk: each link changed or deleted, or why it was refused. */
+export type BulkUpdateAnswer = Schemas['BulkUpdateResult'];
+export type BulkDeleteAnswer = Schemas['BulkDeleteResult'];
 /** What POST /urls/import answers: links made, rows refused, and why each (row: 1-based data row). */
-export interface CsvImportAnswer {
-  created: number;
-  failed: number;
-  errors: { row: number; message: string }[];
-}
+export type CsvImportAnswer = Schemas['CsvImportResult'];
+export type ImportJob = Schemas['ImportJob'];
+export type ImportJobs = Answer<'listImports'>;
+export type ImportSource = Schemas['ImportJobRequestInput']['source'];
+/** The services an import job reads from, as the API names them. */
+export const IMPORT_SOURCES = importJobRequestInputSourceValues;
 export type TagList = Answer<'listTags'>;
 export type MobileApp = Schemas['MobileApp'];
 export type ApiKey = Item<Answer<'consoleListApiKeys'>>;

@@ -12,6 +12,7 @@ export type Screen =
   | 'campaigns'
   | 'goals'
   | 'tags'
+  | 'imports'
   | 'domains'
   | 'apps'
   | 'keys'
@@ -28,6 +29,7 @@ const PATHS: Record<Screen, string> = {
   campaigns: '/console/campaigns',
   goals: '/console/goal-types',
   tags: '/console/tags',
+  imports: '/console/imports',
   domains: '/console/domains',
   apps: '/console/apps',
   keys: '/console/api-keys',

@@ -5,7 +5,7 @@
 import { Affix, Alert, Autocomplete, Button, Card, Group, List, Notification, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type BulkAnswer, type BulkItem, type ShortUrl } from '../api';
+import { api, type BulkDeleteAnswer, type BulkUpdateAnswer } from '../api';
 import { expiryForApi } from '../link-form';
 import type { Selection } from './DataTable';
 import type { NoticeState } from './Notice';
@@ -17,10 +17,10 @@ const UNDO_MS = 5000;
 type Change = { addTags?: string[]; removeTags?: string[]; expirationDate?: string | null; archived?: boolean };
 type Failure = { id: number; message: string };
 
-const failuresOf = <D,>(answer: BulkAnswer<D>): Failure[] =>
-  answer.results.flatMap((item: BulkItem<D>) =>
-    typeof item === 'object' && item !== null && 'error' in item ? [{ id: item.id, message: item.error.message }] : [],
-  );
+type Answer = BulkUpdateAnswer | BulkDeleteAnswer;
+
+const failuresOf = (answer: Answer): Failure[] =>
+  answer.results.flatMap((item) => ('error' in item ? [{ id: item.id, message: item.error.message }] : []));
 
 export function useBulkActions({
   orgId,
@@ -45,7 +45,7 @@ export function useBulkActions({
   const ids = [...selected];
 
   /** The notice after a bulk call: how many changed, and the failures listed under the bar. */
-  const outcome = (answer: BulkAnswer<unknown>, words: string): NoticeState | string => {
+  const outcome = (answer: Answer, words: string): NoticeState | string => {
     const failed = failuresOf(answer);
     setFailures(failed);
     const count = answer.results.length - failed.length;
@@ -55,14 +55,13 @@ export function useBulkActions({
   };
 
   const change = useAction({
-    run: (body: Change) => api<BulkAnswer<ShortUrl>>('PATCH', `/organizations/${orgId}/urls/bulk`, { ids, ...body }),
+    run: (body: Change) => api<BulkUpdateAnswer>('PATCH', `/organizations/${orgId}/urls/bulk`, { ids, ...body }),
     done: (answer) => outcome(answer, 'bulk.changed'),
     notify,
     invalidates: ['org', orgId],
   });
   const remove = useAction({
-    run: (gone: number[]) =>
-      api<BulkAnswer<{ id: number; deleted: true }>>('DELETE', `/organizations/${orgId}/urls/bulk`, { ids: gone }),
+    run: (gone: number[]) => api<BulkDeleteAnswer>('DELETE', `/organizations/${orgId}/urls/bulk`, { ids: gone }),
     after: () => setPending([]),
     done: (answer) => outcome(answer, 'bulk.deleted'),
     notify,

@@ -1,0 +1,262 @@
+// Imports from other link services (Bitly, Shlink, Kutt, YOURLS, Dub, Rebrandly) as background
+// jobs: start one with the service's token (and its address for a self-hosted one), follow its
+// progress while it runs (the job is read again every second), its summary and the links that
+// failed once it ends; stop it; and the past jobs, any of which opens the same way.
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  List,
+  PasswordInput,
+  Progress,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  api,
+  fieldErrors,
+  IMPORT_SOURCES,
+  type ImportJob,
+  type ImportJobs as Jobs,
+  type ImportSource,
+  type Membership,
+} from '../api';
+import { DataTable } from '../components/DataTable';
+import { ConfirmButton, RowButton } from '../components/DeleteButton';
+import { FormCard } from '../components/FormCard';
+import { useNotice } from '../components/Notice';
+import { QueryStatus } from '../components/QueryStatus';
+import { useAction } from '../components/use-action';
+
+const NAMES: Record<ImportSource, string> = {
+  bitly: 'Bitly',
+  shlink: 'Shlink',
+  kutt: 'Kutt',
+  yourls: 'YOURLS',
+  dub: 'Dub',
+  rebrandly: 'Rebrandly',
+};
+/** Services that run on the customer's own server: the address is needed (Kutt: when not kutt.it). */
+const SELF_HOSTED: ImportSource[] = ['shlink', 'yourls', 'kutt'];
+const ADDRESS_REQUIRED: ImportSource[] = ['shlink', 'yourls'];
+const ENDED: ImportJob['status'][] = ['completed', 'failed', 'cancelled'];
+const COLOR: Record<ImportJob['status'], string> = {
+  queued: 'gray',
+  running: 'blue',
+  completed: 'green',
+  failed: 'red',
+  cancelled: 'orange',
+};
+
+function StatusBadge({ status }: { status: ImportJob['status'] }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={COLOR[status]} variant="light">
+      {t(`importJobs.status.${status}`)}
+    </Badge>
+  );
+}
+
+/** One job as it goes: progress, then the summary, why it failed, the links that failed. */
+function JobCard({ orgId, id, canWrite }: { orgId: number; id: number; canWrite: boolean }) {
+  const { t } = useTranslation();
+  const { notify, noticeBox } = useNotice();
+  const job = useQuery({
+    queryKey: ['org', orgId, 'imports', id],
+    queryFn: () => api<ImportJob>('GET', `/organizations/${orgId}/imports/${id}`),
+    refetchInterval: (query) => (query.state.data && ENDED.includes(query.state.data.status) ? false : 1000),
+  });
+  const cancel = useAction({
+    run: () => api<ImportJob>('POST', `/organizations/${orgId}/imports/${id}/cancel`),
+    done: () => null,
+    notify,
+    invalidates: ['org', orgId, 'imports'],
+  });
+  const data = job.data;
+  const done = data ? data.imported + data.skipped + data.failed : 0;
+  const ended = data ? ENDED.includes(data.status) : false;
+  const percent = data?.total ? Math.min(100, Math.round((done / data.total) * 100)) : ended ? 100 : 0;
+  return (
+    <Card withBorder data-testid="import-job">
+      <QueryStatus query={job} />
+      {noticeBox}
+      {data && (
+        <Stack gap="xs">
+          <Group justify="space-between">
+            <Title order={3} size="h5">
+              {NAMES[data.source]} · {data.url}
+            </Title>
+            <StatusBadge status={data.status} />
+          </Group>
+          <Progress
+            value={percent}
+            animated={!ended}
+            striped={!ended}
+            aria-label={t('importJobs.progress', { done, total: data.total ?? '?' })}
+          />
+          <Text size="sm">
+            {t('importJobs.progress', { done, total: data.total ?? '?' })} —{' '}
+            {t('importJobs.summary', { imported: data.imported, skipped: data.skipped, failed: data.failed })}
+          </Text>
+          {data.failure && (
+            <Alert color="red" role="alert">
+              {t('importJobs.failure', { reason: data.failure })}
+            </Alert>
+          )}
+          {data.errors.length > 0 && (
+            <>
+              <Text size="sm" fw={600}>
+                {t('importJobs.errors')}
+              </Text>
+              <List size="sm" data-testid="import-errors">
+                {data.errors.map((e) => (
+                  <List.Item key={e.sourceId}>
+                    {e.sourceId}: {e.message}
+                  </List.Item>
+                ))}
+              </List>
+            </>
+          )}
+          {!ended && (
+            <Group>
+              <ConfirmButton
+                label={t('importJobs.cancel')}
+                confirm={t('importJobs.cancelConfirm')}
+                onConfirm={() => cancel.mutate()}
+                variant="light"
+                size="sm"
+                disabled={!canWrite}
+                loading={cancel.isPending}
+              />
+            </Group>
+          )}
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+export default function ImportJobs({ membership }: { membership: Membership }) {
+  const { t, i18n } = useTranslation();
+  const orgId = membership.organizationId;
+  const canWrite = membership.permissions.includes('links.write');
+  const { notify, noticeBox } = useNotice();
+  const [source, setSource] = useState<ImportSource>('bitly');
+  const [token, setToken] = useState('');
+  const [url, setUrl] = useState('');
+  const [shown, setShown] = useState<number | null>(null);
+  const [page, setPage] = useState(0);
+  const jobs = useQuery({
+    queryKey: ['org', orgId, 'imports', 'list', page],
+    queryFn: () => api<Jobs>('GET', `/organizations/${orgId}/imports?page=${page}&size=20`),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.content.some((j) => !ENDED.includes(j.status)) ? 2000 : false),
+  });
+  const start = useAction({
+    run: () =>
+      api<ImportJob>('POST', `/organizations/${orgId}/imports`, {
+        source,
+        token: token.trim(),
+        ...(SELF_HOSTED.includes(source) && url.trim() ? { url: url.trim() } : {}),
+      }),
+    after: (job) => {
+      setToken('');
+      setShown(job.id);
+    },
+    done: () => t('importJobs.started'),
+    notify,
+    invalidates: ['org', orgId, 'imports'],
+  });
+  const errors = fieldErrors(start.error);
+  const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
+
+  return (
+    <Stack>
+      <Title order={2}>{t('importJobs.heading')}</Title>
+      {noticeBox}
+      <FormCard
+        title={t('importJobs.start')}
+        readOnly={!canWrite && t('importJobs.readOnly')}
+        onSubmit={() => start.mutate()}
+      >
+        <Group align="flex-start" wrap="wrap">
+          <Select
+            label={t('importJobs.source')}
+            data={IMPORT_SOURCES.map((s) => ({ value: s, label: NAMES[s] }))}
+            value={source}
+            onChange={(v) => v && setSource(v as ImportSource)}
+            allowDeselect={false}
+            disabled={!canWrite}
+            w={180}
+            error={errors.source}
+          />
+          <PasswordInput
+            required
+            label={t('importJobs.token')}
+            description={t('importJobs.tokenHint')}
+            value={token}
+            onChange={(e) => setToken(e.currentTarget.value)}
+            autoComplete="off"
+            disabled={!canWrite}
+            w={280}
+            error={errors.token}
+          />
+          {SELF_HOSTED.includes(source) && (
+            <TextInput
+              type="url"
+              required={ADDRESS_REQUIRED.includes(source)}
+              label={t('importJobs.url')}
+              description={t('importJobs.urlHint')}
+              placeholder="https://"
+              value={url}
+              onChange={(e) => setUrl(e.currentTarget.value)}
+              disabled={!canWrite}
+              w={280}
+              error={errors.url}
+            />
+          )}
+          <Button type="submit" mt={24} disabled={!canWrite || !token.trim()} loading={start.isPending}>
+            {t('importJobs.startButton')}
+          </Button>
+        </Group>
+      </FormCard>
+      {shown !== null && <JobCard key={shown} orgId={orgId} id={shown} canWrite={canWrite} />}
+      <Title order={3} size="h4">
+        {t('importJobs.past')}
+      </Title>
+      <DataTable
+        query={jobs}
+        rows={jobs.data?.content}
+        rowKey={(job) => job.id}
+        empty={t('importJobs.empty')}
+        testId="import-jobs"
+        paging={jobs.data && { page, totalPages: jobs.data.totalPages, onChange: setPage, label: t('links.pages') }}
+        columns={[
+          { header: t('importJobs.source'), cell: (job) => NAMES[job.source] },
+          { header: t('importJobs.url'), cell: (job) => job.url, wrap: true },
+          { header: t('importJobs.statusHeader'), cell: (job) => <StatusBadge status={job.status} /> },
+          {
+            header: t('importJobs.counts'),
+            cell: (job) =>
+              t('importJobs.summary', { imported: job.imported, skipped: job.skipped, failed: job.failed }),
+          },
+          { header: t('importJobs.createdAt'), cell: (job) => date(job.createdAt) },
+          { header: t('importJobs.finishedAt'), cell: (job) => date(job.finishedAt) },
+          {
+            cell: (job) => (
+              <RowButton label={t('importJobs.show')} name={`#${job.id}`} onClick={() => setShown(job.id)} />
+            ),
+          },
+        ]}
+      />
+    </Stack>
+  );
+}
