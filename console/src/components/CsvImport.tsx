@@ -98,6 +98,7 @@ export function CsvImport({
           value={file}
           onChange={(f) => void choose(f)}
           clearable
+          clearButtonProps={{ 'aria-label': t('csvImport.clear') }}
         />
         {picked && (
           <>

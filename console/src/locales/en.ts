@@ -207,6 +207,7 @@ export const en: Words = {
     heading: 'Import links from CSV',
     open: 'Import CSV',
     file: 'CSV file',
+    clear: 'Remove the file',
     fileHint:
       'The first row names the columns: originalUrl (or url, long_url), and optionally customAlias, title, tags (separated by |), expirationDate.',
     columns: 'Columns found:',

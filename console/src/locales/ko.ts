@@ -199,6 +199,7 @@ export const ko = {
     heading: 'CSV에서 링크 가져오기',
     open: 'CSV 가져오기',
     file: 'CSV 파일',
+    clear: '파일 지우기',
     fileHint:
       '첫 줄은 열 이름입니다: originalUrl (또는 url, long_url), 그리고 선택으로 customAlias, title, tags (| 로 구분), expirationDate.',
     columns: '찾은 열:',
