@@ -2,7 +2,8 @@
 // loopback: a CSV imported with one bad row and that row's reason, the list filtered by a tag
 // (also from the address), three links tagged at once from the bulk bar, the Tags screen, and a
 // password set in the editor that a visitor must type before landing on the destination (a page
-// this test serves over HTTPS on loopback). axe checks every new screen.
+// this test serves over HTTPS on loopback), the links exported as CSV, and an import job from a
+// stand-in Shlink followed to its summary. axe checks every new screen.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
+import { startImportFixture } from './support/import-fixtures.js';
 import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
 import { isolate, type Isolation, type TestService } from './support/service.js';
 
@@ -52,8 +54,13 @@ describe('console link management end to end', () => {
     await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
     LANDING = `https://127.0.0.1:${(landing.address() as AddressInfo).port}`;
     isolation = await isolate();
-    // Private targets: the links lead to the landing page on loopback.
-    ({ svc, base: BASE } = await startListeningService(isolation, { LINK_ALLOW_PRIVATE_TARGETS: 'true' }));
+    // Private targets: the links lead to the landing page on loopback; imports read a stand-in
+    // service over plain HTTP on loopback, looked for every 200 ms.
+    ({ svc, base: BASE } = await startListeningService(isolation, {
+      LINK_ALLOW_PRIVATE_TARGETS: 'true',
+      IMPORT_ALLOW_INSECURE: '1',
+      IMPORT_POLL_MS: '200',
+    }));
     browser = await launchChromium();
   });
 
@@ -225,5 +232,55 @@ describe('console link management end to end', () => {
     await expect.poll(() => tab.url()).toBe(`${LANDING}/members-only`);
     expect(await tab.locator('h1').innerText()).toBe('Welcome to /members-only');
     await visitor.close();
+  });
+
+  it('exports the links as CSV, and follows an import job from Shlink to its summary', {
+    timeout: 90_000,
+  }, async () => {
+    const { org, ctx, page } = await developerOnLinks('Move Team', 'mover@example.com');
+    await makeLink(org.apiKey, { url: `${LANDING}/kept`, customAlias: 'kept', tags: ['spring', 'vip'] });
+    await page.getByRole('link', { name: '링크', exact: true }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'CSV로 내보내기' }).click(),
+    ]);
+    const exported = fs.readFileSync((await download.path())!, 'utf8');
+    const [header, row] = exported.trim().split(/\r?\n/);
+    expect(header).toContain('shortUrl');
+    expect(row).toContain(`${BASE}/kept`);
+    expect(row).toContain('spring|vip');
+
+    const links = ['one', 'two', 'three'].map((code, i) => ({
+      id: `s-${i}`,
+      code: `shl-${code}`,
+      url: `https://example.com/${code}`,
+      title: null,
+      tags: [],
+      expiresAt: null,
+      maxVisits: null,
+      createdAt: '2026-11-01T00:00:00Z',
+    }));
+    const shlink = await startImportFixture('shlink', 'shlink-token', links);
+    try {
+      await page.getByRole('link', { name: '가져오기 작업' }).click();
+      await expect.poll(() => page.locator('main').innerText()).toContain('아직 가져오기 작업이 없습니다.');
+      await expectAccessible(page, 'import jobs screen (empty)');
+      await page.getByRole('combobox', { name: '서비스' }).click();
+      await page.getByRole('option', { name: 'Shlink' }).click();
+      await page.getByLabel('API 토큰').fill('shlink-token');
+      await page.getByLabel('서버 주소').fill(shlink.url);
+      await page.getByRole('button', { name: '시작' }).click();
+      const job = page.getByTestId('import-job');
+      await expect.poll(() => job.innerText(), { timeout: 30_000 }).toContain('완료');
+      expect(await job.innerText()).toContain('가져옴 3, 건너뜀 0, 실패 0');
+      await expect.poll(() => page.getByTestId('import-jobs').getByRole('row').count()).toBe(2);
+      await expectAccessible(page, 'import jobs screen with a finished job');
+      const imported = (await svc.service('GET', '/urls?keyword=shl-', org.apiKey)).json() as { totalElements: number };
+      expect(imported.totalElements).toBe(3);
+    } finally {
+      await shlink.close();
+    }
+    await ctx.close();
   });
 });
