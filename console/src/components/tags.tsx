@@ -16,7 +16,7 @@ const channel = (hex: string) => {
 };
 
 /** Black or white, whichever reads better on `#rrggbb`. */
-export function textOn(color: string): string {
+function textOn(color: string): string {
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
   if (!m) return '#000';
   const l = 0.2126 * channel(m[1]!) + 0.7152 * channel(m[2]!) + 0.0722 * channel(m[3]!);
