@@ -4,59 +4,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Membership, ShortUrl } from '../src/api';
 import Links from '../src/pages/Links';
+import { developer, shortUrl } from './fixtures';
 import { renderConsole, serveApi } from './render';
 
-const member: Membership = {
-  organizationId: 1,
-  organizationName: 'Acme',
-  plan: 'PRO',
-  role: 'developer',
-  permissions: ['links.read', 'links.write'],
-};
-
-const link = (id: number, code: string, extra: Partial<ShortUrl> = {}): ShortUrl => ({
-  id,
-  shortUrl: `http://localhost:8080/${code}`,
-  shortCode: code,
-  originalUrl: `https://example.com/${code}`,
-  clickCount: 0,
-  createdAt: '2026-11-01T00:00:00Z',
-  updatedAt: '2026-11-01T00:00:00Z',
-  showAdPage: false,
-  iosAppId: null,
-  androidAppId: null,
-  title: null,
-  expiresAt: null,
-  ogTitle: null,
-  ogDescription: null,
-  ogImageUrl: null,
-  utmSource: null,
-  utmMedium: null,
-  utmCampaign: null,
-  utmTerm: null,
-  utmContent: null,
-  customDomainName: null,
-  iosDeepLinkPath: null,
-  androidDeepLinkPath: null,
-  mobileTargetUrl: null,
-  goalType: null,
-  tags: [],
-  passwordProtected: false,
-  clickLimit: null,
-  clickLimitUrl: null,
-  remainingClicks: null,
-  expiredUrl: null,
-  note: null,
-  archived: false,
-  ...extra,
-});
-
 const links = [
-  link(1, 'one', { tags: ['spring'] }),
-  link(2, 'two', { clickLimit: 10, remainingClicks: 4 }),
-  link(3, 'three'),
+  shortUrl('one', { id: 1, tags: ['spring'] }),
+  shortUrl('two', { id: 2, clickLimit: 10, remainingClicks: 4 }),
+  shortUrl('three', { id: 3 }),
 ];
 const page = { content: links, page: 0, size: 20, totalElements: 3, totalPages: 1 };
 const tags = { items: [{ id: 1, name: 'spring', color: '#2f9e44', linkCount: 1, createdAt: '2026-11-01T00:00:00Z' }] };
@@ -67,7 +22,7 @@ describe('bulk actions on the links list', () => {
       'GET /organizations/1/urls': { status: 200, body: page },
       'GET /organizations/1/tags': { status: 200, body: tags },
     });
-    renderConsole(<Links membership={member} />);
+    renderConsole(<Links membership={developer} />);
     const user = userEvent.setup();
     const row = (await screen.findByText('http://localhost:8080/one')).closest('tr')!;
     expect(within(row).getByTestId('tag-chips').textContent).toBe('spring');
@@ -97,7 +52,7 @@ describe('bulk actions on the links list', () => {
         },
       },
     });
-    renderConsole(<Links membership={member} />);
+    renderConsole(<Links membership={developer} />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: '선택: http://localhost:8080/one' }));
     await user.click(screen.getByRole('checkbox', { name: '선택: http://localhost:8080/three' }));
@@ -123,7 +78,7 @@ describe('bulk actions on the links list', () => {
         body: { results: (r.body as { ids: number[] }).ids.map((id) => ({ id, deleted: true })) },
       }),
     });
-    renderConsole(<Links membership={member} />);
+    renderConsole(<Links membership={developer} />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: '이 페이지 모두 선택' }));
     await user.click(screen.getByRole('button', { name: '보관' }));

@@ -4,17 +4,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { ImportJob, Membership } from '../src/api';
+import type { ImportJob } from '../src/api';
 import ImportJobs from '../src/pages/ImportJobs';
+import { developer } from './fixtures';
 import { renderConsole, serveApi } from './render';
 
-const member: Membership = {
-  organizationId: 1,
-  organizationName: 'Acme',
-  plan: 'PRO',
-  role: 'developer',
-  permissions: ['links.read', 'links.write'],
-};
 const job = (extra: Partial<ImportJob>): ImportJob => ({
   id: 9,
   source: 'shlink',
@@ -53,7 +47,7 @@ describe('import jobs screen', () => {
       'POST /organizations/1/imports': { status: 202, body: job({}) },
       'GET /organizations/1/imports/9': () => ({ status: 200, body: states[Math.min(reads++, 1)] }),
     });
-    renderConsole(<ImportJobs membership={member} />);
+    renderConsole(<ImportJobs membership={developer} />);
     const user = userEvent.setup();
     expect(await screen.findByText('아직 가져오기 작업이 없습니다.')).toBeTruthy();
     await user.click(screen.getByRole('combobox', { name: '서비스' }));
@@ -93,7 +87,7 @@ describe('import jobs screen', () => {
         body: job({ id: 3, source: 'bitly', status: 'failed', failure: 'Bitly refused the token' }),
       },
     });
-    renderConsole(<ImportJobs membership={member} />);
+    renderConsole(<ImportJobs membership={developer} />);
     const user = userEvent.setup();
     const row = (await screen.findByText('https://api-ssl.bitly.com')).closest('tr')!;
     expect(within(row).getByText('실패')).toBeTruthy();

@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { ShortUrl } from '../src/api';
 import { LinkEditor } from '../src/components/LinkEditor';
+import { shortUrl } from './fixtures';
 import { renderConsole, serveApi } from './render';
 
 const apps = {
@@ -42,41 +43,28 @@ function describedBy(input: HTMLElement): string {
     .trim();
 }
 
-const existing: ShortUrl = {
+const existing = shortUrl('spring', {
   id: 42,
-  shortUrl: 'http://localhost:8080/spring',
-  shortCode: 'spring',
-  originalUrl: 'https://example.com/spring',
   clickCount: 3,
-  createdAt: '2026-11-01T00:00:00Z',
-  updatedAt: '2026-11-01T00:00:00Z',
-  showAdPage: false,
   iosAppId: 7,
-  androidAppId: null,
   title: 'Spring sale',
-  expiresAt: null,
   ogTitle: 'Up to 50% off',
-  ogDescription: null,
-  ogImageUrl: null,
   utmSource: 'kakao',
-  utmMedium: null,
-  utmCampaign: null,
-  utmTerm: null,
-  utmContent: null,
-  customDomainName: null,
   iosDeepLinkPath: 'sale/spring',
-  androidDeepLinkPath: null,
-  mobileTargetUrl: null,
   goalType: 'purchase',
   tags: ['spring'],
-  passwordProtected: false,
-  clickLimit: null,
-  clickLimitUrl: null,
-  remainingClicks: null,
-  expiredUrl: null,
-  note: null,
-  archived: false,
-};
+});
+
+/** The editor on `record`, whose save the service answers with what was sent; the requests sent and the save spy. */
+function editorOn(record: ShortUrl) {
+  const sent = serveApi({
+    ...lists,
+    'PUT /organizations/1/urls/42': (r) => ({ status: 200, body: { ...record, ...(r.body as object) } }),
+  });
+  const saved = vi.fn();
+  renderConsole(<LinkEditor kind="url" orgId={1} record={record} onSaved={saved} onClose={() => {}} />);
+  return { sent, saved, user: userEvent.setup() };
+}
 
 describe('link editor', () => {
   it('creates a link with only the fields filled in, and shows where a click goes as the person types', async () => {
@@ -104,13 +92,7 @@ describe('link editor', () => {
   });
 
   it('edits a link: its fields are filled in, the alias is fixed, and a field emptied is cleared with null', async () => {
-    const sent = serveApi({
-      ...lists,
-      'PUT /organizations/1/urls/42': (r) => ({ status: 200, body: { ...existing, ...(r.body as object) } }),
-    });
-    const saved = vi.fn();
-    renderConsole(<LinkEditor kind="url" orgId={1} record={existing} onSaved={saved} onClose={() => {}} />);
-    const user = userEvent.setup();
+    const { sent, saved, user } = editorOn(existing);
     expect((screen.getByLabelText(/원본 URL/) as HTMLInputElement).value).toBe('https://example.com/spring');
     expect((screen.getByLabelText(/별칭/) as HTMLInputElement).disabled).toBe(true);
     expect(screen.getByTestId('editing-address').textContent).toBe('http://localhost:8080/spring');
@@ -195,13 +177,7 @@ describe('link editor', () => {
   });
 
   it('tags a link from the suggestions, sets a password, a click limit, where clicks go after it and a note', async () => {
-    const sent = serveApi({
-      ...lists,
-      'PUT /organizations/1/urls/42': (r) => ({ status: 200, body: { ...existing, ...(r.body as object) } }),
-    });
-    const saved = vi.fn();
-    renderConsole(<LinkEditor kind="url" orgId={1} record={existing} onSaved={saved} onClose={() => {}} />);
-    const user = userEvent.setup();
+    const { sent, saved, user } = editorOn(existing);
     expect(screen.queryByTestId('password-protected')).toBeNull();
     const tagsInput = screen.getByLabelText('태그', { selector: 'input' });
     await user.click(tagsInput);
@@ -227,14 +203,8 @@ describe('link editor', () => {
   });
 
   it('says a link is protected without showing a password, keeps it unless changed, and removes it', async () => {
-    const sent = serveApi({
-      ...lists,
-      'PUT /organizations/1/urls/42': (r) => ({ status: 200, body: { ...existing, ...(r.body as object) } }),
-    });
     const record = { ...existing, passwordProtected: true, clickLimit: 50, remainingClicks: 12, tags: [] };
-    const saved = vi.fn();
-    renderConsole(<LinkEditor kind="url" orgId={1} record={record} onSaved={saved} onClose={() => {}} />);
-    const user = userEvent.setup();
+    const { sent, saved, user } = editorOn(record);
     expect(screen.getByTestId('password-protected').textContent).toBe('비밀번호로 보호됨');
     const password = screen.getByLabelText('새 비밀번호', { selector: 'input' }) as HTMLInputElement;
     expect(password.value).toBe('');

@@ -3,17 +3,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Membership } from '../src/api';
 import Links from '../src/pages/Links';
+import { developer } from './fixtures';
 import { renderConsole, serveApi } from './render';
 
-const member: Membership = {
-  organizationId: 1,
-  organizationName: 'Acme',
-  plan: 'PRO',
-  role: 'developer',
-  permissions: ['links.read', 'links.write'],
-};
 const noLinks = { content: [], page: 0, size: 20, totalElements: 0, totalPages: 0, first: true, last: true };
 
 describe('links quick form', () => {
@@ -25,7 +18,7 @@ describe('links quick form', () => {
         body: { id: 5, shortUrl: 'http://localhost:8080/spring-sale', ...(r.body as object) },
       }),
     });
-    renderConsole(<Links membership={member} />);
+    renderConsole(<Links membership={developer} />);
     const user = userEvent.setup();
     const destination = await screen.findByLabelText(/원본 URL/);
     await user.type(destination, 'https://example.com/spring-sale');

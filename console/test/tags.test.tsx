@@ -4,17 +4,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Membership } from '../src/api';
 import Tags from '../src/pages/Tags';
+import { developer } from './fixtures';
 import { renderConsole, serveApi } from './render';
 
-const member: Membership = {
-  organizationId: 1,
-  organizationName: 'Acme',
-  plan: 'PRO',
-  role: 'developer',
-  permissions: ['links.read', 'links.write'],
-};
 const spring = { id: 1, name: 'spring', color: '#2f9e44', linkCount: 3, createdAt: '2026-11-01T00:00:00Z' };
 
 afterEach(() => vi.unstubAllGlobals());
@@ -22,7 +15,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe('tags screen', () => {
   it('lists the tags with their colour and link count', async () => {
     serveApi({ 'GET /organizations/1/tags': { status: 200, body: { items: [spring] } } });
-    renderConsole(<Tags membership={member} />);
+    renderConsole(<Tags membership={developer} />);
     const row = (await screen.findByText('spring')).closest('tr')!;
     expect(within(row).getByText('#2f9e44')).toBeTruthy();
     expect(within(row).getByText('3')).toBeTruthy();
@@ -30,7 +23,7 @@ describe('tags screen', () => {
 
   it('says what to do when there are none, and why the list did not load', async () => {
     serveApi({ 'GET /organizations/1/tags': { status: 200, body: { items: [] } } });
-    const { unmount } = renderConsole(<Tags membership={member} />);
+    const { unmount } = renderConsole(<Tags membership={developer} />);
     expect(await screen.findByText(/아직 태그가 없습니다/)).toBeTruthy();
     unmount();
     serveApi({
@@ -39,7 +32,7 @@ describe('tags screen', () => {
         body: { status: 500, error: 'Internal Server Error', message: 'database away', code: 'INTERNAL' },
       },
     });
-    renderConsole(<Tags membership={member} />);
+    renderConsole(<Tags membership={developer} />);
     expect((await screen.findByRole('alert')).textContent).toContain('database away');
     expect(screen.getByRole('button', { name: '다시 시도' })).toBeTruthy();
   });
@@ -62,7 +55,7 @@ describe('tags screen', () => {
             }
           : { status: 201, body: { ...spring, id: 2, linkCount: 0, ...(r.body as object) } },
     });
-    renderConsole(<Tags membership={member} />);
+    renderConsole(<Tags membership={developer} />);
     const user = userEvent.setup();
     await user.type(await screen.findByRole('textbox', { name: '이름' }), 'Spring');
     await user.click(screen.getByRole('button', { name: '추가' }));
@@ -82,7 +75,7 @@ describe('tags screen', () => {
       'GET /organizations/1/tags': { status: 200, body: { items: [spring] } },
       'PUT /organizations/1/tags/1': (r) => ({ status: 200, body: { ...spring, ...(r.body as object) } }),
     });
-    renderConsole(<Tags membership={member} />);
+    renderConsole(<Tags membership={developer} />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: '편집: spring' }));
     const dialog = screen.getByRole('dialog', { name: '태그 편집: spring' });
@@ -106,7 +99,7 @@ describe('tags screen', () => {
     });
     const confirm = vi.fn(() => true);
     vi.stubGlobal('confirm', confirm);
-    renderConsole(<Tags membership={member} />);
+    renderConsole(<Tags membership={developer} />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: '삭제: spring' }));
     expect(confirm).toHaveBeenCalledWith('태그 spring 을(를) 삭제할까요? 링크 3개에서 이 태그가 빠집니다.');
@@ -115,9 +108,9 @@ describe('tags screen', () => {
     );
   });
 
-  it('lets a member without links.write look without changing', async () => {
+  it('lets a developer without links.write look without changing', async () => {
     serveApi({ 'GET /organizations/1/tags': { status: 200, body: { items: [spring] } } });
-    renderConsole(<Tags membership={{ ...member, role: 'analyst', permissions: ['links.read'] }} />);
+    renderConsole(<Tags membership={{ ...developer, role: 'analyst', permissions: ['links.read'] }} />);
     expect((await screen.findByRole('button', { name: '삭제: spring' })).matches(':disabled')).toBe(true);
     expect(screen.getByText('태그를 바꾸려면 개발자 이상의 역할이 필요합니다.')).toBeTruthy();
   });
