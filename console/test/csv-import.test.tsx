@@ -4,7 +4,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { CsvImport } from '../src/components/CsvImport';
-import { parseCsv, toCsv } from '../src/csv';
 import { renderConsole, serveApi } from './render';
 
 const csv = [
@@ -13,17 +12,6 @@ const csv = [
   '"https://example.com/b?x=1,2",promo-b,,lee',
   'not a url,promo-c,,park',
 ].join('\n');
-
-describe('csv', () => {
-  it('reads quoted fields, doubled quotes, CRLF and line breaks inside quotes, and writes them back', () => {
-    const rows = parseCsv('\uFEFFa,b\r\n"x, ""y""","line\nbreak"\r\n\r\n');
-    expect(rows).toEqual([
-      ['a', 'b'],
-      ['x, "y"', 'line\nbreak'],
-    ]);
-    expect(parseCsv(toCsv(rows))).toEqual(rows);
-  });
-});
 
 describe('csv import wizard', () => {
   it('previews the columns and rows, sends the file, and lists each refused row', async () => {

@@ -1,11 +1,12 @@
 // The import wizard of the Links screen: pick a CSV file, see its first rows and which columns the
-// import reads (parsed here for the preview only), import it, then each row that failed with its
+// import reads (parsed here for the preview only, with the service's parser), import it, then each row that failed with its
 // reason, and those rows as a CSV to fix and import again.
 import { Alert, Badge, Button, FileInput, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type CsvImportAnswer } from '../api';
-import { IMPORT_COLUMNS, parseCsv, toCsv, URL_COLUMNS } from '../csv';
+import { parseCsv, toCsv } from '../../../src/shared/csv';
+import { IMPORT_COLUMNS, URL_COLUMNS } from '../csv';
 import { DataTable } from './DataTable';
 import { useAction } from './use-action';
 import type { NoticeState } from './Notice';
@@ -22,11 +23,8 @@ interface Picked {
 /** The file the browser saves: the rows that failed, each with its row number and reason first. */
 function downloadErrors(picked: Picked, answer: CsvImportAnswer): void {
   const [header = [], ...data] = picked.rows;
-  const rows = [
-    ['row', 'error', ...header],
-    ...answer.errors.map((e) => [String(e.row), e.message, ...(data[e.row - 1] ?? [])]),
-  ];
-  const href = URL.createObjectURL(new Blob([toCsv(rows)], { type: 'text/csv' }));
+  const rows = answer.errors.map((e) => [e.row, e.message, ...(data[e.row - 1] ?? [])]);
+  const href = URL.createObjectURL(new Blob([toCsv(['row', 'error', ...header], rows)], { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = href;
   a.download = `${picked.name.replace(/\.csv$/i, '')}-errors.csv`;

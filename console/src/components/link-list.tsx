@@ -126,7 +126,7 @@ export function useSearchedList<T>({
 type Managed = Pick<ShortUrl, 'tags' | 'archived' | 'passwordProtected'>;
 
 /** The tags as chips, and whether the link is archived or asks for a password. */
-export function useTagColumn<T extends Managed>(orgId: number): Column<T> {
+function useTagColumn<T extends Managed>(orgId: number): Column<T> {
   const { t } = useTranslation();
   const { list: tags } = useTags(orgId);
   return {
@@ -149,13 +149,20 @@ export function useTagColumn<T extends Managed>(orgId: number): Column<T> {
   };
 }
 
-/** Clicks (and those left under a limit), when it was made and when it expires. */
-export function useLinkFigures<
-  T extends { clickCount: number; createdAt: string; expiresAt: string | null; remainingClicks: number | null },
->(): Column<T>[] {
+/** The tags, clicks (and those left under a limit), when it was made and when it expires. */
+export function useLinkColumns<
+  T extends Managed & {
+    clickCount: number;
+    createdAt: string;
+    expiresAt: string | null;
+    remainingClicks: number | null;
+  },
+>(orgId: number): Column<T>[] {
   const { t, i18n } = useTranslation();
+  const tagColumn = useTagColumn<T>(orgId);
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(i18n.language) : '—');
   return [
+    tagColumn,
     {
       header: t('links.clicks'),
       align: 'right',

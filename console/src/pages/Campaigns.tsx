@@ -12,13 +12,7 @@ import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { useFields } from '../components/use-fields';
-import {
-  QuickFormButtons,
-  useLinkEditor,
-  useLinkFigures,
-  useSearchedList,
-  useTagColumn,
-} from '../components/link-list';
+import { QuickFormButtons, useLinkColumns, useLinkEditor, useSearchedList } from '../components/link-list';
 import { navigate, pathOfStats } from '../navigation';
 import { api, type Campaign, type Membership } from '../api';
 import { trackedUrl } from '../tracked-url';
@@ -69,8 +63,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
     address: (saved) => saved.campaignUrl,
     after: (saved, created) => created && setBuilding(saved),
   });
-  const figures = useLinkFigures<Campaign>();
-  const tagColumn = useTagColumn<Campaign>(orgId);
+  const figures = useLinkColumns<Campaign>(orgId);
   const { form, field, reset } = useFields({ name: '', originalUrl: '', alias: '' }, !canWrite);
 
   const create = useAction({
@@ -138,7 +131,6 @@ export default function Campaigns({ membership }: { membership: Membership }) {
               </Anchor>
             ),
           },
-          tagColumn,
           ...figures,
           {
             cell: (c) => (

@@ -2,21 +2,7 @@
 // jobs: start one with the service's token (and its address for a self-hosted one), follow its
 // progress while it runs (the job is read again every second), its summary and the links that
 // failed once it ends; stop it; and the past jobs, any of which opens the same way.
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  List,
-  PasswordInput,
-  Progress,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Group, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,119 +16,15 @@ import {
   type Membership,
 } from '../api';
 import { DataTable } from '../components/DataTable';
-import { ConfirmButton, RowButton } from '../components/DeleteButton';
+import { RowButton } from '../components/DeleteButton';
 import { FormCard } from '../components/FormCard';
+import { ENDED, JobCard, StatusBadge, sourceName } from '../components/import-job';
 import { useNotice } from '../components/Notice';
-import { QueryStatus } from '../components/QueryStatus';
 import { useAction } from '../components/use-action';
 
-const NAMES: Record<ImportSource, string> = {
-  bitly: 'Bitly',
-  shlink: 'Shlink',
-  kutt: 'Kutt',
-  yourls: 'YOURLS',
-  dub: 'Dub',
-  rebrandly: 'Rebrandly',
-};
 /** Services that run on the customer's own server: the address is needed (Kutt: when not kutt.it). */
 const SELF_HOSTED: ImportSource[] = ['shlink', 'yourls', 'kutt'];
 const ADDRESS_REQUIRED: ImportSource[] = ['shlink', 'yourls'];
-const ENDED: ImportJob['status'][] = ['completed', 'failed', 'cancelled'];
-const COLOR: Record<ImportJob['status'], string> = {
-  queued: 'gray',
-  running: 'blue',
-  completed: 'green',
-  failed: 'red',
-  cancelled: 'orange',
-};
-
-function StatusBadge({ status }: { status: ImportJob['status'] }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={COLOR[status]} variant="light">
-      {t(`importJobs.status.${status}`)}
-    </Badge>
-  );
-}
-
-/** One job as it goes: progress, then the summary, why it failed, the links that failed. */
-function JobCard({ orgId, id, canWrite }: { orgId: number; id: number; canWrite: boolean }) {
-  const { t } = useTranslation();
-  const { notify, noticeBox } = useNotice();
-  const job = useQuery({
-    queryKey: ['org', orgId, 'imports', id],
-    queryFn: () => api<ImportJob>('GET', `/organizations/${orgId}/imports/${id}`),
-    refetchInterval: (query) => (query.state.data && ENDED.includes(query.state.data.status) ? false : 1000),
-  });
-  const cancel = useAction({
-    run: () => api<ImportJob>('POST', `/organizations/${orgId}/imports/${id}/cancel`),
-    done: () => null,
-    notify,
-    invalidates: ['org', orgId, 'imports'],
-  });
-  const data = job.data;
-  const done = data ? data.imported + data.skipped + data.failed : 0;
-  const ended = data ? ENDED.includes(data.status) : false;
-  const percent = data?.total ? Math.min(100, Math.round((done / data.total) * 100)) : ended ? 100 : 0;
-  return (
-    <Card withBorder data-testid="import-job">
-      <QueryStatus query={job} />
-      {noticeBox}
-      {data && (
-        <Stack gap="xs">
-          <Group justify="space-between">
-            <Title order={3} size="h5">
-              {NAMES[data.source]} · {data.url}
-            </Title>
-            <StatusBadge status={data.status} />
-          </Group>
-          <Progress
-            value={percent}
-            animated={!ended}
-            striped={!ended}
-            aria-label={t('importJobs.progress', { done, total: data.total ?? '?' })}
-          />
-          <Text size="sm">
-            {t('importJobs.progress', { done, total: data.total ?? '?' })} —{' '}
-            {t('importJobs.summary', { imported: data.imported, skipped: data.skipped, failed: data.failed })}
-          </Text>
-          {data.failure && (
-            <Alert color="red" role="alert">
-              {t('importJobs.failure', { reason: data.failure })}
-            </Alert>
-          )}
-          {data.errors.length > 0 && (
-            <>
-              <Text size="sm" fw={600}>
-                {t('importJobs.errors')}
-              </Text>
-              <List size="sm" data-testid="import-errors">
-                {data.errors.map((e) => (
-                  <List.Item key={e.sourceId}>
-                    {e.sourceId}: {e.message}
-                  </List.Item>
-                ))}
-              </List>
-            </>
-          )}
-          {!ended && (
-            <Group>
-              <ConfirmButton
-                label={t('importJobs.cancel')}
-                confirm={t('importJobs.cancelConfirm')}
-                onConfirm={() => cancel.mutate()}
-                variant="light"
-                size="sm"
-                disabled={!canWrite}
-                loading={cancel.isPending}
-              />
-            </Group>
-          )}
-        </Stack>
-      )}
-    </Card>
-  );
-}
 
 export default function ImportJobs({ membership }: { membership: Membership }) {
   const { t, i18n } = useTranslation();
@@ -190,7 +72,7 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
         <Group align="flex-start" wrap="wrap">
           <Select
             label={t('importJobs.source')}
-            data={IMPORT_SOURCES.map((s) => ({ value: s, label: NAMES[s] }))}
+            data={IMPORT_SOURCES.map((s) => ({ value: s, label: sourceName(s) }))}
             value={source}
             onChange={(v) => v && setSource(v as ImportSource)}
             allowDeselect={false}
@@ -240,7 +122,7 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
         testId="import-jobs"
         paging={jobs.data && { page, totalPages: jobs.data.totalPages, onChange: setPage, label: t('links.pages') }}
         columns={[
-          { header: t('importJobs.source'), cell: (job) => NAMES[job.source] },
+          { header: t('importJobs.source'), cell: (job) => sourceName(job.source) },
           { header: t('importJobs.url'), cell: (job) => job.url, wrap: true },
           { header: t('importJobs.statusHeader'), cell: (job) => <StatusBadge status={job.status} /> },
           {

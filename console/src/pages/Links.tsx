@@ -13,13 +13,7 @@ import { useNotice } from '../components/Notice';
 import { FormCard } from '../components/FormCard';
 import { CopyValue } from '../components/CopyValue';
 import { useFields } from '../components/use-fields';
-import {
-  QuickFormButtons,
-  useLinkEditor,
-  useLinkFigures,
-  useSearchedList,
-  useTagColumn,
-} from '../components/link-list';
+import { QuickFormButtons, useLinkColumns, useLinkEditor, useSearchedList } from '../components/link-list';
 import { useBulkActions } from '../components/BulkBar';
 import { CsvImport } from '../components/CsvImport';
 import { QrDialog } from '../components/QrDialog';
@@ -44,7 +38,6 @@ export default function Links({ membership }: { membership: Membership }) {
     notify,
     nameOf: (id) => links.data?.content.find((link) => link.id === id)?.shortUrl ?? `#${id}`,
   });
-  const tagColumn = useTagColumn<ShortUrl>(orgId);
   const { openNew, editButton, editor } = useLinkEditor({
     kind: 'url',
     orgId,
@@ -54,7 +47,7 @@ export default function Links({ membership }: { membership: Membership }) {
     createdNotice: 'links.created',
     address: (saved) => saved.shortUrl,
   });
-  const figures = useLinkFigures<ShortUrl>();
+  const figures = useLinkColumns<ShortUrl>(orgId);
   const { form, field, reset } = useFields({ url: '', title: '', alias: '' }, !canWrite);
   const [qrOf, setQrOf] = useState<ShortUrl | null>(null);
   const [importing, setImporting] = useState(false);
@@ -130,7 +123,6 @@ export default function Links({ membership }: { membership: Membership }) {
             ),
           },
           { header: t('links.destination'), cell: (link) => link.originalUrl, wrap: true },
-          tagColumn,
           ...figures,
           {
             cell: (link) => (
