@@ -112,6 +112,18 @@ export function LinkEditor<K extends LinkKind>({
     value: form[name] as string,
     onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
   });
+  /** An optional https address of the link's (where clicks go in some case, an image), its refusal beside it. */
+  const urlField = (name: keyof LinkForm, label: string, hint?: string) => (
+    <TextInput
+      type="url"
+      label={t(label)}
+      description={hint && t(hint)}
+      placeholder="https://"
+      {...field(name)}
+      error={errorOf(name)}
+      maxLength={1000}
+    />
+  );
   const appOptions = (platform: 'IOS' | 'ANDROID') =>
     (apps.data?.content ?? [])
       .filter((a) => a.platform === platform)
@@ -270,25 +282,9 @@ export function LinkEditor<K extends LinkKind>({
                         {...field('clickLimit')}
                         error={errorOf('clickLimit')}
                       />
-                      <TextInput
-                        type="url"
-                        label={t('editor.clickLimitUrl')}
-                        description={t('editor.clickLimitUrlHint')}
-                        placeholder="https://"
-                        {...field('clickLimitUrl')}
-                        error={errorOf('clickLimitUrl')}
-                        maxLength={1000}
-                      />
+                      {urlField('clickLimitUrl', 'editor.clickLimitUrl', 'editor.clickLimitUrlHint')}
                     </Group>
-                    <TextInput
-                      type="url"
-                      label={t('editor.expiredUrl')}
-                      description={t('editor.expiredUrlHint')}
-                      placeholder="https://"
-                      {...field('expiredUrl')}
-                      error={errorOf('expiredUrl')}
-                      maxLength={1000}
-                    />
+                    {urlField('expiredUrl', 'editor.expiredUrl', 'editor.expiredUrlHint')}
                   </Stack>
                 </Accordion.Panel>
               </Accordion.Item>
@@ -338,14 +334,7 @@ export function LinkEditor<K extends LinkKind>({
                         autosize
                         minRows={2}
                       />
-                      <TextInput
-                        type="url"
-                        label={t('editor.ogImageUrl')}
-                        placeholder="https://"
-                        {...field('ogImageUrl')}
-                        error={errorOf('ogImageUrl')}
-                        maxLength={1000}
-                      />
+                      {urlField('ogImageUrl', 'editor.ogImageUrl')}
                       <SharePreview
                         title={form.ogTitle || form.title}
                         description={form.ogDescription}
@@ -401,17 +390,7 @@ export function LinkEditor<K extends LinkKind>({
                         maxLength={500}
                       />
                     </Group>
-                    {kind === 'url' && (
-                      <TextInput
-                        type="url"
-                        label={t('editor.mobileTarget')}
-                        description={t('editor.mobileTargetHint')}
-                        placeholder="https://"
-                        {...field('mobileTargetUrl')}
-                        error={errorOf('mobileTargetUrl')}
-                        maxLength={1000}
-                      />
-                    )}
+                    {kind === 'url' && urlField('mobileTargetUrl', 'editor.mobileTarget', 'editor.mobileTargetHint')}
                   </Stack>
                 </Accordion.Panel>
               </Accordion.Item>
