@@ -44,6 +44,7 @@ interface TenantA extends Org {
   userId: string;
   userEmail: string;
   importJob: Json;
+  tag: Json;
 }
 
 let a: TenantA;
@@ -411,6 +412,70 @@ const OPERATIONS: Record<string, Operation> = {
     ],
   },
   'GET /api/v1/service/urls/{id}': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.url.id}`) },
+  'GET /api/v1/service/urls/export': {
+    kind: 'list',
+    probes: [
+      ...one('service', () => `${S}/urls/export`),
+      ...one('service', () => `${S}/urls/export?tag=aaa-secret-tag`),
+    ],
+  },
+  'GET /api/v1/service/campaigns/export': { kind: 'list', probes: one('service', () => `${S}/campaigns/export`) },
+  // B's own links; naming A's ids changes nothing of A's (each id answers 404 as an item).
+  'POST /api/v1/service/urls/bulk': {
+    kind: 'public',
+    probes: one(
+      'service',
+      () => `${S}/urls/bulk`,
+      () => ({ items: [{ url: 'https://b.example/bulk' }] }),
+    ),
+  },
+  'PATCH /api/v1/service/urls/bulk': {
+    kind: 'public',
+    probes: one(
+      'service',
+      () => `${S}/urls/bulk`,
+      () => ({ ids: [a.url.id, a.deepLink.id], addTags: ['hijacked'], archived: true }),
+    ),
+  },
+  'DELETE /api/v1/service/urls/bulk': {
+    kind: 'public',
+    probes: one(
+      'service',
+      () => `${S}/urls/bulk`,
+      () => ({ ids: [a.url.id, a.deepLink.id] }),
+    ),
+  },
+  // A JSON body to the CSV import is refused (415) without reading anything.
+  'POST /api/v1/service/urls/import': {
+    kind: 'capability',
+    probes: one(
+      'service',
+      () => `${S}/urls/import`,
+      () => ({}),
+    ),
+  },
+  'GET /api/v1/service/tags': {
+    kind: 'list',
+    aIds: () => [a.tag.id],
+    probes: one('service', () => `${S}/tags`),
+  },
+  'POST /api/v1/service/tags': {
+    kind: 'public',
+    probes: one(
+      'service',
+      () => `${S}/tags`,
+      () => ({ name: 'aaa-secret-tag' }),
+    ),
+  },
+  'PUT /api/v1/service/tags/{id}': {
+    kind: 'byId',
+    probes: one(
+      'service',
+      () => `${S}/tags/${a.tag.id}`,
+      () => ({ name: 'hijacked' }),
+    ),
+  },
+  'DELETE /api/v1/service/tags/{id}': { kind: 'byId', probes: one('service', () => `${S}/tags/${a.tag.id}`) },
   'PUT /api/v1/service/urls/{id}': {
     kind: 'byId',
     probes: one(
@@ -934,6 +999,8 @@ const UNDOCUMENTED: Record<string, string> = {
   'GET /': "the bare root: the console's address, or a custom domain's public fallback",
   'GET /{slug}': 'the redirect: public by design',
   'GET /{appPath}/{slug}': 'the redirect: public by design',
+  'POST /{slug}': "a protected link's password form: the link's own address, public by design",
+  'POST /{appPath}/{slug}': "a protected link's password form: the link's own address, public by design",
 };
 
 // ---- the routes the app has ------------------------------------------------------------------
@@ -1023,7 +1090,12 @@ async function createA(): Promise<TenantA> {
     }),
     'webhook',
   );
-  const url = await post('/urls', { url: 'https://aaa-secret-destination.example/landing', title: 'Aaa secret title' });
+  const url = await post('/urls', {
+    url: 'https://aaa-secret-destination.example/landing',
+    title: 'Aaa secret title',
+    tags: ['aaa-secret-tag'],
+  });
+  const tag = ((await svc.service('GET', '/tags', org.apiKey)).json() as Json).items[0] as Json;
   const deepLink = await post('/urls', {
     url: 'https://aaa-secret-shop.example/product/42',
     iosAppId: org.ios.id,
@@ -1137,6 +1209,7 @@ async function createA(): Promise<TenantA> {
     userId,
     userEmail,
     importJob,
+    tag,
     memberId: member.id as number,
   };
 }
@@ -1180,6 +1253,7 @@ beforeAll(async () => {
   markers = [
     a.importJob.url,
     'aaa-secret-import-token',
+    'aaa-secret-tag',
     a.url.shortCode,
     a.url.originalUrl,
     a.url.title,

@@ -74,9 +74,12 @@ export async function insertClaimingSlug(
   return undefined;
 }
 
+/** Items per transaction: each savepoint holds locks until the commit, and their table is bounded. */
+const ITEMS_PER_TRANSACTION = 250;
+
 /**
- * insertClaimingSlug for many rows of one organization in one transaction, each item in a
- * savepoint of its own: an item whose slug stays taken comes back undefined, one the database
+ * insertClaimingSlug for many rows of one organization, a few hundred to a transaction, each item
+ * in a savepoint of its own: an item whose slug stays taken comes back undefined, one the database
  * refuses comes back as its error, and neither undoes the others.
  */
 export async function insertManyClaimingSlugs(
@@ -90,31 +93,136 @@ export async function insertManyClaimingSlugs(
     nextCode?: (() => string) | undefined;
   }>,
 ): Promise<Array<{ id: number; code: string } | { error: unknown } | undefined>> {
-  const { slugColumn } = OWNERS[table];
+  const out: Array<{ id: number; code: string } | { error: unknown } | undefined> = [];
+  for (let start = 0; start < items.length; start += ITEMS_PER_TRANSACTION) {
+    out.push(...(await insertChunk(sql, table, organizationId, items.slice(start, start + ITEMS_PER_TRANSACTION))));
+  }
+  return out;
+}
+
+type NewRow = Parameters<typeof insertManyClaimingSlugs>[3][number];
+type Inserted = { id: number; code: string } | { error: unknown } | undefined;
+
+async function insertChunk(
+  sql: Sql,
+  table: SlugOwnerTable,
+  organizationId: number,
+  items: NewRow[],
+): Promise<Inserted[]> {
   return sql.begin(async (tx) => {
-    const out: Array<{ id: number; code: string } | { error: unknown } | undefined> = [];
-    for (const item of items) {
-      try {
-        out.push(
-          await tx.savepoint(async (sp) => {
-            let code = item.code;
-            for (let attempt = 0; attempt < 6; attempt++) {
-              const values = { ...item.values, organization_id: organizationId, [slugColumn]: code };
-              const [row] = await sp<{ id: number }[]>`insert into ${sp(table)} ${sp(values)} returning id`;
-              const key = domainKey(item.customDomainName);
-              if (await claim(sp as unknown as Tx, table, key, code, organizationId, row!.id))
-                return { id: row!.id, code };
-              await sp`delete from ${sp(table)} where id = ${row!.id}`;
-              if (!item.nextCode) return undefined;
-              code = item.nextCode();
-            }
-            return undefined;
-          }),
-        );
-      } catch (error) {
-        out.push({ error });
-      }
+    try {
+      // Usually every row goes in with two statements; a row the database refuses stops that, and
+      // the chunk goes in row by row instead, so that only that row fails.
+      return await tx.savepoint((sp) => insertAtOnce(sp as unknown as Tx, table, organizationId, items));
+    } catch {
+      return insertOneByOne(tx as unknown as Tx, table, organizationId, items);
     }
-    return out;
-  }) as Promise<Array<{ id: number; code: string } | { error: unknown } | undefined>>;
+  }) as Promise<Inserted[]>;
+}
+
+/**
+ * The chunk's rows in one insert and their slugs in another. Codes taken already (or twice in the
+ * chunk) are refused (a chosen alias) or drawn again (a generated code) first; a slug someone
+ * claimed meanwhile sends its row through insertOneByOne.
+ */
+async function insertAtOnce(
+  tx: Tx,
+  table: SlugOwnerTable,
+  organizationId: number,
+  items: NewRow[],
+): Promise<Inserted[]> {
+  const { slugColumn, ownerColumn } = OWNERS[table];
+  const out: Inserted[] = new Array(items.length);
+  const keys = items.map((item) => domainKey(item.customDomainName));
+  const codes = items.map((item) => item.code);
+  const taken = new Set(
+    (
+      await tx<{ domain_key: string; code: string }[]>`
+        select domain_key, code from slugs where domain_key in ${tx([...new Set(keys)])} and code in ${tx(codes)}`
+    ).map((r) => `${r.domain_key}\n${r.code}`),
+  );
+  const pending: number[] = [];
+  items.forEach((item, n) => {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const slug = `${keys[n]}\n${codes[n]}`;
+      if (!taken.has(slug)) {
+        taken.add(slug);
+        pending.push(n);
+        return;
+      }
+      if (!item.nextCode) break;
+      codes[n] = item.nextCode();
+    }
+    out[n] = undefined;
+  });
+  if (pending.length === 0) return out;
+  const rows = pending.map((n) => ({ ...items[n]!.values, organization_id: organizationId, [slugColumn]: codes[n]! }));
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const inserted = await tx<{ id: number }[]>`insert into ${tx(table)} ${tx(rows as never, columns)} returning id`;
+  const ids = inserted.map((r) => Number(r.id));
+  // Rows come back in the order of the VALUES list of a plain insert.
+  const claims = pending.map((n, i) => ({
+    domain_key: keys[n]!,
+    code: codes[n]!,
+    organization_id: organizationId,
+    [ownerColumn]: ids[i]!,
+  }));
+  const claimed = new Set(
+    (
+      await tx<{ domain_key: string; code: string }[]>`
+        insert into slugs ${tx(claims)} on conflict do nothing returning domain_key, code`
+    ).map((r) => `${r.domain_key}\n${r.code}`),
+  );
+  const lost: number[] = [];
+  pending.forEach((n, i) => {
+    if (claimed.has(`${keys[n]}\n${codes[n]}`)) out[n] = { id: ids[i]!, code: codes[n]! };
+    else lost.push(i);
+  });
+  if (lost.length > 0) {
+    await tx`delete from ${tx(table)} where id in ${tx(lost.map((i) => ids[i]!))}`;
+    const retried = await insertOneByOne(
+      tx,
+      table,
+      organizationId,
+      lost.map((i) => items[pending[i]!]!),
+    );
+    lost.forEach((i, k) => {
+      out[pending[i]!] = retried[k];
+    });
+  }
+  return out;
+}
+
+/** Each row in a savepoint of its own, retried with fresh codes where it may. */
+async function insertOneByOne(
+  tx: Tx,
+  table: SlugOwnerTable,
+  organizationId: number,
+  items: NewRow[],
+): Promise<Inserted[]> {
+  const { slugColumn } = OWNERS[table];
+  const out: Inserted[] = [];
+  for (const item of items) {
+    try {
+      out.push(
+        await tx.savepoint(async (sp) => {
+          let code = item.code;
+          for (let attempt = 0; attempt < 6; attempt++) {
+            const values = { ...item.values, organization_id: organizationId, [slugColumn]: code };
+            const [row] = await sp<{ id: number }[]>`insert into ${sp(table)} ${sp(values)} returning id`;
+            const key = domainKey(item.customDomainName);
+            if (await claim(sp as unknown as Tx, table, key, code, organizationId, row!.id))
+              return { id: row!.id, code };
+            await sp`delete from ${sp(table)} where id = ${row!.id}`;
+            if (!item.nextCode) return undefined;
+            code = item.nextCode();
+          }
+          return undefined;
+        }),
+      );
+    } catch (error) {
+      out.push({ error });
+    }
+  }
+  return out;
 }

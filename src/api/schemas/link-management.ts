@@ -3,6 +3,7 @@
 // body gives them and as a record shows them.
 import { z } from 'zod';
 import { MAX_TAGS_PER_LINK } from '../../core/links/tags.service.js';
+import type { ManagedLinkFields } from '../../core/links/tracked-links.js';
 import { queryBoolean } from './paging.js';
 import { singleLine } from './text.js';
 import { clearable } from './link.js';
@@ -61,16 +62,8 @@ export const managedListFilter = {
   archived: queryBoolean.optional().describe('true: only archived links (by default they are left out)'),
 };
 
-interface ManagedRecord {
-  tags: string[];
-  passwordHash: string | null;
-  clickLimit: number | null;
-  clickLimitUrl: string | null;
-  limitClicks: number;
-  expiredUrl: string | null;
-  note: string | null;
-  archivedAt: Date | null;
-}
+/** What a record of either kind holds of link management. */
+type ManagedRecord = Omit<ManagedLinkFields, 'tagIds'> & { tags: string[] };
 
 export function managedLinkJson(r: ManagedRecord) {
   return {

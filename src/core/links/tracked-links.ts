@@ -14,6 +14,8 @@ import { invalid } from '../../shared/errors.js';
 import { MAX_TAGS_PER_LINK } from './tags.service.js';
 import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS, isReservedSlug } from './link-rules.js';
 import type { ManagedLinkFields } from '../../oltp/link-table.js';
+
+export type { ManagedLinkFields };
 import { hashPassword } from '../../shared/password-hash.js';
 import type { TagsService } from './tags.service.js';
 
