@@ -256,4 +256,28 @@ describe('link editor', () => {
     expect(describedBy(screen.getByLabelText('클릭 한도'))).toContain('must be at least 1');
     expect(screen.getByText('is too long')).toBeTruthy();
   });
+
+  it('gives a new campaign its tags, a click limit and a note', async () => {
+    const sent = serveApi({
+      ...lists,
+      'POST /organizations/1/campaigns': (r) => ({ status: 201, body: { id: 5, ...(r.body as object) } }),
+    });
+    const saved = vi.fn();
+    renderConsole(<LinkEditor kind="campaign" orgId={1} record={null} onSaved={saved} onClose={() => {}} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/원본 URL/), 'https://example.com/fall');
+    await user.type(screen.getByLabelText(/캠페인 이름/), 'Fall');
+    await user.type(screen.getByLabelText('태그', { selector: 'input' }), 'autumn{Enter}');
+    await user.type(screen.getByLabelText('클릭 한도'), '500');
+    await user.type(screen.getByLabelText('메모'), 'print run');
+    await user.click(screen.getByRole('button', { name: '만들기' }));
+    await waitFor(() => expect(saved).toHaveBeenCalled());
+    expect(sent.find((r) => r.method === 'POST')?.body).toEqual({
+      originalUrl: 'https://example.com/fall',
+      name: 'Fall',
+      tags: ['autumn'],
+      clickLimit: 500,
+      note: 'print run',
+    });
+  });
 });
