@@ -9,6 +9,7 @@ import {
   Group,
   Loader,
   NavLink,
+  ScrollArea,
   SegmentedControl,
   Select,
   Stack,
@@ -142,7 +143,8 @@ export function App() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="md">
-        <Stack justify="space-between" h="100%">
+        {/* The screens scroll when they outgrow the window; who is signed in and sign-out stay below. */}
+        <AppShell.Section grow component={ScrollArea} mb="sm">
           <Stack gap={4} component="nav">
             {(
               [
@@ -177,6 +179,8 @@ export function App() {
               />
             ))}
           </Stack>
+        </AppShell.Section>
+        <AppShell.Section>
           <Stack gap="xs">
             <Text size="sm" c="dimmed">
               <span data-testid="user-email">{user.email}</span>
@@ -192,7 +196,7 @@ export function App() {
               {t('signOutEverywhere')}
             </Button>
           </Stack>
-        </Stack>
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
         {membership ? (
