@@ -4,11 +4,9 @@
 // password set in the editor that a visitor must type before landing on the destination (a page
 // this test serves over HTTPS on loopback), the links exported as CSV, and an import job from a
 // stand-in Shlink followed to its summary. axe checks every new screen.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,26 +15,11 @@ import { startImportFixture } from './support/import-fixtures.js';
 import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
 import { isolate, type Isolation, type TestService } from './support/service.js';
 
-/** A self-signed certificate for 127.0.0.1, made for this run. */
-function selfSigned(): { key: Buffer; cert: Buffer } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-landing-'));
-  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'].concat([
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ]),
-    { stdio: 'ignore' },
-  );
-  const pair = { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
-  fs.rmSync(dir, { recursive: true, force: true });
-  return pair;
-}
+/** A self-signed certificate for 127.0.0.1 (test/support/tls). */
+const loopbackTls = () => ({
+  key: fs.readFileSync(path.join(import.meta.dirname, 'support/tls/loopback-key.pem')),
+  cert: fs.readFileSync(path.join(import.meta.dirname, 'support/tls/loopback-cert.pem')),
+});
 
 describe('console link management end to end', () => {
   let isolation: Isolation;
@@ -47,7 +30,7 @@ describe('console link management end to end', () => {
   let LANDING: string;
 
   beforeAll(async () => {
-    landing = https.createServer(selfSigned(), (req, res) => {
+    landing = https.createServer(loopbackTls(), (req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html lang="en"><title>Landing</title><h1>Welcome to ${req.url}</h1></html>`);
     });
