@@ -312,7 +312,7 @@ describe('in a browser', () => {
           await page.mouse.wheel(0, 600);
           return seen.size;
         },
-        { timeout: 30_000, intervals: [200] },
+        { timeout: 30_000, interval: 200 },
       )
       .toBeGreaterThan(40);
     expect(violations).toEqual([]);
