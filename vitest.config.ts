@@ -133,8 +133,10 @@ export default defineConfig({
           name: 'console',
           include: ['console/test/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          // Its own group, after the service suite: the two keep their own worker counts.
+          // Its own group, after the service suite: the two keep their own worker counts. Both
+          // cores are free by then.
           sequence: { groupOrder: 1 },
+          maxWorkers: 2,
           setupFiles: ['console/test/setup.ts'],
           testTimeout: 30_000,
         },
