@@ -216,7 +216,9 @@ describe('a password-protected link', () => {
     const short = expectError(await api('POST', '/urls', { url: 'https://example.com/x', password: 'abc' }), 400);
     expect(short.details?.map((d) => d.field)).toEqual(['password']);
     const open = (await api('POST', '/urls', { url: 'https://example.com/open' })).json();
-    expect((await visit(codeOf(open.shortUrl), { method: 'POST', form: 'password=x' })).statusCode).toBe(405);
+    const post = await visit(codeOf(open.shortUrl), { method: 'POST', form: 'password=x' });
+    expectError(post, 405, { code: 'METHOD_NOT_ALLOWED' });
+    expect(post.headers.allow).toBe('GET, HEAD');
   });
 });
 

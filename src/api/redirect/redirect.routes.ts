@@ -31,6 +31,7 @@ import {
 } from '../../core/redirect/link-unlock.js';
 import type { ClickGate } from '../../core/redirect/redirect-decision.js';
 import type { AuthFailureLimiters } from '../auth-failures.js';
+import { sendError } from '../error-handler.js';
 import { cookieJar, cookiesOf } from '../console/browser-session.js';
 import { registerFormParser } from '../console/forms.js';
 import { isDomainError } from '../../shared/errors.js';
@@ -371,12 +372,7 @@ export function registerRedirectRoutes(
     if (resolution === undefined || resolution === 'unusable-domain') return sendNotFound(request, reply, 'not_found');
     const link = resolution;
     if (link.passwordHash === null) {
-      return reply.code(405).header('allow', 'GET, HEAD').send({
-        status: 405,
-        error: 'Method Not Allowed',
-        message: 'this link takes no form',
-        timestamp: new Date().toISOString(),
-      });
+      return sendError(reply.header('allow', 'GET, HEAD'), 405, 'METHOD_NOT_ALLOWED', 'this link takes no form');
     }
     const language = visitorLanguage(request, link.language);
     const scope = `${link.kind}:${link.id}`;
