@@ -2,8 +2,8 @@
 // loopback that answers as the service's API does (test/support/import-fixtures.ts): a job over
 // several pages completes with the right counts, waits out a 429 with Retry-After, keeps titles and
 // expiry; a second run imports nothing new; a refused token fails the job with a message; a job
-// stopped after its first page resumes after a restart without duplicates. Then the address guard
-// and the refusals of a bad request.
+// stopped after its first page resumes after a restart without duplicates (the six sources in one
+// restart, their jobs running at once). Then the address guard and the refusals of a bad request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOURCE_LABELS, SOURCE_NAMES, type SourceName } from '../src/core/imports/import-source.js';
 import { type ImportFixture, type SampleLink, startImportFixture } from './support/import-fixtures.js';
@@ -12,7 +12,8 @@ import { eventually, type Isolation, isolate, startService, type TestService } f
 // biome-ignore lint/suspicious/noExplicitAny: answers of the API and the job, read field by field.
 type Json = Record<string, any>;
 
-const ENV = { IMPORT_ALLOW_INSECURE: '1', IMPORT_POLL_MS: '200' };
+// Six jobs at once: one per source in the restart test.
+const ENV = { IMPORT_ALLOW_INSECURE: '1', IMPORT_POLL_MS: '200', IMPORT_CONCURRENCY: '6' };
 const TOKEN = 'fixture-token-0123456789';
 /** The services whose links carry an expiry their API shows. */
 const WITH_EXPIRY = new Set<SourceName>(['bitly', 'shlink', 'kutt', 'dub']);
@@ -127,33 +128,6 @@ describe.each(SOURCE_NAMES)('importing from %s', (source) => {
     expect(refused).toMatchObject({ status: 'failed', imported: 0 });
     expect(refused.failure).toMatch(new RegExp(`^the token was refused by ${SOURCE_LABELS[source]} \\(HTTP 40[13]`));
   });
-
-  it('resumes a job stopped after its first page, after a restart, without duplicates', async () => {
-    const resumable = samples(`${source}-r`, 5);
-    const slow = await startImportFixture(source, TOKEN, resumable);
-    try {
-      const owner = await svc.createOrganization(`${source} resumer`, 'BUSINESS');
-      const release = slow.holdPage(2);
-      const { id } = await startImport(owner.apiKey, { source, token: TOKEN, url: slow.url });
-      await slow.pageAsked(2);
-      const mid = (await svc.service('GET', `/imports/${id}`, owner.apiKey)).json() as Json;
-      expect(mid).toMatchObject({ status: 'running', imported: 2 });
-
-      await svc.close();
-      release();
-      svc = await startService(isolation, ENV);
-
-      const job = await finished(owner.apiKey, id);
-      expect(job).toMatchObject({ status: 'completed', imported: 5, skipped: 0, failed: 0 });
-      const codes = (await linksOf(owner.apiKey)).map((l) => l.shortCode).sort();
-      expect(codes).toEqual(resumable.map((l) => l.code).sort());
-      // The first page was read once: the restart went on from the saved cursor.
-      const firstPages = slow.requests.filter((r) => SOURCE_PAGE_ONE[source](r));
-      expect(firstPages).toHaveLength(1);
-    } finally {
-      await slow.close();
-    }
-  });
 });
 
 /** The request for the first page of links, as each source asks for it. */
@@ -165,6 +139,48 @@ const SOURCE_PAGE_ONE: Record<SourceName, (request: string) => boolean> = {
   dub: (r) => r.startsWith('/links?page=1&'),
   rebrandly: (r) => r.startsWith('/v1/links?') && !r.includes('last='),
 };
+
+// One restart for every source: the six jobs run at once, each held on its second page when the
+// service stops, and each goes on after the start from its saved cursor.
+describe('jobs stopped after their first page', () => {
+  it('resume after a restart without duplicates, for every source', async () => {
+    const held: { source: SourceName; resumable: SampleLink[]; slow: ImportFixture; release: () => void }[] = [];
+    try {
+      for (const source of SOURCE_NAMES) {
+        const resumable = samples(`${source}-r`, 5);
+        const slow = await startImportFixture(source, TOKEN, resumable);
+        held.push({ source, resumable, slow, release: slow.holdPage(2) });
+      }
+      const started = [];
+      for (const h of held) {
+        const owner = await svc.createOrganization(`${h.source} resumer`, 'BUSINESS');
+        const { id } = await startImport(owner.apiKey, { source: h.source, token: TOKEN, url: h.slow.url });
+        started.push({ ...h, owner, id: id as number });
+      }
+      for (const s of started) {
+        await s.slow.pageAsked(2);
+        const mid = (await svc.service('GET', `/imports/${s.id}`, s.owner.apiKey)).json() as Json;
+        expect(mid, s.source).toMatchObject({ status: 'running', imported: 2 });
+      }
+
+      await svc.close();
+      for (const s of started) s.release();
+      svc = await startService(isolation, ENV);
+
+      for (const s of started) {
+        const job = await finished(s.owner.apiKey, s.id);
+        expect(job, s.source).toMatchObject({ status: 'completed', imported: 5, skipped: 0, failed: 0 });
+        const codes = (await linksOf(s.owner.apiKey)).map((l) => l.shortCode).sort();
+        expect(codes, s.source).toEqual(s.resumable.map((l) => l.code).sort());
+        // The first page was read once: the restart went on from the saved cursor.
+        const firstPages = s.slow.requests.filter((r) => SOURCE_PAGE_ONE[s.source](r));
+        expect(firstPages, s.source).toHaveLength(1);
+      }
+    } finally {
+      for (const h of held) await h.slow.close();
+    }
+  }, 60_000);
+});
 
 describe.each(['dub', 'kutt'] as const)('a %s link behind a password', (source) => {
   it('is not imported, so that its destination does not open to everyone', async () => {

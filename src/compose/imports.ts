@@ -91,7 +91,7 @@ export function composeImports(
   },
 ): ComposedImports {
   const { config, sql, secretBox, log } = ctx;
-  const { allowInsecure, pollMs, timeoutMs } = config.imports;
+  const { allowInsecure, pollMs, timeoutMs, concurrency } = config.imports;
   const repo = createImportJobsRepo({ sql });
   const get = createGuardedGet({ allowInsecure, resolve: systemResolve, timeoutMs });
   const runner = createImportRunner({
@@ -103,6 +103,7 @@ export function composeImports(
     sink: createShortUrlSink(ctx.shortUrls, config),
     log,
     pollMs,
+    concurrency,
   });
   const service = createImportsService({
     repo,

@@ -263,6 +263,7 @@ const settings = {
       booleanFlag,
     ),
     pollMs: env('IMPORT_POLL_MS', 'how often an instance looks for an import job to run', positiveInt(5_000)),
+    concurrency: env('IMPORT_CONCURRENCY', 'import jobs one instance runs at once', positiveInt(4)),
     timeoutMs: env('IMPORT_TIMEOUT_MS', "deadline of one request to the other service's API", positiveInt(30_000)),
   },
   /** Outgoing mail: the SMTP server (undefined: the outbox in DATA_DIR) and the sender. */

@@ -1,5 +1,5 @@
-// Runs import jobs in the background on every worker instance: claims a queued job (or one whose
-// instance died), reads the source page by page, skips what the organization already imported,
+// Runs import jobs in the background on every worker instance, several at once: claims a queued job
+// (or one whose instance died), reads the source page by page, skips what the organization already imported,
 // writes the rest through the sink and saves the cursor and counts after every page, so a restart
 // resumes from the last saved page. A rate limit is waited out (Retry-After, else a growing
 // back-off); a refused token fails the job at once; other failures are retried a few times.
@@ -41,6 +41,8 @@ export interface ImportRunnerDeps {
   retryMaxMs?: number;
   /** Tries of one page before the job fails (rate limits count too). */
   maxAttempts?: number;
+  /** Jobs run at once on this instance; default 4. */
+  concurrency?: number;
 }
 
 export interface ImportRunner {
@@ -69,6 +71,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
   const retryBaseMs = deps.retryBaseMs ?? 2_000;
   const retryMaxMs = deps.retryMaxMs ?? 60_000;
   const maxAttempts = deps.maxAttempts ?? 8;
+  const concurrency = deps.concurrency ?? 4;
   const stopping = new AbortController();
   let periodic: ReturnType<typeof startPeriodicJob> | undefined;
 
@@ -179,16 +182,26 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
     }
   }
 
-  /** Runs jobs until none is waiting; answers how many ran. */
+  /** Jobs under way on this instance. */
+  const running = new Set<Promise<void>>();
+
+  /**
+   * Claims jobs while a lane is free; each runs in the background and, when it ends, looks for the
+   * next. One organization's long import does not hold up another's.
+   */
   async function round(): Promise<number> {
-    let ran = 0;
-    while (!stopping.signal.aborted) {
+    let claimed = 0;
+    while (!stopping.signal.aborted && running.size < concurrency) {
       const job = await deps.repo.claim(leaseMs);
       if (!job) break;
-      await runJob(job);
-      ran++;
+      const lane: Promise<void> = runJob(job).finally(() => {
+        running.delete(lane);
+        if (!stopping.signal.aborted) void periodic?.runOnce();
+      });
+      running.add(lane);
+      claimed++;
     }
-    return ran;
+    return claimed;
   }
 
   return {
@@ -201,6 +214,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
     async stop() {
       stopping.abort(new Error('the service is stopping'));
       await periodic?.stop();
+      await Promise.all(running);
     },
   };
 }
