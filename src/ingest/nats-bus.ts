@@ -81,8 +81,13 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   let suspectUntil = 0;
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === 'disconnect') suspectUntil = Infinity;
-      else if (status.type === 'reconnect') suspectUntil = Date.now() + DUPLICATE_WINDOW_MS;
+      if (status.type === 'disconnect') {
+        suspectUntil = Infinity;
+        log.warn('disconnected from NATS: deliveries count as possible redeliveries until after the reconnect');
+      } else if (status.type === 'reconnect') {
+        suspectUntil = Date.now() + DUPLICATE_WINDOW_MS;
+        log.info({ suspectForMs: DUPLICATE_WINDOW_MS }, 'reconnected to NATS');
+      }
     }
   })().catch(() => {});
   const closing = new AbortController();

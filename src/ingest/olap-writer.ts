@@ -275,6 +275,8 @@ export function createOlapWriter(options: OlapWriterOptions): BatchHandler {
       toMs,
       eventIds: routed.map((r) => r.event.eventId),
     });
+    // Only after a fault (a restart, a lost connection): worth a line when reading what happened.
+    log.info({ table, redelivered: routed.length, held: held.size }, 'redelivered events looked up in the table');
     return held.size === 0 ? routed : routed.filter((r) => !held.has(r.event.eventId));
   }
 
