@@ -21,6 +21,7 @@ import { composeOrganizations } from './compose/organizations.js';
 import { composeClickLimits, composeRedirect } from './compose/redirect.js';
 import { composeSharedRepos } from './compose/repos.js';
 import { composeStats } from './compose/stats.js';
+import { openStores } from './compose/stores.js';
 import { composeWebhooks } from './compose/webhooks.js';
 import type { Wiring } from './compose/wiring.js';
 import { createReadOnlySql } from './core/data-access/read-only-sql.js';
@@ -32,14 +33,12 @@ import { createNatsBus } from './ingest/nats-bus.js';
 import type { EventPublisher } from './ingest/publisher.js';
 import { createVisitorHasher } from './ingest/visitors.js';
 import { createClickCounts } from './olap/click-counts.queries.js';
-import { type Clickhouse, createClickhouse } from './olap/clickhouse.js';
-import { migrateClickhouse } from './olap/clickhouse-migrations.js';
+import type { Clickhouse } from './olap/clickhouse.js';
 import { createReadOnlyRunner } from './olap/read-only-sql.queries.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createBlindIndex } from './oltp/blind-index.js';
 import type { DeepLinkTokensRepo } from './oltp/deep-link-tokens.repo.js';
-import { migratePostgres, withMigrationLock } from './oltp/postgres-migrations.js';
-import { createPostgres, type Postgres } from './oltp/postgres.js';
+import type { Postgres } from './oltp/postgres.js';
 import type { UsageMeter } from './oltp/usage-meter.js';
 import type { Config } from './shared/config.js';
 import type { Logger } from './shared/logger.js';
@@ -67,40 +66,6 @@ export interface Container {
   metricsAddress(): string | undefined;
   /** Stops accepting, finishes requests in flight, drains events into ClickHouse, closes stores. */
   close(): Promise<void>;
-}
-
-/** Opens both stores and applies every pending migration under the cluster-wide lock. */
-export async function openStores(config: Config, log: Logger): Promise<{ postgres: Postgres; clickhouse: Clickhouse }> {
-  const postgres = await createPostgres({
-    databaseUrl: config.stores.databaseUrl,
-    dataDir: config.stores.dataDir,
-    log,
-  });
-  try {
-    const clickhouseOptions = {
-      url: config.stores.clickhouseUrl,
-      database: config.stores.clickhouseDatabase,
-      dataDir: config.stores.dataDir,
-      log,
-    };
-    let clickhouse = await createClickhouse(clickhouseOptions);
-    const applied = await withMigrationLock(postgres.sql, async (tx) => {
-      await migratePostgres(tx, log);
-      return migrateClickhouse(clickhouse.client, log);
-    });
-    if (clickhouse.embedded && applied.length > 0) {
-      // A materialized view altered in this process (its comment, by a migration) derives other
-      // deduplication tokens for its inserts than the same view loaded from disk, so an insert
-      // repeated after a restart went into the rollups twice. A fresh session loads every view
-      // from disk, as every later start does. test/clickhouse-view-reload.test.ts shows it.
-      await clickhouse.close();
-      clickhouse = await createClickhouse(clickhouseOptions);
-    }
-    return { postgres, clickhouse };
-  } catch (err) {
-    await postgres.close().catch(() => {});
-    throw err;
-  }
 }
 
 export async function createContainer(config: Config, log: Logger): Promise<Container> {

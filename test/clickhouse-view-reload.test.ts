@@ -7,7 +7,7 @@
 // of the same data directory in turn.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStores } from '../src/container.js';
+import { openStores } from '../src/compose/stores.js';
 import { createClickEnricher } from '../src/ingest/enrich.js';
 import { createEventTableRoutes } from '../src/ingest/event-registry.js';
 import { openGeoLookup } from '../src/ingest/geo.js';

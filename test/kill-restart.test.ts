@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStores } from '../src/container.js';
+import { openStores } from '../src/compose/stores.js';
 import { loadConfig } from '../src/shared/config.js';
 import { createLogger } from '../src/shared/logger.js';
 import { backend } from './support/backend.js';

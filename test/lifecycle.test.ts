@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStores } from '../src/container.js';
+import { openStores } from '../src/compose/stores.js';
 import { loadConfig } from '../src/shared/config.js';
 import { createLogger } from '../src/shared/logger.js';
 import { backend, servicesEnv } from './support/backend.js';

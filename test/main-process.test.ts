@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStores } from '../src/container.js';
+import { openStores } from '../src/compose/stores.js';
 import { loadConfig } from '../src/shared/config.js';
 import { createLogger } from '../src/shared/logger.js';
 import { ADMIN_TOKEN, isolate, type Isolation } from './support/service.js';

@@ -1,5 +1,5 @@
 // `npm run migrate`: applies pending PostgreSQL and ClickHouse migrations and exits.
-import { openStores } from '../container.js';
+import { openStores } from '../compose/stores.js';
 import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 
