@@ -297,7 +297,7 @@ describe('list endpoints, paged (page from 0, size up to 100) like the rest of t
     expect((await svc.admin('GET', '/organizations?plan=GOLD')).statusCode).toBe(400);
   });
 
-  it('GET /organizations/{orgId}/api-keys lists live keys by id, name and prefix, never the key; one key is readable alone', async () => {
+  it('GET /organizations/{orgId}/api-keys lists live keys by id, name, prefix, scopes and expiry, never the key; one key is readable alone', async () => {
     const org = await svc.createOrganization('Keyring');
     const second = (await svc.admin('POST', `/organizations/${org.id}/api-keys`)).json();
     const res = await svc.admin('GET', `/organizations/${org.id}/api-keys`);
@@ -305,7 +305,10 @@ describe('list endpoints, paged (page from 0, size up to 100) like the rest of t
     const body = res.json();
     expect(body).toMatchObject({ totalElements: 2, page: 0 });
     expect(body.content.map((k: { id: number }) => k.id)).toContain(second.id);
-    for (const key of body.content) expect(Object.keys(key).sort()).toEqual(['createdAt', 'id', 'name', 'prefix']);
+    for (const key of body.content) {
+      expect(Object.keys(key).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'name', 'prefix', 'scopes']);
+      expect(key).toMatchObject({ scopes: [], expiresAt: null });
+    }
     expect(res.body).not.toContain(org.apiKey);
     expect(res.body).not.toContain(second.apiKey);
     expect(second.apiKey.startsWith(body.content.find((k: { id: number }) => k.id === second.id).prefix)).toBe(true);

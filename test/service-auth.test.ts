@@ -1,4 +1,5 @@
-// Service API authentication: a key (401), the IP allow-list (403), the monthly quota (429).
+// Service API authentication: a key (401), the IP allow-list (403), the monthly quota (429); scoped
+// (read-only) and expiring keys.
 import { describe, expect, it } from 'vitest';
 import { serviceForFile } from './support/service.js';
 import { expectError } from './support/error-body.js';
@@ -51,6 +52,72 @@ describe('X-API-KEY', () => {
     expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
     // Deleting it again: it is gone.
     expect((await svc.admin('DELETE', `/organizations/${org.id}/api-keys/${second.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('scoped and expiring keys', () => {
+  type Issued = { id: number; apiKey: string };
+  const issue = async (orgId: number, body?: unknown) => svc.admin('POST', `/organizations/${orgId}/api-keys`, body);
+
+  it('a read-only key reads everything and is refused (403) any other method, changing nothing', async () => {
+    const org = await svc.createOrganization('ReadOnly');
+    const link = await svc.createLink(org, { url: 'https://example.com/ro' });
+    const res = await issue(org.id, { name: 'dashboards', scopes: ['read'] });
+    expect(res.statusCode, res.body).toBe(201);
+    const reader = res.json() as Issued;
+
+    for (const path of ['/urls', `/urls/${link.id}`, '/campaigns', '/usage', `/urls/${link.id}/stats`]) {
+      expect((await svc.service('GET', path, reader.apiKey)).statusCode, path).toBe(200);
+    }
+    const refused = [
+      await svc.service('POST', '/urls', reader.apiKey, { url: 'https://example.com/new' }),
+      await svc.service('PUT', `/urls/${link.id}`, reader.apiKey, { url: 'https://example.com/changed' }),
+      await svc.service('DELETE', `/urls/${link.id}`, reader.apiKey),
+    ];
+    for (const r of refused) expectError(r, 403, { code: 'API_KEY_READ_ONLY' });
+    const after = (await svc.service('GET', `/urls/${link.id}`, org.apiKey)).json();
+    expect(after).toMatchObject({ id: link.id, originalUrl: 'https://example.com/ro' });
+    expect((await svc.service('GET', '/urls', org.apiKey)).json().content).toHaveLength(1);
+
+    // The list shows the key's scopes; a key without scopes has full access.
+    const listed = (await svc.admin('GET', `/organizations/${org.id}/api-keys/${reader.id}`)).json();
+    expect(listed).toMatchObject({ name: 'dashboards', scopes: ['read'], expiresAt: null });
+    const full = (await issue(org.id)).json() as Issued;
+    expect((await svc.admin('GET', `/organizations/${org.id}/api-keys/${full.id}`)).json()).toMatchObject({
+      scopes: [],
+    });
+    expect((await svc.service('POST', '/urls', full.apiKey, { url: 'https://example.com/w' })).statusCode).toBe(201);
+  });
+
+  it('an expiring key works until its expiry and answers 401 after it', async () => {
+    const org = await svc.createOrganization('Expiring');
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const key = (await issue(org.id, { expiresAt })).json() as Issued;
+    expect((await svc.service('GET', '/usage', key.apiKey)).statusCode).toBe(200);
+    expect((await svc.admin('GET', `/organizations/${org.id}/api-keys/${key.id}`)).json()).toMatchObject({
+      expiresAt: new Date(expiresAt).toISOString(),
+    });
+    // The hour passes (moved in the database: the service reads the expiry on every call).
+    await svc.container.postgres.sql`update api_keys set expires_at = now() - interval '1 second' where id = ${key.id}`;
+    const res = await svc.service('GET', '/usage', key.apiKey);
+    expectError(res, 401, { code: 'API_KEY_EXPIRED' });
+    expect(res.json().message).toMatch(/^the API key expired at \d{4}-/);
+    expect((await svc.service('GET', '/usage', org.apiKey)).statusCode).toBe(200);
+  });
+
+  it('refuses an unknown scope and an expiry in the past with details', async () => {
+    const org = await svc.createOrganization('BadKeys');
+    const scope = await issue(org.id, { scopes: ['admin'] });
+    expectError(scope, 400);
+    expect(scope.json().details).toEqual([expect.objectContaining({ field: 'scopes.0' })]);
+    const past = await issue(org.id, { expiresAt: '2020-01-01T00:00:00Z' });
+    expectError(past, 400);
+    expect(past.json().details).toEqual([expect.objectContaining({ field: 'expiresAt' })]);
+    const notInstant = await issue(org.id, { expiresAt: 'tomorrow' });
+    expectError(notInstant, 400);
+    expect(notInstant.json().details).toEqual([expect.objectContaining({ field: 'expiresAt' })]);
+    // Nothing was issued: the organization still has its first key only.
+    expect((await svc.admin('GET', `/organizations/${org.id}/api-keys`)).json().content).toHaveLength(1);
   });
 });
 

@@ -1529,6 +1529,16 @@ export interface components {
             /** @description Dub, Rebrandly: the workspace to import from, where the token does not name one itself */
             workspaceId?: string;
         };
+        ApiKeyOptionsInput: {
+            name?: string;
+            /** @description `["read"]`: a read-only key (GET requests only; any other method answers 403). None: full access */
+            scopes?: "read"[];
+            /**
+             * Format: date-time
+             * @description ISO-8601 instant after which the key answers 401; must be in the future
+             */
+            expiresAt?: string;
+        };
         FieldError: {
             /** @description The refused field: its dotted path in the request body (`url`, `routingRules.0.url`), or the name of the query or path parameter */
             field: string;
@@ -10175,6 +10185,9 @@ export interface operations {
                         prefix: string;
                         createdAt: string;
                         lastUsedAt: string | null;
+                        /** @description empty: full access */
+                        scopes: "read"[];
+                        expiresAt: string | null;
                     }[];
                 };
             };
@@ -10227,9 +10240,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                };
+                "application/json": components["schemas"]["ApiKeyOptionsInput"];
             };
         };
         responses: {
@@ -12572,6 +12583,7 @@ export const pathsApiV1CrossPlatformSessionTransitionPostRequestBodyContentAppli
 export const pathsApiV1CrossPlatformSessionTransitionPostRequestBodyContentApplicationJsonToPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/session/transition"]["post"]["requestBody"]["content"]["application/json"]["toPlatform"]> = ["WEB", "IOS", "ANDROID"];
 export const pathsApiV1CrossPlatformSessionFunnelTrackPostRequestBodyContentApplicationJsonStageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/session/funnel/track"]["post"]["requestBody"]["content"]["application/json"]["stage"]> = ["CLICKED", "DEEP_LINK_RESOLVED", "CONTENT_VIEWED", "ACTION_TAKEN", "GOAL_COMPLETED"];
 export const pathsApiV1CrossPlatformStatsSessionsListGetParametersQueryPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/stats/sessions/list"]["get"]["parameters"]["query"]["platform"]> = ["WEB", "IOS", "ANDROID"];
+export const pathsConsoleApiOrganizationsOrgIdApiKeysGetResponses200ContentApplicationJsonScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/api-keys"]["get"]["responses"]["200"]["content"]["application/json"]["scopes"]> = ["read"];
 export const pathsConsoleApiOrganizationsOrgIdWebhookPutRequestBodyContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook"]["put"]["requestBody"]["content"]["application/json"]["events"]> = ["click", "campaign", "goal", "funnel", "session"];
 export const pathsConsoleApiOrganizationsOrgIdWebhookDeliveriesGetParametersQueryStateValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook/deliveries"]["get"]["parameters"]["query"]["state"]> = ["pending", "succeeded", "failed"];
 export const pathsConsoleApiOrganizationsOrgIdUsageGetResponses200ContentApplicationJsonPlanValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/usage"]["get"]["responses"]["200"]["content"]["application/json"]["plan"]> = ["FREE", "PRO", "BUSINESS", "ENTERPRISE"];
@@ -12597,6 +12609,7 @@ export const pathsConsoleApiOrganizationsOrgIdMembersUserIdPutRequestBodyContent
 export const pathsConsoleApiOrganizationsOrgIdAuditLogGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["parameters"]["query"]["action"]> = ["sign_in", "sign_out", "sign_out.everywhere", "login_link.issued", "sso.linked", "sso.signup", "member.added", "member.removed", "member.role_changed", "api_key.issued", "api_key.regenerated", "api_key.deleted", "ip_allowlist.changed", "webhook.changed", "webhook.secret_rotated", "partner.registered", "partner.updated", "partner.deleted", "partner.secret_rotated", "goal_type.added", "goal_type.removed"];
 export const pathsConsoleApiOrganizationsOrgIdAuditLogGetResponses200ContentApplicationJsonActorTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["responses"]["200"]["content"]["application/json"]["actorType"]> = ["operator", "user", "partner", "system"];
 export const importJobRequestInputSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJobRequestInput"]["source"]> = ["bitly", "shlink", "kutt", "yourls", "dub", "rebrandly"];
+export const apiKeyOptionsInputScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyOptionsInput"]["scopes"]> = ["read"];
 export const customDomainStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CustomDomain"]["status"]> = ["PENDING", "VERIFIED", "ACTIVE", "FAILED", "REVOKED"];
 export const importJobSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJob"]["source"]> = ["bitly", "shlink", "kutt", "yourls", "dub", "rebrandly"];
 export const importJobStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJob"]["status"]> = ["queued", "running", "completed", "failed", "cancelled"];

@@ -26,7 +26,7 @@ interface Operation {
   tags?: string[];
   security?: Security;
   parameters?: Json[];
-  requestBody?: { content?: Record<string, MediaType> };
+  requestBody?: { required?: boolean; content?: Record<string, MediaType> };
   responses?: Record<string, Response>;
 }
 
@@ -298,12 +298,21 @@ export function finishOpenApiDocument<T>(doc: T): T {
       operation.operationId ??= OPERATION_IDS[key];
       operation.security ??= CONTEXT_SECURITY.find(([prefix]) => path.startsWith(prefix))?.[1] ?? [];
       documentErrors(operation);
+      optionalBody(operation);
       const example = operation.operationId === undefined ? undefined : SERVICE_EXAMPLES[operation.operationId];
       if (example) addExamples(operation, example);
     }
   }
   dropUnusedSchemas(doc as Document);
   return doc;
+}
+
+/** A body the route also takes as absent (its schema admits null) is not required. */
+function optionalBody(operation: Operation): void {
+  const schema = operation.requestBody?.content?.['application/json']?.schema as
+    | { anyOf?: { type?: string }[] }
+    | undefined;
+  if (operation.requestBody && schema?.anyOf?.some((s) => s.type === 'null')) operation.requestBody.required = false;
 }
 
 /** 400 where input is validated, 401 where credentials are needed, each answer described. */

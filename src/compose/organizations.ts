@@ -27,7 +27,7 @@ export function composeOrganizations({
   ssoPartners: SsoPartnersRepo;
 }): OrganizationServices {
   const { organizations } = repos;
-  const accounts = createOrganizationsService({ organizations, apiKeys: repos.apiKeys, audit, linkChanged });
+  const accounts = createOrganizationsService({ organizations, apiKeys: repos.apiKeys, audit, linkChanged, clock });
   return {
     accounts,
     apiKeys: createApiKeysService({
@@ -35,6 +35,7 @@ export function composeOrganizations({
       usage: createApiKeyUsage(clickhouse),
       audit,
       setIpAllowlist: accounts.setIpAllowlist,
+      clock,
     }),
     partners: createPartnersService({ ssoPartners, organizations, secretBox, audit, clock }),
     notices: createNoticesService({ organizations, notices: createNoticesRepo({ sql }) }),

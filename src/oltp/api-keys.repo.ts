@@ -11,16 +11,32 @@ export interface IssuedApiKey {
   apiKey: string;
 }
 
+/** What a key may do: `read` alone is a read-only key; no scope at all, full access. */
+export type ApiKeyScope = 'read';
+
+/** How a key is issued: a name to tell it apart, its scopes, when it stops working. */
+export interface ApiKeyOptions {
+  name?: string | null;
+  scopes?: readonly ApiKeyScope[];
+  expiresAt?: Date | null;
+}
+
 /** A live key as a list shows it: never the key, only its first characters. */
 export interface ApiKeyEntry {
   id: number;
   name: string | null;
   prefix: string;
   createdAt: Date;
+  /** Empty: full access. */
+  scopes: ApiKeyScope[];
+  expiresAt: Date | null;
 }
 
 export interface AuthenticatedKey {
   apiKeyId: number;
+  scopes: ApiKeyScope[];
+  /** Set when the key's expiry has passed: the caller is refused, with that reason. */
+  expiredAt: Date | null;
   organization: Organization;
   /** Calls recorded in PostgreSQL for the current UTC month (not counting unflushed ones). */
   callsThisMonth: number;
@@ -31,6 +47,8 @@ interface EntryRow {
   name: string | null;
   key_prefix: string;
   created_at: Date;
+  scopes: ApiKeyScope[];
+  expires_at: Date | null;
 }
 
 const toEntry = (r: EntryRow): ApiKeyEntry => ({
@@ -38,22 +56,25 @@ const toEntry = (r: EntryRow): ApiKeyEntry => ({
   name: r.name,
   prefix: r.key_prefix,
   createdAt: r.created_at,
+  scopes: r.scopes,
+  expiresAt: r.expires_at,
 });
 
 export function createApiKeysRepo({ sql }: { sql: Sql }) {
   return {
-    async issue(organizationId: number, name: string | null = null): Promise<IssuedApiKey> {
+    async issue(organizationId: number, options: ApiKeyOptions = {}): Promise<IssuedApiKey> {
       const apiKey = newApiKey();
       const [row] = await sql<{ id: number }[]>`
-        insert into api_keys (organization_id, key_hash, key_prefix, name)
-        values (${organizationId}, ${hashSecret(apiKey)}, ${apiKey.slice(0, 12)}, ${name})
+        insert into api_keys (organization_id, key_hash, key_prefix, name, scopes, expires_at)
+        values (${organizationId}, ${hashSecret(apiKey)}, ${apiKey.slice(0, 12)}, ${options.name ?? null},
+                ${[...(options.scopes ?? [])]}::text[], ${options.expiresAt ?? null})
         returning id`;
       return { id: row!.id, apiKey };
     },
 
     async list(organizationId: number): Promise<ApiKeyEntry[]> {
       const rows = await sql<EntryRow[]>`
-        select id, name, key_prefix, created_at from api_keys
+        select id, name, key_prefix, created_at, scopes, expires_at from api_keys
         where organization_id = ${organizationId} and revoked_at is null order by id`;
       return rows.map(toEntry);
     },
@@ -62,7 +83,7 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
     page(organizationId: number, page: PageRequest) {
       return pageOf(
         sql<EntryRow[]>`
-          select id, name, key_prefix, created_at from api_keys
+          select id, name, key_prefix, created_at, scopes, expires_at from api_keys
           where organization_id = ${organizationId} and revoked_at is null order by id
           limit ${page.size} offset ${page.page * page.size}`,
         sql<
@@ -74,7 +95,7 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
 
     async get(organizationId: number, keyId: number): Promise<ApiKeyEntry | undefined> {
       const [row] = await sql<EntryRow[]>`
-        select id, name, key_prefix, created_at from api_keys
+        select id, name, key_prefix, created_at, scopes, expires_at from api_keys
         where id = ${keyId} and organization_id = ${organizationId} and revoked_at is null`;
       return row && toEntry(row);
     },
@@ -89,15 +110,31 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
 
     async authenticate(apiKey: string, month: string): Promise<AuthenticatedKey | undefined> {
       const hash = hashSecret(apiKey);
-      const [row] = await sql<(OrganizationRow & { key_id: number; key_hash: Buffer; calls: number })[]>`
-        select k.id as key_id, k.key_hash, o.*, coalesce(u.calls, 0)::bigint as calls
+      const [row] = await sql<
+        (OrganizationRow & {
+          key_id: number;
+          key_hash: Buffer;
+          key_scopes: ApiKeyScope[];
+          key_expires_at: Date | null;
+          key_expired: boolean;
+          calls: number;
+        })[]
+      >`
+        select k.id as key_id, k.key_hash, k.scopes as key_scopes, k.expires_at as key_expires_at,
+               coalesce(k.expires_at <= now(), false) as key_expired, o.*, coalesce(u.calls, 0)::bigint as calls
         from api_keys k
         join organizations o on o.id = k.organization_id
         left join api_usage u on u.organization_id = o.id and u.month = ${month}::date
         where k.key_hash = ${hash} and k.revoked_at is null`;
       // The index found the row by hash; compare anyway in constant time, as every secret check is.
       if (!row || !hashesEqual(row.key_hash, hash)) return undefined;
-      return { apiKeyId: row.key_id, organization: toOrganization(row), callsThisMonth: row.calls };
+      return {
+        apiKeyId: row.key_id,
+        scopes: row.key_scopes,
+        expiredAt: row.key_expired ? row.key_expires_at : null,
+        organization: toOrganization(row),
+        callsThisMonth: row.calls,
+      };
     },
   };
 }

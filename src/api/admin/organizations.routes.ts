@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { OrganizationsService } from '../../core/organizations/organizations.service.js';
 import { PAGE_LANGUAGES } from '../../shared/language.js';
+import type { ApiKeyEntry } from '../../core/organizations/api-keys.service.js';
+import { apiKeyAccessFields, apiKeyOptionsBody, toApiKeyAccessJson, toApiKeyOptions } from '../schemas/api-key.js';
 import { idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 import { organizationSchema, planSchema, timeZoneSchema, toOrganizationJson } from '../schemas/organization.js';
@@ -16,13 +18,15 @@ const apiKeyEntrySchema = z
     name: z.string().nullable(),
     prefix: z.string().describe('the first characters of the key, to tell keys apart'),
     createdAt: z.string(),
+    ...apiKeyAccessFields,
   })
   .meta({ id: 'ApiKeyEntry' });
-const toApiKeyJson = (k: { id: number; name: string | null; prefix: string; createdAt: Date }) => ({
+const toApiKeyJson = (k: ApiKeyEntry) => ({
   id: k.id,
   name: k.name,
   prefix: k.prefix,
   createdAt: k.createdAt.toISOString(),
+  ...toApiKeyAccessJson(k),
 });
 
 export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: OrganizationsService }> = async (
@@ -109,13 +113,16 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     '/organizations/:orgId/api-keys',
     {
       schema: {
-        summary: 'Issue another Service API key',
+        summary: 'Issue another Service API key, optionally read-only or expiring',
         params: orgParams,
+        // No body at all (null to fastify): a key with full access and no expiry, as before.
+        body: apiKeyOptionsBody.nullish(),
         response: { 201: z.object({ id: z.number().int(), apiKey: z.string() }), ...errors },
       },
     },
     async (request, reply) => {
-      return reply.code(201).send(await organizations.issueApiKey(request.params.orgId));
+      const key = await organizations.issueApiKey(request.params.orgId, toApiKeyOptions(request.body));
+      return reply.code(201).send(key);
     },
   );
 

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ApiKeysService } from '../../core/organizations/api-keys.service.js';
+import { apiKeyAccessFields, apiKeyOptionsBody, toApiKeyAccessJson, toApiKeyOptions } from '../schemas/api-key.js';
 import { idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 import { actingMember } from './acting-member.js';
@@ -35,6 +36,7 @@ export const consoleApiKeyRoutes: FastifyPluginAsyncZod<{
               prefix: z.string(),
               createdAt: z.string(),
               lastUsedAt: z.string().nullable(),
+              ...apiKeyAccessFields,
             }),
           ),
           ...errors,
@@ -49,6 +51,7 @@ export const consoleApiKeyRoutes: FastifyPluginAsyncZod<{
         prefix: k.prefix,
         createdAt: k.createdAt.toISOString(),
         lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+        ...toApiKeyAccessJson(k),
       }));
     },
   );
@@ -61,13 +64,13 @@ export const consoleApiKeyRoutes: FastifyPluginAsyncZod<{
         security,
         summary: 'Issue a Service API key (shown this once)',
         params: orgParams,
-        body: z.object({ name: z.string().trim().min(1).max(100).optional() }),
+        body: apiKeyOptionsBody,
         response: { 201: issuedSchema, ...errors },
       },
     },
     async (request, reply) => {
       const { caller, actor } = await acting(request, request.params.orgId);
-      return reply.code(201).send(await apiKeys.issue(caller, actor, request.body.name ?? null));
+      return reply.code(201).send(await apiKeys.issue(caller, actor, toApiKeyOptions(request.body)));
     },
   );
 

@@ -2,14 +2,24 @@
 // list (names, first characters, last use), a new key shown once, a key regenerated (a new secret
 // under the same name, the old one failing at once) and deleted; and the IP allow-list the keys
 // are held to. Each needs keys.manage; each change is audited.
-import type { ApiKeyEntry, ApiKeysRepo, IssuedApiKey } from '../../oltp/api-keys.repo.js';
+import type { ApiKeyEntry, ApiKeyOptions, ApiKeysRepo, IssuedApiKey } from '../../oltp/api-keys.repo.js';
 import type { ApiKeyUsage } from '../../olap/api-key-usage.queries.js';
 import { notFound } from '../../shared/errors.js';
+import { invalidField } from '../field-error.js';
 import type { Actor, AuditTrail } from '../accounts/audit-trail.js';
 import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 
+export type { ApiKeyEntry, ApiKeyOptions } from '../../oltp/api-keys.repo.js';
+
 type KeyCaller = Pick<Caller, 'organization' | 'member'>;
+
+/** A key issued already expired could never be used: refused, naming the field. */
+export function checkedKeyOptions(options: ApiKeyOptions, now: Date): ApiKeyOptions {
+  if (options.expiresAt && options.expiresAt.getTime() <= now.getTime())
+    throw invalidField('expiresAt', 'must be in the future');
+  return options;
+}
 
 export interface ApiKeyView extends ApiKeyEntry {
   lastUsedAt: Date | null;
@@ -21,6 +31,7 @@ export function createApiKeysService(deps: {
   audit: AuditTrail;
   /** The organizations core's allow-list change (audited there). */
   setIpAllowlist(organizationId: number, ips: string[], actor: Actor): Promise<string[]>;
+  clock: () => Date;
 }) {
   const { apiKeys, audit } = deps;
 
@@ -40,13 +51,13 @@ export function createApiKeysService(deps: {
       return keys.map((k) => ({ ...k, lastUsedAt: lastUsed.get(k.id) ?? null }));
     },
 
-    async issue(caller: KeyCaller, actor: Actor, name: string | null): Promise<IssuedApiKey> {
+    async issue(caller: KeyCaller, actor: Actor, options: ApiKeyOptions): Promise<IssuedApiKey> {
       authorize(caller, 'keys.manage');
-      const key = await apiKeys.issue(caller.organization.id, name);
+      const key = await apiKeys.issue(caller.organization.id, checkedKeyOptions(options, deps.clock()));
       await audit.record(actor, 'api_key.issued', {
         organizationId: caller.organization.id,
         target: `api_key:${key.id}`,
-        details: { name },
+        details: { name: options.name ?? null, scopes: options.scopes ?? [] },
       });
       return key;
     },
@@ -55,7 +66,8 @@ export function createApiKeysService(deps: {
     async regenerate(caller: KeyCaller, actor: Actor, keyId: number): Promise<IssuedApiKey> {
       authorize(caller, 'keys.manage');
       const old = await existing(caller, keyId);
-      const key = await apiKeys.issue(caller.organization.id, old.name);
+      // The same name, scopes and expiry: only the secret changes.
+      const key = await apiKeys.issue(caller.organization.id, old);
       await apiKeys.revoke(caller.organization.id, keyId);
       await audit.record(actor, 'api_key.regenerated', {
         organizationId: caller.organization.id,

@@ -4,9 +4,10 @@
 import type { PageLanguage } from '../../shared/language.js';
 import { notFound } from '../../shared/errors.js';
 import type { Plan } from '../../shared/plans.js';
-import type { ApiKeyEntry, ApiKeysRepo, IssuedApiKey } from '../../oltp/api-keys.repo.js';
+import type { ApiKeyEntry, ApiKeyOptions, ApiKeysRepo, IssuedApiKey } from '../../oltp/api-keys.repo.js';
 import type { Organization, OrganizationsRepo } from '../../oltp/organizations.repo.js';
 import type { Actor, AuditTrail } from '../accounts/audit-trail.js';
+import { checkedKeyOptions } from './api-keys.service.js';
 import { existingOrganization } from './existing-organization.js';
 
 export type { IssuedApiKey, Organization };
@@ -24,6 +25,7 @@ export function createOrganizationsService(deps: {
   audit: AuditTrail;
   /** Cached links and domains carry their organization's page language: null reloads them all. */
   linkChanged: (organizationId: number | null) => void;
+  clock: () => Date;
 }) {
   const { organizations, apiKeys, audit } = deps;
 
@@ -63,9 +65,13 @@ export function createOrganizationsService(deps: {
       return { organization, apiKey: await apiKeys.issue(organization.id) };
     },
 
-    async issueApiKey(organizationId: number, actor: Actor = OPERATOR): Promise<IssuedApiKey> {
+    async issueApiKey(
+      organizationId: number,
+      options: ApiKeyOptions = {},
+      actor: Actor = OPERATOR,
+    ): Promise<IssuedApiKey> {
       await get(organizationId);
-      const key = await apiKeys.issue(organizationId);
+      const key = await apiKeys.issue(organizationId, checkedKeyOptions(options, deps.clock()));
       await audit.record(actor, 'api_key.issued', { organizationId, target: `api_key:${key.id}` });
       return key;
     },
