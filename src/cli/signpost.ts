@@ -15,7 +15,8 @@ Organizations
   signpost org add-ons ORG_ID [--user-journey true|false] [--revenue-analytics true|false]
   signpost org ip-allowlist ORG_ID [IP|CIDR ...]     no addresses: allow all again
 Service API keys
-  signpost key create ORG_ID
+  signpost key create ORG_ID [--name NAME] [--scopes read] [--expires ISO_INSTANT]
+                                                      --scopes read: a read-only key (GET only)
   signpost key list ORG_ID [PAGING]                   names and first characters, never the keys
   signpost key show ORG_ID KEY_ID
   signpost key delete ORG_ID KEY_ID
@@ -154,8 +155,14 @@ const COMMANDS: Record<string, Command> = {
   },
   'key create': {
     args: ['ORG_ID'],
+    options: ['name', 'scopes', 'expires'],
     method: 'POST',
     path: ([org]) => `/organizations/${seg(org)}/api-keys`,
+    body: (o) => ({
+      ...(o.name === undefined ? {} : { name: o.name }),
+      ...(o.scopes === undefined ? {} : { scopes: list(o.scopes) }),
+      ...(o.expires === undefined ? {} : { expiresAt: o.expires }),
+    }),
     note: SHOWN_ONCE,
   },
   'key list': {
@@ -164,7 +171,7 @@ const COMMANDS: Record<string, Command> = {
     method: 'GET',
     path: ([org]) => `/organizations/${seg(org)}/api-keys`,
     query: paging,
-    table: ['id', 'name', 'prefix', 'createdAt'],
+    table: ['id', 'name', 'prefix', 'scopes', 'expiresAt', 'createdAt'],
   },
   'key show': {
     args: ['ORG_ID', 'KEY_ID'],
