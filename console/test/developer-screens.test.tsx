@@ -1,12 +1,14 @@
 // The developer screens' own rules: the platform snippets carry the app's values, the audit
 // filters become the server's query, and the webhook screen shows the secret once, after the save
-// that made it, and a role without webhooks.manage an explanation instead of a form.
+// that made it, and a role without webhooks.manage an explanation instead of a form; the API keys
+// screen shows each key's access and expiry and issues read-only, expiring keys.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Membership, MobileApp } from '../src/api';
 import { setupSnippets } from '../src/pages/Apps';
 import { auditQuery } from '../src/pages/AuditLog';
+import ApiKeys from '../src/pages/ApiKeys';
 import Webhooks from '../src/pages/Webhooks';
 import { renderConsole, serveApi } from './render';
 
@@ -107,5 +109,48 @@ describe('webhooks screen', () => {
     renderConsole(<Webhooks membership={{ ...developer, role: 'analyst', permissions: ['links.read'] }} />);
     expect(screen.getByText('웹훅은 개발자 이상의 역할만 관리할 수 있습니다.')).toBeTruthy();
     expect(sent).toEqual([]);
+  });
+});
+
+describe('API keys screen', () => {
+  const keyOf = (id: number, extra: object) => ({
+    id,
+    name: `key ${id}`,
+    prefix: `sp_live_${id}ab`,
+    createdAt: '2026-11-01T00:00:00Z',
+    lastUsedAt: null,
+    scopes: [],
+    expiresAt: null,
+    ...extra,
+  });
+
+  it("shows each key's access and expiry, and issues a read-only key that expires", async () => {
+    const sent = serveApi({
+      'GET /organizations/1/api-keys': {
+        status: 200,
+        body: [keyOf(1, {}), keyOf(2, { scopes: ['read'], expiresAt: '2020-01-01T00:00:00Z' })],
+      },
+      'GET /organizations/1/ip-allowlist': { status: 200, body: { ips: [] } },
+      'POST /organizations/1/api-keys': { status: 201, body: { id: 3, apiKey: 'sp_live_shown_once' } },
+    });
+    renderConsole(<ApiKeys membership={{ ...developer, permissions: ['keys.manage'] }} />);
+    const readOnlyRow = (await screen.findByText('key 2')).closest('tr')!;
+    expect(readOnlyRow.textContent).toContain('읽기 전용');
+    expect(readOnlyRow.textContent).toContain('만료됨');
+    const fullRow = screen.getByText('key 1').closest('tr')!;
+    expect(fullRow.textContent).toContain('전체');
+    expect(fullRow.textContent).not.toContain('만료됨');
+
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('이름'), 'reports');
+    await user.click(screen.getByLabelText(/읽기 전용/));
+    await user.type(screen.getByLabelText(/만료/), '2031-05-06T07:08');
+    await user.click(screen.getByRole('button', { name: '새 키 발급' }));
+    expect((await screen.findByTestId('new-api-key')).textContent).toBe('sp_live_shown_once');
+    expect(sent.find((r) => r.method === 'POST')?.body).toEqual({
+      name: 'reports',
+      scopes: ['read'],
+      expiresAt: new Date(2031, 4, 6, 7, 8).toISOString(),
+    });
   });
 });

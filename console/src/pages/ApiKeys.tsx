@@ -1,6 +1,20 @@
-// The developer menu's Service API keys: names, first characters, created and last used; a new
-// key or a regenerated one is shown this once, with a copy button; delete asks first.
-import { Alert, Button, Card, Code, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+// The developer menu's Service API keys: names, first characters, access (full or read only),
+// expiry, created and last used; a new key or a regenerated one is shown this once, with a copy
+// button; delete asks first.
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Code,
+  Group,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,20 +34,25 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   const allowed = membership.permissions.includes('keys.manage');
   const { key, list: keys } = useOrgList<ApiKey[]>(orgId, 'api-keys', 'api-keys', { enabled: allowed });
   const [name, setName] = useState('');
+  const [readOnly, setReadOnly] = useState(false);
+  // A local date and time (datetime-local), sent as an instant.
+  const [expires, setExpires] = useState('');
   const [shown, setShown] = useState<string | null>(null);
   const { notify, noticeBox } = useNotice();
 
   // Success shows the key itself (or the shorter list), not a notice.
   const issue = useAction({
     run: () =>
-      api<{ id: number; apiKey: string }>(
-        'POST',
-        `/organizations/${orgId}/api-keys`,
-        name.trim() ? { name: name.trim() } : {},
-      ),
+      api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys`, {
+        ...(name.trim() ? { name: name.trim() } : {}),
+        ...(readOnly ? { scopes: ['read'] } : {}),
+        ...(expires ? { expiresAt: new Date(expires).toISOString() } : {}),
+      }),
     after: (issued) => {
       setShown(issued.apiKey);
       setName('');
+      setReadOnly(false);
+      setExpires('');
     },
     done: () => null,
     notify,
@@ -118,6 +137,21 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
               maxLength={100}
               w={260}
             />
+            <TextInput
+              type="datetime-local"
+              label={t('keys.expires')}
+              description={t('keys.expiresHelp')}
+              value={expires}
+              onChange={(e) => setExpires(e.currentTarget.value)}
+              w={240}
+            />
+            <Checkbox
+              label={t('keys.readOnly')}
+              description={t('keys.readOnlyHelp')}
+              checked={readOnly}
+              onChange={(e) => setReadOnly(e.currentTarget.checked)}
+              maw={320}
+            />
             <Button type="submit" loading={issue.isPending}>
               {t('keys.issue')}
             </Button>
@@ -133,6 +167,28 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
         columns={[
           { header: t('keys.name'), cell: (k) => k.name ?? '—' },
           { header: t('keys.prefix'), cell: (k) => <Code>{k.prefix}…</Code> },
+          {
+            header: t('keys.access'),
+            cell: (k) =>
+              k.scopes.includes('read') ? (
+                <Badge variant="light">{t('keys.readOnly')}</Badge>
+              ) : (
+                <Text size="sm">{t('keys.fullAccess')}</Text>
+              ),
+          },
+          {
+            header: t('keys.expires'),
+            cell: (k) =>
+              !k.expiresAt ? (
+                t('keys.noExpiry')
+              ) : new Date(k.expiresAt).getTime() <= Date.now() ? (
+                <Badge color="red" variant="light">
+                  {t('keys.expired')} · {date(k.expiresAt)}
+                </Badge>
+              ) : (
+                date(k.expiresAt)
+              ),
+          },
           { header: t('links.createdAt'), cell: (k) => date(k.createdAt) },
           { header: t('keys.lastUsed'), cell: (k) => date(k.lastUsedAt) },
           {
