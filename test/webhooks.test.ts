@@ -491,6 +491,10 @@ describe(`webhook deliveries (${backend})`, () => {
       'https://169.254.169.254/latest/meta-data',
       'https://[::ffff:169.254.169.254]/',
       'https://[fd00:ec2::254]/',
+      // Local names, refused up front as link destinations are.
+      'https://metadata.google.internal/x',
+      'https://router.lan/x',
+      'https://nas.home.arpa/x',
     ]) {
       expectError(
         await svc.admin('PUT', `/organizations/${org.id}/webhook`, { url, secret: 'whsec-0123456789-abcdef' }),

@@ -1,10 +1,10 @@
 // The rules a webhook URL must meet, checked when the operator sets it and again before every
 // delivery: https (plain http only to loopback, and only when WEBHOOK_ALLOW_INSECURE is set), no
-// credentials, and a host whose every resolved address is public. The delivery then connects to
+// credentials, no local host name, and a host whose every resolved address is public. The delivery then connects to
 // the address checked here, so a DNS answer that changes in between cannot redirect it.
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { addressRefusal, isLoopbackAddress } from './public-address.js';
+import { addressRefusal, isLocalName, isLoopbackAddress } from './public-address.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -46,6 +46,16 @@ export function checkUrlShape(raw: string, options: { allowInsecure: boolean }):
   const plainAllowed = url.protocol === 'http:' && options.allowInsecure && loopbackHost;
   if (url.protocol !== 'https:' && !plainAllowed) {
     return { ok: false, code: 'WEBHOOK_URL_INSECURE', message: 'url must start with https://' };
+  }
+  // A local name (x.internal, router.lan, nas.home.arpa, foo.localhost, localhost.) is refused up
+  // front, as link destinations refuse it, whatever it resolves to here and now; localhost itself
+  // stays open where plain loopback is (development).
+  if (isLocalName(host) && !(options.allowInsecure && loopbackHost)) {
+    return {
+      ok: false,
+      code: 'WEBHOOK_URL_FORBIDDEN',
+      message: `url names a local host (${host}), which may not be reached from the service`,
+    };
   }
   if (isIP(host) !== 0) {
     const refused = addressRefusal(host, { allowLoopback: options.allowInsecure });

@@ -148,6 +148,29 @@ describe('webhook URL at configuration', () => {
     });
   });
 
+  it('refuses local names up front, whatever they resolve to (the names link destinations refuse)', () => {
+    for (const url of [
+      'https://metadata.google.internal/x',
+      'https://x.internal/',
+      'https://x.local/',
+      'https://router.lan/',
+      'https://nas.home.arpa/',
+      'https://foo.localhost/',
+      'https://localhost./',
+      'https://localhost/',
+    ]) {
+      expect(checkUrlShape(url, { allowInsecure: false }), url).toMatchObject({
+        ok: false,
+        code: 'WEBHOOK_URL_FORBIDDEN',
+        message: expect.stringContaining('local host'),
+      });
+    }
+    // Where plain loopback is allowed (development), localhost itself stays open; other local names do not.
+    expect(checkUrlShape('https://localhost:9/x', { allowInsecure: true })).toMatchObject({ ok: true });
+    expect(checkUrlShape('https://router.lan/x', { allowInsecure: true })).toMatchObject({ ok: false });
+    expect(checkUrlShape('https://hooks.example.com/x', { allowInsecure: false })).toMatchObject({ ok: true });
+  });
+
   it('refuses a name that resolves to a private address, accepts one that does not resolve yet', async () => {
     await expect(
       validateWebhookUrl('https://hooks.example.com/x', { allowInsecure: false, resolve: to('10.0.0.7') }),
