@@ -94,6 +94,20 @@ describe('text no field may hold is a 400 naming the field', () => {
     }
   });
 
+  it('percent-encoded bytes in a query value that are not UTF-8 (were accepted as other text)', async () => {
+    for (const [query, field] of [
+      ['keyword=%ED%A0%80', 'keyword'],
+      ['keyword=ok&customId=a%FFb', 'customId'],
+      ['cid=%C0%80', 'cid'],
+    ]) {
+      const res = await svc.service('GET', `/urls?${query}`, app.org.apiKey);
+      expectError(res, 400, { code: 'VALIDATION_FAILED', field: `querystring.${field}` });
+      expect(res.json().message).toContain('UTF-8');
+    }
+    // Well-formed UTF-8, encoded or not, still passes.
+    expect((await svc.service('GET', '/urls?keyword=%ED%95%9C%EA%B8%80+x', app.org.apiKey)).statusCode).toBe(200);
+  });
+
   it('NUL in the web SDK token (was a 500 without any credentials)', async () => {
     const res = await svc.inject({
       method: 'POST',

@@ -2,8 +2,9 @@
 // the query string and the path parameters once, before schema validation, and refuses with a 400
 // naming the field: a lone UTF-16 surrogate or NUL/C0 control characters anywhere; in object keys,
 // query values and path parameters no control character at all (they are single-line by nature);
-// and a body nested deeper than MAX_BODY_DEPTH, before anything recursive (validation, handlers,
-// JSON.stringify) touches it. The walk is iterative, so depth itself cannot overflow the stack.
+// percent-encoded bytes in the query that are not UTF-8; and a body nested deeper than
+// MAX_BODY_DEPTH, before anything recursive (validation, handlers, JSON.stringify) touches it.
+// The walk is iterative, so depth itself cannot overflow the stack.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidRequestField, type RequestPart } from './schemas/field-errors.js';
 import { isWellFormedText, textProblem } from './schemas/text.js';
@@ -89,10 +90,45 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The first query parameter whose percent-encoded bytes are not UTF-8 (`%ED%A0%80`, a surrogate's
+ * bytes): the parser would hand it on as other text, where the same bytes in the path are refused.
+ */
+export function malformedQueryField(url: string): string | undefined {
+  const at = url.indexOf('?');
+  if (at < 0 || !url.includes('%', at)) return undefined;
+  for (const pair of url.slice(at + 1).split('&')) {
+    if (!pair.includes('%')) continue;
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    try {
+      decodeURIComponent(pair.replace(/\+/g, ' '));
+    } catch {
+      let shown = name;
+      try {
+        shown = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // The name itself is broken: shown as sent.
+      }
+      return shownKey(shown);
+    }
+  }
+  return undefined;
+}
+
 /** The first refused field of a request, as the error the client gets; undefined when all is well. */
 function checkRequestInput(
-  request: Pick<FastifyRequest, 'body' | 'query' | 'params' | 'routeOptions'>,
+  request: Pick<FastifyRequest, 'body' | 'query' | 'params' | 'routeOptions' | 'url'>,
 ): Error | undefined {
+  if (!request.routeOptions.config?.cleansOwnQuery) {
+    const field = malformedQueryField(request.url);
+    if (field !== undefined)
+      return invalidRequestField(
+        'querystring',
+        field,
+        'must be valid UTF-8 text (percent-encoded bytes that are not UTF-8)',
+      );
+  }
   const parts: Array<[RequestPart, unknown, boolean]> = [
     ['params', request.params, true],
     ['querystring', request.routeOptions.config?.cleansOwnQuery ? undefined : request.query, true],
