@@ -28,6 +28,7 @@ import {
   managedLinkRecordFields,
   managedListFilter,
 } from '../schemas/link-management.js';
+import { security } from './route-docs.js';
 
 const campaignSchema = z
   .object({
@@ -91,7 +92,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<
 > = async (app, options) => {
   const { campaigns, publicBaseUrl } = options;
   const tags = ['service: campaigns'];
-  const security = [{ apiKey: [] }];
   const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
   const expiresAt = expiryField(
     parseCampaignExpiry,
