@@ -76,7 +76,7 @@ export function readJson(answer: SourceAnswer, label: string, now = Date.now()):
 }
 
 /** The answer's JSON checked against the source's schema of it. */
-export function readAnswer<S extends z.ZodType>(answer: SourceAnswer, label: string, schema: S): z.output<S> {
+function readAnswer<S extends z.ZodType>(answer: SourceAnswer, label: string, schema: S): z.output<S> {
   const parsed = schema.safeParse(readJson(answer, label));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
