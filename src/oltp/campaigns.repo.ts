@@ -7,7 +7,6 @@ import {
   fieldsOf,
   linkRecordOf,
   MANAGED_LINK_COLUMNS,
-  managedListCondition,
   tagNamesColumn,
   type ManagedLinkFields,
   type ManagedListFilter,
@@ -88,8 +87,6 @@ function toCampaign(r: Row, secretBox: SecretBox): Campaign {
 
 export interface CampaignListFilter extends ManagedListFilter {
   search?: string | undefined;
-  createdAfter?: Date | undefined;
-  createdBefore?: Date | undefined;
 }
 
 /** Who made a campaign: a console member, or a Service API key; the organization's name as the fallback. */
@@ -100,7 +97,7 @@ export interface CampaignCreator {
 }
 
 export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: SecretBox }) {
-  const table = createLinkTable<CampaignFields, Campaign>(sql, {
+  const table = createLinkTable<CampaignFields, Campaign, CampaignListFilter>(sql, {
     table: 'campaigns',
     columns: COLUMNS,
     selectFrom: sql`
@@ -116,13 +113,9 @@ export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: S
       left join users cu on cu.id = l.created_by_user_id
       left join api_keys ck on ck.id = l.created_by_api_key_id`,
     toRecord: (row) => toCampaign(row, secretBox),
+    ownCondition: (filter) =>
+      filter.search ? sql`and lower(l.name || ' ' || l.alias) like ${containsPattern(filter.search)}` : sql``,
   });
-
-  const condition = (filter: CampaignListFilter) => sql`
-    ${filter.search ? sql`and lower(l.name || ' ' || l.alias) like ${containsPattern(filter.search)}` : sql``}
-    ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
-    ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}
-    ${managedListCondition(sql, filter)}`;
 
   return {
     ...table,
@@ -141,10 +134,6 @@ export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: S
         },
       });
     },
-
-    list: (organizationId: number, filter: CampaignListFilter, page: { page: number; size: number }) =>
-      table.list(organizationId, condition(filter), page),
-    each: (organizationId: number, filter: CampaignListFilter) => table.each(organizationId, condition(filter)),
   };
 }
 

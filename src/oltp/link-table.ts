@@ -1,6 +1,6 @@
 // What the short URL and campaign tables have in common: a row created together with its claimed
-// slug, read with its joins, listed a page at a time newest first, patched through a closed column
-// list, deleted. Every statement is scoped by organization. The table is `l` in every query.
+// slug, read with its joins, listed a page at a time newest first (filtered by the criteria both
+// kinds share and the kind's own), patched through a closed column list, deleted. Every statement is scoped by organization. The table is `l` in every query.
 import type postgres from 'postgres';
 import type { Sql } from './postgres.js';
 import { insertClaimingSlug, insertManyClaimingSlugs, type SlugOwnerTable } from './slugs.js';
@@ -9,13 +9,15 @@ import { type PageRequest, pageOf, patchColumns } from './sql-helpers.js';
 export type Row = Record<string, unknown> & { id: number };
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
-export interface LinkTableSpec<F extends object, R> {
+export interface LinkTableSpec<F extends object, R, L extends ManagedListFilter> {
   table: SlugOwnerTable;
   /** The field → column allow-list: the only columns a create or a patch writes. */
   columns: Record<keyof F, string>;
   /** `select … from <table> l <joins>`: one record's row. */
   selectFrom: Fragment;
   toRecord(row: Row): R;
+  /** The kind's own list criteria as `and …` conditions on `l` (or empty); the shared ones are added. */
+  ownCondition(filter: L): Fragment;
 }
 
 /** The fields of a row, read through the allow-list (absent columns read as null). */
@@ -57,20 +59,25 @@ export const tagNamesColumn = (sql: Sql) =>
 
 /** What both kinds' lists filter on besides their own criteria. */
 export interface ManagedListFilter {
+  createdAfter?: Date | undefined;
+  createdBefore?: Date | undefined;
   /** Only links with this tag (null: a tag name the organization does not have, so none). */
   tagId?: number | null | undefined;
   /** true: only archived links; otherwise only those not archived. */
   archived?: boolean | undefined;
 }
 
-export function managedListCondition(sql: Sql, filter: ManagedListFilter): Fragment {
+function managedListCondition(sql: Sql, filter: ManagedListFilter): Fragment {
+  const created = sql`
+    ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
+    ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}`;
   const tag =
     filter.tagId === undefined
       ? sql``
       : filter.tagId === null
         ? sql`and false`
         : sql`and ${filter.tagId} = any(l.tag_ids)`;
-  return sql`${tag} ${filter.archived ? sql`and l.archived_at is not null` : sql`and l.archived_at is null`}`;
+  return sql`${created} ${tag} ${filter.archived ? sql`and l.archived_at is not null` : sql`and l.archived_at is null`}`;
 }
 
 /** What every link record has besides its fields. */
@@ -87,8 +94,12 @@ export function linkRecordOf(r: Row) {
   };
 }
 
-export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSpec<F, R>) {
+export function createLinkTable<F extends object, R, L extends ManagedListFilter>(
+  sql: Sql,
+  spec: LinkTableSpec<F, R, L>,
+) {
   const { table, columns, selectFrom, toRecord } = spec;
+  const condition = (filter: L) => sql`${spec.ownCondition(filter)} ${managedListCondition(sql, filter)}`;
   const get = async (organizationId: number, id: number): Promise<R | undefined> => {
     const [row] = await sql<Row[]>`${selectFrom} where l.id = ${id} and l.organization_id = ${organizationId}`;
     return row && toRecord(row);
@@ -202,11 +213,11 @@ export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSp
     },
 
     /** Every link matching `filter`, newest first, `size` at a time (for exports). */
-    async *each(organizationId: number, filter: Fragment, size = 1000): AsyncGenerator<R[]> {
+    async *each(organizationId: number, filter: L, size = 1000): AsyncGenerator<R[]> {
       let after: { createdAt: Date; id: number } | undefined;
       for (;;) {
         const rows = await sql<Row[]>`${selectFrom}
-          where l.organization_id = ${organizationId} ${filter}
+          where l.organization_id = ${organizationId} ${condition(filter)}
             ${after ? sql`and (l.created_at, l.id) < (${after.createdAt}, ${after.id})` : sql``}
           order by l.created_at desc, l.id desc limit ${size}`;
         if (rows.length === 0) return;
@@ -217,9 +228,9 @@ export function createLinkTable<F extends object, R>(sql: Sql, spec: LinkTableSp
       }
     },
 
-    /** A page newest first; `filter` is an `and …` condition on `l` (or empty). */
-    list(organizationId: number, filter: Fragment, page: PageRequest) {
-      const where = sql`l.organization_id = ${organizationId} ${filter}`;
+    /** A page newest first. */
+    list(organizationId: number, filter: L, page: PageRequest) {
+      const where = sql`l.organization_id = ${organizationId} ${condition(filter)}`;
       return pageOf(
         sql<Row[]>`${selectFrom} where ${where}
           order by l.created_at desc, l.id desc limit ${page.size} offset ${page.page * page.size}`,

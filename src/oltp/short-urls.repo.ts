@@ -6,7 +6,6 @@ import {
   fieldsOf,
   linkRecordOf,
   MANAGED_LINK_COLUMNS,
-  managedListCondition,
   tagNamesColumn,
   type ManagedLinkFields,
   type ManagedListFilter,
@@ -81,33 +80,20 @@ function toShortUrl(r: Row): ShortUrl {
 export interface ShortUrlListFilter extends ManagedListFilter {
   keyword?: string | undefined;
   showAdPage?: boolean | undefined;
-  createdAfter?: Date | undefined;
-  createdBefore?: Date | undefined;
 }
 
 export function createShortUrlsRepo({ sql }: { sql: Sql }) {
-  const table = createLinkTable<ShortUrlFields, ShortUrl>(sql, {
+  return createLinkTable<ShortUrlFields, ShortUrl, ShortUrlListFilter>(sql, {
     table: 'short_urls',
     columns: COLUMNS,
     selectFrom: sql`
       select l.*, d.domain_name as custom_domain_name, ${tagNamesColumn(sql)}
       from short_urls l left join custom_domains d on d.id = l.custom_domain_id`,
     toRecord: toShortUrl,
+    ownCondition: (filter) => sql`
+      ${filter.keyword ? sql`and lower(l.original_url || ' ' || l.short_code) like ${containsPattern(filter.keyword)}` : sql``}
+      ${filter.showAdPage !== undefined ? sql`and l.show_ad_page = ${filter.showAdPage}` : sql``}`,
   });
-
-  const condition = (filter: ShortUrlListFilter) => sql`
-    ${filter.keyword ? sql`and lower(l.original_url || ' ' || l.short_code) like ${containsPattern(filter.keyword)}` : sql``}
-    ${filter.showAdPage !== undefined ? sql`and l.show_ad_page = ${filter.showAdPage}` : sql``}
-    ${filter.createdAfter ? sql`and l.created_at >= ${filter.createdAfter}` : sql``}
-    ${filter.createdBefore ? sql`and l.created_at <= ${filter.createdBefore}` : sql``}
-    ${managedListCondition(sql, filter)}`;
-
-  return {
-    ...table,
-    list: (organizationId: number, filter: ShortUrlListFilter, page: { page: number; size: number }) =>
-      table.list(organizationId, condition(filter), page),
-    each: (organizationId: number, filter: ShortUrlListFilter) => table.each(organizationId, condition(filter)),
-  };
 }
 
 export type ShortUrlsRepo = ReturnType<typeof createShortUrlsRepo>;

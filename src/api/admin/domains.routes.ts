@@ -16,7 +16,13 @@ import {
 } from '../schemas/custom-domain.js';
 import { httpsUrlSchema } from '../schemas/link.js';
 import { queryBoolean } from '../schemas/paging.js';
-import { operatorConflictErrors as errors, operatorDelete, operatorPage, orgParams } from './operator-doc.js';
+import {
+  operatorAnswer,
+  operatorConflictErrors as errors,
+  operatorDelete,
+  operatorPage,
+  orgParams,
+} from './operator-doc.js';
 
 /** The record as the operator sees it: the customer's, plus whose it is. */
 const operatorDomainSchema = customDomainSchema
@@ -29,20 +35,19 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
   config: Pick<Config, 'security'>;
 }> = async (app, { domains, config }) => {
   const { production, linkAllowPrivateTargets } = config.security;
-  app.post(
+  operatorAnswer(
+    app,
+    'POST',
     '/organizations/:orgId/custom-domains',
     {
-      schema: {
-        summary: 'Register a custom domain (status PENDING)',
-        params: orgParams,
-        body: z.object({ domainName: domainNameSchema }),
-        response: { 201: customDomainSchema, ...errors },
-      },
+      summary: 'Register a custom domain (status PENDING)',
+      params: orgParams,
+      body: z.object({ domainName: domainNameSchema }),
+      status: 201,
+      response: customDomainSchema,
+      errors,
     },
-    async (request, reply) => {
-      const created = await domains.register(request.params.orgId, request.body.domainName);
-      return reply.code(201).send(toCustomDomainJson(created));
-    },
+    async ({ orgId }, { domainName }) => toCustomDomainJson(await domains.register(orgId, domainName)),
   );
 
   operatorPage(
@@ -62,16 +67,12 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
     toOperatorJson,
   );
 
-  app.get(
+  operatorAnswer(
+    app,
+    'GET',
     '/custom-domains/:id',
-    {
-      schema: {
-        summary: "Read any organization's custom domain",
-        params: idParams,
-        response: { 200: operatorDomainSchema, ...errors },
-      },
-    },
-    async (request) => toOperatorJson(await domains.getAny(request.params.id)),
+    { summary: "Read any organization's custom domain", params: idParams, response: operatorDomainSchema, errors },
+    async ({ id }) => toOperatorJson(await domains.getAny(id)),
   );
 
   operatorDelete(
@@ -86,33 +87,35 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
     ({ id }) => domains.delete(id),
   );
 
-  app.put(
+  operatorAnswer(
+    app,
+    'PUT',
     '/custom-domains/:id/status',
     {
-      schema: {
-        summary: "Override a custom domain's verification status",
-        params: idParams,
-        body: z.object({ status: domainStatusSchema }),
-        response: { 200: customDomainSchema, ...errors },
-      },
+      summary: "Override a custom domain's verification status",
+      params: idParams,
+      body: z.object({ status: domainStatusSchema }),
+      response: customDomainSchema,
+      errors,
     },
-    async (request) => toCustomDomainJson(await domains.setStatus(request.params.id, request.body.status)),
+    async ({ id }, { status }) => toCustomDomainJson(await domains.setStatus(id, status)),
   );
 
-  app.put(
+  operatorAnswer(
+    app,
+    'PUT',
     '/custom-domains/:id/fallback-url',
     {
-      schema: {
-        summary: "Where the custom domain's bare root sends visitors (null: the 404 page)",
-        params: idParams,
-        body: z.object({
-          fallbackUrl: httpsUrlSchema({ production, allowPrivate: linkAllowPrivateTargets }).nullable(),
-        }),
-        response: { 200: customDomainSchema.extend({ fallbackUrl: z.string().nullable() }), ...errors },
-      },
+      summary: "Where the custom domain's bare root sends visitors (null: the 404 page)",
+      params: idParams,
+      body: z.object({
+        fallbackUrl: httpsUrlSchema({ production, allowPrivate: linkAllowPrivateTargets }).nullable(),
+      }),
+      response: customDomainSchema.extend({ fallbackUrl: z.string().nullable() }),
+      errors,
     },
-    async (request) => {
-      const updated = await domains.setFallbackUrl(request.params.id, request.body.fallbackUrl);
+    async ({ id }, { fallbackUrl }) => {
+      const updated = await domains.setFallbackUrl(id, fallbackUrl);
       return { ...toCustomDomainJson(updated), fallbackUrl: updated.fallbackUrl };
     },
   );

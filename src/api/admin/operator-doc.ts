@@ -1,6 +1,7 @@
 // What the operator routes share: their OpenAPI group and the bearer token they need (both given
 // to every route in index.ts, where the token is checked), the organization the path names, the
-// error answers most of them can give, a page of records and the 204 of a deletion.
+// error answers most of them can give, one record's answer, a page of records and the 204 of a
+// deletion.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
@@ -26,6 +27,41 @@ export const operatorErrors = { 400: errorBodySchema, 401: errorBodySchema, 404:
 
 /** The same, and a change that clashes with what is there (409). */
 export const operatorConflictErrors = { ...operatorErrors, 409: errorBodySchema };
+
+/**
+ * `method` `url`: `status` (200 unless said) with what `run` answers for the path's params, the body
+ * and the caller's address, as `response` describes it: a read, a change, or a record made.
+ */
+export function operatorAnswer<P extends z.ZodType, B extends z.ZodType>(
+  app: ZodApp,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  doc: {
+    summary: string;
+    description?: string;
+    params?: P;
+    body?: B;
+    status?: 200 | 201;
+    response: z.ZodType;
+    errors: Record<number, z.ZodType>;
+  },
+  run: (params: z.output<P>, body: z.output<B>, ip: string) => Promise<unknown>,
+): void {
+  const { status = 200, response, errors, params, body, ...text } = doc;
+  app.route({
+    method,
+    url,
+    // In the order the document has always listed them.
+    schema: {
+      ...text,
+      ...(params ? { params: params as z.ZodType } : {}),
+      ...(body ? { body: body as z.ZodType } : {}),
+      response: { [status]: response, ...errors },
+    },
+    handler: async (request, reply) =>
+      reply.code(status).send(await run(request.params as z.output<P>, request.body as z.output<B>, request.ip)),
+  });
+}
 
 /**
  * GET `url`: the page of records `list` finds for the query (whose page and size are among its

@@ -9,7 +9,7 @@ import { idSchema } from '../schemas/common.js';
 import { ipAllowlistBody } from '../schemas/ip-allowlist.js';
 import { organizationSchema, planSchema, timeZoneSchema, toOrganizationJson } from '../schemas/organization.js';
 import { pageQuery } from '../schemas/paging.js';
-import { operatorErrors as errors, operatorDelete, operatorPage, orgParams } from './operator-doc.js';
+import { operatorAnswer, operatorErrors as errors, operatorDelete, operatorPage, orgParams } from './operator-doc.js';
 
 /** A Service API key as a list shows it: never the secret, only its first characters. */
 const apiKeyEntrySchema = z
@@ -33,22 +33,24 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
   app,
   { organizations },
 ) => {
-  app.post(
+  operatorAnswer(
+    app,
+    'POST',
     '/organizations',
     {
-      schema: {
-        summary: 'Create an organization and its first Service API key',
-        body: z.object({
-          name: z.string().trim().min(1).max(200),
-          plan: planSchema.default('FREE'),
-          timeZone: timeZoneSchema.optional().describe('default Asia/Seoul'),
-        }),
-        response: { 201: organizationSchema.extend({ apiKey: z.string().describe('shown this once') }), ...errors },
-      },
+      summary: 'Create an organization and its first Service API key',
+      body: z.object({
+        name: z.string().trim().min(1).max(200),
+        plan: planSchema.default('FREE'),
+        timeZone: timeZoneSchema.optional().describe('default Asia/Seoul'),
+      }),
+      status: 201,
+      response: organizationSchema.extend({ apiKey: z.string().describe('shown this once') }),
+      errors,
     },
-    async (request, reply) => {
-      const { organization, apiKey } = await organizations.create(request.body);
-      return reply.code(201).send({ ...toOrganizationJson(organization), apiKey: apiKey.apiKey });
+    async (_params, body) => {
+      const { organization, apiKey } = await organizations.create(body);
+      return { ...toOrganizationJson(organization), apiKey: apiKey.apiKey };
     },
   );
 
@@ -85,45 +87,41 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     toApiKeyJson,
   );
 
-  app.get(
+  operatorAnswer(
+    app,
+    'GET',
     '/organizations/:orgId/api-keys/:keyId',
     {
-      schema: {
-        summary: 'Read a live Service API key (never the key itself)',
-        params: orgParams.extend({ keyId: idSchema }),
-        response: { 200: apiKeyEntrySchema, ...errors },
-      },
+      summary: 'Read a live Service API key (never the key itself)',
+      params: orgParams.extend({ keyId: idSchema }),
+      response: apiKeyEntrySchema,
+      errors,
     },
-    async (request) => toApiKeyJson(await organizations.apiKey(request.params.orgId, request.params.keyId)),
+    async ({ orgId, keyId }) => toApiKeyJson(await organizations.apiKey(orgId, keyId)),
   );
 
-  app.get(
+  operatorAnswer(
+    app,
+    'GET',
     '/organizations/:orgId',
-    {
-      schema: {
-        summary: 'Read an organization',
-        params: orgParams,
-        response: { 200: organizationSchema, ...errors },
-      },
-    },
-    async (request) => toOrganizationJson(await organizations.get(request.params.orgId)),
+    { summary: 'Read an organization', params: orgParams, response: organizationSchema, errors },
+    async ({ orgId }) => toOrganizationJson(await organizations.get(orgId)),
   );
 
-  app.post(
+  operatorAnswer(
+    app,
+    'POST',
     '/organizations/:orgId/api-keys',
     {
-      schema: {
-        summary: 'Issue another Service API key, optionally read-only or expiring',
-        params: orgParams,
-        // No body at all (null to fastify): a key with full access and no expiry, as before.
-        body: apiKeyOptionsBody.nullish(),
-        response: { 201: z.object({ id: z.number().int(), apiKey: z.string() }), ...errors },
-      },
+      summary: 'Issue another Service API key, optionally read-only or expiring',
+      params: orgParams,
+      // No body at all (null to fastify): a key with full access and no expiry, as before.
+      body: apiKeyOptionsBody.nullish(),
+      status: 201,
+      response: z.object({ id: z.number().int(), apiKey: z.string() }),
+      errors,
     },
-    async (request, reply) => {
-      const key = await organizations.issueApiKey(request.params.orgId, toApiKeyOptions(request.body));
-      return reply.code(201).send(key);
-    },
+    ({ orgId }, body) => organizations.issueApiKey(orgId, toApiKeyOptions(body)),
   );
 
   operatorDelete(
@@ -140,17 +138,12 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     body: B,
     set: (orgId: number, body: z.output<B>) => Promise<Parameters<typeof toOrganizationJson>[0]>,
   ) =>
-    app.put(
+    operatorAnswer(
+      app,
+      'PUT',
       `/organizations/:orgId/${path}`,
-      {
-        schema: {
-          summary,
-          params: orgParams,
-          body: body as z.ZodType,
-          response: { 200: organizationSchema, ...errors },
-        },
-      },
-      async (request) => toOrganizationJson(await set(request.params.orgId, request.body as z.output<B>)),
+      { summary, params: orgParams, body, response: organizationSchema, errors },
+      async ({ orgId }, value) => toOrganizationJson(await set(orgId, value)),
     );
 
   setting(
@@ -178,18 +171,17 @@ export const adminOrganizationRoutes: FastifyPluginAsyncZod<{ organizations: Org
     (orgId, { timeZone }) => organizations.setTimeZone(orgId, timeZone),
   );
 
-  app.put(
+  operatorAnswer(
+    app,
+    'PUT',
     '/organizations/:orgId/ip-allowlist',
     {
-      schema: {
-        summary: 'Replace the Service API IP allow-list; an empty list allows all',
-        params: orgParams,
-        body: ipAllowlistBody,
-        response: { 200: z.object({ ips: z.array(z.string()) }), ...errors },
-      },
+      summary: 'Replace the Service API IP allow-list; an empty list allows all',
+      params: orgParams,
+      body: ipAllowlistBody,
+      response: z.object({ ips: z.array(z.string()) }),
+      errors,
     },
-    async (request) => {
-      return { ips: await organizations.setIpAllowlist(request.params.orgId, request.body.ips) };
-    },
+    async ({ orgId }, { ips }) => ({ ips: await organizations.setIpAllowlist(orgId, ips) }),
   );
 };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isOrigin, type PartnerView, type PartnersService } from '../../core/organizations/partners.service.js';
 import { PARTNER_ROLES } from '../../shared/roles.js';
 import { pageQuery } from '../schemas/paging.js';
-import { operatorErrors as errors, operatorDelete, operatorPage } from './operator-doc.js';
+import { operatorAnswer, operatorErrors as errors, operatorDelete, operatorPage } from './operator-doc.js';
 
 /** An origin, kept without a trailing slash. */
 const originSchema = z
@@ -79,17 +79,18 @@ const toJson = (p: PartnerView) => ({
 });
 
 export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersService }> = async (app, { partners }) => {
-  app.post(
+  operatorAnswer(
+    app,
+    'POST',
     '/partners',
     {
-      schema: {
-        summary: 'Register a single sign-on partner',
-        body: partnerBody,
-        response: { 201: credentialsSchema, ...errors },
-      },
+      summary: 'Register a single sign-on partner',
+      body: partnerBody,
+      status: 201,
+      response: credentialsSchema,
+      errors,
     },
-    async (request, reply) =>
-      reply.code(201).send(await partners.register(request.body, { ...OPERATOR, ip: request.ip })),
+    (_params, body, ip) => partners.register(body, { ...OPERATOR, ip }),
   );
 
   operatorPage(
@@ -106,30 +107,26 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
     toJson,
   );
 
-  app.get(
+  operatorAnswer(
+    app,
+    'GET',
     '/partners/:clientId',
-    {
-      schema: {
-        summary: 'Read a single sign-on partner',
-        params,
-        response: { 200: partnerSchema, ...errors },
-      },
-    },
-    async (request) => toJson(await partners.get(request.params.clientId)),
+    { summary: 'Read a single sign-on partner', params, response: partnerSchema, errors },
+    async ({ clientId }) => toJson(await partners.get(clientId)),
   );
 
-  app.put(
+  operatorAnswer(
+    app,
+    'PUT',
     '/partners/:clientId',
     {
-      schema: {
-        summary: "Replace a partner's settings (not its secret)",
-        params,
-        body: partnerBody,
-        response: { 200: partnerSchema, ...errors },
-      },
+      summary: "Replace a partner's settings (not its secret)",
+      params,
+      body: partnerBody,
+      response: partnerSchema,
+      errors,
     },
-    async (request) =>
-      toJson(await partners.update(request.params.clientId, request.body, { ...OPERATOR, ip: request.ip })),
+    async ({ clientId }, body, ip) => toJson(await partners.update(clientId, body, { ...OPERATOR, ip })),
   );
 
   operatorDelete(
@@ -139,16 +136,17 @@ export const adminPartnerRoutes: FastifyPluginAsyncZod<{ partners: PartnersServi
     ({ clientId }, ip) => partners.delete(clientId, { ...OPERATOR, ip }),
   );
 
-  app.post(
+  operatorAnswer(
+    app,
+    'POST',
     '/partners/:clientId/secret',
     {
-      schema: {
-        summary: 'Issue a new shared secret (shown this once); users already linked keep working',
-        params,
-        response: { 201: credentialsSchema, ...errors },
-      },
+      summary: 'Issue a new shared secret (shown this once); users already linked keep working',
+      params,
+      status: 201,
+      response: credentialsSchema,
+      errors,
     },
-    async (request, reply) =>
-      reply.code(201).send(await partners.rotateSecret(request.params.clientId, { ...OPERATOR, ip: request.ip })),
+    ({ clientId }, _body, ip) => partners.rotateSecret(clientId, { ...OPERATOR, ip }),
   );
 };

@@ -21,13 +21,14 @@ import { queryDateTime } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 import { trackedLinkRoutes } from './tracked-link.routes.js';
 import type { IdempotencyService } from '../../core/links/idempotency.service.js';
-import { type CsvColumn, linkExportRoute } from './link-export.routes.js';
+import { type CsvColumn, linkExportRoute, sharedLinkColumns } from './link-export.routes.js';
 import {
   managedLinkBodyFields,
   managedLinkJson,
   managedLinkRecordFields,
   managedListFilter,
 } from '../schemas/link-management.js';
+import { security } from './route-docs.js';
 
 const campaignSchema = z
   .object({
@@ -91,7 +92,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<
 > = async (app, options) => {
   const { campaigns, publicBaseUrl } = options;
   const tags = ['service: campaigns'];
-  const security = [{ apiKey: [] }];
   const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
   const expiresAt = expiryField(
     parseCampaignExpiry,
@@ -168,13 +168,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<
     ['name', (c) => c.name],
     ['alias', (c) => c.alias],
     ['originalUrl', (c) => c.originalUrl],
-    ['tags', (c) => c.tags.join('|')],
-    ['clickCount', (c) => c.clickCount],
-    ['createdAt', (c) => c.createdAt.toISOString()],
-    ['expiresAt', (c) => c.expiresAt?.toISOString() ?? null],
-    ['customDomainName', (c) => c.customDomainName],
-    ['utmSource', (c) => c.utmSource],
-    ['utmMedium', (c) => c.utmMedium],
+    ...sharedLinkColumns(),
     ['createdBy', (c) => c.createdBy],
     ['clickLimit', (c) => c.clickLimit],
     ['note', (c) => c.note],

@@ -6,10 +6,10 @@ import { callerOf } from '../request-caller.js';
 import { commonErrorResponses } from '../schemas/common.js';
 import { IMPORTS_DOC, importJobSchema, startImportBody, toImportJobJson } from '../schemas/import-job.js';
 import { answerById, listPage, readById } from './by-id.routes.js';
+import { security } from './route-docs.js';
 
 export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsService['jobs'] }> = async (app, { imports }) => {
   const tags = ['service: imports'];
-  const security = [{ apiKey: [] }];
 
   app.post(
     '/imports',

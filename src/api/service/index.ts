@@ -14,6 +14,7 @@ import { type OrganizationResourceDeps, registerOrganizationResources } from './
 import { importRoutes } from './imports.routes.js';
 import { usageRoutes } from './usage.routes.js';
 import { userRoutes } from './users.routes.js';
+import { security } from './route-docs.js';
 
 export interface ServiceApiDeps extends OrganizationResourceDeps {
   /** Who is calling: Service API keys (allow-list, quota). */
@@ -54,7 +55,7 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: ServiceApiDeps }> = async
   });
 
   await app.register(usageRoutes, { usage: deps.organizations.usage });
-  await registerOrganizationResources(app, deps, { tags: ['service: custom domains'], security: [{ apiKey: [] }] });
+  await registerOrganizationResources(app, deps, { tags: ['service: custom domains'], security });
   await app.register(userRoutes, { users: deps.journey.users });
   await app.register(importRoutes, { imports: deps.imports.jobs });
 };

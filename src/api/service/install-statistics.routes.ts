@@ -8,6 +8,7 @@ import type { InstallStatsAnswer, InstallStatsService, PlatformFilter } from '..
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
 import { meta, periodQuery, periodSpan, statsMetaSchema, withPeriodQuery } from '../schemas/stats-period.js';
+import { security } from './route-docs.js';
 
 const PLATFORMS: Record<string, PlatformFilter> = { all: 'All', ios: 'iOS', android: 'Android' };
 
@@ -191,7 +192,7 @@ export const installStatisticsRoutes: FastifyPluginAsyncZod<{ installs: InstallS
 ) => {
   const schema = (summary: string) => ({
     tags: ['service: statistics'],
-    security: [{ apiKey: [] }],
+    security,
     summary,
     params: idParams,
     querystring: installQuery,
@@ -218,7 +219,7 @@ export const installStatisticsRoutes: FastifyPluginAsyncZod<{ installs: InstallS
     {
       schema: {
         tags: ['service: statistics'],
-        security: [{ apiKey: [] }],
+        security,
         summary: 'How well deferred deep links find the install, per app (extension)',
         description:
           'Every first launch (resolve-fingerprint) of the app over the period: matches by type and confidence, misses by the reason the app heard, per local date.',

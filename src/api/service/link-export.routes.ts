@@ -13,6 +13,30 @@ type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 /** A CSV column: its header and the cell of a record. */
 export type CsvColumn<R> = [header: string, cell: (record: R) => string | number | null];
 
+/** What every exported link has, whichever its kind. */
+interface ExportedLink {
+  tags: string[];
+  clickCount: number;
+  createdAt: Date;
+  expiresAt: Date | null;
+  customDomainName: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+}
+
+/** The columns short URLs and campaigns export alike, side by side in both files' order. */
+export function sharedLinkColumns<R extends ExportedLink>(): CsvColumn<R>[] {
+  return [
+    ['tags', (l) => l.tags.join('|')],
+    ['clickCount', (l) => l.clickCount],
+    ['createdAt', (l) => l.createdAt.toISOString()],
+    ['expiresAt', (l) => l.expiresAt?.toISOString() ?? null],
+    ['customDomainName', (l) => l.customDomainName],
+    ['utmSource', (l) => l.utmSource],
+    ['utmMedium', (l) => l.utmMedium],
+  ];
+}
+
 export function linkExportRoute<F extends z.ZodRawShape, R>(
   app: ZodApp,
   path: string,

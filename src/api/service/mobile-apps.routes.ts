@@ -19,6 +19,7 @@ import { answerById, deleteById, readById, updateById } from './by-id.routes.js'
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 import { clearable, httpsUrlSchema } from '../schemas/link.js';
+import { security } from './route-docs.js';
 
 const platformSchema = z.enum(['IOS', 'ANDROID']);
 
@@ -112,7 +113,6 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
     allowPrivate: config.security.linkAllowPrivateTargets,
   });
   const tags = ['service: mobile apps'];
-  const security = [{ apiKey: [] }];
   const fields = {
     appName: singleLine(z.string().trim().min(1).max(100)),
     bundleId: bundleIdSchema,

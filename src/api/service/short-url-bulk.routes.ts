@@ -17,7 +17,7 @@ import type { IdempotencyService } from '../../core/links/idempotency.service.js
 import { fromRequestPart } from '../schemas/field-errors.js';
 import { clearable, expiryFor } from '../schemas/link.js';
 import { tagNameSchema } from '../schemas/link-management.js';
-import { type CsvColumn, linkExportRoute } from './link-export.routes.js';
+import { type CsvColumn, linkExportRoute, sharedLinkColumns } from './link-export.routes.js';
 
 type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 type Counted = ShortUrl & { clickCount: number };
@@ -207,13 +207,7 @@ export function shortUrlBulkRoutes<B extends z.ZodType>(
     ['originalUrl', (u) => u.originalUrl],
     ['shortCode', (u) => u.shortCode],
     ['title', (u) => u.title],
-    ['tags', (u) => u.tags.join('|')],
-    ['clickCount', (u) => u.clickCount],
-    ['createdAt', (u) => u.createdAt.toISOString()],
-    ['expiresAt', (u) => u.expiresAt?.toISOString() ?? null],
-    ['customDomainName', (u) => u.customDomainName],
-    ['utmSource', (u) => u.utmSource],
-    ['utmMedium', (u) => u.utmMedium],
+    ...sharedLinkColumns(),
     ['utmCampaign', (u) => u.utmCampaign],
     ['passwordProtected', (u) => String(u.passwordHash !== null)],
     ['clickLimit', (u) => u.clickLimit],

@@ -29,6 +29,7 @@ import {
   type LinkRouteSettings,
 } from '../schemas/link.js';
 import { queryBoolean, queryDateTime } from '../schemas/paging.js';
+import { security } from './route-docs.js';
 
 const EXPIRATION_DOC =
   "YYYY-MM-DD HH:mm:ss is UTC; a bare YYYY-MM-DD lasts until the end of that day in the organization's time zone (Asia/Seoul unless set). Must be in the future; null clears (update).";
@@ -102,7 +103,6 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<
 > = async (app, options) => {
   const { shortUrls, publicBaseUrl } = options;
   const tags = ['service: short URLs'];
-  const security = [{ apiKey: [] }];
   const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
   const expiration = expiryField(parseExpirationDate, 'YYYY-MM-DD HH:mm:ss (UTC) or YYYY-MM-DD').describe(
     EXPIRATION_DOC,

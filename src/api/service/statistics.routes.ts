@@ -10,13 +10,13 @@ import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
+import { security } from './route-docs.js';
 
 export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; publicBaseUrl: string }> = async (
   app,
   { stats: linkStats, publicBaseUrl },
 ) => {
   const tags = ['service: statistics'];
-  const security = [{ apiKey: [] }];
 
   /** The statistics of one link: its id and the period in, what `find` found shaped by `answer`, then meta. */
   function linkStatsRoute<Q extends z.ZodType, T extends { period: StatsPeriod }>(

@@ -7,6 +7,7 @@ import { callerOf } from '../request-caller.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
 import { tagNameSchema } from '../schemas/link-management.js';
 import { deleteById, updateById } from './by-id.routes.js';
+import { security } from './route-docs.js';
 
 const colorSchema = z
   .string()
@@ -27,7 +28,7 @@ const toJson = (t: Tag) => ({ ...t, createdAt: t.createdAt.toISOString() });
 
 export const tagRoutes: FastifyPluginAsyncZod<{ tags: TagsService; docTags: string[] }> = async (app, options) => {
   const { tags: service } = options;
-  const doc = { tags: options.docTags, security: [{ apiKey: [] }] };
+  const doc = { tags: options.docTags, security };
 
   app.get(
     '/tags',

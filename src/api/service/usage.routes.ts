@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { UsageService } from '../../core/organizations/usage.service.js';
 import { callerOf } from '../request-caller.js';
 import { commonErrorResponses } from '../schemas/common.js';
+import { security } from './route-docs.js';
 
 const usageSchema = z
   .object({
@@ -25,7 +26,7 @@ export const usageRoutes: FastifyPluginAsyncZod<{ usage: UsageService }> = async
       schema: {
         tags: ['service: account'],
         summary: 'Plan, monthly quota and calls used (extension)',
-        security: [{ apiKey: [] }],
+        security,
         response: { 200: usageSchema, ...commonErrorResponses },
       },
     },

@@ -8,6 +8,7 @@ import { commonErrorResponses } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
 import { pageQuery, pagedResponse, toPaged } from '../schemas/paging.js';
+import { security } from './route-docs.js';
 
 const consentChangeSchema = z.object({
   flag: z.string(),
@@ -64,7 +65,6 @@ function toJson(user: JourneyUser): z.infer<typeof userSchema> {
 
 export const userRoutes: FastifyPluginAsyncZod<{ users: JourneyUsersService }> = async (app, { users }) => {
   const tags = ['service: users'];
-  const security = [{ apiKey: [] }];
 
   app.get(
     '/users',

@@ -3,7 +3,15 @@
 // the source's zod schema (the other service's API is an edge like our own). Plus the small
 // conversions every mapping needs (dates, the code in a short URL, titles).
 import type { z } from 'zod';
-import { type SourceAnswer, SourceFailed, SourceRateLimited, SourceRefused } from './import-source.js';
+import {
+  SOURCE_LABELS,
+  type SourceAnswer,
+  type SourceContext,
+  SourceFailed,
+  type SourceName,
+  SourceRateLimited,
+  SourceRefused,
+} from './import-source.js';
 
 const header = (answer: SourceAnswer, name: string): string | undefined => {
   const value = answer.headers[name];
@@ -68,7 +76,7 @@ export function readJson(answer: SourceAnswer, label: string, now = Date.now()):
 }
 
 /** The answer's JSON checked against the source's schema of it. */
-export function readAnswer<S extends z.ZodType>(answer: SourceAnswer, label: string, schema: S): z.output<S> {
+function readAnswer<S extends z.ZodType>(answer: SourceAnswer, label: string, schema: S): z.output<S> {
   const parsed = schema.safeParse(readJson(answer, label));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -76,6 +84,18 @@ export function readAnswer<S extends z.ZodType>(answer: SourceAnswer, label: str
     throw new SourceFailed(`${label} answered in an unexpected shape${where}: ${issue?.message ?? 'invalid'}`, false);
   }
   return parsed.data;
+}
+
+/**
+ * How a source reads its service: a GET of a path and query under the service's address (or of a
+ * whole URL) with the source's headers, the answer read as `readAnswer` does under the source's label.
+ */
+export function sourceReader(ctx: SourceContext, name: SourceName, headers: Record<string, string> = {}) {
+  const label = SOURCE_LABELS[name];
+  return async <S extends z.ZodType>(where: string | URL, schema: S, signal: AbortSignal): Promise<z.output<S>> => {
+    const url = typeof where === 'string' ? apiUrl(ctx.baseUrl, where) : where;
+    return readAnswer(await ctx.get(url, headers, signal), label, schema);
+  };
 }
 
 /** A date the service wrote, or undefined when it wrote none or nothing readable. */

@@ -4,9 +4,8 @@
 // becomes the cursor, always asked of the same address.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { apiUrl, codeOf, parseDate, readAnswer, titleOf } from '../source-answer.js';
+import { codeOf, parseDate, sourceReader, titleOf } from '../source-answer.js';
 
-const LABEL = 'Bitly';
 const PAGE_SIZE = 100;
 
 const bitlinkSchema = z.object({
@@ -42,17 +41,12 @@ export function mapBitlink(b: Bitlink): ImportedLink {
 }
 
 export function createBitlySource(ctx: SourceContext): ImportSource {
-  const headers = { authorization: `Bearer ${ctx.token}` };
-  const at = (pathAndQuery: string) => apiUrl(ctx.baseUrl, pathAndQuery);
+  const read = sourceReader(ctx, 'bitly', { authorization: `Bearer ${ctx.token}` });
 
   async function firstPage(signal: AbortSignal): Promise<string> {
     let group = ctx.options.groupId;
     if (!group) {
-      const user = readAnswer(
-        await ctx.get(at('v4/user'), headers, signal),
-        LABEL,
-        z.object({ default_group_guid: z.string().min(1) }),
-      );
+      const user = await read('v4/user', z.object({ default_group_guid: z.string().min(1) }), signal);
       group = user.default_group_guid;
     }
     return `v4/groups/${encodeURIComponent(group)}/bitlinks?size=${PAGE_SIZE}`;
@@ -62,7 +56,7 @@ export function createBitlySource(ctx: SourceContext): ImportSource {
     name: 'bitly',
     async fetchPage(cursor, signal) {
       const path = cursor ?? (await firstPage(signal));
-      const page = readAnswer(await ctx.get(at(path), headers, signal), LABEL, pageSchema);
+      const page = await read(path, pageSchema, signal);
       const next = page.pagination?.next;
       // Only the next link's path and query are followed, on the address the person gave.
       const nextCursor = next && page.links.length > 0 ? nextPath(next) : null;

@@ -4,9 +4,8 @@
 // password is not imported (ImportedLink.passwordProtected).
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { apiUrl, parseDate, readAnswer, titleOf } from '../source-answer.js';
+import { parseDate, sourceReader, titleOf } from '../source-answer.js';
 
-const LABEL = 'Dub';
 const PAGE_SIZE = 100;
 
 const linkSchema = z.object({
@@ -36,7 +35,7 @@ export function mapDubLink(l: DubLink): ImportedLink {
 }
 
 export function createDubSource(ctx: SourceContext): ImportSource {
-  const headers = { authorization: `Bearer ${ctx.token}` };
+  const read = sourceReader(ctx, 'dub', { authorization: `Bearer ${ctx.token}` });
   const workspace = ctx.options.workspaceId ? `workspaceId=${encodeURIComponent(ctx.options.workspaceId)}` : '';
   return {
     name: 'dub',
@@ -44,21 +43,13 @@ export function createDubSource(ctx: SourceContext): ImportSource {
       const page = Number(cursor ?? '1');
       const total =
         cursor === null
-          ? readAnswer(
-              await ctx.get(
-                apiUrl(ctx.baseUrl, workspace ? `links/count?${workspace}` : 'links/count'),
-                headers,
-                signal,
-              ),
-              LABEL,
-              z.number().int(),
-            )
+          ? await read(workspace ? `links/count?${workspace}` : 'links/count', z.number().int(), signal)
           : undefined;
-      const url = apiUrl(
-        ctx.baseUrl,
+      const links = await read(
         `links?page=${page}&pageSize=${PAGE_SIZE}&sortBy=createdAt&sortOrder=asc${workspace ? `&${workspace}` : ''}`,
+        z.array(linkSchema),
+        signal,
       );
-      const links = readAnswer(await ctx.get(url, headers, signal), LABEL, z.array(linkSchema));
       return {
         links: links.map(mapDubLink),
         // Asked until a page comes back empty: a server may give fewer than asked for on every page.

@@ -3,9 +3,8 @@
 // expiry; a link with a password is not imported (ImportedLink.passwordProtected).
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { apiUrl, parseDate, readAnswer, titleOf } from '../source-answer.js';
+import { parseDate, sourceReader, titleOf } from '../source-answer.js';
 
-const LABEL = 'Kutt';
 const PAGE_SIZE = 50;
 
 const linkSchema = z.object({
@@ -40,13 +39,12 @@ export function mapKuttLink(l: KuttLink): ImportedLink {
 }
 
 export function createKuttSource(ctx: SourceContext): ImportSource {
-  const headers = { 'x-api-key': ctx.token };
+  const read = sourceReader(ctx, 'kutt', { 'x-api-key': ctx.token });
   return {
     name: 'kutt',
     async fetchPage(cursor, signal) {
       const skip = Number(cursor ?? '0');
-      const url = apiUrl(ctx.baseUrl, `api/v2/links?skip=${skip}&limit=${PAGE_SIZE}`);
-      const page = readAnswer(await ctx.get(url, headers, signal), LABEL, pageSchema);
+      const page = await read(`api/v2/links?skip=${skip}&limit=${PAGE_SIZE}`, pageSchema, signal);
       const after = skip + page.data.length;
       return {
         links: page.data.map(mapKuttLink),

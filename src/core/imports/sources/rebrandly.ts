@@ -3,9 +3,8 @@
 // other than the main one. The total comes from GET /v1/links/count once.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { apiUrl, parseDate, readAnswer, titleOf } from '../source-answer.js';
+import { parseDate, sourceReader, titleOf } from '../source-answer.js';
 
-const LABEL = 'Rebrandly';
 const PAGE_SIZE = 25;
 
 const linkSchema = z.object({
@@ -31,24 +30,23 @@ export function mapRebrandlyLink(l: RebrandlyLink): ImportedLink {
 }
 
 export function createRebrandlySource(ctx: SourceContext): ImportSource {
-  const headers: Record<string, string> = {
+  const read = sourceReader(ctx, 'rebrandly', {
     apikey: ctx.token,
     ...(ctx.options.workspaceId ? { workspace: ctx.options.workspaceId } : {}),
-  };
+  });
   return {
     name: 'rebrandly',
     async fetchPage(cursor, signal) {
       const total =
         cursor === null
-          ? readAnswer(
-              await ctx.get(apiUrl(ctx.baseUrl, 'v1/links/count'), headers, signal),
-              LABEL,
-              z.object({ count: z.number().int() }),
-            ).count
+          ? (await read('v1/links/count', z.object({ count: z.number().int() }), signal)).count
           : undefined;
       const after = cursor === null ? '' : `&last=${encodeURIComponent(cursor)}`;
-      const url = apiUrl(ctx.baseUrl, `v1/links?limit=${PAGE_SIZE}&orderBy=createdAt&orderDir=asc${after}`);
-      const links = readAnswer(await ctx.get(url, headers, signal), LABEL, z.array(linkSchema));
+      const links = await read(
+        `v1/links?limit=${PAGE_SIZE}&orderBy=createdAt&orderDir=asc${after}`,
+        z.array(linkSchema),
+        signal,
+      );
       return {
         links: links.map(mapRebrandlyLink),
         // Asked until a page comes back empty: a server may give fewer than asked for on every page.

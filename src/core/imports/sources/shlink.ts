@@ -3,9 +3,8 @@
 // with each short URL; a short URL of another domain than the default keeps its domain in its id.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { apiUrl, parseDate, readAnswer, titleOf } from '../source-answer.js';
+import { parseDate, sourceReader, titleOf } from '../source-answer.js';
 
-const LABEL = 'Shlink';
 const PAGE_SIZE = 100;
 
 const shortUrlSchema = z.object({
@@ -45,16 +44,18 @@ export function mapShlinkShortUrl(u: ShlinkShortUrl): ImportedLink {
 }
 
 export function createShlinkSource(ctx: SourceContext): ImportSource {
-  const headers = { 'x-api-key': ctx.token };
+  const read = sourceReader(ctx, 'shlink', { 'x-api-key': ctx.token });
   return {
     name: 'shlink',
     async fetchPage(cursor, signal) {
       const page = cursor ?? '1';
-      const url = apiUrl(
-        ctx.baseUrl,
-        `rest/v3/short-urls?page=${page}&itemsPerPage=${PAGE_SIZE}&orderBy=dateCreated-ASC`,
-      );
-      const { data, pagination } = readAnswer(await ctx.get(url, headers, signal), LABEL, pageSchema).shortUrls;
+      const { data, pagination } = (
+        await read(
+          `rest/v3/short-urls?page=${page}&itemsPerPage=${PAGE_SIZE}&orderBy=dateCreated-ASC`,
+          pageSchema,
+          signal,
+        )
+      ).shortUrls;
       return {
         links: data.map(mapShlinkShortUrl),
         nextCursor: pagination.currentPage < pagination.pagesCount ? String(pagination.currentPage + 1) : null,

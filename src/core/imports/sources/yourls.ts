@@ -5,9 +5,8 @@
 // moves the rest down by one, which is then seen twice and skipped the second time.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { apiUrl, codeOf, parseDate, readAnswer, titleOf } from '../source-answer.js';
+import { apiUrl, codeOf, parseDate, sourceReader, titleOf } from '../source-answer.js';
 
-const LABEL = 'YOURLS';
 const PAGE_SIZE = 100;
 
 const linkSchema = z.object({
@@ -44,6 +43,8 @@ function endpoint(base: URL): URL {
 }
 
 export function createYourlsSource(ctx: SourceContext): ImportSource {
+  // The token travels as a parameter, not a header.
+  const read = sourceReader(ctx, 'yourls');
   return {
     name: 'yourls',
     async fetchPage(cursor, signal) {
@@ -57,7 +58,7 @@ export function createYourlsSource(ctx: SourceContext): ImportSource {
         format: 'json',
         signature: ctx.token,
       }).toString();
-      const page = readAnswer(await ctx.get(url, {}, signal), LABEL, pageSchema);
+      const page = await read(url, pageSchema, signal);
       const raw = Array.isArray(page.links) ? page.links : Object.values(page.links ?? {});
       const links = raw.map(mapYourlsLink).filter((l): l is ImportedLink => l !== undefined);
       const total = page.stats?.total_links;
