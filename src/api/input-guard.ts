@@ -94,7 +94,7 @@ declare module 'fastify' {
  * The first query parameter whose percent-encoded bytes are not UTF-8 (`%ED%A0%80`, a surrogate's
  * bytes): the parser would hand it on as other text, where the same bytes in the path are refused.
  */
-export function malformedQueryField(url: string): string | undefined {
+function malformedQueryField(url: string): string | undefined {
   const at = url.indexOf('?');
   if (at < 0 || !url.includes('%', at)) return undefined;
   for (const pair of url.slice(at + 1).split('&')) {
