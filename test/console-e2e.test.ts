@@ -45,7 +45,12 @@ describe('console end to end', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/signpost`;
     isolation = await isolate();
-    ({ svc, base: BASE } = await startListeningService(isolation, { WEBHOOK_ALLOW_INSECURE: 'true' }));
+    // Deliveries are looked for every 100 ms, not every second: the test event and its redelivery
+    // each wait for the next look.
+    ({ svc, base: BASE } = await startListeningService(isolation, {
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      WEBHOOK_POLL_MS: '100',
+    }));
     browser = await launchChromium();
   });
 
@@ -133,6 +138,10 @@ describe('console end to end', () => {
     const org = await svc.createOrganization('Hook Team', 'PRO');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'hooks@example.com', role: 'owner' });
     const { ctx, page } = await signInAs(browser, svc, BASE, 'hooks@example.com');
+    // The deliveries list asks again every 2 s while one is pending: on Playwright's clock the test
+    // moves the page's time on instead of waiting for the next ask.
+    await page.clock.install();
+    await page.reload();
 
     // Goal types first: the organization's own, next to the presets.
     await page.getByRole('link', { name: '목표 유형' }).click();
@@ -154,7 +163,15 @@ describe('console end to end', () => {
     const before = received.length;
     await page.getByRole('button', { name: '테스트 이벤트 보내기' }).click();
     const row = page.getByTestId('deliveries').getByRole('row').filter({ hasText: 'webhook.test' });
-    await expect.poll(() => row.innerText(), { timeout: 20_000 }).toContain('성공');
+    await expect
+      .poll(
+        async () => {
+          await page.clock.runFor(2_000);
+          return row.innerText();
+        },
+        { timeout: 20_000 },
+      )
+      .toContain('성공');
     expect(await row.innerText()).toContain('200');
     const test = received.slice(before);
     expect(test).toHaveLength(1);

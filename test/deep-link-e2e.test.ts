@@ -125,10 +125,21 @@ async function openOnPhone(device: Device, url: string): Promise<Visit> {
     });
   // A beacon's answer is not the page's to see; what it did shows in the funnel (STORE_VISITED).
   const storeVisit = page.waitForRequest((r) => r.url().endsWith('/track-store-visit')).then((r) => r.postData() ?? '');
+  // The page's timers on Playwright's clock (time flows as usual): afterAppAttempt() moves it on.
+  await page.clock.install();
   await page.goto(url);
   const token = await page.locator('meta[name="signpost:deeplink-token"]').getAttribute('content');
   expect(token).toBeTruthy();
   return { context, page, navigations, token: token!, fingerprint, storeVisit };
+}
+
+/**
+ * Once the page has tried the app, moves its clock past its wait for the app (2 s), so it goes on to
+ * the store without the test waiting that long.
+ */
+async function afterAppAttempt({ page, navigations }: Visit): Promise<void> {
+  while (navigations.length === 0) await page.waitForTimeout(20);
+  await page.clock.runFor(3000);
 }
 
 async function arrivesAt(page: Page, prefix: string, timeoutMs = 8000): Promise<void> {
@@ -161,6 +172,7 @@ describe('iPhone', () => {
       appId: ios.id,
       userAgent: DEVICES.iphoneSafari.userAgent,
     });
+    await afterAppAttempt(visit);
     await arrivesAt(page, APP_STORE);
     expect(JSON.parse(await visit.storeVisit)).toEqual({ token, isCampaign: false });
     expect(visit.navigations).toEqual([`shop://product/42?signpost_token=${token}`, APP_STORE]);
@@ -213,6 +225,7 @@ describe('Android', () => {
     expect(await page.locator('h1').innerText()).toBe('Shop for Android');
     expect(await visit.fingerprint).toMatchObject({ token, resolution: '412x915', appId: android.id });
 
+    await afterAppAttempt(visit);
     await arrivesAt(page, 'https://play.google.com/');
     const store = new URL(page.url());
     expect(store.searchParams.get('id')).toBe('com.example.shop');

@@ -2,6 +2,9 @@
 // redirect renders it, on a real HTTP server that answers the Web SDK paths and records them:
 // what a person sees, the fingerprint, the app attempt, the store-visit beacon and the move to the
 // store (or the web), the in-app browser escapes, and accessibility basics.
+// The page runs on Playwright's clock: time flows as usual, but where a test waits out the page's
+// timers (the app attempt's wait, the in-app escapes) it moves the page's clock on instead of
+// waiting, so the same timers fire, in the same order, without real seconds passing.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { landingPage, type LandingPageInput } from '../src/api/redirect/landing-page.js';
@@ -13,6 +16,8 @@ const FINGERPRINT = '/api/v1/sdk/web/deeplink/update-fingerprint';
 const CAMPAIGN_FINGERPRINT = '/api/v1/sdk/web/campaign-deep-link/update-fingerprint';
 const STORE_VISIT = '/api/v1/sdk/web/deeplink/track-store-visit';
 const DEBUG = '/api/v1/sdk/web/deeplink/debug-scheme';
+/** Longer than the page waits for the app (src/web-sdk/landing.ts, 2 s) and for the fingerprint (1 s). */
+const PAST_THE_APP_WAIT_MS = 3000;
 
 let browser: Browser;
 let receiver: Receiver;
@@ -99,12 +104,22 @@ async function visit(device: Device, input: LandingPageInput, path = `/${input.t
   await cdp.send('Page.enable');
   cdp.on('Page.frameRequestedNavigation', (event) => navigations.push(event.url));
   page.on('pageerror', (e) => errors.push(e.message));
+  // Before the page loads, so its timers are the clock's; it follows the page to the next address.
+  await page.clock.install();
   const url = `${receiver.apiBase}${path}`;
   await page.goto(url);
   return { page, navigations, errors, url };
 }
 
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
+
+/** Waits for the page's first navigation of its own (the app attempt or the in-app escape). */
+async function firstNavigation({ page, navigations }: Visit): Promise<void> {
+  while (navigations.length === 0) await page.waitForTimeout(20);
+}
+
+/** Moves the page's clock on by `ms`, firing every timer due in that time, without waiting for it. */
+const timePasses = (page: Page, ms: number) => page.clock.runFor(ms);
 
 /** Waits until the page is at an address matching `pattern` (the app attempts abort navigations, which waitForURL reports as errors). */
 async function arrivesAt(page: Page, pattern: RegExp, timeoutMs = 8000): Promise<void> {
@@ -155,7 +170,8 @@ const A11Y_REPORT = `(() => {
 describe('iPhone, Safari', () => {
   it('shows the app, posts the fingerprint, tries the app, then beacons the store visit and goes to the store', async () => {
     const input = iosInput();
-    const { page, navigations, errors } = await visit(DEVICES.iphoneSafari, input);
+    const shown = await visit(DEVICES.iphoneSafari, input);
+    const { page, navigations, errors } = shown;
 
     expect(await text(page, 'h1')).toBe('시그니처 쇼핑');
     expect(await page.locator('main p').first().innerText()).toBe('가을 세일 최대 50%');
@@ -163,6 +179,8 @@ describe('iPhone, Safari', () => {
     expect(await page.getByRole('link', { name: '앱 설치하기' }).getAttribute('href')).toBe(input.storeUrl);
     expect(await page.locator('meta[name="signpost:deeplink-token"]').getAttribute('content')).toBe(input.token);
 
+    await firstNavigation(shown);
+    await timePasses(page, PAST_THE_APP_WAIT_MS);
     await arrivesAt(page, /\/store\/ios\?id=123456789$/);
     expect(await text(page, 'h1')).toBe('App Store');
 
@@ -198,34 +216,40 @@ describe('iPhone, Safari', () => {
     const { page, navigations } = await visit(DEVICES.iphoneSafari, input);
     // Without the app installed the universal link is just the web page, which loads.
     await arrivesAt(page, /\/web\/product\?signpost_token=abc$/);
-    await page.waitForTimeout(2600);
+    await timePasses(page, PAST_THE_APP_WAIT_MS);
     expect(navigations).toEqual([universal]);
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(0);
   });
 
   it('does not go to the store when the app took over (page hidden)', async () => {
     const input = iosInput();
-    const { page, navigations } = await visit(DEVICES.iphoneSafari, input);
-    while (navigations.length === 0) await page.waitForTimeout(20);
+    const shown = await visit(DEVICES.iphoneSafari, input);
+    const { page, navigations } = shown;
+    await firstNavigation(shown);
     // What iOS does when the app opens: the page is hidden and loses focus.
     await page.evaluate(`Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
       document.dispatchEvent(new Event('visibilitychange'))`);
-    await page.waitForTimeout(2800);
+    await timePasses(page, PAST_THE_APP_WAIT_MS);
     expect(page.url()).not.toContain('/store/');
+    expect(navigations).toEqual([input.appUrl]);
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(0);
     expect(receiver.callsTo(FINGERPRINT)).toHaveLength(1);
   });
 
   it('waits while a dialog is in front (blur) and goes to the store once the page has the focus back', async () => {
     const input = iosInput();
-    const { page, navigations } = await visit(DEVICES.iphoneSafari, input);
-    while (navigations.length === 0) await page.waitForTimeout(20);
+    const shown = await visit(DEVICES.iphoneSafari, input);
+    const { page, navigations } = shown;
+    await firstNavigation(shown);
     // iOS's "address is invalid" alert when the app is missing: the page loses focus, stays visible.
     await page.evaluate(`window.dispatchEvent(new Event('blur'))`);
-    await page.waitForTimeout(3200);
+    await timePasses(page, PAST_THE_APP_WAIT_MS);
     expect(page.url()).not.toContain('/store/');
+    expect(navigations).toEqual([input.appUrl]);
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(0);
     await page.evaluate(`window.dispatchEvent(new Event('focus'))`);
+    // The page decides a moment after the focus is back.
+    await timePasses(page, 1000);
     await arrivesAt(page, /\/store\/ios/);
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(1);
   });
@@ -241,8 +265,10 @@ describe('iPhone, Safari', () => {
 
   it('KakaoTalk: asks KakaoTalk to open the page in the external browser, and stays', async () => {
     const input = iosInput({ inAppBrowser: 'kakaotalk' });
-    const { page, navigations, url } = await visit(DEVICES.iphoneKakaoTalk, input);
-    await page.waitForTimeout(3000);
+    const shown = await visit(DEVICES.iphoneKakaoTalk, input);
+    const { page, navigations, url } = shown;
+    await firstNavigation(shown);
+    await timePasses(page, PAST_THE_APP_WAIT_MS);
     expect(navigations).toEqual([`kakaotalk://web/openExternal?url=${encodeURIComponent(url)}`]);
     expect(page.url()).toBe(url);
     expect(receiver.callsTo(FINGERPRINT)).toHaveLength(1);
@@ -264,7 +290,7 @@ describe('iPhone, Safari', () => {
     expect(await page.getByRole('status').innerText()).toBe('링크를 복사했어요. Safari에 붙여 넣으세요.');
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(url);
 
-    await page.waitForTimeout(2600);
+    await timePasses(page, PAST_THE_APP_WAIT_MS);
     expect(navigations).toEqual([]);
     expect(receiver.callsTo(FINGERPRINT)).toHaveLength(1);
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(0);
@@ -335,6 +361,8 @@ describe('iPhone, clipboard match', () => {
       timeout: 3000,
     });
     expect(await page.getByRole('status').innerText()).toBe('코드를 복사했어요. App Store로 이동합니다…');
+    // The note stays in view a moment before the store opens.
+    await timePasses(page, 1000);
     await arrivesAt(page, STORE);
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(CODE);
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(1);
@@ -354,6 +382,7 @@ describe('iPhone, clipboard match', () => {
       timeout: 3000,
     });
     expect(await page.getByRole('status').innerText()).toBe('코드를 복사하지 못했어요. App Store로 이동합니다…');
+    await timePasses(page, 1000);
     await arrivesAt(page, STORE);
     expect(receiver.callsTo(STORE_VISIT)).toHaveLength(1);
   });
@@ -378,9 +407,12 @@ describe('iPhone, clipboard match', () => {
 describe('Android', () => {
   it('Chrome: fingerprint, the intent attempt, then the beacon and the store with the referrer token', async () => {
     const input = androidInput({ debug: true });
-    const { page, navigations, errors, url } = await visit(DEVICES.androidChrome, input);
+    const shown = await visit(DEVICES.androidChrome, input);
+    const { page, navigations, errors, url } = shown;
     expect(await page.getByRole('link', { name: '앱에서 열기' }).getAttribute('href')).toBe(input.intentUrl);
 
+    await firstNavigation(shown);
+    await timePasses(page, PAST_THE_APP_WAIT_MS);
     await arrivesAt(page, /\/store\/android/);
     expect(page.url()).toBe(input.storeUrl);
     expect(new URL(page.url()).searchParams.get('referrer')).toBe(`signpost_token=${input.token}`);
@@ -424,8 +456,10 @@ describe('Android', () => {
 
   it('a campaign link posts the campaign fingerprint and a campaign store visit; no debug unless asked', async () => {
     const input = androidInput({ linkType: 'campaign' });
-    const { page } = await visit(DEVICES.androidChrome, input);
-    await arrivesAt(page, /\/store\/android/);
+    const shown = await visit(DEVICES.androidChrome, input);
+    await firstNavigation(shown);
+    await timePasses(shown.page, PAST_THE_APP_WAIT_MS);
+    await arrivesAt(shown.page, /\/store\/android/);
     expect(receiver.callsTo(CAMPAIGN_FINGERPRINT)[0]!.json).toMatchObject({ token: input.token });
     expect(receiver.callsTo(FINGERPRINT)).toHaveLength(0);
     expect(JSON.parse(receiver.callsTo(STORE_VISIT)[0]!.text)).toEqual({ token: input.token, isCampaign: true });
@@ -434,8 +468,10 @@ describe('Android', () => {
 
   it('Instagram in-app: an intent hands the page to the default browser', async () => {
     const input = androidInput({ inAppBrowser: 'instagram' });
-    const { page, navigations, url } = await visit(DEVICES.androidInstagram, input);
-    await page.waitForTimeout(2800);
+    const shown = await visit(DEVICES.androidInstagram, input);
+    const { page, navigations, url } = shown;
+    await firstNavigation(shown);
+    await timePasses(page, PAST_THE_APP_WAIT_MS);
     const { host, pathname } = new URL(url);
     expect(navigations).toEqual([
       `intent://${host}${pathname}#Intent;scheme=https;action=android.intent.action.VIEW;end`,
@@ -448,8 +484,12 @@ describe('Android', () => {
   it('the fingerprint is retried when the service answers 503', async () => {
     receiver.fail(FINGERPRINT, 503);
     const input = androidInput();
-    const { page } = await visit(DEVICES.androidChrome, input);
-    await arrivesAt(page, /\/store\/android/);
+    const shown = await visit(DEVICES.androidChrome, input);
+    await firstNavigation(shown);
+    // The retry waits out its back-off on the page's clock, running as usual; then the store.
+    await expect.poll(() => receiver.callsTo(FINGERPRINT).length).toBe(2);
+    await timePasses(shown.page, PAST_THE_APP_WAIT_MS);
+    await arrivesAt(shown.page, /\/store\/android/);
     expect(receiver.callsTo(FINGERPRINT).map((c) => c.json!.token)).toEqual([input.token, input.token]);
   });
 });

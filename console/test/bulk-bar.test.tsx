@@ -3,7 +3,7 @@
 // named with its reason, and a bulk delete waits for the undo before anything is sent.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import Links from '../src/pages/Links';
 import { developer, shortUrl } from './fixtures';
 import { renderConsole, serveApi } from './render';
@@ -94,13 +94,21 @@ describe('bulk actions on the links list', () => {
     expect(screen.getByText('http://localhost:8080/one')).toBeTruthy();
     expect(sent.some((r) => r.method === 'DELETE')).toBe(false);
 
-    await user.click(screen.getByRole('checkbox', { name: '선택: http://localhost:8080/two' }));
-    await user.click(screen.getByRole('button', { name: '삭제' }));
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(sent.some((r) => r.method === 'DELETE')).toBe(false);
-    await waitFor(() => expect(sent.find((r) => r.method === 'DELETE')?.body).toEqual({ ids: [2] }), {
-      timeout: 7000,
-    });
-    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('링크 1개를 삭제했습니다.'));
+    // Deleted and left alone: sent once the undo's five seconds have passed, on a fake clock that
+    // the test moves on (it also runs with real time, for the rest of the page).
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await user.click(screen.getByRole('checkbox', { name: '선택: http://localhost:8080/two' }));
+      await user.click(screen.getByRole('button', { name: '삭제' }));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(sent.some((r) => r.method === 'DELETE')).toBe(false);
+      await vi.advanceTimersByTimeAsync(4500);
+      await waitFor(() => expect(sent.find((r) => r.method === 'DELETE')?.body).toEqual({ ids: [2] }), {
+        timeout: 7000,
+      });
+      await waitFor(() => expect(screen.getByRole('status').textContent).toContain('링크 1개를 삭제했습니다.'));
+    } finally {
+      vi.useRealTimers();
+    }
   }, 20_000);
 });
