@@ -36,8 +36,12 @@ const conditionsSchema = z
       )
         .optional()
         .describe('ISO 3166-1 alpha-2 codes of the client address'),
-      deviceTypes: list(oneOf(DEVICE_TYPES), DEVICE_TYPES.length).optional(),
-      os: list(oneOf(OPERATING_SYSTEMS), OPERATING_SYSTEMS.length).optional(),
+      deviceTypes: list(oneOf(DEVICE_TYPES), DEVICE_TYPES.length)
+        .optional()
+        .describe(`of the user agent: ${DEVICE_TYPES.join(', ')}`),
+      os: list(oneOf(OPERATING_SYSTEMS), OPERATING_SYSTEMS.length)
+        .optional()
+        .describe(`of the user agent: ${OPERATING_SYSTEMS.join(', ')}`),
       languages: list(
         z.string().refine(isLanguageSubtag, { message: 'must be a primary language subtag such as ko or en' }),
         100,
