@@ -119,12 +119,28 @@ describe(`validation (${backend})`, () => {
   const rule = (conditions: unknown, url = 'https://shop.example/r') => ({ conditions, url });
   const cases: Array<[string, Record<string, unknown>, string]> = [
     ['an unknown condition', { routingRules: [rule({ city: ['Seoul'] })] }, 'routingRules.0.conditions'],
-    ['an unknown country', { routingRules: [rule({ countries: ['KR', 'XX'] })] }, 'routingRules.0.conditions.countries.1'],
-    ['an unknown device type', { routingRules: [rule({ deviceTypes: ['watch'] })] }, 'routingRules.0.conditions.deviceTypes.0'],
+    [
+      'an unknown country',
+      { routingRules: [rule({ countries: ['KR', 'XX'] })] },
+      'routingRules.0.conditions.countries.1',
+    ],
+    [
+      'an unknown device type',
+      { routingRules: [rule({ deviceTypes: ['watch'] })] },
+      'routingRules.0.conditions.deviceTypes.0',
+    ],
     ['an unknown OS', { routingRules: [rule({ os: ['beos'] })] }, 'routingRules.0.conditions.os.0'],
-    ['a language that is no subtag', { routingRules: [rule({ languages: ['ko-KR'] })] }, 'routingRules.0.conditions.languages.0'],
+    [
+      'a language that is no subtag',
+      { routingRules: [rule({ languages: ['ko-KR'] })] },
+      'routingRules.0.conditions.languages.0',
+    ],
     ['a date that is no instant', { routingRules: [rule({ after: '2026-01-01' })] }, 'routingRules.0.conditions.after'],
-    ['a query value that is no string', { routingRules: [rule({ query: { ref: 1 } })] }, 'routingRules.0.conditions.query.ref'],
+    [
+      'a query value that is no string',
+      { routingRules: [rule({ query: { ref: 1 } })] },
+      'routingRules.0.conditions.query.ref',
+    ],
     ['a non-https destination', { routingRules: [rule({}, 'ftp://shop.example/')] }, 'routingRules.0.url'],
     ['a private destination', { routingRules: [rule({}), rule({}, 'https://10.0.0.1/')] }, 'routingRules.1.url'],
     ['more than 50 rules', { routingRules: Array.from({ length: 51 }, () => rule({})) }, 'routingRules'],
@@ -202,7 +218,15 @@ describe(`redirects (${backend})`, () => {
         { conditions: { query: { ref: 'mail' } }, url: 'https://shop.example/mail' },
         { conditions: { after: '2100-01-01T00:00:00Z' }, url: 'https://shop.example/future' },
         { conditions: { before: '2000-01-01T00:00:00Z' }, url: 'https://shop.example/past' },
-        { conditions: { after: '2000-01-01T00:00:00Z', before: '2100-01-01T00:00:00Z', os: ['windows'], deviceTypes: ['desktop'] }, url: 'https://shop.example/now' },
+        {
+          conditions: {
+            after: '2000-01-01T00:00:00Z',
+            before: '2100-01-01T00:00:00Z',
+            os: ['windows'],
+            deviceTypes: ['desktop'],
+          },
+          url: 'https://shop.example/now',
+        },
       ],
     });
     const path = pathOf(link.shortUrl);
@@ -352,7 +376,9 @@ describe(`destinationStats (${backend})`, () => {
       const body = (await api('GET', `/urls/${plain.id}/stats`)).json();
       return body.destinationStats?.length ? body : undefined;
     }, 20_000);
-    expect(plainStats.destinationStats).toEqual([{ url: 'https://shop.example/plain-stats', count: 1, percentage: 100 }]);
+    expect(plainStats.destinationStats).toEqual([
+      { url: 'https://shop.example/plain-stats', count: 1, percentage: 100 },
+    ]);
     const campaignStats = await eventually(async () => {
       const body = (await api('GET', `/campaigns/${campaign.id}/stats`)).json();
       return body.totalClicks === 10 ? body : undefined;

@@ -101,7 +101,10 @@ describe('a single condition', () => {
 describe('rules together', () => {
   it('need every condition of a rule, one value of each list', () => {
     const rules: RoutingRule[] = [
-      { conditions: { countries: ['KR', 'JP'], deviceTypes: ['mobile'], languages: ['ko'] }, url: 'https://a.example/' },
+      {
+        conditions: { countries: ['KR', 'JP'], deviceTypes: ['mobile'], languages: ['ko'] },
+        url: 'https://a.example/',
+      },
     ];
     expect(route(rules, click({ ip: '133.242.0.1', userAgent: 'iphone', acceptLanguage: 'ko' })).route).toBe('rule:0');
     expect(route(rules, click({ ip: '133.242.0.1', userAgent: 'windows', acceptLanguage: 'ko' })).route).toBe(
@@ -203,10 +206,13 @@ describe('variants', () => {
 
   it('never give a variant of weight 0', () => {
     const compiled = compileRouting(
-      link([], [
-        { url: 'https://a.example/', weight: 0 },
-        { url: 'https://b.example/', weight: 100 },
-      ]),
+      link(
+        [],
+        [
+          { url: 'https://a.example/', weight: 0 },
+          { url: 'https://b.example/', weight: 100 },
+        ],
+      ),
       tracedTraits().traits,
     )!;
     for (const v of visitors.slice(0, 500)) expect(compiled(click(v)).route).toBe('variant:1');

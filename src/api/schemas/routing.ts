@@ -15,9 +15,7 @@ import {
 
 /** One of `values`, in any case (stored as given; rules compare case-insensitively). */
 const oneOf = (values: readonly string[]) =>
-  z
-    .string()
-    .refine((v) => values.includes(v.toLowerCase()), { message: `must be one of ${values.join(', ')}` });
+  z.string().refine((v) => values.includes(v.toLowerCase()), { message: `must be one of ${values.join(', ')}` });
 
 /** A non-empty list of at most `max` values. */
 const list = <T extends z.ZodType>(item: T, max: number) =>
@@ -56,7 +54,10 @@ const conditionsSchema = z
         .optional()
         .describe('parameter name → value the click must carry'),
     },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown condition: ${issue.keys.join(', ')}` : undefined) },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? `unknown condition: ${issue.keys.join(', ')}` : undefined,
+    },
   )
   .refine((c) => c.after === undefined || c.before === undefined || Date.parse(c.after) < Date.parse(c.before), {
     message: 'after must be before before',
@@ -111,8 +112,6 @@ const conditionsRecord = z
   .meta({ id: 'RoutingConditions' });
 
 export const routingRecordFields = {
-  routingRules: z
-    .array(z.object({ conditions: conditionsRecord, url: z.string() }))
-    .describe('in order; [] when none'),
+  routingRules: z.array(z.object({ conditions: conditionsRecord, url: z.string() })).describe('in order; [] when none'),
   variants: z.array(z.object({ url: z.string(), weight: z.number().int() })).describe('[] when none'),
 };

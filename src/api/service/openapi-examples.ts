@@ -92,9 +92,9 @@ const USER = {
 
 /** Routing rules (contract: "Routing rules and A/B tests"): Korean visitors in Korean, Android phones to the mobile page. */
 const SHORT_URL_RULES = [
-    { conditions: { countries: ['KR'], languages: ['ko'] }, url: 'https://shop.acme.example/ko/product/42' },
-    { conditions: { deviceTypes: ['mobile'], os: ['android'] }, url: 'https://shop.acme.example/m/product/42' },
-  ];
+  { conditions: { countries: ['KR'], languages: ['ko'] }, url: 'https://shop.acme.example/ko/product/42' },
+  { conditions: { deviceTypes: ['mobile'], os: ['android'] }, url: 'https://shop.acme.example/m/product/42' },
+];
 
 /** A campaign sending Japan to its own page and splitting everyone else between two landing pages. */
 const CAMPAIGN_RULES = [{ conditions: { countries: ['JP'] }, url: 'https://shop.acme.example/jp/spring' }];

@@ -74,7 +74,13 @@ export function decideRedirect(
   // open an app.
   const platform = mobilePlatformOf(userAgent);
   if (record && agent === 'person' && platform && (platform === 'IOS' ? link.ios : link.android)) {
-    return { kind: 'landing', platform, fallback: chosen ? destination : (link.mobileTargetUrl ?? destination), record, routed };
+    return {
+      kind: 'landing',
+      platform,
+      fallback: chosen ? destination : (link.mobileTargetUrl ?? destination),
+      record,
+      routed,
+    };
   }
   if (link.showAdPage) return { kind: 'ad_page', destination, record, routed };
   // Phones go to the link's mobile fallback when it has one (and no rule or variant chose).

@@ -7,7 +7,7 @@ import type { RoutingRule, RuleConditions, Variant } from '../../oltp/link-table
 import { baseDestination } from '../redirect/destination.js';
 import { chooseVariant, compileVariants } from './variants.js';
 
-export type { RoutingRule, RuleConditions, Variant };
+export type { RoutingRule, Variant };
 
 export const DEVICE_TYPES = ['mobile', 'tablet', 'desktop'] as const;
 export const OPERATING_SYSTEMS = ['ios', 'android', 'windows', 'macos', 'linux'] as const;

@@ -28,7 +28,7 @@ export type LinkStats = ClickStats & { destinationStats: DestinationStat[] };
  * Clicks per destination, most first: clicks recorded without one (before routing existed, or on a
  * link with neither rules nor variants) went to the link's originalUrl, and count there.
  */
-export function destinationStatsOf(stats: LinkClickStats, originalUrl: string): LinkStats {
+function destinationStatsOf(stats: LinkClickStats, originalUrl: string): LinkStats {
   const { destinations, ...rest } = stats;
   const byUrl = new Map<string, number>();
   for (const d of destinations) {
