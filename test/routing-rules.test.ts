@@ -6,6 +6,7 @@
 // per destination.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
+import { UA as SUPPORT_UA } from './support/deep-links.js';
 import { expectError } from './support/error-body.js';
 import { rawRequest } from './support/raw-http.js';
 import { eventually, serviceForFile } from './support/service.js';
@@ -15,13 +16,10 @@ const KR = '211.234.10.1';
 const JP = '133.242.0.1';
 const US = '8.8.8.8';
 const UA = {
-  iPhone:
-    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  iPhone: SUPPORT_UA.iPhone,
+  android: SUPPORT_UA.pixel,
+  windows: SUPPORT_UA.desktop,
   iPad: 'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  android:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
-  windows:
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
   mac: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
   linux: 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0',
 } as const;
@@ -117,6 +115,9 @@ describe(`routing fields on records (${backend})`, () => {
 
 describe(`validation (${backend})`, () => {
   const rule = (conditions: unknown, url = 'https://shop.example/r') => ({ conditions, url });
+  /** Variants from [path or URL, weight] pairs. */
+  const split = (...pairs: Array<[string, number]>) =>
+    pairs.map(([to, weight]) => ({ url: to.startsWith('https://') ? to : `https://shop.example/${to}`, weight }));
   const cases: Array<[string, Record<string, unknown>, string]> = [
     ['an unknown condition', { routingRules: [rule({ city: ['Seoul'] })] }, 'routingRules.0.conditions'],
     [
@@ -145,36 +146,9 @@ describe(`validation (${backend})`, () => {
     ['a private destination', { routingRules: [rule({}), rule({}, 'https://10.0.0.1/')] }, 'routingRules.1.url'],
     ['more than 50 rules', { routingRules: Array.from({ length: 51 }, () => rule({})) }, 'routingRules'],
     ['one variant', { variants: [{ url: 'https://shop.example/a', weight: 100 }] }, 'variants'],
-    [
-      'weights not summing to 100',
-      {
-        variants: [
-          { url: 'https://shop.example/a', weight: 50 },
-          { url: 'https://shop.example/b', weight: 40 },
-        ],
-      },
-      'variants',
-    ],
-    [
-      'a weight that is no integer',
-      {
-        variants: [
-          { url: 'https://shop.example/a', weight: 50.5 },
-          { url: 'https://shop.example/b', weight: 49.5 },
-        ],
-      },
-      'variants.0.weight',
-    ],
-    [
-      'a private variant',
-      {
-        variants: [
-          { url: 'https://shop.example/a', weight: 50 },
-          { url: 'https://192.168.1.1/b', weight: 50 },
-        ],
-      },
-      'variants.1.url',
-    ],
+    ['weights not summing to 100', { variants: split(['a', 50], ['b', 40]) }, 'variants'],
+    ['a weight that is no integer', { variants: split(['a', 50.5], ['b', 49.5]) }, 'variants.0.weight'],
+    ['a private variant', { variants: split(['a', 50], ['https://192.168.1.1/b', 50]) }, 'variants.1.url'],
     [
       'more than 10 variants',
       { variants: Array.from({ length: 11 }, (_, n) => ({ url: `https://shop.example/${n}`, weight: n ? 9 : 10 })) },
