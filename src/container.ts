@@ -128,7 +128,7 @@ async function assemble(
   const events = composePublisher({ config, log, metrics, bus });
   const runtimeMetrics = defineRuntimeMetrics({ metrics, bus });
 
-  const redirect = await composeRedirect({ sql, config, log, metrics, poolSize: postgres.poolSize });
+  const redirect = await composeRedirect({ sql, config, log, metrics, poolSize: postgres.poolSize, geo });
   const clickLimits = composeClickLimits({ sql, log });
   const associationFiles = composeAssociationFiles({ sql });
   const linkChanges = composeLinkChanges({

@@ -73,6 +73,9 @@ const MANAGED_FIELDS = [
   'expiredUrl',
   'note',
   'archived',
+  // contract: "Routing rules and A/B tests"
+  'routingRules',
+  'variants',
 ];
 
 const PAGE_KEYS = ['content', 'first', 'last', 'page', 'size', 'totalElements', 'totalPages'];

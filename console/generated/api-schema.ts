@@ -1894,6 +1894,17 @@ export interface components {
             }[];
             meta: components["schemas"]["StatsMeta"];
         };
+        RoutingConditions: {
+            countries?: string[];
+            deviceTypes?: string[];
+            os?: string[];
+            languages?: string[];
+            after?: string;
+            before?: string;
+            query?: {
+                [key: string]: string;
+            };
+        };
         Campaign: {
             id: number;
             name: string;
@@ -1933,6 +1944,16 @@ export interface components {
             note: string | null;
             /** @description extension */
             archived: boolean;
+            /** @description in order; [] when none */
+            routingRules: {
+                conditions: components["schemas"]["RoutingConditions"];
+                url: string;
+            }[];
+            /** @description [] when none */
+            variants: {
+                url: string;
+                weight: number;
+            }[];
         };
         MobileApp: {
             id: number;
@@ -2011,6 +2032,23 @@ export interface components {
             note: string | null;
             /** @description extension */
             archived: boolean;
+            /** @description in order; [] when none */
+            routingRules: {
+                conditions: components["schemas"]["RoutingConditions"];
+                url: string;
+            }[];
+            /** @description [] when none */
+            variants: {
+                url: string;
+                weight: number;
+            }[];
+        };
+        DestinationStat: {
+            /** @description a rule's or variant's url, or originalUrl (as configured, before UTM parameters) */
+            url: string;
+            count: number;
+            /** @description share of the period clicks, percent with one decimal */
+            percentage: number;
         };
         Tag: {
             id: number;
@@ -2459,6 +2497,8 @@ export interface components {
             topOsSystems: components["schemas"]["TopItem"][];
             /** @description always Mobile, Desktop, Tablet */
             deviceTypeStats: components["schemas"]["TopItem"][];
+            /** @description the period's clicks by the destination they were sent to (rules, variants and the original alike), most first */
+            destinationStats: components["schemas"]["DestinationStat"][];
             meta: components["schemas"]["StatsMeta"];
         };
         CampaignStats: {
@@ -2493,6 +2533,8 @@ export interface components {
             topOs: components["schemas"]["TopItem"][];
             topReferrers: components["schemas"]["TopItem"][];
             deviceTypeStats: components["schemas"]["TopItem"][];
+            /** @description the period's clicks by the destination they were sent to (rules, variants and the original alike), most first */
+            destinationStats: components["schemas"]["DestinationStat"][];
             revenueStats: {
                 /** @description false when the organization has no revenue-analytics add-on: every figure is then empty */
                 available: boolean;
@@ -2962,7 +3004,32 @@ export interface operations {
                      *           "remainingClicks": null,
                      *           "expiredUrl": "https://shop.acme.example/sale-over",
                      *           "note": null,
-                     *           "archived": false
+                     *           "archived": false,
+                     *           "routingRules": [
+                     *             {
+                     *               "conditions": {
+                     *                 "countries": [
+                     *                   "KR"
+                     *                 ],
+                     *                 "languages": [
+                     *                   "ko"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/ko/product/42"
+                     *             },
+                     *             {
+                     *               "conditions": {
+                     *                 "deviceTypes": [
+                     *                   "mobile"
+                     *                 ],
+                     *                 "os": [
+                     *                   "android"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/m/product/42"
+                     *             }
+                     *           ],
+                     *           "variants": []
                      *         }
                      *       ],
                      *       "page": 0,
@@ -3052,7 +3119,31 @@ export interface operations {
                  *         "newsletter",
                  *         "spring"
                  *       ],
-                 *       "expiredUrl": "https://shop.acme.example/sale-over"
+                 *       "expiredUrl": "https://shop.acme.example/sale-over",
+                 *       "routingRules": [
+                 *         {
+                 *           "conditions": {
+                 *             "countries": [
+                 *               "KR"
+                 *             ],
+                 *             "languages": [
+                 *               "ko"
+                 *             ]
+                 *           },
+                 *           "url": "https://shop.acme.example/ko/product/42"
+                 *         },
+                 *         {
+                 *           "conditions": {
+                 *             "deviceTypes": [
+                 *               "mobile"
+                 *             ],
+                 *             "os": [
+                 *               "android"
+                 *             ]
+                 *           },
+                 *           "url": "https://shop.acme.example/m/product/42"
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -3092,6 +3183,40 @@ export interface operations {
                     note?: string | null;
                     /** @description archived links keep redirecting but leave the default lists */
                     archived?: boolean;
+                    /** @description ordered: the first rule a click meets wins; [] or null removes them (update) */
+                    routingRules?: {
+                        /** @description every condition present must hold; a list holds when one of its values does (case-insensitive) */
+                        conditions: {
+                            /** @description ISO 3166-1 alpha-2 codes of the client address */
+                            countries?: string[];
+                            /** @description of the user agent: mobile, tablet, desktop */
+                            deviceTypes?: string[];
+                            /** @description of the user agent: ios, android, windows, macos, linux */
+                            os?: string[];
+                            /** @description primary subtag of the first Accept-Language entry */
+                            languages?: string[];
+                            /**
+                             * Format: date-time
+                             * @description the click is at or after this instant
+                             */
+                            after?: string;
+                            /**
+                             * Format: date-time
+                             * @description the click is before this instant
+                             */
+                            before?: string;
+                            /** @description parameter name → value the click must carry */
+                            query?: {
+                                [key: string]: string;
+                            };
+                        };
+                        url: string;
+                    }[] | null;
+                    /** @description A/B test: a click no rule caught goes to one variant, by weight; the same visitor (address and user agent) always to the same one. [] or null removes them (update) */
+                    variants?: {
+                        url: string;
+                        weight: number;
+                    }[] | null;
                 };
             };
         };
@@ -3139,7 +3264,32 @@ export interface operations {
                      *       "remainingClicks": null,
                      *       "expiredUrl": "https://shop.acme.example/sale-over",
                      *       "note": null,
-                     *       "archived": false
+                     *       "archived": false,
+                     *       "routingRules": [
+                     *         {
+                     *           "conditions": {
+                     *             "countries": [
+                     *               "KR"
+                     *             ],
+                     *             "languages": [
+                     *               "ko"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/ko/product/42"
+                     *         },
+                     *         {
+                     *           "conditions": {
+                     *             "deviceTypes": [
+                     *               "mobile"
+                     *             ],
+                     *             "os": [
+                     *               "android"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/m/product/42"
+                     *         }
+                     *       ],
+                     *       "variants": []
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -3265,7 +3415,32 @@ export interface operations {
                      *       "remainingClicks": null,
                      *       "expiredUrl": "https://shop.acme.example/sale-over",
                      *       "note": null,
-                     *       "archived": false
+                     *       "archived": false,
+                     *       "routingRules": [
+                     *         {
+                     *           "conditions": {
+                     *             "countries": [
+                     *               "KR"
+                     *             ],
+                     *             "languages": [
+                     *               "ko"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/ko/product/42"
+                     *         },
+                     *         {
+                     *           "conditions": {
+                     *             "deviceTypes": [
+                     *               "mobile"
+                     *             ],
+                     *             "os": [
+                     *               "android"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/m/product/42"
+                     *         }
+                     *       ],
+                     *       "variants": []
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -3371,6 +3546,40 @@ export interface operations {
                     note?: string | null;
                     /** @description archived links keep redirecting but leave the default lists */
                     archived?: boolean;
+                    /** @description ordered: the first rule a click meets wins; [] or null removes them (update) */
+                    routingRules?: {
+                        /** @description every condition present must hold; a list holds when one of its values does (case-insensitive) */
+                        conditions: {
+                            /** @description ISO 3166-1 alpha-2 codes of the client address */
+                            countries?: string[];
+                            /** @description of the user agent: mobile, tablet, desktop */
+                            deviceTypes?: string[];
+                            /** @description of the user agent: ios, android, windows, macos, linux */
+                            os?: string[];
+                            /** @description primary subtag of the first Accept-Language entry */
+                            languages?: string[];
+                            /**
+                             * Format: date-time
+                             * @description the click is at or after this instant
+                             */
+                            after?: string;
+                            /**
+                             * Format: date-time
+                             * @description the click is before this instant
+                             */
+                            before?: string;
+                            /** @description parameter name → value the click must carry */
+                            query?: {
+                                [key: string]: string;
+                            };
+                        };
+                        url: string;
+                    }[] | null;
+                    /** @description A/B test: a click no rule caught goes to one variant, by weight; the same visitor (address and user agent) always to the same one. [] or null removes them (update) */
+                    variants?: {
+                        url: string;
+                        weight: number;
+                    }[] | null;
                 };
             };
         };
@@ -3418,7 +3627,32 @@ export interface operations {
                      *       "remainingClicks": null,
                      *       "expiredUrl": "https://shop.acme.example/sale-over",
                      *       "note": null,
-                     *       "archived": false
+                     *       "archived": false,
+                     *       "routingRules": [
+                     *         {
+                     *           "conditions": {
+                     *             "countries": [
+                     *               "KR"
+                     *             ],
+                     *             "languages": [
+                     *               "ko"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/ko/product/42"
+                     *         },
+                     *         {
+                     *           "conditions": {
+                     *             "deviceTypes": [
+                     *               "mobile"
+                     *             ],
+                     *             "os": [
+                     *               "android"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/m/product/42"
+                     *         }
+                     *       ],
+                     *       "variants": []
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -3616,7 +3850,32 @@ export interface operations {
                      *           "remainingClicks": null,
                      *           "expiredUrl": "https://shop.acme.example/sale-over",
                      *           "note": null,
-                     *           "archived": false
+                     *           "archived": false,
+                     *           "routingRules": [
+                     *             {
+                     *               "conditions": {
+                     *                 "countries": [
+                     *                   "KR"
+                     *                 ],
+                     *                 "languages": [
+                     *                   "ko"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/ko/product/42"
+                     *             },
+                     *             {
+                     *               "conditions": {
+                     *                 "deviceTypes": [
+                     *                   "mobile"
+                     *                 ],
+                     *                 "os": [
+                     *                   "android"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/m/product/42"
+                     *             }
+                     *           ],
+                     *           "variants": []
                      *         },
                      *         {
                      *           "error": {
@@ -3858,7 +4117,32 @@ export interface operations {
                      *           "remainingClicks": null,
                      *           "expiredUrl": "https://shop.acme.example/sale-over",
                      *           "note": null,
-                     *           "archived": false
+                     *           "archived": false,
+                     *           "routingRules": [
+                     *             {
+                     *               "conditions": {
+                     *                 "countries": [
+                     *                   "KR"
+                     *                 ],
+                     *                 "languages": [
+                     *                   "ko"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/ko/product/42"
+                     *             },
+                     *             {
+                     *               "conditions": {
+                     *                 "deviceTypes": [
+                     *                   "mobile"
+                     *                 ],
+                     *                 "os": [
+                     *                   "android"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/m/product/42"
+                     *             }
+                     *           ],
+                     *           "variants": []
                      *         },
                      *         {
                      *           "id": 7,
@@ -4229,7 +4513,27 @@ export interface operations {
                      *           "remainingClicks": 5000,
                      *           "expiredUrl": null,
                      *           "note": "Launch mail of March 10",
-                     *           "archived": false
+                     *           "archived": false,
+                     *           "routingRules": [
+                     *             {
+                     *               "conditions": {
+                     *                 "countries": [
+                     *                   "JP"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/jp/spring"
+                     *             }
+                     *           ],
+                     *           "variants": [
+                     *             {
+                     *               "url": "https://shop.acme.example/spring-a",
+                     *               "weight": 50
+                     *             },
+                     *             {
+                     *               "url": "https://shop.acme.example/spring-b",
+                     *               "weight": 50
+                     *             }
+                     *           ]
                      *         }
                      *       ],
                      *       "page": 0,
@@ -4316,7 +4620,27 @@ export interface operations {
                  *       ],
                  *       "clickLimit": 5000,
                  *       "clickLimitUrl": "https://shop.acme.example/sold-out",
-                 *       "note": "Launch mail of March 10"
+                 *       "note": "Launch mail of March 10",
+                 *       "routingRules": [
+                 *         {
+                 *           "conditions": {
+                 *             "countries": [
+                 *               "JP"
+                 *             ]
+                 *           },
+                 *           "url": "https://shop.acme.example/jp/spring"
+                 *         }
+                 *       ],
+                 *       "variants": [
+                 *         {
+                 *           "url": "https://shop.acme.example/spring-a",
+                 *           "weight": 50
+                 *         },
+                 *         {
+                 *           "url": "https://shop.acme.example/spring-b",
+                 *           "weight": 50
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -4347,6 +4671,40 @@ export interface operations {
                     note?: string | null;
                     /** @description archived links keep redirecting but leave the default lists */
                     archived?: boolean;
+                    /** @description ordered: the first rule a click meets wins; [] or null removes them (update) */
+                    routingRules?: {
+                        /** @description every condition present must hold; a list holds when one of its values does (case-insensitive) */
+                        conditions: {
+                            /** @description ISO 3166-1 alpha-2 codes of the client address */
+                            countries?: string[];
+                            /** @description of the user agent: mobile, tablet, desktop */
+                            deviceTypes?: string[];
+                            /** @description of the user agent: ios, android, windows, macos, linux */
+                            os?: string[];
+                            /** @description primary subtag of the first Accept-Language entry */
+                            languages?: string[];
+                            /**
+                             * Format: date-time
+                             * @description the click is at or after this instant
+                             */
+                            after?: string;
+                            /**
+                             * Format: date-time
+                             * @description the click is before this instant
+                             */
+                            before?: string;
+                            /** @description parameter name → value the click must carry */
+                            query?: {
+                                [key: string]: string;
+                            };
+                        };
+                        url: string;
+                    }[] | null;
+                    /** @description A/B test: a click no rule caught goes to one variant, by weight; the same visitor (address and user agent) always to the same one. [] or null removes them (update) */
+                    variants?: {
+                        url: string;
+                        weight: number;
+                    }[] | null;
                 };
             };
         };
@@ -4391,7 +4749,27 @@ export interface operations {
                      *       "remainingClicks": 5000,
                      *       "expiredUrl": null,
                      *       "note": "Launch mail of March 10",
-                     *       "archived": false
+                     *       "archived": false,
+                     *       "routingRules": [
+                     *         {
+                     *           "conditions": {
+                     *             "countries": [
+                     *               "JP"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/jp/spring"
+                     *         }
+                     *       ],
+                     *       "variants": [
+                     *         {
+                     *           "url": "https://shop.acme.example/spring-a",
+                     *           "weight": 50
+                     *         },
+                     *         {
+                     *           "url": "https://shop.acme.example/spring-b",
+                     *           "weight": 50
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -4514,7 +4892,27 @@ export interface operations {
                      *       "remainingClicks": 5000,
                      *       "expiredUrl": null,
                      *       "note": "Launch mail of March 10",
-                     *       "archived": false
+                     *       "archived": false,
+                     *       "routingRules": [
+                     *         {
+                     *           "conditions": {
+                     *             "countries": [
+                     *               "JP"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/jp/spring"
+                     *         }
+                     *       ],
+                     *       "variants": [
+                     *         {
+                     *           "url": "https://shop.acme.example/spring-a",
+                     *           "weight": 50
+                     *         },
+                     *         {
+                     *           "url": "https://shop.acme.example/spring-b",
+                     *           "weight": 50
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -4610,6 +5008,40 @@ export interface operations {
                     note?: string | null;
                     /** @description archived links keep redirecting but leave the default lists */
                     archived?: boolean;
+                    /** @description ordered: the first rule a click meets wins; [] or null removes them (update) */
+                    routingRules?: {
+                        /** @description every condition present must hold; a list holds when one of its values does (case-insensitive) */
+                        conditions: {
+                            /** @description ISO 3166-1 alpha-2 codes of the client address */
+                            countries?: string[];
+                            /** @description of the user agent: mobile, tablet, desktop */
+                            deviceTypes?: string[];
+                            /** @description of the user agent: ios, android, windows, macos, linux */
+                            os?: string[];
+                            /** @description primary subtag of the first Accept-Language entry */
+                            languages?: string[];
+                            /**
+                             * Format: date-time
+                             * @description the click is at or after this instant
+                             */
+                            after?: string;
+                            /**
+                             * Format: date-time
+                             * @description the click is before this instant
+                             */
+                            before?: string;
+                            /** @description parameter name → value the click must carry */
+                            query?: {
+                                [key: string]: string;
+                            };
+                        };
+                        url: string;
+                    }[] | null;
+                    /** @description A/B test: a click no rule caught goes to one variant, by weight; the same visitor (address and user agent) always to the same one. [] or null removes them (update) */
+                    variants?: {
+                        url: string;
+                        weight: number;
+                    }[] | null;
                 };
             };
         };
@@ -4654,7 +5086,27 @@ export interface operations {
                      *       "remainingClicks": 5000,
                      *       "expiredUrl": null,
                      *       "note": "Launch mail of March 10",
-                     *       "archived": false
+                     *       "archived": false,
+                     *       "routingRules": [
+                     *         {
+                     *           "conditions": {
+                     *             "countries": [
+                     *               "JP"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/jp/spring"
+                     *         }
+                     *       ],
+                     *       "variants": [
+                     *         {
+                     *           "url": "https://shop.acme.example/spring-a",
+                     *           "weight": 50
+                     *         },
+                     *         {
+                     *           "url": "https://shop.acme.example/spring-b",
+                     *           "weight": 50
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -6462,7 +6914,32 @@ export interface operations {
                      *         "remainingClicks": null,
                      *         "expiredUrl": "https://shop.acme.example/sale-over",
                      *         "note": null,
-                     *         "archived": false
+                     *         "archived": false,
+                     *         "routingRules": [
+                     *           {
+                     *             "conditions": {
+                     *               "countries": [
+                     *                 "KR"
+                     *               ],
+                     *               "languages": [
+                     *                 "ko"
+                     *               ]
+                     *             },
+                     *             "url": "https://shop.acme.example/ko/product/42"
+                     *           },
+                     *           {
+                     *             "conditions": {
+                     *               "deviceTypes": [
+                     *                 "mobile"
+                     *               ],
+                     *               "os": [
+                     *                 "android"
+                     *               ]
+                     *             },
+                     *             "url": "https://shop.acme.example/m/product/42"
+                     *           }
+                     *         ],
+                     *         "variants": []
                      *       },
                      *       "chartLabels": [
                      *         "2027-03-08",
@@ -6590,6 +7067,18 @@ export interface operations {
                      *           "name": "Tablet",
                      *           "count": 0,
                      *           "percentage": 0
+                     *         }
+                     *       ],
+                     *       "destinationStats": [
+                     *         {
+                     *           "url": "https://shop.acme.example/product/42?ref=sale",
+                     *           "count": 2,
+                     *           "percentage": 66.7
+                     *         },
+                     *         {
+                     *           "url": "https://shop.acme.example/m/product/42",
+                     *           "count": 1,
+                     *           "percentage": 33.3
                      *         }
                      *       ],
                      *       "meta": {
@@ -6847,6 +7336,7 @@ export interface operations {
                      *           "percentage": 0
                      *         }
                      *       ],
+                     *       "destinationStats": [],
                      *       "revenueStats": {
                      *         "available": true,
                      *         "currency": null,

@@ -45,6 +45,8 @@ export function shortUrl(code: string, extra: Partial<ShortUrl> = {}): ShortUrl 
     expiredUrl: null,
     note: null,
     archived: false,
+    routingRules: [],
+    variants: [],
     ...extra,
   };
 }

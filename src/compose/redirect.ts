@@ -8,6 +8,9 @@ import { createLinkLookupRepo } from '../oltp/link-lookup.repo.js';
 import { createLinkResolver, type LinkResolver } from '../core/redirect/link-resolver.js';
 import { createClickLimits, type ClickLimits } from '../core/redirect/click-limits.js';
 import { createClickLimitsRepo } from '../oltp/click-limits.repo.js';
+import { createAgentParser } from '../ingest/enrich.js';
+import type { GeoLookup } from '../ingest/geo.js';
+import { createVisitorTraits } from '../core/routing/visitor-traits.js';
 
 /** Click limits counted in memory, added to PostgreSQL every second (stop() adds the last ones). */
 export const composeClickLimits = ({ sql, log }: { sql: Sql; log: Logger }): ClickLimits =>
@@ -20,6 +23,8 @@ export async function composeRedirect(ctx: {
   metrics: Metrics;
   /** At most this many look-ups at once: the connection pool's size. */
   poolSize: number;
+  /** The country of an address, for links whose rules name countries. */
+  geo: GeoLookup;
 }): Promise<LinkResolver> {
   const resolver = await createLinkResolver({
     lookup: createLinkLookupRepo({ sql: ctx.sql }),
@@ -27,6 +32,7 @@ export async function composeRedirect(ctx: {
     maxEntries: ctx.config.redirect.linkCacheMaxEntries,
     ttlMs: ctx.config.redirect.linkCacheTtlMs,
     maxConcurrentLoads: ctx.poolSize,
+    traits: createVisitorTraits({ geo: ctx.geo, parseAgent: createAgentParser() }),
   });
   const { metrics } = ctx;
   metrics.define('link_cache_entries', 'gauge', 'Links held by the in-process cache', {

@@ -34,6 +34,10 @@ export interface ClickData {
   source?: ClickSource;
   /** The number the mobile SDK hands back for a click it reported. */
   clickId?: number;
+  /** Where the link's routing rules or variants sent it (as configured); absent: the link's originalUrl. */
+  destinationUrl?: string | undefined;
+  /** What chose it: original, rule:N or variant:N; absent for a link without rules or variants. */
+  route?: string | undefined;
 }
 
 function clickRow(e: WireEvent<ClickData>, deps: RowDeps): EventRow {
@@ -68,6 +72,8 @@ function clickRow(e: WireEvent<ClickData>, deps: RowDeps): EventRow {
     source: str(d.source, 20) || 'redirect',
     click_id: num(d.clickId),
     visitor_hash: deps.visitor(ip, userAgent, num(e.occurredAt)),
+    destination_url: str(d.destinationUrl, 2000),
+    route: str(d.route, 20),
   });
 }
 

@@ -19,10 +19,11 @@ export interface ClickDimensions {
 /** Parsing the same user agent thousands of times a second is wasted work: remember the last few. */
 const MAX_CACHED_AGENTS = 5_000;
 
-export function createClickEnricher(geo: GeoLookup) {
+/** The device, OS, browser and bot flag of a user agent, the last few thousand remembered. */
+export function createAgentParser() {
   const agents = new Map<string, Pick<ClickDimensions, 'deviceType' | 'os' | 'osVersion' | 'browser' | 'isBot'>>();
 
-  function parseAgent(userAgent: string) {
+  return function parseAgent(userAgent: string) {
     const cached = agents.get(userAgent);
     if (cached) return cached;
     const r = new UAParser(userAgent).getResult();
@@ -42,7 +43,13 @@ export function createClickEnricher(geo: GeoLookup) {
     if (agents.size >= MAX_CACHED_AGENTS) agents.delete(agents.keys().next().value as string);
     agents.set(userAgent, parsed);
     return parsed;
-  }
+  };
+}
+
+export type AgentParser = ReturnType<typeof createAgentParser>;
+
+export function createClickEnricher(geo: GeoLookup) {
+  const parseAgent = createAgentParser();
 
   return function enrich(click: { userAgent: string; ip: string; referrer: string }): ClickDimensions {
     // Listed field by field: a spread followed by more properties is slow on Node 20 (row-values.ts).

@@ -164,9 +164,15 @@ export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPe
   };
 }
 
+/** A link's statistics with its clicks per destination sent to. */
+export interface LinkClickStats extends ClickStats {
+  /** Clicks per destination_url, most first ('' : the link's originalUrl, sql/clickhouse/0002). */
+  destinations: { url: string; count: number }[];
+}
+
 export function createClickStats(client: ClickHouseClient) {
   return {
-    async forLink(input: LinkPeriod & { customId?: string | undefined }): Promise<ClickStats> {
+    async forLink(input: LinkPeriod & { customId?: string | undefined }): Promise<LinkClickStats> {
       const range = `organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}`;
       const parts =
         input.customId === undefined ? rollupParts(range, clickRollupFor(input.period)) : [customIdPart(range)];
@@ -183,12 +189,17 @@ export function createClickStats(client: ClickHouseClient) {
               AND (bucket < {daysFrom:DateTime('UTC')} OR bucket >= {daysTo:DateTime('UTC')}) ${oneCid})
           GROUP BY name ORDER BY c DESC, name LIMIT ${CUSTOM_ID_LIMIT}`);
       }
+      // Clicks per destination: from the raw table (no rollup keeps it), the link's rows of the period only.
+      parts.push(`SELECT 'destination' AS dim, destination_url AS name, count() AS c FROM clicks
+          WHERE ${range} AND ${RAW_WINDOW} ${input.customId !== undefined ? 'AND cid = {cid:String}' : ''}
+          GROUP BY name`);
       const byDim = await queryDimensions(client, parts, {
         ...linkPeriodParams(input),
         ...utcDaySplit(input.period),
         cid: input.customId ?? '',
       });
-      return statsOf(byDim, input.period);
+      const destinations = [...(byDim.get('destination') ?? [])].map(([url, count]) => ({ url, count }));
+      return { ...statsOf(byDim, input.period), destinations };
     },
   };
 }

@@ -2,6 +2,7 @@
 // its linked apps and, on a custom domain, that the domain is usable. The result is cached in
 // memory, so it is built to be small and immutable.
 import type { PageLanguage } from '../shared/language.js';
+import type { RoutingRule, Variant } from './link-table.js';
 import type { Sql } from './postgres.js';
 
 export interface AppTarget {
@@ -55,6 +56,10 @@ export interface ResolvedLink {
   /** Where clicks go after expiry instead of the 410 page. */
   expiredUrl: string | null;
   tagIds: number[];
+  /** In order; [] for none. */
+  routingRules: RoutingRule[];
+  /** [] for none. */
+  variants: Variant[];
 }
 
 type Row = Record<string, unknown>;
@@ -99,6 +104,8 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
           coalesce(u.limit_clicks, c.limit_clicks) as limit_clicks,
           coalesce(u.expired_url, c.expired_url) as expired_url,
           coalesce(u.tag_ids, c.tag_ids) as tag_ids,
+          coalesce(u.routing_rules, c.routing_rules) as routing_rules,
+          coalesce(u.variants, c.variants) as variants,
           ia.id as ios_app_id, ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
           ia.scheme as ios_scheme, ia.store_url as ios_store_url, ia.bundle_id as ios_bundle_id, ia.team_id as ios_team_id,
           ia.deep_link_token_ttl_seconds as ios_token_ttl, ia.clipboard_match as ios_clipboard_match,
@@ -149,6 +156,8 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
         limitClicks: Number(r.limit_clicks ?? 0),
         expiredUrl: orNull(r.expired_url),
         tagIds: ((r.tag_ids as (number | string)[] | null) ?? []).map(Number),
+        routingRules: (r.routing_rules as RoutingRule[] | null) ?? [],
+        variants: (r.variants as Variant[] | null) ?? [],
       };
     },
 

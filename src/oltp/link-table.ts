@@ -27,7 +27,30 @@ export function fieldsOf<F extends object>(row: Row, columns: Record<keyof F, st
   ) as F;
 }
 
-/** What both kinds of link carry for link management (tags, password, click limit, notes, archive). */
+/** A routing rule's conditions (jsonb): each present one must hold for a click (sql/postgres/0004). */
+export interface RuleConditions {
+  countries?: string[];
+  deviceTypes?: string[];
+  os?: string[];
+  languages?: string[];
+  /** ISO-8601 instants. */
+  after?: string;
+  before?: string;
+  /** Parameter name → value. */
+  query?: Record<string, string>;
+}
+
+export interface RoutingRule {
+  conditions: RuleConditions;
+  url: string;
+}
+
+export interface Variant {
+  url: string;
+  weight: number;
+}
+
+/** What both kinds of link carry for link management (tags, password, click limit, notes, archive, routing). */
 export interface ManagedLinkFields {
   /** The organization's tags, by id; the record reads their names as `tags`. */
   tagIds: number[];
@@ -40,6 +63,10 @@ export interface ManagedLinkFields {
   expiredUrl: string | null;
   note: string | null;
   archivedAt: Date | null;
+  /** In order; [] for none. */
+  routingRules: RoutingRule[];
+  /** [] for none. */
+  variants: Variant[];
 }
 
 export const MANAGED_LINK_COLUMNS: Record<keyof ManagedLinkFields, string> = {
@@ -51,7 +78,12 @@ export const MANAGED_LINK_COLUMNS: Record<keyof ManagedLinkFields, string> = {
   expiredUrl: 'expired_url',
   note: 'note',
   archivedAt: 'archived_at',
+  routingRules: 'routing_rules',
+  variants: 'variants',
 };
+
+/** Columns written as JSON (postgres.js would send an array as a PostgreSQL array). */
+const JSON_COLUMNS = ['routing_rules', 'variants'];
 
 /** The names of a row's tags, alphabetically (`select … as tag_names` in a link's select). */
 export const tagNamesColumn = (sql: Sql) =>
@@ -100,6 +132,12 @@ export function createLinkTable<F extends object, R, L extends ManagedListFilter
 ) {
   const { table, columns, selectFrom, toRecord } = spec;
   const condition = (filter: L) => sql`${spec.ownCondition(filter)} ${managedListCondition(sql, filter)}`;
+  /** The columns of the fields present, JSON ones as JSON. */
+  const columnsOf = (fields: Partial<F>): Record<string, unknown> => {
+    const set = patchColumns(fields, columns);
+    for (const column of JSON_COLUMNS) if (column in set) set[column] = sql.json(set[column] as never);
+    return set;
+  };
   const get = async (organizationId: number, id: number): Promise<R | undefined> => {
     const [row] = await sql<Row[]>`${selectFrom} where l.id = ${id} and l.organization_id = ${organizationId}`;
     return row && toRecord(row);
@@ -130,7 +168,7 @@ export function createLinkTable<F extends object, R, L extends ManagedListFilter
       const inserted = await insertClaimingSlug(sql, {
         table,
         values: {
-          ...patchColumns(input.fields, columns),
+          ...columnsOf(input.fields),
           ...input.values,
           custom_domain_id: input.customDomain?.id ?? null,
         },
@@ -162,7 +200,7 @@ export function createLinkTable<F extends object, R, L extends ManagedListFilter
         organizationId,
         items.map((item) => ({
           values: {
-            ...patchColumns(item.fields, columns),
+            ...columnsOf(item.fields),
             ...item.values,
             custom_domain_id: item.customDomain?.id ?? null,
           },
@@ -188,7 +226,7 @@ export function createLinkTable<F extends object, R, L extends ManagedListFilter
       change: { addTagIds: number[]; removeTagIds: number[]; set: Partial<F>; maxTags: number },
     ): Promise<number[]> {
       if (ids.length === 0) return [];
-      const set = patchColumns(change.set, columns);
+      const set = columnsOf(change.set);
       const tags = sql`array(
         select t from unnest(l.tag_ids || ${change.addTagIds}::bigint[]) with ordinality u(t, n)
         where t <> all(${change.removeTagIds}::bigint[]) group by t order by min(n))`;
@@ -240,7 +278,7 @@ export function createLinkTable<F extends object, R, L extends ManagedListFilter
     },
 
     async update(organizationId: number, id: number, patch: Partial<F>): Promise<R | undefined> {
-      const set = patchColumns(patch, columns);
+      const set = columnsOf(patch);
       if (Object.keys(set).length > 0) {
         const updated = await sql`
           update ${sql(table)} set ${sql(set)}, updated_at = now()

@@ -31,6 +31,8 @@ function link(organizationId: number, slug: string, domainKey = ''): ResolvedLin
     limitClicks: 0,
     expiredUrl: null,
     tagIds: [],
+    routingRules: [],
+    variants: [],
   };
 }
 
@@ -68,6 +70,7 @@ async function resolver(repo: LinkLookupRepo) {
     maxEntries: 100,
     ttlMs: 60_000,
     maxConcurrentLoads: 1,
+    traits: { country: () => '', agent: () => ({ deviceType: 'desktop', os: '' }) },
   });
 }
 

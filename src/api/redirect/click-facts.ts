@@ -6,6 +6,7 @@ import querystring from 'node:querystring';
 import { clickEvent as buildClickEvent } from '../../core/clicks/click-event.js';
 import type { LandingClick } from '../../core/deeplinks/landing.service.js';
 import type { CachedLink } from '../../core/redirect/link-resolver.js';
+import type { Routed } from '../../core/routing/routing-rules.js';
 import { type ClickGate, decideRedirect, type RedirectDecision } from '../../core/redirect/redirect-decision.js';
 import { cleanLine } from '../schemas/text.js';
 
@@ -33,6 +34,8 @@ export function decide(link: CachedLink, facts: ClickFacts, now: number, gate: C
     facts.headers['user-agent'],
     parameters,
     gate,
+    facts.ip,
+    facts.headers['accept-language'],
   );
 }
 
@@ -45,8 +48,11 @@ const firstValue = (query: ClickQuery | undefined, name: string): string => {
 };
 const firstOf = (query: ClickQuery | undefined, name: string): string => cleanLine(firstValue(query, name));
 
-/** The click event of a counted request (bot: a preview fetcher), with the parameters the link was opened with. */
-export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean) {
+/**
+ * The click event of a counted request (bot: a preview fetcher), with the parameters the link was
+ * opened with and, on a link with rules or variants, where its routing sent it.
+ */
+export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean, routed?: Routed) {
   const h = facts.headers;
   const queryStart = facts.url.indexOf('?');
   const query = queryStart < 0 ? undefined : querystring.parse(facts.url.slice(queryStart + 1));
@@ -67,6 +73,7 @@ export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean) {
     utmContent: firstOf(query, 'utm_content'),
     bot,
     source: 'redirect',
+    routed,
   });
 }
 

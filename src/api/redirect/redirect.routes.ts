@@ -216,7 +216,7 @@ export function registerRedirectRoutes(
     if (decision.kind === 'expired') return sendPage(reply, 410, language, expiredPage, 'expired');
     if (decision.kind === 'limit_reached') return sendPage(reply, 410, language, limitReachedPage, 'limit_reached');
     if (decision.kind === 'password') return sendPasswordPage(reply, 200, language, link, undefined);
-    if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
+    if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview', decision.routed));
     switch (decision.kind) {
       case 'preview': {
         const url = `${publicBaseUrl}${request.url.split('?')[0]}`;
@@ -414,7 +414,7 @@ export function registerRedirectRoutes(
         return sendPasswordPage(reply, 200, language, link, undefined);
       default: {
         // Sent on to where the click would have gone; a phone with the app gets the link's mobile destination.
-        if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview'));
+        if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview', decision.routed));
         const location =
           decision.kind === 'redirect'
             ? decision.location
@@ -473,7 +473,7 @@ export function registerRedirectRoutes(
       'content-length': '0',
       ...securityHeaders(req, hostname),
     });
-    if (decision.record) events.record(clickEvent(link, facts, false));
+    if (decision.record) events.record(clickEvent(link, facts, false, decision.routed));
     redirected.inc();
     answeredInFront.inc();
     res.end();

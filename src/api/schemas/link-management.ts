@@ -7,6 +7,7 @@ import type { ManagedLinkFields } from '../../core/links/tracked-links.js';
 import { queryBoolean } from './paging.js';
 import { singleLine } from './text.js';
 import { clearable } from './link.js';
+import { routingBodyFields, routingRecordFields } from './routing.js';
 
 export const tagNameSchema = singleLine(
   z.string().trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters'),
@@ -38,6 +39,7 @@ export function managedLinkBodyFields(destination: z.ZodType<string>) {
     expiredUrl: clearable(destination).describe('where clicks go once the link has expired, instead of the 410 page'),
     note: clearable(z.string().max(2000, 'must be at most 2000 characters')).describe('free text for the team'),
     archived: z.boolean().optional().describe('archived links keep redirecting but leave the default lists'),
+    ...routingBodyFields(destination),
   };
 }
 
@@ -54,6 +56,7 @@ export const managedLinkRecordFields = {
   expiredUrl: z.string().nullable(),
   note: z.string().nullable().describe('extension'),
   archived: z.boolean().describe('extension'),
+  ...routingRecordFields,
 };
 
 /** The list filters both kinds accept. */
@@ -75,5 +78,7 @@ export function managedLinkJson(r: ManagedRecord) {
     expiredUrl: r.expiredUrl,
     note: r.note,
     archived: r.archivedAt !== null,
+    routingRules: r.routingRules,
+    variants: r.variants,
   };
 }

@@ -90,6 +90,19 @@ const USER = {
   email: 'minji@example.com',
 };
 
+/** Routing rules (contract: "Routing rules and A/B tests"): Korean visitors in Korean, Android phones to the mobile page. */
+const SHORT_URL_RULES = [
+  { conditions: { countries: ['KR'], languages: ['ko'] }, url: 'https://shop.acme.example/ko/product/42' },
+  { conditions: { deviceTypes: ['mobile'], os: ['android'] }, url: 'https://shop.acme.example/m/product/42' },
+];
+
+/** A campaign sending Japan to its own page and splitting everyone else between two landing pages. */
+const CAMPAIGN_RULES = [{ conditions: { countries: ['JP'] }, url: 'https://shop.acme.example/jp/spring' }];
+const CAMPAIGN_VARIANTS = [
+  { url: 'https://shop.acme.example/spring-a', weight: 50 },
+  { url: 'https://shop.acme.example/spring-b', weight: 50 },
+];
+
 const SHORT_URL = {
   id: 1,
   shortUrl: 'https://sgnp.example/spring-sale',
@@ -124,6 +137,8 @@ const SHORT_URL = {
   expiredUrl: 'https://shop.acme.example/sale-over',
   note: null,
   archived: false,
+  routingRules: SHORT_URL_RULES,
+  variants: [],
 };
 
 const CAMPAIGN = {
@@ -158,6 +173,8 @@ const CAMPAIGN = {
   expiredUrl: null,
   note: 'Launch mail of March 10',
   archived: false,
+  routingRules: CAMPAIGN_RULES,
+  variants: CAMPAIGN_VARIANTS,
 };
 
 const IOS_APP = {
@@ -308,6 +325,7 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       androidDeepLinkPath: 'product/42',
       tags: ['newsletter', 'spring'],
       expiredUrl: 'https://shop.acme.example/sale-over',
+      routingRules: SHORT_URL_RULES,
     },
     response: SHORT_URL,
   },
@@ -363,6 +381,8 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       clickLimit: 5000,
       clickLimitUrl: 'https://shop.acme.example/sold-out',
       note: 'Launch mail of March 10',
+      routingRules: CAMPAIGN_RULES,
+      variants: CAMPAIGN_VARIANTS,
     },
     response: CAMPAIGN,
   },
@@ -589,6 +609,10 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
         { name: 'Desktop', count: 1, percentage: 33.3 },
         { name: 'Tablet', count: 0, percentage: 0 },
       ],
+      destinationStats: [
+        { url: 'https://shop.acme.example/product/42?ref=sale', count: 2, percentage: 66.7 },
+        { url: 'https://shop.acme.example/m/product/42', count: 1, percentage: 33.3 },
+      ],
       meta: META,
     },
   },
@@ -622,6 +646,7 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       topOs: [],
       topReferrers: [],
       deviceTypeStats: noShares('name', ['Mobile', 'Desktop', 'Tablet']),
+      destinationStats: [],
       revenueStats: {
         available: true,
         currency: null,

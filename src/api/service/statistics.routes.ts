@@ -12,6 +12,21 @@ import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQue
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
 import { security } from './route-docs.js';
 
+/** Clicks per destination sent to (contract: "Routing rules and A/B tests"). */
+const destinationStatsSchema = z
+  .array(
+    z
+      .object({
+        url: z.string().describe("a rule's or variant's url, or originalUrl (as configured, before UTM parameters)"),
+        count: z.number().int(),
+        percentage: z.number().describe('share of the period clicks, percent with one decimal'),
+      })
+      .meta({ id: 'DestinationStat' }),
+  )
+  .describe(
+    "the period's clicks by the destination they were sent to (rules, variants and the original alike), most first",
+  );
+
 export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; publicBaseUrl: string }> = async (
   app,
   { stats: linkStats, publicBaseUrl },
@@ -66,6 +81,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
         topBrowsers: z.array(topItem),
         topOsSystems: z.array(topItem),
         deviceTypeStats: z.array(topItem).describe('always Mobile, Desktop, Tablet'),
+        destinationStats: destinationStatsSchema,
         meta: statsMetaSchema,
       })
       .meta({ id: 'UrlStats' }),
@@ -83,6 +99,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
       topBrowsers: stats.browsers,
       topOsSystems: stats.operatingSystems,
       deviceTypeStats: stats.deviceTypes,
+      destinationStats: stats.destinationStats,
     }),
   );
 
@@ -125,6 +142,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
         topOs: z.array(topItem),
         topReferrers: z.array(topItem),
         deviceTypeStats: z.array(topItem),
+        destinationStats: destinationStatsSchema,
         revenueStats: z.object({
           available: z
             .boolean()
@@ -168,6 +186,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
       topOs: stats.operatingSystems,
       topReferrers: stats.referrers,
       deviceTypeStats: stats.deviceTypes,
+      destinationStats: stats.destinationStats,
       revenueStats: revenue,
     }),
   );

@@ -4,6 +4,7 @@
 import type { ClickSource } from '../../ingest/click-events.js';
 import type { EventOf } from '../../ingest/event-registry.js';
 import { uuidv7 } from '../../shared/ids.js';
+import type { Routed } from '../routing/routing-rules.js';
 
 /** What a click is counted from. Absent headers and parameters are recorded as ''. */
 export interface ClickInput {
@@ -26,6 +27,8 @@ export interface ClickInput {
   source: ClickSource;
   /** The number handed back to the mobile SDK for the click it reported. */
   clickId?: number;
+  /** Where a link's rules or variants sent the click; absent for a link with neither. */
+  routed?: Routed | undefined;
 }
 
 export function clickEvent(c: ClickInput): EventOf<'click'> {
@@ -53,6 +56,8 @@ export function clickEvent(c: ClickInput): EventOf<'click'> {
       bot: c.bot,
       source: c.source,
       clickId: c.clickId,
+      destinationUrl: c.routed?.url,
+      route: c.routed?.route,
     },
   };
 }

@@ -13,7 +13,7 @@ import { inputFaultOf } from '../input-fault.js';
 import { invalid } from '../../shared/errors.js';
 import { MAX_TAGS_PER_LINK } from './tags.service.js';
 import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS, isReservedSlug } from './link-rules.js';
-import type { ManagedLinkFields } from '../../oltp/link-table.js';
+import type { ManagedLinkFields, RoutingRule, Variant } from '../../oltp/link-table.js';
 
 export type { ManagedLinkFields };
 import { hashPassword } from '../../shared/password-hash.js';
@@ -87,6 +87,10 @@ export interface ManagedLinkInput {
   expiredUrl?: string | null | undefined;
   note?: string | null | undefined;
   archived?: boolean | undefined;
+  /** Routing rules in order (null or [] removes them); validated by the caller (src/core/routing). */
+  routingRules?: RoutingRule[] | null | undefined;
+  /** A/B variants (null or [] removes them). */
+  variants?: Variant[] | null | undefined;
 }
 
 /** A kind's own fields as a create or an update gives them: the managed ones come as ManagedLinkInput. */
@@ -112,6 +116,8 @@ const NO_MANAGED_FIELDS: ManagedLinkFields = {
   expiredUrl: null,
   note: null,
   archivedAt: null,
+  routingRules: [],
+  variants: [],
 };
 
 /** The fields both kinds have that a create may leave out (null then); each kind adds its own. */
@@ -183,12 +189,15 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     if (input.expiredUrl !== undefined) out.expiredUrl = input.expiredUrl;
     if (input.note !== undefined) out.note = input.note;
     if (input.archived !== undefined) out.archivedAt = input.archived ? (existing?.archivedAt ?? new Date()) : null;
+    if (input.routingRules !== undefined) out.routingRules = input.routingRules ?? [];
+    if (input.variants !== undefined) out.variants = input.variants ?? [];
     return out;
   }
 
   /** The kind's own fields of a patch, without the managed ones. */
   function ownPatch(patch: Partial<OwnFields<F>> & ManagedLinkInput): Partial<F> {
-    const { tags, password, clickLimit, clickLimitUrl, expiredUrl, note, archived, ...own } = patch;
+    const { tags, password, clickLimit, clickLimitUrl, expiredUrl, note, archived, routingRules, variants, ...own } =
+      patch;
     return own as Partial<F>;
   }
 

@@ -4,11 +4,14 @@
 import type { Logger } from '../../shared/logger.js';
 import { createLinkCache, type LinkCache } from '../../oltp/link-cache.js';
 import type { DomainHost, LinkLookupRepo, ResolvedLink } from '../../oltp/link-lookup.repo.js';
+import { compileRouting, type CompiledRouting, type VisitorTraits } from '../routing/routing-rules.js';
 import { baseDestination } from './destination.js';
 
 export interface CachedLink extends ResolvedLink {
   /** originalUrl with the link's UTM parameters, computed once. */
   destination: string;
+  /** Its routing rules and variants, compiled once; null when it has neither. */
+  routing: CompiledRouting | null;
 }
 
 export type Resolution = CachedLink | undefined | 'unusable-domain';
@@ -35,6 +38,8 @@ export async function createLinkResolver(options: {
   maxEntries: number;
   ttlMs: number;
   maxConcurrentLoads: number;
+  /** What routing rules read of a visitor (country, device, OS). */
+  traits: VisitorTraits;
 }): Promise<LinkResolver> {
   const log = options.log.child({ module: 'link-resolver' });
   let hosts = await options.lookup.customDomainHosts();
@@ -70,7 +75,7 @@ export async function createLinkResolver(options: {
     async load(key) {
       const separator = key.indexOf('\n');
       const link = await options.lookup.findBySlug(key.slice(0, separator), key.slice(separator + 1));
-      return link && { ...link, destination: baseDestination(link) };
+      return link && { ...link, destination: baseDestination(link), routing: compileRouting(link, options.traits) };
     },
   });
 

@@ -5,6 +5,7 @@ import { classifyAgent, mobilePlatformOf, type MobilePlatform } from '../../shar
 import { withClickParameters } from './destination.js';
 import type { CachedLink } from './link-resolver.js';
 import type { ClickLimits } from './click-limits.js';
+import type { Routed } from '../routing/routing-rules.js';
 
 /** What a click on a protected or limited link also depends on. */
 export interface ClickGate {
@@ -21,16 +22,18 @@ export type RedirectDecision =
   /** A protected link: the password form (no click counted). */
   | { kind: 'password' }
   /** A share-preview fetcher: the preview page (of a protected link: nothing of where it goes), recorded as bot traffic. */
-  | { kind: 'preview'; destination: string; record: boolean; protected: boolean }
+  | { kind: 'preview'; destination: string; record: boolean; protected: boolean; routed?: Routed | undefined }
   /** A phone with the link's app for its platform: the deep-link landing page (or `fallback`). */
-  | { kind: 'landing'; platform: MobilePlatform; fallback: string; record: true }
-  | { kind: 'ad_page'; destination: string; record: boolean }
-  | { kind: 'redirect'; location: string; record: boolean };
+  | { kind: 'landing'; platform: MobilePlatform; fallback: string; record: true; routed?: Routed | undefined }
+  | { kind: 'ad_page'; destination: string; record: boolean; routed?: Routed | undefined }
+  /** `routed`: what the link's routing chose (absent for a link without rules or variants). */
+  | { kind: 'redirect'; location: string; record: boolean; routed?: Routed | undefined };
 
 /**
  * What a click gets at `now`. `appPath` is the first segment of /{appPath}/{slug}; `record` is
  * false for a look that is no click (HEAD); `parameters` is what the click carried after the `?`
- * ('' for nothing). Plain arguments, not an object: this runs on every click.
+ * ('' for nothing); `ip` and `acceptLanguage` are read only by a link's routing rules. Plain
+ * arguments, not an object: this runs on every click.
  */
 export function decideRedirect(
   link: CachedLink,
@@ -40,17 +43,25 @@ export function decideRedirect(
   userAgent: string | undefined,
   parameters: string,
   gate: ClickGate,
+  ip: string,
+  acceptLanguage: string | undefined,
 ): RedirectDecision {
   if (appPath !== undefined && appPath !== link.ios?.path && appPath !== link.android?.path)
     return { kind: 'not_found' };
   if (link.expiresAt !== null && link.expiresAt <= now)
     return link.expiredUrl ? { kind: 'redirect', location: link.expiredUrl, record: false } : { kind: 'expired' };
 
-  const destination = withClickParameters(link.destination, parameters);
+  // A link with rules or variants: the first rule the click meets, else its variant, else the
+  // original. A link with neither pays nothing for them.
+  const routed =
+    link.routing === null ? undefined : link.routing({ ip, userAgent, acceptLanguage, query: parameters, now });
+  const destination = withClickParameters(routed ? routed.location : link.destination, parameters);
+  // What the routing chose instead of the original wins over the link's phone destination.
+  const chosen = routed !== undefined && routed.route !== 'original';
 
   const agent = classifyAgent(userAgent);
   const isProtected = link.passwordHash !== null;
-  if (agent === 'unfurler') return { kind: 'preview', destination, record, protected: isProtected };
+  if (agent === 'unfurler') return { kind: 'preview', destination, record, protected: isProtected, routed };
   if (isProtected && !gate.unlocked) return { kind: 'password' };
   // People's clicks count toward a limit; a reached limit stops everyone.
   if (link.clickLimit !== null && !gate.limits.pass(link, record && agent === 'person')) {
@@ -63,9 +74,16 @@ export function decideRedirect(
   // open an app.
   const platform = mobilePlatformOf(userAgent);
   if (record && agent === 'person' && platform && (platform === 'IOS' ? link.ios : link.android)) {
-    return { kind: 'landing', platform, fallback: link.mobileTargetUrl ?? destination, record };
+    return {
+      kind: 'landing',
+      platform,
+      fallback: chosen ? destination : (link.mobileTargetUrl ?? destination),
+      record,
+      routed,
+    };
   }
-  if (link.showAdPage) return { kind: 'ad_page', destination, record };
-  // Phones go to the link's mobile fallback when it has one.
-  return { kind: 'redirect', location: link.mobileTargetUrl && platform ? link.mobileTargetUrl : destination, record };
+  if (link.showAdPage) return { kind: 'ad_page', destination, record, routed };
+  // Phones go to the link's mobile fallback when it has one (and no rule or variant chose).
+  const location = link.mobileTargetUrl && platform && !chosen ? link.mobileTargetUrl : destination;
+  return { kind: 'redirect', location, record, routed };
 }

@@ -4,13 +4,42 @@
 import { notFound } from '../../shared/errors.js';
 import type { Caller } from '../caller.js';
 import type { ClickCounts } from '../../olap/click-counts.queries.js';
-import type { ClickStats, ClickStatsQueries } from '../../olap/click-stats.queries.js';
+import type { ClickStats, ClickStatsQueries, LinkClickStats } from '../../olap/click-stats.queries.js';
+import { percent } from '../../olap/percent.js';
 import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.queries.js';
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 export type { ClickStats, RevenueStats };
+
+/** Clicks of the period per destination they were sent to, with their share. */
+export interface DestinationStat {
+  url: string;
+  count: number;
+  /** Percent of the period's clicks, one decimal. */
+  percentage: number;
+}
+
+/** A link's statistics with destinationStats (contract: "Routing rules and A/B tests"). */
+export type LinkStats = ClickStats & { destinationStats: DestinationStat[] };
+
+/**
+ * Clicks per destination, most first: clicks recorded without one (before routing existed, or on a
+ * link with neither rules nor variants) went to the link's originalUrl, and count there.
+ */
+function destinationStatsOf(stats: LinkClickStats, originalUrl: string): LinkStats {
+  const { destinations, ...rest } = stats;
+  const byUrl = new Map<string, number>();
+  for (const d of destinations) {
+    const url = d.url === '' ? originalUrl : d.url;
+    byUrl.set(url, (byUrl.get(url) ?? 0) + d.count);
+  }
+  const destinationStats = [...byUrl]
+    .map(([url, count]) => ({ url, count, percentage: percent(count, stats.total) }))
+    .sort((a, b) => b.count - a.count || a.url.localeCompare(b.url));
+  return { ...rest, destinationStats };
+}
 
 export type StatsCaller = Pick<Caller, 'organization'>;
 
@@ -29,7 +58,7 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
       caller: StatsCaller,
       id: number,
       input: PeriodInput,
-    ): Promise<{ url: ShortUrl; clickCount: number; stats: ClickStats; period: StatsPeriod }> {
+    ): Promise<{ url: ShortUrl; clickCount: number; stats: LinkStats; period: StatsPeriod }> {
       const { organization } = caller;
       const url = await deps.shortUrls.get(organization.id, id);
       if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
@@ -38,7 +67,7 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
         deps.clickStats.forLink({ organizationId: organization.id, linkType: 'url', linkId: url.id, period }),
         deps.clickCounts.forLinks(organization.id, 'url', [url.id]),
       ]);
-      return { url, clickCount: counts.get(url.id) ?? 0, stats, period };
+      return { url, clickCount: counts.get(url.id) ?? 0, stats: destinationStatsOf(stats, url.originalUrl), period };
     },
 
     async forCampaign(
@@ -47,7 +76,7 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
       input: PeriodInput & { customId?: string | undefined },
     ): Promise<{
       campaign: Campaign;
-      stats: ClickStats;
+      stats: LinkStats;
       revenue: RevenueStats & { available: boolean };
       period: StatsPeriod;
     }> {
@@ -76,7 +105,7 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
             })),
           }
         : { available: false, ...emptyRevenue(period.days) };
-      return { campaign, stats, revenue, period };
+      return { campaign, stats: destinationStatsOf(stats, campaign.originalUrl), revenue, period };
     },
   };
 }

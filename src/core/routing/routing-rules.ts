@@ -1,0 +1,170 @@
+// Routing rules (contract: "Routing rules and A/B tests"): what a rule may say, and the compiled
+// form the redirect runs. A link's rules are compiled once, when the link enters the redirect's
+// cache: each rule becomes a short list of predicates over the click, the destinations get the
+// link's UTM parameters then, and nothing a click does not need is computed for it (the country
+// is looked up, the user agent parsed, the query read only when a rule of the link asks for them).
+import type { RoutingRule, RuleConditions, Variant } from '../../oltp/link-table.js';
+import { baseDestination } from '../redirect/destination.js';
+import { chooseVariant, compileVariants } from './variants.js';
+
+export type { RoutingRule, Variant };
+
+export const DEVICE_TYPES = ['mobile', 'tablet', 'desktop'] as const;
+export const OPERATING_SYSTEMS = ['ios', 'android', 'windows', 'macos', 'linux'] as const;
+export type RuleDeviceType = (typeof DEVICE_TYPES)[number];
+export type RuleOs = (typeof OPERATING_SYSTEMS)[number];
+
+export const MAX_ROUTING_RULES = 50;
+export const MIN_VARIANTS = 2;
+export const MAX_VARIANTS = 10;
+/** Variant weights are integers summing to this. */
+export const TOTAL_WEIGHT = 100;
+
+/** What a rule can know of a visitor beyond the request: the address's country, the agent's device. */
+export interface VisitorTraits {
+  /** ISO 3166-1 alpha-2, upper case; '' when unknown. */
+  country(ip: string): string;
+  agent(userAgent: string): { deviceType: RuleDeviceType; os: RuleOs | '' };
+}
+
+/** A click as routing sees it. */
+export interface RoutingClick {
+  ip: string;
+  userAgent: string | undefined;
+  acceptLanguage: string | undefined;
+  /** What the click carried after the `?` ('' for nothing). */
+  query: string;
+  /** Unix ms. */
+  now: number;
+}
+
+/** Where a click goes and what chose it. Made at compile time: routing a click allocates nothing. */
+export interface Routed {
+  /** The destination as configured (a rule's or variant's url, or originalUrl). */
+  url: string;
+  /** `url` with the link's UTM parameters. */
+  location: string;
+  /** `original`, `rule:N` or `variant:N` (0-based positions). */
+  route: string;
+}
+
+/** The routing of one link: where a click goes. */
+export type CompiledRouting = (click: RoutingClick) => Routed;
+
+/** The link fields routing reads. */
+export interface RoutableLink {
+  id: number;
+  originalUrl: string;
+  utm: Parameters<typeof baseDestination>[0]['utm'];
+  routingRules: readonly RoutingRule[];
+  variants: readonly Variant[];
+}
+
+/** The first language of an Accept-Language header, as its primary subtag in lower case ('' for none or `*`). */
+export function primaryLanguage(acceptLanguage: string | undefined): string {
+  if (!acceptLanguage) return '';
+  const first = acceptLanguage.split(',', 1)[0]!;
+  const tag = first.split(';', 1)[0]!.trim();
+  const primary = tag.split('-', 1)[0]!.toLowerCase();
+  return primary === '*' ? '' : primary;
+}
+
+/** What a click's predicates read, each worked out at most once and only when asked for. */
+class ClickContext {
+  private countryValue: string | undefined;
+  private agentValue: ReturnType<VisitorTraits['agent']> | undefined;
+  private languageValue: string | undefined;
+  private queryValue: URLSearchParams | undefined;
+  constructor(
+    readonly click: RoutingClick,
+    private readonly traits: VisitorTraits,
+  ) {}
+  country(): string {
+    this.countryValue ??= this.click.ip ? this.traits.country(this.click.ip).toUpperCase() : '';
+    return this.countryValue;
+  }
+  agent(): ReturnType<VisitorTraits['agent']> {
+    this.agentValue ??= this.traits.agent(this.click.userAgent ?? '');
+    return this.agentValue;
+  }
+  language(): string {
+    this.languageValue ??= primaryLanguage(this.click.acceptLanguage);
+    return this.languageValue;
+  }
+  query(): URLSearchParams {
+    this.queryValue ??= new URLSearchParams(this.click.query);
+    return this.queryValue;
+  }
+}
+
+type Predicate = (c: ClickContext) => boolean;
+
+const lowerSet = (values: readonly string[]) => new Set(values.map((v) => v.toLowerCase()));
+
+/** One predicate per condition the rule has; a click meets the rule when it meets all of them. */
+function predicatesOf(conditions: RuleConditions): Predicate[] {
+  const out: Predicate[] = [];
+  if (conditions.countries) {
+    const set = new Set(conditions.countries.map((v) => v.toUpperCase()));
+    out.push((c) => set.has(c.country()));
+  }
+  if (conditions.deviceTypes) {
+    const set = lowerSet(conditions.deviceTypes);
+    out.push((c) => set.has(c.agent().deviceType));
+  }
+  if (conditions.os) {
+    const set = lowerSet(conditions.os);
+    out.push((c) => set.has(c.agent().os));
+  }
+  if (conditions.languages) {
+    const set = lowerSet(conditions.languages);
+    out.push((c) => set.has(c.language()));
+  }
+  if (conditions.after !== undefined) {
+    const after = Date.parse(conditions.after);
+    out.push((c) => c.click.now >= after);
+  }
+  if (conditions.before !== undefined) {
+    const before = Date.parse(conditions.before);
+    out.push((c) => c.click.now < before);
+  }
+  if (conditions.query) {
+    const wanted = Object.entries(conditions.query);
+    out.push((c) => {
+      const query = c.query();
+      return wanted.every(([name, value]) => query.getAll(name).includes(value));
+    });
+  }
+  return out;
+}
+
+/**
+ * The routing of a link, or null when it has neither rules nor variants: such a link's clicks go
+ * to its destination as before, and the redirect does nothing more for them.
+ */
+export function compileRouting(link: RoutableLink, traits: VisitorTraits): CompiledRouting | null {
+  if (link.routingRules.length === 0 && link.variants.length === 0) return null;
+  const withUtm = (url: string) => baseDestination({ originalUrl: url, utm: link.utm });
+  const rules = link.routingRules.map((rule, n) => ({
+    predicates: predicatesOf(rule.conditions),
+    routed: { url: rule.url, location: withUtm(rule.url), route: `rule:${n}` } satisfies Routed,
+  }));
+  const variants = compileVariants(link.id, link.variants);
+  const variantRoutes: Routed[] = link.variants.map((v, n) => ({
+    url: v.url,
+    location: withUtm(v.url),
+    route: `variant:${n}`,
+  }));
+  const original: Routed = { url: link.originalUrl, location: withUtm(link.originalUrl), route: 'original' };
+
+  return (click) => {
+    if (rules.length > 0) {
+      const context = new ClickContext(click, traits);
+      for (const rule of rules) {
+        if (rule.predicates.every((p) => p(context))) return rule.routed;
+      }
+    }
+    if (variants) return variantRoutes[chooseVariant(variants, click.ip, click.userAgent ?? '')]!;
+    return original;
+  };
+}
