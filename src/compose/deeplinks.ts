@@ -25,7 +25,7 @@ export interface ComposedDeepLinks {
 }
 
 export function composeDeepLinks(
-  ctx: Pick<Wiring, 'sql' | 'events' | 'log' | 'repos'> & { keylessLimit: KeylessLimit },
+  ctx: Pick<Wiring, 'config' | 'sql' | 'events' | 'log' | 'repos'> & { keylessLimit: KeylessLimit },
 ): ComposedDeepLinks {
   const { sql, events } = ctx;
   const { shortUrls, campaigns, mobileApps } = ctx.repos;
@@ -46,7 +46,11 @@ export function composeDeepLinks(
         targets,
         keylessLimit: ctx.keylessLimit,
       }),
-      landing: createDeepLinkLandingService({ tokens, recorder }),
+      landing: createDeepLinkLandingService({
+        tokens,
+        recorder,
+        backoffMs: ctx.config.redirect.deepLinkTokenBackoffMs,
+      }),
     },
     tokens,
     purge: purgeJob.runOnce,

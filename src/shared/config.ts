@@ -225,6 +225,11 @@ const settings = {
   redirect: {
     linkCacheMaxEntries: env('LINK_CACHE_MAX_ENTRIES', 'size of the in-process link cache', positiveInt(100_000)),
     linkCacheTtlMs: env('LINK_CACHE_TTL_MS', 'safety-net TTL of the link cache', positiveInt(60_000)),
+    deepLinkTokenBackoffMs: env(
+      'DEEP_LINK_TOKEN_BACKOFF_MS',
+      'after a deep-link token write failed or was too slow, how long phones get the plain redirect without a try',
+      positiveInt(5_000),
+    ),
     adPageSeconds: env(
       'AD_PAGE_SECONDS',
       'seconds the ad interstitial waits before it continues',

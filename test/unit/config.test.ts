@@ -269,6 +269,7 @@ describe('each section reads its variables', () => {
     ['CUSTOM_DOMAIN_CNAME_TARGET', 'edge.example.net', 'domains', 'cnameTarget', 'edge.example.net'],
     ['DOMAIN_VERIFY_MAX_MISSES', '3', 'domains', 'verifyMaxMisses', 3],
     ['LINK_CACHE_TTL_MS', '500', 'redirect', 'linkCacheTtlMs', 500],
+    ['DEEP_LINK_TOKEN_BACKOFF_MS', '1500', 'redirect', 'deepLinkTokenBackoffMs', 1500],
     ['AD_PAGE_SECONDS', '0', 'redirect', 'adPageSeconds', 0],
     ['AD_PAGE_HTML', '<ins></ins>', 'redirect', 'adPageHtml', '<ins></ins>'],
     ['WEBHOOK_RETRY_WINDOW_MS', '60000', 'webhooks', 'retryWindowMs', 60_000],

@@ -18,8 +18,6 @@ import type { DeepLinkRecorder } from './records.js';
 
 /** Longest a click waits for its token to be written. */
 const TOKEN_WRITE_DEADLINE_MS = 800;
-/** After a failed write, clicks go straight to the plain redirect for this long. */
-const BACKOFF_MS = 5_000;
 
 const newDeepLinkToken = () => randomBase62(24);
 
@@ -106,7 +104,12 @@ function landingOf(click: LandingClick, token: string, clipboardCode: string | n
   };
 }
 
-export function createDeepLinkLandingService(deps: { tokens: DeepLinkTokensRepo; recorder: DeepLinkRecorder }) {
+export function createDeepLinkLandingService(deps: {
+  tokens: DeepLinkTokensRepo;
+  recorder: DeepLinkRecorder;
+  /** After a failed write, clicks go straight to the plain redirect for this long. */
+  backoffMs: number;
+}) {
   let skipUntil = 0;
 
   function withDeadline(write: Promise<void>): Promise<boolean> {
@@ -166,7 +169,7 @@ export function createDeepLinkLandingService(deps: { tokens: DeepLinkTokensRepo;
       if (!written) {
         // A write that finishes after the deadline only leaves an unused token behind.
         write.catch(() => {});
-        skipUntil = Date.now() + BACKOFF_MS;
+        skipUntil = Date.now() + deps.backoffMs;
         return undefined;
       }
       deps.recorder.funnel(link.organizationId, {
