@@ -38,21 +38,37 @@ function builtOnce(): Promise<string> {
   return build;
 }
 
-/** A runtime folder as the image lays it out: package files, dist/, sql/, production dependencies. */
+/**
+ * A runtime folder as the image lays it out: package files, dist/, sql/, production dependencies.
+ * The install does not need dist/, so it runs while the build does.
+ */
 async function productionFolder(npmFlags: string[]): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-prod-'));
   folders.push(dir);
-  fs.cpSync(await builtOnce(), path.join(dir, 'dist'), { recursive: true });
   for (const file of ['package.json', 'package-lock.json'])
     fs.copyFileSync(path.join(root, file), path.join(dir, file));
   fs.cpSync(path.join(root, 'sql'), path.join(dir, 'sql'), { recursive: true });
   // From npm's cache when it holds the packages (CI's `npm ci` filled it); no install scripts, as in the image.
-  await run(
+  const install = run(
     'npm',
     ['ci', '--omit=dev', ...npmFlags, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
     { cwd: dir, timeout: 10 * MINUTES },
   );
+  const [dist] = await Promise.all([builtOnce(), install]);
+  fs.cpSync(dist, path.join(dir, 'dist'), { recursive: true });
   return dir;
+}
+
+/**
+ * The two folders the tests run, prepared at once from the file's start (the build shared): each
+ * test waits for its own. A failure is reported by the test that waits for it.
+ */
+let compiledFolder: Promise<string>;
+let withoutOptionalFolder: Promise<string>;
+function prepareFolders(): void {
+  compiledFolder = productionFolder([]);
+  withoutOptionalFolder = productionFolder(['--omit=optional']);
+  for (const folder of [compiledFolder, withoutOptionalFolder]) folder.catch(() => {});
 }
 
 /** What a new operator checks first: the service is up, a short link redirects, the web SDK is served. */
@@ -77,11 +93,14 @@ async function expectServes(address: string, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
+  prepareFolders();
   isolation = await isolate({ fresh: true });
 });
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  // No install still writing into a folder about to be removed.
+  await Promise.allSettled([compiledFolder, withoutOptionalFolder]);
   for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
   await isolation?.dispose();
 });
@@ -90,7 +109,7 @@ describe(`the compiled service on production dependencies only (${backend})`, ()
   it(
     'starts with node dist/main.js, answers /healthz and redirects a short link; LOG_PRETTY falls back to JSON with a warning',
     async () => {
-      const dir = await productionFolder([]);
+      const dir = await compiledFolder;
       expect(fs.existsSync(path.join(dir, 'node_modules', 'tsx')), 'tsx is a development dependency').toBe(false);
       expect(fs.existsSync(path.join(dir, 'node_modules', 'esbuild')), 'esbuild is a development dependency').toBe(
         false,
@@ -114,7 +133,7 @@ describe(`the compiled service on production dependencies only (${backend})`, ()
   it(
     'without the optional embedded ClickHouse and without CLICKHOUSE_URL, refuses to start and says what to set',
     async () => {
-      const dir = await productionFolder(['--omit=optional']);
+      const dir = await withoutOptionalFolder;
       expect(fs.existsSync(path.join(dir, 'node_modules', 'chdb'))).toBe(false);
       const { CLICKHOUSE_URL: _server, ...env } = isolation.env;
       const child = spawn(process.execPath, [path.join(dir, 'dist', 'main.js')], {
