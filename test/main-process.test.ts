@@ -27,7 +27,7 @@ function baseEnv(): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, ...isolation.env, LOG_LEVEL: 'info' };
 }
 
-describe('npm run migrate', () => {
+describe.concurrent('npm run migrate', () => {
   it('applies the migrations and exits 0, twice in a row', async () => {
     for (let run = 0; run < 2; run++) {
       const { stdout } = await promisify(execFile)(tsx, ['src/cli/migrate.ts'], {
@@ -38,8 +38,27 @@ describe('npm run migrate', () => {
       expect(stdout).toContain('migrations are up to date');
     }
     // Two cold starts of the process (tsx, PGlite, chDB, every migration) take longer than the
-    // default test time on a loaded machine; the second test must not start while one still runs.
+    // default test time on a loaded machine; the service's test must not start while one still runs.
   }, 150_000);
+});
+
+// A start refused for its configuration opens no store: it runs while the migrations do (both
+// groups are concurrent), not after them.
+describe.concurrent('the service process, refused', () => {
+  it('refuses invalid configuration with a one-line message and exit code 2', async () => {
+    const run = promisify(execFile)(tsx, ['src/main.ts'], {
+      cwd: root,
+      env: { ...baseEnv(), PORT: 'eighty' },
+      timeout: 30_000,
+    });
+    const err = await run.then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(err?.code).toBe(2);
+    expect(err?.stderr).toContain('PORT');
+    expect(err?.stderr).not.toContain('    at ');
+  });
 });
 
 describe('the service process', () => {
@@ -104,19 +123,4 @@ describe('the service process', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 120_000);
-
-  it('refuses invalid configuration with a one-line message and exit code 2', async () => {
-    const run = promisify(execFile)(tsx, ['src/main.ts'], {
-      cwd: root,
-      env: { ...baseEnv(), PORT: 'eighty' },
-      timeout: 30_000,
-    });
-    const err = await run.then(
-      () => undefined,
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect(err?.code).toBe(2);
-    expect(err?.stderr).toContain('PORT');
-    expect(err?.stderr).not.toContain('    at ');
-  });
 });
