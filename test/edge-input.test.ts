@@ -207,6 +207,22 @@ describe('free-form objects and the body are bounded', () => {
       expectError(res, 400, { code: 'VALIDATION_FAILED', field: 'body' });
     }
   });
+
+  it('every array is bounded: 100,000 webhook categories (once stored as one) are a 400, as is any list over 10,000', async () => {
+    const put = (events: unknown) =>
+      svc.admin('PUT', `/organizations/${app.org.id}/webhook`, {
+        url: 'https://hooks.example.com/in',
+        secret: 'whsec-0123456789-abcdef',
+        events,
+      });
+    const huge = await put(Array.from({ length: 100_000 }, () => 'click'));
+    expectError(huge, 400, { code: 'VALIDATION_FAILED', field: 'body.events' });
+    expect(huge.json().message).toContain('at most 10000');
+    // Under the general bound, the schema's own: five categories at most.
+    expectError(await put(Array.from({ length: 6 }, () => 'click')), 400, { field: 'body.events' });
+    // Nothing was stored.
+    expect((await svc.admin('GET', `/organizations/${app.org.id}/webhook`)).statusCode).toBe(404);
+  });
 });
 
 describe('the redirect routes and their fast path', () => {

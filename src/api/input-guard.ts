@@ -2,15 +2,20 @@
 // the query string and the path parameters once, before schema validation, and refuses with a 400
 // naming the field: a lone UTF-16 surrogate or NUL/C0 control characters anywhere; in object keys,
 // query values and path parameters no control character at all (they are single-line by nature);
-// percent-encoded bytes in the query that are not UTF-8; and a body nested deeper than
-// MAX_BODY_DEPTH, before anything recursive (validation, handlers, JSON.stringify) touches it.
-// The walk is iterative, so depth itself cannot overflow the stack.
+// percent-encoded bytes in the query that are not UTF-8; an array of more than MAX_ARRAY_ITEMS;
+// and a body nested deeper than MAX_BODY_DEPTH, before anything recursive (validation, handlers,
+// JSON.stringify) touches it. The walk is iterative, so depth itself cannot overflow the stack.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidRequestField, type RequestPart } from './schemas/field-errors.js';
 import { isWellFormedText, textProblem } from './schemas/text.js';
 
 /** Our own schemas nest a few levels; free-form objects are bounded tighter by their schemas. */
 const MAX_BODY_DEPTH = 32;
+/**
+ * No array of a request holds more, whatever its schema says (bulk bodies take 1,000 items): a
+ * list the schema forgot to bound is refused here, before it is validated item by item or stored.
+ */
+const MAX_ARRAY_ITEMS = 10_000;
 
 interface Frame {
   value: unknown;
@@ -60,6 +65,8 @@ export function findInputProblem(
     if (frame.depth >= maxDepth)
       return { field: fieldOf(frame), problem: `is nested too deeply (at most ${maxDepth} levels)` };
     if (Array.isArray(value)) {
+      if (value.length > MAX_ARRAY_ITEMS)
+        return { field: fieldOf(frame), problem: `has ${value.length} items (at most ${MAX_ARRAY_ITEMS})` };
       for (let i = value.length - 1; i >= 0; i--)
         stack.push({ value: value[i], depth: frame.depth + 1, key: i, parent: frame });
       continue;

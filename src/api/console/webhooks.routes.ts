@@ -56,7 +56,11 @@ export const consoleWebhookRoutes: FastifyPluginAsyncZod<{
         params: orgParams,
         body: z.object({
           url: z.string().url().max(2000).describe('https://; checked for safety'),
-          events: z.array(z.enum(WEBHOOK_CATEGORIES)).min(1).describe('the categories sent (webhook.test always is)'),
+          events: z
+            .array(z.enum(WEBHOOK_CATEGORIES))
+            .min(1)
+            .max(WEBHOOK_CATEGORIES.length)
+            .describe('the categories sent (webhook.test always is)'),
           enabled: z.boolean().default(true).describe('default true; enabling again clears the failure streak'),
         }),
         response: { 200: savedSchema, 201: savedSchema, ...errors },
