@@ -286,6 +286,17 @@ describe('console dashboards', () => {
     expect(
       (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel`, stranger)).statusCode,
     ).toBe(404);
+    // Access before input: a stranger's request the schema would refuse is still not theirs (404),
+    // and tells nothing of what the route takes.
+    for (const path of [
+      `/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=installs`,
+      `/organizations/${org.id}/dashboard?timeZone=Mars/Olympus`,
+      `/organizations/${org.id}/dashboard/export.csv?panel=everything`,
+    ]) {
+      const res = await get(path, stranger);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.json().code, path).toBe('ORGANIZATION_NOT_FOUND');
+    }
     expect(
       (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?panel=funnel&platform=web`)).statusCode,
     ).toBe(400);

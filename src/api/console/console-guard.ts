@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ActiveSession } from '../../core/accounts/console-sessions.service.js';
-import { forbidden, unauthenticated } from '../../shared/errors.js';
+import { forbidden, notFound, unauthenticated } from '../../shared/errors.js';
 import { cookiesOf, SESSION_COOKIE } from './browser-session.js';
 import { sameOrigin } from './forms.js';
 
@@ -22,6 +22,14 @@ export interface ConsoleGuard {
   requireCsrf(request: FastifyRequest): void;
   /** A preHandler: a live session always (kept on the request), the CSRF rule on every state change. */
   requireSession(request: FastifyRequest): Promise<void>;
+  /**
+   * An onRequest hook, before anything of the request is parsed or validated: a live session, and
+   * membership of the organization the path names, so a stranger learns nothing of a route's
+   * input rules (a 400) before being told it is not theirs (a 404).
+   */
+  admit(request: FastifyRequest): Promise<void>;
+  /** A preValidation hook (the body parsed): the CSRF rule on every state change. */
+  csrfOnChange(request: FastifyRequest): void;
 }
 
 export function createConsoleGuard(accounts: AccountServices, publicBaseUrl: string): ConsoleGuard {
@@ -52,6 +60,19 @@ export function createConsoleGuard(accounts: AccountServices, publicBaseUrl: str
       if (!session) throw unauthenticated('SESSION_REQUIRED', 'sign in to the console first');
       if (UNSAFE.has(request.method)) requireCsrf(request);
       request.consoleSession = session;
+    },
+    async admit(request) {
+      const session = await sessionOf(request);
+      if (!session) throw unauthenticated('SESSION_REQUIRED', 'sign in to the console first');
+      request.consoleSession = session;
+      const named = (request.params as { orgId?: string } | undefined)?.orgId;
+      if (named === undefined) return;
+      const orgId = Number(named);
+      if (!Number.isSafeInteger(orgId) || orgId <= 0) throw notFound('ORGANIZATION_NOT_FOUND', 'no such organization');
+      await accounts.console.callerIn(session, orgId);
+    },
+    csrfOnChange(request) {
+      if (UNSAFE.has(request.method)) requireCsrf(request);
     },
   };
 }

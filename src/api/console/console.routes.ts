@@ -75,7 +75,10 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
   const jar = cookieJar(config);
   registerFormParser(app);
 
-  const { tokenOf, sessionOf, requireCsrf, requireSession } = createConsoleGuard(accounts, config.server.publicBaseUrl);
+  const { tokenOf, sessionOf, requireCsrf, admit, csrfOnChange } = createConsoleGuard(
+    accounts,
+    config.server.publicBaseUrl,
+  );
 
   const signedOut = (request: FastifyRequest, reply: FastifyReply) => {
     jar.clear(reply, SESSION_COOKIE, '/');
@@ -231,11 +234,13 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
     );
   }
 
-  // The JSON API: a session always, the CSRF rule on every state change.
+  // The JSON API: a session always and membership of the organization a path names, checked before
+  // the request's input; the CSRF rule on every state change.
   await app.register(
     async (plain) => {
       const api = plain.withTypeProvider<ZodTypeProvider>();
-      api.addHook('preHandler', requireSession);
+      api.addHook('onRequest', admit);
+      api.addHook('preValidation', async (request) => csrfOnChange(request));
       await api.register(consoleApiKeyRoutes, { accounts, apiKeys });
       await api.register(consoleWebhookRoutes, { accounts, webhookSettings });
       await api.register(consoleDomainRoutes, { accounts, domains });
