@@ -224,6 +224,26 @@ describe(`webhook deliveries (${backend})`, () => {
     );
     expect(log.map((d) => d.eventType)).toEqual(['click.url']);
     expect(log[0]).toMatchObject({ state: 'succeeded', attempts: 1, eventId: hit!.body.id });
+    expect(hit!.body.data).toMatchObject({ destinationUrl: null, route: null });
+  });
+
+  it("says in a click's payload where the link's routing rule sent it", async () => {
+    const path = hook('routed');
+    const org = await orgWithHook(path);
+    const created = await svc.service('POST', '/urls', org.apiKey, {
+      url: 'https://shop.example/all',
+      routingRules: [{ conditions: { query: { src: 'ad' } }, url: 'https://shop.example/ad' }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const visit = await svc.inject({
+      method: 'GET',
+      url: `/${created.json().shortCode}?src=ad`,
+      headers: { host: PLATFORM_HOST, 'user-agent': CHROME },
+      remoteAddress: '198.51.100.78',
+    });
+    expect(visit.headers.location).toMatch(/^https:\/\/shop\.example\/ad\b/);
+    const [hit] = await eventually(async () => at(path).length > 0 && at(path), 15_000, 'the routed click webhook');
+    expect(hit!.body.data).toMatchObject({ destinationUrl: 'https://shop.example/ad', route: 'rule:0' });
   });
 
   it('signs per Standard Webhooks as well: the standardwebhooks package verifies id.timestamp.body, and refuses a replay', async () => {

@@ -1114,7 +1114,7 @@ export interface paths {
          *
          *     | type | category | emitted when |
          *     |---|---|---|
-         *     | click.url | click | a person follows a short link: urlId, shortCode, host, referrerHost, country, deviceType, os, browser, utm* |
+         *     | click.url | click | a person follows a short link: urlId, shortCode, host, referrerHost, country, deviceType, os, browser, utm*, destinationUrl, route |
          *     | click.campaign | click | a person follows a campaign link: campaignId, alias, cid, tracker, and the same click fields |
          *     | campaign.created / updated / deleted | campaign | a Service API campaign create, update or delete: campaign {id, name, alias} |
          *     | funnel.stage | funnel | a mobile or web funnel stage: funnel, sessionId, appId, platform, urlId, campaignId, externalUserId, stage, goal fields |

@@ -100,6 +100,9 @@ function clickWebhookEvents(e: WireEvent<ClickData>, ctx: WebhookContext): Webho
     utmCampaign: text(d.utmCampaign, 100),
     utmTerm: text(d.utmTerm, 100),
     utmContent: text(d.utmContent, 100),
+    // Where the link's routing rules or A/B variants sent the click; null for the link's own URL.
+    destinationUrl: text(d.destinationUrl, 2000),
+    route: text(d.route, 20),
   };
   if (d.linkType === 'campaign') {
     const alias = linkId === null ? null : (ctx.names.campaign.get(linkKey(e.organizationId, linkId)) ?? null);

@@ -58,10 +58,25 @@ describe('toWebhookEvents', () => {
         utmCampaign: null,
         utmTerm: null,
         utmContent: null,
+        destinationUrl: null,
+        route: null,
       },
     });
     const text = serializeWebhookEvent(event!);
     for (const pii of ['203.0.113.5', 'iPhone OS', 'a@b.example', 'ko-KR']) expect(text).not.toContain(pii);
+  });
+
+  it('says where routing rules or variants sent a click', () => {
+    const [event] = map('click', {
+      linkType: 'url',
+      linkId: 42,
+      userAgent: IPHONE,
+      ip: '',
+      referrer: '',
+      destinationUrl: 'https://example.com/b',
+      route: 'variant:1',
+    });
+    expect(event!.data).toMatchObject({ destinationUrl: 'https://example.com/b', route: 'variant:1' });
   });
 
   it('maps campaign clicks with cid and tracker, and skips bots and preview fetchers', () => {
