@@ -170,13 +170,43 @@ describe('signpost org list, key list/show', () => {
     const list = await signpost(['key', 'list', String(org.id)]);
     expect(list.code, list.stderr).toBe(0);
     const rows = tableRows(list.stdout);
-    expect(rows[0]).toEqual(['id', 'name', 'prefix', 'createdAt']);
-    const [keyId, , prefix] = rows[1]!;
+    expect(rows[0]).toEqual(['id', 'name', 'prefix', 'scopes', 'expiresAt', 'createdAt']);
+    const [keyId, , prefix, scopes, expiresAt] = rows[1]!;
+    expect([scopes, expiresAt]).toEqual(['-', '-']);
     expect(org.apiKey.startsWith(prefix!)).toBe(true);
     expect(list.stdout).not.toContain(org.apiKey);
     const shown = await signpost(['key', 'show', String(org.id), keyId!]);
     expect(fields(shown.stdout)).toMatchObject({ id: keyId, prefix });
     expect(shown.stdout).not.toContain(org.apiKey);
+  });
+
+  it('issues a named, read-only key that expires, which reads and may not write', async () => {
+    const org = await svc.createOrganization('Read-only key');
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    const made = await signpost([
+      'key',
+      'create',
+      String(org.id),
+      '--name',
+      'reports',
+      '--scopes',
+      'read',
+      '--expires',
+      expires,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const apiKey = fields(made.stdout).apiKey!;
+    expect((await svc.service('GET', '/urls', apiKey)).statusCode).toBe(200);
+    expect((await svc.service('POST', '/urls', apiKey, { url: 'https://example.com/x' })).statusCode).toBe(403);
+    const rows = tableRows((await signpost(['key', 'list', String(org.id)])).stdout);
+    expect(rows.find((r) => r[1] === 'reports')).toEqual([
+      expect.any(String),
+      'reports',
+      expect.any(String),
+      'read',
+      expires,
+      expect.any(String),
+    ]);
   });
 });
 

@@ -470,7 +470,12 @@ function tabulate(answer: unknown, columns: string[]): string[] {
     totalElements?: number;
   };
   if (!Array.isArray(page.content)) return summarize(answer);
-  const cell = (v: unknown) => (v === null || v === undefined ? '-' : String(v));
+  const cell = (v: unknown) =>
+    v === null || v === undefined || (Array.isArray(v) && v.length === 0)
+      ? '-'
+      : Array.isArray(v)
+        ? v.join(',')
+        : String(v);
   const rows = [columns, ...page.content.map((r) => columns.map((c) => cell(r[c])))];
   const widths = columns.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map((r) => r.map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]!))).join('  '));
