@@ -91,6 +91,8 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
       cookies: { keys: ['test-provider-cookie-key-0123456789'] },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
       features: { devInteractions: { enabled: false } },
+      // Lifetimes of its own (in seconds), so the provider has no defaults to warn about.
+      ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       async findAccount(_ctx, id) {
         const person = people.get(id) ?? { email: id, email_verified: true };
