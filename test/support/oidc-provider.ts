@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
-import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type AdapterFactory, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider';
 
 export interface OidcPerson {
   email: string;
@@ -45,6 +45,31 @@ async function bodyOf(req: http.IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** The provider's records in a Map for the file's life: its built-in store does the same, with a warning. */
+function memoryAdapter(): AdapterFactory {
+  const records = new Map<string, AdapterPayload>();
+  return (model) => {
+    const key = (id: string) => `${model}:${id}`;
+    const findBy = (field: 'uid' | 'userCode', value: string) =>
+      [...records].find(([k, payload]) => k.startsWith(`${model}:`) && payload[field] === value)?.[1];
+    return {
+      upsert: async (id, payload) => void records.set(key(id), payload),
+      find: async (id) => records.get(key(id)),
+      findByUid: async (uid) => findBy('uid', uid),
+      findByUserCode: async (userCode) => findBy('userCode', userCode),
+      // A consumed authorization code is refused the second time: the replay the tests try.
+      consume: async (id) => {
+        const payload = records.get(key(id));
+        if (payload) payload.consumed = Math.floor(Date.now() / 1000);
+      },
+      destroy: async (id) => void records.delete(key(id)),
+      revokeByGrantId: async (grantId) => {
+        for (const [k, payload] of records) if (payload.grantId === grantId) records.delete(k);
+      },
+    };
+  };
 }
 
 export async function startOidcProvider(): Promise<TestOidcProvider> {
@@ -86,6 +111,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
 
   function register(redirectUri: string): void {
     provider = new Provider(issuer, {
+      adapter: memoryAdapter(),
       clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri] }],
       jwks: { keys: [signingKey] },
       cookies: { keys: ['test-provider-cookie-key-0123456789'] },
