@@ -173,6 +173,17 @@ describe('the callback', () => {
     );
   });
 
+  it('says so when the person turned the provider down', async () => {
+    const { url, cookie } = await start();
+    const answer = new URL(REDIRECT_URI);
+    answer.search = new URLSearchParams({
+      error: 'access_denied',
+      state: url.searchParams.get('state')!,
+      iss: op.issuer,
+    }).toString();
+    expectRefused(await callback(answer, cookie), 403, 'The identity provider did not sign you in');
+  });
+
   it('refuses a replayed code', async () => {
     const first = await signInAs(MEMBER);
     expect(first.res.statusCode).toBe(302);
@@ -218,6 +229,23 @@ describe('the callback', () => {
     expect(again.memberships).toHaveLength(1);
     const members = (await svc.admin('GET', `/organizations/${orgId}/members`)).json() as { email: string }[];
     expect(members.map((m) => m.email).sort()).toEqual(['New.Person@join.example', MEMBER]);
+    // The organization's audit log shows who joined, how and as what (read by its admin).
+    const admin = cookieOf((await signInAs(MEMBER)).res, 'sp_session')!;
+    const log = await svc.inject({
+      method: 'GET',
+      url: `/console/api/organizations/${orgId}/audit-log?action=member.added`,
+      headers: { cookie: admin },
+    });
+    expect(log.statusCode, log.body).toBe(200);
+    expect(log.json()).toEqual([
+      expect.objectContaining({
+        action: 'member.added',
+        actor: { email: 'New.Person@join.example', name: 'New Person' },
+        details: { role: 'developer', method: 'oidc' },
+      }),
+      // The operator's adding of the first member.
+      expect.objectContaining({ action: 'member.added', actorType: 'operator' }),
+    ]);
   });
 });
 
