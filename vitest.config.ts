@@ -37,6 +37,7 @@ const embeddedOnly = [
   'test/console-links-e2e.test.ts',
   'test/deep-link-e2e.test.ts',
   'test/landing-page.test.ts',
+  'test/oidc-e2e.test.ts',
   'test/page-language.test.ts',
   'test/security-headers.test.ts',
   'test/web-sdk.test.ts',

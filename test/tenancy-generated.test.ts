@@ -992,6 +992,9 @@ const UNDOCUMENTED: Record<string, string> = {
   'GET /console/assets/{name}': "the console app's files: the same for everyone",
   'POST /console/sign-in': 'the sign-in form: answers the same for every address',
   'GET /console/auth/link': 'a one-time link: keyed by a 256-bit secret',
+  'GET /console/auth/oidc': 'sends the browser to the identity provider: no data (404 while it is not configured)',
+  'GET /console/auth/oidc/callback':
+    "the identity provider's answer: signs in only the account of the verified email it names (test/oidc-sign-in.test.ts)",
   'POST /console/sign-out': "ends the caller's own session",
   'POST /console/sign-out-everywhere': "ends the caller's own sessions",
   'GET /sso/consent': 'the consent page of a pending partner signup: keyed by its secret cookie',

@@ -8,6 +8,7 @@ import { createMembersService } from '../core/accounts/members.service.js';
 import { createSessions } from '../core/accounts/console-sessions.service.js';
 import { createSignInLinks } from '../core/accounts/sign-in-links.js';
 import { createSignInService } from '../core/accounts/sign-in.service.js';
+import { createOidcSignIn } from '../core/accounts/oidc-sign-in.service.js';
 import { createSsoService } from '../core/accounts/sso.service.js';
 import { startAccountsHousekeeping } from '../core/accounts/housekeeping.js';
 import { createMailer } from '../mail/mailer.js';
@@ -40,7 +41,7 @@ export function composeAccounts({
   clock,
   audit,
 }: Pick<Wiring, 'log' | 'sql' | 'secretBox' | 'repos' | 'clock'> & {
-  config: Pick<Config, 'server' | 'stores' | 'mail' | 'sessions' | 'signInLimits'>;
+  config: Pick<Config, 'server' | 'stores' | 'mail' | 'sessions' | 'signInLimits' | 'oidc'>;
   audit: AuditTrail;
 }): ComposedAccounts {
   const users = createUsersRepo({ sql, secretBox, blindIndex: createBlindIndex({ sql, secretBox }) });
@@ -81,10 +82,22 @@ export function composeAccounts({
     audit,
     limits: { perEmail: config.signInLimits.perEmail, windowMs: config.signInLimits.windowSeconds * 1000 },
   });
+  const oidc =
+    config.oidc &&
+    createOidcSignIn({
+      settings: { ...config.oidc, redirectUri: `${config.server.publicBaseUrl}/console/auth/oidc/callback` },
+      users,
+      organizations: repos.organizations,
+      sessions,
+      audit,
+      secretBox,
+      clock,
+    });
   return {
     services: {
       signIn,
       sso,
+      oidc,
       sessions,
       members: createMembersService({
         users,

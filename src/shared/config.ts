@@ -3,6 +3,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isLoopbackAddress } from './public-address.js';
+import { PARTNER_ROLES } from './roles.js';
 
 const optionalString = z
   .string()
@@ -294,6 +296,39 @@ const settings = {
     perIp: env('SIGN_IN_LIMIT_PER_IP', 'sign-in attempts per client address per 15 minutes', positiveInt(30)),
     perEmail: env('SIGN_IN_LIMIT_PER_EMAIL', 'links mailed per address per 15 minutes', positiveInt(5)),
   },
+  /**
+   * Console sign-in through the company's OpenID Connect provider: on when issuer, client id and
+   * secret are all set. New people of the listed email domains join one organization with one role.
+   */
+  oidc: {
+    issuer: env(
+      'OIDC_ISSUER',
+      "the OpenID Connect provider's issuer URL (https, or http on a loopback address)",
+      optionalString.pipe(z.url().optional()),
+    ),
+    clientId: env('OIDC_CLIENT_ID', 'the client id Signpost is registered under at the provider', optionalString),
+    clientSecret: env('OIDC_CLIENT_SECRET', "that client's secret", optionalString),
+    providerName: env(
+      'OIDC_PROVIDER_NAME',
+      'the name on the sign-in button ("Sign in with …")',
+      optionalString.transform((v) => v ?? 'SSO'),
+    ),
+    allowedDomains: env(
+      'OIDC_ALLOWED_DOMAINS',
+      'email domains, comma-separated, whose unknown people join OIDC_JOIN_ORGANIZATION_ID at first sign-in',
+      optionalString.transform((v) => list(v).map((domain) => domain.toLowerCase().replace(/^@/, ''))),
+    ),
+    joinOrganizationId: env(
+      'OIDC_JOIN_ORGANIZATION_ID',
+      'the organization people of OIDC_ALLOWED_DOMAINS join',
+      z.coerce.number().int().positive().optional(),
+    ),
+    joinRole: env(
+      'OIDC_JOIN_ROLE',
+      'their role there: admin, developer or analyst',
+      z.enum(PARTNER_ROLES).default('analyst'),
+    ),
+  },
   /** The terms shown before a partner's new user signs up (undefined: the built-in text). */
   signupTerms: {
     ko: env('SIGNUP_TERMS_KO', "the terms a partner's new user accepts, in Korean", optionalString),
@@ -353,6 +388,45 @@ function databaseFromClickhouseUrl(url: string | undefined): string | undefined 
   return name ? name : undefined;
 }
 
+type OidcSettings = z.output<SectionSchema<Settings['oidc']>>;
+
+/** Whether an issuer's host is this machine: localhost, 127.0.0.0/8 or ::1. */
+const isLoopbackHost = (hostname: string): boolean => {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || isLoopbackAddress(host);
+};
+
+/**
+ * OpenID Connect sign-in when issuer, client id and secret are all set (undefined when none is),
+ * or why the settings are refused: a partial set, a plain-HTTP issuer off this machine, domains to
+ * join without the organization they join.
+ */
+function oidcSettings(
+  o: OidcSettings,
+):
+  | (Omit<OidcSettings, 'issuer' | 'clientId' | 'clientSecret'> &
+      Record<'issuer' | 'clientId' | 'clientSecret', string>)
+  | undefined
+  | string {
+  const { issuer, clientId, clientSecret } = o;
+  if (!issuer && !clientId && !clientSecret) {
+    return o.allowedDomains.length > 0
+      ? 'OIDC_ALLOWED_DOMAINS needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET'
+      : undefined;
+  }
+  if (!issuer || !clientId || !clientSecret)
+    return 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together: set all three';
+  const url = new URL(issuer);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return `OIDC_ISSUER: http:// only on a loopback address (localhost, 127.0.0.1, [::1]); use https:// for ${url.host}`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'OIDC_ISSUER is not an http(s) URL';
+  if (o.allowedDomains.length > 0 && o.joinOrganizationId === undefined) {
+    return 'OIDC_ALLOWED_DOMAINS needs OIDC_JOIN_ORGANIZATION_ID (the organization they join)';
+  }
+  return { ...o, issuer, clientId, clientSecret };
+}
+
 /** The defaults that depend on other settings, and the rules that span two settings. */
 const configSchema = sectionsSchema.transform((c, ctx) => {
   const refuse = (message: string) => {
@@ -375,6 +449,8 @@ const configSchema = sectionsSchema.transform((c, ctx) => {
   if (!identifier.safeParse(clickhouseDatabase).success) {
     return refuse(`CLICKHOUSE_URL names the database ${clickhouseDatabase}: letters, digits and _ only`);
   }
+  const oidc = oidcSettings(c.oidc);
+  if (typeof oidc === 'string') return refuse(oidc);
   const publicHost = new URL(publicBaseUrl).hostname;
   return {
     ...c,
@@ -388,6 +464,7 @@ const configSchema = sectionsSchema.transform((c, ctx) => {
     domains: { ...c.domains, cnameTarget: c.domains.cnameTarget ?? `cname.${publicHost}` },
     mail: { ...c.mail, from: c.mail.from ?? `Signpost <no-reply@${publicHost}>` },
     signInLimits: { ...c.signInLimits, windowSeconds: 900 },
+    oidc,
   };
 });
 

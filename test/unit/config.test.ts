@@ -314,6 +314,68 @@ describe('each section reads its variables', () => {
   });
 });
 
+describe('OpenID Connect sign-in', () => {
+  const oidc = { OIDC_CLIENT_ID: 'signpost', OIDC_CLIENT_SECRET: 'secret' };
+
+  it('is off until issuer, client id and secret are set, and then takes the documented defaults', () => {
+    expect(loadConfig({}).oidc).toBeUndefined();
+    expect(loadConfig({ ...oidc, OIDC_ISSUER: 'https://idp.example/realms/acme' }).oidc).toEqual({
+      issuer: 'https://idp.example/realms/acme',
+      clientId: 'signpost',
+      clientSecret: 'secret',
+      providerName: 'SSO',
+      allowedDomains: [],
+      joinOrganizationId: undefined,
+      joinRole: 'analyst',
+    });
+  });
+
+  it('reads the auto-join settings: domains in lower case, an organization and a member role', () => {
+    const config = loadConfig({
+      ...oidc,
+      OIDC_ISSUER: 'https://accounts.google.com',
+      OIDC_PROVIDER_NAME: 'Google',
+      OIDC_ALLOWED_DOMAINS: ' Example.com, @example.co.kr ,',
+      OIDC_JOIN_ORGANIZATION_ID: '42',
+      OIDC_JOIN_ROLE: 'developer',
+    });
+    expect(config.oidc).toMatchObject({
+      providerName: 'Google',
+      allowedDomains: ['example.com', 'example.co.kr'],
+      joinOrganizationId: 42,
+      joinRole: 'developer',
+    });
+    expect(configError({ ...oidc, OIDC_ISSUER: 'https://a.example', OIDC_JOIN_ROLE: 'owner' }).message).toContain(
+      'OIDC_JOIN_ROLE',
+    );
+  });
+
+  it('accepts an http:// issuer only on a loopback address', () => {
+    for (const issuer of [
+      'http://localhost:9000',
+      'http://127.0.0.1:9000/oidc',
+      'http://127.8.0.1',
+      'http://[::1]:9000',
+    ]) {
+      expect(loadConfig({ ...oidc, OIDC_ISSUER: issuer }).oidc?.issuer).toBe(issuer);
+    }
+    for (const issuer of ['http://idp.example', 'http://10.0.0.5:8080', 'http://idp.localhost.example.com']) {
+      expect(configError({ ...oidc, OIDC_ISSUER: issuer }).message).toContain(
+        'OIDC_ISSUER: http:// only on a loopback',
+      );
+    }
+    expect(configError({ ...oidc, OIDC_ISSUER: 'ftp://idp.example' }).message).toContain('OIDC_ISSUER');
+  });
+
+  it('refuses a partial set, and domains to join without the organization they join', () => {
+    expect(configError({ OIDC_ISSUER: 'https://idp.example' }).message).toContain('set all three');
+    expect(configError({ OIDC_CLIENT_ID: 'x' }).message).toContain('set all three');
+    expect(
+      configError({ ...oidc, OIDC_ISSUER: 'https://idp.example', OIDC_ALLOWED_DOMAINS: 'example.com' }).message,
+    ).toContain('OIDC_ALLOWED_DOMAINS needs OIDC_JOIN_ORGANIZATION_ID');
+  });
+});
+
 describe('docs/configuration.md', () => {
   // The rows of its tables of service settings (`| variable | default | meaning |`), not the table
   // of variables other programs read.

@@ -15,7 +15,7 @@ import { LANGUAGES, ROLES } from '../../shared/roles.js';
 import type { AuthFailureLimiter } from '../auth-failures.js';
 import { errorBodySchema, idSchema } from '../schemas/common.js';
 import { memberSchema, newMemberSchema, toMemberJson } from '../schemas/member.js';
-import { cookieJar, languageOf, SESSION_COOKIE } from './browser-session.js';
+import { cookieJar, cookiesOf, languageOf, SESSION_COOKIE } from './browser-session.js';
 import { createConsoleGuard } from './console-guard.js';
 import { consoleApiKeyRoutes } from './api-keys.routes.js';
 import { consoleDomainRoutes } from './domains.routes.js';
@@ -30,7 +30,7 @@ import type { ApiKeysService } from '../../core/organizations/api-keys.service.j
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
 import { registerFormParser, sameOrigin } from './forms.js';
 import { httpStatusOf } from '../error-handler.js';
-import { consoleHomePage, messagePage, signInPage, ssoErrorPage } from './pages.js';
+import { consoleHomePage, messagePage, oidcErrorText, signInPage, ssoErrorPage } from './pages.js';
 import { newNonce } from '../security-headers.js';
 import { consoleAppPolicy, loadConsoleApp } from './console-app.js';
 import { sendPage } from './send-page.js';
@@ -53,6 +53,10 @@ export interface ConsoleRouteDeps {
   signInAttempts: AuthFailureLimiter;
 }
 
+/** The sealed state, nonce and PKCE verifier of a sign-in at the OpenID Connect provider, for its callback only. */
+const OIDC_COOKIE = 'sp_oidc';
+const OIDC_PATH = '/console/auth/oidc';
+
 /** An ISO-8601 date-time with its zone (Z or an offset), as a Date. */
 const isoDateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
@@ -73,6 +77,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
   },
 ) => {
   const jar = cookieJar(config);
+  const oidcProvider = accounts.oidc && config.oidc?.providerName;
   registerFormParser(app);
 
   const { tokenOf, sessionOf, requireCsrf, admit, csrfOnChange } = createConsoleGuard(
@@ -127,7 +132,8 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
   app.get(
     '/console/sign-in',
     { schema: { hide: true, querystring: z.object({ lang: z.string().optional() }) } },
-    async (request, reply) => sendPage(reply, 200, (nonce) => signInPage({ language: languageOf(request), nonce })),
+    async (request, reply) =>
+      sendPage(reply, 200, (nonce) => signInPage({ language: languageOf(request), nonce, oidcProvider })),
   );
 
   app.post(
@@ -151,7 +157,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
         if (!isDomainError(err)) throw err;
         const status = err.kind === 'limited' ? 429 : err.kind === 'forbidden' ? 403 : 400;
         if (err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
-        return sendPage(reply, status, (nonce) => signInPage({ language, nonce, error: err.message }));
+        return sendPage(reply, status, (nonce) => signInPage({ language, nonce, error: err.message, oidcProvider }));
       }
     },
   );
@@ -214,6 +220,57 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
       return reply.redirect('/console/', 302);
     },
   );
+
+  // Sign-in through the company's OpenID Connect provider: off (404) unless it is configured.
+  const oidcSignIn = () => {
+    if (!accounts.oidc) throw notFound('ROUTE_NOT_FOUND', 'OpenID Connect sign-in is not configured');
+    return accounts.oidc;
+  };
+  const oidcRefused = (request: FastifyRequest, reply: FastifyReply, err: unknown) => {
+    if (!isDomainError(err)) throw err;
+    const language = languageOf(request);
+    // Why, for the operator: the page tells the person less.
+    if (err.kind === 'unavailable') request.log.warn({ err, code: err.code }, 'OpenID Connect sign-in failed');
+    else {
+      signInAttempts.fail(request);
+      request.log.info({ code: err.code, reason: err.message }, 'OpenID Connect sign-in refused');
+    }
+    const error = oidcErrorText(language, err.code, err.message);
+    return sendPage(reply, httpStatusOf(err), (nonce) => signInPage({ language, nonce, error, oidcProvider }));
+  };
+
+  app.get(OIDC_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const oidc = oidcSignIn();
+    signInAttempts.check(request);
+    let started: Awaited<ReturnType<typeof oidc.start>>;
+    try {
+      started = await oidc.start();
+    } catch (err) {
+      return oidcRefused(request, reply, err);
+    }
+    jar.set(reply, OIDC_COOKIE, started.pending, { path: OIDC_PATH, expires: started.expiresAt });
+    return reply.redirect(started.url, 302);
+  });
+
+  app.get(`${OIDC_PATH}/callback`, { schema: { hide: true } }, async (request, reply) => {
+    const oidc = oidcSignIn();
+    signInAttempts.check(request);
+    // One use: whatever happens, the pending sign-in is spent.
+    jar.clear(reply, OIDC_COOKIE, OIDC_PATH);
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+    let session: Awaited<ReturnType<typeof oidc.complete>>;
+    try {
+      session = await oidc.complete(query, cookiesOf(request).get(OIDC_COOKIE), {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        currentToken: tokenOf(request),
+      });
+    } catch (err) {
+      return oidcRefused(request, reply, err);
+    }
+    jar.set(reply, SESSION_COOKIE, session.token, { path: '/', expires: session.expiresAt });
+    return reply.redirect('/console/', 302);
+  });
 
   // Sign-out from the landing page's forms.
   for (const [path, everywhere] of [

@@ -1,5 +1,6 @@
 // The server-rendered pages of signing in: partner sign-in errors, the terms consent of a
-// partner's new user, "check your mail", the mail-link sign-in form, and the console's landing
+// partner's new user, "check your mail", the sign-in form (mailed link, or the company's OpenID
+// Connect provider when one is configured), and the console's landing
 // page. Korean by default, English on request; every interpolated value is escaped; inline style
 // carries the page's CSP nonce and forms post only to this origin.
 import type { ConsoleOverview } from '../../core/accounts/console-access.js';
@@ -60,6 +61,20 @@ const T = {
     signOut: '로그아웃',
     signOutEverywhere: '모든 기기에서 로그아웃',
     roles: { owner: '소유자', admin: '관리자', developer: '개발자', analyst: '분석가' },
+    or: '또는',
+    signInWith: (provider: string) => `${provider}(으)로 로그인`,
+    oidcErrors: {
+      OIDC_STATE_MISSING: '로그인 시간이 지났거나 다른 브라우저에서 시작했습니다. 다시 시작하세요.',
+      OIDC_STATE_MISMATCH: '이 로그인 요청의 응답이 아닙니다. 다시 시작하세요.',
+      OIDC_DENIED: 'ID 공급자가 로그인을 허락하지 않았습니다.',
+      OIDC_CODE_REJECTED: 'ID 공급자가 로그인 코드를 거부했습니다. 다시 시작하세요.',
+      OIDC_ID_TOKEN_INVALID: 'ID 공급자의 응답이 검증을 통과하지 못했습니다. 다시 시작하세요.',
+      OIDC_NO_EMAIL: 'ID 공급자가 이메일 주소를 알려 주지 않았습니다.',
+      OIDC_EMAIL_UNVERIFIED: 'ID 공급자에서 이메일 주소가 확인되지 않았습니다.',
+      OIDC_NOT_A_MEMBER: '이 이메일 주소의 계정이 없습니다. 조직 관리자에게 추가를 요청하세요.',
+      OIDC_PROVIDER_UNAVAILABLE: 'ID 공급자에 연결할 수 없습니다. 잠시 후 다시 시도하세요.',
+      OIDC_JOIN_ORGANIZATION_MISSING: '가입할 조직이 없습니다. 운영자에게 문의하세요.',
+    },
   },
   en: {
     ssoFailed: 'Sign-in failed',
@@ -93,6 +108,20 @@ const T = {
     signOut: 'Sign out',
     signOutEverywhere: 'Sign out everywhere',
     roles: { owner: 'Owner', admin: 'Admin', developer: 'Developer', analyst: 'Analyst' },
+    or: 'or',
+    signInWith: (provider: string) => `Sign in with ${provider}`,
+    oidcErrors: {
+      OIDC_STATE_MISSING: 'The sign-in took too long or began in another browser. Start again.',
+      OIDC_STATE_MISMATCH: 'That answer does not belong to this sign-in. Start again.',
+      OIDC_DENIED: 'The identity provider did not sign you in.',
+      OIDC_CODE_REJECTED: 'The identity provider refused the sign-in code. Start again.',
+      OIDC_ID_TOKEN_INVALID: "The identity provider's answer failed its checks. Start again.",
+      OIDC_NO_EMAIL: 'The identity provider did not tell us your email address.',
+      OIDC_EMAIL_UNVERIFIED: 'The identity provider has not verified your email address.',
+      OIDC_NOT_A_MEMBER: 'No account has this email address. Ask an admin of your organization to add you.',
+      OIDC_PROVIDER_UNAVAILABLE: 'The identity provider cannot be reached. Try again in a moment.',
+      OIDC_JOIN_ORGANIZATION_MISSING: 'The organization to join does not exist. Ask the operator.',
+    },
   },
 } as const;
 
@@ -166,11 +195,19 @@ export function messagePage(o: { language: Language; nonce: string; title: 'decl
   );
 }
 
+/** Why a sign-in through the OpenID Connect provider was refused, in the page's language. */
+export function oidcErrorText(language: Language, code: string, fallback: string): string {
+  const texts: Record<string, string> = T[language].oidcErrors;
+  return texts[code] ?? fallback;
+}
+
 export function signInPage(o: {
   language: Language;
   nonce: string;
   sent?: { minutes: number };
   error?: string;
+  /** The OpenID Connect provider's name for its button; undefined when none is configured. */
+  oidcProvider?: string | undefined;
 }): string {
   const t = T[o.language];
   if (o.sent)
@@ -188,7 +225,10 @@ export function signInPage(o: {
     `<h1>${e(t.signInTitle)}</h1><p>${e(t.signInIntro)}</p>${error}` +
       `<form method="post" action="/console/sign-in?lang=${o.language}"><label for="email">${e(t.email)}</label>` +
       `<input id="email" name="email" type="email" autocomplete="email" required maxlength="254">` +
-      `<button type="submit">${e(t.send)}</button></form>`,
+      `<button type="submit">${e(t.send)}</button></form>` +
+      (o.oidcProvider
+        ? `<p class="muted">${e(t.or)}</p><p><a class="button" href="/console/auth/oidc">${e(t.signInWith(o.oidcProvider))}</a></p>`
+        : ''),
   );
 }
 

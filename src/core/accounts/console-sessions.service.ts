@@ -10,7 +10,7 @@ import { secretsEqual } from '../../shared/secrets.js';
 import type { AuditTrail } from './audit-trail.js';
 import { newToken, tokenHash } from './one-time-tokens.js';
 
-export type SignInMethod = 'email' | 'login_link' | 'sso';
+export type SignInMethod = 'email' | 'login_link' | 'sso' | 'oidc';
 
 export interface SessionPolicy {
   idleMs: number;
