@@ -208,7 +208,7 @@ describe('free-form objects and the body are bounded', () => {
     }
   });
 
-  it('every array is bounded: 100,000 webhook categories (once stored as one) are a 400, as is any list over 10,000', async () => {
+  it('every array is bounded: 100,000 webhook categories (once stored as one) are a 400, as is any list over 10,000 items', async () => {
     const put = (events: unknown) =>
       svc.admin('PUT', `/organizations/${app.org.id}/webhook`, {
         url: 'https://hooks.example.com/in',
@@ -218,8 +218,6 @@ describe('free-form objects and the body are bounded', () => {
     const huge = await put(Array.from({ length: 100_000 }, () => 'click'));
     expectError(huge, 400, { code: 'VALIDATION_FAILED', field: 'body.events' });
     expect(huge.json().message).toContain('at most 10000');
-    // Under the general bound, the schema's own: five categories at most.
-    expectError(await put(Array.from({ length: 6 }, () => 'click')), 400, { field: 'body.events' });
     // Nothing was stored.
     expect((await svc.admin('GET', `/organizations/${app.org.id}/webhook`)).statusCode).toBe(404);
   });

@@ -24,12 +24,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksServi
           .max(256)
           .optional()
           .describe('required the first time; left out, the current secret stays'),
-        events: z
-          .array(z.enum(WEBHOOK_CATEGORIES))
-          .min(1)
-          .max(WEBHOOK_CATEGORIES.length)
-          .optional()
-          .describe('categories; all when left out'),
+        events: z.array(z.enum(WEBHOOK_CATEGORIES)).min(1).optional().describe('categories; all when left out'),
         enabled: z.boolean().optional().describe('default true; enabling again clears the failure streak'),
         keepPreviousSecretHours: z
           .number()
