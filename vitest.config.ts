@@ -40,6 +40,7 @@ const embeddedOnly = [
   'test/oidc-e2e.test.ts',
   'test/page-language.test.ts',
   'test/security-headers.test.ts',
+  'test/stats-share-browser.test.ts',
   'test/web-sdk.test.ts',
   // documents, clients and the in-process bus
   'test/memory-bus-durable.test.ts',

@@ -609,6 +609,11 @@ const OPERATIONS: Record<string, Operation> = {
     kind: 'byId',
     probes: one('service', () => `${S}/urls/${a.url.id}/stats?${range}`),
   },
+  'POST /api/v1/service/urls/{id}/share': { kind: 'byId', probes: one('service', () => `${S}/urls/${a.url.id}/share`) },
+  'DELETE /api/v1/service/urls/{id}/share': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/urls/${a.url.id}/share`),
+  },
   'GET /api/v1/service/campaigns/{id}/stats': {
     kind: 'byId',
     probes: one('service', () => `${S}/campaigns/${a.campaign.id}/stats?${range}`),
@@ -995,6 +1000,8 @@ const UNDOCUMENTED: Record<string, string> = {
   'GET /console/auth/oidc': 'sends the browser to the identity provider: no data (404 while it is not configured)',
   'GET /console/auth/oidc/callback':
     "the identity provider's answer: signs in only the account of the verified email it names (test/oidc-sign-in.test.ts)",
+  'GET /console/shared/{token}':
+    "a link's shared statistics page: keyed by a 256-bit secret (test/stats-share.test.ts)",
   'POST /console/sign-out': "ends the caller's own session",
   'POST /console/sign-out-everywhere': "ends the caller's own sessions",
   'GET /sso/consent': 'the consent page of a pending partner signup: keyed by its secret cookie',

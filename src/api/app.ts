@@ -36,6 +36,7 @@ import { registerRequestLog } from './request-log.js';
 import { mobileSdkApi } from './sdk/mobile-sdk.js';
 import { webSdkDataApi } from './sdk/web-sdk-data.routes.js';
 import { serviceApi } from './service/index.js';
+import { sharedStatsRoutes } from './shared-stats/shared-stats.routes.js';
 import { webSdkRoutes } from './web-sdk/web-sdk.routes.js';
 import { mobileCustomDomainRoutes } from './sdk/mobile-custom-domains.routes.js';
 import { wellKnownRoutes } from './well-known/well-known.routes.js';
@@ -176,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(adminApi, { deps, adminToken: deps.config.security.adminToken, prefix: '/api/admin/v1' });
   }
   await app.register(consoleApi, { deps });
+  await app.register(sharedStatsRoutes, { shares: deps.stats.shares, publicBaseUrl: deps.config.server.publicBaseUrl });
   await app.register(webSdkRoutes);
   await app.register(mobileCustomDomainRoutes, { deps, prefix: '/api/v1/sdk/mobile' });
   await app.register(wellKnownRoutes, { deps });

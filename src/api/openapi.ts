@@ -118,6 +118,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'DELETE /api/v1/service/custom-domains/{id}/deletion-request': 'cancelCustomDomainDeletion',
   'GET /api/v1/service/urls/{id}/stats': 'getShortUrlStats',
   'GET /api/v1/service/campaigns/{id}/stats': 'getCampaignStats',
+  'POST /api/v1/service/urls/{id}/share': 'shareShortUrlStats',
+  'DELETE /api/v1/service/urls/{id}/share': 'unshareShortUrlStats',
   'GET /api/v1/service/urls/{id}/app-install-stats': 'getShortUrlInstallStats',
   'GET /api/v1/service/campaigns/{id}/app-install-stats': 'getCampaignInstallStats',
   'GET /api/v1/service/mobile-apps/{id}/install-stats': 'getMobileAppInstallStats',

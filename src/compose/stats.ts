@@ -2,6 +2,7 @@
 import { createInstallStatsService } from '../core/stats/install-stats.js';
 import { createJourneyStatsService } from '../core/stats/journey-stats.js';
 import { createDashboards } from '../core/stats/dashboards.js';
+import { createLinkSharesService } from '../core/stats/link-shares.js';
 import { createLinkStatsService } from '../core/stats/link-stats.js';
 import type { StatsService } from '../core/stats/index.js';
 import { createClickDashboard } from '../olap/click-dashboard.queries.js';
@@ -10,27 +11,37 @@ import { createDeferredMatchStats } from '../olap/deferred-match-stats.queries.j
 import { createInstallStats } from '../olap/install-stats.queries.js';
 import { createJourneyStats } from '../olap/journey-stats.queries.js';
 import { createRevenueStats } from '../olap/revenue-stats.queries.js';
+import { createLinkSharesRepo } from '../oltp/link-shares.repo.js';
 import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
 
 export function composeStats({
   config,
+  sql,
   clickhouse,
   clickCounts,
   repos,
   clock,
-}: Pick<Wiring, 'clickhouse' | 'clickCounts' | 'repos' | 'clock'> & {
+}: Pick<Wiring, 'sql' | 'clickhouse' | 'clickCounts' | 'repos' | 'clock'> & {
   config: Pick<Config, 'server'>;
 }): StatsService {
   const { shortUrls, campaigns } = repos;
   const revenueStats = createRevenueStats(clickhouse);
+  const links = createLinkStatsService({
+    shortUrls,
+    campaigns,
+    clickStats: createClickStats(clickhouse),
+    clickCounts,
+    revenueStats,
+    clock,
+  });
   return {
-    links: createLinkStatsService({
+    links,
+    shares: createLinkSharesService({
+      shares: createLinkSharesRepo({ sql }),
       shortUrls,
-      campaigns,
-      clickStats: createClickStats(clickhouse),
-      clickCounts,
-      revenueStats,
+      organizations: repos.organizations,
+      linkStats: links,
       clock,
     }),
     installs: createInstallStatsService({

@@ -3,9 +3,10 @@
 // One ClickHouse round trip: the series and every dimension come back from one UNION ALL, read
 // from the rollups (cost independent of raw volume): 15-minute buckets, or hourly ones for a period
 // longer than a week in a zone where they are exact (click-rollup.ts); clicks per cid from their own
-// rollups (0017); a customId filter needs the raw table for the rest, since only it knows each
-// click's cid along with its other dimensions.
+// rollups (0017); a customId filter or any other filter (click-filters.ts) needs the raw table for
+// the rest, since only it knows each click's cid and dimensions together.
 import type { ClickHouseClient } from './clickhouse.js';
+import { type ClickFilters, filterSql, hasFilters } from './click-filters.js';
 import { type ClickRollup, clickRollupFor, utcDaySplit } from './click-rollup.js';
 import { percent } from './percent.js';
 import { linkPeriodParams, type LinkPeriod, type StatsPeriod } from './query-period.js';
@@ -76,12 +77,12 @@ export function rollupParts(range: string, rollup: ClickRollup): string[] {
 }
 
 /**
- * The day and hour series, distinct visitors per day and every dimension of one cid's clicks, from
- * the raw table (only it knows each click's cid) in one pass: grouping sets count the same rows per
+ * The day and hour series, distinct visitors per day and every dimension of the clicks `where`
+ * selects (one cid's, the filtered ones), from the raw table in one pass: grouping sets count the same rows per
  * day, per hour and per value of each dimension at once, where one query per figure read them ten
  * times. grouping(x) is 0 on the rows of a set that groups by x.
  */
-function customIdPart(range: string): string {
+function rawPart(range: string, where: string): string {
   const sets = [
     ['day', 'toDate(ts, {tz:String})'],
     ['hour', 'toHour(ts, {tz:String})'],
@@ -92,7 +93,7 @@ function customIdPart(range: string): string {
         multiIf(${sets.map(([dim]) => `grouped = '${dim}', g_${dim}`).join(', ')}, '') AS name,
         count() AS clicks, uniqIf(visitor_hash, visitor_hash != 0) AS people,
         ${sets.map(([dim, column]) => `toString(${column}) AS g_${dim}`).join(', ')}
-      FROM clicks WHERE ${range} AND ${RAW_WINDOW} AND cid = {cid:String}
+      FROM clicks WHERE ${range} AND ${RAW_WINDOW}${where}
       GROUP BY GROUPING SETS (${sets.map(([dim]) => `(g_${dim})`).join(', ')}))
     ARRAY JOIN if(grouped = 'day', [('day', clicks), ('visitors-day', people)], [(grouped, clicks)]) AS pair`;
 }
@@ -107,7 +108,7 @@ export async function queryDimensions(
     query: parts.map((p) => `(${p})`).join('\nUNION ALL\n'),
     query_params: params,
     format: 'JSONEachRow',
-    // grouping() in the SQL standard's sense (customIdPart), whatever the server's default
+    // grouping() in the SQL standard's sense (rawPart), whatever the server's default
     clickhouse_settings: { force_grouping_standard_compatibility: 1 },
   });
   const rows = await result.json<{ dim: string; name: string; c: number | string }>();
@@ -172,11 +173,20 @@ export interface LinkClickStats extends ClickStats {
 
 export function createClickStats(client: ClickHouseClient) {
   return {
-    async forLink(input: LinkPeriod & { customId?: string | undefined }): Promise<LinkClickStats> {
+    async forLink(
+      input: LinkPeriod & { customId?: string | undefined; filters?: ClickFilters | undefined },
+    ): Promise<LinkClickStats> {
       const range = `organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}`;
-      const parts =
-        input.customId === undefined ? rollupParts(range, clickRollupFor(input.period)) : [customIdPart(range)];
-      if (input.linkType === 'campaign') {
+      const filtered = filterSql(input.filters);
+      // What narrows the raw rows: the cid and the filters; empty: the rollups answer.
+      const where = `${input.customId !== undefined ? ' AND cid = {cid:String}' : ''}${filtered.sql}`;
+      const parts = where === '' ? rollupParts(range, clickRollupFor(input.period)) : [rawPart(range, where)];
+      if (input.linkType === 'campaign' && hasFilters(input.filters)) {
+        // Clicks per cid of the filtered clicks: only the raw table knows both.
+        parts.push(`SELECT 'cid' AS dim, cid AS name, count() AS c FROM clicks
+            WHERE ${range} AND ${RAW_WINDOW}${where}
+            GROUP BY name ORDER BY c DESC, name LIMIT ${CUSTOM_ID_LIMIT}`);
+      } else if (input.linkType === 'campaign') {
         // Clicks per cid: the whole UTC days of the period from the daily rollup, the partial days
         // at its ends from the 15-minute one (utcDaySplit).
         const oneCid = input.customId !== undefined ? 'AND cid = {cid:String}' : '';
@@ -191,12 +201,13 @@ export function createClickStats(client: ClickHouseClient) {
       }
       // Clicks per destination: from the raw table (no rollup keeps it), the link's rows of the period only.
       parts.push(`SELECT 'destination' AS dim, destination_url AS name, count() AS c FROM clicks
-          WHERE ${range} AND ${RAW_WINDOW} ${input.customId !== undefined ? 'AND cid = {cid:String}' : ''}
+          WHERE ${range} AND ${RAW_WINDOW}${where}
           GROUP BY name`);
       const byDim = await queryDimensions(client, parts, {
         ...linkPeriodParams(input),
         ...utcDaySplit(input.period),
         cid: input.customId ?? '',
+        ...filtered.params,
       });
       const destinations = [...(byDim.get('destination') ?? [])].map(([url, count]) => ({ url, count }));
       return { ...statsOf(byDim, input.period), destinations };

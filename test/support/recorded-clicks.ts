@@ -15,6 +15,8 @@ export interface Click {
   cid?: string;
   tracker?: string;
   utmSource?: string;
+  utmMedium?: string;
+  utmCampaign?: string;
   bot?: boolean;
 }
 
@@ -43,8 +45,8 @@ export async function recordClicks(
         acceptLanguage: 'ko-KR',
         bot: c.bot ?? false,
         utmSource: c.utmSource ?? '',
-        utmMedium: '',
-        utmCampaign: '',
+        utmMedium: c.utmMedium ?? '',
+        utmCampaign: c.utmCampaign ?? '',
         utmTerm: '',
         utmContent: '',
       },

@@ -421,6 +421,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/service/urls/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a short URL's statistics: an address anyone may open, read-only
+         * @description The address is shown once: only a hash of it is kept. Sharing again makes a new address and the previous one answers 404.
+         */
+        post: operations["shareShortUrlStats"];
+        /** Stop sharing a short URL's statistics: its shared address answers 404 */
+        delete: operations["unshareShortUrlStats"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/service/urls/{id}/app-install-stats": {
         parameters: {
             query?: never;
@@ -1234,6 +1255,35 @@ export interface components {
             /** @description share of the period clicks, percent with one decimal */
             percentage: number;
         };
+        /** @description the filters applied, one array of values per filter parameter given (as given, trimmed, without repeats); {} without filters */
+        StatsFilters: {
+            country?: string[];
+            deviceType?: string[];
+            os?: string[];
+            browser?: string[];
+            referrer?: string[];
+            utmSource?: string[];
+            utmMedium?: string[];
+            utmCampaign?: string[];
+        };
+        LinkStatsMeta: {
+            dataRetentionDays: number;
+            /** @description first local date covered: the requested start clipped to the retention window; null when nothing of the requested range is left (see empty) */
+            actualStartDate: string | null;
+            /** @description last local date covered: the requested end clipped to today; null when nothing is left */
+            actualEndDate: string | null;
+            /** @description the start asked for (or defaulted), before clipping (extension) */
+            requestedStartDate: string;
+            /** @description the end asked for (or defaulted), before clipping (extension) */
+            requestedEndDate: string;
+            /** @description true when no day of the requested range is inside the retention window and up to today: every figure is zero (extension) */
+            empty: boolean;
+            /** @description before_retention: the whole range is older than dataRetentionDays; after_today: it starts after today; null when not empty (extension) */
+            emptyReason: ("before_retention" | "after_today") | null;
+            /** @description IANA zone the dates and hours are in (extension) */
+            timeZone: string;
+            filters: components["schemas"]["StatsFilters"];
+        };
         Tag: {
             id: number;
             name: string;
@@ -1439,7 +1489,7 @@ export interface components {
             deviceTypeStats: components["schemas"]["TopItem"][];
             /** @description the period's clicks by the destination they were sent to (rules, variants and the original alike), most first */
             destinationStats: components["schemas"]["DestinationStat"][];
-            meta: components["schemas"]["StatsMeta"];
+            meta: components["schemas"]["LinkStatsMeta"];
         };
         CampaignStats: {
             campaign: {
@@ -1499,7 +1549,11 @@ export interface components {
                     purchases: number;
                 }[];
             };
-            meta: components["schemas"]["StatsMeta"];
+            meta: components["schemas"]["LinkStatsMeta"];
+        };
+        LinkShare: {
+            /** @description a page of the link's statistics that opens in a browser without signing in */
+            shareUrl: string;
         };
         UserIdentityMatches: {
             content: components["schemas"]["UserIdentity"][];
@@ -5782,6 +5836,22 @@ export interface operations {
                 endDate?: string;
                 /** @description IANA zone name, default UTC (accepted on every statistics endpoint) */
                 timeZone?: string;
+                /** @description only clicks with one of these ISO 3166-1 alpha-2 country codes (KR, US), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                country?: string;
+                /** @description only clicks with one of these device types: mobile, tablet, desktop, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                deviceType?: string;
+                /** @description only clicks with one of these operating systems as topOs names them (iOS, Android, Windows), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                os?: string;
+                /** @description only clicks with one of these browsers as topBrowsers names them (Chrome, Safari), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                browser?: string;
+                /** @description only clicks with one of these referrer host names (m.facebook.com); a full URL counts as its host, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                referrer?: string;
+                /** @description only clicks with one of these utm_source values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmSource?: string;
+                /** @description only clicks with one of these utm_medium values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmMedium?: string;
+                /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmCampaign?: string;
             };
             header?: never;
             path: {
@@ -6011,7 +6081,8 @@ export interface operations {
                      *         "requestedEndDate": "2027-03-10",
                      *         "empty": false,
                      *         "emptyReason": null,
-                     *         "timeZone": "UTC"
+                     *         "timeZone": "UTC",
+                     *         "filters": {}
                      *       }
                      *     }
                      */
@@ -6080,6 +6151,22 @@ export interface operations {
                 endDate?: string;
                 /** @description IANA zone name, default UTC (accepted on every statistics endpoint) */
                 timeZone?: string;
+                /** @description only clicks with one of these ISO 3166-1 alpha-2 country codes (KR, US), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                country?: string;
+                /** @description only clicks with one of these device types: mobile, tablet, desktop, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                deviceType?: string;
+                /** @description only clicks with one of these operating systems as topOs names them (iOS, Android, Windows), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                os?: string;
+                /** @description only clicks with one of these browsers as topBrowsers names them (Chrome, Safari), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                browser?: string;
+                /** @description only clicks with one of these referrer host names (m.facebook.com); a full URL counts as its host, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                referrer?: string;
+                /** @description only clicks with one of these utm_source values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmSource?: string;
+                /** @description only clicks with one of these utm_medium values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmMedium?: string;
+                /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmCampaign?: string;
                 /** @description only clicks carrying this cid */
                 customId?: string;
             };
@@ -6293,12 +6380,152 @@ export interface operations {
                      *         "requestedEndDate": "2027-03-10",
                      *         "empty": false,
                      *         "emptyReason": null,
-                     *         "timeZone": "UTC"
+                     *         "timeZone": "UTC",
+                     *         "filters": {}
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CampaignStats"];
                 };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shareShortUrlStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shareUrl": "https://sgnp.example/console/shared/q3Vx0kz8GmJcT1b7fYpW2nL5sDh9RaUe4oCiKtXyMvE"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LinkShare"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unshareShortUrlStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request: a parameter or the body failed validation */
             400: {

@@ -17,12 +17,22 @@ import { Panel } from './Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
 import { RevenuePanel } from './RevenuePanel';
+import { ShareStats } from './ShareStats';
 import { TopList } from './TopList';
 import type { DashboardData, TopItem } from '../api';
 
 const REFRESH_MS = 30_000;
 
-export function DashboardView({ orgId, link }: { orgId: number; link?: { type: 'url' | 'campaign'; id: number } }) {
+export function DashboardView({
+  orgId,
+  link,
+  canShare = false,
+}: {
+  orgId: number;
+  link?: { type: 'url' | 'campaign'; id: number };
+  /** The member may share a short URL's statistics (links.write). */
+  canShare?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const [qr, setQr] = useState(false);
   const [choice, setChoice] = useState<PeriodChoice>({ preset: '30d', from: '', to: '', timeZone: browserTimeZone() });
@@ -79,6 +89,7 @@ export function DashboardView({ orgId, link }: { orgId: number; link?: { type: '
               )}
             </Group>
           )}
+          {header?.type === 'url' && canShare && <ShareStats orgId={orgId} urlId={header.id} />}
         </Stack>
       )}
       {qr && header && (

@@ -410,6 +410,15 @@ export const en: Words = {
       'goal_type.removed': 'Goal type removed',
     },
   },
+  share: {
+    make: 'Share statistics',
+    again: 'Make a new address',
+    stop: 'Stop sharing',
+    address: 'shared statistics address',
+    once: 'Anyone with this address sees these statistics, read-only. It is shown only now; a new one replaces it.',
+    made: 'Anyone with the address can now see these statistics.',
+    stopped: 'The shared address no longer opens.',
+  },
   dashboard: {
     heading: '{{name}} dashboard',
     linkHeading: 'Link statistics',

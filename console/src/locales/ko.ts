@@ -402,6 +402,15 @@ export const ko = {
       'goal_type.removed': '목표 유형 삭제',
     },
   },
+  share: {
+    make: '통계 공유',
+    again: '새 주소 만들기',
+    stop: '공유 중지',
+    address: '공유 통계 주소',
+    once: '이 주소를 가진 사람은 누구나 이 통계를 읽기 전용으로 볼 수 있습니다. 주소는 지금만 표시되며, 새로 만들면 이전 주소는 열리지 않습니다.',
+    made: '이제 주소를 가진 사람은 누구나 이 통계를 볼 수 있습니다.',
+    stopped: '공유 주소가 더 이상 열리지 않습니다.',
+  },
   dashboard: {
     heading: '{{name}} 대시보드',
     linkHeading: '링크 통계',

@@ -11,5 +11,11 @@ export default function LinkStats({ membership }: { membership: Membership }) {
   const target = statsTarget();
   if (!target) return <Alert color="gray">{t('dashboard.nothing')}</Alert>;
   if (target.type === 'app') return <AppDashboard orgId={membership.organizationId} appId={target.id} />;
-  return <DashboardView orgId={membership.organizationId} link={{ type: target.type, id: target.id }} />;
+  return (
+    <DashboardView
+      orgId={membership.organizationId}
+      link={{ type: target.type, id: target.id }}
+      canShare={membership.permissions.includes('links.write')}
+    />
+  );
 }

@@ -20,7 +20,7 @@ export interface ConsoleDeps extends ConsoleOrganizationDeps {
   organizations: Pick<OrganizationServices, 'apiKeys' | 'usage'>;
   /** The goal types an organization's links may name: the presets and its own. */
   goalTypes: GoalTypesService;
-  stats: Pick<StatsService, 'links' | 'installs' | 'journey' | 'dashboards'>;
+  stats: Pick<StatsService, 'links' | 'installs' | 'journey' | 'dashboards' | 'shares'>;
   /** The operator's webhook endpoint and log, as a member with webhooks.manage manages them. */
   webhookSettings: WebhookSettings;
 }

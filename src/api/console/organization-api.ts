@@ -19,7 +19,7 @@ import { consoleJourneyExportRoutes } from './journey-export.routes.js';
 
 export interface ConsoleOrganizationDeps extends OrganizationResourceDeps {
   accounts: AccountServices;
-  stats: Pick<StatsService, 'links' | 'installs' | 'journey'>;
+  stats: Pick<StatsService, 'links' | 'installs' | 'journey' | 'shares'>;
   journey: Pick<JourneyService, 'activity'>;
   imports: Pick<ImportsService, 'jobs'>;
 }

@@ -552,6 +552,11 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
     response: { ...CUSTOM_DOMAIN, deletionRequested: true, deletionRequestedAt: '2027-03-10T07:18' },
   },
   cancelCustomDomainDeletion: { params: { id: 1 }, response: CUSTOM_DOMAIN },
+  shareShortUrlStats: {
+    params: { id: 1 },
+    response: { shareUrl: 'https://sgnp.example/console/shared/q3Vx0kz8GmJcT1b7fYpW2nL5sDh9RaUe4oCiKtXyMvE' },
+  },
+  unshareShortUrlStats: { params: { id: 1 } },
   getShortUrlStats: {
     params: { id: 1, startDate: '2027-03-08', endDate: '2027-03-10' },
     response: {
@@ -613,7 +618,7 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
         { url: 'https://shop.acme.example/product/42?ref=sale', count: 2, percentage: 66.7 },
         { url: 'https://shop.acme.example/m/product/42', count: 1, percentage: 33.3 },
       ],
-      meta: META,
+      meta: { ...META, filters: {} },
     },
   },
   getCampaignStats: {
@@ -661,7 +666,7 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
         ],
         byCurrency: [],
       },
-      meta: META,
+      meta: { ...META, filters: {} },
     },
   },
   getShortUrlInstallStats: {

@@ -11,6 +11,7 @@ import { campaignRoutes } from './campaigns.routes.js';
 import { customDomainDeletionRoutes } from './custom-domain-deletion.routes.js';
 import { customDomainRoutes } from './custom-domains.routes.js';
 import { installStatisticsRoutes } from './install-statistics.routes.js';
+import { linkShareRoutes } from './link-shares.routes.js';
 import { mobileAppRoutes } from './mobile-apps.routes.js';
 import { shortUrlRoutes } from './short-urls.routes.js';
 import { statisticsRoutes } from './statistics.routes.js';
@@ -22,7 +23,7 @@ export interface OrganizationResourceDeps {
   links: LinksService;
   apps: Pick<AppsService, 'mobileApps'>;
   domains: DomainsService;
-  stats: Pick<StatsService, 'links' | 'installs'>;
+  stats: Pick<StatsService, 'links' | 'installs' | 'shares'>;
 }
 
 /** How the custom-domain operations are documented: their tags, and their security where the context's differs. */
@@ -55,5 +56,6 @@ export async function registerOrganizationResources(
   await app.register(customDomainRoutes, { domains, ...domainDocs, whose: '' });
   await app.register(customDomainDeletionRoutes, { domains, ...domainDocs });
   await app.register(statisticsRoutes, { stats: deps.stats.links, publicBaseUrl });
+  await app.register(linkShareRoutes, { shares: deps.stats.shares, publicBaseUrl });
   await app.register(installStatisticsRoutes, { installs: deps.stats.installs });
 }

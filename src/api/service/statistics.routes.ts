@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Caller } from '../../core/caller.js';
+import { type ClickFilters, DEVICE_TYPES, FILTER_NAMES } from '../../core/stats/click-filters.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import type { StatsPeriod } from '../../core/stats/period.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
@@ -27,6 +28,49 @@ const destinationStatsSchema = z
     "the period's clicks by the destination they were sent to (rules, variants and the original alike), most first",
   );
 
+/** What each filter parameter selects (contract: "Filters and shared statistics"). */
+const FILTER_DOCS: Record<(typeof FILTER_NAMES)[number], string> = {
+  country: 'ISO 3166-1 alpha-2 country codes (KR, US)',
+  deviceType: `device types: ${DEVICE_TYPES.join(', ')}`,
+  os: 'operating systems as topOs names them (iOS, Android, Windows)',
+  browser: 'browsers as topBrowsers names them (Chrome, Safari)',
+  referrer: 'referrer host names (m.facebook.com); a full URL counts as its host',
+  utmSource: 'utm_source values the clicks carried',
+  utmMedium: 'utm_medium values the clicks carried',
+  utmCampaign: 'utm_campaign values the clicks carried',
+};
+
+/** The filter query parameters: each a comma-separated list, compared case-insensitively. */
+const filterQuery = Object.fromEntries(
+  FILTER_NAMES.map((name) => [
+    name,
+    z
+      .string()
+      .max(10_000)
+      .optional()
+      .describe(
+        `only clicks with one of these ${FILTER_DOCS[name]}, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks`,
+      ),
+  ]),
+) as Record<(typeof FILTER_NAMES)[number], z.ZodOptional<z.ZodString>>;
+
+/** meta of a link's statistics: the period's, and the filters applied. */
+const linkStatsMetaSchema = statsMetaSchema
+  .extend({
+    filters: z
+      .object(
+        Object.fromEntries(FILTER_NAMES.map((name) => [name, z.array(z.string()).optional()])) as Record<
+          (typeof FILTER_NAMES)[number],
+          z.ZodOptional<z.ZodArray<z.ZodString>>
+        >,
+      )
+      .describe(
+        'the filters applied, one array of values per filter parameter given (as given, trimmed, without repeats); {} without filters',
+      )
+      .meta({ id: 'StatsFilters' }),
+  })
+  .meta({ id: 'LinkStatsMeta' });
+
 export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; publicBaseUrl: string }> = async (
   app,
   { stats: linkStats, publicBaseUrl },
@@ -34,7 +78,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
   const tags = ['service: statistics'];
 
   /** The statistics of one link: its id and the period in, what `find` found shaped by `answer`, then meta. */
-  function linkStatsRoute<Q extends z.ZodType, T extends { period: StatsPeriod }>(
+  function linkStatsRoute<Q extends z.ZodType, T extends { period: StatsPeriod; filters: ClickFilters }>(
     url: string,
     summary: string,
     querystring: Q,
@@ -52,14 +96,14 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
     };
     app.get(url, { schema }, async (request) => {
       const found = await withPeriodQuery(find(callerOf(request), request.params.id, request.query as z.output<Q>));
-      return { ...answer(found), meta: meta(found.period) };
+      return { ...answer(found), meta: { ...meta(found.period), filters: found.filters } };
     });
   }
 
   linkStatsRoute(
     '/urls/:id/stats',
     'Click statistics of a short URL',
-    z.object(periodQuery),
+    z.object({ ...periodQuery, ...filterQuery }),
     z
       .object({
         url: shortUrlSchema,
@@ -82,7 +126,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
         topOsSystems: z.array(topItem),
         deviceTypeStats: z.array(topItem).describe('always Mobile, Desktop, Tablet'),
         destinationStats: destinationStatsSchema,
-        meta: statsMetaSchema,
+        meta: linkStatsMetaSchema,
       })
       .meta({ id: 'UrlStats' }),
     linkStats.forShortUrl,
@@ -108,6 +152,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
     'Click statistics of a campaign',
     z.object({
       ...periodQuery,
+      ...filterQuery,
       customId: z
         .string()
         .max(100, 'must be at most 100 characters')
@@ -162,7 +207,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
             .array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() }))
             .describe('never summed across currencies'),
         }),
-        meta: statsMetaSchema,
+        meta: linkStatsMetaSchema,
       })
       .meta({ id: 'CampaignStats' }),
     linkStats.forCampaign,

@@ -9,6 +9,7 @@ import { percent } from '../../olap/percent.js';
 import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.queries.js';
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
+import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 export type { ClickStats, RevenueStats };
@@ -43,6 +44,16 @@ function destinationStatsOf(stats: LinkClickStats, originalUrl: string): LinkSta
 
 export type StatsCaller = Pick<Caller, 'organization'>;
 
+/** What a link's statistics are asked for: the period and any filters (click-filters.ts). */
+export type LinkStatsInput = PeriodInput & ClickFilterInput;
+
+/** The period and filters of a request, checked. */
+function periodAndFilters(organization: StatsCaller['organization'], input: LinkStatsInput, now: Date) {
+  const { startDate, endDate, timeZone, ...filterInput } = input;
+  const filters = parseClickFilters(filterInput);
+  return { period: periodForPlan(organization.plan, { startDate, endDate, timeZone }, now), filters };
+}
+
 export interface LinkStatsDeps {
   shortUrls: Pick<ShortUrlsRepo, 'get'>;
   campaigns: Pick<CampaignsRepo, 'get'>;
@@ -57,40 +68,54 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
     async forShortUrl(
       caller: StatsCaller,
       id: number,
-      input: PeriodInput,
-    ): Promise<{ url: ShortUrl; clickCount: number; stats: LinkStats; period: StatsPeriod }> {
+      input: LinkStatsInput,
+    ): Promise<{ url: ShortUrl; clickCount: number; stats: LinkStats; period: StatsPeriod; filters: ClickFilters }> {
       const { organization } = caller;
       const url = await deps.shortUrls.get(organization.id, id);
       if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
-      const period = periodForPlan(organization.plan, input, deps.clock());
+      const { period, filters } = periodAndFilters(organization, input, deps.clock());
       const [stats, counts] = await Promise.all([
-        deps.clickStats.forLink({ organizationId: organization.id, linkType: 'url', linkId: url.id, period }),
+        deps.clickStats.forLink({
+          organizationId: organization.id,
+          linkType: 'url',
+          linkId: url.id,
+          period,
+          filters: filters.match,
+        }),
         deps.clickCounts.forLinks(organization.id, 'url', [url.id]),
       ]);
-      return { url, clickCount: counts.get(url.id) ?? 0, stats: destinationStatsOf(stats, url.originalUrl), period };
+      return {
+        url,
+        clickCount: counts.get(url.id) ?? 0,
+        stats: destinationStatsOf(stats, url.originalUrl),
+        period,
+        filters: filters.applied,
+      };
     },
 
     async forCampaign(
       caller: StatsCaller,
       id: number,
-      input: PeriodInput & { customId?: string | undefined },
+      input: LinkStatsInput & { customId?: string | undefined },
     ): Promise<{
       campaign: Campaign;
       stats: LinkStats;
       revenue: RevenueStats & { available: boolean };
       period: StatsPeriod;
+      filters: ClickFilters;
     }> {
       const { organization } = caller;
       const campaign = await deps.campaigns.get(organization.id, id);
       if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${id} does not exist`);
-      const { customId, ...periodInput } = input;
-      const period = periodForPlan(organization.plan, periodInput, deps.clock());
+      const { customId, ...rest } = input;
+      const { period, filters } = periodAndFilters(organization, rest, deps.clock());
       const stats = await deps.clickStats.forLink({
         organizationId: organization.id,
         linkType: 'campaign',
         linkId: campaign.id,
         period,
         customId,
+        filters: filters.match,
       });
       // Revenue analysis is an add-on; without it the figures stay empty.
       const revenue = organization.revenueAnalytics
@@ -105,7 +130,13 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
             })),
           }
         : { available: false, ...emptyRevenue(period.days) };
-      return { campaign, stats: destinationStatsOf(stats, campaign.originalUrl), revenue, period };
+      return {
+        campaign,
+        stats: destinationStatsOf(stats, campaign.originalUrl),
+        revenue,
+        period,
+        filters: filters.applied,
+      };
     },
   };
 }
