@@ -494,6 +494,9 @@ export const en: Words = {
       'Your plan keeps statistics for {{days}} days: this whole period is older, so there is nothing to show.',
     afterToday: 'This period has not begun yet, so there is nothing to show.',
     noClicks: 'No clicks in this period.',
+    destinations: 'Clicks per destination',
+    noDestinations:
+      'No clicks in this period. Once there are, this shows how many went to the destination, to each rule and to each A/B variant.',
     nothing: 'Nothing to show.',
     unknown: 'Unknown',
     daily: 'Clicks per day',
