@@ -38,6 +38,7 @@ const embeddedOnly = [
   'test/deep-link-e2e.test.ts',
   'test/landing-page.test.ts',
   'test/page-language.test.ts',
+  'test/routing-editor-e2e.test.ts',
   'test/security-headers.test.ts',
   'test/web-sdk.test.ts',
   // documents, clients and the in-process bus

@@ -327,7 +327,12 @@ const RuleCard = memo(function RuleCard({
     ? {}
     : {
         draggable: true,
-        onDragStart: () => onDragStart(index),
+        onDragStart: (e: DragEvent) => {
+          // Firefox starts a drag only with data set.
+          e.dataTransfer.effectAllowed = 'move';
+          e.dataTransfer.setData('text/plain', rule.key);
+          onDragStart(index);
+        },
         onDragOver: (e: DragEvent) => e.preventDefault(),
         onDrop: (e: DragEvent) => {
           e.preventDefault();
