@@ -323,6 +323,66 @@ const RuleCard = memo(function RuleCard({
   const setQuery = (query: RuleForm['query']) => change({ query });
   const countryList = useMemo(() => withValues(countries, rule.countries), [countries, rule.countries]);
   const languageList = useMemo(() => withValues(languages, rule.languages), [languages, rule.languages]);
+  /** A searchable list of countries or languages, by name. */
+  const codes = (
+    name: 'countries' | 'languages',
+    data: NamedCode[],
+    hint: { placeholder?: string; description?: string },
+  ) => (
+    <MultiSelect
+      label={t(`routing.${name}`)}
+      {...hint}
+      data={data}
+      value={rule[name]}
+      onChange={(values) => change({ [name]: values })}
+      searchable
+      clearable
+      nothingFoundMessage="—"
+      comboboxProps={UNMOUNTED_WHEN_CLOSED}
+      error={condition(name)}
+    />
+  );
+  /** Devices or systems, each a checkbox. */
+  const choices = (name: 'deviceTypes' | 'os', values: readonly string[], labelOf: (value: string) => string) => (
+    <Checkbox.Group
+      label={t(`routing.${name}`)}
+      value={rule[name]}
+      onChange={(picked) => change({ [name]: picked })}
+      error={condition(name)}
+    >
+      <Group gap="sm" mt={4}>
+        {values.map((v) => (
+          <Checkbox key={v} value={v} label={labelOf(v)} />
+        ))}
+      </Group>
+    </Checkbox.Group>
+  );
+  /** The name or the value of the query row at `q`. */
+  const queryPart = (q: number, part: 'name' | 'value', maxLength: number) => {
+    const label = t(part === 'name' ? 'routing.queryName' : 'routing.queryValue');
+    return (
+      <TextInput
+        aria-label={`${label} ${q + 1}`}
+        placeholder={label}
+        value={rule.query[q]![part]}
+        onChange={(e) => {
+          const text = e.currentTarget.value;
+          setQuery(rule.query.map((r, m) => (m === q ? { ...r, [part]: text } : r)));
+        }}
+        maxLength={maxLength}
+        style={{ flex: 1 }}
+      />
+    );
+  };
+  const instant = (name: 'after' | 'before') => (
+    <TextInput
+      type="datetime-local"
+      label={t(`routing.${name}`)}
+      value={rule[name]}
+      onChange={(e) => change({ [name]: e.currentTarget.value })}
+      error={condition(name)}
+    />
+  );
   const drag = readOnly
     ? {}
     : {
@@ -388,71 +448,15 @@ const RuleCard = memo(function RuleCard({
         )}
       </Group>
       <Stack gap="xs">
-        <MultiSelect
-          label={t('routing.countries')}
-          placeholder={t('routing.countriesHint')}
-          data={countryList}
-          value={rule.countries}
-          onChange={(countries) => change({ countries })}
-          searchable
-          clearable
-          nothingFoundMessage="—"
-          comboboxProps={UNMOUNTED_WHEN_CLOSED}
-          error={condition('countries')}
-        />
+        {codes('countries', countryList, { placeholder: t('routing.countriesHint') })}
         <Group grow align="flex-start">
-          <Checkbox.Group
-            label={t('routing.deviceTypes')}
-            value={rule.deviceTypes}
-            onChange={(deviceTypes) => change({ deviceTypes })}
-            error={condition('deviceTypes')}
-          >
-            <Group gap="sm" mt={4}>
-              {DEVICE_TYPES.map((d) => (
-                <Checkbox key={d} value={d} label={t(`routing.device.${d}`)} />
-              ))}
-            </Group>
-          </Checkbox.Group>
-          <Checkbox.Group
-            label={t('routing.os')}
-            value={rule.os}
-            onChange={(os) => change({ os })}
-            error={condition('os')}
-          >
-            <Group gap="sm" mt={4}>
-              {OPERATING_SYSTEMS.map((o) => (
-                <Checkbox key={o} value={o} label={t(`routing.osName.${o}`)} />
-              ))}
-            </Group>
-          </Checkbox.Group>
+          {choices('deviceTypes', DEVICE_TYPES, (d) => t(`routing.device.${d}`))}
+          {choices('os', OPERATING_SYSTEMS, (o) => t(`routing.osName.${o}`))}
         </Group>
-        <MultiSelect
-          label={t('routing.languages')}
-          description={t('routing.languagesHint')}
-          data={languageList}
-          value={rule.languages}
-          onChange={(languages) => change({ languages })}
-          searchable
-          clearable
-          nothingFoundMessage="—"
-          comboboxProps={UNMOUNTED_WHEN_CLOSED}
-          error={condition('languages')}
-        />
+        {codes('languages', languageList, { description: t('routing.languagesHint') })}
         <Group grow align="flex-start">
-          <TextInput
-            type="datetime-local"
-            label={t('routing.after')}
-            value={rule.after}
-            onChange={(e) => change({ after: e.currentTarget.value })}
-            error={condition('after')}
-          />
-          <TextInput
-            type="datetime-local"
-            label={t('routing.before')}
-            value={rule.before}
-            onChange={(e) => change({ before: e.currentTarget.value })}
-            error={condition('before')}
-          />
+          {instant('after')}
+          {instant('before')}
         </Group>
         <Stack gap={4}>
           <Text size="sm" fw={500}>
@@ -462,29 +466,9 @@ const RuleCard = memo(function RuleCard({
             // Rows have no identity of their own; their position is what the server's refusals name.
             // biome-ignore lint/suspicious/noArrayIndexKey: see above
             <Group key={q} gap="xs" wrap="nowrap" align="flex-start">
-              <TextInput
-                aria-label={`${t('routing.queryName')} ${q + 1}`}
-                placeholder={t('routing.queryName')}
-                value={row.name}
-                onChange={(e) => {
-                  const name = e.currentTarget.value;
-                  setQuery(rule.query.map((r, m) => (m === q ? { ...r, name } : r)));
-                }}
-                maxLength={100}
-                style={{ flex: 1 }}
-              />
+              {queryPart(q, 'name', 100)}
               <Text mt={6}>=</Text>
-              <TextInput
-                aria-label={`${t('routing.queryValue')} ${q + 1}`}
-                placeholder={t('routing.queryValue')}
-                value={row.value}
-                onChange={(e) => {
-                  const value = e.currentTarget.value;
-                  setQuery(rule.query.map((r, m) => (m === q ? { ...r, value } : r)));
-                }}
-                maxLength={500}
-                style={{ flex: 1 }}
-              />
+              {queryPart(q, 'value', 500)}
               {!readOnly && (
                 <ActionIcon
                   mt={4}

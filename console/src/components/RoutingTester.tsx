@@ -55,6 +55,23 @@ export const RoutingTester = memo(function RoutingTester({
     },
   });
 
+  /** One trait of the visitor from a list; left empty, the server works it out or leaves it out. */
+  const one = (
+    name: 'country' | 'language' | 'deviceType' | 'os',
+    label: string,
+    data: Array<{ value: string; label: string }>,
+    searchable: boolean,
+  ) => (
+    <Select
+      label={t(label)}
+      data={data}
+      value={visitor[name] || null}
+      onChange={set(name)}
+      searchable={searchable}
+      clearable
+      nothingFoundMessage="—"
+    />
+  );
   const routeName = (route: string) => {
     const [kind, position] = route.split(':');
     const n = Number(position);
@@ -74,40 +91,22 @@ export const RoutingTester = memo(function RoutingTester({
           {t('routing.testerHint')}
         </Text>
         <Group grow align="flex-start">
-          <Select
-            label={t('routing.visitorCountry')}
-            data={countries}
-            value={visitor.country || null}
-            onChange={set('country')}
-            searchable
-            clearable
-            nothingFoundMessage="—"
-          />
-          <Select
-            label={t('routing.visitorLanguage')}
-            data={languages}
-            value={visitor.language || null}
-            onChange={set('language')}
-            searchable
-            clearable
-            nothingFoundMessage="—"
-          />
+          {one('country', 'routing.visitorCountry', countries, true)}
+          {one('language', 'routing.visitorLanguage', languages, true)}
         </Group>
         <Group grow align="flex-start">
-          <Select
-            label={t('routing.visitorDevice')}
-            data={DEVICE_TYPES.map((d) => ({ value: d, label: t(`routing.device.${d}`) }))}
-            value={visitor.deviceType || null}
-            onChange={set('deviceType')}
-            clearable
-          />
-          <Select
-            label={t('routing.visitorOs')}
-            data={OPERATING_SYSTEMS.map((o) => ({ value: o, label: t(`routing.osName.${o}`) }))}
-            value={visitor.os || null}
-            onChange={set('os')}
-            clearable
-          />
+          {one(
+            'deviceType',
+            'routing.visitorDevice',
+            DEVICE_TYPES.map((d) => ({ value: d, label: t(`routing.device.${d}`) })),
+            false,
+          )}
+          {one(
+            'os',
+            'routing.visitorOs',
+            OPERATING_SYSTEMS.map((o) => ({ value: o, label: t(`routing.osName.${o}`) })),
+            false,
+          )}
         </Group>
         <Group grow align="flex-start">
           <TextInput
