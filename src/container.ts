@@ -18,7 +18,7 @@ import { composeLinkChanges } from './compose/link-changes.js';
 import { composeGoalTypes, composeLinks } from './compose/links.js';
 import { composeMetrics, composeMetricsPort, defineRuntimeMetrics } from './compose/runtime-metrics.js';
 import { composeOrganizations } from './compose/organizations.js';
-import { composeClickLimits, composeRedirect } from './compose/redirect.js';
+import { composeClickLimits, composeRedirect, composeRoutingTester } from './compose/redirect.js';
 import { composeSharedRepos } from './compose/repos.js';
 import { composeStats } from './compose/stats.js';
 import { openStores } from './compose/stores.js';
@@ -175,6 +175,7 @@ async function assemble(
     links,
     imports: imports.service,
     goalTypes: composeGoalTypes({ ...wiring, audit }),
+    routingTester: composeRoutingTester({ geo, clock }),
     apps: composeApps({ ...wiring, associationFiles }),
     domains,
     deepLinks: deepLinks.services,

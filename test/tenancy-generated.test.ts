@@ -294,6 +294,14 @@ const OPERATIONS: Record<string, Operation> = {
     kind: 'byId',
     probes: one('console', () => `/console/api/organizations/${a.id}/goal-types/purchase`),
   },
+  'POST /console/api/organizations/{orgId}/routing/test': {
+    kind: 'byId',
+    probes: one(
+      'console',
+      () => `/console/api/organizations/${a.id}/routing/test`,
+      () => ({ originalUrl: 'https://example.com/', visitor: {} }),
+    ),
+  },
   'GET /console/api/organizations/{orgId}/usage': {
     kind: 'byId',
     probes: one('console', () => `/console/api/organizations/${a.id}/usage`),

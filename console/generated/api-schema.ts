@@ -1308,6 +1308,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/organizations/{orgId}/routing/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Where a described visitor goes under the given routing rules and variants (links.read), decided by the redirect’s own routing */
+        post: operations["consoleTestRouting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/organizations/{orgId}/usage": {
         parameters: {
             query?: never;
@@ -1725,6 +1742,17 @@ export interface components {
             deliveryId: number;
             eventId: string;
         };
+        RoutingConditions: {
+            countries?: string[];
+            deviceTypes?: string[];
+            os?: string[];
+            languages?: string[];
+            after?: string;
+            before?: string;
+            query?: {
+                [key: string]: string;
+            };
+        };
         StatsMeta: {
             dataRetentionDays: number;
             /** @description first local date covered: the requested start clipped to the retention window; null when nothing of the requested range is left (see empty) */
@@ -1914,17 +1942,6 @@ export interface components {
                 };
             }[];
             meta: components["schemas"]["StatsMeta"];
-        };
-        RoutingConditions: {
-            countries?: string[];
-            deviceTypes?: string[];
-            os?: string[];
-            languages?: string[];
-            after?: string;
-            before?: string;
-            query?: {
-                [key: string]: string;
-            };
         };
         Campaign: {
             id: number;
@@ -12081,6 +12098,139 @@ export interface operations {
             };
         };
     };
+    consoleTestRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the link being edited: its id keeps the variant choice as on the redirect */
+                    linkId?: number;
+                    originalUrl: string;
+                    /** @description ordered: the first rule a click meets wins; [] or null removes them (update) */
+                    routingRules?: {
+                        /** @description every condition present must hold; a list holds when one of its values does (case-insensitive) */
+                        conditions: {
+                            /** @description ISO 3166-1 alpha-2 codes of the client address */
+                            countries?: string[];
+                            /** @description of the user agent: mobile, tablet, desktop */
+                            deviceTypes?: string[];
+                            /** @description of the user agent: ios, android, windows, macos, linux */
+                            os?: string[];
+                            /** @description primary subtag of the first Accept-Language entry */
+                            languages?: string[];
+                            /**
+                             * Format: date-time
+                             * @description the click is at or after this instant
+                             */
+                            after?: string;
+                            /**
+                             * Format: date-time
+                             * @description the click is before this instant
+                             */
+                            before?: string;
+                            /** @description parameter name → value the click must carry */
+                            query?: {
+                                [key: string]: string;
+                            };
+                        };
+                        url: string;
+                    }[] | null;
+                    /** @description A/B test: a click no rule caught goes to one variant, by weight; the same visitor (address and user agent) always to the same one. [] or null removes them (update) */
+                    variants?: {
+                        url: string;
+                        weight: number;
+                    }[] | null;
+                    visitor: {
+                        /** @description ISO 3166-1 alpha-2; without it, the country of address */
+                        country?: string;
+                        /**
+                         * @description without it, what userAgent says
+                         * @enum {string}
+                         */
+                        deviceType?: "mobile" | "tablet" | "desktop";
+                        /**
+                         * @description without it, what userAgent says
+                         * @enum {string}
+                         */
+                        os?: "ios" | "android" | "windows" | "macos" | "linux";
+                        /** @description an Accept-Language value or a primary subtag such as ja */
+                        language?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO-8601 instant of the click; now without it
+                         */
+                        at?: string;
+                        /** @description the parameters the click carries */
+                        query?: {
+                            [key: string]: string;
+                        };
+                        /** @description client address: the country when none is given, and with userAgent the variant a visitor keeps */
+                        address?: string;
+                        userAgent?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the destination as configured, without the UTM parameters */
+                        url: string;
+                        /** @description original, rule:N or variant:N (0-based positions) */
+                        route: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     consoleGetUsage: {
         parameters: {
             query?: never;
@@ -13303,6 +13453,8 @@ export const pathsApiV1CrossPlatformStatsSessionsListGetParametersQueryPlatformV
 export const pathsConsoleApiOrganizationsOrgIdApiKeysGetResponses200ContentApplicationJsonScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/api-keys"]["get"]["responses"]["200"]["content"]["application/json"]["scopes"]> = ["read"];
 export const pathsConsoleApiOrganizationsOrgIdWebhookPutRequestBodyContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook"]["put"]["requestBody"]["content"]["application/json"]["events"]> = ["click", "campaign", "goal", "funnel", "session"];
 export const pathsConsoleApiOrganizationsOrgIdWebhookDeliveriesGetParametersQueryStateValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook/deliveries"]["get"]["parameters"]["query"]["state"]> = ["pending", "succeeded", "failed"];
+export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorDeviceTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["deviceType"]> = ["mobile", "tablet", "desktop"];
+export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorOsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["os"]> = ["ios", "android", "windows", "macos", "linux"];
 export const pathsConsoleApiOrganizationsOrgIdUsageGetResponses200ContentApplicationJsonPlanValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/usage"]["get"]["responses"]["200"]["content"]["application/json"]["plan"]> = ["FREE", "PRO", "BUSINESS", "ENTERPRISE"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {

@@ -134,6 +134,8 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail'];
 
 export type TopItem = Schemas['TopItem'];
+/** A link's clicks sent to one destination (a rule's, a variant's or its own) over the period. */
+export type DestinationStat = Schemas['DestinationStat'];
 export type DashboardData = Answer<'consoleGetDashboard'>;
 export type InstallStats = Schemas['AppInstallStats'];
 export type RevenueStats = Answer<'consoleGetAppRevenue'>['revenueStats'];

@@ -4,6 +4,8 @@
 // time and sent in the form each API reads (short URLs: `YYYY-MM-DD HH:mm:ss` UTC; campaigns:
 // ISO-8601 UTC).
 import type { Campaign, ShortUrl } from './api';
+import { instantOf, toLocalInput } from './local-time';
+import { type RoutingForm, routingBody, routingFormOf } from './routing-form';
 
 export type LinkKind = 'url' | 'campaign';
 
@@ -51,6 +53,8 @@ export interface LinkForm {
   expiredUrl: string;
   note: string;
   archived: boolean;
+  /** Routing rules and A/B variants as the editor holds them. */
+  routing: RoutingForm;
 }
 
 export const emptyLinkForm = (): LinkForm => ({
@@ -82,23 +86,8 @@ export const emptyLinkForm = (): LinkForm => ({
   expiredUrl: '',
   note: '',
   archived: false,
+  routing: { rules: [], variants: [] },
 });
-
-const two = (n: number) => String(n).padStart(2, '0');
-
-/** An instant as the value of a datetime-local input, in the browser's zone. */
-export function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
-}
-
-/** A datetime-local value (local time) as the instant it names; undefined when it names none. */
-function instantOf(local: string): Date | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return undefined;
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? undefined : d;
-}
 
 /** The expiry as the API of the kind reads it: short URLs `YYYY-MM-DD HH:mm:ss` (UTC), campaigns ISO-8601. */
 export function expiryForApi(kind: LinkKind, local: string): string | null {
@@ -112,7 +101,10 @@ const text = (v: string | null | undefined) => v ?? '';
 const appId = (v: number | null | undefined) => (v ? String(v) : '');
 
 /** What short URLs and campaigns share beyond their own fields: tags, limits, the note, the archive. */
-type Managed = Pick<ShortUrl, 'tags' | 'clickLimit' | 'clickLimitUrl' | 'expiredUrl' | 'note' | 'archived'>;
+type Managed = Pick<
+  ShortUrl,
+  'tags' | 'clickLimit' | 'clickLimitUrl' | 'expiredUrl' | 'note' | 'archived' | 'routingRules' | 'variants'
+>;
 
 const managedForm = (l: Managed) => ({
   tags: [...l.tags],
@@ -121,6 +113,7 @@ const managedForm = (l: Managed) => ({
   expiredUrl: text(l.expiredUrl),
   note: text(l.note),
   archived: l.archived,
+  routing: routingFormOf(l),
 });
 
 export function formOfShortUrl(u: ShortUrl): LinkForm {
@@ -216,6 +209,10 @@ export function bodyOf(kind: LinkKind, form: LinkForm, editing: boolean): Record
   put('expiredUrl', trimmed(form.expiredUrl));
   put('note', trimmed(form.note));
   if (editing || form.archived) body.archived = form.archived;
+  // Rules and variants replace the link's on update; on create they are sent when there are some.
+  const routing = routingBody(form.routing);
+  if (editing || routing.routingRules.length > 0) body.routingRules = routing.routingRules;
+  if (editing || routing.variants.length > 0) body.variants = routing.variants;
   return body;
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ShortUrl } from '../src/api';
 import { LinkEditor } from '../src/components/LinkEditor';
 import { shortUrl } from './fixtures';
-import { renderConsole, serveApi } from './render';
+import { describedBy, refused, renderConsole, serveApi } from './render';
 
 const apps = {
   content: [{ id: 7, appName: 'Shop', platform: 'IOS', bundleId: 'com.shop', path: 'shop', apiKey: 'k', scheme: null }],
@@ -33,15 +33,6 @@ const lists = {
   'GET /organizations/1/custom-domains': { status: 200, body: noDomains },
   'GET /organizations/1/goal-types': { status: 200, body: goalTypes },
 };
-
-/** The text an input's aria-describedby points at: what a screen reader reads beside the field. */
-function describedBy(input: HTMLElement): string {
-  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
-  return ids
-    .map((id) => document.getElementById(id)?.textContent ?? '')
-    .join(' ')
-    .trim();
-}
 
 const existing = shortUrl('spring', {
   id: 42,
@@ -133,10 +124,7 @@ describe('link editor', () => {
   async function refusedSave(message: string, details: Array<{ field: string; message: string }>) {
     serveApi({
       ...lists,
-      'POST /organizations/1/urls': {
-        status: 400,
-        body: { status: 400, error: 'Bad Request', message, code: 'VALIDATION_FAILED', details },
-      },
+      'POST /organizations/1/urls': refused(details, message),
     });
     renderConsole(<LinkEditor kind="url" orgId={1} record={null} onSaved={() => {}} onClose={() => {}} />);
     const user = userEvent.setup();
@@ -238,20 +226,11 @@ describe('link editor', () => {
   it('puts a refusal of the new fields beside them', async () => {
     serveApi({
       ...lists,
-      'PUT /organizations/1/urls/42': {
-        status: 400,
-        body: {
-          status: 400,
-          error: 'Bad Request',
-          message: 'refused',
-          code: 'VALIDATION_FAILED',
-          details: [
-            { field: 'password', message: 'must be 4 to 128 characters' },
-            { field: 'clickLimit', message: 'must be at least 1' },
-            { field: 'tags.0', message: 'is too long' },
-          ],
-        },
-      },
+      'PUT /organizations/1/urls/42': refused([
+        { field: 'password', message: 'must be 4 to 128 characters' },
+        { field: 'clickLimit', message: 'must be at least 1' },
+        { field: 'tags.0', message: 'is too long' },
+      ]),
     });
     renderConsole(<LinkEditor kind="url" orgId={1} record={existing} onSaved={() => {}} onClose={() => {}} />);
     const user = userEvent.setup();

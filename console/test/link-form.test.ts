@@ -1,7 +1,8 @@
 // The editor's form rules on their own: expiry between local input and each API's form, and the
 // address a click reaches with the link's UTM parameters (set, never duplicated, as the redirect).
 import { describe, expect, it } from 'vitest';
-import { destinationWithUtm, emptyLinkForm, expiryForApi, toLocalInput } from '../src/link-form';
+import { destinationWithUtm, emptyLinkForm, expiryForApi } from '../src/link-form';
+import { toLocalInput } from '../src/local-time';
 
 describe('link form', () => {
   it("sends a local expiry as the instant it names, in each API's own form", () => {

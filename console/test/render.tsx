@@ -55,3 +55,17 @@ export function renderConsole(ui: ReactElement) {
     </MantineProvider>,
   );
 }
+
+/** A 400 as the service answers a refused body: `details` names each field. */
+export function refused(details: Array<{ field: string; message: string }>, message = 'refused'): Answer {
+  return { status: 400, body: { status: 400, error: 'Bad Request', message, code: 'VALIDATION_FAILED', details } };
+}
+
+/** The text an input's aria-describedby points at: what a screen reader reads beside the field. */
+export function describedBy(input: HTMLElement): string {
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+  return ids
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ')
+    .trim();
+}

@@ -250,6 +250,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /console/api/organizations/{orgId}/goal-types': 'consoleListGoalTypes',
   'POST /console/api/organizations/{orgId}/goal-types': 'consoleCreateGoalType',
   'DELETE /console/api/organizations/{orgId}/goal-types/{name}': 'consoleDeleteGoalType',
+  'POST /console/api/organizations/{orgId}/routing/test': 'consoleTestRouting',
   'GET /console/api/organizations/{orgId}/usage': 'consoleGetUsage',
   'GET /console/api/organizations/{orgId}/dashboard': 'consoleGetDashboard',
   'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': 'consoleGetLinkDashboard',

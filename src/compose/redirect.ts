@@ -11,6 +11,7 @@ import { createClickLimitsRepo } from '../oltp/click-limits.repo.js';
 import { createAgentParser } from '../ingest/enrich.js';
 import type { GeoLookup } from '../ingest/geo.js';
 import { createVisitorTraits } from '../core/routing/visitor-traits.js';
+import { createRoutingTester, type RoutingTester } from '../core/routing/routing-tester.js';
 
 /** Click limits counted in memory, added to PostgreSQL every second (stop() adds the last ones). */
 export const composeClickLimits = ({ sql, log }: { sql: Sql; log: Logger }): ClickLimits =>
@@ -51,3 +52,10 @@ export async function composeRedirect(ctx: {
   });
   return resolver;
 }
+
+/** The console's routing tester, on the traits the redirect reads (the same geo database and agent parser). */
+export const composeRoutingTester = (ctx: { geo: GeoLookup; clock: () => Date }): RoutingTester =>
+  createRoutingTester({
+    traits: createVisitorTraits({ geo: ctx.geo, parseAgent: createAgentParser() }),
+    clock: ctx.clock,
+  });

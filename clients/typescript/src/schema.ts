@@ -909,6 +909,17 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
         };
+        RoutingConditions: {
+            countries?: string[];
+            deviceTypes?: string[];
+            os?: string[];
+            languages?: string[];
+            after?: string;
+            before?: string;
+            query?: {
+                [key: string]: string;
+            };
+        };
         StatsMeta: {
             dataRetentionDays: number;
             /** @description first local date covered: the requested start clipped to the retention window; null when nothing of the requested range is left (see empty) */
@@ -1098,17 +1109,6 @@ export interface components {
                 };
             }[];
             meta: components["schemas"]["StatsMeta"];
-        };
-        RoutingConditions: {
-            countries?: string[];
-            deviceTypes?: string[];
-            os?: string[];
-            languages?: string[];
-            after?: string;
-            before?: string;
-            query?: {
-                [key: string]: string;
-            };
         };
         Campaign: {
             id: number;

@@ -2,7 +2,8 @@
 // destination, title or name, alias and domain (fixed once made), expiry, goal type; UTM
 // parameters with the address a click will reach; Open Graph tags with a live share preview; the
 // ad page; the apps and in-app paths phones open; tags, a password, a click limit and where
-// clicks go after it or after expiry, a note, the archive. A refusal names its field where it can.
+// clicks go after it or after expiry, a note, the archive; routing rules, an A/B test and their
+// tester. A refusal names its field where it can.
 // A password is never shown: the editor says the link has one, and offers to change or remove it.
 import {
   Accordion,
@@ -25,7 +26,7 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   api,
@@ -47,6 +48,9 @@ import {
   type LinkKind,
   UTM_OF,
 } from '../link-form';
+import { variantsProblem } from '../routing-form';
+import { RoutingEditor } from './RoutingEditor';
+import { RoutingTester } from './RoutingTester';
 import { SharePreview } from './SharePreview';
 import { useTags } from './tags';
 
@@ -105,8 +109,25 @@ export function LinkEditor<K extends LinkKind>({
     onSuccess: (saved) => onSaved(saved, !editing),
     onError: (error: Error) => setFailure(error.message),
   });
-  const errors = fieldErrors(save.error);
+  const errors = useMemo(() => fieldErrors(save.error), [save.error]);
   const errorOf = (...names: string[]) => names.map((n) => errors[n]).find(Boolean);
+  /** The refusal of the field at `path`, or of the first one inside it (routingRules.0.conditions.countries.1). */
+  const errorAt = useCallback(
+    (path: string) => errors[path] ?? Object.entries(errors).find(([name]) => name.startsWith(`${path}.`))?.[1],
+    [errors],
+  );
+  const updateRouting = useCallback(
+    (change: (routing: LinkForm['routing']) => LinkForm['routing']) =>
+      setForm((current) => ({ ...current, routing: change(current.routing) })),
+    [],
+  );
+  // The tester reads the form when it runs, so typing in the editor does not render it again.
+  const latest = useRef(form);
+  latest.current = form;
+  const testerInput = useCallback(
+    () => ({ originalUrl: latest.current.destination, routing: latest.current.routing }),
+    [],
+  );
 
   const field = (name: keyof LinkForm) => ({
     value: form[name] as string,
@@ -142,6 +163,10 @@ export function LinkEditor<K extends LinkKind>({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
+    if (variantsProblem(form.routing.variants)) {
+      setFailure(t('routing.weightsBlock'));
+      return;
+    }
     save.mutate();
   };
 
@@ -243,7 +268,15 @@ export function LinkEditor<K extends LinkKind>({
               minRows={2}
             />
 
-            <Accordion multiple variant="separated" defaultValue={['utm', 'access']}>
+            <Accordion
+              multiple
+              variant="separated"
+              defaultValue={[
+                'utm',
+                'access',
+                ...(form.routing.rules.length + form.routing.variants.length > 0 ? ['routing'] : []),
+              ]}
+            >
               <Accordion.Item value="access">
                 <Accordion.Control>{t('editor.access')}</Accordion.Control>
                 <Accordion.Panel>
@@ -346,6 +379,22 @@ export function LinkEditor<K extends LinkKind>({
                   </Accordion.Panel>
                 </Accordion.Item>
               )}
+
+              <Accordion.Item value="routing">
+                <Accordion.Control>{t('routing.section')}</Accordion.Control>
+                <Accordion.Panel>
+                  <Stack gap="md">
+                    <RoutingEditor
+                      value={form.routing}
+                      update={updateRouting}
+                      destination={form.destination}
+                      errorAt={errorAt}
+                      readOnly={readOnly}
+                    />
+                    <RoutingTester orgId={orgId} linkId={record?.id} input={testerInput} />
+                  </Stack>
+                </Accordion.Panel>
+              </Accordion.Item>
 
               <Accordion.Item value="mobile">
                 <Accordion.Control>{t('editor.mobile')}</Accordion.Control>

@@ -2,6 +2,8 @@
 // the previous period, clicks per day, the weekday × hour heatmap, hours of the day, the busiest
 // links, countries, devices, systems, browsers, referrers, trackers and UTM parameters. One call
 // answers every panel (the server runs one query); it refreshes every 30 s while the page is seen.
+// A link's clicks per destination (rules and A/B variants) and a campaign's revenue come from the
+// link's statistics, in panels of their own.
 import { Alert, Anchor, Badge, Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -12,6 +14,7 @@ import { QrDialog } from '../components/QrDialog';
 import { QueryStatus } from '../components/QueryStatus';
 import { navigate, pathOfStats } from '../navigation';
 import { Chart } from './Chart';
+import { DestinationsPanel } from './DestinationsPanel';
 import { DailyChart, seriesOption } from './figures';
 import { Panel } from './Panel';
 import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
@@ -240,6 +243,8 @@ export function DashboardView({
               />
             </Panel>
           </SimpleGrid>
+
+          {link && <DestinationsPanel orgId={orgId} link={link} query={query} />}
 
           {link?.type === 'campaign' && (
             <RevenuePanel orgId={orgId} of={{ kind: 'campaign', id: link.id }} query={query} />

@@ -20,6 +20,8 @@ import { createConsoleGuard } from './console-guard.js';
 import { consoleApiKeyRoutes } from './api-keys.routes.js';
 import { consoleDomainRoutes } from './domains.routes.js';
 import { consoleGoalTypeRoutes } from './goal-types.routes.js';
+import { consoleRoutingTesterRoutes } from './routing-tester.routes.js';
+import type { RoutingTester } from '../../core/routing/routing-tester.js';
 import { consoleUsageRoutes } from './usage.routes.js';
 import { consoleDashboardRoutes } from './dashboards.routes.js';
 import type { GoalTypesService } from '../../core/links/goal-types.js';
@@ -44,6 +46,7 @@ export interface ConsoleRouteDeps {
   apiKeys: ApiKeysService;
   domains: DomainsService;
   goalTypes: GoalTypesService;
+  routingTester: RoutingTester;
   dashboards: Dashboards;
   installs: InstallStatsService;
   linkStats: LinkStatsService;
@@ -67,6 +70,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
     apiKeys,
     domains,
     goalTypes,
+    routingTester,
     dashboards,
     installs,
     linkStats,
@@ -302,6 +306,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
       await api.register(consoleWebhookRoutes, { accounts, webhookSettings });
       await api.register(consoleDomainRoutes, { accounts, domains });
       await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });
+      await api.register(consoleRoutingTesterRoutes, { accounts, routingTester, config });
       await api.register(consoleUsageRoutes, { accounts, usage });
       await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats });
       const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;

@@ -3,6 +3,7 @@
 // /console/api/organizations/{orgId}. Sign-in attempts are limited per client address across them.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GoalTypesService } from '../../core/links/goal-types.js';
+import type { RoutingTester } from '../../core/routing/routing-tester.js';
 import type { OrganizationServices } from '../../core/organizations/index.js';
 import type { StatsService } from '../../core/stats/index.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
@@ -20,6 +21,8 @@ export interface ConsoleDeps extends ConsoleOrganizationDeps {
   organizations: Pick<OrganizationServices, 'apiKeys' | 'usage'>;
   /** The goal types an organization's links may name: the presets and its own. */
   goalTypes: GoalTypesService;
+  /** Where a described visitor goes under a link's rules and variants, as the redirect decides. */
+  routingTester: RoutingTester;
   stats: Pick<StatsService, 'links' | 'installs' | 'journey' | 'dashboards' | 'shares'>;
   /** The operator's webhook endpoint and log, as a member with webhooks.manage manages them. */
   webhookSettings: WebhookSettings;
@@ -40,6 +43,7 @@ export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (a
     apiKeys: deps.organizations.apiKeys,
     domains: deps.domains,
     goalTypes: deps.goalTypes,
+    routingTester: deps.routingTester,
     dashboards: deps.stats.dashboards,
     installs: deps.stats.installs,
     linkStats: deps.stats.links,
