@@ -194,10 +194,14 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
     while (!stopping.signal.aborted && running.size < concurrency) {
       const job = await deps.repo.claim(leaseMs);
       if (!job) break;
-      const lane: Promise<void> = runJob(job).finally(() => {
-        running.delete(lane);
-        if (!stopping.signal.aborted) void periodic?.runOnce();
-      });
+      // Runs apart from the round: a store failing while a job is given back or finished is
+      // logged here (the job's lease runs out and it is claimed again), never left unhandled.
+      const lane: Promise<void> = runJob(job)
+        .catch((err: unknown) => log.error({ err, jobId: job.id }, 'import job could not be given back or finished'))
+        .finally(() => {
+          running.delete(lane);
+          if (!stopping.signal.aborted) void periodic?.runOnce();
+        });
       running.add(lane);
       claimed++;
     }
