@@ -16,6 +16,18 @@ declare module 'fastify' {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * The organization id the path names (`:orgId`, not yet validated), undefined when it names none;
+ * one that is not a positive integer is a 404, as an organization the caller is not in.
+ */
+export function namedOrganization(request: FastifyRequest): number | undefined {
+  const named = (request.params as { orgId?: string } | undefined)?.orgId;
+  if (named === undefined) return undefined;
+  const orgId = Number(named);
+  if (!Number.isSafeInteger(orgId) || orgId <= 0) throw notFound('ORGANIZATION_NOT_FOUND', 'no such organization');
+  return orgId;
+}
+
 export interface ConsoleGuard {
   tokenOf(request: FastifyRequest): string | undefined;
   sessionOf(request: FastifyRequest): Promise<ActiveSession | undefined>;
@@ -65,11 +77,8 @@ export function createConsoleGuard(accounts: AccountServices, publicBaseUrl: str
       const session = await sessionOf(request);
       if (!session) throw unauthenticated('SESSION_REQUIRED', 'sign in to the console first');
       request.consoleSession = session;
-      const named = (request.params as { orgId?: string } | undefined)?.orgId;
-      if (named === undefined) return;
-      const orgId = Number(named);
-      if (!Number.isSafeInteger(orgId) || orgId <= 0) throw notFound('ORGANIZATION_NOT_FOUND', 'no such organization');
-      await accounts.console.callerIn(session, orgId);
+      const orgId = namedOrganization(request);
+      if (orgId !== undefined) await accounts.console.callerIn(session, orgId);
     },
     csrfOnChange(request) {
       if (UNSAFE.has(request.method)) requireCsrf(request);

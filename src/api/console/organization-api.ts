@@ -9,12 +9,11 @@ import type { AccountServices } from '../../core/accounts/index.js';
 import type { ImportsService } from '../../core/imports/index.js';
 import type { JourneyService } from '../../core/journey/index.js';
 import type { StatsService } from '../../core/stats/index.js';
-import { notFound } from '../../shared/errors.js';
 import { importRoutes } from '../service/imports.routes.js';
 import { type OrganizationResourceDeps, registerOrganizationResources } from '../service/organization-resources.js';
 import { journeyActivityReadRoutes } from '../journey/activity.routes.js';
 import { journeyStatsRoutes } from '../journey/stats.routes.js';
-import { createConsoleGuard } from './console-guard.js';
+import { createConsoleGuard, namedOrganization } from './console-guard.js';
 import { consoleJourneyExportRoutes } from './journey-export.routes.js';
 
 export interface ConsoleOrganizationDeps extends OrganizationResourceDeps {
@@ -35,9 +34,8 @@ export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: ConsoleOrgani
   // Before validation: the route schemas know nothing of orgId, and a stranger learns nothing of them.
   app.addHook('onRequest', async (request) => {
     await guard.requireSession(request);
-    const orgId = Number((request.params as { orgId?: string }).orgId);
-    if (!Number.isSafeInteger(orgId) || orgId <= 0) throw notFound('ORGANIZATION_NOT_FOUND', 'no such organization');
-    request.caller = await deps.accounts.console.callerIn(request.consoleSession!, orgId);
+    // Every route here sits under /organizations/:orgId, so the path always names one.
+    request.caller = await deps.accounts.console.callerIn(request.consoleSession!, namedOrganization(request)!);
     const journeyAccess = request.routeOptions.config.journeyAccess;
     if (journeyAccess) admitJourneyCaller(journeyAccess, request.caller);
   });
