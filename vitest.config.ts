@@ -14,8 +14,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 //   read-only SQL and the documented data-team queries;
 // - pages in a browser (Chromium): what a person sees; the records behind them come through the
 //   same routes the HTTP tests of both runs call;
-// - documents and the in-process bus: the OpenAPI document and its compatibility, the embedded
-//   bus on its folder (the services run has NATS instead; test/bus.test.ts runs the contract on both).
+// - documents and the in-process bus: the OpenAPI document and its compatibility, the Kubernetes
+//   manifests as kubectl renders them, the embedded bus on its folder (the services run has NATS
+//   instead; test/bus.test.ts runs the contract on both).
 const embeddedOnly = [
   'test/unit/**',
   // ClickHouse alone
@@ -44,6 +45,7 @@ const embeddedOnly = [
   'test/stats-share-browser.test.ts',
   'test/web-sdk.test.ts',
   // documents, clients and the in-process bus
+  'test/kubernetes.test.ts',
   'test/memory-bus-durable.test.ts',
   'test/openapi-breaking.test.ts',
   'test/openapi-lint.test.ts',
