@@ -80,29 +80,41 @@ export function onCluster(statement: string, cluster: string | undefined): strin
 
 /** Every MergeTree-family engine of a CREATE in its Replicated form, with the window it sets. */
 function replicated(statement: string): string {
-  // Found in the statement with its literals and comments blanked out, so an engine's name in a
-  // COMMENT stays as written; the text itself comes from the statement.
-  let code = blankLiterals(statement);
-  let out = '';
-  let from = 0;
-  for (const match of code.matchAll(ENGINE)) {
+  const engines = replaceInCode(statement, ENGINE, (match, code) => {
     const args = engineArguments(code, match.index + match[0].length);
     const inner = args ? statement.slice(args.start, args.end).trim() : '';
-    out += `${statement.slice(from, match.index)}ENGINE = Replicated${match[1] ?? ''}MergeTree(${REPLICA_PATH}${inner ? `, ${inner}` : ''})`;
-    from = args ? args.end + 1 : match.index + match[0].length;
-  }
-  const engines = out + statement.slice(from);
-  code = blankLiterals(engines);
-  out = '';
-  from = 0;
-  for (const match of code.matchAll(WINDOW)) {
-    out += `${engines.slice(from, match.index)}replicated_deduplication_window = ${match[1]}, replicated_deduplication_window_seconds = ${DEDUPLICATION_SECONDS}`;
-    from = match.index + match[0].length;
-  }
-  return out + engines.slice(from);
+    return {
+      text: `ENGINE = Replicated${match[1] ?? ''}MergeTree(${REPLICA_PATH}${inner ? `, ${inner}` : ''})`,
+      end: args ? args.end + 1 : match.index + match[0].length,
+    };
+  });
+  return replaceInCode(engines, WINDOW, (match) => ({
+    text: `replicated_deduplication_window = ${match[1]}, replicated_deduplication_window_seconds = ${DEDUPLICATION_SECONDS}`,
+    end: match.index + match[0].length,
+  }));
 }
 
 const WINDOW = /\bnon_replicated_deduplication_window\s*=\s*(\d+)/gi;
+
+/**
+ * Each match of `pattern` in the statement's code, replaced by `replace`'s text up to its `end`.
+ * Matched with literals and comments blanked out, so an engine named in a COMMENT stays as written.
+ */
+function replaceInCode(
+  sql: string,
+  pattern: RegExp,
+  replace: (match: RegExpExecArray, code: string) => { text: string; end: number },
+): string {
+  const code = blankLiterals(sql);
+  let out = '';
+  let from = 0;
+  for (const match of code.matchAll(pattern)) {
+    const { text, end } = replace(match, code);
+    out += sql.slice(from, match.index) + text;
+    from = end;
+  }
+  return out + sql.slice(from);
+}
 
 /**
  * The engine's parameters after `at` (ReplacingMergeTree(version)), as the span inside its
