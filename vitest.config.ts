@@ -23,6 +23,7 @@ const embeddedOnly = [
   'test/admin-sql.test.ts',
   'test/click-cid-rollups.test.ts',
   'test/click-rollups.test.ts',
+  'test/clickhouse-cluster-ddl.test.ts',
   'test/clickhouse-data-teams.test.ts',
   'test/clickhouse-view-reload.test.ts',
   'test/deeplink-rollups.test.ts',

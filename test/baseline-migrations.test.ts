@@ -62,7 +62,7 @@ describe(`the migration runners (${backend})`, () => {
       const ch = await createClickhouse(stores.clickhouse);
       try {
         const old = migrations({ '0001_api_requests.sql': 'CREATE TABLE IF NOT EXISTS t (a UInt8) ENGINE = Memory;' });
-        await migrateClickhouse(ch.client, log, old);
+        await migrateClickhouse(ch.client, log, { dir: old });
         await expect(migrateClickhouse(ch.client, log)).rejects.toThrow(
           /ClickHouse database records migration 1 as "api_requests", but this version's is "baseline"/,
         );

@@ -19,13 +19,14 @@ export async function openStores(config: Config, log: Logger): Promise<{ postgre
     const clickhouseOptions = {
       url: config.stores.clickhouseUrl,
       database: config.stores.clickhouseDatabase,
+      cluster: config.stores.clickhouseCluster,
       dataDir: config.stores.dataDir,
       log,
     };
     let clickhouse = await createClickhouse(clickhouseOptions);
     const applied = await withMigrationLock(postgres.sql, async (tx) => {
       await migratePostgres(tx, log);
-      return migrateClickhouse(clickhouse.client, log);
+      return migrateClickhouse(clickhouse.client, log, { cluster: config.stores.clickhouseCluster });
     });
     if (clickhouse.embedded && applied.length > 0) {
       // A materialized view altered in this process (its comment, by a migration) derives other

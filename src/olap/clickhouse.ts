@@ -6,6 +6,7 @@ import path from 'node:path';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { ConfigError } from '../shared/config.js';
 import type { Logger } from '../shared/logger.js';
+import { onCluster } from './cluster-ddl.js';
 
 export type { ClickHouseClient };
 
@@ -36,6 +37,8 @@ export interface ClickhouseOptions {
   database: string;
   dataDir: string;
   log: Logger;
+  /** CLICKHOUSE_CLUSTER: the database is created on every server of it (a server URL only). */
+  cluster?: string;
 }
 
 /** The connection calls the client makes; chdb/connection implements them. */
@@ -136,7 +139,7 @@ export async function createClickhouse(options: ClickhouseOptions): Promise<Clic
     url.pathname = '';
     // Create the database first through a client without a default database.
     const bootstrap = createClient({ url: url.toString(), request_timeout: 30_000 });
-    await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS \`${database}\`` });
+    await bootstrap.command({ query: onCluster(`CREATE DATABASE IF NOT EXISTS \`${database}\``, options.cluster) });
     await bootstrap.close();
     const client = createClient({
       url: url.toString(),

@@ -115,6 +115,12 @@ const settings = {
       'ClickHouse database; default the path of CLICKHOUSE_URL, else signpost',
       optionalString.pipe(identifier.optional()),
     ),
+    /** The migrations create every table ON CLUSTER with replicated engines (src/olap/cluster-ddl.ts). */
+    clickhouseCluster: env(
+      'CLICKHOUSE_CLUSTER',
+      'ClickHouse cluster (remote_servers) whose replicas get every table, replicated; unset: one server',
+      optionalString.pipe(identifier.optional()),
+    ),
     piiEncryptionKey: env(
       'PII_ENCRYPTION_KEY',
       'keyring for personal data and secrets; default generated into DATA_DIR',
@@ -448,6 +454,9 @@ const configSchema = sectionsSchema.transform((c, ctx) => {
   const clickhouseDatabase = c.stores.clickhouseDatabase ?? databaseInUrl ?? 'signpost';
   if (!identifier.safeParse(clickhouseDatabase).success) {
     return refuse(`CLICKHOUSE_URL names the database ${clickhouseDatabase}: letters, digits and _ only`);
+  }
+  if (c.stores.clickhouseCluster && !c.stores.clickhouseUrl) {
+    return refuse('CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL (the embedded ClickHouse is one process, not a cluster)');
   }
   const oidc = oidcSettings(c.oidc);
   if (typeof oidc === 'string') return refuse(oidc);

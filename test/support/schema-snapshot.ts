@@ -228,7 +228,7 @@ export async function migratedSchemas(dirs: MigrationDirs = {}): Promise<Schemas
     }
     const migrating = await createClickhouse(stores.clickhouse);
     try {
-      await migrateClickhouse(migrating.client, log, dirs.clickhouse);
+      await migrateClickhouse(migrating.client, log, { dir: dirs.clickhouse });
     } finally {
       await migrating.close();
     }

@@ -192,6 +192,16 @@ describe('ClickHouse database', () => {
       'other_db',
     );
   });
+
+  it('takes a cluster for a server only: the embedded engine is one process', () => {
+    const url = 'http://clickhouse:8123/signpost';
+    expect(loadConfig({ CLICKHOUSE_URL: url }).stores.clickhouseCluster).toBeUndefined();
+    expect(loadConfig({ CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: ' events ' }).stores.clickhouseCluster).toBe('events');
+    expect(configError({ CLICKHOUSE_CLUSTER: 'events' }).message).toMatch(/CLICKHOUSE_CLUSTER needs CLICKHOUSE_URL/);
+    expect(configError({ CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: 'a cluster' }).message).toContain(
+      'CLICKHOUSE_CLUSTER',
+    );
+  });
 });
 
 describe('invalid values are refused with the variable named', () => {
