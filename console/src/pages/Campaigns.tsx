@@ -94,11 +94,7 @@ export default function Campaigns({ membership }: { membership: Membership }) {
     <Stack>
       <Title order={2}>{t('campaigns.heading')}</Title>
       {noticeBox}
-      <FormCard
-        title={t('campaigns.create')}
-        readOnly={!canWrite && t('links.readOnly')}
-        onSubmit={() => create.mutate()}
-      >
+      <FormCard title={t('campaigns.create')} readOnly={!canWrite && t('links.readOnly')} action={create}>
         <Group align="flex-end" wrap="wrap">
           <TextInput required label={t('campaigns.name')} maxLength={50} w={220} {...field('name')} />
           <TextInput

@@ -1,7 +1,7 @@
 // Custom domains: add one, see the DNS record to create, and watch its state; the list refreshes
 // itself while a domain waits for its record, and "check now" asks DNS at once. A domain no longer
 // wanted gets a deletion request (after a confirmation), shown until the operator completes it.
-import { Badge, Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNotice } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
@@ -9,6 +9,7 @@ import { useFields } from '../components/use-fields';
 import { useOrgList } from '../components/use-org-list';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
+import { Screen } from '../components/Screen';
 import { CopyValue } from '../components/CopyValue';
 import { api, type CustomDomain, type Membership, type Page } from '../api';
 
@@ -60,16 +61,14 @@ export default function Domains({ membership }: { membership: Membership }) {
   };
 
   return (
-    <Stack>
-      <Title order={2}>{t('domains.heading')}</Title>
-      {noticeBox}
-      <FormCard title={t('domains.add')} readOnly={!canWrite && t('domains.readOnly')} onSubmit={() => add.mutate()}>
-        <Group align="flex-end">
-          <TextInput required label={t('domains.name')} placeholder="links.example.com" w={300} {...field('name')} />
-          <Button type="submit" disabled={!canWrite} loading={add.isPending}>
-            {t('domains.addButton')}
-          </Button>
-        </Group>
+    <Screen heading={t('domains.heading')} notice={noticeBox}>
+      <FormCard
+        title={t('domains.add')}
+        readOnly={!canWrite && t('domains.readOnly')}
+        action={add}
+        submit={{ label: t('domains.addButton') }}
+      >
+        <TextInput required label={t('domains.name')} placeholder="links.example.com" w={300} {...field('name')} />
       </FormCard>
       <DataTable
         query={domains}
@@ -152,6 +151,6 @@ export default function Domains({ membership }: { membership: Membership }) {
           },
         ]}
       />
-    </Stack>
+    </Screen>
   );
 }

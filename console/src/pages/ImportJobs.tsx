@@ -2,7 +2,7 @@
 // jobs: start one with the service's token (and its address for a self-hosted one), follow its
 // progress while it runs (the job is read again every second), its summary and the links that
 // failed once it ends; stop it; and the past jobs, any of which opens the same way.
-import { Button, Group, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
+import { PasswordInput, Select, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import {
 import { DataTable } from '../components/DataTable';
 import { RowButton } from '../components/DeleteButton';
 import { FormCard } from '../components/FormCard';
+import { Screen } from '../components/Screen';
 import { ENDED, JobCard, StatusBadge, sourceName } from '../components/import-job';
 import { useNotice } from '../components/Notice';
 import { useAction } from '../components/use-action';
@@ -61,54 +62,52 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
 
   return (
-    <Stack>
-      <Title order={2}>{t('importJobs.heading')}</Title>
-      {noticeBox}
+    <Screen heading={t('importJobs.heading')} notice={noticeBox}>
       <FormCard
         title={t('importJobs.start')}
         readOnly={!canWrite && t('importJobs.readOnly')}
-        onSubmit={() => start.mutate()}
+        action={start}
+        submit={{
+          label: t('importJobs.startButton'),
+          disabled: !token.trim(),
+          errorsBelow: true,
+        }}
       >
-        <Group align="flex-start" wrap="wrap">
-          <Select
-            label={t('importJobs.source')}
-            data={IMPORT_SOURCES.map((s) => ({ value: s, label: sourceName(s) }))}
-            value={source}
-            onChange={(v) => v && setSource(v as ImportSource)}
-            allowDeselect={false}
-            disabled={!canWrite}
-            w={180}
-            error={errors.source}
-          />
-          <PasswordInput
-            required
-            label={t('importJobs.token')}
-            description={t('importJobs.tokenHint')}
-            value={token}
-            onChange={(e) => setToken(e.currentTarget.value)}
-            autoComplete="off"
+        <Select
+          label={t('importJobs.source')}
+          data={IMPORT_SOURCES.map((s) => ({ value: s, label: sourceName(s) }))}
+          value={source}
+          onChange={(v) => v && setSource(v as ImportSource)}
+          allowDeselect={false}
+          disabled={!canWrite}
+          w={180}
+          error={errors.source}
+        />
+        <PasswordInput
+          required
+          label={t('importJobs.token')}
+          description={t('importJobs.tokenHint')}
+          value={token}
+          onChange={(e) => setToken(e.currentTarget.value)}
+          autoComplete="off"
+          disabled={!canWrite}
+          w={280}
+          error={errors.token}
+        />
+        {SELF_HOSTED.includes(source) && (
+          <TextInput
+            type="url"
+            required={ADDRESS_REQUIRED.includes(source)}
+            label={t('importJobs.url')}
+            description={t('importJobs.urlHint')}
+            placeholder="https://"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
             disabled={!canWrite}
             w={280}
-            error={errors.token}
+            error={errors.url}
           />
-          {SELF_HOSTED.includes(source) && (
-            <TextInput
-              type="url"
-              required={ADDRESS_REQUIRED.includes(source)}
-              label={t('importJobs.url')}
-              description={t('importJobs.urlHint')}
-              placeholder="https://"
-              value={url}
-              onChange={(e) => setUrl(e.currentTarget.value)}
-              disabled={!canWrite}
-              w={280}
-              error={errors.url}
-            />
-          )}
-          <Button type="submit" mt={24} disabled={!canWrite || !token.trim()} loading={start.isPending}>
-            {t('importJobs.startButton')}
-          </Button>
-        </Group>
+        )}
       </FormCard>
       {shown !== null && <JobCard key={shown} orgId={orgId} id={shown} canWrite={canWrite} />}
       <Title order={3} size="h4">
@@ -139,6 +138,6 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
           },
         ]}
       />
-    </Stack>
+    </Screen>
   );
 }

@@ -82,7 +82,7 @@ export default function Links({ membership }: { membership: Membership }) {
         </Button>
       </Group>
       {noticeBox}
-      <FormCard title={t('links.create')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => create.mutate()}>
+      <FormCard title={t('links.create')} readOnly={!canWrite && t('links.readOnly')} action={create}>
         <Group align="flex-end" wrap="wrap">
           <TextInput
             type="url"
