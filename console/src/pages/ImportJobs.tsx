@@ -22,6 +22,7 @@ import { Screen } from '../components/Screen';
 import { ENDED, JobCard, StatusBadge, sourceName } from '../components/import-job';
 import { useNotice } from '../components/Notice';
 import { useAction } from '../components/use-action';
+import { usePages } from '../components/use-pages';
 
 /** Services that run on the customer's own server: the address is needed (Kutt: when not kutt.it). */
 const SELF_HOSTED: ImportSource[] = ['shlink', 'yourls', 'kutt'];
@@ -36,7 +37,7 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
   const [token, setToken] = useState('');
   const [url, setUrl] = useState('');
   const [shown, setShown] = useState<number | null>(null);
-  const [page, setPage] = useState(0);
+  const { page, paging } = usePages();
   const jobs = useQuery({
     queryKey: ['org', orgId, 'imports', 'list', page],
     queryFn: () => api<Jobs>('GET', `/organizations/${orgId}/imports?page=${page}&size=20`),
@@ -119,7 +120,7 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
         rowKey={(job) => job.id}
         empty={t('importJobs.empty')}
         testId="import-jobs"
-        paging={jobs.data && { page, totalPages: jobs.data.totalPages, onChange: setPage, label: t('links.pages') }}
+        paging={paging(jobs.data)}
         columns={[
           { header: t('importJobs.source'), cell: (job) => sourceName(job.source) },
           { header: t('importJobs.url'), cell: (job) => job.url, wrap: true },
