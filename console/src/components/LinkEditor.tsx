@@ -166,9 +166,12 @@ export function LinkEditor<K extends LinkKind>({
     [],
   );
 
-  const field = (name: keyof LinkForm) => ({
+  /** A text field of the form: its value, its change, and the server's refusal of it, found under the
+   * field's own name or, where the API calls it otherwise, under the names given. */
+  const field = (name: keyof LinkForm, ...apiNames: string[]) => ({
     value: form[name] as string,
     onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
+    error: errorOf(...(apiNames.length > 0 ? apiNames : [name])),
   });
   /** An optional https address of the link's (where clicks go in some case, an image), its refusal beside it. */
   const urlField = (name: keyof LinkForm, label: string, hint?: string) => (
@@ -178,7 +181,6 @@ export function LinkEditor<K extends LinkKind>({
       description={hint && t(hint)}
       placeholder="https://"
       {...field(name)}
-      error={errorOf(name)}
       maxLength={1000}
     />
   );
@@ -197,13 +199,7 @@ export function LinkEditor<K extends LinkKind>({
           clearable
           error={errorOf(app)}
         />
-        <TextInput
-          label={t(pathLabel)}
-          placeholder="product/42"
-          {...field(path)}
-          error={errorOf(path)}
-          maxLength={500}
-        />
+        <TextInput label={t(pathLabel)} placeholder="product/42" {...field(path)} maxLength={500} />
       </Group>
     );
   };
@@ -252,24 +248,21 @@ export function LinkEditor<K extends LinkKind>({
               required
               label={t('links.destination')}
               placeholder="https://"
-              {...field('destination')}
-              error={errorOf('url', 'originalUrl')}
+              {...field('destination', 'url', 'originalUrl')}
               maxLength={1000}
             />
             <TextInput
               required={kind === 'campaign'}
               label={t(kind === 'url' ? 'links.title' : 'campaigns.name')}
-              {...field('title')}
-              error={errorOf('title', 'name')}
+              {...field('title', 'title', 'name')}
               maxLength={kind === 'url' ? 200 : 50}
             />
             <Group grow align="flex-start">
               <TextInput
                 label={t('links.alias')}
                 description={editing ? t('editor.fixed') : t('editor.aliasHint')}
-                {...field('alias')}
+                {...field('alias', 'customAlias', 'alias')}
                 disabled={editing}
-                error={errorOf('customAlias', 'alias')}
                 maxLength={50}
               />
               <Select
@@ -295,8 +288,7 @@ export function LinkEditor<K extends LinkKind>({
                 type="datetime-local"
                 label={t('editor.expires')}
                 description={t('editor.expiresHint')}
-                {...field('expiresLocal')}
-                error={errorOf('expirationDate', 'expiresAt')}
+                {...field('expiresLocal', 'expirationDate', 'expiresAt')}
               />
               <Autocomplete
                 label={t('editor.goalType')}
@@ -317,14 +309,7 @@ export function LinkEditor<K extends LinkKind>({
               clearable
               error={errorOf('tags')}
             />
-            <Textarea
-              label={t('editor.note')}
-              {...field('note')}
-              error={errorOf('note')}
-              maxLength={2000}
-              autosize
-              minRows={2}
-            />
+            <Textarea label={t('editor.note')} {...field('note')} maxLength={2000} autosize minRows={2} />
 
             <Accordion
               multiple
@@ -356,7 +341,6 @@ export function LinkEditor<K extends LinkKind>({
                   autoComplete="new-password"
                   minLength={4}
                   maxLength={128}
-                  error={errorOf('password')}
                 />
                 <Group grow align="flex-start">
                   <TextInput
@@ -368,7 +352,6 @@ export function LinkEditor<K extends LinkKind>({
                       remaining === null ? t('editor.clickLimitHint') : t('editor.remaining', { count: remaining })
                     }
                     {...field('clickLimit')}
-                    error={errorOf('clickLimit')}
                   />
                   {urlField('clickLimitUrl', 'editor.clickLimitUrl', 'editor.clickLimitUrlHint')}
                 </Group>
@@ -382,7 +365,6 @@ export function LinkEditor<K extends LinkKind>({
                       key={name}
                       label={`utm_${name.slice(3).toLowerCase()}`}
                       {...field(name)}
-                      error={errorOf(name)}
                       maxLength={100}
                       miw={140}
                     />
@@ -398,16 +380,10 @@ export function LinkEditor<K extends LinkKind>({
 
               {kind === 'url' && (
                 <EditorSection value="og" label={t('editor.og')}>
-                  <TextInput
-                    label={t('editor.ogTitle')}
-                    {...field('ogTitle')}
-                    error={errorOf('ogTitle')}
-                    maxLength={200}
-                  />
+                  <TextInput label={t('editor.ogTitle')} {...field('ogTitle')} maxLength={200} />
                   <Textarea
                     label={t('editor.ogDescription')}
                     {...field('ogDescription')}
-                    error={errorOf('ogDescription')}
                     maxLength={500}
                     autosize
                     minRows={2}
