@@ -11,6 +11,7 @@ import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
 import { Screen } from '../components/Screen';
 import { CopyValue } from '../components/CopyValue';
+import { ConfirmButton, RowButton } from '../components/DeleteButton';
 import { api, type CustomDomain, type Membership, type Page } from '../api';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -55,10 +56,6 @@ export default function Domains({ membership }: { membership: Membership }) {
     notify,
     invalidates: key,
   });
-  const requestDeletion = (d: CustomDomain) => {
-    if (window.confirm(t('domains.confirmDeletion', { name: d.domainName })))
-      deletion.mutate({ id: d.id, requested: true });
-  };
 
   return (
     <Screen heading={t('domains.heading')} notice={noticeBox}>
@@ -123,28 +120,22 @@ export default function Domains({ membership }: { membership: Membership }) {
                   {t('domains.checkNow')}
                 </Button>
                 {d.deletionRequested ? (
-                  <Button
-                    size="xs"
-                    variant="subtle"
+                  <RowButton
+                    label={t('domains.withdrawDeletion')}
+                    name={d.domainName}
                     disabled={!canWrite}
-                    aria-label={`${t('domains.withdrawDeletion')}: ${d.domainName}`}
                     loading={deletion.isPending && deletion.variables?.id === d.id}
                     onClick={() => deletion.mutate({ id: d.id, requested: false })}
-                  >
-                    {t('domains.withdrawDeletion')}
-                  </Button>
+                  />
                 ) : (
-                  <Button
-                    size="xs"
-                    color="red"
-                    variant="subtle"
+                  <ConfirmButton
+                    label={t('domains.requestDeletion')}
+                    name={d.domainName}
+                    confirm={t('domains.confirmDeletion', { name: d.domainName })}
                     disabled={!canWrite}
-                    aria-label={`${t('domains.requestDeletion')}: ${d.domainName}`}
                     loading={deletion.isPending && deletion.variables?.id === d.id}
-                    onClick={() => requestDeletion(d)}
-                  >
-                    {t('domains.requestDeletion')}
-                  </Button>
+                    onConfirm={() => deletion.mutate({ id: d.id, requested: true })}
+                  />
                 )}
               </Group>
             ),
