@@ -1,7 +1,8 @@
 // Console sessions: started at every sign-in with a new token (whatever token the browser had is
 // revoked, so a planted one is worthless: no session fixation), ended by idleness, by their
-// absolute age, by sign-out here or everywhere. The CSRF token is derived from the session token,
-// so it needs no storage and is useless without the HttpOnly cookie's value.
+// absolute age, by sign-out here or everywhere, by their user from the list of their sessions, or
+// by an owner of an organization the user belongs to. The CSRF token is derived from the session
+// token, so it needs no storage and is useless without the HttpOnly cookie's value.
 import { createHash } from 'node:crypto';
 import type { AgentParser, DeviceType } from '../../ingest/enrich.js';
 import type { ConsoleSessionsRepo } from '../../oltp/console-sessions.repo.js';
