@@ -1,6 +1,9 @@
 // A member's list of their console sessions (device, address, last use, this one marked), ending
 // one, the server-side rule that nobody else's session can be seen or ended except by an owner of
-// an organization the member belongs to, and the mailed warning before a Service API key expires.
+// an organization the member belongs to, and the mailed warning before a Service API key expires
+// (once, and again by a later round when its mail failed).
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consoleSignIn, type ConsoleSignIn } from './support/console-api.js';
 import { expectError } from './support/error-body.js';
@@ -227,5 +230,32 @@ describe('API key expiry warning', () => {
     // Once per key: later rounds send nothing more.
     expect(await svc.container.notifyExpiringApiKeys(new Date(now + 5 * DAY_MS))).toBe(0);
     expect(await readOutbox(svc)).toHaveLength(before + 2);
+  });
+
+  it('a warning whose mail fails is sent by a later round', async () => {
+    const other = await svc.createOrganization('Mail Trouble Org');
+    await svc.admin('POST', `/organizations/${other.id}/members`, { email: 'trouble@example.com', role: 'owner' });
+    const now = Date.now();
+    expect(
+      (
+        await svc.admin('POST', `/organizations/${other.id}/api-keys`, {
+          expiresAt: new Date(now + DAY_MS).toISOString(),
+        })
+      ).statusCode,
+    ).toBe(201);
+    // A file where the outbox folder should be: writing any mail fails.
+    const outboxDir = path.join(svc.config.stores.dataDir, 'outbox');
+    const aside = `${outboxDir}-aside`;
+    fs.mkdirSync(outboxDir, { recursive: true });
+    fs.renameSync(outboxDir, aside);
+    fs.writeFileSync(outboxDir, '');
+    try {
+      expect(await svc.container.notifyExpiringApiKeys(new Date(now))).toBe(0);
+    } finally {
+      fs.rmSync(outboxDir);
+      fs.renameSync(aside, outboxDir);
+    }
+    await svc.container.notifyExpiringApiKeys(new Date(now));
+    expect((await readOutbox(svc)).filter((m) => m.to === 'trouble@example.com')).toHaveLength(1);
   });
 });
