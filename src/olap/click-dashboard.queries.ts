@@ -40,7 +40,12 @@ export interface ClickDashboard {
 const TOP_LINKS = 10;
 
 /** Every part from the rollups: one rollup for all, the previous period's total too. */
-function rollupPartsOf(range: string, period: StatsPeriod, previous: { utcStart: Date; utcEnd: Date }, organizationWide: boolean): string[] {
+function rollupPartsOf(
+  range: string,
+  period: StatsPeriod,
+  previous: { utcStart: Date; utcEnd: Date },
+  organizationWide: boolean,
+): string[] {
   const rollup = clickRollupFor(period, [previous]);
   const parts = [
     ...rollupParts(range, rollup),

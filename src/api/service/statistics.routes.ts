@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Caller } from '../../core/caller.js';
-import { type ClickFilters, FILTER_NAMES } from '../../core/stats/click-filters.js';
+import type { ClickFilters } from '../../core/stats/click-filters.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import type { StatsPeriod } from '../../core/stats/period.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';

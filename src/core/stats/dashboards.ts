@@ -70,7 +70,13 @@ export function createDashboards(deps: {
     const { total } = found.stats;
     const change =
       found.previousTotal === 0 ? null : Math.round(((total - found.previousTotal) / found.previousTotal) * 1000) / 10;
-    return { ...found, period, filters: filters.applied, change, topLinks: await named(organization.id, found.links, total) };
+    return {
+      ...found,
+      period,
+      filters: filters.applied,
+      change,
+      topLinks: await named(organization.id, found.links, total),
+    };
   }
 
   /** The busiest links with their names; a link deleted since keeps its clicks under its id. */
