@@ -46,6 +46,13 @@ export default function Members({ membership, userId }: { membership: Membership
     notify,
     invalidates: key,
   });
+  const endSessions = useAction({
+    run: (m: Member) => api<{ ended: number }>('DELETE', `/organizations/${orgId}/members/${m.id}/sessions`),
+    done: (r, m) => t('members.sessionsEnded', { email: m.email, count: r.ended }),
+    notify,
+  });
+  // Owners only; one's own sessions end from the sessions screen or "sign out everywhere".
+  const canEndSessions = (m: Member) => membership.permissions.includes('sessions.manage') && m.id !== userId;
   /** Owners are changed by owners only. */
   const editable = (m: Member) => canManage && (m.role !== 'owner' || membership.role === 'owner');
 
@@ -107,6 +114,19 @@ export default function Members({ membership, userId }: { membership: Membership
             ),
           },
           { header: t('members.lastLogin'), cell: (m) => date(m.lastLoginAt) },
+          {
+            cell: (m) => (
+              <ConfirmButton
+                label={t('members.endSessions')}
+                name={m.email}
+                red={false}
+                disabled={!canEndSessions(m)}
+                confirm={t('members.endSessionsConfirm', { email: m.email })}
+                onConfirm={() => endSessions.mutate(m)}
+                loading={endSessions.isPending && endSessions.variables?.id === m.id}
+              />
+            ),
+          },
           {
             cell: (m) => (
               <ConfirmButton
