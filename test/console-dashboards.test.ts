@@ -228,6 +228,37 @@ describe('console dashboards', () => {
     ).toBe('3');
   });
 
+  it('narrows every figure, the heatmap, top links and previous total included, to the filters; and the CSV alike', async () => {
+    const all = await dashboard(`/urls/${urlId}`, `${PERIOD}&timeZone=UTC`);
+    expect(all.meta.filters).toEqual({});
+    const kakao = await dashboard(`/urls/${urlId}`, `${PERIOD}&timeZone=UTC&utmSource=KAKAO,kakao`);
+    expect(kakao.meta.filters).toEqual({ utmSource: ['KAKAO', 'kakao'] });
+    expect(kakao.total).toBe(2);
+    expect(kakao.daily.map((d: { count: number }) => d.count)).toEqual([0, 2]);
+    expect(kakao.heatmap).toEqual([{ weekday: 6, hour: 10, count: 2 }]);
+    expect(kakao.utm.source).toEqual([{ name: 'kakao', count: 2, percentage: 100 }]);
+    expect(kakao.countries.reduce((sum: number, c: { count: number }) => sum + c.count, 0)).toBe(2);
+    expect(kakao.deviceTypes.find((d: { name: string }) => d.name === 'Mobile').count).toBe(2);
+    expect(kakao.previousTotal).toBe(0);
+    // The same figures as the Service API's filtered statistics.
+    const stats = (
+      await svc.service('GET', `/urls/${urlId}/stats?${PERIOD}&timeZone=UTC&utmSource=kakao`, org.apiKey)
+    ).json();
+    expect(stats.chartData).toEqual(kakao.daily.map((d: { count: number }) => d.count));
+    expect(stats.topCountries).toEqual(kakao.countries);
+    // The organization's page: only the link with such clicks among the busiest.
+    const overview = await dashboard('', `${PERIOD}&timeZone=UTC&utmSource=kakao`);
+    expect(overview.topLinks.map((l: { id: number; count: number }) => [l.id, l.count])).toEqual([[urlId, 2]]);
+    expect((await dashboard('', `${PERIOD}&timeZone=UTC&deviceType=desktop`)).total).toBe(0);
+    const csv = await get(
+      `/organizations/${org.id}/dashboard/export.csv?${PERIOD}&timeZone=UTC&panel=daily&link=url:${urlId}&utmSource=kakao`,
+    );
+    expect(csv.body).toBe('\uFEFFdate (UTC),clicks,visitors\r\n2026-11-20,0,0\r\n2026-11-21,2,1\r\n');
+    const wrong = await get(`/organizations/${org.id}/dashboard/urls/${urlId}?${PERIOD}&deviceType=phone`);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().details).toEqual([{ field: 'deviceType', message: expect.stringContaining('phone') }]);
+  });
+
   it('lets every member read, and no one else; refuses a bad zone, panel or link', async () => {
     expect((await get(`/organizations/${org.id}/dashboard?${PERIOD}`, analyst)).statusCode).toBe(200);
     expect((await get(`/organizations/${org.id}/dashboard?${PERIOD}`, stranger)).statusCode).toBe(404);

@@ -2,7 +2,9 @@
 // loopback: the link editor (UTM, share preview, edit) and its QR download, goal types, a webhook
 // registered and its delivery seen in the log (signed with the secret shown once) and redelivered,
 // the audit log filtered on the server, an app's SDK key regenerated, a developer refused member
-// management, the console at phone width, and a member's own sessions. axe checks every screen.
+// management, the console at phone width, a member's own sessions, and a link's dashboard
+// filtered by a click on a country (every panel narrowed, the filter in the address through a
+// reload). axe checks every screen.
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
@@ -11,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
 import { launchChromium } from './support/chromium.js';
 import { journeyClient, journeyOrg } from './support/journey.js';
+import { UA } from './support/deep-links.js';
 import { recordClicks } from './support/recorded-clicks.js';
 import { isolate, type Isolation, type TestService } from './support/service.js';
 import { signedWith } from './support/webhook-signature.js';
@@ -60,6 +63,16 @@ describe('console end to end', () => {
     await isolation?.dispose();
     await new Promise<void>((resolve) => receiver?.close(() => resolve()));
   });
+
+  /** An organization with one member and one short link at /{alias} (to https://example.com/{alias}). */
+  async function orgWithLink(name: string, plan: string, email: string, role: string, alias: string) {
+    const org = await svc.createOrganization(name, plan);
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email, role });
+    const url = (
+      await svc.service('POST', '/urls', org.apiKey, { url: `https://example.com/${alias}`, customAlias: alias })
+    ).json();
+    return { org, url };
+  }
 
   const redirectOf = async (path: string) =>
     (await fetch(`${BASE}${path}`, { redirect: 'manual' })).headers.get('location');
@@ -408,6 +421,71 @@ describe('console end to end', () => {
     expect(utc.csv).toContain('2026-11-20,3,1\r\n2026-11-21,1,1');
   });
 
+  it("filters a link's dashboard by a country clicked: every panel narrows, the address keeps it through a reload and back", {
+    timeout: 90_000,
+  }, async () => {
+    const { org, url } = await orgWithLink('Filter Team', 'ENTERPRISE', 'owner@filters.example', 'owner', 'filtered');
+    const KR = '211.234.10.1';
+    const JP = '133.242.0.1';
+    await recordClicks(svc, org.id, 'url', url.id, [
+      { at: '2026-11-20T09:00:00Z', ip: KR, utmSource: 'kakao' },
+      { at: '2026-11-20T10:00:00Z', ip: KR, utmSource: 'kakao' },
+      { at: '2026-11-21T09:00:00Z', ip: JP, userAgent: UA.desktop },
+      { at: '2026-11-21T10:00:00Z', ip: JP },
+    ]);
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'owner@filters.example', { timezoneId: 'UTC' });
+    const home = `${BASE}/console/stats/urls/${url.id}?period=custom&from=2026-11-20&to=2026-11-21&timeZone=UTC`;
+    await page.goto(home);
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('4');
+    const panelItems = (name: string) => page.getByRole('region', { name }).getByRole('listitem').allInnerTexts();
+    expect(await page.getByTestId('filter-chips').count()).toBe(0);
+
+    await page.getByRole('button', { name: '국가: 일본만 보기' }).click();
+    const params = () => new URL(page.url()).searchParams;
+    await expect.poll(() => params().get('country')).toBe('JP');
+    expect(params().get('from')).toBe('2026-11-20');
+    await expect.poll(() => page.getByRole('region', { name: 'utm_source' }).innerText()).not.toContain('kakao');
+    await expect.poll(async () => (await panelItems('목적지별 클릭')).join()).toContain('2 (100%)');
+    const csv = new URL((await page.getByRole('link', { name: 'CSV 내려받기: 기기' }).getAttribute('href'))!, BASE);
+    expect(csv.searchParams.get('country')).toBe('JP');
+    await expectAccessible(page, 'link statistics filtered by a country');
+
+    // The keyboard adds a second filter from a panel's row.
+    await page.getByRole('button', { name: '기기: 데스크톱만 보기' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('1');
+    expect(params().get('deviceType')).toBe('desktop');
+
+    // A reload shows the same view, from the address alone.
+    await page.reload();
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('1');
+    expect(await page.getByTestId('filter-chip').allInnerTexts()).toEqual(['국가: 일본', '기기: 데스크톱']);
+    expect(await page.getByLabel('시작일').inputValue()).toBe('2026-11-20');
+
+    // Back: Japan only; back again: every click.
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('2');
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('4');
+    expect(await page.getByTestId('filter-chip').count()).toBe(0);
+
+    // The copied address, opened in English: the same view, the chip in English; removing it shows every click.
+    const copied = `${home}&country=JP`;
+    await ctx.close();
+    const english = await signInAs(browser, svc, BASE, 'owner@filters.example', {
+      timezoneId: 'Asia/Seoul',
+      locale: 'en-US',
+    });
+    await english.page.goto(copied);
+    await expect.poll(() => english.page.getByTestId('total').innerText()).toBe('2');
+    expect(await english.page.getByTestId('filter-chip').allInnerTexts()).toEqual(['Country: Japan']);
+    await expectAccessible(english.page, 'link statistics filtered, in English');
+    await english.page.getByRole('button', { name: 'Remove filter Country: Japan' }).click();
+    await expect.poll(() => english.page.getByTestId('total').innerText()).toBe('4');
+    expect(new URL(english.page.url()).searchParams.get('country')).toBeNull();
+    await english.ctx.close();
+  });
+
   it("opens an app's install dashboard and a campaign's revenue, each saying why it is empty", {
     timeout: 60_000,
   }, async () => {
@@ -486,11 +564,7 @@ describe('console end to end', () => {
   it('switches to the dark theme, keeps it after a reload, and draws the charts for it', {
     timeout: 120_000,
   }, async () => {
-    const org = await svc.createOrganization('Night Team', 'PRO');
-    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'night@example.com', role: 'analyst' });
-    const url = (
-      await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/night', customAlias: 'night' })
-    ).json();
+    const { org, url } = await orgWithLink('Night Team', 'PRO', 'night@example.com', 'analyst', 'night');
     await recordClicks(svc, org.id, 'url', url.id, [
       { at: new Date().toISOString() },
       { at: new Date().toISOString() },

@@ -1843,6 +1843,17 @@ export interface components {
             /** @description percent of the period's clicks */
             percentage: number;
         };
+        /** @description the filters applied, one array of values per filter parameter given (as given, trimmed, without repeats); {} without filters */
+        StatsFilters: {
+            country?: string[];
+            deviceType?: string[];
+            os?: string[];
+            browser?: string[];
+            referrer?: string[];
+            utmSource?: string[];
+            utmMedium?: string[];
+            utmCampaign?: string[];
+        };
         AppInstallStats: {
             /** @description "YYYY-MM-DD ~ YYYY-MM-DD", the local dates covered (the requested ones when none is: meta.empty) */
             period: string;
@@ -2138,17 +2149,6 @@ export interface components {
             count: number;
             /** @description share of the period clicks, percent with one decimal */
             percentage: number;
-        };
-        /** @description the filters applied, one array of values per filter parameter given (as given, trimmed, without repeats); {} without filters */
-        StatsFilters: {
-            country?: string[];
-            deviceType?: string[];
-            os?: string[];
-            browser?: string[];
-            referrer?: string[];
-            utmSource?: string[];
-            utmMedium?: string[];
-            utmCampaign?: string[];
         };
         LinkStatsMeta: {
             dataRetentionDays: number;
@@ -12563,6 +12563,22 @@ export interface operations {
                 endDate?: string;
                 /** @description IANA zone name, default UTC (accepted on every statistics endpoint) */
                 timeZone?: string;
+                /** @description only clicks with one of these ISO 3166-1 alpha-2 country codes (KR, US), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                country?: string;
+                /** @description only clicks with one of these device types: mobile, tablet, desktop, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                deviceType?: string;
+                /** @description only clicks with one of these operating systems as topOs names them (iOS, Android, Windows), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                os?: string;
+                /** @description only clicks with one of these browsers as topBrowsers names them (Chrome, Safari), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                browser?: string;
+                /** @description only clicks with one of these referrer host names (m.facebook.com); a full URL counts as its host, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                referrer?: string;
+                /** @description only clicks with one of these utm_source values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmSource?: string;
+                /** @description only clicks with one of these utm_medium values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmMedium?: string;
+                /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmCampaign?: string;
             };
             header?: never;
             path: {
@@ -12579,7 +12595,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        meta: components["schemas"]["StatsMeta"];
+                        meta: {
+                            dataRetentionDays: number;
+                            /** @description first local date covered: the requested start clipped to the retention window; null when nothing of the requested range is left (see empty) */
+                            actualStartDate: string | null;
+                            /** @description last local date covered: the requested end clipped to today; null when nothing is left */
+                            actualEndDate: string | null;
+                            /** @description the start asked for (or defaulted), before clipping (extension) */
+                            requestedStartDate: string;
+                            /** @description the end asked for (or defaulted), before clipping (extension) */
+                            requestedEndDate: string;
+                            /** @description true when no day of the requested range is inside the retention window and up to today: every figure is zero (extension) */
+                            empty: boolean;
+                            /** @description before_retention: the whole range is older than dataRetentionDays; after_today: it starts after today; null when not empty (extension) */
+                            emptyReason: ("before_retention" | "after_today") | null;
+                            /** @description IANA zone the dates and hours are in (extension) */
+                            timeZone: string;
+                            filters: components["schemas"]["StatsFilters"];
+                        };
                         total: number;
                         /** @description clicks in as many days just before the period */
                         previousTotal: number;
@@ -12680,6 +12713,22 @@ export interface operations {
                 endDate?: string;
                 /** @description IANA zone name, default UTC (accepted on every statistics endpoint) */
                 timeZone?: string;
+                /** @description only clicks with one of these ISO 3166-1 alpha-2 country codes (KR, US), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                country?: string;
+                /** @description only clicks with one of these device types: mobile, tablet, desktop, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                deviceType?: string;
+                /** @description only clicks with one of these operating systems as topOs names them (iOS, Android, Windows), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                os?: string;
+                /** @description only clicks with one of these browsers as topBrowsers names them (Chrome, Safari), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                browser?: string;
+                /** @description only clicks with one of these referrer host names (m.facebook.com); a full URL counts as its host, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                referrer?: string;
+                /** @description only clicks with one of these utm_source values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmSource?: string;
+                /** @description only clicks with one of these utm_medium values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmMedium?: string;
+                /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmCampaign?: string;
             };
             header?: never;
             path: {
@@ -12698,7 +12747,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        meta: components["schemas"]["StatsMeta"];
+                        meta: {
+                            dataRetentionDays: number;
+                            /** @description first local date covered: the requested start clipped to the retention window; null when nothing of the requested range is left (see empty) */
+                            actualStartDate: string | null;
+                            /** @description last local date covered: the requested end clipped to today; null when nothing is left */
+                            actualEndDate: string | null;
+                            /** @description the start asked for (or defaulted), before clipping (extension) */
+                            requestedStartDate: string;
+                            /** @description the end asked for (or defaulted), before clipping (extension) */
+                            requestedEndDate: string;
+                            /** @description true when no day of the requested range is inside the retention window and up to today: every figure is zero (extension) */
+                            empty: boolean;
+                            /** @description before_retention: the whole range is older than dataRetentionDays; after_today: it starts after today; null when not empty (extension) */
+                            emptyReason: ("before_retention" | "after_today") | null;
+                            /** @description IANA zone the dates and hours are in (extension) */
+                            timeZone: string;
+                            filters: components["schemas"]["StatsFilters"];
+                        };
                         total: number;
                         /** @description clicks in as many days just before the period */
                         previousTotal: number;
@@ -12799,6 +12865,22 @@ export interface operations {
                 endDate?: string;
                 /** @description IANA zone name, default UTC (accepted on every statistics endpoint) */
                 timeZone?: string;
+                /** @description only clicks with one of these ISO 3166-1 alpha-2 country codes (KR, US), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                country?: string;
+                /** @description only clicks with one of these device types: mobile, tablet, desktop, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                deviceType?: string;
+                /** @description only clicks with one of these operating systems as topOs names them (iOS, Android, Windows), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                os?: string;
+                /** @description only clicks with one of these browsers as topBrowsers names them (Chrome, Safari), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                browser?: string;
+                /** @description only clicks with one of these referrer host names (m.facebook.com); a full URL counts as its host, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                referrer?: string;
+                /** @description only clicks with one of these utm_source values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmSource?: string;
+                /** @description only clicks with one of these utm_medium values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmMedium?: string;
+                /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmCampaign?: string;
                 panel: "daily" | "hourly" | "heatmap" | "countries" | "browsers" | "operatingSystems" | "referrers" | "trackers" | "deviceTypes" | "utmSource" | "utmMedium" | "utmCampaign" | "topLinks" | "revenue";
                 link?: string;
             };
@@ -13701,11 +13783,13 @@ export const pathsConsoleApiOrganizationsOrgIdWebhookDeliveriesGetParametersQuer
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorDeviceTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["deviceType"]> = ["mobile", "tablet", "desktop"];
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorOsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["os"]> = ["ios", "android", "windows", "macos", "linux"];
 export const pathsConsoleApiOrganizationsOrgIdUsageGetResponses200ContentApplicationJsonPlanValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/usage"]["get"]["responses"]["200"]["content"]["application/json"]["plan"]> = ["FREE", "PRO", "BUSINESS", "ENTERPRISE"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetParametersPathKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["parameters"]["path"]["kind"]> = ["urls", "campaigns"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;

@@ -138,6 +138,8 @@ export type TopItem = Schemas['TopItem'];
 /** A link's clicks sent to one destination (a rule's, a variant's or its own) over the period. */
 export type DestinationStat = Schemas['DestinationStat'];
 export type DashboardData = Answer<'consoleGetDashboard'>;
+/** The statistics filters, one list of values per filter (contract: "Filters and shared statistics"). */
+export type StatsFilters = Schemas['StatsFilters'];
 export type InstallStats = Schemas['AppInstallStats'];
 export type RevenueStats = Answer<'consoleGetAppRevenue'>['revenueStats'];
 export type JourneyDashboard = Schemas['JourneyDashboard'];

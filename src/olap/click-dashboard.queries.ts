@@ -1,13 +1,17 @@
 // What the console's dashboards show of clicks, for the whole organization or one link, in one
 // ClickHouse round trip from the rollups (15-minute or hourly, click-rollup.ts): the statistics the Service API answers (same
 // queries), plus the weekday × hour heatmap in the viewer's zone, UTM breakdowns, the busiest
-// links (organization-wide) and the previous period's total for the comparison.
+// links (organization-wide) and the previous period's total for the comparison. Filtered
+// (click-filters.ts), every part reads the raw table instead: only it knows a click's dimensions together.
 import type { ClickHouseClient } from './clickhouse.js';
+import { type ClickFilters, filterSql, hasFilters } from './click-filters.js';
 import { clickRollupFor } from './click-rollup.js';
 import {
   BUCKET_WINDOW,
   type ClickStats,
   queryDimensions,
+  RAW_WINDOW,
+  rawPart,
   rollupParts,
   statsOf,
   topOf,
@@ -19,6 +23,8 @@ export interface DashboardScope {
   organizationId: number;
   /** One link's clicks; null for every link of the organization. */
   link: { type: 'url' | 'campaign'; id: number } | null;
+  /** Only the clicks these select (values lower case); none or empty: every click. */
+  filters?: ClickFilters | undefined;
 }
 
 export interface ClickDashboard {
@@ -33,6 +39,48 @@ export interface ClickDashboard {
 
 const TOP_LINKS = 10;
 
+/** Every part from the rollups: one rollup for all, the previous period's total too. */
+function rollupPartsOf(
+  range: string,
+  period: StatsPeriod,
+  previous: { utcStart: Date; utcEnd: Date },
+  organizationWide: boolean,
+): string[] {
+  const rollup = clickRollupFor(period, [previous]);
+  const parts = [
+    ...rollupParts(range, rollup),
+    `SELECT 'heat' AS dim, concat(toString(toDayOfWeek(toDate(bucket, {tz:String}))), ' ', toString(toHour(bucket, {tz:String}))) AS name,
+       sum(clicks) AS c FROM ${rollup.series} WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
+    `SELECT 'previous' AS dim, '' AS name, sum(clicks) AS c FROM ${rollup.series}
+       WHERE ${range} AND bucket >= {previousStart:DateTime('UTC')} AND bucket < {previousEnd:DateTime('UTC')}`,
+  ];
+  if (organizationWide) {
+    for (const type of ['url', 'campaign']) {
+      parts.push(`SELECT 'link' AS dim, concat('${type}:', toString(link_id)) AS name, sum(clicks) AS c FROM ${rollup.series}
+        WHERE ${range} AND link_type = '${type}' AND ${BUCKET_WINDOW} GROUP BY link_id ORDER BY c DESC, link_id LIMIT ${TOP_LINKS}`);
+    }
+  }
+  return parts;
+}
+
+/** Every part from the raw clicks `where` narrows (the filters): the same figures, dimension names as the rollups'. */
+function rawPartsOf(range: string, where: string, organizationWide: boolean): string[] {
+  const parts = [
+    rawPart(range, where, { utm_source: 'utm_source', utm_medium: 'utm_medium', utm_campaign: 'utm_campaign' }),
+    `SELECT 'heat' AS dim, concat(toString(toDayOfWeek(toDate(ts, {tz:String}))), ' ', toString(toHour(ts, {tz:String}))) AS name,
+       count() AS c FROM clicks WHERE ${range} AND ${RAW_WINDOW}${where} GROUP BY name`,
+    `SELECT 'previous' AS dim, '' AS name, count() AS c FROM clicks
+       WHERE ${range} AND ts >= {previousStart:DateTime64(3, 'UTC')} AND ts < {previousEnd:DateTime64(3, 'UTC')} AND is_bot = 0${where}`,
+  ];
+  if (organizationWide) {
+    for (const type of ['url', 'campaign']) {
+      parts.push(`SELECT 'link' AS dim, concat('${type}:', toString(link_id)) AS name, count() AS c FROM clicks
+        WHERE ${range} AND link_type = '${type}' AND ${RAW_WINDOW}${where} GROUP BY link_id ORDER BY c DESC, link_id LIMIT ${TOP_LINKS}`);
+    }
+  }
+  return parts;
+}
+
 export function createClickDashboard(client: ClickHouseClient) {
   return {
     async forScope(
@@ -43,21 +91,10 @@ export function createClickDashboard(client: ClickHouseClient) {
       const range = scope.link
         ? 'organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}'
         : 'organization_id = {org:UInt64}';
-      // One rollup for every part: the previous period's total too comes from it.
-      const rollup = clickRollupFor(period, [previous]);
-      const parts = [
-        ...rollupParts(range, rollup),
-        `SELECT 'heat' AS dim, concat(toString(toDayOfWeek(toDate(bucket, {tz:String}))), ' ', toString(toHour(bucket, {tz:String}))) AS name,
-           sum(clicks) AS c FROM ${rollup.series} WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
-        `SELECT 'previous' AS dim, '' AS name, sum(clicks) AS c FROM ${rollup.series}
-           WHERE ${range} AND bucket >= {previousStart:DateTime('UTC')} AND bucket < {previousEnd:DateTime('UTC')}`,
-      ];
-      if (!scope.link) {
-        for (const type of ['url', 'campaign']) {
-          parts.push(`SELECT 'link' AS dim, concat('${type}:', toString(link_id)) AS name, sum(clicks) AS c FROM ${rollup.series}
-            WHERE ${range} AND link_type = '${type}' AND ${BUCKET_WINDOW} GROUP BY link_id ORDER BY c DESC, link_id LIMIT ${TOP_LINKS}`);
-        }
-      }
+      const filtered = filterSql(scope.filters);
+      const parts = hasFilters(scope.filters)
+        ? rawPartsOf(range, filtered.sql, !scope.link)
+        : rollupPartsOf(range, period, previous, !scope.link);
       const byDim = await queryDimensions(client, parts, {
         ...periodParams(period),
         org: scope.organizationId,
@@ -65,6 +102,7 @@ export function createClickDashboard(client: ClickHouseClient) {
         id: scope.link?.id ?? 0,
         previousStart: previous.utcStart.getTime() / 1000,
         previousEnd: previous.utcEnd.getTime() / 1000,
+        ...filtered.params,
       });
       const stats = statsOf(byDim, period);
       const utm = (dim: string) => topOf(byDim.get(dim), stats.total);

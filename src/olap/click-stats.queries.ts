@@ -50,7 +50,7 @@ const DIMENSIONS = {
 } as const;
 
 /** The period on the raw table: people's clicks between the two UTC instants. */
-const RAW_WINDOW = `ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')} AND is_bot = 0`;
+export const RAW_WINDOW = `ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')} AND is_bot = 0`;
 
 /** The period on the rollups: the UTC buckets between the two instants. */
 export const BUCKET_WINDOW = `bucket >= {start:DateTime('UTC')} AND bucket < {end:DateTime('UTC')}`;
@@ -80,13 +80,13 @@ export function rollupParts(range: string, rollup: ClickRollup): string[] {
  * The day and hour series, distinct visitors per day and every dimension of the clicks `where`
  * selects (one cid's, the filtered ones), from the raw table in one pass: grouping sets count the same rows per
  * day, per hour and per value of each dimension at once, where one query per figure read them ten
- * times. grouping(x) is 0 on the rows of a set that groups by x.
+ * times. grouping(x) is 0 on the rows of a set that groups by x. `extra` adds dimensions (name → column).
  */
-function rawPart(range: string, where: string): string {
+export function rawPart(range: string, where: string, extra: Record<string, string> = {}): string {
   const sets = [
     ['day', 'toDate(ts, {tz:String})'],
     ['hour', 'toHour(ts, {tz:String})'],
-    ...Object.entries(DIMENSIONS).map(([dim, column]) => [dim, column] as const),
+    ...Object.entries({ ...DIMENSIONS, ...extra }).map(([dim, column]) => [dim, column] as const),
   ] as const;
   return `SELECT pair.1 AS dim, name, pair.2 AS c FROM (
       SELECT multiIf(${sets.map(([dim]) => `grouping(g_${dim}) = 0, '${dim}'`).join(', ')}, '') AS grouped,

@@ -959,6 +959,17 @@ export interface components {
             /** @description percent of the period's clicks */
             percentage: number;
         };
+        /** @description the filters applied, one array of values per filter parameter given (as given, trimmed, without repeats); {} without filters */
+        StatsFilters: {
+            country?: string[];
+            deviceType?: string[];
+            os?: string[];
+            browser?: string[];
+            referrer?: string[];
+            utmSource?: string[];
+            utmMedium?: string[];
+            utmCampaign?: string[];
+        };
         AppInstallStats: {
             /** @description "YYYY-MM-DD ~ YYYY-MM-DD", the local dates covered (the requested ones when none is: meta.empty) */
             period: string;
@@ -1254,17 +1265,6 @@ export interface components {
             count: number;
             /** @description share of the period clicks, percent with one decimal */
             percentage: number;
-        };
-        /** @description the filters applied, one array of values per filter parameter given (as given, trimmed, without repeats); {} without filters */
-        StatsFilters: {
-            country?: string[];
-            deviceType?: string[];
-            os?: string[];
-            browser?: string[];
-            referrer?: string[];
-            utmSource?: string[];
-            utmMedium?: string[];
-            utmCampaign?: string[];
         };
         LinkStatsMeta: {
             dataRetentionDays: number;

@@ -26,19 +26,25 @@ export function Chart({
   label,
   table,
   testId,
+  onPick,
 }: {
   option: EChartsCoreOption;
   height?: number;
   label: string;
   table?: { head: string[]; rows: (string | number)[][] };
   testId?: string;
+  /** A click on a bar or slice: its index in the series' data (keyboard users pick from the panel's list instead). */
+  onPick?: ((dataIndex: number) => void) | undefined;
 }) {
   const element = useRef<HTMLDivElement>(null);
   const scheme = useComputedColorScheme('light');
+  const picked = useRef(onPick);
+  picked.current = onPick;
   useEffect(() => {
     if (!element.current) return;
     const chart = init(element.current, scheme === 'dark' ? 'dark' : undefined, { renderer: 'svg' });
     chart.setOption({ backgroundColor: 'transparent', ...option });
+    chart.on('click', (params) => picked.current?.((params as { dataIndex: number }).dataIndex));
     const resize = new ResizeObserver(() => chart.resize());
     resize.observe(element.current);
     return () => {

@@ -3,25 +3,29 @@
 // links, countries, devices, systems, browsers, referrers, trackers and UTM parameters. One call
 // answers every panel (the server runs one query); it refreshes every 30 s while the page is seen.
 // A link's clicks per destination (rules and A/B variants) and a campaign's revenue come from the
-// link's statistics, in panels of their own.
+// link's statistics, in panels of their own. The period, zone and filters live in the page's
+// address (dashboard-state.ts); selecting a country, device, system, browser, referrer or UTM value
+// in a panel filters every panel to its clicks, and the chips above them take filters off again.
 import { Alert, Anchor, Badge, Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api';
 import { CopyValue } from '../components/CopyValue';
 import { QrDialog } from '../components/QrDialog';
 import { QueryStatus } from '../components/QueryStatus';
-import { navigate, pathOfStats } from '../navigation';
+import { navigate, pathOf, pathOfStats } from '../navigation';
 import { Chart } from './Chart';
 import { DestinationsPanel } from './DestinationsPanel';
+import { type FilterKey, filterParams, useDashboardState, withFilter, withoutFilter } from './dashboard-state';
 import { DailyChart, seriesOption } from './figures';
+import { FilterChips, useFilterNames } from './FilterChips';
 import { Panel } from './Panel';
-import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
+import { type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
 import { RevenuePanel } from './RevenuePanel';
 import { ShareStats } from './ShareStats';
-import { TopList } from './TopList';
+import { TopList, type TopListPick } from './TopList';
 import type { DashboardData, TopItem } from '../api';
 
 const REFRESH_MS = 30_000;
@@ -38,14 +42,18 @@ export function DashboardView({
 }) {
   const { t, i18n } = useTranslation();
   const [qr, setQr] = useState(false);
-  const [choice, setChoice] = useState<PeriodChoice>({ preset: '30d', from: '', to: '', timeZone: browserTimeZone() });
+  const [state, setState] = useDashboardState(link ? pathOfStats(link.type, link.id) : pathOf('dashboard'));
+  const { choice, filters } = state;
+  const setChoice = (next: PeriodChoice) => setState({ ...state, choice: next });
   const query = periodQuery(choice);
-  const params = new URLSearchParams(query);
+  // The period and the filters: what every click figure of the page is read with.
+  const filtered = { ...query, ...filterParams(filters) };
+  const params = new URLSearchParams(filtered);
   const path = link
     ? `/organizations/${orgId}/dashboard/${link.type === 'url' ? 'urls' : 'campaigns'}/${link.id}`
     : `/organizations/${orgId}/dashboard`;
   const dashboard = useQuery({
-    queryKey: ['org', orgId, 'dashboard', link?.type ?? 'org', link?.id ?? 0, query],
+    queryKey: ['org', orgId, 'dashboard', link?.type ?? 'org', link?.id ?? 0, filtered],
     queryFn: () => api<DashboardData>('GET', `${path}?${params}`),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
@@ -53,27 +61,40 @@ export function DashboardView({
   const d = dashboard.data;
   const n = (value: number) => value.toLocaleString(i18n.language);
   const csv = (panel: string) => {
-    const q = new URLSearchParams({ ...query, panel, ...(link ? { link: `${link.type}:${link.id}` } : {}) });
+    const q = new URLSearchParams({ ...filtered, panel, ...(link ? { link: `${link.type}:${link.id}` } : {}) });
     return `/console/api/organizations/${orgId}/dashboard/export.csv?${q}`;
   };
-  const regions = useMemo(() => {
-    try {
-      return new Intl.DisplayNames([i18n.language], { type: 'region' });
-    } catch {
-      return undefined;
-    }
-  }, [i18n.language]);
-  const country = (code: string) => (/^[A-Z]{2}$/.test(code) ? (regions?.of(code) ?? code) : t('dashboard.unknown'));
+  const names = useFilterNames();
+  const { country } = names;
+  /** Selecting an item filters by `value` of it; an item without one (Unknown, Direct) filters nothing. */
+  const pick = (key: FilterKey, value: (item: TopItem) => string | null): TopListPick => ({
+    label: (item) => {
+      const v = value(item);
+      return v === null ? null : t('dashboard.filters.pick', { filter: names.filter(key, v) });
+    },
+    onPick: (item) => {
+      const v = value(item);
+      if (v !== null) setState({ ...state, filters: withFilter(filters, key, v) });
+    },
+  });
+  const known = (unknown: string) => (item: TopItem) => (item.name === unknown || item.name === '' ? null : item.name);
   const empty = d && d.total === 0 && t('dashboard.noClicks');
-  const list = (title: string, panel: string, items: TopItem[] | undefined, translate?: (name: string) => string) => (
+  const list = (
+    title: string,
+    panel: string,
+    items: TopItem[] | undefined,
+    picks?: TopListPick,
+    translate?: (name: string) => string,
+  ) => (
     <Panel
       title={title}
       csv={csv(panel)}
       empty={(empty || (items && items.length === 0)) && (empty || t('dashboard.nothing'))}
     >
-      {items && <TopList items={items} {...(translate ? { translate } : {})} />}
+      {items && <TopList items={items} pick={picks} {...(translate ? { translate } : {})} />}
     </Panel>
   );
+  const devicePick = pick('deviceType', (item) => item.name.toLowerCase());
 
   const header = d?.link ?? null;
   return (
@@ -103,6 +124,11 @@ export function DashboardView({
         />
       )}
       <PeriodPicker value={choice} onChange={setChoice} />
+      <FilterChips
+        filters={filters}
+        onRemove={(key, value) => setState({ ...state, filters: withoutFilter(filters, key, value) })}
+        onClear={() => setState({ ...state, filters: {} })}
+      />
       <QueryStatus query={dashboard} />
       {d && (
         <>
@@ -244,7 +270,7 @@ export function DashboardView({
             </Panel>
           </SimpleGrid>
 
-          {link && <DestinationsPanel orgId={orgId} link={link} query={query} />}
+          {link && <DestinationsPanel orgId={orgId} link={link} query={filtered} />}
 
           {link?.type === 'campaign' && (
             <RevenuePanel orgId={orgId} of={{ kind: 'campaign', id: link.id }} query={query} />
@@ -288,14 +314,23 @@ export function DashboardView({
           )}
 
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-            {list(t('dashboard.countries'), 'countries', d.countries, country)}
+            {list(
+              t('dashboard.countries'),
+              'countries',
+              d.countries,
+              pick('country', (item) => (/^[A-Z]{2}$/.test(item.name) ? item.name : null)),
+              country,
+            )}
             <Panel title={t('dashboard.devices')} csv={csv('deviceTypes')} empty={empty}>
               <Chart
                 label={d.deviceTypes.map((x) => `${t(`dashboard.device.${x.name}`)} ${x.count}`).join(', ')}
-                height={220}
+                height={180}
+                onPick={(index) => {
+                  const item = d.deviceTypes[index];
+                  if (item) devicePick.onPick(item);
+                }}
                 option={{
                   tooltip: { trigger: 'item' },
-                  legend: { bottom: 0 },
                   series: [
                     {
                       type: 'pie',
@@ -306,16 +341,21 @@ export function DashboardView({
                   ],
                 }}
               />
+              <TopList
+                items={d.deviceTypes}
+                translate={(name) => t(`dashboard.device.${name}`, { defaultValue: name })}
+                pick={devicePick}
+              />
             </Panel>
-            {list(t('dashboard.os'), 'operatingSystems', d.operatingSystems)}
-            {list(t('dashboard.browsers'), 'browsers', d.browsers)}
-            {list(t('dashboard.referrers'), 'referrers', d.referrers, (r) =>
+            {list(t('dashboard.os'), 'operatingSystems', d.operatingSystems, pick('os', known('Unknown')))}
+            {list(t('dashboard.browsers'), 'browsers', d.browsers, pick('browser', known('Unknown')))}
+            {list(t('dashboard.referrers'), 'referrers', d.referrers, pick('referrer', known('Direct')), (r) =>
               r === 'Direct' ? t('dashboard.direct') : r,
             )}
             {link?.type === 'campaign' && list(t('dashboard.trackers'), 'trackers', d.trackers)}
-            {list('utm_source', 'utmSource', d.utm.source)}
-            {list('utm_medium', 'utmMedium', d.utm.medium)}
-            {list('utm_campaign', 'utmCampaign', d.utm.campaign)}
+            {list('utm_source', 'utmSource', d.utm.source, pick('utmSource', known('')))}
+            {list('utm_medium', 'utmMedium', d.utm.medium, pick('utmMedium', known('')))}
+            {list('utm_campaign', 'utmCampaign', d.utm.campaign, pick('utmCampaign', known('')))}
           </SimpleGrid>
         </>
       )}

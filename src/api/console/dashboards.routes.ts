@@ -5,10 +5,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
-import type { Dashboard, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
+import type { Dashboard, DashboardInput, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
-import type { PeriodInput } from '../../core/stats/period.js';
 import { idSchema } from '../schemas/common.js';
 import {
   HOUR_LABELS,
@@ -19,6 +18,7 @@ import {
   topItem,
   withPeriodQuery,
 } from '../schemas/stats-period.js';
+import { filterQuery, filtersSchema } from '../schemas/stats-filters.js';
 import { actingMember } from './acting-member.js';
 import { sendCsv } from '../csv-download.js';
 import { toCsv } from '../../shared/csv.js';
@@ -33,7 +33,7 @@ const linkSchema = z.object({
   address: z.string(),
 });
 const dashboardSchema = z.object({
-  meta: statsMetaSchema,
+  meta: statsMetaSchema.extend({ filters: filtersSchema }),
   total: z.number().int(),
   previousTotal: z.number().int().describe('clicks in as many days just before the period'),
   change: z.number().nullable().describe('percent change against the previous period; null when it had no clicks'),
@@ -72,7 +72,7 @@ const dashboardSchema = z.object({
 function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashboardSchema> {
   const { stats } = d;
   return {
-    meta: meta(d.period),
+    meta: { ...meta(d.period), filters: d.filters },
     total: stats.total,
     previousTotal: d.previousTotal,
     change: d.change,
@@ -253,6 +253,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
   const linkParams = orgParams.extend({ kind: z.enum(['urls', 'campaigns']), id: idSchema });
   const exportQuery = z.object({
     ...periodQuery,
+    ...filterQuery,
     panel: z.enum(PANELS),
     link: z
       .string()
@@ -263,11 +264,10 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
   async function find(
     orgId: number,
     request: FastifyRequest,
-    query: PeriodInput,
+    input: DashboardInput,
     link?: { type: 'url' | 'campaign'; id: number },
   ) {
     const { caller } = await acting(request, orgId);
-    const input = { startDate: query.startDate, endDate: query.endDate, timeZone: query.timeZone };
     if (!link) return toJson(await withPeriodQuery(dashboards.overview(caller, input)), null);
     const found = await withPeriodQuery(dashboards.link(caller, link.type, link.id, input));
     return toJson(found, found.link);
@@ -281,7 +281,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         security,
         summary: "The organization's click dashboard over a period in a time zone",
         params: orgParams,
-        querystring: z.object(periodQuery),
+        querystring: z.object({ ...periodQuery, ...filterQuery }),
         response: { 200: dashboardSchema, ...errors },
       },
     },
@@ -296,7 +296,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         security,
         summary: "One short URL's or campaign's click dashboard",
         params: linkParams,
-        querystring: z.object(periodQuery),
+        querystring: z.object({ ...periodQuery, ...filterQuery }),
         response: { 200: dashboardSchema, ...errors },
       },
     },
@@ -322,7 +322,9 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const { panel, link, ...period } = request.query;
+      const { panel, link, ...input } = request.query;
+      const { startDate, endDate, timeZone } = input;
+      const period = { startDate, endDate, timeZone };
       const [type, id] = link ? (link.split(':') as ['url' | 'campaign', string]) : [];
       if (panel === 'revenue') {
         // A campaign's revenue: the Service API's campaign statistics, per day in the main currency and per currency.
@@ -335,7 +337,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
           revenueCsv(found.revenue, found.period.timeZone),
         );
       }
-      const dashboard = await find(request.params.orgId, request, period, type ? { type, id: Number(id) } : undefined);
+      const dashboard = await find(request.params.orgId, request, input, type ? { type, id: Number(id) } : undefined);
       const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${periodSpan(dashboard.meta, '-')}.csv`;
       return sendCsv(reply, name, panelCsv(dashboard, panel));
     },

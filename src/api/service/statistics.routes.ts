@@ -4,12 +4,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Caller } from '../../core/caller.js';
-import { type ClickFilters, DEVICE_TYPES, FILTER_NAMES } from '../../core/stats/click-filters.js';
+import type { ClickFilters } from '../../core/stats/click-filters.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import type { StatsPeriod } from '../../core/stats/period.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
+import { filterQuery, filtersSchema } from '../schemas/stats-filters.js';
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
 import { security } from './route-docs.js';
 
@@ -28,46 +29,10 @@ const destinationStatsSchema = z
     "the period's clicks by the destination they were sent to (rules, variants and the original alike), most first",
   );
 
-/** What each filter parameter selects (contract: "Filters and shared statistics"). */
-const FILTER_DOCS: Record<(typeof FILTER_NAMES)[number], string> = {
-  country: 'ISO 3166-1 alpha-2 country codes (KR, US)',
-  deviceType: `device types: ${DEVICE_TYPES.join(', ')}`,
-  os: 'operating systems as topOs names them (iOS, Android, Windows)',
-  browser: 'browsers as topBrowsers names them (Chrome, Safari)',
-  referrer: 'referrer host names (m.facebook.com); a full URL counts as its host',
-  utmSource: 'utm_source values the clicks carried',
-  utmMedium: 'utm_medium values the clicks carried',
-  utmCampaign: 'utm_campaign values the clicks carried',
-};
-
-/** The filter query parameters: each a comma-separated list, compared case-insensitively. */
-const filterQuery = Object.fromEntries(
-  FILTER_NAMES.map((name) => [
-    name,
-    z
-      .string()
-      .max(10_000)
-      .optional()
-      .describe(
-        `only clicks with one of these ${FILTER_DOCS[name]}, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks`,
-      ),
-  ]),
-) as Record<(typeof FILTER_NAMES)[number], z.ZodOptional<z.ZodString>>;
-
 /** meta of a link's statistics: the period's, and the filters applied. */
 const linkStatsMetaSchema = statsMetaSchema
   .extend({
-    filters: z
-      .object(
-        Object.fromEntries(FILTER_NAMES.map((name) => [name, z.array(z.string()).optional()])) as Record<
-          (typeof FILTER_NAMES)[number],
-          z.ZodOptional<z.ZodArray<z.ZodString>>
-        >,
-      )
-      .describe(
-        'the filters applied, one array of values per filter parameter given (as given, trimmed, without repeats); {} without filters',
-      )
-      .meta({ id: 'StatsFilters' }),
+    filters: filtersSchema,
   })
   .meta({ id: 'LinkStatsMeta' });
 

@@ -10,7 +10,11 @@ import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 import { linkAddress } from '../links/link-rules.js';
 import { percent } from '../../olap/percent.js';
+import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
 import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
+
+/** What a dashboard is asked for: the period and any filters (click-filters.ts). */
+export type DashboardInput = PeriodInput & ClickFilterInput;
 
 type DashboardCaller = Pick<Caller, 'organization' | 'member'>;
 export type LinkKind = 'url' | 'campaign';
@@ -25,6 +29,8 @@ export interface DashboardLink {
 
 export interface Dashboard extends ClickDashboard {
   period: StatsPeriod;
+  /** The filters applied, as given (trimmed, without repeats); {} without filters. */
+  filters: ClickFilters;
   /** Percent change of the total against the previous period; null when that had no clicks. */
   change: number | null;
   topLinks: (DashboardLink & { count: number; percentage: number })[];
@@ -50,19 +56,27 @@ export function createDashboards(deps: {
     address: linkAddress(deps.publicBaseUrl, c.customDomainName, c.alias),
   });
 
-  async function build(caller: DashboardCaller, link: DashboardLink | null, input: PeriodInput): Promise<Dashboard> {
+  async function build(caller: DashboardCaller, link: DashboardLink | null, input: DashboardInput): Promise<Dashboard> {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
-    const period = periodForPlan(organization.plan, input, deps.clock());
+    const { startDate, endDate, timeZone, ...filterInput } = input;
+    const filters = parseClickFilters(filterInput);
+    const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, deps.clock());
     const found = await deps.clicks.forScope(
-      { organizationId: organization.id, link: link && { type: link.type, id: link.id } },
+      { organizationId: organization.id, link: link && { type: link.type, id: link.id }, filters: filters.match },
       period,
       previousPeriod(period),
     );
     const { total } = found.stats;
     const change =
       found.previousTotal === 0 ? null : Math.round(((total - found.previousTotal) / found.previousTotal) * 1000) / 10;
-    return { ...found, period, change, topLinks: await named(organization.id, found.links, total) };
+    return {
+      ...found,
+      period,
+      filters: filters.applied,
+      change,
+      topLinks: await named(organization.id, found.links, total),
+    };
   }
 
   /** The busiest links with their names; a link deleted since keeps its clicks under its id. */
@@ -84,14 +98,14 @@ export function createDashboards(deps: {
 
   return {
     /** Every link of the organization. */
-    overview: (caller: DashboardCaller, input: PeriodInput) => build(caller, null, input),
+    overview: (caller: DashboardCaller, input: DashboardInput) => build(caller, null, input),
 
     /** One short URL or campaign of the organization; another organization's is unknown (404). */
     async link(
       caller: DashboardCaller,
       type: LinkKind,
       id: number,
-      input: PeriodInput,
+      input: DashboardInput,
     ): Promise<Dashboard & { link: DashboardLink }> {
       authorize(caller, 'statistics.read');
       const orgId = caller.organization.id;
