@@ -32,33 +32,44 @@ export interface Paging {
   label: string;
 }
 
-export function DataTable<T, K extends string | number = string | number>({
-  query,
-  rows,
-  rowKey,
-  columns,
-  empty,
-  minWidth = 720,
-  paging,
-  plain = false,
-  testId,
-  selection,
-}: {
-  /** The list's query; none when the rows are part of data already shown. */
-  query?: { isPending: boolean; error: Error | null; refetch: () => unknown };
-  /** Undefined while the list has not come. */
-  rows: T[] | undefined;
-  rowKey: (row: T) => K;
-  columns: Column<T>[];
-  /** What to say when the list is empty: what to do next (a list that is never empty has none). */
-  empty?: ReactNode;
-  minWidth?: number;
-  paging?: Paging | undefined;
-  /** Not striped nor highlighted on hover ('striped': striped only). */
-  plain?: boolean | 'striped';
-  testId?: string;
-  selection?: Selection<K> | undefined;
-}) {
+/** A list's query as the table reads it: its state, and its data when they are the rows. */
+interface ListQuery<T> {
+  isPending: boolean;
+  error: Error | null;
+  refetch: () => unknown;
+  data?: T[] | unknown;
+}
+
+/** The rows: a list query's data, or rows given apart (a page of a paged answer, rows already shown). */
+type RowSource<T> =
+  | { query: ListQuery<T> & { data: T[] | undefined }; rows?: undefined }
+  | {
+      /** The list's query; none when the rows are part of data already shown. */
+      query?: ListQuery<T>;
+      /** Undefined while the list has not come. */
+      rows: T[] | undefined;
+    };
+
+/** A row's key: its id unless said otherwise, which rows without an id must. */
+type RowKey<T, K> = T extends { id: K } ? { rowKey?: (row: T) => K } : { rowKey: (row: T) => K };
+
+export function DataTable<T, K extends string | number = string | number>(
+  props: RowSource<T> &
+    RowKey<T, K> & {
+      columns: Column<T>[];
+      /** What to say when the list is empty: what to do next (a list that is never empty has none). */
+      empty?: ReactNode;
+      minWidth?: number;
+      paging?: Paging | undefined;
+      /** Not striped nor highlighted on hover ('striped': striped only). */
+      plain?: boolean | 'striped';
+      testId?: string;
+      selection?: Selection<K> | undefined;
+    },
+) {
+  const { query, columns, empty, minWidth = 720, paging, plain = false, testId, selection } = props;
+  const rows = props.rows ?? (query?.data as T[] | undefined);
+  const rowKey = props.rowKey ?? ((row: T) => (row as { id: K }).id);
   const keys = (rows ?? []).map(rowKey);
   const chosen = keys.filter((key) => selection?.selected.has(key)).length;
   const toggle = (key: K, on: boolean) => {

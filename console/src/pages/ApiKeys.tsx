@@ -148,8 +148,6 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
       </Card>
       <DataTable
         query={keys}
-        rows={keys.data}
-        rowKey={(k) => k.id}
         empty={t('keys.empty')}
         minWidth={640}
         columns={[

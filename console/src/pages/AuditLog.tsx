@@ -114,7 +114,6 @@ export default function AuditLog({ membership }: { membership: Membership }) {
       <DataTable
         query={log}
         rows={log.data && entries}
-        rowKey={(e) => e.id}
         empty={t(filtered ? 'audit.noMatch' : 'audit.empty')}
         plain="striped"
         columns={[

@@ -83,7 +83,6 @@ export default function Campaigns({ membership }: { membership: Membership }) {
       <DataTable
         query={screen.list}
         rows={screen.list.data?.content}
-        rowKey={(c) => c.id}
         empty={screen.emptyText(t('campaigns.empty'))}
         paging={screen.paging}
         columns={[

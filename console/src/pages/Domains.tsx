@@ -70,7 +70,6 @@ export default function Domains({ membership }: { membership: Membership }) {
       <DataTable
         query={domains}
         rows={domains.data?.content}
-        rowKey={(d) => d.id}
         empty={t('domains.empty')}
         columns={[
           { header: t('domains.name'), cell: (d) => d.domainName },

@@ -67,7 +67,6 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
       </FormCard>
       <DataTable
         query={types}
-        rows={types.data}
         rowKey={(g) => g.name}
         minWidth={560}
         columns={[

@@ -117,7 +117,6 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
       <DataTable
         query={jobs}
         rows={jobs.data?.content}
-        rowKey={(job) => job.id}
         empty={t('importJobs.empty')}
         testId="import-jobs"
         paging={paging(jobs.data)}

@@ -70,7 +70,6 @@ export default function Links({ membership }: { membership: Membership }) {
       <DataTable
         query={screen.list}
         rows={screen.list.data?.content.filter((link) => !hidden.has(link.id))}
-        rowKey={(link) => link.id}
         selection={selection}
         empty={screen.emptyText(t('links.empty'))}
         paging={screen.paging}

@@ -79,8 +79,6 @@ export default function Members({ membership, userId }: { membership: Membership
       </FormCard>
       <DataTable
         query={members}
-        rows={members.data}
-        rowKey={(m) => m.id}
         empty={t('members.empty')}
         minWidth={640}
         columns={[

@@ -1,7 +1,7 @@
 // The signed-in person's console sessions: which browser on which system, the address it signed
 // in from, when, and its last use; this one marked. Ending another signs that browser out; ending
 // this one signs the person out here.
-import { Badge, Stack, Text, Title } from '@mantine/core';
+import { Badge } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { api, type ConsoleSession } from '../api';
 import { DataTable } from '../components/DataTable';
 import { ConfirmButton } from '../components/DeleteButton';
 import { useNotice } from '../components/Notice';
+import { Screen } from '../components/Screen';
 import { useAction } from '../components/use-action';
 
 /** The user-agent parser's names where people know another one. */
@@ -38,14 +39,9 @@ export default function Sessions({ onSignedOut }: { onSignedOut: () => void }) {
   const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
 
   return (
-    <Stack>
-      <Title order={2}>{t('sessions.heading')}</Title>
-      <Text c="dimmed">{t('sessions.intro')}</Text>
-      {noticeBox}
+    <Screen heading={t('sessions.heading')} intro={t('sessions.intro')} notice={noticeBox}>
       <DataTable
         query={sessions}
-        rows={sessions.data}
-        rowKey={(s) => s.id}
         empty={t('sessions.empty')}
         minWidth={640}
         testId="sessions"
@@ -83,6 +79,6 @@ export default function Sessions({ onSignedOut }: { onSignedOut: () => void }) {
           },
         ]}
       />
-    </Stack>
+    </Screen>
   );
 }

@@ -107,7 +107,6 @@ export default function Tags({ membership }: { membership: Membership }) {
       <DataTable
         query={tags}
         rows={tags.data?.items}
-        rowKey={(tag) => tag.id}
         minWidth={560}
         empty={t('tags.empty')}
         testId="tags"

@@ -318,7 +318,6 @@ export default function Webhooks({ membership }: { membership: Membership }) {
           <DataTable
             query={deliveries}
             rows={data?.content}
-            rowKey={(d) => d.id}
             empty={t('webhooks.noDeliveries')}
             testId="deliveries"
             paging={data && { page, totalPages: data.totalPages, onChange: setPage, label: t('links.pages') }}
