@@ -1,7 +1,8 @@
 // Routing rules and A/B tests as an API user and visitors see them (contract: "Routing rules and
 // A/B tests"): short URLs and campaigns carry routingRules and variants; refused values answer 400
-// naming the field; clicks go by country (of the client address, the forwarded one behind a trusted
-// proxy), language, device, OS, query and time, the first matching rule winning, else to a sticky
+// naming the field (regions and cities too, on the bundled country-only geo database); clicks go by
+// country (of the client address, the forwarded one behind a trusted proxy), language, device, OS,
+// browser, referrer, query and time, the first matching rule winning, else to a sticky
 // variant; a phone with the link's app still gets the landing page; destinationStats counts clicks
 // per destination.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,7 @@ interface Visitor {
   ip?: string;
   ua?: string;
   language?: string;
+  referrer?: string;
 }
 
 /** A visitor's click: where it was sent (Location), '' for none. */
@@ -46,7 +48,12 @@ async function clickTo(path: string, v: Visitor = {}): Promise<string> {
     method: 'GET',
     url: path,
     remoteAddress: v.ip ?? US,
-    headers: { host: HOST, 'user-agent': v.ua ?? UA.windows, 'accept-language': v.language ?? 'en-US,en;q=0.9' },
+    headers: {
+      host: HOST,
+      'user-agent': v.ua ?? UA.windows,
+      'accept-language': v.language ?? 'en-US,en;q=0.9',
+      ...(v.referrer === undefined ? {} : { referer: v.referrer }),
+    },
   });
   expect(res.statusCode, res.body).toBe(302);
   return String(res.headers.location ?? '');
@@ -136,6 +143,49 @@ describe(`validation (${backend})`, () => {
       { routingRules: [rule({ languages: ['ko-KR'] })] },
       'routingRules.0.conditions.languages.0',
     ],
+    [
+      'an unknown browser',
+      { routingRules: [rule({ browsers: ['Chrome', 'Netscape'] })] },
+      'routingRules.0.conditions.browsers.1',
+    ],
+    ['an empty browser list', { routingRules: [rule({ browsers: [] })] }, 'routingRules.0.conditions.browsers'],
+    [
+      'a referrer with a scheme',
+      { routingRules: [rule({ referrers: ['https://t.co'] })] },
+      'routingRules.0.conditions.referrers.0',
+    ],
+    [
+      'a referrer with a path',
+      { routingRules: [rule({ referrers: ['t.co', 'twitter.com/home'] })] },
+      'routingRules.0.conditions.referrers.1',
+    ],
+    [
+      'a referrer in upper case',
+      { routingRules: [rule({ referrers: ['Twitter.com'] })] },
+      'routingRules.0.conditions.referrers.0',
+    ],
+    [
+      'a referrer with a port',
+      { routingRules: [rule({ referrers: ['t.co:443'] })] },
+      'routingRules.0.conditions.referrers.0',
+    ],
+    [
+      'a referrer of one label',
+      { routingRules: [rule({ referrers: ['localhost'] })] },
+      'routingRules.0.conditions.referrers.0',
+    ],
+    [
+      'more than 50 referrers',
+      { routingRules: [rule({ referrers: Array.from({ length: 51 }, (_, n) => `h${n}.example`) })] },
+      'routingRules.0.conditions.referrers',
+    ],
+    [
+      'a region that is no ISO 3166-2 code',
+      { routingRules: [rule({ regions: ['Seoul'] })] },
+      'routingRules.0.conditions.regions.0',
+    ],
+    ['a region of no country', { routingRules: [rule({ regions: ['XX-11'] })] }, 'routingRules.0.conditions.regions.0'],
+    ['an empty city', { routingRules: [rule({ cities: [' '] })] }, 'routingRules.0.conditions.cities.0'],
     ['a date that is no instant', { routingRules: [rule({ after: '2026-01-01' })] }, 'routingRules.0.conditions.after'],
     [
       'a query value that is no string',
@@ -164,6 +214,29 @@ describe(`validation (${backend})`, () => {
       const res = await api('POST', url, body);
       expectError(res, 400);
       expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+  });
+
+  it('refuses regions and cities the geo database cannot tell (the bundled one is country-only), saying why', async () => {
+    for (const [conditions, field, says] of [
+      [{ regions: ['KR-11'] }, 'routingRules.1.conditions.regions', 'no ISO 3166-2 region codes'],
+      [{ cities: ['Seoul'] }, 'routingRules.1.conditions.cities', 'no cities'],
+    ] as const) {
+      const fields = { routingRules: [rule({ countries: ['KR'] }), rule(conditions)] };
+      for (const [url, body] of [
+        ['/urls', { url: 'https://shop.example/', ...fields }],
+        ['/campaigns', { name: 'No cities', originalUrl: 'https://shop.example/', ...fields }],
+      ] as const) {
+        const res = await api('POST', url, body);
+        expectError(res, 400);
+        expect(res.json().details).toEqual([expect.objectContaining({ field })]);
+        expect(res.json().message).toContain(says);
+        expect(res.json().message).toContain('GEOIP_DB');
+      }
+      const link = await createUrl({ url: 'https://shop.example/' });
+      const res = await api('PUT', `/urls/${link.id}`, fields);
+      expectError(res, 400);
+      expect(res.json().details).toEqual([expect.objectContaining({ field })]);
     }
   });
 
@@ -220,6 +293,30 @@ describe(`redirects (${backend})`, () => {
     expect(await to({ ip: US, ua: UA.windows })).toBe('/now');
     // Nothing matches: the original.
     expect(await to({ ip: US, ua: UA.iPhone })).toBe('/home');
+  });
+
+  it('follow the browser family and the referrer host (itself or a subdomain)', async () => {
+    const link = await createUrl({
+      url: 'https://shop.example/home',
+      routingRules: [
+        { conditions: { referrers: ['t.co', 'twitter.com'] }, url: 'https://shop.example/twitter' },
+        { conditions: { browsers: ['samsung internet'] }, url: 'https://shop.example/samsung' },
+        { conditions: { browsers: ['Safari'], deviceTypes: ['mobile'] }, url: 'https://shop.example/mobile-safari' },
+        { conditions: { browsers: ['Firefox'] }, url: 'https://shop.example/firefox' },
+      ],
+    });
+    const path = pathOf(link.shortUrl);
+    const to = async (v: Visitor) => pathOf(await clickTo(path, v));
+    const samsung =
+      'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/117.0 Mobile Safari/537.36';
+    expect(await to({ referrer: 'https://t.co/Ab1' })).toBe('/twitter');
+    expect(await to({ referrer: 'https://mobile.twitter.com/someone/status/1', ua: samsung })).toBe('/twitter');
+    expect(await to({ referrer: 'https://nottwitter.com/' })).toBe('/home');
+    expect(await to({ ua: samsung })).toBe('/samsung');
+    // ua-parser names iPhone Safari "Mobile Safari": the family is Safari.
+    expect(await to({ ua: UA.iPhone })).toBe('/mobile-safari');
+    expect(await to({ ua: UA.mac })).toBe('/home');
+    expect(await to({ ua: UA.linux })).toBe('/firefox');
   });
 
   it('split the clicks no rule caught between variants, the same visitor always to the same one', async () => {

@@ -48,7 +48,7 @@ export function createAgentParser() {
 
 export type AgentParser = ReturnType<typeof createAgentParser>;
 
-export function createClickEnricher(geo: GeoLookup) {
+export function createClickEnricher(geo: Pick<GeoLookup, 'country'>) {
   const parseAgent = createAgentParser();
 
   return function enrich(click: { userAgent: string; ip: string; referrer: string }): ClickDimensions {

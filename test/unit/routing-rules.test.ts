@@ -1,7 +1,7 @@
 // The routing engine (src/core/routing): every condition alone, all of a rule together, the first
 // matching rule winning, the original when nothing matches, UTM parameters on every destination,
-// the country looked up only for a rule that names countries, and variants sticky per visitor and
-// split by weight.
+// the country (region, city) looked up only for a rule that names them, and variants sticky per
+// visitor and split by weight.
 import { describe, expect, it } from 'vitest';
 import {
   compileRouting,
@@ -10,28 +10,37 @@ import {
   type VisitorTraits,
 } from '../../src/core/routing/routing-rules.js';
 import { primaryLanguage } from '../../src/core/routing/routing-rules.js';
-import { ruleOsOf } from '../../src/core/routing/visitor-traits.js';
+import { browserFamilyOf, ruleOsOf } from '../../src/core/routing/visitor-traits.js';
 
 const COUNTRY_OF: Record<string, string> = { '211.234.10.1': 'KR', '133.242.0.1': 'JP', '8.8.8.8': 'US' };
+const PLACE_OF: Record<string, { region: string; city: string }> = {
+  '211.234.10.1': { region: 'KR-11', city: 'Seoul' },
+  '8.8.8.8': { region: 'US-CA', city: 'Mountain View' },
+};
 const AGENT_OF: Record<string, ReturnType<VisitorTraits['agent']>> = {
-  iphone: { deviceType: 'mobile', os: 'ios' },
-  ipad: { deviceType: 'tablet', os: 'ios' },
-  pixel: { deviceType: 'mobile', os: 'android' },
-  windows: { deviceType: 'desktop', os: 'windows' },
-  mac: { deviceType: 'desktop', os: 'macos' },
-  ubuntu: { deviceType: 'desktop', os: 'linux' },
+  iphone: { deviceType: 'mobile', os: 'ios', browser: 'safari' },
+  ipad: { deviceType: 'tablet', os: 'ios', browser: 'safari' },
+  pixel: { deviceType: 'mobile', os: 'android', browser: 'chrome' },
+  galaxy: { deviceType: 'mobile', os: 'android', browser: 'samsung internet' },
+  windows: { deviceType: 'desktop', os: 'windows', browser: 'edge' },
+  mac: { deviceType: 'desktop', os: 'macos', browser: 'safari' },
+  ubuntu: { deviceType: 'desktop', os: 'linux', browser: 'firefox' },
 };
 
 function tracedTraits() {
-  const calls = { country: 0, agent: 0 };
+  const calls = { country: 0, place: 0, agent: 0 };
   const traits: VisitorTraits = {
     country(ip) {
       calls.country++;
       return COUNTRY_OF[ip] ?? '';
     },
+    place(ip) {
+      calls.place++;
+      return PLACE_OF[ip] ?? { region: '', city: '' };
+    },
     agent(ua) {
       calls.agent++;
-      return AGENT_OF[ua] ?? { deviceType: 'desktop', os: '' };
+      return AGENT_OF[ua] ?? { deviceType: 'desktop', os: '', browser: '' };
     },
   };
   return { traits, calls };
@@ -42,6 +51,7 @@ const click = (over: Partial<Parameters<NonNullable<ReturnType<typeof compileRou
   ip: '8.8.8.8',
   userAgent: 'windows',
   acceptLanguage: 'en-US,en;q=0.9',
+  referrer: undefined as string | undefined,
   query: '',
   now: NOW,
   ...over,
@@ -89,6 +99,28 @@ describe('a single condition', () => {
     ['query other value', { query: { ref: 'mail' } }, { query: 'ref=web' }, false],
     ['query missing', { query: { ref: 'mail' } }, { query: '' }, false],
     ['query two parameters, both needed', { query: { a: '1', b: '2' } }, { query: 'a=1' }, false],
+    ['region matches', { regions: ['KR-11'] }, { ip: '211.234.10.1' }, true],
+    ['region in lower case matches', { regions: ['us-ca', 'kr-26'] }, { ip: '8.8.8.8' }, true],
+    ['another region does not', { regions: ['KR-26'] }, { ip: '211.234.10.1' }, false],
+    ['an address without a region does not', { regions: ['JP-13'] }, { ip: '133.242.0.1' }, false],
+    ['city matches', { cities: ['Seoul'] }, { ip: '211.234.10.1' }, true],
+    ['city in another case matches', { cities: ['mountain view'] }, { ip: '8.8.8.8' }, true],
+    ['another city does not', { cities: ['Busan'] }, { ip: '211.234.10.1' }, false],
+    ['no address: no city', { cities: ['Seoul'] }, { ip: '' }, false],
+    ['browser matches', { browsers: ['Chrome'] }, { userAgent: 'pixel' }, true],
+    ['browser of two words', { browsers: ['samsung internet'] }, { userAgent: 'galaxy' }, true],
+    ['browser in upper case', { browsers: ['SAFARI', 'Firefox'] }, { userAgent: 'iphone' }, true],
+    ['another browser does not', { browsers: ['Chrome'] }, { userAgent: 'galaxy' }, false],
+    ['an unknown browser does not', { browsers: ['Chrome'] }, { userAgent: 'curl' }, false],
+    ['referrer host exactly', { referrers: ['t.co'] }, { referrer: 'https://t.co/abc' }, true],
+    ['referrer subdomain', { referrers: ['twitter.com'] }, { referrer: 'https://mobile.twitter.com/x' }, true],
+    ['referrer deeper subdomain', { referrers: ['facebook.com'] }, { referrer: 'https://l.m.facebook.com/' }, true],
+    ['referrer host in upper case', { referrers: ['t.co'] }, { referrer: 'HTTPS://T.CO/abc' }, true],
+    ['referrer: a suffix is no subdomain', { referrers: ['t.co'] }, { referrer: 'https://at.co/' }, false],
+    ['referrer: a parent is no match', { referrers: ['m.facebook.com'] }, { referrer: 'https://facebook.com/' }, false],
+    ['referrer: the host only, not the path', { referrers: ['t.co'] }, { referrer: 'https://x.example/t.co' }, false],
+    ['no Referer', { referrers: ['t.co'] }, { referrer: undefined }, false],
+    ['a Referer that is no URL', { referrers: ['t.co'] }, { referrer: 't.co' }, false],
     ['no conditions: every click', {}, {}, true],
   ];
   it.each(cases)('%s', (_, conditions, over, matches) => {
@@ -134,10 +166,46 @@ describe('rules together', () => {
     expect(compiled(click()).location).toBe('https://a.example/p?x=1&utm_source=news&utm_medium=email');
   });
 
+  it('go in order over the new conditions too: the first that matches wins, later ones are not read', () => {
+    const rules: RoutingRule[] = [
+      { conditions: { referrers: ['t.co'] }, url: 'https://twitter.example/' },
+      { conditions: { regions: ['KR-11'], browsers: ['Safari'] }, url: 'https://seoul-safari.example/' },
+      { conditions: { cities: ['Seoul'] }, url: 'https://seoul.example/' },
+      { conditions: { browsers: ['Chrome', 'Samsung Internet'] }, url: 'https://chrome.example/' },
+    ];
+    const cases: Array<[Partial<ReturnType<typeof click>>, string]> = [
+      [{ referrer: 'https://t.co/x', ip: '211.234.10.1', userAgent: 'iphone' }, 'rule:0'],
+      [{ ip: '211.234.10.1', userAgent: 'iphone' }, 'rule:1'],
+      [{ ip: '211.234.10.1', userAgent: 'pixel' }, 'rule:2'],
+      [{ ip: '8.8.8.8', userAgent: 'galaxy' }, 'rule:3'],
+      [{ ip: '8.8.8.8', userAgent: 'ubuntu', referrer: 'https://news.example/' }, 'original'],
+    ];
+    for (const [over, expected] of cases) expect(route(rules, click(over)).route, JSON.stringify(over)).toBe(expected);
+
+    const { traits, calls } = tracedTraits();
+    compileRouting(link(rules), traits)!(click({ referrer: 'https://t.co/x' }));
+    expect(calls).toEqual({ country: 0, place: 0, agent: 0 });
+  });
+
+  it('look the region and city up only for a rule that names them, once per click for both', () => {
+    const { traits, calls } = tracedTraits();
+    compileRouting(
+      link([
+        { conditions: { countries: ['US'], browsers: ['Chrome'] }, url: 'https://a.example/' },
+        { conditions: { regions: ['KR-11'] }, url: 'https://b.example/' },
+        { conditions: { cities: ['Busan'] }, url: 'https://c.example/' },
+      ]),
+      traits,
+    )!(click({ ip: '211.234.10.1' }));
+    expect(calls).toEqual({ country: 1, place: 1, agent: 0 });
+    compileRouting(link([{ conditions: { countries: ['KR'] }, url: 'https://a.example/' }]), traits)!(click());
+    expect(calls.place).toBe(1);
+  });
+
   it('look the country up only for a rule that names countries, and once per click', () => {
     const { traits, calls } = tracedTraits();
     compileRouting(link([{ conditions: { languages: ['ko'] }, url: 'https://a.example/' }]), traits)!(click());
-    expect(calls).toEqual({ country: 0, agent: 0 });
+    expect(calls).toEqual({ country: 0, place: 0, agent: 0 });
     compileRouting(
       link([
         { conditions: { countries: ['KR'] }, url: 'https://a.example/' },
@@ -238,4 +306,18 @@ describe('visitor facts', () => {
     ['Chromium OS', ''],
     ['Unknown', ''],
   ])('the OS %j is %j to a rule', (name, os) => expect(ruleOsOf(name)).toBe(os));
+
+  it.each([
+    ['Chrome', 'chrome'],
+    ['Chrome Headless', 'chrome'],
+    ['Chrome WebView', 'chrome webview'],
+    ['Mobile Safari', 'safari'],
+    ['Safari', 'safari'],
+    ['Mobile Firefox', 'firefox'],
+    ['Samsung Internet', 'samsung internet'],
+    ['Opera Mini', 'opera'],
+    ['Edge', 'edge'],
+    ['KAKAOTALK', 'kakaotalk'],
+    ['Unknown', ''],
+  ])('the browser %j is %j to a rule', (name, family) => expect(browserFamilyOf(name)).toBe(family));
 });

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
-import { DEVICE_TYPES, isCountryCode, OPERATING_SYSTEMS } from '../../core/routing/index.js';
+import { BROWSERS, DEVICE_TYPES, isCountryCode, isRegionCode, OPERATING_SYSTEMS } from '../../core/routing/index.js';
 import type { RoutingTester } from '../../core/routing/routing-tester.js';
 import type { Config } from '../../shared/config.js';
 import { idSchema } from '../schemas/common.js';
@@ -22,8 +22,23 @@ const visitorSchema = z.object({
     .transform((v) => v.toUpperCase())
     .optional()
     .describe('ISO 3166-1 alpha-2; without it, the country of address'),
+  region: z
+    .string()
+    .refine(isRegionCode, { message: 'must be an ISO 3166-2 subdivision code such as KR-11' })
+    .transform((v) => v.toUpperCase())
+    .optional()
+    .describe('ISO 3166-2; without it, the region of address (with a GEOIP_DB that has regions)'),
+  city: z.string().trim().max(100).optional().describe('English city name; without it, the city of address'),
   deviceType: z.enum(DEVICE_TYPES).optional().describe('without it, what userAgent says'),
   os: z.enum(OPERATING_SYSTEMS).optional().describe('without it, what userAgent says'),
+  browser: z
+    .string()
+    .refine((v) => BROWSERS.some((b) => b.toLowerCase() === v.toLowerCase()), {
+      message: `must be one of ${BROWSERS.join(', ')}`,
+    })
+    .optional()
+    .describe('browser family; without it, what userAgent says'),
+  referrer: z.string().trim().max(2000).optional().describe('the Referer: a URL or a bare host such as t.co'),
   language: z.string().max(200).optional().describe('an Accept-Language value or a primary subtag such as ja'),
   at: z.iso
     .datetime({ offset: true })
