@@ -75,7 +75,7 @@ describe('routing tester', () => {
       route: 'rule:0',
     });
     expect(await to({ referrer: 'https://twitter.com/x/status/1' })).toMatchObject({ route: 'rule:0' });
-    expect(await to({ referrer: 'https://news.example/', browser: 'samsung internet' })).toMatchObject({
+    expect(await to({ referrer: 'https://news.example/', browser: 'Samsung Internet' })).toMatchObject({
       route: 'rule:1',
     });
     expect(await to({ userAgent: UA.iPhone })).toMatchObject({ route: 'rule:2' });

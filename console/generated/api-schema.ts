@@ -12538,8 +12538,11 @@ export interface operations {
                          * @enum {string}
                          */
                         os?: "ios" | "android" | "windows" | "macos" | "linux";
-                        /** @description browser family; without it, what userAgent says */
-                        browser?: string;
+                        /**
+                         * @description browser family; without it, what userAgent says
+                         * @enum {string}
+                         */
+                        browser?: "Chrome" | "Chrome WebView" | "Safari" | "Firefox" | "Edge" | "Samsung Internet" | "Opera" | "IE" | "Whale" | "Yandex" | "UCBrowser" | "Brave" | "Vivaldi" | "DuckDuckGo" | "Facebook" | "Instagram" | "KAKAOTALK" | "NAVER" | "Line" | "WeChat" | "TikTok";
                         /** @description the Referer: a URL or a bare host such as t.co */
                         referrer?: string;
                         /** @description an Accept-Language value or a primary subtag such as ja */
@@ -13840,6 +13843,7 @@ export const pathsConsoleApiOrganizationsOrgIdWebhookPutRequestBodyContentApplic
 export const pathsConsoleApiOrganizationsOrgIdWebhookDeliveriesGetParametersQueryStateValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook/deliveries"]["get"]["parameters"]["query"]["state"]> = ["pending", "succeeded", "failed"];
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorDeviceTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["deviceType"]> = ["mobile", "tablet", "desktop"];
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorOsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["os"]> = ["ios", "android", "windows", "macos", "linux"];
+export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorBrowserValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["browser"]> = ["Chrome", "Chrome WebView", "Safari", "Firefox", "Edge", "Samsung Internet", "Opera", "IE", "Whale", "Yandex", "UCBrowser", "Brave", "Vivaldi", "DuckDuckGo", "Facebook", "Instagram", "KAKAOTALK", "NAVER", "Line", "WeChat", "TikTok"];
 export const pathsConsoleApiOrganizationsOrgIdUsageGetResponses200ContentApplicationJsonPlanValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/usage"]["get"]["responses"]["200"]["content"]["application/json"]["plan"]> = ["FREE", "PRO", "BUSINESS", "ENTERPRISE"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {

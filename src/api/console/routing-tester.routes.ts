@@ -31,13 +31,7 @@ const visitorSchema = z.object({
   city: z.string().trim().max(100).optional().describe('English city name; without it, the city of address'),
   deviceType: z.enum(DEVICE_TYPES).optional().describe('without it, what userAgent says'),
   os: z.enum(OPERATING_SYSTEMS).optional().describe('without it, what userAgent says'),
-  browser: z
-    .string()
-    .refine((v) => BROWSERS.some((b) => b.toLowerCase() === v.toLowerCase()), {
-      message: `must be one of ${BROWSERS.join(', ')}`,
-    })
-    .optional()
-    .describe('browser family; without it, what userAgent says'),
+  browser: z.enum(BROWSERS).optional().describe('browser family; without it, what userAgent says'),
   referrer: z.string().trim().max(2000).optional().describe('the Referer: a URL or a bare host such as t.co'),
   language: z.string().max(200).optional().describe('an Accept-Language value or a primary subtag such as ja'),
   at: z.iso
