@@ -126,18 +126,20 @@ describe('routing rules in the link editor', { timeout: 90_000 }, () => {
 
     await user.click(screen.getByRole('button', { name: '저장' }));
     await waitFor(() => expect(saved).toHaveBeenCalled());
-    expect((sent.find((r) => r.method === 'PUT')?.body as Record<string, unknown>).routingRules).toEqual([
-      { conditions: { browsers: ['Safari'] }, url: 'https://example.com/safari' },
-      {
-        conditions: {
-          regions: ['KR-11'],
-          cities: ['Seoul'],
-          browsers: ['Samsung Internet', 'Chrome'],
-          referrers: ['mobile.twitter.com', 't.co'],
+    expect(sent.find((r) => r.method === 'PUT')?.body).toMatchObject({
+      routingRules: [
+        { conditions: { browsers: ['Safari'] }, url: 'https://example.com/safari' },
+        {
+          conditions: {
+            regions: ['KR-11'],
+            cities: ['Seoul'],
+            browsers: ['Samsung Internet', 'Chrome'],
+            referrers: ['mobile.twitter.com', 't.co'],
+          },
+          url: 'https://example.com/social',
         },
-        url: 'https://example.com/social',
-      },
-    ]);
+      ],
+    });
   });
 
   it('moves a rule from the keyboard, keeps the focus on it, and saves the new order', async () => {

@@ -68,8 +68,8 @@ export function createClickEnricher(geo: Pick<GeoLookup, 'country'>) {
 
 export type ClickEnricher = ReturnType<typeof createClickEnricher>;
 
-/** `https://m.facebook.com/story?x` → `m.facebook.com`; no or unparsable referrer → '' (direct). */
-function referrerHost(referrer: string): string {
+/** `https://m.facebook.com/story?x` → `m.facebook.com`; no or unparsable referrer → '' (direct). Routing rules read it too. */
+export function referrerHost(referrer: string | undefined): string {
   if (!referrer) return '';
   try {
     return new URL(referrer).hostname.toLowerCase();

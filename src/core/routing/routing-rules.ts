@@ -5,6 +5,7 @@
 // region or city looked up, the user agent parsed, the referrer or the query read only when a rule
 // of the link asks for them).
 import type { RoutingRule, RuleConditions, Variant } from '../../oltp/link-table.js';
+import { referrerHost } from '../../ingest/enrich.js';
 import { baseDestination } from '../redirect/destination.js';
 import { chooseVariant, compileVariants } from './variants.js';
 
@@ -105,18 +106,8 @@ export function primaryLanguage(acceptLanguage: string | undefined): string {
   return primary === '*' ? '' : primary;
 }
 
-/** The host of a Referer header in lower case ('' for none or one that is no URL). */
-export function referrerHost(referrer: string | undefined): string {
-  if (!referrer) return '';
-  try {
-    return new URL(referrer).hostname.toLowerCase();
-  } catch {
-    return '';
-  }
-}
-
 /** Whether `host` is one of `hosts` or a subdomain of one (`mobile.twitter.com` of `twitter.com`). */
-export function isHostOrSubdomain(host: string, hosts: readonly string[]): boolean {
+function isHostOrSubdomain(host: string, hosts: readonly string[]): boolean {
   if (host === '') return false;
   for (const h of hosts) {
     if (
