@@ -125,7 +125,29 @@ describe(`validation (${backend})`, () => {
   /** Variants from [path or URL, weight] pairs. */
   const split = (...pairs: Array<[string, number]>) =>
     pairs.map(([to, weight]) => ({ url: to.startsWith('https://') ? to : `https://shop.example/${to}`, weight }));
+  /** A body whose one rule has `values` as its condition `name`, and the field refused (`at`: an index). */
+  const oneCondition = (name: string, values: unknown, at = ''): [Record<string, unknown>, string] => [
+    { routingRules: [rule({ [name]: values })] },
+    `routingRules.0.conditions.${name}${at}`,
+  ];
   const cases: Array<[string, Record<string, unknown>, string]> = [
+    ['an unknown browser', ...oneCondition('browsers', ['Chrome', 'Netscape'], '.1')],
+    ['an empty browser list', ...oneCondition('browsers', [])],
+    ['a referrer with a scheme', ...oneCondition('referrers', ['https://t.co'], '.0')],
+    ['a referrer with a path', ...oneCondition('referrers', ['t.co', 'twitter.com/home'], '.1')],
+    [
+      'a referrer in upper case, with a port, or of one label',
+      ...oneCondition('referrers', ['Twitter.com', 't.co:443', 'localhost'], '.0'),
+    ],
+    [
+      'more than 50 referrers',
+      ...oneCondition(
+        'referrers',
+        Array.from({ length: 51 }, (_, n) => `h${n}.example`),
+      ),
+    ],
+    ['a region that is no ISO 3166-2 code, or of no country', ...oneCondition('regions', ['Seoul', 'XX-11'], '.1')],
+    ['an empty city', ...oneCondition('cities', [' '], '.0')],
     ['an unknown condition', { routingRules: [rule({ city: ['Seoul'] })] }, 'routingRules.0.conditions'],
     [
       'an unknown country',
@@ -143,49 +165,6 @@ describe(`validation (${backend})`, () => {
       { routingRules: [rule({ languages: ['ko-KR'] })] },
       'routingRules.0.conditions.languages.0',
     ],
-    [
-      'an unknown browser',
-      { routingRules: [rule({ browsers: ['Chrome', 'Netscape'] })] },
-      'routingRules.0.conditions.browsers.1',
-    ],
-    ['an empty browser list', { routingRules: [rule({ browsers: [] })] }, 'routingRules.0.conditions.browsers'],
-    [
-      'a referrer with a scheme',
-      { routingRules: [rule({ referrers: ['https://t.co'] })] },
-      'routingRules.0.conditions.referrers.0',
-    ],
-    [
-      'a referrer with a path',
-      { routingRules: [rule({ referrers: ['t.co', 'twitter.com/home'] })] },
-      'routingRules.0.conditions.referrers.1',
-    ],
-    [
-      'a referrer in upper case',
-      { routingRules: [rule({ referrers: ['Twitter.com'] })] },
-      'routingRules.0.conditions.referrers.0',
-    ],
-    [
-      'a referrer with a port',
-      { routingRules: [rule({ referrers: ['t.co:443'] })] },
-      'routingRules.0.conditions.referrers.0',
-    ],
-    [
-      'a referrer of one label',
-      { routingRules: [rule({ referrers: ['localhost'] })] },
-      'routingRules.0.conditions.referrers.0',
-    ],
-    [
-      'more than 50 referrers',
-      { routingRules: [rule({ referrers: Array.from({ length: 51 }, (_, n) => `h${n}.example`) })] },
-      'routingRules.0.conditions.referrers',
-    ],
-    [
-      'a region that is no ISO 3166-2 code',
-      { routingRules: [rule({ regions: ['Seoul'] })] },
-      'routingRules.0.conditions.regions.0',
-    ],
-    ['a region of no country', { routingRules: [rule({ regions: ['XX-11'] })] }, 'routingRules.0.conditions.regions.0'],
-    ['an empty city', { routingRules: [rule({ cities: [' '] })] }, 'routingRules.0.conditions.cities.0'],
     ['a date that is no instant', { routingRules: [rule({ after: '2026-01-01' })] }, 'routingRules.0.conditions.after'],
     [
       'a query value that is no string',
@@ -206,12 +185,14 @@ describe(`validation (${backend})`, () => {
     ],
   ];
 
+  /** The answers to creating a short URL and a campaign with `fields`. */
+  const createBoth = async (fields: Record<string, unknown>) => [
+    await api('POST', '/urls', { url: 'https://shop.example/', ...fields }),
+    await api('POST', '/campaigns', { name: 'Refused', originalUrl: 'https://shop.example/', ...fields }),
+  ];
+
   it.each(cases)('refuses %s with 400 naming the field', async (_, fields, field) => {
-    for (const [url, body] of [
-      ['/urls', { url: 'https://shop.example/', ...fields }],
-      ['/campaigns', { name: 'Refused', originalUrl: 'https://shop.example/', ...fields }],
-    ] as const) {
-      const res = await api('POST', url, body);
+    for (const res of await createBoth(fields)) {
       expectError(res, 400);
       expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
     }
@@ -223,11 +204,7 @@ describe(`validation (${backend})`, () => {
       [{ cities: ['Seoul'] }, 'routingRules.1.conditions.cities', 'no cities'],
     ] as const) {
       const fields = { routingRules: [rule({ countries: ['KR'] }), rule(conditions)] };
-      for (const [url, body] of [
-        ['/urls', { url: 'https://shop.example/', ...fields }],
-        ['/campaigns', { name: 'No cities', originalUrl: 'https://shop.example/', ...fields }],
-      ] as const) {
-        const res = await api('POST', url, body);
+      for (const res of await createBoth(fields)) {
         expectError(res, 400);
         expect(res.json().details).toEqual([expect.objectContaining({ field })]);
         expect(res.json().message).toContain(says);

@@ -83,6 +83,16 @@ export const RoutingTester = memo(function RoutingTester({
       nothingFoundMessage="—"
     />
   );
+  /** One trait of the visitor as typed; left empty, it is not sent. */
+  const typed = (name: 'referrer' | 'query', label: string, placeholder: string, maxLength: number) => (
+    <TextInput
+      label={t(label)}
+      placeholder={placeholder}
+      value={visitor[name]}
+      onChange={(e) => set(name)(e.currentTarget.value)}
+      maxLength={maxLength}
+    />
+  );
   const routeName = (route: string) => {
     const [kind, position] = route.split(':');
     const n = Number(position);
@@ -126,13 +136,7 @@ export const RoutingTester = memo(function RoutingTester({
             BROWSERS.map((b) => ({ value: b, label: b })),
             true,
           )}
-          <TextInput
-            label={t('routing.visitorReferrer')}
-            placeholder="https://t.co/…"
-            value={visitor.referrer}
-            onChange={(e) => set('referrer')(e.currentTarget.value)}
-            maxLength={2000}
-          />
+          {typed('referrer', 'routing.visitorReferrer', 'https://t.co/…', 2000)}
         </Group>
         <Group grow align="flex-start">
           <TextInput
@@ -142,13 +146,7 @@ export const RoutingTester = memo(function RoutingTester({
             value={visitor.at}
             onChange={(e) => set('at')(e.currentTarget.value)}
           />
-          <TextInput
-            label={t('routing.visitorQuery')}
-            placeholder="promo=spring"
-            value={visitor.query}
-            onChange={(e) => set('query')(e.currentTarget.value)}
-            maxLength={1000}
-          />
+          {typed('query', 'routing.visitorQuery', 'promo=spring', 1000)}
         </Group>
         <Group>
           <Button variant="light" size="xs" loading={test.isPending} onClick={() => test.mutate()}>

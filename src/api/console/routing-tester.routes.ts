@@ -15,19 +15,21 @@ import { routingBodyFields } from '../schemas/routing.js';
 import { actingMember } from './acting-member.js';
 import { errors, orgParams, security, tags } from './route-docs.js';
 
+/** A code `valid` accepts in either case, upper-cased (as rules compare it). */
+const code = (valid: (v: string) => boolean, message: string) =>
+  z
+    .string()
+    .refine(valid, { message })
+    .transform((v) => v.toUpperCase())
+    .optional();
+
 const visitorSchema = z.object({
-  country: z
-    .string()
-    .refine(isCountryCode, { message: 'must be an ISO 3166-1 alpha-2 country code such as KR' })
-    .transform((v) => v.toUpperCase())
-    .optional()
-    .describe('ISO 3166-1 alpha-2; without it, the country of address'),
-  region: z
-    .string()
-    .refine(isRegionCode, { message: 'must be an ISO 3166-2 subdivision code such as KR-11' })
-    .transform((v) => v.toUpperCase())
-    .optional()
-    .describe('ISO 3166-2; without it, the region of address (with a GEOIP_DB that has regions)'),
+  country: code(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as KR').describe(
+    'ISO 3166-1 alpha-2; without it, the country of address',
+  ),
+  region: code(isRegionCode, 'must be an ISO 3166-2 subdivision code such as KR-11').describe(
+    'ISO 3166-2; without it, the region of address (with a GEOIP_DB that has regions)',
+  ),
   city: z.string().trim().max(100).optional().describe('English city name; without it, the city of address'),
   deviceType: z.enum(DEVICE_TYPES).optional().describe('without it, what userAgent says'),
   os: z.enum(OPERATING_SYSTEMS).optional().describe('without it, what userAgent says'),
