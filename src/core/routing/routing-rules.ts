@@ -106,13 +106,18 @@ export function primaryLanguage(acceptLanguage: string | undefined): string {
   return primary === '*' ? '' : primary;
 }
 
-/** Whether `host` is one of `hosts` or a subdomain of one (`mobile.twitter.com` of `twitter.com`). */
+const DOT = '.'.charCodeAt(0);
+
+/**
+ * Whether `host` is one of `hosts` or a subdomain of one (`mobile.twitter.com` of `twitter.com`);
+ * the dot before the suffix is what keeps `nottwitter.com` out. No string is built per click.
+ */
 function isHostOrSubdomain(host: string, hosts: readonly string[]): boolean {
   if (host === '') return false;
   for (const h of hosts) {
     if (
       host === h ||
-      (host.length > h.length && host.endsWith(h) && host.charCodeAt(host.length - h.length - 1) === 46)
+      (host.length > h.length && host.endsWith(h) && host.charCodeAt(host.length - h.length - 1) === DOT)
     )
       return true;
   }
