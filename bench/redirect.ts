@@ -1,4 +1,11 @@
-// npm run bench:redirect [-- --nats | --split] [--links 10000] [--duration 10s] [--runs 3] [--connections 64,256] [--cpu-prof] [--threads]
+// npm run bench:redirect [-- --nats | --split] [--links 10000] [--duration 10s] [--runs 3] [--connections 64,256] [--cpu-prof] [--threads] [--rules]
+//
+// --rules measures what routing rules cost: as many links again, each with 5 rules of which one
+// names countries, none of them met (every click reads all 5: the worst case), against the links
+// without rules, in the same service and in alternating runs instead of the bare node reference.
+// Every request then carries a public client address (X-Forwarded-For behind TRUST_PROXY=loopback)
+// so the country is really looked up, a browser's user agent and an Accept-Language. It prints the
+// CPU per redirect of both and their ratio.
 //
 // --threads prints, per measured run, the service's CPU per request by thread (the main thread,
 // libuv's pool, chDB's threads, V8's GC helpers): where the time goes outside JavaScript.
@@ -38,6 +45,7 @@ const { values: parsedArgs } = parseArgs({
     warmup: { type: 'string', default: '2s' },
     'cpu-prof': { type: 'boolean', default: false },
     threads: { type: 'boolean', default: false },
+    rules: { type: 'boolean', default: false },
     port: { type: 'string', default: '18080' },
   },
 });
@@ -52,6 +60,24 @@ const port = Number(args.port);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-bench-'));
 const namespace = `bench_${process.pid}`;
+
+/** --rules: what every request carries, so rules read a real country, agent and language. */
+const WRK_HEADERS = parsedArgs.rules
+  ? [
+      'X-Forwarded-For: 8.8.8.8',
+      'User-Agent: Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+      'Accept-Language: en-US,en;q=0.9',
+    ]
+  : [];
+
+/** --rules: 5 rules a request from 8.8.8.8 on desktop Chrome in English meets none of, so each is read. */
+const BENCH_RULES = [
+  { conditions: { languages: ['ko'] }, url: 'https://example.com/ko' },
+  { conditions: { deviceTypes: ['mobile'] }, url: 'https://example.com/mobile' },
+  { conditions: { query: { ref: 'mail' } }, url: 'https://example.com/mail' },
+  { conditions: { countries: ['KR', 'JP'] }, url: 'https://example.com/asia' },
+  { conditions: { browsers: ['Safari'], os: ['macos'] }, url: 'https://example.com/mac' },
+];
 
 interface WrkResult {
   requests: number;
@@ -128,6 +154,7 @@ function startService(role: { roles?: string; port: number; dataDir: string; pro
     ...Object.fromEntries(
       Object.entries(process.env).filter(([k]) => k.startsWith('EVENT_BATCH_') || k === 'EVENT_WRITE_INTERVAL_MS'),
     ),
+    ...(args.rules ? { TRUST_PROXY: 'loopback' } : {}),
     ...(args.nats ? { NATS_URL: 'nats://127.0.0.1:4222', NATS_NAMESPACE: namespace } : {}),
     ...(args.split
       ? {
@@ -164,7 +191,7 @@ async function waitHealthy(url = base): Promise<void> {
   throw new Error('service did not become healthy');
 }
 
-async function createLinks(apiKey: string, n: number): Promise<string[]> {
+async function createLinks(apiKey: string, n: number, extra: Record<string, unknown> = {}): Promise<string[]> {
   const codes: string[] = [];
   const concurrency = 8;
   let next = 0;
@@ -175,7 +202,7 @@ async function createLinks(apiKey: string, n: number): Promise<string[]> {
         const link = (await api(
           'POST',
           '/api/v1/service/urls',
-          { url: `https://example.com/landing/${i}?src=bench` },
+          { url: `https://example.com/landing/${i}?src=bench`, ...extra },
           { 'x-api-key': apiKey },
         )) as { shortCode: string };
         codes.push(link.shortCode);
@@ -195,6 +222,7 @@ function runWrk(codesFile: string, connections: number, duration: string, target
       '--timeout',
       '5s',
       '--latency',
+      ...WRK_HEADERS.flatMap((h) => ['-H', h]),
       '-s',
       path.join(sharedBench, 'random-path.lua'),
       target,
@@ -310,6 +338,55 @@ async function metric(name: string, url = base): Promise<number> {
     .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
 }
 
+/**
+ * --rules: the links without rules and those with 5 in alternating runs on the same service, and
+ * the CPU per redirect of each; returns what wrk read, for the reconciliation.
+ */
+async function compareRules(
+  plainFile: string,
+  ruledFile: string,
+  pids: number[],
+): Promise<{ sent: number; nonRedirect: number }> {
+  let sent = 0;
+  let nonRedirect = 0;
+  const count = (r: WrkResult) => {
+    sent += r.requests;
+    nonRedirect += r.errors.status;
+  };
+  const table: string[] = [];
+  for (const connections of args.connections.split(',').map(Number)) {
+    count(runWrk(plainFile, connections, args.warmup));
+    count(runWrk(ruledFile, connections, args.warmup));
+    const plain: Run[] = [];
+    const ruled: Run[] = [];
+    for (let r = 0; r < Number(args.runs); r++) {
+      for (const [name, file, runs] of [
+        ['no rules', plainFile, plain],
+        ['5 rules ', ruledFile, ruled],
+      ] as const) {
+        const run = measure(file, connections, args.duration, base, pids);
+        runs.push(run);
+        count(run);
+        console.log(
+          `  c=${connections} run ${r + 1}  ${name}: ${describeRun(run)}, errors ${JSON.stringify(run.errors)}`,
+        );
+        await new Promise((res) => setTimeout(res, 1000));
+      }
+    }
+    const [a, b] = [summarise(plain), summarise(ruled)];
+    table.push(
+      `| ${connections} | ${Math.round(a.rps).toLocaleString('en')} | ${a.cpu.toFixed(1)} | ${Math.round(b.rps).toLocaleString('en')} | ${b.cpu.toFixed(1)} | ${(b.cpu / a.cpu).toFixed(2)} |`,
+    );
+  }
+  console.log('\nmedians of the runs; CPU is user + system time of the service per answered request');
+  console.log(
+    '| connections | req/s, no rules | CPU µs/req, no rules | req/s, 5 rules | CPU µs/req, 5 rules | CPU ratio |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const line of table) console.log(line);
+  return { sent, nonRedirect };
+}
+
 async function main(): Promise<void> {
   if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed (apt-get install -y wrk)');
   const setup = args.split
@@ -334,15 +411,21 @@ async function main(): Promise<void> {
     )) as { apiKey: string };
     const t0 = Date.now();
     const codes = await createLinks(org.apiKey, Number(args.links));
-    console.log(`created ${codes.length} links in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const ruledCodes = args.rules
+      ? await createLinks(org.apiKey, Number(args.links), { routingRules: BENCH_RULES })
+      : [];
+    console.log(
+      `created ${codes.length + ruledCodes.length} links${args.rules ? ` (${ruledCodes.length} with 5 rules)` : ''} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
     // Steady state: every link in the service's cache first (HEAD: answered like GET, never a
     // click); the first seconds after creating the links otherwise measure PostgreSQL look-ups.
     const t1 = Date.now();
+    const allCodes = [...codes, ...ruledCodes];
     let nextCode = 0;
     await Promise.all(
       Array.from({ length: 16 }, async () => {
-        while (nextCode < codes.length)
-          await fetch(`${base}/${codes[nextCode++]}`, { method: 'HEAD', redirect: 'manual' });
+        while (nextCode < allCodes.length)
+          await fetch(`${base}/${allCodes[nextCode++]}`, { method: 'HEAD', redirect: 'manual' });
       }),
     );
     console.log(`cached every link (one HEAD each) in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
@@ -350,14 +433,21 @@ async function main(): Promise<void> {
     const answeredBeforeRuns = await metric('redirects_total{outcome="redirect"}');
     const codesFile = path.join(dataDir, 'codes.txt');
     fs.writeFileSync(codesFile, `${codes.join('\n')}\n`);
+    if (args.rules) {
+      const ruledFile = path.join(dataDir, 'ruled-codes.txt');
+      fs.writeFileSync(ruledFile, `${ruledCodes.join('\n')}\n`);
+      const counts = await compareRules(codesFile, ruledFile, [service.pid!, ...(worker ? [worker.pid!] : [])]);
+      sent += counts.sent;
+      nonRedirect += counts.nonRedirect;
+    }
 
     const barePort = port + 2;
-    const bare = await startBareNode(codesFile, barePort);
+    const bare = args.rules ? undefined : await startBareNode(codesFile, barePort);
     const bareBase = `http://127.0.0.1:${barePort}`;
     const servicePids = [service.pid!, ...(worker ? [worker.pid!] : [])];
     const table: string[] = [];
     try {
-      for (const connections of args.connections.split(',').map(Number)) {
+      for (const connections of bare ? args.connections.split(',').map(Number) : []) {
         runWrk(codesFile, connections, args.warmup, bareBase);
         const warm = runWrk(codesFile, connections, args.warmup);
         sent += warm.requests;
@@ -365,7 +455,7 @@ async function main(): Promise<void> {
         const reference: Run[] = [];
         const runs: Run[] = [];
         for (let r = 0; r < Number(args.runs); r++) {
-          const ref = measure(codesFile, connections, args.duration, bareBase, [bare.pid!]);
+          const ref = measure(codesFile, connections, args.duration, bareBase, [bare!.pid!]);
           reference.push(ref);
           console.log(`  c=${connections} run ${r + 1}  bare node: ${describeRun(ref)}`);
           await new Promise((res) => setTimeout(res, 1000));
@@ -389,7 +479,7 @@ async function main(): Promise<void> {
         const ours = summarise(runs);
         const row = (name: string, x: Summary, rss: string, ratio: string) =>
           `| ${name} | ${connections} | ${Math.round(x.rps).toLocaleString('en')} | ${x.p50.toFixed(2)} | ${x.p99.toFixed(2)} | ${x.cpu.toFixed(0)} | ${rss} | ${ratio} |`;
-        table.push(row('bare node:http 302', ref, `${peakRssMiB(bare.pid!)}`, '1.00'));
+        table.push(row('bare node:http 302', ref, `${peakRssMiB(bare!.pid!)}`, '1.00'));
         table.push(
           row(
             `signpost (${args.split ? 'api + worker' : args.nats ? 'NATS' : 'embedded'})`,
@@ -400,12 +490,16 @@ async function main(): Promise<void> {
         );
       }
     } finally {
-      bare.kill('SIGTERM');
+      bare?.kill('SIGTERM');
     }
-    console.log("\nmedians of the runs; CPU is user + system time of the server's processes per answered request");
-    console.log('| server | connections | req/s | p50 ms | p99 ms | CPU µs/req | peak RSS MiB | ratio to bare node |');
-    console.log('|---|---|---|---|---|---|---|---|');
-    for (const line of table) console.log(line);
+    if (bare) {
+      console.log("\nmedians of the runs; CPU is user + system time of the server's processes per answered request");
+      console.log(
+        '| server | connections | req/s | p50 ms | p99 ms | CPU µs/req | peak RSS MiB | ratio to bare node |',
+      );
+      console.log('|---|---|---|---|---|---|---|---|');
+      for (const line of table) console.log(line);
+    }
     console.log(
       `service peak RSS: ${peakRssMiB(service.pid!)} MiB${worker ? `, worker peak RSS: ${peakRssMiB(worker.pid!)} MiB` : ''}`,
     );

@@ -161,7 +161,7 @@ async function assemble(
     ...wiring,
     keylessLimit: (app, clientAddress) => callers.sdk.rateLimit.keyless(app, clientAddress),
   });
-  const links = composeLinks(wiring);
+  const links = composeLinks({ ...wiring, geoFields: geo.fields });
   const imports = composeImports({ ...wiring, shortUrls: links.shortUrls });
   let ready = false;
   const deps: AppDeps = {

@@ -1,7 +1,8 @@
 // Routing rules and A/B tests as an API user and visitors see them (contract: "Routing rules and
 // A/B tests"): short URLs and campaigns carry routingRules and variants; refused values answer 400
-// naming the field; clicks go by country (of the client address, the forwarded one behind a trusted
-// proxy), language, device, OS, query and time, the first matching rule winning, else to a sticky
+// naming the field (regions and cities too, on the bundled country-only geo database); clicks go by
+// country (of the client address, the forwarded one behind a trusted proxy), language, device, OS,
+// browser, referrer, query and time, the first matching rule winning, else to a sticky
 // variant; a phone with the link's app still gets the landing page; destinationStats counts clicks
 // per destination.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,7 @@ interface Visitor {
   ip?: string;
   ua?: string;
   language?: string;
+  referrer?: string;
 }
 
 /** A visitor's click: where it was sent (Location), '' for none. */
@@ -46,7 +48,12 @@ async function clickTo(path: string, v: Visitor = {}): Promise<string> {
     method: 'GET',
     url: path,
     remoteAddress: v.ip ?? US,
-    headers: { host: HOST, 'user-agent': v.ua ?? UA.windows, 'accept-language': v.language ?? 'en-US,en;q=0.9' },
+    headers: {
+      host: HOST,
+      'user-agent': v.ua ?? UA.windows,
+      'accept-language': v.language ?? 'en-US,en;q=0.9',
+      ...(v.referrer === undefined ? {} : { referer: v.referrer }),
+    },
   });
   expect(res.statusCode, res.body).toBe(302);
   return String(res.headers.location ?? '');
@@ -118,7 +125,29 @@ describe(`validation (${backend})`, () => {
   /** Variants from [path or URL, weight] pairs. */
   const split = (...pairs: Array<[string, number]>) =>
     pairs.map(([to, weight]) => ({ url: to.startsWith('https://') ? to : `https://shop.example/${to}`, weight }));
+  /** A body whose one rule has `values` as its condition `name`, and the field refused (`at`: an index). */
+  const oneCondition = (name: string, values: unknown, at = ''): [Record<string, unknown>, string] => [
+    { routingRules: [rule({ [name]: values })] },
+    `routingRules.0.conditions.${name}${at}`,
+  ];
   const cases: Array<[string, Record<string, unknown>, string]> = [
+    ['an unknown browser', ...oneCondition('browsers', ['Chrome', 'Netscape'], '.1')],
+    ['an empty browser list', ...oneCondition('browsers', [])],
+    ['a referrer with a scheme', ...oneCondition('referrers', ['https://t.co'], '.0')],
+    ['a referrer with a path', ...oneCondition('referrers', ['t.co', 'twitter.com/home'], '.1')],
+    [
+      'a referrer in upper case, with a port, or of one label',
+      ...oneCondition('referrers', ['Twitter.com', 't.co:443', 'localhost'], '.0'),
+    ],
+    [
+      'more than 50 referrers',
+      ...oneCondition(
+        'referrers',
+        Array.from({ length: 51 }, (_, n) => `h${n}.example`),
+      ),
+    ],
+    ['a region that is no ISO 3166-2 code, or of no country', ...oneCondition('regions', ['Seoul', 'XX-11'], '.1')],
+    ['an empty city', ...oneCondition('cities', [' '], '.0')],
     ['an unknown condition', { routingRules: [rule({ city: ['Seoul'] })] }, 'routingRules.0.conditions'],
     [
       'an unknown country',
@@ -156,14 +185,35 @@ describe(`validation (${backend})`, () => {
     ],
   ];
 
+  /** The answers to creating a short URL and a campaign with `fields`. */
+  const createBoth = async (fields: Record<string, unknown>) => [
+    await api('POST', '/urls', { url: 'https://shop.example/', ...fields }),
+    await api('POST', '/campaigns', { name: 'Refused', originalUrl: 'https://shop.example/', ...fields }),
+  ];
+
   it.each(cases)('refuses %s with 400 naming the field', async (_, fields, field) => {
-    for (const [url, body] of [
-      ['/urls', { url: 'https://shop.example/', ...fields }],
-      ['/campaigns', { name: 'Refused', originalUrl: 'https://shop.example/', ...fields }],
-    ] as const) {
-      const res = await api('POST', url, body);
+    for (const res of await createBoth(fields)) {
       expectError(res, 400);
       expect(res.json().details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+  });
+
+  it('refuses regions and cities the geo database cannot tell (the bundled one is country-only), saying why', async () => {
+    for (const [conditions, field, says] of [
+      [{ regions: ['KR-11'] }, 'routingRules.1.conditions.regions', 'no ISO 3166-2 region codes'],
+      [{ cities: ['Seoul'] }, 'routingRules.1.conditions.cities', 'no cities'],
+    ] as const) {
+      const fields = { routingRules: [rule({ countries: ['KR'] }), rule(conditions)] };
+      for (const res of await createBoth(fields)) {
+        expectError(res, 400);
+        expect(res.json().details).toEqual([expect.objectContaining({ field })]);
+        expect(res.json().message).toContain(says);
+        expect(res.json().message).toContain('GEOIP_DB');
+      }
+      const link = await createUrl({ url: 'https://shop.example/' });
+      const res = await api('PUT', `/urls/${link.id}`, fields);
+      expectError(res, 400);
+      expect(res.json().details).toEqual([expect.objectContaining({ field })]);
     }
   });
 
@@ -220,6 +270,30 @@ describe(`redirects (${backend})`, () => {
     expect(await to({ ip: US, ua: UA.windows })).toBe('/now');
     // Nothing matches: the original.
     expect(await to({ ip: US, ua: UA.iPhone })).toBe('/home');
+  });
+
+  it('follow the browser family and the referrer host (itself or a subdomain)', async () => {
+    const link = await createUrl({
+      url: 'https://shop.example/home',
+      routingRules: [
+        { conditions: { referrers: ['t.co', 'twitter.com'] }, url: 'https://shop.example/twitter' },
+        { conditions: { browsers: ['samsung internet'] }, url: 'https://shop.example/samsung' },
+        { conditions: { browsers: ['Safari'], deviceTypes: ['mobile'] }, url: 'https://shop.example/mobile-safari' },
+        { conditions: { browsers: ['Firefox'] }, url: 'https://shop.example/firefox' },
+      ],
+    });
+    const path = pathOf(link.shortUrl);
+    const to = async (v: Visitor) => pathOf(await clickTo(path, v));
+    const samsung =
+      'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/117.0 Mobile Safari/537.36';
+    expect(await to({ referrer: 'https://t.co/Ab1' })).toBe('/twitter');
+    expect(await to({ referrer: 'https://mobile.twitter.com/someone/status/1', ua: samsung })).toBe('/twitter');
+    expect(await to({ referrer: 'https://nottwitter.com/' })).toBe('/home');
+    expect(await to({ ua: samsung })).toBe('/samsung');
+    // ua-parser names iPhone Safari "Mobile Safari": the family is Safari.
+    expect(await to({ ua: UA.iPhone })).toBe('/mobile-safari');
+    expect(await to({ ua: UA.mac })).toBe('/home');
+    expect(await to({ ua: UA.linux })).toBe('/firefox');
   });
 
   it('split the clicks no rule caught between variants, the same visitor always to the same one', async () => {

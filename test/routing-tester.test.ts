@@ -61,6 +61,35 @@ describe('routing tester', () => {
     expect(res.json()).toEqual({ url: 'https://example.com/kr', route: 'rule:1' });
   });
 
+  it('checks the browser (given, or the family the user agent names) and the referrer host', async () => {
+    const routingRules = [
+      { conditions: { referrers: ['twitter.com'] }, url: 'https://example.com/twitter' },
+      { conditions: { browsers: ['Samsung Internet'] }, url: 'https://example.com/samsung' },
+      { conditions: { browsers: ['safari'] }, url: 'https://example.com/safari' },
+      { conditions: { regions: ['KR-11'], cities: ['Seoul'] }, url: 'https://example.com/seoul' },
+    ];
+    const to = async (visitor: Record<string, unknown>) =>
+      (await test(analyst, { originalUrl: 'https://example.com/home', routingRules, visitor })).json();
+    expect(await to({ referrer: 'mobile.twitter.com', browser: 'Safari' })).toEqual({
+      url: 'https://example.com/twitter',
+      route: 'rule:0',
+    });
+    expect(await to({ referrer: 'https://twitter.com/x/status/1' })).toMatchObject({ route: 'rule:0' });
+    expect(await to({ referrer: 'https://news.example/', browser: 'Samsung Internet' })).toMatchObject({
+      route: 'rule:1',
+    });
+    expect(await to({ userAgent: UA.iPhone })).toMatchObject({ route: 'rule:2' });
+    // A region and city given by hand match although the bundled database knows neither.
+    expect(await to({ region: 'kr-11', city: 'seoul' })).toMatchObject({ route: 'rule:3' });
+    expect(await to({ address: KR })).toMatchObject({ route: 'original' });
+    const refused = await test(analyst, {
+      originalUrl: 'https://example.com/home',
+      routingRules,
+      visitor: { browser: 'Netscape' },
+    });
+    expectError(refused, 400);
+  });
+
   it('checks the query and the time of the click', async () => {
     const body = (at: string) => ({
       originalUrl: 'https://example.com/home',

@@ -1795,8 +1795,12 @@ export interface components {
         };
         RoutingConditions: {
             countries?: string[];
+            regions?: string[];
+            cities?: string[];
             deviceTypes?: string[];
             os?: string[];
+            browsers?: string[];
+            referrers?: string[];
             languages?: string[];
             after?: string;
             before?: string;
@@ -3149,6 +3153,17 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "url": "https://shop.acme.example/m/product/42"
+                     *             },
+                     *             {
+                     *               "conditions": {
+                     *                 "referrers": [
+                     *                   "t.co"
+                     *                 ],
+                     *                 "browsers": [
+                     *                   "Safari"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
                      *           "variants": []
@@ -3264,6 +3279,17 @@ export interface operations {
                  *             ]
                  *           },
                  *           "url": "https://shop.acme.example/m/product/42"
+                 *         },
+                 *         {
+                 *           "conditions": {
+                 *             "referrers": [
+                 *               "t.co"
+                 *             ],
+                 *             "browsers": [
+                 *               "Safari"
+                 *             ]
+                 *           },
+                 *           "url": "https://shop.acme.example/x/product/42"
                  *         }
                  *       ]
                  *     }
@@ -3311,10 +3337,18 @@ export interface operations {
                         conditions: {
                             /** @description ISO 3166-1 alpha-2 codes of the client address */
                             countries?: string[];
+                            /** @description ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused */
+                            regions?: string[];
+                            /** @description English city names of the client address (Seoul); needs a City GEOIP_DB, else refused */
+                            cities?: string[];
                             /** @description of the user agent: mobile, tablet, desktop */
                             deviceTypes?: string[];
                             /** @description of the user agent: ios, android, windows, macos, linux */
                             os?: string[];
+                            /** @description browser family of the user agent: Chrome, Chrome WebView, Safari, Firefox, Edge, Samsung Internet, Opera, IE, Whale, Yandex, UCBrowser, Brave, Vivaldi, DuckDuckGo, Facebook, Instagram, KAKAOTALK, NAVER, Line, WeChat, TikTok */
+                            browsers?: string[];
+                            /** @description host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com) */
+                            referrers?: string[];
                             /** @description primary subtag of the first Accept-Language entry */
                             languages?: string[];
                             /**
@@ -3409,6 +3443,17 @@ export interface operations {
                      *             ]
                      *           },
                      *           "url": "https://shop.acme.example/m/product/42"
+                     *         },
+                     *         {
+                     *           "conditions": {
+                     *             "referrers": [
+                     *               "t.co"
+                     *             ],
+                     *             "browsers": [
+                     *               "Safari"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
                      *       "variants": []
@@ -3560,6 +3605,17 @@ export interface operations {
                      *             ]
                      *           },
                      *           "url": "https://shop.acme.example/m/product/42"
+                     *         },
+                     *         {
+                     *           "conditions": {
+                     *             "referrers": [
+                     *               "t.co"
+                     *             ],
+                     *             "browsers": [
+                     *               "Safari"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
                      *       "variants": []
@@ -3674,10 +3730,18 @@ export interface operations {
                         conditions: {
                             /** @description ISO 3166-1 alpha-2 codes of the client address */
                             countries?: string[];
+                            /** @description ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused */
+                            regions?: string[];
+                            /** @description English city names of the client address (Seoul); needs a City GEOIP_DB, else refused */
+                            cities?: string[];
                             /** @description of the user agent: mobile, tablet, desktop */
                             deviceTypes?: string[];
                             /** @description of the user agent: ios, android, windows, macos, linux */
                             os?: string[];
+                            /** @description browser family of the user agent: Chrome, Chrome WebView, Safari, Firefox, Edge, Samsung Internet, Opera, IE, Whale, Yandex, UCBrowser, Brave, Vivaldi, DuckDuckGo, Facebook, Instagram, KAKAOTALK, NAVER, Line, WeChat, TikTok */
+                            browsers?: string[];
+                            /** @description host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com) */
+                            referrers?: string[];
                             /** @description primary subtag of the first Accept-Language entry */
                             languages?: string[];
                             /**
@@ -3772,6 +3836,17 @@ export interface operations {
                      *             ]
                      *           },
                      *           "url": "https://shop.acme.example/m/product/42"
+                     *         },
+                     *         {
+                     *           "conditions": {
+                     *             "referrers": [
+                     *               "t.co"
+                     *             ],
+                     *             "browsers": [
+                     *               "Safari"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
                      *       "variants": []
@@ -3995,6 +4070,17 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "url": "https://shop.acme.example/m/product/42"
+                     *             },
+                     *             {
+                     *               "conditions": {
+                     *                 "referrers": [
+                     *                   "t.co"
+                     *                 ],
+                     *                 "browsers": [
+                     *                   "Safari"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
                      *           "variants": []
@@ -4262,6 +4348,17 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "url": "https://shop.acme.example/m/product/42"
+                     *             },
+                     *             {
+                     *               "conditions": {
+                     *                 "referrers": [
+                     *                   "t.co"
+                     *                 ],
+                     *                 "browsers": [
+                     *                   "Safari"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
                      *           "variants": []
@@ -4799,10 +4896,18 @@ export interface operations {
                         conditions: {
                             /** @description ISO 3166-1 alpha-2 codes of the client address */
                             countries?: string[];
+                            /** @description ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused */
+                            regions?: string[];
+                            /** @description English city names of the client address (Seoul); needs a City GEOIP_DB, else refused */
+                            cities?: string[];
                             /** @description of the user agent: mobile, tablet, desktop */
                             deviceTypes?: string[];
                             /** @description of the user agent: ios, android, windows, macos, linux */
                             os?: string[];
+                            /** @description browser family of the user agent: Chrome, Chrome WebView, Safari, Firefox, Edge, Samsung Internet, Opera, IE, Whale, Yandex, UCBrowser, Brave, Vivaldi, DuckDuckGo, Facebook, Instagram, KAKAOTALK, NAVER, Line, WeChat, TikTok */
+                            browsers?: string[];
+                            /** @description host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com) */
+                            referrers?: string[];
                             /** @description primary subtag of the first Accept-Language entry */
                             languages?: string[];
                             /**
@@ -5136,10 +5241,18 @@ export interface operations {
                         conditions: {
                             /** @description ISO 3166-1 alpha-2 codes of the client address */
                             countries?: string[];
+                            /** @description ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused */
+                            regions?: string[];
+                            /** @description English city names of the client address (Seoul); needs a City GEOIP_DB, else refused */
+                            cities?: string[];
                             /** @description of the user agent: mobile, tablet, desktop */
                             deviceTypes?: string[];
                             /** @description of the user agent: ios, android, windows, macos, linux */
                             os?: string[];
+                            /** @description browser family of the user agent: Chrome, Chrome WebView, Safari, Firefox, Edge, Samsung Internet, Opera, IE, Whale, Yandex, UCBrowser, Brave, Vivaldi, DuckDuckGo, Facebook, Instagram, KAKAOTALK, NAVER, Line, WeChat, TikTok */
+                            browsers?: string[];
+                            /** @description host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com) */
+                            referrers?: string[];
                             /** @description primary subtag of the first Accept-Language entry */
                             languages?: string[];
                             /**
@@ -7075,6 +7188,17 @@ export interface operations {
                      *               ]
                      *             },
                      *             "url": "https://shop.acme.example/m/product/42"
+                     *           },
+                     *           {
+                     *             "conditions": {
+                     *               "referrers": [
+                     *                 "t.co"
+                     *               ],
+                     *               "browsers": [
+                     *                 "Safari"
+                     *               ]
+                     *             },
+                     *             "url": "https://shop.acme.example/x/product/42"
                      *           }
                      *         ],
                      *         "variants": []
@@ -12361,10 +12485,18 @@ export interface operations {
                         conditions: {
                             /** @description ISO 3166-1 alpha-2 codes of the client address */
                             countries?: string[];
+                            /** @description ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused */
+                            regions?: string[];
+                            /** @description English city names of the client address (Seoul); needs a City GEOIP_DB, else refused */
+                            cities?: string[];
                             /** @description of the user agent: mobile, tablet, desktop */
                             deviceTypes?: string[];
                             /** @description of the user agent: ios, android, windows, macos, linux */
                             os?: string[];
+                            /** @description browser family of the user agent: Chrome, Chrome WebView, Safari, Firefox, Edge, Samsung Internet, Opera, IE, Whale, Yandex, UCBrowser, Brave, Vivaldi, DuckDuckGo, Facebook, Instagram, KAKAOTALK, NAVER, Line, WeChat, TikTok */
+                            browsers?: string[];
+                            /** @description host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com) */
+                            referrers?: string[];
                             /** @description primary subtag of the first Accept-Language entry */
                             languages?: string[];
                             /**
@@ -12392,6 +12524,10 @@ export interface operations {
                     visitor: {
                         /** @description ISO 3166-1 alpha-2; without it, the country of address */
                         country?: string;
+                        /** @description ISO 3166-2; without it, the region of address (with a GEOIP_DB that has regions) */
+                        region?: string;
+                        /** @description English city name; without it, the city of address */
+                        city?: string;
                         /**
                          * @description without it, what userAgent says
                          * @enum {string}
@@ -12402,6 +12538,13 @@ export interface operations {
                          * @enum {string}
                          */
                         os?: "ios" | "android" | "windows" | "macos" | "linux";
+                        /**
+                         * @description browser family; without it, what userAgent says
+                         * @enum {string}
+                         */
+                        browser?: "Chrome" | "Chrome WebView" | "Safari" | "Firefox" | "Edge" | "Samsung Internet" | "Opera" | "IE" | "Whale" | "Yandex" | "UCBrowser" | "Brave" | "Vivaldi" | "DuckDuckGo" | "Facebook" | "Instagram" | "KAKAOTALK" | "NAVER" | "Line" | "WeChat" | "TikTok";
+                        /** @description the Referer: a URL or a bare host such as t.co */
+                        referrer?: string;
                         /** @description an Accept-Language value or a primary subtag such as ja */
                         language?: string;
                         /**
@@ -13782,6 +13925,7 @@ export const pathsConsoleApiOrganizationsOrgIdWebhookPutRequestBodyContentApplic
 export const pathsConsoleApiOrganizationsOrgIdWebhookDeliveriesGetParametersQueryStateValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook/deliveries"]["get"]["parameters"]["query"]["state"]> = ["pending", "succeeded", "failed"];
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorDeviceTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["deviceType"]> = ["mobile", "tablet", "desktop"];
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorOsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["os"]> = ["ios", "android", "windows", "macos", "linux"];
+export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorBrowserValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["browser"]> = ["Chrome", "Chrome WebView", "Safari", "Firefox", "Edge", "Samsung Internet", "Opera", "IE", "Whale", "Yandex", "UCBrowser", "Brave", "Vivaldi", "DuckDuckGo", "Facebook", "Instagram", "KAKAOTALK", "NAVER", "Line", "WeChat", "TikTok"];
 export const pathsConsoleApiOrganizationsOrgIdUsageGetResponses200ContentApplicationJsonPlanValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/usage"]["get"]["responses"]["200"]["content"]["application/json"]["plan"]> = ["FREE", "PRO", "BUSINESS", "ENTERPRISE"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];

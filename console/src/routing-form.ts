@@ -1,8 +1,10 @@
 // A link's routing rules and A/B variants as the editor holds them, and back to the API's
 // `routingRules` and `variants` (contract: "Routing rules and A/B tests"). A condition left empty
-// is left out of the rule; dates are edited in the browser's local time and sent as ISO-8601 UTC.
+// is left out of the rule; dates are edited in the browser's local time and sent as ISO-8601 UTC;
+// referrers are kept as the bare lower-case hosts the API wants, whatever was pasted.
 // Variant weights are whole numbers that must sum to 100: the form says what the sum is and the
 // editor refuses to save until it is 100.
+import { pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorBrowserValues as BROWSERS } from '../generated/api-schema';
 import type { ShortUrl } from './api';
 import { instantOf, toLocalInput } from './local-time';
 
@@ -18,8 +20,16 @@ export interface RuleForm {
   /** Stable while the rule moves: React's key and the drag's handle. */
   key: string;
   countries: string[];
+  /** ISO 3166-2 codes (`KR-11`). */
+  regions: string[];
+  /** English city names. */
+  cities: string[];
   deviceTypes: string[];
   os: string[];
+  /** Browser families as the API names them (`Samsung Internet`). */
+  browsers: string[];
+  /** Referer hosts (`t.co`). */
+  referrers: string[];
   languages: string[];
   /** `YYYY-MM-DDTHH:mm` local, '' for none. */
   after: string;
@@ -44,14 +54,21 @@ export const MIN_VARIANTS = 2;
 export const MAX_VARIANTS = 10;
 const TOTAL_WEIGHT = 100;
 
+/** A browser family as the API lists it (`safari` saved through the API is `Safari`). */
+const browserNameOf = (name: string): string => BROWSERS.find((b) => b.toLowerCase() === name.toLowerCase()) ?? name;
+
 let nextKey = 0;
 const newKey = () => `r${++nextKey}`;
 
 export const emptyRule = (): RuleForm => ({
   key: newKey(),
   countries: [],
+  regions: [],
+  cities: [],
   deviceTypes: [],
   os: [],
+  browsers: [],
+  referrers: [],
   languages: [],
   after: '',
   before: '',
@@ -67,8 +84,12 @@ export function routingFormOf(link: {
     rules: link.routingRules.map(({ conditions: c, url }) => ({
       key: newKey(),
       countries: [...(c.countries ?? [])].map((v) => v.toUpperCase()),
+      regions: [...(c.regions ?? [])].map((v) => v.toUpperCase()),
+      cities: [...(c.cities ?? [])],
       deviceTypes: [...(c.deviceTypes ?? [])].map((v) => v.toLowerCase()),
       os: [...(c.os ?? [])].map((v) => v.toLowerCase()),
+      browsers: [...(c.browsers ?? [])].map(browserNameOf),
+      referrers: [...(c.referrers ?? [])],
       languages: [...(c.languages ?? [])].map((v) => v.toLowerCase()),
       after: toLocalInput(c.after ?? null),
       before: toLocalInput(c.before ?? null),
@@ -125,11 +146,28 @@ export function moved<T>(items: readonly T[], from: number, to: number): T[] {
   return out;
 }
 
+/**
+ * The host a person means by what they typed or pasted: `https://Twitter.com/home` is
+ * `twitter.com`. Text that is no address stays as typed (in lower case), for the server to refuse.
+ */
+export function referrerHostOf(text: string): string {
+  const trimmed = text.trim().toLowerCase();
+  try {
+    return new URL(trimmed.includes('://') ? trimmed : `https://${trimmed}`).hostname || trimmed;
+  } catch {
+    return trimmed;
+  }
+}
+
 function conditionsOf(rule: RuleForm): ApiRule['conditions'] {
   const conditions: ApiRule['conditions'] = {};
   if (rule.countries.length > 0) conditions.countries = rule.countries;
+  if (rule.regions.length > 0) conditions.regions = rule.regions;
+  if (rule.cities.length > 0) conditions.cities = rule.cities;
   if (rule.deviceTypes.length > 0) conditions.deviceTypes = rule.deviceTypes;
   if (rule.os.length > 0) conditions.os = rule.os;
+  if (rule.browsers.length > 0) conditions.browsers = rule.browsers;
+  if (rule.referrers.length > 0) conditions.referrers = rule.referrers;
   if (rule.languages.length > 0) conditions.languages = rule.languages;
   const after = instantOf(rule.after);
   if (after) conditions.after = after.toISOString();

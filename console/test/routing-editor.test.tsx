@@ -1,5 +1,6 @@
 // The link editor's routing section as a person uses it: rules built from named countries,
-// devices, languages and query parameters become the API's routingRules, in the order shown; the
+// devices, languages, browsers, referrer hosts, regions, cities and query parameters become the
+// API's routingRules, in the order shown; the
 // order changes from the keyboard; an A/B test saves only when its weights total 100; a refusal
 // lands beside the rule's field the server names; the tester shows where the server says a
 // described visitor goes.
@@ -97,6 +98,46 @@ describe('routing rules in the link editor', { timeout: 90_000 }, () => {
           url: 'https://example.com/jp',
         },
         { conditions: { os: ['android'], query: { promo: 'spring' } }, url: 'https://example.com/spring' },
+      ],
+    });
+  });
+
+  it('sends browsers picked by name and referrers, regions and cities typed as tags', async () => {
+    const { sent, saved, user } = editorOn(
+      shortUrl('spring', {
+        id: 42,
+        routingRules: [{ conditions: { browsers: ['safari'] }, url: 'https://example.com/safari' }],
+      }),
+    );
+    // A link with rules opens with its routing section unfolded.
+    // A family saved in another case shows as the list names it.
+    expect(within(rule(1)).getByText('Safari')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '규칙 추가' }));
+    await pick(user, rule(2), '브라우저', 'Sams', 'Samsung Internet');
+    await pick(user, rule(2), '브라우저', 'Chr', 'Chrome');
+    // A typed address becomes its host; the server wants bare lower-case hosts.
+    const tag = (label: string, text: string) =>
+      user.type(within(rule(2)).getByLabelText(label, { selector: 'input' }), `${text}{Enter}`);
+    await tag('유입 경로(리퍼러)', 'https://Mobile.Twitter.com/home');
+    await tag('유입 경로(리퍼러)', 't.co');
+    await tag('지역', 'kr-11');
+    await tag('도시', 'Seoul');
+    await enter(user, within(rule(2)).getByLabelText(/이동할 주소/), 'https://example.com/social');
+
+    await user.click(screen.getByRole('button', { name: '저장' }));
+    await waitFor(() => expect(saved).toHaveBeenCalled());
+    expect(sent.find((r) => r.method === 'PUT')?.body).toMatchObject({
+      routingRules: [
+        { conditions: { browsers: ['Safari'] }, url: 'https://example.com/safari' },
+        {
+          conditions: {
+            regions: ['KR-11'],
+            cities: ['Seoul'],
+            browsers: ['Samsung Internet', 'Chrome'],
+            referrers: ['mobile.twitter.com', 't.co'],
+          },
+          url: 'https://example.com/social',
+        },
       ],
     });
   });
@@ -199,6 +240,8 @@ describe('routing rules in the link editor', { timeout: 90_000 }, () => {
     await user.click(within(tester).getByLabelText('기기', { selector: 'input' }));
     await user.click(await within(tester).findByRole('option', { name: '태블릿' }));
     await enter(user, within(tester).getByLabelText('쿼리'), 'promo=spring');
+    await pick(user, tester, '브라우저', 'Fire', 'Firefox');
+    await enter(user, within(tester).getByLabelText('유입 경로(리퍼러)', { selector: 'input' }), 'https://t.co/abc');
     await user.click(within(tester).getByRole('button', { name: '어디로 가는지 보기' }));
     await waitFor(() =>
       expect(within(tester).getByRole('status').textContent).toBe(
@@ -210,7 +253,14 @@ describe('routing rules in the link editor', { timeout: 90_000 }, () => {
       linkId: 42,
       originalUrl: 'https://example.com/spring',
       variants: [],
-      visitor: { country: 'JP', language: 'ja', deviceType: 'tablet', query: { promo: 'spring' } },
+      visitor: {
+        country: 'JP',
+        language: 'ja',
+        deviceType: 'tablet',
+        browser: 'Firefox',
+        referrer: 'https://t.co/abc',
+        query: { promo: 'spring' },
+      },
     });
     expect((test.routingRules as unknown[]).length).toBe(3);
   });

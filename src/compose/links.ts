@@ -1,5 +1,6 @@
 // Wiring of the links feature: short URLs and campaigns over their repositories, the click
-// counts, the event publisher and the link caches' invalidation; the goal types links may name.
+// counts, the event publisher, the link caches' invalidation and what the geo database knows; the
+// goal types links may name.
 import type { AuditTrail } from '../core/accounts/audit-trail.js';
 import { createGoalTypesService, type GoalTypesService } from '../core/links/goal-types.js';
 import { createLinksService, type LinksService } from '../core/links/index.js';
@@ -7,6 +8,7 @@ import { createGoalTypesRepo } from '../oltp/goal-types.repo.js';
 import { createTagsRepo } from '../oltp/tags.repo.js';
 import { createIdempotentRequestsRepo } from '../oltp/idempotent-requests.repo.js';
 import type { Config } from '../shared/config.js';
+import type { GeoFields } from '../core/routing/geo-conditions.js';
 import type { Wiring } from './wiring.js';
 
 export function composeLinks({
@@ -16,8 +18,11 @@ export function composeLinks({
   events,
   linkChanged,
   sql,
+  geoFields,
 }: Pick<Wiring, 'repos' | 'clickCounts' | 'events' | 'linkChanged' | 'sql'> & {
   config: Pick<Config, 'server'>;
+  /** What the geo database knows beyond the country (rules naming regions or cities need it). */
+  geoFields: GeoFields;
 }): LinksService {
   return createLinksService({
     repos: { ...repos, tags: createTagsRepo({ sql }), idempotentRequests: createIdempotentRequestsRepo({ sql }) },
@@ -25,6 +30,7 @@ export function composeLinks({
     events,
     publicBaseUrl: config.server.publicBaseUrl,
     linkChanged,
+    geoFields,
   });
 }
 

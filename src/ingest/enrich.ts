@@ -48,7 +48,7 @@ export function createAgentParser() {
 
 export type AgentParser = ReturnType<typeof createAgentParser>;
 
-export function createClickEnricher(geo: GeoLookup) {
+export function createClickEnricher(geo: Pick<GeoLookup, 'country'>) {
   const parseAgent = createAgentParser();
 
   return function enrich(click: { userAgent: string; ip: string; referrer: string }): ClickDimensions {
@@ -68,8 +68,8 @@ export function createClickEnricher(geo: GeoLookup) {
 
 export type ClickEnricher = ReturnType<typeof createClickEnricher>;
 
-/** `https://m.facebook.com/story?x` → `m.facebook.com`; no or unparsable referrer → '' (direct). */
-function referrerHost(referrer: string): string {
+/** `https://m.facebook.com/story?x` → `m.facebook.com`; no or unparsable referrer → '' (direct). Routing rules read it too. */
+export function referrerHost(referrer: string | undefined): string {
   if (!referrer) return '';
   try {
     return new URL(referrer).hostname.toLowerCase();

@@ -31,8 +31,16 @@ function fieldsOf<F extends object>(row: Row, columns: Record<keyof F, string>):
 /** A routing rule's conditions (jsonb): each present one must hold for a click (sql/postgres/0004). */
 export interface RuleConditions {
   countries?: string[];
+  /** ISO 3166-2 (`KR-11`); needs a GEOIP_DB that has them. */
+  regions?: string[];
+  /** English city names; needs a City GEOIP_DB. */
+  cities?: string[];
   deviceTypes?: string[];
   os?: string[];
+  /** Browser families (`Chrome`, `Samsung Internet`). */
+  browsers?: string[];
+  /** Referer hosts, each matching itself and its subdomains. */
+  referrers?: string[];
   languages?: string[];
   /** ISO-8601 instants. */
   after?: string;

@@ -128,7 +128,7 @@ const settings = {
     ),
     geoipDatabase: env(
       'GEOIP_DB',
-      'an mmdb country database of your own (GeoLite2-Country, DB-IP); default: the bundled CC0 one',
+      'an mmdb database of your own (GeoLite2 Country or City, DB-IP Lite); a City one lets routing rules name cities (GeoLite2 City: regions too); default: the bundled CC0 country one',
       optionalString,
     ),
   },

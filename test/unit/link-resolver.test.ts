@@ -70,7 +70,11 @@ async function resolver(repo: LinkLookupRepo) {
     maxEntries: 100,
     ttlMs: 60_000,
     maxConcurrentLoads: 1,
-    traits: { country: () => '', agent: () => ({ deviceType: 'desktop', os: '' }) },
+    traits: {
+      country: () => '',
+      place: () => ({ region: '', city: '' }),
+      agent: () => ({ deviceType: 'desktop', os: '', browser: '' }),
+    },
   });
 }
 

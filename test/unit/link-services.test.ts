@@ -101,6 +101,7 @@ function setup() {
     events: { record: (e: EventEnvelope) => events.push(e) } as never,
     publicBaseUrl: 'https://sp.example',
     linkChanged: (organizationId) => changed.push(organizationId),
+    geoFields: { regions: false, cities: false },
   });
   return { links, changed, events };
 }

@@ -1,7 +1,7 @@
 // The routing engine (src/core/routing): every condition alone, all of a rule together, the first
 // matching rule winning, the original when nothing matches, UTM parameters on every destination,
-// the country looked up only for a rule that names countries, and variants sticky per visitor and
-// split by weight.
+// the country (region, city) looked up only for a rule that names them, and variants sticky per
+// visitor and split by weight.
 import { describe, expect, it } from 'vitest';
 import {
   compileRouting,
@@ -10,28 +10,37 @@ import {
   type VisitorTraits,
 } from '../../src/core/routing/routing-rules.js';
 import { primaryLanguage } from '../../src/core/routing/routing-rules.js';
-import { ruleOsOf } from '../../src/core/routing/visitor-traits.js';
+import { browserFamilyOf, ruleOsOf } from '../../src/core/routing/visitor-traits.js';
 
 const COUNTRY_OF: Record<string, string> = { '211.234.10.1': 'KR', '133.242.0.1': 'JP', '8.8.8.8': 'US' };
+const PLACE_OF: Record<string, { region: string; city: string }> = {
+  '211.234.10.1': { region: 'KR-11', city: 'Seoul' },
+  '8.8.8.8': { region: 'US-CA', city: 'Mountain View' },
+};
 const AGENT_OF: Record<string, ReturnType<VisitorTraits['agent']>> = {
-  iphone: { deviceType: 'mobile', os: 'ios' },
-  ipad: { deviceType: 'tablet', os: 'ios' },
-  pixel: { deviceType: 'mobile', os: 'android' },
-  windows: { deviceType: 'desktop', os: 'windows' },
-  mac: { deviceType: 'desktop', os: 'macos' },
-  ubuntu: { deviceType: 'desktop', os: 'linux' },
+  iphone: { deviceType: 'mobile', os: 'ios', browser: 'safari' },
+  ipad: { deviceType: 'tablet', os: 'ios', browser: 'safari' },
+  pixel: { deviceType: 'mobile', os: 'android', browser: 'chrome' },
+  galaxy: { deviceType: 'mobile', os: 'android', browser: 'samsung internet' },
+  windows: { deviceType: 'desktop', os: 'windows', browser: 'edge' },
+  mac: { deviceType: 'desktop', os: 'macos', browser: 'safari' },
+  ubuntu: { deviceType: 'desktop', os: 'linux', browser: 'firefox' },
 };
 
 function tracedTraits() {
-  const calls = { country: 0, agent: 0 };
+  const calls = { country: 0, place: 0, agent: 0 };
   const traits: VisitorTraits = {
     country(ip) {
       calls.country++;
       return COUNTRY_OF[ip] ?? '';
     },
+    place(ip) {
+      calls.place++;
+      return PLACE_OF[ip] ?? { region: '', city: '' };
+    },
     agent(ua) {
       calls.agent++;
-      return AGENT_OF[ua] ?? { deviceType: 'desktop', os: '' };
+      return AGENT_OF[ua] ?? { deviceType: 'desktop', os: '', browser: '' };
     },
   };
   return { traits, calls };
@@ -42,6 +51,7 @@ const click = (over: Partial<Parameters<NonNullable<ReturnType<typeof compileRou
   ip: '8.8.8.8',
   userAgent: 'windows',
   acceptLanguage: 'en-US,en;q=0.9',
+  referrer: undefined as string | undefined,
   query: '',
   now: NOW,
   ...over,
@@ -98,6 +108,52 @@ describe('a single condition', () => {
   });
 });
 
+describe('the conditions of browsers, referrers, regions and cities', () => {
+  type Over = Partial<ReturnType<typeof click>>;
+  /** One condition against clicks that meet it and clicks that do not. */
+  const each = (conditions: RoutingRule['conditions'], clicks: { meet: Over[]; miss: Over[] }) =>
+    it.each([...clicks.meet.map((c) => [c, true] as const), ...clicks.miss.map((c) => [c, false] as const)])(
+      `${JSON.stringify(conditions)}, click %j: meets it %s`,
+      (over, meets) => {
+        expect(route([{ conditions, url: 'https://shop.example/rule' }], click(over)).route).toBe(
+          meets ? 'rule:0' : 'original',
+        );
+      },
+    );
+
+  // KR-11 and Seoul, US-CA and Mountain View; the Japanese address has neither region nor city.
+  each(
+    { regions: ['KR-11', 'us-ca'] },
+    { meet: [{ ip: '211.234.10.1' }, { ip: '8.8.8.8' }], miss: [{ ip: '133.242.0.1' }, { ip: '' }] },
+  );
+  each(
+    { cities: ['seoul'] },
+    { meet: [{ ip: '211.234.10.1' }], miss: [{ ip: '8.8.8.8' }, { ip: '133.242.0.1' }, { ip: '' }] },
+  );
+  // Families in any case, two-word ones too; an agent of no known family meets none.
+  each(
+    { browsers: ['Chrome', 'samsung internet'] },
+    { meet: [{ userAgent: 'pixel' }, { userAgent: 'galaxy' }], miss: [{ userAgent: 'iphone' }, { userAgent: 'curl' }] },
+  );
+  // The host itself or a subdomain, whatever the case of the Referer; never the path, a look-alike or the parent.
+  each(
+    { referrers: ['t.co', 'm.facebook.com'] },
+    {
+      meet: ['https://t.co/abc', 'https://l.m.facebook.com/x', 'HTTPS://M.FACEBOOK.COM/'].map((referrer) => ({
+        referrer,
+      })),
+      miss: [
+        'https://xm.facebook.com/',
+        'https://facebook.com/',
+        'https://x.example/t.co',
+        'https://at.co/',
+        't.co',
+        undefined,
+      ].map((referrer) => ({ referrer })),
+    },
+  );
+});
+
 describe('rules together', () => {
   it('need every condition of a rule, one value of each list', () => {
     const rules: RoutingRule[] = [
@@ -134,10 +190,46 @@ describe('rules together', () => {
     expect(compiled(click()).location).toBe('https://a.example/p?x=1&utm_source=news&utm_medium=email');
   });
 
+  it('go in order over the new conditions too: the first that matches wins, later ones are not read', () => {
+    const rules: RoutingRule[] = [
+      { conditions: { referrers: ['t.co'] }, url: 'https://twitter.example/' },
+      { conditions: { regions: ['KR-11'], browsers: ['Safari'] }, url: 'https://seoul-safari.example/' },
+      { conditions: { cities: ['Seoul'] }, url: 'https://seoul.example/' },
+      { conditions: { browsers: ['Chrome', 'Samsung Internet'] }, url: 'https://chrome.example/' },
+    ];
+    const cases: Array<[Partial<ReturnType<typeof click>>, string]> = [
+      [{ referrer: 'https://t.co/x', ip: '211.234.10.1', userAgent: 'iphone' }, 'rule:0'],
+      [{ ip: '211.234.10.1', userAgent: 'iphone' }, 'rule:1'],
+      [{ ip: '211.234.10.1', userAgent: 'pixel' }, 'rule:2'],
+      [{ ip: '8.8.8.8', userAgent: 'galaxy' }, 'rule:3'],
+      [{ ip: '8.8.8.8', userAgent: 'ubuntu', referrer: 'https://news.example/' }, 'original'],
+    ];
+    for (const [over, expected] of cases) expect(route(rules, click(over)).route, JSON.stringify(over)).toBe(expected);
+
+    const { traits, calls } = tracedTraits();
+    compileRouting(link(rules), traits)!(click({ referrer: 'https://t.co/x' }));
+    expect(calls).toEqual({ country: 0, place: 0, agent: 0 });
+  });
+
+  it('look the region and city up only for a rule that names them, once per click for both', () => {
+    const { traits, calls } = tracedTraits();
+    compileRouting(
+      link([
+        { conditions: { countries: ['US'], browsers: ['Chrome'] }, url: 'https://a.example/' },
+        { conditions: { regions: ['KR-11'] }, url: 'https://b.example/' },
+        { conditions: { cities: ['Busan'] }, url: 'https://c.example/' },
+      ]),
+      traits,
+    )!(click({ ip: '211.234.10.1' }));
+    expect(calls).toEqual({ country: 1, place: 1, agent: 0 });
+    compileRouting(link([{ conditions: { countries: ['KR'] }, url: 'https://a.example/' }]), traits)!(click());
+    expect(calls.place).toBe(1);
+  });
+
   it('look the country up only for a rule that names countries, and once per click', () => {
     const { traits, calls } = tracedTraits();
     compileRouting(link([{ conditions: { languages: ['ko'] }, url: 'https://a.example/' }]), traits)!(click());
-    expect(calls).toEqual({ country: 0, agent: 0 });
+    expect(calls).toEqual({ country: 0, place: 0, agent: 0 });
     compileRouting(
       link([
         { conditions: { countries: ['KR'] }, url: 'https://a.example/' },
@@ -238,4 +330,18 @@ describe('visitor facts', () => {
     ['Chromium OS', ''],
     ['Unknown', ''],
   ])('the OS %j is %j to a rule', (name, os) => expect(ruleOsOf(name)).toBe(os));
+
+  it.each([
+    ['Chrome', 'chrome'],
+    ['Chrome Headless', 'chrome'],
+    ['Chrome WebView', 'chrome webview'],
+    ['Mobile Safari', 'safari'],
+    ['Safari', 'safari'],
+    ['Mobile Firefox', 'firefox'],
+    ['Samsung Internet', 'samsung internet'],
+    ['Opera Mini', 'opera'],
+    ['Edge', 'edge'],
+    ['KAKAOTALK', 'kakaotalk'],
+    ['Unknown', ''],
+  ])('the browser %j is %j to a rule', (name, family) => expect(browserFamilyOf(name)).toBe(family));
 });

@@ -911,8 +911,12 @@ export interface components {
         };
         RoutingConditions: {
             countries?: string[];
+            regions?: string[];
+            cities?: string[];
             deviceTypes?: string[];
             os?: string[];
+            browsers?: string[];
+            referrers?: string[];
             languages?: string[];
             after?: string;
             before?: string;
@@ -2003,6 +2007,17 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "url": "https://shop.acme.example/m/product/42"
+                     *             },
+                     *             {
+                     *               "conditions": {
+                     *                 "referrers": [
+                     *                   "t.co"
+                     *                 ],
+                     *                 "browsers": [
+                     *                   "Safari"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
                      *           "variants": []
@@ -2118,6 +2133,17 @@ export interface operations {
                  *             ]
                  *           },
                  *           "url": "https://shop.acme.example/m/product/42"
+                 *         },
+                 *         {
+                 *           "conditions": {
+                 *             "referrers": [
+                 *               "t.co"
+                 *             ],
+                 *             "browsers": [
+                 *               "Safari"
+                 *             ]
+                 *           },
+                 *           "url": "https://shop.acme.example/x/product/42"
                  *         }
                  *       ]
                  *     }
@@ -2165,10 +2191,18 @@ export interface operations {
                         conditions: {
                             /** @description ISO 3166-1 alpha-2 codes of the client address */
                             countries?: string[];
+                            /** @description ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused */
+                            regions?: string[];
+                            /** @description English city names of the client address (Seoul); needs a City GEOIP_DB, else refused */
+                            cities?: string[];
                             /** @description of the user agent: mobile, tablet, desktop */
                             deviceTypes?: string[];
                             /** @description of the user agent: ios, android, windows, macos, linux */
                             os?: string[];
+                            /** @description browser family of the user agent: Chrome, Chrome WebView, Safari, Firefox, Edge, Samsung Internet, Opera, IE, Whale, Yandex, UCBrowser, Brave, Vivaldi, DuckDuckGo, Facebook, Instagram, KAKAOTALK, NAVER, Line, WeChat, TikTok */
+                            browsers?: string[];
+                            /** @description host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com) */
+                            referrers?: string[];
                             /** @description primary subtag of the first Accept-Language entry */
                             languages?: string[];
                             /**
@@ -2263,6 +2297,17 @@ export interface operations {
                      *             ]
                      *           },
                      *           "url": "https://shop.acme.example/m/product/42"
+                     *         },
+                     *         {
+                     *           "conditions": {
+                     *             "referrers": [
+                     *               "t.co"
+                     *             ],
+                     *             "browsers": [
+                     *               "Safari"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
                      *       "variants": []
@@ -2414,6 +2459,17 @@ export interface operations {
                      *             ]
                      *           },
                      *           "url": "https://shop.acme.example/m/product/42"
+                     *         },
+                     *         {
+                     *           "conditions": {
+                     *             "referrers": [
+                     *               "t.co"
+                     *             ],
+                     *             "browsers": [
+                     *               "Safari"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
                      *       "variants": []
@@ -2528,10 +2584,18 @@ export interface operations {
                         conditions: {
                             /** @description ISO 3166-1 alpha-2 codes of the client address */
                             countries?: string[];
+                            /** @description ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused */
+                            regions?: string[];
+                            /** @description English city names of the client address (Seoul); needs a City GEOIP_DB, else refused */
+                            cities?: string[];
                             /** @description of the user agent: mobile, tablet, desktop */
                             deviceTypes?: string[];
                             /** @description of the user agent: ios, android, windows, macos, linux */
                             os?: string[];
+                            /** @description browser family of the user agent: Chrome, Chrome WebView, Safari, Firefox, Edge, Samsung Internet, Opera, IE, Whale, Yandex, UCBrowser, Brave, Vivaldi, DuckDuckGo, Facebook, Instagram, KAKAOTALK, NAVER, Line, WeChat, TikTok */
+                            browsers?: string[];
+                            /** @description host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com) */
+                            referrers?: string[];
                             /** @description primary subtag of the first Accept-Language entry */
                             languages?: string[];
                             /**
@@ -2626,6 +2690,17 @@ export interface operations {
                      *             ]
                      *           },
                      *           "url": "https://shop.acme.example/m/product/42"
+                     *         },
+                     *         {
+                     *           "conditions": {
+                     *             "referrers": [
+                     *               "t.co"
+                     *             ],
+                     *             "browsers": [
+                     *               "Safari"
+                     *             ]
+                     *           },
+                     *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
                      *       "variants": []
@@ -2849,6 +2924,17 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "url": "https://shop.acme.example/m/product/42"
+                     *             },
+                     *             {
+                     *               "conditions": {
+                     *                 "referrers": [
+                     *                   "t.co"
+                     *                 ],
+                     *                 "browsers": [
+                     *                   "Safari"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
                      *           "variants": []
@@ -3116,6 +3202,17 @@ export interface operations {
                      *                 ]
                      *               },
                      *               "url": "https://shop.acme.example/m/product/42"
+                     *             },
+                     *             {
+                     *               "conditions": {
+                     *                 "referrers": [
+                     *                   "t.co"
+                     *                 ],
+                     *                 "browsers": [
+                     *                   "Safari"
+                     *                 ]
+                     *               },
+                     *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
                      *           "variants": []
@@ -3653,10 +3750,18 @@ export interface operations {
                         conditions: {
                             /** @description ISO 3166-1 alpha-2 codes of the client address */
                             countries?: string[];
+                            /** @description ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused */
+                            regions?: string[];
+                            /** @description English city names of the client address (Seoul); needs a City GEOIP_DB, else refused */
+                            cities?: string[];
                             /** @description of the user agent: mobile, tablet, desktop */
                             deviceTypes?: string[];
                             /** @description of the user agent: ios, android, windows, macos, linux */
                             os?: string[];
+                            /** @description browser family of the user agent: Chrome, Chrome WebView, Safari, Firefox, Edge, Samsung Internet, Opera, IE, Whale, Yandex, UCBrowser, Brave, Vivaldi, DuckDuckGo, Facebook, Instagram, KAKAOTALK, NAVER, Line, WeChat, TikTok */
+                            browsers?: string[];
+                            /** @description host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com) */
+                            referrers?: string[];
                             /** @description primary subtag of the first Accept-Language entry */
                             languages?: string[];
                             /**
@@ -3990,10 +4095,18 @@ export interface operations {
                         conditions: {
                             /** @description ISO 3166-1 alpha-2 codes of the client address */
                             countries?: string[];
+                            /** @description ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused */
+                            regions?: string[];
+                            /** @description English city names of the client address (Seoul); needs a City GEOIP_DB, else refused */
+                            cities?: string[];
                             /** @description of the user agent: mobile, tablet, desktop */
                             deviceTypes?: string[];
                             /** @description of the user agent: ios, android, windows, macos, linux */
                             os?: string[];
+                            /** @description browser family of the user agent: Chrome, Chrome WebView, Safari, Firefox, Edge, Samsung Internet, Opera, IE, Whale, Yandex, UCBrowser, Brave, Vivaldi, DuckDuckGo, Facebook, Instagram, KAKAOTALK, NAVER, Line, WeChat, TikTok */
+                            browsers?: string[];
+                            /** @description host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com) */
+                            referrers?: string[];
                             /** @description primary subtag of the first Accept-Language entry */
                             languages?: string[];
                             /**
@@ -5929,6 +6042,17 @@ export interface operations {
                      *               ]
                      *             },
                      *             "url": "https://shop.acme.example/m/product/42"
+                     *           },
+                     *           {
+                     *             "conditions": {
+                     *               "referrers": [
+                     *                 "t.co"
+                     *               ],
+                     *               "browsers": [
+                     *                 "Safari"
+                     *               ]
+                     *             },
+                     *             "url": "https://shop.acme.example/x/product/42"
                      *           }
                      *         ],
                      *         "variants": []

@@ -1,7 +1,7 @@
 // The link editor's routing section: ordered rules (add, delete, reorder by dragging or by the up
 // and down buttons, which keep the keyboard focus on the rule moved), each with its conditions
-// (countries and languages by name in the console's language, devices, systems, a time window,
-// query parameters) and its address; then the A/B test's variants, whose weights must total 100
+// (countries and languages by name in the console's language, regions and cities, devices,
+// systems, browsers, referrer hosts, a time window, query parameters) and its address; then the A/B test's variants, whose weights must total 100
 // (the sum is shown, and the editor will not save otherwise). Refusals land beside the field
 // the server names (routingRules.1.url, variants.0.weight).
 import {
@@ -12,6 +12,7 @@ import {
   Group,
   MultiSelect,
   Stack,
+  TagsInput,
   Text,
   TextInput,
   Title,
@@ -20,6 +21,7 @@ import {
 import { type DragEvent, memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorBrowserValues as BROWSERS,
   pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorDeviceTypeValues as DEVICE_TYPES,
   pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorOsValues as OPERATING_SYSTEMS,
 } from '../../generated/api-schema';
@@ -34,13 +36,17 @@ import {
   moved,
   type RoutingForm,
   type RuleForm,
+  referrerHostOf,
   removeVariant,
   startVariants,
   variantsProblem,
   weightSum,
 } from '../routing-form';
 
-export { DEVICE_TYPES, OPERATING_SYSTEMS };
+export { BROWSERS, DEVICE_TYPES, OPERATING_SYSTEMS };
+
+/** The browser families, each named as the API names it (brand names need no translation). */
+const BROWSER_OPTIONS = BROWSERS.map((b) => ({ value: b, label: b }));
 
 /** Hundreds of countries and languages per rule: rendered only while a list is open. */
 const UNMOUNTED_WHEN_CLOSED = { keepMounted: false };
@@ -326,6 +332,7 @@ const RuleCard = memo(function RuleCard({
   const setQuery = (query: RuleForm['query']) => change({ query });
   const countryList = useMemo(() => withValues(countries, rule.countries), [countries, rule.countries]);
   const languageList = useMemo(() => withValues(languages, rule.languages), [languages, rule.languages]);
+  const browserList = useMemo(() => withValues(BROWSER_OPTIONS, rule.browsers), [rule.browsers]);
   /** A searchable list of countries or languages, by name. */
   const codes = (
     name: 'countries' | 'languages',
@@ -342,6 +349,19 @@ const RuleCard = memo(function RuleCard({
       clearable
       nothingFoundMessage="—"
       comboboxProps={UNMOUNTED_WHEN_CLOSED}
+      error={condition(name)}
+    />
+  );
+  /** Typed values, one tag each: regions, cities, referrer hosts. */
+  const tags = (name: 'regions' | 'cities' | 'referrers', normalise: (text: string) => string, maxLength: number) => (
+    <TagsInput
+      label={t(`routing.${name}`)}
+      description={t(`routing.${name}Hint`)}
+      value={rule[name]}
+      onChange={(values) => change({ [name]: [...new Set(values.map(normalise).filter((v) => v !== ''))] })}
+      maxTags={50}
+      maxLength={maxLength}
+      clearable
       error={condition(name)}
     />
   );
@@ -403,7 +423,15 @@ const RuleCard = memo(function RuleCard({
         },
       };
   const noConditions =
-    rule.countries.length + rule.deviceTypes.length + rule.os.length + rule.languages.length + rule.query.length ===
+    rule.countries.length +
+      rule.regions.length +
+      rule.cities.length +
+      rule.deviceTypes.length +
+      rule.os.length +
+      rule.browsers.length +
+      rule.referrers.length +
+      rule.languages.length +
+      rule.query.length ===
       0 &&
     !rule.after &&
     !rule.before;
@@ -453,9 +481,26 @@ const RuleCard = memo(function RuleCard({
       <Stack gap="xs">
         {codes('countries', countryList, { placeholder: t('routing.countriesHint') })}
         <Group grow align="flex-start">
+          {tags('regions', (v) => v.trim().toUpperCase(), 6)}
+          {tags('cities', (v) => v.trim(), 100)}
+        </Group>
+        <Group grow align="flex-start">
           {choices('deviceTypes', DEVICE_TYPES, (d) => t(`routing.device.${d}`))}
           {choices('os', OPERATING_SYSTEMS, (o) => t(`routing.osName.${o}`))}
         </Group>
+        <MultiSelect
+          label={t('routing.browsers')}
+          placeholder={t('routing.browsersHint')}
+          data={browserList}
+          value={rule.browsers}
+          onChange={(values) => change({ browsers: values })}
+          searchable
+          clearable
+          nothingFoundMessage="—"
+          comboboxProps={UNMOUNTED_WHEN_CLOSED}
+          error={condition('browsers')}
+        />
+        {tags('referrers', referrerHostOf, 253)}
         {codes('languages', languageList, { description: t('routing.languagesHint') })}
         <Group grow align="flex-start">
           {instant('after')}

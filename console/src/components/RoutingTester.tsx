@@ -1,5 +1,5 @@
-// The routing tester: "a visitor from [country] on [device, system] speaking [language] at [time]
-// with [query] goes to …". The answer is the server's (POST /routing/test), decided by the
+// The routing tester: "a visitor from [country] on [device, system, browser] coming from
+// [referrer] speaking [language] at [time] with [query] goes to …". The answer is the server's (POST /routing/test), decided by the
 // redirect's own routing over the rules and variants in the editor, saved or not.
 import { Button, Card, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
@@ -10,7 +10,7 @@ import type { operations } from '../../generated/api-schema';
 import { countryOptions, languageOptions } from '../locale-names';
 import { instantOf } from '../local-time';
 import { type RoutingForm, routingBody } from '../routing-form';
-import { DEVICE_TYPES, OPERATING_SYSTEMS, variantName } from './RoutingEditor';
+import { BROWSERS, DEVICE_TYPES, OPERATING_SYSTEMS, variantName } from './RoutingEditor';
 
 type TestOperation = operations['consoleTestRouting'];
 type TestBody = TestOperation['requestBody']['content']['application/json'];
@@ -30,7 +30,16 @@ export const RoutingTester = memo(function RoutingTester({
   const { t, i18n } = useTranslation();
   const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
   const languages = useMemo(() => languageOptions(i18n.language), [i18n.language]);
-  const [visitor, setVisitor] = useState({ country: '', deviceType: '', os: '', language: '', at: '', query: '' });
+  const [visitor, setVisitor] = useState({
+    country: '',
+    deviceType: '',
+    os: '',
+    browser: '',
+    referrer: '',
+    language: '',
+    at: '',
+    query: '',
+  });
   const set = (name: keyof typeof visitor) => (v: string | null) => setVisitor((cur) => ({ ...cur, [name]: v ?? '' }));
 
   const test = useMutation({
@@ -46,6 +55,8 @@ export const RoutingTester = memo(function RoutingTester({
           ...(visitor.country ? { country: visitor.country } : {}),
           ...(visitor.deviceType ? { deviceType: visitor.deviceType as TestBody['visitor']['deviceType'] } : {}),
           ...(visitor.os ? { os: visitor.os as TestBody['visitor']['os'] } : {}),
+          ...(visitor.browser ? { browser: visitor.browser as TestBody['visitor']['browser'] } : {}),
+          ...(visitor.referrer.trim() ? { referrer: visitor.referrer.trim() } : {}),
           ...(visitor.language ? { language: visitor.language } : {}),
           ...(at ? { at: at.toISOString() } : {}),
           ...(Object.keys(query).length > 0 ? { query } : {}),
@@ -57,7 +68,7 @@ export const RoutingTester = memo(function RoutingTester({
 
   /** One trait of the visitor from a list; left empty, the server works it out or leaves it out. */
   const one = (
-    name: 'country' | 'language' | 'deviceType' | 'os',
+    name: 'country' | 'language' | 'deviceType' | 'os' | 'browser',
     label: string,
     data: Array<{ value: string; label: string }>,
     searchable: boolean,
@@ -70,6 +81,16 @@ export const RoutingTester = memo(function RoutingTester({
       searchable={searchable}
       clearable
       nothingFoundMessage="—"
+    />
+  );
+  /** One trait of the visitor as typed; left empty, it is not sent. */
+  const typed = (name: 'referrer' | 'query', label: string, placeholder: string, maxLength: number) => (
+    <TextInput
+      label={t(label)}
+      placeholder={placeholder}
+      value={visitor[name]}
+      onChange={(e) => set(name)(e.currentTarget.value)}
+      maxLength={maxLength}
     />
   );
   const routeName = (route: string) => {
@@ -109,6 +130,15 @@ export const RoutingTester = memo(function RoutingTester({
           )}
         </Group>
         <Group grow align="flex-start">
+          {one(
+            'browser',
+            'routing.visitorBrowser',
+            BROWSERS.map((b) => ({ value: b, label: b })),
+            true,
+          )}
+          {typed('referrer', 'routing.visitorReferrer', 'https://t.co/…', 2000)}
+        </Group>
+        <Group grow align="flex-start">
           <TextInput
             type="datetime-local"
             label={t('routing.visitorAt')}
@@ -116,13 +146,7 @@ export const RoutingTester = memo(function RoutingTester({
             value={visitor.at}
             onChange={(e) => set('at')(e.currentTarget.value)}
           />
-          <TextInput
-            label={t('routing.visitorQuery')}
-            placeholder="promo=spring"
-            value={visitor.query}
-            onChange={(e) => set('query')(e.currentTarget.value)}
-            maxLength={1000}
-          />
+          {typed('query', 'routing.visitorQuery', 'promo=spring', 1000)}
         </Group>
         <Group>
           <Button variant="light" size="xs" loading={test.isPending} onClick={() => test.mutate()}>

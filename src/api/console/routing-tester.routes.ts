@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
-import { DEVICE_TYPES, isCountryCode, OPERATING_SYSTEMS } from '../../core/routing/index.js';
+import { BROWSERS, DEVICE_TYPES, isCountryCode, isRegionCode, OPERATING_SYSTEMS } from '../../core/routing/index.js';
 import type { RoutingTester } from '../../core/routing/routing-tester.js';
 import type { Config } from '../../shared/config.js';
 import { idSchema } from '../schemas/common.js';
@@ -15,15 +15,26 @@ import { routingBodyFields } from '../schemas/routing.js';
 import { actingMember } from './acting-member.js';
 import { errors, orgParams, security, tags } from './route-docs.js';
 
-const visitorSchema = z.object({
-  country: z
+/** A code `valid` accepts in either case, upper-cased (as rules compare it). */
+const code = (valid: (v: string) => boolean, message: string) =>
+  z
     .string()
-    .refine(isCountryCode, { message: 'must be an ISO 3166-1 alpha-2 country code such as KR' })
+    .refine(valid, { message })
     .transform((v) => v.toUpperCase())
-    .optional()
-    .describe('ISO 3166-1 alpha-2; without it, the country of address'),
+    .optional();
+
+const visitorSchema = z.object({
+  country: code(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as KR').describe(
+    'ISO 3166-1 alpha-2; without it, the country of address',
+  ),
+  region: code(isRegionCode, 'must be an ISO 3166-2 subdivision code such as KR-11').describe(
+    'ISO 3166-2; without it, the region of address (with a GEOIP_DB that has regions)',
+  ),
+  city: z.string().trim().max(100).optional().describe('English city name; without it, the city of address'),
   deviceType: z.enum(DEVICE_TYPES).optional().describe('without it, what userAgent says'),
   os: z.enum(OPERATING_SYSTEMS).optional().describe('without it, what userAgent says'),
+  browser: z.enum(BROWSERS).optional().describe('browser family; without it, what userAgent says'),
+  referrer: z.string().trim().max(2000).optional().describe('the Referer: a URL or a bare host such as t.co'),
   language: z.string().max(200).optional().describe('an Accept-Language value or a primary subtag such as ja'),
   at: z.iso
     .datetime({ offset: true })

@@ -36,6 +36,7 @@ export function decide(link: CachedLink, facts: ClickFacts, now: number, gate: C
     gate,
     facts.ip,
     facts.headers['accept-language'],
+    facts.headers.referer,
   );
 }
 

@@ -3,9 +3,13 @@
 // `routingRules.0.conditions.countries.1` or `variants`) and as a record shows them.
 import { z } from 'zod';
 import {
+  BROWSERS,
   DEVICE_TYPES,
   isCountryCode,
+  isHostName,
   isLanguageSubtag,
+  isRegionCode,
+  MAX_LISTED_VALUES,
   MAX_ROUTING_RULES,
   MAX_VARIANTS,
   MIN_VARIANTS,
@@ -14,8 +18,10 @@ import {
 } from '../../core/routing/index.js';
 
 /** One of `values`, in any case (stored as given; rules compare case-insensitively). */
-const oneOf = (values: readonly string[]) =>
-  z.string().refine((v) => values.includes(v.toLowerCase()), { message: `must be one of ${values.join(', ')}` });
+const oneOf = (values: readonly string[]) => {
+  const lower = new Set(values.map((v) => v.toLowerCase()));
+  return z.string().refine((v) => lower.has(v.toLowerCase()), { message: `must be one of ${values.join(', ')}` });
+};
 
 /** A non-empty list of at most `max` values. */
 const list = <T extends z.ZodType>(item: T, max: number) =>
@@ -34,12 +40,39 @@ const conditionsSchema = z
       )
         .optional()
         .describe('ISO 3166-1 alpha-2 codes of the client address'),
+      regions: list(
+        z.string().refine(isRegionCode, { message: 'must be an ISO 3166-2 subdivision code such as KR-11 or US-CA' }),
+        MAX_LISTED_VALUES,
+      )
+        .optional()
+        .describe(
+          'ISO 3166-2 codes of the client address (KR-11, US-CA); needs a GEOIP_DB with subdivision codes (GeoLite2 City), else refused',
+        ),
+      cities: list(
+        z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+        MAX_LISTED_VALUES,
+      )
+        .optional()
+        .describe('English city names of the client address (Seoul); needs a City GEOIP_DB, else refused'),
       deviceTypes: list(oneOf(DEVICE_TYPES), DEVICE_TYPES.length)
         .optional()
         .describe(`of the user agent: ${DEVICE_TYPES.join(', ')}`),
       os: list(oneOf(OPERATING_SYSTEMS), OPERATING_SYSTEMS.length)
         .optional()
         .describe(`of the user agent: ${OPERATING_SYSTEMS.join(', ')}`),
+      browsers: list(oneOf(BROWSERS), BROWSERS.length)
+        .optional()
+        .describe(`browser family of the user agent: ${BROWSERS.join(', ')}`),
+      referrers: list(
+        z.string().refine(isHostName, {
+          message: 'must be a lower-case host name such as t.co, without scheme, port or path',
+        }),
+        MAX_LISTED_VALUES,
+      )
+        .optional()
+        .describe(
+          'host of the Referer header: each host matches itself and its subdomains (twitter.com: mobile.twitter.com)',
+        ),
       languages: list(
         z.string().refine(isLanguageSubtag, { message: 'must be a primary language subtag such as ko or en' }),
         100,
@@ -102,8 +135,12 @@ export function routingBodyFields(destination: z.ZodType<string>) {
 const conditionsRecord = z
   .object({
     countries: z.array(z.string()).optional(),
+    regions: z.array(z.string()).optional(),
+    cities: z.array(z.string()).optional(),
     deviceTypes: z.array(z.string()).optional(),
     os: z.array(z.string()).optional(),
+    browsers: z.array(z.string()).optional(),
+    referrers: z.array(z.string()).optional(),
     languages: z.array(z.string()).optional(),
     after: z.string().optional(),
     before: z.string().optional(),

@@ -90,10 +90,11 @@ const USER = {
   email: 'minji@example.com',
 };
 
-/** Routing rules (contract: "Routing rules and A/B tests"): Korean visitors in Korean, Android phones to the mobile page. */
+/** Routing rules (contract: "Routing rules and A/B tests"): Korean visitors in Korean, Android phones to the mobile page, Safari from X to its own page. */
 const SHORT_URL_RULES = [
   { conditions: { countries: ['KR'], languages: ['ko'] }, url: 'https://shop.acme.example/ko/product/42' },
   { conditions: { deviceTypes: ['mobile'], os: ['android'] }, url: 'https://shop.acme.example/m/product/42' },
+  { conditions: { referrers: ['t.co'], browsers: ['Safari'] }, url: 'https://shop.acme.example/x/product/42' },
 ];
 
 /** A campaign sending Japan to its own page and splitting everyone else between two landing pages. */

@@ -12,6 +12,7 @@ import { createShortUrlService } from './short-urls.js';
 import { createTagsService } from './tags.service.js';
 import { createIdempotencyService } from './idempotency.service.js';
 import type { IdempotentRequestsRepo } from '../../oltp/idempotent-requests.repo.js';
+import type { GeoFields } from '../routing/geo-conditions.js';
 
 export function createLinksService(deps: {
   repos: {
@@ -26,6 +27,8 @@ export function createLinksService(deps: {
   events: EventPublisher;
   publicBaseUrl: string;
   linkChanged(organizationId: number): void;
+  /** What the geo database knows beyond the country (rules naming regions or cities need it). */
+  geoFields: GeoFields;
 }) {
   const tags = createTagsService({ repo: deps.repos.tags, linkChanged: deps.linkChanged });
   const shared = {
@@ -33,6 +36,7 @@ export function createLinksService(deps: {
     clickCounts: deps.clickCounts,
     targets: createLinkTargets(deps.repos),
     linkChanged: deps.linkChanged,
+    geoFields: deps.geoFields,
   };
   return {
     shortUrls: createShortUrlService({ ...shared, repo: deps.repos.shortUrls, publicBaseUrl: deps.publicBaseUrl }),

@@ -17,6 +17,7 @@ import type { ManagedLinkFields, RoutingRule, Variant } from '../../oltp/link-ta
 
 export type { ManagedLinkFields };
 import { hashPassword } from '../../shared/password-hash.js';
+import { checkGeoConditions, type GeoFields } from '../routing/geo-conditions.js';
 import type { TagsService } from './tags.service.js';
 
 /** Who is asking: the organization (of a Service API key, or of a console member, whose role limits what they may change). */
@@ -74,6 +75,8 @@ export interface TrackedLinksDeps {
   tags: Pick<TagsService, 'idsFor' | 'filterId'>;
   /** Tells every instance's link cache that the organization's links changed. */
   linkChanged(organizationId: number): void;
+  /** What the geo database knows beyond the country: rules naming regions or cities need it. */
+  geoFields: GeoFields;
 }
 
 /** Link management as a create or an update gives it (left out: unchanged, or none on a create). */
@@ -189,7 +192,11 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     if (input.expiredUrl !== undefined) out.expiredUrl = input.expiredUrl;
     if (input.note !== undefined) out.note = input.note;
     if (input.archived !== undefined) out.archivedAt = input.archived ? (existing?.archivedAt ?? new Date()) : null;
-    if (input.routingRules !== undefined) out.routingRules = input.routingRules ?? [];
+    if (input.routingRules !== undefined) {
+      const rules = input.routingRules ?? [];
+      checkGeoConditions(rules, deps.geoFields);
+      out.routingRules = rules;
+    }
     if (input.variants !== undefined) out.variants = input.variants ?? [];
     return out;
   }

@@ -32,7 +32,7 @@ export type RedirectDecision =
 /**
  * What a click gets at `now`. `appPath` is the first segment of /{appPath}/{slug}; `record` is
  * false for a look that is no click (HEAD); `parameters` is what the click carried after the `?`
- * ('' for nothing); `ip` and `acceptLanguage` are read only by a link's routing rules. Plain
+ * ('' for nothing); `ip`, `acceptLanguage` and `referrer` are read only by a link's routing rules. Plain
  * arguments, not an object: this runs on every click.
  */
 export function decideRedirect(
@@ -45,6 +45,7 @@ export function decideRedirect(
   gate: ClickGate,
   ip: string,
   acceptLanguage: string | undefined,
+  referrer: string | undefined,
 ): RedirectDecision {
   if (appPath !== undefined && appPath !== link.ios?.path && appPath !== link.android?.path)
     return { kind: 'not_found' };
@@ -54,7 +55,9 @@ export function decideRedirect(
   // A link with rules or variants: the first rule the click meets, else its variant, else the
   // original. A link with neither pays nothing for them.
   const routed =
-    link.routing === null ? undefined : link.routing({ ip, userAgent, acceptLanguage, query: parameters, now });
+    link.routing === null
+      ? undefined
+      : link.routing({ ip, userAgent, acceptLanguage, referrer, query: parameters, now });
   const destination = withClickParameters(routed ? routed.location : link.destination, parameters);
   // What the routing chose instead of the original wins over the link's phone destination.
   const chosen = routed !== undefined && routed.route !== 'original';

@@ -1,5 +1,6 @@
-// The values a rule's conditions may name: ISO 3166-1 alpha-2 countries and primary language
-// subtags. A value outside them would never match a click, so it is refused, not stored.
+// The values a rule's conditions may name: ISO 3166-1 alpha-2 countries, ISO 3166-2 regions,
+// primary language subtags and referrer host names. A value outside them would never match a click,
+// so it is refused, not stored.
 
 /** ISO 3166-1 alpha-2 (the 249 assigned codes), and XK (Kosovo), which geo databases report. */
 const COUNTRY_CODES = new Set(
@@ -27,4 +28,20 @@ export function isLanguageSubtag(subtag: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether `code` has the shape of an ISO 3166-2 subdivision code (`KR-11`, `US-CA`; either case) of a known country. */
+export function isRegionCode(code: string): boolean {
+  const match = /^([a-z]{2})-[a-z0-9]{1,3}$/i.exec(code);
+  return match !== null && isCountryCode(match[1]!);
+}
+
+/**
+ * Whether `host` is a host name as a Referer carries it: lower case letters, digits, hyphens and
+ * dots, at least two labels (`t.co`), no scheme, port or path. Upper case is refused rather than
+ * folded so that what is stored is what is matched.
+ */
+export function isHostName(host: string): boolean {
+  if (host.length > 253) return false;
+  return /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(host);
 }

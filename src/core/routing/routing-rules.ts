@@ -1,9 +1,11 @@
 // Routing rules (contract: "Routing rules and A/B tests"): what a rule may say, and the compiled
 // form the redirect runs. A link's rules are compiled once, when the link enters the redirect's
 // cache: each rule becomes a short list of predicates over the click, the destinations get the
-// link's UTM parameters then, and nothing a click does not need is computed for it (the country
-// is looked up, the user agent parsed, the query read only when a rule of the link asks for them).
+// link's UTM parameters then, and nothing a click does not need is computed for it (the country,
+// region or city looked up, the user agent parsed, the referrer or the query read only when a rule
+// of the link asks for them).
 import type { RoutingRule, RuleConditions, Variant } from '../../oltp/link-table.js';
+import { referrerHost } from '../../ingest/enrich.js';
 import { baseDestination } from '../redirect/destination.js';
 import { chooseVariant, compileVariants } from './variants.js';
 
@@ -13,18 +15,51 @@ export const DEVICE_TYPES = ['mobile', 'tablet', 'desktop'] as const;
 export const OPERATING_SYSTEMS = ['ios', 'android', 'windows', 'macos', 'linux'] as const;
 export type RuleDeviceType = (typeof DEVICE_TYPES)[number];
 export type RuleOs = (typeof OPERATING_SYSTEMS)[number];
+/**
+ * Browser families as the user-agent parser names them (ua-parser-js), its variants folded in:
+ * Mobile Safari is Safari, Opera Mini is Opera, Chrome Headless is Chrome (browserFamilyOf). Chrome
+ * WebView stays apart: it is an app's embedded view, not the Chrome a person opened.
+ */
+export const BROWSERS = [
+  'Chrome',
+  'Chrome WebView',
+  'Safari',
+  'Firefox',
+  'Edge',
+  'Samsung Internet',
+  'Opera',
+  'IE',
+  'Whale',
+  'Yandex',
+  'UCBrowser',
+  'Brave',
+  'Vivaldi',
+  'DuckDuckGo',
+  'Facebook',
+  'Instagram',
+  'KAKAOTALK',
+  'NAVER',
+  'Line',
+  'WeChat',
+  'TikTok',
+] as const;
 
 export const MAX_ROUTING_RULES = 50;
+/** At most this many referrer hosts, regions or cities in one rule. */
+export const MAX_LISTED_VALUES = 50;
 export const MIN_VARIANTS = 2;
 export const MAX_VARIANTS = 10;
 /** Variant weights are integers summing to this. */
 export const TOTAL_WEIGHT = 100;
 
-/** What a rule can know of a visitor beyond the request: the address's country, the agent's device. */
+/** What a rule can know of a visitor beyond the request: the address's place, the agent's device. */
 export interface VisitorTraits {
   /** ISO 3166-1 alpha-2, upper case; '' when unknown. */
   country(ip: string): string;
-  agent(userAgent: string): { deviceType: RuleDeviceType; os: RuleOs | '' };
+  /** ISO 3166-2 region (`KR-11`) and English city name; '' when the database does not know. */
+  place(ip: string): { region: string; city: string };
+  /** `browser`: the family in lower case (`chrome`, `samsung internet`), '' when unknown. */
+  agent(userAgent: string): { deviceType: RuleDeviceType; os: RuleOs | ''; browser: string };
 }
 
 /** A click as routing sees it. */
@@ -32,6 +67,8 @@ export interface RoutingClick {
   ip: string;
   userAgent: string | undefined;
   acceptLanguage: string | undefined;
+  /** The Referer header. */
+  referrer: string | undefined;
   /** What the click carried after the `?` ('' for nothing). */
   query: string;
   /** Unix ms. */
@@ -69,11 +106,31 @@ export function primaryLanguage(acceptLanguage: string | undefined): string {
   return primary === '*' ? '' : primary;
 }
 
+const DOT = '.'.charCodeAt(0);
+
+/**
+ * Whether `host` is one of `hosts` or a subdomain of one (`mobile.twitter.com` of `twitter.com`);
+ * the dot before the suffix is what keeps `nottwitter.com` out. No string is built per click.
+ */
+function isHostOrSubdomain(host: string, hosts: readonly string[]): boolean {
+  if (host === '') return false;
+  for (const h of hosts) {
+    if (
+      host === h ||
+      (host.length > h.length && host.endsWith(h) && host.charCodeAt(host.length - h.length - 1) === DOT)
+    )
+      return true;
+  }
+  return false;
+}
+
 /** What a click's predicates read, each worked out at most once and only when asked for. */
 class ClickContext {
   private countryValue: string | undefined;
+  private placeValue: ReturnType<VisitorTraits['place']> | undefined;
   private agentValue: ReturnType<VisitorTraits['agent']> | undefined;
   private languageValue: string | undefined;
+  private referrerValue: string | undefined;
   private queryValue: URLSearchParams | undefined;
   constructor(
     readonly click: RoutingClick,
@@ -83,6 +140,10 @@ class ClickContext {
     this.countryValue ??= this.click.ip ? this.traits.country(this.click.ip).toUpperCase() : '';
     return this.countryValue;
   }
+  place(): ReturnType<VisitorTraits['place']> {
+    this.placeValue ??= this.click.ip ? this.traits.place(this.click.ip) : { region: '', city: '' };
+    return this.placeValue;
+  }
   agent(): ReturnType<VisitorTraits['agent']> {
     this.agentValue ??= this.traits.agent(this.click.userAgent ?? '');
     return this.agentValue;
@@ -90,6 +151,10 @@ class ClickContext {
   language(): string {
     this.languageValue ??= primaryLanguage(this.click.acceptLanguage);
     return this.languageValue;
+  }
+  referrerHost(): string {
+    this.referrerValue ??= referrerHost(this.click.referrer);
+    return this.referrerValue;
   }
   query(): URLSearchParams {
     this.queryValue ??= new URLSearchParams(this.click.query);
@@ -108,6 +173,14 @@ function predicatesOf(conditions: RuleConditions): Predicate[] {
     const set = new Set(conditions.countries.map((v) => v.toUpperCase()));
     out.push((c) => set.has(c.country()));
   }
+  if (conditions.regions) {
+    const set = new Set(conditions.regions.map((v) => v.toUpperCase()));
+    out.push((c) => set.has(c.place().region));
+  }
+  if (conditions.cities) {
+    const set = lowerSet(conditions.cities);
+    out.push((c) => set.has(c.place().city.toLowerCase()));
+  }
   if (conditions.deviceTypes) {
     const set = lowerSet(conditions.deviceTypes);
     out.push((c) => set.has(c.agent().deviceType));
@@ -115,6 +188,14 @@ function predicatesOf(conditions: RuleConditions): Predicate[] {
   if (conditions.os) {
     const set = lowerSet(conditions.os);
     out.push((c) => set.has(c.agent().os));
+  }
+  if (conditions.browsers) {
+    const set = lowerSet(conditions.browsers);
+    out.push((c) => set.has(c.agent().browser));
+  }
+  if (conditions.referrers) {
+    const hosts = conditions.referrers.map((v) => v.toLowerCase());
+    out.push((c) => isHostOrSubdomain(c.referrerHost(), hosts));
   }
   if (conditions.languages) {
     const set = lowerSet(conditions.languages);

@@ -11,9 +11,16 @@ import { compileRouting, type RuleDeviceType, type RuleOs, type VisitorTraits } 
 export interface TestVisitor {
   /** ISO 3166-1 alpha-2; without it, the country of `address` (none without an address). */
   country?: string;
+  /** ISO 3166-2 (`KR-11`) and English city name; without them, those of `address` (as country). */
+  region?: string;
+  city?: string;
   /** Without them, what the user agent says. */
   deviceType?: RuleDeviceType;
   os?: RuleOs;
+  /** A browser family (`Chrome`, `Samsung Internet`). */
+  browser?: string;
+  /** The Referer: a URL or a bare host (`m.facebook.com`). */
+  referrer?: string;
   /** An Accept-Language value or a bare subtag (`ja`). */
   language?: string;
   /** When the click happens; now without it. */
@@ -49,9 +56,17 @@ export function createRoutingTester(deps: { traits: VisitorTraits; clock: () => 
       const { visitor } = input;
       const traits: VisitorTraits = {
         country: (ip) => visitor.country ?? (visitor.address ? deps.traits.country(ip) : ''),
+        place(ip) {
+          const known = visitor.address ? deps.traits.place(ip) : { region: '', city: '' };
+          return { region: visitor.region ?? known.region, city: visitor.city ?? known.city };
+        },
         agent(userAgent) {
           const parsed = deps.traits.agent(userAgent);
-          return { deviceType: visitor.deviceType ?? parsed.deviceType, os: visitor.os ?? parsed.os };
+          return {
+            deviceType: visitor.deviceType ?? parsed.deviceType,
+            os: visitor.os ?? parsed.os,
+            browser: visitor.browser?.toLowerCase() ?? parsed.browser,
+          };
         },
       };
       const routing = compileRouting(
@@ -69,6 +84,8 @@ export function createRoutingTester(deps: { traits: VisitorTraits; clock: () => 
         ip: visitor.address ?? NO_ADDRESS,
         userAgent: visitor.userAgent,
         acceptLanguage: visitor.language,
+        referrer:
+          visitor.referrer && !visitor.referrer.includes('://') ? `https://${visitor.referrer}/` : visitor.referrer,
         query: new URLSearchParams(visitor.query ?? {}).toString(),
         now: (visitor.at ?? deps.clock()).getTime(),
       });
