@@ -382,6 +382,15 @@ const OPERATIONS: Record<string, Operation> = {
       () => ({ source: 'kutt', token: 'bbb-import-token' }),
     ),
   },
+  // A JSON body to the CSV job is refused without reading anything.
+  'POST /api/v1/service/imports/csv': {
+    kind: 'capability',
+    probes: one(
+      'service',
+      () => `${S}/imports/csv`,
+      () => ({}),
+    ),
+  },
   'GET /api/v1/service/imports': {
     kind: 'list',
     probes: one('service', () => `${S}/imports`),
@@ -951,6 +960,7 @@ const OPERATOR_OPS: Record<string, () => string> = {
   'GET /api/admin/v1/dead-letters': () => `${ADM}/dead-letters`,
   'POST /api/admin/v1/sql': () => `${ADM}/sql`,
   'POST /api/admin/v1/organizations/{orgId}/imports': () => `${ADM}/organizations/${a.id}/imports`,
+  'POST /api/admin/v1/organizations/{orgId}/imports/csv': () => `${ADM}/organizations/${a.id}/imports/csv`,
   'GET /api/admin/v1/organizations/{orgId}/imports': () => `${ADM}/organizations/${a.id}/imports`,
   'GET /api/admin/v1/organizations/{orgId}/imports/{id}': () =>
     `${ADM}/organizations/${a.id}/imports/${a.importJob.id}`,
