@@ -53,8 +53,8 @@ const linkCount = async (apiKey: string) =>
 const BAD: Record<number, { cells: string; message: string }> = {
   3: { cells: 'https://example.com/c/3,csv-taken,,,', message: 'the alias csv-taken is already taken' },
   7: { cells: 'ftp://example.com/c/7,,,,', message: 'the destination ftp://example.com/c/7' },
-  12_345: { cells: ',,Only a title,,', message: 'it has no originalUrl' },
-  20_000: { cells: 'https://example.com/c/20000,,,,someday', message: 'expirationDate someday is not a date' },
+  12345: { cells: ',,Only a title,,', message: 'it has no originalUrl' },
+  20000: { cells: 'https://example.com/c/20000,,,,someday', message: 'expirationDate someday is not a date' },
 };
 
 /** Every 1,000th row has an alias and tags; the others only a URL and a title. */
