@@ -3,28 +3,15 @@
 // rows are named by their row number; the same file again imports nothing new; a file the job
 // cannot take is refused at once. The one-call import's refusal of a larger file is in
 // test/link-bulk.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
-import { eventually, type Isolation, isolate, startService, type TestService } from './support/service.js';
+import { eventually, serviceForFile } from './support/service.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers of the API and the job, read field by field.
 type Json = Record<string, any>;
 
-const ENV = { IMPORT_POLL_MS: '200' };
 const ROWS = 25_000;
-
-let isolation: Isolation;
-let svc: TestService;
-
-beforeAll(async () => {
-  isolation = await isolate();
-  svc = await startService(isolation, ENV);
-});
-
-afterAll(async () => {
-  await svc?.close();
-  await isolation?.dispose();
-});
+const svc = serviceForFile({ IMPORT_POLL_MS: '200' });
 
 const startCsvJob = (apiKey: string, csv: string, query = '') =>
   svc.inject({
@@ -95,9 +82,8 @@ describe('a CSV import job', () => {
       60_000,
       'the job to be under way',
     );
-    await svc.close();
+    await svc.restart();
     expect(mid.status).toBe('running');
-    svc = await startService(isolation, ENV);
 
     first = await finished(org.apiKey, queued.id);
     expect(first).toMatchObject({ status: 'completed', total: ROWS, imported: ROWS - 4, skipped: 0, failed: 4 });

@@ -382,15 +382,6 @@ const OPERATIONS: Record<string, Operation> = {
       () => ({ source: 'kutt', token: 'bbb-import-token' }),
     ),
   },
-  // A JSON body to the CSV job is refused without reading anything.
-  'POST /api/v1/service/imports/csv': {
-    kind: 'capability',
-    probes: one(
-      'service',
-      () => `${S}/imports/csv`,
-      () => ({}),
-    ),
-  },
   'GET /api/v1/service/imports': {
     kind: 'list',
     probes: one('service', () => `${S}/imports`),
@@ -460,15 +451,6 @@ const OPERATIONS: Record<string, Operation> = {
       'service',
       () => `${S}/urls/bulk`,
       () => ({ ids: [a.url.id, a.deepLink.id] }),
-    ),
-  },
-  // A JSON body to the CSV import is refused (415) without reading anything.
-  'POST /api/v1/service/urls/import': {
-    kind: 'capability',
-    probes: one(
-      'service',
-      () => `${S}/urls/import`,
-      () => ({}),
     ),
   },
   'GET /api/v1/service/tags': {
@@ -967,6 +949,17 @@ const OPERATOR_OPS: Record<string, () => string> = {
   'POST /api/admin/v1/organizations/{orgId}/imports/{id}/cancel': () =>
     `${ADM}/organizations/${a.id}/imports/${a.importJob.id}/cancel`,
 };
+// A JSON body to a CSV route (the one-call import, the import job) is refused without reading anything.
+for (const path of ['/urls/import', '/imports/csv']) {
+  OPERATIONS[`POST /api/v1/service${path}`] = {
+    kind: 'capability',
+    probes: one(
+      'service',
+      () => `${S}${path}`,
+      () => ({}),
+    ),
+  };
+}
 for (const [name, url] of Object.entries(OPERATOR_OPS)) {
   const method = name.split(' ')[0]!;
   OPERATIONS[name] = {

@@ -5,15 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ImportsService } from '../../core/imports/index.js';
 import { idSchema } from '../schemas/common.js';
-import {
-  CSV_JOB_DOC,
-  csvBodyParser,
-  csvJobQuery,
-  IMPORTS_DOC,
-  importJobSchema,
-  startImportBody,
-  toImportJobJson,
-} from '../schemas/import-job.js';
+import { csvJobRoute, IMPORTS_DOC, importJobSchema, startImportBody, toImportJobJson } from '../schemas/import-job.js';
 import { pageQuery } from '../schemas/paging.js';
 import { operatorErrors, operatorPage, orgParams, security, tags } from './operator-doc.js';
 
@@ -40,30 +32,12 @@ export const adminImportRoutes: FastifyPluginAsyncZod<{ imports: ImportsService[
       reply.code(202).send(toImportJobJson(await imports.start(request.params.orgId, request.body))),
   );
 
-  csvBodyParser(app);
-  app.post(
+  csvJobRoute(
+    app,
     '/organizations/:orgId/imports/csv',
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Start importing a CSV file's links into the organization",
-        description: CSV_JOB_DOC,
-        params: orgParams,
-        consumes: ['text/csv'],
-        querystring: csvJobQuery,
-        body: z.string().describe('CSV'),
-        response: { 202: importJobSchema, ...operatorErrors },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(
-          toImportJobJson(
-            await imports.startCsv(request.params.orgId, { csv: request.body, fileName: request.query.fileName }),
-          ),
-        ),
+    { tags, security, summary: "Start importing a CSV file's links into the organization", params: orgParams },
+    operatorErrors,
+    (_request, input) => imports.startCsv(input.params.orgId, input),
   );
 
   operatorPage(

@@ -4,16 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ImportsService } from '../../core/imports/index.js';
 import { callerOf } from '../request-caller.js';
 import { commonErrorResponses } from '../schemas/common.js';
-import { z } from 'zod';
-import {
-  CSV_JOB_DOC,
-  csvBodyParser,
-  csvJobQuery,
-  IMPORTS_DOC,
-  importJobSchema,
-  startImportBody,
-  toImportJobJson,
-} from '../schemas/import-job.js';
+import { csvJobRoute, IMPORTS_DOC, importJobSchema, startImportBody, toImportJobJson } from '../schemas/import-job.js';
 import { answerById, listPage, readById } from './by-id.routes.js';
 import { security } from './route-docs.js';
 
@@ -36,29 +27,12 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsService['jobs
       reply.code(202).send(toImportJobJson(await imports.start(callerOf(request), request.body))),
   );
 
-  csvBodyParser(app);
-  app.post(
+  csvJobRoute(
+    app,
     '/imports/csv',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Start importing the links of a CSV file',
-        description: CSV_JOB_DOC,
-        consumes: ['text/csv'],
-        querystring: csvJobQuery,
-        body: z.string().describe('CSV'),
-        response: { 202: importJobSchema, ...commonErrorResponses },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(
-          toImportJobJson(
-            await imports.startCsv(callerOf(request), { csv: request.body, fileName: request.query.fileName }),
-          ),
-        ),
+    { tags, security, summary: 'Start importing the links of a CSV file' },
+    commonErrorResponses,
+    (request, input) => imports.startCsv(callerOf(request), input),
   );
 
   listPage(
