@@ -189,6 +189,9 @@ describe('CSV', () => {
     const refused = expectError(await importCsv(big), 400);
     expect(refused.message).toContain('has 10,001 rows; at most 10,000 in one call');
     expect(refused.message).toContain('as a background job with POST /imports/csv');
+    const huge = `url\n${`https://example.com/${'x'.repeat(1000)}\n`.repeat(17_000)}`;
+    const tooLarge = expectError(await importCsv(huge), 413, { code: 'BODY_TOO_LARGE' });
+    expect(tooLarge.message).toContain('larger than 16 MB, the most one call takes: import it as a background job');
   });
 });
 

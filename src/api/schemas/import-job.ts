@@ -100,7 +100,7 @@ export function toImportJobJson(job: ImportJob): z.infer<typeof importJobSchema>
 }
 
 /** The maximum size of a CSV job's file; a larger body is answered 413. */
-const MAX_CSV_JOB_BYTES = 50 * 1024 * 1024;
+export const MAX_CSV_JOB_BYTES = 50 * 1024 * 1024;
 
 const CSV_JOB_DOC = `Imports the links of a CSV file in the background: the columns of \`POST /urls/import\` (\`originalUrl\` or \`url\`, \`long_url\`; optionally \`customAlias\`, \`title\`, \`tags\` separated by |, \`expirationDate\`, \`note\`), up to ${MAX_CSV_JOB_ROWS.toLocaleString('en')} rows and ${MAX_CSV_JOB_BYTES / 1024 / 1024} MB. The rows are stored with the job, so it resumes after a restart; the job's errors name each refused row (\`row\`: 1 is the first row after the header). A row is known by its alias, or by the file and its row number: importing the same file again brings nothing twice (counted as skipped).`;
 

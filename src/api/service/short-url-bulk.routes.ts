@@ -8,7 +8,8 @@ import type { Expiry } from '../../core/links/link-rules.js';
 import type { NewShortUrl, ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
 import { csvItem, readCsvFile } from '../../core/imports/csv-file.js';
 import { MAX_CSV_JOB_ROWS } from '../../core/imports/index.js';
-import { type DomainError, isDomainError } from '../../shared/errors.js';
+import { MAX_CSV_JOB_BYTES } from '../schemas/import-job.js';
+import { DomainError, isDomainError } from '../../shared/errors.js';
 import { httpStatusOf } from '../error-handler.js';
 import { callerOf } from '../request-caller.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
@@ -24,6 +25,7 @@ type Counted = ShortUrl & { clickCount: number };
 
 const MAX_BULK_ITEMS = 1_000;
 const MAX_IMPORT_ROWS = 10_000;
+const MAX_IMPORT_BYTES = 16 * 1024 * 1024;
 
 const itemErrorSchema = z
   .object({ status: z.number().int(), message: z.string() })
@@ -211,8 +213,18 @@ export function shortUrlBulkRoutes<B extends z.ZodType>(
     (caller, filter) => shortUrls.export(caller, filter as Parameters<ShortUrlService['export']>[1]),
   );
 
-  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: 16 * 1024 * 1024 }, (_request, body, done) =>
-    done(null, body),
+  // Read up to a CSV job's size, so that a file too large for one call is refused naming the job.
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: MAX_CSV_JOB_BYTES }, (_request, body, done) =>
+    Buffer.byteLength(body as string) > MAX_IMPORT_BYTES
+      ? done(
+          new DomainError(
+            'too_large',
+            'BODY_TOO_LARGE',
+            `the file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most one call takes: import it as a background job with POST /imports/csv (up to ${MAX_CSV_JOB_BYTES / 1024 / 1024} MB)`,
+          ),
+          undefined,
+        )
+      : done(null, body),
   );
   app.post(
     '/urls/import',
