@@ -54,12 +54,15 @@ export interface Container {
   clickhouse: Clickhouse;
   bus: Bus;
   /** What tests reach behind the HTTP app: the publisher (flush, backlog), the sealing key, the
-   * usage meter, the links-changed broadcast, and the deep-link token store and its purge. */
+   * usage meter, the links-changed broadcast, the deep-link token store and its purge, and a round
+   * of the API key expiry warnings. */
   events: EventPublisher;
   secretBox: SecretBox;
   usageMeter: UsageMeter;
   linkChanged(organizationId: number | null): void;
   deepLinks: { tokens: DeepLinkTokensRepo; purge(): Promise<number> };
+  /** One round of the API key expiry warnings as of `now`. */
+  notifyExpiringApiKeys(now?: Date): Promise<number>;
   /** Binds the HTTP port (and METRICS_PORT when set); the service reports ready once it listens. */
   listen(): Promise<string>;
   /** The address of METRICS_PORT's server once listening; undefined without one. */
@@ -244,6 +247,7 @@ async function assemble(
     usageMeter: repos.usageMeter,
     linkChanged,
     deepLinks: { tokens: deepLinks.tokens, purge: deepLinks.purge },
+    notifyExpiringApiKeys: accounts.notifyExpiringApiKeys,
     async listen() {
       await metricsPort.listen();
       const address = await app.listen({ port: config.server.port, host: config.server.host });

@@ -2,7 +2,7 @@
 // loopback: the link editor (UTM, share preview, edit) and its QR download, goal types, a webhook
 // registered and its delivery seen in the log (signed with the secret shown once) and redelivered,
 // the audit log filtered on the server, an app's SDK key regenerated, a developer refused member
-// management, and the console at phone width. axe checks every screen.
+// management, the console at phone width, and a member's own sessions. axe checks every screen.
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
@@ -316,6 +316,30 @@ describe('console end to end', () => {
       .poll(() => page.getByRole('dialog').innerText())
       .toContain('QR 코드는 PRO 요금제 이상에서 쓸 수 있습니다.');
     await expectAccessible(page, 'QR dialog on the FREE plan at phone width');
+    await ctx.close();
+  });
+
+  it('lists my sessions with their devices and ends another one, which signs that browser out', {
+    timeout: 60_000,
+  }, async () => {
+    const org = await svc.createOrganization('Session Team', 'FREE');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'owner@sessions.example', role: 'owner' });
+    const other = await signInAs(browser, svc, BASE, 'owner@sessions.example');
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'owner@sessions.example');
+    await page.getByRole('link', { name: '내 로그인 세션' }).click();
+    await expect.poll(() => page.getByTestId('sessions').getByRole('row').count()).toBe(3);
+    expect(await page.getByRole('row').filter({ hasText: '현재 세션' }).innerText()).toContain('127.0.0.1');
+    await expectAccessible(page, 'sessions');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page
+      .getByRole('row')
+      .filter({ hasNotText: '현재 세션' })
+      .getByRole('button', { name: /^종료: / })
+      .click();
+    await expect.poll(() => page.getByTestId('sessions').getByRole('row').count()).toBe(2);
+    await other.page.reload();
+    expect(new URL(other.page.url()).pathname).toBe('/console/sign-in');
+    await other.ctx.close();
     await ctx.close();
   });
 

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from './support/outbox.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
 const BASE = 'http://localhost:8080';
@@ -18,18 +18,6 @@ const cookieOf = (res: LightMyRequestResponse, name: string): string | undefined
     ?.split(';')[0]
     ?.slice(name.length + 1);
 };
-
-async function outbox(svc: TestService): Promise<{ to: string; subject: string; text: string }[]> {
-  const dir = path.join(svc.config.stores.dataDir, 'outbox');
-  if (!fs.existsSync(dir)) return [];
-  const mails = [];
-  for (const file of fs.readdirSync(dir).sort()) {
-    const mail = await simpleParser(fs.readFileSync(path.join(dir, file)));
-    const to = mail.to && !Array.isArray(mail.to) ? (mail.to.value[0]?.address ?? '') : '';
-    mails.push({ to, subject: mail.subject ?? '', text: mail.text ?? '' });
-  }
-  return mails;
-}
 
 const linkIn = (text: string) => /http:\/\/localhost:8080(\/console\/auth\/link\?token=[A-Za-z0-9_-]+)/.exec(text)?.[1];
 
@@ -275,7 +263,7 @@ describe('console sessions', () => {
         },
         payload: `email=${encodeURIComponent(email)}`,
       });
-    const before = (await outbox(svc)).length;
+    const before = (await readOutbox(svc)).length;
     const known = await form('analyst@example.com');
     const unknown = await form('stranger@example.com');
     expect(known.statusCode).toBe(200);
@@ -283,7 +271,7 @@ describe('console sessions', () => {
     // Word for word the same page (each has its own CSP nonce): the form tells no one who has an account.
     const withoutNonce = (html: string) => html.replace(/nonce="[^"]+"/g, '');
     expect(withoutNonce(unknown.body)).toBe(withoutNonce(known.body));
-    const mails = (await outbox(svc)).slice(before);
+    const mails = (await readOutbox(svc)).slice(before);
     expect(mails).toEqual([expect.objectContaining({ to: 'analyst@example.com', subject: 'Signpost 로그인 링크' })]);
     const signedIn = await get(linkIn(mails[0]!.text)!);
     expect(signedIn.headers.location).toBe('/console/');

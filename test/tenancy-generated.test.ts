@@ -33,8 +33,9 @@ interface Org {
 }
 
 interface TenantA extends Org {
-  /** A's console member (user id). */
+  /** A's console member (user id), and that member's console session. */
   memberId: number;
+  memberSessionId: number;
   url: Json;
   deepLink: Json;
   campaign: Json;
@@ -61,6 +62,11 @@ let bConsole: { cookie: string; csrf: string };
 
 async function consoleSession(orgId: number, email: string): Promise<{ cookie: string; csrf: string }> {
   await expectCreated(await svc.admin('POST', `/organizations/${orgId}/members`, { email, role: 'owner' }), 'member');
+  return signedIn(email);
+}
+
+/** A member signed in with an operator login link. */
+async function signedIn(email: string): Promise<{ cookie: string; csrf: string }> {
   const link = new URL(
     (await expectCreated(await svc.admin('POST', '/login-links', { email }), 'login link')).url as string,
   );
@@ -166,6 +172,23 @@ const OPERATIONS: Record<string, Operation> = {
       () => '/console/api/me/language',
       () => ({ language: 'en' }),
     ),
+  },
+  'GET /console/api/me/sessions': {
+    kind: 'list',
+    probes: one('console', () => '/console/api/me/sessions'),
+    aIds: () => [a.memberSessionId],
+  },
+  'DELETE /console/api/me/sessions/{sessionId}': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/me/sessions/${a.memberSessionId}`),
+  },
+  'DELETE /console/api/organizations/{orgId}/members/{userId}/sessions': {
+    kind: 'byId',
+    probes: [
+      ...one('console', () => `/console/api/organizations/${a.id}/members/${a.memberId}/sessions`),
+      // B's owner in B's own organization, naming A's member.
+      ...one('console', () => `/console/api/organizations/${b.id}/members/${a.memberId}/sessions`),
+    ],
   },
   'GET /console/api/organizations/{orgId}/members': {
     kind: 'byId',
@@ -1094,6 +1117,9 @@ async function createA(): Promise<TenantA> {
     }),
     'member',
   );
+  await signedIn('aaa-secret-member@example.com');
+  const [memberSession] = await svc.container.postgres.sql<{ id: number }[]>`
+    select id from console_sessions where user_id = ${member.id as number}`;
   const post = async (url: string, body: Json) => expectCreated(await svc.service('POST', url, org.apiKey, body), url);
   const domainName = 'links.aaa-secret.com';
   const domain = await expectCreated(
@@ -1232,6 +1258,7 @@ async function createA(): Promise<TenantA> {
     importJob,
     tag,
     memberId: member.id as number,
+    memberSessionId: memberSession!.id,
   };
 }
 

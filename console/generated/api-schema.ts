@@ -1132,6 +1132,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's console sessions, most recently used first */
+        get: operations["consoleListMySessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/me/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of your sessions (ending this one signs you out) */
+        delete: operations["consoleEndMySession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/organizations/{orgId}/members/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End every console session of a member (owners); ending one's own signs out */
+        delete: operations["consoleEndMemberSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/organizations/{orgId}/webhook": {
         parameters: {
             query?: never;
@@ -11393,6 +11444,197 @@ export interface operations {
             };
         };
     };
+    consoleListMySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description read from the user agent the session began with; null when there was none */
+                        device: {
+                            browser: string;
+                            os: string;
+                            /** @enum {string} */
+                            type: "Mobile" | "Desktop" | "Tablet";
+                        } | null;
+                        /** @description the client address the session began from */
+                        ip: string | null;
+                        /** @description how the session began: email, login_link, sso, oidc */
+                        method: string;
+                        createdAt: string;
+                        /** @description last use, recorded at most once a minute */
+                        lastSeenAt: string;
+                        /** @description the session this request came with */
+                        current: boolean;
+                    }[];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    consoleEndMySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    consoleEndMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: number;
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ended: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     consoleGetWebhook: {
         parameters: {
             query?: never;
@@ -13459,7 +13701,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 before?: number;
-                action?: "sign_in" | "sign_out" | "sign_out.everywhere" | "login_link.issued" | "sso.linked" | "sso.signup" | "member.added" | "member.removed" | "member.role_changed" | "api_key.issued" | "api_key.regenerated" | "api_key.deleted" | "ip_allowlist.changed" | "webhook.changed" | "webhook.secret_rotated" | "partner.registered" | "partner.updated" | "partner.deleted" | "partner.secret_rotated" | "goal_type.added" | "goal_type.removed";
+                action?: "sign_in" | "sign_out" | "sign_out.everywhere" | "session.ended" | "member.sessions_ended" | "login_link.issued" | "sso.linked" | "sso.signup" | "member.added" | "member.removed" | "member.role_changed" | "api_key.issued" | "api_key.regenerated" | "api_key.deleted" | "ip_allowlist.changed" | "webhook.changed" | "webhook.secret_rotated" | "partner.registered" | "partner.updated" | "partner.deleted" | "partner.secret_rotated" | "goal_type.added" | "goal_type.removed";
                 actorUserId?: number;
                 from?: string;
                 to?: string;
@@ -13569,6 +13811,9 @@ export const pathsApiV1CrossPlatformSessionTransitionPostRequestBodyContentAppli
 export const pathsApiV1CrossPlatformSessionFunnelTrackPostRequestBodyContentApplicationJsonStageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/session/funnel/track"]["post"]["requestBody"]["content"]["application/json"]["stage"]> = ["CLICKED", "DEEP_LINK_RESOLVED", "CONTENT_VIEWED", "ACTION_TAKEN", "GOAL_COMPLETED"];
 export const pathsApiV1CrossPlatformStatsSessionsListGetParametersQueryPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/stats/sessions/list"]["get"]["parameters"]["query"]["platform"]> = ["WEB", "IOS", "ANDROID"];
 export const pathsConsoleApiOrganizationsOrgIdApiKeysGetResponses200ContentApplicationJsonScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/api-keys"]["get"]["responses"]["200"]["content"]["application/json"]["scopes"]> = ["read"];
+export const pathsConsoleApiMeSessionsGetResponses200ContentApplicationJsonDeviceAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/me/sessions"]["get"]["responses"]["200"]["content"]["application/json"]["device"], {
+    type: unknown;
+}>["type"]> = ["Mobile", "Desktop", "Tablet"];
 export const pathsConsoleApiOrganizationsOrgIdWebhookPutRequestBodyContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook"]["put"]["requestBody"]["content"]["application/json"]["events"]> = ["click", "campaign", "goal", "funnel", "session"];
 export const pathsConsoleApiOrganizationsOrgIdWebhookDeliveriesGetParametersQueryStateValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook/deliveries"]["get"]["parameters"]["query"]["state"]> = ["pending", "succeeded", "failed"];
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorDeviceTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["deviceType"]> = ["mobile", "tablet", "desktop"];
@@ -13593,7 +13838,7 @@ export const pathsConsoleApiOrganizationsOrgIdMembersPostRequestBodyContentAppli
 export const pathsConsoleApiOrganizationsOrgIdMembersPostResponses200ContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/members"]["post"]["responses"]["200"]["content"]["application/json"]["role"]> = ["owner", "admin", "developer", "analyst"];
 export const pathsConsoleApiOrganizationsOrgIdMembersPostResponses201ContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/members"]["post"]["responses"]["201"]["content"]["application/json"]["role"]> = ["owner", "admin", "developer", "analyst"];
 export const pathsConsoleApiOrganizationsOrgIdMembersUserIdPutRequestBodyContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/members/{userId}"]["put"]["requestBody"]["content"]["application/json"]["role"]> = ["owner", "admin", "developer", "analyst"];
-export const pathsConsoleApiOrganizationsOrgIdAuditLogGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["parameters"]["query"]["action"]> = ["sign_in", "sign_out", "sign_out.everywhere", "login_link.issued", "sso.linked", "sso.signup", "member.added", "member.removed", "member.role_changed", "api_key.issued", "api_key.regenerated", "api_key.deleted", "ip_allowlist.changed", "webhook.changed", "webhook.secret_rotated", "partner.registered", "partner.updated", "partner.deleted", "partner.secret_rotated", "goal_type.added", "goal_type.removed"];
+export const pathsConsoleApiOrganizationsOrgIdAuditLogGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["parameters"]["query"]["action"]> = ["sign_in", "sign_out", "sign_out.everywhere", "session.ended", "member.sessions_ended", "login_link.issued", "sso.linked", "sso.signup", "member.added", "member.removed", "member.role_changed", "api_key.issued", "api_key.regenerated", "api_key.deleted", "ip_allowlist.changed", "webhook.changed", "webhook.secret_rotated", "partner.registered", "partner.updated", "partner.deleted", "partner.secret_rotated", "goal_type.added", "goal_type.removed"];
 export const pathsConsoleApiOrganizationsOrgIdAuditLogGetResponses200ContentApplicationJsonActorTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["responses"]["200"]["content"]["application/json"]["actorType"]> = ["operator", "user", "partner", "system"];
 export const importJobRequestInputSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJobRequestInput"]["source"]> = ["bitly", "shlink", "kutt", "yourls", "dub", "rebrandly"];
 export const apiKeyOptionsInputScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyOptionsInput"]["scopes"]> = ["read"];

@@ -39,6 +39,7 @@ const GoalTypes = lazy(() => import('./pages/GoalTypes'));
 const Tags = lazy(() => import('./pages/Tags'));
 const ImportJobs = lazy(() => import('./pages/ImportJobs'));
 const Webhooks = lazy(() => import('./pages/Webhooks'));
+const Sessions = lazy(() => import('./pages/Sessions'));
 
 const ORG_KEY = 'signpost.organization';
 
@@ -162,6 +163,7 @@ export function App() {
                 'webhooks',
                 'members',
                 'audit',
+                'sessions',
               ] as const
             ).map((target) => (
               <NavLink
@@ -199,7 +201,12 @@ export function App() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
-        {membership ? (
+        {/* The person's own sessions belong to no organization: there even without one. */}
+        {screen === 'sessions' ? (
+          <Suspense fallback={<Loader aria-label={t('loading')} />}>
+            <Sessions onSignedOut={signInPage} />
+          </Suspense>
+        ) : membership ? (
           <Suspense fallback={<Loader aria-label={t('loading')} />}>
             {screen === 'overview' && <Overview membership={membership} />}
             {screen === 'dashboard' && <Dashboard membership={membership} />}

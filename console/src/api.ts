@@ -96,6 +96,7 @@ export type Session = Answer<'consoleGetSession'>;
 export type Membership = Item<Session['memberships']>;
 export type Role = Membership['role'];
 export type Member = Item<Answer<'consoleListMembers'>>;
+export type ConsoleSession = Item<Answer<'consoleListMySessions'>>;
 
 /** A page of a list, as every list of the API answers it. */
 export interface Page<T> {

@@ -18,7 +18,8 @@ export type Screen =
   | 'keys'
   | 'webhooks'
   | 'members'
-  | 'audit';
+  | 'audit'
+  | 'sessions';
 
 const PATHS: Record<Screen, string> = {
   overview: '/console/',
@@ -36,6 +37,7 @@ const PATHS: Record<Screen, string> = {
   webhooks: '/console/webhooks',
   members: '/console/members',
   audit: '/console/audit',
+  sessions: '/console/sessions',
 };
 
 const STATS = /^\/console\/stats\/(urls|campaigns|apps)\/([1-9][0-9]{0,15})\/?$/;

@@ -72,13 +72,15 @@ describe('link editor', () => {
     const saved = vi.fn();
     renderConsole(<LinkEditor kind="url" orgId={1} record={null} onSaved={saved} onClose={() => {}} />);
     const user = userEvent.setup();
-    await user.type(screen.getByLabelText(/원본 URL/), 'https://example.com/p?x=1');
+    await enter(user, screen.getByLabelText(/원본 URL/), 'https://example.com/p?x=1');
+    expect(screen.getByTestId('utm-destination').textContent).toBe('https://example.com/p?x=1');
     await user.type(screen.getByLabelText('utm_source'), 'kakao');
+    expect(screen.getByTestId('utm-destination').textContent).toBe('https://example.com/p?x=1&utm_source=kakao');
     await user.type(screen.getByLabelText('utm_medium'), 'chat');
     expect(screen.getByTestId('utm-destination').textContent).toBe(
       'https://example.com/p?x=1&utm_source=kakao&utm_medium=chat',
     );
-    await user.type(screen.getByLabelText('별칭 (선택)'), 'p1');
+    await enter(user, screen.getByLabelText('별칭 (선택)'), 'p1');
     await user.click(screen.getByRole('button', { name: '만들기' }));
     await waitFor(() => expect(saved).toHaveBeenCalledWith(expect.objectContaining({ id: 43 }), true));
     const post = sent.find((r) => r.method === 'POST');
@@ -180,7 +182,7 @@ describe('link editor', () => {
     await user.click(tagsInput);
     await user.click(await screen.findByRole('option', { name: 'newsletter' }));
     await user.type(tagsInput, 'vip{Enter}');
-    await user.type(screen.getByLabelText('비밀번호', { selector: 'input' }), 's3cret!');
+    await enter(user, screen.getByLabelText('비밀번호', { selector: 'input' }), 's3cret!');
     await user.type(screen.getByLabelText('클릭 한도'), '100');
     await enter(user, screen.getByLabelText('한도를 넘은 뒤 이동할 주소'), 'https://example.com/sold-out');
     await enter(user, screen.getByLabelText('만료 뒤 이동할 주소'), 'https://example.com/over');
@@ -254,7 +256,7 @@ describe('link editor', () => {
     renderConsole(<LinkEditor kind="campaign" orgId={1} record={null} onSaved={saved} onClose={() => {}} />);
     const user = userEvent.setup();
     await enter(user, screen.getByLabelText(/원본 URL/), 'https://example.com/fall');
-    await user.type(screen.getByLabelText(/캠페인 이름/), 'Fall');
+    await enter(user, screen.getByLabelText(/캠페인 이름/), 'Fall');
     await user.type(screen.getByLabelText('태그', { selector: 'input' }), 'autumn{Enter}');
     await user.type(screen.getByLabelText('클릭 한도'), '500');
     await enter(user, screen.getByLabelText('메모'), 'print run');

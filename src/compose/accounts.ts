@@ -1,5 +1,6 @@
 // Wires the accounts core: users and memberships, one-time links and the mail that carries them,
-// console sessions, partner single sign-on and the audit trail.
+// console sessions, partner single sign-on and the audit trail; and the mailed warning before a
+// Service API key expires, which goes through the same mailer.
 import path from 'node:path';
 import type { AccountServices } from '../core/accounts/index.js';
 import { type AuditTrail, createAuditTrail } from '../core/accounts/audit-trail.js';
@@ -11,6 +12,8 @@ import { createSignInService } from '../core/accounts/sign-in.service.js';
 import { createOidcSignIn } from '../core/accounts/oidc-sign-in.service.js';
 import { createSsoService } from '../core/accounts/sso.service.js';
 import { startAccountsHousekeeping } from '../core/accounts/housekeeping.js';
+import { startApiKeyExpiryNotices } from '../core/organizations/api-key-expiry.js';
+import { createAgentParser } from '../ingest/enrich.js';
 import { createMailer } from '../mail/mailer.js';
 import { createAuditLogRepo } from '../oltp/audit-log.repo.js';
 import { createBlindIndex } from '../oltp/blind-index.js';
@@ -24,6 +27,8 @@ import type { Wiring } from './wiring.js';
 export interface ComposedAccounts {
   services: AccountServices;
   ssoPartners: SsoPartnersRepo;
+  /** One round of the API key expiry warnings, as of a given time (tests move the clock this way). */
+  notifyExpiringApiKeys(now?: Date): Promise<number>;
   /** Stops the housekeeping rounds and closes the mail transport. */
   close(): Promise<void>;
 }
@@ -55,7 +60,25 @@ export function composeAccounts({
   const tokens = createSignInTokensRepo({ sql });
   const sessionsRepo = createConsoleSessionsRepo({ sql });
   const housekeeping = startAccountsHousekeeping({ tokens, sessions: sessionsRepo, partners: ssoPartners, clock, log });
-  const sessions = createSessions({ repo: sessionsRepo, users, secretBox, clock, policy: config.sessions, audit });
+  const expiryNotices = startApiKeyExpiryNotices({
+    apiKeys: repos.apiKeys,
+    users,
+    organizations: repos.organizations,
+    mailer,
+    noticeDays: config.mail.apiKeyExpiryNoticeDays,
+    publicBaseUrl: config.server.publicBaseUrl,
+    clock,
+    log,
+  });
+  const sessions = createSessions({
+    repo: sessionsRepo,
+    users,
+    secretBox,
+    parseAgent: createAgentParser(),
+    clock,
+    policy: config.sessions,
+    audit,
+  });
   const links = createSignInLinks({
     tokens,
     emailIndex: users.emailIndex,
@@ -109,8 +132,10 @@ export function composeAccounts({
       audit,
     },
     ssoPartners,
+    notifyExpiringApiKeys: expiryNotices.notify,
     async close() {
       await housekeeping.stop();
+      await expiryNotices.stop();
       await mailer.close();
     },
   };

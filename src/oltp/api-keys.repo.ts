@@ -19,6 +19,18 @@ export interface ApiKeyOptions {
   name?: string | null;
   scopes?: readonly ApiKeyScope[];
   expiresAt?: Date | null;
+  /** The console member who issued it: told before it expires (otherwise the owners are). */
+  createdByUserId?: number | null;
+}
+
+/** A key soon to expire whose warning this instance took on (the claim is the sent mark). */
+export interface ExpiringApiKey {
+  id: number;
+  organizationId: number;
+  name: string | null;
+  prefix: string;
+  expiresAt: Date;
+  createdByUserId: number | null;
 }
 
 /** A live key as a list shows it: never the key, only its first characters. */
@@ -65,9 +77,9 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
     async issue(organizationId: number, options: ApiKeyOptions = {}): Promise<IssuedApiKey> {
       const apiKey = newApiKey();
       const [row] = await sql<{ id: number }[]>`
-        insert into api_keys (organization_id, key_hash, key_prefix, name, scopes, expires_at)
+        insert into api_keys (organization_id, key_hash, key_prefix, name, scopes, expires_at, created_by_user_id)
         values (${organizationId}, ${hashSecret(apiKey)}, ${apiKey.slice(0, 12)}, ${options.name ?? null},
-                ${[...(options.scopes ?? [])]}::text[], ${options.expiresAt ?? null})
+                ${[...(options.scopes ?? [])]}::text[], ${options.expiresAt ?? null}, ${options.createdByUserId ?? null})
         returning id`;
       return { id: row!.id, apiKey };
     },
@@ -106,6 +118,43 @@ export function createApiKeysRepo({ sql }: { sql: Sql }) {
         where id = ${keyId} and organization_id = ${organizationId} and revoked_at is null
         returning id`;
       return rows.length > 0;
+    },
+
+    /**
+     * Marks up to `limit` live keys expiring after `now` and by `until`, not yet warned of, as warned,
+     * and answers them: rows another instance is marking are skipped, so each key is taken once.
+     */
+    async claimExpiryNotices(now: Date, until: Date, limit: number): Promise<ExpiringApiKey[]> {
+      const rows = await sql<
+        {
+          id: number;
+          organization_id: number;
+          name: string | null;
+          key_prefix: string;
+          expires_at: Date;
+          created_by_user_id: number | null;
+        }[]
+      >`
+        update api_keys set expiry_notified_at = ${now}
+        where id in (
+          select id from api_keys
+          where expiry_notified_at is null and revoked_at is null and expires_at > ${now} and expires_at <= ${until}
+          order by expires_at limit ${limit}
+          for update skip locked)
+        returning id, organization_id, name, key_prefix, expires_at, created_by_user_id`;
+      return rows.map((r) => ({
+        id: r.id,
+        organizationId: r.organization_id,
+        name: r.name,
+        prefix: r.key_prefix,
+        expiresAt: r.expires_at,
+        createdByUserId: r.created_by_user_id,
+      }));
+    },
+
+    /** Gives a claimed warning back (its mail failed), for a later round to send. */
+    async releaseExpiryNotice(id: number): Promise<void> {
+      await sql`update api_keys set expiry_notified_at = null where id = ${id}`;
     },
 
     async authenticate(apiKey: string, month: string): Promise<AuthenticatedKey | undefined> {

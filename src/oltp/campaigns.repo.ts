@@ -2,16 +2,7 @@
 // read together with their linked apps' names, icons and paths. Scoped by organization throughout.
 import type { SecretBox } from '../shared/secret-box.js';
 import type { Sql } from './postgres.js';
-import {
-  createLinkTable,
-  fieldsOf,
-  linkRecordOf,
-  MANAGED_LINK_COLUMNS,
-  tagNamesColumn,
-  type ManagedLinkFields,
-  type ManagedListFilter,
-  type Row,
-} from './link-table.js';
+import { createLinkTable, type ManagedLinkFields, type ManagedListFilter, type Row } from './link-table.js';
 import { creatorName, type CreatorColumns } from './record-creators.js';
 import { containsPattern } from './sql-helpers.js';
 
@@ -50,7 +41,7 @@ export interface Campaign extends CampaignFields {
   updatedAt: Date;
 }
 
-const COLUMNS: Record<keyof CampaignFields, string> = {
+const COLUMNS: Record<Exclude<keyof CampaignFields, keyof ManagedLinkFields>, string> = {
   name: 'name',
   originalUrl: 'original_url',
   expiresAt: 'expires_at',
@@ -61,7 +52,6 @@ const COLUMNS: Record<keyof CampaignFields, string> = {
   iosDeepLinkPath: 'ios_deep_link_path',
   androidDeepLinkPath: 'android_deep_link_path',
   goalType: 'goal_type',
-  ...MANAGED_LINK_COLUMNS,
 };
 
 function linkedApp(r: Row, prefix: 'ios' | 'android'): LinkedApp | null {
@@ -71,17 +61,6 @@ function linkedApp(r: Row, prefix: 'ios' | 'android'): LinkedApp | null {
     name: r[`${prefix}_app_name`] as string,
     iconUrl: (r[`${prefix}_app_icon_url`] as string | null) ?? null,
     path,
-  };
-}
-
-function toCampaign(r: Row, secretBox: SecretBox): Campaign {
-  return {
-    ...fieldsOf<CampaignFields>(r, COLUMNS),
-    ...linkRecordOf(r),
-    alias: r.alias as string,
-    createdBy: creatorName(r as CreatorColumns, secretBox, r.created_by as string),
-    iosApp: linkedApp(r, 'ios'),
-    androidApp: linkedApp(r, 'android'),
   };
 }
 
@@ -100,19 +79,24 @@ export function createCampaignsRepo({ sql, secretBox }: { sql: Sql; secretBox: S
   const table = createLinkTable<CampaignFields, Campaign, CampaignListFilter>(sql, {
     table: 'campaigns',
     columns: COLUMNS,
-    selectFrom: sql`
-      select l.*, d.domain_name as custom_domain_name, ${tagNamesColumn(sql)},
+    joined: {
+      columns: sql`
         ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
         aa.app_name as android_app_name, aa.app_icon_url as android_app_icon_url, aa.path as android_app_path,
         cu.name_sealed as creator_name_sealed, cu.email_sealed as creator_email_sealed,
-        ck.name as creator_key_name, ck.key_prefix as creator_key_prefix
-      from campaigns l
-      left join custom_domains d on d.id = l.custom_domain_id
-      left join mobile_apps ia on ia.id = l.ios_app_id
-      left join mobile_apps aa on aa.id = l.android_app_id
-      left join users cu on cu.id = l.created_by_user_id
-      left join api_keys ck on ck.id = l.created_by_api_key_id`,
-    toRecord: (row) => toCampaign(row, secretBox),
+        ck.name as creator_key_name, ck.key_prefix as creator_key_prefix`,
+      joins: sql`
+        left join mobile_apps ia on ia.id = l.ios_app_id
+        left join mobile_apps aa on aa.id = l.android_app_id
+        left join users cu on cu.id = l.created_by_user_id
+        left join api_keys ck on ck.id = l.created_by_api_key_id`,
+    },
+    ownOf: (r) => ({
+      alias: r.alias as string,
+      createdBy: creatorName(r as CreatorColumns, secretBox, r.created_by as string),
+      iosApp: linkedApp(r, 'ios'),
+      androidApp: linkedApp(r, 'android'),
+    }),
     ownCondition: (filter) =>
       filter.search ? sql`and lower(l.name || ' ' || l.alias) like ${containsPattern(filter.search)}` : sql``,
   });

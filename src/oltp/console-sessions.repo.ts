@@ -12,6 +12,11 @@ export interface ConsoleSession {
   userAgent: string | null;
 }
 
+/** A session as its owner's list shows it: with the sealed client address it began from. */
+export interface ListedConsoleSession extends ConsoleSession {
+  ipSealed: string | null;
+}
+
 interface Row {
   id: number;
   user_id: number;
@@ -59,12 +64,29 @@ export function createConsoleSessionsRepo({ sql }: { sql: Sql }) {
       return row && toSession(row);
     },
 
+    /** The user's unrevoked, unexpired sessions, most recently used first (the core drops idle ones). */
+    async openOf(userId: number, now: Date): Promise<ListedConsoleSession[]> {
+      const rows = await sql<(Row & { ip_sealed: string | null })[]>`
+        select id, user_id, created_at, last_seen_at, expires_at, method, user_agent, ip_sealed from console_sessions
+        where user_id = ${userId} and revoked_at is null and expires_at > ${now}
+        order by last_seen_at desc, id desc`;
+      return rows.map((r) => ({ ...toSession(r), ipSealed: r.ip_sealed }));
+    },
+
     async touch(id: number, at: Date): Promise<void> {
       await sql`update console_sessions set last_seen_at = ${at} where id = ${id} and revoked_at is null`;
     },
 
     async revoke(id: number, at: Date): Promise<void> {
       await sql`update console_sessions set revoked_at = ${at} where id = ${id} and revoked_at is null`;
+    },
+
+    /** Revokes the session only if it is the user's and open; answers whether it was. */
+    async revokeOf(userId: number, id: number, at: Date): Promise<boolean> {
+      const rows = await sql`
+        update console_sessions set revoked_at = ${at}
+        where id = ${id} and user_id = ${userId} and revoked_at is null returning id`;
+      return rows.length > 0;
     },
 
     /** Every open session of the user; answers how many were open. */

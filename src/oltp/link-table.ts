@@ -9,19 +9,20 @@ import { type PageRequest, pageOf, patchColumns } from './sql-helpers.js';
 export type Row = Record<string, unknown> & { id: number };
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
-export interface LinkTableSpec<F extends object, R, L extends ManagedListFilter> {
+export interface LinkTableSpec<F extends ManagedLinkFields, R, L extends ManagedListFilter> {
   table: SlugOwnerTable;
-  /** The field → column allow-list: the only columns a create or a patch writes. */
-  columns: Record<keyof F, string>;
-  /** `select … from <table> l <joins>`: one record's row. */
-  selectFrom: Fragment;
-  toRecord(row: Row): R;
+  /** The kind's own field → column allow-list; with the managed fields' columns, the only ones a create or a patch writes. */
+  columns: Record<Exclude<keyof F, keyof ManagedLinkFields>, string>;
+  /** What a record reads beyond the row, its custom domain's name and its tags' names: columns (`x.a as b, …`) and their joins. */
+  joined?: { columns: Fragment; joins: Fragment };
+  /** The record's parts beyond its fields and what every link record has (linkRecordOf). */
+  ownOf(row: Row): Omit<R, keyof F | keyof LinkRecordParts> & Partial<F>;
   /** The kind's own list criteria as `and …` conditions on `l` (or empty); the shared ones are added. */
   ownCondition(filter: L): Fragment;
 }
 
 /** The fields of a row, read through the allow-list (absent columns read as null). */
-export function fieldsOf<F extends object>(row: Row, columns: Record<keyof F, string>): F {
+function fieldsOf<F extends object>(row: Row, columns: Record<keyof F, string>): F {
   return Object.fromEntries(
     Object.entries(columns).map(([field, column]) => [field, row[column as string] ?? null]),
   ) as F;
@@ -69,7 +70,7 @@ export interface ManagedLinkFields {
   variants: Variant[];
 }
 
-export const MANAGED_LINK_COLUMNS: Record<keyof ManagedLinkFields, string> = {
+const MANAGED_LINK_COLUMNS: Record<keyof ManagedLinkFields, string> = {
   tagIds: 'tag_ids',
   passwordHash: 'password_hash',
   clickLimit: 'click_limit',
@@ -84,10 +85,6 @@ export const MANAGED_LINK_COLUMNS: Record<keyof ManagedLinkFields, string> = {
 
 /** Columns written as JSON (postgres.js would send an array as a PostgreSQL array). */
 const JSON_COLUMNS = ['routing_rules', 'variants'];
-
-/** The names of a row's tags, alphabetically (`select … as tag_names` in a link's select). */
-export const tagNamesColumn = (sql: Sql) =>
-  sql`array(select t.name from tags t where t.id = any(l.tag_ids) order by lower(t.name)) as tag_names`;
 
 /** What both kinds' lists filter on besides their own criteria. */
 export interface ManagedListFilter {
@@ -113,7 +110,7 @@ function managedListCondition(sql: Sql, filter: ManagedListFilter): Fragment {
 }
 
 /** What every link record has besides its fields. */
-export function linkRecordOf(r: Row) {
+function linkRecordOf(r: Row) {
   return {
     tags: (r.tag_names as string[] | undefined) ?? [],
     tagIds: ((r.tag_ids as (number | string)[] | undefined) ?? []).map(Number),
@@ -126,11 +123,21 @@ export function linkRecordOf(r: Row) {
   };
 }
 
-export function createLinkTable<F extends object, R, L extends ManagedListFilter>(
+type LinkRecordParts = ReturnType<typeof linkRecordOf>;
+
+export function createLinkTable<F extends ManagedLinkFields, R, L extends ManagedListFilter>(
   sql: Sql,
   spec: LinkTableSpec<F, R, L>,
 ) {
-  const { table, columns, selectFrom, toRecord } = spec;
+  const { table } = spec;
+  const columns = { ...spec.columns, ...MANAGED_LINK_COLUMNS } as Record<keyof F, string>;
+  // One record's row: the link, its custom domain's name, its tags' names (alphabetically), the kind's own.
+  const selectFrom = sql`
+    select l.*, d.domain_name as custom_domain_name,
+      array(select t.name from tags t where t.id = any(l.tag_ids) order by lower(t.name)) as tag_names
+      ${spec.joined ? sql`, ${spec.joined.columns}` : sql``}
+    from ${sql(table)} l left join custom_domains d on d.id = l.custom_domain_id ${spec.joined?.joins ?? sql``}`;
+  const toRecord = (row: Row): R => ({ ...fieldsOf<F>(row, columns), ...linkRecordOf(row), ...spec.ownOf(row) }) as R;
   const condition = (filter: L) => sql`${spec.ownCondition(filter)} ${managedListCondition(sql, filter)}`;
   /** The columns of the fields present, JSON ones as JSON. */
   const columnsOf = (fields: Partial<F>): Record<string, unknown> => {

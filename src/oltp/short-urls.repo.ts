@@ -1,16 +1,7 @@
 // Short URLs of an organization: created with a claimed slug, listed with filters and stable
 // order, updated, deleted (the slug goes with them). Every query is scoped by organization.
 import type { Sql } from './postgres.js';
-import {
-  createLinkTable,
-  fieldsOf,
-  linkRecordOf,
-  MANAGED_LINK_COLUMNS,
-  tagNamesColumn,
-  type ManagedLinkFields,
-  type ManagedListFilter,
-  type Row,
-} from './link-table.js';
+import { createLinkTable, type ManagedLinkFields, type ManagedListFilter } from './link-table.js';
 import { containsPattern } from './sql-helpers.js';
 
 export interface ShortUrlFields extends ManagedLinkFields {
@@ -46,7 +37,7 @@ export interface ShortUrl extends ShortUrlFields {
   updatedAt: Date;
 }
 
-const COLUMNS: Record<keyof ShortUrlFields, string> = {
+const COLUMNS: Record<Exclude<keyof ShortUrlFields, keyof ManagedLinkFields>, string> = {
   originalUrl: 'original_url',
   title: 'title',
   expiresAt: 'expires_at',
@@ -65,17 +56,7 @@ const COLUMNS: Record<keyof ShortUrlFields, string> = {
   androidDeepLinkPath: 'android_deep_link_path',
   mobileTargetUrl: 'mobile_target_url',
   goalType: 'goal_type',
-  ...MANAGED_LINK_COLUMNS,
 };
-
-function toShortUrl(r: Row): ShortUrl {
-  return {
-    ...fieldsOf<ShortUrlFields>(r, COLUMNS),
-    ...linkRecordOf(r),
-    showAdPage: Boolean(r.show_ad_page),
-    shortCode: r.short_code as string,
-  };
-}
 
 export interface ShortUrlListFilter extends ManagedListFilter {
   keyword?: string | undefined;
@@ -86,10 +67,7 @@ export function createShortUrlsRepo({ sql }: { sql: Sql }) {
   return createLinkTable<ShortUrlFields, ShortUrl, ShortUrlListFilter>(sql, {
     table: 'short_urls',
     columns: COLUMNS,
-    selectFrom: sql`
-      select l.*, d.domain_name as custom_domain_name, ${tagNamesColumn(sql)}
-      from short_urls l left join custom_domains d on d.id = l.custom_domain_id`,
-    toRecord: toShortUrl,
+    ownOf: (r) => ({ showAdPage: Boolean(r.show_ad_page), shortCode: r.short_code as string }),
     ownCondition: (filter) => sql`
       ${filter.keyword ? sql`and lower(l.original_url || ' ' || l.short_code) like ${containsPattern(filter.keyword)}` : sql``}
       ${filter.showAdPage !== undefined ? sql`and l.show_ad_page = ${filter.showAdPage}` : sql``}`,

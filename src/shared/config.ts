@@ -283,6 +283,11 @@ const settings = {
   mail: {
     smtpUrl: env('SMTP_URL', 'outgoing mail (sign-in links): an SMTP URL; unset, DATA_DIR/outbox', optionalString),
     from: env('MAIL_FROM', 'sender of that mail; default Signpost <no-reply@<public host>>', optionalString),
+    apiKeyExpiryNoticeDays: env(
+      'API_KEY_EXPIRY_NOTICE_DAYS',
+      "days before a Service API key expires that its issuer (or the organization's owners) is mailed once; 0: never",
+      z.coerce.number().int().min(0).max(365).default(7),
+    ),
   },
   /** Console sessions end after this idle time, and in any case after their absolute age. */
   sessions: {

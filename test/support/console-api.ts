@@ -10,6 +10,43 @@ export type ConsoleCall = (
   body?: unknown,
 ) => Promise<LightMyRequestResponse>;
 
+/** A signed-in console session: its calls, and the cookie header that carries it. */
+export interface ConsoleSignIn {
+  call: ConsoleCall;
+  cookie: string;
+}
+
+/**
+ * Signs an existing member in with an operator login link, from the given browser and address.
+ * `base` is the service's PUBLIC_BASE_URL: the origin state-changing calls must come from.
+ */
+export async function consoleSignIn(
+  svc: TestService,
+  base: string,
+  email: string,
+  client: { userAgent?: string; remoteAddress?: string } = {},
+): Promise<ConsoleSignIn> {
+  const link = new URL((await svc.admin('POST', '/login-links', { email })).json().url as string);
+  const opened = await svc.inject({
+    method: 'GET',
+    url: `${link.pathname}${link.search}`,
+    ...(client.userAgent ? { headers: { 'user-agent': client.userAgent } } : {}),
+    ...(client.remoteAddress ? { remoteAddress: client.remoteAddress } : {}),
+  });
+  const cookie = `sp_session=${/sp_session=([^;]+)/.exec(String(opened.headers['set-cookie']))![1]}`;
+  const session = (await svc.inject({ method: 'GET', url: '/console/api/session', headers: { cookie } })).json();
+  return {
+    cookie,
+    call: (method, url, body) =>
+      svc.inject({
+        method,
+        url: `/console/api${url}`,
+        headers: { cookie, origin: base, 'x-csrf-token': session.csrfToken as string },
+        ...(body === undefined ? {} : { payload: body as object }),
+      }),
+  };
+}
+
 /** `base` is the service's PUBLIC_BASE_URL: the origin state-changing calls must come from. */
 export async function consoleMember(
   svc: TestService,
@@ -19,15 +56,5 @@ export async function consoleMember(
   const { organizationId, ...fields } = member;
   const added = await svc.admin('POST', `/organizations/${organizationId}/members`, fields);
   expect(added.statusCode, added.body).toBeLessThan(300);
-  const link = new URL((await svc.admin('POST', '/login-links', { email: member.email })).json().url as string);
-  const opened = await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
-  const cookie = `sp_session=${/sp_session=([^;]+)/.exec(String(opened.headers['set-cookie']))![1]}`;
-  const session = (await svc.inject({ method: 'GET', url: '/console/api/session', headers: { cookie } })).json();
-  return (method, url, body) =>
-    svc.inject({
-      method,
-      url: `/console/api${url}`,
-      headers: { cookie, origin: base, 'x-csrf-token': session.csrfToken as string },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
+  return (await consoleSignIn(svc, base, member.email)).call;
 }

@@ -26,7 +26,7 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useCallback, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   api,
@@ -55,6 +55,43 @@ import { SharePreview } from './SharePreview';
 import { useTags } from './tags';
 
 export type LinkRecord<K extends LinkKind> = K extends 'url' ? ShortUrl : Campaign;
+
+/** One of the editor's folding sections: its title, and its fields one below the other. */
+function EditorSection({
+  value,
+  label,
+  gap = 'xs',
+  children,
+}: {
+  value: string;
+  label: string;
+  gap?: 'xs' | 'md';
+  children: ReactNode;
+}) {
+  return (
+    <Accordion.Item value={value}>
+      <Accordion.Control>{label}</Accordion.Control>
+      <Accordion.Panel>
+        <Stack gap={gap}>{children}</Stack>
+      </Accordion.Panel>
+    </Accordion.Item>
+  );
+}
+
+type Platform = 'IOS' | 'ANDROID';
+/** Each platform's app and deep-link path: the form's fields and their labels. */
+const APP_FIELDS = {
+  IOS: { app: 'iosAppId', path: 'iosDeepLinkPath', appLabel: 'editor.iosApp', pathLabel: 'editor.iosPath' },
+  ANDROID: {
+    app: 'androidAppId',
+    path: 'androidDeepLinkPath',
+    appLabel: 'editor.androidApp',
+    pathLabel: 'editor.androidPath',
+  },
+} as const satisfies Record<
+  Platform,
+  { app: keyof LinkForm; path: keyof LinkForm; appLabel: string; pathLabel: string }
+>;
 
 export function LinkEditor<K extends LinkKind>({
   kind,
@@ -129,9 +166,12 @@ export function LinkEditor<K extends LinkKind>({
     [],
   );
 
-  const field = (name: keyof LinkForm) => ({
+  /** A text field of the form: its value, its change, and the server's refusal of it, found under the
+   * field's own name or, where the API calls it otherwise, under the names given. */
+  const field = (name: keyof LinkForm, ...apiNames: string[]) => ({
     value: form[name] as string,
     onChange: (e: { currentTarget: { value: string } }) => setForm({ ...form, [name]: e.currentTarget.value }),
+    error: errorOf(...(apiNames.length > 0 ? apiNames : [name])),
   });
   /** An optional https address of the link's (where clicks go in some case, an image), its refusal beside it. */
   const urlField = (name: keyof LinkForm, label: string, hint?: string) => (
@@ -141,14 +181,28 @@ export function LinkEditor<K extends LinkKind>({
       description={hint && t(hint)}
       placeholder="https://"
       {...field(name)}
-      error={errorOf(name)}
       maxLength={1000}
     />
   );
-  const appOptions = (platform: 'IOS' | 'ANDROID') =>
-    (apps.data?.content ?? [])
-      .filter((a) => a.platform === platform)
-      .map((a) => ({ value: String(a.id), label: `${a.appName} (${a.bundleId})` }));
+  /** A platform's app, one of the organization's registered ones, and the path the link opens in it. */
+  const appFields = (platform: Platform) => {
+    const { app, path, appLabel, pathLabel } = APP_FIELDS[platform];
+    return (
+      <Group grow align="flex-start">
+        <Select
+          label={t(appLabel)}
+          data={(apps.data?.content ?? [])
+            .filter((a) => a.platform === platform)
+            .map((a) => ({ value: String(a.id), label: `${a.appName} (${a.bundleId})` }))}
+          value={form[app] || null}
+          onChange={(v) => setForm({ ...form, [app]: v ?? '' })}
+          clearable
+          error={errorOf(app)}
+        />
+        <TextInput label={t(pathLabel)} placeholder="product/42" {...field(path)} maxLength={500} />
+      </Group>
+    );
+  };
   const usableDomains = (domains.data?.content ?? []).filter((d) => d.status === 'VERIFIED' || d.status === 'ACTIVE');
   const utmFields = UTM_OF[kind];
   const reached = destinationWithUtm(form.destination, form, utmFields);
@@ -194,24 +248,21 @@ export function LinkEditor<K extends LinkKind>({
               required
               label={t('links.destination')}
               placeholder="https://"
-              {...field('destination')}
-              error={errorOf('url', 'originalUrl')}
+              {...field('destination', 'url', 'originalUrl')}
               maxLength={1000}
             />
             <TextInput
               required={kind === 'campaign'}
               label={t(kind === 'url' ? 'links.title' : 'campaigns.name')}
-              {...field('title')}
-              error={errorOf('title', 'name')}
+              {...field('title', 'title', 'name')}
               maxLength={kind === 'url' ? 200 : 50}
             />
             <Group grow align="flex-start">
               <TextInput
                 label={t('links.alias')}
                 description={editing ? t('editor.fixed') : t('editor.aliasHint')}
-                {...field('alias')}
+                {...field('alias', 'customAlias', 'alias')}
                 disabled={editing}
-                error={errorOf('customAlias', 'alias')}
                 maxLength={50}
               />
               <Select
@@ -237,8 +288,7 @@ export function LinkEditor<K extends LinkKind>({
                 type="datetime-local"
                 label={t('editor.expires')}
                 description={t('editor.expiresHint')}
-                {...field('expiresLocal')}
-                error={errorOf('expirationDate', 'expiresAt')}
+                {...field('expiresLocal', 'expirationDate', 'expiresAt')}
               />
               <Autocomplete
                 label={t('editor.goalType')}
@@ -259,14 +309,7 @@ export function LinkEditor<K extends LinkKind>({
               clearable
               error={errorOf('tags')}
             />
-            <Textarea
-              label={t('editor.note')}
-              {...field('note')}
-              error={errorOf('note')}
-              maxLength={2000}
-              autosize
-              minRows={2}
-            />
+            <Textarea label={t('editor.note')} {...field('note')} maxLength={2000} autosize minRows={2} />
 
             <Accordion
               multiple
@@ -277,172 +320,106 @@ export function LinkEditor<K extends LinkKind>({
                 ...(form.routing.rules.length + form.routing.variants.length > 0 ? ['routing'] : []),
               ]}
             >
-              <Accordion.Item value="access">
-                <Accordion.Control>{t('editor.access')}</Accordion.Control>
-                <Accordion.Panel>
-                  <Stack gap="xs">
-                    {protectedNow && (
-                      <Group gap="xs">
-                        <Badge color="teal" variant="light" data-testid="password-protected">
-                          {t('editor.protected')}
-                        </Badge>
-                        <Checkbox
-                          label={t('editor.removePassword')}
-                          checked={form.removePassword}
-                          onChange={(e) => setForm({ ...form, removePassword: e.currentTarget.checked })}
-                        />
-                      </Group>
-                    )}
-                    <PasswordInput
-                      label={t(protectedNow ? 'editor.newPassword' : 'editor.password')}
-                      description={t(protectedNow ? 'editor.newPasswordHint' : 'editor.passwordHint')}
-                      {...field('password')}
-                      disabled={form.removePassword}
-                      autoComplete="new-password"
-                      minLength={4}
-                      maxLength={128}
-                      error={errorOf('password')}
+              <EditorSection value="access" label={t('editor.access')}>
+                {protectedNow && (
+                  <Group gap="xs">
+                    <Badge color="teal" variant="light" data-testid="password-protected">
+                      {t('editor.protected')}
+                    </Badge>
+                    <Checkbox
+                      label={t('editor.removePassword')}
+                      checked={form.removePassword}
+                      onChange={(e) => setForm({ ...form, removePassword: e.currentTarget.checked })}
                     />
-                    <Group grow align="flex-start">
-                      <TextInput
-                        type="number"
-                        min={1}
-                        step={1}
-                        label={t('editor.clickLimit')}
-                        description={
-                          remaining === null ? t('editor.clickLimitHint') : t('editor.remaining', { count: remaining })
-                        }
-                        {...field('clickLimit')}
-                        error={errorOf('clickLimit')}
-                      />
-                      {urlField('clickLimitUrl', 'editor.clickLimitUrl', 'editor.clickLimitUrlHint')}
-                    </Group>
-                    {urlField('expiredUrl', 'editor.expiredUrl', 'editor.expiredUrlHint')}
-                  </Stack>
-                </Accordion.Panel>
-              </Accordion.Item>
+                  </Group>
+                )}
+                <PasswordInput
+                  label={t(protectedNow ? 'editor.newPassword' : 'editor.password')}
+                  description={t(protectedNow ? 'editor.newPasswordHint' : 'editor.passwordHint')}
+                  {...field('password')}
+                  disabled={form.removePassword}
+                  autoComplete="new-password"
+                  minLength={4}
+                  maxLength={128}
+                />
+                <Group grow align="flex-start">
+                  <TextInput
+                    type="number"
+                    min={1}
+                    step={1}
+                    label={t('editor.clickLimit')}
+                    description={
+                      remaining === null ? t('editor.clickLimitHint') : t('editor.remaining', { count: remaining })
+                    }
+                    {...field('clickLimit')}
+                  />
+                  {urlField('clickLimitUrl', 'editor.clickLimitUrl', 'editor.clickLimitUrlHint')}
+                </Group>
+                {urlField('expiredUrl', 'editor.expiredUrl', 'editor.expiredUrlHint')}
+              </EditorSection>
 
-              <Accordion.Item value="utm">
-                <Accordion.Control>{t('editor.utm')}</Accordion.Control>
-                <Accordion.Panel>
-                  <Stack gap="xs">
-                    <Group grow wrap="wrap">
-                      {utmFields.map((name) => (
-                        <TextInput
-                          key={name}
-                          label={`utm_${name.slice(3).toLowerCase()}`}
-                          {...field(name)}
-                          error={errorOf(name)}
-                          maxLength={100}
-                          miw={140}
-                        />
-                      ))}
-                    </Group>
-                    <Text size="sm" c="dimmed">
-                      {t('editor.reaches')}
-                    </Text>
-                    <Code data-testid="utm-destination" style={{ overflowWrap: 'anywhere' }}>
-                      {reached ?? '—'}
-                    </Code>
-                  </Stack>
-                </Accordion.Panel>
-              </Accordion.Item>
+              <EditorSection value="utm" label={t('editor.utm')}>
+                <Group grow wrap="wrap">
+                  {utmFields.map((name) => (
+                    <TextInput
+                      key={name}
+                      label={`utm_${name.slice(3).toLowerCase()}`}
+                      {...field(name)}
+                      maxLength={100}
+                      miw={140}
+                    />
+                  ))}
+                </Group>
+                <Text size="sm" c="dimmed">
+                  {t('editor.reaches')}
+                </Text>
+                <Code data-testid="utm-destination" style={{ overflowWrap: 'anywhere' }}>
+                  {reached ?? '—'}
+                </Code>
+              </EditorSection>
 
               {kind === 'url' && (
-                <Accordion.Item value="og">
-                  <Accordion.Control>{t('editor.og')}</Accordion.Control>
-                  <Accordion.Panel>
-                    <Stack gap="xs">
-                      <TextInput
-                        label={t('editor.ogTitle')}
-                        {...field('ogTitle')}
-                        error={errorOf('ogTitle')}
-                        maxLength={200}
-                      />
-                      <Textarea
-                        label={t('editor.ogDescription')}
-                        {...field('ogDescription')}
-                        error={errorOf('ogDescription')}
-                        maxLength={500}
-                        autosize
-                        minRows={2}
-                      />
-                      {urlField('ogImageUrl', 'editor.ogImageUrl')}
-                      <SharePreview
-                        title={form.ogTitle || form.title}
-                        description={form.ogDescription}
-                        imageUrl={form.ogImageUrl}
-                        shortUrl={shortAddress}
-                        destination={form.destination}
-                      />
-                    </Stack>
-                  </Accordion.Panel>
-                </Accordion.Item>
+                <EditorSection value="og" label={t('editor.og')}>
+                  <TextInput label={t('editor.ogTitle')} {...field('ogTitle')} maxLength={200} />
+                  <Textarea
+                    label={t('editor.ogDescription')}
+                    {...field('ogDescription')}
+                    maxLength={500}
+                    autosize
+                    minRows={2}
+                  />
+                  {urlField('ogImageUrl', 'editor.ogImageUrl')}
+                  <SharePreview
+                    title={form.ogTitle || form.title}
+                    description={form.ogDescription}
+                    imageUrl={form.ogImageUrl}
+                    shortUrl={shortAddress}
+                    destination={form.destination}
+                  />
+                </EditorSection>
               )}
 
-              <Accordion.Item value="routing">
-                <Accordion.Control>{t('routing.section')}</Accordion.Control>
-                <Accordion.Panel>
-                  <Stack gap="md">
-                    <RoutingEditor
-                      value={form.routing}
-                      update={updateRouting}
-                      destination={form.destination}
-                      errorAt={errorAt}
-                      readOnly={readOnly}
-                    />
-                    <RoutingTester orgId={orgId} linkId={record?.id} input={testerInput} />
-                  </Stack>
-                </Accordion.Panel>
-              </Accordion.Item>
+              <EditorSection value="routing" label={t('routing.section')} gap="md">
+                <RoutingEditor
+                  value={form.routing}
+                  update={updateRouting}
+                  destination={form.destination}
+                  errorAt={errorAt}
+                  readOnly={readOnly}
+                />
+                <RoutingTester orgId={orgId} linkId={record?.id} input={testerInput} />
+              </EditorSection>
 
-              <Accordion.Item value="mobile">
-                <Accordion.Control>{t('editor.mobile')}</Accordion.Control>
-                <Accordion.Panel>
-                  <Stack gap="xs">
-                    {apps.data && apps.data.content.length === 0 && (
-                      <Text size="sm" c="dimmed">
-                        {t('editor.noApps')}
-                      </Text>
-                    )}
-                    <Group grow align="flex-start">
-                      <Select
-                        label={t('editor.iosApp')}
-                        data={appOptions('IOS')}
-                        value={form.iosAppId || null}
-                        onChange={(v) => setForm({ ...form, iosAppId: v ?? '' })}
-                        clearable
-                        error={errorOf('iosAppId')}
-                      />
-                      <TextInput
-                        label={t('editor.iosPath')}
-                        placeholder="product/42"
-                        {...field('iosDeepLinkPath')}
-                        error={errorOf('iosDeepLinkPath')}
-                        maxLength={500}
-                      />
-                    </Group>
-                    <Group grow align="flex-start">
-                      <Select
-                        label={t('editor.androidApp')}
-                        data={appOptions('ANDROID')}
-                        value={form.androidAppId || null}
-                        onChange={(v) => setForm({ ...form, androidAppId: v ?? '' })}
-                        clearable
-                        error={errorOf('androidAppId')}
-                      />
-                      <TextInput
-                        label={t('editor.androidPath')}
-                        placeholder="product/42"
-                        {...field('androidDeepLinkPath')}
-                        error={errorOf('androidDeepLinkPath')}
-                        maxLength={500}
-                      />
-                    </Group>
-                    {kind === 'url' && urlField('mobileTargetUrl', 'editor.mobileTarget', 'editor.mobileTargetHint')}
-                  </Stack>
-                </Accordion.Panel>
-              </Accordion.Item>
+              <EditorSection value="mobile" label={t('editor.mobile')}>
+                {apps.data && apps.data.content.length === 0 && (
+                  <Text size="sm" c="dimmed">
+                    {t('editor.noApps')}
+                  </Text>
+                )}
+                {appFields('IOS')}
+                {appFields('ANDROID')}
+                {kind === 'url' && urlField('mobileTargetUrl', 'editor.mobileTarget', 'editor.mobileTargetHint')}
+              </EditorSection>
             </Accordion>
 
             {kind === 'url' && (

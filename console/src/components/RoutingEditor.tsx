@@ -17,7 +17,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { type DragEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type DragEvent, memo, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorDeviceTypeValues as DEVICE_TYPES,
@@ -94,6 +94,7 @@ export const RoutingEditor = memo(function RoutingEditor({
   }, [focusAfter]);
 
   const setRules = (next: RuleForm[]) => onChange({ ...value, rules: next });
+  const setVariants = (next: RoutingForm['variants']) => onChange({ ...value, variants: next });
   const changeRule = useCallback(
     (key: string, change: Partial<RuleForm>) =>
       update((r) => ({ ...r, rules: r.rules.map((rule) => (rule.key === key ? { ...rule, ...change } : rule)) })),
@@ -128,13 +129,7 @@ export const RoutingEditor = memo(function RoutingEditor({
 
   return (
     <Stack gap="md">
-      <Stack gap="xs">
-        <Title order={4} size="h6">
-          {t('routing.rules')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {rules.length === 0 ? t('routing.noRules') : t('routing.rulesHint')}
-        </Text>
+      <EditorPart title={t('routing.rules')} hint={rules.length === 0 ? t('routing.noRules') : t('routing.rulesHint')}>
         <VisuallyHidden aria-live="polite">
           {focusAfter ? t('routing.movedTo', { n: focusAfter.position }) : ''}
         </VisuallyHidden>
@@ -172,15 +167,12 @@ export const RoutingEditor = memo(function RoutingEditor({
             </Button>
           </Group>
         )}
-      </Stack>
+      </EditorPart>
 
-      <Stack gap="xs">
-        <Title order={4} size="h6">
-          {t('routing.variants')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {variants.length === 0 ? t('routing.noVariants') : t('routing.variantsHint')}
-        </Text>
+      <EditorPart
+        title={t('routing.variants')}
+        hint={variants.length === 0 ? t('routing.noVariants') : t('routing.variantsHint')}
+      >
         {variants.map((variant, index) => {
           const name = variantName(index);
           return (
@@ -193,7 +185,7 @@ export const RoutingEditor = memo(function RoutingEditor({
                 value={variant.url}
                 onChange={(e) => {
                   const url = e.currentTarget.value;
-                  onChange({ ...value, variants: variants.map((v, n) => (n === index ? { ...v, url } : v)) });
+                  setVariants(variants.map((v, n) => (n === index ? { ...v, url } : v)));
                 }}
                 error={errorAt(`variants.${index}.url`)}
                 maxLength={1000}
@@ -210,7 +202,7 @@ export const RoutingEditor = memo(function RoutingEditor({
                 onChange={(e) => {
                   const weight = Number(e.currentTarget.value);
                   const whole = Number.isInteger(weight) && weight >= 0 ? weight : 0;
-                  onChange({ ...value, variants: variants.map((v, n) => (n === index ? { ...v, weight: whole } : v)) });
+                  setVariants(variants.map((v, n) => (n === index ? { ...v, weight: whole } : v)));
                 }}
                 error={errorAt(`variants.${index}.weight`)}
               />
@@ -221,7 +213,7 @@ export const RoutingEditor = memo(function RoutingEditor({
                   color="red"
                   aria-label={t('routing.removeVariant', { name })}
                   disabled={variants.length <= MIN_VARIANTS}
-                  onClick={() => onChange({ ...value, variants: removeVariant(variants, index) })}
+                  onClick={() => setVariants(removeVariant(variants, index))}
                 >
                   ✕
                 </ActionIcon>
@@ -247,11 +239,7 @@ export const RoutingEditor = memo(function RoutingEditor({
         {!readOnly && (
           <Group gap="xs">
             {variants.length === 0 ? (
-              <Button
-                variant="light"
-                size="xs"
-                onClick={() => onChange({ ...value, variants: startVariants(destination) })}
-              >
+              <Button variant="light" size="xs" onClick={() => setVariants(startVariants(destination))}>
                 {t('routing.startVariants')}
               </Button>
             ) : (
@@ -260,7 +248,7 @@ export const RoutingEditor = memo(function RoutingEditor({
                   variant="light"
                   size="xs"
                   disabled={variants.length >= MAX_VARIANTS}
-                  onClick={() => onChange({ ...value, variants: addVariant(variants) })}
+                  onClick={() => setVariants(addVariant(variants))}
                 >
                   {t('routing.addVariant')}
                 </Button>
@@ -269,22 +257,37 @@ export const RoutingEditor = memo(function RoutingEditor({
                   size="xs"
                   onClick={() => {
                     const weights = evenWeights(variants.length);
-                    onChange({ ...value, variants: variants.map((v, n) => ({ ...v, weight: weights[n]! })) });
+                    setVariants(variants.map((v, n) => ({ ...v, weight: weights[n]! })));
                   }}
                 >
                   {t('routing.evenly')}
                 </Button>
-                <Button variant="subtle" color="red" size="xs" onClick={() => onChange({ ...value, variants: [] })}>
+                <Button variant="subtle" color="red" size="xs" onClick={() => setVariants([])}>
                   {t('routing.stopVariants')}
                 </Button>
               </>
             )}
           </Group>
         )}
-      </Stack>
+      </EditorPart>
     </Stack>
   );
 });
+
+/** One part of the routing (the rules, the A/B test): its title, a line on what it does now, its fields. */
+function EditorPart({ title, hint, children }: { title: string; hint: string; children: ReactNode }) {
+  return (
+    <Stack gap="xs">
+      <Title order={4} size="h6">
+        {title}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {hint}
+      </Text>
+      {children}
+    </Stack>
+  );
+}
 
 const RuleCard = memo(function RuleCard({
   rule,

@@ -1,20 +1,25 @@
 // What the two lists of links (short links and campaigns) share: a search field that goes back to
 // the first page, a tag filter (kept in the address, ?tag=) and the archived switch, the searched
 // list a page at a time, the tags column (chips in the tags' colours), the figures columns
-// (clicks and what is left of a limit, created, expiry), the CSV export, the quick form's buttons,
-// and the editor opened on a link (null: a new one).
+// (clicks and what is left of a limit, created, expiry), the CSV export, the quick form, the
+// editor opened on a link (null: a new one), and the row's statistics and delete buttons.
 import { Badge, Button, Group, Select, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type Page, type ShortUrl } from '../api';
+import { api, type Membership, type Page, type ShortUrl } from '../api';
 import type { LinkKind } from '../link-form';
+import { navigate, pathOfStats } from '../navigation';
 import type { Column } from './DataTable';
-import { RowButton } from './DeleteButton';
+import { DeleteButton, RowButton } from './DeleteButton';
+import { FormCard } from './FormCard';
 import type { LinkRecord } from './LinkEditor';
-import type { NoticeState } from './Notice';
+import { type NoticeState, useNotice } from './Notice';
 import { TagChips, useTags } from './tags';
+import { useAction } from './use-action';
+import { useFields } from './use-fields';
+import { usePages } from './use-pages';
 
 // The editor is its own chunk, loaded when a link is first opened: the list screens stay light
 // (test/unit/console-bundle.test.ts).
@@ -41,7 +46,7 @@ function filterQuery(tag: string | null, archived: boolean): string {
  * filtered by a tag and to archived links; `filters` is the search field, the tag select and the
  * archived switch.
  */
-export function useSearchedList<T>({
+function useSearchedList<T>({
   orgId,
   path,
   param,
@@ -54,7 +59,7 @@ export function useSearchedList<T>({
 }) {
   const [search, setSearch] = useState('');
   const [term] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(0);
+  const { page, setPage, paging } = usePages();
   const [tag, setTag] = useState(tagInAddress);
   const [archived, setArchived] = useState(false);
   const { t } = useTranslation();
@@ -120,7 +125,7 @@ export function useSearchedList<T>({
   );
   /** What an empty list says: nothing matches the search or tag, no archived link, or none at all. */
   const emptyText = (none: string) => (term || tag ? t('links.noMatch') : archived ? t('links.archivedEmpty') : none);
-  return { list, term, filters, emptyText, page, setPage };
+  return { list, filters, emptyText, paging: paging(list.data) };
 }
 
 type Managed = Pick<ShortUrl, 'tags' | 'archived' | 'passwordProtected'>;
@@ -150,7 +155,7 @@ function useTagColumn<T extends Managed>(orgId: number): Column<T> {
 }
 
 /** The tags, clicks (and those left under a limit), when it was made and when it expires. */
-export function useLinkColumns<
+function useLinkColumns<
   T extends Managed & {
     clickCount: number;
     createdAt: string;
@@ -182,26 +187,33 @@ export function useLinkColumns<
   ];
 }
 
-/** The quick form's create button and the way to the full editor. */
-export function QuickFormButtons({
+/** The quick form: a few fields (the children), its create button and the way to the full editor. */
+export function QuickForm({
+  title,
   canWrite,
-  pending,
+  action,
   onMore,
+  children,
 }: {
+  title: string;
   canWrite: boolean;
-  pending: boolean;
+  action: { mutate: () => void; isPending: boolean };
   onMore: () => void;
+  children: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
-    <>
-      <Button type="submit" disabled={!canWrite} loading={pending}>
-        {t('links.createButton')}
-      </Button>
-      <Button variant="subtle" disabled={!canWrite} onClick={onMore}>
-        {t('links.moreOptions')}
-      </Button>
-    </>
+    <FormCard title={title} readOnly={!canWrite && t('links.readOnly')} action={action}>
+      <Group align="flex-end" wrap="wrap">
+        {children}
+        <Button type="submit" disabled={!canWrite} loading={action.isPending}>
+          {t('links.createButton')}
+        </Button>
+        <Button variant="subtle" disabled={!canWrite} onClick={onMore}>
+          {t('links.moreOptions')}
+        </Button>
+      </Group>
+    </FormCard>
   );
 }
 
@@ -209,7 +221,7 @@ export function QuickFormButtons({
  * The full editor on a link of the list at `path`: a new one (openNew) or a row's (editButton, "view"
  * for a role that may only look). Saving closes it, says so with the link's address and reloads the list.
  */
-export function useLinkEditor<K extends LinkKind>({
+function useLinkEditor<K extends LinkKind>({
   kind,
   orgId,
   path,
@@ -253,4 +265,92 @@ export function useLinkEditor<K extends LinkKind>({
     <RowButton label={t(canWrite ? 'links.edit' : 'links.view')} name={name} onClick={() => setEditing(record)} />
   );
   return { openNew: () => setEditing(null), editButton, editor };
+}
+
+const PATHS: Record<LinkKind, string> = { url: 'urls', campaign: 'campaigns' };
+
+/**
+ * A screen of links of one kind, for a member: the searched list a page at a time, the screen's
+ * notice, the quick form's fields and its action (a link made from them), the editor, the figures
+ * columns, and the buttons every row has: its statistics, and deleting it after a confirmation.
+ */
+export function useLinkScreen<K extends LinkKind, F extends Record<string, string>>({
+  membership,
+  kind,
+  search,
+  notices,
+  address,
+  quick,
+  afterSave,
+  afterDelete,
+}: {
+  membership: Membership;
+  kind: K;
+  /** The list's search parameter and the search field's label. */
+  search: { param: string; label: string };
+  /** The keys of the notices: a link made ({{url}}: its address), one deleted. */
+  notices: { created: string; deleted: string };
+  address: (saved: LinkRecord<K>) => string;
+  /** The quick form's fields (empty), and the link they describe, as the API takes it. */
+  quick: { fields: F; body: (form: F) => object };
+  /** After a link is saved, in the quick form (created) or in the editor. */
+  afterSave?: (saved: LinkRecord<K>, created: boolean) => void;
+  afterDelete?: () => void;
+}) {
+  const { t } = useTranslation();
+  const orgId = membership.organizationId;
+  const canWrite = membership.permissions.includes('links.write');
+  const path = PATHS[kind];
+  const searched = useSearchedList<LinkRecord<K>>({ orgId, path, ...search });
+  const { notify, noticeBox } = useNotice();
+  const { openNew, editButton, editor } = useLinkEditor({
+    kind,
+    orgId,
+    path,
+    canWrite,
+    notify,
+    createdNotice: notices.created,
+    address,
+    ...(afterSave ? { after: afterSave } : {}),
+  });
+  const figures = useLinkColumns<LinkRecord<K>>(orgId);
+  const { form, field, reset } = useFields(quick.fields, !canWrite);
+  const create = useAction({
+    run: () => api<LinkRecord<K>>('POST', `/organizations/${orgId}/${path}`, quick.body(form)),
+    after: (created) => {
+      reset();
+      afterSave?.(created, true);
+    },
+    done: (created) => t(notices.created, { url: address(created) }),
+    notify,
+    invalidates: ['org', orgId, path],
+  });
+  const remove = useAction({
+    run: (id: number) => api('DELETE', `/organizations/${orgId}/${path}/${id}`),
+    ...(afterDelete ? { after: afterDelete } : {}),
+    done: () => t(notices.deleted),
+    notify,
+    invalidates: ['org', orgId, path],
+  });
+  const statsButton = (link: LinkRecord<K>, name: string) => (
+    <RowButton label={t('dashboard.stats')} name={name} onClick={() => navigate(pathOfStats(kind, link.id))} />
+  );
+  const deleteButton = (link: LinkRecord<K>, name: string, confirm: string) => (
+    <DeleteButton name={name} confirm={confirm} onDelete={() => remove.mutate(link.id)} disabled={!canWrite} />
+  );
+  return {
+    orgId,
+    canWrite,
+    ...searched,
+    notify,
+    noticeBox,
+    field,
+    create,
+    openNew,
+    editButton,
+    editor,
+    figures,
+    statsButton,
+    deleteButton,
+  };
 }

@@ -3,36 +3,24 @@
 // day in the main currency. Without the add-on the panel says so. A campaign's figures are its
 // Service API statistics for the same period and zone; an app's, the purchases recorded under it.
 import { Group, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, type RevenueStats } from '../api';
-import { QueryStatus } from '../components/QueryStatus';
+import type { RevenueStats } from '../api';
 import { Chart } from './Chart';
-import { Panel } from './Panel';
+import { Panel, type PanelScope, usePanelFigures } from './Panel';
 
-export function RevenuePanel({
-  orgId,
-  of,
-  query,
-}: {
-  orgId: number;
-  of: { kind: 'campaign' | 'app'; id: number };
-  query: Record<string, string>;
-}) {
+export function RevenuePanel({ of, ...scope }: PanelScope & { of: { kind: 'campaign' | 'app'; id: number } }) {
   const { t, i18n } = useTranslation();
-  const params = new URLSearchParams(query);
-  const path =
-    of.kind === 'campaign'
-      ? `/organizations/${orgId}/campaigns/${of.id}/stats?${params}`
-      : `/organizations/${orgId}/dashboard/apps/${of.id}/revenue?${params}`;
+  const { orgId, query } = scope;
   const csv =
     of.kind === 'campaign'
       ? `/console/api/organizations/${orgId}/dashboard/export.csv?${new URLSearchParams({ ...query, panel: 'revenue', link: `campaign:${of.id}` })}`
       : `/console/api/organizations/${orgId}/dashboard/apps/${of.id}/export.csv?${new URLSearchParams({ ...query, panel: 'revenue' })}`;
-  const stats = useQuery({
-    queryKey: ['org', orgId, 'revenue', of, query],
-    queryFn: () => api<{ revenueStats: RevenueStats }>('GET', path),
-  });
+  const stats = usePanelFigures<{ revenueStats: RevenueStats }>(
+    scope,
+    'revenue',
+    of,
+    of.kind === 'campaign' ? `campaigns/${of.id}/stats` : `dashboard/apps/${of.id}/revenue`,
+  );
   const r = stats.data?.revenueStats;
   const money = (value: number, currency: string) => {
     try {
@@ -43,8 +31,7 @@ export function RevenuePanel({
   };
   const empty = r && (!r.available ? t('revenue.addOn') : r.purchases === 0 && t('revenue.none'));
   return (
-    <Panel title={t('revenue.title')} csv={csv} empty={empty}>
-      <QueryStatus query={stats} />
+    <Panel title={t('revenue.title')} csv={csv} empty={empty} figures={stats}>
       {r?.currency && (
         <>
           <Table data-testid="revenue">

@@ -1,26 +1,14 @@
 // The developer menu's Service API keys: names, first characters, access (full or read only),
 // expiry, created and last used; a new key or a regenerated one is shown this once, with a copy
 // button; delete asks first.
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Checkbox,
-  Code,
-  Group,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Code, Group, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../components/DataTable';
 import { ConfirmButton } from '../components/DeleteButton';
 import { useOrgList } from '../components/use-org-list';
+import { Screen } from '../components/Screen';
 import { useNotice } from '../components/Notice';
 import { useAction } from '../components/use-action';
 import { CopyValue } from '../components/CopyValue';
@@ -106,8 +94,8 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   };
 
   return (
-    <Stack>
-      <Title order={2}>{t('keys.heading')}</Title>
+    <Screen heading={t('keys.heading')}>
+      {/* This intro spans the screen's whole width (Screen's own stops at 720px), so it is a child here. */}
       <Text c="dimmed">{t('keys.intro')}</Text>
       {noticeBox}
       {shown && (
@@ -250,6 +238,6 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
           </Group>
         </form>
       </Card>
-    </Stack>
+    </Screen>
   );
 }

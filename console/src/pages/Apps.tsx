@@ -19,6 +19,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Screen } from '../components/Screen';
 import { useNotice } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import { CopyValue } from '../components/CopyValue';
@@ -231,14 +232,8 @@ export default function Apps({ membership }: { membership: Membership }) {
   });
 
   return (
-    <Stack>
-      <Title order={2}>{t('apps.heading')}</Title>
-      {noticeBox}
-      <FormCard
-        title={t('apps.register')}
-        readOnly={!canWrite && t('apps.readOnly')}
-        onSubmit={() => register.mutate()}
-      >
+    <Screen heading={t('apps.heading')} notice={noticeBox}>
+      <FormCard title={t('apps.register')} readOnly={!canWrite && t('apps.readOnly')} action={register}>
         <Stack gap="sm">
           <SegmentedControl
             aria-label={t('apps.platform')}
@@ -287,6 +282,6 @@ export default function Apps({ membership }: { membership: Membership }) {
           />
         ))}
       </SimpleGrid>
-    </Stack>
+    </Screen>
   );
 }

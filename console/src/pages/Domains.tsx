@@ -1,7 +1,7 @@
 // Custom domains: add one, see the DNS record to create, and watch its state; the list refreshes
 // itself while a domain waits for its record, and "check now" asks DNS at once. A domain no longer
 // wanted gets a deletion request (after a confirmation), shown until the operator completes it.
-import { Badge, Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNotice } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
@@ -9,7 +9,9 @@ import { useFields } from '../components/use-fields';
 import { useOrgList } from '../components/use-org-list';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
+import { Screen } from '../components/Screen';
 import { CopyValue } from '../components/CopyValue';
+import { ConfirmButton, RowButton } from '../components/DeleteButton';
 import { api, type CustomDomain, type Membership, type Page } from '../api';
 
 const STATUS_COLORS: Record<string, string> = {
@@ -54,22 +56,16 @@ export default function Domains({ membership }: { membership: Membership }) {
     notify,
     invalidates: key,
   });
-  const requestDeletion = (d: CustomDomain) => {
-    if (window.confirm(t('domains.confirmDeletion', { name: d.domainName })))
-      deletion.mutate({ id: d.id, requested: true });
-  };
 
   return (
-    <Stack>
-      <Title order={2}>{t('domains.heading')}</Title>
-      {noticeBox}
-      <FormCard title={t('domains.add')} readOnly={!canWrite && t('domains.readOnly')} onSubmit={() => add.mutate()}>
-        <Group align="flex-end">
-          <TextInput required label={t('domains.name')} placeholder="links.example.com" w={300} {...field('name')} />
-          <Button type="submit" disabled={!canWrite} loading={add.isPending}>
-            {t('domains.addButton')}
-          </Button>
-        </Group>
+    <Screen heading={t('domains.heading')} notice={noticeBox}>
+      <FormCard
+        title={t('domains.add')}
+        readOnly={!canWrite && t('domains.readOnly')}
+        action={add}
+        submit={{ label: t('domains.addButton') }}
+      >
+        <TextInput required label={t('domains.name')} placeholder="links.example.com" w={300} {...field('name')} />
       </FormCard>
       <DataTable
         query={domains}
@@ -124,34 +120,28 @@ export default function Domains({ membership }: { membership: Membership }) {
                   {t('domains.checkNow')}
                 </Button>
                 {d.deletionRequested ? (
-                  <Button
-                    size="xs"
-                    variant="subtle"
+                  <RowButton
+                    label={t('domains.withdrawDeletion')}
+                    name={d.domainName}
                     disabled={!canWrite}
-                    aria-label={`${t('domains.withdrawDeletion')}: ${d.domainName}`}
                     loading={deletion.isPending && deletion.variables?.id === d.id}
                     onClick={() => deletion.mutate({ id: d.id, requested: false })}
-                  >
-                    {t('domains.withdrawDeletion')}
-                  </Button>
+                  />
                 ) : (
-                  <Button
-                    size="xs"
-                    color="red"
-                    variant="subtle"
+                  <ConfirmButton
+                    label={t('domains.requestDeletion')}
+                    name={d.domainName}
+                    confirm={t('domains.confirmDeletion', { name: d.domainName })}
                     disabled={!canWrite}
-                    aria-label={`${t('domains.requestDeletion')}: ${d.domainName}`}
                     loading={deletion.isPending && deletion.variables?.id === d.id}
-                    onClick={() => requestDeletion(d)}
-                  >
-                    {t('domains.requestDeletion')}
-                  </Button>
+                    onConfirm={() => deletion.mutate({ id: d.id, requested: true })}
+                  />
                 )}
               </Group>
             ),
           },
         ]}
       />
-    </Stack>
+    </Screen>
   );
 }

@@ -1,8 +1,9 @@
 // Goal types: the spec's presets and the organization's own, offered in the link editor. Adding
 // and removing need links.write; a preset stays. Removing a type changes no link that uses it.
-import { Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { FormCard } from '../components/FormCard';
+import { Screen } from '../components/Screen';
 import { DeleteButton } from '../components/DeleteButton';
 import { useNotice } from '../components/Notice';
 import { DataTable } from '../components/DataTable';
@@ -40,34 +41,29 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
   const own = types.data?.filter((g) => !g.preset) ?? [];
 
   return (
-    <Stack>
-      <Title order={2}>{t('goals.heading')}</Title>
-      <Text c="dimmed" maw={720}>
-        {t('goals.intro')}
-      </Text>
-      {noticeBox}
-      <FormCard title={t('goals.add')} readOnly={!canWrite && t('links.readOnly')} onSubmit={() => add.mutate()}>
-        <Group align="flex-start" wrap="wrap">
-          <TextInput
-            required
-            label={t('goals.name')}
-            placeholder="newsletterSignup"
-            maxLength={50}
-            w={240}
-            error={errors.name}
-            {...field('name')}
-          />
-          <TextInput
-            label={t('goals.description')}
-            maxLength={200}
-            w={320}
-            error={errors.description}
-            {...field('description')}
-          />
-          <Button type="submit" mt={24} disabled={!canWrite} loading={add.isPending}>
-            {t('goals.addButton')}
-          </Button>
-        </Group>
+    <Screen heading={t('goals.heading')} intro={t('goals.intro')} notice={noticeBox}>
+      <FormCard
+        title={t('goals.add')}
+        readOnly={!canWrite && t('links.readOnly')}
+        action={add}
+        submit={{ label: t('goals.addButton'), errorsBelow: true }}
+      >
+        <TextInput
+          required
+          label={t('goals.name')}
+          placeholder="newsletterSignup"
+          maxLength={50}
+          w={240}
+          error={errors.name}
+          {...field('name')}
+        />
+        <TextInput
+          label={t('goals.description')}
+          maxLength={200}
+          w={320}
+          error={errors.description}
+          {...field('description')}
+        />
       </FormCard>
       <DataTable
         query={types}
@@ -111,6 +107,6 @@ export default function GoalTypes({ membership }: { membership: Membership }) {
         ]}
       />
       {types.data && own.length === 0 && <Text c="dimmed">{t('goals.noneOwn')}</Text>}
-    </Stack>
+    </Screen>
   );
 }

@@ -2,7 +2,7 @@
 // jobs: start one with the service's token (and its address for a self-hosted one), follow its
 // progress while it runs (the job is read again every second), its summary and the links that
 // failed once it ends; stop it; and the past jobs, any of which opens the same way.
-import { Button, Group, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
+import { PasswordInput, Select, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,9 +18,11 @@ import {
 import { DataTable } from '../components/DataTable';
 import { RowButton } from '../components/DeleteButton';
 import { FormCard } from '../components/FormCard';
+import { Screen } from '../components/Screen';
 import { ENDED, JobCard, StatusBadge, sourceName } from '../components/import-job';
 import { useNotice } from '../components/Notice';
 import { useAction } from '../components/use-action';
+import { usePages } from '../components/use-pages';
 
 /** Services that run on the customer's own server: the address is needed (Kutt: when not kutt.it). */
 const SELF_HOSTED: ImportSource[] = ['shlink', 'yourls', 'kutt'];
@@ -35,7 +37,7 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
   const [token, setToken] = useState('');
   const [url, setUrl] = useState('');
   const [shown, setShown] = useState<number | null>(null);
-  const [page, setPage] = useState(0);
+  const { page, paging } = usePages();
   const jobs = useQuery({
     queryKey: ['org', orgId, 'imports', 'list', page],
     queryFn: () => api<Jobs>('GET', `/organizations/${orgId}/imports?page=${page}&size=20`),
@@ -61,54 +63,52 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : '—');
 
   return (
-    <Stack>
-      <Title order={2}>{t('importJobs.heading')}</Title>
-      {noticeBox}
+    <Screen heading={t('importJobs.heading')} notice={noticeBox}>
       <FormCard
         title={t('importJobs.start')}
         readOnly={!canWrite && t('importJobs.readOnly')}
-        onSubmit={() => start.mutate()}
+        action={start}
+        submit={{
+          label: t('importJobs.startButton'),
+          disabled: !token.trim(),
+          errorsBelow: true,
+        }}
       >
-        <Group align="flex-start" wrap="wrap">
-          <Select
-            label={t('importJobs.source')}
-            data={IMPORT_SOURCES.map((s) => ({ value: s, label: sourceName(s) }))}
-            value={source}
-            onChange={(v) => v && setSource(v as ImportSource)}
-            allowDeselect={false}
-            disabled={!canWrite}
-            w={180}
-            error={errors.source}
-          />
-          <PasswordInput
-            required
-            label={t('importJobs.token')}
-            description={t('importJobs.tokenHint')}
-            value={token}
-            onChange={(e) => setToken(e.currentTarget.value)}
-            autoComplete="off"
+        <Select
+          label={t('importJobs.source')}
+          data={IMPORT_SOURCES.map((s) => ({ value: s, label: sourceName(s) }))}
+          value={source}
+          onChange={(v) => v && setSource(v as ImportSource)}
+          allowDeselect={false}
+          disabled={!canWrite}
+          w={180}
+          error={errors.source}
+        />
+        <PasswordInput
+          required
+          label={t('importJobs.token')}
+          description={t('importJobs.tokenHint')}
+          value={token}
+          onChange={(e) => setToken(e.currentTarget.value)}
+          autoComplete="off"
+          disabled={!canWrite}
+          w={280}
+          error={errors.token}
+        />
+        {SELF_HOSTED.includes(source) && (
+          <TextInput
+            type="url"
+            required={ADDRESS_REQUIRED.includes(source)}
+            label={t('importJobs.url')}
+            description={t('importJobs.urlHint')}
+            placeholder="https://"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
             disabled={!canWrite}
             w={280}
-            error={errors.token}
+            error={errors.url}
           />
-          {SELF_HOSTED.includes(source) && (
-            <TextInput
-              type="url"
-              required={ADDRESS_REQUIRED.includes(source)}
-              label={t('importJobs.url')}
-              description={t('importJobs.urlHint')}
-              placeholder="https://"
-              value={url}
-              onChange={(e) => setUrl(e.currentTarget.value)}
-              disabled={!canWrite}
-              w={280}
-              error={errors.url}
-            />
-          )}
-          <Button type="submit" mt={24} disabled={!canWrite || !token.trim()} loading={start.isPending}>
-            {t('importJobs.startButton')}
-          </Button>
-        </Group>
+        )}
       </FormCard>
       {shown !== null && <JobCard key={shown} orgId={orgId} id={shown} canWrite={canWrite} />}
       <Title order={3} size="h4">
@@ -120,7 +120,7 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
         rowKey={(job) => job.id}
         empty={t('importJobs.empty')}
         testId="import-jobs"
-        paging={jobs.data && { page, totalPages: jobs.data.totalPages, onChange: setPage, label: t('links.pages') }}
+        paging={paging(jobs.data)}
         columns={[
           { header: t('importJobs.source'), cell: (job) => sourceName(job.source) },
           { header: t('importJobs.url'), cell: (job) => job.url, wrap: true },
@@ -139,6 +139,6 @@ export default function ImportJobs({ membership }: { membership: Membership }) {
           },
         ]}
       />
-    </Stack>
+    </Screen>
   );
 }

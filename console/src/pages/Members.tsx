@@ -1,6 +1,6 @@
 // Members of the organization: the list, invitation by email, role changes and removal. What the
 // member's role does not allow is shown disabled; the server refuses it anyway.
-import { Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Select, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotice } from '../components/Notice';
@@ -10,6 +10,7 @@ import { useFields } from '../components/use-fields';
 import { useOrgList } from '../components/use-org-list';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
+import { Screen } from '../components/Screen';
 import { api, type Member, type Membership, ROLES, type Role } from '../api';
 
 export default function Members({ membership, userId }: { membership: Membership; userId: number }) {
@@ -45,35 +46,36 @@ export default function Members({ membership, userId }: { membership: Membership
     notify,
     invalidates: key,
   });
+  const endSessions = useAction({
+    run: (m: Member) => api<{ ended: number }>('DELETE', `/organizations/${orgId}/members/${m.id}/sessions`),
+    done: (r, m) => t('members.sessionsEnded', { email: m.email, count: r.ended }),
+    notify,
+  });
+  // Owners only; one's own sessions end from the sessions screen or "sign out everywhere".
+  const canEndSessions = (m: Member) => membership.permissions.includes('sessions.manage') && m.id !== userId;
   /** Owners are changed by owners only. */
   const editable = (m: Member) => canManage && (m.role !== 'owner' || membership.role === 'owner');
 
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : t('members.never'));
 
   return (
-    <Stack>
-      <Title order={2}>{t('members.heading')}</Title>
-      {noticeBox}
+    <Screen heading={t('members.heading')} notice={noticeBox}>
       <FormCard
         title={t('members.invite')}
         readOnly={!canManage && t('members.readOnly')}
-        onSubmit={() => invite.mutate()}
+        action={invite}
+        submit={{ label: t('members.inviteButton') }}
       >
-        <Group align="flex-end" wrap="wrap">
-          <TextInput type="email" required label={t('members.email')} w={280} {...field('email')} />
-          <Select
-            label={t('members.role')}
-            data={roleChoices}
-            value={role}
-            onChange={(v) => v && setRole(v as Role)}
-            allowDeselect={false}
-            disabled={!canManage}
-            w={160}
-          />
-          <Button type="submit" disabled={!canManage} loading={invite.isPending}>
-            {t('members.inviteButton')}
-          </Button>
-        </Group>
+        <TextInput type="email" required label={t('members.email')} w={280} {...field('email')} />
+        <Select
+          label={t('members.role')}
+          data={roleChoices}
+          value={role}
+          onChange={(v) => v && setRole(v as Role)}
+          allowDeselect={false}
+          disabled={!canManage}
+          w={160}
+        />
       </FormCard>
       <DataTable
         query={members}
@@ -115,6 +117,19 @@ export default function Members({ membership, userId }: { membership: Membership
           {
             cell: (m) => (
               <ConfirmButton
+                label={t('members.endSessions')}
+                name={m.email}
+                red={false}
+                disabled={!canEndSessions(m)}
+                confirm={t('members.endSessionsConfirm', { email: m.email })}
+                onConfirm={() => endSessions.mutate(m)}
+                loading={endSessions.isPending && endSessions.variables?.id === m.id}
+              />
+            ),
+          },
+          {
+            cell: (m) => (
+              <ConfirmButton
                 label={t('members.remove')}
                 disabled={!editable(m)}
                 confirm={t('members.removeConfirm', { email: m.email })}
@@ -124,6 +139,6 @@ export default function Members({ membership, userId }: { membership: Membership
           },
         ]}
       />
-    </Stack>
+    </Screen>
   );
 }

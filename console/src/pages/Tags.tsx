@@ -1,13 +1,14 @@
 // Tags: the organization's labels for links and campaigns, with their colour and how many links
 // carry each. Make one, rename or recolour it (every link shows the change), delete it after a
 // confirmation that says how many links lose it. Changes need links.write.
-import { Button, ColorInput, ColorSwatch, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, ColorInput, ColorSwatch, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, fieldErrors, type Membership, type Tag } from '../api';
 import { DataTable } from '../components/DataTable';
 import { DeleteButton, RowButton } from '../components/DeleteButton';
 import { FormCard } from '../components/FormCard';
+import { Screen } from '../components/Screen';
 import { useNotice } from '../components/Notice';
 import { useTags } from '../components/tags';
 import { useAction } from '../components/use-action';
@@ -94,16 +95,14 @@ export default function Tags({ membership }: { membership: Membership }) {
   });
 
   return (
-    <Stack>
-      <Title order={2}>{t('tags.heading')}</Title>
-      {noticeBox}
-      <FormCard title={t('tags.create')} readOnly={!canWrite && t('tags.readOnly')} onSubmit={() => create.mutate()}>
-        <Group align="flex-start" wrap="wrap">
-          <TagFields form={draft} onChange={setDraft} error={create.error} disabled={!canWrite} />
-          <Button type="submit" mt={24} disabled={!canWrite} loading={create.isPending}>
-            {t('tags.createButton')}
-          </Button>
-        </Group>
+    <Screen heading={t('tags.heading')} notice={noticeBox}>
+      <FormCard
+        title={t('tags.create')}
+        readOnly={!canWrite && t('tags.readOnly')}
+        action={create}
+        submit={{ label: t('tags.createButton'), errorsBelow: true }}
+      >
+        <TagFields form={draft} onChange={setDraft} error={create.error} disabled={!canWrite} />
       </FormCard>
       <DataTable
         query={tags}
@@ -182,6 +181,6 @@ export default function Tags({ membership }: { membership: Membership }) {
           </form>
         )}
       </Modal>
-    </Stack>
+    </Screen>
   );
 }

@@ -25,6 +25,7 @@ import { DataTable } from '../components/DataTable';
 import { ConfirmButton, RowButton } from '../components/DeleteButton';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
+import { Screen } from '../components/Screen';
 import { useNotice } from '../components/Notice';
 import { QueryStatus } from '../components/QueryStatus';
 import {
@@ -186,12 +187,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
   const data = deliveries.data;
 
   return (
-    <Stack>
-      <Title order={2}>{t('webhooks.heading')}</Title>
-      <Text c="dimmed" maw={720}>
-        {t('webhooks.intro')}
-      </Text>
-      {noticeBox}
+    <Screen heading={t('webhooks.heading')} intro={t('webhooks.intro')} notice={noticeBox}>
       {secret && (
         <Alert
           color="blue"
@@ -214,7 +210,7 @@ export default function Webhooks({ membership }: { membership: Membership }) {
       )}
       <QueryStatus query={endpoint} />
       {endpoint.data && (
-        <FormCard title={t(current ? 'webhooks.endpoint' : 'webhooks.setUp')} onSubmit={() => save.mutate()}>
+        <FormCard title={t(current ? 'webhooks.endpoint' : 'webhooks.setUp')} action={save}>
           <Stack gap="sm">
             {!current && (
               <Text size="sm" c="dimmed">
@@ -362,6 +358,6 @@ export default function Webhooks({ membership }: { membership: Membership }) {
         </Stack>
       )}
       {opened !== null && <DeliveryDetail orgId={orgId} id={opened} onClose={() => setOpened(null)} />}
-    </Stack>
+    </Screen>
   );
 }

@@ -19,6 +19,7 @@ import { cookieJar, cookiesOf, languageOf, SESSION_COOKIE } from './browser-sess
 import { createConsoleGuard } from './console-guard.js';
 import { consoleApiKeyRoutes } from './api-keys.routes.js';
 import { consoleDomainRoutes } from './domains.routes.js';
+import { consoleSessionRoutes } from './sessions.routes.js';
 import { consoleGoalTypeRoutes } from './goal-types.routes.js';
 import { consoleRoutingTesterRoutes } from './routing-tester.routes.js';
 import type { RoutingTester } from '../../core/routing/routing-tester.js';
@@ -303,6 +304,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
       api.addHook('onRequest', admit);
       api.addHook('preValidation', async (request) => csrfOnChange(request));
       await api.register(consoleApiKeyRoutes, { accounts, apiKeys });
+      await api.register(consoleSessionRoutes, { accounts, config });
       await api.register(consoleWebhookRoutes, { accounts, webhookSettings });
       await api.register(consoleDomainRoutes, { accounts, domains });
       await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });

@@ -20,6 +20,7 @@ import {
   withPeriodQuery,
 } from '../schemas/stats-period.js';
 import { actingMember } from './acting-member.js';
+import { sendCsv } from '../csv-download.js';
 import { toCsv } from '../../shared/csv.js';
 import { invalidField } from '../../core/field-error.js';
 import { installQuery } from '../service/install-statistics.routes.js';
@@ -328,21 +329,15 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         if (type !== 'campaign') throw invalidField('link', "the revenue panel is a campaign's: link=campaign:<id>");
         const { caller } = await acting(request, request.params.orgId);
         const found = await withPeriodQuery(links.forCampaign(caller, Number(id), period));
-        const csv = revenueCsv(found.revenue, found.period.timeZone);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header(
-            'content-disposition',
-            `attachment; filename="campaign-${id}-revenue-${periodSpan(found.period, '-')}.csv"`,
-          )
-          .send(`\uFEFF${csv}`);
+        return sendCsv(
+          reply,
+          `campaign-${id}-revenue-${periodSpan(found.period, '-')}.csv`,
+          revenueCsv(found.revenue, found.period.timeZone),
+        );
       }
       const dashboard = await find(request.params.orgId, request, period, type ? { type, id: Number(id) } : undefined);
       const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${periodSpan(dashboard.meta, '-')}.csv`;
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .send(`\uFEFF${panelCsv(dashboard, panel)}`);
+      return sendCsv(reply, name, panelCsv(dashboard, panel));
     },
   );
 
@@ -365,20 +360,15 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
       if (panel === 'revenue') {
         const { platform: _all, ...period } = query;
         const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, period));
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header(
-            'content-disposition',
-            `attachment; filename="app-${request.params.id}-revenue-${periodSpan(found.period, '-')}.csv"`,
-          )
-          .send(`\uFEFF${revenueCsv(found.revenue, found.period.timeZone)}`);
+        return sendCsv(
+          reply,
+          `app-${request.params.id}-revenue-${periodSpan(found.period, '-')}.csv`,
+          revenueCsv(found.revenue, found.period.timeZone),
+        );
       }
       const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, query));
       const name = `app-${request.params.id}-${panel}-${periodSpan(found.period, '-')}.csv`;
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .send(`\uFEFF${appPanelCsv(found.stats, found.period.timeZone, panel)}`);
+      return sendCsv(reply, name, appPanelCsv(found.stats, found.period.timeZone, panel));
     },
   );
 

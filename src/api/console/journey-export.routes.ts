@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
 import { callerOf } from '../request-caller.js';
+import { sendCsv } from '../csv-download.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { periodQuery, periodSpan, withPeriodQuery } from '../schemas/stats-period.js';
 import { toCsv } from '../../shared/csv.js';
@@ -91,10 +92,7 @@ export const consoleJourneyExportRoutes: FastifyPluginAsyncZod<{ stats: JourneyS
       const { panel, ...period } = request.query;
       const dashboard = await withPeriodQuery(stats.dashboard(callerOf(request), period));
       const name = `journey-${panel}-${periodSpan(dashboard.period, '-')}.csv`;
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .send(`\uFEFF${panelCsv(dashboard, panel)}`);
+      return sendCsv(reply, name, panelCsv(dashboard, panel));
     },
   );
 };

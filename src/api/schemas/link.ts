@@ -96,6 +96,21 @@ export function expiryFor(
   return at;
 }
 
+/**
+ * A body with its expiry, given under `field`, read as the core's `expiresAt` (expiryFor): left out
+ * when the body leaves it out, so an update keeps the expiry it had.
+ */
+export function withExpiresAt<B extends object, K extends keyof B & string>(
+  caller: Caller,
+  field: K,
+  body: B,
+  now: () => Date,
+): Omit<B, K> & { expiresAt?: Date | null } {
+  const { [field]: expiry, ...rest } = body;
+  const at = expiryFor(caller, field, expiry as Expiry | null | undefined, now);
+  return { ...rest, ...(at === undefined ? {} : { expiresAt: at }) };
+}
+
 /** Trimmed text with a length limit whose message names the limit. */
 export const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 

@@ -11,7 +11,6 @@ import {
   clearable,
   deepLinkPath,
   expiryField,
-  expiryFor,
   httpsUrlSchema,
   linkedAppFields,
   text,
@@ -128,6 +127,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<
       pageId: 'CampaignPage',
       idempotency: options.idempotency,
       createOperation: 'createCampaign',
+      expiry: { field: 'expiresAt', clock: options.clock },
       createBody: z.object({
         name: singleLine(z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters')),
         alias: aliasSchema.optional(),
@@ -151,15 +151,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<
         ...managedLinkBodyFields(url),
       }),
     },
-    {
-      ...campaigns,
-      create: (caller, body) =>
-        campaigns.create(caller, { ...body, expiresAt: expiryFor(caller, 'expiresAt', body.expiresAt, options.clock) }),
-      update: (caller, id, { expiresAt, ...rest }) => {
-        const at = expiryFor(caller, 'expiresAt', expiresAt, options.clock);
-        return campaigns.update(caller, id, { ...rest, ...(at === undefined ? {} : { expiresAt: at }) });
-      },
-    },
+    campaigns,
     toJson,
   );
 

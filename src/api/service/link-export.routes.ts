@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Caller } from '../../core/caller.js';
 import { csvRow } from '../../shared/csv.js';
 import { callerOf } from '../request-caller.js';
+import { asCsvFile, BYTE_ORDER_MARK } from '../csv-download.js';
 import { commonErrorResponses } from '../schemas/common.js';
 
 type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
@@ -64,17 +65,14 @@ export function linkExportRoute<F extends z.ZodRawShape, R>(
       // The first page is read before answering, so a failure is still an error body, not a cut file.
       const first = await rows.next();
       async function* lines() {
-        yield `\uFEFF${csvRow(columns.map(([header]) => header))}`;
+        yield `${BYTE_ORDER_MARK}${csvRow(columns.map(([header]) => header))}`;
         let page = first;
         while (!page.done) {
           yield page.value.map((record) => csvRow(columns.map(([, cell]) => cell(record) ?? ''))).join('');
           page = await rows.next();
         }
       }
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${doc.fileName}"`)
-        .send(Readable.from(lines()) as unknown as string);
+      return asCsvFile(reply, doc.fileName).send(Readable.from(lines()) as unknown as string);
     },
   );
 }

@@ -22,10 +22,10 @@ import {
   clearable,
   deepLinkPath,
   expiryField,
-  expiryFor,
   httpsUrlSchema,
   linkedAppFields,
   text,
+  withExpiresAt,
   type LinkRouteSettings,
 } from '../schemas/link.js';
 import { queryBoolean, queryDateTime } from '../schemas/paging.js';
@@ -146,12 +146,11 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<
     ...extraFields,
     ...managedLinkBodyFields(url),
   });
-  /** The core's create input of a create body (an expiry date becomes the instant it means for the caller). */
-  const newShortUrl = (caller: Caller, { url: originalUrl, expirationDate, ...rest }: z.output<typeof createBody>) => ({
-    ...rest,
-    originalUrl,
-    expiresAt: expiryFor(caller, 'expirationDate', expirationDate, options.clock),
-  });
+  /** The core's create input of a create body whose expiry has been read: `url` is the originalUrl. */
+  const withOriginalUrl = <T extends { url: string }>({ url: originalUrl, ...rest }: T) => ({ ...rest, originalUrl });
+  /** The same of a create body as it came (an expiry date becomes the instant it means for the caller). */
+  const newShortUrl = (caller: Caller, body: z.output<typeof createBody>) =>
+    withOriginalUrl(withExpiresAt(caller, 'expirationDate', body, options.clock));
 
   trackedLinkRoutes(
     app,
@@ -167,6 +166,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<
       pageId: 'ShortUrlPage',
       idempotency: options.idempotency,
       createOperation: 'createShortUrl',
+      expiry: { field: 'expirationDate', clock: options.clock },
       createBody,
       updateBody: z.object({
         originalUrl: url.optional(),
@@ -181,11 +181,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<
     },
     {
       ...shortUrls,
-      create: (caller, body) => shortUrls.create(caller, newShortUrl(caller, body)),
-      update: (caller, id, { expirationDate, ...rest }) => {
-        const expiresAt = expiryFor(caller, 'expirationDate', expirationDate, options.clock);
-        return shortUrls.update(caller, id, { ...rest, ...(expiresAt === undefined ? {} : { expiresAt }) });
-      },
+      create: (caller, body) => shortUrls.create(caller, withOriginalUrl(body)),
     },
     toJson,
   );

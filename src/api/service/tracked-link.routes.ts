@@ -9,6 +9,7 @@ import { idempotencyHeaders, sendOnce } from '../idempotency.js';
 import type { IdempotencyService } from '../../core/links/idempotency.service.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
 import { fromRequestPart } from '../schemas/field-errors.js';
+import { withExpiresAt } from '../schemas/link.js';
 import type { Page } from '../schemas/paging.js';
 import { deleteById, listPage, readById, updateById } from './by-id.routes.js';
 
@@ -21,12 +22,22 @@ interface TrackedLinks<Filter, R> {
   delete(caller: Caller, id: number): Promise<void>;
 }
 
+/** A body as the core takes it: its expiry, under K, read as `expiresAt` (withExpiresAt). */
+type Read<T, K extends string> = Omit<T, K> & { expiresAt?: Date | null };
+
 /**
  * POST and GET `path`, GET, PUT and DELETE `path`/:id. The create's refusals from the core name
  * fields of its body. `a` names one record in the summaries ("a campaign"),
  * `many` the list ("campaigns"), `slug` the part of its address that stops resolving when it goes.
+ * Both bodies give the expiry under `expiry.field`; the core is given the instant it means.
  */
-export function trackedLinkRoutes<F extends z.ZodRawShape, C extends z.ZodType, B extends z.ZodType, R>(
+export function trackedLinkRoutes<
+  F extends z.ZodRawShape,
+  K extends string,
+  C extends z.ZodType<Partial<Record<K, unknown>>>,
+  B extends z.ZodType<Partial<Record<K, unknown>>>,
+  R,
+>(
   app: ZodApp,
   path: string,
   doc: {
@@ -43,14 +54,17 @@ export function trackedLinkRoutes<F extends z.ZodRawShape, C extends z.ZodType, 
     /** Safe retries of the create (Idempotency-Key), under this operation's name. */
     idempotency: IdempotencyService;
     createOperation: string;
+    expiry: { field: K; clock: () => Date };
   },
   links: TrackedLinks<z.output<z.ZodObject<F>>, R> & {
-    create(caller: Caller, body: z.output<C>): Promise<R>;
-    update(caller: Caller, id: number, body: z.output<B>): Promise<R>;
+    create(caller: Caller, body: Read<z.output<C>, K>): Promise<R>;
+    update(caller: Caller, id: number, body: Read<z.output<B>, K>): Promise<R>;
   },
   toJson: (record: R) => unknown,
 ): void {
   const { tags, security, item } = doc;
+  const read = <T extends Partial<Record<K, unknown>>>(caller: Caller, body: T) =>
+    withExpiresAt(caller, doc.expiry.field, body, doc.expiry.clock);
   const byId = `${path}/:id`;
   app.post(
     path,
@@ -65,9 +79,10 @@ export function trackedLinkRoutes<F extends z.ZodRawShape, C extends z.ZodType, 
       },
     },
     async (request, reply) =>
-      sendOnce(request, reply, doc.idempotency, doc.createOperation, 201, async () =>
-        toJson(await fromRequestPart('body', links.create(callerOf(request), request.body as z.output<C>))),
-      ),
+      sendOnce(request, reply, doc.idempotency, doc.createOperation, 201, async () => {
+        const caller = callerOf(request);
+        return toJson(await fromRequestPart('body', links.create(caller, read(caller, request.body as z.output<C>))));
+      }),
   );
   listPage(
     app,
@@ -89,7 +104,7 @@ export function trackedLinkRoutes<F extends z.ZodRawShape, C extends z.ZodType, 
       body: doc.updateBody,
       response: item,
     },
-    async (caller, id, body) => toJson(await links.update(caller, id, body)),
+    async (caller, id, body) => toJson(await links.update(caller, id, read(caller, body))),
   );
   deleteById(app, byId, { tags, security, summary: `Delete ${doc.a}; its ${doc.slug} stops resolving` }, links.delete);
 }

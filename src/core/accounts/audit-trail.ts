@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   'sign_in',
   'sign_out',
   'sign_out.everywhere',
+  'session.ended',
+  'member.sessions_ended',
   'login_link.issued',
   'sso.linked',
   'sso.signup',

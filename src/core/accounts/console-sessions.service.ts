@@ -1,14 +1,19 @@
 // Console sessions: started at every sign-in with a new token (whatever token the browser had is
 // revoked, so a planted one is worthless: no session fixation), ended by idleness, by their
-// absolute age, by sign-out here or everywhere. The CSRF token is derived from the session token,
-// so it needs no storage and is useless without the HttpOnly cookie's value.
+// absolute age, by sign-out here or everywhere, by their user from the list of their sessions, or
+// by an owner of an organization the user belongs to. The CSRF token is derived from the session
+// token, so it needs no storage and is useless without the HttpOnly cookie's value.
 import { createHash } from 'node:crypto';
+import type { AgentParser, DeviceType } from '../../ingest/enrich.js';
 import type { ConsoleSessionsRepo } from '../../oltp/console-sessions.repo.js';
 import type { User, UsersRepo } from '../../oltp/users.repo.js';
+import { notFound } from '../../shared/errors.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { secretsEqual } from '../../shared/secrets.js';
+import type { Caller } from '../caller.js';
 import type { AuditTrail } from './audit-trail.js';
 import { newToken, tokenHash } from './one-time-tokens.js';
+import { authorize } from './permissions.js';
 
 export type SignInMethod = 'email' | 'login_link' | 'sso' | 'oidc';
 
@@ -39,6 +44,20 @@ export interface ActiveSession {
   method: string;
 }
 
+/** A signed-in session as its owner's list shows it. */
+export interface SessionView {
+  id: number;
+  /** What the stored user agent says; null when the browser sent none. */
+  device: { browser: string; os: string; type: DeviceType } | null;
+  /** The client address the session began from; null when it could not be opened (a retired key). */
+  ip: string | null;
+  method: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  /** The session the list was asked with. */
+  current: boolean;
+}
+
 /** last_seen_at is written at most this often per session: no database write per console call. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -47,13 +66,23 @@ const csrfTokenOf = (sessionToken: string): string =>
 
 export function createSessions(deps: {
   repo: ConsoleSessionsRepo;
-  users: Pick<UsersRepo, 'get' | 'recordSignIn'>;
+  users: Pick<UsersRepo, 'get' | 'recordSignIn' | 'roleIn'>;
   secretBox: SecretBox;
+  parseAgent: AgentParser;
   clock: () => Date;
   policy: SessionPolicy;
   audit: Pick<AuditTrail, 'record'>;
 }) {
   const { repo, policy } = deps;
+
+  const opened = (sealed: string | null): string | null => {
+    if (!sealed) return null;
+    try {
+      return deps.secretBox.open(sealed);
+    } catch {
+      return null;
+    }
+  };
 
   async function active(token: string): Promise<ActiveSession | undefined> {
     const session = await repo.find(tokenHash(token));
@@ -108,6 +137,62 @@ export function createSessions(deps: {
       await deps.audit.record({ type: 'user', userId: session.user.id, ip }, 'sign_out', {
         target: `user:${session.user.id}`,
       });
+    },
+
+    /** The user's live sessions (idle ones, which end at their next use, left out), most recently used first. */
+    async listOf(session: Pick<ActiveSession, 'id' | 'user'>): Promise<SessionView[]> {
+      const now = deps.clock();
+      const open = await repo.openOf(session.user.id, now);
+      return open
+        .filter((s) => now.getTime() - s.lastSeenAt.getTime() < policy.idleMs)
+        .map((s) => {
+          const agent = s.userAgent ? deps.parseAgent(s.userAgent) : undefined;
+          return {
+            id: s.id,
+            device: agent ? { browser: agent.browser, os: agent.os, type: agent.deviceType } : null,
+            ip: opened(s.ipSealed),
+            method: s.method,
+            createdAt: s.createdAt,
+            lastSeenAt: s.lastSeenAt,
+            current: s.id === session.id,
+          };
+        });
+    },
+
+    /**
+     * Ends one of the user's own sessions; another user's id answers as one that does not exist.
+     * Answers whether it was the session asking (then the caller is signed out).
+     */
+    async endOwn(session: Pick<ActiveSession, 'id' | 'user'>, sessionId: number, ip: string): Promise<boolean> {
+      const userId = session.user.id;
+      if (!(await repo.revokeOf(userId, sessionId, deps.clock())))
+        throw notFound('SESSION_NOT_FOUND', `session ${sessionId} does not exist`);
+      await deps.audit.record({ type: 'user', userId, ip }, 'session.ended', {
+        target: `user:${userId}`,
+        details: { sessionId },
+      });
+      return sessionId === session.id;
+    },
+
+    /**
+     * An owner ends every session of a member of their organization (a lost laptop, someone
+     * leaving); someone outside it answers as a member that does not exist.
+     */
+    async endAllOfMember(
+      caller: Pick<Caller, 'organization'> & { member: NonNullable<Caller['member']> },
+      userId: number,
+      ip: string,
+    ): Promise<number> {
+      authorize(caller, 'sessions.manage');
+      if (!(await deps.users.roleIn(caller.organization.id, userId)))
+        throw notFound('MEMBER_NOT_FOUND', `user ${userId} is not a member of organization ${caller.organization.id}`);
+      const ended = await repo.revokeAllOf(userId, deps.clock());
+      await deps.audit.record({ type: 'user', userId: caller.member.userId, ip }, 'member.sessions_ended', {
+        organizationId: caller.organization.id,
+        target: `user:${userId}`,
+        details: { ended },
+      });
+      return ended;
     },
 
     /** Ends every session of the user on every device; answers how many were open. */

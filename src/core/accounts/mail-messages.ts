@@ -105,17 +105,56 @@ function wording(
   }
 }
 
+/** Plain text and the simple HTML every console mail shares: the intro, one button, the fine print. */
+function render(to: string, language: Language, w: Wording, link: string): MailMessage {
+  const text = `${w.intro}\n\n${link}\n\n${w.validity}\n${w.ignore}\n\n— Signpost\n`;
+  const html =
+    `<!doctype html><html lang="${language}"><body style="font-family:system-ui,sans-serif;color:#1f2328;line-height:1.5">` +
+    `<p>${escapeHtml(w.intro)}</p>` +
+    `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:12px 20px;border-radius:8px;background:#0969da;color:#fff;text-decoration:none;font-weight:600">${escapeHtml(w.button)}</a></p>` +
+    `<p style="color:#57606a;font-size:14px">${escapeHtml(w.validity)}<br>${escapeHtml(w.ignore)}</p>` +
+    `<p style="color:#57606a;font-size:12px;word-break:break-all">${escapeHtml(link)}</p></body></html>`;
+  return { to, subject: w.subject, text, html, link };
+}
+
 export function mailFor(
   kind: MessageKind,
   options: { to: string; link: string; language: Language; minutes: number; serviceName?: string; inviter?: string },
 ): MailMessage {
   const w = wording(kind, options.language, options.minutes, options.serviceName ?? '', options.inviter ?? '');
-  const text = `${w.intro}\n\n${options.link}\n\n${w.validity}\n${w.ignore}\n\n— Signpost\n`;
-  const html =
-    `<!doctype html><html lang="${options.language}"><body style="font-family:system-ui,sans-serif;color:#1f2328;line-height:1.5">` +
-    `<p>${escapeHtml(w.intro)}</p>` +
-    `<p><a href="${escapeHtml(options.link)}" style="display:inline-block;padding:12px 20px;border-radius:8px;background:#0969da;color:#fff;text-decoration:none;font-weight:600">${escapeHtml(w.button)}</a></p>` +
-    `<p style="color:#57606a;font-size:14px">${escapeHtml(w.validity)}<br>${escapeHtml(w.ignore)}</p>` +
-    `<p style="color:#57606a;font-size:12px;word-break:break-all">${escapeHtml(options.link)}</p></body></html>`;
-  return { to: options.to, subject: w.subject, text, html, link: options.link };
+  return render(options.to, options.language, w, options.link);
+}
+
+/**
+ * The warning that a Service API key stops working soon, to the member who issued it or the
+ * organization's owners; the link opens the console's API keys screen. The expiry is given in UTC,
+ * the zone every recipient can read unambiguously.
+ */
+export function apiKeyExpiryMail(options: {
+  to: string;
+  language: Language;
+  link: string;
+  organizationName: string;
+  keyLabel: string;
+  expiresAt: Date;
+}): MailMessage {
+  const { organizationName: org, keyLabel: key } = options;
+  const when = `${options.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const w: Wording =
+    options.language === 'en'
+      ? {
+          subject: `Your Signpost API key ${key} expires on ${when.slice(0, 10)}`,
+          intro: `The Service API key ${key} of the organization ${org} stops working at ${when}. Issue a new key and switch your integration to it before then.`,
+          button: 'Open API keys',
+          validity: 'After that time every call with this key is refused (401).',
+          ignore: 'You get this message once per key.',
+        }
+      : {
+          subject: `Signpost API 키 ${key}이(가) ${when.slice(0, 10)}에 만료됩니다`,
+          intro: `${org} 조직의 서비스 API 키 ${key}은(는) ${when}에 만료됩니다. 그 전에 새 키를 발급해 연동을 옮기세요.`,
+          button: 'API 키 열기',
+          validity: '만료 후에는 이 키로 보낸 모든 요청이 거부됩니다(401).',
+          ignore: '이 안내는 키마다 한 번만 보내 드립니다.',
+        };
+  return render(options.to, options.language, w, options.link);
 }

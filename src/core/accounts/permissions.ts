@@ -16,6 +16,7 @@ export type Permission =
   | 'members.read'
   | 'members.manage' // add, remove, change roles (owners only by owners)
   | 'audit.read'
+  | 'sessions.manage' // end a member's console sessions
   | 'organization.manage'; // name, ownership
 
 const ANALYST: Permission[] = ['statistics.read', 'links.read', 'members.read'];
@@ -28,7 +29,7 @@ const DEVELOPER: Permission[] = [
   'webhooks.manage',
 ];
 const ADMIN: Permission[] = [...DEVELOPER, 'members.manage', 'audit.read'];
-const OWNER: Permission[] = [...ADMIN, 'organization.manage'];
+const OWNER: Permission[] = [...ADMIN, 'organization.manage', 'sessions.manage'];
 
 const GRANTS: Record<Role, ReadonlySet<Permission>> = {
   owner: new Set(OWNER),

@@ -113,6 +113,9 @@ export function parseDate(value: string | number | null | undefined): Date | und
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
+/** `total` of a page when the service said how many links it has, else nothing. */
+export const knownTotal = (total: number | null | undefined): { total?: number } => (total == null ? {} : { total });
+
 /** The last path segment of a short URL (`https://bit.ly/abc` → `abc`), undefined when there is none. */
 export function codeOf(shortUrl: string): string | undefined {
   let path: string;

@@ -5,6 +5,7 @@
 import { invalidField } from '../field-error.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { JourneyFunnelData, SessionEventData, SessionTransitionData } from '../../ingest/journey-events.js';
+import type { EventPayloads } from '../../ingest/event-registry.js';
 import type { EventPublisher } from '../../ingest/publisher.js';
 import type { JourneyActivity } from '../../olap/journey-activity.queries.js';
 import type { JourneySessionsRepo } from '../../oltp/journey-sessions.repo.js';
@@ -51,20 +52,23 @@ export function createJourneyActivityService(deps: ActivityDeps) {
     eventId: input.eventId ?? uuidv7(),
   });
 
-  /** What every event of a session carries of it: the session, the app and the user. */
-  const sessionFacts = (caller: JourneyCallerInfo, session: { id: string; externalUserId: string | null }) => ({
-    sessionId: session.id,
-    appId: appOf(caller).id,
-    externalUserId: session.externalUserId,
-  });
-
-  /** Hands the event to the bus, which writes it to ClickHouse and the webhooks. */
-  function publish(
-    type: 'session_event' | 'session_transition' | 'journey_funnel',
+  /**
+   * Hands the event to the bus, which writes it to ClickHouse and the webhooks, with what every
+   * event of a session carries of it (the session, the app and the user); the payload sent.
+   */
+  function publish<T extends 'session_event' | 'session_transition' | 'journey_funnel'>(
+    type: T,
     caller: JourneyCallerInfo,
+    session: { id: string; externalUserId: string | null },
     stamp: { occurredAt: number; eventId: string },
-    data: SessionEventData | SessionTransitionData | JourneyFunnelData,
-  ): void {
+    own: Omit<EventPayloads[T], 'sessionId' | 'appId' | 'externalUserId'>,
+  ): EventPayloads[T] {
+    const data = {
+      sessionId: session.id,
+      appId: appOf(caller).id,
+      externalUserId: session.externalUserId,
+      ...own,
+    } as EventPayloads[T];
     deps.events.record({
       eventId: stamp.eventId,
       type,
@@ -72,6 +76,7 @@ export function createJourneyActivityService(deps: ActivityDeps) {
       organizationId: caller.organization.id,
       data: { ...data },
     });
+    return data;
   }
 
   return {
@@ -79,13 +84,8 @@ export function createJourneyActivityService(deps: ActivityDeps) {
       const organizationId = caller.organization.id;
       const session = await lookup.sessionOrThrow(organizationId, input.sessionId);
       const stamp = stampOf(input, 'occurredAt');
-      const data: SessionEventData = {
-        ...sessionFacts(caller, session),
-        platform: session.platform,
-        eventType: input.eventType,
-        properties: input.properties,
-      };
-      publish('session_event', caller, stamp, data);
+      const { eventType, properties } = input;
+      publish('session_event', caller, session, stamp, { platform: session.platform, eventType, properties });
       return {
         eventId: stamp.eventId,
         sessionId: session.id,
@@ -118,17 +118,16 @@ export function createJourneyActivityService(deps: ActivityDeps) {
       if (input.targetSessionId !== null) await lookup.sessionOrThrow(organizationId, input.targetSessionId);
       const link = await lookup.linkFor(session, input);
       const stamp = stampOf(input, 'occurredAt');
-      const data: SessionTransitionData = {
-        ...sessionFacts(caller, session),
-        fromPlatform: input.fromPlatform,
-        toPlatform: input.toPlatform,
-        targetSessionId: input.targetSessionId,
+      const { fromPlatform, toPlatform, targetSessionId, deepLinkToken, properties } = input;
+      const data = publish('session_transition', caller, session, stamp, {
+        fromPlatform,
+        toPlatform,
+        targetSessionId,
         urlId: link.urlId,
         campaignId: link.campaignId,
-        deepLinkToken: input.deepLinkToken,
-        properties: input.properties,
-      };
-      publish('session_transition', caller, stamp, data);
+        deepLinkToken,
+        properties,
+      });
       const { appId: _appId, ...transition } = data;
       return { transitionId: stamp.eventId, ...transition, occurredAt: new Date(stamp.occurredAt) };
     },
@@ -180,18 +179,22 @@ export function createJourneyActivityService(deps: ActivityDeps) {
         }
       }
       const { stage, goalType, goalValue, currency, transactionId, urlId, campaignId } = answer;
-      const data: JourneyFunnelData = {
-        ...sessionFacts(caller, session),
-        platform: session.platform,
-        stage,
-        goalType,
-        goalValue,
-        currency,
-        transactionId,
-        urlId,
-        campaignId,
-      };
-      publish('journey_funnel', caller, { eventId, occurredAt }, data);
+      publish(
+        'journey_funnel',
+        caller,
+        session,
+        { eventId, occurredAt },
+        {
+          platform: session.platform,
+          stage,
+          goalType,
+          goalValue,
+          currency,
+          transactionId,
+          urlId,
+          campaignId,
+        },
+      );
       return {
         recorded: true,
         duplicate: false,

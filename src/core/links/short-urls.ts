@@ -43,6 +43,12 @@ const fieldsOf = (input: NewShortUrl): OwnFields<ShortUrlFields> => ({
   showAdPage: input.showAdPage ?? false,
 });
 
+/** The code a create claims: the alias asked for, else a generated one, generated again while taken. */
+const codeFor = (alias: string | undefined) => ({
+  code: alias ?? generateShortCode(),
+  ...(alias ? {} : { nextCode: () => generateShortCode() }),
+});
+
 export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrlsRepo; publicBaseUrl: string }) {
   const links = createTrackedLinks<ShortUrl, ShortUrlFields, ShortUrlListFilter>(deps, {
     repo: deps.repo,
@@ -64,8 +70,7 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
             organizationId: caller.organization.id,
             fields: { ...fields, ...managed },
             customDomain,
-            code: alias ?? generateShortCode(),
-            ...(alias ? {} : { nextCode: () => generateShortCode() }),
+            ...codeFor(alias),
           }),
         slugTaken('customAlias', alias),
         alias === undefined ? undefined : { field: 'customAlias', slug: alias },
@@ -83,8 +88,7 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
             items.map(({ input, customDomain, managed }) => ({
               fields: { ...fieldsOf(input), ...managed },
               customDomain,
-              code: input.customAlias ?? generateShortCode(),
-              ...(input.customAlias ? {} : { nextCode: () => generateShortCode() }),
+              ...codeFor(input.customAlias),
             })),
           ),
         (input) => slugTaken('customAlias', input.customAlias)(),

@@ -207,6 +207,13 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     return found;
   }
 
+  /** A list's criteria as the repository filters: the tag named by its id (tags.filterId). */
+  async function filterOf(caller: LinkCaller, criteria: ListCriteria<Filter>): Promise<Filter> {
+    const { tag, ...rest } = criteria;
+    const tagId = await deps.tags.filterId(caller.organization.id, tag);
+    return { ...rest, ...(tagId === undefined ? {} : { tagId }) } as unknown as Filter;
+  }
+
   function afterChange(action: ChangeAction, record: R): void {
     deps.linkChanged(record.organizationId);
     kind.changed?.(action, record);
@@ -219,10 +226,7 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
       criteria: ListCriteria<Filter>,
       page: Page,
     ): Promise<{ items: Counted<R>[]; total: number }> {
-      const { tag, ...rest } = criteria;
-      const tagId = await deps.tags.filterId(caller.organization.id, tag);
-      const filter = { ...rest, ...(tagId === undefined ? {} : { tagId }) } as unknown as Filter;
-      const { items, total } = await repo.list(caller.organization.id, filter, page);
+      const { items, total } = await repo.list(caller.organization.id, await filterOf(caller, criteria), page);
       return { items: await withCounts(caller.organization.id, items), total };
     },
 
@@ -288,10 +292,7 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
 
     /** Every link the criteria match, with its clicks, a thousand at a time (exports). */
     async *export(caller: LinkCaller, criteria: ListCriteria<Filter>): AsyncGenerator<Counted<R>[]> {
-      const { tag, ...rest } = criteria;
-      const tagId = await deps.tags.filterId(caller.organization.id, tag);
-      const filter = { ...rest, ...(tagId === undefined ? {} : { tagId }) } as unknown as Filter;
-      for await (const page of repo.each(caller.organization.id, filter)) {
+      for await (const page of repo.each(caller.organization.id, await filterOf(caller, criteria))) {
         yield await withCounts(caller.organization.id, page);
       }
     },

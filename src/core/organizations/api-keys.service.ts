@@ -21,6 +21,9 @@ export function checkedKeyOptions(options: ApiKeyOptions, now: Date): ApiKeyOpti
   return options;
 }
 
+/** The member told before a key expires: the one who issued it in the console. */
+const issuerOf = (actor: Actor): number | null => (actor.type === 'user' ? actor.userId : null);
+
 export interface ApiKeyView extends ApiKeyEntry {
   lastUsedAt: Date | null;
 }
@@ -53,7 +56,10 @@ export function createApiKeysService(deps: {
 
     async issue(caller: KeyCaller, actor: Actor, options: ApiKeyOptions): Promise<IssuedApiKey> {
       authorize(caller, 'keys.manage');
-      const key = await apiKeys.issue(caller.organization.id, checkedKeyOptions(options, deps.clock()));
+      const key = await apiKeys.issue(caller.organization.id, {
+        ...checkedKeyOptions(options, deps.clock()),
+        createdByUserId: issuerOf(actor),
+      });
       await audit.record(actor, 'api_key.issued', {
         organizationId: caller.organization.id,
         target: `api_key:${key.id}`,
@@ -66,8 +72,8 @@ export function createApiKeysService(deps: {
     async regenerate(caller: KeyCaller, actor: Actor, keyId: number): Promise<IssuedApiKey> {
       authorize(caller, 'keys.manage');
       const old = await existing(caller, keyId);
-      // The same name, scopes and expiry: only the secret changes.
-      const key = await apiKeys.issue(caller.organization.id, old);
+      // The same name, scopes and expiry: only the secret changes. Who holds the new secret is told of its expiry.
+      const key = await apiKeys.issue(caller.organization.id, { ...old, createdByUserId: issuerOf(actor) });
       await apiKeys.revoke(caller.organization.id, keyId);
       await audit.record(actor, 'api_key.regenerated', {
         organizationId: caller.organization.id,

@@ -4,7 +4,7 @@
 // becomes the cursor, always asked of the same address.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { codeOf, parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { codeOf, knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -63,7 +63,7 @@ export function createBitlySource(ctx: SourceContext): ImportSource {
       return {
         links: page.links.map(mapBitlink),
         nextCursor,
-        ...(page.pagination?.total == null ? {} : { total: page.pagination.total }),
+        ...knownTotal(page.pagination?.total),
       };
     },
   };

@@ -4,7 +4,7 @@
 // password is not imported (ImportedLink.passwordProtected).
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -54,7 +54,7 @@ export function createDubSource(ctx: SourceContext): ImportSource {
         links: links.map(mapDubLink),
         // Asked until a page comes back empty: a server may give fewer than asked for on every page.
         nextCursor: links.length > 0 ? String(page + 1) : null,
-        ...(total === undefined ? {} : { total }),
+        ...knownTotal(total),
       };
     },
   };

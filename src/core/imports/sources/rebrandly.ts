@@ -3,7 +3,7 @@
 // other than the main one. The total comes from GET /v1/links/count once.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 25;
 
@@ -51,7 +51,7 @@ export function createRebrandlySource(ctx: SourceContext): ImportSource {
         links: links.map(mapRebrandlyLink),
         // Asked until a page comes back empty: a server may give fewer than asked for on every page.
         nextCursor: links.at(-1)?.id ?? null,
-        ...(total === undefined ? {} : { total }),
+        ...knownTotal(total),
       };
     },
   };

@@ -3,7 +3,7 @@
 // with each short URL; a short URL of another domain than the default keeps its domain in its id.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -59,7 +59,7 @@ export function createShlinkSource(ctx: SourceContext): ImportSource {
       return {
         links: data.map(mapShlinkShortUrl),
         nextCursor: pagination.currentPage < pagination.pagesCount ? String(pagination.currentPage + 1) : null,
-        ...(pagination.totalItems == null ? {} : { total: pagination.totalItems }),
+        ...knownTotal(pagination.totalItems),
       };
     },
   };

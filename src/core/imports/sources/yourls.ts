@@ -5,7 +5,7 @@
 // moves the rest down by one, which is then seen twice and skipped the second time.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { apiUrl, codeOf, parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { apiUrl, codeOf, knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -65,7 +65,7 @@ export function createYourlsSource(ctx: SourceContext): ImportSource {
       const after = start + raw.length;
       // The total says when to stop; without it, a short page is the last.
       const more = raw.length > 0 && (total === undefined ? raw.length === PAGE_SIZE : after < total);
-      return { links, nextCursor: more ? String(after) : null, ...(total === undefined ? {} : { total }) };
+      return { links, nextCursor: more ? String(after) : null, ...knownTotal(total) };
     },
   };
 }
