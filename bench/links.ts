@@ -1,4 +1,5 @@
 // npm run bench:links [-- --runs 5] [--json bench/results/links.json]
+// npm run bench:import [-- --rows 100000] [--json bench/results/import.json]
 //
 // Link management at the sizes people use it: the service on the embedded stores, listening on
 // loopback, and per run
@@ -8,6 +9,9 @@
 // - a 10,000-row CSV through POST /api/v1/service/urls/import;
 // - the CSV export of every link made so far.
 // Prints each run and the medians, and writes them as JSON.
+// With --import-job (bench:import): once, 1,000 short URLs in one POST /urls/bulk, then a CSV of
+// --rows rows as an import job (POST /api/v1/service/imports/csv), timed from the upload to the
+// job's end as polled every 100 ms: rows per second and seconds.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,10 +23,13 @@ import { createLogger } from '../src/shared/logger.js';
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
-    json: { type: 'string', default: 'bench/results/links.json' },
+    json: { type: 'string' },
+    'import-job': { type: 'boolean', default: false },
+    rows: { type: 'string', default: '100000' },
   },
 });
 const runs = Number(args.runs);
+const jsonFile = args.json ?? (args['import-job'] ? 'bench/results/import.json' : 'bench/results/links.json');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-links-bench-'));
 const ADMIN = 'bench-admin-token-0123456789abcdefghij';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -58,6 +65,10 @@ async function main(): Promise<void> {
         url: `https://shop.example/${kind}/${run}/${i}`,
         tags: ['bench', `batch-${i % 10}`],
       }));
+    if (args['import-job']) {
+      writeSummary(await importJob(request, org.apiKey, JSON.stringify({ items: items(0, 'bulk') })));
+      return;
+    }
 
     const rows: Array<{ run: number; bulkMs: number; oneByOneMs: number; csvImportMs: number; exportMs: number }> = [];
     for (let run = 0; run < runs; run++) {
@@ -120,13 +131,62 @@ async function main(): Promise<void> {
       `median: bulk 1,000 ${summary.median.bulkCreate1000Ms.toFixed(0)} ms; one by one ` +
         `${summary.median.oneByOneOverBulk.toFixed(1)}× as long; CSV import 10,000 ${summary.median.csvImport10000Ms.toFixed(0)} ms`,
     );
-    fs.mkdirSync(path.dirname(args.json), { recursive: true });
-    fs.writeFileSync(args.json, `${JSON.stringify(summary, null, 2)}\n`);
-    console.log(`wrote ${args.json}`);
+    writeSummary(summary);
   } finally {
     await container.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+function writeSummary(summary: object): void {
+  fs.mkdirSync(path.dirname(jsonFile), { recursive: true });
+  fs.writeFileSync(jsonFile, `${JSON.stringify(summary, null, 2)}\n`);
+  console.log(`wrote ${jsonFile}`);
+}
+
+type Request = (method: string, url: string, body: string, headers: Record<string, string>) => Promise<string>;
+
+/** One bulk create of 1,000, then a CSV of --rows rows as an import job, to its end. */
+async function importJob(request: Request, apiKey: string, bulkBody: string) {
+  const json = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+  let started = performance.now();
+  await request('POST', '/api/v1/service/urls/bulk', bulkBody, json);
+  const bulkCreate1000Ms = ms(started);
+  console.log(`bulk create of 1,000: ${bulkCreate1000Ms.toFixed(0)} ms`);
+
+  const total = Number(args.rows);
+  const csv = [
+    'originalUrl,title,tags',
+    ...Array.from({ length: total }, (_, i) => `https://shop.example/job/${i},Row ${i},bench|job-${i % 10}`),
+  ].join('\n');
+  started = performance.now();
+  const { id } = JSON.parse(
+    await request('POST', '/api/v1/service/imports/csv', csv, { 'x-api-key': apiKey, 'content-type': 'text/csv' }),
+  ) as { id: number };
+  const uploadMs = ms(started);
+  let job: { status: string; imported: number; failed: number };
+  for (;;) {
+    job = JSON.parse(await request('GET', `/api/v1/service/imports/${id}`, '', json)) as typeof job;
+    if (!['queued', 'running'].includes(job.status)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const seconds = ms(started) / 1000;
+  if (job.status !== 'completed' || job.imported !== total)
+    throw new Error(`the job ended ${job.status} with ${job.imported} of ${total} imported, ${job.failed} failed`);
+  const rowsPerSecond = total / seconds;
+  console.log(
+    `CSV import job of ${total.toLocaleString('en')} rows: ${seconds.toFixed(1)} s, ` +
+      `${rowsPerSecond.toFixed(0)} rows/s (upload answered in ${uploadMs.toFixed(0)} ms)`,
+  );
+  return {
+    node: process.version,
+    cpus: os.cpus().length,
+    rows: total,
+    seconds,
+    rowsPerSecond,
+    uploadMs,
+    bulkCreate1000Ms,
+  };
 }
 
 await main();

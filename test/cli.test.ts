@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -421,6 +422,29 @@ describe('import', () => {
       expect(wrong.stderr).toContain('SOURCE is one of bitly, shlink, kutt, yourls, dub, rebrandly');
     } finally {
       await fixture.close();
+    }
+  });
+
+  it('import csv sends the file as a job and follows it; the refused row is counted', async () => {
+    const org = await svc.createOrganization('CLI CSV importer', 'BUSINESS');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signpost-cli-csv-'));
+    try {
+      const file = path.join(dir, 'links.csv');
+      fs.writeFileSync(
+        file,
+        'url,customAlias\nhttps://example.com/cli-csv/1,cli-csv-1\nnot a url,\nhttps://example.com/cli-csv/3,\n',
+      );
+      const run = await signpost(['import', 'csv', '--org', String(org.id), '--file', file]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr.trim().split('\n').at(-1)).toMatch(
+        /^import \d+ from csv: \[#{24}\] 100% 3\/3 completed, imported 2, skipped 0, failed 1$/,
+      );
+      expect(fields(run.stdout)).toMatchObject({ source: 'csv', url: 'links.csv', status: 'completed' });
+      const missing = await signpost(['import', 'csv', '--org', String(org.id), '--file', path.join(dir, 'none.csv')]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('cannot read --file');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

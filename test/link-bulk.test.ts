@@ -182,12 +182,16 @@ describe('CSV', () => {
     expect(one.expiresAt).toMatch(/^2099-01-3/);
   });
 
-  it('refuses a file without a URL column, without rows, or of more than 10,000 rows', async () => {
+  it('refuses a file without a URL column, without rows, or of more than 10,000 rows (naming the import job)', async () => {
     expectError(await importCsv('title\nHello\n'), 400, { code: 'VALIDATION_FAILED' });
     expectError(await importCsv('url\n'), 400);
     const big = ['url', ...Array.from({ length: 10_001 }, (_, i) => `https://example.com/${i}`)].join('\n');
     const refused = expectError(await importCsv(big), 400);
-    expect(refused.message).toContain('10000');
+    expect(refused.message).toContain('has 10,001 rows; at most 10,000 in one call');
+    expect(refused.message).toContain('as a background job with POST /imports/csv');
+    const huge = `url\n${`https://example.com/${'x'.repeat(1000)}\n`.repeat(17_000)}`;
+    const tooLarge = expectError(await importCsv(huge), 413, { code: 'BODY_TOO_LARGE' });
+    expect(tooLarge.message).toContain('larger than 16 MB, the most one call takes: import it as a background job');
   });
 });
 

@@ -476,15 +476,6 @@ const OPERATIONS: Record<string, Operation> = {
       () => ({ ids: [a.url.id, a.deepLink.id] }),
     ),
   },
-  // A JSON body to the CSV import is refused (415) without reading anything.
-  'POST /api/v1/service/urls/import': {
-    kind: 'capability',
-    probes: one(
-      'service',
-      () => `${S}/urls/import`,
-      () => ({}),
-    ),
-  },
   'GET /api/v1/service/tags': {
     kind: 'list',
     aIds: () => [a.tag.id],
@@ -974,12 +965,24 @@ const OPERATOR_OPS: Record<string, () => string> = {
   'GET /api/admin/v1/dead-letters': () => `${ADM}/dead-letters`,
   'POST /api/admin/v1/sql': () => `${ADM}/sql`,
   'POST /api/admin/v1/organizations/{orgId}/imports': () => `${ADM}/organizations/${a.id}/imports`,
+  'POST /api/admin/v1/organizations/{orgId}/imports/csv': () => `${ADM}/organizations/${a.id}/imports/csv`,
   'GET /api/admin/v1/organizations/{orgId}/imports': () => `${ADM}/organizations/${a.id}/imports`,
   'GET /api/admin/v1/organizations/{orgId}/imports/{id}': () =>
     `${ADM}/organizations/${a.id}/imports/${a.importJob.id}`,
   'POST /api/admin/v1/organizations/{orgId}/imports/{id}/cancel': () =>
     `${ADM}/organizations/${a.id}/imports/${a.importJob.id}/cancel`,
 };
+// A JSON body to a CSV route (the one-call import, the import job) is refused without reading anything.
+for (const path of ['/urls/import', '/imports/csv']) {
+  OPERATIONS[`POST /api/v1/service${path}`] = {
+    kind: 'capability',
+    probes: one(
+      'service',
+      () => `${S}${path}`,
+      () => ({}),
+    ),
+  };
+}
 for (const [name, url] of Object.entries(OPERATOR_OPS)) {
   const method = name.split(' ')[0]!;
   OPERATIONS[name] = {

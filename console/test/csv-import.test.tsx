@@ -1,5 +1,6 @@
 // The CSV import wizard as a person uses it: the file's columns and first rows before anything is
-// sent, the file sent as it is, and the rows the server refused listed with their reason.
+// sent, the file sent as it is, and the rows the server refused listed with their reason; a file
+// over 10,000 rows sent as a background job and followed with its progress and refused rows.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -53,5 +54,50 @@ describe('csv import wizard', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('주소 열');
     expect(screen.getByRole('button', { name: '가져오기' }).matches(':disabled')).toBe(true);
     expect(sent).toEqual([]);
+  });
+
+  it('sends a file of more than 10,000 rows as a background job and follows it', async () => {
+    const big = ['url', ...Array.from({ length: 10_001 }, (_, i) => `https://example.com/${i}`)].join('\n');
+    const job = {
+      id: 4,
+      source: 'csv',
+      url: 'big.csv',
+      total: 10_001,
+      skipped: 0,
+      failure: null,
+      createdAt: '2026-11-27T10:00:00Z',
+      startedAt: '2026-11-27T10:00:01Z',
+    };
+    const done = {
+      ...job,
+      status: 'completed',
+      imported: 10_000,
+      failed: 1,
+      errors: [{ sourceId: 'x:7', row: 7, message: 'the destination is refused' }],
+      finishedAt: '2026-11-27T10:00:09Z',
+    };
+    const sent = serveApi({
+      'POST /organizations/1/imports/csv': {
+        status: 202,
+        body: { ...job, status: 'queued', imported: 0, failed: 0, errors: [], startedAt: null, finishedAt: null },
+      },
+      'GET /organizations/1/imports/4': { status: 200, body: done },
+    });
+    const notify = vi.fn();
+    const { container } = renderConsole(<CsvImport orgId={1} notify={notify} onClose={() => {}} />);
+    const user = userEvent.setup();
+    const input = container.ownerDocument.querySelector('input[type=file]') as HTMLInputElement;
+    await user.upload(input, new File([big], 'big.csv', { type: 'text/csv' }));
+    expect((await screen.findByTestId('csv-as-job')).textContent).toContain('10,000줄이 넘습니다');
+    await user.click(screen.getByRole('button', { name: '백그라운드로 가져오기' }));
+    await waitFor(() => {
+      const post = sent.find((r) => r.method === 'POST');
+      expect(post?.path).toBe('/organizations/1/imports/csv?fileName=big.csv');
+      expect(post?.body).toBe(big);
+    });
+    const card = await screen.findByTestId('import-job');
+    await waitFor(() => expect(within(card).getByText('10001 / 10001', { exact: false })).toBeTruthy());
+    expect(within(card).getByText(/7번째 줄: the destination is refused/)).toBeTruthy();
+    expect(notify).toHaveBeenCalledWith({ ok: true, text: '백그라운드 가져오기를 시작했습니다.' });
   });
 });

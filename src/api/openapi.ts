@@ -54,7 +54,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'service: users': 'Service API: identified users and their consent history',
   'service: account': "Service API: the organization's plan and usage",
   'service: imports':
-    "Service API: imports of another link service's links (Bitly, Shlink, Kutt, YOURLS, Dub, Rebrandly)",
+    "Service API: imports of another link service's links (Bitly, Shlink, Kutt, YOURLS, Dub, Rebrandly) or of a CSV file",
   'mobile SDK: deep links': 'Mobile SDK API (X-App-ID and X-Mobile-App-API-Key): deep-link matching and resolution',
   'mobile SDK: tracking': 'Mobile SDK API: funnel stages, clicks and link associations',
   'mobile SDK: custom domains': "Mobile SDK API: the app's organization's custom domains",
@@ -79,6 +79,7 @@ export const OPERATION_IDS: Record<string, string> = {
   // Service API
   'GET /api/v1/service/usage': 'getUsage',
   'POST /api/v1/service/imports': 'startImport',
+  'POST /api/v1/service/imports/csv': 'startCsvImport',
   'GET /api/v1/service/imports': 'listImports',
   'GET /api/v1/service/imports/{id}': 'getImport',
   'POST /api/v1/service/imports/{id}/cancel': 'cancelImport',
@@ -209,6 +210,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /api/admin/v1/organizations/{orgId}/webhook/deliveries/{id}/redeliver': 'adminRedeliverWebhookDelivery',
   'POST /api/admin/v1/organizations/{orgId}/webhook/test': 'adminSendTestWebhook',
   'POST /api/admin/v1/organizations/{orgId}/imports': 'adminStartImport',
+  'POST /api/admin/v1/organizations/{orgId}/imports/csv': 'adminStartCsvImport',
   'GET /api/admin/v1/organizations/{orgId}/imports': 'adminListImports',
   'GET /api/admin/v1/organizations/{orgId}/imports/{id}': 'adminGetImport',
   'POST /api/admin/v1/organizations/{orgId}/imports/{id}/cancel': 'adminCancelImport',

@@ -9,6 +9,8 @@ export type ImportStatus = 'queued' | 'running' | 'completed' | 'failed' | 'canc
 export interface ImportProblem {
   sourceId: string;
   message: string;
+  /** A CSV job's data row. */
+  row?: number;
 }
 
 export interface ImportJob {
@@ -63,26 +65,67 @@ function toJob({ organization_id, base_url, created_at, started_at, finished_at,
   };
 }
 
+interface NewJob {
+  organizationId: number;
+  source: string;
+  baseUrl: string;
+  tokenSealed: string;
+  options: Record<string, string>;
+}
+
 const lease = (ms: number) => `${Math.max(1, Math.round(ms))} milliseconds`;
 
 export function createImportJobsRepo({ sql }: { sql: Sql }) {
   const columns = sql`id, organization_id, source, base_url, options, status, cursor, total, imported, skipped,
     failed, errors, failure, created_at, started_at, finished_at`;
 
+  /** An ended job's stored CSV rows are not read again. */
+  const dropRows = async (jobId: number) => {
+    await sql`delete from import_job_rows where job_id = ${jobId}
+      and exists (select 1 from import_jobs where id = ${jobId} and status in ('completed', 'failed', 'cancelled'))`;
+  };
+
   return {
-    async create(input: {
-      organizationId: number;
-      source: string;
-      baseUrl: string;
-      tokenSealed: string;
-      options: Record<string, string>;
-    }): Promise<ImportJob> {
+    async create(input: NewJob): Promise<ImportJob> {
       const [row] = await sql<JobRow[]>`
         insert into import_jobs (organization_id, source, base_url, token_sealed, options)
         values (${input.organizationId}, ${input.source}, ${input.baseUrl}, ${input.tokenSealed},
                 ${JSON.stringify(input.options)}::text::jsonb)
         returning ${columns}`;
       return toJob(row!);
+    },
+
+    /**
+     * A CSV job with its rows, in one transaction (no worker claims it before its rows are there):
+     * `entries` are runs of consecutive rows, each stored apart so that a page reads one.
+     */
+    async createWithRows(
+      input: NewJob & { total: number },
+      entries: Array<{ firstRow: number; rows: string[][] }>,
+    ): Promise<ImportJob> {
+      return sql.begin(async (tx) => {
+        const [row] = await tx<JobRow[]>`
+          insert into import_jobs (organization_id, source, base_url, token_sealed, options, total)
+          values (${input.organizationId}, ${input.source}, ${input.baseUrl}, ${input.tokenSealed},
+                  ${JSON.stringify(input.options)}::text::jsonb, ${input.total})
+          returning ${columns}`;
+        const job = toJob(row!);
+        // A few hundred entries at a time keeps each statement's parameters well under the limit.
+        for (let at = 0; at < entries.length; at += 200) {
+          const batch = entries.slice(at, at + 200);
+          await tx`
+            insert into import_job_rows (job_id, first_row, cells)
+            select ${job.id}, * from unnest(${batch.map((e) => e.firstRow)}::int[], ${batch.map((e) => JSON.stringify(e.rows))}::text[])`;
+        }
+        return job;
+      }) as Promise<ImportJob>;
+    },
+
+    /** The stored rows of a CSV job from `firstRow`: the entry starting there, undefined past the last. */
+    async rowsAt(jobId: number, firstRow: number): Promise<string[][] | undefined> {
+      const [row] = await sql<{ cells: string }[]>`
+        select cells from import_job_rows where job_id = ${jobId} and first_row = ${firstRow}`;
+      return row ? (JSON.parse(row.cells) as string[][]) : undefined;
     },
 
     async list(
@@ -108,6 +151,7 @@ export function createImportJobsRepo({ sql }: { sql: Sql }) {
       await sql`
         update import_jobs set status = 'cancelled', finished_at = now(), lease_until = null, updated_at = now()
         where organization_id = ${organizationId} and id = ${id} and status in ('queued', 'running')`;
+      await dropRows(id);
       return this.get(organizationId, id);
     },
 
@@ -158,6 +202,7 @@ export function createImportJobsRepo({ sql }: { sql: Sql }) {
         update import_jobs
         set status = ${outcome.status}, failure = ${failure}, finished_at = now(), lease_until = null, updated_at = now()
         where id = ${id} and status = 'running'`;
+      await dropRows(id);
     },
 
     /** Gives a running job back at once (this instance is stopping): the next claim resumes it. */
@@ -180,12 +225,13 @@ export function createImportJobsRepo({ sql }: { sql: Sql }) {
       jobId: number,
       links: { sourceId: string; shortUrlId: number }[],
     ): Promise<void> {
-      for (const link of links) {
-        await sql`
-          insert into imported_links (organization_id, source, source_id, short_url_id, job_id)
-          values (${organizationId}, ${source}, ${link.sourceId}, ${link.shortUrlId}, ${jobId})
-          on conflict do nothing`;
-      }
+      if (links.length === 0) return;
+      // One statement for a page: a thousand rows one by one would cost a thousand round trips.
+      await sql`
+        insert into imported_links (organization_id, source, source_id, short_url_id, job_id)
+        select ${organizationId}, ${source}, s, u, ${jobId}
+        from unnest(${links.map((l) => l.sourceId)}::text[], ${links.map((l) => l.shortUrlId)}::bigint[]) as t(s, u)
+        on conflict do nothing`;
     },
   };
 }

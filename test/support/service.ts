@@ -276,6 +276,8 @@ export async function startService(
 /** What serviceForFile() returns: the file's service, and the stores under it. */
 export interface FileService extends TestService {
   readonly isolation: Isolation;
+  /** Stops the service and starts it again on the same stores (a restart mid-job). */
+  restart(): Promise<void>;
 }
 
 /**
@@ -299,10 +301,16 @@ export function serviceForFile(
     await current?.close();
     await isolation?.dispose();
   });
+  const restart = async () => {
+    await current?.close();
+    current = undefined;
+    current = await startService(isolation!, typeof env === 'function' ? env() : env, options);
+  };
   return new Proxy({} as FileService, {
     get(_, key) {
       // Not a promise; and printing it before the start is no error.
       if (key === 'then' || typeof key === 'symbol') return undefined;
+      if (key === 'restart') return restart;
       const target = key === 'isolation' ? isolation : current;
       if (!target) throw new Error(`serviceForFile(): .${key} before the service started (use it from beforeAll on)`);
       return key === 'isolation' ? target : Reflect.get(target, key);

@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Import up to 10,000 short URLs from CSV
-         * @description Content-Type text/csv, UTF-8, a header row first. Columns: `originalUrl` (or `url`, `long_url`), and optionally `customAlias`, `title`, `tags` (separated by |), `expirationDate`, `note`; others are ignored. Every valid row is created; `errors` names each refused row by its number among the data rows (1: the first row after the header). Larger files: an import job.
+         * @description Content-Type text/csv, UTF-8, a header row first. Columns: `originalUrl` (or `url`, `long_url`), and optionally `customAlias`, `title`, `tags` (separated by |), `expirationDate`, `note`; others are ignored. Every valid row is created; `errors` names each refused row by its number among the data rows (1: the first row after the header). A larger file: `POST /imports/csv`, an import job in the background.
          */
         post: operations["importShortUrls"];
         delete?: never;
@@ -588,6 +588,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/service/imports/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start importing the links of a CSV file
+         * @description Imports the links of a CSV file in the background: the columns of `POST /urls/import` (`originalUrl` or `url`, `long_url`; optionally `customAlias`, `title`, `tags` separated by |, `expirationDate`, `note`), up to 500,000 rows and 50 MB. The rows are stored with the job, so it resumes after a restart; the job's errors name each refused row (`row`: 1 is the first row after the header). A row is known by its alias, or by the file and its row number: importing the same file again brings nothing twice (counted as skipped).
+         */
+        post: operations["startCsvImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/service/imports/{id}": {
         parameters: {
             query?: never;
@@ -886,13 +906,16 @@ export interface components {
         };
         ImportJob: {
             id: number;
-            /** @enum {string} */
-            source: "bitly" | "shlink" | "kutt" | "yourls" | "dub" | "rebrandly";
-            /** @description the address the links are read from */
+            /**
+             * @description csv: a file sent to POST /imports/csv
+             * @enum {string}
+             */
+            source: "bitly" | "shlink" | "kutt" | "yourls" | "dub" | "rebrandly" | "csv";
+            /** @description the address the links are read from; a CSV job's file name */
             url: string;
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
-            /** @description links the source says it has; null until it says */
+            /** @description links the source says it has (a CSV job: the file's rows); null until it says */
             total: number | null;
             imported: number;
             /** @description imported by an earlier job of the same source */
@@ -902,6 +925,8 @@ export interface components {
             errors: {
                 sourceId: string;
                 message: string;
+                /** @description a CSV job's data row (1: the first row after the header) */
+                row?: number;
             }[];
             /** @description why the whole job failed (a refused token, the service unreachable) */
             failure: string | null;
@@ -8060,6 +8085,99 @@ export interface operations {
                      *       "url": "https://api-ssl.bitly.com/",
                      *       "status": "queued",
                      *       "total": null,
+                     *       "imported": 0,
+                     *       "skipped": 0,
+                     *       "failed": 0,
+                     *       "errors": [],
+                     *       "failure": null,
+                     *       "createdAt": "2027-03-08T09:00:00.000Z",
+                     *       "startedAt": null,
+                     *       "finishedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startCsvImport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description the file's name, shown as the job's url
+                 * @example links-2027.csv
+                 */
+                fileName?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description CSV */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "source": "csv",
+                     *       "url": "links-2027.csv",
+                     *       "status": "queued",
+                     *       "total": 48000,
                      *       "imported": 0,
                      *       "skipped": 0,
                      *       "failed": 0,

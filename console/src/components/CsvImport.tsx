@@ -1,17 +1,21 @@
 // The import wizard of the Links screen: pick a CSV file, see its first rows and which columns the
 // import reads (parsed here for the preview only, with the service's parser), import it, then each row that failed with its
-// reason, and those rows as a CSV to fix and import again.
+// reason, and those rows as a CSV to fix and import again. A file of more than 10,000 rows goes as a
+// background job (POST /imports/csv), followed here with the progress card of the import jobs.
 import { Alert, Badge, Button, FileInput, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type CsvImportAnswer } from '../api';
+import { api, type CsvImportAnswer, type ImportJob } from '../api';
 import { parseCsv, toCsv } from '../../../src/shared/csv';
 import { IMPORT_COLUMNS, URL_COLUMNS } from '../csv';
 import { DataTable } from './DataTable';
+import { JobCard } from './import-job';
 import { useAction } from './use-action';
 import type { NoticeState } from './Notice';
 
 const MAX_ROWS = 10_000;
+/** What an import job takes (the service refuses more). */
+const MAX_JOB_ROWS = 500_000;
 const PREVIEW_ROWS = 5;
 
 interface Picked {
@@ -53,10 +57,23 @@ export function CsvImport({
     notify,
     invalidates: ['org', orgId],
   });
+  const background = useAction({
+    run: ({ name, text }: Picked) =>
+      api<ImportJob>(
+        'POST',
+        `/organizations/${orgId}/imports/csv?fileName=${encodeURIComponent(name)}`,
+        text,
+        'text/csv',
+      ),
+    done: () => t('csvImport.jobStarted'),
+    notify,
+    invalidates: ['org', orgId],
+  });
 
   const choose = async (chosen: File | null) => {
     setFile(chosen);
     run.reset();
+    background.reset();
     if (!chosen) return setPicked(null);
     const text = await chosen.text();
     setPicked({ name: chosen.name, text, rows: parseCsv(text) });
@@ -75,10 +92,13 @@ export function CsvImport({
     ? null
     : !hasUrl
       ? t('csvImport.noUrlColumn')
-      : dataRows > MAX_ROWS
-        ? t('csvImport.tooMany', { max: MAX_ROWS.toLocaleString() })
+      : dataRows > MAX_JOB_ROWS
+        ? t('csvImport.tooMany', { max: MAX_JOB_ROWS.toLocaleString() })
         : null;
+  /** Too many rows for one call: the file goes as a job. */
+  const asJob = dataRows > MAX_ROWS;
   const answer = run.data;
+  const job = background.data;
 
   return (
     <Modal
@@ -111,6 +131,11 @@ export function CsvImport({
             <Text size="sm" c="dimmed">
               {t('csvImport.rows', { count: dataRows })}
             </Text>
+            {asJob && !problem && (
+              <Alert color="blue" data-testid="csv-as-job">
+                {t('csvImport.asJob', { max: MAX_ROWS.toLocaleString() })}
+              </Alert>
+            )}
             {problem && (
               <Alert color="red" role="alert">
                 {problem}
@@ -162,16 +187,17 @@ export function CsvImport({
             </Group>
           </Stack>
         )}
+        {job && <JobCard key={job.id} orgId={orgId} id={job.id} canWrite />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('close')}
           </Button>
           <Button
-            disabled={!picked || problem !== null || answer !== undefined}
-            loading={run.isPending}
-            onClick={() => picked && run.mutate(picked.text)}
+            disabled={!picked || problem !== null || answer !== undefined || job !== undefined}
+            loading={run.isPending || background.isPending}
+            onClick={() => picked && (asJob ? background.mutate(picked) : run.mutate(picked.text))}
           >
-            {t('csvImport.importButton')}
+            {asJob ? t('csvImport.jobButton') : t('csvImport.importButton')}
           </Button>
         </Group>
       </Stack>

@@ -10,8 +10,9 @@ import { useNotice } from './Notice';
 import { QueryStatus } from './QueryStatus';
 import { useAction } from './use-action';
 
-/** A source as its makers write it: capitalised, YOURLS in capitals. */
-export const sourceName = (s: ImportSource) => (s === 'yourls' ? 'YOURLS' : `${s[0]!.toUpperCase()}${s.slice(1)}`);
+/** A source as its makers write it: capitalised, YOURLS and CSV in capitals. */
+export const sourceName = (s: ImportSource | 'csv') =>
+  s === 'yourls' || s === 'csv' ? s.toUpperCase() : `${s[0]!.toUpperCase()}${s.slice(1)}`;
 export const ENDED: ImportJob['status'][] = ['completed', 'failed', 'cancelled'];
 const COLOR: Record<ImportJob['status'], string> = {
   queued: 'gray',
@@ -84,7 +85,7 @@ export function JobCard({ orgId, id, canWrite }: { orgId: number; id: number; ca
               <List size="sm" data-testid="import-errors">
                 {data.errors.map((e) => (
                   <List.Item key={e.sourceId}>
-                    {e.sourceId}: {e.message}
+                    {e.row === undefined ? e.sourceId : t('importJobs.row', { row: e.row })}: {e.message}
                   </List.Item>
                 ))}
               </List>

@@ -229,6 +229,10 @@ export const en: Words = {
     row: 'Row',
     message: 'Reason',
     downloadErrors: 'Download errors as CSV',
+    asJob:
+      'More than {{max}} rows: the file is imported in the background, and you can follow it here or under Imports.',
+    jobButton: 'Import in the background',
+    jobStarted: 'Import started in the background.',
   },
   importJobs: {
     heading: 'Import from another service',
@@ -245,6 +249,7 @@ export const en: Words = {
     summary: 'Imported {{imported}}, skipped {{skipped}}, failed {{failed}}',
     failure: 'The job failed: {{reason}}',
     errors: 'Links that failed',
+    row: 'Row {{row}}',
     past: 'Past jobs',
     statusHeader: 'Status',
     counts: 'Outcome',

@@ -221,6 +221,10 @@ export const ko = {
     row: '줄',
     message: '이유',
     downloadErrors: '오류를 CSV로 내려받기',
+    asJob:
+      '{{max}}줄이 넘습니다: 파일을 백그라운드 작업으로 가져오며, 진행 상황은 여기나 가져오기 화면에서 볼 수 있습니다.',
+    jobButton: '백그라운드로 가져오기',
+    jobStarted: '백그라운드 가져오기를 시작했습니다.',
   },
   importJobs: {
     heading: '다른 서비스에서 가져오기',
@@ -237,6 +241,7 @@ export const ko = {
     summary: '가져옴 {{imported}}, 건너뜀 {{skipped}}, 실패 {{failed}}',
     failure: '작업 실패: {{reason}}',
     errors: '실패한 링크',
+    row: '{{row}}번째 줄',
     past: '지난 작업',
     statusHeader: '상태',
     counts: '결과',

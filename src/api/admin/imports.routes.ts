@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ImportsService } from '../../core/imports/index.js';
 import { idSchema } from '../schemas/common.js';
-import { IMPORTS_DOC, importJobSchema, startImportBody, toImportJobJson } from '../schemas/import-job.js';
+import { csvJobRoute, IMPORTS_DOC, importJobSchema, startImportBody, toImportJobJson } from '../schemas/import-job.js';
 import { pageQuery } from '../schemas/paging.js';
 import { operatorErrors, operatorPage, orgParams, security, tags } from './operator-doc.js';
 
@@ -30,6 +30,14 @@ export const adminImportRoutes: FastifyPluginAsyncZod<{ imports: ImportsService[
     },
     async (request, reply) =>
       reply.code(202).send(toImportJobJson(await imports.start(request.params.orgId, request.body))),
+  );
+
+  csvJobRoute(
+    app,
+    '/organizations/:orgId/imports/csv',
+    { tags, security, summary: "Start importing a CSV file's links into the organization", params: orgParams },
+    operatorErrors,
+    (_request, input) => imports.startCsv(input.params.orgId, input),
   );
 
   operatorPage(

@@ -1,10 +1,10 @@
 // Service API: import jobs (/api/v1/service/imports): start one (202, it runs in the background),
-// list them, read one, cancel one.
+// or from a CSV file (/imports/csv, the file's rows stored with the job), list them, read one, cancel one.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ImportsService } from '../../core/imports/index.js';
 import { callerOf } from '../request-caller.js';
 import { commonErrorResponses } from '../schemas/common.js';
-import { IMPORTS_DOC, importJobSchema, startImportBody, toImportJobJson } from '../schemas/import-job.js';
+import { csvJobRoute, IMPORTS_DOC, importJobSchema, startImportBody, toImportJobJson } from '../schemas/import-job.js';
 import { answerById, listPage, readById } from './by-id.routes.js';
 import { security } from './route-docs.js';
 
@@ -25,6 +25,14 @@ export const importRoutes: FastifyPluginAsyncZod<{ imports: ImportsService['jobs
     },
     async (request, reply) =>
       reply.code(202).send(toImportJobJson(await imports.start(callerOf(request), request.body))),
+  );
+
+  csvJobRoute(
+    app,
+    '/imports/csv',
+    { tags, security, summary: 'Start importing the links of a CSV file' },
+    commonErrorResponses,
+    (request, input) => imports.startCsv(callerOf(request), input),
   );
 
   listPage(

@@ -292,6 +292,22 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       finishedAt: null,
     },
   },
+  startCsvImport: {
+    params: { fileName: 'links-2027.csv' },
+    response: {
+      ...IMPORT_JOB,
+      id: 3,
+      source: 'csv',
+      url: 'links-2027.csv',
+      status: 'queued',
+      total: 48_000,
+      imported: 0,
+      failed: 0,
+      errors: [],
+      startedAt: null,
+      finishedAt: null,
+    },
+  },
   listImports: {
     params: { page: 0, size: 20 },
     response: { content: [IMPORT_JOB], page: 0, size: 20, totalElements: 1, totalPages: 1, first: true, last: true },

@@ -6,9 +6,10 @@ import { z } from 'zod';
 import type { Caller } from '../../core/caller.js';
 import type { Expiry } from '../../core/links/link-rules.js';
 import type { NewShortUrl, ShortUrl, ShortUrlService } from '../../core/links/short-urls.js';
-import { invalidBodyField } from '../../core/field-error.js';
-import { type DomainError, isDomainError } from '../../shared/errors.js';
-import { parseCsv } from '../../shared/csv.js';
+import { csvItem, readCsvFile } from '../../core/imports/csv-file.js';
+import { MAX_CSV_JOB_ROWS } from '../../core/imports/index.js';
+import { MAX_CSV_JOB_BYTES } from '../schemas/import-job.js';
+import { DomainError, isDomainError } from '../../shared/errors.js';
 import { httpStatusOf } from '../error-handler.js';
 import { callerOf } from '../request-caller.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
@@ -24,6 +25,7 @@ type Counted = ShortUrl & { clickCount: number };
 
 const MAX_BULK_ITEMS = 1_000;
 const MAX_IMPORT_ROWS = 10_000;
+const MAX_IMPORT_BYTES = 16 * 1024 * 1024;
 
 const itemErrorSchema = z
   .object({ status: z.number().int(), message: z.string() })
@@ -44,18 +46,6 @@ const issuesMessage = (prefix: string, error: z.ZodError) =>
     .slice(0, 5)
     .map((i) => `${prefix}${i.path.join('.')}: ${i.message}`)
     .join('; ');
-
-/** CSV import columns → create body fields (header names compared case-insensitively). */
-const IMPORT_COLUMNS: Record<string, string> = {
-  originalurl: 'url',
-  url: 'url',
-  long_url: 'url',
-  customalias: 'customAlias',
-  title: 'title',
-  tags: 'tags',
-  expirationdate: 'expirationDate',
-  note: 'note',
-};
 
 export function shortUrlBulkRoutes<B extends z.ZodType>(
   app: ZodApp,
@@ -223,8 +213,18 @@ export function shortUrlBulkRoutes<B extends z.ZodType>(
     (caller, filter) => shortUrls.export(caller, filter as Parameters<ShortUrlService['export']>[1]),
   );
 
-  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: 16 * 1024 * 1024 }, (_request, body, done) =>
-    done(null, body),
+  // Read up to a CSV job's size, so that a file too large for one call is refused naming the job.
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: MAX_CSV_JOB_BYTES }, (_request, body, done) =>
+    Buffer.byteLength(body as string) > MAX_IMPORT_BYTES
+      ? done(
+          new DomainError(
+            'too_large',
+            'BODY_TOO_LARGE',
+            `the file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most one call takes: import it as a background job with POST /imports/csv (up to ${MAX_CSV_JOB_BYTES / 1024 / 1024} MB)`,
+          ),
+          undefined,
+        )
+      : done(null, body),
   );
   app.post(
     '/urls/import',
@@ -233,7 +233,7 @@ export function shortUrlBulkRoutes<B extends z.ZodType>(
         ...doc,
         summary: `Import up to ${MAX_IMPORT_ROWS.toLocaleString('en')} short URLs from CSV`,
         description:
-          'Content-Type text/csv, UTF-8, a header row first. Columns: `originalUrl` (or `url`, `long_url`), and optionally `customAlias`, `title`, `tags` (separated by |), `expirationDate`, `note`; others are ignored. Every valid row is created; `errors` names each refused row by its number among the data rows (1: the first row after the header). Larger files: an import job.',
+          'Content-Type text/csv, UTF-8, a header row first. Columns: `originalUrl` (or `url`, `long_url`), and optionally `customAlias`, `title`, `tags` (separated by |), `expirationDate`, `note`; others are ignored. Every valid row is created; `errors` names each refused row by its number among the data rows (1: the first row after the header). A larger file: `POST /imports/csv`, an import job in the background.',
         consumes: ['text/csv'],
         body: z.string().describe('CSV'),
         response: {
@@ -249,33 +249,13 @@ export function shortUrlBulkRoutes<B extends z.ZodType>(
       },
     },
     async (request) => {
-      const rows = parseCsv(request.body);
-      const [header, ...data] = rows;
-      if (!header) throw invalidBodyField('', 'the CSV is empty: a header row and at least one row are needed');
-      const fields = header.map((name) => IMPORT_COLUMNS[name.trim().toLowerCase()]);
-      if (!fields.includes('url'))
-        throw invalidBodyField('', 'the header row names no originalUrl, url or long_url column');
-      if (data.length === 0) throw invalidBodyField('', 'the CSV has a header row but no links');
-      if (data.length > MAX_IMPORT_ROWS)
-        throw invalidBodyField(
-          '',
-          `has ${data.length} rows; at most ${MAX_IMPORT_ROWS} in one call (use an import job)`,
-        );
-      const items = data.map((cells) => {
-        const item: Record<string, unknown> = {};
-        fields.forEach((field, n) => {
-          const value = cells[n]?.trim() ?? '';
-          if (!field || value === '') return;
-          item[field] =
-            field === 'tags'
-              ? value
-                  .split('|')
-                  .map((t) => t.trim())
-                  .filter(Boolean)
-              : value;
-        });
-        return item;
-      });
+      const { fields, rows } = readCsvFile(
+        request.body,
+        MAX_IMPORT_ROWS,
+        (n) =>
+          `has ${n.toLocaleString('en')} rows; at most ${MAX_IMPORT_ROWS.toLocaleString('en')} in one call: import a larger file (up to ${MAX_CSV_JOB_ROWS.toLocaleString('en')} rows) as a background job with POST /imports/csv`,
+      );
+      const items = rows.map((cells) => csvItem(fields, cells));
       const results = await createItems(callerOf(request), items, (n) => `row ${n + 1}: `);
       const errors = results.flatMap((r, n) =>
         r && typeof r === 'object' && 'error' in r

@@ -1,5 +1,6 @@
 // An organization's import jobs: start one (the source, its address, the person's token, sealed at
 // once), list them, read one, cancel one. The work itself is the runner's, in the background.
+import { createHash } from 'node:crypto';
 import type { ImportJob, ImportJobsRepo } from '../../oltp/import-jobs.repo.js';
 import { notFound } from '../../shared/errors.js';
 import type { SecretBox } from '../../shared/secret-box.js';
@@ -8,9 +9,11 @@ import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 import { invalidField } from '../field-error.js';
 import type { Page } from '../links/tracked-links.js';
+import { readCsvFile } from './csv-file.js';
 import { importUrlProblem } from './guarded-get.js';
 import { SOURCE_LABELS, type SourceName, type SourceOptions } from './import-source.js';
 import { SOURCES } from './source-registry.js';
+import type { CsvJobOptions } from './sources/csv.js';
 
 export type { ImportJob };
 
@@ -19,6 +22,17 @@ export interface NewImportJob extends SourceOptions {
   token: string;
   /** The service's address; the SaaS services' own when left out. */
   url?: string | undefined;
+}
+
+/** The most rows a CSV job takes (its bytes are capped by the route's body limit). */
+export const MAX_CSV_JOB_ROWS = 500_000;
+/** Rows stored together, and so read and created together: one page of the job. */
+const CSV_ROWS_PER_PAGE = 1_000;
+
+export interface NewCsvImportJob {
+  csv: string;
+  /** The file's name, shown as where the links came from. */
+  fileName?: string | undefined;
 }
 
 /** Who asks: the organization, and the member whose role limits it on the console. */
@@ -56,6 +70,38 @@ export function createImportJobsService(deps: {
         tokenSealed: deps.secretBox.seal(input.token),
         options,
       });
+      deps.nudge();
+      return job;
+    },
+
+    /** A CSV file's links, in the background: the rows are stored with the job, checked as a whole now and each as it is created. */
+    async startCsv(caller: ImportCaller, input: NewCsvImportJob): Promise<ImportJob> {
+      authorize(caller, 'links.write');
+      const { fields, rows } = readCsvFile(
+        input.csv,
+        MAX_CSV_JOB_ROWS,
+        (n) =>
+          `has ${n.toLocaleString('en')} rows; an import job takes at most ${MAX_CSV_JOB_ROWS.toLocaleString('en')}: split the file`,
+      );
+      const entries: Array<{ firstRow: number; rows: string[][] }> = [];
+      for (let at = 0; at < rows.length; at += CSV_ROWS_PER_PAGE)
+        entries.push({ firstRow: at + 1, rows: rows.slice(at, at + CSV_ROWS_PER_PAGE) });
+      const options: CsvJobOptions = {
+        fields: JSON.stringify(fields.map((f) => f ?? null)),
+        fileDigest: createHash('sha256').update(input.csv).digest('hex').slice(0, 32),
+      };
+      const job = await deps.repo.createWithRows(
+        {
+          organizationId: caller.organization.id,
+          source: 'csv',
+          baseUrl: input.fileName?.trim() || 'upload.csv',
+          // A file needs no token; the column is kept for the services'.
+          tokenSealed: deps.secretBox.seal(''),
+          options: { ...options },
+          total: rows.length,
+        },
+        entries,
+      );
       deps.nudge();
       return job;
     },

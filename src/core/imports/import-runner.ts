@@ -149,7 +149,7 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       fresh.forEach((link, i) => {
         const outcome = outcomes[i] ?? { error: 'not written' };
         if ('id' in outcome) created.push({ sourceId: link.sourceId, shortUrlId: outcome.id });
-        else noteProblem({ sourceId: link.sourceId, message: outcome.error });
+        else noteProblem({ sourceId: link.sourceId, message: outcome.error, ...(link.row ? { row: link.row } : {}) });
       });
       await deps.repo.recordImported(job.organizationId, job.source, job.id, created);
       progress.imported += created.length;

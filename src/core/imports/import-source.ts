@@ -6,6 +6,9 @@
 export const SOURCE_NAMES = ['bitly', 'shlink', 'kutt', 'yourls', 'dub', 'rebrandly'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
+/** What a job reads: one of those services, or a CSV file stored with the job. */
+export const JOB_SOURCES = [...SOURCE_NAMES, 'csv'] as const;
+
 /** One link as the other service has it, in our terms. Passwords cannot be read from any API. */
 export interface ImportedLink {
   /** The link's id in the other service, unique per organization and source: a link imported once is skipped later. */
@@ -25,6 +28,11 @@ export interface ImportedLink {
    * link is not imported.
    */
   passwordProtected?: boolean;
+  note?: string | null;
+  /** A CSV job's data row (1: the first after the header), named with the row's problem. */
+  row?: number;
+  /** Why the link cannot be imported, found while reading it (a CSV row without a URL): counted as failed. */
+  refused?: string;
 }
 
 export interface SourcePage {

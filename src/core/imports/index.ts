@@ -3,10 +3,16 @@
 import type { Organization } from '../../oltp/organizations.repo.js';
 import type { Page } from '../links/tracked-links.js';
 import { existingOrganization } from '../organizations/existing-organization.js';
-import { createImportJobsService, type ImportJob, type NewImportJob } from './import-jobs.service.js';
+import {
+  createImportJobsService,
+  type ImportJob,
+  type NewCsvImportJob,
+  type NewImportJob,
+} from './import-jobs.service.js';
 
-export { SOURCE_NAMES } from './import-source.js';
-export type { ImportJob, NewImportJob };
+export { MAX_CSV_JOB_ROWS } from './import-jobs.service.js';
+export { JOB_SOURCES, SOURCE_NAMES } from './import-source.js';
+export type { ImportJob, NewCsvImportJob, NewImportJob };
 
 export function createImportsService(
   deps: Parameters<typeof createImportJobsService>[0] & {
@@ -22,6 +28,8 @@ export function createImportsService(
     jobs,
     operator: {
       start: async (organizationId: number, input: NewImportJob) => jobs.start(await asOperator(organizationId), input),
+      startCsv: async (organizationId: number, input: NewCsvImportJob) =>
+        jobs.startCsv(await asOperator(organizationId), input),
       list: async (organizationId: number, page: Page) => jobs.list(await asOperator(organizationId), page),
       get: async (organizationId: number, id: number) => jobs.get(await asOperator(organizationId), id),
       cancel: async (organizationId: number, id: number) => jobs.cancel(await asOperator(organizationId), id),
