@@ -1,6 +1,6 @@
-// Pieces the dashboards draw alike: the row of headline figures, a chart of figures over a
+// Pieces the dashboards draw alike: the row of headline figures, a change in percent, a chart of figures over a
 // category axis (days, hours) with counts on the value axis, and a funnel's table of stages.
-import { Card, SimpleGrid, Table, Text } from '@mantine/core';
+import { Badge, Card, SimpleGrid, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { EChartsCoreOption } from 'echarts/core';
 import { useTranslation } from 'react-i18next';
 import { Chart } from './Chart';
@@ -20,6 +20,18 @@ export function KpiCards({ items }: { items: { id: string; label: string; value:
         </Card>
       ))}
     </SimpleGrid>
+  );
+}
+
+/** A change in percent: an arrow and a word for screen readers besides the colour (up green, down red). */
+export function ChangeBadge({ change, testId }: { change: number; testId: string }) {
+  const { t, i18n } = useTranslation();
+  const up = change >= 0;
+  return (
+    <Badge variant="light" color={up ? 'green' : 'red'} data-testid={testId}>
+      <span aria-hidden>{up ? '▲' : '▼'}</span> <VisuallyHidden>{t(up ? 'dashboard.up' : 'dashboard.down')}</VisuallyHidden>
+      {Math.abs(change).toLocaleString(i18n.language)}%
+    </Badge>
   );
 }
 
