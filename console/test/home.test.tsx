@@ -142,7 +142,14 @@ describe('the home', () => {
           { weekday: 2, hour: 20, count: 26 },
         ],
         topLinks: [
-          { type: 'url', id: 7, label: 'Winter sale', address: 'http://localhost:8080/winter', count: 50, percentage: 80.6 },
+          {
+            type: 'url',
+            id: 7,
+            label: 'Winter sale',
+            address: 'http://localhost:8080/winter',
+            count: 50,
+            percentage: 80.6,
+          },
         ],
       }),
     );
@@ -152,11 +159,11 @@ describe('the home', () => {
     expect(screen.getByTestId('today-change').textContent).toBe('▲ 증가100%');
     expect(screen.getByTestId('yesterday-clicks').textContent).toBe('어제 같은 시각(14:30)까지 11회');
     const trend = screen.getByTestId('trend-table');
-    expect(within(trend).getAllByRole('row').map((r) => r.textContent)).toEqual([
-      '날짜클릭',
-      '2026-11-2440',
-      '2026-11-2522',
-    ]);
+    expect(
+      within(trend)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual(['날짜클릭', '2026-11-2440', '2026-11-2522']);
     expect(screen.getByRole('link', { name: 'Winter sale' }).getAttribute('href')).toBe('/console/stats/urls/7');
     expect(screen.getByTestId('plan').textContent).toBe('PRO');
     const periods = sent
@@ -181,7 +188,9 @@ describe('the home', () => {
     at();
     serveHome(dashboard({}), dashboard({}));
     renderConsole(<Overview membership={developer} />);
-    expect((await screen.findByTestId('no-clicks')).textContent).toBe('아직 클릭이 없습니다 — 첫 링크를 만들어 보세요.');
+    expect((await screen.findByTestId('no-clicks')).textContent).toBe(
+      '아직 클릭이 없습니다 — 첫 링크를 만들어 보세요.',
+    );
     await userEvent.setup().click(screen.getByRole('button', { name: '링크 만들기' }));
     expect(window.location.pathname).toBe('/console/links');
     expect(screen.queryByTestId('today-clicks')).toBeNull();

@@ -92,14 +92,16 @@ export function DataTable<T, K extends string | number = string | number>(
     }
     selection.onChange(next);
   };
-  const pageBox = selection && (
-    <Checkbox
-      aria-label={selection.allLabel}
-      checked={chosen > 0 && chosen === keys.length}
-      indeterminate={chosen > 0 && chosen < keys.length}
-      onChange={(e) => togglePage(e.currentTarget.checked)}
-    />
-  );
+  /** The page's checkbox: its name said in the table's header, shown above the cards. */
+  const pageBox = (shown: boolean) =>
+    selection && (
+      <Checkbox
+        {...(shown ? { label: selection.allLabel } : { 'aria-label': selection.allLabel })}
+        checked={chosen > 0 && chosen === keys.length}
+        indeterminate={chosen > 0 && chosen < keys.length}
+        onChange={(e) => togglePage(e.currentTarget.checked)}
+      />
+    );
   const rowBox = (row: T) =>
     selection && (
       <Checkbox
@@ -119,7 +121,7 @@ export function DataTable<T, K extends string | number = string | number>(
           rows={rows}
           columns={columns}
           rowKey={rowKey}
-          pageBox={pageBox}
+          pageBox={pageBox(true)}
           rowBox={rowBox}
           {...(testId ? { testId } : {})}
         />
@@ -129,7 +131,7 @@ export function DataTable<T, K extends string | number = string | number>(
           <Table striped={plain !== true} highlightOnHover={!plain} data-testid={testId}>
             <Table.Thead>
               <Table.Tr>
-                {selection && <Table.Th w={40}>{pageBox}</Table.Th>}
+                {selection && <Table.Th w={40}>{pageBox(false)}</Table.Th>}
                 {columns.map((column, i) => (
                   <Table.Th key={column.header ?? i} ta={column.align}>
                     {column.header}

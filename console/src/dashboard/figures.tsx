@@ -29,7 +29,8 @@ export function ChangeBadge({ change, testId }: { change: number; testId: string
   const up = change >= 0;
   return (
     <Badge variant="light" color={up ? 'green' : 'red'} data-testid={testId}>
-      <span aria-hidden>{up ? '▲' : '▼'}</span> <VisuallyHidden>{t(up ? 'dashboard.up' : 'dashboard.down')}</VisuallyHidden>
+      <span aria-hidden>{up ? '▲' : '▼'}</span>{' '}
+      <VisuallyHidden>{t(up ? 'dashboard.up' : 'dashboard.down')}</VisuallyHidden>
       {Math.abs(change).toLocaleString(i18n.language)}%
     </Badge>
   );

@@ -96,10 +96,7 @@ function Clicks({ membership }: { membership: Membership }) {
           ]}
         />
       </Panel>
-      <Panel
-        title={t('overview.topLinks')}
-        empty={w.topLinks.length === 0 && t('dashboard.noClicks')}
-      >
+      <Panel title={t('overview.topLinks')} empty={w.topLinks.length === 0 && t('dashboard.noClicks')}>
         <TopLinks links={w.topLinks} />
       </Panel>
       <Button variant="subtle" onClick={() => navigate(pathOf('dashboard'))} style={{ alignSelf: 'flex-start' }}>
