@@ -18,7 +18,7 @@ import { pathOf, pathOfStats } from '../navigation';
 import { Chart } from './Chart';
 import { DestinationsPanel } from './DestinationsPanel';
 import { type FilterKey, filterParams, useDashboardState, withFilter, withoutFilter } from './dashboard-state';
-import { ChangeBadge, DailyChart, seriesOption } from './figures';
+import { ChangeBadge, DailyChart, FigureCard, seriesOption } from './figures';
 import { FilterChips, useFilterNames } from './FilterChips';
 import { Panel } from './Panel';
 import { type PeriodChoice, periodQuery } from './period';
@@ -148,13 +148,7 @@ export function DashboardView({
             )
           )}
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <Card withBorder>
-              <Text c="dimmed" size="sm">
-                {t('dashboard.clicks')}
-              </Text>
-              <Text fz={32} fw={700} data-testid="total">
-                {n(d.total)}
-              </Text>
+            <FigureCard label={t('dashboard.clicks')} value={n(d.total)} testId="total" size={32}>
               <Text size="sm" title={t('dashboard.visitorsHelp')} data-testid="visitors">
                 {t('dashboard.visitorsCount', { count: n(d.uniqueVisitors) })}
               </Text>
@@ -172,7 +166,7 @@ export function DashboardView({
                   </>
                 )}
               </Group>
-            </Card>
+            </FigureCard>
             <Card withBorder>
               <Text c="dimmed" size="sm">
                 {t('dashboard.range')}

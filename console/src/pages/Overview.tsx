@@ -8,7 +8,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { QueryStatus } from '../components/QueryStatus';
 import { api, type DashboardData, type Membership, type Usage } from '../api';
-import { ChangeBadge, DailyChart } from '../dashboard/figures';
+import { ChangeBadge, DailyChart, FigureCard } from '../dashboard/figures';
 import { Panel } from '../dashboard/Panel';
 import { browserTimeZone, periodQuery, type Preset } from '../dashboard/period';
 import { TopLinks } from '../dashboard/TopLinks';
@@ -56,13 +56,7 @@ function Clicks({ membership }: { membership: Membership }) {
   const today = todayAgainstYesterday(w, new Date(), timeZone);
   return (
     <Stack>
-      <Card withBorder component="section" aria-label={t('overview.today')}>
-        <Text c="dimmed" size="sm">
-          {t('overview.today')}
-        </Text>
-        <Text fz={36} fw={700} data-testid="today-clicks">
-          {n(today.today)}
-        </Text>
+      <FigureCard label={t('overview.today')} value={n(today.today)} testId="today-clicks" size={36}>
         <Group gap="xs">
           {today.change === null ? (
             <Text size="sm" c="dimmed" data-testid="today-change">
@@ -80,7 +74,7 @@ function Clicks({ membership }: { membership: Membership }) {
         <Text size="xs" c="dimmed">
           {t('overview.zone', { zone: timeZone })}
         </Text>
-      </Card>
+      </FigureCard>
       <Panel title={t('overview.trend')}>
         <DailyChart
           testId="trend-table"
