@@ -3,6 +3,7 @@
 // it says with no click yet or when the figures do not come.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18next from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DashboardData, Usage } from '../src/api';
 import { todayAgainstYesterday } from '../src/home/today';
@@ -156,7 +157,7 @@ describe('the home', () => {
     renderConsole(<Overview membership={developer} />);
     expect((await screen.findByTestId('today-clicks')).textContent).toBe('22');
     // 8 before 14:00 and half of the 14:00 hour's 6: 11, so today is up 100%.
-    expect(screen.getByTestId('today-change').textContent).toBe('▲ 증가100%');
+    expect(screen.getByTestId('today-change').textContent).toBe('▲ 증가 100%');
     expect(screen.getByTestId('yesterday-clicks').textContent).toBe('어제 같은 시각(14:30)까지 11회');
     const trend = screen.getByTestId('trend-table');
     expect(
@@ -172,7 +173,7 @@ describe('the home', () => {
     expect(periods.sort()).toEqual(['2026-10-27', '2026-11-19']);
   });
 
-  it('says so when today is down', async () => {
+  it('says so when today is down, in English too', async () => {
     at();
     const week = dashboard({
       total: 21,
@@ -180,8 +181,16 @@ describe('the home', () => {
       heatmap: [{ weekday: 2, hour: 9, count: 20 }],
     });
     serveHome(week, week);
-    renderConsole(<Overview membership={developer} />);
-    expect((await screen.findByTestId('today-change')).textContent).toBe('▼ 감소95%');
+    await i18next.changeLanguage('en');
+    try {
+      renderConsole(<Overview membership={developer} />);
+      expect((await screen.findByTestId('today-change')).textContent).toBe('▼ down 95%');
+      expect(screen.getByTestId('yesterday-clicks').textContent).toBe('against 20 yesterday by 14:30');
+      expect(screen.getByText("Today's clicks")).toBeTruthy();
+      expect(screen.getByRole('heading', { name: 'Busiest links, last 7 days' })).toBeTruthy();
+    } finally {
+      await i18next.changeLanguage('ko');
+    }
   });
 
   it('asks for a first link when nothing was clicked yet', async () => {

@@ -51,7 +51,7 @@ export function ChangeBadge({ change, testId }: { change: number; testId: string
   return (
     <Badge variant="light" color={up ? 'green' : 'red'} data-testid={testId}>
       <span aria-hidden>{up ? '▲' : '▼'}</span>{' '}
-      <VisuallyHidden>{t(up ? 'dashboard.up' : 'dashboard.down')}</VisuallyHidden>
+      <VisuallyHidden>{`${t(up ? 'dashboard.up' : 'dashboard.down')} `}</VisuallyHidden>
       {Math.abs(change).toLocaleString(i18n.language)}%
     </Badge>
   );
