@@ -36,8 +36,9 @@ function Clicks({ membership }: { membership: Membership }) {
   const month = useRecentClicks(orgId, '30d', timeZone);
   const week = useRecentClicks(orgId, '7d', timeZone);
   const n = (value: number) => value.toLocaleString(i18n.language);
-  const failed = month.error ? month : week;
-  if (month.error || week.error || month.isPending || week.isPending) return <QueryStatus query={failed} />;
+  // Either failing says why (with a retry); else either on its way shows the wait.
+  const waiting = [month, week].find((q) => q.error) ?? [month, week].find((q) => q.isPending);
+  if (waiting) return <QueryStatus query={waiting} />;
   const m = month.data;
   const w = week.data;
   if (!m || !w) return null;
