@@ -2,7 +2,7 @@
 // loopback: the link editor (UTM, share preview, edit) and its QR download, goal types, a webhook
 // registered and its delivery seen in the log (signed with the secret shown once) and redelivered,
 // the audit log filtered on the server, an app's SDK key regenerated, a developer refused member
-// management, the console at phone width, a member's own sessions, and a link's dashboard
+// management, the console at phone width (the home's clicks of today, lists as cards), a member's own sessions, and a link's dashboard
 // filtered by a click on a country (every panel narrowed, the filter in the address through a
 // reload). axe checks every screen.
 import http, { type IncomingHttpHeaders } from 'node:http';
@@ -290,16 +290,32 @@ describe('console end to end', () => {
     await ctx.close();
   });
 
-  it('refuses member management to a developer, and works at phone width', { timeout: 60_000 }, async () => {
+  it("refuses member management to a developer, and works at phone width: today's clicks at home, lists as cards", {
+    timeout: 90_000,
+  }, async () => {
     const org = await svc.createOrganization('Phone Team', 'FREE');
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'owner@phone.example', role: 'owner' });
     await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'dev@phone.example', role: 'developer' });
+    // A destination far wider than a phone, and three clicks on it just now.
+    const destination = `https://example.com/phone/${'a-rather-long-path-segment/'.repeat(6)}?utm_source=newsletter`;
+    const url = (
+      await svc.service('POST', '/urls', org.apiKey, { url: destination, customAlias: 'phone', title: 'Phone sale' })
+    ).json();
+    const now = new Date().toISOString();
+    await recordClicks(svc, org.id, 'url', url.id, [{ at: now }, { at: now }, { at: now }]);
     const { ctx, page } = await signInAs(browser, svc, BASE, 'dev@phone.example', {
-      viewport: { width: 390, height: 844 },
+      viewport: { width: 375, height: 812 },
+      timezoneId: 'UTC',
     });
     await expect.poll(() => page.getByTestId('plan').innerText()).toBe('FREE');
     expect(await page.getByTestId('calls').innerText()).toContain('/');
-    await expectAccessible(page, 'overview at phone width');
+    // The home: today's clicks, the trend and the busiest link of the week, which opens its dashboard.
+    await expect.poll(() => page.getByTestId('today-clicks').innerText()).toBe('3');
+    expect(await page.getByTestId('trend-table').locator('tbody tr').last().textContent()).toBe(`${now.slice(0, 10)}3`);
+    expect(await page.getByRole('link', { name: 'Phone sale' }).getAttribute('href')).toBe(
+      `/console/stats/urls/${url.id}`,
+    );
+    await expectAccessible(page, 'home at phone width');
     const fits = () => page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
     expect(await fits()).toBe(true);
 
@@ -309,7 +325,8 @@ describe('console end to end', () => {
     await page.getByRole('button', { name: '조직' }).click();
     await expect.poll(menuRight).toBeGreaterThan(100);
     await page.getByRole('link', { name: '멤버' }).click();
-    await expect.poll(() => page.getByRole('row').count()).toBe(3);
+    // At phone width each member is a card.
+    await expect.poll(() => page.getByRole('main').getByRole('listitem').count()).toBe(2);
     expect(await page.getByRole('button', { name: '초대' }).isDisabled()).toBe(true);
     expect(await fits()).toBe(true);
     const csrf = ((await (await page.request.get(`${BASE}/console/api/session`)).json()) as { csrfToken: string })
@@ -321,9 +338,21 @@ describe('console end to end', () => {
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { code: string }).code).toBe('ROLE_FORBIDDEN');
 
-    // On the FREE plan the QR dialog says which plan has QR codes.
-    await svc.service('POST', '/urls', org.apiKey, { url: 'https://example.com/phone', customAlias: 'phone' });
+    // The links as cards: nothing wider than the screen, the destination on at most two lines
+    // across the card, and the row's checkbox still selects it.
     await page.goto(`${BASE}/console/links`);
+    const shown = page.getByRole('main').getByText(destination.slice(0, 40));
+    await expect.poll(() => shown.count()).toBe(1);
+    expect(await fits()).toBe(true);
+    const box = (await shown.boundingBox())!;
+    expect(box.width).toBeGreaterThan(200);
+    expect(box.height).toBeLessThan(60);
+    await page.getByRole('checkbox', { name: `선택: ${BASE}/phone` }).check();
+    await expect.poll(() => page.getByText('1개 선택됨').count()).toBe(1);
+    await expectAccessible(page, 'links at phone width');
+    expect(await fits()).toBe(true);
+
+    // On the FREE plan the QR dialog says which plan has QR codes.
     await page.getByRole('button', { name: `QR: ${BASE}/phone` }).click();
     await expect
       .poll(() => page.getByRole('dialog').innerText())

@@ -1,9 +1,12 @@
 // The one table every list screen shows: the list's loading and error state (QueryStatus), what to
 // say when it is empty, the rows in a scrolling table (one column a header and a cell), and the
 // page picker when there is more than one page. With a selection, a first column of checkboxes
-// and one in the header that selects (or clears) every row of the page.
+// and one in the header that selects (or clears) every row of the page. At phone width a table's
+// columns do not fit: each row is a card instead (DataCards), so every list fits a phone.
 import { Checkbox, Pagination, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import { DataCards } from './DataCards';
 import { QueryStatus } from './QueryStatus';
 
 export interface Column<T> {
@@ -11,7 +14,8 @@ export interface Column<T> {
   header?: string;
   cell: (row: T) => ReactNode;
   align?: 'right';
-  /** Long values (addresses) wrap anywhere instead of widening the table ('free': with no width cap). */
+  /** Long values (addresses) wrap anywhere instead of widening the table ('free': with no width cap);
+   * on a phone's card they are cut to two lines. */
   wrap?: boolean | 'free';
 }
 
@@ -88,25 +92,46 @@ export function DataTable<T, K extends string | number = string | number>(
     }
     selection.onChange(next);
   };
+  /** The page's checkbox: its name said in the table's header, shown above the cards. */
+  const pageBox = (shown: boolean) =>
+    selection && (
+      <Checkbox
+        {...(shown ? { label: selection.allLabel } : { 'aria-label': selection.allLabel })}
+        checked={chosen > 0 && chosen === keys.length}
+        indeterminate={chosen > 0 && chosen < keys.length}
+        onChange={(e) => togglePage(e.currentTarget.checked)}
+      />
+    );
+  const rowBox = (row: T) =>
+    selection && (
+      <Checkbox
+        aria-label={selection.label(rowKey(row))}
+        checked={selection.selected.has(rowKey(row))}
+        onChange={(e) => toggle(rowKey(row), e.currentTarget.checked)}
+      />
+    );
+  // Mantine's xs breakpoint (36em): phones, upright.
+  const phone = useMediaQuery('(max-width: 36em)', false, { getInitialValueInEffect: false });
   return (
     <>
       {query && <QueryStatus query={query} />}
       {rows && rows.length === 0 && empty && <Text c="dimmed">{empty}</Text>}
-      {rows && rows.length > 0 && (
+      {rows && rows.length > 0 && phone && (
+        <DataCards
+          rows={rows}
+          columns={columns}
+          rowKey={rowKey}
+          pageBox={pageBox(true)}
+          rowBox={rowBox}
+          {...(testId ? { testId } : {})}
+        />
+      )}
+      {rows && rows.length > 0 && !phone && (
         <Table.ScrollContainer minWidth={minWidth}>
           <Table striped={plain !== true} highlightOnHover={!plain} data-testid={testId}>
             <Table.Thead>
               <Table.Tr>
-                {selection && (
-                  <Table.Th w={40}>
-                    <Checkbox
-                      aria-label={selection.allLabel}
-                      checked={chosen > 0 && chosen === keys.length}
-                      indeterminate={chosen > 0 && chosen < keys.length}
-                      onChange={(e) => togglePage(e.currentTarget.checked)}
-                    />
-                  </Table.Th>
-                )}
+                {selection && <Table.Th w={40}>{pageBox(false)}</Table.Th>}
                 {columns.map((column, i) => (
                   <Table.Th key={column.header ?? i} ta={column.align}>
                     {column.header}
@@ -117,15 +142,7 @@ export function DataTable<T, K extends string | number = string | number>(
             <Table.Tbody>
               {rows.map((row) => (
                 <Table.Tr key={rowKey(row)}>
-                  {selection && (
-                    <Table.Td>
-                      <Checkbox
-                        aria-label={selection.label(rowKey(row))}
-                        checked={selection.selected.has(rowKey(row))}
-                        onChange={(e) => toggle(rowKey(row), e.currentTarget.checked)}
-                      />
-                    </Table.Td>
-                  )}
+                  {selection && <Table.Td>{rowBox(row)}</Table.Td>}
                   {columns.map((column, i) => (
                     <Table.Td
                       key={column.header ?? i}

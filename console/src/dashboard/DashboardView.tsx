@@ -6,7 +6,7 @@
 // link's statistics, in panels of their own. The period, zone and filters live in the page's
 // address (dashboard-state.ts); selecting a country, device, system, browser, referrer or UTM value
 // in a panel filters every panel to its clicks, and the chips above them take filters off again.
-import { Alert, Anchor, Badge, Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,17 +14,18 @@ import { api } from '../api';
 import { CopyValue } from '../components/CopyValue';
 import { QrDialog } from '../components/QrDialog';
 import { QueryStatus } from '../components/QueryStatus';
-import { navigate, pathOf, pathOfStats } from '../navigation';
+import { pathOf, pathOfStats } from '../navigation';
 import { Chart } from './Chart';
 import { DestinationsPanel } from './DestinationsPanel';
 import { type FilterKey, filterParams, useDashboardState, withFilter, withoutFilter } from './dashboard-state';
-import { DailyChart, seriesOption } from './figures';
+import { ChangeBadge, DailyChart, FigureCard, seriesOption } from './figures';
 import { FilterChips, useFilterNames } from './FilterChips';
 import { Panel } from './Panel';
 import { type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
 import { RevenuePanel } from './RevenuePanel';
 import { ShareStats } from './ShareStats';
+import { TopLinks } from './TopLinks';
 import { TopList, type TopListPick } from './TopList';
 import type { DashboardData, TopItem } from '../api';
 
@@ -147,13 +148,7 @@ export function DashboardView({
             )
           )}
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <Card withBorder>
-              <Text c="dimmed" size="sm">
-                {t('dashboard.clicks')}
-              </Text>
-              <Text fz={32} fw={700} data-testid="total">
-                {n(d.total)}
-              </Text>
+            <FigureCard label={t('dashboard.clicks')} value={n(d.total)} testId="total" size={32}>
               <Text size="sm" title={t('dashboard.visitorsHelp')} data-testid="visitors">
                 {t('dashboard.visitorsCount', { count: n(d.uniqueVisitors) })}
               </Text>
@@ -164,16 +159,14 @@ export function DashboardView({
                   </Text>
                 ) : (
                   <>
-                    <Badge variant="light" color={d.change >= 0 ? 'green' : 'red'} data-testid="change">
-                      {d.change >= 0 ? '▲' : '▼'} {Math.abs(d.change).toLocaleString(i18n.language)}%
-                    </Badge>
+                    <ChangeBadge change={d.change} testId="change" />
                     <Text size="sm" c="dimmed">
                       {t('dashboard.vsPrevious', { count: n(d.previousTotal) })}
                     </Text>
                   </>
                 )}
               </Group>
-            </Card>
+            </FigureCard>
             <Card withBorder>
               <Text c="dimmed" size="sm">
                 {t('dashboard.range')}
@@ -282,34 +275,7 @@ export function DashboardView({
               csv={csv('topLinks')}
               empty={(empty || d.topLinks.length === 0) && (empty || t('dashboard.nothing'))}
             >
-              <Table.ScrollContainer minWidth={480}>
-                <Table>
-                  <Table.Tbody>
-                    {d.topLinks.map((l) => (
-                      <Table.Tr key={`${l.type}:${l.id}`}>
-                        <Table.Td>
-                          <Anchor
-                            href={pathOfStats(l.type, l.id)}
-                            onClick={(event) => {
-                              event.preventDefault();
-                              navigate(pathOfStats(l.type, l.id));
-                            }}
-                          >
-                            {l.label}
-                          </Anchor>
-                          <Text size="xs" c="dimmed">
-                            {l.type === 'campaign' ? t('dashboard.campaign') : t('dashboard.shortUrl')} · {l.address}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td ta="right">{n(l.count)}</Table.Td>
-                        <Table.Td ta="right" c="dimmed">
-                          {l.percentage.toLocaleString(i18n.language)}%
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <TopLinks links={d.topLinks} />
             </Panel>
           )}
 

@@ -1,25 +1,59 @@
-// Pieces the dashboards draw alike: the row of headline figures, a chart of figures over a
+// Pieces the dashboards draw alike: the row of headline figures, a change in percent, a chart of figures over a
 // category axis (days, hours) with counts on the value axis, and a funnel's table of stages.
-import { Card, SimpleGrid, Table, Text } from '@mantine/core';
+import { Badge, Card, SimpleGrid, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { EChartsCoreOption } from 'echarts/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Chart } from './Chart';
+
+/** One headline figure: its label, the value (a test id on it) and what goes under it. */
+export function FigureCard({
+  label,
+  value,
+  testId,
+  size = 28,
+  children,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  size?: number;
+  children?: ReactNode;
+}) {
+  return (
+    <Card withBorder>
+      <Text c="dimmed" size="sm">
+        {label}
+      </Text>
+      <Text fz={size} fw={700} data-testid={testId}>
+        {value}
+      </Text>
+      {children}
+    </Card>
+  );
+}
 
 /** The headline figures, each a card with its label and a test id on the value. */
 export function KpiCards({ items }: { items: { id: string; label: string; value: string }[] }) {
   return (
     <SimpleGrid cols={{ base: 2, sm: 4 }}>
       {items.map(({ id, label, value }) => (
-        <Card withBorder key={id}>
-          <Text c="dimmed" size="sm">
-            {label}
-          </Text>
-          <Text fz={28} fw={700} data-testid={id}>
-            {value}
-          </Text>
-        </Card>
+        <FigureCard key={id} label={label} value={value} testId={id} />
       ))}
     </SimpleGrid>
+  );
+}
+
+/** A change in percent: an arrow and a word for screen readers besides the colour (up green, down red). */
+export function ChangeBadge({ change, testId }: { change: number; testId: string }) {
+  const { t, i18n } = useTranslation();
+  const up = change >= 0;
+  return (
+    <Badge variant="light" color={up ? 'green' : 'red'} data-testid={testId}>
+      <span aria-hidden>{up ? '▲' : '▼'}</span>{' '}
+      <VisuallyHidden>{`${t(up ? 'dashboard.up' : 'dashboard.down')} `}</VisuallyHidden>
+      {Math.abs(change).toLocaleString(i18n.language)}%
+    </Badge>
   );
 }
 
