@@ -10,13 +10,14 @@
 // - journey events of a mobile app, --journey-rate per second, a new session every 20 events;
 // - statistics, one request at a time with a second between them: a link's 30 days, its year in
 //   Asia/Seoul, and the journey dashboard's year; their p50 is printed.
-// It prints the resident set idle, the largest and the last under load, and how the last one
-// splits (V8's heap and external memory from /metrics, file-backed and anonymous pages from
-// /proc). --compare first runs the same with the embedded engines' own memory settings (what
-// the service used before it sized them: CLICKHOUSE_EMBEDDED_* and PGLITE_* set to the engines'
-// defaults), then on today's defaults, and prints both and their ratio.
-// Settings of the service (CLICKHOUSE_EMBEDDED_*, PGLITE_*, LINK_CACHE_*) pass through from the
-// environment, so the effect of each can be measured.
+// It prints the resident set idle, the largest and the last under load, --idle seconds after it,
+// and how the last one splits (V8's heap and external memory from /metrics, file-backed and
+// anonymous pages from /proc, chDB's tracked memory and caches from its system.metrics).
+// --compare first runs the same with the embedded engines' own memory settings (what the service
+// used before it sized them: CLICKHOUSE_EMBEDDED_* and PGLITE_* set to the engines' defaults),
+// then on today's defaults, and prints both and the statistics' p50 ratio.
+// Settings of the service (CLICKHOUSE_EMBEDDED_*, PGLITE_*, LINK_CACHE_*), glibc's MALLOC_* and
+// NODE_OPTIONS pass through from the environment, so the effect of each can be measured.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -65,14 +66,19 @@ function rss(pid: number): Rss {
   return { total: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
 }
 
-async function metrics(): Promise<{ heap: number; external: number; spaces: string }> {
+async function metrics(): Promise<{ heap: number; heapUsed: number; external: number; spaces: string }> {
   const text = await (await fetch(`${base}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   const spaces = [...text.matchAll(/^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)$/gm)]
     .filter((m) => Number(m[2]) > 1048576)
     .map((m) => `${m[1]} ${mib(Number(m[2]))}`)
     .join(', ');
-  return { heap: value('nodejs_heap_size_total_bytes'), external: value('nodejs_external_memory_bytes'), spaces };
+  return {
+    heap: value('nodejs_heap_size_total_bytes'),
+    heapUsed: value('nodejs_heap_size_used_bytes'),
+    external: value('nodejs_external_memory_bytes'),
+    spaces,
+  };
 }
 
 /** chDB's own account of its memory: what it tracks in all, and its caches (MiB). */
@@ -136,14 +142,15 @@ async function paced(perSecond: number, inFlight: number, until: number, task: (
 
 interface Result {
   label: string;
-  idle: Rss & { heap: number; external: number };
+  idle: Rss & { heap: number; heapUsed: number; external: number };
   maxUnderLoad: number;
-  finalUnderLoad: Rss & { heap: number; external: number };
+  finalUnderLoad: Rss & { heap: number; heapUsed: number; external: number };
   samples: Array<{ s: number; rss: number }>;
   redirects: number;
   journeyEvents: number;
   statsP50Ms: Record<string, number>;
   chdb: Record<string, number>;
+  afterLoad: number;
   errors: number;
 }
 
@@ -276,9 +283,15 @@ async function measure(label: string, extraEnv: Record<string, string>): Promise
       `  under load for ${args.duration} s: ${redirects} redirects, ${journeyEvents} journey events, ${errors} errors`,
     );
     console.log(
-      `  RSS under load: max ${mib(maxUnderLoad)} MiB, last ${mib(finalUnderLoad.total)} MiB (anonymous ${mib(finalUnderLoad.anon)}, files ${mib(finalUnderLoad.file)}; V8 heap ${mib(finalUnderLoad.heap)} (${finalUnderLoad.spaces}), external ${mib(finalUnderLoad.external)})`,
+      `  RSS under load: max ${mib(maxUnderLoad)} MiB, last ${mib(finalUnderLoad.total)} MiB (anonymous ${mib(finalUnderLoad.anon)}, files ${mib(finalUnderLoad.file)}; V8 heap ${mib(finalUnderLoad.heap)} (${finalUnderLoad.spaces}; in use ${mib(finalUnderLoad.heapUsed)}), external ${mib(finalUnderLoad.external)})`,
     );
     const chdb = await chdbMemory();
+    // What stays once the load has stopped: memory kept, against memory not yet given back.
+    await sleep(Number(args.idle) * 1000);
+    const afterLoad = { ...rss(pid), ...(await metrics()) };
+    console.log(
+      `  ${args.idle} s after the load: RSS ${mib(afterLoad.total)} MiB (anonymous ${mib(afterLoad.anon)}; V8 heap ${mib(afterLoad.heap)}, in use ${mib(afterLoad.heapUsed)}, external ${mib(afterLoad.external)})`,
+    );
     console.log(
       `  chDB (MiB): ${Object.entries(chdb)
         .map(([k, v]) => `${k} ${v}`)
@@ -299,6 +312,7 @@ async function measure(label: string, extraEnv: Record<string, string>): Promise
       journeyEvents,
       statsP50Ms,
       chdb,
+      afterLoad: afterLoad.total,
       errors,
     };
   } finally {
