@@ -45,6 +45,10 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     SIGNPOST_ADMIN_TOKEN: ADMIN,
     PII_ENCRYPTION_KEY: `k1:${'ab'.repeat(32)}`,
+    // The embedded engines' memory settings pass through, so their effect on these timings shows.
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => k.startsWith('CLICKHOUSE_EMBEDDED_') || k.startsWith('PGLITE_')),
+    ),
   });
   const container = await createContainer(config, createLogger({ level: 'warn', pretty: false }));
   try {

@@ -13,6 +13,7 @@ export async function openStores(config: Config, log: Logger): Promise<{ postgre
   const postgres = await createPostgres({
     databaseUrl: config.stores.databaseUrl,
     dataDir: config.stores.dataDir,
+    pgliteSharedBuffersMb: config.stores.pgliteSharedBuffersMb,
     log,
   });
   try {
@@ -21,6 +22,11 @@ export async function openStores(config: Config, log: Logger): Promise<{ postgre
       database: config.stores.clickhouseDatabase,
       cluster: config.stores.clickhouseCluster,
       dataDir: config.stores.dataDir,
+      embeddedMemory: {
+        markCacheMb: config.stores.clickhouseEmbeddedMarkCacheMb,
+        indexCacheMb: config.stores.clickhouseEmbeddedIndexCacheMb,
+        maxMemoryMb: config.stores.clickhouseEmbeddedMaxMemoryMb,
+      },
       log,
     };
     let clickhouse = await createClickhouse(clickhouseOptions);

@@ -39,6 +39,27 @@ export interface ClickhouseOptions {
   log: Logger;
   /** CLICKHOUSE_CLUSTER: the database is created on every server of it (a server URL only). */
   cluster?: string;
+  /** chDB only: its memory; unset, the engine's own defaults (caches of 5 GiB each). */
+  embeddedMemory?: EmbeddedClickhouseMemory;
+}
+
+/** What chDB may hold in memory (CLICKHOUSE_EMBEDDED_*), in MiB; a limit of 0 is the engine's own. */
+export interface EmbeddedClickhouseMemory {
+  markCacheMb: number;
+  indexCacheMb: number;
+  maxMemoryMb: number;
+}
+
+const MIB = 1024 * 1024;
+
+/** The engine's server settings for these sizes, as `clickhouse local` takes them on its command line. */
+function embeddedServerArgs(memory: EmbeddedClickhouseMemory): string[] {
+  return [
+    `--mark_cache_size=${memory.markCacheMb * MIB}`,
+    `--primary_index_cache_size=${memory.indexCacheMb * MIB}`,
+    `--index_mark_cache_size=${memory.indexCacheMb * MIB}`,
+    ...(memory.maxMemoryMb > 0 ? [`--max_server_memory_usage=${memory.maxMemoryMb * MIB}`] : []),
+  ];
 }
 
 /** The connection calls the client makes; chdb/connection implements them. */
@@ -119,9 +140,12 @@ function oneAtATime(
  * chDB is an optional dependency: an install for a ClickHouse server may leave its 543 MB engine out
  * (the image's build argument EMBEDDED_CLICKHOUSE=false, `npm ci --omit=optional`).
  */
-async function loadChdb(): Promise<typeof import('chdb/connection')> {
+async function loadChdb(): Promise<
+  Pick<typeof import('chdb/connection'), 'createChdbConnection'> & Pick<typeof import('chdb'), 'Session'>
+> {
   try {
-    return await import('chdb/connection');
+    const [{ createChdbConnection }, { Session }] = await Promise.all([import('chdb/connection'), import('chdb')]);
+    return { createChdbConnection, Session };
   } catch (err) {
     if ((err as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
     throw new ConfigError(
@@ -150,9 +174,14 @@ export async function createClickhouse(options: ClickhouseOptions): Promise<Clic
     log.info({ host: url.host, database }, 'connected to ClickHouse');
     return { client, database, embedded: false, close: () => client.close() };
   }
-  const { createChdbConnection } = await loadChdb();
+  const { createChdbConnection, Session } = await loadChdb();
   const dir = path.join(options.dataDir, 'ch');
   fs.mkdirSync(dir, { recursive: true });
+  // The engine takes its server settings (the caches' sizes) once, from the first connection to
+  // its directory; the client's connection cannot pass them, so a session opened first does, and
+  // stays open as long as the client.
+  const serverArgs = options.embeddedMemory ? embeddedServerArgs(options.embeddedMemory) : [];
+  const engine = new Session(dir, { connectionArgs: serverArgs });
   const chdb = createChdbConnection({ path: dir });
   const connection = oneAtATime(chdb as unknown as ChdbConnection, chdb.chdb as unknown as ChdbRawInsert);
   const client = createClient({
@@ -164,6 +193,15 @@ export async function createClickhouse(options: ClickhouseOptions): Promise<Clic
   // SQL reaches the same database on both engines.
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS \`${database}\`` });
   await client.command({ query: `USE \`${database}\`` });
-  log.info({ dir, database }, 'started embedded ClickHouse (chDB)');
-  return { client, database, embedded: true, insertRaw: connection.rawInsert, close: () => client.close() };
+  log.info({ dir, database, serverArgs }, 'started embedded ClickHouse (chDB)');
+  return {
+    client,
+    database,
+    embedded: true,
+    insertRaw: connection.rawInsert,
+    async close() {
+      await client.close();
+      engine.close();
+    },
+  };
 }

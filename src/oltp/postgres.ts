@@ -19,6 +19,8 @@ export interface PostgresOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /** PGlite only: its shared_buffers (PGLITE_SHARED_BUFFERS_MB); unset, its own 128 MB. */
+  pgliteSharedBuffersMb?: number;
   log: Logger;
 }
 
@@ -46,17 +48,27 @@ export async function createPostgres(options: PostgresOptions): Promise<Postgres
     log.info({ poolSize }, 'connected to PostgreSQL');
     return { sql, poolSize, embedded: false, close: () => sql.end({ timeout: 5 }) };
   }
-  return createEmbeddedPostgres(options.dataDir, log);
+  return createEmbeddedPostgres(options.dataDir, options.pgliteSharedBuffersMb, log);
 }
 
-async function createEmbeddedPostgres(dataDir: string, log: Logger): Promise<Postgres> {
+async function createEmbeddedPostgres(
+  dataDir: string,
+  sharedBuffersMb: number | undefined,
+  log: Logger,
+): Promise<Postgres> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   // Real servers ship these contrib modules; PGlite loads them as WebAssembly extensions.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const dir = path.join(dataDir, 'pg');
   fs.mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
+  // PostgreSQL writes its whole buffer cache at start, so shared_buffers is resident from the first
+  // second: PGlite's 128 MB would be the largest single item of an idle embedded service.
+  const startParams =
+    sharedBuffersMb === undefined
+      ? undefined
+      : [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`];
+  const db = await PGlite.create(dir, { extensions: { pg_trgm }, ...(startParams ? { startParams } : {}) });
   // Unix socket paths are limited to ~107 bytes; a long DATA_DIR falls back to the temp dir.
   let socketPath = path.join(dataDir, '.pglite.sock');
   if (socketPath.length > 100) socketPath = path.join('/tmp', `signpost-pglite-${process.pid}-${Date.now()}.sock`);
@@ -73,7 +85,7 @@ async function createEmbeddedPostgres(dataDir: string, log: Logger): Promise<Pos
     username: 'postgres',
   }) as unknown as Sql;
   await sql`select 1`;
-  log.info({ dir }, 'started embedded PostgreSQL (PGlite)');
+  log.info({ dir, sharedBuffersMb }, 'started embedded PostgreSQL (PGlite)');
   return {
     sql,
     poolSize: 1,

@@ -121,6 +121,29 @@ const settings = {
       'ClickHouse cluster (remote_servers) whose replicas get every table, replicated; unset: one server',
       optionalString.pipe(identifier.optional()),
     ),
+    // The embedded engines' memory (docs/configuration.md says what each costs). Their own defaults
+    // are sized for a server of their own: chDB's caches up to 5 GiB each, PGlite's 128 MB of
+    // shared buffers written through at start.
+    clickhouseEmbeddedMarkCacheMb: env(
+      'CLICKHOUSE_EMBEDDED_MARK_CACHE_MB',
+      "chDB's mark cache (mark_cache_size), MiB",
+      positiveInt(64),
+    ),
+    clickhouseEmbeddedIndexCacheMb: env(
+      'CLICKHOUSE_EMBEDDED_INDEX_CACHE_MB',
+      "chDB's primary-key and skipping-index caches (primary_index_cache_size, index_mark_cache_size), MiB each",
+      positiveInt(32),
+    ),
+    clickhouseEmbeddedMaxMemoryMb: env(
+      'CLICKHOUSE_EMBEDDED_MAX_MEMORY_MB',
+      "chDB's memory limit (max_server_memory_usage), MiB; 0: 90 % of the machine's memory",
+      z.coerce.number().int().nonnegative().default(0),
+    ),
+    pgliteSharedBuffersMb: env(
+      'PGLITE_SHARED_BUFFERS_MB',
+      "PGlite's buffer cache (shared_buffers), MiB",
+      positiveInt(16),
+    ),
     piiEncryptionKey: env(
       'PII_ENCRYPTION_KEY',
       'keyring for personal data and secrets; default generated into DATA_DIR',
