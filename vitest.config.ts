@@ -108,9 +108,9 @@ export default defineConfig({
     sequence: { sequencer: WaitingFilesFirst },
     teardownTimeout: 60_000,
     // Four workers for the service files on a 2-core machine: they mostly wait (on the stores,
-    // the bus, a child process, a back-off), so more workers fill idle cores. Measured on the
-    // services run against two workers, same machine and hour: three took 0.69 × the time, four
-    // 0.50 ×; with two, the cores were busy about 40 % of the time.
+    // the bus, a child process, a back-off), so more workers fill idle cores. `.ci/run` on a quiet
+    // 2-core machine: the services run took about 420 s with two workers, 299 s with three and
+    // 233 s with four; the embedded run, busier with browsers, about the same with three or four.
     projects: [
       {
         // Every other service test file in a forked process of its own.
