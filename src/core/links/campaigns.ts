@@ -5,17 +5,8 @@ import { randomBase62, uuidv7 } from '../../shared/ids.js';
 import type { EventPublisher } from '../../ingest/publisher.js';
 import type { Campaign, CampaignFields, CampaignListFilter, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import { aliasFromName } from './link-rules.js';
-import {
-  createTrackedLinks,
-  OPTIONAL_LINK_FIELDS,
-  orNull,
-  slugTaken,
-  type ChangeAction,
-  type LinkCaller,
-  type NewLink,
-  type OwnFields,
-  type TrackedLinksDeps,
-} from './tracked-links.js';
+import { createTrackedLinks, OPTIONAL_LINK_FIELDS, orNull, slugTaken } from './tracked-links.js';
+import type { ChangeAction, LinkCaller, NewLink, OwnFields, TrackedLinksDeps } from './tracked-links.js';
 
 export type { Campaign, CampaignFields, CampaignListFilter };
 

@@ -5,16 +5,8 @@ import { PLAN_LIMITS } from '../../shared/plans.js';
 import type { ShortUrl, ShortUrlFields, ShortUrlListFilter, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { generateShortCode, linkAddress } from './link-rules.js';
 import { renderQrCode, type QrOptions } from './qr-code.js';
-import {
-  createTrackedLinks,
-  OPTIONAL_LINK_FIELDS,
-  orNull,
-  slugTaken,
-  type LinkCaller,
-  type NewLink,
-  type OwnFields,
-  type TrackedLinksDeps,
-} from './tracked-links.js';
+import { createTrackedLinks, OPTIONAL_LINK_FIELDS, orNull, slugTaken } from './tracked-links.js';
+import type { LinkCaller, NewLink, OwnFields, TrackedLinksDeps } from './tracked-links.js';
 
 export type { ShortUrl, ShortUrlFields, ShortUrlListFilter };
 
