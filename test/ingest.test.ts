@@ -411,13 +411,14 @@ describe(`ingest (${backend})`, () => {
       const metrics = createMetrics();
       const publisher = createEventPublisher({ bus: slow, log, metrics, maxBatch: 10, maxDelayMs: 60_000 });
       const org = newOrg();
-      const events = Array.from({ length: 200 }, (_, i) => apiRequest(org, i));
+      // 100 batches: more than may be on their way at once.
+      const events = Array.from({ length: 1_000 }, (_, i) => apiRequest(org, i));
       for (const event of events) publisher.record(looseEvent(event));
 
       expect(await publisher.flush(15_000)).toBe(true);
-      // Not one batch per round trip: several were under way together, and never unboundedly many.
-      expect(most).toBeGreaterThan(1);
-      expect(most).toBeLessThanOrEqual(8);
+      // Not one batch per round trip: many were under way together, and never unboundedly many.
+      expect(most).toBeGreaterThan(8);
+      expect(most).toBeLessThanOrEqual(64);
       expect(await metrics.get('event_publish_retries_total')).toBeGreaterThan(0);
       expect(await metrics.get('events_published_total')).toBe(events.length);
       expect(await bus.drain(15_000)).toBe(true);

@@ -37,13 +37,15 @@ export interface PublisherOptions {
 }
 
 /**
- * Batches on their way to the bus at once. JetStream acknowledges each after a round trip: one at
- * a time, the publisher could send only a batch per round trip, and whenever the round trip
- * outlasted the batch delay (a busy server: tens of milliseconds) the backlog grew, all of it lost
- * to a crash. One connection keeps them in the order sent; the in-process log commits them as one
- * group.
+ * Batches on their way to the bus at once. JetStream acknowledges each after a round trip; a batch
+ * waiting for a free slot is still in this process's memory, lost to a crash, while one sent is in
+ * the kernel's socket buffer and reaches the server even if the process dies. With few slots the
+ * unsent backlog grew whenever the round trip outlasted the batch delay times the slots (a busy
+ * server: tens of milliseconds); 64 batches of at most the batch delay each cover hundreds of
+ * milliseconds of round trip. One connection keeps them in the order sent; the in-process log
+ * commits them as one group.
  */
-const MAX_IN_FLIGHT = 8;
+const MAX_IN_FLIGHT = 64;
 
 /** A sealed batch in memory, and whether it is on its way to the bus now. */
 interface Outgoing extends SpooledBatch {
@@ -62,6 +64,8 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
   let queued = 0;
   let queuedBytes = 0;
   let timer: NodeJS.Timeout | undefined;
+  /** When the oldest event still in `buffers` was recorded (performance.now()). */
+  let oldestAt = 0;
   let inFlight = 0;
   /** A batch of the spool on its way (they go one at a time, after memory's). */
   let spoolSending = false;
@@ -276,9 +280,14 @@ export function createEventPublisher(options: PublisherOptions): EventPublisher 
       let list = buffers.get(subject);
       if (!list) buffers.set(subject, (list = []));
       list.push(event as RecordedEvent);
-      buffered++;
+      const now = performance.now();
+      if (buffered++ === 0) oldestAt = now;
       countAccepted(event.type);
-      if (buffered >= maxBatch) cut();
+      // The timer alone would seal the batch only when the event loop comes round to it: on a busy
+      // machine one turn answers many requests, and everything they recorded would wait, lost to a
+      // crash, for as long as the loop runs late. Checked here as well, an event waits at most the
+      // batch delay before it is on its way, however late the loop (the caller answers after this).
+      if (buffered >= maxBatch || now - oldestAt >= maxDelayMs) cut();
       else if (!timer) timer = setTimeout(cut, maxDelayMs);
     },
     flush(timeoutMs = 10_000) {

@@ -1,5 +1,5 @@
 // The durable side of the in-process bus: every published message as one record of an append-only
-// log, in segment files under one folder. Appends of the same turn of the event loop leave in one
+// log, in segment files under one folder. Appends made before the running task yields leave in one
 // write (group commit) and an append resolves once its record reached the file, so a process crash
 // loses nothing that was acknowledged to the publisher; fdatasync runs on an interval, which bounds
 // what a power failure can take. Each record is framed with its length and a CRC-32, so a write
@@ -223,9 +223,11 @@ export function openSegmentLog(options: SegmentLogOptions): SegmentLog {
   function schedule(): void {
     if (scheduled || flushing) return;
     scheduled = true;
-    // Every append of this turn of the event loop goes in the same write; appends made while a
-    // write is under way go together in the next one.
-    setImmediate(startFlush);
+    // Every append made before the running task yields goes in the same write (the publisher hands
+    // over all its subjects' batches at once); appends made while a write is under way go together
+    // in the next one. Not at the end of the loop's turn: on a busy machine one turn answers many
+    // requests, and a batch waiting for the turn's end would be lost to a crash for all that time.
+    queueMicrotask(() => void startFlush());
   }
 
   // Consumers replay one after the other at start, often from the same segments: they share one
