@@ -209,6 +209,23 @@ describe('the callback', () => {
     expectRefused(res, 403, 'The identity provider has not verified your email address');
   });
 
+  it.each([
+    ['an Okta-style string', { email_verified: 'true' }, 302],
+    ["Entra ID's xms_edov true", { xms_edov: true }, 302],
+    ["Entra ID's xms_edov false", { xms_edov: false }, 403],
+    ['neither claim', {}, 403],
+  ] as const)('takes the address as verified, or not, from %s', async (_, claims, status) => {
+    const login = `claims-${status}-${Object.keys(claims).join('-') || 'none'}-${String(Object.values(claims)[0])}`;
+    op.people.set(login, { email: MEMBER, ...claims });
+    const { res } = await signInAs(login);
+    if (status === 302) {
+      expect(res.statusCode, res.body).toBe(302);
+      expect((await sessionOf(res)).user).toMatchObject({ email: MEMBER });
+    } else {
+      expectRefused(res, 403, 'The identity provider has not verified your email address');
+    }
+  });
+
   it('refuses a person without an account whose domain is not allowed to join', async () => {
     const { res } = await signInAs('stranger@elsewhere.example');
     expectRefused(res, 403, 'No account has this email address');

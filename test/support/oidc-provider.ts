@@ -12,7 +12,9 @@ import Provider, { type AdapterFactory, type AdapterPayload, type KoaContextWith
 
 export interface OidcPerson {
   email: string;
-  email_verified: boolean;
+  /** Left out, as Microsoft Entra ID does, which says `xms_edov` instead. */
+  email_verified?: boolean | string;
+  xms_edov?: boolean;
   name?: string;
 }
 
@@ -115,7 +117,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
       clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri] }],
       jwks: { keys: [signingKey] },
       cookies: { keys: ['test-provider-cookie-key-0123456789'] },
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+      claims: { openid: ['sub'], email: ['email', 'email_verified', 'xms_edov'], profile: ['name'] },
       features: { devInteractions: { enabled: false } },
       // Lifetimes of its own (in seconds), so the provider has no defaults to warn about.
       ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },

@@ -127,6 +127,18 @@ export function createOidcSignIn(deps: {
     throw invalid('OIDC_STATE_MISSING', 'the sign-in took too long or began in another browser; start again');
   }
 
+  /**
+   * Whether the provider vouches for the address: `email_verified`, the standard claim; Microsoft
+   * Entra ID sends none, and says instead in its optional claim `xms_edov` whether the owner of the
+   * address's domain verified it (it must be added to the app's token configuration). Taking an
+   * address nobody verified would let anyone who types a member's address into their own tenant
+   * sign in as that member.
+   */
+  function emailVerified(facts: Record<string, unknown>): boolean {
+    const yes = (v: unknown) => v === true || v === 'true';
+    return facts.email_verified !== undefined ? yes(facts.email_verified) : yes(facts.xms_edov);
+  }
+
   /** A verified email address from the ID token, or else from the userinfo endpoint. */
   async function verifiedEmail(
     config: oidc.Configuration,
@@ -135,14 +147,14 @@ export function createOidcSignIn(deps: {
     const claims = tokens.claims();
     if (!claims) throw invalid('OIDC_ID_TOKEN_INVALID', 'the identity provider sent no ID token');
     let facts: Record<string, unknown> = claims;
-    if (typeof claims.email !== 'string' || claims.email_verified === undefined) {
+    if (typeof claims.email !== 'string' || (claims.email_verified === undefined && claims.xms_edov === undefined)) {
       facts = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub).catch((err: unknown) => {
         throw refusalOf(err);
       });
     }
     const email = typeof facts.email === 'string' ? normalizeEmail(facts.email) : undefined;
     if (!email) throw forbidden('OIDC_NO_EMAIL', 'the identity provider did not tell us your email address');
-    if (facts.email_verified !== true) {
+    if (!emailVerified(facts)) {
       throw forbidden('OIDC_EMAIL_UNVERIFIED', 'the identity provider has not verified your email address');
     }
     const name = typeof facts.name === 'string' && facts.name.trim() !== '' ? facts.name.trim() : undefined;
