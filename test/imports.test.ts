@@ -182,8 +182,45 @@ describe('jobs stopped after their first page', () => {
   }, 60_000);
 });
 
-describe.each(['dub', 'kutt'] as const)('a %s link behind a password', (source) => {
+describe('a Dub link behind a password', () => {
+  it('is imported asking for the same password, which Dub gives out', async () => {
+    const [open, locked] = samples('dub-p', 2);
+    const fixture = await startImportFixture('dub', TOKEN, [open!, { ...locked!, password: true }]);
+    try {
+      const org = await svc.createOrganization('dub locked importer');
+      const job = await finished(
+        org.apiKey,
+        (await startImport(org.apiKey, { source: 'dub', token: TOKEN, url: fixture.url })).id,
+      );
+      expect(job).toMatchObject({ status: 'completed', imported: 2, failed: 0 });
+      const copy = (await linksOf(org.apiKey)).find((l) => l.shortCode === locked!.code);
+      expect(copy).toMatchObject({ passwordProtected: true });
+      expect(JSON.stringify(copy)).not.toContain('hunter2');
+      const visit = (form?: string) =>
+        svc.inject({
+          method: form ? 'POST' : 'GET',
+          url: `/${locked!.code}`,
+          ...(form ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form } : {}),
+        });
+      const asked = await visit();
+      expect(asked.statusCode).toBe(200);
+      expect(asked.body).toContain('name="password"');
+      expect(asked.body).not.toContain(locked!.url);
+      expect((await visit('password=nope')).statusCode).toBe(401);
+      const right = await visit('password=hunter2');
+      expect(right.statusCode).toBe(302);
+      expect(right.headers.location).toBe(locked!.url);
+      // The open link stays open.
+      expect((await svc.inject({ method: 'GET', url: `/${open!.code}` })).headers.location).toBe(open!.url);
+    } finally {
+      await fixture.close();
+    }
+  });
+});
+
+describe('a Kutt link behind a password', () => {
   it('is not imported, so that its destination does not open to everyone', async () => {
+    const source = 'kutt';
     const [open, locked] = samples(`${source}-p`, 2);
     const fixture = await startImportFixture(source, TOKEN, [open!, { ...locked!, password: true }]);
     try {

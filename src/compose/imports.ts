@@ -19,6 +19,8 @@ import type { Wiring } from './wiring.js';
 const TITLE_MAX = 200;
 const TAG_NAME_MAX = 50;
 const NOTE_MAX = 2000;
+/** The longest link password the Service API takes; a shorter one than it asks of a new link is kept as it was. */
+const PASSWORD_MAX = 128;
 
 export interface ComposedImports {
   service: ImportsService;
@@ -46,6 +48,10 @@ function createShortUrlSink(
         error:
           'it asks for a password, which cannot be read or carried over: not imported, so that it does not open to everyone',
       };
+    if (link.password !== undefined && link.password.length > PASSWORD_MAX)
+      return {
+        error: `its password is longer than ${PASSWORD_MAX} characters: not imported, so that it does not open to everyone`,
+      };
     const url = destination.safeParse(link.originalUrl);
     if (!url.success)
       return { error: `the destination ${link.originalUrl} ${url.error.issues[0]?.message ?? 'is refused'}` };
@@ -61,6 +67,7 @@ function createShortUrlSink(
       tags: link.tags.map((tag) => tag.trim().slice(0, TAG_NAME_MAX)).slice(0, MAX_TAGS_PER_LINK),
       clickLimit: link.clickLimit ?? null,
       ...(link.note ? { note: link.note.slice(0, NOTE_MAX) } : {}),
+      ...(link.password ? { password: link.password } : {}),
     };
   }
   return {

@@ -23,9 +23,13 @@ export interface ImportedLink {
   clickLimit?: number | null;
   createdAt?: Date;
   /**
-   * The link asked for a password in the other service. Passwords cannot be read from any API (or
-   * carried: our links have none), and an open copy would show what the password hid, so such a
-   * link is not imported.
+   * The link's password, where the other service's answer gives it (Dub's does): the imported link
+   * asks for the same one, hashed as every link password is, never stored as given.
+   */
+  password?: string;
+  /**
+   * The link asked for a password the other service does not give out (Kutt says only that there
+   * is one). An open copy would show what the password hid, so such a link is not imported.
    */
   passwordProtected?: boolean;
   note?: string | null;

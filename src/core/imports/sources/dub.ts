@@ -1,7 +1,7 @@
 // Dub (https://api.dub.co): GET /links page by page (the cursor is the page number), the bearer
 // API key (a workspace's own; an older key names its workspace with workspaceId). The total comes
-// from GET /links/count once. Tags, title and expiresAt come with each link; a link with a
-// password is not imported (ImportedLink.passwordProtected).
+// from GET /links/count once. Tags, title, expiresAt and the password (Dub answers with it as
+// set) come with each link.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
@@ -30,7 +30,7 @@ export function mapDubLink(l: DubLink): ImportedLink {
     tags: (l.tags ?? []).map((t) => t.name),
     expiresAt: parseDate(l.expiresAt) ?? null,
     ...(createdAt ? { createdAt } : {}),
-    ...(l.password ? { passwordProtected: true } : {}),
+    ...(l.password ? { password: l.password } : {}),
   };
 }
 
