@@ -22,8 +22,8 @@ export class MmdbNumber {
  */
 export type MmdbValue = string | boolean | number | MmdbNumber | MmdbValue[] | { [key: string]: MmdbValue };
 
-export const uint16 = (value: number) => new MmdbNumber('uint16', value);
-export const double = (value: number) => new MmdbNumber('double', value);
+const uint16 = (value: number) => new MmdbNumber('uint16', value);
+const double = (value: number) => new MmdbNumber('double', value);
 
 export interface MmdbOptions {
   /** The metadata's database_type: readers (and src/ingest/geo.ts) decide what it holds from it. */
@@ -203,7 +203,7 @@ function networkBits(network: string, ipVersion: 4 | 6): { bits: number[]; prefi
 }
 
 /** The whole file: search tree, separator, data section, marker and metadata. */
-export function mmdbFile(networks: readonly MmdbNetwork[], options: MmdbOptions): Buffer {
+function mmdbFile(networks: readonly MmdbNetwork[], options: MmdbOptions): Buffer {
   const recordSize = options.recordSize ?? 28;
   const ipVersion = options.ipVersion ?? 6;
   const data = new DataSection();
@@ -281,7 +281,7 @@ export interface CityPlace {
 }
 
 /** A record shaped as GeoLite2 City's: continent, country, subdivisions, city, location. */
-export function cityRecord(place: CityPlace): MmdbValue {
+function cityRecord(place: CityPlace): MmdbValue {
   const id = (s: string) => [...s].reduce((n, c) => (n * 31 + c.charCodeAt(0)) % 10_000_000, 7);
   return {
     ...(place.city ? { city: { geoname_id: id(place.city), names: { en: place.city } } } : {}),
