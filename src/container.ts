@@ -185,7 +185,7 @@ async function assemble(
     organizations: composeOrganizations({ ...wiring, audit, ssoPartners: accounts.ssoPartners }),
     accounts: accounts.services,
     journey: composeJourney(wiring),
-    stats: composeStats(wiring),
+    stats: composeStats({ ...wiring, geoFields: geo.fields }),
     webhooks: webhooks.service,
     webhookSettings: webhooks.settings,
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },

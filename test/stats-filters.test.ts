@@ -121,6 +121,26 @@ describe('URL statistics with filters', () => {
   });
 });
 
+describe('region and city with the bundled country-only GeoIP database', () => {
+  it('leave regionStats and cityStats empty and say so in meta.geo', async () => {
+    for (const path of [`/urls/${urlId}/stats`, `/campaigns/${campaignId}/stats`]) {
+      const body = (await get(path, '')).json();
+      expect([body.regionStats, body.cityStats, body.meta.geo]).toEqual([[], [], { regions: false, cities: false }]);
+    }
+  });
+
+  it('refuse the region and city filters with 400 naming the parameter and GEOIP_DB', async () => {
+    for (const [query, field] of [
+      ['region=KR-11', 'region'],
+      ['city=Seoul&country=KR', 'city'],
+    ] as const) {
+      const body = expectError(await get(`/urls/${urlId}/stats`, query), 400, { field });
+      expect(body.details).toEqual([{ field, message: expect.stringContaining('GEOIP_DB') }]);
+      expectError(await get(`/campaigns/${campaignId}/stats`, query), 400, { field });
+    }
+  });
+});
+
 describe('campaign statistics with filters', () => {
   it('narrows every figure, the clicks per cid included', async () => {
     const res = await get(`/campaigns/${campaignId}/stats`, 'deviceType=Mobile&country=kr,jp');

@@ -1882,6 +1882,15 @@ export interface components {
             utmSource?: string[];
             utmMedium?: string[];
             utmCampaign?: string[];
+            region?: string[];
+            city?: string[];
+        };
+        /** @description extension: what the configured GeoIP database can tell beyond the country; false: that breakdown stays empty and its filter is refused (400) */
+        StatsGeo: {
+            /** @description ISO 3166-2 regions: regionStats and the region filter (GEOIP_DB a MaxMind City database) */
+            regions: boolean;
+            /** @description cities: cityStats and the city filter (GEOIP_DB a City database) */
+            cities: boolean;
         };
         AppInstallStats: {
             /** @description "YYYY-MM-DD ~ YYYY-MM-DD", the local dates covered (the requested ones when none is: meta.empty) */
@@ -2196,6 +2205,7 @@ export interface components {
             /** @description IANA zone the dates and hours are in (extension) */
             timeZone: string;
             filters: components["schemas"]["StatsFilters"];
+            geo: components["schemas"]["StatsGeo"];
         };
         Tag: {
             id: number;
@@ -2646,6 +2656,10 @@ export interface components {
             deviceTypeStats: components["schemas"]["TopItem"][];
             /** @description the period's clicks by the destination they were sent to (rules, variants and the original alike), most first */
             destinationStats: components["schemas"]["DestinationStat"][];
+            /** @description extension: the period's clicks by ISO 3166-2 region (KR-11), most first, up to 10; clicks of unknown region left out; empty unless meta.geo.regions */
+            regionStats: components["schemas"]["TopItem"][];
+            /** @description extension: the period's clicks by city (English name), most first, up to 10; clicks of unknown city left out; empty unless meta.geo.cities */
+            cityStats: components["schemas"]["TopItem"][];
             meta: components["schemas"]["LinkStatsMeta"];
         };
         CampaignStats: {
@@ -2682,6 +2696,10 @@ export interface components {
             deviceTypeStats: components["schemas"]["TopItem"][];
             /** @description the period's clicks by the destination they were sent to (rules, variants and the original alike), most first */
             destinationStats: components["schemas"]["DestinationStat"][];
+            /** @description extension: the period's clicks by ISO 3166-2 region (KR-11), most first, up to 10; clicks of unknown region left out; empty unless meta.geo.regions */
+            regionStats: components["schemas"]["TopItem"][];
+            /** @description extension: the period's clicks by city (English name), most first, up to 10; clicks of unknown city left out; empty unless meta.geo.cities */
+            cityStats: components["schemas"]["TopItem"][];
             revenueStats: {
                 /** @description false when the organization has no revenue-analytics add-on: every figure is then empty */
                 available: boolean;
@@ -7136,6 +7154,10 @@ export interface operations {
                 utmMedium?: string;
                 /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 utmCampaign?: string;
+                /** @description only clicks with one of these extension: ISO 3166-2 region codes (KR-11, US-CA) as regionStats names them; 400 when the GeoIP database has no regions (meta.geo.regions false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                region?: string;
+                /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                city?: string;
             };
             header?: never;
             path: {
@@ -7368,6 +7390,30 @@ export interface operations {
                      *           "percentage": 33.3
                      *         }
                      *       ],
+                     *       "regionStats": [
+                     *         {
+                     *           "name": "AU-NSW",
+                     *           "count": 2,
+                     *           "percentage": 66.7
+                     *         },
+                     *         {
+                     *           "name": "AU-VIC",
+                     *           "count": 1,
+                     *           "percentage": 33.3
+                     *         }
+                     *       ],
+                     *       "cityStats": [
+                     *         {
+                     *           "name": "Sydney",
+                     *           "count": 2,
+                     *           "percentage": 66.7
+                     *         },
+                     *         {
+                     *           "name": "Melbourne",
+                     *           "count": 1,
+                     *           "percentage": 33.3
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "dataRetentionDays": 1825,
                      *         "actualStartDate": "2027-03-08",
@@ -7377,7 +7423,11 @@ export interface operations {
                      *         "empty": false,
                      *         "emptyReason": null,
                      *         "timeZone": "UTC",
-                     *         "filters": {}
+                     *         "filters": {},
+                     *         "geo": {
+                     *           "regions": true,
+                     *           "cities": true
+                     *         }
                      *       }
                      *     }
                      */
@@ -7462,6 +7512,10 @@ export interface operations {
                 utmMedium?: string;
                 /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 utmCampaign?: string;
+                /** @description only clicks with one of these extension: ISO 3166-2 region codes (KR-11, US-CA) as regionStats names them; 400 when the GeoIP database has no regions (meta.geo.regions false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                region?: string;
+                /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                city?: string;
                 /** @description only clicks carrying this cid */
                 customId?: string;
             };
@@ -7641,6 +7695,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "destinationStats": [],
+                     *       "regionStats": [],
+                     *       "cityStats": [],
                      *       "revenueStats": {
                      *         "available": true,
                      *         "currency": null,
@@ -7676,7 +7732,11 @@ export interface operations {
                      *         "empty": false,
                      *         "emptyReason": null,
                      *         "timeZone": "UTC",
-                     *         "filters": {}
+                     *         "filters": {},
+                     *         "geo": {
+                     *           "regions": false,
+                     *           "cities": false
+                     *         }
                      *       }
                      *     }
                      */
@@ -12840,6 +12900,10 @@ export interface operations {
                 utmMedium?: string;
                 /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 utmCampaign?: string;
+                /** @description only clicks with one of these extension: ISO 3166-2 region codes (KR-11, US-CA) as regionStats names them; 400 when the GeoIP database has no regions (meta.geo.regions false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                region?: string;
+                /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                city?: string;
             };
             header?: never;
             path: {
@@ -12873,6 +12937,7 @@ export interface operations {
                             /** @description IANA zone the dates and hours are in (extension) */
                             timeZone: string;
                             filters: components["schemas"]["StatsFilters"];
+                            geo: components["schemas"]["StatsGeo"];
                         };
                         total: number;
                         /** @description clicks in as many days just before the period */
@@ -12903,6 +12968,10 @@ export interface operations {
                         referrers: components["schemas"]["TopItem"][];
                         trackers: components["schemas"]["TopItem"][];
                         deviceTypes: components["schemas"]["TopItem"][];
+                        /** @description ISO 3166-2 regions; empty unless meta.geo.regions */
+                        regions: components["schemas"]["TopItem"][];
+                        /** @description English city names; empty unless meta.geo.cities */
+                        cities: components["schemas"]["TopItem"][];
                         utm: {
                             source: components["schemas"]["TopItem"][];
                             medium: components["schemas"]["TopItem"][];
@@ -12990,6 +13059,10 @@ export interface operations {
                 utmMedium?: string;
                 /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 utmCampaign?: string;
+                /** @description only clicks with one of these extension: ISO 3166-2 region codes (KR-11, US-CA) as regionStats names them; 400 when the GeoIP database has no regions (meta.geo.regions false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                region?: string;
+                /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                city?: string;
             };
             header?: never;
             path: {
@@ -13025,6 +13098,7 @@ export interface operations {
                             /** @description IANA zone the dates and hours are in (extension) */
                             timeZone: string;
                             filters: components["schemas"]["StatsFilters"];
+                            geo: components["schemas"]["StatsGeo"];
                         };
                         total: number;
                         /** @description clicks in as many days just before the period */
@@ -13055,6 +13129,10 @@ export interface operations {
                         referrers: components["schemas"]["TopItem"][];
                         trackers: components["schemas"]["TopItem"][];
                         deviceTypes: components["schemas"]["TopItem"][];
+                        /** @description ISO 3166-2 regions; empty unless meta.geo.regions */
+                        regions: components["schemas"]["TopItem"][];
+                        /** @description English city names; empty unless meta.geo.cities */
+                        cities: components["schemas"]["TopItem"][];
                         utm: {
                             source: components["schemas"]["TopItem"][];
                             medium: components["schemas"]["TopItem"][];
@@ -13142,7 +13220,11 @@ export interface operations {
                 utmMedium?: string;
                 /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 utmCampaign?: string;
-                panel: "daily" | "hourly" | "heatmap" | "countries" | "browsers" | "operatingSystems" | "referrers" | "trackers" | "deviceTypes" | "utmSource" | "utmMedium" | "utmCampaign" | "topLinks" | "revenue";
+                /** @description only clicks with one of these extension: ISO 3166-2 region codes (KR-11, US-CA) as regionStats names them; 400 when the GeoIP database has no regions (meta.geo.regions false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                region?: string;
+                /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                city?: string;
+                panel: "daily" | "hourly" | "heatmap" | "countries" | "browsers" | "operatingSystems" | "referrers" | "trackers" | "deviceTypes" | "regions" | "cities" | "utmSource" | "utmMedium" | "utmCampaign" | "topLinks" | "revenue";
                 link?: string;
             };
             header?: never;
@@ -14056,7 +14138,7 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200Cont
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
-export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["daily", "hourly", "heatmap", "countries", "browsers", "operatingSystems", "referrers", "trackers", "deviceTypes", "utmSource", "utmMedium", "utmCampaign", "topLinks", "revenue"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["daily", "hourly", "heatmap", "countries", "browsers", "operatingSystems", "referrers", "trackers", "deviceTypes", "regions", "cities", "utmSource", "utmMedium", "utmCampaign", "topLinks", "revenue"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["dailyInstalls", "countries", "matchTypes", "recentInstalls", "dailyReengagements", "funnel", "failureReasons", "revenue"];
 export const pathsConsoleApiSessionGetResponses200ContentApplicationJsonUserLanguageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/session"]["get"]["responses"]["200"]["content"]["application/json"]["user"]["language"]> = ["ko", "en"];
 export const pathsConsoleApiSessionGetResponses200ContentApplicationJsonMembershipsRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/session"]["get"]["responses"]["200"]["content"]["application/json"]["memberships"]["role"]> = ["owner", "admin", "developer", "analyst"];

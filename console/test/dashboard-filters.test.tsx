@@ -13,7 +13,7 @@ import { renderConsole, serveApi, type SentRequest } from './render';
 
 const item = (name: string, count: number, percentage: number) => ({ name, count, percentage });
 
-function dashboardOf(total: number): DashboardData {
+function dashboardOf(total: number, geo = { regions: false, cities: false }): DashboardData {
   return {
     meta: {
       requestedStartDate: '2026-11-01',
@@ -24,6 +24,7 @@ function dashboardOf(total: number): DashboardData {
       dataRetentionDays: 365,
       emptyReason: null,
       filters: {},
+      geo,
     },
     total,
     previousTotal: 0,
@@ -39,14 +40,16 @@ function dashboardOf(total: number): DashboardData {
     trackers: [],
     deviceTypes: [item('Mobile', total, 100), item('Desktop', 0, 0), item('Tablet', 0, 0)],
     utm: { source: [item('kakao', total, 100)], medium: [], campaign: [] },
+    regions: geo.regions ? [item('KR-11', 7, 70), item('JP-13', 3, 30)] : [],
+    cities: geo.cities ? [item('Seoul', 7, 70)] : [],
     topLinks: [],
     link: { type: 'url', id: 5, label: 'Sale', address: 'http://localhost:8080/sale' },
   } as unknown as DashboardData;
 }
 
-function serve(): SentRequest[] {
+function serve(geo?: { regions: boolean; cities: boolean }): SentRequest[] {
   return serveApi({
-    'GET /organizations/1/dashboard/urls/5': { status: 200, body: dashboardOf(10) },
+    'GET /organizations/1/dashboard/urls/5': { status: 200, body: dashboardOf(10, geo) },
     'GET /organizations/1/urls/5/stats': { status: 200, body: { destinationStats: [] } },
   });
 }
@@ -143,5 +146,42 @@ describe("a link's dashboard with filters", () => {
     expect(chipTexts(chips)).toEqual(['Country: Japan']);
     expect(within(chips).getByRole('button', { name: 'Remove filter Country: Japan' })).toBeTruthy();
     expect(within(chips).getByRole('button', { name: 'Clear all filters' })).toBeTruthy();
+  });
+});
+
+describe('regions and cities on a dashboard', () => {
+  afterEach(async () => {
+    await i18next.changeLanguage('ko');
+  });
+
+  it('show no panel when the GeoIP database knows countries only', async () => {
+    window.history.replaceState(null, '', '/console/stats/urls/5?period=7d');
+    serve();
+    renderConsole(<DashboardView orgId={1} link={{ type: 'url', id: 5 }} />);
+    // The first render of a file waits for the lazy chart library: long on a busy machine.
+    await screen.findByRole('region', { name: '국가' }, { timeout: 20_000 });
+    expect(screen.queryByRole('region', { name: '지역별 클릭' })).toBeNull();
+    expect(screen.queryByRole('region', { name: '도시별 클릭' })).toBeNull();
+  });
+
+  it('list regions beside their country and cities, and a row adds its filter, in Korean and English', async () => {
+    window.history.replaceState(null, '', '/console/stats/urls/5?period=7d');
+    const sent = serve({ regions: true, cities: true });
+    const user = userEvent.setup();
+    renderConsole(<DashboardView orgId={1} link={{ type: 'url', id: 5 }} />);
+    const regions = await screen.findByRole('region', { name: '지역별 클릭' }, { timeout: 20_000 });
+    expect(within(regions).getByText('KR-11 (대한민국)')).toBeTruthy();
+    await user.click(within(regions).getByRole('button', { name: '지역: KR-11만 보기' }));
+    await waitFor(() => expect(address().get('region')).toBe('KR-11'));
+    await waitFor(() => expect(lastCall(sent).get('region')).toBe('KR-11'));
+    expect(chipTexts()).toEqual(['지역: KR-11']);
+
+    await i18next.changeLanguage('en');
+    const cities = await screen.findByRole('region', { name: 'Clicks by city' });
+    await user.click(within(cities).getByRole('button', { name: 'Show only City: Seoul' }));
+    await waitFor(() => expect(address().get('city')).toBe('Seoul'));
+    expect(chipTexts()).toEqual(['Region: KR-11', 'City: Seoul']);
+    const csv = within(cities).getByRole('link', { name: 'Download CSV: Clicks by city' }).getAttribute('href')!;
+    expect(new URL(csv, 'http://x').searchParams.get('panel')).toBe('cities');
   });
 });

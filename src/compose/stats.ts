@@ -12,6 +12,7 @@ import { createInstallStats } from '../olap/install-stats.queries.js';
 import { createJourneyStats } from '../olap/journey-stats.queries.js';
 import { createRevenueStats } from '../olap/revenue-stats.queries.js';
 import { createLinkSharesRepo } from '../oltp/link-shares.repo.js';
+import type { GeoFields } from '../core/routing/geo-conditions.js';
 import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
 
@@ -22,8 +23,11 @@ export function composeStats({
   clickCounts,
   repos,
   clock,
+  geoFields,
 }: Pick<Wiring, 'sql' | 'clickhouse' | 'clickCounts' | 'repos' | 'clock'> & {
   config: Pick<Config, 'server'>;
+  /** What the GeoIP database knows beyond the country (region and city breakdowns and filters). */
+  geoFields: GeoFields;
 }): StatsService {
   const { shortUrls, campaigns } = repos;
   const revenueStats = createRevenueStats(clickhouse);
@@ -33,6 +37,7 @@ export function composeStats({
     clickStats: createClickStats(clickhouse),
     clickCounts,
     revenueStats,
+    geoFields,
     clock,
   });
   return {
@@ -59,6 +64,7 @@ export function composeStats({
       shortUrls,
       campaigns,
       publicBaseUrl: config.server.publicBaseUrl,
+      geoFields,
       clock,
     }),
   };

@@ -62,6 +62,8 @@ function clickRow(e: WireEvent<ClickData>, deps: RowDeps): EventRow {
     user_agent: userAgent,
     accept_language: str(d.acceptLanguage, 100),
     country: dims.country,
+    region: dims.region,
+    city: dims.city,
     device_type: dims.deviceType,
     os: dims.os,
     os_version: dims.osVersion,

@@ -12,6 +12,9 @@ export interface ClickDimensions {
   osVersion: string;
   browser: string;
   country: string;
+  /** ISO 3166-2 region and English city, with a GeoIP database that has them; '' otherwise. */
+  region: string;
+  city: string;
   referrerHost: string;
   isBot: boolean;
 }
@@ -48,12 +51,18 @@ export function createAgentParser() {
 
 export type AgentParser = ReturnType<typeof createAgentParser>;
 
-export function createClickEnricher(geo: Pick<GeoLookup, 'country'>) {
+/** The geo database as the enricher reads it: a country-only one may leave out `place`. */
+type ClickGeo = Pick<GeoLookup, 'country'> & Partial<Pick<GeoLookup, 'place' | 'fields'>>;
+
+export function createClickEnricher(geo: ClickGeo) {
   const parseAgent = createAgentParser();
+  // A country-only database answers '' for every place: no second lookup per click then.
+  const place = geo.place && geo.fields?.cities ? geo.place : undefined;
 
   return function enrich(click: { userAgent: string; ip: string; referrer: string }): ClickDimensions {
     // Listed field by field: a spread followed by more properties is slow on Node 20 (row-values.ts).
     const agent = parseAgent(click.userAgent);
+    const where = click.ip && place ? place(click.ip) : undefined;
     return {
       deviceType: agent.deviceType,
       os: agent.os,
@@ -61,6 +70,8 @@ export function createClickEnricher(geo: Pick<GeoLookup, 'country'>) {
       browser: agent.browser,
       isBot: agent.isBot,
       country: click.ip ? geo.country(click.ip) : '',
+      region: where ? where.region : '',
+      city: where ? where.city : '',
       referrerHost: referrerHost(click.referrer),
     };
   };

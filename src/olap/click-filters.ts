@@ -13,6 +13,9 @@ export const FILTER_COLUMNS = {
   utmSource: 'utm_source',
   utmMedium: 'utm_medium',
   utmCampaign: 'utm_campaign',
+  // With a GeoIP database that has them (src/core/stats/click-filters.ts refuses them otherwise).
+  region: 'region',
+  city: 'city',
 } as const;
 
 export type ClickFilterName = keyof typeof FILTER_COLUMNS;

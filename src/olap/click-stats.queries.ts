@@ -35,6 +35,9 @@ export interface ClickStats {
   referrers: TopItem[];
   trackers: TopItem[];
   deviceTypes: TopItem[];
+  /** Per ISO 3166-2 region and per city, with a GeoIP database that tells them; clicks of unknown place left out. */
+  regions: TopItem[];
+  cities: TopItem[];
   /** Per cid (campaigns); empty for short URLs. */
   customIds: TopItem[];
 }
@@ -47,6 +50,8 @@ const DIMENSIONS = {
   referrer: 'referrer_host',
   tracker: 'tracker',
   device: 'device_type',
+  region: 'region',
+  city: 'city',
 } as const;
 
 /** The period on the raw table: people's clicks between the two UTC instants. */
@@ -134,6 +139,11 @@ export function topOf(
     .slice(0, limit);
 }
 
+/** The counts of the values the database knew: the raw table has '' for the others, the rollups leave them out. */
+function known(counts: Map<string, number> | undefined): Map<string, number> | undefined {
+  return counts && new Map([...counts].filter(([name]) => name !== ''));
+}
+
 /** The statistics a set of dimension counts holds over the period's days. */
 export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPeriod): ClickStats {
   const days = byDim.get('day') ?? new Map<string, number>();
@@ -161,6 +171,8 @@ export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPe
       const count = devices.get(name) ?? 0;
       return { name, count, percentage: percent(count, total) };
     }),
+    regions: topOf(known(byDim.get('region')), total),
+    cities: topOf(known(byDim.get('city')), total),
     customIds: top('cid', (n) => n, CUSTOM_ID_LIMIT),
   };
 }

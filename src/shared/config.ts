@@ -151,7 +151,7 @@ const settings = {
     ),
     geoipDatabase: env(
       'GEOIP_DB',
-      'an mmdb database of your own (GeoLite2 Country or City, DB-IP Lite); a City one lets routing rules name cities (GeoLite2 City: regions too); default: the bundled CC0 country one',
+      'an mmdb database of your own (GeoLite2 Country or City, DB-IP Lite); a City one adds cities to statistics, their filters and routing rules (GeoLite2 City: regions too); default: the bundled CC0 country one',
       optionalString,
     ),
   },

@@ -5,6 +5,9 @@ import { type ClickFilterInput, parseClickFilters } from '../../src/core/stats/c
 import { filterSql, hasFilters } from '../../src/olap/click-filters.js';
 import type { DomainError } from '../../src/shared/errors.js';
 
+const CITY_DB = { regions: true, cities: true };
+const COUNTRY_DB = { regions: false, cities: false };
+
 describe('statistics filters', () => {
   it.each<[string, ClickFilterInput, object, object]>([
     ['none', {}, {}, {}],
@@ -31,22 +34,30 @@ describe('statistics filters', () => {
         deviceType: ['mobile', 'tablet'],
       },
     ],
+    [
+      'regions and cities, with a database that tells them',
+      { region: 'KR-11,us-ca', city: 'Seoul' },
+      { region: ['KR-11', 'us-ca'], city: ['Seoul'] },
+      { region: ['kr-11', 'us-ca'], city: ['seoul'] },
+    ],
   ])('%s', (_, input, applied, match) => {
-    expect(parseClickFilters(input)).toEqual({ applied, match });
+    expect(parseClickFilters(input, CITY_DB)).toEqual({ applied, match });
   });
 
   it.each<[ClickFilterInput, string, string]>([
     [{ deviceType: 'phone' }, 'deviceType', 'phone is not one of mobile, tablet, desktop'],
+    [{ region: 'KR-11' }, 'region', 'the GeoIP database (GEOIP_DB) has no ISO 3166-2 region codes'],
+    [{ city: 'Seoul' }, 'city', 'the GeoIP database (GEOIP_DB) has no cities'],
     [{ utmSource: Array.from({ length: 51 }, (_, i) => `s${i}`).join(',') }, 'utmSource', 'at most 50 values'],
     [{ os: 'x'.repeat(201) }, 'os', 'each value at most 200 characters'],
   ])('refuses %j naming %s', (input, field, problem) => {
     let refused: DomainError | undefined;
     try {
-      parseClickFilters(input);
+      parseClickFilters(input, COUNTRY_DB);
     } catch (err) {
       refused = err as DomainError;
     }
-    expect(refused?.details).toEqual({ field, problem });
+    expect(refused?.details).toEqual({ field, problem: expect.stringContaining(problem) });
   });
 
   it('reads nothing differently without filters, and compares every filtered column lower-cased', () => {

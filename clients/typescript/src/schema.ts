@@ -998,6 +998,15 @@ export interface components {
             utmSource?: string[];
             utmMedium?: string[];
             utmCampaign?: string[];
+            region?: string[];
+            city?: string[];
+        };
+        /** @description extension: what the configured GeoIP database can tell beyond the country; false: that breakdown stays empty and its filter is refused (400) */
+        StatsGeo: {
+            /** @description ISO 3166-2 regions: regionStats and the region filter (GEOIP_DB a MaxMind City database) */
+            regions: boolean;
+            /** @description cities: cityStats and the city filter (GEOIP_DB a City database) */
+            cities: boolean;
         };
         AppInstallStats: {
             /** @description "YYYY-MM-DD ~ YYYY-MM-DD", the local dates covered (the requested ones when none is: meta.empty) */
@@ -1312,6 +1321,7 @@ export interface components {
             /** @description IANA zone the dates and hours are in (extension) */
             timeZone: string;
             filters: components["schemas"]["StatsFilters"];
+            geo: components["schemas"]["StatsGeo"];
         };
         Tag: {
             id: number;
@@ -1518,6 +1528,10 @@ export interface components {
             deviceTypeStats: components["schemas"]["TopItem"][];
             /** @description the period's clicks by the destination they were sent to (rules, variants and the original alike), most first */
             destinationStats: components["schemas"]["DestinationStat"][];
+            /** @description extension: the period's clicks by ISO 3166-2 region (KR-11), most first, up to 10; clicks of unknown region left out; empty unless meta.geo.regions */
+            regionStats: components["schemas"]["TopItem"][];
+            /** @description extension: the period's clicks by city (English name), most first, up to 10; clicks of unknown city left out; empty unless meta.geo.cities */
+            cityStats: components["schemas"]["TopItem"][];
             meta: components["schemas"]["LinkStatsMeta"];
         };
         CampaignStats: {
@@ -1554,6 +1568,10 @@ export interface components {
             deviceTypeStats: components["schemas"]["TopItem"][];
             /** @description the period's clicks by the destination they were sent to (rules, variants and the original alike), most first */
             destinationStats: components["schemas"]["DestinationStat"][];
+            /** @description extension: the period's clicks by ISO 3166-2 region (KR-11), most first, up to 10; clicks of unknown region left out; empty unless meta.geo.regions */
+            regionStats: components["schemas"]["TopItem"][];
+            /** @description extension: the period's clicks by city (English name), most first, up to 10; clicks of unknown city left out; empty unless meta.geo.cities */
+            cityStats: components["schemas"]["TopItem"][];
             revenueStats: {
                 /** @description false when the organization has no revenue-analytics add-on: every figure is then empty */
                 available: boolean;
@@ -5990,6 +6008,10 @@ export interface operations {
                 utmMedium?: string;
                 /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 utmCampaign?: string;
+                /** @description only clicks with one of these extension: ISO 3166-2 region codes (KR-11, US-CA) as regionStats names them; 400 when the GeoIP database has no regions (meta.geo.regions false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                region?: string;
+                /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                city?: string;
             };
             header?: never;
             path: {
@@ -6222,6 +6244,30 @@ export interface operations {
                      *           "percentage": 33.3
                      *         }
                      *       ],
+                     *       "regionStats": [
+                     *         {
+                     *           "name": "AU-NSW",
+                     *           "count": 2,
+                     *           "percentage": 66.7
+                     *         },
+                     *         {
+                     *           "name": "AU-VIC",
+                     *           "count": 1,
+                     *           "percentage": 33.3
+                     *         }
+                     *       ],
+                     *       "cityStats": [
+                     *         {
+                     *           "name": "Sydney",
+                     *           "count": 2,
+                     *           "percentage": 66.7
+                     *         },
+                     *         {
+                     *           "name": "Melbourne",
+                     *           "count": 1,
+                     *           "percentage": 33.3
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "dataRetentionDays": 1825,
                      *         "actualStartDate": "2027-03-08",
@@ -6231,7 +6277,11 @@ export interface operations {
                      *         "empty": false,
                      *         "emptyReason": null,
                      *         "timeZone": "UTC",
-                     *         "filters": {}
+                     *         "filters": {},
+                     *         "geo": {
+                     *           "regions": true,
+                     *           "cities": true
+                     *         }
                      *       }
                      *     }
                      */
@@ -6316,6 +6366,10 @@ export interface operations {
                 utmMedium?: string;
                 /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 utmCampaign?: string;
+                /** @description only clicks with one of these extension: ISO 3166-2 region codes (KR-11, US-CA) as regionStats names them; 400 when the GeoIP database has no regions (meta.geo.regions false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                region?: string;
+                /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                city?: string;
                 /** @description only clicks carrying this cid */
                 customId?: string;
             };
@@ -6495,6 +6549,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "destinationStats": [],
+                     *       "regionStats": [],
+                     *       "cityStats": [],
                      *       "revenueStats": {
                      *         "available": true,
                      *         "currency": null,
@@ -6530,7 +6586,11 @@ export interface operations {
                      *         "empty": false,
                      *         "emptyReason": null,
                      *         "timeZone": "UTC",
-                     *         "filters": {}
+                     *         "filters": {},
+                     *         "geo": {
+                     *           "regions": false,
+                     *           "cities": false
+                     *         }
                      *       }
                      *     }
                      */

@@ -23,6 +23,7 @@ import { FilterChips, useFilterNames } from './FilterChips';
 import { Panel } from './Panel';
 import { type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
+import { PlacesPanels } from './PlacesPanels';
 import { RevenuePanel } from './RevenuePanel';
 import { ShareStats } from './ShareStats';
 import { TopLinks } from './TopLinks';
@@ -322,6 +323,7 @@ export function DashboardView({
             {list('utm_source', 'utmSource', d.utm.source, pick('utmSource', known('')))}
             {list('utm_medium', 'utmMedium', d.utm.medium, pick('utmMedium', known('')))}
             {list('utm_campaign', 'utmCampaign', d.utm.campaign, pick('utmCampaign', known('')))}
+            <PlacesPanels dashboard={d} csv={csv} pick={(key) => pick(key, (item) => item.name)} />
           </SimpleGrid>
         </>
       )}

@@ -18,6 +18,8 @@ export const FILTER_KEYS = [
   'utmSource',
   'utmMedium',
   'utmCampaign',
+  'region',
+  'city',
 ] as const satisfies readonly FilterKey[];
 
 export interface DashboardState {

@@ -600,7 +600,14 @@ export const en: Words = {
         utmSource: 'utm_source',
         utmMedium: 'utm_medium',
         utmCampaign: 'utm_campaign',
+        region: 'Region',
+        city: 'City',
       },
+    },
+    places: {
+      regions: 'Clicks by region',
+      cities: 'Clicks by city',
+      none: 'No click whose place the GeoIP database knows.',
     },
   },
   journey: {

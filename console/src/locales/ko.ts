@@ -585,7 +585,14 @@ export const ko = {
         utmSource: 'utm_source',
         utmMedium: 'utm_medium',
         utmCampaign: 'utm_campaign',
+        region: '지역',
+        city: '도시',
       },
+    },
+    places: {
+      regions: '지역별 클릭',
+      cities: '도시별 클릭',
+      none: 'GeoIP 데이터베이스가 위치를 알려 준 클릭이 없습니다.',
     },
   },
   journey: {

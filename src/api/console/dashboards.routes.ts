@@ -18,7 +18,7 @@ import {
   topItem,
   withPeriodQuery,
 } from '../schemas/stats-period.js';
-import { filterQuery, filtersSchema } from '../schemas/stats-filters.js';
+import { filterQuery, filtersSchema, geoSchema } from '../schemas/stats-filters.js';
 import { actingMember } from './acting-member.js';
 import { sendCsv } from '../csv-download.js';
 import { toCsv } from '../../shared/csv.js';
@@ -33,7 +33,7 @@ const linkSchema = z.object({
   address: z.string(),
 });
 const dashboardSchema = z.object({
-  meta: statsMetaSchema.extend({ filters: filtersSchema }),
+  meta: statsMetaSchema.extend({ filters: filtersSchema, geo: geoSchema }),
   total: z.number().int(),
   previousTotal: z.number().int().describe('clicks in as many days just before the period'),
   change: z.number().nullable().describe('percent change against the previous period; null when it had no clicks'),
@@ -64,6 +64,8 @@ const dashboardSchema = z.object({
   referrers: z.array(topItem),
   trackers: z.array(topItem),
   deviceTypes: z.array(topItem),
+  regions: z.array(topItem).describe('ISO 3166-2 regions; empty unless meta.geo.regions'),
+  cities: z.array(topItem).describe('English city names; empty unless meta.geo.cities'),
   utm: z.object({ source: z.array(topItem), medium: z.array(topItem), campaign: z.array(topItem) }),
   topLinks: z.array(linkSchema.extend({ count: z.number().int(), percentage: z.number() })),
   link: linkSchema.nullable(),
@@ -72,7 +74,7 @@ const dashboardSchema = z.object({
 function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashboardSchema> {
   const { stats } = d;
   return {
-    meta: { ...meta(d.period), filters: d.filters },
+    meta: { ...meta(d.period), filters: d.filters, geo: d.geo },
     total: stats.total,
     previousTotal: d.previousTotal,
     change: d.change,
@@ -86,13 +88,24 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
     referrers: stats.referrers,
     trackers: stats.trackers,
     deviceTypes: stats.deviceTypes,
+    regions: stats.regions,
+    cities: stats.cities,
     utm: d.utm,
     topLinks: d.topLinks,
     link,
   };
 }
 
-const TOP_PANELS = ['countries', 'browsers', 'operatingSystems', 'referrers', 'trackers', 'deviceTypes'] as const;
+const TOP_PANELS = [
+  'countries',
+  'browsers',
+  'operatingSystems',
+  'referrers',
+  'trackers',
+  'deviceTypes',
+  'regions',
+  'cities',
+] as const;
 const PANELS = [
   'daily',
   'hourly',

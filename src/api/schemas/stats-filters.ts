@@ -13,6 +13,9 @@ const FILTER_DOCS: Record<(typeof FILTER_NAMES)[number], string> = {
   utmSource: 'utm_source values the clicks carried',
   utmMedium: 'utm_medium values the clicks carried',
   utmCampaign: 'utm_campaign values the clicks carried',
+  region:
+    'extension: ISO 3166-2 region codes (KR-11, US-CA) as regionStats names them; 400 when the GeoIP database has no regions (meta.geo.regions false)',
+  city: 'extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false)',
 };
 
 /** The filter query parameters: each a comma-separated list, compared case-insensitively. */
@@ -41,3 +44,16 @@ export const filtersSchema = z
     'the filters applied, one array of values per filter parameter given (as given, trimmed, without repeats); {} without filters',
   )
   .meta({ id: 'StatsFilters' });
+
+/** What the GeoIP database tells beyond the country: whether regionStats, cityStats and their filters work. */
+export const geoSchema = z
+  .object({
+    regions: z
+      .boolean()
+      .describe('ISO 3166-2 regions: regionStats and the region filter (GEOIP_DB a MaxMind City database)'),
+    cities: z.boolean().describe('cities: cityStats and the city filter (GEOIP_DB a City database)'),
+  })
+  .describe(
+    'extension: what the configured GeoIP database can tell beyond the country; false: that breakdown stays empty and its filter is refused (400)',
+  )
+  .meta({ id: 'StatsGeo' });

@@ -635,7 +635,15 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
         { url: 'https://shop.acme.example/product/42?ref=sale', count: 2, percentage: 66.7 },
         { url: 'https://shop.acme.example/m/product/42', count: 1, percentage: 33.3 },
       ],
-      meta: { ...META, filters: {} },
+      regionStats: [
+        { name: 'AU-NSW', count: 2, percentage: 66.7 },
+        { name: 'AU-VIC', count: 1, percentage: 33.3 },
+      ],
+      cityStats: [
+        { name: 'Sydney', count: 2, percentage: 66.7 },
+        { name: 'Melbourne', count: 1, percentage: 33.3 },
+      ],
+      meta: { ...META, filters: {}, geo: { regions: true, cities: true } },
     },
   },
   getCampaignStats: {
@@ -669,6 +677,8 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       topReferrers: [],
       deviceTypeStats: noShares('name', ['Mobile', 'Desktop', 'Tablet']),
       destinationStats: [],
+      regionStats: [],
+      cityStats: [],
       revenueStats: {
         available: true,
         currency: null,
@@ -683,7 +693,7 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
         ],
         byCurrency: [],
       },
-      meta: { ...META, filters: {} },
+      meta: { ...META, filters: {}, geo: { regions: false, cities: false } },
     },
   },
   getShortUrlInstallStats: {

@@ -10,7 +10,7 @@ import type { StatsPeriod } from '../../core/stats/period.js';
 import { commonErrorResponses, idParams } from '../schemas/common.js';
 import { callerOf } from '../request-caller.js';
 import { HOUR_LABELS, meta, periodQuery, statsMetaSchema, topItem, withPeriodQuery } from '../schemas/stats-period.js';
-import { filterQuery, filtersSchema } from '../schemas/stats-filters.js';
+import { filterQuery, filtersSchema, geoSchema } from '../schemas/stats-filters.js';
 import { shortUrlSchema, toShortUrlJson } from './short-urls.routes.js';
 import { security } from './route-docs.js';
 
@@ -29,10 +29,23 @@ const destinationStatsSchema = z
     "the period's clicks by the destination they were sent to (rules, variants and the original alike), most first",
   );
 
+/** Clicks per region and per city, with a GeoIP database that tells them (meta.geo). */
+const regionStatsSchema = z
+  .array(topItem)
+  .describe(
+    "extension: the period's clicks by ISO 3166-2 region (KR-11), most first, up to 10; clicks of unknown region left out; empty unless meta.geo.regions",
+  );
+const cityStatsSchema = z
+  .array(topItem)
+  .describe(
+    "extension: the period's clicks by city (English name), most first, up to 10; clicks of unknown city left out; empty unless meta.geo.cities",
+  );
+
 /** meta of a link's statistics: the period's, and the filters applied. */
 const linkStatsMetaSchema = statsMetaSchema
   .extend({
     filters: filtersSchema,
+    geo: geoSchema,
   })
   .meta({ id: 'LinkStatsMeta' });
 
@@ -43,7 +56,10 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
   const tags = ['service: statistics'];
 
   /** The statistics of one link: its id and the period in, what `find` found shaped by `answer`, then meta. */
-  function linkStatsRoute<Q extends z.ZodType, T extends { period: StatsPeriod; filters: ClickFilters }>(
+  function linkStatsRoute<
+    Q extends z.ZodType,
+    T extends { period: StatsPeriod; filters: ClickFilters; geo: { regions: boolean; cities: boolean } },
+  >(
     url: string,
     summary: string,
     querystring: Q,
@@ -61,7 +77,7 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
     };
     app.get(url, { schema }, async (request) => {
       const found = await withPeriodQuery(find(callerOf(request), request.params.id, request.query as z.output<Q>));
-      return { ...answer(found), meta: { ...meta(found.period), filters: found.filters } };
+      return { ...answer(found), meta: { ...meta(found.period), filters: found.filters, geo: found.geo } };
     });
   }
 
@@ -91,6 +107,8 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
         topOsSystems: z.array(topItem),
         deviceTypeStats: z.array(topItem).describe('always Mobile, Desktop, Tablet'),
         destinationStats: destinationStatsSchema,
+        regionStats: regionStatsSchema,
+        cityStats: cityStatsSchema,
         meta: linkStatsMetaSchema,
       })
       .meta({ id: 'UrlStats' }),
@@ -109,6 +127,8 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
       topOsSystems: stats.operatingSystems,
       deviceTypeStats: stats.deviceTypes,
       destinationStats: stats.destinationStats,
+      regionStats: stats.regions,
+      cityStats: stats.cities,
     }),
   );
 
@@ -153,6 +173,8 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
         topReferrers: z.array(topItem),
         deviceTypeStats: z.array(topItem),
         destinationStats: destinationStatsSchema,
+        regionStats: regionStatsSchema,
+        cityStats: cityStatsSchema,
         revenueStats: z.object({
           available: z
             .boolean()
@@ -197,6 +219,8 @@ export const statisticsRoutes: FastifyPluginAsyncZod<{ stats: LinkStatsService; 
       topReferrers: stats.referrers,
       deviceTypeStats: stats.deviceTypes,
       destinationStats: stats.destinationStats,
+      regionStats: stats.regions,
+      cityStats: stats.cities,
       revenueStats: revenue,
     }),
   );

@@ -12,18 +12,20 @@ export interface GeoFields {
   cities: boolean;
 }
 
+/** Why a field naming regions or cities is refused when the database cannot tell them. */
+export const GEO_FIELD_MISSING: Record<keyof GeoFields, string> = {
+  regions:
+    'the GeoIP database (GEOIP_DB) has no ISO 3166-2 region codes; configure a City database that has them, such as MaxMind GeoLite2 City',
+  cities:
+    'the GeoIP database (GEOIP_DB) has no cities; configure a City database such as DB-IP Lite City or MaxMind GeoLite2 City',
+};
+
 /** Throws the field error of the first rule whose regions or cities the database cannot tell. */
 export function checkGeoConditions(rules: readonly RoutingRule[], fields: GeoFields): void {
   for (const [n, { conditions }] of rules.entries()) {
     if (conditions.regions && !fields.regions)
-      throw invalidField(
-        `routingRules.${n}.conditions.regions`,
-        'the GeoIP database (GEOIP_DB) has no ISO 3166-2 region codes; configure a City database that has them, such as MaxMind GeoLite2 City',
-      );
+      throw invalidField(`routingRules.${n}.conditions.regions`, GEO_FIELD_MISSING.regions);
     if (conditions.cities && !fields.cities)
-      throw invalidField(
-        `routingRules.${n}.conditions.cities`,
-        'the GeoIP database (GEOIP_DB) has no cities; configure a City database such as DB-IP Lite City or MaxMind GeoLite2 City',
-      );
+      throw invalidField(`routingRules.${n}.conditions.cities`, GEO_FIELD_MISSING.cities);
   }
 }

@@ -3,9 +3,12 @@
 // case-insensitively (a country code, an OS, a browser, a referrer host or a UTM value in any case);
 // `deviceType` takes mobile, tablet and desktop only; `referrer` is a host name (a full URL is
 // reduced to its host). What the answer repeats (`meta.filters`) is what was applied: the values
-// as given, trimmed, without repeats.
+// as given, trimmed, without repeats. `region` (ISO 3166-2) and `city` (English name) need a GeoIP
+// database that tells them: with one that cannot, the filter could only ever match nothing, so it is
+// refused, as routing rules naming them are.
 import { type ClickFilterName, type ClickFilters, FILTER_NAMES } from '../../olap/click-filters.js';
 import { invalidField } from '../field-error.js';
+import { GEO_FIELD_MISSING, type GeoFields } from '../routing/geo-conditions.js';
 
 export type { ClickFilterName, ClickFilters };
 export { FILTER_NAMES };
@@ -32,7 +35,10 @@ function referrerHost(value: string): string {
  * The filters of a request: `applied` as the answer repeats them, `match` as the queries compare
  * them (lower case). A filter given empty (`country=`) is no filter.
  */
-export function parseClickFilters(input: ClickFilterInput): { applied: ClickFilters; match: ClickFilters } {
+export function parseClickFilters(
+  input: ClickFilterInput,
+  geo: GeoFields,
+): { applied: ClickFilters; match: ClickFilters } {
   const applied: ClickFilters = {};
   const match: ClickFilters = {};
   for (const name of FILTER_NAMES) {
@@ -40,6 +46,8 @@ export function parseClickFilters(input: ClickFilterInput): { applied: ClickFilt
     if (raw === undefined) continue;
     const values = [...new Set(raw.split(',').map((v) => v.trim()))].filter((v) => v !== '');
     if (values.length === 0) continue;
+    if (name === 'region' && !geo.regions) throw invalidField(name, GEO_FIELD_MISSING.regions);
+    if (name === 'city' && !geo.cities) throw invalidField(name, GEO_FIELD_MISSING.cities);
     if (values.length > MAX_VALUES) throw invalidField(name, `at most ${MAX_VALUES} values`);
     if (values.some((v) => v.length > MAX_VALUE_LENGTH))
       throw invalidField(name, `each value at most ${MAX_VALUE_LENGTH} characters`);

@@ -10,6 +10,7 @@ import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 import { linkAddress } from '../links/link-rules.js';
 import { percent } from '../../olap/percent.js';
+import type { GeoFields } from '../routing/geo-conditions.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
 import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
 
@@ -33,6 +34,8 @@ export interface Dashboard extends ClickDashboard {
   filters: ClickFilters;
   /** Percent change of the total against the previous period; null when that had no clicks. */
   change: number | null;
+  /** What the GeoIP database tells beyond the country: the region and city panels and filters. */
+  geo: GeoFields;
   topLinks: (DashboardLink & { count: number; percentage: number })[];
 }
 
@@ -41,6 +44,8 @@ export function createDashboards(deps: {
   shortUrls: Pick<ShortUrlsRepo, 'get' | 'getMany'>;
   campaigns: Pick<CampaignsRepo, 'get' | 'getMany'>;
   publicBaseUrl: string;
+  /** What the GeoIP database knows beyond the country: region and city filters need it. */
+  geoFields: GeoFields;
   clock: () => Date;
 }) {
   const urlLink = (u: ShortUrl): DashboardLink => ({
@@ -60,7 +65,7 @@ export function createDashboards(deps: {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
     const { startDate, endDate, timeZone, ...filterInput } = input;
-    const filters = parseClickFilters(filterInput);
+    const filters = parseClickFilters(filterInput, deps.geoFields);
     const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, deps.clock());
     const found = await deps.clicks.forScope(
       { organizationId: organization.id, link: link && { type: link.type, id: link.id }, filters: filters.match },
@@ -74,6 +79,7 @@ export function createDashboards(deps: {
       ...found,
       period,
       filters: filters.applied,
+      geo: deps.geoFields,
       change,
       topLinks: await named(organization.id, found.links, total),
     };

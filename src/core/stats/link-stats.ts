@@ -10,6 +10,7 @@ import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
+import type { GeoFields } from '../routing/geo-conditions.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 export type { ClickStats, RevenueStats };
@@ -48,9 +49,9 @@ export type StatsCaller = Pick<Caller, 'organization'>;
 export type LinkStatsInput = PeriodInput & ClickFilterInput;
 
 /** The period and filters of a request, checked. */
-function periodAndFilters(organization: StatsCaller['organization'], input: LinkStatsInput, now: Date) {
+function periodAndFilters(organization: StatsCaller['organization'], input: LinkStatsInput, now: Date, geo: GeoFields) {
   const { startDate, endDate, timeZone, ...filterInput } = input;
-  const filters = parseClickFilters(filterInput);
+  const filters = parseClickFilters(filterInput, geo);
   return { period: periodForPlan(organization.plan, { startDate, endDate, timeZone }, now), filters };
 }
 
@@ -60,6 +61,8 @@ export interface LinkStatsDeps {
   clickStats: ClickStatsQueries;
   clickCounts: ClickCounts;
   revenueStats: RevenueStatsQueries;
+  /** What the GeoIP database knows beyond the country: region and city filters need it. */
+  geoFields: GeoFields;
   clock: () => Date;
 }
 
@@ -69,11 +72,18 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
       caller: StatsCaller,
       id: number,
       input: LinkStatsInput,
-    ): Promise<{ url: ShortUrl; clickCount: number; stats: LinkStats; period: StatsPeriod; filters: ClickFilters }> {
+    ): Promise<{
+      url: ShortUrl;
+      clickCount: number;
+      stats: LinkStats;
+      period: StatsPeriod;
+      filters: ClickFilters;
+      geo: GeoFields;
+    }> {
       const { organization } = caller;
       const url = await deps.shortUrls.get(organization.id, id);
       if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
-      const { period, filters } = periodAndFilters(organization, input, deps.clock());
+      const { period, filters } = periodAndFilters(organization, input, deps.clock(), deps.geoFields);
       const [stats, counts] = await Promise.all([
         deps.clickStats.forLink({
           organizationId: organization.id,
@@ -90,6 +100,7 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
         stats: destinationStatsOf(stats, url.originalUrl),
         period,
         filters: filters.applied,
+        geo: deps.geoFields,
       };
     },
 
@@ -103,12 +114,13 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
       revenue: RevenueStats & { available: boolean };
       period: StatsPeriod;
       filters: ClickFilters;
+      geo: GeoFields;
     }> {
       const { organization } = caller;
       const campaign = await deps.campaigns.get(organization.id, id);
       if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${id} does not exist`);
       const { customId, ...rest } = input;
-      const { period, filters } = periodAndFilters(organization, rest, deps.clock());
+      const { period, filters } = periodAndFilters(organization, rest, deps.clock(), deps.geoFields);
       const stats = await deps.clickStats.forLink({
         organizationId: organization.id,
         linkType: 'campaign',
@@ -136,6 +148,7 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
         revenue,
         period,
         filters: filters.applied,
+        geo: deps.geoFields,
       };
     },
   };
