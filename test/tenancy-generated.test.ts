@@ -333,6 +333,43 @@ const OPERATIONS: Record<string, Operation> = {
     kind: 'byId',
     probes: one('console', () => `/console/api/organizations/${a.id}/dashboard`),
   },
+  'GET /console/api/organizations/{orgId}/report-subscriptions': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/report-subscriptions`),
+  },
+  // A's organization, and B's own naming A's link, campaign and tag.
+  'POST /console/api/organizations/{orgId}/report-subscriptions': {
+    kind: 'byId',
+    probes: [
+      ...one(
+        'console',
+        () => `/console/api/organizations/${a.id}/report-subscriptions`,
+        () => ({ frequency: 'weekly', scope: { type: 'organization' } }),
+      ),
+      ...one(
+        'console',
+        () => `/console/api/organizations/${b.id}/report-subscriptions`,
+        () => ({ frequency: 'weekly', scope: { type: 'url', id: a.url.id } }),
+      ),
+      ...one(
+        'console',
+        () => `/console/api/organizations/${b.id}/report-subscriptions`,
+        () => ({ frequency: 'monthly', scope: { type: 'campaign', id: a.campaign.id } }),
+      ),
+      ...one(
+        'console',
+        () => `/console/api/organizations/${b.id}/report-subscriptions`,
+        () => ({ frequency: 'weekly', scope: { type: 'tag', id: a.tag.id } }),
+      ),
+    ],
+  },
+  'DELETE /console/api/organizations/{orgId}/report-subscriptions/{id}': {
+    kind: 'byId',
+    probes: [
+      ...one('console', () => `/console/api/organizations/${a.id}/report-subscriptions/1`),
+      ...one('console', () => `/console/api/organizations/${b.id}/report-subscriptions/1`),
+    ],
+  },
   // A's organization, and B's own naming A's link.
   'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': {
     kind: 'byId',
