@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DateTime } from 'luxon';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createReportSubscriptionsRepo } from '../src/oltp/report-subscriptions.repo.js';
 import { type ConsoleCall, consoleMember } from './support/console-api.js';
 import { readOutbox } from './support/outbox.js';
 import { decodePng } from './support/png.js';
@@ -185,6 +186,31 @@ describe('the report round', () => {
     expect(mails.find((m) => m.subject.includes('Autumn'))!.text).toContain(
       '클릭: 2 (이전 기간에는 클릭이 없었습니다)',
     );
+  });
+});
+
+describe('instances side by side', () => {
+  it('claim each due period once, and a period given back once more', async () => {
+    const repo = createReportSubscriptionsRepo({ sql: svc.container.postgres.sql });
+    const created = await owner('POST', `/organizations/${org.id}/report-subscriptions`, {
+      frequency: 'monthly',
+      scope: { type: 'url', id: spring.id },
+      timeZone: ZONE,
+    });
+    expect(created.statusCode).toBe(201);
+    const now = new Date();
+    const claims = await Promise.all([repo.claimDue(now, 50), repo.claimDue(now, 50), repo.claimDue(now, 50)]);
+    const taken = claims.flat();
+    expect(taken.map((c) => c.id)).toEqual([created.json().id]);
+    const lastMonth = DateTime.now().setZone(ZONE).startOf('month').minus({ months: 1 }).toISODate();
+    expect(taken[0]!.periodStart).toBe(lastMonth);
+    expect(await repo.claimDue(now, 50)).toEqual([]);
+    await repo.release(taken[0]!.id, taken[0]!.periodStart, taken[0]!.previousPeriodStart);
+    const again = await Promise.all([repo.claimDue(now, 50), repo.claimDue(now, 50)]);
+    expect(again.flat().map((c) => c.id)).toEqual([created.json().id]);
+    expect(
+      (await owner('DELETE', `/organizations/${org.id}/report-subscriptions/${created.json().id}`)).statusCode,
+    ).toBe(204);
   });
 });
 

@@ -30,7 +30,7 @@ export interface ReportRounds {
 
 export function startReportRounds(deps: {
   repo: ReportSubscriptionsRepo;
-  subscriptions: Pick<ReportSubscriptions, 'describe'>;
+  subscriptions: Pick<ReportSubscriptions, 'nameOf'>;
   dashboards: Dashboards;
   users: Pick<UsersRepo, 'get' | 'roleIn'>;
   organizations: Pick<OrganizationsRepo, 'get'>;
@@ -69,7 +69,6 @@ export function startReportRounds(deps: {
       return false;
     }
     const periods = reportPeriods(r.frequency, r.periodStart);
-    const described = await deps.subscriptions.describe(unsubscribeToken(r));
     let figures: Awaited<ReturnType<typeof collectReportFigures>>;
     try {
       figures = await collectReportFigures(
@@ -87,7 +86,8 @@ export function startReportRounds(deps: {
       }
       throw err;
     }
-    const name = scopeName(user.language, { type: r.scope.type, name: described?.name ?? '' }, organization!.name);
+    const scopeLabel = (await deps.subscriptions.nameOf(r.organizationId, r.scope)) ?? '';
+    const name = scopeName(user.language, { type: r.scope.type, name: scopeLabel }, organization!.name);
     const words = reportWords(user.language);
     const chartPng = await renderReportChart({
       title: words.chartTitle(name),

@@ -86,6 +86,8 @@ export function createReportSubscriptions(deps: {
   }
 
   return {
+    nameOf,
+
     async list(caller: MemberCaller): Promise<ReportSubscriptionView[]> {
       const userId = memberOf(caller);
       const orgId = caller.organization.id;
