@@ -1073,6 +1073,10 @@ const UNDOCUMENTED: Record<string, string> = {
     "the identity provider's answer: signs in only the account of the verified email it names (test/oidc-sign-in.test.ts)",
   'GET /console/shared/{token}':
     "a link's shared statistics page: keyed by a 256-bit secret (test/stats-share.test.ts)",
+  'GET /console/reports/unsubscribe':
+    "a report mail's unsubscribe page: keyed by a token signed with its subscription's own key (test/report-mail.test.ts)",
+  'POST /console/reports/unsubscribe':
+    'ends the one report subscription its signed token names (test/report-mail.test.ts)',
   'POST /console/sign-out': "ends the caller's own session",
   'POST /console/sign-out-everywhere': "ends the caller's own sessions",
   'GET /sso/consent': 'the consent page of a pending partner signup: keyed by its secret cookie',
