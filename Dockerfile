@@ -39,13 +39,17 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json package-lock.json ./
 # No install scripts: the only production dependency with one (chdb) has an empty one, and the
-# prepare step builds from sources this stage does not have. chdb is the only optional dependency.
-RUN if [ "$EMBEDDED_CLICKHOUSE" = "false" ]; then omit="--omit=optional"; else omit=""; fi \
- && npm ci --omit=dev $omit --ignore-scripts --no-audit --no-fund \
+# prepare step builds from sources this stage does not have. Without embedded ClickHouse, chDB is
+# removed after the install rather than left out with --omit=optional, which would also leave out
+# resvg's platform binary (the PNG renderer of the reports' charts).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && if [ "$EMBEDDED_CLICKHOUSE" = "false" ]; then rm -rf node_modules/chdb node_modules/@chdb; fi \
  && npm cache clean --force
 COPY --from=build /app/dist ./dist
-# Migrations resolve as ../../sql from dist/shared/, that is /app/sql.
+# Migrations resolve as ../../sql from dist/shared/, that is /app/sql; the reports' chart font as
+# ../../../assets from dist/core/reports/, that is /app/assets.
 COPY sql ./sql
+COPY assets ./assets
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 8080

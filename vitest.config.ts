@@ -41,6 +41,7 @@ const embeddedOnly = [
   'test/landing-page.test.ts',
   'test/oidc-e2e.test.ts',
   'test/page-language.test.ts',
+  'test/report-mail-e2e.test.ts',
   'test/routing-editor-e2e.test.ts',
   'test/security-headers.test.ts',
   'test/stats-share-browser.test.ts',

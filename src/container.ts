@@ -21,6 +21,7 @@ import { composeOrganizations } from './compose/organizations.js';
 import { composeClickLimits, composeRedirect, composeRoutingTester } from './compose/redirect.js';
 import { composeSharedRepos } from './compose/repos.js';
 import { composeStats } from './compose/stats.js';
+import { composeReports } from './compose/reports.js';
 import { openStores } from './compose/stores.js';
 import { composeWebhooks } from './compose/webhooks.js';
 import type { Wiring } from './compose/wiring.js';
@@ -63,6 +64,8 @@ export interface Container {
   deepLinks: { tokens: DeepLinkTokensRepo; purge(): Promise<number> };
   /** One round of the API key expiry warnings as of `now`. */
   notifyExpiringApiKeys(now?: Date): Promise<number>;
+  /** One round of reports by mail as of `now`; answers how many were mailed. */
+  sendReports(now?: Date): Promise<number>;
   /** Binds the HTTP port (and METRICS_PORT when set); the service reports ready once it listens. */
   listen(): Promise<string>;
   /** The address of METRICS_PORT's server once listening; undefined without one. */
@@ -163,6 +166,13 @@ async function assemble(
   });
   const links = composeLinks({ ...wiring, geoFields: geo.fields });
   const imports = composeImports({ ...wiring, shortUrls: links.shortUrls });
+  const stats = composeStats({ ...wiring, geoFields: geo.fields });
+  const reports = composeReports({
+    ...wiring,
+    mailer: accounts.mailer,
+    users: accounts.users,
+    dashboards: stats.dashboards,
+  });
   let ready = false;
   const deps: AppDeps = {
     config,
@@ -185,7 +195,8 @@ async function assemble(
     organizations: composeOrganizations({ ...wiring, audit, ssoPartners: accounts.ssoPartners }),
     accounts: accounts.services,
     journey: composeJourney(wiring),
-    stats: composeStats({ ...wiring, geoFields: geo.fields }),
+    stats,
+    reports: reports.subscriptions,
     webhooks: webhooks.service,
     webhookSettings: webhooks.settings,
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },
@@ -222,6 +233,7 @@ async function assemble(
     const drained = await bus.drain(left());
     if (!sent || !drained) log.error({ sent, drained }, 'shutdown deadline passed before every event was written');
     await repos.usageMeter.close().catch((err) => log.error({ err }, 'usage flush failed at shutdown'));
+    await reports.stop().catch((err) => log.error({ err }, 'stopping report mail failed'));
     await accounts.close().catch((err) => log.error({ err }, 'closing accounts failed'));
     for (const consumer of consumers) await consumer.stop();
     await webhooksStopped;
@@ -248,6 +260,7 @@ async function assemble(
     linkChanged,
     deepLinks: { tokens: deepLinks.tokens, purge: deepLinks.purge },
     notifyExpiringApiKeys: accounts.notifyExpiringApiKeys,
+    sendReports: reports.send,
     async listen() {
       await metricsPort.listen();
       const address = await app.listen({ port: config.server.port, host: config.server.host });

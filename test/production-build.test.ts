@@ -39,7 +39,7 @@ function builtOnce(): Promise<string> {
 }
 
 /**
- * A runtime folder as the image lays it out: package files, dist/, sql/, production dependencies.
+ * A runtime folder as the image lays it out: package files, dist/, sql/, assets/, production dependencies.
  * The install does not need dist/, so it runs while the build does.
  */
 async function productionFolder(npmFlags: string[]): Promise<string> {
@@ -48,6 +48,7 @@ async function productionFolder(npmFlags: string[]): Promise<string> {
   for (const file of ['package.json', 'package-lock.json'])
     fs.copyFileSync(path.join(root, file), path.join(dir, file));
   fs.cpSync(path.join(root, 'sql'), path.join(dir, 'sql'), { recursive: true });
+  fs.cpSync(path.join(root, 'assets'), path.join(dir, 'assets'), { recursive: true });
   // From npm's cache when it holds the packages (CI's `npm ci` filled it); no install scripts, as in the image.
   const install = run(
     'npm',

@@ -333,6 +333,43 @@ const OPERATIONS: Record<string, Operation> = {
     kind: 'byId',
     probes: one('console', () => `/console/api/organizations/${a.id}/dashboard`),
   },
+  'GET /console/api/organizations/{orgId}/report-subscriptions': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/report-subscriptions`),
+  },
+  // A's organization, and B's own naming A's link, campaign and tag.
+  'POST /console/api/organizations/{orgId}/report-subscriptions': {
+    kind: 'byId',
+    probes: [
+      ...one(
+        'console',
+        () => `/console/api/organizations/${a.id}/report-subscriptions`,
+        () => ({ frequency: 'weekly', scope: { type: 'organization' } }),
+      ),
+      ...one(
+        'console',
+        () => `/console/api/organizations/${b.id}/report-subscriptions`,
+        () => ({ frequency: 'weekly', scope: { type: 'url', id: a.url.id } }),
+      ),
+      ...one(
+        'console',
+        () => `/console/api/organizations/${b.id}/report-subscriptions`,
+        () => ({ frequency: 'monthly', scope: { type: 'campaign', id: a.campaign.id } }),
+      ),
+      ...one(
+        'console',
+        () => `/console/api/organizations/${b.id}/report-subscriptions`,
+        () => ({ frequency: 'weekly', scope: { type: 'tag', id: a.tag.id } }),
+      ),
+    ],
+  },
+  'DELETE /console/api/organizations/{orgId}/report-subscriptions/{id}': {
+    kind: 'byId',
+    probes: [
+      ...one('console', () => `/console/api/organizations/${a.id}/report-subscriptions/1`),
+      ...one('console', () => `/console/api/organizations/${b.id}/report-subscriptions/1`),
+    ],
+  },
   // A's organization, and B's own naming A's link.
   'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': {
     kind: 'byId',
@@ -1036,6 +1073,10 @@ const UNDOCUMENTED: Record<string, string> = {
     "the identity provider's answer: signs in only the account of the verified email it names (test/oidc-sign-in.test.ts)",
   'GET /console/shared/{token}':
     "a link's shared statistics page: keyed by a 256-bit secret (test/stats-share.test.ts)",
+  'GET /console/reports/unsubscribe':
+    "a report mail's unsubscribe page: keyed by a token signed with its subscription's own key (test/report-mail.test.ts)",
+  'POST /console/reports/unsubscribe':
+    'ends the one report subscription its signed token names (test/report-mail.test.ts)',
   'POST /console/sign-out': "ends the caller's own session",
   'POST /console/sign-out-everywhere': "ends the caller's own sessions",
   'GET /sso/consent': 'the consent page of a pending partner signup: keyed by its secret cookie',

@@ -1498,6 +1498,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/organizations/{orgId}/report-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in member's report subscriptions in the organization */
+        get: operations["consoleListReportSubscriptions"];
+        put?: never;
+        /** Subscribe to a weekly or monthly report by mail of the organization, a tag or a link (409 when already subscribed) */
+        post: operations["consoleSubscribeToReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/organizations/{orgId}/report-subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Cancel one of your report subscriptions */
+        delete: operations["consoleCancelReportSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/session": {
         parameters: {
             query?: never;
@@ -13438,6 +13473,244 @@ export interface operations {
             };
         };
     };
+    consoleListReportSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            /** @enum {string} */
+                            frequency: "weekly" | "monthly";
+                            scope: {
+                                /** @enum {string} */
+                                type: "organization" | "tag" | "url" | "campaign";
+                                /** @description the tag, short URL or campaign; absent for the organization */
+                                id?: number;
+                                /** @description the organization's, tag's or link's name */
+                                name: string;
+                            };
+                            /** @description where weeks (from Monday) and months begin */
+                            timeZone: string;
+                            /** @description when the last report was mailed; null before the first */
+                            lastSentAt: string | null;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    consoleSubscribeToReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    frequency: "weekly" | "monthly";
+                    scope: {
+                        /** @enum {string} */
+                        type: "organization";
+                    } | {
+                        /** @enum {string} */
+                        type: "tag" | "url" | "campaign";
+                        id: number;
+                    };
+                    /**
+                     * @description IANA zone; default UTC
+                     * @default UTC
+                     */
+                    timeZone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        frequency: "weekly" | "monthly";
+                        scope: {
+                            /** @enum {string} */
+                            type: "organization" | "tag" | "url" | "campaign";
+                            /** @description the tag, short URL or campaign; absent for the organization */
+                            id?: number;
+                            /** @description the organization's, tag's or link's name */
+                            name: string;
+                        };
+                        /** @description where weeks (from Monday) and months begin */
+                        timeZone: string;
+                        /** @description when the last report was mailed; null before the first */
+                        lastSentAt: string | null;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict, such as a duplicate alias */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    consoleCancelReportSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     consoleGetSession: {
         parameters: {
             query?: never;
@@ -14140,6 +14413,17 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200Cont
 }>["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["daily", "hourly", "heatmap", "countries", "browsers", "operatingSystems", "referrers", "trackers", "deviceTypes", "regions", "cities", "utmSource", "utmMedium", "utmCampaign", "topLinks", "revenue"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["dailyInstalls", "countries", "matchTypes", "recentInstalls", "dailyReengagements", "funnel", "failureReasons", "revenue"];
+export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsGetResponses200ContentApplicationJsonItemsFrequencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["frequency"]> = ["weekly", "monthly"];
+export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsGetResponses200ContentApplicationJsonItemsScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["scope"]["type"]> = ["organization", "tag", "url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsPostRequestBodyContentApplicationJsonFrequencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["post"]["requestBody"]["content"]["application/json"]["frequency"]> = ["weekly", "monthly"];
+export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsPostRequestBodyContentApplicationJsonScopeOneOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["post"]["requestBody"]["content"]["application/json"]["scope"], {
+    type: unknown;
+}>["type"]> = ["organization"];
+export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsPostRequestBodyContentApplicationJsonScopeOneOf1TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["post"]["requestBody"]["content"]["application/json"]["scope"], {
+    type: unknown;
+}>["type"]> = ["tag", "url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsPostResponses201ContentApplicationJsonFrequencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["post"]["responses"]["201"]["content"]["application/json"]["frequency"]> = ["weekly", "monthly"];
+export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsPostResponses201ContentApplicationJsonScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["post"]["responses"]["201"]["content"]["application/json"]["scope"]["type"]> = ["organization", "tag", "url", "campaign"];
 export const pathsConsoleApiSessionGetResponses200ContentApplicationJsonUserLanguageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/session"]["get"]["responses"]["200"]["content"]["application/json"]["user"]["language"]> = ["ko", "en"];
 export const pathsConsoleApiSessionGetResponses200ContentApplicationJsonMembershipsRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/session"]["get"]["responses"]["200"]["content"]["application/json"]["memberships"]["role"]> = ["owner", "admin", "developer", "analyst"];
 export const pathsConsoleApiMeLanguagePutRequestBodyContentApplicationJsonLanguageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/me/language"]["put"]["requestBody"]["content"]["application/json"]["language"]> = ["ko", "en"];

@@ -36,6 +36,7 @@ const Domains = lazy(() => import('./pages/Domains'));
 const Members = lazy(() => import('./pages/Members'));
 const AuditLog = lazy(() => import('./pages/AuditLog'));
 const GoalTypes = lazy(() => import('./pages/GoalTypes'));
+const Reports = lazy(() => import('./pages/Reports'));
 const Tags = lazy(() => import('./pages/Tags'));
 const ImportJobs = lazy(() => import('./pages/ImportJobs'));
 const Webhooks = lazy(() => import('./pages/Webhooks'));
@@ -151,6 +152,7 @@ export function App() {
               [
                 'overview',
                 'dashboard',
+                'reports',
                 'journey',
                 'links',
                 'campaigns',
@@ -215,6 +217,7 @@ export function App() {
             {screen === 'links' && <Links membership={membership} />}
             {screen === 'campaigns' && <Campaigns membership={membership} />}
             {screen === 'goals' && <GoalTypes membership={membership} />}
+            {screen === 'reports' && <Reports membership={membership} />}
             {screen === 'tags' && <Tags membership={membership} />}
             {screen === 'imports' && <ImportJobs membership={membership} />}
             {screen === 'webhooks' && <Webhooks membership={membership} />}

@@ -127,6 +127,7 @@ export type ApiKey = Item<Answer<'consoleListApiKeys'>>;
 export type AuditEntry = Item<Answer<'consoleListAuditLog'>>;
 export type GoalType = Item<Answer<'consoleListGoalTypes'>>;
 export type Usage = Answer<'consoleGetUsage'>;
+export type ReportSubscription = Item<Answer<'consoleListReportSubscriptions'>['items']>;
 
 export const WEBHOOK_CATEGORIES = webhookEndpointEventsValues;
 export type WebhookCategory = Item<typeof WEBHOOK_CATEGORIES>;

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 export type Screen =
   | 'overview'
   | 'dashboard'
+  | 'reports'
   | 'journey'
   | 'linkStats'
   | 'links'
@@ -24,6 +25,7 @@ export type Screen =
 const PATHS: Record<Screen, string> = {
   overview: '/console/',
   dashboard: '/console/dashboard',
+  reports: '/console/reports',
   journey: '/console/journey',
   linkStats: '/console/stats',
   links: '/console/links',

@@ -14,19 +14,22 @@ import { createSsoService } from '../core/accounts/sso.service.js';
 import { startAccountsHousekeeping } from '../core/accounts/housekeeping.js';
 import { startApiKeyExpiryNotices } from '../core/organizations/api-key-expiry.js';
 import { createAgentParser } from '../ingest/enrich.js';
-import { createMailer } from '../mail/mailer.js';
+import { createMailer, type Mailer } from '../mail/mailer.js';
 import { createAuditLogRepo } from '../oltp/audit-log.repo.js';
 import { createBlindIndex } from '../oltp/blind-index.js';
 import { createConsoleSessionsRepo } from '../oltp/console-sessions.repo.js';
 import { createSignInTokensRepo } from '../oltp/sign-in-tokens.repo.js';
 import { createSsoPartnersRepo, type SsoPartnersRepo } from '../oltp/sso-partners.repo.js';
-import { createUsersRepo } from '../oltp/users.repo.js';
+import { createUsersRepo, type UsersRepo } from '../oltp/users.repo.js';
 import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
 
 export interface ComposedAccounts {
   services: AccountServices;
   ssoPartners: SsoPartnersRepo;
+  /** The mail transport (or outbox) and the users, for the other features that mail members. */
+  mailer: Mailer;
+  users: UsersRepo;
   /** One round of the API key expiry warnings, as of a given time (tests move the clock this way). */
   notifyExpiringApiKeys(now?: Date): Promise<number>;
   /** Stops the housekeeping rounds and closes the mail transport. */
@@ -132,6 +135,8 @@ export function composeAccounts({
       audit,
     },
     ssoPartners,
+    mailer,
+    users,
     notifyExpiringApiKeys: expiryNotices.notify,
     async close() {
       await housekeeping.stop();

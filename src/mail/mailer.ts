@@ -1,4 +1,4 @@
-// Outgoing mail (sign-in links). With an SMTP URL each message goes to that server; without one it
+// Outgoing mail (sign-in links, warnings, reports with their chart inline). With an SMTP URL each message goes to that server; without one it
 // is written as an .eml file to a local outbox and its link is logged, so a developer or a
 // self-hoster who has no mail server can still follow it. Links are credentials: outside that
 // outbox line, logs name only a masked recipient and the subject.
@@ -15,6 +15,10 @@ export interface MailMessage {
   html: string; // simple HTML body
   /** The one link the message carries (a sign-in link); logged at info only in outbox mode, so a developer without mail can follow it. */
   link?: string;
+  /** Images the HTML shows by `cid:` (a report's chart). */
+  inlineImages?: { cid: string; filename: string; contentType: string; content: Buffer }[];
+  /** Extra header lines (List-Unsubscribe and List-Unsubscribe-Post of a report). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -43,6 +47,18 @@ export function createMailer(options: {
     subject: m.subject,
     text: m.text,
     html: m.html,
+    ...(m.headers ? { headers: m.headers } : {}),
+    ...(m.inlineImages
+      ? {
+          attachments: m.inlineImages.map((i) => ({
+            cid: i.cid,
+            filename: i.filename,
+            contentType: i.contentType,
+            content: i.content,
+            contentDisposition: 'inline' as const,
+          })),
+        }
+      : {}),
   });
 
   if (options.smtpUrl) {

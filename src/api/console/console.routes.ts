@@ -28,6 +28,8 @@ import { consoleDashboardRoutes } from './dashboards.routes.js';
 import type { GoalTypesService } from '../../core/links/goal-types.js';
 import type { UsageService } from '../../core/organizations/usage.service.js';
 import { consoleWebhookRoutes } from './webhooks.routes.js';
+import { consoleReportRoutes } from './reports.routes.js';
+import type { ReportSubscriptions } from '../../core/reports/report-subscriptions.service.js';
 import type { DomainsService } from '../../core/domains/domains.service.js';
 import type { ApiKeysService } from '../../core/organizations/api-keys.service.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
@@ -53,6 +55,7 @@ export interface ConsoleRouteDeps {
   linkStats: LinkStatsService;
   usage: UsageService;
   webhookSettings: WebhookSettings;
+  reports: ReportSubscriptions;
   config: Config;
   signInAttempts: AuthFailureLimiter;
 }
@@ -77,6 +80,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
     linkStats,
     usage,
     webhookSettings,
+    reports,
     config,
     signInAttempts,
   },
@@ -311,6 +315,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
       await api.register(consoleRoutingTesterRoutes, { accounts, routingTester, config });
       await api.register(consoleUsageRoutes, { accounts, usage });
       await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats });
+      await api.register(consoleReportRoutes, { accounts, reports });
       const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
       const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> =>
         accounts.console.callerIn(sessionOfRequest(request), orgId);

@@ -5,12 +5,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GoalTypesService } from '../../core/links/goal-types.js';
 import type { RoutingTester } from '../../core/routing/routing-tester.js';
 import type { OrganizationServices } from '../../core/organizations/index.js';
+import type { ReportSubscriptions } from '../../core/reports/report-subscriptions.service.js';
 import type { StatsService } from '../../core/stats/index.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
 import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/logger.js';
 import { createAuthFailureLimiter } from '../auth-failures.js';
 import { consoleRoutes } from './console.routes.js';
+import { reportUnsubscribeRoutes } from './report-unsubscribe.routes.js';
 import { type ConsoleOrganizationDeps, consoleOrganizationApi } from './organization-api.js';
 import { ssoRoutes } from './sso.routes.js';
 
@@ -26,6 +28,8 @@ export interface ConsoleDeps extends ConsoleOrganizationDeps {
   stats: Pick<StatsService, 'links' | 'installs' | 'journey' | 'dashboards' | 'shares'>;
   /** The operator's webhook endpoint and log, as a member with webhooks.manage manages them. */
   webhookSettings: WebhookSettings;
+  /** Members' subscriptions to reports by mail, and their unsubscribe links. */
+  reports: ReportSubscriptions;
 }
 
 export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (app, { deps }) => {
@@ -49,8 +53,10 @@ export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (a
     linkStats: deps.stats.links,
     usage: deps.organizations.usage,
     webhookSettings: deps.webhookSettings,
+    reports: deps.reports,
     config,
     signInAttempts,
   });
+  await app.register(reportUnsubscribeRoutes, { reports: deps.reports });
   await app.register(consoleOrganizationApi, { deps, prefix: '/console/api/organizations/:orgId' });
 };

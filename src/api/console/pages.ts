@@ -252,3 +252,59 @@ export function consoleHomePage(o: { language: Language; nonce: string; overview
       `<div class="row">${form('/console/sign-out', t.signOut)}${form('/console/sign-out-everywhere', t.signOutEverywhere, true)}</div>`,
   );
 }
+
+const UNSUBSCRIBE = {
+  ko: {
+    title: '보고서 수신 거부',
+    weekly: '주간',
+    monthly: '월간',
+    of: (kind: string, name: string, org: string) =>
+      `${org} 조직의 ${name} ${kind} 보고서를 더 이상 받지 않으시겠습니까?`,
+    organization: '전체',
+    confirm: '수신 거부',
+    done: '수신을 거부했습니다. 이 보고서는 더 이상 보내지 않습니다. 콘솔의 보고서 메뉴에서 언제든 다시 구독할 수 있습니다.',
+    invalid:
+      '이 수신 거부 링크는 유효하지 않거나 이미 사용되었습니다. 보고서 구독은 콘솔의 보고서 메뉴에서 관리할 수 있습니다.',
+  },
+  en: {
+    title: 'Unsubscribe from a report',
+    weekly: 'weekly',
+    monthly: 'monthly',
+    of: (kind: string, name: string, org: string) => `Stop receiving the ${kind} report of ${name} (${org})?`,
+    organization: 'the whole organization',
+    confirm: 'Unsubscribe',
+    done: 'You are unsubscribed: this report will not be mailed again. You can subscribe again any time under Reports in the console.',
+    invalid:
+      'This unsubscribe link is not valid or has been used already. Report subscriptions are managed under Reports in the console.',
+  },
+} as const;
+
+/**
+ * The page of a report's unsubscribe link: what it ends and a button that posts the same address
+ * (opening a link never unsubscribes by itself: link checkers open them); then the outcome.
+ */
+export function unsubscribePage(o: {
+  language: Language;
+  nonce: string;
+  state: 'confirm' | 'done' | 'invalid';
+  report?: { frequency: 'weekly' | 'monthly'; name: string; organizationName: string; scopeType: string };
+  action?: string;
+}): string {
+  const t = UNSUBSCRIBE[o.language];
+  if (o.state !== 'confirm' || !o.report || !o.action)
+    return page(
+      o.language,
+      o.nonce,
+      t.title,
+      `<h1>${e(t.title)}</h1><p role="status">${e(o.state === 'done' ? t.done : t.invalid)}</p>`,
+    );
+  const { report } = o;
+  const name = report.scopeType === 'organization' ? t.organization : report.name;
+  return page(
+    o.language,
+    o.nonce,
+    t.title,
+    `<h1>${e(t.title)}</h1><p>${e(t.of(t[report.frequency], name, report.organizationName))}</p>` +
+      `<form method="post" action="${e(o.action)}"><button type="submit">${e(t.confirm)}</button></form>`,
+  );
+}
