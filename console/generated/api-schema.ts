@@ -12840,6 +12840,8 @@ export interface operations {
                 utmMedium?: string;
                 /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 utmCampaign?: string;
+                /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
+                compare?: "previous" | "off";
             };
             header?: never;
             path: {
@@ -12924,6 +12926,49 @@ export interface operations {
                             label: string;
                             address: string;
                         } | null;
+                        /** @description the previous period beside this one when compare=previous was asked; null otherwise */
+                        comparison: {
+                            /** @description the previous period's first local date; null when the period is empty */
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description where the previous period stops (UTC) when the period runs through today: the same time of day */
+                            until: string | null;
+                            comparable: boolean;
+                            /** @description why there is nothing to compare with: no period, or its previous period is older than the retention */
+                            reason: ("empty_period" | "before_retention") | null;
+                            total: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            uniqueVisitors: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            /** @description the previous period's days: the n-th lines up with the period's n-th day */
+                            daily: {
+                                date: string;
+                                count: number;
+                                visitors: number;
+                            }[];
+                            hourly: {
+                                hour: string;
+                                count: number;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -12990,6 +13035,8 @@ export interface operations {
                 utmMedium?: string;
                 /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 utmCampaign?: string;
+                /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
+                compare?: "previous" | "off";
             };
             header?: never;
             path: {
@@ -13075,6 +13122,49 @@ export interface operations {
                             id: number;
                             label: string;
                             address: string;
+                        } | null;
+                        /** @description the previous period beside this one when compare=previous was asked; null otherwise */
+                        comparison: {
+                            /** @description the previous period's first local date; null when the period is empty */
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description where the previous period stops (UTC) when the period runs through today: the same time of day */
+                            until: string | null;
+                            comparable: boolean;
+                            /** @description why there is nothing to compare with: no period, or its previous period is older than the retention */
+                            reason: ("empty_period" | "before_retention") | null;
+                            total: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            uniqueVisitors: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            /** @description the previous period's days: the n-th lines up with the period's n-th day */
+                            daily: {
+                                date: string;
+                                count: number;
+                                visitors: number;
+                            }[];
+                            hourly: {
+                                hour: string;
+                                count: number;
+                            }[];
                         } | null;
                     };
                 };
@@ -14045,17 +14135,45 @@ export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentA
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorOsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["os"]> = ["ios", "android", "windows", "macos", "linux"];
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorBrowserValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["browser"]> = ["Chrome", "Chrome WebView", "Safari", "Firefox", "Edge", "Samsung Internet", "Opera", "IE", "Whale", "Yandex", "UCBrowser", "Brave", "Vivaldi", "DuckDuckGo", "Facebook", "Instagram", "KAKAOTALK", "NAVER", "Line", "WeChat", "TikTok"];
 export const pathsConsoleApiOrganizationsOrgIdUsageGetResponses200ContentApplicationJsonPlanValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/usage"]["get"]["responses"]["200"]["content"]["application/json"]["plan"]> = ["FREE", "PRO", "BUSINESS", "ENTERPRISE"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonComparisonAnyOf0ReasonAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    reason: unknown;
+}>["reason"]> = ["empty_period", "before_retention"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonComparisonAnyOf0TotalAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    total: unknown;
+}>["total"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonComparisonAnyOf0UniqueVisitorsAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    uniqueVisitors: unknown;
+}>["uniqueVisitors"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetParametersPathKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["parameters"]["path"]["kind"]> = ["urls", "campaigns"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonComparisonAnyOf0ReasonAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    reason: unknown;
+}>["reason"]> = ["empty_period", "before_retention"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonComparisonAnyOf0TotalAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    total: unknown;
+}>["total"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonComparisonAnyOf0UniqueVisitorsAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    uniqueVisitors: unknown;
+}>["uniqueVisitors"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["daily", "hourly", "heatmap", "countries", "browsers", "operatingSystems", "referrers", "trackers", "deviceTypes", "utmSource", "utmMedium", "utmCampaign", "topLinks", "revenue"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["dailyInstalls", "countries", "matchTypes", "recentInstalls", "dailyReengagements", "funnel", "failureReasons", "revenue"];
 export const pathsConsoleApiSessionGetResponses200ContentApplicationJsonUserLanguageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/session"]["get"]["responses"]["200"]["content"]["application/json"]["user"]["language"]> = ["ko", "en"];

@@ -32,6 +32,31 @@ const linkSchema = z.object({
   label: z.string(),
   address: z.string(),
 });
+const figureChangeSchema = z.object({
+  current: z.number().int(),
+  previous: z.number().int(),
+  change: z.number().nullable().describe('percent change, one decimal; null when the previous figure is 0'),
+  trend: z.enum(['up', 'down', 'flat', 'new', 'none']).describe('new: none before, some now; none: none in either'),
+});
+const comparisonSchema = z.object({
+  startDate: z.string().nullable().describe("the previous period's first local date; null when the period is empty"),
+  endDate: z.string().nullable(),
+  until: z
+    .string()
+    .nullable()
+    .describe('where the previous period stops (UTC) when the period runs through today: the same time of day'),
+  comparable: z.boolean(),
+  reason: z
+    .enum(['empty_period', 'before_retention'])
+    .nullable()
+    .describe('why there is nothing to compare with: no period, or its previous period is older than the retention'),
+  total: figureChangeSchema.nullable(),
+  uniqueVisitors: figureChangeSchema.nullable(),
+  daily: z
+    .array(z.object({ date: z.string(), count: z.number().int(), visitors: z.number().int() }))
+    .describe("the previous period's days: the n-th lines up with the period's n-th day"),
+  hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
+});
 const dashboardSchema = z.object({
   meta: statsMetaSchema.extend({ filters: filtersSchema }),
   total: z.number().int(),
@@ -67,6 +92,9 @@ const dashboardSchema = z.object({
   utm: z.object({ source: z.array(topItem), medium: z.array(topItem), campaign: z.array(topItem) }),
   topLinks: z.array(linkSchema.extend({ count: z.number().int(), percentage: z.number() })),
   link: linkSchema.nullable(),
+  comparison: comparisonSchema
+    .nullable()
+    .describe('the previous period beside this one when compare=previous was asked; null otherwise'),
 });
 
 function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashboardSchema> {
@@ -89,6 +117,7 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
     utm: d.utm,
     topLinks: d.topLinks,
     link,
+    comparison: d.comparison && { ...d.comparison, until: d.comparison.until?.toISOString() ?? null },
   };
 }
 
@@ -251,6 +280,14 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { accounts, dashboards, installs, links }) => {
   const acting = actingMember(accounts);
   const linkParams = orgParams.extend({ kind: z.enum(['urls', 'campaigns']), id: idSchema });
+  const dashboardQuery = z.object({
+    ...periodQuery,
+    ...filterQuery,
+    compare: z
+      .enum(['previous', 'off'])
+      .optional()
+      .describe('previous: add the previous period of the same length, zone and filters (comparison); default off'),
+  });
   const exportQuery = z.object({
     ...periodQuery,
     ...filterQuery,
@@ -281,7 +318,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         security,
         summary: "The organization's click dashboard over a period in a time zone",
         params: orgParams,
-        querystring: z.object({ ...periodQuery, ...filterQuery }),
+        querystring: dashboardQuery,
         response: { 200: dashboardSchema, ...errors },
       },
     },
@@ -296,7 +333,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         security,
         summary: "One short URL's or campaign's click dashboard",
         params: linkParams,
-        querystring: z.object({ ...periodQuery, ...filterQuery }),
+        querystring: dashboardQuery,
         response: { 200: dashboardSchema, ...errors },
       },
     },

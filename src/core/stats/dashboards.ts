@@ -11,10 +11,27 @@ import type { Caller } from '../caller.js';
 import { linkAddress } from '../links/link-rules.js';
 import { percent } from '../../olap/percent.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
+import { compareFigure, comparisonPeriod, type FigureChange, type NotComparable, percentChange } from './comparison.js';
 import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
 
-/** What a dashboard is asked for: the period and any filters (click-filters.ts). */
-export type DashboardInput = PeriodInput & ClickFilterInput;
+/** What a dashboard is asked for: the period, any filters (click-filters.ts) and whether to compare with the previous period. */
+export type DashboardInput = PeriodInput & ClickFilterInput & { compare?: 'previous' | 'off' | undefined };
+
+/** The previous period's figures beside the period's (comparison.ts): same length, zone and filters. */
+export interface DashboardComparison {
+  /** The previous period's first and last local dates; null when the period is empty. */
+  startDate: string | null;
+  endDate: string | null;
+  /** Where the previous period stops because the period runs through today; null when whole. */
+  until: Date | null;
+  comparable: boolean;
+  reason: NotComparable | null;
+  total: FigureChange | null;
+  uniqueVisitors: FigureChange | null;
+  /** The previous period's days, in order: the n-th lines up with the period's n-th day. */
+  daily: ClickDashboard['stats']['daily'];
+  hourly: ClickDashboard['stats']['hourly'];
+}
 
 type DashboardCaller = Pick<Caller, 'organization' | 'member'>;
 export type LinkKind = 'url' | 'campaign';
@@ -34,6 +51,8 @@ export interface Dashboard extends ClickDashboard {
   /** Percent change of the total against the previous period; null when that had no clicks. */
   change: number | null;
   topLinks: (DashboardLink & { count: number; percentage: number })[];
+  /** The previous period's figures when asked for (compare=previous); null otherwise. */
+  comparison: DashboardComparison | null;
 }
 
 export function createDashboards(deps: {
@@ -59,23 +78,60 @@ export function createDashboards(deps: {
   async function build(caller: DashboardCaller, link: DashboardLink | null, input: DashboardInput): Promise<Dashboard> {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
-    const { startDate, endDate, timeZone, ...filterInput } = input;
+    const { startDate, endDate, timeZone, ...rest } = input;
+    const { compare, ...filterInput } = rest;
     const filters = parseClickFilters(filterInput);
-    const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, deps.clock());
-    const found = await deps.clicks.forScope(
-      { organizationId: organization.id, link: link && { type: link.type, id: link.id }, filters: filters.match },
-      period,
-      previousPeriod(period),
-    );
+    const now = deps.clock();
+    const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, now);
+    const scope = {
+      organizationId: organization.id,
+      link: link && { type: link.type, id: link.id },
+      filters: filters.match,
+    };
+    const previous = compare === 'previous' ? comparisonPeriod(period, now) : null;
+    const [found, before] = await Promise.all([
+      deps.clicks.forScope(scope, period, previousPeriod(period)),
+      previous?.comparable ? deps.clicks.forScope(scope, previous.period) : null,
+    ]);
     const { total } = found.stats;
-    const change =
-      found.previousTotal === 0 ? null : Math.round(((total - found.previousTotal) / found.previousTotal) * 1000) / 10;
     return {
       ...found,
       period,
       filters: filters.applied,
-      change,
+      change: percentChange(total, found.previousTotal),
       topLinks: await named(organization.id, found.links, total),
+      comparison: previous && comparisonOf(found, previous, before),
+    };
+  }
+
+  /** The comparison as a dashboard shows it: the previous period's dates, and its figures when comparable. */
+  function comparisonOf(
+    found: ClickDashboard,
+    previous: ReturnType<typeof comparisonPeriod>,
+    before: ClickDashboard | null,
+  ): DashboardComparison {
+    if (!previous.comparable || !before)
+      return {
+        startDate: previous.comparable ? null : previous.startDate,
+        endDate: previous.comparable ? null : previous.endDate,
+        until: null,
+        comparable: false,
+        reason: previous.comparable ? null : previous.reason,
+        total: null,
+        uniqueVisitors: null,
+        daily: [],
+        hourly: [],
+      };
+    return {
+      startDate: previous.period.actualStartDate,
+      endDate: previous.period.actualEndDate,
+      until: previous.until,
+      comparable: true,
+      reason: null,
+      total: compareFigure(found.stats.total, before.stats.total),
+      uniqueVisitors: compareFigure(found.stats.uniqueVisitors, before.stats.uniqueVisitors),
+      daily: before.stats.daily,
+      hourly: before.stats.hourly,
     };
   }
 
