@@ -351,6 +351,29 @@ describe('console dashboards', () => {
     const api = (
       await svc.service('GET', `/mobile-apps/${app.id}/install-stats?${PERIOD}&timeZone=UTC`, org.apiKey)
     ).json();
+    // The app's dashboard: the Service API's figures, and the previous period's (2026-11-18 – 19) as a direct query of it answers them.
+    const page = await get(`/organizations/${org.id}/dashboard/apps/${app.id}?${PERIOD}&timeZone=UTC&compare=previous`);
+    expect(page.statusCode, page.body).toBe(200);
+    const { comparison, ...figures } = page.json();
+    expect(figures).toEqual(api);
+    const before = (
+      await svc.service(
+        'GET',
+        `/mobile-apps/${app.id}/install-stats?startDate=2026-11-18&endDate=2026-11-19&timeZone=UTC`,
+        org.apiKey,
+      )
+    ).json();
+    expect(comparison).toMatchObject({
+      startDate: '2026-11-18',
+      endDate: '2026-11-19',
+      comparable: true,
+      totalInstalls: { current: api.totalInstalls, previous: before.totalInstalls },
+      totalClicks: { current: api.totalClicks, previous: before.totalClicks },
+      dailyInstalls: before.dailyInstalls,
+    });
+    expect(
+      (await get(`/organizations/${org.id}/dashboard/apps/${app.id}?${PERIOD}&timeZone=UTC`)).json().comparison,
+    ).toBeNull();
     const funnel = await get(
       `/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=funnel`,
     );

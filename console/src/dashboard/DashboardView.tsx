@@ -9,7 +9,7 @@
 // With the comparison on (the address's `compare`, on unless `off`), the same call brings the
 // previous period: each figure shows its change in percent, each time chart the previous period's
 // series dashed beside its own, day by day.
-import { Alert, Button, Card, Code, Group, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,12 +22,12 @@ import { Chart } from './Chart';
 import { DestinationsPanel } from './DestinationsPanel';
 import { type FilterKey, filterParams, useDashboardState, withFilter, withoutFilter } from './dashboard-state';
 import {
-  ComparedFigure,
+  CompareSwitch,
   DailyChart,
   FigureCard,
-  type FigureChange,
   previousDraw,
   seriesOption,
+  useCompared,
   usePreviousName,
 } from './figures';
 import { FilterChips, useFilterNames } from './FilterChips';
@@ -76,29 +76,7 @@ export function DashboardView({
   // The previous period beside this one (compare=previous): its days and hours when comparable.
   const comparison = state.compare ? (d?.comparison ?? null) : null;
   const before = comparison?.comparable ? comparison : null;
-  /** The previous period's dates, cut at a time of day when the period runs through today. */
-  const span =
-    before &&
-    `${before.startDate} – ${before.endDate}${
-      before.until
-        ? ` ${t('dashboard.until', {
-            time: new Date(before.until).toLocaleTimeString(i18n.language, {
-              timeZone: d?.meta.timeZone,
-              hour: '2-digit',
-              minute: '2-digit',
-            }),
-          })}`
-        : ''
-    }`;
-  const compared = (figure: FigureChange | null, testId: string) =>
-    comparison && (
-      <ComparedFigure
-        figure={figure}
-        why={t(`dashboard.notComparable.${comparison.reason ?? 'empty_period'}`)}
-        previous={t('dashboard.previousFigure', { span, value: n(figure?.previous ?? 0) })}
-        testId={testId}
-      />
-    );
+  const compared = useCompared(comparison, d?.meta.timeZone, n);
   const csv = (panel: string) => {
     const q = new URLSearchParams({ ...filtered, panel, ...(link ? { link: `${link.type}:${link.id}` } : {}) });
     return `/console/api/organizations/${orgId}/dashboard/export.csv?${q}`;
@@ -164,11 +142,7 @@ export function DashboardView({
       )}
       <Group align="flex-end" wrap="wrap">
         <PeriodPicker value={choice} onChange={setChoice} />
-        <Switch
-          label={t('dashboard.compare')}
-          checked={state.compare}
-          onChange={(event) => setState({ ...state, compare: event.currentTarget.checked })}
-        />
+        <CompareSwitch checked={state.compare} onChange={(compare) => setState({ ...state, compare })} />
       </Group>
       <FilterChips
         filters={filters}

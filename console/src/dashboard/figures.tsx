@@ -1,7 +1,7 @@
 // Pieces the dashboards draw alike: the row of headline figures, a change in percent (and a figure
 // against the previous period's), a chart of figures over a category axis (days, hours) with counts
 // on the value axis and the previous period's beside them, and a funnel's table of stages.
-import { Badge, Card, Group, SimpleGrid, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Card, Group, SimpleGrid, Switch, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { EChartsCoreOption } from 'echarts/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,15 +34,69 @@ export function FigureCard({
   );
 }
 
-/** The headline figures, each a card with its label and a test id on the value. */
-export function KpiCards({ items }: { items: { id: string; label: string; value: string }[] }) {
+/** The headline figures, each a card with its label, a test id on the value and what goes under it. */
+export function KpiCards({ items }: { items: { id: string; label: string; value: string; under?: ReactNode }[] }) {
   return (
     <SimpleGrid cols={{ base: 2, sm: 4 }}>
-      {items.map(({ id, label, value }) => (
-        <FigureCard key={id} label={label} value={value} testId={id} />
+      {items.map(({ id, label, value, under }) => (
+        <FigureCard key={id} label={label} value={value} testId={id}>
+          {under}
+        </FigureCard>
       ))}
     </SimpleGrid>
   );
+}
+
+/** The switch of the comparison with the previous period (the address's `compare`). */
+export function CompareSwitch({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Switch
+      label={t('dashboard.compare')}
+      checked={checked}
+      onChange={(event) => onChange(event.currentTarget.checked)}
+    />
+  );
+}
+
+/** The previous period as a dashboard's answer describes it (compare=previous). */
+interface PreviousPeriod {
+  startDate: string | null;
+  endDate: string | null;
+  until: string | null;
+  comparable: boolean;
+  reason: 'empty_period' | 'before_retention' | null;
+}
+
+/**
+ * How a dashboard words its figures against the previous period: a function from a figure's
+ * comparison (null when there is none) to what goes under the figure; nothing without a comparison.
+ */
+export function useCompared(
+  comparison: PreviousPeriod | null,
+  timeZone: string | undefined,
+  format: (n: number) => string,
+) {
+  const { t, i18n } = useTranslation();
+  const until = comparison?.until
+    ? ` ${t('dashboard.until', {
+        time: new Date(comparison.until).toLocaleTimeString(i18n.language, {
+          timeZone,
+          hour: '2-digit',
+          minute: '2-digit',
+        }),
+      })}`
+    : '';
+  const span = `${comparison?.startDate} – ${comparison?.endDate}${until}`;
+  return (figure: FigureChange | null, testId: string, formatted = format) =>
+    comparison && (
+      <ComparedFigure
+        figure={comparison.comparable ? figure : null}
+        why={t(`dashboard.notComparable.${comparison.reason ?? 'empty_period'}`)}
+        previous={t('dashboard.previousFigure', { span, value: formatted(figure?.previous ?? 0) })}
+        testId={testId}
+      />
+    );
 }
 
 /** A change in percent: an arrow and a word for screen readers besides the colour (up green, down red). */

@@ -6,7 +6,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { Dashboard, DashboardInput, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
-import type { InstallStatsService } from '../../core/stats/install-stats.js';
+import { compareFigure, describeComparison } from '../../core/stats/comparison.js';
+import type { InstallStats, InstallStatsAnswer, InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
 import { idSchema } from '../schemas/common.js';
 import {
@@ -23,7 +24,7 @@ import { actingMember } from './acting-member.js';
 import { sendCsv } from '../csv-download.js';
 import { toCsv } from '../../shared/csv.js';
 import { invalidField } from '../../core/field-error.js';
-import { installQuery } from '../service/install-statistics.routes.js';
+import { installQuery, installStatsJson, installStatsSchema } from '../service/install-statistics.routes.js';
 import { errors, orgParams, security, tags } from './route-docs.js';
 
 const linkSchema = z.object({
@@ -33,12 +34,12 @@ const linkSchema = z.object({
   address: z.string(),
 });
 const figureChangeSchema = z.object({
-  current: z.number().int(),
-  previous: z.number().int(),
+  current: z.number(),
+  previous: z.number(),
   change: z.number().nullable().describe('percent change, one decimal; null when the previous figure is 0'),
   trend: z.enum(['up', 'down', 'flat', 'new', 'none']).describe('new: none before, some now; none: none in either'),
 });
-const comparisonSchema = z.object({
+const comparisonPeriodSchema = z.object({
   startDate: z.string().nullable().describe("the previous period's first local date; null when the period is empty"),
   endDate: z.string().nullable(),
   until: z
@@ -50,6 +51,8 @@ const comparisonSchema = z.object({
     .enum(['empty_period', 'before_retention'])
     .nullable()
     .describe('why there is nothing to compare with: no period, or its previous period is older than the retention'),
+});
+const comparisonSchema = comparisonPeriodSchema.extend({
   total: figureChangeSchema.nullable(),
   uniqueVisitors: figureChangeSchema.nullable(),
   daily: z
@@ -97,6 +100,44 @@ const dashboardSchema = z.object({
     .describe('the previous period beside this one when compare=previous was asked; null otherwise'),
 });
 
+const untilJson = (until: Date | null) => until?.toISOString() ?? null;
+
+const appComparisonSchema = comparisonPeriodSchema.extend({
+  totalInstalls: figureChangeSchema.nullable(),
+  totalClicks: figureChangeSchema.nullable(),
+  conversionRate: figureChangeSchema.nullable().describe('the install rate in percent; change: relative, in percent'),
+  totalReengagements: figureChangeSchema.nullable(),
+  dailyInstalls: z
+    .array(
+      z.object({
+        date: z.string(),
+        installs: z.number().int(),
+        iosInstalls: z.number().int(),
+        androidInstalls: z.number().int(),
+      }),
+    )
+    .describe("the previous period's days: the n-th lines up with the period's n-th day"),
+});
+
+/** An app's install figures against the previous period's. */
+function appComparison(
+  current: InstallStats,
+  previous: NonNullable<InstallStatsAnswer['previous']>,
+): z.infer<typeof appComparisonSchema> {
+  const { stats } = previous;
+  const figure = (of: (s: InstallStats) => number) => (stats ? compareFigure(of(current), of(stats)) : null);
+  const described = describeComparison(previous.comparison);
+  return {
+    ...described,
+    until: untilJson(described.until),
+    totalInstalls: figure((s) => s.totalInstalls),
+    totalClicks: figure((s) => s.totalClicks),
+    conversionRate: figure((s) => s.conversionRate),
+    totalReengagements: figure((s) => s.reengagementStats.totalReengagements),
+    dailyInstalls: stats?.dailyInstalls ?? [],
+  };
+}
+
 function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashboardSchema> {
   const { stats } = d;
   return {
@@ -117,7 +158,7 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
     utm: d.utm,
     topLinks: d.topLinks,
     link,
-    comparison: d.comparison && { ...d.comparison, until: d.comparison.until?.toISOString() ?? null },
+    comparison: d.comparison && { ...d.comparison, until: untilJson(d.comparison.until) },
   };
 }
 
@@ -377,6 +418,33 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
       const dashboard = await find(request.params.orgId, request, input, type ? { type, id: Number(id) } : undefined);
       const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${periodSpan(dashboard.meta, '-')}.csv`;
       return sendCsv(reply, name, panelCsv(dashboard, panel));
+    },
+  );
+
+  app.get(
+    '/organizations/:orgId/dashboard/apps/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "A mobile app's install statistics (the Service API's), with the previous period's when compare=previous",
+        params: orgParams.extend({ id: idSchema }),
+        querystring: installQuery.extend({ compare: dashboardQuery.shape.compare }),
+        response: {
+          200: installStatsSchema.extend({
+            comparison: appComparisonSchema
+              .nullable()
+              .describe('the previous period beside this one when compare=previous was asked; null otherwise'),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, request.query));
+      return { ...installStatsJson(found), comparison: found.previous && appComparison(found.stats, found.previous) };
     },
   );
 

@@ -96,3 +96,41 @@ export function comparisonPeriod(period: StatsPeriod, now: Date): ComparisonPeri
     },
   };
 }
+
+/** A statistic over a period and, when asked, over its previous period (read the same way). */
+export interface WithPrevious<T> {
+  current: T;
+  /** null when no comparison was asked for; `stats` null when the periods cannot be compared. */
+  previous: { comparison: ComparisonPeriod; stats: T | null } | null;
+}
+
+/** Reads a statistic over `period` and, when `compare`, over its previous period too, both at once. */
+export async function readWithPrevious<T>(
+  period: StatsPeriod,
+  now: Date,
+  compare: boolean,
+  read: (period: StatsPeriod) => Promise<T>,
+): Promise<WithPrevious<T>> {
+  const comparison = compare ? comparisonPeriod(period, now) : null;
+  const [current, stats] = await Promise.all([read(period), comparison?.comparable ? read(comparison.period) : null]);
+  return { current, previous: comparison && { comparison, stats } };
+}
+
+/** What a comparison says about its previous period: its dates, where it stops early, and whether it compares. */
+export function describeComparison(comparison: ComparisonPeriod) {
+  return comparison.comparable
+    ? {
+        startDate: comparison.period.actualStartDate,
+        endDate: comparison.period.actualEndDate,
+        until: comparison.until,
+        comparable: true,
+        reason: null,
+      }
+    : {
+        startDate: comparison.startDate,
+        endDate: comparison.endDate,
+        until: null,
+        comparable: false,
+        reason: comparison.reason,
+      };
+}

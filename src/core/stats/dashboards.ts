@@ -11,7 +11,15 @@ import type { Caller } from '../caller.js';
 import { linkAddress } from '../links/link-rules.js';
 import { percent } from '../../olap/percent.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
-import { compareFigure, comparisonPeriod, type FigureChange, type NotComparable, percentChange } from './comparison.js';
+import {
+  type ComparisonPeriod,
+  compareFigure,
+  type FigureChange,
+  describeComparison,
+  type NotComparable,
+  percentChange,
+  readWithPrevious,
+} from './comparison.js';
 import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
 
 /** What a dashboard is asked for: the period, any filters (click-filters.ts) and whether to compare with the previous period. */
@@ -88,11 +96,9 @@ export function createDashboards(deps: {
       link: link && { type: link.type, id: link.id },
       filters: filters.match,
     };
-    const previous = compare === 'previous' ? comparisonPeriod(period, now) : null;
-    const [found, before] = await Promise.all([
-      deps.clicks.forScope(scope, period, previousPeriod(period)),
-      previous?.comparable ? deps.clicks.forScope(scope, previous.period) : null,
-    ]);
+    const { current: found, previous } = await readWithPrevious(period, now, compare === 'previous', (p) =>
+      p === period ? deps.clicks.forScope(scope, period, previousPeriod(period)) : deps.clicks.forScope(scope, p),
+    );
     const { total } = found.stats;
     return {
       ...found,
@@ -100,38 +106,23 @@ export function createDashboards(deps: {
       filters: filters.applied,
       change: percentChange(total, found.previousTotal),
       topLinks: await named(organization.id, found.links, total),
-      comparison: previous && comparisonOf(found, previous, before),
+      comparison: previous && comparisonOf(found, previous.comparison, previous.stats),
     };
   }
 
   /** The comparison as a dashboard shows it: the previous period's dates, and its figures when comparable. */
   function comparisonOf(
     found: ClickDashboard,
-    previous: ReturnType<typeof comparisonPeriod>,
+    previous: ComparisonPeriod,
     before: ClickDashboard | null,
   ): DashboardComparison {
-    if (!previous.comparable || !before)
-      return {
-        startDate: previous.comparable ? null : previous.startDate,
-        endDate: previous.comparable ? null : previous.endDate,
-        until: null,
-        comparable: false,
-        reason: previous.comparable ? null : previous.reason,
-        total: null,
-        uniqueVisitors: null,
-        daily: [],
-        hourly: [],
-      };
+    const figures = previous.comparable && before;
     return {
-      startDate: previous.period.actualStartDate,
-      endDate: previous.period.actualEndDate,
-      until: previous.until,
-      comparable: true,
-      reason: null,
-      total: compareFigure(found.stats.total, before.stats.total),
-      uniqueVisitors: compareFigure(found.stats.uniqueVisitors, before.stats.uniqueVisitors),
-      daily: before.stats.daily,
-      hourly: before.stats.hourly,
+      ...describeComparison(previous),
+      total: figures ? compareFigure(found.stats.total, figures.stats.total) : null,
+      uniqueVisitors: figures ? compareFigure(found.stats.uniqueVisitors, figures.stats.uniqueVisitors) : null,
+      daily: figures ? figures.stats.daily : [],
+      hourly: figures ? figures.stats.hourly : [],
     };
   }
 
