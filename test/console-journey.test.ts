@@ -87,6 +87,48 @@ describe('console user journey', () => {
     expect(events.content[0]).toMatchObject({ eventType: 'page_view', properties: { path: '/items/42' } });
   });
 
+  it("compares the journey's figures with the previous period: today's session is new against yesterday by this time", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await eventually(
+      async () =>
+        (await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'analyst@journey.example')).json().summary
+          ?.totalSessions === 1,
+      15_000,
+      'the session counted',
+    );
+    const res = await get(
+      `/organizations/${app.org.id}/journey/dashboard?startDate=${today}&endDate=${today}&timeZone=UTC&compare=previous`,
+      'analyst@journey.example',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const { comparison, ...dashboard } = res.json();
+    const api = (
+      await svc.inject({
+        method: 'GET',
+        url: `/api/v1/cross-platform/stats/dashboard?startDate=${today}&endDate=${today}&timeZone=UTC`,
+        headers: { 'x-api-key': app.org.apiKey },
+      })
+    ).json();
+    // The journey API's own answer, and nothing of the comparison in it.
+    expect(dashboard).toEqual(api);
+    expect(api.comparison).toBeUndefined();
+    expect(comparison).toMatchObject({
+      startDate: yesterday,
+      endDate: yesterday,
+      comparable: true,
+      totalSessions: { current: 1, previous: 0, change: null, trend: 'new' },
+      goalCompletions: { current: 0, previous: 0, change: null, trend: 'none' },
+    });
+    expect(comparison.until).not.toBeNull();
+    expect(comparison.daily.map((d: { date: string }) => d.date)).toEqual([yesterday]);
+    // Off: the period alone.
+    expect(
+      (await get(`/organizations/${app.org.id}/journey/dashboard?timeZone=UTC`, 'analyst@journey.example')).json()
+        .comparison,
+    ).toBeNull();
+  });
+
   it('exports a journey panel as CSV with the numbers the journey API answers', async () => {
     const api = (
       await svc.inject({

@@ -145,6 +145,20 @@ export type InstallStats = Schemas['AppInstallStats'];
 export type AppDashboardData = Answer<'consoleGetAppDashboard'>;
 export type RevenueStats = Answer<'consoleGetAppRevenue'>['revenueStats'];
 export type JourneyDashboard = Schemas['JourneyDashboard'];
+type PreviousPeriod = Pick<
+  NonNullable<AppDashboardData['comparison']>,
+  'startDate' | 'endDate' | 'until' | 'comparable' | 'reason'
+>;
+type FigureChange = NonNullable<AppDashboardData['comparison']>['totalInstalls'];
+/** The console's journey dashboard (outside the API document): the journey API's, with the previous period's figures (compare=previous). */
+export type JourneyDashboardData = JourneyDashboard & {
+  comparison:
+    | (PreviousPeriod &
+        Record<'totalSessions' | 'uniqueUsers' | 'totalTransitions' | 'goalCompletions', FigureChange> & {
+          daily: JourneyDashboard['daily'];
+        })
+    | null;
+};
 export type JourneySession = Item<Schemas['JourneySessionList']['content']>;
 export type JourneyEvent = Schemas['JourneyEvent'];
 

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { Dashboard, DashboardInput, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
-import { compareFigure, describeComparison } from '../../core/stats/comparison.js';
+import { compareFigure } from '../../core/stats/comparison.js';
 import type { InstallStats, InstallStatsAnswer, InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
 import { idSchema } from '../schemas/common.js';
@@ -20,6 +20,12 @@ import {
   withPeriodQuery,
 } from '../schemas/stats-period.js';
 import { filterQuery, filtersSchema } from '../schemas/stats-filters.js';
+import {
+  compareQuery,
+  comparisonPeriodJson,
+  comparisonPeriodSchema,
+  figureChangeSchema,
+} from '../schemas/stats-comparison.js';
 import { actingMember } from './acting-member.js';
 import { sendCsv } from '../csv-download.js';
 import { toCsv } from '../../shared/csv.js';
@@ -32,25 +38,6 @@ const linkSchema = z.object({
   id: z.number().int(),
   label: z.string(),
   address: z.string(),
-});
-const figureChangeSchema = z.object({
-  current: z.number(),
-  previous: z.number(),
-  change: z.number().nullable().describe('percent change, one decimal; null when the previous figure is 0'),
-  trend: z.enum(['up', 'down', 'flat', 'new', 'none']).describe('new: none before, some now; none: none in either'),
-});
-const comparisonPeriodSchema = z.object({
-  startDate: z.string().nullable().describe("the previous period's first local date; null when the period is empty"),
-  endDate: z.string().nullable(),
-  until: z
-    .string()
-    .nullable()
-    .describe('where the previous period stops (UTC) when the period runs through today: the same time of day'),
-  comparable: z.boolean(),
-  reason: z
-    .enum(['empty_period', 'before_retention'])
-    .nullable()
-    .describe('why there is nothing to compare with: no period, or its previous period is older than the retention'),
 });
 const comparisonSchema = comparisonPeriodSchema.extend({
   total: figureChangeSchema.nullable(),
@@ -100,8 +87,6 @@ const dashboardSchema = z.object({
     .describe('the previous period beside this one when compare=previous was asked; null otherwise'),
 });
 
-const untilJson = (until: Date | null) => until?.toISOString() ?? null;
-
 const appComparisonSchema = comparisonPeriodSchema.extend({
   totalInstalls: figureChangeSchema.nullable(),
   totalClicks: figureChangeSchema.nullable(),
@@ -126,10 +111,8 @@ function appComparison(
 ): z.infer<typeof appComparisonSchema> {
   const { stats } = previous;
   const figure = (of: (s: InstallStats) => number) => (stats ? compareFigure(of(current), of(stats)) : null);
-  const described = describeComparison(previous.comparison);
   return {
-    ...described,
-    until: untilJson(described.until),
+    ...comparisonPeriodJson(previous.comparison),
     totalInstalls: figure((s) => s.totalInstalls),
     totalClicks: figure((s) => s.totalClicks),
     conversionRate: figure((s) => s.conversionRate),
@@ -158,7 +141,7 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
     utm: d.utm,
     topLinks: d.topLinks,
     link,
-    comparison: d.comparison && { ...d.comparison, until: untilJson(d.comparison.until) },
+    comparison: d.comparison && { ...d.comparison, until: d.comparison.until?.toISOString() ?? null },
   };
 }
 
@@ -321,14 +304,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { accounts, dashboards, installs, links }) => {
   const acting = actingMember(accounts);
   const linkParams = orgParams.extend({ kind: z.enum(['urls', 'campaigns']), id: idSchema });
-  const dashboardQuery = z.object({
-    ...periodQuery,
-    ...filterQuery,
-    compare: z
-      .enum(['previous', 'off'])
-      .optional()
-      .describe('previous: add the previous period of the same length, zone and filters (comparison); default off'),
-  });
+  const dashboardQuery = z.object({ ...periodQuery, ...filterQuery, compare: compareQuery });
   const exportQuery = z.object({
     ...periodQuery,
     ...filterQuery,
@@ -430,7 +406,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         summary:
           "A mobile app's install statistics (the Service API's), with the previous period's when compare=previous",
         params: orgParams.extend({ id: idSchema }),
-        querystring: installQuery.extend({ compare: dashboardQuery.shape.compare }),
+        querystring: installQuery.extend({ compare: compareQuery }),
         response: {
           200: installStatsSchema.extend({
             comparison: appComparisonSchema
