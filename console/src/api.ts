@@ -140,7 +140,6 @@ export type DestinationStat = Schemas['DestinationStat'];
 export type DashboardData = Answer<'consoleGetDashboard'>;
 /** The statistics filters, one list of values per filter (contract: "Filters and shared statistics"). */
 export type StatsFilters = Schemas['StatsFilters'];
-export type InstallStats = Schemas['AppInstallStats'];
 /** An app's install statistics with the previous period's beside them (compare=previous). */
 export type AppDashboardData = Answer<'consoleGetAppDashboard'>;
 export type RevenueStats = Answer<'consoleGetAppRevenue'>['revenueStats'];

@@ -127,7 +127,7 @@ export interface FigureChange {
  * when there was none before; "—" when there is nothing to compare) and the previous figure with
  * its dates. `figure` is null when the periods cannot be compared, `why` then says so.
  */
-export function ComparedFigure({
+function ComparedFigure({
   figure,
   why,
   previous,
