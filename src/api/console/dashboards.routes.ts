@@ -92,16 +92,9 @@ const appComparisonSchema = comparisonPeriodSchema.extend({
   totalClicks: figureChangeSchema.nullable(),
   conversionRate: figureChangeSchema.nullable().describe('the install rate in percent; change: relative, in percent'),
   totalReengagements: figureChangeSchema.nullable(),
-  dailyInstalls: z
-    .array(
-      z.object({
-        date: z.string(),
-        installs: z.number().int(),
-        iosInstalls: z.number().int(),
-        androidInstalls: z.number().int(),
-      }),
-    )
-    .describe("the previous period's days: the n-th lines up with the period's n-th day"),
+  dailyInstalls: installStatsSchema.shape.dailyInstalls.describe(
+    "the previous period's days: the n-th lines up with the period's n-th day",
+  ),
 });
 
 /** An app's install figures against the previous period's. */

@@ -24,18 +24,9 @@ const journeyComparisonSchema = comparisonPeriodSchema.extend({
   uniqueUsers: figureChangeSchema.nullable(),
   totalTransitions: figureChangeSchema.nullable(),
   goalCompletions: figureChangeSchema.nullable(),
-  daily: z
-    .array(
-      z.object({
-        date: z.string(),
-        sessions: z.number().int(),
-        uniqueUsers: z.number().int(),
-        events: z.number().int(),
-        transitions: z.number().int(),
-        goalCompletions: z.number().int(),
-      }),
-    )
-    .describe("the previous period's days: the n-th lines up with the period's n-th day"),
+  daily: journeyDashboardSchema.shape.daily.describe(
+    "the previous period's days: the n-th lines up with the period's n-th day",
+  ),
 });
 
 /** The journey's headline figures against the previous period's. */
