@@ -144,6 +144,80 @@ describe('console dashboards', () => {
     expect(campaign.change).toBeNull();
   });
 
+  it('compares with the previous period in one call: its figures are those of a direct query of it, local days across the spring-forward change in New York', async () => {
+    const { id } = await svc.createLink(org, { url: 'https://example.com/spring', customAlias: 'spring' });
+    // 2026-03-08 is the 23-hour day in America/New_York; the previous period of 03-09 … 03-22 is 02-23 … 03-08.
+    await recordClicks(svc, org.id, 'url', id, [
+      { at: '2026-02-23T04:30:00Z' }, // 02-22 23:30 EST: before the previous period
+      { at: '2026-02-23T05:30:00Z', utmSource: 'kakao' }, // 02-23 00:30 EST: its first day
+      { at: '2026-03-08T06:30:00Z', utmSource: 'kakao' }, // 03-08 01:30 EST
+      { at: '2026-03-08T07:30:00Z' }, // 03-08 03:30 EDT
+      { at: '2026-03-09T03:30:00Z', utmSource: 'kakao' }, // 03-08 23:30 EDT: its last day
+      { at: '2026-03-09T04:30:00Z' }, // 03-09 00:30 EDT: the period's first day
+      { at: '2026-03-10T15:00:00Z', utmSource: 'kakao' },
+      { at: '2026-03-22T12:00:00Z' },
+    ]);
+    const zone = 'timeZone=America/New_York';
+    for (const filter of ['', '&utmSource=kakao']) {
+      const page = await dashboard(
+        `/urls/${id}`,
+        `startDate=2026-03-09&endDate=2026-03-22&${zone}${filter}&compare=previous`,
+      );
+      const direct = await dashboard(`/urls/${id}`, `startDate=2026-02-23&endDate=2026-03-08&${zone}${filter}`);
+      const { comparison } = page;
+      expect(comparison).toMatchObject({
+        startDate: '2026-02-23',
+        endDate: '2026-03-08',
+        until: null,
+        comparable: true,
+      });
+      expect(comparison.daily).toEqual(direct.daily);
+      expect(comparison.hourly).toEqual(direct.hourly);
+      expect(comparison.total).toEqual({
+        current: page.total,
+        previous: direct.total,
+        change: Math.round(((page.total - direct.total) / direct.total) * 1000) / 10,
+        trend: page.total > direct.total ? 'up' : page.total < direct.total ? 'down' : 'flat',
+      });
+      expect(comparison.uniqueVisitors.previous).toBe(direct.uniqueVisitors);
+      // The n-th previous day lines up with the n-th day: both 14 local days long.
+      expect(comparison.daily).toHaveLength(page.daily.length);
+    }
+    const all = await dashboard(`/urls/${id}`, `startDate=2026-03-09&endDate=2026-03-22&${zone}&compare=previous`);
+    expect(all.comparison.total).toEqual({ current: 3, previous: 4, change: -25, trend: 'down' });
+    expect(all.comparison.daily.at(-1)).toMatchObject({ date: '2026-03-08', count: 3 });
+    expect(all.comparison.daily[0]).toMatchObject({ date: '2026-02-23', count: 1 });
+    const kakao = await dashboard(
+      `/urls/${id}`,
+      `startDate=2026-03-09&endDate=2026-03-22&${zone}&utmSource=kakao&compare=previous`,
+    );
+    expect(kakao.comparison.total).toEqual({ current: 1, previous: 3, change: -66.7, trend: 'down' });
+    // A day with no clicks the day before: new.
+    const day = await dashboard(`/urls/${id}`, `startDate=2026-03-22&endDate=2026-03-22&${zone}&compare=previous`);
+    expect(day.comparison.total).toEqual({ current: 1, previous: 0, change: null, trend: 'new' });
+    // Without compare=previous nothing more is read.
+    expect((await dashboard(`/urls/${id}`, `startDate=2026-03-09&endDate=2026-03-22&${zone}`)).comparison).toBeNull();
+  });
+
+  it('compares today so far with the same time of day yesterday, and nothing older than the retention', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const before = Date.now();
+    const page = await dashboard('', `startDate=${today}&endDate=${today}&timeZone=UTC&compare=previous`);
+    const after = Date.now();
+    const until = Date.parse(page.comparison.until);
+    const DAY = 86_400_000;
+    // Yesterday up to now's time of day, to the quarter hour.
+    expect(until).toBeLessThanOrEqual(after - DAY);
+    expect(until).toBeGreaterThan(before - DAY - 15 * 60_000);
+    expect(page.comparison.endDate).toBe(new Date(before - DAY).toISOString().slice(0, 10));
+    const free = await svc.createOrganization('Free compare', 'FREE');
+    await svc.admin('POST', `/organizations/${free.id}/members`, { email: 'owner@dash.example', role: 'owner' });
+    const res = await get(`/organizations/${free.id}/dashboard?timeZone=UTC&compare=previous`);
+    expect(res.json().comparison).toMatchObject({ comparable: false, reason: 'before_retention', total: null });
+    const bad = await get(`/organizations/${org.id}/dashboard?compare=yes`);
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('counts unique visitors: an address and browser once a day, bots never, the period as the sum of its days, in the Service API and the dashboard alike', async () => {
     const { id } = await svc.createLink(org, { url: 'https://example.com/visitors', customAlias: 'visitors' });
     const ANDROID =
@@ -277,6 +351,29 @@ describe('console dashboards', () => {
     const api = (
       await svc.service('GET', `/mobile-apps/${app.id}/install-stats?${PERIOD}&timeZone=UTC`, org.apiKey)
     ).json();
+    // The app's dashboard: the Service API's figures, and the previous period's (2026-11-18 – 19) as a direct query of it answers them.
+    const page = await get(`/organizations/${org.id}/dashboard/apps/${app.id}?${PERIOD}&timeZone=UTC&compare=previous`);
+    expect(page.statusCode, page.body).toBe(200);
+    const { comparison, ...figures } = page.json();
+    expect(figures).toEqual(api);
+    const before = (
+      await svc.service(
+        'GET',
+        `/mobile-apps/${app.id}/install-stats?startDate=2026-11-18&endDate=2026-11-19&timeZone=UTC`,
+        org.apiKey,
+      )
+    ).json();
+    expect(comparison).toMatchObject({
+      startDate: '2026-11-18',
+      endDate: '2026-11-19',
+      comparable: true,
+      totalInstalls: { current: api.totalInstalls, previous: before.totalInstalls },
+      totalClicks: { current: api.totalClicks, previous: before.totalClicks },
+      dailyInstalls: before.dailyInstalls,
+    });
+    expect(
+      (await get(`/organizations/${org.id}/dashboard/apps/${app.id}?${PERIOD}&timeZone=UTC`)).json().comparison,
+    ).toBeNull();
     const funnel = await get(
       `/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&panel=funnel`,
     );

@@ -433,11 +433,12 @@ describe('console end to end', () => {
       return { rows, csv, visitors };
     };
     const utc = await daily('UTC');
-    // Rows read date, clicks, visitors. One address and browser: a visitor per UTC day.
-    expect(utc.rows).toEqual(['2026-11-2031', '2026-11-2111']);
-    expect(utc.visitors).toBe('순 방문자 2명');
+    // Rows read date, clicks, visitors, then the previous period's date, clicks and visitors (none).
+    // One address and browser: a visitor per UTC day.
+    expect(utc.rows).toEqual(['2026-11-20312026-11-1800', '2026-11-21112026-11-1900']);
+    expect(utc.visitors).toBe('2');
     const seoul = await daily('Asia/Seoul');
-    expect(seoul.rows).toEqual(['2026-11-2000', '2026-11-2142']);
+    expect(seoul.rows).toEqual(['2026-11-20002026-11-1800', '2026-11-21422026-11-1900']);
     expect(seoul.csv).toBe('\uFEFFdate (Asia/Seoul),clicks,visitors\r\n2026-11-20,0,0\r\n2026-11-21,4,2\r\n');
     const api = (
       await svc.service(
@@ -450,13 +451,14 @@ describe('console end to end', () => {
     expect(utc.csv).toContain('2026-11-20,3,1\r\n2026-11-21,1,1');
   });
 
-  it("filters a link's dashboard by a country clicked: every panel narrows, the address keeps it through a reload and back", {
-    timeout: 90_000,
+  it("filters a link's dashboard by a country clicked: every panel narrows, the address keeps it through a reload and back; the previous period beside every figure, toggled by the address", {
+    timeout: 120_000,
   }, async () => {
     const { org, url } = await orgWithLink('Filter Team', 'ENTERPRISE', 'owner@filters.example', 'owner', 'filtered');
     const KR = '211.234.10.1';
     const JP = '133.242.0.1';
     await recordClicks(svc, org.id, 'url', url.id, [
+      { at: '2026-11-19T09:00:00Z', ip: KR },
       { at: '2026-11-20T09:00:00Z', ip: KR, utmSource: 'kakao' },
       { at: '2026-11-20T10:00:00Z', ip: KR, utmSource: 'kakao' },
       { at: '2026-11-21T09:00:00Z', ip: JP, userAgent: UA.desktop },
@@ -468,6 +470,37 @@ describe('console end to end', () => {
     await expect.poll(() => page.getByTestId('total').innerText()).toBe('4');
     const panelItems = (name: string) => page.getByRole('region', { name }).getByRole('listitem').allInnerTexts();
     expect(await page.getByTestId('filter-chips').count()).toBe(0);
+
+    // The previous period (2026-11-18 – 19, one click) beside the figures, on when the address does not say: an arrow,
+    // a word for screen readers and the percent; the daily chart's second series in its table.
+    expect(new URL(page.url()).searchParams.get('compare')).toBeNull();
+    await expect.poll(() => page.getByTestId('change').innerText()).toMatch(/▲\s*증가\s*300%/);
+    expect(await page.getByTestId('change-previous').innerText()).toBe('이전 기간(2026-11-18 – 2026-11-19): 1');
+    const dailyHead = () => page.getByTestId('daily-table').locator('thead th').allInnerTexts();
+    expect(await dailyHead()).toEqual([
+      '날짜',
+      '클릭',
+      '순 방문자',
+      '이전 기간 날짜',
+      '클릭 (이전 기간)',
+      '순 방문자 (이전 기간)',
+    ]);
+    expect(await page.getByTestId('daily-table').locator('tbody tr').first().textContent()).toBe(
+      '2026-11-20212026-11-1800',
+    );
+    await expectAccessible(page, 'link statistics against the previous period');
+    // Off: one series, no change, and the address says so through a reload; back turns it on again.
+    await page.getByRole('switch', { name: '이전 기간과 비교' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('compare')).toBe('off');
+    await expect.poll(dailyHead).toEqual(['날짜', '클릭', '순 방문자']);
+    expect(await page.getByTestId('change').count()).toBe(0);
+    await page.reload();
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('4');
+    expect(await dailyHead()).toEqual(['날짜', '클릭', '순 방문자']);
+    expect(await page.getByRole('switch', { name: '이전 기간과 비교' }).isChecked()).toBe(false);
+    await page.goBack();
+    await expect.poll(dailyHead).toHaveLength(6);
+    await expect.poll(() => page.getByTestId('change').innerText()).toContain('300%');
 
     await page.getByRole('button', { name: '국가: 일본만 보기' }).click();
     const params = () => new URL(page.url()).searchParams;
@@ -508,6 +541,8 @@ describe('console end to end', () => {
     await english.page.goto(copied);
     await expect.poll(() => english.page.getByTestId('total').innerText()).toBe('2');
     expect(await english.page.getByTestId('filter-chip').allInnerTexts()).toEqual(['Country: Japan']);
+    // No clicks from Japan the period before: new, not a percent.
+    expect(await english.page.getByTestId('change').innerText()).toMatch(/^new\s*none in the previous period$/i);
     await expectAccessible(english.page, 'link statistics filtered, in English');
     await english.page.getByRole('button', { name: 'Remove filter Country: Japan' }).click();
     await expect.poll(() => english.page.getByTestId('total').innerText()).toBe('4');

@@ -49,14 +49,17 @@ describe('console user journey', () => {
     await isolation?.dispose();
   });
 
-  it("answers the journey API's dashboard and a session's events to a member, analysts included", async () => {
-    await eventually(
+  const sessionCounted = () =>
+    eventually(
       async () =>
         (await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'analyst@journey.example')).json().summary
           ?.totalSessions === 1,
       15_000,
       'the session counted',
     );
+
+  it("answers the journey API's dashboard and a session's events to a member, analysts included", async () => {
+    await sessionCounted();
     const dashboard = (
       await get(`/organizations/${app.org.id}/journey/stats/dashboard`, 'analyst@journey.example')
     ).json();
@@ -85,6 +88,42 @@ describe('console user journey', () => {
       await get(`/organizations/${app.org.id}/journey/session/${sessionId}/events`, 'analyst@journey.example')
     ).json();
     expect(events.content[0]).toMatchObject({ eventType: 'page_view', properties: { path: '/items/42' } });
+  });
+
+  it("compares the journey's figures with the previous period: today's session is new against yesterday by this time", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await sessionCounted();
+    const res = await get(
+      `/organizations/${app.org.id}/journey/dashboard?startDate=${today}&endDate=${today}&timeZone=UTC&compare=previous`,
+      'analyst@journey.example',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const { comparison, ...dashboard } = res.json();
+    const api = (
+      await svc.inject({
+        method: 'GET',
+        url: `/api/v1/cross-platform/stats/dashboard?startDate=${today}&endDate=${today}&timeZone=UTC`,
+        headers: { 'x-api-key': app.org.apiKey },
+      })
+    ).json();
+    // The journey API's own answer, and nothing of the comparison in it.
+    expect(dashboard).toEqual(api);
+    expect(api.comparison).toBeUndefined();
+    expect(comparison).toMatchObject({
+      startDate: yesterday,
+      endDate: yesterday,
+      comparable: true,
+      totalSessions: { current: 1, previous: 0, change: null, trend: 'new' },
+      goalCompletions: { current: 0, previous: 0, change: null, trend: 'none' },
+    });
+    expect(comparison.until).not.toBeNull();
+    expect(comparison.daily.map((d: { date: string }) => d.date)).toEqual([yesterday]);
+    // Off: the period alone.
+    expect(
+      (await get(`/organizations/${app.org.id}/journey/dashboard?timeZone=UTC`, 'analyst@journey.example')).json()
+        .comparison,
+    ).toBeNull();
   });
 
   it('exports a journey panel as CSV with the numbers the journey API answers', async () => {

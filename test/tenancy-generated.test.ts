@@ -392,6 +392,13 @@ const OPERATIONS: Record<string, Operation> = {
       ),
     ],
   },
+  'GET /console/api/organizations/{orgId}/dashboard/apps/{id}': {
+    kind: 'byId',
+    probes: [
+      ...one('console', () => `/console/api/organizations/${a.id}/dashboard/apps/${a.ios.id}?compare=previous`),
+      ...one('console', () => `/console/api/organizations/${b.id}/dashboard/apps/${a.ios.id}?compare=previous`),
+    ],
+  },
   'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/revenue': {
     kind: 'byId',
     probes: [

@@ -1464,6 +1464,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/organizations/{orgId}/dashboard/apps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A mobile app's install statistics (the Service API's), with the previous period's when compare=previous */
+        get: operations["consoleGetAppDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv": {
         parameters: {
             query?: never;
@@ -2425,6 +2442,86 @@ export interface components {
                 conversionRateFromPreviousStage: number;
             }[];
         };
+        JourneyDashboard: {
+            summary: {
+                /** @description sessions that started in the period */
+                totalSessions: number;
+                /** @description distinct externalUserIds among them */
+                uniqueUsers: number;
+                /** @description sessions with an externalUserId */
+                identifiedSessions: number;
+                /** @description session events that happened in the period */
+                totalEvents: number;
+                totalTransitions: number;
+                /** @description GOAL_COMPLETED rows in the period (a transactionId counts once) */
+                goalCompletions: number;
+                /** @description sessions of the period that reached GOAL_COMPLETED */
+                convertedSessions: number;
+                /** @description convertedSessions per totalSessions, percent */
+                conversionRate: number;
+                /** @description goal values per currency (never summed across currencies), most goals first */
+                revenue: {
+                    currency: string;
+                    totalRevenue: number;
+                    goals: number;
+                }[];
+            };
+            funnel: components["schemas"]["JourneyFunnel"];
+            /** @description every local date of the period, zero-filled */
+            daily: {
+                date: string;
+                sessions: number;
+                uniqueUsers: number;
+                events: number;
+                transitions: number;
+                goalCompletions: number;
+            }[];
+            platforms: {
+                /** @description WEB, IOS, ANDROID (always listed), UNKNOWN when a session start never arrived */
+                platform: string;
+                sessions: number;
+                percentage: number;
+                uniqueUsers: number;
+                convertedSessions: number;
+                conversionRate: number;
+            }[];
+            /** @description up to 10 */
+            topUtmSources: {
+                /** @description "(none)" for sessions without utmSource */
+                utmSource: string;
+                sessions: number;
+                percentage: number;
+                convertedSessions: number;
+                conversionRate: number;
+            }[];
+            transitions: {
+                totalTransitions: number;
+                /** @description distinct sessions that made a transition in the period */
+                sessionsWithTransition: number;
+                /** @description WEB to IOS or ANDROID */
+                webToApp: number;
+                appToWeb: number;
+                /** @description per from → to, most first */
+                paths: {
+                    fromPlatform: string;
+                    toPlatform: string;
+                    count: number;
+                    percentage: number;
+                }[];
+            };
+            /** @description up to 20 */
+            topEventTypes: {
+                eventType: string;
+                count: number;
+            }[];
+            /** @description up to 20; value sums goalValue across currencies */
+            topGoalTypes: {
+                goalType: string;
+                count: number;
+                value: number;
+            }[];
+            meta: components["schemas"]["JourneyStatsMeta"];
+        };
         ConsentChange: {
             /** @enum {string} */
             flag: "smsOptIn" | "emailOptIn" | "pushOptIn" | "smsAdOptIn" | "emailAdOptIn" | "pushAdOptIn" | "nightAdOptIn";
@@ -2843,86 +2940,6 @@ export interface components {
             totalPages: number;
             first: boolean;
             last: boolean;
-        };
-        JourneyDashboard: {
-            summary: {
-                /** @description sessions that started in the period */
-                totalSessions: number;
-                /** @description distinct externalUserIds among them */
-                uniqueUsers: number;
-                /** @description sessions with an externalUserId */
-                identifiedSessions: number;
-                /** @description session events that happened in the period */
-                totalEvents: number;
-                totalTransitions: number;
-                /** @description GOAL_COMPLETED rows in the period (a transactionId counts once) */
-                goalCompletions: number;
-                /** @description sessions of the period that reached GOAL_COMPLETED */
-                convertedSessions: number;
-                /** @description convertedSessions per totalSessions, percent */
-                conversionRate: number;
-                /** @description goal values per currency (never summed across currencies), most goals first */
-                revenue: {
-                    currency: string;
-                    totalRevenue: number;
-                    goals: number;
-                }[];
-            };
-            funnel: components["schemas"]["JourneyFunnel"];
-            /** @description every local date of the period, zero-filled */
-            daily: {
-                date: string;
-                sessions: number;
-                uniqueUsers: number;
-                events: number;
-                transitions: number;
-                goalCompletions: number;
-            }[];
-            platforms: {
-                /** @description WEB, IOS, ANDROID (always listed), UNKNOWN when a session start never arrived */
-                platform: string;
-                sessions: number;
-                percentage: number;
-                uniqueUsers: number;
-                convertedSessions: number;
-                conversionRate: number;
-            }[];
-            /** @description up to 10 */
-            topUtmSources: {
-                /** @description "(none)" for sessions without utmSource */
-                utmSource: string;
-                sessions: number;
-                percentage: number;
-                convertedSessions: number;
-                conversionRate: number;
-            }[];
-            transitions: {
-                totalTransitions: number;
-                /** @description distinct sessions that made a transition in the period */
-                sessionsWithTransition: number;
-                /** @description WEB to IOS or ANDROID */
-                webToApp: number;
-                appToWeb: number;
-                /** @description per from → to, most first */
-                paths: {
-                    fromPlatform: string;
-                    toPlatform: string;
-                    count: number;
-                    percentage: number;
-                }[];
-            };
-            /** @description up to 20 */
-            topEventTypes: {
-                eventType: string;
-                count: number;
-            }[];
-            /** @description up to 20; value sums goalValue across currencies */
-            topGoalTypes: {
-                goalType: string;
-                count: number;
-                value: number;
-            }[];
-            meta: components["schemas"]["JourneyStatsMeta"];
         };
         JourneySummary: {
             /** @description sessions that started in the period */
@@ -12939,6 +12956,8 @@ export interface operations {
                 region?: string;
                 /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 city?: string;
+                /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
+                compare?: "previous" | "off";
             };
             header?: never;
             path: {
@@ -13028,6 +13047,49 @@ export interface operations {
                             label: string;
                             address: string;
                         } | null;
+                        /** @description the previous period beside this one when compare=previous was asked; null otherwise */
+                        comparison: {
+                            /** @description the previous period's first local date; null when the period is empty */
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description where the previous period stops (UTC) when the period runs through today: the same time of day */
+                            until: string | null;
+                            comparable: boolean;
+                            /** @description why there is nothing to compare with: no period, or its previous period is older than the retention */
+                            reason: ("empty_period" | "before_retention") | null;
+                            total: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            uniqueVisitors: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            /** @description the previous period's days: the n-th lines up with the period's n-th day */
+                            daily: {
+                                date: string;
+                                count: number;
+                                visitors: number;
+                            }[];
+                            hourly: {
+                                hour: string;
+                                count: number;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -13098,6 +13160,8 @@ export interface operations {
                 region?: string;
                 /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 city?: string;
+                /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
+                compare?: "previous" | "off";
             };
             header?: never;
             path: {
@@ -13189,6 +13253,49 @@ export interface operations {
                             label: string;
                             address: string;
                         } | null;
+                        /** @description the previous period beside this one when compare=previous was asked; null otherwise */
+                        comparison: {
+                            /** @description the previous period's first local date; null when the period is empty */
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description where the previous period stops (UTC) when the period runs through today: the same time of day */
+                            until: string | null;
+                            comparable: boolean;
+                            /** @description why there is nothing to compare with: no period, or its previous period is older than the retention */
+                            reason: ("empty_period" | "before_retention") | null;
+                            total: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            uniqueVisitors: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            /** @description the previous period's days: the n-th lines up with the period's n-th day */
+                            daily: {
+                                date: string;
+                                count: number;
+                                visitors: number;
+                            }[];
+                            hourly: {
+                                hour: string;
+                                count: number;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -13277,6 +13384,240 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    consoleGetAppDashboard: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD, inclusive, local to timeZone; default 29 days before endDate */
+                startDate?: string;
+                /** @description YYYY-MM-DD, inclusive; default today */
+                endDate?: string;
+                /** @description IANA zone name, default UTC (accepted on every statistics endpoint) */
+                timeZone?: string;
+                /** @description All (default), iOS or Android; case-insensitive */
+                platform?: string;
+                /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
+                compare?: "previous" | "off";
+            };
+            header?: never;
+            path: {
+                orgId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description "YYYY-MM-DD ~ YYYY-MM-DD", the local dates covered (the requested ones when none is: meta.empty) */
+                        period: string;
+                        /** @description the app's name; for a short URL or a campaign, its linked app of the platform filtered on (both names, ' / '-separated, when unfiltered and they differ), its short code or alias when it opens no app */
+                        appName: string;
+                        /** @description extension: the short code or campaign alias the statistics are about; null for an app */
+                        linkAlias: string | null;
+                        /** @enum {string} */
+                        platform: "All" | "iOS" | "Android";
+                        totalInstalls: number;
+                        iosInstalls: number;
+                        androidInstalls: number;
+                        /** @description people's clicks in the period (of the platform filtered on; for an app, from its platform) */
+                        totalClicks: number;
+                        /** @description installs per click, percent; 0 without clicks */
+                        conversionRate: number;
+                        dailyInstalls: {
+                            date: string;
+                            installs: number;
+                            iosInstalls: number;
+                            androidInstalls: number;
+                        }[];
+                        /** @description always iOS then Android */
+                        platformStats: {
+                            platform: string;
+                            installs: number;
+                            percentage: number;
+                        }[];
+                        /** @description most installs first, up to 20 */
+                        countryStats: {
+                            country: string;
+                            installs: number;
+                            percentage: number;
+                        }[];
+                        /** @description the 10 newest */
+                        recentInstalls: {
+                            installedAt: string;
+                            /** @enum {string} */
+                            platform: "iOS" | "Android";
+                            country: string;
+                            /** @description referrer, clipboard, fingerprint or organic */
+                            matchType: string;
+                            confidence: number;
+                            linkType: ("url" | "campaign") | null;
+                            linkId: number | null;
+                        }[];
+                        /** @description extension: installs per attribution (referrer, clipboard, fingerprint, organic), most first */
+                        installsByMatchType: {
+                            matchType: string;
+                            installs: number;
+                            percentage: number;
+                        }[];
+                        /** @description extension: re-engagements (opens of the installed app from a link) per local date of the period */
+                        dailyReengagements: {
+                            date: string;
+                            reengagements: number;
+                            successful: number;
+                        }[];
+                        reengagementStats: {
+                            /** @description opens of the already installed app from a link */
+                            totalReengagements: number;
+                            successfulReengagements: number;
+                            successRate: number;
+                            uniqueReengagedUsers: number;
+                            platformDistribution: {
+                                ios: number;
+                                android: number;
+                                other: number;
+                            };
+                        };
+                        funnelStats: {
+                            totalSessions: number;
+                            completedSessions: number;
+                            overallConversionRate: number;
+                            /** @description 딥링크 클릭, 스토어 방문, 앱 설치, 앱 실행 */
+                            stages: {
+                                stageName: string;
+                                stageOrder: number;
+                                /** @description sessions that reached this stage or a later one */
+                                sessionsReached: number;
+                                /** @description percent of stage 1's sessions (the spec's field; the same as conversionRateFromFirstStage) */
+                                conversionRate: number;
+                                /** @description extension: percent of the sessions that reached stage 1 */
+                                conversionRateFromFirstStage: number;
+                                /** @description extension: percent of the sessions that reached the stage before (100 for stage 1 when any) */
+                                conversionRateFromPreviousStage: number;
+                            }[];
+                        };
+                        qualityStats: {
+                            totalAttempts: number;
+                            successfulResolutions: number;
+                            successRate: number;
+                            /** @description fingerprint attempts that matched, percent */
+                            fingerprintMatchRate: number;
+                            failureReasons: {
+                                name: string;
+                                count: number;
+                                percentage: number;
+                            }[];
+                        };
+                        meta: components["schemas"]["StatsMeta"];
+                        /** @description the previous period beside this one when compare=previous was asked; null otherwise */
+                        comparison: {
+                            /** @description the previous period's first local date; null when the period is empty */
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description where the previous period stops (UTC) when the period runs through today: the same time of day */
+                            until: string | null;
+                            comparable: boolean;
+                            /** @description why there is nothing to compare with: no period, or its previous period is older than the retention */
+                            reason: ("empty_period" | "before_retention") | null;
+                            totalInstalls: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            totalClicks: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            /** @description the install rate in percent; change: relative, in percent */
+                            conversionRate: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            totalReengagements: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                            /** @description the previous period's days: the n-th lines up with the period's n-th day */
+                            dailyInstalls: {
+                                date: string;
+                                installs: number;
+                                iosInstalls: number;
+                                androidInstalls: number;
+                            }[];
+                        } | null;
+                    };
                 };
             };
             /** @description Invalid request: a parameter or the body failed validation */
@@ -14400,18 +14741,73 @@ export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentA
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorOsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["os"]> = ["ios", "android", "windows", "macos", "linux"];
 export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentApplicationJsonVisitorBrowserValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/routing/test"]["post"]["requestBody"]["content"]["application/json"]["visitor"]["browser"]> = ["Chrome", "Chrome WebView", "Safari", "Firefox", "Edge", "Samsung Internet", "Opera", "IE", "Whale", "Yandex", "UCBrowser", "Brave", "Vivaldi", "DuckDuckGo", "Facebook", "Instagram", "KAKAOTALK", "NAVER", "Line", "WeChat", "TikTok"];
 export const pathsConsoleApiOrganizationsOrgIdUsageGetResponses200ContentApplicationJsonPlanValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/usage"]["get"]["responses"]["200"]["content"]["application/json"]["plan"]> = ["FREE", "PRO", "BUSINESS", "ENTERPRISE"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonComparisonAnyOf0ReasonAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    reason: unknown;
+}>["reason"]> = ["empty_period", "before_retention"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonComparisonAnyOf0TotalAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    total: unknown;
+}>["total"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonComparisonAnyOf0UniqueVisitorsAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    uniqueVisitors: unknown;
+}>["uniqueVisitors"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetParametersPathKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["parameters"]["path"]["kind"]> = ["urls", "campaigns"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonComparisonAnyOf0ReasonAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    reason: unknown;
+}>["reason"]> = ["empty_period", "before_retention"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonComparisonAnyOf0TotalAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    total: unknown;
+}>["total"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonComparisonAnyOf0UniqueVisitorsAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    uniqueVisitors: unknown;
+}>["uniqueVisitors"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["daily", "hourly", "heatmap", "countries", "browsers", "operatingSystems", "referrers", "trackers", "deviceTypes", "regions", "cities", "utmSource", "utmMedium", "utmCampaign", "topLinks", "revenue"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["platform"]> = ["All", "iOS", "Android"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonRecentInstallsPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["recentInstalls"]["platform"]> = ["iOS", "Android"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonRecentInstallsLinkTypeAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["recentInstalls"]["linkType"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0ReasonAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    reason: unknown;
+}>["reason"]> = ["empty_period", "before_retention"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0TotalInstallsAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    totalInstalls: unknown;
+}>["totalInstalls"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0TotalClicksAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    totalClicks: unknown;
+}>["totalClicks"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0ConversionRateAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    conversionRate: unknown;
+}>["conversionRate"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0TotalReengagementsAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    totalReengagements: unknown;
+}>["totalReengagements"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["dailyInstalls", "countries", "matchTypes", "recentInstalls", "dailyReengagements", "funnel", "failureReasons", "revenue"];
 export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsGetResponses200ContentApplicationJsonItemsFrequencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["frequency"]> = ["weekly", "monthly"];
 export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsGetResponses200ContentApplicationJsonItemsScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["scope"]["type"]> = ["organization", "tag", "url", "campaign"];

@@ -141,9 +141,24 @@ export type DestinationStat = Schemas['DestinationStat'];
 export type DashboardData = Answer<'consoleGetDashboard'>;
 /** The statistics filters, one list of values per filter (contract: "Filters and shared statistics"). */
 export type StatsFilters = Schemas['StatsFilters'];
-export type InstallStats = Schemas['AppInstallStats'];
+/** An app's install statistics with the previous period's beside them (compare=previous). */
+export type AppDashboardData = Answer<'consoleGetAppDashboard'>;
 export type RevenueStats = Answer<'consoleGetAppRevenue'>['revenueStats'];
 export type JourneyDashboard = Schemas['JourneyDashboard'];
+type PreviousPeriod = Pick<
+  NonNullable<AppDashboardData['comparison']>,
+  'startDate' | 'endDate' | 'until' | 'comparable' | 'reason'
+>;
+type FigureChange = NonNullable<AppDashboardData['comparison']>['totalInstalls'];
+/** The console's journey dashboard (outside the API document): the journey API's, with the previous period's figures (compare=previous). */
+export type JourneyDashboardData = JourneyDashboard & {
+  comparison:
+    | (PreviousPeriod &
+        Record<'totalSessions' | 'uniqueUsers' | 'totalTransitions' | 'goalCompletions', FigureChange> & {
+          daily: JourneyDashboard['daily'];
+        })
+    | null;
+};
 export type JourneySession = Item<Schemas['JourneySessionList']['content']>;
 export type JourneyEvent = Schemas['JourneyEvent'];
 

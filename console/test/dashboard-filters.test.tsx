@@ -29,6 +29,7 @@ function dashboardOf(total: number, geo = { regions: false, cities: false }): Da
     total,
     previousTotal: 0,
     change: null,
+    comparison: null,
     uniqueVisitors: total,
     daily: [{ date: '2026-11-07', count: total, visitors: total }],
     hourly: [{ hour: '10:00', count: total }],
@@ -73,8 +74,14 @@ describe('dashboard state in the address', () => {
     expect(state).toEqual({
       choice: { preset: 'custom', from: '2026-11-01', to: '2026-11-07', timeZone: 'Asia/Seoul' },
       filters: { country: ['JP', 'KR'], deviceType: ['mobile'] },
+      compare: true,
     });
     expect(readState(writeState(state))).toEqual(state);
+    // The comparison with the previous period is on unless the address turns it off.
+    const off = readState('?period=7d&timeZone=UTC&compare=off');
+    expect(off.compare).toBe(false);
+    expect(new URLSearchParams(writeState(off)).get('compare')).toBe('off');
+    expect(readState(writeState(off))).toEqual(off);
     expect(readState('?period=forever&from=yesterday').choice).toMatchObject({ preset: '30d', from: '' });
   });
 });
@@ -102,11 +109,14 @@ describe("a link's dashboard with filters", () => {
     expect(new URL(csv, 'http://x').searchParams.get('link')).toBe('url:5');
   });
 
-  it('adds a filter from a panel row by keyboard, removes chips one by one and all, and follows history', async () => {
+  it('adds a filter from a panel row by keyboard, removes chips one by one and all, and follows history', {
+    timeout: 60_000,
+  }, async () => {
     const sent = serve();
     const user = userEvent.setup();
     renderConsole(<DashboardView orgId={1} link={{ type: 'url', id: 5 }} />);
-    const korea = await screen.findByRole('button', { name: '국가: 대한민국만 보기' });
+    // A role query walks the whole page; on a busy machine one walk can take longer than the default second.
+    const korea = await screen.findByRole('button', { name: '국가: 대한민국만 보기' }, { timeout: 10_000 });
     // Unknown countries filter nothing: no button.
     expect(screen.queryByRole('button', { name: /알 수 없음만 보기/ })).toBeNull();
     korea.focus();

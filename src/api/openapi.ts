@@ -263,6 +263,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'DELETE /console/api/organizations/{orgId}/report-subscriptions/{id}': 'consoleCancelReportSubscription',
   'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': 'consoleGetLinkDashboard',
   'GET /console/api/organizations/{orgId}/dashboard/export.csv': 'consoleExportDashboardCsv',
+  'GET /console/api/organizations/{orgId}/dashboard/apps/{id}': 'consoleGetAppDashboard',
   'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv': 'consoleExportAppDashboardCsv',
   'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/revenue': 'consoleGetAppRevenue',
   'GET /console/api/organizations/{orgId}/members': 'consoleListMembers',

@@ -5,7 +5,7 @@
 // (click-filters.ts), every part reads the raw table instead: only it knows a click's dimensions together.
 import type { ClickHouseClient } from './clickhouse.js';
 import { type ClickFilters, filterSql, hasFilters } from './click-filters.js';
-import { clickRollupFor } from './click-rollup.js';
+import { clickRollupFor, type UtcWindow } from './click-rollup.js';
 import {
   BUCKET_WINDOW,
   type ClickStats,
@@ -34,26 +34,28 @@ export interface ClickDashboard {
   utm: { source: TopItem[]; medium: TopItem[]; campaign: TopItem[] };
   /** The busiest short URLs and campaigns (organization scope only), most clicks first. */
   links: { linkType: 'url' | 'campaign'; linkId: number; count: number }[];
+  /** The total of the `previous` window asked for; 0 without one. */
   previousTotal: number;
 }
 
 const TOP_LINKS = 10;
 
-/** Every part from the rollups: one rollup for all, the previous period's total too. */
+/** Every part from the rollups: one rollup for all, the previous period's total too (when asked). */
 function rollupPartsOf(
   range: string,
   period: StatsPeriod,
-  previous: { utcStart: Date; utcEnd: Date },
+  previous: UtcWindow | undefined,
   organizationWide: boolean,
 ): string[] {
-  const rollup = clickRollupFor(period, [previous]);
+  const rollup = clickRollupFor(period, previous ? [previous] : []);
   const parts = [
     ...rollupParts(range, rollup),
     `SELECT 'heat' AS dim, concat(toString(toDayOfWeek(toDate(bucket, {tz:String}))), ' ', toString(toHour(bucket, {tz:String}))) AS name,
        sum(clicks) AS c FROM ${rollup.series} WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
-    `SELECT 'previous' AS dim, '' AS name, sum(clicks) AS c FROM ${rollup.series}
-       WHERE ${range} AND bucket >= {previousStart:DateTime('UTC')} AND bucket < {previousEnd:DateTime('UTC')}`,
   ];
+  if (previous)
+    parts.push(`SELECT 'previous' AS dim, '' AS name, sum(clicks) AS c FROM ${rollup.series}
+       WHERE ${range} AND bucket >= {previousStart:DateTime('UTC')} AND bucket < {previousEnd:DateTime('UTC')}`);
   if (organizationWide) {
     for (const type of ['url', 'campaign']) {
       parts.push(`SELECT 'link' AS dim, concat('${type}:', toString(link_id)) AS name, sum(clicks) AS c FROM ${rollup.series}
@@ -64,14 +66,15 @@ function rollupPartsOf(
 }
 
 /** Every part from the raw clicks `where` narrows (the filters): the same figures, dimension names as the rollups'. */
-function rawPartsOf(range: string, where: string, organizationWide: boolean): string[] {
+function rawPartsOf(range: string, where: string, withPrevious: boolean, organizationWide: boolean): string[] {
   const parts = [
     rawPart(range, where, { utm_source: 'utm_source', utm_medium: 'utm_medium', utm_campaign: 'utm_campaign' }),
     `SELECT 'heat' AS dim, concat(toString(toDayOfWeek(toDate(ts, {tz:String}))), ' ', toString(toHour(ts, {tz:String}))) AS name,
        count() AS c FROM clicks WHERE ${range} AND ${RAW_WINDOW}${where} GROUP BY name`,
-    `SELECT 'previous' AS dim, '' AS name, count() AS c FROM clicks
-       WHERE ${range} AND ts >= {previousStart:DateTime64(3, 'UTC')} AND ts < {previousEnd:DateTime64(3, 'UTC')} AND is_bot = 0${where}`,
   ];
+  if (withPrevious)
+    parts.push(`SELECT 'previous' AS dim, '' AS name, count() AS c FROM clicks
+       WHERE ${range} AND ts >= {previousStart:DateTime64(3, 'UTC')} AND ts < {previousEnd:DateTime64(3, 'UTC')} AND is_bot = 0${where}`);
   if (organizationWide) {
     for (const type of ['url', 'campaign']) {
       parts.push(`SELECT 'link' AS dim, concat('${type}:', toString(link_id)) AS name, count() AS c FROM clicks
@@ -83,25 +86,24 @@ function rawPartsOf(range: string, where: string, organizationWide: boolean): st
 
 export function createClickDashboard(client: ClickHouseClient) {
   return {
-    async forScope(
-      scope: DashboardScope,
-      period: StatsPeriod,
-      previous: { utcStart: Date; utcEnd: Date },
-    ): Promise<ClickDashboard> {
+    /** The dashboard of `scope` over `period`, with the total of the `previous` window when one is given. */
+    async forScope(scope: DashboardScope, period: StatsPeriod, previous?: UtcWindow): Promise<ClickDashboard> {
       const range = scope.link
         ? 'organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}'
         : 'organization_id = {org:UInt64}';
       const filtered = filterSql(scope.filters);
       const parts = hasFilters(scope.filters)
-        ? rawPartsOf(range, filtered.sql, !scope.link)
+        ? rawPartsOf(range, filtered.sql, previous !== undefined, !scope.link)
         : rollupPartsOf(range, period, previous, !scope.link);
       const byDim = await queryDimensions(client, parts, {
         ...periodParams(period),
         org: scope.organizationId,
         type: scope.link?.type ?? '',
         id: scope.link?.id ?? 0,
-        previousStart: previous.utcStart.getTime() / 1000,
-        previousEnd: previous.utcEnd.getTime() / 1000,
+        ...(previous && {
+          previousStart: previous.utcStart.getTime() / 1000,
+          previousEnd: previous.utcEnd.getTime() / 1000,
+        }),
         ...filtered.params,
       });
       const stats = statsOf(byDim, period);

@@ -1358,6 +1358,86 @@ export interface components {
                 conversionRateFromPreviousStage: number;
             }[];
         };
+        JourneyDashboard: {
+            summary: {
+                /** @description sessions that started in the period */
+                totalSessions: number;
+                /** @description distinct externalUserIds among them */
+                uniqueUsers: number;
+                /** @description sessions with an externalUserId */
+                identifiedSessions: number;
+                /** @description session events that happened in the period */
+                totalEvents: number;
+                totalTransitions: number;
+                /** @description GOAL_COMPLETED rows in the period (a transactionId counts once) */
+                goalCompletions: number;
+                /** @description sessions of the period that reached GOAL_COMPLETED */
+                convertedSessions: number;
+                /** @description convertedSessions per totalSessions, percent */
+                conversionRate: number;
+                /** @description goal values per currency (never summed across currencies), most goals first */
+                revenue: {
+                    currency: string;
+                    totalRevenue: number;
+                    goals: number;
+                }[];
+            };
+            funnel: components["schemas"]["JourneyFunnel"];
+            /** @description every local date of the period, zero-filled */
+            daily: {
+                date: string;
+                sessions: number;
+                uniqueUsers: number;
+                events: number;
+                transitions: number;
+                goalCompletions: number;
+            }[];
+            platforms: {
+                /** @description WEB, IOS, ANDROID (always listed), UNKNOWN when a session start never arrived */
+                platform: string;
+                sessions: number;
+                percentage: number;
+                uniqueUsers: number;
+                convertedSessions: number;
+                conversionRate: number;
+            }[];
+            /** @description up to 10 */
+            topUtmSources: {
+                /** @description "(none)" for sessions without utmSource */
+                utmSource: string;
+                sessions: number;
+                percentage: number;
+                convertedSessions: number;
+                conversionRate: number;
+            }[];
+            transitions: {
+                totalTransitions: number;
+                /** @description distinct sessions that made a transition in the period */
+                sessionsWithTransition: number;
+                /** @description WEB to IOS or ANDROID */
+                webToApp: number;
+                appToWeb: number;
+                /** @description per from → to, most first */
+                paths: {
+                    fromPlatform: string;
+                    toPlatform: string;
+                    count: number;
+                    percentage: number;
+                }[];
+            };
+            /** @description up to 20 */
+            topEventTypes: {
+                eventType: string;
+                count: number;
+            }[];
+            /** @description up to 20; value sums goalValue across currencies */
+            topGoalTypes: {
+                goalType: string;
+                count: number;
+                value: number;
+            }[];
+            meta: components["schemas"]["JourneyStatsMeta"];
+        };
         ServiceUsage: {
             organizationId: number;
             organizationName: string;
@@ -1662,86 +1742,6 @@ export interface components {
             totalPages: number;
             first: boolean;
             last: boolean;
-        };
-        JourneyDashboard: {
-            summary: {
-                /** @description sessions that started in the period */
-                totalSessions: number;
-                /** @description distinct externalUserIds among them */
-                uniqueUsers: number;
-                /** @description sessions with an externalUserId */
-                identifiedSessions: number;
-                /** @description session events that happened in the period */
-                totalEvents: number;
-                totalTransitions: number;
-                /** @description GOAL_COMPLETED rows in the period (a transactionId counts once) */
-                goalCompletions: number;
-                /** @description sessions of the period that reached GOAL_COMPLETED */
-                convertedSessions: number;
-                /** @description convertedSessions per totalSessions, percent */
-                conversionRate: number;
-                /** @description goal values per currency (never summed across currencies), most goals first */
-                revenue: {
-                    currency: string;
-                    totalRevenue: number;
-                    goals: number;
-                }[];
-            };
-            funnel: components["schemas"]["JourneyFunnel"];
-            /** @description every local date of the period, zero-filled */
-            daily: {
-                date: string;
-                sessions: number;
-                uniqueUsers: number;
-                events: number;
-                transitions: number;
-                goalCompletions: number;
-            }[];
-            platforms: {
-                /** @description WEB, IOS, ANDROID (always listed), UNKNOWN when a session start never arrived */
-                platform: string;
-                sessions: number;
-                percentage: number;
-                uniqueUsers: number;
-                convertedSessions: number;
-                conversionRate: number;
-            }[];
-            /** @description up to 10 */
-            topUtmSources: {
-                /** @description "(none)" for sessions without utmSource */
-                utmSource: string;
-                sessions: number;
-                percentage: number;
-                convertedSessions: number;
-                conversionRate: number;
-            }[];
-            transitions: {
-                totalTransitions: number;
-                /** @description distinct sessions that made a transition in the period */
-                sessionsWithTransition: number;
-                /** @description WEB to IOS or ANDROID */
-                webToApp: number;
-                appToWeb: number;
-                /** @description per from → to, most first */
-                paths: {
-                    fromPlatform: string;
-                    toPlatform: string;
-                    count: number;
-                    percentage: number;
-                }[];
-            };
-            /** @description up to 20 */
-            topEventTypes: {
-                eventType: string;
-                count: number;
-            }[];
-            /** @description up to 20; value sums goalValue across currencies */
-            topGoalTypes: {
-                goalType: string;
-                count: number;
-                value: number;
-            }[];
-            meta: components["schemas"]["JourneyStatsMeta"];
         };
         JourneySummary: {
             /** @description sessions that started in the period */

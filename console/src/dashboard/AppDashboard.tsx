@@ -1,17 +1,21 @@
 // A mobile app's install dashboard: installs per day by platform, platforms and countries, the
 // newest installs with how each was matched, re-engagement, the funnel with its stage labels and
 // the conversion between stages, and the quality of deep-link resolution. The figures are the
-// Service API's install statistics of the app (same route, same query); every panel has its CSV.
+// Service API's install statistics of the app (same query), with the previous period's beside the
+// headline figures and the daily installs when the comparison is on; every panel has its CSV. The
+// period, zone and comparison live in the page's address (dashboard-state.ts).
 import { Badge, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, type InstallStats } from '../api';
+import { type AppDashboardData, api } from '../api';
 import { DataTable } from '../components/DataTable';
 import { QueryStatus } from '../components/QueryStatus';
-import { DailyChart, FunnelTable, KpiCards } from './figures';
+import { pathOfStats } from '../navigation';
+import { useDashboardState } from './dashboard-state';
+import { CompareSwitch, DailyChart, FunnelTable, KpiCards, useCompared } from './figures';
 import { Panel } from './Panel';
-import { browserTimeZone, type PeriodChoice, periodQuery } from './period';
+import { type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
 import { RevenuePanel } from './RevenuePanel';
 import { TopList } from './TopList';
@@ -20,21 +24,25 @@ type Platform = 'All' | 'iOS' | 'Android';
 
 export function AppDashboard({ orgId, appId }: { orgId: number; appId: number }) {
   const { t, i18n } = useTranslation();
-  const [choice, setChoice] = useState<PeriodChoice>({ preset: '30d', from: '', to: '', timeZone: browserTimeZone() });
+  const [state, setState] = useDashboardState(pathOfStats('app', appId));
+  const { choice } = state;
+  const setChoice = (next: PeriodChoice) => setState({ ...state, choice: next });
   const [platform, setPlatform] = useState<Platform>('All');
   const query = { ...periodQuery(choice), platform };
   const stats = useQuery({
-    queryKey: ['org', orgId, 'app-stats', appId, query],
+    queryKey: ['org', orgId, 'app-stats', appId, query, state.compare],
     queryFn: () =>
-      api<InstallStats>(
+      api<AppDashboardData>(
         'GET',
-        `/organizations/${orgId}/mobile-apps/${appId}/install-stats?${new URLSearchParams(query)}`,
+        `/organizations/${orgId}/dashboard/apps/${appId}?${new URLSearchParams({ ...query, compare: state.compare ? 'previous' : 'off' })}`,
       ),
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
   const s = stats.data;
   const n = (value: number) => value.toLocaleString(i18n.language);
+  const comparison = state.compare ? (s?.comparison ?? null) : null;
+  const compared = useCompared(comparison, s?.meta.timeZone, n);
   const pct = (value: number) => `${value.toLocaleString(i18n.language)}%`;
   const csv = (panel: string) =>
     `/console/api/organizations/${orgId}/dashboard/apps/${appId}/export.csv?${new URLSearchParams({ ...query, panel })}`;
@@ -45,6 +53,7 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
       <Title order={2}>{s ? t('appStats.heading', { name: s.appName }) : t('appStats.title')}</Title>
       <Group align="flex-end" wrap="wrap">
         <PeriodPicker value={choice} onChange={setChoice} />
+        <CompareSwitch checked={state.compare} onChange={(compare) => setState({ ...state, compare })} />
         <SegmentedControl
           aria-label={t('appStats.platform')}
           value={platform}
@@ -61,13 +70,29 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
         <>
           <KpiCards
             items={[
-              { id: 'app-installs', label: t('appStats.installs'), value: n(s.totalInstalls) },
-              { id: 'app-clicks', label: t('appStats.clicks'), value: n(s.totalClicks) },
-              { id: 'app-conversion', label: t('appStats.conversion'), value: pct(s.conversionRate) },
+              {
+                id: 'app-installs',
+                label: t('appStats.installs'),
+                value: n(s.totalInstalls),
+                under: compared(comparison?.totalInstalls ?? null, 'app-installs-change'),
+              },
+              {
+                id: 'app-clicks',
+                label: t('appStats.clicks'),
+                value: n(s.totalClicks),
+                under: compared(comparison?.totalClicks ?? null, 'app-clicks-change'),
+              },
+              {
+                id: 'app-conversion',
+                label: t('appStats.conversion'),
+                value: pct(s.conversionRate),
+                under: compared(comparison?.conversionRate ?? null, 'app-conversion-change', pct),
+              },
               {
                 id: 'app-reengagements',
                 label: t('appStats.reengagements'),
                 value: n(s.reengagementStats.totalReengagements),
+                under: compared(comparison?.totalReengagements ?? null, 'app-reengagements-change'),
               },
             ]}
           />
@@ -76,6 +101,7 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
             <DailyChart
               label={t('appStats.dailyLabel', { total: n(s.totalInstalls) })}
               rows={s.dailyInstalls}
+              previous={comparison?.comparable ? comparison.dailyInstalls : undefined}
               format={n}
               legend={{ top: 0 }}
               series={[

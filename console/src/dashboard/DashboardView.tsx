@@ -6,6 +6,9 @@
 // link's statistics, in panels of their own. The period, zone and filters live in the page's
 // address (dashboard-state.ts); selecting a country, device, system, browser, referrer or UTM value
 // in a panel filters every panel to its clicks, and the chips above them take filters off again.
+// With the comparison on (the address's `compare`, on unless `off`), the same call brings the
+// previous period: each figure shows its change in percent, each time chart the previous period's
+// series dashed beside its own, day by day.
 import { Alert, Button, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -18,7 +21,15 @@ import { pathOf, pathOfStats } from '../navigation';
 import { Chart } from './Chart';
 import { DestinationsPanel } from './DestinationsPanel';
 import { type FilterKey, filterParams, useDashboardState, withFilter, withoutFilter } from './dashboard-state';
-import { ChangeBadge, DailyChart, FigureCard, seriesOption } from './figures';
+import {
+  CompareSwitch,
+  DailyChart,
+  FigureCard,
+  previousDraw,
+  seriesOption,
+  useCompared,
+  usePreviousName,
+} from './figures';
 import { FilterChips, useFilterNames } from './FilterChips';
 import { Panel } from './Panel';
 import { type PeriodChoice, periodQuery } from './period';
@@ -50,18 +61,23 @@ export function DashboardView({
   const query = periodQuery(choice);
   // The period and the filters: what every click figure of the page is read with.
   const filtered = { ...query, ...filterParams(filters) };
-  const params = new URLSearchParams(filtered);
+  const params = new URLSearchParams({ ...filtered, compare: state.compare ? 'previous' : 'off' });
   const path = link
     ? `/organizations/${orgId}/dashboard/${link.type === 'url' ? 'urls' : 'campaigns'}/${link.id}`
     : `/organizations/${orgId}/dashboard`;
   const dashboard = useQuery({
-    queryKey: ['org', orgId, 'dashboard', link?.type ?? 'org', link?.id ?? 0, filtered],
+    queryKey: ['org', orgId, 'dashboard', link?.type ?? 'org', link?.id ?? 0, filtered, state.compare],
     queryFn: () => api<DashboardData>('GET', `${path}?${params}`),
     placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS,
   });
   const d = dashboard.data;
   const n = (value: number) => value.toLocaleString(i18n.language);
+  const previousName = usePreviousName();
+  // The previous period beside this one (compare=previous): its days and hours when comparable.
+  const comparison = state.compare ? (d?.comparison ?? null) : null;
+  const before = comparison?.comparable ? comparison : null;
+  const compared = useCompared(comparison, d?.meta.timeZone, n);
   const csv = (panel: string) => {
     const q = new URLSearchParams({ ...filtered, panel, ...(link ? { link: `${link.type}:${link.id}` } : {}) });
     return `/console/api/organizations/${orgId}/dashboard/export.csv?${q}`;
@@ -125,7 +141,10 @@ export function DashboardView({
           onClose={() => setQr(false)}
         />
       )}
-      <PeriodPicker value={choice} onChange={setChoice} />
+      <Group align="flex-end" wrap="wrap">
+        <PeriodPicker value={choice} onChange={setChoice} />
+        <CompareSwitch checked={state.compare} onChange={(compare) => setState({ ...state, compare })} />
+      </Group>
       <FilterChips
         filters={filters}
         onRemove={(key, value) => setState({ ...state, filters: withoutFilter(filters, key, value) })}
@@ -148,25 +167,15 @@ export function DashboardView({
               </Alert>
             )
           )}
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
             <FigureCard label={t('dashboard.clicks')} value={n(d.total)} testId="total" size={32}>
-              <Text size="sm" title={t('dashboard.visitorsHelp')} data-testid="visitors">
-                {t('dashboard.visitorsCount', { count: n(d.uniqueVisitors) })}
+              {compared(before?.total ?? null, 'change')}
+            </FigureCard>
+            <FigureCard label={t('dashboard.visitors')} value={n(d.uniqueVisitors)} testId="visitors" size={32}>
+              <Text size="xs" c="dimmed">
+                {t('dashboard.visitorsHelp')}
               </Text>
-              <Group gap="xs">
-                {d.change === null ? (
-                  <Text size="sm" c="dimmed">
-                    {t('dashboard.noPrevious')}
-                  </Text>
-                ) : (
-                  <>
-                    <ChangeBadge change={d.change} testId="change" />
-                    <Text size="sm" c="dimmed">
-                      {t('dashboard.vsPrevious', { count: n(d.previousTotal) })}
-                    </Text>
-                  </>
-                )}
-              </Group>
+              {compared(before?.uniqueVisitors ?? null, 'visitors-change')}
             </FigureCard>
             <Card withBorder>
               <Text c="dimmed" size="sm">
@@ -196,6 +205,7 @@ export function DashboardView({
               testId="daily-table"
               label={t('dashboard.dailyLabel', { total: n(d.total) })}
               rows={d.daily}
+              previous={before?.daily}
               format={n}
               legend={{ top: 0, right: 8 }}
               top={28}
@@ -251,14 +261,31 @@ export function DashboardView({
               <Chart
                 label={t('dashboard.hourlyLabel')}
                 table={{
-                  head: [t('dashboard.hour'), t('dashboard.clicks')],
-                  rows: d.hourly.map((h) => [h.hour, h.count]),
+                  head: [
+                    t('dashboard.hour'),
+                    t('dashboard.clicks'),
+                    ...(before ? [previousName(t('dashboard.clicks'))] : []),
+                  ],
+                  rows: d.hourly.map((h, i) => [h.hour, h.count, ...(before ? [before.hourly[i]?.count ?? 0] : [])]),
                 }}
                 height={300}
                 option={seriesOption({
                   categories: d.hourly.map((h) => h.hour.slice(0, 2)),
                   format: n,
-                  series: [{ type: 'bar', name: t('dashboard.clicks'), data: d.hourly.map((h) => h.count) }],
+                  ...(before ? { legend: { top: 0, right: 8 } } : {}),
+                  series: [
+                    { type: 'bar', name: t('dashboard.clicks'), data: d.hourly.map((h) => h.count) },
+                    ...(before
+                      ? [
+                          {
+                            type: 'bar',
+                            ...previousDraw({}),
+                            name: previousName(t('dashboard.clicks')),
+                            data: before.hourly.map((h) => h.count),
+                          },
+                        ]
+                      : []),
+                  ],
                 })}
               />
             </Panel>

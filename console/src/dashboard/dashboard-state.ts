@@ -1,7 +1,8 @@
 // A click dashboard's state in the page's address, so that a copied address shows the same view,
 // a reload keeps it and back and forward step through it: the period (`period`, and `from`/`to`
-// for custom dates), the time zone (`timeZone`) and the filters, each under the statistics API's
-// own parameter name with its values comma-separated (`country=JP,KR&deviceType=mobile`).
+// for custom dates), the time zone (`timeZone`), the filters, each under the statistics API's
+// own parameter name with its values comma-separated (`country=JP,KR&deviceType=mobile`), and the
+// comparison with the previous period (`compare=previous`, the default, or `compare=off`).
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StatsFilters } from '../api';
 import { browserTimeZone, type PeriodChoice, type Preset } from './period';
@@ -25,6 +26,8 @@ export const FILTER_KEYS = [
 export interface DashboardState {
   choice: PeriodChoice;
   filters: StatsFilters;
+  /** Every figure and time chart beside the previous period's. */
+  compare: boolean;
 }
 
 const PRESETS: readonly Preset[] = ['today', '7d', '30d', '90d', 'month', 'custom'];
@@ -51,6 +54,7 @@ export function readState(search: string): DashboardState {
       timeZone: params.get('timeZone') || browserTimeZone(),
     },
     filters,
+    compare: params.get('compare') !== 'off',
   };
 }
 
@@ -62,7 +66,7 @@ export function filterParams(filters: StatsFilters): Record<string, string> {
 }
 
 /** The search part of the address of a state, every part written out (a zone the reader's browser may not share). */
-export function writeState({ choice, filters }: DashboardState): string {
+export function writeState({ choice, filters, compare }: DashboardState): string {
   const params = new URLSearchParams({ period: choice.preset });
   if (choice.preset === 'custom') {
     if (choice.from) params.set('from', choice.from);
@@ -70,6 +74,7 @@ export function writeState({ choice, filters }: DashboardState): string {
   }
   params.set('timeZone', choice.timeZone);
   for (const [key, value] of Object.entries(filterParams(filters))) params.set(key, value);
+  params.set('compare', compare ? 'previous' : 'off');
   return `?${params}`;
 }
 

@@ -22,16 +22,18 @@ import { useTranslation } from 'react-i18next';
 import {
   ApiError,
   api,
-  type JourneyDashboard,
+  type JourneyDashboardData,
   type JourneyEvent,
   type JourneySession,
   type Membership,
   type Page,
 } from '../api';
 import { QueryStatus } from '../components/QueryStatus';
-import { DailyChart, FunnelTable, KpiCards } from '../dashboard/figures';
+import { pathOf } from '../navigation';
+import { useDashboardState } from '../dashboard/dashboard-state';
+import { CompareSwitch, DailyChart, FunnelTable, KpiCards, useCompared } from '../dashboard/figures';
 import { Panel } from '../dashboard/Panel';
-import { browserTimeZone, type PeriodChoice, periodQuery } from '../dashboard/period';
+import { type PeriodChoice, periodQuery } from '../dashboard/period';
 import { PeriodPicker } from '../dashboard/PeriodPicker';
 import { TopList } from '../dashboard/TopList';
 
@@ -77,14 +79,20 @@ function SessionEvents({ orgId, sessionId, onClose }: { orgId: number; sessionId
 export default function Journey({ membership }: { membership: Membership }) {
   const { t, i18n } = useTranslation();
   const orgId = membership.organizationId;
-  const [choice, setChoice] = useState<PeriodChoice>({ preset: '30d', from: '', to: '', timeZone: browserTimeZone() });
+  const [state, setState] = useDashboardState(pathOf('journey'));
+  const { choice } = state;
+  const setChoice = (next: PeriodChoice) => setState({ ...state, choice: next });
   const [page, setPage] = useState(0);
   const [opened, setOpened] = useState<string | null>(null);
   const query = periodQuery(choice);
   const params = new URLSearchParams(query);
   const dashboard = useQuery({
-    queryKey: ['org', orgId, 'journey', query],
-    queryFn: () => api<JourneyDashboard>('GET', `/organizations/${orgId}/journey/stats/dashboard?${params}`),
+    queryKey: ['org', orgId, 'journey', query, state.compare],
+    queryFn: () =>
+      api<JourneyDashboardData>(
+        'GET',
+        `/organizations/${orgId}/journey/dashboard?${params}&compare=${state.compare ? 'previous' : 'off'}`,
+      ),
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
@@ -100,6 +108,8 @@ export default function Journey({ membership }: { membership: Membership }) {
   });
   const n = (value: number) => value.toLocaleString(i18n.language);
   const d = dashboard.data;
+  const comparison = state.compare ? (d?.comparison ?? null) : null;
+  const compared = useCompared(comparison, d?.meta.timeZone, n);
   const addOnMissing = dashboard.error instanceof ApiError && dashboard.error.code === 'ADD_ON_REQUIRED';
   const empty = d && d.summary.totalSessions === 0 && t('journey.noSessions');
   const csv = (panel: string) =>
@@ -114,7 +124,10 @@ export default function Journey({ membership }: { membership: Membership }) {
         </Alert>
       ) : (
         <>
-          <PeriodPicker value={choice} onChange={setChoice} />
+          <Group align="flex-end" wrap="wrap">
+            <PeriodPicker value={choice} onChange={setChoice} />
+            <CompareSwitch checked={state.compare} onChange={(compare) => setState({ ...state, compare })} />
+          </Group>
           <QueryStatus query={dashboard} />
         </>
       )}
@@ -123,17 +136,23 @@ export default function Journey({ membership }: { membership: Membership }) {
           <KpiCards
             items={(
               [
-                ['sessions', d.summary.totalSessions],
-                ['users', d.summary.uniqueUsers],
-                ['transitions', d.summary.totalTransitions],
-                ['goals', d.summary.goalCompletions],
+                ['sessions', d.summary.totalSessions, 'totalSessions'],
+                ['users', d.summary.uniqueUsers, 'uniqueUsers'],
+                ['transitions', d.summary.totalTransitions, 'totalTransitions'],
+                ['goals', d.summary.goalCompletions, 'goalCompletions'],
               ] as const
-            ).map(([id, value]) => ({ id: `journey-${id}`, label: t(`journey.kpi.${id}`), value: n(value) }))}
+            ).map(([id, value, key]) => ({
+              id: `journey-${id}`,
+              label: t(`journey.kpi.${id}`),
+              value: n(value),
+              under: compared(comparison?.[key] ?? null, `journey-${id}-change`),
+            }))}
           />
           <Panel title={t('journey.daily')} csv={csv('daily')} empty={empty}>
             <DailyChart
               label={t('journey.dailyLabel')}
               rows={d.daily}
+              previous={comparison?.comparable ? comparison.daily : undefined}
               format={n}
               legend={{ top: 0 }}
               series={[

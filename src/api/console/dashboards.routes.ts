@@ -6,7 +6,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { Dashboard, DashboardInput, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
-import type { InstallStatsService } from '../../core/stats/install-stats.js';
+import { compareFigure } from '../../core/stats/comparison.js';
+import type { InstallStats, InstallStatsAnswer, InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
 import { idSchema } from '../schemas/common.js';
 import {
@@ -19,11 +20,17 @@ import {
   withPeriodQuery,
 } from '../schemas/stats-period.js';
 import { filterQuery, filtersSchema, geoSchema } from '../schemas/stats-filters.js';
+import {
+  compareQuery,
+  comparisonPeriodJson,
+  comparisonPeriodSchema,
+  figureChangeSchema,
+} from '../schemas/stats-comparison.js';
 import { actingMember } from './acting-member.js';
 import { sendCsv } from '../csv-download.js';
 import { toCsv } from '../../shared/csv.js';
 import { invalidField } from '../../core/field-error.js';
-import { installQuery } from '../service/install-statistics.routes.js';
+import { installQuery, installStatsJson, installStatsSchema } from '../service/install-statistics.routes.js';
 import { errors, orgParams, security, tags } from './route-docs.js';
 
 const linkSchema = z.object({
@@ -31,6 +38,14 @@ const linkSchema = z.object({
   id: z.number().int(),
   label: z.string(),
   address: z.string(),
+});
+const comparisonSchema = comparisonPeriodSchema.extend({
+  total: figureChangeSchema.nullable(),
+  uniqueVisitors: figureChangeSchema.nullable(),
+  daily: z
+    .array(z.object({ date: z.string(), count: z.number().int(), visitors: z.number().int() }))
+    .describe("the previous period's days: the n-th lines up with the period's n-th day"),
+  hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
 });
 const dashboardSchema = z.object({
   meta: statsMetaSchema.extend({ filters: filtersSchema, geo: geoSchema }),
@@ -69,7 +84,37 @@ const dashboardSchema = z.object({
   utm: z.object({ source: z.array(topItem), medium: z.array(topItem), campaign: z.array(topItem) }),
   topLinks: z.array(linkSchema.extend({ count: z.number().int(), percentage: z.number() })),
   link: linkSchema.nullable(),
+  comparison: comparisonSchema
+    .nullable()
+    .describe('the previous period beside this one when compare=previous was asked; null otherwise'),
 });
+
+const appComparisonSchema = comparisonPeriodSchema.extend({
+  totalInstalls: figureChangeSchema.nullable(),
+  totalClicks: figureChangeSchema.nullable(),
+  conversionRate: figureChangeSchema.nullable().describe('the install rate in percent; change: relative, in percent'),
+  totalReengagements: figureChangeSchema.nullable(),
+  dailyInstalls: installStatsSchema.shape.dailyInstalls.describe(
+    "the previous period's days: the n-th lines up with the period's n-th day",
+  ),
+});
+
+/** An app's install figures against the previous period's. */
+function appComparison(
+  current: InstallStats,
+  previous: NonNullable<InstallStatsAnswer['previous']>,
+): z.infer<typeof appComparisonSchema> {
+  const { stats } = previous;
+  const figure = (of: (s: InstallStats) => number) => (stats ? compareFigure(of(current), of(stats)) : null);
+  return {
+    ...comparisonPeriodJson(previous.comparison),
+    totalInstalls: figure((s) => s.totalInstalls),
+    totalClicks: figure((s) => s.totalClicks),
+    conversionRate: figure((s) => s.conversionRate),
+    totalReengagements: figure((s) => s.reengagementStats.totalReengagements),
+    dailyInstalls: stats?.dailyInstalls ?? [],
+  };
+}
 
 function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashboardSchema> {
   const { stats } = d;
@@ -93,6 +138,7 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
     utm: d.utm,
     topLinks: d.topLinks,
     link,
+    comparison: d.comparison && { ...d.comparison, until: d.comparison.until?.toISOString() ?? null },
   };
 }
 
@@ -264,6 +310,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { accounts, dashboards, installs, links }) => {
   const acting = actingMember(accounts);
   const linkParams = orgParams.extend({ kind: z.enum(['urls', 'campaigns']), id: idSchema });
+  const dashboardQuery = z.object({ ...periodQuery, ...filterQuery, compare: compareQuery });
   const exportQuery = z.object({
     ...periodQuery,
     ...filterQuery,
@@ -294,7 +341,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         security,
         summary: "The organization's click dashboard over a period in a time zone",
         params: orgParams,
-        querystring: z.object({ ...periodQuery, ...filterQuery }),
+        querystring: dashboardQuery,
         response: { 200: dashboardSchema, ...errors },
       },
     },
@@ -309,7 +356,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         security,
         summary: "One short URL's or campaign's click dashboard",
         params: linkParams,
-        querystring: z.object({ ...periodQuery, ...filterQuery }),
+        querystring: dashboardQuery,
         response: { 200: dashboardSchema, ...errors },
       },
     },
@@ -353,6 +400,33 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
       const dashboard = await find(request.params.orgId, request, input, type ? { type, id: Number(id) } : undefined);
       const name = `${link ? link.replace(':', '-') : 'organization'}-${panel}-${periodSpan(dashboard.meta, '-')}.csv`;
       return sendCsv(reply, name, panelCsv(dashboard, panel));
+    },
+  );
+
+  app.get(
+    '/organizations/:orgId/dashboard/apps/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "A mobile app's install statistics (the Service API's), with the previous period's when compare=previous",
+        params: orgParams.extend({ id: idSchema }),
+        querystring: installQuery.extend({ compare: compareQuery }),
+        response: {
+          200: installStatsSchema.extend({
+            comparison: appComparisonSchema
+              .nullable()
+              .describe('the previous period beside this one when compare=previous was asked; null otherwise'),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, request.query));
+      return { ...installStatsJson(found), comparison: found.previous && appComparison(found.stats, found.previous) };
     },
   );
 

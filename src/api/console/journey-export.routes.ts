@@ -1,14 +1,51 @@
-// One panel of the user-journey dashboard as CSV, from the same query the dashboard answers with
-// (the journey API's own statistics). Served inside the console's organization API, which admits
-// the member and applies the journey add-on rule.
+// The console's user-journey dashboard: the journey API's dashboard with the previous period's
+// summary and days beside it (compare=previous), and one panel of it as CSV, from the same query.
+// Served inside the console's organization API, which admits the member and applies the journey
+// add-on rule.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { compareFigure } from '../../core/stats/comparison.js';
 import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
+import { journeyDashboardSchema } from '../journey/stats.routes.js';
+import {
+  compareQuery,
+  comparisonPeriodJson,
+  comparisonPeriodSchema,
+  figureChangeSchema,
+} from '../schemas/stats-comparison.js';
 import { callerOf } from '../request-caller.js';
 import { sendCsv } from '../csv-download.js';
 import { errorBodySchema } from '../schemas/common.js';
-import { periodQuery, periodSpan, withPeriodQuery } from '../schemas/stats-period.js';
+import { meta, periodQuery, periodSpan, withPeriodQuery } from '../schemas/stats-period.js';
 import { toCsv } from '../../shared/csv.js';
+
+const journeyComparisonSchema = comparisonPeriodSchema.extend({
+  totalSessions: figureChangeSchema.nullable(),
+  uniqueUsers: figureChangeSchema.nullable(),
+  totalTransitions: figureChangeSchema.nullable(),
+  goalCompletions: figureChangeSchema.nullable(),
+  daily: journeyDashboardSchema.shape.daily.describe(
+    "the previous period's days: the n-th lines up with the period's n-th day",
+  ),
+});
+
+/** The journey's headline figures against the previous period's. */
+function journeyComparison(
+  current: Pick<Dashboard, 'summary'>,
+  previous: NonNullable<Dashboard['previous']>,
+): z.infer<typeof journeyComparisonSchema> {
+  const before = previous.summary;
+  const figure = (key: 'totalSessions' | 'uniqueUsers' | 'totalTransitions' | 'goalCompletions') =>
+    before ? compareFigure(current.summary[key], before[key]) : null;
+  return {
+    ...comparisonPeriodJson(previous.comparison),
+    totalSessions: figure('totalSessions'),
+    uniqueUsers: figure('uniqueUsers'),
+    totalTransitions: figure('totalTransitions'),
+    goalCompletions: figure('goalCompletions'),
+    daily: previous.daily,
+  };
+}
 
 const PANELS = ['daily', 'platforms', 'utmSources', 'transitions', 'funnel', 'eventTypes', 'goalTypes'] as const;
 type Dashboard = Awaited<ReturnType<JourneyStatsService['dashboard']>>;
@@ -70,6 +107,33 @@ export const consoleJourneyExportRoutes: FastifyPluginAsyncZod<{ stats: JourneyS
   app,
   { stats },
 ) => {
+  app.get(
+    '/dashboard',
+    {
+      config: { journeyAccess: 'stats' },
+      schema: {
+        tags: ['console'],
+        summary: "The user-journey dashboard, with the previous period's figures when compare=previous",
+        querystring: z.object({ ...periodQuery, compare: compareQuery }),
+        response: {
+          200: journeyDashboardSchema.extend({
+            comparison: journeyComparisonSchema.nullable().describe('null unless compare=previous'),
+          }),
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const { period, previous, ...dashboard } = await withPeriodQuery(
+        stats.dashboard(callerOf(request), request.query),
+      );
+      return { ...dashboard, meta: meta(period), comparison: previous && journeyComparison(dashboard, previous) };
+    },
+  );
+
   app.get(
     '/export.csv',
     {

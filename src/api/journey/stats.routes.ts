@@ -135,6 +135,23 @@ const transitionsSummarySchema = z.object({
   paths: z.array(pathSchema).describe('per from → to, most first'),
 });
 
+/** The journey dashboard's answer: every panel in one call. */
+export const journeyDashboardSchema = z
+  .object({
+    summary: summarySchema,
+    funnel: funnelSchema,
+    daily: dailySchema,
+    platforms: z.array(platformRowSchema),
+    topUtmSources: z.array(utmRowSchema).describe('up to 10'),
+    transitions: transitionsSummarySchema,
+    topEventTypes: z.array(z.object({ eventType: z.string(), count: z.number().int() })).describe('up to 20'),
+    topGoalTypes: z
+      .array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() }))
+      .describe('up to 20; value sums goalValue across currencies'),
+    meta: metaSchema,
+  })
+  .meta({ id: 'JourneyDashboard' });
+
 export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsService }> = async (app, { stats }) => {
   /**
    * One statistics route: a GET with the shared schema; `answer` calls the core, whose period
@@ -167,23 +184,10 @@ export const journeyStatsRoutes: FastifyPluginAsyncZod<{ stats: JourneyStatsServ
         'Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types.',
     },
     period,
-    z
-      .object({
-        summary: summarySchema,
-        funnel: funnelSchema,
-        daily: dailySchema,
-        platforms: z.array(platformRowSchema),
-        topUtmSources: z.array(utmRowSchema).describe('up to 10'),
-        transitions: transitionsSummarySchema,
-        topEventTypes: z.array(z.object({ eventType: z.string(), count: z.number().int() })).describe('up to 20'),
-        topGoalTypes: z
-          .array(z.object({ goalType: z.string(), count: z.number().int(), value: z.number() }))
-          .describe('up to 20; value sums goalValue across currencies'),
-        meta: metaSchema,
-      })
-      .meta({ id: 'JourneyDashboard' }),
+    journeyDashboardSchema,
     stats.dashboard,
-    (dashboard) => dashboard,
+    // The console's own route adds the previous period; the journey API answers the period alone.
+    ({ previous: _previous, ...dashboard }) => dashboard,
   );
 
   statsRoute(

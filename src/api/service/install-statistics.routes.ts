@@ -31,7 +31,7 @@ export const installQuery = z.object({
 
 const share = (key: string) => z.object({ [key]: z.string(), installs: z.number().int(), percentage: z.number() });
 
-const installStatsSchema = z
+export const installStatsSchema = z
   .object({
     period: z
       .string()
@@ -175,7 +175,7 @@ const deferredMatchStatsSchema = z
   .meta({ id: 'DeferredMatchStats' });
 
 /** The answer every install-statistics route gives. */
-function toJson(a: InstallStatsAnswer) {
+export function installStatsJson(a: InstallStatsAnswer) {
   return {
     period: periodSpan(a.period, ' ~ '),
     appName: a.name,
@@ -200,18 +200,20 @@ export const installStatisticsRoutes: FastifyPluginAsyncZod<{ installs: InstallS
   });
 
   app.get('/urls/:id/app-install-stats', { schema: schema('App-install statistics of a short URL') }, async (request) =>
-    toJson(await withPeriodQuery(installs.forShortUrl(callerOf(request), request.params.id, request.query))),
+    installStatsJson(await withPeriodQuery(installs.forShortUrl(callerOf(request), request.params.id, request.query))),
   );
 
   app.get(
     '/campaigns/:id/app-install-stats',
     { schema: schema('App-install statistics of a campaign') },
     async (request) =>
-      toJson(await withPeriodQuery(installs.forCampaign(callerOf(request), request.params.id, request.query))),
+      installStatsJson(
+        await withPeriodQuery(installs.forCampaign(callerOf(request), request.params.id, request.query)),
+      ),
   );
 
   app.get('/mobile-apps/:id/install-stats', { schema: schema('Install statistics of a mobile app') }, async (request) =>
-    toJson(await withPeriodQuery(installs.forMobileApp(callerOf(request), request.params.id, request.query))),
+    installStatsJson(await withPeriodQuery(installs.forMobileApp(callerOf(request), request.params.id, request.query))),
   );
 
   app.get(

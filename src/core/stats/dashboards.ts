@@ -12,10 +12,35 @@ import { linkAddress } from '../links/link-rules.js';
 import { percent } from '../../olap/percent.js';
 import type { GeoFields } from '../routing/geo-conditions.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
+import {
+  type ComparisonPeriod,
+  compareFigure,
+  type FigureChange,
+  describeComparison,
+  type NotComparable,
+  percentChange,
+  readWithPrevious,
+} from './comparison.js';
 import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
 
-/** What a dashboard is asked for: the period and any filters (click-filters.ts). */
-export type DashboardInput = PeriodInput & ClickFilterInput;
+/** What a dashboard is asked for: the period, any filters (click-filters.ts) and whether to compare with the previous period. */
+export type DashboardInput = PeriodInput & ClickFilterInput & { compare?: 'previous' | 'off' | undefined };
+
+/** The previous period's figures beside the period's (comparison.ts): same length, zone and filters. */
+export interface DashboardComparison {
+  /** The previous period's first and last local dates; null when the period is empty. */
+  startDate: string | null;
+  endDate: string | null;
+  /** Where the previous period stops because the period runs through today; null when whole. */
+  until: Date | null;
+  comparable: boolean;
+  reason: NotComparable | null;
+  total: FigureChange | null;
+  uniqueVisitors: FigureChange | null;
+  /** The previous period's days, in order: the n-th lines up with the period's n-th day. */
+  daily: ClickDashboard['stats']['daily'];
+  hourly: ClickDashboard['stats']['hourly'];
+}
 
 type DashboardCaller = Pick<Caller, 'organization' | 'member'>;
 export type LinkKind = 'url' | 'campaign';
@@ -37,6 +62,8 @@ export interface Dashboard extends ClickDashboard {
   /** What the GeoIP database tells beyond the country: the region and city panels and filters. */
   geo: GeoFields;
   topLinks: (DashboardLink & { count: number; percentage: number })[];
+  /** The previous period's figures when asked for (compare=previous); null otherwise. */
+  comparison: DashboardComparison | null;
 }
 
 export function createDashboards(deps: {
@@ -64,24 +91,44 @@ export function createDashboards(deps: {
   async function build(caller: DashboardCaller, link: DashboardLink | null, input: DashboardInput): Promise<Dashboard> {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
-    const { startDate, endDate, timeZone, ...filterInput } = input;
+    const { startDate, endDate, timeZone, ...rest } = input;
+    const { compare, ...filterInput } = rest;
     const filters = parseClickFilters(filterInput, deps.geoFields);
-    const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, deps.clock());
-    const found = await deps.clicks.forScope(
-      { organizationId: organization.id, link: link && { type: link.type, id: link.id }, filters: filters.match },
-      period,
-      previousPeriod(period),
+    const now = deps.clock();
+    const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, now);
+    const scope = {
+      organizationId: organization.id,
+      link: link && { type: link.type, id: link.id },
+      filters: filters.match,
+    };
+    const { current: found, previous } = await readWithPrevious(period, now, compare === 'previous', (p) =>
+      p === period ? deps.clicks.forScope(scope, period, previousPeriod(period)) : deps.clicks.forScope(scope, p),
     );
     const { total } = found.stats;
-    const change =
-      found.previousTotal === 0 ? null : Math.round(((total - found.previousTotal) / found.previousTotal) * 1000) / 10;
     return {
       ...found,
       period,
       filters: filters.applied,
       geo: deps.geoFields,
-      change,
+      change: percentChange(total, found.previousTotal),
       topLinks: await named(organization.id, found.links, total),
+      comparison: previous && comparisonOf(found, previous.comparison, previous.stats),
+    };
+  }
+
+  /** The comparison as a dashboard shows it: the previous period's dates, and its figures when comparable. */
+  function comparisonOf(
+    found: ClickDashboard,
+    previous: ComparisonPeriod,
+    before: ClickDashboard | null,
+  ): DashboardComparison {
+    const figures = previous.comparable && before;
+    return {
+      ...describeComparison(previous),
+      total: figures ? compareFigure(found.stats.total, figures.stats.total) : null,
+      uniqueVisitors: figures ? compareFigure(found.stats.uniqueVisitors, figures.stats.uniqueVisitors) : null,
+      daily: figures ? figures.stats.daily : [],
+      hourly: figures ? figures.stats.hourly : [],
     };
   }
 

@@ -12,6 +12,7 @@ import type { CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
 import type { ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import type { StatsCaller } from './link-stats.js';
+import { readWithPrevious, type WithPrevious } from './comparison.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 import type { DeferredMatchStats, DeferredMatchStatsQueries } from '../../olap/deferred-match-stats.queries.js';
 import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.queries.js';
@@ -21,6 +22,8 @@ export type { InstallStats, PlatformFilter };
 
 export interface InstallStatsInput extends PeriodInput {
   platform: PlatformFilter;
+  /** previous: the previous period's statistics too (comparison.ts); the console's dashboards ask for it. */
+  compare?: 'previous' | 'off' | undefined;
 }
 
 export interface InstallStatsAnswer {
@@ -34,6 +37,8 @@ export interface InstallStatsAnswer {
   platform: PlatformFilter;
   period: StatsPeriod;
   stats: InstallStats;
+  /** The previous period's statistics when compare=previous was asked for; null otherwise. */
+  previous: WithPrevious<InstallStats>['previous'];
 }
 
 export interface InstallStatsDeps {
@@ -52,16 +57,14 @@ export function createInstallStatsService(deps: InstallStatsDeps) {
     what: { scope: InstallScope; name: string; linkAlias: string | null; appPlatform?: 'IOS' | 'ANDROID' },
     input: InstallStatsInput,
   ): Promise<InstallStatsAnswer> {
-    const { platform, ...periodInput } = input;
-    const period = periodForPlan(caller.organization.plan, periodInput, deps.clock());
+    const { platform, compare, ...periodInput } = input;
+    const now = deps.clock();
+    const period = periodForPlan(caller.organization.plan, periodInput, now);
     const { linkAlias, ...scope } = what;
-    const stats = await deps.installStats.forScope({
-      organizationId: caller.organization.id,
-      ...scope,
-      platform,
-      period,
-    });
-    return { name: what.name, linkAlias, platform, period, stats };
+    const { current, previous } = await readWithPrevious(period, now, compare === 'previous', (p) =>
+      deps.installStats.forScope({ organizationId: caller.organization.id, ...scope, platform, period: p }),
+    );
+    return { name: what.name, linkAlias, platform, period, stats: current, previous };
   }
 
   /** The name of the app(s) a link opens, for the platform filtered on; the link's own code when it opens none. */

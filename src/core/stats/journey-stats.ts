@@ -13,6 +13,7 @@ import {
 } from '../../olap/journey-stats.queries.js';
 import { percent } from '../../olap/percent.js';
 import type { StatsCaller } from './link-stats.js';
+import { readWithPrevious } from './comparison.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 export interface SessionListFilter {
@@ -128,12 +129,23 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
 
   return {
     /** Everything a dashboard shows: summary, funnel, daily series, platforms, top UTM sources (10), transitions, top event and goal types. */
-    async dashboard(caller: StatsCaller, input: PeriodInput) {
+    async dashboard(caller: StatsCaller, input: PeriodInput & { compare?: 'previous' | 'off' | undefined }) {
       const organizationId = caller.organization.id;
-      const period = periodOf(caller, input);
-      const found = await stats.dashboard(organizationId, period);
+      const { compare, ...periodInput } = input;
+      const now = deps.clock();
+      const period = periodForPlan(caller.organization.plan, periodInput, now);
+      const { current: found, previous } = await readWithPrevious(period, now, compare === 'previous', (p) =>
+        stats.dashboard(organizationId, p),
+      );
       const { summary, activity, figures } = summaryFrom(found.figures, found.activity);
+      const before = previous?.stats && summaryFrom(previous.stats.figures, previous.stats.activity).summary;
       return {
+        /** The previous period's summary and days when compare=previous was asked for; null otherwise. */
+        previous: previous && {
+          comparison: previous.comparison,
+          summary: before ?? null,
+          daily: previous.stats?.daily ?? [],
+        },
         summary,
         funnel: funnelOf(figures.all),
         daily: found.daily,

@@ -1,0 +1,37 @@
+// The comparison with the previous period as the console's dashboards answer it (compare=previous):
+// the query parameter, the previous period's dates and whether it compares, and a figure against
+// its previous value. What is compared and how: src/core/stats/comparison.ts.
+import { z } from 'zod';
+import { type ComparisonPeriod, describeComparison } from '../../core/stats/comparison.js';
+
+export const compareQuery = z
+  .enum(['previous', 'off'])
+  .optional()
+  .describe('previous: add the previous period of the same length, zone and filters (comparison); default off');
+
+export const figureChangeSchema = z.object({
+  current: z.number(),
+  previous: z.number(),
+  change: z.number().nullable().describe('percent change, one decimal; null when the previous figure is 0'),
+  trend: z.enum(['up', 'down', 'flat', 'new', 'none']).describe('new: none before, some now; none: none in either'),
+});
+
+export const comparisonPeriodSchema = z.object({
+  startDate: z.string().nullable().describe("the previous period's first local date; null when the period is empty"),
+  endDate: z.string().nullable(),
+  until: z
+    .string()
+    .nullable()
+    .describe('where the previous period stops (UTC) when the period runs through today: the same time of day'),
+  comparable: z.boolean(),
+  reason: z
+    .enum(['empty_period', 'before_retention'])
+    .nullable()
+    .describe('why there is nothing to compare with: no period, or its previous period is older than the retention'),
+});
+
+/** The previous period's dates and whether it compares, as JSON. */
+export function comparisonPeriodJson(comparison: ComparisonPeriod): z.infer<typeof comparisonPeriodSchema> {
+  const described = describeComparison(comparison);
+  return { ...described, until: described.until?.toISOString() ?? null };
+}
