@@ -20,7 +20,8 @@ import { composeMetrics, composeMetricsPort, defineRuntimeMetrics } from './comp
 import { composeOrganizations } from './compose/organizations.js';
 import { composeClickLimits, composeRedirect, composeRoutingTester } from './compose/redirect.js';
 import { composeSharedRepos } from './compose/repos.js';
-import { composeStats } from './compose/stats.js';
+import { composeStats, composeTagStats } from './compose/stats.js';
+import { startTagSync } from './core/stats/tag-stats.js';
 import { openStores } from './compose/stores.js';
 import { composeWebhooks } from './compose/webhooks.js';
 import type { Wiring } from './compose/wiring.js';
@@ -163,6 +164,7 @@ async function assemble(
   });
   const links = composeLinks({ ...wiring, geoFields: geo.fields });
   const imports = composeImports({ ...wiring, shortUrls: links.shortUrls });
+  const tagStats = composeTagStats(wiring);
   let ready = false;
   const deps: AppDeps = {
     config,
@@ -185,7 +187,7 @@ async function assemble(
     organizations: composeOrganizations({ ...wiring, audit, ssoPartners: accounts.ssoPartners }),
     accounts: accounts.services,
     journey: composeJourney(wiring),
-    stats: composeStats(wiring),
+    stats: composeStats({ ...wiring, tagStats: tagStats.service }),
     webhooks: webhooks.service,
     webhookSettings: webhooks.settings,
     deadLetters: { recent: async (limit) => bus.recentDeadLetters?.(limit) },
@@ -198,6 +200,8 @@ async function assemble(
     webhooks.worker.start();
     imports.runner.start();
   }
+  // Link tag changes to ClickHouse every few seconds (a read by tag also copies its organization's first).
+  const tagSync = worker ? startTagSync(tagStats.sync, log) : undefined;
   ready = true;
   const metricsPort = composeMetricsPort({ config, metrics, log });
 
@@ -212,6 +216,7 @@ async function assemble(
     const importsStopped = imports.runner.stop();
     await app.close();
     await importsStopped;
+    await tagSync?.stop();
     await domains.stopVerification();
     webhooks.stopListening();
     await deepLinks.close();

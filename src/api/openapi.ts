@@ -259,6 +259,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /console/api/organizations/{orgId}/usage': 'consoleGetUsage',
   'GET /console/api/organizations/{orgId}/dashboard': 'consoleGetDashboard',
   'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': 'consoleGetLinkDashboard',
+  'GET /console/api/organizations/{orgId}/dashboard/tags': 'consoleGetTagClicks',
   'GET /console/api/organizations/{orgId}/dashboard/export.csv': 'consoleExportDashboardCsv',
   'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv': 'consoleExportAppDashboardCsv',
   'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/revenue': 'consoleGetAppRevenue',

@@ -5,15 +5,33 @@ import { createDashboards } from '../core/stats/dashboards.js';
 import { createLinkSharesService } from '../core/stats/link-shares.js';
 import { createLinkStatsService } from '../core/stats/link-stats.js';
 import type { StatsService } from '../core/stats/index.js';
+import { createTagStatsService, createTagSync, type TagStatsService, type TagSync } from '../core/stats/tag-stats.js';
 import { createClickDashboard } from '../olap/click-dashboard.queries.js';
 import { createClickStats } from '../olap/click-stats.queries.js';
 import { createDeferredMatchStats } from '../olap/deferred-match-stats.queries.js';
 import { createInstallStats } from '../olap/install-stats.queries.js';
 import { createJourneyStats } from '../olap/journey-stats.queries.js';
+import { createLinkTagsQueries } from '../olap/link-tags.queries.js';
 import { createRevenueStats } from '../olap/revenue-stats.queries.js';
+import { createLinkTagChangesRepo } from '../oltp/link-tag-changes.repo.js';
+import { createTagsRepo } from '../oltp/tags.repo.js';
 import { createLinkSharesRepo } from '../oltp/link-shares.repo.js';
 import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
+
+/**
+ * Statistics by tag and the copy of link tag changes to ClickHouse it reads (the container runs
+ * the copy every few seconds on worker instances).
+ */
+export function composeTagStats({
+  sql,
+  clickhouse,
+  clock,
+}: Pick<Wiring, 'sql' | 'clickhouse' | 'clock'>): { service: TagStatsService; sync: TagSync } {
+  const linkTags = createLinkTagsQueries(clickhouse);
+  const sync = createTagSync({ changes: createLinkTagChangesRepo({ sql }), linkTags });
+  return { service: createTagStatsService({ tags: createTagsRepo({ sql }), sync, linkTags, clock }), sync };
+}
 
 export function composeStats({
   config,
@@ -22,8 +40,10 @@ export function composeStats({
   clickCounts,
   repos,
   clock,
+  tagStats,
 }: Pick<Wiring, 'sql' | 'clickhouse' | 'clickCounts' | 'repos' | 'clock'> & {
   config: Pick<Config, 'server'>;
+  tagStats: TagStatsService;
 }): StatsService {
   const { shortUrls, campaigns } = repos;
   const revenueStats = createRevenueStats(clickhouse);
@@ -54,10 +74,12 @@ export function composeStats({
       clock,
     }),
     journey: createJourneyStatsService({ stats: createJourneyStats(clickhouse), clock }),
+    tags: tagStats,
     dashboards: createDashboards({
       clicks: createClickDashboard(clickhouse),
       shortUrls,
       campaigns,
+      tagStats,
       publicBaseUrl: config.server.publicBaseUrl,
       clock,
     }),

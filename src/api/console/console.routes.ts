@@ -38,6 +38,7 @@ import { newNonce } from '../security-headers.js';
 import { consoleAppPolicy, loadConsoleApp } from './console-app.js';
 import { sendPage } from './send-page.js';
 import type { Dashboards } from '../../core/stats/dashboards.js';
+import type { TagStatsService } from '../../core/stats/tag-stats.js';
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import { writeErrors as errors, orgParams, security, tags } from './route-docs.js';
@@ -49,6 +50,7 @@ export interface ConsoleRouteDeps {
   goalTypes: GoalTypesService;
   routingTester: RoutingTester;
   dashboards: Dashboards;
+  tagStats: TagStatsService;
   installs: InstallStatsService;
   linkStats: LinkStatsService;
   usage: UsageService;
@@ -73,6 +75,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
     goalTypes,
     routingTester,
     dashboards,
+    tagStats,
     installs,
     linkStats,
     usage,
@@ -310,7 +313,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
       await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });
       await api.register(consoleRoutingTesterRoutes, { accounts, routingTester, config });
       await api.register(consoleUsageRoutes, { accounts, usage });
-      await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats });
+      await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats, tagStats });
       const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
       const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> =>
         accounts.console.callerIn(sessionOfRequest(request), orgId);

@@ -12,9 +12,10 @@ import { linkAddress } from '../links/link-rules.js';
 import { percent } from '../../olap/percent.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
 import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
+import type { TagFilterInput, TagStatsService } from './tag-stats.js';
 
-/** What a dashboard is asked for: the period and any filters (click-filters.ts). */
-export type DashboardInput = PeriodInput & ClickFilterInput;
+/** What a dashboard is asked for: the period and any filters (click-filters.ts, and tag names: tag-stats.ts). */
+export type DashboardInput = PeriodInput & ClickFilterInput & TagFilterInput;
 
 type DashboardCaller = Pick<Caller, 'organization' | 'member'>;
 export type LinkKind = 'url' | 'campaign';
@@ -30,7 +31,7 @@ export interface DashboardLink {
 export interface Dashboard extends ClickDashboard {
   period: StatsPeriod;
   /** The filters applied, as given (trimmed, without repeats); {} without filters. */
-  filters: ClickFilters;
+  filters: ClickFilters & { tag?: string[] };
   /** Percent change of the total against the previous period; null when that had no clicks. */
   change: number | null;
   topLinks: (DashboardLink & { count: number; percentage: number })[];
@@ -40,6 +41,7 @@ export function createDashboards(deps: {
   clicks: ClickDashboardQueries;
   shortUrls: Pick<ShortUrlsRepo, 'get' | 'getMany'>;
   campaigns: Pick<CampaignsRepo, 'get' | 'getMany'>;
+  tagStats: Pick<TagStatsService, 'tagFilter'>;
   publicBaseUrl: string;
   clock: () => Date;
 }) {
@@ -59,11 +61,16 @@ export function createDashboards(deps: {
   async function build(caller: DashboardCaller, link: DashboardLink | null, input: DashboardInput): Promise<Dashboard> {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
-    const { startDate, endDate, timeZone, ...filterInput } = input;
+    const { startDate, endDate, timeZone, tag, ...filterInput } = input;
     const filters = parseClickFilters(filterInput);
     const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, deps.clock());
+    const tags = await deps.tagStats.tagFilter(organization.id, tag);
     const found = await deps.clicks.forScope(
-      { organizationId: organization.id, link: link && { type: link.type, id: link.id }, filters: filters.match },
+      {
+        organizationId: organization.id,
+        link: link && { type: link.type, id: link.id },
+        filters: { ...filters.match, ...tags.match },
+      },
       period,
       previousPeriod(period),
     );
@@ -73,7 +80,7 @@ export function createDashboards(deps: {
     return {
       ...found,
       period,
-      filters: filters.applied,
+      filters: { ...filters.applied, ...tags.applied },
       change,
       topLinks: await named(organization.id, found.links, total),
     };
