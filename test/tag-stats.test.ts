@@ -46,8 +46,7 @@ describe('statistics by tag', () => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   }
-  const api = (method: string, url: string, body?: unknown) =>
-    svc.service(method, url, org.apiKey, body);
+  const api = (method: string, url: string, body?: unknown) => svc.service(method, url, org.apiKey, body);
   const tagId = async (name: string) =>
     ((await api('GET', '/tags')).json().items as { id: number; name: string }[]).find((t) => t.name === name)!.id;
 
@@ -62,7 +61,8 @@ describe('statistics by tag', () => {
       string,
       string,
     ];
-    saleId = (await svc.createLink(org, { url: 'https://example.com/sale', title: 'Sale', tags: ['spring', 'ads'] })).id;
+    saleId = (await svc.createLink(org, { url: 'https://example.com/sale', title: 'Sale', tags: ['spring', 'ads'] }))
+      .id;
     plainId = (await svc.createLink(org, { url: 'https://example.com/plain', title: 'Plain' })).id;
     pushId = (
       await svc.createCampaign(org, {
@@ -79,7 +79,10 @@ describe('statistics by tag', () => {
       { at: '2026-11-20T10:00:00Z', ip: '198.51.100.7' },
       { at: '2026-11-21T09:00:00Z', utmSource: 'kakao' },
     ]);
-    await recordClicks(svc, org.id, 'campaign', pushId, [{ at: '2026-11-21T12:00:00Z' }, { at: '2026-11-21T13:00:00Z' }]);
+    await recordClicks(svc, org.id, 'campaign', pushId, [
+      { at: '2026-11-21T12:00:00Z' },
+      { at: '2026-11-21T13:00:00Z' },
+    ]);
     await recordClicks(svc, org.id, 'url', plainId, [{ at: '2026-11-21T14:00:00Z' }]);
     await recordClicks(svc, other.id, 'url', theirs, [
       { at: '2026-11-20T09:00:00Z' },

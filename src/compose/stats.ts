@@ -23,11 +23,10 @@ import type { Wiring } from './wiring.js';
  * Statistics by tag and the copy of link tag changes to ClickHouse it reads (the container runs
  * the copy every few seconds on worker instances).
  */
-export function composeTagStats({
-  sql,
-  clickhouse,
-  clock,
-}: Pick<Wiring, 'sql' | 'clickhouse' | 'clock'>): { service: TagStatsService; sync: TagSync } {
+export function composeTagStats({ sql, clickhouse, clock }: Pick<Wiring, 'sql' | 'clickhouse' | 'clock'>): {
+  service: TagStatsService;
+  sync: TagSync;
+} {
   const linkTags = createLinkTagsQueries(clickhouse);
   const sync = createTagSync({ changes: createLinkTagChangesRepo({ sql }), linkTags });
   return { service: createTagStatsService({ tags: createTagsRepo({ sql }), sync, linkTags, clock }), sync };

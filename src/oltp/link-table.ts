@@ -231,7 +231,10 @@ export function createLinkTable<F extends ManagedLinkFields, R, L extends Manage
      * Many links of one organization in one transaction: each the record, undefined when its slug
      * stays taken, or `{ error }` when the database refused it. The others are created regardless.
      */
-    createMany: async (organizationId: number, items: NewLinkItem<F>[]): Promise<Array<R | undefined | { error: unknown }>> => {
+    createMany: async (
+      organizationId: number,
+      items: NewLinkItem<F>[],
+    ): Promise<Array<R | undefined | { error: unknown }>> => {
       const inserted = await insertMany(organizationId, items);
       const ids = inserted.flatMap((r) => (r && 'id' in r ? [r.id] : []));
       const rows = ids.length === 0 ? [] : await sql<Row[]>`${selectFrom} where l.id in ${sql(ids)}`;

@@ -575,7 +575,8 @@ export const en: Words = {
     topLinks: 'Busiest links',
     tags: {
       title: 'Clicks by tag',
-      label: 'Clicks per tag of the links that carry it now ({{total}} clicks in all; a link with two tags counts for both)',
+      label:
+        'Clicks per tag of the links that carry it now ({{total}} clicks in all; a link with two tags counts for both)',
       tag: 'Tag',
       chip: 'Tag: {{tag}}',
       none: 'No tags yet. Tag links on the Tags screen or in the link editor to compare them here.',

@@ -93,7 +93,7 @@ const tagClicksSchema = z.object({
         id: z.number().int(),
         name: z.string(),
         color: z.string().describe('#rrggbb'),
-        clicks: z.number().int().describe("clicks on the links carrying the tag now, over the period"),
+        clicks: z.number().int().describe('clicks on the links carrying the tag now, over the period'),
         visitors: z
           .number()
           .int()

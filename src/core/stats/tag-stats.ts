@@ -41,7 +41,10 @@ export interface TagSync {
   flush(organizationId: number | null): Promise<number>;
 }
 
-export function createTagSync(deps: { changes: LinkTagChangesRepo; linkTags: Pick<LinkTagsQueries, 'write'> }): TagSync {
+export function createTagSync(deps: {
+  changes: LinkTagChangesRepo;
+  linkTags: Pick<LinkTagsQueries, 'write'>;
+}): TagSync {
   return {
     async flush(organizationId) {
       let copied = 0;
