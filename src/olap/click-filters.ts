@@ -34,7 +34,7 @@ export const hasFilters = (filters: ClickFilters | undefined): filters is ClickF
  * The links carrying one of {f_tag:Array(UInt64)} now, of the organization {org:UInt64}: their
  * (link_type, link_id) pairs from link_tags, read with FINAL so only each link's latest tags count.
  */
-export const TAGGED_LINKS = `SELECT link_type, link_id FROM link_tags FINAL
+const TAGGED_LINKS = `SELECT link_type, link_id FROM link_tags FINAL
   WHERE organization_id = {org:UInt64} AND hasAny(tag_ids, {f_tag:Array(UInt64)})`;
 
 /**
