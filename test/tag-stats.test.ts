@@ -2,8 +2,8 @@
 // and the `tag` filter of the organization's dashboard follow the tags links carry now, so a tag
 // renamed, taken off a link, deleted or put on a link later moves past clicks with it; a campaign's
 // tags count alike; another organization sees nothing of them.
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleCall, consoleMember } from './support/console-api.js';
 import { recordClicks } from './support/recorded-clicks.js';
 import { isolate, startService, type Isolation, type TestService } from './support/service.js';
 
@@ -12,26 +12,16 @@ describe('statistics by tag', () => {
   let svc: TestService;
   let org: { id: number; apiKey: string };
   let other: { id: number; apiKey: string };
-  let owner: string;
-  let stranger: string;
+  let owner: ConsoleCall;
+  let stranger: ConsoleCall;
   let saleId: number;
   let pushId: number;
   let plainId: number;
 
-  const cookieOf = (res: LightMyRequestResponse) => {
-    const all = res.headers['set-cookie'];
-    const list = Array.isArray(all) ? all : all ? [String(all)] : [];
-    return list.find((c) => c.startsWith('sp_session='))!.split(';')[0]!;
-  };
-  async function signIn(email: string): Promise<string> {
-    const link = new URL((await svc.admin('POST', '/login-links', { email })).json().url);
-    return cookieOf(await svc.inject({ method: 'GET', url: `${link.pathname}${link.search}` }));
-  }
-  const get = (url: string, cookie = owner) =>
-    svc.inject({ method: 'GET', url: `/console/api${url}`, headers: { cookie } });
+  const get = (url: string, member = owner) => member('GET', url);
   const PERIOD = 'startDate=2026-11-20&endDate=2026-11-21&timeZone=UTC';
-  async function byTag(query = '', orgId = org.id, cookie = owner) {
-    const res = await get(`/organizations/${orgId}/dashboard/tags?${PERIOD}${query}`, cookie);
+  async function byTag(query = '', orgId = org.id, member = owner) {
+    const res = await get(`/organizations/${orgId}/dashboard/tags?${PERIOD}${query}`, member);
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as {
       meta: { filters: Record<string, string[]> };
@@ -55,12 +45,9 @@ describe('statistics by tag', () => {
     svc = await startService(isolation);
     org = await svc.createOrganization('Tagged', 'ENTERPRISE');
     other = await svc.createOrganization('Elsewhere', 'ENTERPRISE');
-    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'owner@tags.example', role: 'owner' });
-    await svc.admin('POST', `/organizations/${other.id}/members`, { email: 'owner@else.example', role: 'owner' });
-    [owner, stranger] = (await Promise.all(['owner@tags.example', 'owner@else.example'].map(signIn))) as [
-      string,
-      string,
-    ];
+    const base = svc.config.server.publicBaseUrl;
+    owner = await consoleMember(svc, base, { organizationId: org.id, email: 'owner@tags.example', role: 'owner' });
+    stranger = await consoleMember(svc, base, { organizationId: other.id, email: 'owner@else.example', role: 'owner' });
     saleId = (await svc.createLink(org, { url: 'https://example.com/sale', title: 'Sale', tags: ['spring', 'ads'] }))
       .id;
     plainId = (await svc.createLink(org, { url: 'https://example.com/plain', title: 'Plain' })).id;

@@ -42,25 +42,23 @@ begin
   return null;
 end $$;
 
-drop trigger if exists short_urls_tags_inserted on short_urls;
-create trigger short_urls_tags_inserted after insert on short_urls
-  referencing new table as new_rows for each statement execute function link_tag_changes_inserted('url');
-drop trigger if exists short_urls_tags_updated on short_urls;
-create trigger short_urls_tags_updated after update on short_urls
-  referencing old table as old_rows new table as new_rows for each statement execute function link_tag_changes_updated('url');
-drop trigger if exists short_urls_tags_deleted on short_urls;
-create trigger short_urls_tags_deleted after delete on short_urls
-  referencing old table as old_rows for each statement execute function link_tag_changes_deleted('url');
-
-drop trigger if exists campaigns_tags_inserted on campaigns;
-create trigger campaigns_tags_inserted after insert on campaigns
-  referencing new table as new_rows for each statement execute function link_tag_changes_inserted('campaign');
-drop trigger if exists campaigns_tags_updated on campaigns;
-create trigger campaigns_tags_updated after update on campaigns
-  referencing old table as old_rows new table as new_rows for each statement execute function link_tag_changes_updated('campaign');
-drop trigger if exists campaigns_tags_deleted on campaigns;
-create trigger campaigns_tags_deleted after delete on campaigns
-  referencing old table as old_rows for each statement execute function link_tag_changes_deleted('campaign');
+-- The same three triggers on both link tables, named <table>_tags_inserted, _updated, _deleted.
+do $$
+declare
+  link record;
+begin
+  for link in select * from (values ('short_urls', 'url'), ('campaigns', 'campaign')) as v (tbl, kind) loop
+    execute format('drop trigger if exists %1$I on %2$I', link.tbl || '_tags_inserted', link.tbl);
+    execute format('create trigger %1$I after insert on %2$I referencing new table as new_rows '
+      'for each statement execute function link_tag_changes_inserted(%3$L)', link.tbl || '_tags_inserted', link.tbl, link.kind);
+    execute format('drop trigger if exists %1$I on %2$I', link.tbl || '_tags_updated', link.tbl);
+    execute format('create trigger %1$I after update on %2$I referencing old table as old_rows new table as new_rows '
+      'for each statement execute function link_tag_changes_updated(%3$L)', link.tbl || '_tags_updated', link.tbl, link.kind);
+    execute format('drop trigger if exists %1$I on %2$I', link.tbl || '_tags_deleted', link.tbl);
+    execute format('create trigger %1$I after delete on %2$I referencing old table as old_rows '
+      'for each statement execute function link_tag_changes_deleted(%3$L)', link.tbl || '_tags_deleted', link.tbl, link.kind);
+  end loop;
+end $$;
 
 -- The links tagged before this migration go to ClickHouse with the first copy.
 insert into link_tag_changes (organization_id, link_type, link_id, tag_ids)
