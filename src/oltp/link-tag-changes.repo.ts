@@ -1,4 +1,4 @@
-// The outbox of link tag changes (sql/postgres/0009): rows the triggers write when a statement
+// The outbox of link tag changes (sql/postgres/0010): rows the triggers write when a statement
 // changes a link's tags, taken oldest first and deleted in the same transaction as the copy to
 // ClickHouse succeeds, so a failed copy leaves them for the next round. Instances draining at once
 // take disjoint rows (skip locked); the order between them does not matter, since ClickHouse keeps
