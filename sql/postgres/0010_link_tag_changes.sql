@@ -1,5 +1,5 @@
 -- Statistics by tag: ClickHouse keeps each link's current tags in its own table (link_tags, see
--- sql/clickhouse/0003) and joins it to the clicks at query time, so a tag renamed, taken off a
+-- sql/clickhouse/0004) and joins it to the clicks at query time, so a tag renamed, taken off a
 -- link or deleted changes every figure at once and no click row is rewritten. This table is the
 -- outbox that keeps link_tags in step: triggers write a row for every link whose tags a statement
 -- changed, whatever path changed them (a create, an update, a bulk change, an import, a tag
