@@ -20,8 +20,9 @@ import { composeMetrics, composeMetricsPort, defineRuntimeMetrics } from './comp
 import { composeOrganizations } from './compose/organizations.js';
 import { composeClickLimits, composeRedirect, composeRoutingTester } from './compose/redirect.js';
 import { composeSharedRepos } from './compose/repos.js';
-import { composeStats } from './compose/stats.js';
+import { composeStats, composeTagStats } from './compose/stats.js';
 import { composeReports } from './compose/reports.js';
+import { startTagSync } from './core/stats/tag-stats.js';
 import { openStores } from './compose/stores.js';
 import { composeWebhooks } from './compose/webhooks.js';
 import type { Wiring } from './compose/wiring.js';
@@ -166,7 +167,8 @@ async function assemble(
   });
   const links = composeLinks({ ...wiring, geoFields: geo.fields });
   const imports = composeImports({ ...wiring, shortUrls: links.shortUrls });
-  const stats = composeStats({ ...wiring, geoFields: geo.fields });
+  const tagStats = composeTagStats({ ...wiring, geoFields: geo.fields });
+  const stats = composeStats({ ...wiring, geoFields: geo.fields, tagStats: tagStats.service });
   const reports = composeReports({
     ...wiring,
     mailer: accounts.mailer,
@@ -209,6 +211,8 @@ async function assemble(
     webhooks.worker.start();
     imports.runner.start();
   }
+  // Link tag changes to ClickHouse every few seconds (a read by tag also copies its organization's first).
+  const tagSync = worker ? startTagSync(tagStats.sync, log) : undefined;
   ready = true;
   const metricsPort = composeMetricsPort({ config, metrics, log });
 
@@ -223,6 +227,7 @@ async function assemble(
     const importsStopped = imports.runner.stop();
     await app.close();
     await importsStopped;
+    await tagSync?.stop();
     await domains.stopVerification();
     webhooks.stopListening();
     await deepLinks.close();

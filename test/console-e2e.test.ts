@@ -4,7 +4,8 @@
 // the audit log filtered on the server, an app's SDK key regenerated, a developer refused member
 // management, the console at phone width (the home's clicks of today, lists as cards), a member's own sessions, and a link's dashboard
 // filtered by a click on a country (every panel narrowed, the filter in the address through a
-// reload). axe checks every screen.
+// reload), the organization's clicks by tag (a tag picked filters the page; the tags screen opens a
+// tag's statistics). axe checks every screen.
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
@@ -548,6 +549,43 @@ describe('console end to end', () => {
     await expect.poll(() => english.page.getByTestId('total').innerText()).toBe('4');
     expect(new URL(english.page.url()).searchParams.get('country')).toBeNull();
     await english.ctx.close();
+  });
+
+  it("shows clicks by tag on the organization's dashboard, filters it to a tag picked, and opens a tag's statistics from the tags screen", {
+    timeout: 90_000,
+  }, async () => {
+    const org = await svc.createOrganization('Tag Team', 'ENTERPRISE');
+    await svc.admin('POST', `/organizations/${org.id}/members`, { email: 'owner@tagstats.example', role: 'owner' });
+    const link = async (alias: string, tags: string[]) =>
+      (
+        await svc.service('POST', '/urls', org.apiKey, {
+          url: `https://example.com/${alias}`,
+          customAlias: alias,
+          tags,
+        })
+      ).json() as { id: number };
+    const sale = await link('tag-sale', ['봄 세일', 'ads']);
+    const plain = await link('tag-plain', ['ads']);
+    await recordClicks(svc, org.id, 'url', sale.id, [{ at: '2026-11-20T09:00:00Z' }, { at: '2026-11-20T10:00:00Z' }]);
+    await recordClicks(svc, org.id, 'url', plain.id, [{ at: '2026-11-21T09:00:00Z' }]);
+    const { ctx, page } = await signInAs(browser, svc, BASE, 'owner@tagstats.example', { timezoneId: 'UTC' });
+    await page.goto(`${BASE}/console/dashboard?period=custom&from=2026-11-20&to=2026-11-21&timeZone=UTC`);
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('3');
+    const rows = () => page.getByTestId('tag-clicks-table').locator('tbody tr').allTextContents();
+    await expect.poll(rows).toEqual(['ads32', '봄 세일21']);
+    await expectAccessible(page, 'organization dashboard with clicks by tag');
+
+    await page.getByRole('button', { name: '태그: 봄 세일만 보기' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('tag')).toBe('봄 세일');
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('2');
+    expect(await page.getByTestId('filter-chip').allInnerTexts()).toEqual(['태그: 봄 세일']);
+
+    // The tags screen opens a tag's statistics: the dashboard filtered by it.
+    await page.goto(`${BASE}/console/tags`);
+    await page.getByRole('button', { name: '통계: ads' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('tag')).toBe('ads');
+    await expect.poll(() => page.getByTestId('filter-chip').allInnerTexts()).toEqual(['태그: ads']);
+    await ctx.close();
   });
 
   it("opens an app's install dashboard and a campaign's revenue, each saying why it is empty", {

@@ -370,6 +370,10 @@ const OPERATIONS: Record<string, Operation> = {
       ...one('console', () => `/console/api/organizations/${b.id}/report-subscriptions/1`),
     ],
   },
+  'GET /console/api/organizations/{orgId}/dashboard/tags': {
+    kind: 'byId',
+    probes: one('console', () => `/console/api/organizations/${a.id}/dashboard/tags`),
+  },
   // A's organization, and B's own naming A's link.
   'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': {
     kind: 'byId',

@@ -1447,6 +1447,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/api/organizations/{orgId}/dashboard/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Clicks and visitors per tag of the organization over a period: every tag, by the tags its links carry now (a link's click counts for each of its tags) */
+        get: operations["consoleGetTagClicks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/organizations/{orgId}/dashboard/export.csv": {
         parameters: {
             query?: never;
@@ -12956,6 +12973,8 @@ export interface operations {
                 region?: string;
                 /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 city?: string;
+                /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
+                tag?: string;
                 /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
                 compare?: "previous" | "off";
             };
@@ -12990,7 +13009,20 @@ export interface operations {
                             emptyReason: ("before_retention" | "after_today") | null;
                             /** @description IANA zone the dates and hours are in (extension) */
                             timeZone: string;
-                            filters: components["schemas"]["StatsFilters"];
+                            /** @description the filters applied, tag names included (as given, trimmed, without repeats); {} without filters */
+                            filters: {
+                                country?: string[];
+                                deviceType?: string[];
+                                os?: string[];
+                                browser?: string[];
+                                referrer?: string[];
+                                utmSource?: string[];
+                                utmMedium?: string[];
+                                utmCampaign?: string[];
+                                region?: string[];
+                                city?: string[];
+                                tag?: string[];
+                            };
                             geo: components["schemas"]["StatsGeo"];
                         };
                         total: number;
@@ -13160,6 +13192,8 @@ export interface operations {
                 region?: string;
                 /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 city?: string;
+                /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
+                tag?: string;
                 /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
                 compare?: "previous" | "off";
             };
@@ -13196,7 +13230,20 @@ export interface operations {
                             emptyReason: ("before_retention" | "after_today") | null;
                             /** @description IANA zone the dates and hours are in (extension) */
                             timeZone: string;
-                            filters: components["schemas"]["StatsFilters"];
+                            /** @description the filters applied, tag names included (as given, trimmed, without repeats); {} without filters */
+                            filters: {
+                                country?: string[];
+                                deviceType?: string[];
+                                os?: string[];
+                                browser?: string[];
+                                referrer?: string[];
+                                utmSource?: string[];
+                                utmMedium?: string[];
+                                utmCampaign?: string[];
+                                region?: string[];
+                                city?: string[];
+                                tag?: string[];
+                            };
                             geo: components["schemas"]["StatsGeo"];
                         };
                         total: number;
@@ -13337,6 +13384,136 @@ export interface operations {
             };
         };
     };
+    consoleGetTagClicks: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD, inclusive, local to timeZone; default 29 days before endDate */
+                startDate?: string;
+                /** @description YYYY-MM-DD, inclusive; default today */
+                endDate?: string;
+                /** @description IANA zone name, default UTC (accepted on every statistics endpoint) */
+                timeZone?: string;
+                /** @description only clicks with one of these ISO 3166-1 alpha-2 country codes (KR, US), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                country?: string;
+                /** @description only clicks with one of these device types: mobile, tablet, desktop, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                deviceType?: string;
+                /** @description only clicks with one of these operating systems as topOs names them (iOS, Android, Windows), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                os?: string;
+                /** @description only clicks with one of these browsers as topBrowsers names them (Chrome, Safari), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                browser?: string;
+                /** @description only clicks with one of these referrer host names (m.facebook.com); a full URL counts as its host, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                referrer?: string;
+                /** @description only clicks with one of these utm_source values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmSource?: string;
+                /** @description only clicks with one of these utm_medium values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmMedium?: string;
+                /** @description only clicks with one of these utm_campaign values the clicks carried, comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                utmCampaign?: string;
+                /** @description only clicks with one of these extension: ISO 3166-2 region codes (KR-11, US-CA) as regionStats names them; 400 when the GeoIP database has no regions (meta.geo.regions false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                region?: string;
+                /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
+                city?: string;
+                /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
+                tag?: string;
+            };
+            header?: never;
+            path: {
+                orgId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            dataRetentionDays: number;
+                            /** @description first local date covered: the requested start clipped to the retention window; null when nothing of the requested range is left (see empty) */
+                            actualStartDate: string | null;
+                            /** @description last local date covered: the requested end clipped to today; null when nothing is left */
+                            actualEndDate: string | null;
+                            /** @description the start asked for (or defaulted), before clipping (extension) */
+                            requestedStartDate: string;
+                            /** @description the end asked for (or defaulted), before clipping (extension) */
+                            requestedEndDate: string;
+                            /** @description true when no day of the requested range is inside the retention window and up to today: every figure is zero (extension) */
+                            empty: boolean;
+                            /** @description before_retention: the whole range is older than dataRetentionDays; after_today: it starts after today; null when not empty (extension) */
+                            emptyReason: ("before_retention" | "after_today") | null;
+                            /** @description IANA zone the dates and hours are in (extension) */
+                            timeZone: string;
+                            /** @description the filters applied, tag names included (as given, trimmed, without repeats); {} without filters */
+                            filters: {
+                                country?: string[];
+                                deviceType?: string[];
+                                os?: string[];
+                                browser?: string[];
+                                referrer?: string[];
+                                utmSource?: string[];
+                                utmMedium?: string[];
+                                utmCampaign?: string[];
+                                region?: string[];
+                                city?: string[];
+                                tag?: string[];
+                            };
+                        };
+                        /** @description every tag of the organization (only the filtered ones with a tag filter), most clicks first */
+                        tags: {
+                            id: number;
+                            name: string;
+                            /** @description #rrggbb */
+                            color: string;
+                            /** @description clicks on the links carrying the tag now, over the period */
+                            clicks: number;
+                            /** @description the sum of the period's days' distinct visitors of those links, approximate */
+                            visitors: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     consoleExportDashboardCsv: {
         parameters: {
             query: {
@@ -13366,6 +13543,8 @@ export interface operations {
                 region?: string;
                 /** @description only clicks with one of these extension: English city names (Seoul) as cityStats names them; 400 when the GeoIP database has no cities (meta.geo.cities false), comma-separated, compared case-insensitively; every figure of the answer then counts only the matching clicks */
                 city?: string;
+                /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
+                tag?: string;
                 panel: "daily" | "hourly" | "heatmap" | "countries" | "browsers" | "operatingSystems" | "referrers" | "trackers" | "deviceTypes" | "regions" | "cities" | "utmSource" | "utmMedium" | "utmCampaign" | "topLinks" | "revenue";
                 link?: string;
             };
@@ -14780,6 +14959,7 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200Cont
 }>["uniqueVisitors"], {
     trend: unknown;
 }>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["daily", "hourly", "heatmap", "countries", "browsers", "operatingSystems", "referrers", "trackers", "deviceTypes", "regions", "cities", "utmSource", "utmMedium", "utmCampaign", "topLinks", "revenue"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["platform"]> = ["All", "iOS", "Android"];

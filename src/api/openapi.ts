@@ -262,6 +262,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /console/api/organizations/{orgId}/report-subscriptions': 'consoleSubscribeToReport',
   'DELETE /console/api/organizations/{orgId}/report-subscriptions/{id}': 'consoleCancelReportSubscription',
   'GET /console/api/organizations/{orgId}/dashboard/{kind}/{id}': 'consoleGetLinkDashboard',
+  'GET /console/api/organizations/{orgId}/dashboard/tags': 'consoleGetTagClicks',
   'GET /console/api/organizations/{orgId}/dashboard/export.csv': 'consoleExportDashboardCsv',
   'GET /console/api/organizations/{orgId}/dashboard/apps/{id}': 'consoleGetAppDashboard',
   'GET /console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv': 'consoleExportAppDashboardCsv',

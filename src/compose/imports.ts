@@ -33,7 +33,7 @@ export interface ComposedImports {
  * in a few multi-row inserts); each link gets its own outcome.
  */
 function createShortUrlSink(
-  shortUrls: Pick<ShortUrlService, 'createMany'>,
+  shortUrls: Pick<ShortUrlService, 'createManyIds'>,
   config: Pick<Config, 'security'>,
 ): ImportSink {
   const destination = httpsUrlSchema({
@@ -82,7 +82,7 @@ function createShortUrlSink(
       const created =
         accepted.length === 0
           ? []
-          : await shortUrls.createMany(
+          : await shortUrls.createManyIds(
               caller,
               accepted.map((a) => a.input),
             );
@@ -102,7 +102,7 @@ export function composeImports(
   ctx: Pick<Wiring, 'sql' | 'secretBox' | 'log'> & {
     config: Pick<Config, 'imports' | 'security'>;
     repos: Pick<Wiring['repos'], 'organizations'>;
-    shortUrls: Pick<ShortUrlService, 'createMany'>;
+    shortUrls: Pick<ShortUrlService, 'createManyIds'>;
   },
 ): ComposedImports {
   const { config, sql, secretBox, log } = ctx;

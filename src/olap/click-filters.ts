@@ -20,26 +20,46 @@ export const FILTER_COLUMNS = {
 
 export type ClickFilterName = keyof typeof FILTER_COLUMNS;
 
-/** The filters applied: each named dimension's accepted values, lower case; a name left out accepts any. */
-export type ClickFilters = Partial<Record<ClickFilterName, string[]>>;
+/**
+ * The filters applied: each named dimension's accepted values, lower case; a name left out accepts
+ * any. `tagIds` (the console's dashboards only): clicks on links that carry one of these tags now
+ * (link_tags, sql/clickhouse/0003); [] matches no click (a tag name the organization does not have).
+ */
+export type ClickFilters = Partial<Record<ClickFilterName, string[]>> & { tagIds?: number[] | undefined };
 
 export const FILTER_NAMES = Object.keys(FILTER_COLUMNS) as ClickFilterName[];
 
 export const hasFilters = (filters: ClickFilters | undefined): filters is ClickFilters =>
-  filters !== undefined && FILTER_NAMES.some((name) => (filters[name]?.length ?? 0) > 0);
+  filters !== undefined &&
+  (filters.tagIds !== undefined || FILTER_NAMES.some((name) => (filters[name]?.length ?? 0) > 0));
 
 /**
- * The filters as SQL on the raw table: ` AND lower(col) IN {f_name:Array(String)}` per filter, and
- * the query parameters they name. Empty for no filter.
+ * The links carrying one of {f_tag:Array(UInt64)} now, of the organization {org:UInt64}: their
+ * (link_type, link_id) pairs from link_tags, read with FINAL so only each link's latest tags count.
  */
-export function filterSql(filters: ClickFilters | undefined): { sql: string; params: Record<string, string[]> } {
+const TAGGED_LINKS = `SELECT link_type, link_id FROM link_tags FINAL
+  WHERE organization_id = {org:UInt64} AND hasAny(tag_ids, {f_tag:Array(UInt64)})`;
+
+/**
+ * The filters as SQL on the raw table: ` AND lower(col) IN {f_name:Array(String)}` per filter (and
+ * the tagged links' pairs for `tagIds`, which needs {org:UInt64}), and the query parameters they
+ * name. Empty for no filter.
+ */
+export function filterSql(filters: ClickFilters | undefined): {
+  sql: string;
+  params: Record<string, string[] | number[]>;
+} {
   let sql = '';
-  const params: Record<string, string[]> = {};
+  const params: Record<string, string[] | number[]> = {};
   for (const name of FILTER_NAMES) {
     const values = filters?.[name];
     if (!values?.length) continue;
     sql += ` AND lower(toString(${FILTER_COLUMNS[name]})) IN {f_${name}:Array(String)}`;
     params[`f_${name}`] = values;
+  }
+  if (filters?.tagIds !== undefined) {
+    sql += ` AND (link_type, link_id) IN (${TAGGED_LINKS})`;
+    params.f_tag = filters.tagIds;
   }
   return { sql, params };
 }

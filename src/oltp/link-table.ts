@@ -94,6 +94,15 @@ const MANAGED_LINK_COLUMNS: Record<keyof ManagedLinkFields, string> = {
 /** Columns written as JSON (postgres.js would send an array as a PostgreSQL array). */
 const JSON_COLUMNS = ['routing_rules', 'variants'];
 
+/** One link of a createMany: its fields, columns beyond them, its custom domain and its slug. */
+export interface NewLinkItem<F> {
+  fields: F;
+  values?: Record<string, unknown>;
+  customDomain: { id: number; name: string } | null;
+  code: string;
+  nextCode?: (() => string) | undefined;
+}
+
 /** What both kinds' lists filter on besides their own criteria. */
 export interface ManagedListFilter {
   createdAfter?: Date | undefined;
@@ -153,6 +162,26 @@ export function createLinkTable<F extends ManagedLinkFields, R, L extends Manage
     for (const column of JSON_COLUMNS) if (column in set) set[column] = sql.json(set[column] as never);
     return set;
   };
+  /** Many links in a few multi-row inserts: each its id, undefined when its slug stays taken, or `{ error }`. */
+  const insertMany = async (
+    organizationId: number,
+    items: NewLinkItem<F>[],
+  ): Promise<Array<{ id: number } | undefined | { error: unknown }>> =>
+    insertManyClaimingSlugs(
+      sql,
+      table,
+      organizationId,
+      items.map((item) => ({
+        values: {
+          ...columnsOf(item.fields),
+          ...item.values,
+          custom_domain_id: item.customDomain?.id ?? null,
+        },
+        customDomainName: item.customDomain?.name ?? null,
+        code: item.code,
+        nextCode: item.nextCode,
+      })),
+    );
   const get = async (organizationId: number, id: number): Promise<R | undefined> => {
     const [row] = await sql<Row[]>`${selectFrom} where l.id = ${id} and l.organization_id = ${organizationId}`;
     return row && toRecord(row);
@@ -160,6 +189,9 @@ export function createLinkTable<F extends ManagedLinkFields, R, L extends Manage
 
   return {
     get,
+
+    /** createMany without reading the records back: each link's id (imports need no more). */
+    insertMany,
 
     /** The organization's links of these ids (others' and unknown ids are left out). */
     async getMany(organizationId: number, ids: number[]): Promise<R[]> {
@@ -199,31 +231,11 @@ export function createLinkTable<F extends ManagedLinkFields, R, L extends Manage
      * Many links of one organization in one transaction: each the record, undefined when its slug
      * stays taken, or `{ error }` when the database refused it. The others are created regardless.
      */
-    async createMany(
+    createMany: async (
       organizationId: number,
-      items: Array<{
-        fields: F;
-        values?: Record<string, unknown>;
-        customDomain: { id: number; name: string } | null;
-        code: string;
-        nextCode?: (() => string) | undefined;
-      }>,
-    ): Promise<Array<R | undefined | { error: unknown }>> {
-      const inserted = await insertManyClaimingSlugs(
-        sql,
-        table,
-        organizationId,
-        items.map((item) => ({
-          values: {
-            ...columnsOf(item.fields),
-            ...item.values,
-            custom_domain_id: item.customDomain?.id ?? null,
-          },
-          customDomainName: item.customDomain?.name ?? null,
-          code: item.code,
-          nextCode: item.nextCode,
-        })),
-      );
+      items: NewLinkItem<F>[],
+    ): Promise<Array<R | undefined | { error: unknown }>> => {
+      const inserted = await insertMany(organizationId, items);
       const ids = inserted.flatMap((r) => (r && 'id' in r ? [r.id] : []));
       const rows = ids.length === 0 ? [] : await sql<Row[]>`${selectFrom} where l.id in ${sql(ids)}`;
       const byId = new Map(rows.map((row) => [Number(row.id), toRecord(row)]));

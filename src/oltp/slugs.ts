@@ -74,11 +74,18 @@ export async function insertClaimingSlug(
   return undefined;
 }
 
-/** Items per transaction: each savepoint holds locks until the commit, and their table is bounded. */
+/**
+ * Items written at once: one multi-row insert of the rows and one of their slugs, in a transaction
+ * (a page of an import, a whole bulk create); well under PostgreSQL's 65,535 parameters a statement.
+ */
+const ITEMS_AT_ONCE = 1000;
+
+/** Items per transaction row by row: each savepoint holds locks until the commit, and their table is bounded. */
 const ITEMS_PER_TRANSACTION = 250;
 
 /**
- * insertClaimingSlug for many rows of one organization, a few hundred to a transaction, each item
+ * insertClaimingSlug for many rows of one organization: up to a thousand in two statements, and
+ * when the database refuses one of them, that run again a few hundred to a transaction, each item
  * in a savepoint of its own: an item whose slug stays taken comes back undefined, one the database
  * refuses comes back as its error, and neither undoes the others.
  */
@@ -94,31 +101,27 @@ export async function insertManyClaimingSlugs(
   }>,
 ): Promise<Array<{ id: number; code: string } | { error: unknown } | undefined>> {
   const out: Array<{ id: number; code: string } | { error: unknown } | undefined> = [];
-  for (let start = 0; start < items.length; start += ITEMS_PER_TRANSACTION) {
-    out.push(...(await insertChunk(sql, table, organizationId, items.slice(start, start + ITEMS_PER_TRANSACTION))));
+  for (let start = 0; start < items.length; start += ITEMS_AT_ONCE) {
+    const run = items.slice(start, start + ITEMS_AT_ONCE);
+    const atOnce = await sql
+      .begin((tx) => insertAtOnce(tx as unknown as Tx, table, organizationId, run))
+      .catch(() => undefined);
+    if (atOnce) {
+      out.push(...(atOnce as Inserted[]));
+      continue;
+    }
+    for (let at = 0; at < run.length; at += ITEMS_PER_TRANSACTION) {
+      const chunk = run.slice(at, at + ITEMS_PER_TRANSACTION);
+      out.push(
+        ...((await sql.begin((tx) => insertOneByOne(tx as unknown as Tx, table, organizationId, chunk))) as Inserted[]),
+      );
+    }
   }
   return out;
 }
 
 type NewRow = Parameters<typeof insertManyClaimingSlugs>[3][number];
 type Inserted = { id: number; code: string } | { error: unknown } | undefined;
-
-async function insertChunk(
-  sql: Sql,
-  table: SlugOwnerTable,
-  organizationId: number,
-  items: NewRow[],
-): Promise<Inserted[]> {
-  return sql.begin(async (tx) => {
-    try {
-      // Usually every row goes in with two statements; a row the database refuses stops that, and
-      // the chunk goes in row by row instead, so that only that row fails.
-      return await tx.savepoint((sp) => insertAtOnce(sp as unknown as Tx, table, organizationId, items));
-    } catch {
-      return insertOneByOne(tx as unknown as Tx, table, organizationId, items);
-    }
-  }) as Promise<Inserted[]>;
-}
 
 /**
  * The chunk's rows in one insert and their slugs in another. Codes taken already (or twice in the

@@ -37,6 +37,7 @@ import { PeriodPicker } from './PeriodPicker';
 import { PlacesPanels } from './PlacesPanels';
 import { RevenuePanel } from './RevenuePanel';
 import { ShareStats } from './ShareStats';
+import { TagsPanel } from './TagsPanel';
 import { TopLinks } from './TopLinks';
 import { TopList, type TopListPick } from './TopList';
 import type { DashboardData, TopItem } from '../api';
@@ -305,6 +306,15 @@ export function DashboardView({
             >
               <TopLinks links={d.topLinks} />
             </Panel>
+          )}
+
+          {!link && (
+            <TagsPanel
+              orgId={orgId}
+              query={filtered}
+              total={d.total}
+              onPick={(tag) => setState({ ...state, filters: withFilter(filters, 'tag', tag) })}
+            />
           )}
 
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>

@@ -4,8 +4,7 @@
 import { Button, CloseButton, Group, Pill, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { StatsFilters } from '../api';
-import { FILTER_KEYS, type FilterKey } from './dashboard-state';
+import { type DashboardFilters, FILTER_KEYS, type FilterKey } from './dashboard-state';
 
 /** How the dashboard names a country code and a filter's value, in the console's language. */
 export function useFilterNames() {
@@ -39,7 +38,7 @@ export function FilterChips({
   onRemove,
   onClear,
 }: {
-  filters: StatsFilters;
+  filters: DashboardFilters;
   onRemove: (key: FilterKey, value: string) => void;
   onClear: () => void;
 }) {

@@ -7,7 +7,10 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StatsFilters } from '../api';
 import { browserTimeZone, type PeriodChoice, type Preset } from './period';
 
-export type FilterKey = keyof StatsFilters;
+/** The statistics filters, and the organization's tag names (the console's dashboards take those too). */
+export type DashboardFilters = StatsFilters & { tag?: string[] };
+
+export type FilterKey = keyof DashboardFilters;
 
 /** Every filter the statistics take, in the order the chips show them. */
 export const FILTER_KEYS = [
@@ -21,11 +24,12 @@ export const FILTER_KEYS = [
   'utmCampaign',
   'region',
   'city',
+  'tag',
 ] as const satisfies readonly FilterKey[];
 
 export interface DashboardState {
   choice: PeriodChoice;
-  filters: StatsFilters;
+  filters: DashboardFilters;
   /** Every figure and time chart beside the previous period's. */
   compare: boolean;
 }
@@ -41,7 +45,7 @@ export function readState(search: string): DashboardState {
     const value = params.get(name) ?? '';
     return DATE.test(value) ? value : '';
   };
-  const filters: StatsFilters = {};
+  const filters: DashboardFilters = {};
   for (const key of FILTER_KEYS) {
     const values = [...new Set((params.get(key) ?? '').split(',').map((v) => v.trim()))].filter(Boolean);
     if (values.length > 0) filters[key] = values;
@@ -59,7 +63,7 @@ export function readState(search: string): DashboardState {
 }
 
 /** The filters as the statistics API's query parameters (the dashboard, its CSV, a panel's own figures). */
-export function filterParams(filters: StatsFilters): Record<string, string> {
+export function filterParams(filters: DashboardFilters): Record<string, string> {
   return Object.fromEntries(
     FILTER_KEYS.flatMap((key) => (filters[key]?.length ? [[key, filters[key].join(',')]] : [])),
   );
@@ -79,12 +83,12 @@ export function writeState({ choice, filters, compare }: DashboardState): string
 }
 
 /** The filters with one value more (a click on a panel's row) or less (a chip removed). */
-export function withFilter(filters: StatsFilters, key: FilterKey, value: string): StatsFilters {
+export function withFilter(filters: DashboardFilters, key: FilterKey, value: string): DashboardFilters {
   const values = filters[key] ?? [];
   return values.includes(value) ? filters : { ...filters, [key]: [...values, value] };
 }
 
-export function withoutFilter(filters: StatsFilters, key: FilterKey, value: string): StatsFilters {
+export function withoutFilter(filters: DashboardFilters, key: FilterKey, value: string): DashboardFilters {
   const { [key]: values = [], ...rest } = filters;
   const left = values.filter((v) => v !== value);
   return left.length > 0 ? { ...rest, [key]: left } : rest;

@@ -192,6 +192,7 @@ export const en: Words = {
     deleteConfirm: 'Delete the tag {{name}}? {{count}} links lose it.',
     empty: 'No tags yet. Create one above, or tag a link in the editor.',
     readOnly: 'Changing tags takes the developer role or above.',
+    stats: 'Statistics',
   },
   bulk: {
     selected: '{{count}} selected',
@@ -583,6 +584,15 @@ export const en: Words = {
     hourly: 'Clicks by hour of day',
     hourlyLabel: 'Bar chart of clicks by hour of day',
     topLinks: 'Busiest links',
+    tags: {
+      title: 'Clicks by tag',
+      label:
+        'Clicks per tag of the links that carry it now ({{total}} clicks in all; a link with two tags counts for both)',
+      tag: 'Tag',
+      chip: 'Tag: {{tag}}',
+      none: 'No tags yet. Tag links on the Tags screen or in the link editor to compare them here.',
+      noClicks: 'No clicks on tagged links in this period.',
+    },
     campaign: 'Campaign',
     shortUrl: 'Short URL',
     countries: 'Countries',
@@ -613,6 +623,7 @@ export const en: Words = {
         utmCampaign: 'utm_campaign',
         region: 'Region',
         city: 'City',
+        tag: 'Tag',
       },
     },
     places: {

@@ -184,6 +184,7 @@ export const ko = {
     deleteConfirm: '태그 {{name}} 을(를) 삭제할까요? 링크 {{count}}개에서 이 태그가 빠집니다.',
     empty: '아직 태그가 없습니다. 위에서 만들거나 링크 편집기에서 태그를 붙이면 생깁니다.',
     readOnly: '태그를 바꾸려면 개발자 이상의 역할이 필요합니다.',
+    stats: '통계',
   },
   bulk: {
     selected: '{{count}}개 선택됨',
@@ -568,6 +569,14 @@ export const ko = {
     hourly: '시간대별 클릭',
     hourlyLabel: '시간대별 클릭 막대 차트',
     topLinks: '클릭이 많은 링크',
+    tags: {
+      title: '태그별 클릭',
+      label: '지금 각 태그가 붙은 링크의 클릭 (전체 {{total}}회, 태그가 둘인 링크는 양쪽에 셉니다)',
+      tag: '태그',
+      chip: '태그: {{tag}}',
+      none: '아직 태그가 없습니다. 태그 화면이나 링크 편집기에서 링크에 태그를 붙이면 여기서 비교할 수 있습니다.',
+      noClicks: '이 기간에 태그가 붙은 링크의 클릭이 없습니다.',
+    },
     campaign: '캠페인',
     shortUrl: '단축 URL',
     countries: '국가',
@@ -598,6 +607,7 @@ export const ko = {
         utmCampaign: 'utm_campaign',
         region: '지역',
         city: '도시',
+        tag: '태그',
       },
     },
     places: {

@@ -1,6 +1,7 @@
 // Tags: the organization's labels for links and campaigns, with their colour and how many links
 // carry each. Make one, rename or recolour it (every link shows the change), delete it after a
-// confirmation that says how many links lose it. Changes need links.write.
+// confirmation that says how many links lose it. Changes need links.write. Each tag's statistics
+// are the organization's dashboard filtered by it.
 import { Button, ColorInput, ColorSwatch, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +13,7 @@ import { Screen } from '../components/Screen';
 import { useNotice } from '../components/Notice';
 import { useTags } from '../components/tags';
 import { useAction } from '../components/use-action';
+import { navigate, pathOf } from '../navigation';
 
 /** Mantine's palette at shade 7: dark enough for white text, the colours a tag gets by default. */
 const SWATCHES = ['#1971c2', '#2f9e44', '#e03131', '#f08c00', '#9c36b5', '#0c8599', '#c2255c', '#495057'];
@@ -133,6 +135,11 @@ export default function Tags({ membership }: { membership: Membership }) {
           {
             cell: (tag) => (
               <Group gap={4} wrap="nowrap">
+                <RowButton
+                  label={t('tags.stats')}
+                  name={tag.name}
+                  onClick={() => navigate(`${pathOf('dashboard')}?${new URLSearchParams({ tag: tag.name })}`)}
+                />
                 <RowButton
                   label={t('tags.edit')}
                   name={tag.name}

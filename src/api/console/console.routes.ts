@@ -40,6 +40,7 @@ import { newNonce } from '../security-headers.js';
 import { consoleAppPolicy, loadConsoleApp } from './console-app.js';
 import { sendPage } from './send-page.js';
 import type { Dashboards } from '../../core/stats/dashboards.js';
+import type { TagStatsService } from '../../core/stats/tag-stats.js';
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import { writeErrors as errors, orgParams, security, tags } from './route-docs.js';
@@ -51,6 +52,7 @@ export interface ConsoleRouteDeps {
   goalTypes: GoalTypesService;
   routingTester: RoutingTester;
   dashboards: Dashboards;
+  tagStats: TagStatsService;
   installs: InstallStatsService;
   linkStats: LinkStatsService;
   usage: UsageService;
@@ -76,6 +78,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
     goalTypes,
     routingTester,
     dashboards,
+    tagStats,
     installs,
     linkStats,
     usage,
@@ -314,7 +317,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
       await api.register(consoleGoalTypeRoutes, { accounts, goalTypes });
       await api.register(consoleRoutingTesterRoutes, { accounts, routingTester, config });
       await api.register(consoleUsageRoutes, { accounts, usage });
-      await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats });
+      await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats, tagStats });
       await api.register(consoleReportRoutes, { accounts, reports });
       const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
       const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> =>

@@ -9,6 +9,7 @@ import type { Dashboard, DashboardInput, Dashboards, DashboardLink } from '../..
 import { compareFigure } from '../../core/stats/comparison.js';
 import type { InstallStats, InstallStatsAnswer, InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
+import type { TagStatsService } from '../../core/stats/tag-stats.js';
 import { idSchema } from '../schemas/common.js';
 import {
   HOUR_LABELS,
@@ -39,6 +40,21 @@ const linkSchema = z.object({
   label: z.string(),
   address: z.string(),
 });
+/** The console's dashboards take the statistics filters and tag names (the links carrying one of them now). */
+const dashboardFilterQuery = {
+  ...filterQuery,
+  tag: z
+    .string()
+    .max(10_000)
+    .optional()
+    .describe(
+      "only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing",
+    ),
+};
+const dashboardFiltersSchema = z
+  .object({ ...filtersSchema.shape, tag: z.array(z.string()).optional() })
+  .describe('the filters applied, tag names included (as given, trimmed, without repeats); {} without filters');
+
 const comparisonSchema = comparisonPeriodSchema.extend({
   total: figureChangeSchema.nullable(),
   uniqueVisitors: figureChangeSchema.nullable(),
@@ -48,7 +64,7 @@ const comparisonSchema = comparisonPeriodSchema.extend({
   hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
 });
 const dashboardSchema = z.object({
-  meta: statsMetaSchema.extend({ filters: filtersSchema, geo: geoSchema }),
+  meta: statsMetaSchema.extend({ filters: dashboardFiltersSchema, geo: geoSchema }),
   total: z.number().int(),
   previousTotal: z.number().int().describe('clicks in as many days just before the period'),
   change: z.number().nullable().describe('percent change against the previous period; null when it had no clicks'),
@@ -115,6 +131,24 @@ function appComparison(
     dailyInstalls: stats?.dailyInstalls ?? [],
   };
 }
+
+const tagClicksSchema = z.object({
+  meta: statsMetaSchema.extend({ filters: dashboardFiltersSchema }),
+  tags: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        color: z.string().describe('#rrggbb'),
+        clicks: z.number().int().describe('clicks on the links carrying the tag now, over the period'),
+        visitors: z
+          .number()
+          .int()
+          .describe("the sum of the period's days' distinct visitors of those links, approximate"),
+      }),
+    )
+    .describe('every tag of the organization (only the filtered ones with a tag filter), most clicks first'),
+});
 
 function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashboardSchema> {
   const { stats } = d;
@@ -307,13 +341,14 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
   dashboards: Dashboards;
   installs: InstallStatsService;
   links: LinkStatsService;
-}> = async (app, { accounts, dashboards, installs, links }) => {
+  tagStats: TagStatsService;
+}> = async (app, { accounts, dashboards, installs, links, tagStats }) => {
   const acting = actingMember(accounts);
   const linkParams = orgParams.extend({ kind: z.enum(['urls', 'campaigns']), id: idSchema });
-  const dashboardQuery = z.object({ ...periodQuery, ...filterQuery, compare: compareQuery });
+  const dashboardQuery = z.object({ ...periodQuery, ...dashboardFilterQuery, compare: compareQuery });
   const exportQuery = z.object({
     ...periodQuery,
-    ...filterQuery,
+    ...dashboardFilterQuery,
     panel: z.enum(PANELS),
     link: z
       .string()
@@ -365,6 +400,26 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         type: request.params.kind === 'urls' ? 'url' : 'campaign',
         id: request.params.id,
       }),
+  );
+
+  app.get(
+    '/organizations/:orgId/dashboard/tags',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Clicks and visitors per tag of the organization over a period: every tag, by the tags its links carry now (a link's click counts for each of its tags)",
+        params: orgParams,
+        querystring: z.object({ ...periodQuery, ...dashboardFilterQuery }),
+        response: { 200: tagClicksSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      const found = await withPeriodQuery(tagStats.byTag(caller, request.query));
+      return { meta: { ...meta(found.period), filters: found.filters }, tags: found.tags };
+    },
   );
 
   app.get(

@@ -25,7 +25,7 @@ export interface ConsoleDeps extends ConsoleOrganizationDeps {
   goalTypes: GoalTypesService;
   /** Where a described visitor goes under a link's rules and variants, as the redirect decides. */
   routingTester: RoutingTester;
-  stats: Pick<StatsService, 'links' | 'installs' | 'journey' | 'dashboards' | 'shares'>;
+  stats: Pick<StatsService, 'links' | 'installs' | 'journey' | 'dashboards' | 'shares' | 'tags'>;
   /** The operator's webhook endpoint and log, as a member with webhooks.manage manages them. */
   webhookSettings: WebhookSettings;
   /** Members' subscriptions to reports by mail, and their unsubscribe links. */
@@ -49,6 +49,7 @@ export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (a
     goalTypes: deps.goalTypes,
     routingTester: deps.routingTester,
     dashboards: deps.stats.dashboards,
+    tagStats: deps.stats.tags,
     installs: deps.stats.installs,
     linkStats: deps.stats.links,
     usage: deps.organizations.usage,

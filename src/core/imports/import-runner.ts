@@ -1,8 +1,9 @@
 // Runs import jobs in the background on every worker instance, several at once: claims a queued job
-// (or one whose instance died), reads the source page by page, skips what the organization already imported,
-// writes the rest through the sink and saves the cursor and counts after every page, so a restart
-// resumes from the last saved page. A rate limit is waited out (Retry-After, else a growing
-// back-off); a refused token fails the job at once; other failures are retried a few times.
+// (or one whose instance died), reads the source page by page (the next while the current one is
+// written), skips what the organization already imported, writes the rest through the sink and
+// saves the cursor and counts after every page, so a restart resumes from the last saved page. A
+// rate limit is waited out (Retry-After, else a growing back-off); a refused token fails the job at
+// once; other failures are retried a few times.
 import type { Organization } from '../../oltp/organizations.repo.js';
 import type { ClaimedImportJob, ImportJobsRepo, ImportProblem } from '../../oltp/import-jobs.repo.js';
 import type { Logger } from '../../shared/logger.js';
@@ -127,10 +128,16 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
       if (progress.errors.length < MAX_RECORDED_ERRORS) progress.errors.push(problem);
     };
 
+    let next = fetchPage(job, source, progress.cursor);
     for (;;) {
-      const page = await fetchPage(job, source, progress.cursor);
+      const page = await next;
       // Cancelled while the page was on its way: nothing of it is written.
       if (!page || !(await deps.repo.renewLease(job.id, leaseMs))) return;
+      // The next page is read (and its rows made links) while this one is written. What it throws
+      // is met at the top of the next round, after this page's progress is saved; a job that ends
+      // or stops first leaves it unread, and the saved cursor still points at it.
+      next = page.nextCursor === null ? Promise.resolve(undefined) : fetchPage(job, source, page.nextCursor);
+      next.catch(() => undefined);
       if (page.total !== undefined) progress.total = page.total;
 
       // The same link twice in a page, or imported by an earlier run: skipped.

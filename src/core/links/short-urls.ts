@@ -2,6 +2,7 @@
 // read, update, delete, and the QR code of one (a plan feature).
 import { forbidden, notFound } from '../../shared/errors.js';
 import { PLAN_LIMITS } from '../../shared/plans.js';
+import type { ManagedLinkFields, NewLinkItem } from '../../oltp/link-table.js';
 import type { ShortUrl, ShortUrlFields, ShortUrlListFilter, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { generateShortCode, linkAddress } from './link-rules.js';
 import { renderQrCode, type QrOptions } from './qr-code.js';
@@ -48,6 +49,31 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
     missing: (id) => notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`),
   });
 
+  /** A bulk create through `insert`: the repository's createMany (records) or insertMany (ids). */
+  const createManyWith = <O extends { id: number }>(
+    caller: LinkCaller,
+    inputs: readonly NewShortUrl[],
+    insert: (
+      organizationId: number,
+      items: NewLinkItem<ShortUrlFields & ManagedLinkFields>[],
+    ) => Promise<Array<O | undefined | { error: unknown }>>,
+  ) =>
+    links.createMany(
+      caller,
+      inputs,
+      (items) =>
+        insert(
+          caller.organization.id,
+          items.map(({ input, customDomain, managed }) => ({
+            fields: { ...fieldsOf(input), ...managed },
+            customDomain,
+            ...codeFor(input.customAlias),
+          })),
+        ),
+      (input) => slugTaken('customAlias', input.customAlias)(),
+      (input) => (input.customAlias === undefined ? undefined : { field: 'customAlias', slug: input.customAlias }),
+    );
+
   return {
     ...links.service,
 
@@ -71,21 +97,12 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
 
     /** Many short URLs at once (up to a thousand): each input answers its record or why it was refused. */
     createMany(caller: LinkCaller, inputs: readonly NewShortUrl[]) {
-      return links.createMany(
-        caller,
-        inputs,
-        (items) =>
-          deps.repo.createMany(
-            caller.organization.id,
-            items.map(({ input, customDomain, managed }) => ({
-              fields: { ...fieldsOf(input), ...managed },
-              customDomain,
-              ...codeFor(input.customAlias),
-            })),
-          ),
-        (input) => slugTaken('customAlias', input.customAlias)(),
-        (input) => (input.customAlias === undefined ? undefined : { field: 'customAlias', slug: input.customAlias }),
-      );
+      return createManyWith(caller, inputs, deps.repo.createMany);
+    },
+
+    /** createMany answering each created link's id only (imports): its record is not read back. */
+    createManyIds(caller: LinkCaller, inputs: readonly NewShortUrl[]) {
+      return createManyWith(caller, inputs, deps.repo.insertMany);
     },
 
     /** The QR code of the link's address. */

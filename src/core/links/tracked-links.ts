@@ -332,17 +332,21 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     /**
      * create for many inputs at once, in one transaction: each input is checked as create checks
      * it, the tags of all are resolved together, and `insert` writes the accepted ones (undefined
-     * back for an item: its slug is taken). Every input answers its record or why it was refused.
+     * back for an item: its slug is taken). Every input answers its record or why it was refused;
+     * an `insert` that answers only ids (O), where nothing reads the record, saves reading it back.
      */
-    async createMany<I extends LinkedAppIds & ManagedLinkInput & { customDomainName?: string | null | undefined }>(
+    async createMany<
+      I extends LinkedAppIds & ManagedLinkInput & { customDomainName?: string | null | undefined },
+      O extends { id: number } = R,
+    >(
       caller: LinkCaller,
       inputs: readonly I[],
       insert: (
         items: Array<{ input: I; customDomain: { id: number; name: string } | null; managed: ManagedLinkFields }>,
-      ) => Promise<Array<R | undefined | { error: unknown }>>,
+      ) => Promise<Array<O | undefined | { error: unknown }>>,
       taken: (input: I) => DomainError,
       chosen: (input: I) => { field: string; slug: string } | undefined,
-    ): Promise<BulkResult<Counted<R>>[]> {
+    ): Promise<BulkResult<Counted<O>>[]> {
       authorize(caller, 'links.write');
       const organizationId = caller.organization.id;
       const allTags = [...new Set(inputs.flatMap((i) => i.tags ?? []))];
@@ -351,7 +355,7 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
       const resolveTags = async (names: readonly string[]) =>
         [...new Set(names.map((n) => idOf.get(n.trim().toLowerCase())))].filter((id): id is number => id !== undefined);
 
-      const results: BulkResult<Counted<R>>[] = new Array(inputs.length);
+      const results: BulkResult<Counted<O>>[] = new Array(inputs.length);
       const accepted: Array<{
         at: number;
         input: I;
@@ -380,8 +384,9 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
         if (r === undefined) results[item.at] = { error: taken(item.input) };
         else if (typeof r === 'object' && r !== null && 'error' in r) results[item.at] = itemError(r.error);
         else {
-          results[item.at] = { ...(r as R), clickCount: 0 };
-          kind.changed?.('created', r as R);
+          results[item.at] = { ...(r as O), clickCount: 0 };
+          // A kind that announces its changes (campaigns) inserts whole records (O = R).
+          kind.changed?.('created', r as unknown as R);
         }
       }
       if (inserted.some((r) => r !== undefined && !(typeof r === 'object' && r !== null && 'error' in r)))

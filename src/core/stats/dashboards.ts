@@ -22,9 +22,12 @@ import {
   readWithPrevious,
 } from './comparison.js';
 import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
+import type { TagFilterInput, TagStatsService } from './tag-stats.js';
 
-/** What a dashboard is asked for: the period, any filters (click-filters.ts) and whether to compare with the previous period. */
-export type DashboardInput = PeriodInput & ClickFilterInput & { compare?: 'previous' | 'off' | undefined };
+/** What a dashboard is asked for: the period, any filters (click-filters.ts, and tag names: tag-stats.ts) and whether to compare with the previous period. */
+export type DashboardInput = PeriodInput &
+  ClickFilterInput &
+  TagFilterInput & { compare?: 'previous' | 'off' | undefined };
 
 /** The previous period's figures beside the period's (comparison.ts): same length, zone and filters. */
 export interface DashboardComparison {
@@ -56,7 +59,7 @@ export interface DashboardLink {
 export interface Dashboard extends ClickDashboard {
   period: StatsPeriod;
   /** The filters applied, as given (trimmed, without repeats); {} without filters. */
-  filters: ClickFilters;
+  filters: ClickFilters & { tag?: string[] };
   /** Percent change of the total against the previous period; null when that had no clicks. */
   change: number | null;
   /** What the GeoIP database tells beyond the country: the region and city panels and filters. */
@@ -70,6 +73,7 @@ export function createDashboards(deps: {
   clicks: ClickDashboardQueries;
   shortUrls: Pick<ShortUrlsRepo, 'get' | 'getMany'>;
   campaigns: Pick<CampaignsRepo, 'get' | 'getMany'>;
+  tagStats: Pick<TagStatsService, 'tagFilter'>;
   publicBaseUrl: string;
   /** What the GeoIP database knows beyond the country: region and city filters need it. */
   geoFields: GeoFields;
@@ -91,15 +95,16 @@ export function createDashboards(deps: {
   async function build(caller: DashboardCaller, link: DashboardLink | null, input: DashboardInput): Promise<Dashboard> {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
-    const { startDate, endDate, timeZone, ...rest } = input;
+    const { startDate, endDate, timeZone, tag, ...rest } = input;
     const { compare, ...filterInput } = rest;
     const filters = parseClickFilters(filterInput, deps.geoFields);
     const now = deps.clock();
     const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, now);
+    const tags = await deps.tagStats.tagFilter(organization.id, tag);
     const scope = {
       organizationId: organization.id,
       link: link && { type: link.type, id: link.id },
-      filters: filters.match,
+      filters: { ...filters.match, ...tags.match },
     };
     const { current: found, previous } = await readWithPrevious(period, now, compare === 'previous', (p) =>
       p === period ? deps.clicks.forScope(scope, period, previousPeriod(period)) : deps.clicks.forScope(scope, p),
@@ -108,7 +113,7 @@ export function createDashboards(deps: {
     return {
       ...found,
       period,
-      filters: filters.applied,
+      filters: { ...filters.applied, ...tags.applied },
       geo: deps.geoFields,
       change: percentChange(total, found.previousTotal),
       topLinks: await named(organization.id, found.links, total),
