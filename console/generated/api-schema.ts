@@ -1328,7 +1328,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A member's console sessions, most recently used first (owners) */
+        get: operations["consoleListMemberSessions"];
         put?: never;
         post?: never;
         /** End every console session of a member (owners); ending one's own signs out */
@@ -11857,6 +11858,83 @@ export interface operations {
             };
         };
     };
+    consoleListMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: number;
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description read from the user agent the session began with; null when there was none */
+                        device: {
+                            browser: string;
+                            os: string;
+                            /** @enum {string} */
+                            type: "Mobile" | "Desktop" | "Tablet";
+                        } | null;
+                        /** @description the client address the session began from */
+                        ip: string | null;
+                        /** @description how the session began: email, login_link, sso, oidc */
+                        method: string;
+                        createdAt: string;
+                        /** @description last use, recorded at most once a minute */
+                        lastSeenAt: string;
+                        /** @description the session this request came with */
+                        current: boolean;
+                    }[];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     consoleEndMemberSessions: {
         parameters: {
             query?: never;
@@ -14195,6 +14273,9 @@ export const pathsApiV1CrossPlatformSessionTransitionPostRequestBodyContentAppli
 export const pathsApiV1CrossPlatformSessionFunnelTrackPostRequestBodyContentApplicationJsonStageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/session/funnel/track"]["post"]["requestBody"]["content"]["application/json"]["stage"]> = ["CLICKED", "DEEP_LINK_RESOLVED", "CONTENT_VIEWED", "ACTION_TAKEN", "GOAL_COMPLETED"];
 export const pathsApiV1CrossPlatformStatsSessionsListGetParametersQueryPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/stats/sessions/list"]["get"]["parameters"]["query"]["platform"]> = ["WEB", "IOS", "ANDROID"];
 export const pathsConsoleApiMeSessionsGetResponses200ContentApplicationJsonDeviceAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/me/sessions"]["get"]["responses"]["200"]["content"]["application/json"]["device"], {
+    type: unknown;
+}>["type"]> = ["Mobile", "Desktop", "Tablet"];
+export const pathsConsoleApiOrganizationsOrgIdMembersUserIdSessionsGetResponses200ContentApplicationJsonDeviceAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/members/{userId}/sessions"]["get"]["responses"]["200"]["content"]["application/json"]["device"], {
     type: unknown;
 }>["type"]> = ["Mobile", "Desktop", "Tablet"];
 export const pathsConsoleApiOrganizationsOrgIdWebhookPutRequestBodyContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook"]["put"]["requestBody"]["content"]["application/json"]["events"]> = ["click", "campaign", "goal", "funnel", "session"];

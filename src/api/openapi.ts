@@ -239,6 +239,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'PUT /console/api/me/language': 'consoleSetMyLanguage',
   'GET /console/api/me/sessions': 'consoleListMySessions',
   'DELETE /console/api/me/sessions/{sessionId}': 'consoleEndMySession',
+  'GET /console/api/organizations/{orgId}/members/{userId}/sessions': 'consoleListMemberSessions',
   'DELETE /console/api/organizations/{orgId}/members/{userId}/sessions': 'consoleEndMemberSessions',
   'GET /console/api/organizations/{orgId}/api-keys': 'consoleListApiKeys',
   'POST /console/api/organizations/{orgId}/api-keys': 'consoleCreateApiKey',

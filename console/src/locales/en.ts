@@ -402,6 +402,9 @@ export const en: Words = {
     you: 'you',
     endSessions: 'Sign out',
     endSessionsConfirm: 'End every console session of {{email}}? They are signed out on every device.',
+    sessions: 'Sessions',
+    sessionsTitle: 'Console sessions of {{email}}',
+    noSessions: 'Not signed in anywhere.',
     sessionsEnded: '{{email}} is signed out everywhere (sessions ended: {{count}}).',
   },
   sessions: {

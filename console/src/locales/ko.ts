@@ -395,6 +395,9 @@ export const ko = {
     you: '나',
     endSessions: '로그아웃',
     endSessionsConfirm: '{{email}} 님의 모든 콘솔 세션을 종료할까요? 모든 기기에서 로그아웃됩니다.',
+    sessions: '세션',
+    sessionsTitle: '{{email}} 님의 콘솔 세션',
+    noSessions: '로그인한 곳이 없습니다.',
     sessionsEnded: '{{email}} 님을 모든 기기에서 로그아웃했습니다(종료한 세션 {{count}}개).',
   },
   sessions: {
