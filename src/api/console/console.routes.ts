@@ -55,6 +55,8 @@ export interface ConsoleRouteDeps {
   webhookSettings: WebhookSettings;
   config: Config;
   signInAttempts: AuthFailureLimiter;
+  /** Session cookies that name no live session, counted with the other failed authentications. */
+  sessionFailures: AuthFailureLimiter;
 }
 
 /** The sealed state, nonce and PKCE verifier of a sign-in at the OpenID Connect provider, for its callback only. */
@@ -79,6 +81,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
     webhookSettings,
     config,
     signInAttempts,
+    sessionFailures,
   },
 ) => {
   const jar = cookieJar(config);
@@ -88,6 +91,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
   const { tokenOf, sessionOf, requireCsrf, admit, csrfOnChange } = createConsoleGuard(
     accounts,
     config.server.publicBaseUrl,
+    sessionFailures,
   );
 
   const signedOut = (request: FastifyRequest, reply: FastifyReply) => {

@@ -1,6 +1,7 @@
 // The console context: partner single sign-on (/sso), the console's pages and its own API
 // (/console, /console/api) with mail-link sign-in, and one organization's resources under
-// /console/api/organizations/{orgId}. Sign-in attempts are limited per client address across them.
+// /console/api/organizations/{orgId}. Sign-in attempts are limited per client address across them;
+// session cookies that name no live session too, with the other failed authentications.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GoalTypesService } from '../../core/links/goal-types.js';
 import type { RoutingTester } from '../../core/routing/routing-tester.js';
@@ -9,7 +10,8 @@ import type { StatsService } from '../../core/stats/index.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
 import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/logger.js';
-import { createAuthFailureLimiter } from '../auth-failures.js';
+import { type AuthFailureLimiters, createAuthFailureLimiter } from '../auth-failures.js';
+import { cookieJar, SESSION_COOKIE } from './browser-session.js';
 import { consoleRoutes } from './console.routes.js';
 import { type ConsoleOrganizationDeps, consoleOrganizationApi } from './organization-api.js';
 import { ssoRoutes } from './sso.routes.js';
@@ -26,6 +28,8 @@ export interface ConsoleDeps extends ConsoleOrganizationDeps {
   stats: Pick<StatsService, 'links' | 'installs' | 'journey' | 'dashboards' | 'shares'>;
   /** The operator's webhook endpoint and log, as a member with webhooks.manage manages them. */
   webhookSettings: WebhookSettings;
+  /** Failed authentications per client address: here, wrong session cookies. */
+  authFailures: Pick<AuthFailureLimiters, 'consoleSession'>;
 }
 
 export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (app, { deps }) => {
@@ -36,6 +40,15 @@ export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (a
     windowSeconds: config.signInLimits.windowSeconds,
     code: 'SIGN_IN_RATE_LIMITED',
     what: 'sign-in',
+  });
+  // A session cookie that named no live session is cleared by the answer, unless the answer sets a
+  // new session (a sign-in).
+  const jar = cookieJar(config);
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.wrongSessionCookie) return;
+    const set = reply.getHeader('set-cookie');
+    const cookies = set === undefined ? [] : Array.isArray(set) ? set : [String(set)];
+    if (!cookies.some((c) => c.startsWith(`${SESSION_COOKIE}=`))) jar.clear(reply, SESSION_COOKIE, '/');
   });
   await app.register(ssoRoutes, { accounts, config, log: deps.log, signInAttempts });
   await app.register(consoleRoutes, {
@@ -51,6 +64,8 @@ export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (a
     webhookSettings: deps.webhookSettings,
     config,
     signInAttempts,
+    sessionFailures: deps.authFailures.consoleSession,
   });
-  await app.register(consoleOrganizationApi, { deps, prefix: '/console/api/organizations/:orgId' });
+  const sessionFailures = deps.authFailures.consoleSession;
+  await app.register(consoleOrganizationApi, { deps, sessionFailures, prefix: '/console/api/organizations/:orgId' });
 };
