@@ -385,15 +385,24 @@ describe('accounts end to end', () => {
     page.on('dialog', (dialog) => void dialog.accept());
     const usage = (apiKey: string) => http('/api/v1/service/usage', { headers: { 'x-api-key': apiKey } });
     await page.getByRole('link', { name: 'API 키' }).click();
-    // The organization's first key, made with it by the operator, has no name.
-    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    // The organization's first key, made with it by the operator, has no name (the keys list's
+    // rows show each key's first characters; the form's rows are the scopes to tick).
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'sp_live_' }).count()).toBe(1);
     await page.getByLabel('이름').fill('backend');
+    // Scoped to the plan and usage: it reads those, and nothing else.
+    await page.getByRole('checkbox', { name: '요금제와 사용량: 읽기' }).check();
     await page.getByRole('button', { name: '새 키 발급' }).click();
     const first = await page.getByTestId('new-api-key').innerText();
     expect(first).toMatch(/^sp_live_/);
     expect((await usage(first)).status).toBe(200);
+    const links = await http('/api/v1/service/urls', { headers: { 'x-api-key': first } });
+    expect(links.status).toBe(403);
+    expect(((await links.json()) as { details: unknown }).details).toEqual([
+      { field: 'scope', message: 'links:read is required' },
+    ]);
     const backend = page.getByRole('row').filter({ hasText: 'backend' });
     await expect.poll(() => backend.count()).toBe(1);
+    expect(await backend.innerText()).toContain('요금제와 사용량: 읽기');
     await expectAccessible(page, 'API keys screen');
     await backend.getByRole('button', { name: '재발급' }).click();
     await expect.poll(() => page.getByTestId('new-api-key').innerText()).not.toBe(first);

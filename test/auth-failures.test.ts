@@ -1,9 +1,10 @@
 // Brute force: after AUTH_FAILURE_LIMIT wrong credentials from one address within the window, that
 // address gets 429 with Retry-After and the error body on that surface (Service API key, operator
-// token, mobile app API key), even for a right credential; other addresses, and callers that
+// token, mobile app API key, console session cookie), even for a right credential; other addresses, and callers that
 // present no credential at all, are untouched.
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { consoleSignIn } from './support/console-api.js';
 import { expectError } from './support/error-body.js';
 import { ADMIN_TOKEN, serviceForFile } from './support/service.js';
 
@@ -95,6 +96,30 @@ describe('failed authentications per client address', () => {
       'guess-',
       { invalid: 'APP_CREDENTIALS_INVALID', limited: 'APP_CREDENTIALS_FAILURES' },
     );
+  });
+
+  it('console session cookies, whose refusal clears the cookie', async () => {
+    const base = svc.config.server.publicBaseUrl;
+    const member = await svc.admin('POST', `/organizations/${org.id}/members`, {
+      email: 'guarded@example.com',
+      role: 'analyst',
+    });
+    expect(member.statusCode, member.body).toBe(201);
+    const signedIn = await consoleSignIn(svc, base, 'guarded@example.com');
+    const token = /sp_session=([^;]+)/.exec(signedIn.cookie)![1]!;
+    const call: Call = (cookie, remoteAddress) =>
+      svc.inject({
+        method: 'GET',
+        url: '/console/api/session',
+        remoteAddress,
+        headers: cookie === undefined ? {} : { cookie: `sp_session=${cookie}` },
+      });
+    const wrong = await call('not-a-session', '198.51.100.70');
+    expectError(wrong, 401, { code: 'SESSION_REQUIRED' });
+    expect(String(wrong.headers['set-cookie'])).toMatch(/^sp_session=; Path=\/; .*Max-Age=0/);
+    // A right cookie is left alone.
+    expect((await call(token, '198.51.100.70')).headers['set-cookie']).toBeUndefined();
+    await bruteForce(call, token, 'guess-', { invalid: 'SESSION_REQUIRED', limited: 'SESSION_FAILURES' });
   });
 
   it('keeps its own count per surface: an address locked out of one still uses the others', async () => {

@@ -209,6 +209,23 @@ describe('signpost org list, key list/show', () => {
       expect.any(String),
     ]);
   });
+
+  it('issues a key scoped to links and statistics reads, and refuses an unknown scope', async () => {
+    const org = await svc.createOrganization('Scoped key');
+    const link = await svc.createLink(org, { url: 'https://example.com/scoped' });
+    const made = await signpost(['key', 'create', String(org.id), '--scopes', 'links:read,statistics:read']);
+    expect(made.code, made.stderr).toBe(0);
+    const apiKey = fields(made.stdout).apiKey!;
+    expect((await svc.service('GET', '/urls', apiKey)).statusCode).toBe(200);
+    expect((await svc.service('GET', `/urls/${link.id}/stats`, apiKey)).statusCode).toBe(200);
+    expect((await svc.service('GET', '/campaigns', apiKey)).statusCode).toBe(403);
+    const rows = tableRows((await signpost(['key', 'list', String(org.id)])).stdout);
+    expect(rows.map((r) => r[3])).toContain('links:read,statistics:read');
+
+    const wrong = await signpost(['key', 'create', String(org.id), '--scopes', 'links:read,links:delete']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('scopes.1');
+  });
 });
 
 describe('signpost domain', () => {

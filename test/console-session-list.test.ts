@@ -1,6 +1,6 @@
 // A member's list of their console sessions (device, address, last use, this one marked), ending
-// one, the server-side rule that nobody else's session can be seen or ended except by an owner of
-// an organization the member belongs to, and the mailed warning before a Service API key expires
+// one, an owner's list of a member's sessions, the server-side rule that nobody else's session can
+// be seen or ended except by an owner of an organization the member belongs to, and the mailed warning before a Service API key expires
 // (once, and again by a later round when its mail failed).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -138,6 +138,48 @@ describe('my console sessions', () => {
     const listed = (await sessionsOf(me)).find((s) => s.current)!;
     expect(Date.now() - new Date(listed.lastSeenAt).getTime()).toBeLessThan(120_000);
     expect(Date.now() - (await lastSeen()).getTime()).toBeLessThan(10_000);
+  });
+});
+
+describe("an owner lists a member's sessions", () => {
+  it("shows an owner a member's sessions with device, address and last use; no one else", async () => {
+    const owner = await consoleSignIn(svc, BASE, 'owner@example.com');
+    const admin = await consoleSignIn(svc, BASE, 'admin@example.com');
+    const stranger = await consoleSignIn(svc, BASE, 'stranger@example.com');
+    await consoleSignIn(svc, BASE, 'admin@example.com', {
+      userAgent: IPHONE_SAFARI,
+      remoteAddress: '198.51.100.24',
+    });
+    const adminUrl = `/organizations/${orgId}/members/${ids['admin@example.com']}/sessions`;
+
+    const listed = await owner.call('GET', adminUrl);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const sessions = listed.json() as SessionJson[];
+    expect(sessions.length).toBeGreaterThanOrEqual(2);
+    expect(sessions).toContainEqual(
+      expect.objectContaining({
+        device: { browser: 'Mobile Safari', os: 'iOS', type: 'Mobile' },
+        ip: '198.51.100.24',
+        method: 'email',
+        current: false,
+      }),
+    );
+    // None of them is the owner's own session.
+    expect(sessions.every((s) => !s.current)).toBe(true);
+    // The owner's own list through the same route marks the session asking.
+    const own = (
+      await owner.call('GET', `/organizations/${orgId}/members/${ids['owner@example.com']}/sessions`)
+    ).json();
+    expect(own.filter((s: SessionJson) => s.current)).toHaveLength(1);
+
+    // An admin manages members but not their sessions; another organization's owner sees nothing.
+    expectError(await admin.call('GET', adminUrl), 403, { code: 'ROLE_FORBIDDEN' });
+    expectError(await stranger.call('GET', adminUrl), 404, { code: 'ORGANIZATION_NOT_FOUND' });
+    expectError(
+      await stranger.call('GET', `/organizations/${otherOrgId}/members/${ids['admin@example.com']}/sessions`),
+      404,
+      { code: 'MEMBER_NOT_FOUND' },
+    );
   });
 });
 

@@ -162,6 +162,32 @@ describe('the OpenAPI document served at /openapi.json', () => {
     expect(name('GET /healthz')).toEqual([]);
   });
 
+  it('names the scope a Service API key needs on every operation a key can call, with its 403', () => {
+    const scopes = doc.components.schemas.ApiKeyScope.enum as string[];
+    const keyed = (op: Json) => (op.security as Json[]).some((r) => 'apiKey' in r);
+    expect(
+      operations.filter(isService).filter((o) => !keyed(o.op)),
+      'Service API operations without the key',
+    ).toEqual([]);
+    expect(
+      offenders(({ op }) => {
+        if (!keyed(op)) return op['x-required-scope'] !== undefined && 'a scope but no key';
+        const scope = op['x-required-scope'];
+        if (!scopes.includes(scope) || scope === 'read') return `x-required-scope ${scope}`;
+        if (!String(op.description).includes(`\`${scope}\``)) return 'description does not name the scope';
+        return !op.responses['403'] && 'documents no 403';
+      }),
+      'operations whose key scope is not stated',
+    ).toEqual([]);
+    const scopeOf = (n: string) => operations.find((o) => o.name === n)?.op['x-required-scope'];
+    expect([
+      scopeOf('GET /api/v1/service/urls'),
+      scopeOf('DELETE /api/v1/service/urls/{id}'),
+      scopeOf('GET /api/v1/service/urls/{id}/stats'),
+      scopeOf('GET /api/v1/cross-platform/stats/summary'),
+    ]).toEqual(['links:read', 'links:write', 'statistics:read', 'statistics:read']);
+  });
+
   it('documents the error body on every 4xx, a 400 wherever input is validated and a 401 wherever credentials are needed', () => {
     expect(
       offenders(({ op }) => {

@@ -1,5 +1,5 @@
 // Service API authentication: a key (401), the IP allow-list (403), the monthly quota (429); scoped
-// (read-only) and expiring keys.
+// keys (`read`, and one resource's read or write) and expiring keys.
 import { describe, expect, it } from 'vitest';
 import { serviceForFile } from './support/service.js';
 import { expectError } from './support/error-body.js';
@@ -74,7 +74,7 @@ describe('scoped and expiring keys', () => {
       await svc.service('PUT', `/urls/${link.id}`, reader.apiKey, { url: 'https://example.com/changed' }),
       await svc.service('DELETE', `/urls/${link.id}`, reader.apiKey),
     ];
-    for (const r of refused) expectError(r, 403, { code: 'API_KEY_READ_ONLY' });
+    for (const r of refused) expectError(r, 403, { missingScope: 'links:write' });
     const after = (await svc.service('GET', `/urls/${link.id}`, org.apiKey)).json();
     expect(after).toMatchObject({ id: link.id, originalUrl: 'https://example.com/ro' });
     expect((await svc.service('GET', '/urls', org.apiKey)).json().content).toHaveLength(1);
@@ -87,6 +87,129 @@ describe('scoped and expiring keys', () => {
       scopes: [],
     });
     expect((await svc.service('POST', '/urls', full.apiKey, { url: 'https://example.com/w' })).statusCode).toBe(201);
+  });
+
+  it('a `read` key lists and reads every resource and its statistics, and may create, change or delete none', async () => {
+    const org = await svc.createOrganization('ReadEverything', 'PRO');
+    const full = org.apiKey;
+    const link = await svc.createLink(org, { url: 'https://example.com/r' });
+    const campaign = await svc.createCampaign(org, {
+      name: 'Spring',
+      originalUrl: 'https://example.com/c',
+      alias: 'spr',
+    });
+    const app = await svc.createApp(org, { platform: 'IOS', appName: 'Reader', bundleId: 'com.reader.app' });
+    const tag = (await svc.service('POST', '/tags', full, { name: 'kept' })).json() as { id: number };
+    const domain = (
+      await svc.admin('POST', `/organizations/${org.id}/custom-domains`, { domainName: 'go.read-only.example' })
+    ).json() as { id: number };
+    const reader = ((await issue(org.id, { scopes: ['read'] })).json() as Issued).apiKey;
+
+    const reads = [
+      '/urls',
+      `/urls/${link.id}`,
+      `/urls/${link.id}/stats`,
+      `/urls/${link.id}/qr`,
+      '/campaigns',
+      `/campaigns/${campaign.id}`,
+      `/campaigns/${campaign.id}/stats`,
+      '/tags',
+      '/mobile-apps',
+      `/mobile-apps/${app.id}`,
+      `/mobile-apps/${app.id}/install-stats`,
+      '/custom-domains',
+      `/custom-domains/${domain.id}`,
+      '/imports',
+      '/users?email=someone@example.com',
+      '/usage',
+    ];
+    for (const path of reads) expect((await svc.service('GET', path, reader)).statusCode, path).toBe(200);
+
+    const writes: Array<[method: string, path: string, scope: string, body?: unknown]> = [
+      ['POST', '/urls', 'links:write', { url: 'https://example.com/new' }],
+      ['PUT', `/urls/${link.id}`, 'links:write', { url: 'https://example.com/changed' }],
+      ['DELETE', `/urls/${link.id}`, 'links:write'],
+      ['POST', '/urls/bulk', 'links:write', { items: [{ url: 'https://example.com/b' }] }],
+      ['POST', '/tags', 'links:write', { name: 'new' }],
+      ['PUT', `/tags/${tag.id}`, 'links:write', { name: 'renamed' }],
+      ['DELETE', `/tags/${tag.id}`, 'links:write'],
+      ['POST', '/imports', 'links:write', { source: 'bitly', token: 'x' }],
+      ['POST', '/campaigns', 'campaigns:write', { name: 'New', originalUrl: 'https://example.com/n', alias: 'nw' }],
+      ['PUT', `/campaigns/${campaign.id}`, 'campaigns:write', { name: 'Changed' }],
+      ['DELETE', `/campaigns/${campaign.id}`, 'campaigns:write'],
+      ['POST', '/mobile-apps', 'apps:write', { platform: 'ANDROID', appName: 'New', bundleId: 'com.new.app' }],
+      ['PUT', `/mobile-apps/${app.id}`, 'apps:write', { appName: 'Changed' }],
+      ['DELETE', `/mobile-apps/${app.id}`, 'apps:write'],
+      ['POST', `/mobile-apps/${app.id}/api-key`, 'apps:write'],
+      ['POST', `/custom-domains/${domain.id}/deletion-request`, 'domains:write'],
+      ['DELETE', `/custom-domains/${domain.id}/deletion-request`, 'domains:write'],
+      ['POST', `/urls/${link.id}/share`, 'statistics:write'],
+      ['DELETE', `/urls/${link.id}/share`, 'statistics:write'],
+    ];
+    for (const [method, path, scope, body] of writes) {
+      expectError(await svc.service(method, path, reader, body), 403, { missingScope: scope });
+    }
+
+    // Nothing changed: the full key still finds each thing as it was, and nothing new.
+    expect((await svc.service('GET', `/urls/${link.id}`, full)).json()).toMatchObject({
+      originalUrl: 'https://example.com/r',
+    });
+    expect((await svc.service('GET', '/urls', full)).json().content).toHaveLength(1);
+    expect((await svc.service('GET', `/campaigns/${campaign.id}`, full)).json()).toMatchObject({ name: 'Spring' });
+    expect((await svc.service('GET', '/campaigns', full)).json().content).toHaveLength(1);
+    expect((await svc.service('GET', `/mobile-apps/${app.id}`, full)).json()).toMatchObject({ appName: 'Reader' });
+    expect((await svc.service('GET', '/tags', full)).json().items).toEqual([expect.objectContaining({ name: 'kept' })]);
+    expect((await svc.service('GET', `/custom-domains/${domain.id}`, full)).json()).toMatchObject({
+      deletionRequested: false,
+    });
+  });
+
+  it('a key scoped to one resource calls its operations and is refused the others, naming the scope', async () => {
+    const org = await svc.createOrganization('OneResource', 'PRO');
+    const link = await svc.createLink(org, { url: 'https://example.com/one' });
+    const keyWith = async (...scopes: string[]) => ((await issue(org.id, { scopes })).json() as Issued).apiKey;
+
+    // links:write creates and reads links, not statistics, campaigns or the account.
+    const writer = await keyWith('links:write');
+    const created = await svc.service('POST', '/urls', writer, { url: 'https://example.com/made' });
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await svc.service('GET', '/urls', writer)).json().content).toHaveLength(2);
+    expectError(await svc.service('GET', `/urls/${link.id}/stats`, writer), 403, { missingScope: 'statistics:read' });
+    expectError(await svc.service('POST', `/urls/${link.id}/share`, writer), 403, {
+      missingScope: 'statistics:write',
+    });
+    expectError(await svc.service('GET', '/campaigns', writer), 403, { missingScope: 'campaigns:read' });
+    expectError(await svc.service('GET', '/usage', writer), 403, { missingScope: 'account:read' });
+
+    // statistics:read reads statistics, and neither the links themselves nor the users.
+    const reporter = await keyWith('statistics:read');
+    expect((await svc.service('GET', `/urls/${link.id}/stats`, reporter)).statusCode).toBe(200);
+    expectError(await svc.service('GET', '/urls', reporter), 403, { missingScope: 'links:read' });
+    expectError(await svc.service('GET', '/users', reporter), 403, { missingScope: 'users:read' });
+    expectError(await svc.service('DELETE', `/urls/${link.id}`, reporter), 403, { missingScope: 'links:write' });
+
+    // The user-journey statistics take a Service API key too, with the same scope (this
+    // organization lacks the add-on: the key passes, the add-on check refuses).
+    const journey = (apiKey: string) =>
+      svc.inject({ method: 'GET', url: '/api/v1/cross-platform/stats/summary', headers: { 'x-api-key': apiKey } });
+    expectError(await journey(reporter), 403, { code: 'ADD_ON_REQUIRED' });
+    expectError(await journey(writer), 403, { missingScope: 'statistics:read' });
+
+    // Several scopes add up; an unknown path is still a 404 for a scoped key.
+    const both = await keyWith('links:read', 'statistics:read');
+    expect((await svc.service('GET', '/urls', both)).statusCode).toBe(200);
+    expect((await svc.service('GET', `/urls/${link.id}/stats`, both)).statusCode).toBe(200);
+    expectError(await svc.service('GET', '/no-such-thing', both), 404, { code: 'ROUTE_NOT_FOUND' });
+    // The refusal in Korean still names the scope.
+    const ko = await svc.service('GET', '/campaigns', both, undefined, { headers: { 'accept-language': 'ko' } });
+    expectError(ko, 403, { missingScope: 'campaigns:read' });
+
+    // The key lists its scopes in one order, each once.
+    const listed = await issue(org.id, { scopes: ['statistics:read', 'links:read', 'statistics:read'] });
+    const { id } = listed.json() as Issued;
+    expect((await svc.admin('GET', `/organizations/${org.id}/api-keys/${id}`)).json()).toMatchObject({
+      scopes: ['links:read', 'statistics:read'],
+    });
   });
 
   it('an expiring key works until its expiry and answers 401 after it', async () => {
@@ -110,6 +233,9 @@ describe('scoped and expiring keys', () => {
     const scope = await issue(org.id, { scopes: ['admin'] });
     expectError(scope, 400);
     expect(scope.json().details).toEqual([expect.objectContaining({ field: 'scopes.0' })]);
+    const second = await issue(org.id, { scopes: ['links:read', 'links:delete'] });
+    expectError(second, 400);
+    expect(second.json().details).toEqual([expect.objectContaining({ field: 'scopes.1' })]);
     const past = await issue(org.id, { expiresAt: '2020-01-01T00:00:00Z' });
     expectError(past, 400);
     expect(past.json().details).toEqual([expect.objectContaining({ field: 'expiresAt' })]);

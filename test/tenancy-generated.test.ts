@@ -155,6 +155,11 @@ const one = (as: Caller, url: () => string, body?: () => unknown): Probe[] => [{
 const naming = (as: Caller, url: () => string, body: (id: 'a' | 'none') => unknown): Probe[] => [
   { as, url, body: () => body('a'), unknown: { url, body: () => body('none') } },
 ];
+/** A's member's sessions: in A's organization, and B's owner in B's own organization naming A's member. */
+const memberSessionProbes = (): Probe[] => [
+  ...one('console', () => `/console/api/organizations/${a.id}/members/${a.memberId}/sessions`),
+  ...one('console', () => `/console/api/organizations/${b.id}/members/${a.memberId}/sessions`),
+];
 const NONE = 987_654_321;
 const NONE_TEXT = 'no-such-thing-0000';
 const today = new Date().toISOString().slice(0, 10);
@@ -182,13 +187,13 @@ const OPERATIONS: Record<string, Operation> = {
     kind: 'byId',
     probes: one('console', () => `/console/api/me/sessions/${a.memberSessionId}`),
   },
+  'GET /console/api/organizations/{orgId}/members/{userId}/sessions': {
+    kind: 'byId',
+    probes: memberSessionProbes(),
+  },
   'DELETE /console/api/organizations/{orgId}/members/{userId}/sessions': {
     kind: 'byId',
-    probes: [
-      ...one('console', () => `/console/api/organizations/${a.id}/members/${a.memberId}/sessions`),
-      // B's owner in B's own organization, naming A's member.
-      ...one('console', () => `/console/api/organizations/${b.id}/members/${a.memberId}/sessions`),
-    ],
+    probes: memberSessionProbes(),
   },
   'GET /console/api/organizations/{orgId}/members': {
     kind: 'byId',

@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Plan, monthly quota and calls used (extension) */
+        /**
+         * Plan, monthly quota and calls used (extension)
+         * @description Service API key scope: `account:read` (granted by `read`, `account:read`, or a key without scopes).
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -26,10 +29,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List short URLs, newest first */
+        /**
+         * List short URLs, newest first
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["listShortUrls"];
         put?: never;
-        /** Create a short URL */
+        /**
+         * Create a short URL
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         post: operations["createShortUrl"];
         delete?: never;
         options?: never;
@@ -44,12 +53,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a short URL */
+        /**
+         * Read a short URL
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["getShortUrl"];
-        /** Update a short URL (fields left out keep their value; null clears) */
+        /**
+         * Update a short URL (fields left out keep their value; null clears)
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         put: operations["updateShortUrl"];
         post?: never;
-        /** Delete a short URL; its code stops resolving */
+        /**
+         * Delete a short URL; its code stops resolving
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         delete: operations["deleteShortUrl"];
         options?: never;
         head?: never;
@@ -68,11 +86,15 @@ export interface paths {
         /**
          * Create up to 1000 short URLs
          * @description Each item is a create body. The answer lists, in the order of the items, each created record or `{error: {status, message}}` for an item that was refused; the valid items are created even when others are refused.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["createShortUrls"];
         /**
          * Delete up to 1000 short URLs
          * @description Their codes stop resolving at once. Each id answers `{id, deleted: true}` or `{id, error}`.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         delete: operations["deleteShortUrls"];
         options?: never;
@@ -80,6 +102,8 @@ export interface paths {
         /**
          * Change up to 1000 short URLs at once
          * @description Adds and takes off tags, sets or clears the expiry, archives or restores. Each id answers its record as it is afterwards, or `{id, error}`.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         patch: operations["updateShortUrls"];
         trace?: never;
@@ -94,6 +118,8 @@ export interface paths {
         /**
          * Export short URLs as CSV
          * @description Every one the filters match (the list's filters), newest first. The first row names the columns: shortUrl, originalUrl, shortCode, title, tags, clickCount, createdAt, expiresAt, customDomainName, utmSource, utmMedium, utmCampaign, passwordProtected, clickLimit, expiredUrl, note, archived.
+         *
+         *     Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
          */
         get: operations["exportShortUrls"];
         put?: never;
@@ -116,6 +142,8 @@ export interface paths {
         /**
          * Import up to 10,000 short URLs from CSV
          * @description Content-Type text/csv, UTF-8, a header row first. Columns: `originalUrl` (or `url`, `long_url`), and optionally `customAlias`, `title`, `tags` (separated by |), `expirationDate`, `note`; others are ignored. Every valid row is created; `errors` names each refused row by its number among the data rows (1: the first row after the header). A larger file: `POST /imports/csv`, an import job in the background.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["importShortUrls"];
         delete?: never;
@@ -134,6 +162,8 @@ export interface paths {
         /**
          * QR code of the short URL (PRO plan and above)
          * @description qrCode is Base64 (PNG by default): prefix data:image/png;base64, to embed. Extensions: format=svg, size, margin, colours, errorCorrectionLevel.
+         *
+         *     Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
          */
         get: operations["getShortUrlQrCode"];
         put?: never;
@@ -151,10 +181,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List campaigns, newest first */
+        /**
+         * List campaigns, newest first
+         * @description Service API key scope: `campaigns:read` (granted by `read`, `campaigns:read`, `campaigns:write`, or a key without scopes).
+         */
         get: operations["listCampaigns"];
         put?: never;
-        /** Create a campaign */
+        /**
+         * Create a campaign
+         * @description Service API key scope: `campaigns:write` (granted by `campaigns:write`, or a key without scopes).
+         */
         post: operations["createCampaign"];
         delete?: never;
         options?: never;
@@ -169,12 +205,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a campaign */
+        /**
+         * Read a campaign
+         * @description Service API key scope: `campaigns:read` (granted by `read`, `campaigns:read`, `campaigns:write`, or a key without scopes).
+         */
         get: operations["getCampaign"];
-        /** Update a campaign (fields left out keep their value; null clears) */
+        /**
+         * Update a campaign (fields left out keep their value; null clears)
+         * @description Service API key scope: `campaigns:write` (granted by `campaigns:write`, or a key without scopes).
+         */
         put: operations["updateCampaign"];
         post?: never;
-        /** Delete a campaign; its alias stops resolving */
+        /**
+         * Delete a campaign; its alias stops resolving
+         * @description Service API key scope: `campaigns:write` (granted by `campaigns:write`, or a key without scopes).
+         */
         delete: operations["deleteCampaign"];
         options?: never;
         head?: never;
@@ -191,6 +236,8 @@ export interface paths {
         /**
          * Export campaigns as CSV
          * @description Every one the filters match (the list's filters), newest first. The first row names the columns: campaignUrl, name, alias, originalUrl, tags, clickCount, createdAt, expiresAt, customDomainName, utmSource, utmMedium, createdBy, clickLimit, note, archived.
+         *
+         *     Service API key scope: `campaigns:read` (granted by `read`, `campaigns:read`, `campaigns:write`, or a key without scopes).
          */
         get: operations["exportCampaigns"];
         put?: never;
@@ -208,10 +255,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's tags, alphabetically */
+        /**
+         * The organization's tags, alphabetically
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["listTags"];
         put?: never;
-        /** Create a tag */
+        /**
+         * Create a tag
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         post: operations["createTag"];
         delete?: never;
         options?: never;
@@ -227,10 +280,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Rename or recolour a tag (its links show the new name) */
+        /**
+         * Rename or recolour a tag (its links show the new name)
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         put: operations["updateTag"];
         post?: never;
-        /** Delete a tag and take it off its links */
+        /**
+         * Delete a tag and take it off its links
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
@@ -244,10 +303,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List mobile apps */
+        /**
+         * List mobile apps
+         * @description Service API key scope: `apps:read` (granted by `read`, `apps:read`, `apps:write`, or a key without scopes).
+         */
         get: operations["listMobileApps"];
         put?: never;
-        /** Register a mobile app */
+        /**
+         * Register a mobile app
+         * @description Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
+         */
         post: operations["createMobileApp"];
         delete?: never;
         options?: never;
@@ -262,12 +327,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a mobile app */
+        /**
+         * Read a mobile app
+         * @description Service API key scope: `apps:read` (granted by `read`, `apps:read`, `apps:write`, or a key without scopes).
+         */
         get: operations["getMobileApp"];
-        /** Update a mobile app */
+        /**
+         * Update a mobile app
+         * @description Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
+         */
         put: operations["updateMobileApp"];
         post?: never;
-        /** Delete a mobile app and its deep-link settings; links keep working without it */
+        /**
+         * Delete a mobile app and its deep-link settings; links keep working without it
+         * @description Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
+         */
         delete: operations["deleteMobileApp"];
         options?: never;
         head?: never;
@@ -286,6 +360,8 @@ export interface paths {
         /**
          * Regenerate the mobile app API key (extension)
          * @description A new X-Mobile-App-API-Key for the app, in the answer's apiKey; calls with the old key are refused (401) from then on. Ship the new key before regenerating.
+         *
+         *     Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
          */
         post: operations["regenerateMobileAppKey"];
         delete?: never;
@@ -306,9 +382,14 @@ export interface paths {
         /**
          * Turn identity verification on, or rotate its secret (extension)
          * @description Issues a new identity secret, shown in this answer only (it is stored encrypted). From then on identify and opt-in calls from browsers (X-App-ID without the mobile app key) must carry userHash, the hex HMAC-SHA256 of externalUserId under this secret, computed by your server: without it 401 USER_HASH_REQUIRED, with a wrong one 401 USER_HASH_INVALID. Since users belong to the organization, browser calls through its apps without identity verification are then refused (403 IDENTITY_VERIFICATION_REQUIRED). Calling it again rotates the secret: hashes made with the old one stop working at once. Calls with the mobile app key are not affected.
+         *
+         *     Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
          */
         post: operations["enableIdentityVerification"];
-        /** Turn identity verification off and forget its secret (extension) */
+        /**
+         * Turn identity verification off and forget its secret (extension)
+         * @description Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
+         */
         delete: operations["disableIdentityVerification"];
         options?: never;
         head?: never;
@@ -322,7 +403,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the custom domains */
+        /**
+         * List the custom domains
+         * @description Service API key scope: `domains:read` (granted by `read`, `domains:read`, `domains:write`, or a key without scopes).
+         */
         get: operations["listCustomDomains"];
         put?: never;
         post?: never;
@@ -339,7 +423,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every VERIFIED or ACTIVE domain (plain array) */
+        /**
+         * Every VERIFIED or ACTIVE domain (plain array)
+         * @description Service API key scope: `domains:read` (granted by `read`, `domains:read`, `domains:write`, or a key without scopes).
+         */
         get: operations["listVerifiedCustomDomains"];
         put?: never;
         post?: never;
@@ -356,7 +443,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a custom domain */
+        /**
+         * Read a custom domain
+         * @description Service API key scope: `domains:read` (granted by `read`, `domains:read`, `domains:write`, or a key without scopes).
+         */
         get: operations["getCustomDomain"];
         put?: never;
         post?: never;
@@ -378,9 +468,14 @@ export interface paths {
         /**
          * Ask for the domain to be deleted (extension)
          * @description Sets deletionRequested and deletionRequestedAt (a repeat keeps the first time). The domain keeps serving its links until the operator completes the deletion, which needs it to have no links left.
+         *
+         *     Service API key scope: `domains:write` (granted by `domains:write`, or a key without scopes).
          */
         post: operations["requestCustomDomainDeletion"];
-        /** Withdraw a deletion request the operator has not completed (extension) */
+        /**
+         * Withdraw a deletion request the operator has not completed (extension)
+         * @description Service API key scope: `domains:write` (granted by `domains:write`, or a key without scopes).
+         */
         delete: operations["cancelCustomDomainDeletion"];
         options?: never;
         head?: never;
@@ -394,7 +489,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Click statistics of a short URL */
+        /**
+         * Click statistics of a short URL
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getShortUrlStats"];
         put?: never;
         post?: never;
@@ -411,7 +509,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Click statistics of a campaign */
+        /**
+         * Click statistics of a campaign
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getCampaignStats"];
         put?: never;
         post?: never;
@@ -433,9 +534,14 @@ export interface paths {
         /**
          * Share a short URL's statistics: an address anyone may open, read-only
          * @description The address is shown once: only a hash of it is kept. Sharing again makes a new address and the previous one answers 404.
+         *
+         *     Service API key scope: `statistics:write` (granted by `statistics:write`, or a key without scopes).
          */
         post: operations["shareShortUrlStats"];
-        /** Stop sharing a short URL's statistics: its shared address answers 404 */
+        /**
+         * Stop sharing a short URL's statistics: its shared address answers 404
+         * @description Service API key scope: `statistics:write` (granted by `statistics:write`, or a key without scopes).
+         */
         delete: operations["unshareShortUrlStats"];
         options?: never;
         head?: never;
@@ -449,7 +555,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** App-install statistics of a short URL */
+        /**
+         * App-install statistics of a short URL
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getShortUrlInstallStats"];
         put?: never;
         post?: never;
@@ -466,7 +575,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** App-install statistics of a campaign */
+        /**
+         * App-install statistics of a campaign
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getCampaignInstallStats"];
         put?: never;
         post?: never;
@@ -483,7 +595,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Install statistics of a mobile app */
+        /**
+         * Install statistics of a mobile app
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getMobileAppInstallStats"];
         put?: never;
         post?: never;
@@ -503,6 +618,8 @@ export interface paths {
         /**
          * How well deferred deep links find the install, per app (extension)
          * @description Every first launch (resolve-fingerprint) of the app over the period: matches by type and confidence, misses by the reason the app heard, per local date.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getDeferredMatchStats"];
         put?: never;
@@ -523,6 +640,8 @@ export interface paths {
         /**
          * Find users by phone or email
          * @description Exactly one of phone or email; matched through a keyed hash, never by decrypting every record.
+         *
+         *     Service API key scope: `users:read` (granted by `read`, `users:read`, or a key without scopes).
          */
         get: operations["findUsers"];
         put?: never;
@@ -540,7 +659,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a user identity, decrypted, with its latest consent changes */
+        /**
+         * Read a user identity, decrypted, with its latest consent changes
+         * @description Service API key scope: `users:read` (granted by `read`, `users:read`, or a key without scopes).
+         */
         get: operations["getUser"];
         put?: never;
         post?: never;
@@ -557,7 +679,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Consent history of a user (paged, newest first) */
+        /**
+         * Consent history of a user (paged, newest first)
+         * @description Service API key scope: `users:read` (granted by `read`, `users:read`, or a key without scopes).
+         */
         get: operations["getUserConsentHistory"];
         put?: never;
         post?: never;
@@ -574,12 +699,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List import jobs, newest first */
+        /**
+         * List import jobs, newest first
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["listImports"];
         put?: never;
         /**
          * Start importing the links of another link service
          * @description Imports the links of another link service in the background: Bitly, Shlink, Kutt, YOURLS, Dub or Rebrandly. Each link keeps its code as the alias, its title, and its expiry where the service has one. A link imported before from the same source is skipped; one whose alias another link has is counted as failed, with the reason in errors. Passwords and click history are not carried over (docs/migrating.md).
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["startImport"];
         delete?: never;
@@ -600,6 +730,8 @@ export interface paths {
         /**
          * Start importing the links of a CSV file
          * @description Imports the links of a CSV file in the background: the columns of `POST /urls/import` (`originalUrl` or `url`, `long_url`; optionally `customAlias`, `title`, `tags` separated by |, `expirationDate`, `note`), up to 500,000 rows and 50 MB. The rows are stored with the job, so it resumes after a restart; the job's errors name each refused row (`row`: 1 is the first row after the header). A row is known by its alias, or by the file and its row number: importing the same file again brings nothing twice (counted as skipped).
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["startCsvImport"];
         delete?: never;
@@ -615,7 +747,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an import job */
+        /**
+         * Read an import job
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["getImport"];
         put?: never;
         post?: never;
@@ -637,6 +772,8 @@ export interface paths {
         /**
          * Cancel an import job
          * @description The links imported so far stay. A job that has ended is answered as it is.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["cancelImport"];
         delete?: never;
@@ -875,6 +1012,8 @@ export interface paths {
         /**
          * User-journey dashboard
          * @description Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneyDashboard"];
         put?: never;
@@ -895,6 +1034,8 @@ export interface paths {
         /**
          * User-journey totals of a period
          * @description Sessions, users, events, transitions, goals, conversion and revenue per currency. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneySummary"];
         put?: never;
@@ -915,6 +1056,8 @@ export interface paths {
         /**
          * User-journey figures per local day
          * @description Sessions (by their start), unique users, events, transitions and goal completions for every date of the period. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneyDailyStats"];
         put?: never;
@@ -935,6 +1078,8 @@ export interface paths {
         /**
          * Session figures of a period
          * @description bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity. averageEventsPerSession: the events of the period over its sessions. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneySessionsSummary"];
         put?: never;
@@ -955,6 +1100,8 @@ export interface paths {
         /**
          * Sessions per platform
          * @description WEB, IOS and ANDROID are always listed. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneySessionsByPlatform"];
         put?: never;
@@ -975,6 +1122,8 @@ export interface paths {
         /**
          * Sessions per UTM source
          * @description Most sessions first; percentage is of all sessions of the period. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneySessionsByUtmSource"];
         put?: never;
@@ -995,6 +1144,8 @@ export interface paths {
         /**
          * Sessions of a period, newest first (paged)
          * @description Filters: platform, utmSource, externalUserId. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["listJourneySessions"];
         put?: never;
@@ -1015,6 +1166,8 @@ export interface paths {
         /**
          * Platform transitions of a period
          * @description Per path (from → to), with web-to-app and app-to-web totals. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneyTransitionsSummary"];
         put?: never;
@@ -1035,6 +1188,8 @@ export interface paths {
         /**
          * Platform transitions per local day
          * @description Every date of the period, with its total and its paths. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneyTransitionsTrend"];
         put?: never;
@@ -1173,7 +1328,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A member's console sessions, most recently used first (owners) */
+        get: operations["consoleListMemberSessions"];
         put?: never;
         post?: never;
         /** End every console session of a member (owners); ending one's own signs out */
@@ -1707,10 +1863,12 @@ export interface components {
             /** @description Dub, Rebrandly: the workspace to import from, where the token does not name one itself */
             workspaceId?: string;
         };
+        /** @enum {string} */
+        ApiKeyScopeInput: "read" | "links:read" | "links:write" | "campaigns:read" | "campaigns:write" | "apps:read" | "apps:write" | "domains:read" | "domains:write" | "statistics:read" | "statistics:write" | "users:read" | "account:read";
         ApiKeyOptionsInput: {
             name?: string;
-            /** @description `["read"]`: a read-only key (GET requests only; any other method answers 403). None: full access */
-            scopes?: "read"[];
+            /** @description What the key may do. None: full access. `read`: every Service API GET (any other method answers 403). `<resource>:read` / `<resource>:write` (links, campaigns, apps, domains, statistics; users:read, account:read): that resource's operations, write including read. Each operation names the scope it needs (`x-required-scope`) */
+            scopes?: components["schemas"]["ApiKeyScopeInput"][];
             /**
              * Format: date-time
              * @description ISO-8601 instant after which the key answers 401; must be in the future
@@ -1734,7 +1892,7 @@ export interface components {
             timestamp: string;
             /** @description Machine-readable error code, such as API_KEY_INVALID */
             code: string;
-            /** @description On a 400 only: the refused fields of the request, one entry each; empty when no single field is at fault (a body that is not JSON, a combination of fields) */
+            /** @description On a 400: the refused fields of the request, one entry each; empty when no single field is at fault (a body that is not JSON, a combination of fields). On a 403 `API_KEY_SCOPE_MISSING`: the field `scope`, naming the scope the key lacks */
             details?: components["schemas"]["FieldError"][];
         };
         CustomDomain: {
@@ -1810,6 +1968,8 @@ export interface components {
             startedAt: string | null;
             finishedAt: string | null;
         };
+        /** @enum {string} */
+        ApiKeyScope: "read" | "links:read" | "links:write" | "campaigns:read" | "campaigns:write" | "apps:read" | "apps:write" | "domains:read" | "domains:write" | "statistics:read" | "statistics:write" | "users:read" | "account:read";
         WebhookEndpoint: {
             url: string;
             events: ("click" | "campaign" | "goal" | "funnel" | "session")[];
@@ -3142,7 +3302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3310,7 +3470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3592,7 +3752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3754,7 +3914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3985,7 +4145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4051,7 +4211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4227,7 +4387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4332,7 +4492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4506,7 +4666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4584,7 +4744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4666,7 +4826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4748,7 +4908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4896,7 +5056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5132,7 +5292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5275,7 +5435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5477,7 +5637,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5543,7 +5703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5620,7 +5780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5705,7 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5793,7 +5953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5891,7 +6051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5966,7 +6126,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6088,7 +6248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6201,7 +6361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6290,7 +6450,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6401,7 +6561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6476,7 +6636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6565,7 +6725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6655,7 +6815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6721,7 +6881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6840,7 +7000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6920,7 +7080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7001,7 +7161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7082,7 +7242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7163,7 +7323,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7521,7 +7681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7830,7 +7990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7903,7 +8063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7969,7 +8129,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8184,7 +8344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8399,7 +8559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8614,7 +8774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8863,7 +9023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8954,7 +9114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9078,7 +9238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9197,7 +9357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9299,7 +9459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9391,7 +9551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9484,7 +9644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9574,7 +9734,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9659,7 +9819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11298,7 +11458,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11342,7 +11502,7 @@ export interface operations {
                         createdAt: string;
                         lastUsedAt: string | null;
                         /** @description empty: full access */
-                        scopes: "read"[];
+                        scopes: components["schemas"]["ApiKeyScope"][];
                         expiresAt: string | null;
                     }[];
                 };
@@ -11365,7 +11525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11431,7 +11591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11494,7 +11654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11554,7 +11714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11620,7 +11780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11677,7 +11837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11751,7 +11911,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11807,7 +11967,84 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    consoleListMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: number;
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description read from the user agent the session began with; null when there was none */
+                        device: {
+                            browser: string;
+                            os: string;
+                            /** @enum {string} */
+                            type: "Mobile" | "Desktop" | "Tablet";
+                        } | null;
+                        /** @description the client address the session began from */
+                        ip: string | null;
+                        /** @description how the session began: email, login_link, sso, oidc */
+                        method: string;
+                        createdAt: string;
+                        /** @description last use, recorded at most once a minute */
+                        lastSeenAt: string;
+                        /** @description the session this request came with */
+                        current: boolean;
+                    }[];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11868,7 +12105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11928,7 +12165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12020,7 +12257,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12082,7 +12319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12144,7 +12381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12203,7 +12440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12262,7 +12499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12320,7 +12557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12393,7 +12630,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12461,7 +12698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12535,7 +12772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12616,7 +12853,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12682,7 +12919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12843,7 +13080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12924,7 +13161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13143,7 +13380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13364,7 +13601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13494,7 +13731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13583,7 +13820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13817,7 +14054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13886,7 +14123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13973,7 +14210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14050,7 +14287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14145,7 +14382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14211,7 +14448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14312,7 +14549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14379,7 +14616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14449,7 +14686,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14525,7 +14762,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14628,7 +14865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14701,7 +14938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14767,7 +15004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14856,7 +15093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14910,8 +15147,10 @@ export const pathsApiV1CrossPlatformSessionTransitionPostRequestBodyContentAppli
 export const pathsApiV1CrossPlatformSessionTransitionPostRequestBodyContentApplicationJsonToPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/session/transition"]["post"]["requestBody"]["content"]["application/json"]["toPlatform"]> = ["WEB", "IOS", "ANDROID"];
 export const pathsApiV1CrossPlatformSessionFunnelTrackPostRequestBodyContentApplicationJsonStageValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/session/funnel/track"]["post"]["requestBody"]["content"]["application/json"]["stage"]> = ["CLICKED", "DEEP_LINK_RESOLVED", "CONTENT_VIEWED", "ACTION_TAKEN", "GOAL_COMPLETED"];
 export const pathsApiV1CrossPlatformStatsSessionsListGetParametersQueryPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/stats/sessions/list"]["get"]["parameters"]["query"]["platform"]> = ["WEB", "IOS", "ANDROID"];
-export const pathsConsoleApiOrganizationsOrgIdApiKeysGetResponses200ContentApplicationJsonScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/api-keys"]["get"]["responses"]["200"]["content"]["application/json"]["scopes"]> = ["read"];
 export const pathsConsoleApiMeSessionsGetResponses200ContentApplicationJsonDeviceAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/me/sessions"]["get"]["responses"]["200"]["content"]["application/json"]["device"], {
+    type: unknown;
+}>["type"]> = ["Mobile", "Desktop", "Tablet"];
+export const pathsConsoleApiOrganizationsOrgIdMembersUserIdSessionsGetResponses200ContentApplicationJsonDeviceAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/members/{userId}/sessions"]["get"]["responses"]["200"]["content"]["application/json"]["device"], {
     type: unknown;
 }>["type"]> = ["Mobile", "Desktop", "Tablet"];
 export const pathsConsoleApiOrganizationsOrgIdWebhookPutRequestBodyContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/webhook"]["put"]["requestBody"]["content"]["application/json"]["events"]> = ["click", "campaign", "goal", "funnel", "session"];
@@ -15011,10 +15250,11 @@ export const pathsConsoleApiOrganizationsOrgIdMembersUserIdPutRequestBodyContent
 export const pathsConsoleApiOrganizationsOrgIdAuditLogGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["parameters"]["query"]["action"]> = ["sign_in", "sign_out", "sign_out.everywhere", "session.ended", "member.sessions_ended", "login_link.issued", "sso.linked", "sso.signup", "member.added", "member.removed", "member.role_changed", "api_key.issued", "api_key.regenerated", "api_key.deleted", "ip_allowlist.changed", "webhook.changed", "webhook.secret_rotated", "partner.registered", "partner.updated", "partner.deleted", "partner.secret_rotated", "goal_type.added", "goal_type.removed"];
 export const pathsConsoleApiOrganizationsOrgIdAuditLogGetResponses200ContentApplicationJsonActorTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["responses"]["200"]["content"]["application/json"]["actorType"]> = ["operator", "user", "partner", "system"];
 export const importJobRequestInputSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJobRequestInput"]["source"]> = ["bitly", "shlink", "kutt", "yourls", "dub", "rebrandly"];
-export const apiKeyOptionsInputScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyOptionsInput"]["scopes"]> = ["read"];
+export const apiKeyScopeInputValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyScopeInput"]> = ["read", "links:read", "links:write", "campaigns:read", "campaigns:write", "apps:read", "apps:write", "domains:read", "domains:write", "statistics:read", "statistics:write", "users:read", "account:read"];
 export const customDomainStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CustomDomain"]["status"]> = ["PENDING", "VERIFIED", "ACTIVE", "FAILED", "REVOKED"];
 export const importJobSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJob"]["source"]> = ["bitly", "shlink", "kutt", "yourls", "dub", "rebrandly", "csv"];
 export const importJobStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJob"]["status"]> = ["queued", "running", "completed", "failed", "cancelled"];
+export const apiKeyScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyScope"]> = ["read", "links:read", "links:write", "campaigns:read", "campaigns:write", "apps:read", "apps:write", "domains:read", "domains:write", "statistics:read", "statistics:write", "users:read", "account:read"];
 export const webhookEndpointEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpoint"]["events"]> = ["click", "campaign", "goal", "funnel", "session"];
 export const webhookDeliveryStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["state"]> = ["pending", "succeeded", "failed"];
 export const webhookDeliveryDetailStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryDetail"]["state"]> = ["pending", "succeeded", "failed"];

@@ -1,7 +1,7 @@
 // The developer screens' own rules: the platform snippets carry the app's values, the audit
 // filters become the server's query, and the webhook screen shows the secret once, after the save
 // that made it, and a role without webhooks.manage an explanation instead of a form; the API keys
-// screen shows each key's access and expiry and issues read-only, expiring keys.
+// screen shows each key's scopes and expiry and issues keys with the scopes ticked, expiring.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -124,33 +124,67 @@ describe('API keys screen', () => {
     ...extra,
   });
 
-  it("shows each key's access and expiry, and issues a read-only key that expires", async () => {
+  it("shows each key's scopes and expiry, and issues a key with the scopes ticked that expires", async () => {
     const sent = serveApi({
       'GET /organizations/1/api-keys': {
         status: 200,
-        body: [keyOf(1, {}), keyOf(2, { scopes: ['read'], expiresAt: '2020-01-01T00:00:00Z' })],
+        body: [
+          keyOf(1, {}),
+          keyOf(2, { scopes: ['read'], expiresAt: '2020-01-01T00:00:00Z' }),
+          keyOf(4, { scopes: ['links:write', 'statistics:read'], lastUsedAt: '2026-11-02T00:00:00Z' }),
+        ],
       },
       'GET /organizations/1/ip-allowlist': { status: 200, body: { ips: [] } },
       'POST /organizations/1/api-keys': { status: 201, body: { id: 3, apiKey: 'sp_live_shown_once' } },
     });
     renderConsole(<ApiKeys membership={{ ...developer, permissions: ['keys.manage'] }} />);
     const readOnlyRow = (await screen.findByText('key 2')).closest('tr')!;
-    expect(readOnlyRow.textContent).toContain('읽기 전용');
+    expect(readOnlyRow.textContent).toContain('모두 읽기');
     expect(readOnlyRow.textContent).toContain('만료됨');
     const fullRow = screen.getByText('key 1').closest('tr')!;
     expect(fullRow.textContent).toContain('전체');
     expect(fullRow.textContent).not.toContain('만료됨');
+    const scopedRow = screen.getByText('key 4').closest('tr')!;
+    expect(scopedRow.textContent).toContain('링크, 태그, 가져오기: 쓰기');
+    expect(scopedRow.textContent).toContain('통계 (쓰기: 공개 공유): 읽기');
+    expect(scopedRow.textContent).not.toContain('사용 안 함');
 
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('이름'), 'reports');
-    await user.click(screen.getByLabelText(/읽기 전용/));
+    // Ticked in any order, sent in the server's; one ticked and unticked again is not sent.
+    await user.click(screen.getByRole('checkbox', { name: '통계 (쓰기: 공개 공유): 읽기' }));
+    await user.click(screen.getByRole('checkbox', { name: '링크, 태그, 가져오기: 읽기' }));
+    await user.click(screen.getByRole('checkbox', { name: '캠페인: 쓰기' }));
+    await user.click(screen.getByRole('checkbox', { name: '캠페인: 쓰기' }));
+    // Identified users are only read: no write box.
+    expect(screen.queryByRole('checkbox', { name: '식별된 사용자: 쓰기' })).toBeNull();
     await user.type(screen.getByLabelText(/만료/), '2031-05-06T07:08');
     await user.click(screen.getByRole('button', { name: '새 키 발급' }));
     expect((await screen.findByTestId('new-api-key')).textContent).toBe('sp_live_shown_once');
     expect(sent.find((r) => r.method === 'POST')?.body).toEqual({
       name: 'reports',
-      scopes: ['read'],
+      scopes: ['links:read', 'statistics:read'],
       expiresAt: new Date(2031, 4, 6, 7, 8).toISOString(),
     });
+    // The form is cleared for the next key: nothing ticked is full access.
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: '통계 (쓰기: 공개 공유): 읽기' }).checked).toBe(
+      false,
+    );
+  });
+
+  it('issues a key that reads everything, and one with full access when nothing is ticked', async () => {
+    const sent = serveApi({
+      'GET /organizations/1/api-keys': { status: 200, body: [] },
+      'GET /organizations/1/ip-allowlist': { status: 200, body: { ips: [] } },
+      'POST /organizations/1/api-keys': { status: 201, body: { id: 3, apiKey: 'sp_live_shown_once' } },
+    });
+    renderConsole(<ApiKeys membership={{ ...developer, permissions: ['keys.manage'] }} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: /모두 읽기/ }));
+    await user.click(screen.getByRole('button', { name: '새 키 발급' }));
+    await screen.findByTestId('new-api-key');
+    await user.click(screen.getByRole('button', { name: '새 키 발급' }));
+    await waitFor(() => expect(sent.filter((r) => r.method === 'POST')).toHaveLength(2));
+    expect(sent.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([{ scopes: ['read'] }, {}]);
   });
 });

@@ -1,6 +1,6 @@
 // The sessions screen: each session's device in words, its address and this one marked; ending
-// another sends its id and reloads the list, ending this one signs out. An owner ends a member's
-// sessions from the members screen.
+// another sends its id and reloads the list, ending this one signs out. An owner sees and ends a
+// member's sessions from the members screen.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -113,5 +113,22 @@ describe("members screen: ending a member's sessions", () => {
     expect((await screen.findByRole('button', { name: '로그아웃: dev@example.com' })).hasAttribute('disabled')).toBe(
       true,
     );
+    expect(screen.getByRole('button', { name: '세션: dev@example.com' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it("shows an owner a member's sessions: device, address and last use", async () => {
+    serveApi({
+      'GET /organizations/1/members': {
+        status: 200,
+        body: [member(1, 'owner@example.com', 'owner'), member(2, 'dev@example.com', 'developer')],
+      },
+      'GET /organizations/1/members/2/sessions': { status: 200, body: [{ ...phone, current: false }] },
+    });
+    renderConsole(<Members membership={owner} userId={1} />);
+    await userEvent.click(await screen.findByRole('button', { name: '세션: dev@example.com' }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'dev@example.com 님의 콘솔 세션' });
+    await waitFor(() => expect(dialog.textContent).toContain('198.51.100.23'));
+    expect(dialog.textContent).toContain('Mobile Safari');
+    expect(dialog.textContent).toContain('iOS');
   });
 });

@@ -86,6 +86,8 @@ export interface AuthFailureLimiters {
   identityHash: AuthFailureLimiter;
   /** Wrong passwords of protected links, per address and link. */
   linkPassword: AuthFailureLimiter;
+  /** Console session cookies that name no live session. */
+  consoleSession: AuthFailureLimiter;
 }
 
 export function createAuthFailureLimiters(
@@ -100,6 +102,7 @@ export function createAuthFailureLimiters(
     mobileKey: make('APP_CREDENTIALS_FAILURES', 'mobile app API key'),
     identityHash: make('USER_HASH_FAILURES', 'identity verification'),
     linkPassword: make('LINK_PASSWORD_FAILURES', 'link password'),
+    consoleSession: make('SESSION_FAILURES', 'console session'),
   };
 }
 

@@ -32,7 +32,10 @@ export function httpHeadersOf(err: DomainError): Record<string, string> {
   return err.retryAfterSeconds === undefined ? {} : { 'retry-after': String(err.retryAfterSeconds) };
 }
 
-/** The error body; a 400 (the input was at fault) lists the refused fields, none when no one field is. */
+/**
+ * The error body; a 400 (the input was at fault) lists the refused fields, none when no one field
+ * is; another status lists them when there are (a 403 naming the scope a key lacks).
+ */
 export function errorBody(status: number, code: string, message: string, details: FieldError[] = []): ErrorBody {
   return {
     status,
@@ -40,7 +43,7 @@ export function errorBody(status: number, code: string, message: string, details
     message,
     timestamp: new Date().toISOString(),
     code,
-    ...(status === 400 ? { details } : {}),
+    ...(status === 400 || details.length > 0 ? { details } : {}),
   };
 }
 

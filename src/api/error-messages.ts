@@ -35,6 +35,8 @@ const KOREAN: Record<string, string | readonly [string, typeof WITH_DETAIL]> = {
   API_KEY_MISSING: 'X-API-KEY 헤더가 필요합니다.',
   API_KEY_INVALID: 'API 키가 유효하지 않거나 삭제되었습니다.',
   API_KEY_NOT_FOUND: 'API 키를 찾을 수 없습니다.',
+  API_KEY_SCOPE_MISSING: ['이 API 키에는 이 호출에 필요한 범위(scope)가 없습니다', WITH_DETAIL],
+  SESSION_FAILURES: '잘못된 콘솔 세션 시도가 너무 많습니다. Retry-After 이후에 다시 시도해 주세요.',
   API_KEY_FAILURES: '잘못된 API 키 시도가 너무 많습니다. Retry-After 이후에 다시 시도해 주세요.',
   ADMIN_TOKEN_INVALID: '운영자 토큰이 없거나 올바르지 않습니다.',
   ADMIN_TOKEN_FAILURES: '잘못된 운영자 토큰 시도가 너무 많습니다. Retry-After 이후에 다시 시도해 주세요.',

@@ -2,10 +2,12 @@
 // the route schemas, and this module finishes it in one place rather than in ~160 route files:
 // a stable operationId per operation (the table below; a route's own schema may name one), the
 // tag set declared with descriptions, each operation's security stated (the context's
-// authentication where a route names none, else none: `security: []`), the error answers a
-// route can give documented with the error body, examples for the Service API, and no
-// component schema that nothing refers to. test/openapi-lint.test.ts keeps it so.
+// authentication where a route names none, else none: `security: []`) with the scope a Service
+// API key needs (service/key-scopes.ts), the error answers a route can give documented with the
+// error body, examples for the Service API, and no component schema that nothing refers to.
+// test/openapi-lint.test.ts keeps it so.
 import { STATUS_CODES } from 'node:http';
+import { documentKeyScope } from './service/key-scopes.js';
 import { SERVICE_EXAMPLES, type OperationExample } from './service/openapi-examples.js';
 
 type Json = Record<string, unknown>;
@@ -28,6 +30,7 @@ interface Operation {
   parameters?: Json[];
   requestBody?: { required?: boolean; content?: Record<string, MediaType> };
   responses?: Record<string, Response>;
+  'x-required-scope'?: string;
 }
 
 interface Document {
@@ -236,6 +239,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'PUT /console/api/me/language': 'consoleSetMyLanguage',
   'GET /console/api/me/sessions': 'consoleListMySessions',
   'DELETE /console/api/me/sessions/{sessionId}': 'consoleEndMySession',
+  'GET /console/api/organizations/{orgId}/members/{userId}/sessions': 'consoleListMemberSessions',
   'DELETE /console/api/organizations/{orgId}/members/{userId}/sessions': 'consoleEndMemberSessions',
   'GET /console/api/organizations/{orgId}/api-keys': 'consoleListApiKeys',
   'POST /console/api/organizations/{orgId}/api-keys': 'consoleCreateApiKey',
@@ -293,7 +297,7 @@ const CONTEXT_SECURITY: Array<[prefix: string, security: Security]> = [
 const ERRORS: Record<string, string> = {
   400: 'Invalid request: a parameter or the body failed validation',
   401: 'Authentication failed: credentials missing or invalid',
-  403: 'Not permitted: blocked IP address, plan restriction, missing add-on or role',
+  403: "Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role",
   404: "Not found, or another organization's",
   409: 'Conflict, such as a duplicate alias',
   410: 'Gone: the link or token has expired',
@@ -310,6 +314,7 @@ export function finishOpenApiDocument<T>(doc: T): T {
       const key = `${method.toUpperCase()} ${path}`;
       operation.operationId ??= OPERATION_IDS[key];
       operation.security ??= CONTEXT_SECURITY.find(([prefix]) => path.startsWith(prefix))?.[1] ?? [];
+      documentKeyScope(key, operation);
       documentErrors(operation);
       optionalBody(operation);
       const example = operation.operationId === undefined ? undefined : SERVICE_EXAMPLES[operation.operationId];
@@ -335,6 +340,7 @@ function documentErrors(operation: Operation): void {
   if ((operation.parameters?.length || operation.requestBody) && !responses['400']) responses['400'] = errorBody();
   if (operation.security?.some((requirement) => Object.keys(requirement).length > 0) && !responses['401'])
     responses['401'] = errorBody();
+  if (operation['x-required-scope'] && !responses['403']) responses['403'] = errorBody();
   for (const [status, response] of Object.entries(responses)) {
     // Errors answer JSON whatever the success answer's type (a CSV export, a query's rows).
     const media = response.content && Object.values(response.content)[0];

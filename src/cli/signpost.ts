@@ -16,8 +16,11 @@ Organizations
   signpost org add-ons ORG_ID [--user-journey true|false] [--revenue-analytics true|false]
   signpost org ip-allowlist ORG_ID [IP|CIDR ...]     no addresses: allow all again
 Service API keys
-  signpost key create ORG_ID [--name NAME] [--scopes read] [--expires ISO_INSTANT]
-                                                      --scopes read: a read-only key (GET only)
+  signpost key create ORG_ID [--name NAME] [--scopes SCOPE,...] [--expires ISO_INSTANT]
+                                                      no scopes: full access; read: every GET;
+                                                      links, campaigns, apps, domains, statistics:
+                                                      RESOURCE:read or RESOURCE:write (write includes read);
+                                                      users:read, account:read (plan and usage)
   signpost key list ORG_ID [PAGING]                   names and first characters, never the keys
   signpost key show ORG_ID KEY_ID
   signpost key delete ORG_ID KEY_ID

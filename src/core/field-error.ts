@@ -26,9 +26,13 @@ export const refusedField = (code: string, message: string, field: string, probl
 export const invalidBodyField = (field: string, problem: string, code = 'VALIDATION_FAILED') =>
   refusedField(code, `body.${field}: ${problem}`, field, problem);
 
+/** A call refused (403) for want of a right the credentials lack, named as the field (`scope`). */
+export const deniedField = (code: string, message: string, field: string, problem: string) =>
+  new DomainError('forbidden', code, message, { details: { field, problem, placed: true } });
+
 /** The field and problem of a field error; undefined for any other error. */
 export function fieldProblemOf(err: unknown): FieldProblem | undefined {
-  if (!(err instanceof DomainError) || err.kind !== 'invalid') return undefined;
+  if (!(err instanceof DomainError) || (err.kind !== 'invalid' && err.kind !== 'forbidden')) return undefined;
   const { field, problem, placed } = err.details ?? {};
   return typeof field === 'string' && typeof problem === 'string'
     ? { field, problem, placed: placed === true }

@@ -11,8 +11,11 @@ export interface IssuedApiKey {
   apiKey: string;
 }
 
-/** What a key may do: `read` alone is a read-only key; no scope at all, full access. */
-export type ApiKeyScope = 'read';
+/**
+ * What a key may do, as stored (`read`, `links:write`, …): no scope at all is full access. What
+ * each means is the access core's (src/core/access/api-key-scopes.ts); the store keeps the names.
+ */
+type ApiKeyScope = string;
 
 /** How a key is issued: a name to tell it apart, its scopes, when it stops working. */
 export interface ApiKeyOptions {

@@ -90,25 +90,28 @@ describe('Service API keys', () => {
 
   it('checks the key, then the allow-list, then the quota, and counts an admitted call', async () => {
     const { authenticate, counted } = access(organization({ ipAllowlist: ['10.0.0.0/8'] }), 1);
-    expect(await codeOf(() => authenticate(undefined, '10.0.0.1', 'read'))).toBe('API_KEY_MISSING');
-    expect(await codeOf(() => authenticate('wrong', '192.0.2.1', 'read'))).toBe('API_KEY_INVALID');
-    expect(await codeOf(() => authenticate('right', '192.0.2.1', 'read'))).toBe('IP_NOT_ALLOWED');
-    const caller = await authenticate('right', '10.0.0.1', 'write');
+    expect(await codeOf(() => authenticate(undefined, '10.0.0.1', 'links:read'))).toBe('API_KEY_MISSING');
+    expect(await codeOf(() => authenticate('wrong', '192.0.2.1', 'links:read'))).toBe('API_KEY_INVALID');
+    expect(await codeOf(() => authenticate('right', '192.0.2.1', 'links:read'))).toBe('IP_NOT_ALLOWED');
+    const caller = await authenticate('right', '10.0.0.1', 'links:write');
     expect(caller).toMatchObject({ channel: 'service', app: null, apiKeyId: 3, organization: { id: 7 } });
     expect(counted).toEqual([7]);
-    expect(await codeOf(() => access(organization(), 2).authenticate('right', '10.0.0.1', 'read'))).toBe(
+    expect(await codeOf(() => access(organization(), 2).authenticate('right', '10.0.0.1', 'links:read'))).toBe(
       'QUOTA_EXCEEDED',
     );
   });
 
   it.each([
-    { scopes: [], use: 'read', code: undefined },
-    { scopes: [], use: 'write', code: undefined },
-    { scopes: ['read'], use: 'read', code: undefined },
-    { scopes: ['read'], use: 'write', code: 'API_KEY_READ_ONLY' },
-  ] as const)('lets a key with scopes $scopes $use: $code', async ({ scopes, use, code }) => {
+    { scopes: [], needed: 'links:read', code: undefined },
+    { scopes: [], needed: 'links:write', code: undefined },
+    { scopes: ['read'], needed: 'statistics:read', code: undefined },
+    { scopes: ['read'], needed: 'links:write', code: 'API_KEY_SCOPE_MISSING' },
+    { scopes: ['statistics:read'], needed: 'links:read', code: 'API_KEY_SCOPE_MISSING' },
+    // An unknown path: the key is checked, then the 404 answers.
+    { scopes: ['statistics:read'], needed: undefined, code: undefined },
+  ] as const)('lets a key with scopes $scopes call what needs $needed: $code', async ({ scopes, needed, code }) => {
     const { authenticate, counted } = access(organization(), 0, { scopes: [...scopes] });
-    expect(await codeOf(() => authenticate('right', '10.0.0.1', use))).toBe(code);
+    expect(await codeOf(() => authenticate('right', '10.0.0.1', needed))).toBe(code);
     // A refused call is not counted against the quota.
     expect(counted).toEqual(code ? [] : [7]);
   });
@@ -116,7 +119,7 @@ describe('Service API keys', () => {
   it('refuses an expired key as unauthenticated, saying when it expired, before anything else', async () => {
     const expiredAt = new Date('2026-03-01T00:00:00Z');
     const { authenticate } = access(organization({ ipAllowlist: ['10.0.0.0/8'] }), 0, { expiredAt });
-    const err = await authenticate('right', '192.0.2.1', 'read').catch((e: unknown) => e);
+    const err = await authenticate('right', '192.0.2.1', 'links:read').catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'API_KEY_EXPIRED', kind: 'unauthenticated' });
     expect((err as Error).message).toContain('2026-03-01T00:00:00.000Z');
   });

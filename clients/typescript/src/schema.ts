@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Plan, monthly quota and calls used (extension) */
+        /**
+         * Plan, monthly quota and calls used (extension)
+         * @description Service API key scope: `account:read` (granted by `read`, `account:read`, or a key without scopes).
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -26,10 +29,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List short URLs, newest first */
+        /**
+         * List short URLs, newest first
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["listShortUrls"];
         put?: never;
-        /** Create a short URL */
+        /**
+         * Create a short URL
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         post: operations["createShortUrl"];
         delete?: never;
         options?: never;
@@ -44,12 +53,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a short URL */
+        /**
+         * Read a short URL
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["getShortUrl"];
-        /** Update a short URL (fields left out keep their value; null clears) */
+        /**
+         * Update a short URL (fields left out keep their value; null clears)
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         put: operations["updateShortUrl"];
         post?: never;
-        /** Delete a short URL; its code stops resolving */
+        /**
+         * Delete a short URL; its code stops resolving
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         delete: operations["deleteShortUrl"];
         options?: never;
         head?: never;
@@ -68,11 +86,15 @@ export interface paths {
         /**
          * Create up to 1000 short URLs
          * @description Each item is a create body. The answer lists, in the order of the items, each created record or `{error: {status, message}}` for an item that was refused; the valid items are created even when others are refused.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["createShortUrls"];
         /**
          * Delete up to 1000 short URLs
          * @description Their codes stop resolving at once. Each id answers `{id, deleted: true}` or `{id, error}`.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         delete: operations["deleteShortUrls"];
         options?: never;
@@ -80,6 +102,8 @@ export interface paths {
         /**
          * Change up to 1000 short URLs at once
          * @description Adds and takes off tags, sets or clears the expiry, archives or restores. Each id answers its record as it is afterwards, or `{id, error}`.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         patch: operations["updateShortUrls"];
         trace?: never;
@@ -94,6 +118,8 @@ export interface paths {
         /**
          * Export short URLs as CSV
          * @description Every one the filters match (the list's filters), newest first. The first row names the columns: shortUrl, originalUrl, shortCode, title, tags, clickCount, createdAt, expiresAt, customDomainName, utmSource, utmMedium, utmCampaign, passwordProtected, clickLimit, expiredUrl, note, archived.
+         *
+         *     Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
          */
         get: operations["exportShortUrls"];
         put?: never;
@@ -116,6 +142,8 @@ export interface paths {
         /**
          * Import up to 10,000 short URLs from CSV
          * @description Content-Type text/csv, UTF-8, a header row first. Columns: `originalUrl` (or `url`, `long_url`), and optionally `customAlias`, `title`, `tags` (separated by |), `expirationDate`, `note`; others are ignored. Every valid row is created; `errors` names each refused row by its number among the data rows (1: the first row after the header). A larger file: `POST /imports/csv`, an import job in the background.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["importShortUrls"];
         delete?: never;
@@ -134,6 +162,8 @@ export interface paths {
         /**
          * QR code of the short URL (PRO plan and above)
          * @description qrCode is Base64 (PNG by default): prefix data:image/png;base64, to embed. Extensions: format=svg, size, margin, colours, errorCorrectionLevel.
+         *
+         *     Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
          */
         get: operations["getShortUrlQrCode"];
         put?: never;
@@ -151,10 +181,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List campaigns, newest first */
+        /**
+         * List campaigns, newest first
+         * @description Service API key scope: `campaigns:read` (granted by `read`, `campaigns:read`, `campaigns:write`, or a key without scopes).
+         */
         get: operations["listCampaigns"];
         put?: never;
-        /** Create a campaign */
+        /**
+         * Create a campaign
+         * @description Service API key scope: `campaigns:write` (granted by `campaigns:write`, or a key without scopes).
+         */
         post: operations["createCampaign"];
         delete?: never;
         options?: never;
@@ -169,12 +205,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a campaign */
+        /**
+         * Read a campaign
+         * @description Service API key scope: `campaigns:read` (granted by `read`, `campaigns:read`, `campaigns:write`, or a key without scopes).
+         */
         get: operations["getCampaign"];
-        /** Update a campaign (fields left out keep their value; null clears) */
+        /**
+         * Update a campaign (fields left out keep their value; null clears)
+         * @description Service API key scope: `campaigns:write` (granted by `campaigns:write`, or a key without scopes).
+         */
         put: operations["updateCampaign"];
         post?: never;
-        /** Delete a campaign; its alias stops resolving */
+        /**
+         * Delete a campaign; its alias stops resolving
+         * @description Service API key scope: `campaigns:write` (granted by `campaigns:write`, or a key without scopes).
+         */
         delete: operations["deleteCampaign"];
         options?: never;
         head?: never;
@@ -191,6 +236,8 @@ export interface paths {
         /**
          * Export campaigns as CSV
          * @description Every one the filters match (the list's filters), newest first. The first row names the columns: campaignUrl, name, alias, originalUrl, tags, clickCount, createdAt, expiresAt, customDomainName, utmSource, utmMedium, createdBy, clickLimit, note, archived.
+         *
+         *     Service API key scope: `campaigns:read` (granted by `read`, `campaigns:read`, `campaigns:write`, or a key without scopes).
          */
         get: operations["exportCampaigns"];
         put?: never;
@@ -208,10 +255,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's tags, alphabetically */
+        /**
+         * The organization's tags, alphabetically
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["listTags"];
         put?: never;
-        /** Create a tag */
+        /**
+         * Create a tag
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         post: operations["createTag"];
         delete?: never;
         options?: never;
@@ -227,10 +280,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Rename or recolour a tag (its links show the new name) */
+        /**
+         * Rename or recolour a tag (its links show the new name)
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         put: operations["updateTag"];
         post?: never;
-        /** Delete a tag and take it off its links */
+        /**
+         * Delete a tag and take it off its links
+         * @description Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
+         */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
@@ -244,10 +303,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List mobile apps */
+        /**
+         * List mobile apps
+         * @description Service API key scope: `apps:read` (granted by `read`, `apps:read`, `apps:write`, or a key without scopes).
+         */
         get: operations["listMobileApps"];
         put?: never;
-        /** Register a mobile app */
+        /**
+         * Register a mobile app
+         * @description Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
+         */
         post: operations["createMobileApp"];
         delete?: never;
         options?: never;
@@ -262,12 +327,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a mobile app */
+        /**
+         * Read a mobile app
+         * @description Service API key scope: `apps:read` (granted by `read`, `apps:read`, `apps:write`, or a key without scopes).
+         */
         get: operations["getMobileApp"];
-        /** Update a mobile app */
+        /**
+         * Update a mobile app
+         * @description Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
+         */
         put: operations["updateMobileApp"];
         post?: never;
-        /** Delete a mobile app and its deep-link settings; links keep working without it */
+        /**
+         * Delete a mobile app and its deep-link settings; links keep working without it
+         * @description Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
+         */
         delete: operations["deleteMobileApp"];
         options?: never;
         head?: never;
@@ -286,6 +360,8 @@ export interface paths {
         /**
          * Regenerate the mobile app API key (extension)
          * @description A new X-Mobile-App-API-Key for the app, in the answer's apiKey; calls with the old key are refused (401) from then on. Ship the new key before regenerating.
+         *
+         *     Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
          */
         post: operations["regenerateMobileAppKey"];
         delete?: never;
@@ -306,9 +382,14 @@ export interface paths {
         /**
          * Turn identity verification on, or rotate its secret (extension)
          * @description Issues a new identity secret, shown in this answer only (it is stored encrypted). From then on identify and opt-in calls from browsers (X-App-ID without the mobile app key) must carry userHash, the hex HMAC-SHA256 of externalUserId under this secret, computed by your server: without it 401 USER_HASH_REQUIRED, with a wrong one 401 USER_HASH_INVALID. Since users belong to the organization, browser calls through its apps without identity verification are then refused (403 IDENTITY_VERIFICATION_REQUIRED). Calling it again rotates the secret: hashes made with the old one stop working at once. Calls with the mobile app key are not affected.
+         *
+         *     Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
          */
         post: operations["enableIdentityVerification"];
-        /** Turn identity verification off and forget its secret (extension) */
+        /**
+         * Turn identity verification off and forget its secret (extension)
+         * @description Service API key scope: `apps:write` (granted by `apps:write`, or a key without scopes).
+         */
         delete: operations["disableIdentityVerification"];
         options?: never;
         head?: never;
@@ -322,7 +403,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the custom domains */
+        /**
+         * List the custom domains
+         * @description Service API key scope: `domains:read` (granted by `read`, `domains:read`, `domains:write`, or a key without scopes).
+         */
         get: operations["listCustomDomains"];
         put?: never;
         post?: never;
@@ -339,7 +423,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every VERIFIED or ACTIVE domain (plain array) */
+        /**
+         * Every VERIFIED or ACTIVE domain (plain array)
+         * @description Service API key scope: `domains:read` (granted by `read`, `domains:read`, `domains:write`, or a key without scopes).
+         */
         get: operations["listVerifiedCustomDomains"];
         put?: never;
         post?: never;
@@ -356,7 +443,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a custom domain */
+        /**
+         * Read a custom domain
+         * @description Service API key scope: `domains:read` (granted by `read`, `domains:read`, `domains:write`, or a key without scopes).
+         */
         get: operations["getCustomDomain"];
         put?: never;
         post?: never;
@@ -378,9 +468,14 @@ export interface paths {
         /**
          * Ask for the domain to be deleted (extension)
          * @description Sets deletionRequested and deletionRequestedAt (a repeat keeps the first time). The domain keeps serving its links until the operator completes the deletion, which needs it to have no links left.
+         *
+         *     Service API key scope: `domains:write` (granted by `domains:write`, or a key without scopes).
          */
         post: operations["requestCustomDomainDeletion"];
-        /** Withdraw a deletion request the operator has not completed (extension) */
+        /**
+         * Withdraw a deletion request the operator has not completed (extension)
+         * @description Service API key scope: `domains:write` (granted by `domains:write`, or a key without scopes).
+         */
         delete: operations["cancelCustomDomainDeletion"];
         options?: never;
         head?: never;
@@ -394,7 +489,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Click statistics of a short URL */
+        /**
+         * Click statistics of a short URL
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getShortUrlStats"];
         put?: never;
         post?: never;
@@ -411,7 +509,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Click statistics of a campaign */
+        /**
+         * Click statistics of a campaign
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getCampaignStats"];
         put?: never;
         post?: never;
@@ -433,9 +534,14 @@ export interface paths {
         /**
          * Share a short URL's statistics: an address anyone may open, read-only
          * @description The address is shown once: only a hash of it is kept. Sharing again makes a new address and the previous one answers 404.
+         *
+         *     Service API key scope: `statistics:write` (granted by `statistics:write`, or a key without scopes).
          */
         post: operations["shareShortUrlStats"];
-        /** Stop sharing a short URL's statistics: its shared address answers 404 */
+        /**
+         * Stop sharing a short URL's statistics: its shared address answers 404
+         * @description Service API key scope: `statistics:write` (granted by `statistics:write`, or a key without scopes).
+         */
         delete: operations["unshareShortUrlStats"];
         options?: never;
         head?: never;
@@ -449,7 +555,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** App-install statistics of a short URL */
+        /**
+         * App-install statistics of a short URL
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getShortUrlInstallStats"];
         put?: never;
         post?: never;
@@ -466,7 +575,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** App-install statistics of a campaign */
+        /**
+         * App-install statistics of a campaign
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getCampaignInstallStats"];
         put?: never;
         post?: never;
@@ -483,7 +595,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Install statistics of a mobile app */
+        /**
+         * Install statistics of a mobile app
+         * @description Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
+         */
         get: operations["getMobileAppInstallStats"];
         put?: never;
         post?: never;
@@ -503,6 +618,8 @@ export interface paths {
         /**
          * How well deferred deep links find the install, per app (extension)
          * @description Every first launch (resolve-fingerprint) of the app over the period: matches by type and confidence, misses by the reason the app heard, per local date.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getDeferredMatchStats"];
         put?: never;
@@ -523,6 +640,8 @@ export interface paths {
         /**
          * Find users by phone or email
          * @description Exactly one of phone or email; matched through a keyed hash, never by decrypting every record.
+         *
+         *     Service API key scope: `users:read` (granted by `read`, `users:read`, or a key without scopes).
          */
         get: operations["findUsers"];
         put?: never;
@@ -540,7 +659,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a user identity, decrypted, with its latest consent changes */
+        /**
+         * Read a user identity, decrypted, with its latest consent changes
+         * @description Service API key scope: `users:read` (granted by `read`, `users:read`, or a key without scopes).
+         */
         get: operations["getUser"];
         put?: never;
         post?: never;
@@ -557,7 +679,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Consent history of a user (paged, newest first) */
+        /**
+         * Consent history of a user (paged, newest first)
+         * @description Service API key scope: `users:read` (granted by `read`, `users:read`, or a key without scopes).
+         */
         get: operations["getUserConsentHistory"];
         put?: never;
         post?: never;
@@ -574,12 +699,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List import jobs, newest first */
+        /**
+         * List import jobs, newest first
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["listImports"];
         put?: never;
         /**
          * Start importing the links of another link service
          * @description Imports the links of another link service in the background: Bitly, Shlink, Kutt, YOURLS, Dub or Rebrandly. Each link keeps its code as the alias, its title, and its expiry where the service has one. A link imported before from the same source is skipped; one whose alias another link has is counted as failed, with the reason in errors. Passwords and click history are not carried over (docs/migrating.md).
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["startImport"];
         delete?: never;
@@ -600,6 +730,8 @@ export interface paths {
         /**
          * Start importing the links of a CSV file
          * @description Imports the links of a CSV file in the background: the columns of `POST /urls/import` (`originalUrl` or `url`, `long_url`; optionally `customAlias`, `title`, `tags` separated by |, `expirationDate`, `note`), up to 500,000 rows and 50 MB. The rows are stored with the job, so it resumes after a restart; the job's errors name each refused row (`row`: 1 is the first row after the header). A row is known by its alias, or by the file and its row number: importing the same file again brings nothing twice (counted as skipped).
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["startCsvImport"];
         delete?: never;
@@ -615,7 +747,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read an import job */
+        /**
+         * Read an import job
+         * @description Service API key scope: `links:read` (granted by `read`, `links:read`, `links:write`, or a key without scopes).
+         */
         get: operations["getImport"];
         put?: never;
         post?: never;
@@ -637,6 +772,8 @@ export interface paths {
         /**
          * Cancel an import job
          * @description The links imported so far stay. A job that has ended is answered as it is.
+         *
+         *     Service API key scope: `links:write` (granted by `links:write`, or a key without scopes).
          */
         post: operations["cancelImport"];
         delete?: never;
@@ -655,6 +792,8 @@ export interface paths {
         /**
          * User-journey dashboard
          * @description Everything a dashboard shows, in one call: summary, funnel, daily series, platforms, top UTM sources, transitions, top event and goal types. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneyDashboard"];
         put?: never;
@@ -675,6 +814,8 @@ export interface paths {
         /**
          * User-journey totals of a period
          * @description Sessions, users, events, transitions, goals, conversion and revenue per currency. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneySummary"];
         put?: never;
@@ -695,6 +836,8 @@ export interface paths {
         /**
          * User-journey figures per local day
          * @description Sessions (by their start), unique users, events, transitions and goal completions for every date of the period. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneyDailyStats"];
         put?: never;
@@ -715,6 +858,8 @@ export interface paths {
         /**
          * Session figures of a period
          * @description bounceRate: sessions with at most one event, no transition and no goal. Durations run from the first to the last activity. averageEventsPerSession: the events of the period over its sessions. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneySessionsSummary"];
         put?: never;
@@ -735,6 +880,8 @@ export interface paths {
         /**
          * Sessions per platform
          * @description WEB, IOS and ANDROID are always listed. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneySessionsByPlatform"];
         put?: never;
@@ -755,6 +902,8 @@ export interface paths {
         /**
          * Sessions per UTM source
          * @description Most sessions first; percentage is of all sessions of the period. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneySessionsByUtmSource"];
         put?: never;
@@ -775,6 +924,8 @@ export interface paths {
         /**
          * Sessions of a period, newest first (paged)
          * @description Filters: platform, utmSource, externalUserId. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["listJourneySessions"];
         put?: never;
@@ -795,6 +946,8 @@ export interface paths {
         /**
          * Platform transitions of a period
          * @description Per path (from → to), with web-to-app and app-to-web totals. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneyTransitionsSummary"];
         put?: never;
@@ -815,6 +968,8 @@ export interface paths {
         /**
          * Platform transitions per local day
          * @description Every date of the period, with its total and its paths. Statistics need a proven caller: X-App-ID with X-Mobile-App-API-Key, or a Service API key in X-API-KEY; and the user-journey add-on.
+         *
+         *     Service API key scope: `statistics:read` (granted by `read`, `statistics:read`, `statistics:write`, or a key without scopes).
          */
         get: operations["getJourneyTransitionsTrend"];
         put?: never;
@@ -858,7 +1013,7 @@ export interface components {
             timestamp: string;
             /** @description Machine-readable error code, such as API_KEY_INVALID */
             code: string;
-            /** @description On a 400 only: the refused fields of the request, one entry each; empty when no single field is at fault (a body that is not JSON, a combination of fields) */
+            /** @description On a 400: the refused fields of the request, one entry each; empty when no single field is at fault (a body that is not JSON, a combination of fields). On a 403 `API_KEY_SCOPE_MISSING`: the field `scope`, naming the scope the key lacks */
             details?: components["schemas"]["FieldError"][];
         };
         CustomDomain: {
@@ -1927,7 +2082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2095,7 +2250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2377,7 +2532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2539,7 +2694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2770,7 +2925,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2836,7 +2991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3012,7 +3167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3117,7 +3272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3291,7 +3446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3369,7 +3524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3451,7 +3606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3533,7 +3688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3681,7 +3836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3917,7 +4072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4060,7 +4215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4262,7 +4417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4328,7 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4405,7 +4560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4490,7 +4645,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4578,7 +4733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4676,7 +4831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4751,7 +4906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4873,7 +5028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4986,7 +5141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5075,7 +5230,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5186,7 +5341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5261,7 +5416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5350,7 +5505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5440,7 +5595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5506,7 +5661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5625,7 +5780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5705,7 +5860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5786,7 +5941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5867,7 +6022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5948,7 +6103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6306,7 +6461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6615,7 +6770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6688,7 +6843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6754,7 +6909,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6969,7 +7124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7184,7 +7339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7399,7 +7554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7648,7 +7803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7739,7 +7894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7863,7 +8018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7982,7 +8137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8084,7 +8239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8176,7 +8331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8269,7 +8424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8359,7 +8514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8444,7 +8599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not permitted: blocked IP address, plan restriction, missing add-on or role */
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
             403: {
                 headers: {
                     [name: string]: unknown;

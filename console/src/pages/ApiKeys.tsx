@@ -1,7 +1,21 @@
-// The developer menu's Service API keys: names, first characters, access (full or read only),
-// expiry, created and last used; a new key or a regenerated one is shown this once, with a copy
-// button; delete asks first.
-import { Alert, Badge, Button, Card, Checkbox, Code, Group, Text, Textarea, TextInput, Title } from '@mantine/core';
+// The developer menu's Service API keys: names, first characters, access (full, or the scopes
+// chosen: everything's reads, or one resource's read or write), expiry, created and last used; a
+// new key or a regenerated one is shown this once, with a copy button; delete asks first.
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Code,
+  Fieldset,
+  Group,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +28,18 @@ import { useAction } from '../components/use-action';
 import { CopyValue } from '../components/CopyValue';
 import { type ApiKey, api, type Membership } from '../api';
 import { NotAllowed } from '../components/NotAllowed';
+import { apiKeyScopeValues as SCOPES } from '../../generated/api-schema';
+
+type Scope = ApiKey['scopes'][number];
+
+/** The resources the scopes are of, in the server's order, each with the uses it has (read, write). */
+const RESOURCES = SCOPES.flatMap((scope) => {
+  const [resource, use] = scope.split(':');
+  return use === 'read' ? [{ resource: resource!, write: SCOPES.includes(`${resource}:write` as Scope) }] : [];
+});
+
+/** The scopes ticked, sent in the server's order. */
+const chosenScopes = (ticked: ReadonlySet<Scope>): Scope[] => SCOPES.filter((s) => ticked.has(s));
 
 export default function ApiKeys({ membership }: { membership: Membership }) {
   const { t, i18n } = useTranslation();
@@ -22,7 +48,8 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
   const allowed = membership.permissions.includes('keys.manage');
   const { key, list: keys } = useOrgList<ApiKey[]>(orgId, 'api-keys', 'api-keys', { enabled: allowed });
   const [name, setName] = useState('');
-  const [readOnly, setReadOnly] = useState(false);
+  // None ticked: a key with full access.
+  const [scopes, setScopes] = useState<ReadonlySet<Scope>>(new Set());
   // A local date and time (datetime-local), sent as an instant.
   const [expires, setExpires] = useState('');
   const [shown, setShown] = useState<string | null>(null);
@@ -33,13 +60,13 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
     run: () =>
       api<{ id: number; apiKey: string }>('POST', `/organizations/${orgId}/api-keys`, {
         ...(name.trim() ? { name: name.trim() } : {}),
-        ...(readOnly ? { scopes: ['read'] } : {}),
+        ...(scopes.size > 0 ? { scopes: chosenScopes(scopes) } : {}),
         ...(expires ? { expiresAt: new Date(expires).toISOString() } : {}),
       }),
     after: (issued) => {
       setShown(issued.apiKey);
       setName('');
-      setReadOnly(false);
+      setScopes(new Set());
       setExpires('');
     },
     done: () => null,
@@ -88,6 +115,25 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
 
   if (!allowed) return <NotAllowed heading={t('keys.heading')} message={t('keys.forbidden')} />;
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : t('keys.never'));
+  const scopeName = (scope: Scope) => {
+    if (scope === 'read') return t('keys.readAll');
+    const [resource, use] = scope.split(':');
+    return t('keys.scopeName', { resource: t(`keys.resource.${resource}`), use: t(`keys.use.${use}`) });
+  };
+  const tick = (scope: Scope, on: boolean) =>
+    setScopes((now) => {
+      const next = new Set(now);
+      if (on) next.add(scope);
+      else next.delete(scope);
+      return next;
+    });
+  const scopeBox = (scope: Scope) => (
+    <Checkbox
+      aria-label={scopeName(scope)}
+      checked={scopes.has(scope)}
+      onChange={(e) => tick(scope, e.currentTarget.checked)}
+    />
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     issue.mutate();
@@ -133,17 +179,40 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
               onChange={(e) => setExpires(e.currentTarget.value)}
               w={240}
             />
-            <Checkbox
-              label={t('keys.readOnly')}
-              description={t('keys.readOnlyHelp')}
-              checked={readOnly}
-              onChange={(e) => setReadOnly(e.currentTarget.checked)}
-              maw={320}
-            />
-            <Button type="submit" loading={issue.isPending}>
-              {t('keys.issue')}
-            </Button>
           </Group>
+          <Fieldset legend={t('keys.scopes')} variant="unstyled" mt="md">
+            <Text size="xs" c="dimmed" mb="xs">
+              {t('keys.scopesHelp')}
+            </Text>
+            <Checkbox
+              label={t('keys.readAll')}
+              description={t('keys.readAllHelp')}
+              checked={scopes.has('read')}
+              onChange={(e) => tick('read', e.currentTarget.checked)}
+              mb="xs"
+            />
+            <Table withRowBorders={false} verticalSpacing={4} maw={420}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('keys.resourceHeader')}</Table.Th>
+                  <Table.Th>{t('keys.use.read')}</Table.Th>
+                  <Table.Th>{t('keys.use.write')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {RESOURCES.map(({ resource, write }) => (
+                  <Table.Tr key={resource}>
+                    <Table.Td>{t(`keys.resource.${resource}`)}</Table.Td>
+                    <Table.Td>{scopeBox(`${resource}:read` as Scope)}</Table.Td>
+                    <Table.Td>{write ? scopeBox(`${resource}:write` as Scope) : null}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Fieldset>
+          <Button type="submit" loading={issue.isPending} mt="md">
+            {t('keys.issue')}
+          </Button>
         </form>
       </Card>
       <DataTable
@@ -156,8 +225,14 @@ export default function ApiKeys({ membership }: { membership: Membership }) {
           {
             header: t('keys.access'),
             cell: (k) =>
-              k.scopes.includes('read') ? (
-                <Badge variant="light">{t('keys.readOnly')}</Badge>
+              k.scopes.length > 0 ? (
+                <Group gap={4}>
+                  {k.scopes.map((scope) => (
+                    <Badge key={scope} variant="light" tt="none">
+                      {scopeName(scope)}
+                    </Badge>
+                  ))}
+                </Group>
               ) : (
                 <Text size="sm">{t('keys.fullAccess')}</Text>
               ),

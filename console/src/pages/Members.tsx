@@ -1,6 +1,8 @@
-// Members of the organization: the list, invitation by email, role changes and removal. What the
-// member's role does not allow is shown disabled; the server refuses it anyway.
-import { Select, Text, TextInput } from '@mantine/core';
+// Members of the organization: the list, invitation by email, role changes and removal; owners see
+// a member's console sessions and sign them out. What the member's role does not allow is shown
+// disabled; the server refuses it anyway.
+import { Button, Modal, Select, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNotice } from '../components/Notice';
@@ -11,7 +13,39 @@ import { useOrgList } from '../components/use-org-list';
 import { useAction } from '../components/use-action';
 import { FormCard } from '../components/FormCard';
 import { Screen } from '../components/Screen';
-import { api, type Member, type Membership, ROLES, type Role } from '../api';
+import { api, type ConsoleSession, type Member, type Membership, ROLES, type Role } from '../api';
+import { deviceName } from './Sessions';
+
+/** An owner's look at a member's sessions: device, address, when signed in and last used. */
+function MemberSessions({ orgId, member, onClose }: { orgId: number; member: Member; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const sessions = useQuery({
+    queryKey: ['org', orgId, 'members', member.id, 'sessions'],
+    queryFn: () => api<ConsoleSession[]>('GET', `/organizations/${orgId}/members/${member.id}/sessions`),
+  });
+  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      size="xl"
+      title={t('members.sessionsTitle', { email: member.email })}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
+      <DataTable
+        query={sessions}
+        empty={t('members.noSessions')}
+        minWidth={560}
+        columns={[
+          { header: t('sessions.device'), cell: (s) => deviceName(s.device, t) },
+          { header: t('sessions.address'), cell: (s) => s.ip ?? '', wrap: true },
+          { header: t('sessions.signedIn'), cell: (s) => when(s.createdAt) },
+          { header: t('sessions.lastUsed'), cell: (s) => when(s.lastSeenAt) },
+        ]}
+      />
+    </Modal>
+  );
+}
 
 export default function Members({ membership, userId }: { membership: Membership; userId: number }) {
   const { t, i18n } = useTranslation();
@@ -26,6 +60,7 @@ export default function Members({ membership, userId }: { membership: Membership
   const { form, field, reset } = useFields({ email: '' }, !canManage);
   const [role, setRole] = useState<Role>('analyst');
   const { notify, noticeBox } = useNotice();
+  const [sessionsOf, setSessionsOf] = useState<Member | null>(null);
 
   const invite = useAction({
     run: () => api<Member>('POST', `/organizations/${orgId}/members`, { email: form.email, role }),
@@ -50,6 +85,7 @@ export default function Members({ membership, userId }: { membership: Membership
     run: (m: Member) => api<{ ended: number }>('DELETE', `/organizations/${orgId}/members/${m.id}/sessions`),
     done: (r, m) => t('members.sessionsEnded', { email: m.email, count: r.ended }),
     notify,
+    invalidates: ['org', orgId, 'members'],
   });
   // Owners only; one's own sessions end from the sessions screen or "sign out everywhere".
   const canEndSessions = (m: Member) => membership.permissions.includes('sessions.manage') && m.id !== userId;
@@ -114,6 +150,19 @@ export default function Members({ membership, userId }: { membership: Membership
           { header: t('members.lastLogin'), cell: (m) => date(m.lastLoginAt) },
           {
             cell: (m) => (
+              <Button
+                variant="light"
+                size="xs"
+                aria-label={`${t('members.sessions')}: ${m.email}`}
+                disabled={!canEndSessions(m)}
+                onClick={() => setSessionsOf(m)}
+              >
+                {t('members.sessions')}
+              </Button>
+            ),
+          },
+          {
+            cell: (m) => (
               <ConfirmButton
                 label={t('members.endSessions')}
                 name={m.email}
@@ -137,6 +186,7 @@ export default function Members({ membership, userId }: { membership: Membership
           },
         ]}
       />
+      {sessionsOf && <MemberSessions orgId={orgId} member={sessionsOf} onClose={() => setSessionsOf(null)} />}
     </Screen>
   );
 }

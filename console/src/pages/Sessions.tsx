@@ -16,7 +16,7 @@ import { useAction } from '../components/use-action';
 const OS_NAMES: Record<string, string> = { 'Mac OS': 'macOS', 'Chromium OS': 'ChromeOS' };
 
 /** "Chrome on macOS (computer)", readable in either language. */
-function deviceName(device: ConsoleSession['device'], t: TFunction): string {
+export function deviceName(device: ConsoleSession['device'], t: TFunction): string {
   if (!device || device.browser === 'Unknown') return t('sessions.unknownDevice');
   const os = OS_NAMES[device.os] ?? device.os;
   const name = device.os === 'Unknown' ? device.browser : t('sessions.deviceName', { browser: device.browser, os });

@@ -1,16 +1,21 @@
 // Who is calling the console, as a request shows it: the session behind the cookie and, on every
 // state change, the same-origin rule and the session's CSRF token (header X-CSRF-Token, or the
-// form field csrfToken).
+// form field csrfToken). A cookie that names no live session is a failed authentication, counted
+// and limited per client address as the others are (auth-failures.ts), and its answer clears the
+// cookie (index.ts), so a browser stops sending it.
 import type { FastifyRequest } from 'fastify';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ActiveSession } from '../../core/accounts/console-sessions.service.js';
 import { forbidden, notFound, unauthenticated } from '../../shared/errors.js';
+import type { AuthFailureLimiter } from '../auth-failures.js';
 import { cookiesOf, SESSION_COOKIE } from './browser-session.js';
 import { sameOrigin } from './forms.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     consoleSession?: ActiveSession;
+    /** The request's session cookie names no live session: its answer clears the cookie. */
+    wrongSessionCookie?: boolean;
   }
 }
 
@@ -44,12 +49,23 @@ export interface ConsoleGuard {
   csrfOnChange(request: FastifyRequest): void;
 }
 
-export function createConsoleGuard(accounts: AccountServices, publicBaseUrl: string): ConsoleGuard {
+export function createConsoleGuard(
+  accounts: AccountServices,
+  publicBaseUrl: string,
+  failures: AuthFailureLimiter,
+): ConsoleGuard {
   const tokenOf = (request: FastifyRequest) => cookiesOf(request).get(SESSION_COOKIE);
 
   async function sessionOf(request: FastifyRequest): Promise<ActiveSession | undefined> {
     const token = tokenOf(request);
-    return token ? accounts.console.session(token) : undefined;
+    if (!token) return undefined;
+    failures.check(request);
+    const session = await accounts.console.session(token);
+    if (!session) {
+      failures.fail(request);
+      request.wrongSessionCookie = true;
+    }
+    return session;
   }
 
   function requireCsrf(request: FastifyRequest): void {

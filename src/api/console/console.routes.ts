@@ -60,6 +60,8 @@ export interface ConsoleRouteDeps {
   reports: ReportSubscriptions;
   config: Config;
   signInAttempts: AuthFailureLimiter;
+  /** Session cookies that name no live session, counted with the other failed authentications. */
+  sessionFailures: AuthFailureLimiter;
 }
 
 /** The sealed state, nonce and PKCE verifier of a sign-in at the OpenID Connect provider, for its callback only. */
@@ -86,6 +88,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
     reports,
     config,
     signInAttempts,
+    sessionFailures,
   },
 ) => {
   const jar = cookieJar(config);
@@ -95,6 +98,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
   const { tokenOf, sessionOf, requireCsrf, admit, csrfOnChange } = createConsoleGuard(
     accounts,
     config.server.publicBaseUrl,
+    sessionFailures,
   );
 
   const signedOut = (request: FastifyRequest, reply: FastifyReply) => {

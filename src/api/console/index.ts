@@ -1,6 +1,7 @@
 // The console context: partner single sign-on (/sso), the console's pages and its own API
 // (/console, /console/api) with mail-link sign-in, and one organization's resources under
-// /console/api/organizations/{orgId}. Sign-in attempts are limited per client address across them.
+// /console/api/organizations/{orgId}. Sign-in attempts are limited per client address across them;
+// session cookies that name no live session too, with the other failed authentications.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { GoalTypesService } from '../../core/links/goal-types.js';
 import type { RoutingTester } from '../../core/routing/routing-tester.js';
@@ -10,7 +11,8 @@ import type { StatsService } from '../../core/stats/index.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
 import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/logger.js';
-import { createAuthFailureLimiter } from '../auth-failures.js';
+import { type AuthFailureLimiters, createAuthFailureLimiter } from '../auth-failures.js';
+import { cookieJar, SESSION_COOKIE } from './browser-session.js';
 import { consoleRoutes } from './console.routes.js';
 import { reportUnsubscribeRoutes } from './report-unsubscribe.routes.js';
 import { type ConsoleOrganizationDeps, consoleOrganizationApi } from './organization-api.js';
@@ -30,6 +32,8 @@ export interface ConsoleDeps extends ConsoleOrganizationDeps {
   webhookSettings: WebhookSettings;
   /** Members' subscriptions to reports by mail, and their unsubscribe links. */
   reports: ReportSubscriptions;
+  /** Failed authentications per client address: here, wrong session cookies. */
+  authFailures: Pick<AuthFailureLimiters, 'consoleSession'>;
 }
 
 export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (app, { deps }) => {
@@ -40,6 +44,15 @@ export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (a
     windowSeconds: config.signInLimits.windowSeconds,
     code: 'SIGN_IN_RATE_LIMITED',
     what: 'sign-in',
+  });
+  // A session cookie that named no live session is cleared by the answer, unless the answer sets a
+  // new session (a sign-in).
+  const jar = cookieJar(config);
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.wrongSessionCookie) return;
+    const set = reply.getHeader('set-cookie');
+    const cookies = set === undefined ? [] : Array.isArray(set) ? set : [String(set)];
+    if (!cookies.some((c) => c.startsWith(`${SESSION_COOKIE}=`))) jar.clear(reply, SESSION_COOKIE, '/');
   });
   await app.register(ssoRoutes, { accounts, config, log: deps.log, signInAttempts });
   await app.register(consoleRoutes, {
@@ -57,7 +70,9 @@ export const consoleApi: FastifyPluginAsyncZod<{ deps: ConsoleDeps }> = async (a
     reports: deps.reports,
     config,
     signInAttempts,
+    sessionFailures: deps.authFailures.consoleSession,
   });
   await app.register(reportUnsubscribeRoutes, { reports: deps.reports });
-  await app.register(consoleOrganizationApi, { deps, prefix: '/console/api/organizations/:orgId' });
+  const sessionFailures = deps.authFailures.consoleSession;
+  await app.register(consoleOrganizationApi, { deps, sessionFailures, prefix: '/console/api/organizations/:orgId' });
 };

@@ -13,6 +13,7 @@ import { importRoutes } from '../service/imports.routes.js';
 import { type OrganizationResourceDeps, registerOrganizationResources } from '../service/organization-resources.js';
 import { journeyActivityReadRoutes } from '../journey/activity.routes.js';
 import { journeyStatsRoutes } from '../journey/stats.routes.js';
+import type { AuthFailureLimiter } from '../auth-failures.js';
 import { createConsoleGuard, namedOrganization } from './console-guard.js';
 import { consoleJourneyExportRoutes } from './journey-export.routes.js';
 
@@ -23,11 +24,12 @@ export interface ConsoleOrganizationDeps extends OrganizationResourceDeps {
   imports: Pick<ImportsService, 'jobs'>;
 }
 
-export const consoleOrganizationApi: FastifyPluginAsyncZod<{ deps: ConsoleOrganizationDeps }> = async (
-  app,
-  { deps },
-) => {
-  const guard = createConsoleGuard(deps.accounts, deps.config.server.publicBaseUrl);
+export const consoleOrganizationApi: FastifyPluginAsyncZod<{
+  deps: ConsoleOrganizationDeps;
+  /** Where a wrong session cookie is counted. */
+  sessionFailures: AuthFailureLimiter;
+}> = async (app, { deps, sessionFailures }) => {
+  const guard = createConsoleGuard(deps.accounts, deps.config.server.publicBaseUrl, sessionFailures);
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
   });

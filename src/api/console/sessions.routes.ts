@@ -1,9 +1,10 @@
 // The signed-in member's console sessions (device, address, when), ending one of them, and an
-// owner ending every session of a member. Registered inside the console API context, so the
+// owner listing and ending every session of a member. Registered inside the console API context, so the
 // session and CSRF rules apply; the core decides whose sessions a caller may touch.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
+import type { SessionView } from '../../core/accounts/console-sessions.service.js';
 import type { Config } from '../../shared/config.js';
 import { idSchema } from '../schemas/common.js';
 import { cookieJar, SESSION_COOKIE } from './browser-session.js';
@@ -27,6 +28,14 @@ const sessionSchema = z.object({
   current: z.boolean().describe('the session this request came with'),
 });
 
+const memberParams = orgParams.extend({ userId: idSchema });
+
+const toSessionJson = (s: SessionView): z.infer<typeof sessionSchema> => ({
+  ...s,
+  createdAt: s.createdAt.toISOString(),
+  lastSeenAt: s.lastSeenAt.toISOString(),
+});
+
 export const consoleSessionRoutes: FastifyPluginAsyncZod<{
   accounts: AccountServices;
   config: Pick<Config, 'server'>;
@@ -44,12 +53,7 @@ export const consoleSessionRoutes: FastifyPluginAsyncZod<{
         response: { 200: z.array(sessionSchema), ...errors },
       },
     },
-    async (request) =>
-      (await accounts.sessions.listOf(request.consoleSession!)).map((s) => ({
-        ...s,
-        createdAt: s.createdAt.toISOString(),
-        lastSeenAt: s.lastSeenAt.toISOString(),
-      })),
+    async (request) => (await accounts.sessions.listOf(request.consoleSession!)).map(toSessionJson),
   );
 
   app.delete(
@@ -70,6 +74,24 @@ export const consoleSessionRoutes: FastifyPluginAsyncZod<{
     },
   );
 
+  app.get(
+    '/organizations/:orgId/members/:userId/sessions',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A member's console sessions, most recently used first (owners)",
+        params: memberParams,
+        response: { 200: z.array(sessionSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { caller } = await acting(request, request.params.orgId);
+      const { userId } = request.params;
+      return (await accounts.sessions.listOfMember(caller, userId, request.consoleSession!.id)).map(toSessionJson);
+    },
+  );
+
   app.delete(
     '/organizations/:orgId/members/:userId/sessions',
     {
@@ -77,7 +99,7 @@ export const consoleSessionRoutes: FastifyPluginAsyncZod<{
         tags,
         security,
         summary: "End every console session of a member (owners); ending one's own signs out",
-        params: orgParams.extend({ userId: idSchema }),
+        params: memberParams,
         response: { 200: z.object({ ended: z.number().int() }), ...errors },
       },
     },

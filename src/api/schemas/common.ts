@@ -25,7 +25,7 @@ export const errorBodySchema = z
       .array(fieldErrorSchema)
       .optional()
       .describe(
-        'On a 400 only: the refused fields of the request, one entry each; empty when no single field is at fault (a body that is not JSON, a combination of fields)',
+        'On a 400: the refused fields of the request, one entry each; empty when no single field is at fault (a body that is not JSON, a combination of fields). On a 403 `API_KEY_SCOPE_MISSING`: the field `scope`, naming the scope the key lacks',
       ),
   })
   .meta({ id: 'ErrorBody' });

@@ -1,6 +1,6 @@
 // Service API callers, checked in this order: a key, live and not expired (unauthenticated), the
-// organization's IP allow-list (forbidden), the key's scopes (a read-only key only reads:
-// forbidden), the monthly call quota (limited until the next UTC month). The look-up is one
+// organization's IP allow-list (forbidden), the key's scopes against the one the operation needs
+// (forbidden), the monthly call quota (limited until the next UTC month). The look-up is one
 // indexed query that also brings this month's recorded calls; the meter adds the ones not
 // written yet, and counts this call.
 import { forbidden, limitReached, unauthenticated } from '../../shared/errors.js';
@@ -9,16 +9,24 @@ import { secondsUntilNextUtcMonth, utcMonthStart } from '../../shared/time.js';
 import type { ApiKeysRepo } from '../../oltp/api-keys.repo.js';
 import type { UsageMeter } from '../../oltp/usage-meter.js';
 import type { ServiceCaller } from '../caller.js';
+import { type OperationScope, requireScope } from './api-key-scopes.js';
 import { ipAllowed } from './ip-allow-rule.js';
 
 /** Longer than any key issued: refused without a look-up. */
 const MAX_KEY_LENGTH = 200;
 
-/** What a call does: reads (GET) or anything else. A read-only key may only read. */
-export type KeyUse = 'read' | 'write';
+/**
+ * The scope a call needs: an operation's own; `null`, an operation without one (full-access keys
+ * only); `undefined`, no operation at all (an unknown path, answered 404 after the key is checked).
+ */
+export type NeededScope = OperationScope | null | undefined;
 
 export function createServiceKeyAccess(deps: { apiKeys: ApiKeysRepo; usageMeter: UsageMeter; clock: () => Date }) {
-  return async function authenticate(key: string | undefined, clientIp: string, use: KeyUse): Promise<ServiceCaller> {
+  return async function authenticate(
+    key: string | undefined,
+    clientIp: string,
+    needed: NeededScope,
+  ): Promise<ServiceCaller> {
     if (!key) throw unauthenticated('API_KEY_MISSING', 'X-API-KEY header is required');
     const now = deps.clock();
     const found = key.length <= MAX_KEY_LENGTH ? await deps.apiKeys.authenticate(key, utcMonthStart(now)) : undefined;
@@ -30,10 +38,7 @@ export function createServiceKeyAccess(deps: { apiKeys: ApiKeysRepo; usageMeter:
     if (!ipAllowed(organization.ipAllowlist, clientIp)) {
       throw forbidden('IP_NOT_ALLOWED', `requests from ${normalizeIp(clientIp)} are not allowed for this organization`);
     }
-    // A key without scopes has full access; `read`, the one scope there is, reads only.
-    if (use === 'write' && found.scopes.length > 0) {
-      throw forbidden('API_KEY_READ_ONLY', 'this API key is read-only: it may only read (GET)');
-    }
+    if (needed !== undefined) requireScope(found.scopes, needed);
     const used = found.callsThisMonth + deps.usageMeter.pending(organization.id, now);
     if (used >= organization.monthlyQuota) {
       throw limitReached(

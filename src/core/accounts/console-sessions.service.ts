@@ -64,6 +64,8 @@ const TOUCH_EVERY_MS = 60_000;
 const csrfTokenOf = (sessionToken: string): string =>
   createHash('sha256').update(`csrf\u0000${sessionToken}`, 'utf8').digest('base64url');
 
+type MemberCaller = Pick<Caller, 'organization'> & { member: NonNullable<Caller['member']> };
+
 export function createSessions(deps: {
   repo: ConsoleSessionsRepo;
   users: Pick<UsersRepo, 'get' | 'recordSignIn' | 'roleIn'>;
@@ -104,6 +106,32 @@ export function createSessions(deps: {
     };
   }
 
+  async function liveSessionsOf(userId: number, currentSessionId: number): Promise<SessionView[]> {
+    const now = deps.clock();
+    const open = await repo.openOf(userId, now);
+    return open
+      .filter((s) => now.getTime() - s.lastSeenAt.getTime() < policy.idleMs)
+      .map((s) => {
+        const agent = s.userAgent ? deps.parseAgent(s.userAgent) : undefined;
+        return {
+          id: s.id,
+          device: agent ? { browser: agent.browser, os: agent.os, type: agent.deviceType } : null,
+          ip: opened(s.ipSealed),
+          method: s.method,
+          createdAt: s.createdAt,
+          lastSeenAt: s.lastSeenAt,
+          current: s.id === currentSessionId,
+        };
+      });
+  }
+
+  /** An owner's (sessions.manage) look at a member of their organization. */
+  async function checkedMember(caller: MemberCaller, userId: number): Promise<void> {
+    authorize(caller, 'sessions.manage');
+    if (!(await deps.users.roleIn(caller.organization.id, userId)))
+      throw notFound('MEMBER_NOT_FOUND', `user ${userId} is not a member of organization ${caller.organization.id}`);
+  }
+
   return {
     active,
 
@@ -140,23 +168,16 @@ export function createSessions(deps: {
     },
 
     /** The user's live sessions (idle ones, which end at their next use, left out), most recently used first. */
-    async listOf(session: Pick<ActiveSession, 'id' | 'user'>): Promise<SessionView[]> {
-      const now = deps.clock();
-      const open = await repo.openOf(session.user.id, now);
-      return open
-        .filter((s) => now.getTime() - s.lastSeenAt.getTime() < policy.idleMs)
-        .map((s) => {
-          const agent = s.userAgent ? deps.parseAgent(s.userAgent) : undefined;
-          return {
-            id: s.id,
-            device: agent ? { browser: agent.browser, os: agent.os, type: agent.deviceType } : null,
-            ip: opened(s.ipSealed),
-            method: s.method,
-            createdAt: s.createdAt,
-            lastSeenAt: s.lastSeenAt,
-            current: s.id === session.id,
-          };
-        });
+    listOf: (session: Pick<ActiveSession, 'id' | 'user'>): Promise<SessionView[]> =>
+      liveSessionsOf(session.user.id, session.id),
+
+    /**
+     * An owner sees a member's live sessions (device, address, last use) before ending them;
+     * someone outside the organization answers as a member that does not exist.
+     */
+    async listOfMember(caller: MemberCaller, userId: number, currentSessionId: number): Promise<SessionView[]> {
+      await checkedMember(caller, userId);
+      return liveSessionsOf(userId, currentSessionId);
     },
 
     /**
@@ -178,14 +199,8 @@ export function createSessions(deps: {
      * An owner ends every session of a member of their organization (a lost laptop, someone
      * leaving); someone outside it answers as a member that does not exist.
      */
-    async endAllOfMember(
-      caller: Pick<Caller, 'organization'> & { member: NonNullable<Caller['member']> },
-      userId: number,
-      ip: string,
-    ): Promise<number> {
-      authorize(caller, 'sessions.manage');
-      if (!(await deps.users.roleIn(caller.organization.id, userId)))
-        throw notFound('MEMBER_NOT_FOUND', `user ${userId} is not a member of organization ${caller.organization.id}`);
+    async endAllOfMember(caller: MemberCaller, userId: number, ip: string): Promise<number> {
+      await checkedMember(caller, userId);
       const ended = await repo.revokeAllOf(userId, deps.clock());
       await deps.audit.record({ type: 'user', userId: caller.member.userId, ip }, 'member.sessions_ended', {
         organizationId: caller.organization.id,
