@@ -12,6 +12,15 @@ import { variantName } from '../routing-form';
 import { type AbRow, abRows, abVerdict, type Routing, type Source } from './ab-result';
 import { Panel, type PanelScope, usePanelFigures } from './Panel';
 
+/** The table's figure columns, right-aligned after the destination's. */
+const NUMBER_COLUMNS = [
+  'dashboard.ab.weight',
+  'dashboard.clicks',
+  'dashboard.ab.conversions',
+  'dashboard.ab.rate',
+  'dashboard.ab.revenue',
+] as const;
+
 function sourceName(t: TFunction, s: Source): string {
   if (s.kind === 'variant') return t('dashboard.ab.variant', { name: variantName(s.index) });
   if (s.kind === 'rule') return t('dashboard.ab.rule', { n: s.index + 1 });
@@ -78,21 +87,11 @@ export function DestinationsPanel({ link, ...scope }: PanelScope & { link: { typ
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">{t('dashboard.ab.destination')}</Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {t('dashboard.ab.weight')}
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {t('dashboard.clicks')}
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {t('dashboard.ab.conversions')}
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {t('dashboard.ab.rate')}
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {t('dashboard.ab.revenue')}
-                  </Table.Th>
+                  {NUMBER_COLUMNS.map((key) => (
+                    <Table.Th key={key} scope="col" ta="right">
+                      {t(key)}
+                    </Table.Th>
+                  ))}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

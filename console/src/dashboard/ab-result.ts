@@ -7,8 +7,8 @@
 // the numbers are too small to tell. docs/statistics.md says the same to users.
 import type { DestinationStat } from '../api';
 
-export const MIN_CLICKS = 30;
-export const MIN_EXPECTED = 5;
+const MIN_CLICKS = 30;
+const MIN_EXPECTED = 5;
 const Z_95 = 1.96;
 
 /** What a link routes by: its rules' and variants' addresses, in order. */
