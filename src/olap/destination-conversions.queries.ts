@@ -1,6 +1,6 @@
 // Conversions per destination (routing rules and A/B variants): the goals and installs tied to the
 // clicks of a period, grouped by where each click was sent. A conversion is tied to its click by the
-// deep-link token the click was given (clicks.deep_link_token, sql/clickhouse/0004): the app's
+// deep-link token the click was given (clicks.deep_link_token, sql/clickhouse/0005): the app's
 // funnel stages use the token as their session (deeplink_funnel.session_id), an attributed install
 // keeps it (app_installs.session_id), and a web SDK session opened with it writes it on its goals
 // (journey_funnel.deep_link_token). The join is on the token, never on time: a conversion counts
