@@ -156,6 +156,7 @@ describe('click statistics from the rollups equal the raw clicks', () => {
           ...raw,
           customIds: [],
           destinations: [{ url: '', count: raw.total }],
+          conversions: [],
         });
         // The 15-minute rollups answer the same wherever the hourly ones do.
         const quarter = statsOf(
@@ -199,6 +200,7 @@ describe('click statistics from the rollups equal the raw clicks', () => {
         expect(await createClickStats(ch.client).forLink({ ...input, customId })).toEqual({
           ...raw,
           destinations: raw.total === 0 ? [] : [{ url: '', count: raw.total }],
+          conversions: [],
         });
       }
     }

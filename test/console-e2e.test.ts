@@ -469,7 +469,6 @@ describe('console end to end', () => {
     const home = `${BASE}/console/stats/urls/${url.id}?period=custom&from=2026-11-20&to=2026-11-21&timeZone=UTC`;
     await page.goto(home);
     await expect.poll(() => page.getByTestId('total').innerText()).toBe('4');
-    const panelItems = (name: string) => page.getByRole('region', { name }).getByRole('listitem').allInnerTexts();
     expect(await page.getByTestId('filter-chips').count()).toBe(0);
 
     // The previous period (2026-11-18 – 19, one click) beside the figures, on when the address does not say: an arrow,
@@ -508,7 +507,9 @@ describe('console end to end', () => {
     await expect.poll(() => params().get('country')).toBe('JP');
     expect(params().get('from')).toBe('2026-11-20');
     await expect.poll(() => page.getByRole('region', { name: 'utm_source' }).innerText()).not.toContain('kakao');
-    await expect.poll(async () => (await panelItems('목적지별 클릭')).join()).toContain('2 (100%)');
+    const destinationRows = () =>
+      page.getByRole('region', { name: '목적지별 클릭과 전환' }).getByRole('row').allInnerTexts();
+    await expect.poll(async () => (await destinationRows()).join()).toContain('2 (100%)');
     const csv = new URL((await page.getByRole('link', { name: 'CSV 내려받기: 기기' }).getAttribute('href'))!, BASE);
     expect(csv.searchParams.get('country')).toBe('JP');
     await expectAccessible(page, 'link statistics filtered by a country');

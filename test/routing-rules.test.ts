@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { UA as SUPPORT_UA } from './support/deep-links.js';
+import { NO_CONVERSIONS } from './support/destination-stats.js';
 import { expectError } from './support/error-body.js';
 import { rawRequest } from './support/raw-http.js';
 import { eventually, serviceForFile } from './support/service.js';
@@ -392,8 +393,8 @@ describe(`destinationStats (${backend})`, () => {
       return body.chartData?.reduce((a: number, b: number) => a + b, 0) === 4 ? body : undefined;
     }, 20_000);
     expect(stats.destinationStats).toEqual([
-      { url: 'https://shop.example/stats', count: 2, percentage: 50 },
-      { url: 'https://shop.example/stats-kr', count: 2, percentage: 50 },
+      { url: 'https://shop.example/stats', count: 2, percentage: 50, ...NO_CONVERSIONS },
+      { url: 'https://shop.example/stats-kr', count: 2, percentage: 50, ...NO_CONVERSIONS },
     ]);
     const rows = await svc.clickhouse<{ route: string; destination_url: string }>(
       `SELECT route, destination_url FROM clicks WHERE organization_id = {org:UInt64} AND link_id = {id:UInt64} ORDER BY route`,
@@ -425,14 +426,14 @@ describe(`destinationStats (${backend})`, () => {
       return body.destinationStats?.length ? body : undefined;
     }, 20_000);
     expect(plainStats.destinationStats).toEqual([
-      { url: 'https://shop.example/plain-stats', count: 1, percentage: 100 },
+      { url: 'https://shop.example/plain-stats', count: 1, percentage: 100, ...NO_CONVERSIONS },
     ]);
     const campaignStats = await eventually(async () => {
       const body = (await api('GET', `/campaigns/${campaign.id}/stats`)).json();
       return body.totalClicks === 10 ? body : undefined;
     }, 20_000);
     const expected = [...seen]
-      .map(([url, count]) => ({ url, count, percentage: count * 10 }))
+      .map(([url, count]) => ({ url, count, percentage: count * 10, ...NO_CONVERSIONS }))
       .sort((a, b) => b.count - a.count || a.url.localeCompare(b.url));
     expect(campaignStats.destinationStats).toEqual(expected);
   });

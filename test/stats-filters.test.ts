@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/error-body.js';
 import { type Click, recordClicks } from './support/recorded-clicks.js';
 import { UA } from './support/deep-links.js';
+import { NO_CONVERSIONS } from './support/destination-stats.js';
 import { serviceForFile } from './support/service.js';
 
 const KR = '211.234.10.1';
@@ -72,7 +73,9 @@ describe('URL statistics with filters', () => {
     expect(names(body.topOsSystems)).toEqual({ iOS: 1, Windows: 1 });
     expect(names(body.topBrowsers)).toEqual({ 'Mobile Safari': 1, Chrome: 1 });
     expect(names(body.deviceTypeStats)).toEqual({ Mobile: 1, Desktop: 1 });
-    expect(body.destinationStats).toEqual([{ url: 'https://example.com/filters', count: 2, percentage: 100 }]);
+    expect(body.destinationStats).toEqual([
+      { url: 'https://example.com/filters', count: 2, percentage: 100, ...NO_CONVERSIONS },
+    ]);
     expect(body.meta.filters).toEqual({ country: ['kr'] });
     expect(body.meta.actualStartDate).toBe('2025-05-01');
   });
@@ -158,7 +161,9 @@ describe('campaign statistics with filters', () => {
     ]);
     expect(names(body.topCountries)).toEqual({ KR: 1, JP: 2 });
     expect(names(body.topOs)).toEqual({ iOS: 3 });
-    expect(body.destinationStats).toEqual([{ url: 'https://example.com/c', count: 3, percentage: 100 }]);
+    expect(body.destinationStats).toEqual([
+      { url: 'https://example.com/c', count: 3, percentage: 100, ...NO_CONVERSIONS },
+    ]);
     expect(body.meta.filters).toEqual({ country: ['kr', 'jp'], deviceType: ['Mobile'] });
   });
 

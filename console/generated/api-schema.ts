@@ -2410,12 +2410,33 @@ export interface components {
                 weight: number;
             }[];
         };
+        DestinationGoal: {
+            goalType: string;
+            count: number;
+        };
+        DestinationRevenue: {
+            /** @description ISO 4217; UNKNOWN when a purchase named none */
+            currency: string;
+            /** @description sum of the purchases, two decimals */
+            amount: number;
+            purchases: number;
+        };
         DestinationStat: {
             /** @description a rule's or variant's url, or originalUrl (as configured, before UTM parameters) */
             url: string;
             count: number;
             /** @description share of the period clicks, percent with one decimal */
             percentage: number;
+            /** @description extension: clicks sent here that led to at least one goal or app install, tied to the click by its deep-link token (docs/statistics.md); counted for the click however late the conversion came */
+            conversions: number;
+            /** @description extension: conversions per click sent here, percent with one decimal */
+            conversionRate: number;
+            /** @description extension: app installs attributed to the clicks sent here */
+            installs: number;
+            /** @description extension: goals completed by the clicks sent here, by goal type, most first */
+            goals: components["schemas"]["DestinationGoal"][];
+            /** @description extension: purchase goals of the clicks sent here by currency (never summed across currencies), most purchases first; empty without the revenue-analytics add-on */
+            revenue: components["schemas"]["DestinationRevenue"][];
         };
         LinkStatsMeta: {
             dataRetentionDays: number;
@@ -7611,12 +7632,33 @@ export interface operations {
                      *         {
                      *           "url": "https://shop.acme.example/product/42?ref=sale",
                      *           "count": 2,
-                     *           "percentage": 66.7
+                     *           "percentage": 66.7,
+                     *           "conversions": 1,
+                     *           "conversionRate": 50,
+                     *           "installs": 1,
+                     *           "goals": [
+                     *             {
+                     *               "goalType": "purchase_KRW",
+                     *               "count": 1
+                     *             }
+                     *           ],
+                     *           "revenue": [
+                     *             {
+                     *               "currency": "KRW",
+                     *               "amount": 39000,
+                     *               "purchases": 1
+                     *             }
+                     *           ]
                      *         },
                      *         {
                      *           "url": "https://shop.acme.example/m/product/42",
                      *           "count": 1,
-                     *           "percentage": 33.3
+                     *           "percentage": 33.3,
+                     *           "conversions": 0,
+                     *           "conversionRate": 0,
+                     *           "installs": 0,
+                     *           "goals": [],
+                     *           "revenue": []
                      *         }
                      *       ],
                      *       "regionStats": [

@@ -8,6 +8,9 @@ import { pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentAppli
 import type { ShortUrl } from './api';
 import { instantOf, toLocalInput } from './local-time';
 
+/** A, B, C…: how the console names variants (the editor, the tester and the dashboard alike). */
+export const variantName = (index: number): string => String.fromCharCode(65 + index);
+
 type ApiRule = ShortUrl['routingRules'][number];
 type ApiVariant = ShortUrl['variants'][number];
 

@@ -38,6 +38,8 @@ export interface ClickData {
   destinationUrl?: string | undefined;
   /** What chose it: original, rule:N or variant:N; absent for a link without rules or variants. */
   route?: string | undefined;
+  /** The deep-link token a phone click on a link with an app was given: conversions carrying it are this click's. */
+  deepLinkToken?: string | undefined;
 }
 
 function clickRow(e: WireEvent<ClickData>, deps: RowDeps): EventRow {
@@ -76,6 +78,7 @@ function clickRow(e: WireEvent<ClickData>, deps: RowDeps): EventRow {
     visitor_hash: deps.visitor(ip, userAgent, num(e.occurredAt)),
     destination_url: str(d.destinationUrl, 2000),
     route: str(d.route, 20),
+    deep_link_token: str(d.deepLinkToken, 100),
   });
 }
 

@@ -1,4 +1,4 @@
-// The deep-link event types' payloads and how each becomes a ClickHouse row (sql/clickhouse/0004).
+// The deep-link event types' payloads and how each becomes a ClickHouse row (sql/clickhouse/0001_baseline.sql).
 // The producers (redirect landing page, web and mobile SDK APIs) record them through the
 // publisher; app-install statistics read them; webhooks turn a funnel stage into funnel.stage and
 // goal.completed.

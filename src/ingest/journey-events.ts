@@ -74,6 +74,8 @@ export interface JourneyFunnelData {
   urlId: number | null;
   campaignId: number | null;
   externalUserId: string | null;
+  /** The deep-link token the session was opened with: ties a goal to its click; absent or null when none. */
+  deepLinkToken?: string | null;
 }
 
 const platform = (v: unknown) => ((JOURNEY_PLATFORMS as readonly unknown[]).includes(v) ? (v as string) : '');
@@ -131,6 +133,7 @@ const journeyFunnelRow = rowOf<JourneyFunnelData>((d) =>
     goal_value: num(d.goalValue),
     currency: str(d.currency, 3).toUpperCase(),
     transaction_id: str(d.transactionId, 200),
+    deep_link_token: str(d.deepLinkToken, 200),
   }),
 );
 

@@ -8,6 +8,7 @@
 import type { ClickHouseClient } from './clickhouse.js';
 import { type ClickFilters, filterSql, hasFilters } from './click-filters.js';
 import { type ClickRollup, clickRollupFor, utcDaySplit } from './click-rollup.js';
+import { conversionsByDestination, type DestinationConversions } from './destination-conversions.queries.js';
 import { percent } from './percent.js';
 import { linkPeriodParams, type LinkPeriod, type StatsPeriod } from './query-period.js';
 
@@ -181,6 +182,8 @@ export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPe
 export interface LinkClickStats extends ClickStats {
   /** Clicks per destination_url, most first ('' : the link's originalUrl, sql/clickhouse/0002). */
   destinations: { url: string; count: number }[];
+  /** What the clicks of each destination_url led to (destination-conversions.queries.ts); only those with some. */
+  conversions: DestinationConversions[];
 }
 
 export function createClickStats(client: ClickHouseClient) {
@@ -215,14 +218,18 @@ export function createClickStats(client: ClickHouseClient) {
       parts.push(`SELECT 'destination' AS dim, destination_url AS name, count() AS c FROM clicks
           WHERE ${range} AND ${RAW_WINDOW}${where}
           GROUP BY name`);
-      const byDim = await queryDimensions(client, parts, {
+      const params = {
         ...linkPeriodParams(input),
         ...utcDaySplit(input.period),
         cid: input.customId ?? '',
         ...filtered.params,
-      });
+      };
+      const [byDim, conversions] = await Promise.all([
+        queryDimensions(client, parts, params),
+        conversionsByDestination(client, `${range} AND ${RAW_WINDOW}${where}`, params),
+      ]);
       const destinations = [...(byDim.get('destination') ?? [])].map(([url, count]) => ({ url, count }));
-      return { ...statsOf(byDim, input.period), destinations };
+      return { ...statsOf(byDim, input.period), destinations, conversions };
     },
   };
 }

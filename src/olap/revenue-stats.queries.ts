@@ -24,16 +24,21 @@ export interface RevenueStats {
 const LINK_SCOPE = 'link_type = {type:String} AND link_id = {id:UInt64}';
 const APP_SCOPE = 'app_id = {app:UInt64}';
 
+/** A goal that is a purchase (the revenue figures count these), on journey_funnel or deeplink_funnel. */
+export const PURCHASE_GOAL = `(goal_type = 'purchase' OR startsWith(goal_type, 'purchase_'))`;
+
+/** The currency of a purchase: its own column, else the one its goal type names (`purchase_KRW`). */
+export const PURCHASE_CURRENCY = `if(currency != '', upper(toString(currency)), if(startsWith(goal_type, 'purchase_'), upper(substring(goal_type, 10)), ''))`;
+
 const PURCHASES = (table: string, scope: string) => `
-  SELECT event_id, ts, goal_value,
-    if(currency != '', upper(toString(currency)), if(startsWith(goal_type, 'purchase_'), upper(substring(goal_type, 10)), '')) AS cur
+  SELECT event_id, ts, goal_value, ${PURCHASE_CURRENCY} AS cur
   FROM ${table}
   WHERE organization_id = {org:UInt64} AND ${scope}
-    AND stage = 'GOAL_COMPLETED' AND (goal_type = 'purchase' OR startsWith(goal_type, 'purchase_'))
+    AND stage = 'GOAL_COMPLETED' AND ${PURCHASE_GOAL}
     AND ts >= {start:DateTime64(3, 'UTC')} AND ts < {end:DateTime64(3, 'UTC')}`;
 
 /** Money in a currency's usual precision is not ours to know; two decimals hide float noise. */
-const money = (n: number) => Math.round(n * 100) / 100;
+export const money = (n: number) => Math.round(n * 100) / 100;
 
 export function createRevenueStats(client: ClickHouseClient) {
   async function revenue(

@@ -39,6 +39,7 @@ import {
   referrerHostOf,
   removeVariant,
   startVariants,
+  variantName,
   variantsProblem,
   weightSum,
 } from '../routing-form';
@@ -50,9 +51,6 @@ const BROWSER_OPTIONS = BROWSERS.map((b) => ({ value: b, label: b }));
 
 /** Hundreds of countries and languages per rule: rendered only while a list is open. */
 const UNMOUNTED_WHEN_CLOSED = { keepMounted: false };
-
-/** A, B, C…: how the console names variants. */
-export const variantName = (index: number): string => String.fromCharCode(65 + index);
 
 /** A list's options, with any value the link already has that the browser cannot name. */
 const withValues = (options: readonly NamedCode[], values: readonly string[]) => [

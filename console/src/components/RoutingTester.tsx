@@ -9,8 +9,8 @@ import { api, ApiError } from '../api';
 import type { operations } from '../../generated/api-schema';
 import { countryOptions, languageOptions } from '../locale-names';
 import { instantOf } from '../local-time';
-import { type RoutingForm, routingBody } from '../routing-form';
-import { BROWSERS, DEVICE_TYPES, OPERATING_SYSTEMS, variantName } from './RoutingEditor';
+import { type RoutingForm, routingBody, variantName } from '../routing-form';
+import { BROWSERS, DEVICE_TYPES, OPERATING_SYSTEMS } from './RoutingEditor';
 
 type TestOperation = operations['consoleTestRouting'];
 type TestBody = TestOperation['requestBody']['content']['application/json'];

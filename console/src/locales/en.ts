@@ -584,9 +584,28 @@ export const en: Words = {
     previousSeries: '{{name}} (previous period)',
     previousDate: 'Previous period date',
     until: 'until {{time}}',
-    destinations: 'Clicks per destination',
+    destinations: 'Clicks and conversions per destination',
     noDestinations:
-      'No clicks in this period. Once there are, this shows how many went to the destination, to each rule and to each A/B variant.',
+      'No clicks in this period. Once there are, this shows how many went to the destination, to each rule and to each A/B variant, and what they led to.',
+    ab: {
+      destination: 'Variant, rule or destination',
+      weight: 'Weight',
+      conversions: 'Conversions',
+      rate: 'Conversion rate',
+      revenue: 'Revenue',
+      variant: 'Variant {{name}}',
+      rule: 'Rule {{n}}',
+      original: 'Link destination',
+      noConversions: 'No conversions yet, so no variant leads.',
+      even: 'The variants convert equally so far.',
+      tooFew:
+        '{{leader}} is ahead so far ({{leaderRate}}% against {{otherRate}}% for {{other}}), but there are too few clicks or conversions to tell yet.',
+      unclear:
+        '{{leader}} is ahead so far ({{leaderRate}}% against {{otherRate}}% for {{other}}), but the difference could still be chance. Let the test run longer.',
+      leads:
+        '{{leader}} converts better: {{leaderRate}}% against {{otherRate}}% for {{other}}. A difference this large is unlikely to be chance (95% confidence).',
+      how: 'A conversion is a goal or app install from a click that got a deep-link token (a phone with your app); the rate is conversions per click, and revenue counts purchases.',
+    },
     nothing: 'Nothing to show.',
     unknown: 'Unknown',
     daily: 'Clicks per day',

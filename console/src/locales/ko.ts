@@ -570,9 +570,28 @@ export const ko = {
     previousSeries: '{{name}} (이전 기간)',
     previousDate: '이전 기간 날짜',
     until: '{{time}}까지',
-    destinations: '목적지별 클릭',
+    destinations: '목적지별 클릭과 전환',
     noDestinations:
-      '이 기간에는 클릭이 없습니다. 클릭이 생기면 원본 URL, 규칙, A/B 테스트 변형마다 몇 번씩 보냈는지 보여 줍니다.',
+      '이 기간에는 클릭이 없습니다. 클릭이 생기면 원본 URL, 규칙, A/B 테스트 변형마다 몇 번씩 보냈는지, 그 클릭이 무엇으로 이어졌는지 보여 줍니다.',
+    ab: {
+      destination: '변형, 규칙 또는 목적지',
+      weight: '비율',
+      conversions: '전환',
+      rate: '전환율',
+      revenue: '매출',
+      variant: '변형 {{name}}',
+      rule: '규칙 {{n}}',
+      original: '링크 목적지',
+      noConversions: '아직 전환이 없어 앞서는 변형이 없습니다.',
+      even: '지금까지는 변형들의 전환율이 같습니다.',
+      tooFew:
+        '지금까지는 {{leader}}이(가) 앞서지만({{leaderRate}}%, {{other}}은(는) {{otherRate}}%), 클릭이나 전환이 아직 적어 판단할 수 없습니다.',
+      unclear:
+        '지금까지는 {{leader}}이(가) 앞서지만({{leaderRate}}%, {{other}}은(는) {{otherRate}}%), 우연일 수도 있는 차이입니다. 테스트를 더 진행하세요.',
+      leads:
+        '{{leader}}의 전환율이 더 높습니다: {{leaderRate}}%, {{other}}은(는) {{otherRate}}%. 이만큼의 차이는 우연이기 어렵습니다(신뢰도 95%).',
+      how: '전환은 딥링크 토큰을 받은 클릭(앱이 있는 휴대폰)에서 이어진 목표 달성이나 앱 설치입니다. 전환율은 클릭당 전환이며, 매출은 구매를 셉니다.',
+    },
     nothing: '표시할 항목이 없습니다.',
     unknown: '알 수 없음',
     daily: '일별 클릭',

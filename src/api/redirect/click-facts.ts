@@ -53,7 +53,7 @@ const firstOf = (query: ClickQuery | undefined, name: string): string => cleanLi
  * The click event of a counted request (bot: a preview fetcher), with the parameters the link was
  * opened with and, on a link with rules or variants, where its routing sent it.
  */
-export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean, routed?: Routed) {
+export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean, routed?: Routed, deepLinkToken?: string) {
   const h = facts.headers;
   const queryStart = facts.url.indexOf('?');
   const query = queryStart < 0 ? undefined : querystring.parse(facts.url.slice(queryStart + 1));
@@ -75,6 +75,7 @@ export function clickEvent(link: CachedLink, facts: ClickFacts, bot: boolean, ro
     bot,
     source: 'redirect',
     routed,
+    deepLinkToken,
   });
 }
 
@@ -89,11 +90,13 @@ export function landingClick(
   facts: ClickFacts,
   decision: Extract<RedirectDecision, { kind: 'landing' }>,
   query: ClickQuery,
+  token: string,
 ): LandingClick {
   const h = facts.headers;
   const campaign = link.kind === 'campaign';
   const parameter = (name: string) => (campaign ? cleanLine(firstValue(query, name).slice(0, 100)) || null : null);
   return {
+    token,
     link,
     platform: decision.platform,
     fallbackUrl: decision.fallback,

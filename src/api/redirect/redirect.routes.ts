@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAddress } from '../client-address.js';
 import { ASKED_CLIENT_HINTS } from '../../core/deeplinks/device-signals.js';
 import type { DeepLinkServices } from '../../core/deeplinks/index.js';
+import { newDeepLinkToken } from '../../core/deeplinks/landing.service.js';
 import type { EventPublisher } from '../../core/event-publisher.js';
 import { isReservedSlug } from '../../core/links/link-rules.js';
 import { landingPage } from './landing-page.js';
@@ -216,7 +217,9 @@ export function registerRedirectRoutes(
     if (decision.kind === 'expired') return sendPage(reply, 410, language, expiredPage, 'expired');
     if (decision.kind === 'limit_reached') return sendPage(reply, 410, language, limitReachedPage, 'limit_reached');
     if (decision.kind === 'password') return sendPasswordPage(reply, 200, language, link, undefined);
-    if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview', decision.routed));
+    // A landing page's click carries its deep-link token: the conversions the token brings are this click's.
+    const token = decision.kind === 'landing' ? newDeepLinkToken() : undefined;
+    if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview', decision.routed, token));
     switch (decision.kind) {
       case 'preview': {
         const url = `${publicBaseUrl}${request.url.split('?')[0]}`;
@@ -240,7 +243,7 @@ export function registerRedirectRoutes(
       case 'landing':
         // The page carries a deep-link token; without one (not written in time), the plain redirect.
         return deps.deepLinks.landing
-          .prepare(landingClick(link, facts, decision, request.query as ClickQuery), request.log)
+          .prepare(landingClick(link, facts, decision, request.query as ClickQuery, token!), request.log)
           .then((landing) =>
             landing
               ? // Chromium then sends the Android model and version with the page's own calls and the next clicks.

@@ -632,8 +632,26 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
         { name: 'Tablet', count: 0, percentage: 0 },
       ],
       destinationStats: [
-        { url: 'https://shop.acme.example/product/42?ref=sale', count: 2, percentage: 66.7 },
-        { url: 'https://shop.acme.example/m/product/42', count: 1, percentage: 33.3 },
+        {
+          url: 'https://shop.acme.example/product/42?ref=sale',
+          count: 2,
+          percentage: 66.7,
+          conversions: 1,
+          conversionRate: 50,
+          installs: 1,
+          goals: [{ goalType: 'purchase_KRW', count: 1 }],
+          revenue: [{ currency: 'KRW', amount: 39000, purchases: 1 }],
+        },
+        {
+          url: 'https://shop.acme.example/m/product/42',
+          count: 1,
+          percentage: 33.3,
+          conversions: 0,
+          conversionRate: 0,
+          installs: 0,
+          goals: [],
+          revenue: [],
+        },
       ],
       regionStats: [
         { name: 'AU-NSW', count: 2, percentage: 66.7 },

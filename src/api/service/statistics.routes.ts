@@ -22,6 +22,30 @@ const destinationStatsSchema = z
         url: z.string().describe("a rule's or variant's url, or originalUrl (as configured, before UTM parameters)"),
         count: z.number().int(),
         percentage: z.number().describe('share of the period clicks, percent with one decimal'),
+        conversions: z
+          .number()
+          .int()
+          .describe(
+            'extension: clicks sent here that led to at least one goal or app install, tied to the click by its deep-link token (docs/statistics.md); counted for the click however late the conversion came',
+          ),
+        conversionRate: z.number().describe('extension: conversions per click sent here, percent with one decimal'),
+        installs: z.number().int().describe('extension: app installs attributed to the clicks sent here'),
+        goals: z
+          .array(z.object({ goalType: z.string(), count: z.number().int() }).meta({ id: 'DestinationGoal' }))
+          .describe('extension: goals completed by the clicks sent here, by goal type, most first'),
+        revenue: z
+          .array(
+            z
+              .object({
+                currency: z.string().describe('ISO 4217; UNKNOWN when a purchase named none'),
+                amount: z.number().describe('sum of the purchases, two decimals'),
+                purchases: z.number().int(),
+              })
+              .meta({ id: 'DestinationRevenue' }),
+          )
+          .describe(
+            'extension: purchase goals of the clicks sent here by currency (never summed across currencies), most purchases first; empty without the revenue-analytics add-on',
+          ),
       })
       .meta({ id: 'DestinationStat' }),
   )

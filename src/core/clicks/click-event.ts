@@ -29,6 +29,8 @@ export interface ClickInput {
   clickId?: number;
   /** Where a link's rules or variants sent the click; absent for a link with neither. */
   routed?: Routed | undefined;
+  /** The deep-link token a phone click on a link with an app was given with its landing page. */
+  deepLinkToken?: string | undefined;
 }
 
 export function clickEvent(c: ClickInput): EventOf<'click'> {
@@ -58,6 +60,7 @@ export function clickEvent(c: ClickInput): EventOf<'click'> {
       clickId: c.clickId,
       destinationUrl: c.routed?.url,
       route: c.routed?.route,
+      deepLinkToken: c.deepLinkToken,
     },
   };
 }

@@ -19,10 +19,12 @@ import type { DeepLinkRecorder } from './records.js';
 /** Longest a click waits for its token to be written. */
 const TOKEN_WRITE_DEADLINE_MS = 800;
 
-const newDeepLinkToken = () => randomBase62(24);
+export const newDeepLinkToken = () => randomBase62(24);
 
 /** A phone's click on a link with an app for its platform, as the redirect read it. */
 export interface LandingClick {
+  /** The click's token (newDeepLinkToken), made before the click is recorded so that its row carries it. */
+  token: string;
   link: CachedLink;
   platform: MobilePlatform;
   /** Where the click goes without the app: mobileTargetUrl, else the link's destination. */
@@ -130,7 +132,7 @@ export function createDeepLinkLandingService(deps: {
       const { link, platform } = click;
       const target = platform === 'IOS' ? link.ios : link.android;
       if (!target || Date.now() < skipUntil) return undefined;
-      const token = newDeepLinkToken();
+      const { token } = click;
       const ip = normalizeIp(click.ip);
       const agent = withClientHints(agentSignals(click.userAgent), click.clientHints);
       // iOS only: Android carries the token through the Play Install Referrer.

@@ -193,6 +193,8 @@ export function createJourneyActivityService(deps: ActivityDeps) {
           transactionId,
           urlId,
           campaignId,
+          // Ties the goal to the click whose token opened the session (conversions by destination).
+          deepLinkToken: session.deepLinkToken,
         },
       );
       return {

@@ -6,7 +6,8 @@ import type { Caller } from '../caller.js';
 import type { ClickCounts } from '../../olap/click-counts.queries.js';
 import type { ClickStats, ClickStatsQueries, LinkClickStats } from '../../olap/click-stats.queries.js';
 import { percent } from '../../olap/percent.js';
-import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.queries.js';
+import type { DestinationConversions } from '../../olap/destination-conversions.queries.js';
+import { money, type RevenueStats, type RevenueStatsQueries } from '../../olap/revenue-stats.queries.js';
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
@@ -15,12 +16,20 @@ import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 export type { ClickStats, RevenueStats };
 
-/** Clicks of the period per destination they were sent to, with their share. */
+/** Clicks of the period per destination they were sent to, with their share and what they led to. */
 export interface DestinationStat {
   url: string;
   count: number;
   /** Percent of the period's clicks, one decimal. */
   percentage: number;
+  /** Clicks sent here that led to at least one goal or install (tied by their deep-link token). */
+  conversions: number;
+  /** conversions per click sent here, percent with one decimal. */
+  conversionRate: number;
+  installs: number;
+  goals: { goalType: string; count: number }[];
+  /** Purchases by currency; empty without the revenue-analytics add-on. */
+  revenue: { currency: string; amount: number; purchases: number }[];
 }
 
 /** A link's statistics with destinationStats (contract: "Routing rules and A/B tests"). */
@@ -28,19 +37,60 @@ export type LinkStats = ClickStats & { destinationStats: DestinationStat[] };
 
 /**
  * Clicks per destination, most first: clicks recorded without one (before routing existed, or on a
- * link with neither rules nor variants) went to the link's originalUrl, and count there.
+ * link with neither rules nor variants) went to the link's originalUrl, and count there; so do
+ * their conversions. Revenue shows only with the revenue-analytics add-on, as elsewhere.
  */
-function destinationStatsOf(stats: LinkClickStats, originalUrl: string): LinkStats {
-  const { destinations, ...rest } = stats;
+function destinationStatsOf(stats: LinkClickStats, originalUrl: string, withRevenue: boolean): LinkStats {
+  const { destinations, conversions, ...rest } = stats;
+  const urlOf = (url: string) => (url === '' ? originalUrl : url);
   const byUrl = new Map<string, number>();
-  for (const d of destinations) {
-    const url = d.url === '' ? originalUrl : d.url;
-    byUrl.set(url, (byUrl.get(url) ?? 0) + d.count);
+  for (const d of destinations) byUrl.set(urlOf(d.url), (byUrl.get(urlOf(d.url)) ?? 0) + d.count);
+  const converted = new Map<string, DestinationConversions>();
+  for (const c of conversions) {
+    const url = urlOf(c.url);
+    const seen = converted.get(url);
+    converted.set(url, seen ? mergeConversions(seen, c) : { ...c, url });
   }
   const destinationStats = [...byUrl]
-    .map(([url, count]) => ({ url, count, percentage: percent(count, stats.total) }))
+    .map(([url, count]) => {
+      const c = converted.get(url);
+      const conversions = c?.conversions ?? 0;
+      return {
+        url,
+        count,
+        percentage: percent(count, stats.total),
+        conversions,
+        conversionRate: percent(conversions, count),
+        installs: c?.installs ?? 0,
+        goals: c?.goals ?? [],
+        revenue: withRevenue ? (c?.revenue ?? []) : [],
+      };
+    })
     .sort((a, b) => b.count - a.count || a.url.localeCompare(b.url));
   return { ...rest, destinationStats };
+}
+
+/** Two destinations' conversions as one: a link's originalUrl reached as '' and by its own address. */
+function mergeConversions(a: DestinationConversions, b: DestinationConversions): DestinationConversions {
+  const goals = new Map(a.goals.map((g) => [g.goalType, g.count]));
+  for (const g of b.goals) goals.set(g.goalType, (goals.get(g.goalType) ?? 0) + g.count);
+  const revenue = new Map(a.revenue.map((r) => [r.currency, { ...r }]));
+  for (const r of b.revenue) {
+    const seen = revenue.get(r.currency);
+    if (seen) {
+      seen.amount = money(seen.amount + r.amount);
+      seen.purchases += r.purchases;
+    } else revenue.set(r.currency, { ...r });
+  }
+  return {
+    url: a.url,
+    conversions: a.conversions + b.conversions,
+    installs: a.installs + b.installs,
+    goals: [...goals]
+      .map(([goalType, count]) => ({ goalType, count }))
+      .sort((x, y) => y.count - x.count || x.goalType.localeCompare(y.goalType)),
+    revenue: [...revenue.values()].sort((x, y) => y.purchases - x.purchases || x.currency.localeCompare(y.currency)),
+  };
 }
 
 export type StatsCaller = Pick<Caller, 'organization'>;
@@ -97,7 +147,7 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
       return {
         url,
         clickCount: counts.get(url.id) ?? 0,
-        stats: destinationStatsOf(stats, url.originalUrl),
+        stats: destinationStatsOf(stats, url.originalUrl, organization.revenueAnalytics),
         period,
         filters: filters.applied,
         geo: deps.geoFields,
@@ -144,7 +194,7 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
         : { available: false, ...emptyRevenue(period.days) };
       return {
         campaign,
-        stats: destinationStatsOf(stats, campaign.originalUrl),
+        stats: destinationStatsOf(stats, campaign.originalUrl, organization.revenueAnalytics),
         revenue,
         period,
         filters: filters.applied,
