@@ -38,7 +38,25 @@ export class Member {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /**
+   * Starts the process and waits until it is ready. One that exits while starting (the service
+   * gives up when JetStream does not answer in time, as it may on a starved machine) is started
+   * again, as a supervisor would, up to three times; the run says so.
+   */
   async start(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce();
+      } catch (err) {
+        if (attempt >= 3 || this.running) throw err;
+        process.stderr.write(
+          `[cluster] ${(err as Error).message.split('\n').slice(0, 2).join(' ')}; starting it again\n`,
+        );
+      }
+    }
+  }
+
+  private async startOnce(): Promise<void> {
     this.output = '';
     this.lastCpu = 0;
     const child = this.launch();

@@ -12,6 +12,8 @@ export interface StoreContents {
   clicks: [string, string][];
   /** Event ids of the clicks of the webhook organization. */
   hookedClicks: string[];
+  /** Its click rows as the redirect load's: [request number, event id]. */
+  hookedNumbers: [string, string][];
   /** Event ids of the journey events (session_event). */
   journeyEvents: string[];
   figures: ClickFigures[];
@@ -30,8 +32,8 @@ try {
     'SELECT utm_term AS n, toString(event_id) AS id FROM clicks WHERE organization_id = {org:UInt64}',
     loadOrg!,
   );
-  const hooked = await rows<{ id: string }>(
-    'SELECT toString(event_id) AS id FROM clicks WHERE organization_id = {org:UInt64}',
+  const hooked = await rows<{ n: string; id: string }>(
+    'SELECT utm_term AS n, toString(event_id) AS id FROM clicks WHERE organization_id = {org:UInt64}',
     hookedOrg!,
   );
   const journey = await rows<{ id: string }>(
@@ -41,6 +43,7 @@ try {
   const contents: StoreContents = {
     clicks: clicks.map((r) => [r.n, r.id]),
     hookedClicks: hooked.map((r) => r.id),
+    hookedNumbers: hooked.map((r) => [r.n, r.id]),
     journeyEvents: journey.map((r) => r.id),
     figures: [await clickFigures(client, loadOrg!), await clickFigures(client, hookedOrg!)],
   };

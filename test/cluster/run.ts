@@ -247,7 +247,7 @@ function reconcile(
   const hookedIds = countIds(stores.map((s) => s.hookedClicks));
   const byNumber = new Map<number, Set<string>>();
   for (const store of stores)
-    for (const [n, id] of store.clicks) {
+    for (const [n, id] of [...store.clicks, ...store.hookedNumbers]) {
       const ids = byNumber.get(Number(n)) ?? new Set<string>();
       ids.add(id);
       byNumber.set(Number(n), ids);
@@ -269,7 +269,6 @@ function reconcile(
   let retriedTwice = 0;
   let twice = 0;
   for (const [n, answer] of load.answered) {
-    if (load.hookedNumbers.has(n)) continue;
     const ids = byNumber.get(n);
     if (!ids) missing(answer, 'redirect');
     else if (ids.size > 1) {
