@@ -90,7 +90,12 @@ export async function createContainer(config: Config, log: Logger): Promise<Cont
   let bus: Bus | undefined;
   try {
     bus = config.bus.natsUrl
-      ? await createNatsBus({ url: config.bus.natsUrl, namespace: config.bus.natsNamespace, log })
+      ? await createNatsBus({
+          url: config.bus.natsUrl,
+          namespace: config.bus.natsNamespace,
+          replicas: config.bus.natsStreamReplicas,
+          log,
+        })
       : createMemoryBus({
           log,
           metrics,

@@ -38,6 +38,8 @@ export interface NatsBusOptions {
   retryBaseMs?: number;
   /** How long JetStream waits for an acknowledgement before it delivers a message again; tests shorten it. */
   ackWaitMs?: number;
+  /** Copies of each stream JetStream keeps (its cluster's servers); default 1. */
+  replicas?: number;
 }
 
 /**
@@ -70,8 +72,9 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   });
   const jsm: JetStreamManager = await jetstreamManager(nc);
   const js: JetStreamClient = jetstream(nc);
-  await ensureStream(jsm, stream, [`${ns}.events.>`, `${ns}.work.>`]);
-  await ensureStream(jsm, dlqStream, [`${ns}.dlq.>`]);
+  const replicas = options.replicas ?? 1;
+  await ensureStream(jsm, stream, [`${ns}.events.>`, `${ns}.work.>`], replicas);
+  await ensureStream(jsm, dlqStream, [`${ns}.dlq.>`], replicas);
   const consumers = new Map<string, { stop(): Promise<void> }>();
   // A server killed before it wrote its latest messages and consumer state to disk delivers some
   // again after its restart as if for the first time, under new sequence numbers when a publisher
@@ -369,15 +372,19 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   return bus;
 }
 
-async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[]): Promise<void> {
+async function ensureStream(jsm: JetStreamManager, name: string, subjects: string[], replicas: number): Promise<void> {
   try {
-    await jsm.streams.info(name);
+    const { config } = await jsm.streams.info(name);
+    // NATS_STREAM_REPLICAS changed (a server grown into a cluster): JetStream copies the stream
+    // to the new replicas itself.
+    if (config.num_replicas !== replicas) await jsm.streams.update(name, { ...config, num_replicas: replicas });
   } catch (err) {
     if (!isNotFound(err)) throw err;
     try {
       await jsm.streams.add({
         name,
         subjects,
+        num_replicas: replicas,
         // Seven days of backlog survive a long ClickHouse outage; dedup window for message ids.
         max_age: 7 * 24 * 3600 * 1_000_000_000,
         duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,

@@ -162,6 +162,12 @@ const settings = {
       'prefix of stream, consumer and subject names, so several deployments can share one NATS',
       optionalString.pipe(identifier.optional()).transform((v) => v ?? 'signpost'),
     ),
+    /** Copies JetStream keeps of each of Signpost's streams: 3 on a three-node cluster, 1 on one server. */
+    natsStreamReplicas: env(
+      'NATS_STREAM_REPLICAS',
+      "replicas of Signpost's JetStream streams (1 to 5; a cluster needs at least that many servers)",
+      z.coerce.number().int().min(1).max(5).default(1),
+    ),
     eventBatchMax: env('EVENT_BATCH_MAX', 'events per bus message', positiveInt(5_000)),
     eventBatchDelayMs: env('EVENT_BATCH_DELAY_MS', 'the longest an event waits for its batch', positiveInt(5)),
     /** A ClickHouse writer inserts at most once per this span under steady traffic (0: at once). */

@@ -1,41 +1,15 @@
 // A private nats-server for the tests that stop and start NATS, so the shared one is never disturbed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually } from './service.js';
+import { freePort, waitForPort } from './ports.js';
 
 export const NATS_SERVER = '/usr/sbin/nats-server';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** JetStream on `port`, its files in `storeDir` (kept across a restart on the same folder). */
 function startNats(port: number, storeDir: string): ChildProcess {
   return spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-}
-
-async function waitForPort(port: number): Promise<void> {
-  await eventually(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const socket = net.connect({ host: '127.0.0.1', port });
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve(true);
-        });
-        socket.once('error', () => resolve(false));
-      }),
-    10_000,
-    `NATS on port ${port}`,
-  );
 }
 
 /** A private JetStream server that a test can kill and start again; its files survive a restart. */
