@@ -69,9 +69,12 @@ describe('mapping a link as each service shows it', () => {
     expect(plain.customAlias).toBe('7');
   });
 
-  it('marks a Dub or Kutt link behind a password, so that it is not imported open', () => {
+  it("carries a Dub link's password, and marks a Kutt link behind one so that it is not imported open", () => {
     const locked = { ...SAMPLE, password: true };
-    expect(mapDubLink(SOURCE_FIXTURES.dub.render(locked) as DubLink).passwordProtected).toBe(true);
+    const dub = mapDubLink(SOURCE_FIXTURES.dub.render(locked) as DubLink);
+    expect(dub.password).toBe('hunter2');
+    expect(dub.passwordProtected).toBeUndefined();
+    expect(mapDubLink(SOURCE_FIXTURES.dub.render(SAMPLE) as DubLink).password).toBeUndefined();
     expect(mapKuttLink(SOURCE_FIXTURES.kutt.render(locked) as KuttLink).passwordProtected).toBe(true);
   });
 
