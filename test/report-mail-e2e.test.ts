@@ -53,8 +53,12 @@ describe('reports by mail in the browser', () => {
     await expectAccessible(page, 'reports screen with a subscription');
     await ctx.close();
 
-    expect(await svc.container.sendReports()).toBe(1);
-    const [mail] = await readOutbox(svc);
+    // The round may also have run on its own timer by now (each instance starts one within a
+    // minute): either way the report is mailed once.
+    await svc.container.sendReports();
+    const mails = await readOutbox(svc);
+    expect(mails).toHaveLength(1);
+    const [mail] = mails;
     expect(mail!.to).toBe('reader@example.com');
     expect(mail!.subject).toContain('보고서 상회 조직 전체 주간 보고서');
     expect(mail!.text).toContain('클릭: 2 (이전 기간에는 클릭이 없었습니다)');

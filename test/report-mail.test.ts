@@ -129,8 +129,9 @@ describe('report subscriptions in the console', () => {
 
 describe('the report round', () => {
   it('mails each due report once, even run twice at once and again', async () => {
-    const [first, second] = await Promise.all([svc.container.sendReports(), svc.container.sendReports()]);
-    expect(first + second).toBe(2);
+    // Each instance also runs the round on its own timer, first within a minute of its start: what
+    // counts is the mails, whichever round sent them.
+    await Promise.all([svc.container.sendReports(), svc.container.sendReports()]);
     expect(await svc.container.sendReports()).toBe(0);
     expect(await mailsTo('owner@bom.example')).toHaveLength(1);
     expect(await mailsTo('analyst@bom.example')).toHaveLength(1);
@@ -179,10 +180,10 @@ describe('the report round', () => {
       fs.rmSync(outbox);
       fs.renameSync(`${outbox}.away`, outbox);
     }
-    expect(await svc.container.sendReports()).toBe(1);
+    await svc.container.sendReports();
     expect(await svc.container.sendReports()).toBe(0);
     const mails = await mailsTo('owner@bom.example');
-    expect(mails.map((m) => m.subject)).toContain(`[Signpost] Autumn 주간 보고서 (${RANGE})`);
+    expect(mails.filter((m) => m.subject === `[Signpost] Autumn 주간 보고서 (${RANGE})`)).toHaveLength(1);
     expect(mails.find((m) => m.subject.includes('Autumn'))!.text).toContain(
       '클릭: 2 (이전 기간에는 클릭이 없었습니다)',
     );
@@ -286,7 +287,7 @@ describe('a member who left', () => {
     const members = (await svc.admin('GET', `/organizations/${org.id}/members`)).json();
     const id = (members.items ?? members).find((m: { email: string }) => m.email === 'leaving@bom.example').id;
     expect((await svc.admin('DELETE', `/organizations/${org.id}/members/${id}`)).statusCode).toBeLessThan(300);
-    expect(await svc.container.sendReports()).toBe(0);
+    await svc.container.sendReports();
     expect(await mailsTo('leaving@bom.example')).toEqual([]);
     expect(
       Number(
