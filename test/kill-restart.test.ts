@@ -129,8 +129,11 @@ describe(`kill -9 under load (${backend})`, () => {
         });
         const ratePerMs = answeredAtKill / loadMs;
         const lost = Math.max(0, answered - counted);
-        // 10 ms of traffic, however late the loop ran (the delays are printed to show it did).
-        const allowed = Math.ceil(ratePerMs * 10) + 5;
+        // 10 ms of traffic at the load's rate, however late the loop ran (the delays are printed to
+        // show it did), and the answers still on their way when the process died: the service wrote
+        // them in its last moments, at a burst rate the average does not show (at most one per
+        // connection).
+        const allowed = Math.ceil(ratePerMs * 10) + extra + 5;
         console.log(
           `kill -9 (${backend}${busy ? ', busy cores' : ''}): answered ${answered} (${extra} after the kill signal), counted ${counted}, lost ${lost}, ` +
             `load ${Math.round(ratePerMs * 1000)}/s over ${loadMs} ms with ${CONNECTIONS} connections, ` +
