@@ -159,7 +159,11 @@ describe('jobs stopped after their first page', () => {
       }
       for (const s of started) {
         await s.slow.pageAsked(2);
-        const mid = (await svc.service('GET', `/imports/${s.id}`, s.owner.apiKey)).json() as Json;
+        // The next page is read while the first is written: the first page's links land soon after.
+        const mid = await eventually(async () => {
+          const job = (await svc.service('GET', `/imports/${s.id}`, s.owner.apiKey)).json() as Json;
+          return job.imported === 2 && job;
+        });
         expect(mid, s.source).toMatchObject({ status: 'running', imported: 2 });
       }
 
