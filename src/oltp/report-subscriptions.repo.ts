@@ -154,14 +154,11 @@ export function createReportSubscriptionsRepo({ sql }: { sql: Sql }) {
         where id = ${id} and period_start = ${claimed}::date`;
     },
 
-    /** The short URLs and campaigns of the organization that carry the tag, archived ones too. */
-    async taggedLinks(organizationId: number, tagId: number): Promise<{ type: 'url' | 'campaign'; id: number }[]> {
-      const rows = await sql<{ type: 'url' | 'campaign'; id: number }[]>`
-        select 'url' as type, id from short_urls where organization_id = ${organizationId} and ${tagId} = any(tag_ids)
-        union all
-        select 'campaign' as type, id from campaigns where organization_id = ${organizationId} and ${tagId} = any(tag_ids)
-        order by type, id`;
-      return rows.map((r) => ({ type: r.type, id: Number(r.id) }));
+    /** The tag's name (the dashboards filter by names); undefined once it is gone. */
+    async tagName(organizationId: number, tagId: number): Promise<string | undefined> {
+      const [row] = await sql<{ name: string }[]>`
+        select name from tags where organization_id = ${organizationId} and id = ${tagId}`;
+      return row?.name;
     },
 
     async markSent(id: number, at: Date): Promise<void> {

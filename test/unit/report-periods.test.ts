@@ -2,7 +2,7 @@
 // over its calendar days (February's 28 or 29 too), each compared with the same span just before;
 // the change is in percent with one decimal, and there is none without clicks before.
 import { describe, expect, it } from 'vitest';
-import { changePercent } from '../../src/core/reports/report-figures.js';
+import { percentChange } from '../../src/core/stats/comparison.js';
 import { reportPeriods } from '../../src/core/reports/report-period.js';
 
 describe('report periods', () => {
@@ -30,6 +30,6 @@ describe('report change', () => {
     [7, 0, null],
     [0, 0, null],
   ])('%i clicks after %i is %s percent', (current, previous, change) => {
-    expect(changePercent(current, previous)).toBe(change);
+    expect(percentChange(current, previous)).toBe(change);
   });
 });

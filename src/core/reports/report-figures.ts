@@ -6,6 +6,7 @@ import type { ReportScope } from '../../oltp/report-subscriptions.repo.js';
 import type { TopItem } from '../../olap/click-stats.queries.js';
 import type { Caller } from '../caller.js';
 import type { Dashboard, DashboardLink, Dashboards } from '../stats/dashboards.js';
+import { percentChange } from '../stats/comparison.js';
 import type { LocalRange } from './report-period.js';
 
 type ReportCaller = Pick<Caller, 'organization' | 'member'>;
@@ -33,10 +34,6 @@ const TOP = 5;
  * Percent change from `previous` to `current`, one decimal; null when there was nothing before.
  * The one place reports compute a change: the core's comparison helper can take its place.
  */
-export function changePercent(current: number, previous: number): number | null {
-  return previous === 0 ? null : Math.round(((current - previous) / previous) * 1000) / 10;
-}
-
 const figuresOf = (d: Dashboard): PeriodFigures => ({
   total: d.stats.total,
   visitors: d.stats.uniqueVisitors,
@@ -47,76 +44,37 @@ const figuresOf = (d: Dashboard): PeriodFigures => ({
 });
 
 /** Sums items of the same name, most first; shares of `total`. */
-function mergeTop(lists: TopItem[][], total: number): TopItem[] {
-  const sums = new Map<string, number>();
-  for (const item of lists.flat()) sums.set(item.name, (sums.get(item.name) ?? 0) + item.count);
-  return [...sums]
-    .map(([name, count]) => ({ name, count, percentage: total === 0 ? 0 : Math.round((count / total) * 1000) / 10 }))
-    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
-    .slice(0, TOP);
-}
-
 /**
  * A tag's figures: each of its links' dashboard, added up. The dashboards have no tag scope yet;
  * when the core has one, this function is what it replaces.
  */
-async function tagFigures(
-  dashboards: Dashboards,
-  caller: ReportCaller,
-  links: { type: 'url' | 'campaign'; id: number }[],
-  input: LocalRange & { timeZone: string },
-): Promise<PeriodFigures> {
-  const boards: (Dashboard & { link: DashboardLink })[] = [];
-  // A few at a time: a tag of many links must not take every connection.
-  for (let i = 0; i < links.length; i += 4) {
-    const batch = links.slice(i, i + 4);
-    boards.push(...(await Promise.all(batch.map((l) => dashboards.link(caller, l.type, l.id, input)))));
-  }
-  const total = boards.reduce((n, b) => n + b.stats.total, 0);
-  const daily = new Map<string, number>();
-  for (const b of boards) for (const d of b.stats.daily) daily.set(d.date, (daily.get(d.date) ?? 0) + d.count);
-  return {
-    total,
-    visitors: boards.reduce((n, b) => n + b.stats.uniqueVisitors, 0),
-    daily: [...daily].map(([date, count]) => ({ date, count })).sort((a, b) => a.date.localeCompare(b.date)),
-    countries: mergeTop(
-      boards.map((b) => b.stats.countries),
-      total,
-    ),
-    devices: mergeTop(
-      boards.map((b) => b.stats.deviceTypes),
-      total,
-    ),
-    topLinks: boards
-      .filter((b) => b.stats.total > 0)
-      .map((b) => ({ ...b.link, count: b.stats.total }))
-      .sort((a, b) => b.count - a.count || a.id - b.id)
-      .slice(0, TOP),
-  };
-}
-
 export async function collectReportFigures(
   deps: {
     dashboards: Dashboards;
-    taggedLinks: (organizationId: number, tagId: number) => Promise<{ type: 'url' | 'campaign'; id: number }[]>;
+    /** The tag's name, as the dashboards' `tag` filter takes it; undefined once the tag is gone. */
+    tagName: (organizationId: number, tagId: number) => Promise<string | undefined>;
   },
   caller: ReportCaller,
   scope: ReportScope,
   periods: { current: LocalRange; previous: LocalRange },
   timeZone: string,
 ): Promise<ReportFigures> {
-  const tagged = scope.type === 'tag' ? await deps.taggedLinks(caller.organization.id, scope.id) : [];
+  // A tag's report is the organization's dashboard filtered by the tag: distinct visitors across its
+  // links counted once, its busiest links from the same read.
+  const tag = scope.type === 'tag' ? await deps.tagName(caller.organization.id, scope.id) : undefined;
+  // Deleting a tag deletes its subscriptions with it; a report of no tag would be the whole organization's.
+  if (scope.type === 'tag' && tag === undefined) throw new Error(`tag ${scope.id} is gone`);
   const one = async (range: LocalRange): Promise<PeriodFigures> => {
     const input = { ...range, timeZone };
     if (scope.type === 'organization') return figuresOf(await deps.dashboards.overview(caller, input));
-    if (scope.type === 'tag') return tagFigures(deps.dashboards, caller, tagged, input);
+    if (scope.type === 'tag') return figuresOf(await deps.dashboards.overview(caller, { ...input, tag }));
     return figuresOf(await deps.dashboards.link(caller, scope.type, scope.id, input));
   };
   const [current, previous] = [await one(periods.current), await one(periods.previous)];
   return {
     current,
     previous,
-    totalChange: changePercent(current.total, previous.total),
-    visitorsChange: changePercent(current.visitors, previous.visitors),
+    totalChange: percentChange(current.total, previous.total),
+    visitorsChange: percentChange(current.visitors, previous.visitors),
   };
 }

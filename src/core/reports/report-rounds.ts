@@ -72,7 +72,7 @@ export function startReportRounds(deps: {
     let figures: Awaited<ReturnType<typeof collectReportFigures>>;
     try {
       figures = await collectReportFigures(
-        { dashboards: deps.dashboards, taggedLinks: deps.repo.taggedLinks },
+        { dashboards: deps.dashboards, tagName: deps.repo.tagName },
         caller,
         r.scope,
         periods,
