@@ -404,6 +404,7 @@ export const en: Words = {
     readOnly: 'Managing members takes the admin role or above.',
     you: 'you',
     endSessions: 'Sign out',
+    endAllSessions: 'End all sessions',
     endSessionsConfirm: 'End every console session of {{email}}? They are signed out on every device.',
     sessions: 'Sessions',
     sessionsTitle: 'Console sessions of {{email}}',

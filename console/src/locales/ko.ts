@@ -397,6 +397,7 @@ export const ko = {
     readOnly: '멤버를 관리하려면 관리자 이상의 역할이 필요합니다.',
     you: '나',
     endSessions: '로그아웃',
+    endAllSessions: '모든 세션 종료',
     endSessionsConfirm: '{{email}} 님의 모든 콘솔 세션을 종료할까요? 모든 기기에서 로그아웃됩니다.',
     sessions: '세션',
     sessionsTitle: '{{email}} 님의 콘솔 세션',
