@@ -2,33 +2,16 @@
 // loopback: the member signs in in a browser of their own, the owner opens the member's sessions
 // dialog on the members screen, sees that session (device, address, last use), axe checks the
 // dialog, the owner ends them all there, and the member's next page load lands on the sign-in page.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium.js';
-import { expectAccessible, signInAs, startListeningService } from './support/console-browser.js';
-import { isolate, type Isolation, type TestService } from './support/service.js';
+import { describe, expect, it } from 'vitest';
+import { consoleForFile, expectAccessible, signInAs } from './support/console-browser.js';
+
+const file = consoleForFile();
 
 describe("a member's sessions, ended by an owner", () => {
-  let isolation: Isolation;
-  let svc: TestService;
-  let BASE: string;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    isolation = await isolate();
-    ({ svc, base: BASE } = await startListeningService(isolation));
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await svc?.close();
-    await isolation?.dispose();
-  });
-
   it("shows the member's session in the dialog, ends them all, and the member is signed out", {
     timeout: 60_000,
   }, async () => {
+    const { svc, base: BASE, browser } = file;
     const org = await svc.createOrganization('Session Owners', 'FREE');
     for (const [email, role] of [
       ['boss@owners.example', 'owner'],
