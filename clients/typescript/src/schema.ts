@@ -8927,6 +8927,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "url": "https://hooks.acme.example/signpost",
+                     *         "events": [
+                     *           "click",
+                     *           "campaign"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secretRotation": false,
+                     *         "previousSecretValidUntil": null,
+                     *         "consecutiveFailures": 0,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "updatedAt": "2027-03-08T09:12:44.201Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         endpoint: components["schemas"]["WebhookEndpoint"] | null;
                     };
@@ -8988,6 +9006,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.acme.example/signpost",
+                 *       "events": [
+                 *         "click",
+                 *         "campaign"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: uri
@@ -9011,6 +9039,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "url": "https://hooks.acme.example/signpost",
+                     *         "events": [
+                     *           "click",
+                     *           "campaign"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secretRotation": false,
+                     *         "previousSecretValidUntil": null,
+                     *         "consecutiveFailures": 0,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "updatedAt": "2027-03-08T09:12:44.201Z"
+                     *       },
+                     *       "secret": "whsec_q3V1dWc0ZkV6bW9yN2x0T2hZc2JQeTVhTWZ4dUVhQ2M="
+                     *     }
+                     */
                     "application/json": components["schemas"]["SavedWebhook"];
                 };
             };
@@ -9148,6 +9195,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "url": "https://hooks.acme.example/signpost",
+                     *         "events": [
+                     *           "click",
+                     *           "campaign"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secretRotation": true,
+                     *         "previousSecretValidUntil": "2027-03-11T10:02:17.930Z",
+                     *         "consecutiveFailures": 0,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "updatedAt": "2027-03-10T10:02:17.930Z"
+                     *       },
+                     *       "secret": "whsec_Zk9xM2hUbmR2cUx3YkE4c0p5ZUNtN2dQdFJ1S2lXb1g="
+                     *     }
+                     */
                     "application/json": components["schemas"]["RotatedWebhook"];
                 };
             };
@@ -9203,6 +9269,7 @@ export interface operations {
             query?: {
                 page?: number;
                 size?: number;
+                /** @example succeeded */
                 state?: "pending" | "succeeded" | "failed";
             };
             header?: never;
@@ -9217,6 +9284,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "content": [
+                     *         {
+                     *           "id": 1,
+                     *           "eventId": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *           "eventType": "webhook.test",
+                     *           "state": "succeeded",
+                     *           "attempts": 1,
+                     *           "lastStatus": 200,
+                     *           "lastError": null,
+                     *           "lastLatencyMs": 84,
+                     *           "nextAttemptAt": null,
+                     *           "createdAt": "2027-03-08T09:13:02.518Z",
+                     *           "completedAt": "2027-03-08T09:13:02.611Z"
+                     *         }
+                     *       ],
+                     *       "page": 0,
+                     *       "size": 20,
+                     *       "totalElements": 1,
+                     *       "totalPages": 1,
+                     *       "first": true,
+                     *       "last": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
@@ -9272,6 +9364,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: number;
             };
             cookie?: never;
@@ -9284,6 +9377,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "eventId": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *       "eventType": "webhook.test",
+                     *       "state": "succeeded",
+                     *       "attempts": 1,
+                     *       "lastStatus": 200,
+                     *       "lastError": null,
+                     *       "lastLatencyMs": 84,
+                     *       "nextAttemptAt": null,
+                     *       "createdAt": "2027-03-08T09:13:02.518Z",
+                     *       "completedAt": "2027-03-08T09:13:02.611Z",
+                     *       "payload": {
+                     *         "id": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *         "type": "webhook.test",
+                     *         "category": "test",
+                     *         "occurredAt": "2027-03-08T09:13:02.517Z",
+                     *         "organizationId": 1,
+                     *         "data": {
+                     *           "message": "A test event from Signpost: your endpoint is reachable and the signature can be checked."
+                     *         }
+                     *       },
+                     *       "attemptLog": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "startedAt": "2027-03-08T09:13:02.527Z",
+                     *           "url": "https://hooks.acme.example/signpost",
+                     *           "status": 200,
+                     *           "error": null,
+                     *           "latencyMs": 84,
+                     *           "responseBody": "ok"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
             };
@@ -9339,6 +9468,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: number;
             };
             cookie?: never;
@@ -9351,6 +9481,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "eventId": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *       "eventType": "webhook.test",
+                     *       "state": "pending",
+                     *       "attempts": 1,
+                     *       "lastStatus": 200,
+                     *       "lastError": null,
+                     *       "lastLatencyMs": 84,
+                     *       "nextAttemptAt": "2027-03-10T10:05:41.377Z",
+                     *       "createdAt": "2027-03-08T09:13:02.518Z",
+                     *       "completedAt": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -9416,6 +9561,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": 2,
+                     *       "eventId": "01963a5f-0d18-7c6e-8e2a-5b9d4f3c1a07"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookTestQueued"];
                 };
             };
