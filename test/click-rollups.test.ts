@@ -1,7 +1,7 @@
 // Long periods of click statistics read the hourly rollups where they are exact, and the
 // 15-minute ones elsewhere: every figure equals the one counted from the raw clicks, in Asia/Seoul,
 // America/New_York across both 2025 DST changes, Asia/Kolkata (+5:30) and Asia/Kathmandu (+5:45).
-// The clicks come in two inserts.
+// The clicks come in two inserts. Clicks per destination come from the rollups too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePeriod } from '../src/core/stats/period.js';
 import { createClickDashboard } from '../src/olap/click-dashboard.queries.js';
@@ -60,6 +60,8 @@ function clicksFrom(fromIso: string, toIso: string, parity: 0 | 1): Record<strin
       browser: BROWSERS[(k >> 2) % 3],
       is_bot: k % 13 === 0 ? 1 : 0,
       visitor_hash: k % 17 === 0 ? 0 : 1 + (k % 97),
+      // Some clicks of the short URLs were sent on by a rule or a variant; the rest to the link's own URL.
+      destination_url: k % 7 === 3 ? '' : (['', 'https://shop.example/a', '', 'https://shop.example/b'][k % 4] ?? ''),
     });
   }
   return rows;
@@ -151,13 +153,21 @@ describe('click statistics from the rollups equal the raw clicks', () => {
         const input = { organizationId: ORG, linkType: 'url' as const, linkId: LINK, period };
         const raw = statsOf(await queryDimensions(ch.client, rawParts, linkPeriodParams(input)), period);
         expect(raw.total).toBeGreaterThan(1000);
-        // These clicks were recorded without routing rules: every one went to the link's own URL ('').
-        expect(await createClickStats(ch.client).forLink(input)).toEqual({
-          ...raw,
-          customIds: [],
-          destinations: [{ url: '', count: raw.total }],
-          conversions: [],
-        });
+        // Clicks per destination: those a rule or variant chose from the rollups, the rest ('', the
+        // link's own URL) the period's other clicks; as the raw clicks count them.
+        const rawDestinations = await (
+          await ch.client.query({
+            query: `SELECT destination_url AS url, count() AS count FROM clicks WHERE ${RAW_ALL} GROUP BY url ORDER BY url`,
+            query_params: linkPeriodParams(input),
+            format: 'JSONEachRow',
+          })
+        ).json<{ url: string; count: string }>();
+        expect(rawDestinations.length).toBe(3);
+        const { destinations, ...stats } = await createClickStats(ch.client).forLink(input);
+        expect(stats).toEqual({ ...raw, customIds: [], conversions: [] });
+        expect([...destinations].sort((a, b) => a.url.localeCompare(b.url))).toEqual(
+          rawDestinations.map((d) => ({ url: d.url, count: Number(d.count) })),
+        );
         // The 15-minute rollups answer the same wherever the hourly ones do.
         const quarter = statsOf(
           await queryDimensions(ch.client, rollupParts(RANGE, QUARTER_HOUR_ROLLUP), linkPeriodParams(input)),

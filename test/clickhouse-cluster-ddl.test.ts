@@ -54,6 +54,11 @@ const withoutCluster = (sql: string) =>
 describe('the migrations on a cluster, as ClickHouse parses them', () => {
   it('parses every statement to the same one as on one server, plus ON CLUSTER and the replicated engines', async () => {
     for (const sql of statements) {
+      // A backfill (INSERT … SELECT) runs on one replica as it is: replication carries its rows.
+      if (/^INSERT\b/i.test(sql)) {
+        expect(onCluster(sql, 'events')).toBe(sql);
+        continue;
+      }
       const cluster = await formatted(onCluster(sql, 'events'));
       const single = await formatted(sql);
       // The clause sits in the statement's head, where ClickHouse's own formatting puts it.

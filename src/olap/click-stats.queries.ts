@@ -64,8 +64,11 @@ export const BUCKET_WINDOW = `bucket >= {start:DateTime('UTC')} AND bucket < {en
 const TOP_LIMIT = 10;
 const CUSTOM_ID_LIMIT = 100;
 
-/** The day and hour series and every dimension of the clicks `range` selects, from `rollup`. */
-export function rollupParts(range: string, rollup: ClickRollup): string[] {
+/**
+ * The day and hour series and every dimension of the clicks `range` selects, from `rollup`; the
+ * clicks per destination a rule or variant chose (dimension `destination`) only when asked for.
+ */
+export function rollupParts(range: string, rollup: ClickRollup, destinations = false): string[] {
   return [
     // The rollups: cost follows the number of buckets, not of clicks.
     // Clicks and distinct visitors per date: one pass over the series. The period's visitors are
@@ -78,7 +81,7 @@ export function rollupParts(range: string, rollup: ClickRollup): string[] {
     `SELECT 'hour' AS dim, toString(toHour(bucket, {tz:String})) AS name, sum(clicks) AS c FROM ${rollup.series}
        WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
     `SELECT toString(dim) AS dim, value AS name, sum(clicks) AS c FROM ${rollup.dims}
-       WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY dim, name`,
+       WHERE ${range} AND ${BUCKET_WINDOW}${destinations ? '' : ` AND dim != 'destination'`} GROUP BY dim, name`,
   ];
 }
 
@@ -201,11 +204,13 @@ export function createClickStats(client: ClickHouseClient) {
       const filtered = filterSql(input.filters);
       // What narrows the raw rows: the cid and the filters; empty: the rollups answer.
       const where = `${input.customId !== undefined ? ' AND cid = {cid:String}' : ''}${filtered.sql}`;
-      // Read raw, the clicks per destination are one more grouping set of the same pass.
-      const parts =
-        where === ''
-          ? rollupParts(range, clickRollupFor(input.period))
-          : [rawPart(range, where, { destination: 'destination_url' })];
+      // Clicks per destination: read raw, one more grouping set of the same pass, every
+      // destination_url ('' for the link's originalUrl); from the rollups, those a rule or variant
+      // chose, the rest being the period's other clicks (below).
+      const raw = where !== '';
+      const parts = raw
+        ? [rawPart(range, where, { destination: 'destination_url' })]
+        : rollupParts(range, clickRollupFor(input.period), true);
       if (input.linkType === 'campaign' && hasFilters(input.filters)) {
         // Clicks per cid of the filtered clicks: only the raw table knows both.
         parts.push(`SELECT 'cid' AS dim, cid AS name, count() AS c FROM clicks
@@ -224,11 +229,6 @@ export function createClickStats(client: ClickHouseClient) {
               AND (bucket < {daysFrom:DateTime('UTC')} OR bucket >= {daysTo:DateTime('UTC')}) ${oneCid})
           GROUP BY name ORDER BY c DESC, name LIMIT ${CUSTOM_ID_LIMIT}`);
       }
-      // Clicks per destination: from the raw table (no rollup keeps it), the link's rows of the period only.
-      if (where === '')
-        parts.push(`SELECT 'destination' AS dim, destination_url AS name, count() AS c FROM clicks
-            WHERE ${range} AND ${RAW_WINDOW}
-            GROUP BY name`);
       const params = {
         ...linkPeriodParams(input),
         ...utcDaySplit(input.period),
@@ -239,8 +239,13 @@ export function createClickStats(client: ClickHouseClient) {
         queryDimensions(client, parts, params),
         conversionsByDestination(client, `${range} AND ${RAW_WINDOW}${where}`, params),
       ]);
+      const stats = statsOf(byDim, input.period);
       const destinations = [...(byDim.get('destination') ?? [])].map(([url, count]) => ({ url, count }));
-      return { ...statsOf(byDim, input.period), destinations, conversions };
+      if (!raw) {
+        const chosen = destinations.reduce((sum, d) => sum + d.count, 0);
+        if (stats.total > chosen) destinations.push({ url: '', count: stats.total - chosen });
+      }
+      return { ...stats, destinations, conversions };
     },
   };
 }
