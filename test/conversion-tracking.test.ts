@@ -16,7 +16,12 @@ const B = 'https://shop.example/landing-b';
 const CLICKS = 30;
 
 // Loopback is the trusted proxy: each click's X-Forwarded-For is its visitor, as behind a load balancer.
-const svc = serviceForFile({ PUBLIC_BASE_URL: `https://${HOST}`, PORT: '0', HOST: '127.0.0.1', TRUST_PROXY: 'loopback' });
+const svc = serviceForFile({
+  PUBLIC_BASE_URL: `https://${HOST}`,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  TRUST_PROXY: 'loopback',
+});
 let port: number;
 let org: Org;
 let rival: Org;
@@ -117,7 +122,11 @@ describe(`conversion tracking (${backend})`, () => {
     expect(new Set([...ofA, ...ofB]).size).toBe(CLICKS);
 
     // Variant A: a purchase and a sign-up from two clicks (and a second purchase below); variant B: one purchase.
-    const resolved = await webGoal(ofA[0]!, { goalType: 'purchase_KRW', goalValue: 12000, currency: 'KRW' }, apps.ios.id);
+    const resolved = await webGoal(
+      ofA[0]!,
+      { goalType: 'purchase_KRW', goalValue: 12000, currency: 'KRW' },
+      apps.ios.id,
+    );
     expect(resolved.status, resolved.body).toBe(200);
     expect(JSON.parse(resolved.body)).toMatchObject({
       token: ofA[0],

@@ -2321,6 +2321,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[];
+            /** @description extension: clicks get a click id (signpost_token) appended to the destination, tying web goals to them */
+            conversionTracking: boolean;
         };
         MobileApp: {
             id: number;
@@ -2409,6 +2411,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[];
+            /** @description extension: clicks get a click id (signpost_token) appended to the destination, tying web goals to them */
+            conversionTracking: boolean;
         };
         DestinationGoal: {
             goalType: string;
@@ -3459,7 +3463,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         }
                      *       ],
                      *       "page": 0,
@@ -3666,6 +3671,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -3749,7 +3756,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -3911,7 +3919,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -4059,6 +4068,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -4142,7 +4153,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -4376,7 +4388,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         },
                      *         {
                      *           "error": {
@@ -4654,7 +4667,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         },
                      *         {
                      *           "id": 7,
@@ -5045,7 +5059,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/spring-b",
                      *               "weight": 50
                      *             }
-                     *           ]
+                     *           ],
+                     *           "conversionTracking": true
                      *         }
                      *       ],
                      *       "page": 0,
@@ -5152,7 +5167,8 @@ export interface operations {
                  *           "url": "https://shop.acme.example/spring-b",
                  *           "weight": 50
                  *         }
-                 *       ]
+                 *       ],
+                 *       "conversionTracking": true
                  *     }
                  */
                 "application/json": {
@@ -5225,6 +5241,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -5289,7 +5307,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -5432,7 +5451,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -5570,6 +5590,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -5634,7 +5656,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -7498,7 +7521,8 @@ export interface operations {
                      *             "url": "https://shop.acme.example/x/product/42"
                      *           }
                      *         ],
-                     *         "variants": []
+                     *         "variants": [],
+                     *         "conversionTracking": false
                      *       },
                      *       "chartLabels": [
                      *         "2027-03-08",

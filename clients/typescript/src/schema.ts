@@ -1363,6 +1363,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[];
+            /** @description extension: clicks get a click id (signpost_token) appended to the destination, tying web goals to them */
+            conversionTracking: boolean;
         };
         MobileApp: {
             id: number;
@@ -1451,6 +1453,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[];
+            /** @description extension: clicks get a click id (signpost_token) appended to the destination, tying web goals to them */
+            conversionTracking: boolean;
         };
         DestinationGoal: {
             goalType: string;
@@ -2239,7 +2243,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         }
                      *       ],
                      *       "page": 0,
@@ -2446,6 +2451,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -2529,7 +2536,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -2691,7 +2699,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -2839,6 +2848,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -2922,7 +2933,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -3156,7 +3168,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         },
                      *         {
                      *           "error": {
@@ -3434,7 +3447,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         },
                      *         {
                      *           "id": 7,
@@ -3825,7 +3839,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/spring-b",
                      *               "weight": 50
                      *             }
-                     *           ]
+                     *           ],
+                     *           "conversionTracking": true
                      *         }
                      *       ],
                      *       "page": 0,
@@ -3932,7 +3947,8 @@ export interface operations {
                  *           "url": "https://shop.acme.example/spring-b",
                  *           "weight": 50
                  *         }
-                 *       ]
+                 *       ],
+                 *       "conversionTracking": true
                  *     }
                  */
                 "application/json": {
@@ -4005,6 +4021,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -4069,7 +4087,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -4212,7 +4231,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -4350,6 +4370,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -4414,7 +4436,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -6278,7 +6301,8 @@ export interface operations {
                      *             "url": "https://shop.acme.example/x/product/42"
                      *           }
                      *         ],
-                     *         "variants": []
+                     *         "variants": [],
+                     *         "conversionTracking": false
                      *       },
                      *       "chartLabels": [
                      *         "2027-03-08",

@@ -423,7 +423,8 @@ export function registerRedirectRoutes(
       default: {
         // Sent on to where the click would have gone; a phone with the app gets the link's mobile destination.
         const token = clickIdOf(link, decision, deps.clickTokens);
-        if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview', decision.routed, token));
+        if (decision.record)
+          events.record(clickEvent(link, facts, decision.kind === 'preview', decision.routed, token));
         const location =
           decision.kind === 'redirect'
             ? decision.location

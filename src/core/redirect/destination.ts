@@ -26,7 +26,7 @@ export function withClickParameters(base: string, rawQuery: string): string {
 }
 
 /** The parameter a click id rides in: the one the web SDK reads (and the app's deep-link token). */
-export const CLICK_TOKEN_PARAMETER = 'signpost_token';
+const CLICK_TOKEN_PARAMETER = 'signpost_token';
 
 /**
  * `location` carrying the click's id (conversion tracking), in place of any `signpost_token` the
