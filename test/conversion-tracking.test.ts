@@ -193,6 +193,26 @@ describe(`conversion tracking (${backend})`, () => {
     }
   });
 
+  it('gives the ad page its click id, and a look that is no click (HEAD) none', async () => {
+    const created = await api('POST', '/urls', {
+      url: 'https://shop.example/deal',
+      showAdPage: true,
+      conversionTracking: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const path = new URL(created.json().shortUrl).pathname;
+    const page = await click(path, 150);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/https:\/\/shop\.example\/deal\?signpost_token=w1\.[\w.-]+/);
+    const plain = await api('POST', '/urls', { url: 'https://shop.example/look', conversionTracking: true });
+    const look = await rawRequest(port, 'HEAD', new URL(plain.json().shortUrl).pathname, {
+      host: HOST,
+      'user-agent': UA.desktop,
+    });
+    expect(look.status).toBe(302);
+    expect(look.headers.location).toBe('https://shop.example/look');
+  });
+
   it('works for a campaign too, and can be turned off again', async () => {
     const created = await api('POST', '/campaigns', {
       name: 'Tracked spring sale',
