@@ -213,6 +213,26 @@ describe(`conversion tracking (${backend})`, () => {
     expect(look.headers.location).toBe('https://shop.example/look');
   });
 
+  it('gives the click of a protected link its id once the password is given', async () => {
+    const created = await api('POST', '/urls', {
+      url: 'https://shop.example/members',
+      password: 'open sesame',
+      conversionTracking: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const unlocked = await svc.inject({
+      method: 'POST',
+      url: new URL(created.json().shortUrl).pathname,
+      headers: { host: HOST, 'user-agent': UA.desktop, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'password=open+sesame',
+    });
+    expect(unlocked.statusCode, unlocked.body).toBe(302);
+    const token = new URL(String(unlocked.headers.location)).searchParams.get('signpost_token')!;
+    const resolved = await sdk('GET', `/deeplink/resolve?token=${encodeURIComponent(token)}`, apps.ios.id);
+    expect(resolved.status, resolved.body).toBe(200);
+    expect(JSON.parse(resolved.body)).toMatchObject({ url: { id: created.json().id } });
+  });
+
   it('works for a campaign too, and can be turned off again', async () => {
     const created = await api('POST', '/campaigns', {
       name: 'Tracked spring sale',
