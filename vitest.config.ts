@@ -39,6 +39,7 @@ const embeddedOnly = [
   'test/console-links-e2e.test.ts',
   'test/deep-link-e2e.test.ts',
   'test/landing-page.test.ts',
+  'test/member-sessions-e2e.test.ts',
   'test/oidc-e2e.test.ts',
   'test/page-language.test.ts',
   'test/report-mail-e2e.test.ts',

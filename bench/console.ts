@@ -79,7 +79,13 @@ async function main(): Promise<void> {
 
     const pages = [
       ['organization dashboard, 30 days', '/console/dashboard', '/dashboard?'],
+      ['organization dashboard, KR + mobile', '/console/dashboard?country=KR&deviceType=mobile', '/dashboard?'],
       ['busy link page, 30 days', `/console/stats/urls/${busy.id}`, `/dashboard/urls/${busy.id}?`],
+      [
+        'busy link page, KR + mobile',
+        `/console/stats/urls/${busy.id}?country=KR&deviceType=mobile`,
+        `/dashboard/urls/${busy.id}?`,
+      ],
       [
         'busy campaign page, 30 days',
         `/console/stats/campaigns/${campaign.id}`,

@@ -167,6 +167,25 @@ async function main(): Promise<void> {
         `/api/v1/service/campaigns/${campaign.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Kathmandu`,
       ],
       ['busy campaign, one customId', `/api/v1/service/campaigns/${campaign.id}/stats?customId=user-16`],
+      // Filters (contract: "Filters and shared statistics"): no rollup holds a country by device, so
+      // these read the raw clicks of the link and period.
+      ['busy URL, 30 days, KR + mobile', `/api/v1/service/urls/${busy.id}/stats?country=KR&deviceType=mobile`],
+      [
+        'busy URL, 365 d, Seoul, KR + mobile',
+        `/api/v1/service/urls/${busy.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul&country=KR&deviceType=mobile`,
+      ],
+      [
+        'busy URL, 365 d, Seoul, naver referrer',
+        `/api/v1/service/urls/${busy.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul&referrer=search.naver.com`,
+      ],
+      [
+        'busy campaign, 30 days, KR + mobile',
+        `/api/v1/service/campaigns/${campaign.id}/stats?country=KR&deviceType=mobile`,
+      ],
+      [
+        'busy campaign, 365 d, Seoul, KR + mobile',
+        `/api/v1/service/campaigns/${campaign.id}/stats?startDate=${daysAgo(364)}&timeZone=Asia/Seoul&country=KR&deviceType=mobile`,
+      ],
       ['journey dashboard, last 30 days', `${journey}/dashboard`],
       ['journey dashboard, 365 days, Seoul', `${journey}/dashboard?${year}`],
       ['journey summary, last 30 days', `${journey}/summary`],

@@ -3,14 +3,13 @@
 // a signed test event, the delivery log with its attempts, redelivery, secret rotation with both
 // signatures during the overlap, and the rules: role (analyst refused), tenancy (another
 // organization's member sees 404), CSRF, URL and category checks, the audit trail.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend } from './support/backend.js';
 import { expectError, ISO_UTC } from './support/error-body.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 import { signedWith } from './support/webhook-signature.js';
+import { type ReceivedHook, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
 const BASE = 'http://localhost:8080';
 const ENV = {
@@ -22,29 +21,13 @@ const ENV = {
 };
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  raw: Buffer;
-  body: { id: string; type: string; organizationId: number };
-}
-
-const received: Received[] = [];
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let receiverBase: string;
+let received: ReceivedHook[];
 
 async function startReceiver(): Promise<void> {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      received.push({ path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw.toString('utf8')) });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  ({ base: receiverBase, received } = receiver);
 }
 
 /** A delivery as the console's detail route answers it (the fields read here). */
@@ -135,7 +118,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.close();
   await isolation?.dispose();
-  await new Promise<void>((r) => receiver?.close(() => r()));
+  await receiver?.close();
 });
 
 describe(`console webhooks (${backend})`, () => {

@@ -260,7 +260,7 @@ describe('the address and the request', () => {
     org = await svc.createOrganization('Refused importer');
   });
 
-  it('refuses a private address, even where loopback is allowed for tests', async () => {
+  it('refuses a private address or a local name, even where loopback is allowed for tests', async () => {
     const res = await svc.service('POST', '/imports', org.apiKey, {
       source: 'shlink',
       token: TOKEN,
@@ -271,6 +271,13 @@ describe('the address and the request', () => {
       status: 400,
       details: [{ field: 'url', message: expect.stringContaining('private address, which imports may not reach') }],
     });
+    // A local name too, up front, whatever it resolves to (as webhooks and link destinations).
+    for (const url of ['https://shlink.internal', 'https://nas.home.arpa', 'https://kutt.lan']) {
+      const local = await svc.service('POST', '/imports', org.apiKey, { source: 'shlink', token: TOKEN, url });
+      expect(local.statusCode, url).toBe(400);
+      expect(local.json().details).toEqual([{ field: 'url', message: expect.stringContaining('names a local host') }]);
+    }
+    expect((await svc.service('GET', '/imports', org.apiKey)).json().content).toEqual([]);
   });
 
   it('asks for the address of a self-hosted service, and refuses an unknown source', async () => {

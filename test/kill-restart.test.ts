@@ -2,9 +2,13 @@
 // many keep-alive connections ask, is killed with SIGKILL mid-load, and is started again on the
 // same DATA_DIR (and, on the services backend, the same PostgreSQL database and NATS namespace).
 // Once the restarted service has settled, the clicks it counts are compared with the 302s the
-// test received: at most about 10 ms of traffic may be missing (the publisher's batch delay, which
-// the event loop's lateness no longer stretches, plus one log write or socket write), and none may
-// be counted twice. A second round keeps every core busy with other processes meanwhile, as on a
+// test received: every answered click missing from ClickHouse must have been answered in the last
+// 10 ms before the kill (the publisher's batch delay, which the event loop's lateness no longer
+// stretches, plus one log write or socket write), and none may be counted twice. The bound is one
+// of time, as the test saw the answers arrive, not a number of clicks: a process that ran late
+// answers a burst of requests within a millisecond, and an average rate says nothing of bursts.
+// On the busy machine the bound is 10 ms of the service's own running time, measured on the clock
+// as 10 ms plus the service's p99 lateness (see the assertion). A second round keeps every core busy with other processes meanwhile, as on a
 // shared machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,6 +26,8 @@ import { linksOf, redirect, settledCounts, startService } from './support/servic
 const LINKS = 8;
 const CONNECTIONS = 32;
 const LOAD_MS = 2_500;
+/** How long before the kill an answered click may have been answered and still be missing. */
+const LOSS_WINDOW_MS = 10;
 
 let isolation: Isolation;
 const children: ChildProcess[] = [];
@@ -54,7 +60,7 @@ describe(`kill -9 under load (${backend})`, () => {
       ? [{ machine: 'a machine whose every core is also busy with other work', busy: true }]
       : []),
   ])(
-    'loses at most 10 ms of answered clicks, none twice, on $machine',
+    'loses only the clicks of its last 10 ms, none twice, on $machine',
     async ({ busy }) => {
       const first = await start();
       const prefix = busy ? 'killbusy' : 'kill';
@@ -122,7 +128,7 @@ describe(`kill -9 under load (${backend})`, () => {
       const extra = answered - answeredAtKill;
 
       const second = await start();
-      let figures = { counted: 0, lost: 0, allowed: 0 };
+      let figures = { counted: 0 };
       try {
         const counted = await settledCounts(second.address, org.apiKey, ids).catch((err: Error) => {
           const problems = second
@@ -134,18 +140,15 @@ describe(`kill -9 under load (${backend})`, () => {
         });
         const ratePerMs = answeredAtKill / loadMs;
         const lost = Math.max(0, answered - counted);
-        // 10 ms of traffic at the load's rate, however late the loop ran (the delays are printed to
-        // show it did), and the answers still on their way when the process died: the service wrote
-        // them in its last moments, at a burst rate the average does not show (at most one per
-        // connection).
-        const allowed = Math.ceil(ratePerMs * 10) + extra + 5;
+        // For the log: what 10 ms of traffic at the load's average rate would be.
+        const allowed = Math.ceil(ratePerMs * LOSS_WINDOW_MS) + extra;
         console.log(
           `kill -9 (${backend}${busy ? ', busy cores' : ''}): answered ${answered} (${extra} after the kill signal), counted ${counted}, lost ${lost}, ` +
             `load ${Math.round(ratePerMs * 1000)}/s over ${loadMs} ms with ${CONNECTIONS} connections, ` +
             `loss ${(lost / ratePerMs).toFixed(1)} ms of traffic, p99 delays: event loop ${delays.loop.toFixed(1)} ms, bus ${delays.publish.toFixed(1)} ms ` +
-            `(allowed ${allowed} clicks), in flight at the kill ${inFlightAtKill}`,
+            `(10 ms at the average rate: ${allowed} clicks), in flight at the kill ${inFlightAtKill}`,
         );
-        figures = { counted, lost, allowed };
+        figures = { counted };
       } finally {
         second.child.kill('SIGTERM');
         await once(second.child, 'exit');
@@ -176,6 +179,13 @@ describe(`kill -9 under load (${backend})`, () => {
           `kill -9 (${backend}${busy ? ', busy cores' : ''}): ${missing.length} answered requests missing${span}; ${twice} written twice`,
         );
         expect(twice).toBe(0);
+        // Answers that arrived after the kill signal have a negative age: they are within the bound.
+        // With every core busy the system can leave the service unscheduled right after a burst of
+        // answers, before its batch delay has run in the process's own time: there the bound on the
+        // clock is 10 ms plus the lateness the service measured (its p99 loop delay). Answering only
+        // after the log holds the click would close that gap; it is not built yet.
+        const windowMs = busy ? LOSS_WINDOW_MS + delays.loop : LOSS_WINDOW_MS;
+        expect(missing.length === 0 ? 0 : Math.max(...missing)).toBeLessThanOrEqual(windowMs);
         // The rollups count what the raw table holds, no more and no less, whatever the kill cut.
         const rollups = await clickFigures(stores.clickhouse.client, org.id);
         const { raw } = rollups;
@@ -186,7 +196,6 @@ describe(`kill -9 under load (${backend})`, () => {
         await stores.postgres.close();
       }
       expect(answered).toBeGreaterThan(LINKS + 100);
-      expect(figures.lost).toBeLessThanOrEqual(figures.allowed);
       // A request the dead process had counted but not answered yet is one in flight; beyond those,
       // a click counted twice.
       expect(figures.counted).toBeLessThanOrEqual(answered + inFlightAtKill);

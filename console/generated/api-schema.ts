@@ -782,6 +782,161 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/service/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's webhook endpoint (never its secret); null when none is set
+         * @description Service API key scope: `webhooks:read` (granted by `read`, `webhooks:read`, `webhooks:write`, or a key without scopes).
+         */
+        get: operations["getWebhook"];
+        /**
+         * Set the webhook endpoint: 201 with its signing secret (shown this once) the first time, then 200 with secret null
+         * @description The URL must be https:// and reach a public address: local names (x.internal, router.lan, foo.localhost) and private, loopback or link-local addresses are refused (400, details naming url).
+         *
+         *     Deliveries are POSTs with Content-Type application/json and the body
+         *     {id, type, category, occurredAt, organizationId, data}; headers X-Webhook-Id (= id, stable across retries),
+         *     X-Webhook-Timestamp (Unix seconds), User-Agent Signpost-Webhooks/1.0 and X-Signature-256:
+         *     sha256=<hex HMAC-SHA256(secret, raw body)>; during a rotation both signatures, comma-separated, the new first.
+         *     Also the Standard Webhooks headers webhook-id (= id), webhook-timestamp (Unix seconds) and webhook-signature:
+         *     v1,<base64 HMAC-SHA256 of "id.timestamp.body">, space-separated during a rotation; the key is the base64 after
+         *     whsec_ for a whsec_ secret (the service's own), else the secret's UTF-8 bytes. Refuse a timestamp more than
+         *     5 minutes away from your clock to refuse replays.
+         *     2xx within 10 s is success; otherwise retried with exponential back-off and jitter for 24 hours.
+         *
+         *     | type | category | emitted when |
+         *     |---|---|---|
+         *     | click.url | click | a person follows a short link: urlId, shortCode, host, referrerHost, country, deviceType, os, browser, utm*, destinationUrl, route |
+         *     | click.campaign | click | a person follows a campaign link: campaignId, alias, cid, tracker, and the same click fields |
+         *     | campaign.created / updated / deleted | campaign | a Service API campaign create, update or delete: campaign {id, name, alias} |
+         *     | funnel.stage | funnel | a mobile or web funnel stage: funnel, sessionId, appId, platform, urlId, campaignId, externalUserId, stage, goal fields |
+         *     | goal.completed | goal | a GOAL_COMPLETED stage: the same without stage; goalType, goalValue, currency, transactionId, and goalText when a mobile app sent a goalValue that is not a number |
+         *     | session.started | session | a user-journey session starts: sessionId, appId, platform, urlId, campaignId, externalUserId, utm*, referrerHost |
+         *     | session.transition | session | a session moves between platforms: sessionId, appId, fromPlatform, toPlatform, targetSessionId, urlId, campaignId, externalUserId |
+         *     | webhook.test | test | POST …/webhook/test |
+         *
+         *     Payloads carry ids, never IP addresses, user agents, phones or emails.
+         *
+         *     Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        put: operations["setWebhook"];
+        post?: never;
+        /**
+         * Remove the webhook endpoint and its secret (the delivery log stays)
+         * @description No new deliveries are made. Deliveries still pending wait, as for a disabled endpoint, until an endpoint is set again or their 24-hour retry window ends. Setting an endpoint again makes a new signing secret.
+         *
+         *     Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret (shown this once); the previous one is still signed with for 24 hours
+         * @description Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook delivery log, newest first
+         * @description Service API key scope: `webhooks:read` (granted by `read`, `webhooks:read`, `webhooks:write`, or a key without scopes).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook delivery with its body and every attempt
+         * @description Service API key scope: `webhooks:read` (granted by `read`, `webhooks:read`, `webhooks:write`, or a key without scopes).
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now (same event id and body, a fresh retry window)
+         * @description Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enqueue a webhook.test event to the endpoint
+         * @description Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cross-platform/session/create": {
         parameters: {
             query?: never;
@@ -1864,7 +2019,7 @@ export interface components {
             workspaceId?: string;
         };
         /** @enum {string} */
-        ApiKeyScopeInput: "read" | "links:read" | "links:write" | "campaigns:read" | "campaigns:write" | "apps:read" | "apps:write" | "domains:read" | "domains:write" | "statistics:read" | "statistics:write" | "users:read" | "account:read";
+        ApiKeyScopeInput: "read" | "links:read" | "links:write" | "campaigns:read" | "campaigns:write" | "apps:read" | "apps:write" | "domains:read" | "domains:write" | "statistics:read" | "statistics:write" | "webhooks:read" | "webhooks:write" | "users:read" | "account:read";
         ApiKeyOptionsInput: {
             name?: string;
             /** @description What the key may do. None: full access. `read`: every Service API GET (any other method answers 403). `<resource>:read` / `<resource>:write` (links, campaigns, apps, domains, statistics; users:read, account:read): that resource's operations, write including read. Each operation names the scope it needs (`x-required-scope`) */
@@ -1969,7 +2124,7 @@ export interface components {
             finishedAt: string | null;
         };
         /** @enum {string} */
-        ApiKeyScope: "read" | "links:read" | "links:write" | "campaigns:read" | "campaigns:write" | "apps:read" | "apps:write" | "domains:read" | "domains:write" | "statistics:read" | "statistics:write" | "users:read" | "account:read";
+        ApiKeyScope: "read" | "links:read" | "links:write" | "campaigns:read" | "campaigns:write" | "apps:read" | "apps:write" | "domains:read" | "domains:write" | "statistics:read" | "statistics:write" | "webhooks:read" | "webhooks:write" | "users:read" | "account:read";
         WebhookEndpoint: {
             url: string;
             events: ("click" | "campaign" | "goal" | "funnel" | "session")[];
@@ -1984,6 +2139,16 @@ export interface components {
             /** @description why the endpoint is disabled (turned off in the settings by the operator or a member, or after repeated failures) */
             disabledReason: string | null;
             updatedAt: string;
+        };
+        SavedWebhook: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description the new signing secret on the first save, shown this once; null afterwards */
+            secret: string | null;
+        };
+        RotatedWebhook: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description the signing secret (whsec_…), shown this once */
+            secret: string;
         };
         WebhookDelivery: {
             id: number;
@@ -9914,6 +10079,720 @@ export interface operations {
             };
         };
     };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "url": "https://hooks.acme.example/signpost",
+                     *         "events": [
+                     *           "click",
+                     *           "campaign"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secretRotation": false,
+                     *         "previousSecretValidUntil": null,
+                     *         "consecutiveFailures": 0,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "updatedAt": "2027-03-08T09:12:44.201Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        endpoint: components["schemas"]["WebhookEndpoint"] | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.acme.example/signpost",
+                 *       "events": [
+                 *         "click",
+                 *         "campaign"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description https://; checked for safety
+                     */
+                    url: string;
+                    /** @description the categories sent (webhook.test always is) */
+                    events: ("click" | "campaign" | "goal" | "funnel" | "session")[];
+                    /**
+                     * @description default true; enabling again clears the failure streak
+                     * @default true
+                     */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "url": "https://hooks.acme.example/signpost",
+                     *         "events": [
+                     *           "click",
+                     *           "campaign"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secretRotation": false,
+                     *         "previousSecretValidUntil": null,
+                     *         "consecutiveFailures": 0,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "updatedAt": "2027-03-08T09:12:44.201Z"
+                     *       },
+                     *       "secret": "whsec_q3V1dWc0ZkV6bW9yN2x0T2hZc2JQeTVhTWZ4dUVhQ2M="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedWebhook"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedWebhook"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "url": "https://hooks.acme.example/signpost",
+                     *         "events": [
+                     *           "click",
+                     *           "campaign"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secretRotation": true,
+                     *         "previousSecretValidUntil": "2027-03-11T10:02:17.930Z",
+                     *         "consecutiveFailures": 0,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "updatedAt": "2027-03-10T10:02:17.930Z"
+                     *       },
+                     *       "secret": "whsec_Zk9xM2hUbmR2cUx3YkE4c0p5ZUNtN2dQdFJ1S2lXb1g="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RotatedWebhook"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @example succeeded */
+                state?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": [
+                     *         {
+                     *           "id": 1,
+                     *           "eventId": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *           "eventType": "webhook.test",
+                     *           "state": "succeeded",
+                     *           "attempts": 1,
+                     *           "lastStatus": 200,
+                     *           "lastError": null,
+                     *           "lastLatencyMs": 84,
+                     *           "nextAttemptAt": null,
+                     *           "createdAt": "2027-03-08T09:13:02.518Z",
+                     *           "completedAt": "2027-03-08T09:13:02.611Z"
+                     *         }
+                     *       ],
+                     *       "page": 0,
+                     *       "size": 20,
+                     *       "totalElements": 1,
+                     *       "totalPages": 1,
+                     *       "first": true,
+                     *       "last": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "eventId": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *       "eventType": "webhook.test",
+                     *       "state": "succeeded",
+                     *       "attempts": 1,
+                     *       "lastStatus": 200,
+                     *       "lastError": null,
+                     *       "lastLatencyMs": 84,
+                     *       "nextAttemptAt": null,
+                     *       "createdAt": "2027-03-08T09:13:02.518Z",
+                     *       "completedAt": "2027-03-08T09:13:02.611Z",
+                     *       "payload": {
+                     *         "id": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *         "type": "webhook.test",
+                     *         "category": "test",
+                     *         "occurredAt": "2027-03-08T09:13:02.517Z",
+                     *         "organizationId": 1,
+                     *         "data": {
+                     *           "message": "A test event from Signpost: your endpoint is reachable and the signature can be checked."
+                     *         }
+                     *       },
+                     *       "attemptLog": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "startedAt": "2027-03-08T09:13:02.527Z",
+                     *           "url": "https://hooks.acme.example/signpost",
+                     *           "status": 200,
+                     *           "error": null,
+                     *           "latencyMs": 84,
+                     *           "responseBody": "ok"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "eventId": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *       "eventType": "webhook.test",
+                     *       "state": "pending",
+                     *       "attempts": 1,
+                     *       "lastStatus": 200,
+                     *       "lastError": null,
+                     *       "lastLatencyMs": 84,
+                     *       "nextAttemptAt": "2027-03-10T10:05:41.377Z",
+                     *       "createdAt": "2027-03-08T09:13:02.518Z",
+                     *       "completedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": 2,
+                     *       "eventId": "01963a5f-0d18-7c6e-8e2a-5b9d4f3c1a07"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestQueued"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict, such as a duplicate alias */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createJourneySession: {
         parameters: {
             query?: never;
@@ -12285,11 +13164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        endpoint: components["schemas"]["WebhookEndpoint"];
-                        /** @description the new signing secret on the first save, shown this once; null afterwards */
-                        secret: string | null;
-                    };
+                    "application/json": components["schemas"]["SavedWebhook"];
                 };
             };
             /** @description Created */
@@ -12298,11 +13173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        endpoint: components["schemas"]["WebhookEndpoint"];
-                        /** @description the new signing secret on the first save, shown this once; null afterwards */
-                        secret: string | null;
-                    };
+                    "application/json": components["schemas"]["SavedWebhook"];
                 };
             };
             /** @description Invalid request: a parameter or the body failed validation */
@@ -12360,11 +13231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        endpoint: components["schemas"]["WebhookEndpoint"];
-                        /** @description the signing secret (whsec_…), shown this once */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["RotatedWebhook"];
                 };
             };
             /** @description Invalid request: a parameter or the body failed validation */
@@ -15104,7 +15971,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 before?: number;
-                action?: "sign_in" | "sign_out" | "sign_out.everywhere" | "session.ended" | "member.sessions_ended" | "login_link.issued" | "sso.linked" | "sso.signup" | "member.added" | "member.removed" | "member.role_changed" | "api_key.issued" | "api_key.regenerated" | "api_key.deleted" | "ip_allowlist.changed" | "webhook.changed" | "webhook.secret_rotated" | "partner.registered" | "partner.updated" | "partner.deleted" | "partner.secret_rotated" | "goal_type.added" | "goal_type.removed";
+                action?: "sign_in" | "sign_out" | "sign_out.everywhere" | "session.ended" | "member.sessions_ended" | "login_link.issued" | "sso.linked" | "sso.signup" | "member.added" | "member.removed" | "member.role_changed" | "api_key.issued" | "api_key.regenerated" | "api_key.deleted" | "ip_allowlist.changed" | "webhook.changed" | "webhook.secret_rotated" | "webhook.removed" | "partner.registered" | "partner.updated" | "partner.deleted" | "partner.secret_rotated" | "goal_type.added" | "goal_type.removed";
                 actorUserId?: number;
                 from?: string;
                 to?: string;
@@ -15127,7 +15994,7 @@ export interface operations {
                         id: number;
                         action: string;
                         /** @enum {string} */
-                        actorType: "operator" | "user" | "partner" | "system";
+                        actorType: "operator" | "user" | "partner" | "api_key" | "system";
                         actorUserId: number | null;
                         actor: {
                             email: string;
@@ -15208,6 +16075,8 @@ export const pathsApiV1ServiceCampaignsExportGetParametersQueryArchivedValues: R
 export const pathsApiV1ServiceMobileAppsPostRequestBodyContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/mobile-apps"]["post"]["requestBody"]["content"]["application/json"]["platform"]> = ["IOS", "ANDROID"];
 export const pathsApiV1ServiceMobileAppsIdPutRequestBodyContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/mobile-apps/{id}"]["put"]["requestBody"]["content"]["application/json"]["platform"]> = ["IOS", "ANDROID"];
 export const pathsApiV1ServiceCustomDomainsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/custom-domains"]["get"]["parameters"]["query"]["status"]> = ["PENDING", "VERIFIED", "ACTIVE", "FAILED", "REVOKED"];
+export const pathsApiV1ServiceWebhookPutRequestBodyContentApplicationJsonEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/webhook"]["put"]["requestBody"]["content"]["application/json"]["events"]> = ["click", "campaign", "goal", "funnel", "session"];
+export const pathsApiV1ServiceWebhookDeliveriesGetParametersQueryStateValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/service/webhook/deliveries"]["get"]["parameters"]["query"]["state"]> = ["pending", "succeeded", "failed"];
 export const pathsApiV1CrossPlatformSessionCreatePostRequestBodyContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/session/create"]["post"]["requestBody"]["content"]["application/json"]["platform"]> = ["WEB", "IOS", "ANDROID"];
 export const pathsApiV1CrossPlatformSessionTransitionPostRequestBodyContentApplicationJsonFromPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/session/transition"]["post"]["requestBody"]["content"]["application/json"]["fromPlatform"]> = ["WEB", "IOS", "ANDROID"];
 export const pathsApiV1CrossPlatformSessionTransitionPostRequestBodyContentApplicationJsonToPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/cross-platform/session/transition"]["post"]["requestBody"]["content"]["application/json"]["toPlatform"]> = ["WEB", "IOS", "ANDROID"];
@@ -15313,14 +16182,14 @@ export const pathsConsoleApiOrganizationsOrgIdMembersPostRequestBodyContentAppli
 export const pathsConsoleApiOrganizationsOrgIdMembersPostResponses200ContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/members"]["post"]["responses"]["200"]["content"]["application/json"]["role"]> = ["owner", "admin", "developer", "analyst"];
 export const pathsConsoleApiOrganizationsOrgIdMembersPostResponses201ContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/members"]["post"]["responses"]["201"]["content"]["application/json"]["role"]> = ["owner", "admin", "developer", "analyst"];
 export const pathsConsoleApiOrganizationsOrgIdMembersUserIdPutRequestBodyContentApplicationJsonRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/members/{userId}"]["put"]["requestBody"]["content"]["application/json"]["role"]> = ["owner", "admin", "developer", "analyst"];
-export const pathsConsoleApiOrganizationsOrgIdAuditLogGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["parameters"]["query"]["action"]> = ["sign_in", "sign_out", "sign_out.everywhere", "session.ended", "member.sessions_ended", "login_link.issued", "sso.linked", "sso.signup", "member.added", "member.removed", "member.role_changed", "api_key.issued", "api_key.regenerated", "api_key.deleted", "ip_allowlist.changed", "webhook.changed", "webhook.secret_rotated", "partner.registered", "partner.updated", "partner.deleted", "partner.secret_rotated", "goal_type.added", "goal_type.removed"];
-export const pathsConsoleApiOrganizationsOrgIdAuditLogGetResponses200ContentApplicationJsonActorTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["responses"]["200"]["content"]["application/json"]["actorType"]> = ["operator", "user", "partner", "system"];
+export const pathsConsoleApiOrganizationsOrgIdAuditLogGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["parameters"]["query"]["action"]> = ["sign_in", "sign_out", "sign_out.everywhere", "session.ended", "member.sessions_ended", "login_link.issued", "sso.linked", "sso.signup", "member.added", "member.removed", "member.role_changed", "api_key.issued", "api_key.regenerated", "api_key.deleted", "ip_allowlist.changed", "webhook.changed", "webhook.secret_rotated", "webhook.removed", "partner.registered", "partner.updated", "partner.deleted", "partner.secret_rotated", "goal_type.added", "goal_type.removed"];
+export const pathsConsoleApiOrganizationsOrgIdAuditLogGetResponses200ContentApplicationJsonActorTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/audit-log"]["get"]["responses"]["200"]["content"]["application/json"]["actorType"]> = ["operator", "user", "partner", "api_key", "system"];
 export const importJobRequestInputSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJobRequestInput"]["source"]> = ["bitly", "shlink", "kutt", "yourls", "dub", "rebrandly"];
-export const apiKeyScopeInputValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyScopeInput"]> = ["read", "links:read", "links:write", "campaigns:read", "campaigns:write", "apps:read", "apps:write", "domains:read", "domains:write", "statistics:read", "statistics:write", "users:read", "account:read"];
+export const apiKeyScopeInputValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyScopeInput"]> = ["read", "links:read", "links:write", "campaigns:read", "campaigns:write", "apps:read", "apps:write", "domains:read", "domains:write", "statistics:read", "statistics:write", "webhooks:read", "webhooks:write", "users:read", "account:read"];
 export const customDomainStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CustomDomain"]["status"]> = ["PENDING", "VERIFIED", "ACTIVE", "FAILED", "REVOKED"];
 export const importJobSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJob"]["source"]> = ["bitly", "shlink", "kutt", "yourls", "dub", "rebrandly", "csv"];
 export const importJobStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ImportJob"]["status"]> = ["queued", "running", "completed", "failed", "cancelled"];
-export const apiKeyScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyScope"]> = ["read", "links:read", "links:write", "campaigns:read", "campaigns:write", "apps:read", "apps:write", "domains:read", "domains:write", "statistics:read", "statistics:write", "users:read", "account:read"];
+export const apiKeyScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyScope"]> = ["read", "links:read", "links:write", "campaigns:read", "campaigns:write", "apps:read", "apps:write", "domains:read", "domains:write", "statistics:read", "statistics:write", "webhooks:read", "webhooks:write", "users:read", "account:read"];
 export const webhookEndpointEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpoint"]["events"]> = ["click", "campaign", "goal", "funnel", "session"];
 export const webhookDeliveryStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["state"]> = ["pending", "succeeded", "failed"];
 export const webhookDeliveryDetailStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryDetail"]["state"]> = ["pending", "succeeded", "failed"];

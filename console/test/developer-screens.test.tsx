@@ -156,6 +156,7 @@ describe('API keys screen', () => {
     await user.click(screen.getByRole('checkbox', { name: '링크, 태그, 가져오기: 읽기' }));
     await user.click(screen.getByRole('checkbox', { name: '캠페인: 쓰기' }));
     await user.click(screen.getByRole('checkbox', { name: '캠페인: 쓰기' }));
+    await user.click(screen.getByRole('checkbox', { name: '웹훅과 전송 기록: 쓰기' }));
     // Identified users are only read: no write box.
     expect(screen.queryByRole('checkbox', { name: '식별된 사용자: 쓰기' })).toBeNull();
     await user.type(screen.getByLabelText(/만료/), '2031-05-06T07:08');
@@ -163,7 +164,7 @@ describe('API keys screen', () => {
     expect((await screen.findByTestId('new-api-key')).textContent).toBe('sp_live_shown_once');
     expect(sent.find((r) => r.method === 'POST')?.body).toEqual({
       name: 'reports',
-      scopes: ['links:read', 'statistics:read'],
+      scopes: ['links:read', 'statistics:read', 'webhooks:write'],
       expiresAt: new Date(2031, 4, 6, 7, 8).toISOString(),
     });
     // The form is cleared for the next key: nothing ticked is full access.

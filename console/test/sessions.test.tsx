@@ -1,7 +1,7 @@
 // The sessions screen: each session's device in words, its address and this one marked; ending
 // another sends its id and reloads the list, ending this one signs out. An owner sees and ends a
 // member's sessions from the members screen.
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConsoleSession, Membership } from '../src/api';
@@ -116,19 +116,34 @@ describe("members screen: ending a member's sessions", () => {
     expect(screen.getByRole('button', { name: '세션: dev@example.com' }).hasAttribute('disabled')).toBe(true);
   });
 
-  it("shows an owner a member's sessions: device, address and last use", async () => {
-    serveApi({
+  it("shows an owner a member's sessions: device, address and last use; and ends them all there", async () => {
+    let ended = false;
+    const sent = serveApi({
       'GET /organizations/1/members': {
         status: 200,
         body: [member(1, 'owner@example.com', 'owner'), member(2, 'dev@example.com', 'developer')],
       },
-      'GET /organizations/1/members/2/sessions': { status: 200, body: [{ ...phone, current: false }] },
+      'GET /organizations/1/members/2/sessions': () => ({
+        status: 200,
+        body: ended ? [] : [{ ...phone, current: false }],
+      }),
+      'DELETE /organizations/1/members/2/sessions': () => {
+        ended = true;
+        return { status: 200, body: { ended: 1 } };
+      },
     });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
     renderConsole(<Members membership={owner} userId={1} />);
     await userEvent.click(await screen.findByRole('button', { name: '세션: dev@example.com' }, { timeout: 5_000 }));
     const dialog = await screen.findByRole('dialog', { name: 'dev@example.com 님의 콘솔 세션' });
     await waitFor(() => expect(dialog.textContent).toContain('198.51.100.23'));
     expect(dialog.textContent).toContain('Mobile Safari');
     expect(dialog.textContent).toContain('iOS');
+    await userEvent.click(within(dialog).getByRole('button', { name: '모든 세션 종료' }));
+    await waitFor(() => expect(dialog.textContent).toContain('로그인한 곳이 없습니다.'));
+    expect(sent.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      '/organizations/1/members/2/sessions',
+    ]);
+    expect(within(dialog).getByRole('button', { name: '모든 세션 종료' }).hasAttribute('disabled')).toBe(true);
   });
 });

@@ -56,6 +56,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'service: statistics': 'Service API: click, app-install and deferred-match statistics',
   'service: users': 'Service API: identified users and their consent history',
   'service: account': "Service API: the organization's plan and usage",
+  'service: webhooks': "Service API: the organization's webhook endpoint, its signing secret and its delivery log",
   'service: imports':
     "Service API: imports of another link service's links (Bitly, Shlink, Kutt, YOURLS, Dub, Rebrandly) or of a CSV file",
   'mobile SDK: deep links': 'Mobile SDK API (X-App-ID and X-Mobile-App-API-Key): deep-link matching and resolution',
@@ -131,6 +132,14 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/v1/service/users': 'findUsers',
   'GET /api/v1/service/users/{externalUserId}': 'getUser',
   'GET /api/v1/service/users/{externalUserId}/consent-history': 'getUserConsentHistory',
+  'GET /api/v1/service/webhook': 'getWebhook',
+  'PUT /api/v1/service/webhook': 'setWebhook',
+  'DELETE /api/v1/service/webhook': 'deleteWebhook',
+  'POST /api/v1/service/webhook/secret': 'rotateWebhookSecret',
+  'GET /api/v1/service/webhook/deliveries': 'listWebhookDeliveries',
+  'GET /api/v1/service/webhook/deliveries/{id}': 'getWebhookDelivery',
+  'POST /api/v1/service/webhook/deliveries/{id}/redeliver': 'redeliverWebhookDelivery',
+  'POST /api/v1/service/webhook/test': 'sendWebhookTest',
   // User-journey API
   'POST /api/v1/cross-platform/session/create': 'createJourneySession',
   'GET /api/v1/cross-platform/session/{sessionId}': 'getJourneySession',

@@ -1,12 +1,14 @@
-// The webhook delivery log as the operator API and the console both serve it: an organization's
-// deliveries (paged, newest first), one delivery with its body and every attempt, redelivery
-// (same event id and body, a fresh retry window), and a test event. Each context says how a request reaches the
-// organization's log (the operator names the organization; a member acts in it, the core checks
-// webhooks.manage) and how its routes are documented.
+// The webhook delivery log as the operator API, the console and the Service API serve it: an
+// organization's deliveries (paged, newest first), one delivery with its body and every attempt,
+// redelivery (same event id and body, a fresh retry window), and a test event. Each context says
+// how a request reaches the organization's log (the operator names the organization; a member acts
+// in it, the core checks webhooks.manage; a Service API key acts for its own organization, which
+// the path does not name) and how its routes are documented.
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WebhooksService } from '../core/webhooks/index.js';
+import { callerOf } from './request-caller.js';
 import { idSchema } from './schemas/common.js';
 import { type Page, pageQuery, toPaged } from './schemas/paging.js';
 import {
@@ -22,7 +24,10 @@ import {
 type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
 type DeliveryState = z.infer<typeof deliveryStateSchema>;
 
-/** The log of the organization a request names (/organizations/:orgId), as the context reaches it. */
+/**
+ * The log of the organization a request names (/organizations/:orgId, or the key's own for the
+ * Service API), as the context reaches it.
+ */
 export interface DeliveryLogAccess {
   list(
     request: FastifyRequest,
@@ -40,15 +45,23 @@ export interface DeliveryLogDocs {
   security: Record<string, string[]>[];
   /** The error answers of the list, of the routes for one delivery, and of the test event. */
   errors: { list: Record<number, z.ZodType>; one: Record<number, z.ZodType>; test: Record<number, z.ZodType> };
+  /** `/webhook` for the caller's own organization; `/organizations/:orgId/webhook` when left out. */
+  ownOrganization?: boolean;
 }
 
 export function registerDeliveryLogRoutes(app: ZodApp, docs: DeliveryLogDocs, log: DeliveryLogAccess): void {
   const { tags, security, errors } = docs;
-  const orgParams = z.object({ orgId: idSchema });
-  const deliveryParams = orgParams.extend({ id: idSchema });
+  // The Service API's key names its organization; elsewhere the path does.
+  const base = docs.ownOrganization ? '/webhook' : '/organizations/:orgId/webhook';
+  const orgParams = docs.ownOrganization ? z.object({}) : z.object({ orgId: idSchema });
+  const deliveryParams = docs.ownOrganization
+    ? z.object({ id: idSchema })
+    : z.object({ orgId: idSchema, id: idSchema });
+  const orgIdOf = (request: FastifyRequest) =>
+    (request.params as { orgId?: number }).orgId ?? callerOf(request).organization.id;
 
   app.get(
-    '/organizations/:orgId/webhook/deliveries',
+    `${base}/deliveries`,
     {
       schema: {
         tags,
@@ -61,13 +74,13 @@ export function registerDeliveryLogRoutes(app: ZodApp, docs: DeliveryLogDocs, lo
     },
     async (request) => {
       const { page, size, state } = request.query;
-      const { items, total } = await log.list(request, request.params.orgId, { state }, { page, size });
+      const { items, total } = await log.list(request, orgIdOf(request), { state }, { page, size });
       return toPaged(items.map(toWebhookDeliveryJson), total, { page, size });
     },
   );
 
   app.get(
-    '/organizations/:orgId/webhook/deliveries/:id',
+    `${base}/deliveries/:id`,
     {
       schema: {
         tags,
@@ -77,11 +90,11 @@ export function registerDeliveryLogRoutes(app: ZodApp, docs: DeliveryLogDocs, lo
         response: { 200: webhookDeliveryDetailSchema, ...errors.one },
       },
     },
-    async (request) => toWebhookDeliveryDetailJson(await log.get(request, request.params.orgId, request.params.id)),
+    async (request) => toWebhookDeliveryDetailJson(await log.get(request, orgIdOf(request), request.params.id)),
   );
 
   app.post(
-    '/organizations/:orgId/webhook/deliveries/:id/redeliver',
+    `${base}/deliveries/:id/redeliver`,
     {
       schema: {
         tags,
@@ -92,13 +105,11 @@ export function registerDeliveryLogRoutes(app: ZodApp, docs: DeliveryLogDocs, lo
       },
     },
     async (request, reply) =>
-      reply
-        .code(202)
-        .send(toWebhookDeliveryJson(await log.redeliver(request, request.params.orgId, request.params.id))),
+      reply.code(202).send(toWebhookDeliveryJson(await log.redeliver(request, orgIdOf(request), request.params.id))),
   );
 
   app.post(
-    '/organizations/:orgId/webhook/test',
+    `${base}/test`,
     {
       schema: {
         tags,
@@ -108,6 +119,6 @@ export function registerDeliveryLogRoutes(app: ZodApp, docs: DeliveryLogDocs, lo
         response: { 202: webhookTestQueuedSchema, ...errors.test },
       },
     },
-    async (request, reply) => reply.code(202).send(await log.sendTest(request, request.params.orgId)),
+    async (request, reply) => reply.code(202).send(await log.sendTest(request, orgIdOf(request))),
   );
 }

@@ -18,7 +18,7 @@ Organizations
 Service API keys
   signpost key create ORG_ID [--name NAME] [--scopes SCOPE,...] [--expires ISO_INSTANT]
                                                       no scopes: full access; read: every GET;
-                                                      links, campaigns, apps, domains, statistics:
+                                                      links, campaigns, apps, domains, statistics, webhooks:
                                                       RESOURCE:read or RESOURCE:write (write includes read);
                                                       users:read, account:read (plan and usage)
   signpost key list ORG_ID [PAGING]                   names and first characters, never the keys

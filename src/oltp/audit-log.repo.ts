@@ -1,7 +1,7 @@
 // The audit log: security-relevant actions, appended by the core layer and read by the console.
 import type { Sql } from './postgres.js';
 
-export type ActorType = 'operator' | 'user' | 'partner' | 'system';
+export type ActorType = 'operator' | 'user' | 'partner' | 'api_key' | 'system';
 
 export interface AuditEntry {
   organizationId: number | null;

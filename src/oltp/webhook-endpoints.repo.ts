@@ -117,6 +117,13 @@ export function createWebhookEndpointsRepo({ sql }: { sql: Sql }) {
       return row && toEndpoint(row);
     },
 
+    /** Removes the endpoint and its secrets; false when there was none. The delivery log stays. */
+    async remove(organizationId: number): Promise<boolean> {
+      const rows =
+        await sql`delete from webhook_endpoints where organization_id = ${organizationId} returning organization_id`;
+      return rows.length > 0;
+    },
+
     async currentSecretSealed(organizationId: number): Promise<string | undefined> {
       const [row] = await sql<{ secret_sealed: string }[]>`
         select secret_sealed from webhook_endpoints where organization_id = ${organizationId}`;

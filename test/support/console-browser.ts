@@ -4,8 +4,9 @@
 import net, { type AddressInfo } from 'node:net';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { startService, type Isolation, type TestService } from './service.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium } from './chromium.js';
+import { isolate, startService, type Isolation, type TestService } from './service.js';
 
 /** A port the OS has just handed out and taken back, for the service to listen on. */
 async function freePort(): Promise<number> {
@@ -79,4 +80,32 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
       (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 300)}`).join(', ')})`,
     );
   expect(serious, what).toEqual([]);
+}
+
+/** What a browser test file works with: the listening service, its address, and Chromium. */
+export interface BrowserFile {
+  svc: TestService;
+  base: string;
+  browser: Browser;
+}
+
+/**
+ * The set-up of a console browser test file: before its tests, a copy of the migrated stores, the
+ * service listening on them and Chromium; after them, all closed. The returned object holds them
+ * from the file's beforeAll on.
+ */
+export function consoleForFile(env: Record<string, string> = {}): BrowserFile {
+  const file = {} as BrowserFile;
+  let isolation: Isolation | undefined;
+  beforeAll(async () => {
+    isolation = await isolate();
+    Object.assign(file, await startListeningService(isolation, env));
+    file.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await file.browser?.close();
+    await file.svc?.close();
+    await isolation?.dispose();
+  });
+  return file;
 }

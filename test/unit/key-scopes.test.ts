@@ -34,7 +34,7 @@ describe('what a key’s scopes grant', () => {
     { held: ['links:read', 'campaigns:write'], grants: ['campaigns:read', 'links:read'], refuses: ['links:write'] },
     { held: ['read', 'links:write'], grants: ['links:write', 'apps:read'], refuses: ['apps:write'] },
     // A stored scope this version does not know grants nothing.
-    { held: ['webhooks:write' as ApiKeyScope], grants: [], refuses: ['links:read', null] },
+    { held: ['webhooks:admin' as ApiKeyScope], grants: [], refuses: ['links:read', null] },
   ])('$held grants $grants and refuses $refuses', ({ held, grants, refuses }) => {
     for (const needed of grants) expect(scopesGrant(held, needed), String(needed)).toBe(true);
     for (const needed of refuses) expect(scopesGrant(held, needed), String(needed)).toBe(false);
@@ -98,6 +98,9 @@ describe('the scope of each operation', () => {
     { method: 'GET', url: '/api/v1/service/users/:externalUserId', scope: 'users:read' },
     { method: 'GET', url: '/api/v1/cross-platform/stats/daily', scope: 'statistics:read' },
     { method: 'GET', url: '/api/v1/service/usage', scope: 'account:read' },
+    { method: 'GET', url: '/api/v1/service/webhook/deliveries/:id', scope: 'webhooks:read' },
+    { method: 'POST', url: '/api/v1/service/webhook/deliveries/:id/redeliver', scope: 'webhooks:write' },
+    { method: 'DELETE', url: '/api/v1/service/webhook', scope: 'webhooks:write' },
     // A route the table lacks: full-access keys only; no route at all: the 404 answers.
     { method: 'POST', url: '/api/v1/service/usage', scope: null },
     { method: 'GET', url: undefined, scope: undefined },

@@ -782,6 +782,161 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/service/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's webhook endpoint (never its secret); null when none is set
+         * @description Service API key scope: `webhooks:read` (granted by `read`, `webhooks:read`, `webhooks:write`, or a key without scopes).
+         */
+        get: operations["getWebhook"];
+        /**
+         * Set the webhook endpoint: 201 with its signing secret (shown this once) the first time, then 200 with secret null
+         * @description The URL must be https:// and reach a public address: local names (x.internal, router.lan, foo.localhost) and private, loopback or link-local addresses are refused (400, details naming url).
+         *
+         *     Deliveries are POSTs with Content-Type application/json and the body
+         *     {id, type, category, occurredAt, organizationId, data}; headers X-Webhook-Id (= id, stable across retries),
+         *     X-Webhook-Timestamp (Unix seconds), User-Agent Signpost-Webhooks/1.0 and X-Signature-256:
+         *     sha256=<hex HMAC-SHA256(secret, raw body)>; during a rotation both signatures, comma-separated, the new first.
+         *     Also the Standard Webhooks headers webhook-id (= id), webhook-timestamp (Unix seconds) and webhook-signature:
+         *     v1,<base64 HMAC-SHA256 of "id.timestamp.body">, space-separated during a rotation; the key is the base64 after
+         *     whsec_ for a whsec_ secret (the service's own), else the secret's UTF-8 bytes. Refuse a timestamp more than
+         *     5 minutes away from your clock to refuse replays.
+         *     2xx within 10 s is success; otherwise retried with exponential back-off and jitter for 24 hours.
+         *
+         *     | type | category | emitted when |
+         *     |---|---|---|
+         *     | click.url | click | a person follows a short link: urlId, shortCode, host, referrerHost, country, deviceType, os, browser, utm*, destinationUrl, route |
+         *     | click.campaign | click | a person follows a campaign link: campaignId, alias, cid, tracker, and the same click fields |
+         *     | campaign.created / updated / deleted | campaign | a Service API campaign create, update or delete: campaign {id, name, alias} |
+         *     | funnel.stage | funnel | a mobile or web funnel stage: funnel, sessionId, appId, platform, urlId, campaignId, externalUserId, stage, goal fields |
+         *     | goal.completed | goal | a GOAL_COMPLETED stage: the same without stage; goalType, goalValue, currency, transactionId, and goalText when a mobile app sent a goalValue that is not a number |
+         *     | session.started | session | a user-journey session starts: sessionId, appId, platform, urlId, campaignId, externalUserId, utm*, referrerHost |
+         *     | session.transition | session | a session moves between platforms: sessionId, appId, fromPlatform, toPlatform, targetSessionId, urlId, campaignId, externalUserId |
+         *     | webhook.test | test | POST …/webhook/test |
+         *
+         *     Payloads carry ids, never IP addresses, user agents, phones or emails.
+         *
+         *     Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        put: operations["setWebhook"];
+        post?: never;
+        /**
+         * Remove the webhook endpoint and its secret (the delivery log stays)
+         * @description No new deliveries are made. Deliveries still pending wait, as for a disabled endpoint, until an endpoint is set again or their 24-hour retry window ends. Setting an endpoint again makes a new signing secret.
+         *
+         *     Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret (shown this once); the previous one is still signed with for 24 hours
+         * @description Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook delivery log, newest first
+         * @description Service API key scope: `webhooks:read` (granted by `read`, `webhooks:read`, `webhooks:write`, or a key without scopes).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook delivery with its body and every attempt
+         * @description Service API key scope: `webhooks:read` (granted by `read`, `webhooks:read`, `webhooks:write`, or a key without scopes).
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now (same event id and body, a fresh retry window)
+         * @description Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/service/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enqueue a webhook.test event to the endpoint
+         * @description Service API key scope: `webhooks:write` (granted by `webhooks:write`, or a key without scopes).
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cross-platform/stats/dashboard": {
         parameters: {
             query?: never;
@@ -1088,6 +1243,93 @@ export interface components {
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
+        };
+        WebhookEndpoint: {
+            url: string;
+            events: ("click" | "campaign" | "goal" | "funnel" | "session")[];
+            enabled: boolean;
+            /** @description true while the previous secret is still signed with */
+            secretRotation: boolean;
+            /** @description end of the rotation: until then both signatures are sent */
+            previousSecretValidUntil: string | null;
+            /** @description failed attempts in a row; a success resets it */
+            consecutiveFailures: number;
+            disabledAt: string | null;
+            /** @description why the endpoint is disabled (turned off in the settings by the operator or a member, or after repeated failures) */
+            disabledReason: string | null;
+            updatedAt: string;
+        };
+        SavedWebhook: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description the new signing secret on the first save, shown this once; null afterwards */
+            secret: string | null;
+        };
+        RotatedWebhook: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description the signing secret (whsec_…), shown this once */
+            secret: string;
+        };
+        WebhookDelivery: {
+            id: number;
+            /** @description the X-Webhook-Id header and the body id; the same on every retry */
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            state: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** @description HTTP status of the last attempt; null when no answer came */
+            lastStatus: number | null;
+            lastError: string | null;
+            lastLatencyMs: number | null;
+            /** @description when the next attempt is due (pending only) */
+            nextAttemptAt: string | null;
+            createdAt: string;
+            completedAt: string | null;
+        };
+        WebhookDeliveryAttempt: {
+            attempt: number;
+            startedAt: string;
+            url: string;
+            status: number | null;
+            error: string | null;
+            latencyMs: number;
+            /** @description the first 4 KB of the answer */
+            responseBody: string | null;
+        };
+        WebhookDeliveryDetail: {
+            id: number;
+            /** @description the X-Webhook-Id header and the body id; the same on every retry */
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            state: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** @description HTTP status of the last attempt; null when no answer came */
+            lastStatus: number | null;
+            lastError: string | null;
+            lastLatencyMs: number | null;
+            /** @description when the next attempt is due (pending only) */
+            nextAttemptAt: string | null;
+            createdAt: string;
+            completedAt: string | null;
+            /** @description the body as sent */
+            payload: {
+                [key: string]: unknown;
+            };
+            attemptLog: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryPage: {
+            content: components["schemas"]["WebhookDelivery"][];
+            page: number;
+            size: number;
+            totalElements: number;
+            totalPages: number;
+            first: boolean;
+            last: boolean;
+        };
+        WebhookTestQueued: {
+            deliveryId: number;
+            eventId: string;
         };
         RoutingConditions: {
             countries?: string[];
@@ -8676,6 +8918,720 @@ export interface operations {
             };
             /** @description Not found, or another organization's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "url": "https://hooks.acme.example/signpost",
+                     *         "events": [
+                     *           "click",
+                     *           "campaign"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secretRotation": false,
+                     *         "previousSecretValidUntil": null,
+                     *         "consecutiveFailures": 0,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "updatedAt": "2027-03-08T09:12:44.201Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        endpoint: components["schemas"]["WebhookEndpoint"] | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.acme.example/signpost",
+                 *       "events": [
+                 *         "click",
+                 *         "campaign"
+                 *       ],
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description https://; checked for safety
+                     */
+                    url: string;
+                    /** @description the categories sent (webhook.test always is) */
+                    events: ("click" | "campaign" | "goal" | "funnel" | "session")[];
+                    /**
+                     * @description default true; enabling again clears the failure streak
+                     * @default true
+                     */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "url": "https://hooks.acme.example/signpost",
+                     *         "events": [
+                     *           "click",
+                     *           "campaign"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secretRotation": false,
+                     *         "previousSecretValidUntil": null,
+                     *         "consecutiveFailures": 0,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "updatedAt": "2027-03-08T09:12:44.201Z"
+                     *       },
+                     *       "secret": "whsec_q3V1dWc0ZkV6bW9yN2x0T2hZc2JQeTVhTWZ4dUVhQ2M="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedWebhook"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedWebhook"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoint": {
+                     *         "url": "https://hooks.acme.example/signpost",
+                     *         "events": [
+                     *           "click",
+                     *           "campaign"
+                     *         ],
+                     *         "enabled": true,
+                     *         "secretRotation": true,
+                     *         "previousSecretValidUntil": "2027-03-11T10:02:17.930Z",
+                     *         "consecutiveFailures": 0,
+                     *         "disabledAt": null,
+                     *         "disabledReason": null,
+                     *         "updatedAt": "2027-03-10T10:02:17.930Z"
+                     *       },
+                     *       "secret": "whsec_Zk9xM2hUbmR2cUx3YkE4c0p5ZUNtN2dQdFJ1S2lXb1g="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RotatedWebhook"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @example succeeded */
+                state?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "content": [
+                     *         {
+                     *           "id": 1,
+                     *           "eventId": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *           "eventType": "webhook.test",
+                     *           "state": "succeeded",
+                     *           "attempts": 1,
+                     *           "lastStatus": 200,
+                     *           "lastError": null,
+                     *           "lastLatencyMs": 84,
+                     *           "nextAttemptAt": null,
+                     *           "createdAt": "2027-03-08T09:13:02.518Z",
+                     *           "completedAt": "2027-03-08T09:13:02.611Z"
+                     *         }
+                     *       ],
+                     *       "page": 0,
+                     *       "size": 20,
+                     *       "totalElements": 1,
+                     *       "totalPages": 1,
+                     *       "first": true,
+                     *       "last": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "eventId": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *       "eventType": "webhook.test",
+                     *       "state": "succeeded",
+                     *       "attempts": 1,
+                     *       "lastStatus": 200,
+                     *       "lastError": null,
+                     *       "lastLatencyMs": 84,
+                     *       "nextAttemptAt": null,
+                     *       "createdAt": "2027-03-08T09:13:02.518Z",
+                     *       "completedAt": "2027-03-08T09:13:02.611Z",
+                     *       "payload": {
+                     *         "id": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *         "type": "webhook.test",
+                     *         "category": "test",
+                     *         "occurredAt": "2027-03-08T09:13:02.517Z",
+                     *         "organizationId": 1,
+                     *         "data": {
+                     *           "message": "A test event from Signpost: your endpoint is reachable and the signature can be checked."
+                     *         }
+                     *       },
+                     *       "attemptLog": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "startedAt": "2027-03-08T09:13:02.527Z",
+                     *           "url": "https://hooks.acme.example/signpost",
+                     *           "status": 200,
+                     *           "error": null,
+                     *           "latencyMs": 84,
+                     *           "responseBody": "ok"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "eventId": "01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4",
+                     *       "eventType": "webhook.test",
+                     *       "state": "pending",
+                     *       "attempts": 1,
+                     *       "lastStatus": 200,
+                     *       "lastError": null,
+                     *       "lastLatencyMs": 84,
+                     *       "nextAttemptAt": "2027-03-10T10:05:41.377Z",
+                     *       "createdAt": "2027-03-08T09:13:02.518Z",
+                     *       "completedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request limit exceeded (rate or monthly quota) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": 2,
+                     *       "eventId": "01963a5f-0d18-7c6e-8e2a-5b9d4f3c1a07"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookTestQueued"];
+                };
+            };
+            /** @description Invalid request: a parameter or the body failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed: credentials missing or invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not permitted: blocked IP address, the API key's scope, plan restriction, missing add-on or role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict, such as a duplicate alias */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 // Members of the organization: the list, invitation by email, role changes and removal; owners see
 // a member's console sessions and sign them out. What the member's role does not allow is shown
 // disabled; the server refuses it anyway.
-import { Button, Modal, Select, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Select, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,8 +16,19 @@ import { Screen } from '../components/Screen';
 import { api, type ConsoleSession, type Member, type Membership, ROLES, type Role } from '../api';
 import { deviceName } from './Sessions';
 
-/** An owner's look at a member's sessions: device, address, when signed in and last used. */
-function MemberSessions({ orgId, member, onClose }: { orgId: number; member: Member; onClose: () => void }) {
+/** An owner's look at a member's sessions: device, address, when signed in and last used; and ending them all. */
+function MemberSessions({
+  orgId,
+  member,
+  onClose,
+  endAll,
+}: {
+  orgId: number;
+  member: Member;
+  onClose: () => void;
+  /** Ends every session of the member (asked first); the list refreshes, empty. */
+  endAll: { run: () => void; pending: boolean };
+}) {
   const { t, i18n } = useTranslation();
   const sessions = useQuery({
     queryKey: ['org', orgId, 'members', member.id, 'sessions'],
@@ -43,6 +54,18 @@ function MemberSessions({ orgId, member, onClose }: { orgId: number; member: Mem
           { header: t('sessions.lastUsed'), cell: (s) => when(s.lastSeenAt) },
         ]}
       />
+      <Group justify="flex-end" mt="md">
+        <ConfirmButton
+          label={t('members.endAllSessions')}
+          variant="light"
+          size="sm"
+          red={false}
+          disabled={!sessions.data?.length}
+          loading={endAll.pending}
+          confirm={t('members.endSessionsConfirm', { email: member.email })}
+          onConfirm={endAll.run}
+        />
+      </Group>
     </Modal>
   );
 }
@@ -186,7 +209,17 @@ export default function Members({ membership, userId }: { membership: Membership
           },
         ]}
       />
-      {sessionsOf && <MemberSessions orgId={orgId} member={sessionsOf} onClose={() => setSessionsOf(null)} />}
+      {sessionsOf && (
+        <MemberSessions
+          orgId={orgId}
+          member={sessionsOf}
+          onClose={() => setSessionsOf(null)}
+          endAll={{
+            run: () => endSessions.mutate(sessionsOf),
+            pending: endSessions.isPending && endSessions.variables?.id === sessionsOf.id,
+          }}
+        />
+      )}
     </Screen>
   );
 }

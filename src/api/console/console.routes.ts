@@ -535,7 +535,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
                 z.object({
                   id: z.number().int(),
                   action: z.string(),
-                  actorType: z.enum(['operator', 'user', 'partner', 'system']),
+                  actorType: z.enum(['operator', 'user', 'partner', 'api_key', 'system']),
                   actorUserId: z.number().int().nullable(),
                   actor: z.object({ email: z.string(), name: z.string().nullable() }).nullable(),
                   target: z.string().nullable(),

@@ -3,22 +3,19 @@
 // the delivery log with each delivery's attempts and redelivery. Registered inside the console API
 // context, so the session and CSRF rules apply; the core checks webhooks.manage.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
-import { WEBHOOK_CATEGORIES } from '../../core/webhooks/index.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
-import { toWebhookEndpointJson, webhookEndpointSchema, WEBHOOKS_DOC } from '../schemas/webhook.js';
+import {
+  rotatedWebhookSchema,
+  savedWebhookSchema,
+  toWebhookEndpointJson,
+  WEBHOOKS_DOC,
+  webhookSettingsBodySchema,
+  webhookSettingsSchema,
+} from '../schemas/webhook.js';
 import { registerDeliveryLogRoutes } from '../webhook-delivery-log.routes.js';
 import { actingMember } from './acting-member.js';
 import { errors, orgParams, security, tags, writeErrors } from './route-docs.js';
-
-const secretSchema = z.string().describe('the signing secret (whsec_…), shown this once');
-const savedSchema = z.object({
-  endpoint: webhookEndpointSchema,
-  secret: secretSchema
-    .nullable()
-    .describe('the new signing secret on the first save, shown this once; null afterwards'),
-});
 
 export const consoleWebhookRoutes: FastifyPluginAsyncZod<{
   accounts: AccountServices;
@@ -34,7 +31,7 @@ export const consoleWebhookRoutes: FastifyPluginAsyncZod<{
         security,
         summary: "The organization's webhook endpoint (never its secret); null when none is set",
         params: orgParams,
-        response: { 200: z.object({ endpoint: webhookEndpointSchema.nullable() }), ...errors },
+        response: { 200: webhookSettingsSchema, ...errors },
       },
     },
     async (request) => {
@@ -54,16 +51,8 @@ export const consoleWebhookRoutes: FastifyPluginAsyncZod<{
           'Set the webhook endpoint: 201 with its signing secret (shown this once) the first time, then 200 with secret null',
         description: WEBHOOKS_DOC,
         params: orgParams,
-        body: z.object({
-          url: z.string().url().max(2000).describe('https://; checked for safety'),
-          events: z
-            .array(z.enum(WEBHOOK_CATEGORIES))
-            .min(1)
-            .max(WEBHOOK_CATEGORIES.length)
-            .describe('the categories sent (webhook.test always is)'),
-          enabled: z.boolean().default(true).describe('default true; enabling again clears the failure streak'),
-        }),
-        response: { 200: savedSchema, 201: savedSchema, ...errors },
+        body: webhookSettingsBodySchema,
+        response: { 200: savedWebhookSchema, 201: savedWebhookSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -81,7 +70,7 @@ export const consoleWebhookRoutes: FastifyPluginAsyncZod<{
         security,
         summary: 'A new signing secret (shown this once); the previous one is still signed with for 24 hours',
         params: orgParams,
-        response: { 200: z.object({ endpoint: webhookEndpointSchema, secret: secretSchema }), ...errors },
+        response: { 200: rotatedWebhookSchema, ...errors },
       },
     },
     async (request) => {

@@ -55,6 +55,35 @@ export const webhookEndpointSchema = z
   })
   .meta({ id: 'WebhookEndpoint' });
 
+/** The endpoint as a member or a Service API key reads it: null when none is set. */
+export const webhookSettingsSchema = z.object({ endpoint: webhookEndpointSchema.nullable() });
+
+/** Setting the endpoint where the service makes the signing secret (the console, the Service API). */
+export const webhookSettingsBodySchema = z.object({
+  url: z.string().url().max(2000).describe('https://; checked for safety'),
+  events: z
+    .array(z.enum(WEBHOOK_CATEGORIES))
+    .min(1)
+    .max(WEBHOOK_CATEGORIES.length)
+    .describe('the categories sent (webhook.test always is)'),
+  enabled: z.boolean().default(true).describe('default true; enabling again clears the failure streak'),
+});
+
+const secretSchema = z.string().describe('the signing secret (whsec_…), shown this once');
+
+export const savedWebhookSchema = z
+  .object({
+    endpoint: webhookEndpointSchema,
+    secret: secretSchema
+      .nullable()
+      .describe('the new signing secret on the first save, shown this once; null afterwards'),
+  })
+  .meta({ id: 'SavedWebhook' });
+
+export const rotatedWebhookSchema = z
+  .object({ endpoint: webhookEndpointSchema, secret: secretSchema })
+  .meta({ id: 'RotatedWebhook' });
+
 export const toWebhookEndpointJson = (e: WebhookEndpoint): z.infer<typeof webhookEndpointSchema> => ({
   url: e.url,
   events: e.events,

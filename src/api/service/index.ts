@@ -7,6 +7,7 @@ import type { EventPublisher } from '../../core/event-publisher.js';
 import type { ImportsService } from '../../core/imports/index.js';
 import type { JourneyService } from '../../core/journey/index.js';
 import type { OrganizationServices } from '../../core/organizations/index.js';
+import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
 import type { AuthFailureLimiters } from '../auth-failures.js';
 import { normalizeIp } from '../../shared/ip.js';
 import { createServiceAuthenticator } from './auth.js';
@@ -14,6 +15,7 @@ import { type OrganizationResourceDeps, registerOrganizationResources } from './
 import { importRoutes } from './imports.routes.js';
 import { usageRoutes } from './usage.routes.js';
 import { userRoutes } from './users.routes.js';
+import { webhookRoutes } from './webhook.routes.js';
 import { security } from './route-docs.js';
 
 export interface ServiceApiDeps extends OrganizationResourceDeps {
@@ -26,6 +28,8 @@ export interface ServiceApiDeps extends OrganizationResourceDeps {
   journey: Pick<JourneyService, 'users'>;
   /** Imports of another link service's links. */
   imports: Pick<ImportsService, 'jobs'>;
+  /** The organization's webhook and its delivery log. */
+  webhookSettings: WebhookSettings;
 }
 
 export const serviceApi: FastifyPluginAsyncZod<{ deps: ServiceApiDeps }> = async (app, { deps }) => {
@@ -58,4 +62,5 @@ export const serviceApi: FastifyPluginAsyncZod<{ deps: ServiceApiDeps }> = async
   await registerOrganizationResources(app, deps, { tags: ['service: custom domains'], security });
   await app.register(userRoutes, { users: deps.journey.users });
   await app.register(importRoutes, { imports: deps.imports.jobs });
+  await app.register(webhookRoutes, { webhookSettings: deps.webhookSettings });
 };

@@ -61,6 +61,15 @@ const SERVICE_SCOPES: Record<string, OperationScope> = {
   'GET /campaigns/{id}/app-install-stats': 'statistics:read',
   'GET /mobile-apps/{id}/install-stats': 'statistics:read',
   'GET /mobile-apps/{id}/deferred-match-stats': 'statistics:read',
+  // The organization's webhook and its delivery log
+  'GET /webhook': 'webhooks:read',
+  'PUT /webhook': 'webhooks:write',
+  'DELETE /webhook': 'webhooks:write',
+  'POST /webhook/secret': 'webhooks:write',
+  'GET /webhook/deliveries': 'webhooks:read',
+  'GET /webhook/deliveries/{id}': 'webhooks:read',
+  'POST /webhook/deliveries/{id}/redeliver': 'webhooks:write',
+  'POST /webhook/test': 'webhooks:write',
   // Identified users
   'GET /users': 'users:read',
   'GET /users/{externalUserId}': 'users:read',

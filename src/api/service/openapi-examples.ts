@@ -47,6 +47,47 @@ function clickedOnlyFunnel(sessions: number) {
   };
 }
 
+/** The organization's webhook endpoint, set on 2027-03-08 (WebhookEndpoint). */
+const WEBHOOK_ENDPOINT = {
+  url: 'https://hooks.acme.example/signpost',
+  events: ['click', 'campaign'],
+  enabled: true,
+  secretRotation: false,
+  previousSecretValidUntil: null,
+  consecutiveFailures: 0,
+  disabledAt: null,
+  disabledReason: null,
+  updatedAt: '2027-03-08T09:12:44.201Z',
+};
+
+const WEBHOOK_TEST_EVENT_ID = '01963a4e-7b2c-7d41-9a53-2f0c6e81b7d4';
+
+/** The test event's delivery, answered 200 at the first attempt (WebhookDelivery). */
+const WEBHOOK_DELIVERY = {
+  id: 1,
+  eventId: WEBHOOK_TEST_EVENT_ID,
+  eventType: 'webhook.test',
+  state: 'succeeded',
+  attempts: 1,
+  lastStatus: 200,
+  lastError: null,
+  lastLatencyMs: 84,
+  nextAttemptAt: null,
+  createdAt: '2027-03-08T09:13:02.518Z',
+  completedAt: '2027-03-08T09:13:02.611Z',
+};
+
+/** The first page of 20 of a list that fits on it. */
+const firstPage = (content: unknown[]) => ({
+  content,
+  page: 0,
+  size: 20,
+  totalElements: content.length,
+  totalPages: 1,
+  first: true,
+  last: true,
+});
+
 /** A consent flag first set by identify from the mobile app. */
 const identified = (flag: string, to: boolean) => ({
   flag,
@@ -351,15 +392,7 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
   },
   listShortUrls: {
     params: { page: 0, size: 20, keyword: 'spring' },
-    response: {
-      content: [{ ...SHORT_URL, clickCount: 3 }],
-      page: 0,
-      size: 20,
-      totalElements: 1,
-      totalPages: 1,
-      first: true,
-      last: true,
-    },
+    response: firstPage([{ ...SHORT_URL, clickCount: 3 }]),
   },
   getShortUrl: { params: { id: 1 }, response: { ...SHORT_URL, clickCount: 3 } },
   updateShortUrl: {
@@ -765,7 +798,7 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
   getUser: { params: { externalUserId: 'member-1001' }, response: { ...USER, consentHistory: CONSENT_HISTORY } },
   getUserConsentHistory: {
     params: { externalUserId: 'member-1001' },
-    response: { content: CONSENT_HISTORY, page: 0, size: 20, totalElements: 4, totalPages: 1, first: true, last: true },
+    response: firstPage(CONSENT_HISTORY),
   },
   getUsage: {
     response: {
@@ -778,4 +811,59 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       remaining: 9999962,
     },
   },
+  getWebhook: { response: { endpoint: WEBHOOK_ENDPOINT } },
+  setWebhook: {
+    request: { url: 'https://hooks.acme.example/signpost', events: ['click', 'campaign'], enabled: true },
+    response: { endpoint: WEBHOOK_ENDPOINT, secret: 'whsec_q3V1dWc0ZkV6bW9yN2x0T2hZc2JQeTVhTWZ4dUVhQ2M=' },
+  },
+  rotateWebhookSecret: {
+    response: {
+      endpoint: {
+        ...WEBHOOK_ENDPOINT,
+        secretRotation: true,
+        previousSecretValidUntil: '2027-03-11T10:02:17.930Z',
+        updatedAt: '2027-03-10T10:02:17.930Z',
+      },
+      secret: 'whsec_Zk9xM2hUbmR2cUx3YkE4c0p5ZUNtN2dQdFJ1S2lXb1g=',
+    },
+  },
+  listWebhookDeliveries: {
+    params: { state: 'succeeded' },
+    response: firstPage([WEBHOOK_DELIVERY]),
+  },
+  getWebhookDelivery: {
+    params: { id: 1 },
+    response: {
+      ...WEBHOOK_DELIVERY,
+      payload: {
+        id: WEBHOOK_TEST_EVENT_ID,
+        type: 'webhook.test',
+        category: 'test',
+        occurredAt: '2027-03-08T09:13:02.517Z',
+        organizationId: 1,
+        data: { message: 'A test event from Signpost: your endpoint is reachable and the signature can be checked.' },
+      },
+      attemptLog: [
+        {
+          attempt: 1,
+          startedAt: '2027-03-08T09:13:02.527Z',
+          url: 'https://hooks.acme.example/signpost',
+          status: 200,
+          error: null,
+          latencyMs: 84,
+          responseBody: 'ok',
+        },
+      ],
+    },
+  },
+  redeliverWebhookDelivery: {
+    params: { id: 1 },
+    response: {
+      ...WEBHOOK_DELIVERY,
+      state: 'pending',
+      nextAttemptAt: '2027-03-10T10:05:41.377Z',
+      completedAt: null,
+    },
+  },
+  sendWebhookTest: { response: { deliveryId: 2, eventId: '01963a5f-0d18-7c6e-8e2a-5b9d4f3c1a07' } },
 };

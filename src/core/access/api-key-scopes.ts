@@ -15,6 +15,8 @@ export const KEY_RESOURCES = {
   domains: { write: true },
   /** Click, install, deferred-match and user-journey statistics; write: sharing a link's statistics publicly. */
   statistics: { write: true },
+  /** The organization's webhook endpoint, its signing secret and its delivery log. */
+  webhooks: { write: true },
   /** Identified users and their consent history (the Service API only reads them). */
   users: { write: false },
   /** The organization's plan and this month's usage. */

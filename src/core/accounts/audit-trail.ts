@@ -8,6 +8,8 @@ export type Actor =
   | { type: 'operator'; ip?: string | undefined }
   | { type: 'user'; userId: number; ip?: string | undefined }
   | { type: 'partner'; partnerId: number; ip?: string | undefined }
+  /** A Service API key of the organization: the key's id goes into the entry's details. */
+  | { type: 'api_key'; apiKeyId: number; ip?: string | undefined }
   | { type: 'system' };
 
 /** Every action the trail records; the console filters its log by one of them. */
@@ -29,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'ip_allowlist.changed',
   'webhook.changed',
   'webhook.secret_rotated',
+  'webhook.removed',
   'partner.registered',
   'partner.updated',
   'partner.deleted',
@@ -45,6 +48,13 @@ export interface AuditFacts {
   details?: Record<string, unknown> | undefined;
 }
 
+/** The entry's details, with the partner or key that acted when the actor is one. */
+function actorDetails(actor: Actor, details: Record<string, unknown> = {}): Record<string, unknown> {
+  if (actor.type === 'partner') return { partnerId: actor.partnerId, ...details };
+  if (actor.type === 'api_key') return { apiKeyId: actor.apiKeyId, ...details };
+  return details;
+}
+
 export function createAuditTrail(deps: { repo: AuditLogRepo; secretBox: SecretBox; clock: () => Date }) {
   return {
     async record(actor: Actor, action: AuditAction, facts: AuditFacts = {}): Promise<void> {
@@ -56,7 +66,7 @@ export function createAuditTrail(deps: { repo: AuditLogRepo; secretBox: SecretBo
           actorUserId: actor.type === 'user' ? actor.userId : null,
           action,
           target: facts.target ?? null,
-          details: actor.type === 'partner' ? { partnerId: actor.partnerId, ...facts.details } : (facts.details ?? {}),
+          details: actorDetails(actor, facts.details),
           ipSealed: ip ? deps.secretBox.seal(ip) : null,
         },
         deps.clock(),

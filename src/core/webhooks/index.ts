@@ -66,9 +66,12 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       throw notFound('ORGANIZATION_NOT_FOUND', `organization ${organizationId} does not exist`);
   }
 
+  const notConfigured = (organizationId: number) =>
+    notFound('WEBHOOK_NOT_CONFIGURED', `organization ${organizationId} has no webhook endpoint`);
+
   async function requireEndpoint(organizationId: number) {
     const endpoint = await endpoints.get(organizationId);
-    if (!endpoint) throw notFound('WEBHOOK_NOT_CONFIGURED', `organization ${organizationId} has no webhook endpoint`);
+    if (!endpoint) throw notConfigured(organizationId);
     return endpoint;
   }
 
@@ -130,6 +133,18 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       await requireOrganization(organizationId);
       const { url, events, enabled } = await requireEndpoint(organizationId);
       return store(organizationId, { url, events, enabled, secret }, actor, 'webhook.secret_rotated');
+    },
+
+    /**
+     * Removes the endpoint and its secrets: no new deliveries are made. The log stays; deliveries
+     * still pending wait, as for a disabled endpoint, until an endpoint is set again or their retry
+     * window ends.
+     */
+    async removeEndpoint(organizationId: number, actor: Actor = { type: 'operator' }): Promise<void> {
+      await requireOrganization(organizationId);
+      if (!(await endpoints.remove(organizationId))) throw notConfigured(organizationId);
+      deps.endpointChanged();
+      await deps.audit.record(actor, 'webhook.removed', { organizationId });
     },
 
     /** The endpoint, or undefined when none is configured. */

@@ -45,6 +45,12 @@ export function createWebhookSettings({ webhooks }: { webhooks: WebhooksService 
       return { endpoint: await webhooks.rotateSecret(caller.organization.id, secret, actor), secret };
     },
 
+    /** Removes the endpoint and its secret (the log stays); a later save makes a new secret. */
+    remove(caller: WebhookCaller, actor: Actor): Promise<void> {
+      authorize(caller, 'webhooks.manage');
+      return webhooks.removeEndpoint(caller.organization.id, actor);
+    },
+
     /** The delivery log, newest first. */
     deliveries(caller: WebhookCaller, filter: { state?: DeliveryState }, page: { page: number; size: number }) {
       authorize(caller, 'webhooks.manage');
