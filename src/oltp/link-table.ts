@@ -76,7 +76,7 @@ export interface ManagedLinkFields {
   routingRules: RoutingRule[];
   /** [] for none. */
   variants: Variant[];
-  /** The redirect appends a click id (signpost_token) to the destination (sql/postgres/0011). */
+  /** The redirect appends a click id (signpost_token) to the destination (sql/postgres/0012). */
   conversionTracking: boolean;
 }
 
