@@ -39,6 +39,7 @@ import type { Clickhouse } from './olap/clickhouse.js';
 import { createReadOnlyRunner } from './olap/read-only-sql.queries.js';
 import { createRowSink } from './olap/row-sink.js';
 import { createBlindIndex } from './oltp/blind-index.js';
+import { createClickTokens } from './core/clicks/click-token.js';
 import type { DeepLinkTokensRepo } from './oltp/deep-link-tokens.repo.js';
 import type { Postgres } from './oltp/postgres.js';
 import type { UsageMeter } from './oltp/usage-meter.js';
@@ -126,11 +127,12 @@ async function assemble(
   const enrich = createClickEnricher(geo);
   // An api-only process (SIGNPOST_ROLES=api, NATS only) publishes; worker processes consume.
   const { worker } = config.server.roles;
-  // Visitor hashes use a key of the deployment's own, kept sealed in PostgreSQL: every worker
-  // instance hashes a visitor alike.
-  const visitor = worker
-    ? createVisitorHasher(await createBlindIndex({ sql, secretBox }).derivedKey('visitors'))
-    : undefined;
+  // Visitor hashes and click ids use keys of the deployment's own, kept sealed in PostgreSQL:
+  // every instance hashes a visitor, and signs and verifies a click id, alike. Read once at start:
+  // the redirect makes click ids without waiting on any store.
+  const blindIndex = createBlindIndex({ sql, secretBox });
+  const visitor = worker ? createVisitorHasher(await blindIndex.derivedKey('visitors')) : undefined;
+  const clickTokens = createClickTokens(await blindIndex.derivedKey('click-tokens'));
   const consumers: Consumer[] = visitor
     ? await composeOlapConsumers({ config, log, metrics, bus, sink: createRowSink(clickhouse), enrich, visitor })
     : [];
@@ -168,6 +170,7 @@ async function assemble(
   const callers = composeCallers({ config, access });
   const deepLinks = composeDeepLinks({
     ...wiring,
+    clickTokens,
     keylessLimit: (app, clientAddress) => callers.sdk.rateLimit.keyless(app, clientAddress),
   });
   const links = composeLinks({ ...wiring, geoFields: geo.fields });
@@ -192,6 +195,7 @@ async function assemble(
     access,
     redirect,
     clickLimits,
+    clickTokens,
     links,
     imports: imports.service,
     goalTypes: composeGoalTypes({ ...wiring, audit }),

@@ -76,6 +76,8 @@ const MANAGED_FIELDS = [
   // contract: "Routing rules and A/B tests"
   'routingRules',
   'variants',
+  // extension: web clicks carry a click id (signpost_token) for their conversions
+  'conversionTracking',
 ];
 
 const PAGE_KEYS = ['content', 'first', 'last', 'page', 'size', 'totalElements', 'totalPages'];

@@ -186,59 +186,71 @@ describe('jobs stopped after their first page', () => {
   }, 60_000);
 });
 
+/** A new organization named `name` that ran one import of `links` from a stand-in of `source`: its key and the finished job. */
+async function importedBy(name: string, source: SourceName, links: SampleLink[]) {
+  const fixture = await startImportFixture(source, TOKEN, links);
+  try {
+    const org = await svc.createOrganization(name);
+    const job = await finished(
+      org.apiKey,
+      (await startImport(org.apiKey, { source, token: TOKEN, url: fixture.url })).id,
+    );
+    return { apiKey: org.apiKey, job };
+  } finally {
+    await fixture.close();
+  }
+}
+
 describe('a Dub link behind a password', () => {
   it('is imported asking for the same password, which Dub gives out', async () => {
     const [open, locked] = samples('dub-p', 2);
-    const fixture = await startImportFixture('dub', TOKEN, [open!, { ...locked!, password: true }]);
-    try {
-      const org = await svc.createOrganization('dub locked importer');
-      const job = await finished(
-        org.apiKey,
-        (await startImport(org.apiKey, { source: 'dub', token: TOKEN, url: fixture.url })).id,
-      );
-      expect(job).toMatchObject({ status: 'completed', imported: 2, failed: 0 });
-      const copy = (await linksOf(org.apiKey)).find((l) => l.shortCode === locked!.code);
-      expect(copy).toMatchObject({ passwordProtected: true });
-      expect(JSON.stringify(copy)).not.toContain('hunter2');
-      const visit = (form?: string) =>
-        svc.inject({
-          method: form ? 'POST' : 'GET',
-          url: `/${locked!.code}`,
-          ...(form ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form } : {}),
-        });
-      const asked = await visit();
-      expect(asked.statusCode).toBe(200);
-      expect(asked.body).toContain('name="password"');
-      expect(asked.body).not.toContain(locked!.url);
-      expect((await visit('password=nope')).statusCode).toBe(401);
-      const right = await visit('password=hunter2');
-      expect(right.statusCode).toBe(302);
-      expect(right.headers.location).toBe(locked!.url);
-      // The open link stays open.
-      expect((await svc.inject({ method: 'GET', url: `/${open!.code}` })).headers.location).toBe(open!.url);
-    } finally {
-      await fixture.close();
-    }
+    const { apiKey, job } = await importedBy('dub locked importer', 'dub', [open!, { ...locked!, password: true }]);
+    expect(job).toMatchObject({ status: 'completed', imported: 2, failed: 0 });
+    const copy = (await linksOf(apiKey)).find((l) => l.shortCode === locked!.code);
+    expect(copy).toMatchObject({ passwordProtected: true });
+    expect(JSON.stringify(copy)).not.toContain('hunter2');
+    const visit = (form?: string) =>
+      svc.inject({
+        method: form ? 'POST' : 'GET',
+        url: `/${locked!.code}`,
+        ...(form ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form } : {}),
+      });
+    const asked = await visit();
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('name="password"');
+    expect(asked.body).not.toContain(locked!.url);
+    expect((await visit('password=nope')).statusCode).toBe(401);
+    const right = await visit('password=hunter2');
+    expect(right.statusCode).toBe(302);
+    expect(right.headers.location).toBe(locked!.url);
+    // The open link stays open.
+    expect((await svc.inject({ method: 'GET', url: `/${open!.code}` })).headers.location).toBe(open!.url);
+  });
+});
+
+describe('a Dub link with conversion tracking', () => {
+  it('keeps it: its clicks carry a click id to the destination', async () => {
+    const [tracked, plain] = samples('dub-t', 2);
+    const { apiKey, job } = await importedBy('dub tracking importer', 'dub', [
+      { ...tracked!, trackConversion: true },
+      plain!,
+    ]);
+    expect(job).toMatchObject({ status: 'completed', imported: 2, failed: 0 });
+    const links = await linksOf(apiKey);
+    expect(links.find((l) => l.shortCode === tracked!.code)).toMatchObject({ conversionTracking: true });
+    expect(links.find((l) => l.shortCode === plain!.code)).toMatchObject({ conversionTracking: false });
+    const to = new URL(String((await svc.inject({ method: 'GET', url: `/${tracked!.code}` })).headers.location));
+    expect(to.searchParams.get('signpost_token')).toMatch(/^w1\./);
   });
 });
 
 describe('a Kutt link behind a password', () => {
   it('is not imported, so that its destination does not open to everyone', async () => {
-    const source = 'kutt';
-    const [open, locked] = samples(`${source}-p`, 2);
-    const fixture = await startImportFixture(source, TOKEN, [open!, { ...locked!, password: true }]);
-    try {
-      const org = await svc.createOrganization(`${source} locked importer`);
-      const job = await finished(
-        org.apiKey,
-        (await startImport(org.apiKey, { source, token: TOKEN, url: fixture.url })).id,
-      );
-      expect(job).toMatchObject({ status: 'completed', imported: 1, failed: 1 });
-      expect(job.errors[0].message).toContain('asks for a password');
-      expect((await linksOf(org.apiKey)).map((l) => l.shortCode)).toEqual([open!.code]);
-    } finally {
-      await fixture.close();
-    }
+    const [open, locked] = samples('kutt-p', 2);
+    const { apiKey, job } = await importedBy('kutt locked importer', 'kutt', [open!, { ...locked!, password: true }]);
+    expect(job).toMatchObject({ status: 'completed', imported: 1, failed: 1 });
+    expect(job.errors[0].message).toContain('asks for a password');
+    expect((await linksOf(apiKey)).map((l) => l.shortCode)).toEqual([open!.code]);
   });
 });
 

@@ -307,6 +307,27 @@ describe('tracking in the browser', () => {
     expect(receiver.callsTo('/api/v1/sdk/web/deeplink/resolve')).toHaveLength(1);
   });
 
+  it('opens a new session for a page from another click (another token), and keeps it across the visit', async () => {
+    await page.goto(`${receiver.siteBase}/shop?signpost_token=click-1`);
+    await call(`Signpost.trackSignup()`);
+    // The same visit's next page, and a reload of the first: still the first click's session.
+    await page.goto(`${receiver.siteBase}/shop`);
+    await call(`Signpost.trackGoal('viewed', 1)`);
+    await page.goto(`${receiver.siteBase}/shop?signpost_token=click-1`);
+    await call(`Signpost.trackGoal('viewed', 2)`);
+    // A new click on a tracked link within the idle time: its goals belong to its own session.
+    await page.goto(`${receiver.siteBase}/shop?signpost_token=click-2`);
+    await call(`Signpost.trackPurchase(20, 'USD')`);
+    const creates = receiver.callsTo(CREATE).map((c) => c.json);
+    expect(creates.map((c) => c!.deepLinkToken)).toEqual(['click-1', 'click-2']);
+    expect(receiver.callsTo(FUNNEL).map((c) => c.json!.sessionId)).toEqual([
+      'session-1',
+      'session-1',
+      'session-1',
+      'session-2',
+    ]);
+  });
+
   it("goalType: an unknown token or none falls back to init's; with none anywhere nothing is sent", async () => {
     await page.goto(`${receiver.siteBase}/shop?signpost_token=unknown`);
     await call(`Signpost.trackGoal(null, 1)`);

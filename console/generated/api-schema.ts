@@ -2486,6 +2486,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[];
+            /** @description extension: clicks get a click id (signpost_token) appended to the destination, tying web goals to them */
+            conversionTracking: boolean;
         };
         MobileApp: {
             id: number;
@@ -2574,6 +2576,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[];
+            /** @description extension: clicks get a click id (signpost_token) appended to the destination, tying web goals to them */
+            conversionTracking: boolean;
         };
         DestinationGoal: {
             goalType: string;
@@ -3624,7 +3628,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         }
                      *       ],
                      *       "page": 0,
@@ -3831,6 +3836,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -3914,7 +3921,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -4076,7 +4084,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -4224,6 +4233,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -4307,7 +4318,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -4541,7 +4553,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         },
                      *         {
                      *           "error": {
@@ -4819,7 +4832,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         },
                      *         {
                      *           "id": 7,
@@ -5210,7 +5224,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/spring-b",
                      *               "weight": 50
                      *             }
-                     *           ]
+                     *           ],
+                     *           "conversionTracking": true
                      *         }
                      *       ],
                      *       "page": 0,
@@ -5317,7 +5332,8 @@ export interface operations {
                  *           "url": "https://shop.acme.example/spring-b",
                  *           "weight": 50
                  *         }
-                 *       ]
+                 *       ],
+                 *       "conversionTracking": true
                  *     }
                  */
                 "application/json": {
@@ -5390,6 +5406,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -5454,7 +5472,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -5597,7 +5616,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -5735,6 +5755,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -5799,7 +5821,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -7663,7 +7686,8 @@ export interface operations {
                      *             "url": "https://shop.acme.example/x/product/42"
                      *           }
                      *         ],
-                     *         "variants": []
+                     *         "variants": [],
+                     *         "conversionTracking": false
                      *       },
                      *       "chartLabels": [
                      *         "2027-03-08",

@@ -55,6 +55,8 @@ export interface LinkForm {
   archived: boolean;
   /** Routing rules and A/B variants as the editor holds them. */
   routing: RoutingForm;
+  /** Web clicks carry a click id (signpost_token), so web goals count for their click and variant. */
+  conversionTracking: boolean;
 }
 
 export const emptyLinkForm = (): LinkForm => ({
@@ -87,6 +89,7 @@ export const emptyLinkForm = (): LinkForm => ({
   note: '',
   archived: false,
   routing: { rules: [], variants: [] },
+  conversionTracking: false,
 });
 
 /** The expiry as the API of the kind reads it: short URLs `YYYY-MM-DD HH:mm:ss` (UTC), campaigns ISO-8601. */
@@ -103,7 +106,15 @@ const appId = (v: number | null | undefined) => (v ? String(v) : '');
 /** What short URLs and campaigns share beyond their own fields: tags, limits, the note, the archive. */
 type Managed = Pick<
   ShortUrl,
-  'tags' | 'clickLimit' | 'clickLimitUrl' | 'expiredUrl' | 'note' | 'archived' | 'routingRules' | 'variants'
+  | 'tags'
+  | 'clickLimit'
+  | 'clickLimitUrl'
+  | 'expiredUrl'
+  | 'note'
+  | 'archived'
+  | 'routingRules'
+  | 'variants'
+  | 'conversionTracking'
 >;
 
 const managedForm = (l: Managed) => ({
@@ -114,6 +125,7 @@ const managedForm = (l: Managed) => ({
   note: text(l.note),
   archived: l.archived,
   routing: routingFormOf(l),
+  conversionTracking: l.conversionTracking,
 });
 
 export function formOfShortUrl(u: ShortUrl): LinkForm {
@@ -213,6 +225,7 @@ export function bodyOf(kind: LinkKind, form: LinkForm, editing: boolean): Record
   const routing = routingBody(form.routing);
   if (editing || routing.routingRules.length > 0) body.routingRules = routing.routingRules;
   if (editing || routing.variants.length > 0) body.variants = routing.variants;
+  if (editing || form.conversionTracking) body.conversionTracking = form.conversionTracking;
   return body;
 }
 

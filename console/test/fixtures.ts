@@ -47,6 +47,7 @@ export function shortUrl(code: string, extra: Partial<ShortUrl> = {}): ShortUrl 
     archived: false,
     routingRules: [],
     variants: [],
+    conversionTracking: false,
     ...extra,
   };
 }

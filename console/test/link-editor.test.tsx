@@ -110,6 +110,17 @@ describe('link editor', () => {
     expect(body).not.toHaveProperty('customAlias');
   });
 
+  it('turns conversion tracking on with its switch, explained in the console language', async () => {
+    const { sent, saved, user } = editorOn(existing);
+    const toggle = screen.getByRole('switch', { name: /전환 추적/ });
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    expect(describedBy(toggle)).toMatch(/signpost_token/);
+    await user.click(toggle);
+    await user.click(screen.getByRole('button', { name: '저장' }));
+    await waitFor(() => expect(saved).toHaveBeenCalled());
+    expect(sent.find((r) => r.method === 'PUT')?.body).toMatchObject({ conversionTracking: true });
+  });
+
   it('shows the share card as the Open Graph fields are typed', async () => {
     serveApi(lists);
     renderConsole(<LinkEditor kind="url" orgId={1} record={existing} onSaved={() => {}} onClose={() => {}} />);

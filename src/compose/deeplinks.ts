@@ -8,6 +8,7 @@ import { createDeepLinkResolveService } from '../core/deeplinks/resolve.js';
 import type { DeepLinkServices } from '../core/deeplinks/index.js';
 import { createLinkTargets } from '../core/deeplinks/targets.js';
 import { createDeepLinkTrackingService } from '../core/deeplinks/tracking.service.js';
+import type { ClickTokens } from '../core/clicks/click-token.js';
 import { createWebSdkDataService, type KeylessLimit } from '../core/deeplinks/web-sdk.js';
 import { createDeepLinkRecordsRepo } from '../oltp/deep-link-records.repo.js';
 import { createDeepLinkTokensRepo } from '../oltp/deep-link-tokens.repo.js';
@@ -25,7 +26,11 @@ export interface ComposedDeepLinks {
 }
 
 export function composeDeepLinks(
-  ctx: Pick<Wiring, 'config' | 'sql' | 'events' | 'log' | 'repos'> & { keylessLimit: KeylessLimit },
+  ctx: Pick<Wiring, 'config' | 'sql' | 'events' | 'log' | 'repos'> & {
+    keylessLimit: KeylessLimit;
+    /** Verifies the click ids of links with conversion tracking (the resolve endpoint). */
+    clickTokens: Pick<ClickTokens, 'verify'>;
+  },
 ): ComposedDeepLinks {
   const { sql, events } = ctx;
   const { shortUrls, campaigns, mobileApps } = ctx.repos;
@@ -45,6 +50,7 @@ export function composeDeepLinks(
         mobileApps,
         targets,
         keylessLimit: ctx.keylessLimit,
+        clickTokens: ctx.clickTokens,
       }),
       landing: createDeepLinkLandingService({
         tokens,

@@ -68,6 +68,7 @@ function createShortUrlSink(
       clickLimit: link.clickLimit ?? null,
       ...(link.note ? { note: link.note.slice(0, NOTE_MAX) } : {}),
       ...(link.password ? { password: link.password } : {}),
+      ...(link.conversionTracking ? { conversionTracking: true } : {}),
     };
   }
   return {

@@ -60,6 +60,8 @@ export interface ResolvedLink {
   routingRules: RoutingRule[];
   /** [] for none. */
   variants: Variant[];
+  /** Clicks get a click id appended to the destination (signpost_token) and recorded. */
+  conversionTracking: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -106,6 +108,7 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
           coalesce(u.tag_ids, c.tag_ids) as tag_ids,
           coalesce(u.routing_rules, c.routing_rules) as routing_rules,
           coalesce(u.variants, c.variants) as variants,
+          coalesce(u.conversion_tracking, c.conversion_tracking, false) as conversion_tracking,
           ia.id as ios_app_id, ia.app_name as ios_app_name, ia.app_icon_url as ios_app_icon_url, ia.path as ios_app_path,
           ia.scheme as ios_scheme, ia.store_url as ios_store_url, ia.bundle_id as ios_bundle_id, ia.team_id as ios_team_id,
           ia.deep_link_token_ttl_seconds as ios_token_ttl, ia.clipboard_match as ios_clipboard_match,
@@ -158,6 +161,7 @@ export function createLinkLookupRepo({ sql }: { sql: Sql }) {
         tagIds: ((r.tag_ids as (number | string)[] | null) ?? []).map(Number),
         routingRules: (r.routing_rules as RoutingRule[] | null) ?? [],
         variants: (r.variants as Variant[] | null) ?? [],
+        conversionTracking: r.conversion_tracking === true,
       };
     },
 

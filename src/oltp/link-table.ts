@@ -59,7 +59,7 @@ export interface Variant {
   weight: number;
 }
 
-/** What both kinds of link carry for link management (tags, password, click limit, notes, archive, routing). */
+/** What both kinds of link carry for link management (tags, password, click limit, notes, archive, routing, conversion tracking). */
 export interface ManagedLinkFields {
   /** The organization's tags, by id; the record reads their names as `tags`. */
   tagIds: number[];
@@ -76,6 +76,8 @@ export interface ManagedLinkFields {
   routingRules: RoutingRule[];
   /** [] for none. */
   variants: Variant[];
+  /** The redirect appends a click id (signpost_token) to the destination (sql/postgres/0012). */
+  conversionTracking: boolean;
 }
 
 const MANAGED_LINK_COLUMNS: Record<keyof ManagedLinkFields, string> = {
@@ -89,6 +91,7 @@ const MANAGED_LINK_COLUMNS: Record<keyof ManagedLinkFields, string> = {
   archivedAt: 'archived_at',
   routingRules: 'routing_rules',
   variants: 'variants',
+  conversionTracking: 'conversion_tracking',
 };
 
 /** Columns written as JSON (postgres.js would send an array as a PostgreSQL array). */

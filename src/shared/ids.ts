@@ -35,6 +35,12 @@ function takeRandom(n: number): number {
   return at;
 }
 
+/** `bytes` fresh random bytes as base64url, from the pool (one crypto call per many). */
+export function randomBase64url(bytes: number): string {
+  const at = takeRandom(bytes);
+  return pool.toString('base64url', at, at + bytes);
+}
+
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /**

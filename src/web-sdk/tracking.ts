@@ -1,7 +1,8 @@
 // The SDK's client-side tracking methods: goals into the user-journey funnel
 // (session/funnel/track, stage GOAL_COMPLETED), events into the event log (session/event). A
 // session is created lazily on the first call and kept in sessionStorage; after 30 minutes without
-// a call the next one starts a new session (the usual web-analytics rule).
+// a call the next one starts a new session (the usual web-analytics rule), and so does a page whose
+// address carries another link's token than the session's (a new click: its goals are its own).
 import type { State } from './sdk-config.js';
 import { request, type Answer } from './http.js';
 import { load, save } from './storage.js';
@@ -22,6 +23,8 @@ interface StoredSession {
   id: string;
   appId: string;
   at: number;
+  /** The token the session was opened with (null: none). */
+  token?: string | null;
 }
 
 /** What the link that brought the visitor says (landing config or the resolve answer). */
@@ -62,10 +65,23 @@ function uuid(): string {
 /** The `signpost_token` the app or a redirect put in this page's address. */
 const tokenInAddress = (): string | null => new URLSearchParams(location.search).get('signpost_token');
 
-/** The session id, created when there is none (or it went idle); an Answer when creation failed. */
+/** The token of this visit's click: the landing page's, else the one in the page's address. */
+const clickToken = (state: State): string | null => state.landing?.token ?? tokenInAddress();
+
+/**
+ * The session id, created when there is none, it went idle, or the page came from another click
+ * than the session (its token differs); an Answer when creation failed.
+ */
 async function session(state: State): Promise<string | Answer> {
   const stored = load<StoredSession>('sessionStorage', SESSION_KEY);
-  if (stored && stored.appId === state.appId && Date.now() - stored.at < SESSION_IDLE_MS) return stored.id;
+  const token = clickToken(state);
+  if (
+    stored &&
+    stored.appId === state.appId &&
+    Date.now() - stored.at < SESSION_IDLE_MS &&
+    (token === null || (stored.token ?? null) === token.slice(0, 200))
+  )
+    return stored.id;
   // Concurrent first calls share one creation.
   creating ??= createSession(state).finally(() => {
     creating = null;
@@ -77,8 +93,8 @@ async function createSession(state: State): Promise<string | Answer> {
   const params = new URLSearchParams(location.search);
   // Cut to the API's limits: a long address must not cost the visit its session.
   const body: Record<string, string> = { platform: 'WEB', landingUrl: location.href.slice(0, 2000) };
-  const token = state.landing?.token ?? tokenInAddress();
-  if (token) body.deepLinkToken = token.slice(0, 200);
+  const token = clickToken(state)?.slice(0, 200) ?? null;
+  if (token) body.deepLinkToken = token;
   for (const name of ['source', 'medium', 'campaign']) {
     const value = params.get(`utm_${name}`);
     if (value) body[`utm${name[0]!.toUpperCase()}${name.slice(1)}`] = value.slice(0, 100);
@@ -87,7 +103,7 @@ async function createSession(state: State): Promise<string | Answer> {
   const answer = await request('POST', `${state.apiBase}${JOURNEY}/create`, body, headers(state));
   const id = (answer.body as { sessionId?: unknown } | null)?.sessionId;
   if (!answer.ok || typeof id !== 'string') return answer.ok ? { ok: false, status: answer.status } : answer;
-  save('sessionStorage', SESSION_KEY, { id, appId: state.appId, at: Date.now() } satisfies StoredSession);
+  save('sessionStorage', SESSION_KEY, { id, appId: state.appId, at: Date.now(), token } satisfies StoredSession);
   return id;
 }
 

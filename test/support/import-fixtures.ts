@@ -18,6 +18,8 @@ export interface SampleLink {
   createdAt: string;
   /** Protected by a password where the service has them (Dub, Kutt). */
   password?: boolean;
+  /** Dub's conversion tracking (trackConversion). */
+  trackConversion?: boolean;
 }
 
 const PER_PAGE = 2;
@@ -220,6 +222,7 @@ const dub: SourceFixture = {
     archived: false,
     expiresAt: l.expiresAt,
     password: l.password ? 'hunter2' : null,
+    trackConversion: l.trackConversion ?? false,
     title: l.title,
     tags: l.tags.map((name, i) => ({ id: `tag_${i}`, name, color: 'blue' })),
     createdAt: l.createdAt,

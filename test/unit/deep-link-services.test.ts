@@ -94,6 +94,7 @@ function setup(url: ShortUrl | undefined, tokens: DeepLinkToken[] = []) {
     targets,
     keylessLimit: (app, ip) => void limited.push([app, ip]),
     mobileApps: { authenticate: async () => undefined },
+    clickTokens: { verify: () => undefined },
   });
   return { resolve, tracking, webSdk, resolutions, funnel, limited };
 }

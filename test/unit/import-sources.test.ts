@@ -78,6 +78,12 @@ describe('mapping a link as each service shows it', () => {
     expect(mapKuttLink(SOURCE_FIXTURES.kutt.render(locked) as KuttLink).passwordProtected).toBe(true);
   });
 
+  it("carries a Dub link's conversion tracking (trackConversion)", () => {
+    const dub = SOURCE_FIXTURES.dub.render(SAMPLE) as DubLink;
+    expect(mapDubLink({ ...dub, trackConversion: true }).conversionTracking).toBe(true);
+    expect(mapDubLink(dub).conversionTracking).toBeUndefined();
+  });
+
   it('keeps the domain in the id of a Shlink short URL on another domain', () => {
     const other = mapShlinkShortUrl({ ...(render('shlink') as ShlinkShortUrl), domain: 's.example' });
     expect(other.sourceId).toBe('s.example/spring-sale');

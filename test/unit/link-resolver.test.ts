@@ -33,6 +33,7 @@ function link(organizationId: number, slug: string, domainKey = ''): ResolvedLin
     tagIds: [],
     routingRules: [],
     variants: [],
+    conversionTracking: false,
   };
 }
 

@@ -1605,6 +1605,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[];
+            /** @description extension: clicks get a click id (signpost_token) appended to the destination, tying web goals to them */
+            conversionTracking: boolean;
         };
         MobileApp: {
             id: number;
@@ -1693,6 +1695,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[];
+            /** @description extension: clicks get a click id (signpost_token) appended to the destination, tying web goals to them */
+            conversionTracking: boolean;
         };
         DestinationGoal: {
             goalType: string;
@@ -2481,7 +2485,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         }
                      *       ],
                      *       "page": 0,
@@ -2688,6 +2693,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -2771,7 +2778,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -2933,7 +2941,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -3081,6 +3090,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -3164,7 +3175,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/x/product/42"
                      *         }
                      *       ],
-                     *       "variants": []
+                     *       "variants": [],
+                     *       "conversionTracking": false
                      *     }
                      */
                     "application/json": components["schemas"]["ShortUrl"];
@@ -3398,7 +3410,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         },
                      *         {
                      *           "error": {
@@ -3676,7 +3689,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/x/product/42"
                      *             }
                      *           ],
-                     *           "variants": []
+                     *           "variants": [],
+                     *           "conversionTracking": false
                      *         },
                      *         {
                      *           "id": 7,
@@ -4067,7 +4081,8 @@ export interface operations {
                      *               "url": "https://shop.acme.example/spring-b",
                      *               "weight": 50
                      *             }
-                     *           ]
+                     *           ],
+                     *           "conversionTracking": true
                      *         }
                      *       ],
                      *       "page": 0,
@@ -4174,7 +4189,8 @@ export interface operations {
                  *           "url": "https://shop.acme.example/spring-b",
                  *           "weight": 50
                  *         }
-                 *       ]
+                 *       ],
+                 *       "conversionTracking": true
                  *     }
                  */
                 "application/json": {
@@ -4247,6 +4263,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -4311,7 +4329,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -4454,7 +4473,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -4592,6 +4612,8 @@ export interface operations {
                         url: string;
                         weight: number;
                     }[] | null;
+                    /** @description extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false */
+                    conversionTracking?: boolean;
                 };
             };
         };
@@ -4656,7 +4678,8 @@ export interface operations {
                      *           "url": "https://shop.acme.example/spring-b",
                      *           "weight": 50
                      *         }
-                     *       ]
+                     *       ],
+                     *       "conversionTracking": true
                      *     }
                      */
                     "application/json": components["schemas"]["Campaign"];
@@ -6520,7 +6543,8 @@ export interface operations {
                      *             "url": "https://shop.acme.example/x/product/42"
                      *           }
                      *         ],
-                     *         "variants": []
+                     *         "variants": [],
+                     *         "conversionTracking": false
                      *       },
                      *       "chartLabels": [
                      *         "2027-03-08",

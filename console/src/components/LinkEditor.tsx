@@ -184,6 +184,16 @@ export function LinkEditor<K extends LinkKind>({
       maxLength={1000}
     />
   );
+  /** An on/off field of the form, with its explanation and the refusal of that field, if any. */
+  const switchField = (name: 'conversionTracking' | 'showAdPage' | 'archived', label: string, hint: string) => (
+    <Switch
+      label={t(label)}
+      description={t(hint)}
+      checked={form[name]}
+      onChange={(e) => setForm({ ...form, [name]: e.currentTarget.checked })}
+      error={errorOf(name)}
+    />
+  );
   /** A platform's app, one of the organization's registered ones, and the path the link opens in it. */
   const appFields = (platform: Platform) => {
     const { app, path, appLabel, pathLabel } = APP_FIELDS[platform];
@@ -422,21 +432,9 @@ export function LinkEditor<K extends LinkKind>({
               </EditorSection>
             </Accordion>
 
-            {kind === 'url' && (
-              <Switch
-                label={t('editor.adPage')}
-                description={t('editor.adPageHint')}
-                checked={form.showAdPage}
-                onChange={(e) => setForm({ ...form, showAdPage: e.currentTarget.checked })}
-              />
-            )}
-            <Switch
-              label={t('editor.archived')}
-              description={t('editor.archivedHint')}
-              checked={form.archived}
-              onChange={(e) => setForm({ ...form, archived: e.currentTarget.checked })}
-              error={errorOf('archived')}
-            />
+            {switchField('conversionTracking', 'editor.conversionTracking', 'editor.conversionTrackingHint')}
+            {kind === 'url' && switchField('showAdPage', 'editor.adPage', 'editor.adPageHint')}
+            {switchField('archived', 'editor.archived', 'editor.archivedHint')}
           </Stack>
         </Fieldset>
         <Stack gap="sm" mt="sm">

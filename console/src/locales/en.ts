@@ -310,6 +310,9 @@ export const en: Words = {
     mobileTargetHint: 'Phones go here instead of the destination (and when the app is not installed).',
     adPage: 'Show the ad page',
     adPageHint: 'An ad page is shown before the redirect.',
+    conversionTracking: 'Conversion tracking',
+    conversionTrackingHint:
+      'Adds a click id (signpost_token) to the destination address, so goals and purchases the web SDK reports on that page count for the click and its A/B variant.',
     cancel: 'Cancel',
     save: 'Save',
     tags: 'Tags',

@@ -303,6 +303,9 @@ export const ko = {
     mobileTargetHint: '휴대폰은 원본 URL 대신 이 주소로 이동합니다 (앱이 없을 때의 대체 주소이기도 합니다).',
     adPage: '광고 페이지 표시',
     adPageHint: '이동 전에 광고 페이지를 보여 줍니다.',
+    conversionTracking: '전환 추적',
+    conversionTrackingHint:
+      '도착 주소에 클릭 ID(signpost_token)를 붙여, 그 페이지에서 웹 SDK가 보낸 목표와 구매가 해당 클릭과 A/B 변형의 전환으로 집계됩니다.',
     cancel: '취소',
     save: '저장',
     tags: '태그',

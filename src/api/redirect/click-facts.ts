@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import querystring from 'node:querystring';
 import { clickEvent as buildClickEvent } from '../../core/clicks/click-event.js';
+import type { ClickTokens } from '../../core/clicks/click-token.js';
 import type { LandingClick } from '../../core/deeplinks/landing.service.js';
 import type { CachedLink } from '../../core/redirect/link-resolver.js';
 import type { Routed } from '../../core/routing/routing-rules.js';
@@ -38,6 +39,17 @@ export function decide(link: CachedLink, facts: ClickFacts, now: number, gate: C
     facts.headers['accept-language'],
     facts.headers.referer,
   );
+}
+
+/**
+ * The click id of a counted click sent on to a web destination (a plain redirect or the ad page)
+ * by a link with conversion tracking; undefined otherwise. Made in memory: nothing is waited for.
+ */
+export function clickIdOf(link: CachedLink, decision: RedirectDecision, tokens: Pick<ClickTokens, 'make'>) {
+  if (!link.conversionTracking) return undefined;
+  return (decision.kind === 'redirect' || decision.kind === 'ad_page') && decision.record
+    ? tokens.make(link)
+    : undefined;
 }
 
 export type ClickQuery = querystring.ParsedUrlQuery;

@@ -8,11 +8,13 @@ import type { ClientAddress } from '../client-address.js';
 import { ASKED_CLIENT_HINTS } from '../../core/deeplinks/device-signals.js';
 import type { DeepLinkServices } from '../../core/deeplinks/index.js';
 import { newDeepLinkToken } from '../../core/deeplinks/landing.service.js';
+import type { ClickTokens } from '../../core/clicks/click-token.js';
 import type { EventPublisher } from '../../core/event-publisher.js';
+import { withClickToken } from '../../core/redirect/destination.js';
 import { isReservedSlug } from '../../core/links/link-rules.js';
 import { landingPage } from './landing-page.js';
 import type { CachedLink, LinkResolver, Resolution } from '../../core/redirect/link-resolver.js';
-import { clickEvent, type ClickFacts, type ClickQuery, decide, landingClick } from './click-facts.js';
+import { clickEvent, clickIdOf, type ClickFacts, type ClickQuery, decide, landingClick } from './click-facts.js';
 import {
   adInterstitialPage,
   expiredPage,
@@ -96,6 +98,8 @@ export interface RedirectDeps {
   deepLinks: Pick<DeepLinkServices, 'landing'>;
   /** Links with a click limit: whether a click may pass, counted in memory. */
   clickLimits: Pick<ClickLimits, 'pass'>;
+  /** Links with conversion tracking: the click id appended to the destination, made in memory. */
+  clickTokens: Pick<ClickTokens, 'make'>;
   /** Wrong passwords of protected links, per address and link. */
   authFailures: Pick<AuthFailureLimiters, 'linkPassword'>;
   config: Config;
@@ -217,8 +221,9 @@ export function registerRedirectRoutes(
     if (decision.kind === 'expired') return sendPage(reply, 410, language, expiredPage, 'expired');
     if (decision.kind === 'limit_reached') return sendPage(reply, 410, language, limitReachedPage, 'limit_reached');
     if (decision.kind === 'password') return sendPasswordPage(reply, 200, language, link, undefined);
-    // A landing page's click carries its deep-link token: the conversions the token brings are this click's.
-    const token = decision.kind === 'landing' ? newDeepLinkToken() : undefined;
+    // A landing page's click carries its deep-link token, and a web click of a link with conversion
+    // tracking its click id: the conversions the token brings are this click's.
+    const token = decision.kind === 'landing' ? newDeepLinkToken() : clickIdOf(link, decision, deps.clickTokens);
     if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview', decision.routed, token));
     switch (decision.kind) {
       case 'preview': {
@@ -264,7 +269,7 @@ export function registerRedirectRoutes(
           language,
           (nonce) =>
             adInterstitialPage({
-              destination: decision.destination,
+              destination: token ? withClickToken(decision.destination, token) : decision.destination,
               seconds: config.redirect.adPageSeconds,
               adSlotHtml: config.redirect.adPageHtml,
               title: link.title,
@@ -275,7 +280,7 @@ export function registerRedirectRoutes(
           adPolicy,
         );
       case 'redirect':
-        return redirectTo(reply, decision.location);
+        return redirectTo(reply, token ? withClickToken(decision.location, token) : decision.location);
     }
   }
 
@@ -417,14 +422,16 @@ export function registerRedirectRoutes(
         return sendPasswordPage(reply, 200, language, link, undefined);
       default: {
         // Sent on to where the click would have gone; a phone with the app gets the link's mobile destination.
-        if (decision.record) events.record(clickEvent(link, facts, decision.kind === 'preview', decision.routed));
+        const token = clickIdOf(link, decision, deps.clickTokens);
+        if (decision.record)
+          events.record(clickEvent(link, facts, decision.kind === 'preview', decision.routed, token));
         const location =
           decision.kind === 'redirect'
             ? decision.location
             : decision.kind === 'landing'
               ? decision.fallback
               : decision.destination;
-        return redirectTo(reply, location);
+        return redirectTo(reply, token ? withClickToken(location, token) : location);
       }
     }
   }
@@ -467,16 +474,18 @@ export function registerRedirectRoutes(
     };
     const decision = decide(link, facts, Date.now(), lockedGate);
     if (decision.kind !== 'redirect') return false;
+    // A link with conversion tracking: the click's id rides along to the destination (one boolean otherwise).
+    const token = link.conversionTracking ? clickIdOf(link, decision, deps.clickTokens) : undefined;
     // Headers first: if Node refuses one, nothing was recorded and Fastify can still answer.
     const requestId = fast.requestId(req.headers['x-request-id']);
     res.writeHead(302, {
-      location: decision.location,
+      location: token ? withClickToken(decision.location, token) : decision.location,
       'cache-control': REDIRECT_CACHE_CONTROL,
       'x-request-id': requestId,
       'content-length': '0',
       ...securityHeaders(req, hostname),
     });
-    if (decision.record) events.record(clickEvent(link, facts, false, decision.routed));
+    if (decision.record) events.record(clickEvent(link, facts, false, decision.routed, token));
     redirected.inc();
     answeredInFront.inc();
     res.end();

@@ -40,6 +40,12 @@ export function managedLinkBodyFields(destination: z.ZodType<string>) {
     note: clearable(z.string().max(2000, 'must be at most 2000 characters')).describe('free text for the team'),
     archived: z.boolean().optional().describe('archived links keep redirecting but leave the default lists'),
     ...routingBodyFields(destination),
+    conversionTracking: z
+      .boolean()
+      .optional()
+      .describe(
+        'extension: the redirect appends a click id (signpost_token) to the destination, so goals and revenue the web SDK reports on that page count for the click and its variant (destinationStats); default false',
+      ),
   };
 }
 
@@ -57,6 +63,9 @@ export const managedLinkRecordFields = {
   note: z.string().nullable().describe('extension'),
   archived: z.boolean().describe('extension'),
   ...routingRecordFields,
+  conversionTracking: z
+    .boolean()
+    .describe('extension: clicks get a click id (signpost_token) appended to the destination, tying web goals to them'),
 };
 
 /** The list filters both kinds accept. */
@@ -80,5 +89,6 @@ export function managedLinkJson(r: ManagedRecord) {
     archived: r.archivedAt !== null,
     routingRules: r.routingRules,
     variants: r.variants,
+    conversionTracking: r.conversionTracking,
   };
 }

@@ -173,7 +173,7 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: WebSdkDeps }> = async 
             tags,
             summary: 'The link of a deep-link token, for the web SDK (extension; does not consume the token)',
             description:
-              "Header X-App-ID names an app of the token's organization. 404 for an unknown or expired token, or another organization's.",
+              "Header X-App-ID names an app of the token's organization. Also takes the click id (`signpost_token`) that a link with conversionTracking appends to its destination, checked by its signature (deepLinkPath null). 404 for an unknown, expired or altered token, or another organization's.",
             querystring: z.object({ token: tokenSchema }),
             response: {
               200: z.object({
@@ -191,14 +191,14 @@ export const webSdkDataApi: FastifyPluginAsyncZod<{ deps: WebSdkDeps }> = async 
         async (request) => {
           const caller = await sdk.authenticate.mobileOrBrowser(request);
           sdk.rateLimit.take(caller, request.ip);
-          const { token: t, link } = await webSdk.linkOfToken(caller.organization.id, request.query.token);
+          const t = await webSdk.linkOfToken(caller.organization.id, request.query.token);
           return {
             token: t.token,
-            goalType: goalTypeOf(link),
+            goalType: goalTypeOf(t.link),
             linkType: t.linkType,
-            url: urlRef(link),
-            campaign: campaignRef(link),
-            deepLinkPath: deepLinkPathOf(link, t.platform),
+            url: urlRef(t.link),
+            campaign: campaignRef(t.link),
+            deepLinkPath: t.platform === null ? null : deepLinkPathOf(t.link, t.platform),
           };
         },
       );

@@ -181,6 +181,7 @@ const SHORT_URL = {
   archived: false,
   routingRules: SHORT_URL_RULES,
   variants: [],
+  conversionTracking: false,
 };
 
 const CAMPAIGN = {
@@ -217,6 +218,8 @@ const CAMPAIGN = {
   archived: false,
   routingRules: CAMPAIGN_RULES,
   variants: CAMPAIGN_VARIANTS,
+  // The split's web clicks carry a click id, so the variants' conversions can be compared.
+  conversionTracking: true,
 };
 
 const IOS_APP = {
@@ -433,6 +436,7 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       note: 'Launch mail of March 10',
       routingRules: CAMPAIGN_RULES,
       variants: CAMPAIGN_VARIANTS,
+      conversionTracking: true,
     },
     response: CAMPAIGN,
   },

@@ -2,6 +2,7 @@
 // visit, Android intent debug data) and the token's link for trackGoal. A browser holds no secret,
 // so each call is counted against the keyless budget of the caller's address for the token's app
 // (or the app it names), never the app's own.
+import { type ClickTokens, isClickTokenShaped } from '../clicks/click-token.js';
 import type { DeepLinkRecordsRepo, DebugSchemeReport } from '../../oltp/deep-link-records.repo.js';
 import type { DeepLinkToken, DeepLinkTokensRepo } from '../../oltp/deep-link-tokens.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
@@ -51,6 +52,7 @@ export function createWebSdkDataService(deps: {
   mobileApps: Pick<MobileAppsRepo, 'authenticate'>;
   targets: LinkTargets;
   keylessLimit: KeylessLimit;
+  clickTokens: Pick<ClickTokens, 'verify'>;
 }) {
   const { tokens, records, recorder, keylessLimit } = deps;
 
@@ -138,15 +140,35 @@ export function createWebSdkDataService(deps: {
       return records.listDebugSchemeReports(filter);
     },
 
-    /** The link of a live token of the organization; the token is not consumed. */
-    async linkOfToken(organizationId: number, token: string): Promise<{ token: DeepLinkToken; link: TargetLink }> {
+    /**
+     * The link of a live token of the organization (the token is not consumed), or of a click id
+     * a link with conversion tracking gave a web click: verified by its signature, no look-up of
+     * the id; one that does not verify, or names another organization, is as unknown as any.
+     * `platform` is the phone's for a deep-link token, null for a web click.
+     */
+    async linkOfToken(organizationId: number, token: string): Promise<LinkOfToken> {
+      if (isClickTokenShaped(token)) {
+        const claims = deps.clickTokens.verify(token);
+        if (!claims || claims.organizationId !== organizationId) throw tokenNotFound();
+        const link = await deps.targets.load(organizationId, { linkType: claims.linkType, id: claims.linkId });
+        if (!link) throw tokenNotFound();
+        return { token, linkType: claims.linkType, platform: null, link };
+      }
       const t = await tokens.get(token);
       if (!t || t.organizationId !== organizationId || t.expiresAt.getTime() <= Date.now()) throw tokenNotFound();
       const link = await deps.targets.load(t.organizationId, { linkType: t.linkType, id: t.linkId });
       if (!link) throw tokenNotFound();
-      return { token: t, link };
+      return { token: t.token, linkType: t.linkType, platform: t.platform, link };
     },
   };
 }
 
 export type WebSdkDataService = ReturnType<typeof createWebSdkDataService>;
+
+/** What the web SDK's resolve answers from: the token's link, and the phone platform it was made for (null: a web click). */
+export interface LinkOfToken {
+  token: string;
+  linkType: 'url' | 'campaign';
+  platform: 'IOS' | 'ANDROID' | null;
+  link: TargetLink;
+}

@@ -33,6 +33,8 @@ export interface ImportedLink {
    */
   passwordProtected?: boolean;
   note?: string | null;
+  /** Clicks carry a click id to the destination for web conversions (Dub's trackConversion). */
+  conversionTracking?: boolean;
   /** A CSV job's data row (1: the first after the header), named with the row's problem. */
   row?: number;
   /** Why the link cannot be imported, found while reading it (a CSV row without a URL): counted as failed. */

@@ -94,6 +94,8 @@ export interface ManagedLinkInput {
   routingRules?: RoutingRule[] | null | undefined;
   /** A/B variants (null or [] removes them). */
   variants?: Variant[] | null | undefined;
+  /** The redirect appends a click id to the destination, tying web goals to the click. */
+  conversionTracking?: boolean | undefined;
 }
 
 /** A kind's own fields as a create or an update gives them: the managed ones come as ManagedLinkInput. */
@@ -121,6 +123,7 @@ const NO_MANAGED_FIELDS: ManagedLinkFields = {
   archivedAt: null,
   routingRules: [],
   variants: [],
+  conversionTracking: false,
 };
 
 /** The fields both kinds have that a create may leave out (null then); each kind adds its own. */
@@ -198,13 +201,25 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
       out.routingRules = rules;
     }
     if (input.variants !== undefined) out.variants = input.variants ?? [];
+    if (input.conversionTracking !== undefined) out.conversionTracking = input.conversionTracking;
     return out;
   }
 
   /** The kind's own fields of a patch, without the managed ones. */
   function ownPatch(patch: Partial<OwnFields<F>> & ManagedLinkInput): Partial<F> {
-    const { tags, password, clickLimit, clickLimitUrl, expiredUrl, note, archived, routingRules, variants, ...own } =
-      patch;
+    const {
+      tags,
+      password,
+      clickLimit,
+      clickLimitUrl,
+      expiredUrl,
+      note,
+      archived,
+      routingRules,
+      variants,
+      conversionTracking,
+      ...own
+    } = patch;
     return own as Partial<F>;
   }
 

@@ -24,3 +24,22 @@ export function withClickParameters(base: string, rawQuery: string): string {
   }
   return url.toString();
 }
+
+/** The parameter a click id rides in: the one the web SDK reads (and the app's deep-link token). */
+const CLICK_TOKEN_PARAMETER = 'signpost_token';
+
+/**
+ * `location` carrying the click's id (conversion tracking), in place of any `signpost_token` the
+ * click brought along: a visitor cannot pass a token of their own through the link.
+ */
+export function withClickToken(location: string, token: string): string {
+  if (location.includes(`${CLICK_TOKEN_PARAMETER}=`)) {
+    const url = new URL(location);
+    url.searchParams.set(CLICK_TOKEN_PARAMETER, token);
+    return url.toString();
+  }
+  const hash = location.indexOf('#');
+  const [head, fragment] = hash < 0 ? [location, ''] : [location.slice(0, hash), location.slice(hash)];
+  const separator = !head.includes('?') ? '?' : head.endsWith('?') || head.endsWith('&') ? '' : '&';
+  return `${head}${separator}${CLICK_TOKEN_PARAMETER}=${token}${fragment}`;
+}

@@ -1,7 +1,7 @@
 // Dub (https://api.dub.co): GET /links page by page (the cursor is the page number), the bearer
 // API key (a workspace's own; an older key names its workspace with workspaceId). The total comes
-// from GET /links/count once. Tags, title, expiresAt and the password (Dub answers with it as
-// set) come with each link.
+// from GET /links/count once. Tags, title, expiresAt, the password (Dub answers with it as
+// set) and conversion tracking (Dub's trackConversion) come with each link.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
@@ -17,6 +17,7 @@ const linkSchema = z.object({
   expiresAt: z.string().nullish(),
   createdAt: z.string().nullish(),
   password: z.string().nullish(),
+  trackConversion: z.boolean().nullish(),
 });
 export type DubLink = z.infer<typeof linkSchema>;
 
@@ -31,6 +32,7 @@ export function mapDubLink(l: DubLink): ImportedLink {
     expiresAt: parseDate(l.expiresAt) ?? null,
     ...(createdAt ? { createdAt } : {}),
     ...(l.password ? { password: l.password } : {}),
+    ...(l.trackConversion ? { conversionTracking: true } : {}),
   };
 }
 
