@@ -161,7 +161,16 @@ describe("onCluster: every statement of today's migrations", () => {
     expect(onCluster(sql, undefined)).toBe(sql);
   });
 
-  it.each(statements)('$where: ON CLUSTER after its name, replicated engines, nothing else changed', ({ sql }) => {
+  // A backfill (INSERT … SELECT) changes rows, not the schema: one replica runs it, replication
+  // carries the rows to the others.
+  const backfills = statements.filter(({ sql }) => /^INSERT\b/i.test(sql));
+  const ddl = statements.filter((s) => !backfills.includes(s));
+
+  it.each(backfills)('$where: a backfill, run on one replica as it is', ({ sql }) => {
+    expect(onCluster(sql, 'events')).toBe(sql);
+  });
+
+  it.each(ddl)('$where: ON CLUSTER after its name, replicated engines, nothing else changed', ({ sql }) => {
     const out = onCluster(sql, 'events');
     const head = HEAD.exec(sql);
     expect(head, 'a DDL statement of a kind these checks know').not.toBeNull();
