@@ -199,6 +199,102 @@ describe('console dashboards', () => {
     expect((await dashboard(`/urls/${id}`, `startDate=2026-03-09&endDate=2026-03-22&${zone}`)).comparison).toBeNull();
   });
 
+  it('compares each row of every breakdown with the same row of the previous period, in the answer and in the CSV', async () => {
+    const rows = await svc.createOrganization('Compared rows', 'ENTERPRISE');
+    await svc.admin('POST', `/organizations/${rows.id}/members`, { email: 'owner@dash.example', role: 'owner' });
+    const alpha = (await svc.createLink(rows, { url: 'https://example.com/a', customAlias: 'alpha', title: 'Alpha' }))
+      .id;
+    const beta = (await svc.createLink(rows, { url: 'https://example.com/b', customAlias: 'beta', title: 'Beta' })).id;
+    const DESKTOP =
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+    // The previous period of 10-08 … 10-14 is 10-01 … 10-07: three clicks there, five in the period.
+    await recordClicks(svc, rows.id, 'url', alpha, [
+      { at: '2026-10-02T09:00:00Z', utmSource: 'kakao', referrer: 'https://news.example/a' },
+      { at: '2026-10-02T09:10:00Z', utmSource: 'kakao', referrer: 'https://news.example/a' },
+      { at: '2026-10-10T09:00:00Z', utmSource: 'kakao', referrer: 'https://news.example/a' },
+      { at: '2026-10-10T09:10:00Z', referrer: 'https://blog.example/p' },
+      { at: '2026-10-10T09:20:00Z', referrer: 'https://blog.example/p' },
+    ]);
+    await recordClicks(svc, rows.id, 'url', beta, [
+      { at: '2026-10-02T10:00:00Z', utmSource: 'naver' },
+      { at: '2026-10-10T10:00:00Z', utmSource: 'naver', userAgent: DESKTOP },
+      { at: '2026-10-10T10:10:00Z', utmSource: 'naver' },
+    ]);
+    const page = async (path: string, query: string) => {
+      const res = await get(
+        `/organizations/${rows.id}/dashboard${path}?startDate=2026-10-08&endDate=2026-10-14&timeZone=UTC&${query}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const rowsOf = (items: { name?: string; label?: string; count: number; compared?: unknown }[]) =>
+      items.map((i) => [i.name ?? i.label, i.count, i.compared]);
+    const overview = await page('', 'compare=previous');
+    expect(overview.comparison.total).toEqual({ current: 5, previous: 3, change: 66.7, trend: 'up' });
+    expect(rowsOf(overview.topLinks)).toEqual([
+      ['Alpha', 3, { current: 3, previous: 2, change: 50, trend: 'up' }],
+      ['Beta', 2, { current: 2, previous: 1, change: 100, trend: 'up' }],
+    ]);
+    expect(rowsOf(overview.utm.source)).toEqual([
+      ['naver', 2, { current: 2, previous: 1, change: 100, trend: 'up' }],
+      ['kakao', 1, { current: 1, previous: 2, change: -50, trend: 'down' }],
+    ]);
+    // blog.example had no click before: new; Direct (Beta's) doubled; news.example halved.
+    expect(rowsOf(overview.referrers)).toEqual([
+      ['blog.example', 2, { current: 2, previous: 0, change: null, trend: 'new' }],
+      ['Direct', 2, { current: 2, previous: 1, change: 100, trend: 'up' }],
+      ['news.example', 1, { current: 1, previous: 2, change: -50, trend: 'down' }],
+    ]);
+    expect(rowsOf(overview.deviceTypes)).toEqual([
+      ['Mobile', 4, { current: 4, previous: 3, change: 33.3, trend: 'up' }],
+      ['Desktop', 1, { current: 1, previous: 0, change: null, trend: 'new' }],
+      ['Tablet', 0, { current: 0, previous: 0, change: null, trend: 'none' }],
+    ]);
+    expect(
+      overview.countries.reduce((sum: number, c: { compared: { previous: number } }) => sum + c.compared.previous, 0),
+    ).toBe(3);
+    // Filtered, both periods narrow alike; one link's page compares its own rows.
+    const naver = await page('', 'compare=previous&utmSource=naver');
+    expect(rowsOf(naver.topLinks)).toEqual([['Beta', 2, { current: 2, previous: 1, change: 100, trend: 'up' }]]);
+    const one = await page(`/urls/${alpha}`, 'compare=previous');
+    expect(rowsOf(one.referrers)).toEqual([
+      ['blog.example', 2, { current: 2, previous: 0, change: null, trend: 'new' }],
+      ['news.example', 1, { current: 1, previous: 2, change: -50, trend: 'down' }],
+    ]);
+    // Without the comparison the rows are as they were.
+    expect((await page('', 'compare=off')).utm.source).toEqual([
+      { name: 'naver', count: 2, percentage: 40 },
+      { name: 'kakao', count: 1, percentage: 20 },
+    ]);
+
+    const csv = async (query: string) => {
+      const res = await get(
+        `/organizations/${rows.id}/dashboard/export.csv?startDate=2026-10-08&endDate=2026-10-14&timeZone=UTC&${query}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.body.replace('\uFEFF', '').trimEnd().split('\r\n');
+    };
+    expect(await csv('panel=utmSource&compare=previous')).toEqual([
+      'name,clicks,percentage,previousClicks,change,trend',
+      'naver,2,40,1,100,up',
+      'kakao,1,20,2,-50,down',
+    ]);
+    expect(await csv('panel=topLinks&compare=previous')).toEqual([
+      'type,id,label,address,clicks,percentage,previousClicks,change,trend',
+      `url,${alpha},Alpha,${BASE}/alpha,3,60,2,50,up`,
+      `url,${beta},Beta,${BASE}/beta,2,40,1,100,up`,
+    ]);
+    const daily = await csv('panel=daily&compare=previous');
+    expect(daily[0]).toBe('date (UTC),clicks,visitors,previousDate,previousClicks,previousVisitors,change,trend');
+    expect(daily.slice(1, 4)).toEqual([
+      '2026-10-08,0,0,2026-10-01,0,0,,none',
+      '2026-10-09,0,0,2026-10-02,3,1,-100,down',
+      '2026-10-10,5,2,2026-10-03,0,0,,new',
+    ]);
+    expect((await csv('panel=hourly&compare=previous')).slice(10, 12)).toEqual(['09:00,3,2,50,up', '10:00,2,1,100,up']);
+    expect(await csv('panel=utmSource')).toEqual(['name,clicks,percentage', 'naver,2,40', 'kakao,1,20']);
+  });
+
   it('compares today so far with the same time of day yesterday, and nothing older than the retention', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const before = Date.now();

@@ -13327,20 +13327,207 @@ export interface operations {
                             hour: number;
                             count: number;
                         }[];
-                        countries: components["schemas"]["TopItem"][];
-                        browsers: components["schemas"]["TopItem"][];
-                        operatingSystems: components["schemas"]["TopItem"][];
-                        referrers: components["schemas"]["TopItem"][];
-                        trackers: components["schemas"]["TopItem"][];
-                        deviceTypes: components["schemas"]["TopItem"][];
+                        countries: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        browsers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        operatingSystems: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        referrers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        trackers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        deviceTypes: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         /** @description ISO 3166-2 regions; empty unless meta.geo.regions */
-                        regions: components["schemas"]["TopItem"][];
+                        regions: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         /** @description English city names; empty unless meta.geo.cities */
-                        cities: components["schemas"]["TopItem"][];
+                        cities: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         utm: {
-                            source: components["schemas"]["TopItem"][];
-                            medium: components["schemas"]["TopItem"][];
-                            campaign: components["schemas"]["TopItem"][];
+                            source: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
+                            medium: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
+                            campaign: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
                         };
                         topLinks: {
                             /** @enum {string} */
@@ -13350,6 +13537,18 @@ export interface operations {
                             address: string;
                             count: number;
                             percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
                         }[];
                         link: {
                             /** @enum {string} */
@@ -13548,20 +13747,207 @@ export interface operations {
                             hour: number;
                             count: number;
                         }[];
-                        countries: components["schemas"]["TopItem"][];
-                        browsers: components["schemas"]["TopItem"][];
-                        operatingSystems: components["schemas"]["TopItem"][];
-                        referrers: components["schemas"]["TopItem"][];
-                        trackers: components["schemas"]["TopItem"][];
-                        deviceTypes: components["schemas"]["TopItem"][];
+                        countries: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        browsers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        operatingSystems: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        referrers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        trackers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        deviceTypes: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         /** @description ISO 3166-2 regions; empty unless meta.geo.regions */
-                        regions: components["schemas"]["TopItem"][];
+                        regions: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         /** @description English city names; empty unless meta.geo.cities */
-                        cities: components["schemas"]["TopItem"][];
+                        cities: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         utm: {
-                            source: components["schemas"]["TopItem"][];
-                            medium: components["schemas"]["TopItem"][];
-                            campaign: components["schemas"]["TopItem"][];
+                            source: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
+                            medium: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
+                            campaign: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
                         };
                         topLinks: {
                             /** @enum {string} */
@@ -13571,6 +13957,18 @@ export interface operations {
                             address: string;
                             count: number;
                             percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
                         }[];
                         link: {
                             /** @enum {string} */
@@ -13824,6 +14222,8 @@ export interface operations {
                 city?: string;
                 /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
                 tag?: string;
+                /** @description previous: add the previous period's columns to a compared panel (previousClicks, change, trend; daily also previousDate and previousVisitors); default off */
+                compare?: "previous" | "off";
                 panel: "daily" | "hourly" | "heatmap" | "countries" | "browsers" | "operatingSystems" | "referrers" | "trackers" | "deviceTypes" | "regions" | "cities" | "utmSource" | "utmMedium" | "utmCampaign" | "topLinks" | "revenue";
                 link?: string;
             };
@@ -15203,7 +15603,43 @@ export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentA
 export const pathsConsoleApiOrganizationsOrgIdUsageGetResponses200ContentApplicationJsonPlanValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/usage"]["get"]["responses"]["200"]["content"]["application/json"]["plan"]> = ["FREE", "PRO", "BUSINESS", "ENTERPRISE"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonCountriesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["countries"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonBrowsersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["browsers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonOperatingSystemsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["operatingSystems"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonReferrersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["referrers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTrackersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["trackers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonDeviceTypesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["deviceTypes"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonRegionsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["regions"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonCitiesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["cities"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonUtmSourceComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["source"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonUtmMediumComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["medium"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonUtmCampaignComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["campaign"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
@@ -15223,7 +15659,43 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApp
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetParametersPathKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["parameters"]["path"]["kind"]> = ["urls", "campaigns"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonCountriesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["countries"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonBrowsersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["browsers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonOperatingSystemsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["operatingSystems"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonReferrersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["referrers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonTrackersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["trackers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonDeviceTypesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["deviceTypes"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonRegionsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["regions"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonCitiesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["cities"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonUtmSourceComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["source"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonUtmMediumComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["medium"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonUtmCampaignComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["campaign"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonTopLinksComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
@@ -15241,6 +15713,7 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200Cont
     trend: unknown;
 }>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["daily", "hourly", "heatmap", "countries", "browsers", "operatingSystems", "referrers", "trackers", "deviceTypes", "regions", "cities", "utmSource", "utmMedium", "utmCampaign", "topLinks", "revenue"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["platform"]> = ["All", "iOS", "Android"];

@@ -63,6 +63,15 @@ const comparisonSchema = comparisonPeriodSchema.extend({
     .describe("the previous period's days: the n-th lines up with the period's n-th day"),
   hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
 });
+/** A breakdown's row, with its change against the previous period when compare=previous. */
+const comparedItem = topItem.extend({
+  compared: figureChangeSchema
+    .nullable()
+    .optional()
+    .describe(
+      "with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared",
+    ),
+});
 const dashboardSchema = z.object({
   meta: statsMetaSchema.extend({ filters: dashboardFiltersSchema, geo: geoSchema }),
   total: z.number().int(),
@@ -89,16 +98,22 @@ const dashboardSchema = z.object({
       count: z.number().int(),
     }),
   ),
-  countries: z.array(topItem),
-  browsers: z.array(topItem),
-  operatingSystems: z.array(topItem),
-  referrers: z.array(topItem),
-  trackers: z.array(topItem),
-  deviceTypes: z.array(topItem),
-  regions: z.array(topItem).describe('ISO 3166-2 regions; empty unless meta.geo.regions'),
-  cities: z.array(topItem).describe('English city names; empty unless meta.geo.cities'),
-  utm: z.object({ source: z.array(topItem), medium: z.array(topItem), campaign: z.array(topItem) }),
-  topLinks: z.array(linkSchema.extend({ count: z.number().int(), percentage: z.number() })),
+  countries: z.array(comparedItem),
+  browsers: z.array(comparedItem),
+  operatingSystems: z.array(comparedItem),
+  referrers: z.array(comparedItem),
+  trackers: z.array(comparedItem),
+  deviceTypes: z.array(comparedItem),
+  regions: z.array(comparedItem).describe('ISO 3166-2 regions; empty unless meta.geo.regions'),
+  cities: z.array(comparedItem).describe('English city names; empty unless meta.geo.cities'),
+  utm: z.object({ source: z.array(comparedItem), medium: z.array(comparedItem), campaign: z.array(comparedItem) }),
+  topLinks: z.array(
+    linkSchema.extend({
+      count: z.number().int(),
+      percentage: z.number(),
+      compared: comparedItem.shape.compared,
+    }),
+  ),
   link: linkSchema.nullable(),
   comparison: comparisonSchema
     .nullable()
@@ -199,24 +214,59 @@ const PANELS = [
 ] as const;
 type Panel = (typeof PANELS)[number];
 
-/** One panel of a dashboard as CSV: its header and rows, as the JSON answer has them. */
+/**
+ * With compare=previous, each compared panel's CSV gains the previous period's figures: a row's
+ * clicks in it, the change in percent (one decimal; empty when the previous figure is 0) and the
+ * trend (up, down, flat, new, none); empty cells when the periods cannot be compared.
+ */
+const COMPARED_HEAD = ['previousClicks', 'change', 'trend'];
+type Compared = z.infer<typeof figureChangeSchema> | null | undefined;
+const comparedCells = (c: Compared): (string | number)[] => (c ? [c.previous, c.change ?? '', c.trend] : ['', '', '']);
+
+/** One panel of a dashboard as CSV: its header and rows, as the JSON answer has them (with the comparison's columns when asked). */
 function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'revenue'>): string {
-  const top = (items: z.infer<typeof topItem>[]) =>
+  const compare = d.comparison !== null;
+  const more = compare ? COMPARED_HEAD : [];
+  const cells = (c: Compared) => (compare ? comparedCells(c) : []);
+  const top = (items: z.infer<typeof comparedItem>[]) =>
     toCsv(
-      ['name', 'clicks', 'percentage'],
-      items.map((i) => [i.name, i.count, i.percentage]),
+      ['name', 'clicks', 'percentage', ...more],
+      items.map((i) => [i.name, i.count, i.percentage, ...cells(i.compared)]),
     );
+  /** A series' row against the same row of the previous period's (the n-th beside the n-th). */
+  const against = (count: number, before: { count: number } | undefined) =>
+    cells(before && compareFigure(count, before.count));
   switch (panel) {
-    case 'daily':
+    case 'daily': {
+      const before = d.comparison?.daily ?? [];
       return toCsv(
-        [`date (${d.meta.timeZone})`, 'clicks', 'visitors'],
-        d.daily.map((r) => [r.date, r.count, r.visitors]),
+        [
+          `date (${d.meta.timeZone})`,
+          'clicks',
+          'visitors',
+          ...(compare ? ['previousDate', 'previousClicks', 'previousVisitors', 'change', 'trend'] : []),
+        ],
+        d.daily.map((r, i) => {
+          const twin = before[i];
+          const figure = twin && compareFigure(r.count, twin.count);
+          return [
+            r.date,
+            r.count,
+            r.visitors,
+            ...(compare
+              ? [twin?.date ?? '', twin?.count ?? '', twin?.visitors ?? '', figure?.change ?? '', figure?.trend ?? '']
+              : []),
+          ];
+        }),
       );
-    case 'hourly':
+    }
+    case 'hourly': {
+      const before = d.comparison?.hourly ?? [];
       return toCsv(
-        [`hour (${d.meta.timeZone})`, 'clicks'],
-        d.hourly.map((r) => [r.hour, r.count]),
+        [`hour (${d.meta.timeZone})`, 'clicks', ...more],
+        d.hourly.map((r, i) => [r.hour, r.count, ...against(r.count, before[i])]),
       );
+    }
     case 'heatmap': {
       const cell = new Map(d.heatmap.map((c) => [`${c.weekday} ${c.hour}`, c.count]));
       const rows = [1, 2, 3, 4, 5, 6, 7].map((weekday) => [
@@ -233,8 +283,8 @@ function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'rev
       return top(d.utm.campaign);
     case 'topLinks':
       return toCsv(
-        ['type', 'id', 'label', 'address', 'clicks', 'percentage'],
-        d.topLinks.map((l) => [l.type, l.id, l.label, l.address, l.count, l.percentage]),
+        ['type', 'id', 'label', 'address', 'clicks', 'percentage', ...more],
+        d.topLinks.map((l) => [l.type, l.id, l.label, l.address, l.count, l.percentage, ...cells(l.compared)]),
       );
     default:
       return top(d[panel]);
@@ -349,6 +399,9 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
   const exportQuery = z.object({
     ...periodQuery,
     ...dashboardFilterQuery,
+    compare: compareQuery.describe(
+      "previous: add the previous period's columns to a compared panel (previousClicks, change, trend; daily also previousDate and previousVisitors); default off",
+    ),
     panel: z.enum(PANELS),
     link: z
       .string()

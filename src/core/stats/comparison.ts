@@ -35,6 +35,20 @@ export function compareFigure(current: number, previous: number): FigureChange {
   return { current, previous, change, trend };
 }
 
+/**
+ * Each row of a breakdown (countries, browsers, busiest links…) against its count in the previous
+ * period, found by `key` among `previous` (that period's rows as key → count, every one of them);
+ * a row the previous period lacks had none there: trend `new`.
+ */
+export function compareRows<T extends { count: number }>(
+  rows: T[],
+  key: (row: T) => string,
+  previous: Iterable<[string, number]>,
+): (T & { compared: FigureChange })[] {
+  const before = new Map(previous);
+  return rows.map((row) => ({ ...row, compared: compareFigure(row.count, before.get(key(row)) ?? 0) }));
+}
+
 /** Why a period has nothing to compare with: it is empty, or its previous period is older than the retention. */
 export type NotComparable = 'empty_period' | 'before_retention';
 
