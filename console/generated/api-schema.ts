@@ -14092,6 +14092,8 @@ export interface operations {
                 city?: string;
                 /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
                 tag?: string;
+                /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
+                compare?: "previous" | "off";
             };
             header?: never;
             path: {
@@ -14149,7 +14151,30 @@ export interface operations {
                             clicks: number;
                             /** @description the sum of the period's days' distinct visitors of those links, approximate */
                             visitors: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
                         }[];
+                        /** @description the previous period (its dates, whether it compares) when compare=previous was asked; null otherwise */
+                        comparison: {
+                            /** @description the previous period's first local date; null when the period is empty */
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description where the previous period stops (UTC) when the period runs through today: the same time of day */
+                            until: string | null;
+                            comparable: boolean;
+                            /** @description why there is nothing to compare with: no period, or its previous period is older than the retention */
+                            reason: ("empty_period" | "before_retention") | null;
+                        } | null;
                     };
                 };
             };
@@ -15712,7 +15737,14 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200Cont
 }>["uniqueVisitors"], {
     trend: unknown;
 }>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetResponses200ContentApplicationJsonTagsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["responses"]["200"]["content"]["application/json"]["tags"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetResponses200ContentApplicationJsonComparisonAnyOf0ReasonAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    reason: unknown;
+}>["reason"]> = ["empty_period", "before_retention"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["daily", "hourly", "heatmap", "countries", "browsers", "operatingSystems", "referrers", "trackers", "deviceTypes", "regions", "cities", "utmSource", "utmMedium", "utmCampaign", "topLinks", "revenue"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];

@@ -96,7 +96,14 @@ function serve(comparable = true): SentRequest[] {
       status: 200,
       body: dashboardOf(new URL(request.path, 'http://x').searchParams.get('compare') === 'previous', comparable),
     }),
-    'GET /organizations/1/dashboard/tags': { status: 200, body: { meta: {}, tags: [] } },
+    'GET /organizations/1/dashboard/tags': (request) => {
+      const compare = new URL(request.path, 'http://x').searchParams.get('compare') === 'previous';
+      const tag = { id: 1, name: 'spring', color: '#228be6', clicks: 3, visitors: 3 };
+      return {
+        status: 200,
+        body: { meta: {}, tags: [compare ? { ...tag, compared: compared(3, 1, 200, 'up') } : tag], comparison: null },
+      };
+    },
   });
 }
 
@@ -137,6 +144,10 @@ describe('breakdowns against the previous period', () => {
     const sale = within(await linkRow('Sale'));
     expect(sale.getByText(/증가/).closest('td')!.textContent).toContain('100%');
     expect(sale.getByText(/이전 기간: 5/)).toBeTruthy();
+    // The Tags panel asks for the comparison too, and shows each tag's.
+    const spring = await rowText('spring');
+    expect(spring).toContain('증가 200%');
+    expect(spring).toContain('이전 기간: 1');
     // The previous count is the badge's tooltip too.
     expect(screen.getByTitle('이전 기간: 5')).toBeTruthy();
     // A panel's CSV brings the previous period's columns too.
@@ -162,6 +173,7 @@ describe('breakdowns against the previous period', () => {
     const { unmount } = renderConsole(<DashboardView orgId={1} />);
     const japan = await rowText('일본');
     expect(japan).not.toContain('이전 기간');
+    expect(await rowText('spring')).not.toContain('이전 기간');
     expect(japan).not.toContain('%)▲');
     expect(sent.find((r) => r.path.startsWith('/organizations/1/dashboard?'))!.path).toContain('compare=off');
     const csv = screen.getByRole('link', { name: 'CSV 내려받기: 국가' }).getAttribute('href')!;

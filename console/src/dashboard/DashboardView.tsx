@@ -320,6 +320,7 @@ export function DashboardView({
               orgId={orgId}
               query={filtered}
               total={d.total}
+              compare={state.compare}
               onPick={(tag) => setState({ ...state, filters: withFilter(filters, 'tag', tag) })}
             />
           )}

@@ -160,9 +160,13 @@ const tagClicksSchema = z.object({
           .number()
           .int()
           .describe("the sum of the period's days' distinct visitors of those links, approximate"),
+        compared: comparedItem.shape.compared,
       }),
     )
     .describe('every tag of the organization (only the filtered ones with a tag filter), most clicks first'),
+  comparison: comparisonPeriodSchema
+    .nullable()
+    .describe('the previous period (its dates, whether it compares) when compare=previous was asked; null otherwise'),
 });
 
 function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashboardSchema> {
@@ -464,14 +468,18 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         summary:
           "Clicks and visitors per tag of the organization over a period: every tag, by the tags its links carry now (a link's click counts for each of its tags)",
         params: orgParams,
-        querystring: z.object({ ...periodQuery, ...dashboardFilterQuery }),
+        querystring: z.object({ ...periodQuery, ...dashboardFilterQuery, compare: compareQuery }),
         response: { 200: tagClicksSchema, ...errors },
       },
     },
     async (request) => {
       const { caller } = await acting(request, request.params.orgId);
       const found = await withPeriodQuery(tagStats.byTag(caller, request.query));
-      return { meta: { ...meta(found.period), filters: found.filters }, tags: found.tags };
+      return {
+        meta: { ...meta(found.period), filters: found.filters },
+        tags: found.tags,
+        comparison: found.comparison && comparisonPeriodJson(found.comparison),
+      };
     },
   );
 
