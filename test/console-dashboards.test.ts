@@ -210,8 +210,18 @@ describe('console dashboards', () => {
     // The previous period of 10-08 … 10-14 is 10-01 … 10-07: three clicks there, five in the period.
     await recordClicks(svc, rows.id, 'url', alpha, [
       { at: '2026-10-02T09:00:00Z', utmSource: 'kakao', referrer: 'https://news.example/a' },
-      { at: '2026-10-02T09:10:00Z', utmSource: 'kakao', referrer: 'https://news.example/a' },
-      { at: '2026-10-10T09:00:00Z', utmSource: 'kakao', referrer: 'https://news.example/a' },
+      {
+        at: '2026-10-02T09:10:00Z',
+        utmSource: 'kakao',
+        referrer: 'https://news.example/a',
+        destinationUrl: 'https://example.com/v',
+      },
+      {
+        at: '2026-10-10T09:00:00Z',
+        utmSource: 'kakao',
+        referrer: 'https://news.example/a',
+        destinationUrl: 'https://example.com/a',
+      },
       { at: '2026-10-10T09:10:00Z', referrer: 'https://blog.example/p' },
       { at: '2026-10-10T09:20:00Z', referrer: 'https://blog.example/p' },
     ]);
@@ -261,6 +271,18 @@ describe('console dashboards', () => {
       ['blog.example', 2, { current: 2, previous: 0, change: null, trend: 'new' }],
       ['news.example', 1, { current: 1, previous: 2, change: -50, trend: 'down' }],
     ]);
+    // The previous period's clicks per destination, for the destinations panel: those of the link's statistics of it.
+    expect(one.comparison.destinations).toEqual([
+      { url: 'https://example.com/a', count: 1 },
+      { url: 'https://example.com/v', count: 1 },
+    ]);
+    const direct = (
+      await svc.service('GET', `/urls/${alpha}/stats?startDate=2026-10-01&endDate=2026-10-07&timeZone=UTC`, rows.apiKey)
+    ).json();
+    expect(
+      direct.destinationStats.map((d: { url: string; count: number }) => ({ url: d.url, count: d.count })),
+    ).toEqual(one.comparison.destinations);
+    expect(overview.comparison.destinations).toEqual([]);
     // Without the comparison the rows are as they were.
     expect((await page('', 'compare=off')).utm.source).toEqual([
       { name: 'naver', count: 2, percentage: 40 },

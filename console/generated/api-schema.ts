@@ -13599,6 +13599,11 @@ export interface operations {
                                 hour: string;
                                 count: number;
                             }[];
+                            /** @description one link's previous clicks per destination (its originalUrl for clicks recorded without one), most first; empty for the organization */
+                            destinations: {
+                                url: string;
+                                count: number;
+                            }[];
                         } | null;
                     };
                 };
@@ -14017,6 +14022,11 @@ export interface operations {
                             }[];
                             hourly: {
                                 hour: string;
+                                count: number;
+                            }[];
+                            /** @description one link's previous clicks per destination (its originalUrl for clicks recorded without one), most first; empty for the organization */
+                            destinations: {
+                                url: string;
                                 count: number;
                             }[];
                         } | null;

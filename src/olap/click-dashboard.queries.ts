@@ -38,6 +38,11 @@ export interface ClickDashboard {
   links: { linkType: 'url' | 'campaign'; linkId: number; count: number }[];
   /** The total of the `previous` window asked for; 0 without one. */
   previousTotal: number;
+  /**
+   * One link's clicks per destination_url ('' : its originalUrl), read complete only (a previous
+   * period's, for the destinations' change); empty otherwise.
+   */
+  destinations: { url: string; count: number }[];
 }
 
 const TOP_LINKS = 10;
@@ -113,6 +118,10 @@ export function createClickDashboard(client: ClickHouseClient) {
       const parts = hasFilters(scope.filters)
         ? rawPartsOf(range, filtered.sql, previous !== undefined, !scope.link, linkLimit)
         : rollupPartsOf(range, period, previous, !scope.link, linkLimit);
+      if (complete && scope.link)
+        // Clicks per destination: only the raw table keeps it (as the link's statistics read it).
+        parts.push(`SELECT 'destination' AS dim, destination_url AS name, count() AS c FROM clicks
+          WHERE ${range} AND ${RAW_WINDOW}${filtered.sql} GROUP BY name`);
       const byDim = await queryDimensions(client, parts, {
         ...periodParams(period),
         org: scope.organizationId,
@@ -141,6 +150,7 @@ export function createClickDashboard(client: ClickHouseClient) {
           })
           .sort((a, b) => b.count - a.count || a.linkId - b.linkId),
         previousTotal: byDim.get('previous')?.get('') ?? 0,
+        destinations: [...(byDim.get('destination') ?? [])].map(([url, count]) => ({ url, count })),
       };
     },
   };

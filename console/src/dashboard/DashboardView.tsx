@@ -299,7 +299,7 @@ export function DashboardView({
             </Panel>
           </SimpleGrid>
 
-          {link && <DestinationsPanel orgId={orgId} link={link} query={filtered} />}
+          {link && <DestinationsPanel orgId={orgId} link={link} query={filtered} previous={before?.destinations} />}
 
           {link?.type === 'campaign' && (
             <RevenuePanel orgId={orgId} of={{ kind: 'campaign', id: link.id }} query={query} />

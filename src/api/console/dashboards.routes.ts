@@ -62,6 +62,11 @@ const comparisonSchema = comparisonPeriodSchema.extend({
     .array(z.object({ date: z.string(), count: z.number().int(), visitors: z.number().int() }))
     .describe("the previous period's days: the n-th lines up with the period's n-th day"),
   hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
+  destinations: z
+    .array(z.object({ url: z.string(), count: z.number().int() }))
+    .describe(
+      "one link's previous clicks per destination (its originalUrl for clicks recorded without one), most first; empty for the organization",
+    ),
 });
 /** A breakdown's row, with its change against the previous period when compare=previous. */
 const comparedItem = topItem.extend({

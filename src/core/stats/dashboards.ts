@@ -46,6 +46,12 @@ export interface DashboardComparison {
   /** The previous period's days, in order: the n-th lines up with the period's n-th day. */
   daily: ClickDashboard['stats']['daily'];
   hourly: ClickDashboard['stats']['hourly'];
+  /**
+   * One link's previous clicks per destination (its originalUrl for clicks recorded without one),
+   * most first, for its destinations panel (read from the link's statistics) to compare with; empty
+   * for the organization, or when not comparable.
+   */
+  destinations: { url: string; count: number }[];
 }
 
 type DashboardCaller = Pick<Caller, 'organization' | 'member'>;
@@ -117,7 +123,11 @@ export function createDashboards(deps: {
     address: linkAddress(deps.publicBaseUrl, c.customDomainName, c.alias),
   });
 
-  async function build(caller: DashboardCaller, link: DashboardLink | null, input: DashboardInput): Promise<Dashboard> {
+  async function build(
+    caller: DashboardCaller,
+    link: (DashboardLink & { originalUrl: string }) | null,
+    input: DashboardInput,
+  ): Promise<Dashboard> {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
     const { startDate, endDate, timeZone, tag, ...rest } = input;
@@ -174,7 +184,7 @@ export function createDashboards(deps: {
       geo: deps.geoFields,
       change: percentChange(total, found.previousTotal),
       topLinks,
-      comparison: previous && comparisonOf(found, previous.comparison, previous.stats),
+      comparison: previous && comparisonOf(found, previous.comparison, previous.stats, link?.originalUrl ?? ''),
     };
   }
 
@@ -183,14 +193,23 @@ export function createDashboards(deps: {
     found: ClickDashboard,
     previous: ComparisonPeriod,
     before: ClickDashboard | null,
+    originalUrl: string,
   ): DashboardComparison {
     const figures = previous.comparable && before;
+    const destinations = new Map<string, number>();
+    for (const d of figures ? figures.destinations : []) {
+      const url = d.url === '' ? originalUrl : d.url;
+      destinations.set(url, (destinations.get(url) ?? 0) + d.count);
+    }
     return {
       ...describeComparison(previous),
       total: figures ? compareFigure(found.stats.total, figures.stats.total) : null,
       uniqueVisitors: figures ? compareFigure(found.stats.uniqueVisitors, figures.stats.uniqueVisitors) : null,
       daily: figures ? figures.stats.daily : [],
       hourly: figures ? figures.stats.hourly : [],
+      destinations: [...destinations]
+        .map(([url, count]) => ({ url, count }))
+        .sort((a, b) => b.count - a.count || a.url.localeCompare(b.url)),
     };
   }
 
@@ -224,16 +243,17 @@ export function createDashboards(deps: {
     ): Promise<Dashboard & { link: DashboardLink }> {
       authorize(caller, 'statistics.read');
       const orgId = caller.organization.id;
-      const link =
+      const found =
         type === 'url'
-          ? await deps.shortUrls.get(orgId, id).then((u) => u && urlLink(u))
-          : await deps.campaigns.get(orgId, id).then((c) => c && campaignLink(c));
-      if (!link)
+          ? await deps.shortUrls.get(orgId, id).then((u) => u && { link: urlLink(u), originalUrl: u.originalUrl })
+          : await deps.campaigns.get(orgId, id).then((c) => c && { link: campaignLink(c), originalUrl: c.originalUrl });
+      if (!found)
         throw notFound(
           type === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND',
           `${type === 'url' ? 'short URL' : 'campaign'} ${id} does not exist`,
         );
-      return { ...(await build(caller, link, input)), link };
+      const { link } = found;
+      return { ...(await build(caller, { ...link, originalUrl: found.originalUrl }, input)), link };
     },
   };
 }
