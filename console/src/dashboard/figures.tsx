@@ -112,7 +112,13 @@ export function ChangeBadge({
   const { t, i18n } = useTranslation();
   const up = change >= 0;
   return (
-    <Badge variant="light" size={size} color={change === 0 ? 'gray' : up ? 'green' : 'red'} data-testid={testId}>
+    <Badge
+      component="span"
+      variant="light"
+      size={size}
+      color={change === 0 ? 'gray' : up ? 'green' : 'red'}
+      data-testid={testId}
+    >
       <span aria-hidden>{change === 0 ? '→' : up ? '▲' : '▼'}</span>{' '}
       <VisuallyHidden>{`${t(change === 0 ? 'dashboard.flat' : up ? 'dashboard.up' : 'dashboard.down')} `}</VisuallyHidden>
       {new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 }).format(
@@ -149,14 +155,14 @@ function TrendBadge({
   const { t } = useTranslation();
   if (figure === null || figure.trend === 'none')
     return (
-      <Badge variant="light" size={size} color="gray" data-testid={testId}>
+      <Badge component="span" variant="light" size={size} color="gray" data-testid={testId}>
         <span aria-hidden>—</span>
         <VisuallyHidden>{figure === null ? why : t('dashboard.noneEither')}</VisuallyHidden>
       </Badge>
     );
   if (figure.change === null)
     return (
-      <Badge variant="light" size={size} color="blue" data-testid={testId}>
+      <Badge component="span" variant="light" size={size} color="blue" data-testid={testId}>
         {t('dashboard.new')}
         <VisuallyHidden>{` ${t('dashboard.newHelp')}`}</VisuallyHidden>
       </Badge>
