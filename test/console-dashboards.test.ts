@@ -4,6 +4,8 @@
 // as CSV with the API's own numbers, and who may read them.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../src/shared/ids.js';
+import { looseEvent } from './support/loose-event.js';
 import { recordClicks } from './support/recorded-clicks.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
@@ -462,6 +464,52 @@ describe('console dashboards', () => {
     expect(
       (await svc.inject({ method: 'GET', url: `/console/api/organizations/${org.id}/dashboard` })).statusCode,
     ).toBe(401);
+  });
+
+  it("compares an app's installs per country and per source with the previous period's, row by row", async () => {
+    const app = await svc.createApp(org, { platform: 'IOS', appName: 'Rows App', bundleId: 'com.dash.rows' });
+    const install = (at: string, ip: string, matchType: string) =>
+      looseEvent({
+        eventId: uuidv7(),
+        type: 'app_install',
+        occurredAt: Date.parse(at),
+        organizationId: org.id,
+        data: {
+          appId: app.id,
+          platform: 'IOS',
+          linkType: 'url',
+          linkId: urlId,
+          matchType,
+          confidence: 80,
+          ip,
+          osVersion: '17.4',
+          sessionId: null,
+        },
+      });
+    const KR = '211.234.10.1';
+    const US = '8.8.8.8';
+    // One install in the previous period (2026-11-18 – 19), three in the period.
+    for (const event of [
+      install('2026-11-19T09:00:00Z', KR, 'fingerprint'),
+      install('2026-11-20T09:00:00Z', KR, 'fingerprint'),
+      install('2026-11-20T10:00:00Z', KR, 'referrer'),
+      install('2026-11-21T09:00:00Z', US, 'referrer'),
+    ])
+      svc.container.events.record(event);
+    expect(await svc.container.events.flush(10_000)).toBe(true);
+    expect(await svc.container.bus.drain(15_000)).toBe(true);
+    const page = (
+      await get(`/organizations/${org.id}/dashboard/apps/${app.id}?${PERIOD}&timeZone=UTC&compare=previous`)
+    ).json();
+    expect(page.countryStats.map((c: { country: string }) => c.country)).toEqual(['KR', 'US']);
+    expect(page.comparison.countryStats).toEqual([
+      { country: 'KR', compared: { current: 2, previous: 1, change: 100, trend: 'up' } },
+      { country: 'US', compared: { current: 1, previous: 0, change: null, trend: 'new' } },
+    ]);
+    expect(page.comparison.installsByMatchType).toEqual([
+      { matchType: 'referrer', compared: { current: 2, previous: 0, change: null, trend: 'new' } },
+      { matchType: 'fingerprint', compared: { current: 1, previous: 1, change: 0, trend: 'flat' } },
+    ]);
   });
 
   it("exports an app's install panels as CSV from the Service API's install statistics", async () => {

@@ -14509,6 +14509,36 @@ export interface operations {
                                 iosInstalls: number;
                                 androidInstalls: number;
                             }[];
+                            /** @description each row of countryStats, in its order, against the same country's installs in the previous period; empty when not comparable */
+                            countryStats: {
+                                country: string;
+                                compared: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                };
+                            }[];
+                            /** @description each row of installsByMatchType, in its order, against the previous period */
+                            installsByMatchType: {
+                                matchType: string;
+                                compared: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                };
+                            }[];
                         } | null;
                     };
                 };
@@ -15782,6 +15812,20 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200Cont
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0TotalReengagementsAnyOf0TrendValues: ReadonlyArray<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
     totalReengagements: unknown;
 }>["totalReengagements"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0CountryStatsComparedTrendValues: ReadonlyArray<Extract<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    countryStats: unknown;
+}>["countryStats"], {
+    compared: unknown;
+}>["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0InstallsByMatchTypeComparedTrendValues: ReadonlyArray<Extract<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    installsByMatchType: unknown;
+}>["installsByMatchType"], {
+    compared: unknown;
+}>["compared"], {
     trend: unknown;
 }>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["dailyInstalls", "countries", "matchTypes", "recentInstalls", "dailyReengagements", "funnel", "failureReasons", "revenue"];
