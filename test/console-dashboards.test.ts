@@ -503,12 +503,12 @@ describe('console dashboards', () => {
     ).json();
     expect(page.countryStats.map((c: { country: string }) => c.country)).toEqual(['KR', 'US']);
     expect(page.comparison.countryStats).toEqual([
-      { country: 'KR', compared: { current: 2, previous: 1, change: 100, trend: 'up' } },
-      { country: 'US', compared: { current: 1, previous: 0, change: null, trend: 'new' } },
+      { name: 'KR', compared: { current: 2, previous: 1, change: 100, trend: 'up' } },
+      { name: 'US', compared: { current: 1, previous: 0, change: null, trend: 'new' } },
     ]);
     expect(page.comparison.installsByMatchType).toEqual([
-      { matchType: 'referrer', compared: { current: 2, previous: 0, change: null, trend: 'new' } },
-      { matchType: 'fingerprint', compared: { current: 1, previous: 1, change: 0, trend: 'flat' } },
+      { name: 'referrer', compared: { current: 2, previous: 0, change: null, trend: 'new' } },
+      { name: 'fingerprint', compared: { current: 1, previous: 1, change: 0, trend: 'flat' } },
     ]);
   });
 

@@ -119,6 +119,16 @@ describe('console user journey', () => {
     });
     expect(comparison.until).not.toBeNull();
     expect(comparison.daily.map((d: { date: string }) => d.date)).toEqual([yesterday]);
+    // Each platform and UTM source against its sessions of the previous period: the session is new there.
+    expect(comparison.platforms).toHaveLength(dashboard.platforms.length);
+    for (const [i, p] of (dashboard.platforms as { platform: string; sessions: number }[]).entries())
+      expect(comparison.platforms[i]).toEqual({
+        name: p.platform,
+        compared: { current: p.sessions, previous: 0, change: null, trend: p.sessions > 0 ? 'new' : 'none' },
+      });
+    expect(comparison.topUtmSources.map((u: { name: string }) => u.name)).toEqual(
+      dashboard.topUtmSources.map((u: { utmSource: string }) => u.utmSource),
+    );
     // Off: the period alone.
     expect(
       (await get(`/organizations/${app.org.id}/journey/dashboard?timeZone=UTC`, 'analyst@journey.example')).json()

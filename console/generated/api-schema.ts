@@ -14509,9 +14509,9 @@ export interface operations {
                                 iosInstalls: number;
                                 androidInstalls: number;
                             }[];
-                            /** @description each row of countryStats, in its order, against the same country's installs in the previous period; empty when not comparable */
+                            /** @description each row of countryStats, in its order (name: the country), against its installs in the previous period; empty when not comparable */
                             countryStats: {
-                                country: string;
+                                name: string;
                                 compared: {
                                     current: number;
                                     previous: number;
@@ -14524,9 +14524,9 @@ export interface operations {
                                     trend: "up" | "down" | "flat" | "new" | "none";
                                 };
                             }[];
-                            /** @description each row of installsByMatchType, in its order, against the previous period */
+                            /** @description each row of installsByMatchType, in its order (name: the match type), against its installs in the previous period */
                             installsByMatchType: {
-                                matchType: string;
+                                name: string;
                                 compared: {
                                     current: number;
                                     previous: number;

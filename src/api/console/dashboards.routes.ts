@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { Dashboard, DashboardInput, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
-import { compareFigure, compareRows, type FigureChange } from '../../core/stats/comparison.js';
+import { compareFigure, compareRows } from '../../core/stats/comparison.js';
 import type { InstallStats, InstallStatsAnswer, InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
 import type { TagStatsService } from '../../core/stats/tag-stats.js';
@@ -24,6 +24,7 @@ import { filterQuery, filtersSchema, geoSchema } from '../schemas/stats-filters.
 import {
   compareQuery,
   comparisonPeriodJson,
+  comparedRowsSchema,
   comparisonPeriodSchema,
   figureChangeSchema,
 } from '../schemas/stats-comparison.js';
@@ -133,14 +134,12 @@ const appComparisonSchema = comparisonPeriodSchema.extend({
   dailyInstalls: installStatsSchema.shape.dailyInstalls.describe(
     "the previous period's days: the n-th lines up with the period's n-th day",
   ),
-  countryStats: z
-    .array(z.object({ country: z.string(), compared: figureChangeSchema }))
-    .describe(
-      "each row of countryStats, in its order, against the same country's installs in the previous period; empty when not comparable",
-    ),
-  installsByMatchType: z
-    .array(z.object({ matchType: z.string(), compared: figureChangeSchema }))
-    .describe('each row of installsByMatchType, in its order, against the previous period'),
+  countryStats: comparedRowsSchema.describe(
+    'each row of countryStats, in its order (name: the country), against its installs in the previous period; empty when not comparable',
+  ),
+  installsByMatchType: comparedRowsSchema.describe(
+    'each row of installsByMatchType, in its order (name: the match type), against its installs in the previous period',
+  ),
 });
 
 /** An app's install figures against the previous period's. */
@@ -151,17 +150,13 @@ function appComparison(
   const { stats } = previous;
   const figure = (of: (s: InstallStats) => number) => (stats ? compareFigure(of(current), of(stats)) : null);
   /** A list's rows by `key` against the previous period's (read with every row); none when not comparable. */
-  const rows = <R extends { installs: number }, K extends string>(
-    list: (s: InstallStats) => R[],
-    key: (r: R) => string,
-    name: K,
-  ) =>
+  const rows = <R extends { installs: number }>(list: (s: InstallStats) => R[], key: (r: R) => string) =>
     stats
       ? compareRows(
           list(current).map((r) => ({ ...r, count: r.installs })),
           key,
           list(stats).map((r): [string, number] => [key(r), r.installs]),
-        ).map((r) => ({ [name]: key(r), compared: r.compared }) as Record<K, string> & { compared: FigureChange })
+        ).map((r) => ({ name: key(r), compared: r.compared }))
       : [];
   return {
     ...comparisonPeriodJson(previous.comparison),
@@ -173,12 +168,10 @@ function appComparison(
     countryStats: rows(
       (s) => s.countryStats,
       (r) => r.country,
-      'country',
     ),
     installsByMatchType: rows(
       (s) => s.installsByMatchType,
       (r) => r.matchType,
-      'matchType',
     ),
   };
 }

@@ -9,6 +9,7 @@ import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
 import { journeyDashboardSchema } from '../journey/stats.routes.js';
 import {
   compareQuery,
+  comparedRowsSchema,
   comparisonPeriodJson,
   comparisonPeriodSchema,
   figureChangeSchema,
@@ -27,6 +28,12 @@ const journeyComparisonSchema = comparisonPeriodSchema.extend({
   daily: journeyDashboardSchema.shape.daily.describe(
     "the previous period's days: the n-th lines up with the period's n-th day",
   ),
+  platforms: comparedRowsSchema.describe(
+    'each row of platforms, in its order, against its sessions in the previous period; empty when not comparable',
+  ),
+  topUtmSources: comparedRowsSchema.describe(
+    'each row of topUtmSources, in its order, against its sessions in the previous period',
+  ),
 });
 
 /** The journey's headline figures against the previous period's. */
@@ -44,6 +51,8 @@ function journeyComparison(
     totalTransitions: figure('totalTransitions'),
     goalCompletions: figure('goalCompletions'),
     daily: previous.daily,
+    platforms: previous.platforms,
+    topUtmSources: previous.topUtmSources,
   };
 }
 

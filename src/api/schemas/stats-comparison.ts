@@ -16,6 +16,9 @@ export const figureChangeSchema = z.object({
   trend: z.enum(['up', 'down', 'flat', 'new', 'none']).describe('new: none before, some now; none: none in either'),
 });
 
+/** A list's rows against the previous period, in the list's order: each row's name and how it changed. */
+export const comparedRowsSchema = z.array(z.object({ name: z.string(), compared: figureChangeSchema }));
+
 export const comparisonPeriodSchema = z.object({
   startDate: z.string().nullable().describe("the previous period's first local date; null when the period is empty"),
   endDate: z.string().nullable(),
