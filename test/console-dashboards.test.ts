@@ -510,6 +510,26 @@ describe('console dashboards', () => {
       { name: 'referrer', compared: { current: 2, previous: 0, change: null, trend: 'new' } },
       { name: 'fingerprint', compared: { current: 1, previous: 1, change: 0, trend: 'flat' } },
     ]);
+    // The CSV of the same panels, with the previous period's columns when asked.
+    const csv = async (query: string) =>
+      (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&${query}`)).body
+        .replace('\uFEFF', '')
+        .trimEnd()
+        .split('\r\n');
+    expect(await csv('panel=countries&compare=previous')).toEqual([
+      'country,installs,percentage,previousInstalls,change,trend',
+      'KR,2,66.7,1,100,up',
+      'US,1,33.3,0,,new',
+    ]);
+    expect((await csv('panel=matchTypes&compare=previous'))[0]).toBe(
+      'matchType,installs,percentage,previousInstalls,change,trend',
+    );
+    expect(await csv('panel=dailyInstalls&compare=previous')).toEqual([
+      'date (UTC),installs,iOS,Android,previousDate,previousInstalls,change,trend',
+      '2026-11-20,2,2,0,2026-11-18,0,,new',
+      '2026-11-21,1,1,0,2026-11-19,1,0,flat',
+    ]);
+    expect(await csv('panel=countries')).toEqual(['country,installs,percentage', 'KR,2,66.7', 'US,1,33.3']);
   });
 
   it("exports an app's install panels as CSV from the Service API's install statistics", async () => {

@@ -14593,6 +14593,8 @@ export interface operations {
                 /** @description All (default), iOS or Android; case-insensitive */
                 platform?: string;
                 panel: "dailyInstalls" | "countries" | "matchTypes" | "recentInstalls" | "dailyReengagements" | "funnel" | "failureReasons" | "revenue";
+                /** @description previous: add the previous period's columns to dailyInstalls, countries and matchTypes (previousInstalls, change, trend; the days also previousDate); default off */
+                compare?: "previous" | "off";
             };
             header?: never;
             path: {
@@ -15829,6 +15831,7 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200Cont
     trend: unknown;
 }>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["dailyInstalls", "countries", "matchTypes", "recentInstalls", "dailyReengagements", "funnel", "failureReasons", "revenue"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdExportCsvGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsGetResponses200ContentApplicationJsonItemsFrequencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["frequency"]> = ["weekly", "monthly"];
 export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsGetResponses200ContentApplicationJsonItemsScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["scope"]["type"]> = ["organization", "tag", "url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsPostRequestBodyContentApplicationJsonFrequencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["post"]["requestBody"]["content"]["application/json"]["frequency"]> = ["weekly", "monthly"];

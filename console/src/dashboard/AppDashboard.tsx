@@ -46,7 +46,7 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
   const compared = useCompared(comparison, s?.meta.timeZone, n);
   const pct = (value: number) => `${value.toLocaleString(i18n.language)}%`;
   const csv = (panel: string) =>
-    `/console/api/organizations/${orgId}/dashboard/apps/${appId}/export.csv?${new URLSearchParams({ ...query, panel })}`;
+    `/console/api/organizations/${orgId}/dashboard/apps/${appId}/export.csv?${new URLSearchParams({ ...query, panel, ...(state.compare ? { compare: 'previous' } : {}) })}`;
   const noInstalls = s && s.totalInstalls === 0 && t('appStats.noInstalls');
 
   return (

@@ -113,7 +113,7 @@ export default function Journey({ membership }: { membership: Membership }) {
   const addOnMissing = dashboard.error instanceof ApiError && dashboard.error.code === 'ADD_ON_REQUIRED';
   const empty = d && d.summary.totalSessions === 0 && t('journey.noSessions');
   const csv = (panel: string) =>
-    `/console/api/organizations/${orgId}/journey/export.csv?${new URLSearchParams({ ...query, panel })}`;
+    `/console/api/organizations/${orgId}/journey/export.csv?${new URLSearchParams({ ...query, panel, ...(state.compare ? { compare: 'previous' } : {}) })}`;
 
   return (
     <Stack>

@@ -27,6 +27,7 @@ import {
   comparedRowsSchema,
   comparisonPeriodSchema,
   figureChangeSchema,
+  csvComparison,
 } from '../schemas/stats-comparison.js';
 import { actingMember } from './acting-member.js';
 import { sendCsv } from '../csv-download.js';
@@ -247,28 +248,15 @@ const PANELS = [
 ] as const;
 type Panel = (typeof PANELS)[number];
 
-/**
- * With compare=previous, each compared panel's CSV gains the previous period's figures: a row's
- * clicks in it, the change in percent (one decimal; empty when the previous figure is 0) and the
- * trend (up, down, flat, new, none); empty cells when the periods cannot be compared.
- */
-const COMPARED_HEAD = ['previousClicks', 'change', 'trend'];
-type Compared = z.infer<typeof figureChangeSchema> | null | undefined;
-const comparedCells = (c: Compared): (string | number)[] => (c ? [c.previous, c.change ?? '', c.trend] : ['', '', '']);
-
 /** One panel of a dashboard as CSV: its header and rows, as the JSON answer has them (with the comparison's columns when asked). */
 function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'revenue'>): string {
   const compare = d.comparison !== null;
-  const more = compare ? COMPARED_HEAD : [];
-  const cells = (c: Compared) => (compare ? comparedCells(c) : []);
+  const c = csvComparison(compare, 'Clicks');
   const top = (items: z.infer<typeof comparedItem>[]) =>
     toCsv(
-      ['name', 'clicks', 'percentage', ...more],
-      items.map((i) => [i.name, i.count, i.percentage, ...cells(i.compared)]),
+      ['name', 'clicks', 'percentage', ...c.head],
+      items.map((i) => [i.name, i.count, i.percentage, ...c.cells(i.compared)]),
     );
-  /** A series' row against the same row of the previous period's (the n-th beside the n-th). */
-  const against = (count: number, before: { count: number } | undefined) =>
-    cells(before && compareFigure(count, before.count));
   switch (panel) {
     case 'daily': {
       const before = d.comparison?.daily ?? [];
@@ -296,8 +284,11 @@ function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'rev
     case 'hourly': {
       const before = d.comparison?.hourly ?? [];
       return toCsv(
-        [`hour (${d.meta.timeZone})`, 'clicks', ...more],
-        d.hourly.map((r, i) => [r.hour, r.count, ...against(r.count, before[i])]),
+        [`hour (${d.meta.timeZone})`, 'clicks', ...c.head],
+        d.hourly.map((r, i) => {
+          const twin = before[i];
+          return [r.hour, r.count, ...c.cells(twin && compareFigure(r.count, twin.count))];
+        }),
       );
     }
     case 'heatmap': {
@@ -316,8 +307,8 @@ function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'rev
       return top(d.utm.campaign);
     case 'topLinks':
       return toCsv(
-        ['type', 'id', 'label', 'address', 'clicks', 'percentage', ...more],
-        d.topLinks.map((l) => [l.type, l.id, l.label, l.address, l.count, l.percentage, ...cells(l.compared)]),
+        ['type', 'id', 'label', 'address', 'clicks', 'percentage', ...c.head],
+        d.topLinks.map((l) => [l.type, l.id, l.label, l.address, l.count, l.percentage, ...c.cells(l.compared)]),
       );
     default:
       return top(d[panel]);
@@ -360,27 +351,46 @@ const revenueSchema = z.object({
   byCurrency: z.array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() })),
 });
 
-/** One panel of an app's install statistics as CSV, as the Service API's answer has it. */
+/**
+ * One panel of an app's install statistics as CSV, as the Service API's answer has it; with the
+ * comparison (compare=previous), the daily installs, countries and sources add the previous
+ * period's columns (previousDate for the days, previousInstalls, change, trend).
+ */
 function appPanelCsv(
   s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>['stats'],
   timeZone: string,
   panel: Exclude<(typeof APP_PANELS)[number], 'revenue'>,
+  comparison: z.infer<typeof appComparisonSchema> | null,
 ): string {
+  const c = csvComparison(comparison !== null, 'Installs');
   switch (panel) {
-    case 'dailyInstalls':
+    case 'dailyInstalls': {
+      const before = comparison?.dailyInstalls ?? [];
       return toCsv(
-        [`date (${timeZone})`, 'installs', 'iOS', 'Android'],
-        s.dailyInstalls.map((d) => [d.date, d.installs, d.iosInstalls, d.androidInstalls]),
+        [`date (${timeZone})`, 'installs', 'iOS', 'Android', ...c.dayHead],
+        s.dailyInstalls.map((d, i) => [
+          d.date,
+          d.installs,
+          d.iosInstalls,
+          d.androidInstalls,
+          ...c.day(d.installs, before[i], (t) => t.installs),
+        ]),
       );
+    }
     case 'countries':
       return toCsv(
-        ['country', 'installs', 'percentage'],
-        s.countryStats.map((c) => [c.country, c.installs, c.percentage]),
+        ['country', 'installs', 'percentage', ...c.head],
+        s.countryStats.map((r, i) => [r.country, r.installs, r.percentage, ...c.row(comparison?.countryStats, i)]),
       );
     case 'matchTypes':
       return toCsv(
-        ['matchType', 'installs', 'percentage'],
-        s.installsByMatchType.map((m) => [m.matchType, m.installs, m.percentage]),
+        ['matchType', 'installs', 'percentage', ...c.head],
+        s.installsByMatchType.map((m, i) => [
+          m.matchType,
+          m.installs,
+          m.percentage,
+          ...c.row(comparison?.installsByMatchType, i),
+        ]),
       );
     case 'dailyReengagements':
       return toCsv(
@@ -583,7 +593,12 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         security,
         summary: "One panel of a mobile app's install statistics as CSV, from the Service API's own query",
         params: orgParams.extend({ id: idSchema }),
-        querystring: installQuery.extend({ panel: z.enum(APP_PANELS) }),
+        querystring: installQuery.extend({
+          panel: z.enum(APP_PANELS),
+          compare: compareQuery.describe(
+            "previous: add the previous period's columns to dailyInstalls, countries and matchTypes (previousInstalls, change, trend; the days also previousDate); default off",
+          ),
+        }),
         produces: ['text/csv'],
         response: { 200: z.string(), ...errors },
       },
@@ -592,7 +607,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
       const { caller } = await acting(request, request.params.orgId);
       const { panel, ...query } = request.query;
       if (panel === 'revenue') {
-        const { platform: _all, ...period } = query;
+        const { platform: _all, compare: _compare, ...period } = query;
         const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, period));
         return sendCsv(
           reply,
@@ -602,7 +617,8 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
       }
       const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, query));
       const name = `app-${request.params.id}-${panel}-${periodSpan(found.period, '-')}.csv`;
-      return sendCsv(reply, name, appPanelCsv(found.stats, found.period.timeZone, panel));
+      const comparison = found.previous && appComparison(found.stats, found.previous);
+      return sendCsv(reply, name, appPanelCsv(found.stats, found.period.timeZone, panel, comparison));
     },
   );
 
