@@ -4,6 +4,8 @@
 // as CSV with the API's own numbers, and who may read them.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../src/shared/ids.js';
+import { looseEvent } from './support/loose-event.js';
 import { recordClicks } from './support/recorded-clicks.js';
 import { eventually, isolate, startService, type Isolation, type TestService } from './support/service.js';
 
@@ -199,6 +201,124 @@ describe('console dashboards', () => {
     expect((await dashboard(`/urls/${id}`, `startDate=2026-03-09&endDate=2026-03-22&${zone}`)).comparison).toBeNull();
   });
 
+  it('compares each row of every breakdown with the same row of the previous period, in the answer and in the CSV', async () => {
+    const rows = await svc.createOrganization('Compared rows', 'ENTERPRISE');
+    await svc.admin('POST', `/organizations/${rows.id}/members`, { email: 'owner@dash.example', role: 'owner' });
+    const alpha = (await svc.createLink(rows, { url: 'https://example.com/a', customAlias: 'alpha', title: 'Alpha' }))
+      .id;
+    const beta = (await svc.createLink(rows, { url: 'https://example.com/b', customAlias: 'beta', title: 'Beta' })).id;
+    const DESKTOP =
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+    // The previous period of 10-08 … 10-14 is 10-01 … 10-07: three clicks there, five in the period.
+    await recordClicks(svc, rows.id, 'url', alpha, [
+      { at: '2026-10-02T09:00:00Z', utmSource: 'kakao', referrer: 'https://news.example/a' },
+      {
+        at: '2026-10-02T09:10:00Z',
+        utmSource: 'kakao',
+        referrer: 'https://news.example/a',
+        destinationUrl: 'https://example.com/v',
+      },
+      {
+        at: '2026-10-10T09:00:00Z',
+        utmSource: 'kakao',
+        referrer: 'https://news.example/a',
+        destinationUrl: 'https://example.com/a',
+      },
+      { at: '2026-10-10T09:10:00Z', referrer: 'https://blog.example/p' },
+      { at: '2026-10-10T09:20:00Z', referrer: 'https://blog.example/p' },
+    ]);
+    await recordClicks(svc, rows.id, 'url', beta, [
+      { at: '2026-10-02T10:00:00Z', utmSource: 'naver' },
+      { at: '2026-10-10T10:00:00Z', utmSource: 'naver', userAgent: DESKTOP },
+      { at: '2026-10-10T10:10:00Z', utmSource: 'naver' },
+    ]);
+    const page = async (path: string, query: string) => {
+      const res = await get(
+        `/organizations/${rows.id}/dashboard${path}?startDate=2026-10-08&endDate=2026-10-14&timeZone=UTC&${query}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const rowsOf = (items: { name?: string; label?: string; count: number; compared?: unknown }[]) =>
+      items.map((i) => [i.name ?? i.label, i.count, i.compared]);
+    const overview = await page('', 'compare=previous');
+    expect(overview.comparison.total).toEqual({ current: 5, previous: 3, change: 66.7, trend: 'up' });
+    expect(rowsOf(overview.topLinks)).toEqual([
+      ['Alpha', 3, { current: 3, previous: 2, change: 50, trend: 'up' }],
+      ['Beta', 2, { current: 2, previous: 1, change: 100, trend: 'up' }],
+    ]);
+    expect(rowsOf(overview.utm.source)).toEqual([
+      ['naver', 2, { current: 2, previous: 1, change: 100, trend: 'up' }],
+      ['kakao', 1, { current: 1, previous: 2, change: -50, trend: 'down' }],
+    ]);
+    // blog.example had no click before: new; Direct (Beta's) doubled; news.example halved.
+    expect(rowsOf(overview.referrers)).toEqual([
+      ['blog.example', 2, { current: 2, previous: 0, change: null, trend: 'new' }],
+      ['Direct', 2, { current: 2, previous: 1, change: 100, trend: 'up' }],
+      ['news.example', 1, { current: 1, previous: 2, change: -50, trend: 'down' }],
+    ]);
+    expect(rowsOf(overview.deviceTypes)).toEqual([
+      ['Mobile', 4, { current: 4, previous: 3, change: 33.3, trend: 'up' }],
+      ['Desktop', 1, { current: 1, previous: 0, change: null, trend: 'new' }],
+      ['Tablet', 0, { current: 0, previous: 0, change: null, trend: 'none' }],
+    ]);
+    expect(
+      overview.countries.reduce((sum: number, c: { compared: { previous: number } }) => sum + c.compared.previous, 0),
+    ).toBe(3);
+    // Filtered, both periods narrow alike; one link's page compares its own rows.
+    const naver = await page('', 'compare=previous&utmSource=naver');
+    expect(rowsOf(naver.topLinks)).toEqual([['Beta', 2, { current: 2, previous: 1, change: 100, trend: 'up' }]]);
+    const one = await page(`/urls/${alpha}`, 'compare=previous');
+    expect(rowsOf(one.referrers)).toEqual([
+      ['blog.example', 2, { current: 2, previous: 0, change: null, trend: 'new' }],
+      ['news.example', 1, { current: 1, previous: 2, change: -50, trend: 'down' }],
+    ]);
+    // The previous period's clicks per destination, for the destinations panel: those of the link's statistics of it.
+    expect(one.comparison.destinations).toEqual([
+      { url: 'https://example.com/a', count: 1 },
+      { url: 'https://example.com/v', count: 1 },
+    ]);
+    const direct = (
+      await svc.service('GET', `/urls/${alpha}/stats?startDate=2026-10-01&endDate=2026-10-07&timeZone=UTC`, rows.apiKey)
+    ).json();
+    expect(
+      direct.destinationStats.map((d: { url: string; count: number }) => ({ url: d.url, count: d.count })),
+    ).toEqual(one.comparison.destinations);
+    expect(overview.comparison.destinations).toEqual([]);
+    // Without the comparison the rows are as they were.
+    expect((await page('', 'compare=off')).utm.source).toEqual([
+      { name: 'naver', count: 2, percentage: 40 },
+      { name: 'kakao', count: 1, percentage: 20 },
+    ]);
+
+    const csv = async (query: string) => {
+      const res = await get(
+        `/organizations/${rows.id}/dashboard/export.csv?startDate=2026-10-08&endDate=2026-10-14&timeZone=UTC&${query}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.body.replace('\uFEFF', '').trimEnd().split('\r\n');
+    };
+    expect(await csv('panel=utmSource&compare=previous')).toEqual([
+      'name,clicks,percentage,previousClicks,change,trend',
+      'naver,2,40,1,100,up',
+      'kakao,1,20,2,-50,down',
+    ]);
+    expect(await csv('panel=topLinks&compare=previous')).toEqual([
+      'type,id,label,address,clicks,percentage,previousClicks,change,trend',
+      `url,${alpha},Alpha,${BASE}/alpha,3,60,2,50,up`,
+      `url,${beta},Beta,${BASE}/beta,2,40,1,100,up`,
+    ]);
+    const daily = await csv('panel=daily&compare=previous');
+    expect(daily[0]).toBe('date (UTC),clicks,visitors,previousDate,previousClicks,previousVisitors,change,trend');
+    expect(daily.slice(1, 4)).toEqual([
+      '2026-10-08,0,0,2026-10-01,0,0,,none',
+      '2026-10-09,0,0,2026-10-02,3,1,-100,down',
+      '2026-10-10,5,2,2026-10-03,0,0,,new',
+    ]);
+    expect((await csv('panel=hourly&compare=previous')).slice(10, 12)).toEqual(['09:00,3,2,50,up', '10:00,2,1,100,up']);
+    expect(await csv('panel=utmSource')).toEqual(['name,clicks,percentage', 'naver,2,40', 'kakao,1,20']);
+  });
+
   it('compares today so far with the same time of day yesterday, and nothing older than the retention', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const before = Date.now();
@@ -344,6 +464,72 @@ describe('console dashboards', () => {
     expect(
       (await svc.inject({ method: 'GET', url: `/console/api/organizations/${org.id}/dashboard` })).statusCode,
     ).toBe(401);
+  });
+
+  it("compares an app's installs per country and per source with the previous period's, row by row", async () => {
+    const app = await svc.createApp(org, { platform: 'IOS', appName: 'Rows App', bundleId: 'com.dash.rows' });
+    const install = (at: string, ip: string, matchType: string) =>
+      looseEvent({
+        eventId: uuidv7(),
+        type: 'app_install',
+        occurredAt: Date.parse(at),
+        organizationId: org.id,
+        data: {
+          appId: app.id,
+          platform: 'IOS',
+          linkType: 'url',
+          linkId: urlId,
+          matchType,
+          confidence: 80,
+          ip,
+          osVersion: '17.4',
+          sessionId: null,
+        },
+      });
+    const KR = '211.234.10.1';
+    const US = '8.8.8.8';
+    // One install in the previous period (2026-11-18 – 19), three in the period.
+    for (const event of [
+      install('2026-11-19T09:00:00Z', KR, 'fingerprint'),
+      install('2026-11-20T09:00:00Z', KR, 'fingerprint'),
+      install('2026-11-20T10:00:00Z', KR, 'referrer'),
+      install('2026-11-21T09:00:00Z', US, 'referrer'),
+    ])
+      svc.container.events.record(event);
+    expect(await svc.container.events.flush(10_000)).toBe(true);
+    expect(await svc.container.bus.drain(15_000)).toBe(true);
+    const page = (
+      await get(`/organizations/${org.id}/dashboard/apps/${app.id}?${PERIOD}&timeZone=UTC&compare=previous`)
+    ).json();
+    expect(page.countryStats.map((c: { country: string }) => c.country)).toEqual(['KR', 'US']);
+    expect(page.comparison.countryStats).toEqual([
+      { name: 'KR', compared: { current: 2, previous: 1, change: 100, trend: 'up' } },
+      { name: 'US', compared: { current: 1, previous: 0, change: null, trend: 'new' } },
+    ]);
+    expect(page.comparison.installsByMatchType).toEqual([
+      { name: 'referrer', compared: { current: 2, previous: 0, change: null, trend: 'new' } },
+      { name: 'fingerprint', compared: { current: 1, previous: 1, change: 0, trend: 'flat' } },
+    ]);
+    // The CSV of the same panels, with the previous period's columns when asked.
+    const csv = async (query: string) =>
+      (await get(`/organizations/${org.id}/dashboard/apps/${app.id}/export.csv?${PERIOD}&timeZone=UTC&${query}`)).body
+        .replace('\uFEFF', '')
+        .trimEnd()
+        .split('\r\n');
+    expect(await csv('panel=countries&compare=previous')).toEqual([
+      'country,installs,percentage,previousInstalls,change,trend',
+      'KR,2,66.7,1,100,up',
+      'US,1,33.3,0,,new',
+    ]);
+    expect((await csv('panel=matchTypes&compare=previous'))[0]).toBe(
+      'matchType,installs,percentage,previousInstalls,change,trend',
+    );
+    expect(await csv('panel=dailyInstalls&compare=previous')).toEqual([
+      'date (UTC),installs,iOS,Android,previousDate,previousInstalls,change,trend',
+      '2026-11-20,2,2,0,2026-11-18,0,,new',
+      '2026-11-21,1,1,0,2026-11-19,1,0,flat',
+    ]);
+    expect(await csv('panel=countries')).toEqual(['country,installs,percentage', 'KR,2,66.7', 'US,1,33.3']);
   });
 
   it("exports an app's install panels as CSV from the Service API's install statistics", async () => {

@@ -488,6 +488,13 @@ describe('console end to end', () => {
     expect(await page.getByTestId('daily-table').locator('tbody tr').first().textContent()).toBe(
       '2026-11-20212026-11-1800',
     );
+    // Each row of a list beside its previous count: Korea 2 against 1, Japan new; the CSV link asks for the columns.
+    const countryRow = (name: string) => page.locator('section[aria-label="국가"] li', { hasText: name }).textContent();
+    expect(await countryRow('대한민국')).toMatch(/증가\s*100%.*이전 기간: 1/);
+    expect(await countryRow('일본')).toMatch(/신규.*이전 기간: 0/);
+    expect(await page.getByRole('link', { name: 'CSV 내려받기: 국가' }).getAttribute('href')).toContain(
+      'compare=previous',
+    );
     await expectAccessible(page, 'link statistics against the previous period');
     // Off: one series, no change, and the address says so through a reload; back turns it on again.
     await page.getByRole('switch', { name: '이전 기간과 비교' }).click();

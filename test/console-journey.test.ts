@@ -119,6 +119,29 @@ describe('console user journey', () => {
     });
     expect(comparison.until).not.toBeNull();
     expect(comparison.daily.map((d: { date: string }) => d.date)).toEqual([yesterday]);
+    // Each platform and UTM source against its sessions of the previous period: the session is new there.
+    expect(comparison.platforms).toHaveLength(dashboard.platforms.length);
+    for (const [i, p] of (dashboard.platforms as { platform: string; sessions: number }[]).entries())
+      expect(comparison.platforms[i]).toEqual({
+        name: p.platform,
+        compared: { current: p.sessions, previous: 0, change: null, trend: p.sessions > 0 ? 'new' : 'none' },
+      });
+    expect(comparison.topUtmSources.map((u: { name: string }) => u.name)).toEqual(
+      dashboard.topUtmSources.map((u: { utmSource: string }) => u.utmSource),
+    );
+    const platforms = await get(
+      `/organizations/${app.org.id}/journey/export.csv?startDate=${today}&endDate=${today}&timeZone=UTC&panel=platforms&compare=previous`,
+      'analyst@journey.example',
+    );
+    expect(platforms.statusCode, platforms.body).toBe(200);
+    const lines = platforms.body.replace('\uFEFF', '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'platform,sessions,percentage,uniqueUsers,convertedSessions,conversionRate,previousSessions,change,trend',
+    );
+    // Each platform's row ends with its previous sessions (none), no change and its trend.
+    expect(lines.slice(1).map((l) => l.split(',').slice(-3).join(','))).toEqual(
+      (dashboard.platforms as { sessions: number }[]).map((p) => (p.sessions > 0 ? '0,,new' : '0,,none')),
+    );
     // Off: the period alone.
     expect(
       (await get(`/organizations/${app.org.id}/journey/dashboard?timeZone=UTC`, 'analyst@journey.example')).json()

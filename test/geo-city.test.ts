@@ -134,6 +134,30 @@ describe(`region and city statistics with a City database (${backend})`, () => {
   });
 });
 
+describe(`a shared statistics page with a City database (${backend})`, () => {
+  it('shows the regions and cities panels as the console does, without sign-in', async () => {
+    const shared = (await svc.createLink(org, { url: 'https://example.com/shared-places', title: 'Places shared' })).id;
+    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    await recordClicks(svc, org.id, 'url', shared, [
+      { at: ago(2), ip: SEOUL },
+      { at: ago(3), ip: SEOUL_2, userAgent: UA.desktop },
+      { at: ago(4), ip: BUSAN },
+      { at: ago(5), ip: TOKYO_UNKNOWN },
+    ]);
+    const res = await svc.service('POST', `/urls/${shared}/share`, org.apiKey);
+    expect(res.statusCode, res.body).toBe(201);
+    const page = await svc.inject({ method: 'GET', url: new URL(res.json().shareUrl).pathname });
+    expect(page.statusCode).toBe(200);
+    const text = page.body
+      .replace(/<style[^>]*>[\s\S]*?<\/style>/g, ' ')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
+    // Tokyo's click has a country only: left out of both, as on the console.
+    expect(text).toContain('Top regions Region Clicks Share KR-11 (South Korea) 2 50% KR-26 (South Korea) 1 25%');
+    expect(text).toContain('Top cities City Clicks Share Seoul 2 50% Busan 1 25%');
+  });
+});
+
 describe(`routing rules naming regions and cities with a City database (${backend})`, () => {
   it('are accepted and send each visitor where their region or city says, through real redirects', async () => {
     const res = await svc.service('POST', '/urls', org.apiKey, {

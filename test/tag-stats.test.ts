@@ -99,6 +99,36 @@ describe('statistics by tag', () => {
     expect(clicksOf(await byTag('&utmSource=KAKAO'))).toEqual({ ads: 1, spring: 1 });
   });
 
+  it("compares each tag's clicks with the previous period's when asked, filtered alike", async () => {
+    // The previous period of 11-20 … 11-21 is 11-18 … 11-19.
+    await recordClicks(svc, org.id, 'url', saleId, [{ at: '2026-11-19T09:00:00Z' }]);
+    await recordClicks(svc, org.id, 'campaign', pushId, [
+      { at: '2026-11-18T09:00:00Z' },
+      { at: '2026-11-18T10:00:00Z' },
+      { at: '2026-11-18T11:00:00Z' },
+      { at: '2026-11-18T12:00:00Z' },
+    ]);
+    const compared = (answer: { tags: { name: string; compared?: unknown }[] }) =>
+      answer.tags.map((t) => [t.name, t.compared]);
+    const answer = await byTag('&compare=previous');
+    // ads: Sale's 1 and Push's 4 before, 5 now; spring: Sale's 1 before, 3 now.
+    expect(compared(answer)).toEqual([
+      ['ads', { current: 5, previous: 5, change: 0, trend: 'flat' }],
+      ['spring', { current: 3, previous: 1, change: 200, trend: 'up' }],
+    ]);
+    expect((answer as unknown as { comparison: unknown }).comparison).toMatchObject({
+      startDate: '2026-11-18',
+      endDate: '2026-11-19',
+      comparable: true,
+    });
+    expect(compared(await byTag('&compare=previous&utmSource=kakao'))).toEqual([
+      ['ads', { current: 1, previous: 0, change: null, trend: 'new' }],
+      ['spring', { current: 1, previous: 0, change: null, trend: 'new' }],
+    ]);
+    // Without the comparison, nothing of it.
+    expect((await byTag()).tags.every((t) => !('compared' in t))).toBe(true);
+  });
+
   it("filters the organization's dashboard by tag names, any case; an unknown name matches nothing", async () => {
     const spring = await overview('&tag=SPRING');
     expect(spring.total).toBe(3);

@@ -14218,20 +14218,207 @@ export interface operations {
                             hour: number;
                             count: number;
                         }[];
-                        countries: components["schemas"]["TopItem"][];
-                        browsers: components["schemas"]["TopItem"][];
-                        operatingSystems: components["schemas"]["TopItem"][];
-                        referrers: components["schemas"]["TopItem"][];
-                        trackers: components["schemas"]["TopItem"][];
-                        deviceTypes: components["schemas"]["TopItem"][];
+                        countries: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        browsers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        operatingSystems: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        referrers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        trackers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        deviceTypes: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         /** @description ISO 3166-2 regions; empty unless meta.geo.regions */
-                        regions: components["schemas"]["TopItem"][];
+                        regions: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         /** @description English city names; empty unless meta.geo.cities */
-                        cities: components["schemas"]["TopItem"][];
+                        cities: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         utm: {
-                            source: components["schemas"]["TopItem"][];
-                            medium: components["schemas"]["TopItem"][];
-                            campaign: components["schemas"]["TopItem"][];
+                            source: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
+                            medium: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
+                            campaign: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
                         };
                         topLinks: {
                             /** @enum {string} */
@@ -14241,6 +14428,18 @@ export interface operations {
                             address: string;
                             count: number;
                             percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
                         }[];
                         link: {
                             /** @enum {string} */
@@ -14289,6 +14488,11 @@ export interface operations {
                             }[];
                             hourly: {
                                 hour: string;
+                                count: number;
+                            }[];
+                            /** @description one link's previous clicks per destination (its originalUrl for clicks recorded without one), most first; empty for the organization */
+                            destinations: {
+                                url: string;
                                 count: number;
                             }[];
                         } | null;
@@ -14439,20 +14643,207 @@ export interface operations {
                             hour: number;
                             count: number;
                         }[];
-                        countries: components["schemas"]["TopItem"][];
-                        browsers: components["schemas"]["TopItem"][];
-                        operatingSystems: components["schemas"]["TopItem"][];
-                        referrers: components["schemas"]["TopItem"][];
-                        trackers: components["schemas"]["TopItem"][];
-                        deviceTypes: components["schemas"]["TopItem"][];
+                        countries: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        browsers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        operatingSystems: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        referrers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        trackers: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
+                        deviceTypes: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         /** @description ISO 3166-2 regions; empty unless meta.geo.regions */
-                        regions: components["schemas"]["TopItem"][];
+                        regions: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         /** @description English city names; empty unless meta.geo.cities */
-                        cities: components["schemas"]["TopItem"][];
+                        cities: {
+                            name: string;
+                            count: number;
+                            /** @description percent of the period's clicks */
+                            percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
+                        }[];
                         utm: {
-                            source: components["schemas"]["TopItem"][];
-                            medium: components["schemas"]["TopItem"][];
-                            campaign: components["schemas"]["TopItem"][];
+                            source: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
+                            medium: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
+                            campaign: {
+                                name: string;
+                                count: number;
+                                /** @description percent of the period's clicks */
+                                percentage: number;
+                                /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                                compared?: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                } | null;
+                            }[];
                         };
                         topLinks: {
                             /** @enum {string} */
@@ -14462,6 +14853,18 @@ export interface operations {
                             address: string;
                             count: number;
                             percentage: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
                         }[];
                         link: {
                             /** @enum {string} */
@@ -14510,6 +14913,11 @@ export interface operations {
                             }[];
                             hourly: {
                                 hour: string;
+                                count: number;
+                            }[];
+                            /** @description one link's previous clicks per destination (its originalUrl for clicks recorded without one), most first; empty for the organization */
+                            destinations: {
+                                url: string;
                                 count: number;
                             }[];
                         } | null;
@@ -14585,6 +14993,8 @@ export interface operations {
                 city?: string;
                 /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
                 tag?: string;
+                /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
+                compare?: "previous" | "off";
             };
             header?: never;
             path: {
@@ -14642,7 +15052,30 @@ export interface operations {
                             clicks: number;
                             /** @description the sum of the period's days' distinct visitors of those links, approximate */
                             visitors: number;
+                            /** @description with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared */
+                            compared?: {
+                                current: number;
+                                previous: number;
+                                /** @description percent change, one decimal; null when the previous figure is 0 */
+                                change: number | null;
+                                /**
+                                 * @description new: none before, some now; none: none in either
+                                 * @enum {string}
+                                 */
+                                trend: "up" | "down" | "flat" | "new" | "none";
+                            } | null;
                         }[];
+                        /** @description the previous period (its dates, whether it compares) when compare=previous was asked; null otherwise */
+                        comparison: {
+                            /** @description the previous period's first local date; null when the period is empty */
+                            startDate: string | null;
+                            endDate: string | null;
+                            /** @description where the previous period stops (UTC) when the period runs through today: the same time of day */
+                            until: string | null;
+                            comparable: boolean;
+                            /** @description why there is nothing to compare with: no period, or its previous period is older than the retention */
+                            reason: ("empty_period" | "before_retention") | null;
+                        } | null;
                     };
                 };
             };
@@ -14715,6 +15148,8 @@ export interface operations {
                 city?: string;
                 /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
                 tag?: string;
+                /** @description previous: add the previous period's columns to a compared panel (previousClicks, change, trend; daily also previousDate and previousVisitors); default off */
+                compare?: "previous" | "off";
                 panel: "daily" | "hourly" | "heatmap" | "countries" | "browsers" | "operatingSystems" | "referrers" | "trackers" | "deviceTypes" | "regions" | "cities" | "utmSource" | "utmMedium" | "utmCampaign" | "topLinks" | "revenue";
                 link?: string;
             };
@@ -14965,6 +15400,36 @@ export interface operations {
                                 iosInstalls: number;
                                 androidInstalls: number;
                             }[];
+                            /** @description each row of countryStats, in its order (name: the country), against its installs in the previous period; empty when not comparable */
+                            countryStats: {
+                                name: string;
+                                compared: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                };
+                            }[];
+                            /** @description each row of installsByMatchType, in its order (name: the match type), against its installs in the previous period */
+                            installsByMatchType: {
+                                name: string;
+                                compared: {
+                                    current: number;
+                                    previous: number;
+                                    /** @description percent change, one decimal; null when the previous figure is 0 */
+                                    change: number | null;
+                                    /**
+                                     * @description new: none before, some now; none: none in either
+                                     * @enum {string}
+                                     */
+                                    trend: "up" | "down" | "flat" | "new" | "none";
+                                };
+                            }[];
                         } | null;
                     };
                 };
@@ -15019,6 +15484,8 @@ export interface operations {
                 /** @description All (default), iOS or Android; case-insensitive */
                 platform?: string;
                 panel: "dailyInstalls" | "countries" | "matchTypes" | "recentInstalls" | "dailyReengagements" | "funnel" | "failureReasons" | "revenue";
+                /** @description previous: add the previous period's columns to dailyInstalls, countries and matchTypes (previousInstalls, change, trend; the days also previousDate); default off */
+                compare?: "previous" | "off";
             };
             header?: never;
             path: {
@@ -16096,7 +16563,43 @@ export const pathsConsoleApiOrganizationsOrgIdRoutingTestPostRequestBodyContentA
 export const pathsConsoleApiOrganizationsOrgIdUsageGetResponses200ContentApplicationJsonPlanValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/usage"]["get"]["responses"]["200"]["content"]["application/json"]["plan"]> = ["FREE", "PRO", "BUSINESS", "ENTERPRISE"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonCountriesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["countries"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonBrowsersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["browsers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonOperatingSystemsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["operatingSystems"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonReferrersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["referrers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTrackersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["trackers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonDeviceTypesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["deviceTypes"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonRegionsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["regions"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonCitiesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["cities"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonUtmSourceComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["source"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonUtmMediumComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["medium"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonUtmCampaignComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["campaign"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonTopLinksComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
@@ -16116,7 +16619,43 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApp
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetParametersPathKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["parameters"]["path"]["kind"]> = ["urls", "campaigns"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonCountriesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["countries"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonBrowsersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["browsers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonOperatingSystemsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["operatingSystems"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonReferrersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["referrers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonTrackersComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["trackers"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonDeviceTypesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["deviceTypes"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonRegionsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["regions"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonCitiesComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["cities"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonUtmSourceComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["source"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonUtmMediumComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["medium"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonUtmCampaignComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["utm"]["campaign"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonTopLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonTopLinksComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["topLinks"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
@@ -16133,7 +16672,15 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200Cont
 }>["uniqueVisitors"], {
     trend: unknown;
 }>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetResponses200ContentApplicationJsonMetaEmptyReasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["responses"]["200"]["content"]["application/json"]["meta"]["emptyReason"]> = ["before_retention", "after_today"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetResponses200ContentApplicationJsonTagsComparedAnyOf0TrendValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["responses"]["200"]["content"]["application/json"]["tags"]["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardTagsGetResponses200ContentApplicationJsonComparisonAnyOf0ReasonAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/tags"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    reason: unknown;
+}>["reason"]> = ["empty_period", "before_retention"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["daily", "hourly", "heatmap", "countries", "browsers", "operatingSystems", "referrers", "trackers", "deviceTypes", "regions", "cities", "utmSource", "utmMedium", "utmCampaign", "topLinks", "revenue"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonPlatformValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["platform"]> = ["All", "iOS", "Android"];
@@ -16162,7 +16709,22 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200Cont
 }>["totalReengagements"], {
     trend: unknown;
 }>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0CountryStatsComparedTrendValues: ReadonlyArray<Extract<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    countryStats: unknown;
+}>["countryStats"], {
+    compared: unknown;
+}>["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdGetResponses200ContentApplicationJsonComparisonAnyOf0InstallsByMatchTypeComparedTrendValues: ReadonlyArray<Extract<Extract<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
+    installsByMatchType: unknown;
+}>["installsByMatchType"], {
+    compared: unknown;
+}>["compared"], {
+    trend: unknown;
+}>["trend"]> = ["up", "down", "flat", "new", "none"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdExportCsvGetParametersQueryPanelValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv"]["get"]["parameters"]["query"]["panel"]> = ["dailyInstalls", "countries", "matchTypes", "recentInstalls", "dailyReengagements", "funnel", "failureReasons", "revenue"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardAppsIdExportCsvGetParametersQueryCompareValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/apps/{id}/export.csv"]["get"]["parameters"]["query"]["compare"]> = ["previous", "off"];
 export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsGetResponses200ContentApplicationJsonItemsFrequencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["frequency"]> = ["weekly", "monthly"];
 export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsGetResponses200ContentApplicationJsonItemsScopeTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["get"]["responses"]["200"]["content"]["application/json"]["items"]["scope"]["type"]> = ["organization", "tag", "url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdReportSubscriptionsPostRequestBodyContentApplicationJsonFrequencyValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/report-subscriptions"]["post"]["requestBody"]["content"]["application/json"]["frequency"]> = ["weekly", "monthly"];

@@ -156,6 +156,9 @@ export type JourneyDashboardData = JourneyDashboard & {
     | (PreviousPeriod &
         Record<'totalSessions' | 'uniqueUsers' | 'totalTransitions' | 'goalCompletions', FigureChange> & {
           daily: JourneyDashboard['daily'];
+          /** Each row of platforms and topUtmSources, in order, against the previous period's sessions. */
+          platforms: { name: string; compared: FigureChange }[];
+          topUtmSources: { name: string; compared: FigureChange }[];
         })
     | null;
 };

@@ -47,6 +47,34 @@ afterEach(async () => {
 });
 
 describe('clicks and conversions per destination', () => {
+  it("shows each row's clicks against the previous period's to the same address, in words too", async () => {
+    serveApi({
+      'GET /organizations/1/urls/42/stats': {
+        status: 200,
+        body: { destinationStats: [stat(A, 30, 3, { percentage: 60 }), stat(B, 20, 1, { percentage: 40 })] },
+      },
+      'GET /organizations/1/urls/42': { status: 200, body: split },
+    });
+    renderConsole(
+      <DestinationsPanel
+        orgId={1}
+        link={{ type: 'url', id: 42 }}
+        query={query}
+        previous={[
+          { url: A, count: 20 },
+          { url: 'https://example.com/kr', count: 5 },
+        ]}
+      />,
+    );
+    const panel = screen.getByRole('region', { name: '목적지별 클릭과 전환' });
+    await within(panel).findByText('변형 A');
+    // A: 20 → 30; B: none before; the rule had 5 before and none now, so it has no row.
+    expect((await rowTexts(panel)).map((r) => r[2])).toEqual([
+      '30 (60%) ▲ 증가 50% (이전 기간: 20)',
+      '20 (40%) 신규 이전 기간에는 없었음 (이전 기간: 0)',
+    ]);
+  });
+
   it("shows each variant's weight, clicks, conversions, rate and revenue, for the dashboard's period", async () => {
     const sent = serveApi({
       'GET /organizations/1/urls/42/stats': {

@@ -1,7 +1,9 @@
 // What the console's dashboards show of clicks, for the whole organization or one link, in one
 // ClickHouse round trip from the rollups (15-minute or hourly, click-rollup.ts): the statistics the Service API answers (same
 // queries), plus the weekday × hour heatmap in the viewer's zone, UTM breakdowns, the busiest
-// links (organization-wide) and the previous period's total for the comparison. Filtered
+// links (organization-wide) and the previous period's total for the comparison. Read as a previous
+// period (`complete`), every top list keeps every name, so each row of the period finds its count
+// there (the dimensions' queries return every name anyway; only the busiest links lose their LIMIT). Filtered
 // (click-filters.ts), every part reads the raw table instead: only it knows a click's dimensions together.
 import type { ClickHouseClient } from './clickhouse.js';
 import { type ClickFilters, filterSql, hasFilters } from './click-filters.js';
@@ -36,6 +38,11 @@ export interface ClickDashboard {
   links: { linkType: 'url' | 'campaign'; linkId: number; count: number }[];
   /** The total of the `previous` window asked for; 0 without one. */
   previousTotal: number;
+  /**
+   * One link's clicks per destination_url ('' : its originalUrl), read complete only (a previous
+   * period's, for the destinations' change); empty otherwise.
+   */
+  destinations: { url: string; count: number }[];
 }
 
 const TOP_LINKS = 10;
@@ -46,6 +53,7 @@ function rollupPartsOf(
   period: StatsPeriod,
   previous: UtcWindow | undefined,
   organizationWide: boolean,
+  linkLimit: string,
 ): string[] {
   const rollup = clickRollupFor(period, previous ? [previous] : []);
   const parts = [
@@ -59,14 +67,20 @@ function rollupPartsOf(
   if (organizationWide) {
     for (const type of ['url', 'campaign']) {
       parts.push(`SELECT 'link' AS dim, concat('${type}:', toString(link_id)) AS name, sum(clicks) AS c FROM ${rollup.series}
-        WHERE ${range} AND link_type = '${type}' AND ${BUCKET_WINDOW} GROUP BY link_id ORDER BY c DESC, link_id LIMIT ${TOP_LINKS}`);
+        WHERE ${range} AND link_type = '${type}' AND ${BUCKET_WINDOW} GROUP BY link_id ORDER BY c DESC, link_id${linkLimit}`);
     }
   }
   return parts;
 }
 
 /** Every part from the raw clicks `where` narrows (the filters): the same figures, dimension names as the rollups'. */
-function rawPartsOf(range: string, where: string, withPrevious: boolean, organizationWide: boolean): string[] {
+function rawPartsOf(
+  range: string,
+  where: string,
+  withPrevious: boolean,
+  organizationWide: boolean,
+  linkLimit: string,
+): string[] {
   const parts = [
     rawPart(range, where, { utm_source: 'utm_source', utm_medium: 'utm_medium', utm_campaign: 'utm_campaign' }),
     `SELECT 'heat' AS dim, concat(toString(toDayOfWeek(toDate(ts, {tz:String}))), ' ', toString(toHour(ts, {tz:String}))) AS name,
@@ -78,7 +92,7 @@ function rawPartsOf(range: string, where: string, withPrevious: boolean, organiz
   if (organizationWide) {
     for (const type of ['url', 'campaign']) {
       parts.push(`SELECT 'link' AS dim, concat('${type}:', toString(link_id)) AS name, count() AS c FROM clicks
-        WHERE ${range} AND link_type = '${type}' AND ${RAW_WINDOW}${where} GROUP BY link_id ORDER BY c DESC, link_id LIMIT ${TOP_LINKS}`);
+        WHERE ${range} AND link_type = '${type}' AND ${RAW_WINDOW}${where} GROUP BY link_id ORDER BY c DESC, link_id${linkLimit}`);
     }
   }
   return parts;
@@ -86,15 +100,28 @@ function rawPartsOf(range: string, where: string, withPrevious: boolean, organiz
 
 export function createClickDashboard(client: ClickHouseClient) {
   return {
-    /** The dashboard of `scope` over `period`, with the total of the `previous` window when one is given. */
-    async forScope(scope: DashboardScope, period: StatsPeriod, previous?: UtcWindow): Promise<ClickDashboard> {
+    /**
+     * The dashboard of `scope` over `period`, with the total of the `previous` window when one is
+     * given; `complete`: every name of each top list and every link with clicks, not the busiest only.
+     */
+    async forScope(
+      scope: DashboardScope,
+      period: StatsPeriod,
+      previous?: UtcWindow,
+      complete = false,
+    ): Promise<ClickDashboard> {
       const range = scope.link
         ? 'organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}'
         : 'organization_id = {org:UInt64}';
       const filtered = filterSql(scope.filters);
+      const linkLimit = complete ? '' : ` LIMIT ${TOP_LINKS}`;
       const parts = hasFilters(scope.filters)
-        ? rawPartsOf(range, filtered.sql, previous !== undefined, !scope.link)
-        : rollupPartsOf(range, period, previous, !scope.link);
+        ? rawPartsOf(range, filtered.sql, previous !== undefined, !scope.link, linkLimit)
+        : rollupPartsOf(range, period, previous, !scope.link, linkLimit);
+      if (complete && scope.link)
+        // Clicks per destination: only the raw table keeps it (as the link's statistics read it).
+        parts.push(`SELECT 'destination' AS dim, destination_url AS name, count() AS c FROM clicks
+          WHERE ${range} AND ${RAW_WINDOW}${filtered.sql} GROUP BY name`);
       const byDim = await queryDimensions(client, parts, {
         ...periodParams(period),
         org: scope.organizationId,
@@ -106,8 +133,9 @@ export function createClickDashboard(client: ClickHouseClient) {
         }),
         ...filtered.params,
       });
-      const stats = statsOf(byDim, period);
-      const utm = (dim: string) => topOf(byDim.get(dim), stats.total);
+      const limit = complete ? Number.POSITIVE_INFINITY : undefined;
+      const stats = statsOf(byDim, period, limit);
+      const utm = (dim: string) => topOf(byDim.get(dim), stats.total, undefined, limit);
       return {
         stats,
         heatmap: [...(byDim.get('heat') ?? new Map<string, number>())].map(([cell, count]) => {
@@ -122,6 +150,7 @@ export function createClickDashboard(client: ClickHouseClient) {
           })
           .sort((a, b) => b.count - a.count || a.linkId - b.linkId),
         previousTotal: byDim.get('previous')?.get('') ?? 0,
+        destinations: [...(byDim.get('destination') ?? [])].map(([url, count]) => ({ url, count })),
       };
     },
   };

@@ -154,13 +154,15 @@ function known(counts: Map<string, number> | undefined): Map<string, number> | u
   return counts && new Map([...counts].filter(([name]) => name !== ''));
 }
 
-/** The statistics a set of dimension counts holds over the period's days. */
-export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPeriod): ClickStats {
+/**
+ * The statistics a set of dimension counts holds over the period's days, each top list cut at
+ * `limit` names (Infinity: every name, for a previous period whose counts are looked up by name).
+ */
+export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPeriod, limit = TOP_LIMIT): ClickStats {
   const days = byDim.get('day') ?? new Map<string, number>();
   const total = [...days.values()].reduce((a, b) => a + b, 0);
   const hours = byDim.get('hour') ?? new Map<string, number>();
-  const top = (dim: string, rename: (name: string) => string, limit = TOP_LIMIT) =>
-    topOf(byDim.get(dim), total, rename, limit);
+  const top = (dim: string, rename: (name: string) => string, cut = limit) => topOf(byDim.get(dim), total, rename, cut);
   const devices = byDim.get('device') ?? new Map<string, number>();
   const visitorDays = byDim.get('visitors-day') ?? new Map<string, number>();
   return {
@@ -181,8 +183,8 @@ export function statsOf(byDim: Map<string, Map<string, number>>, period: StatsPe
       const count = devices.get(name) ?? 0;
       return { name, count, percentage: percent(count, total) };
     }),
-    regions: topOf(known(byDim.get('region')), total),
-    cities: topOf(known(byDim.get('city')), total),
+    regions: topOf(known(byDim.get('region')), total, undefined, limit),
+    cities: topOf(known(byDim.get('city')), total, undefined, limit),
     customIds: top('cid', (n) => n, CUSTOM_ID_LIMIT),
   };
 }

@@ -252,6 +252,8 @@ export function createInstallStats(client: ClickHouseClient) {
       appPlatform?: 'IOS' | 'ANDROID' | undefined;
       platform: PlatformFilter;
       period: StatsPeriod;
+      /** Every country, not the top ones: a previous period's, whose rows are looked up by country. */
+      complete?: boolean | undefined;
     }): Promise<InstallStats> {
       const { scope, period, platform } = input;
       const params: Record<string, unknown> = {
@@ -351,7 +353,7 @@ export function createInstallStats(client: ClickHouseClient) {
         countryStats: [...byCountry]
           .map(([country, installs]) => ({ country, installs, percentage: percent(installs, totalInstalls) }))
           .sort((a, b) => b.installs - a.installs || a.country.localeCompare(b.country))
-          .slice(0, COUNTRY_LIMIT),
+          .slice(0, input.complete ? undefined : COUNTRY_LIMIT),
         recentInstalls: recent.map((r) => ({
           installedAt: `${r.at.replace(' ', 'T')}Z`,
           platform: appPlatform(r.platform),

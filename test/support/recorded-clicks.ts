@@ -17,6 +17,8 @@ export interface Click {
   utmSource?: string;
   utmMedium?: string;
   utmCampaign?: string;
+  /** Where the link sent the click (a rule's or variant's address); none: its originalUrl. */
+  destinationUrl?: string;
   bot?: boolean;
 }
 
@@ -49,6 +51,7 @@ export async function recordClicks(
         utmCampaign: c.utmCampaign ?? '',
         utmTerm: '',
         utmContent: '',
+        ...(c.destinationUrl === undefined ? {} : { destinationUrl: c.destinationUrl }),
       },
     });
   }

@@ -2,7 +2,7 @@
 // of the same zone (a DST day is 23 or 25 hours on either side), today so far against the same
 // time of day, nothing to compare when the previous period is older than the retention.
 import { describe, expect, it } from 'vitest';
-import { compareFigure, comparisonPeriod, percentChange } from '../../src/core/stats/comparison.js';
+import { compareFigure, compareRows, comparisonPeriod, percentChange } from '../../src/core/stats/comparison.js';
 import { resolvePeriod } from '../../src/core/stats/period.js';
 
 const previousOf = (input: Parameters<typeof resolvePeriod>[0]) => comparisonPeriod(resolvePeriod(input), input.now);
@@ -17,6 +17,24 @@ describe('comparison with the previous period', () => {
     expect(compareFigure(4, 4)).toEqual({ current: 4, previous: 4, change: 0, trend: 'flat' });
     expect(compareFigure(3, 0)).toEqual({ current: 3, previous: 0, change: null, trend: 'new' });
     expect(compareFigure(0, 0).trend).toBe('none');
+  });
+
+  it('compares each row of a breakdown with the same row of the previous period, new when it had none there', () => {
+    const rows = [
+      { name: 'JP', count: 6 },
+      { name: 'KR', count: 3 },
+      { name: 'US', count: 1 },
+    ];
+    const before: [string, number][] = [
+      ['KR', 4],
+      ['JP', 4],
+      ['DE', 9],
+    ];
+    expect(compareRows(rows, (r) => r.name, before)).toEqual([
+      { name: 'JP', count: 6, compared: { current: 6, previous: 4, change: 50, trend: 'up' } },
+      { name: 'KR', count: 3, compared: { current: 3, previous: 4, change: -25, trend: 'down' } },
+      { name: 'US', count: 1, compared: { current: 1, previous: 0, change: null, trend: 'new' } },
+    ]);
   });
 
   it('spring-forward: a week in New York after the change compares with the week holding the 23-hour day, local midnight to local midnight', () => {

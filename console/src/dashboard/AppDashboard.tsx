@@ -2,7 +2,8 @@
 // newest installs with how each was matched, re-engagement, the funnel with its stage labels and
 // the conversion between stages, and the quality of deep-link resolution. The figures are the
 // Service API's install statistics of the app (same query), with the previous period's beside the
-// headline figures and the daily installs when the comparison is on; every panel has its CSV. The
+// headline figures, the daily installs, and each row of the sources and countries when the
+// comparison is on; every panel has its CSV. The
 // period, zone and comparison live in the page's address (dashboard-state.ts).
 import { Badge, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -45,7 +46,7 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
   const compared = useCompared(comparison, s?.meta.timeZone, n);
   const pct = (value: number) => `${value.toLocaleString(i18n.language)}%`;
   const csv = (panel: string) =>
-    `/console/api/organizations/${orgId}/dashboard/apps/${appId}/export.csv?${new URLSearchParams({ ...query, panel })}`;
+    `/console/api/organizations/${orgId}/dashboard/apps/${appId}/export.csv?${new URLSearchParams({ ...query, panel, ...(state.compare ? { compare: 'previous' } : {}) })}`;
   const noInstalls = s && s.totalInstalls === 0 && t('appStats.noInstalls');
 
   return (
@@ -135,20 +136,22 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
             <Stack>
               <Panel title={t('appStats.sources')} csv={csv('matchTypes')} empty={noInstalls}>
                 <TopList
-                  items={s.installsByMatchType.map((m) => ({
+                  items={s.installsByMatchType.map((m, i) => ({
                     name: m.matchType,
                     count: m.installs,
                     percentage: m.percentage,
+                    compared: comparison?.installsByMatchType[i]?.compared,
                   }))}
                   translate={(m) => t(`appStats.matchType.${m}`, { defaultValue: m })}
                 />
               </Panel>
               <Panel title={t('appStats.countries')} csv={csv('countries')} empty={noInstalls}>
                 <TopList
-                  items={s.countryStats.map((c) => ({
+                  items={s.countryStats.map((c, i) => ({
                     name: c.country || t('dashboard.unknown'),
                     count: c.installs,
                     percentage: c.percentage,
+                    compared: comparison?.countryStats[i]?.compared,
                   }))}
                 />
               </Panel>

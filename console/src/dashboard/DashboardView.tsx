@@ -8,7 +8,8 @@
 // in a panel filters every panel to its clicks, and the chips above them take filters off again.
 // With the comparison on (the address's `compare`, on unless `off`), the same call brings the
 // previous period: each figure shows its change in percent, each time chart the previous period's
-// series dashed beside its own, day by day.
+// series dashed beside its own, day by day, each row of a list or of the busiest links its change
+// against the same row of the previous period, and each CSV the previous period's columns.
 import { Alert, Button, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -80,7 +81,13 @@ export function DashboardView({
   const before = comparison?.comparable ? comparison : null;
   const compared = useCompared(comparison, d?.meta.timeZone, n);
   const csv = (panel: string) => {
-    const q = new URLSearchParams({ ...filtered, panel, ...(link ? { link: `${link.type}:${link.id}` } : {}) });
+    // With the comparison on, a compared panel's CSV has the previous period's columns too.
+    const q = new URLSearchParams({
+      ...filtered,
+      panel,
+      ...(link ? { link: `${link.type}:${link.id}` } : {}),
+      ...(state.compare ? { compare: 'previous' } : {}),
+    });
     return `/console/api/organizations/${orgId}/dashboard/export.csv?${q}`;
   };
   const names = useFilterNames();
@@ -292,7 +299,7 @@ export function DashboardView({
             </Panel>
           </SimpleGrid>
 
-          {link && <DestinationsPanel orgId={orgId} link={link} query={filtered} />}
+          {link && <DestinationsPanel orgId={orgId} link={link} query={filtered} previous={before?.destinations} />}
 
           {link?.type === 'campaign' && (
             <RevenuePanel orgId={orgId} of={{ kind: 'campaign', id: link.id }} query={query} />
@@ -313,6 +320,7 @@ export function DashboardView({
               orgId={orgId}
               query={filtered}
               total={d.total}
+              compare={state.compare}
               onPick={(tag) => setState({ ...state, filters: withFilter(filters, 'tag', tag) })}
             />
           )}

@@ -2,14 +2,18 @@
 // period's clicks each variant, rule or the link's own destination received, the goals and installs
 // those clicks led to, their rate and revenue, from the link's Service API statistics for the same
 // period and zone; the link's own record names each row's variant (with its weight) or rule. Under
-// the table, a plain verdict on the A/B test (ab-result.ts).
+// the table, a plain verdict on the A/B test (ab-result.ts). With the comparison on, each row's
+// clicks show their change against the previous period's clicks to the same address (the dashboard's
+// answer brings those), worked out as the server works out every change (src/shared/figure-change.ts).
 import { Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { api, type Campaign, type DestinationStat, type ShortUrl } from '../api';
+import { compareFigure } from '../../../src/shared/figure-change';
 import { variantName } from '../routing-form';
 import { type AbRow, abRows, abVerdict, type Routing, type Source } from './ab-result';
+import { RowChange } from './figures';
 import { Panel, type PanelScope, usePanelFigures } from './Panel';
 
 /** The table's figure columns, right-aligned after the destination's. */
@@ -61,7 +65,15 @@ function Verdict({ rows }: { rows: AbRow[] }) {
   );
 }
 
-export function DestinationsPanel({ link, ...scope }: PanelScope & { link: { type: 'url' | 'campaign'; id: number } }) {
+export function DestinationsPanel({
+  link,
+  previous,
+  ...scope
+}: PanelScope & {
+  link: { type: 'url' | 'campaign'; id: number };
+  /** The previous period's clicks per destination, when the dashboard compares and can. */
+  previous?: { url: string; count: number }[] | undefined;
+}) {
   const { t, i18n } = useTranslation();
   const path = `${link.type === 'url' ? 'urls' : 'campaigns'}/${link.id}`;
   const stats = usePanelFigures<{ destinationStats: DestinationStat[] }>(scope, 'destinations', link, `${path}/stats`);
@@ -74,6 +86,7 @@ export function DestinationsPanel({ link, ...scope }: PanelScope & { link: { typ
   const items = stats.data?.destinationStats;
   const rows = items && abRows(items, routing);
   const n = (value: number) => value.toLocaleString(i18n.language);
+  const before = previous && new Map(previous.map((d) => [d.url, d.count]));
   return (
     <Panel
       title={t('dashboard.destinations')}
@@ -113,6 +126,12 @@ export function DestinationsPanel({ link, ...scope }: PanelScope & { link: { typ
                       <Text span c="dimmed" size="xs">
                         ({n(r.share)}%)
                       </Text>
+                      {before && (
+                        <>
+                          {' '}
+                          <RowChange compared={compareFigure(r.clicks, before.get(r.url) ?? 0)} />
+                        </>
+                      )}
                     </Table.Td>
                     <Table.Td ta="right">{n(r.conversions)}</Table.Td>
                     <Table.Td ta="right">{`${n(r.rate)}%`}</Table.Td>

@@ -1,10 +1,11 @@
 // Clicks by tag on the organization's dashboard: a bar per tag (in the tag's colour) of the
 // period's clicks on the links that carry it now, with its visitors, for the same period, zone and
 // filters as the other panels. A click on a link with two tags counts for both. Selecting a bar,
-// or a tag's name in the list below it (keyboard), filters the whole dashboard to that tag.
+// or a tag's name in the list below it (keyboard), filters the whole dashboard to that tag. With the
+// comparison on, each tag in the list shows its change against the previous period.
 import { useTranslation } from 'react-i18next';
 import { Chart } from './Chart';
-import { seriesOption } from './figures';
+import { type FigureChange, seriesOption } from './figures';
 import { Panel, type PanelScope, usePanelFigures } from './Panel';
 import { TopList } from './TopList';
 
@@ -14,11 +15,22 @@ interface TagClicks {
   color: string;
   clicks: number;
   visitors: number;
+  compared?: FigureChange | null;
 }
 
-export function TagsPanel({ onPick, total, ...scope }: PanelScope & { onPick: (tag: string) => void; total: number }) {
+export function TagsPanel({
+  onPick,
+  total,
+  compare,
+  ...scope
+}: PanelScope & { onPick: (tag: string) => void; total: number; compare: boolean }) {
   const { t, i18n } = useTranslation();
-  const figures = usePanelFigures<{ tags: TagClicks[] }>(scope, 'tag-clicks', {}, 'dashboard/tags');
+  const figures = usePanelFigures<{ tags: TagClicks[] }>(
+    { ...scope, query: { ...scope.query, compare: compare ? 'previous' : 'off' } },
+    'tag-clicks',
+    {},
+    'dashboard/tags',
+  );
   const n = (value: number) => value.toLocaleString(i18n.language);
   const tags = figures.data?.tags;
   const clicked = tags?.filter((tag) => tag.clicks > 0);
@@ -63,6 +75,7 @@ export function TagsPanel({ onPick, total, ...scope }: PanelScope & { onPick: (t
               name: tag.name,
               count: tag.clicks,
               percentage: total > 0 ? Math.round((tag.clicks / total) * 1000) / 10 : 0,
+              compared: tag.compared,
             }))}
             pick={{
               label: (item) => t('dashboard.filters.pick', { filter: t('dashboard.tags.chip', { tag: item.name }) }),

@@ -1,9 +1,11 @@
 // The busiest links of a period: each one's name (opening its dashboard), kind and address, its
-// clicks and its share of the period's clicks.
+// clicks and its share of the period's clicks, and with the comparison on its change against the
+// previous period.
 import { Anchor, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { DashboardData } from '../api';
 import { navigate, pathOfStats } from '../navigation';
+import { RowChange } from './figures';
 
 export function TopLinks({ links }: { links: DashboardData['topLinks'] }) {
   const { t, i18n } = useTranslation();
@@ -31,6 +33,11 @@ export function TopLinks({ links }: { links: DashboardData['topLinks'] }) {
               <Table.Td ta="right" c="dimmed">
                 {l.percentage.toLocaleString(i18n.language)}%
               </Table.Td>
+              {l.compared !== undefined && (
+                <Table.Td ta="right">
+                  <RowChange compared={l.compared} />
+                </Table.Td>
+              )}
             </Table.Tr>
           ))}
         </Table.Tbody>

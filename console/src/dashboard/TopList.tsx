@@ -1,9 +1,14 @@
 // A ranked list: each name with its clicks and a bar for its share, numbers in the page's locale.
 // Given `pick`, a name that can filter the dashboard is a button: selecting it (click or keyboard)
-// shows only its clicks.
+// shows only its clicks. With the comparison on, each row shows its change against the same row
+// of the previous period (RowChange).
 import { Progress, Stack, Group, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TopItem } from '../api';
+import { type FigureChange, RowChange } from './figures';
+
+/** A row of a list, with its change against the previous period when the dashboard compares. */
+type Row = TopItem & { compared?: FigureChange | null | undefined };
 
 export interface TopListPick {
   /** The button's accessible name for an item ("Show only Country: Japan"); null: the item filters nothing. */
@@ -16,7 +21,7 @@ export function TopList({
   translate,
   pick,
 }: {
-  items: TopItem[];
+  items: Row[];
   translate?: (name: string) => string;
   pick?: TopListPick | undefined;
 }) {
@@ -49,7 +54,8 @@ export function TopList({
                 {item.count.toLocaleString(i18n.language)}{' '}
                 <Text span c="dimmed" size="xs">
                   ({item.percentage.toLocaleString(i18n.language)}%)
-                </Text>
+                </Text>{' '}
+                <RowChange compared={item.compared} />
               </Text>
             </Group>
             <Progress value={item.percentage} size="sm" aria-hidden />

@@ -100,11 +100,25 @@ export function useCompared(
 }
 
 /** A change in percent: an arrow and a word for screen readers besides the colour (up green, down red). */
-export function ChangeBadge({ change, testId }: { change: number; testId: string }) {
+export function ChangeBadge({
+  change,
+  testId,
+  size,
+}: {
+  change: number;
+  testId?: string | undefined;
+  size?: 'xs' | 'sm' | undefined;
+}) {
   const { t, i18n } = useTranslation();
   const up = change >= 0;
   return (
-    <Badge variant="light" color={change === 0 ? 'gray' : up ? 'green' : 'red'} data-testid={testId}>
+    <Badge
+      component="span"
+      variant="light"
+      size={size}
+      color={change === 0 ? 'gray' : up ? 'green' : 'red'}
+      data-testid={testId}
+    >
       <span aria-hidden>{change === 0 ? '→' : up ? '▲' : '▼'}</span>{' '}
       <VisuallyHidden>{`${t(change === 0 ? 'dashboard.flat' : up ? 'dashboard.up' : 'dashboard.down')} `}</VisuallyHidden>
       {new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 }).format(
@@ -120,6 +134,57 @@ export interface FigureChange {
   previous: number;
   change: number | null;
   trend: 'up' | 'down' | 'flat' | 'new' | 'none';
+}
+
+/**
+ * How a figure moved, as a badge: its change in percent (arrow, colour and words), "new" when there
+ * was none before, "—" when there was none in either period or nothing to compare (`why` says so
+ * then, to screen readers; `figure` is null).
+ */
+function TrendBadge({
+  figure,
+  why,
+  testId,
+  size,
+}: {
+  figure: FigureChange | null;
+  why: string;
+  testId?: string | undefined;
+  size?: 'xs' | 'sm' | undefined;
+}) {
+  const { t } = useTranslation();
+  if (figure === null || figure.trend === 'none')
+    return (
+      <Badge component="span" variant="light" size={size} color="gray" data-testid={testId}>
+        <span aria-hidden>—</span>
+        <VisuallyHidden>{figure === null ? why : t('dashboard.noneEither')}</VisuallyHidden>
+      </Badge>
+    );
+  if (figure.change === null)
+    return (
+      <Badge component="span" variant="light" size={size} color="blue" data-testid={testId}>
+        {t('dashboard.new')}
+        <VisuallyHidden>{` ${t('dashboard.newHelp')}`}</VisuallyHidden>
+      </Badge>
+    );
+  return <ChangeBadge change={figure.change} testId={testId} size={size} />;
+}
+
+/**
+ * A breakdown row's change against the same row of the previous period (compare=previous): the
+ * badge, and the previous count in words (read by screen readers, shown as the badge's tooltip).
+ * Nothing without a comparison, or when the periods cannot be compared (the totals say why).
+ */
+export function RowChange({ compared }: { compared?: FigureChange | null | undefined }) {
+  const { t, i18n } = useTranslation();
+  if (!compared) return null;
+  const previous = t('dashboard.previousRow', { value: compared.previous.toLocaleString(i18n.language) });
+  return (
+    <span title={previous} style={{ whiteSpace: 'nowrap' }}>
+      <TrendBadge figure={compared} why="" size="xs" />
+      <VisuallyHidden>{` (${previous})`}</VisuallyHidden>
+    </span>
+  );
 }
 
 /**
@@ -139,24 +204,9 @@ function ComparedFigure({
   previous: string;
   testId: string;
 }) {
-  const { t } = useTranslation();
-  const badge =
-    figure === null || figure.trend === 'none' ? (
-      <Badge variant="light" color="gray" data-testid={testId}>
-        <span aria-hidden>—</span>
-        <VisuallyHidden>{figure === null ? why : t('dashboard.noneEither')}</VisuallyHidden>
-      </Badge>
-    ) : figure.change === null ? (
-      <Badge variant="light" color="blue" data-testid={testId}>
-        {t('dashboard.new')}
-        <VisuallyHidden>{` ${t('dashboard.newHelp')}`}</VisuallyHidden>
-      </Badge>
-    ) : (
-      <ChangeBadge change={figure.change} testId={testId} />
-    );
   return (
     <Group gap="xs">
-      {badge}
+      <TrendBadge figure={figure} why={why} testId={testId} />
       <Text size="sm" c="dimmed" data-testid={`${testId}-previous`}>
         {figure === null ? why : previous}
       </Text>

@@ -587,6 +587,7 @@ export const en: Words = {
       empty_period: 'No period to compare',
     },
     previousFigure: 'Previous period ({{span}}): {{value}}',
+    previousRow: 'previous period: {{value}}',
     previousSeries: '{{name}} (previous period)',
     previousDate: 'Previous period date',
     until: 'until {{time}}',

@@ -573,6 +573,7 @@ export const ko = {
       empty_period: '비교할 기간이 없습니다',
     },
     previousFigure: '이전 기간({{span}}): {{value}}',
+    previousRow: '이전 기간: {{value}}',
     previousSeries: '{{name}} (이전 기간)',
     previousDate: '이전 기간 날짜',
     until: '{{time}}까지',

@@ -113,7 +113,7 @@ export default function Journey({ membership }: { membership: Membership }) {
   const addOnMissing = dashboard.error instanceof ApiError && dashboard.error.code === 'ADD_ON_REQUIRED';
   const empty = d && d.summary.totalSessions === 0 && t('journey.noSessions');
   const csv = (panel: string) =>
-    `/console/api/organizations/${orgId}/journey/export.csv?${new URLSearchParams({ ...query, panel })}`;
+    `/console/api/organizations/${orgId}/journey/export.csv?${new URLSearchParams({ ...query, panel, ...(state.compare ? { compare: 'previous' } : {}) })}`;
 
   return (
     <Stack>
@@ -164,12 +164,22 @@ export default function Journey({ membership }: { membership: Membership }) {
           <SimpleGrid cols={{ base: 1, md: 3 }}>
             <Panel title={t('journey.platforms')} csv={csv('platforms')} empty={empty}>
               <TopList
-                items={d.platforms.map((p) => ({ name: p.platform, count: p.sessions, percentage: p.percentage }))}
+                items={d.platforms.map((p, i) => ({
+                  name: p.platform,
+                  count: p.sessions,
+                  percentage: p.percentage,
+                  compared: comparison?.platforms[i]?.compared,
+                }))}
               />
             </Panel>
             <Panel title={t('journey.utm')} csv={csv('utmSources')} empty={empty}>
               <TopList
-                items={d.topUtmSources.map((u) => ({ name: u.utmSource, count: u.sessions, percentage: u.percentage }))}
+                items={d.topUtmSources.map((u, i) => ({
+                  name: u.utmSource,
+                  count: u.sessions,
+                  percentage: u.percentage,
+                  compared: comparison?.topUtmSources[i]?.compared,
+                }))}
               />
             </Panel>
             <Panel

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { Dashboard, DashboardInput, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
-import { compareFigure } from '../../core/stats/comparison.js';
+import { compareFigure, compareRows } from '../../core/stats/comparison.js';
 import type { InstallStats, InstallStatsAnswer, InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
 import type { TagStatsService } from '../../core/stats/tag-stats.js';
@@ -24,8 +24,10 @@ import { filterQuery, filtersSchema, geoSchema } from '../schemas/stats-filters.
 import {
   compareQuery,
   comparisonPeriodJson,
+  comparedRowsSchema,
   comparisonPeriodSchema,
   figureChangeSchema,
+  csvComparison,
 } from '../schemas/stats-comparison.js';
 import { actingMember } from './acting-member.js';
 import { sendCsv } from '../csv-download.js';
@@ -62,6 +64,20 @@ const comparisonSchema = comparisonPeriodSchema.extend({
     .array(z.object({ date: z.string(), count: z.number().int(), visitors: z.number().int() }))
     .describe("the previous period's days: the n-th lines up with the period's n-th day"),
   hourly: z.array(z.object({ hour: z.string(), count: z.number().int() })),
+  destinations: z
+    .array(z.object({ url: z.string(), count: z.number().int() }))
+    .describe(
+      "one link's previous clicks per destination (its originalUrl for clicks recorded without one), most first; empty for the organization",
+    ),
+});
+/** A breakdown's row, with its change against the previous period when compare=previous. */
+const comparedItem = topItem.extend({
+  compared: figureChangeSchema
+    .nullable()
+    .optional()
+    .describe(
+      "with compare=previous only: the row's clicks in the previous period (previous 0 and trend new when it had none there) and the change in percent; null when the periods cannot be compared",
+    ),
 });
 const dashboardSchema = z.object({
   meta: statsMetaSchema.extend({ filters: dashboardFiltersSchema, geo: geoSchema }),
@@ -89,16 +105,22 @@ const dashboardSchema = z.object({
       count: z.number().int(),
     }),
   ),
-  countries: z.array(topItem),
-  browsers: z.array(topItem),
-  operatingSystems: z.array(topItem),
-  referrers: z.array(topItem),
-  trackers: z.array(topItem),
-  deviceTypes: z.array(topItem),
-  regions: z.array(topItem).describe('ISO 3166-2 regions; empty unless meta.geo.regions'),
-  cities: z.array(topItem).describe('English city names; empty unless meta.geo.cities'),
-  utm: z.object({ source: z.array(topItem), medium: z.array(topItem), campaign: z.array(topItem) }),
-  topLinks: z.array(linkSchema.extend({ count: z.number().int(), percentage: z.number() })),
+  countries: z.array(comparedItem),
+  browsers: z.array(comparedItem),
+  operatingSystems: z.array(comparedItem),
+  referrers: z.array(comparedItem),
+  trackers: z.array(comparedItem),
+  deviceTypes: z.array(comparedItem),
+  regions: z.array(comparedItem).describe('ISO 3166-2 regions; empty unless meta.geo.regions'),
+  cities: z.array(comparedItem).describe('English city names; empty unless meta.geo.cities'),
+  utm: z.object({ source: z.array(comparedItem), medium: z.array(comparedItem), campaign: z.array(comparedItem) }),
+  topLinks: z.array(
+    linkSchema.extend({
+      count: z.number().int(),
+      percentage: z.number(),
+      compared: comparedItem.shape.compared,
+    }),
+  ),
   link: linkSchema.nullable(),
   comparison: comparisonSchema
     .nullable()
@@ -113,6 +135,12 @@ const appComparisonSchema = comparisonPeriodSchema.extend({
   dailyInstalls: installStatsSchema.shape.dailyInstalls.describe(
     "the previous period's days: the n-th lines up with the period's n-th day",
   ),
+  countryStats: comparedRowsSchema.describe(
+    'each row of countryStats, in its order (name: the country), against its installs in the previous period; empty when not comparable',
+  ),
+  installsByMatchType: comparedRowsSchema.describe(
+    'each row of installsByMatchType, in its order (name: the match type), against its installs in the previous period',
+  ),
 });
 
 /** An app's install figures against the previous period's. */
@@ -122,6 +150,15 @@ function appComparison(
 ): z.infer<typeof appComparisonSchema> {
   const { stats } = previous;
   const figure = (of: (s: InstallStats) => number) => (stats ? compareFigure(of(current), of(stats)) : null);
+  /** A list's rows by `key` against the previous period's (read with every row); none when not comparable. */
+  const rows = <R extends { installs: number }>(list: (s: InstallStats) => R[], key: (r: R) => string) =>
+    stats
+      ? compareRows(
+          list(current).map((r) => ({ ...r, count: r.installs })),
+          key,
+          list(stats).map((r): [string, number] => [key(r), r.installs]),
+        ).map((r) => ({ name: key(r), compared: r.compared }))
+      : [];
   return {
     ...comparisonPeriodJson(previous.comparison),
     totalInstalls: figure((s) => s.totalInstalls),
@@ -129,6 +166,14 @@ function appComparison(
     conversionRate: figure((s) => s.conversionRate),
     totalReengagements: figure((s) => s.reengagementStats.totalReengagements),
     dailyInstalls: stats?.dailyInstalls ?? [],
+    countryStats: rows(
+      (s) => s.countryStats,
+      (r) => r.country,
+    ),
+    installsByMatchType: rows(
+      (s) => s.installsByMatchType,
+      (r) => r.matchType,
+    ),
   };
 }
 
@@ -145,9 +190,13 @@ const tagClicksSchema = z.object({
           .number()
           .int()
           .describe("the sum of the period's days' distinct visitors of those links, approximate"),
+        compared: comparedItem.shape.compared,
       }),
     )
     .describe('every tag of the organization (only the filtered ones with a tag filter), most clicks first'),
+  comparison: comparisonPeriodSchema
+    .nullable()
+    .describe('the previous period (its dates, whether it compares) when compare=previous was asked; null otherwise'),
 });
 
 function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashboardSchema> {
@@ -199,24 +248,49 @@ const PANELS = [
 ] as const;
 type Panel = (typeof PANELS)[number];
 
-/** One panel of a dashboard as CSV: its header and rows, as the JSON answer has them. */
+/** One panel of a dashboard as CSV: its header and rows, as the JSON answer has them (with the comparison's columns when asked). */
 function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'revenue'>): string {
-  const top = (items: z.infer<typeof topItem>[]) =>
+  const compare = d.comparison !== null;
+  const c = csvComparison(compare, 'Clicks');
+  const top = (items: z.infer<typeof comparedItem>[]) =>
     toCsv(
-      ['name', 'clicks', 'percentage'],
-      items.map((i) => [i.name, i.count, i.percentage]),
+      ['name', 'clicks', 'percentage', ...c.head],
+      items.map((i) => [i.name, i.count, i.percentage, ...c.cells(i.compared)]),
     );
   switch (panel) {
-    case 'daily':
+    case 'daily': {
+      const before = d.comparison?.daily ?? [];
       return toCsv(
-        [`date (${d.meta.timeZone})`, 'clicks', 'visitors'],
-        d.daily.map((r) => [r.date, r.count, r.visitors]),
+        [
+          `date (${d.meta.timeZone})`,
+          'clicks',
+          'visitors',
+          ...(compare ? ['previousDate', 'previousClicks', 'previousVisitors', 'change', 'trend'] : []),
+        ],
+        d.daily.map((r, i) => {
+          const twin = before[i];
+          const figure = twin && compareFigure(r.count, twin.count);
+          return [
+            r.date,
+            r.count,
+            r.visitors,
+            ...(compare
+              ? [twin?.date ?? '', twin?.count ?? '', twin?.visitors ?? '', figure?.change ?? '', figure?.trend ?? '']
+              : []),
+          ];
+        }),
       );
-    case 'hourly':
+    }
+    case 'hourly': {
+      const before = d.comparison?.hourly ?? [];
       return toCsv(
-        [`hour (${d.meta.timeZone})`, 'clicks'],
-        d.hourly.map((r) => [r.hour, r.count]),
+        [`hour (${d.meta.timeZone})`, 'clicks', ...c.head],
+        d.hourly.map((r, i) => {
+          const twin = before[i];
+          return [r.hour, r.count, ...c.cells(twin && compareFigure(r.count, twin.count))];
+        }),
       );
+    }
     case 'heatmap': {
       const cell = new Map(d.heatmap.map((c) => [`${c.weekday} ${c.hour}`, c.count]));
       const rows = [1, 2, 3, 4, 5, 6, 7].map((weekday) => [
@@ -233,8 +307,8 @@ function panelCsv(d: z.infer<typeof dashboardSchema>, panel: Exclude<Panel, 'rev
       return top(d.utm.campaign);
     case 'topLinks':
       return toCsv(
-        ['type', 'id', 'label', 'address', 'clicks', 'percentage'],
-        d.topLinks.map((l) => [l.type, l.id, l.label, l.address, l.count, l.percentage]),
+        ['type', 'id', 'label', 'address', 'clicks', 'percentage', ...c.head],
+        d.topLinks.map((l) => [l.type, l.id, l.label, l.address, l.count, l.percentage, ...c.cells(l.compared)]),
       );
     default:
       return top(d[panel]);
@@ -277,27 +351,46 @@ const revenueSchema = z.object({
   byCurrency: z.array(z.object({ currency: z.string(), totalRevenue: z.number(), purchases: z.number().int() })),
 });
 
-/** One panel of an app's install statistics as CSV, as the Service API's answer has it. */
+/**
+ * One panel of an app's install statistics as CSV, as the Service API's answer has it; with the
+ * comparison (compare=previous), the daily installs, countries and sources add the previous
+ * period's columns (previousDate for the days, previousInstalls, change, trend).
+ */
 function appPanelCsv(
   s: Awaited<ReturnType<InstallStatsService['forMobileApp']>>['stats'],
   timeZone: string,
   panel: Exclude<(typeof APP_PANELS)[number], 'revenue'>,
+  comparison: z.infer<typeof appComparisonSchema> | null,
 ): string {
+  const c = csvComparison(comparison !== null, 'Installs');
   switch (panel) {
-    case 'dailyInstalls':
+    case 'dailyInstalls': {
+      const before = comparison?.dailyInstalls ?? [];
       return toCsv(
-        [`date (${timeZone})`, 'installs', 'iOS', 'Android'],
-        s.dailyInstalls.map((d) => [d.date, d.installs, d.iosInstalls, d.androidInstalls]),
+        [`date (${timeZone})`, 'installs', 'iOS', 'Android', ...c.dayHead],
+        s.dailyInstalls.map((d, i) => [
+          d.date,
+          d.installs,
+          d.iosInstalls,
+          d.androidInstalls,
+          ...c.day(d.installs, before[i], (t) => t.installs),
+        ]),
       );
+    }
     case 'countries':
       return toCsv(
-        ['country', 'installs', 'percentage'],
-        s.countryStats.map((c) => [c.country, c.installs, c.percentage]),
+        ['country', 'installs', 'percentage', ...c.head],
+        s.countryStats.map((r, i) => [r.country, r.installs, r.percentage, ...c.row(comparison?.countryStats, i)]),
       );
     case 'matchTypes':
       return toCsv(
-        ['matchType', 'installs', 'percentage'],
-        s.installsByMatchType.map((m) => [m.matchType, m.installs, m.percentage]),
+        ['matchType', 'installs', 'percentage', ...c.head],
+        s.installsByMatchType.map((m, i) => [
+          m.matchType,
+          m.installs,
+          m.percentage,
+          ...c.row(comparison?.installsByMatchType, i),
+        ]),
       );
     case 'dailyReengagements':
       return toCsv(
@@ -349,6 +442,9 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
   const exportQuery = z.object({
     ...periodQuery,
     ...dashboardFilterQuery,
+    compare: compareQuery.describe(
+      "previous: add the previous period's columns to a compared panel (previousClicks, change, trend; daily also previousDate and previousVisitors); default off",
+    ),
     panel: z.enum(PANELS),
     link: z
       .string()
@@ -411,14 +507,18 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         summary:
           "Clicks and visitors per tag of the organization over a period: every tag, by the tags its links carry now (a link's click counts for each of its tags)",
         params: orgParams,
-        querystring: z.object({ ...periodQuery, ...dashboardFilterQuery }),
+        querystring: z.object({ ...periodQuery, ...dashboardFilterQuery, compare: compareQuery }),
         response: { 200: tagClicksSchema, ...errors },
       },
     },
     async (request) => {
       const { caller } = await acting(request, request.params.orgId);
       const found = await withPeriodQuery(tagStats.byTag(caller, request.query));
-      return { meta: { ...meta(found.period), filters: found.filters }, tags: found.tags };
+      return {
+        meta: { ...meta(found.period), filters: found.filters },
+        tags: found.tags,
+        comparison: found.comparison && comparisonPeriodJson(found.comparison),
+      };
     },
   );
 
@@ -493,7 +593,12 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
         security,
         summary: "One panel of a mobile app's install statistics as CSV, from the Service API's own query",
         params: orgParams.extend({ id: idSchema }),
-        querystring: installQuery.extend({ panel: z.enum(APP_PANELS) }),
+        querystring: installQuery.extend({
+          panel: z.enum(APP_PANELS),
+          compare: compareQuery.describe(
+            "previous: add the previous period's columns to dailyInstalls, countries and matchTypes (previousInstalls, change, trend; the days also previousDate); default off",
+          ),
+        }),
         produces: ['text/csv'],
         response: { 200: z.string(), ...errors },
       },
@@ -502,7 +607,7 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
       const { caller } = await acting(request, request.params.orgId);
       const { panel, ...query } = request.query;
       if (panel === 'revenue') {
-        const { platform: _all, ...period } = query;
+        const { platform: _all, compare: _compare, ...period } = query;
         const found = await withPeriodQuery(installs.revenueOfApp(caller, request.params.id, period));
         return sendCsv(
           reply,
@@ -512,7 +617,8 @@ export const consoleDashboardRoutes: FastifyPluginAsyncZod<{
       }
       const found = await withPeriodQuery(installs.forMobileApp(caller, request.params.id, query));
       const name = `app-${request.params.id}-${panel}-${periodSpan(found.period, '-')}.csv`;
-      return sendCsv(reply, name, appPanelCsv(found.stats, found.period.timeZone, panel));
+      const comparison = found.previous && appComparison(found.stats, found.previous);
+      return sendCsv(reply, name, appPanelCsv(found.stats, found.period.timeZone, panel, comparison));
     },
   );
 

@@ -9,9 +9,11 @@ import type { JourneyStatsService } from '../../core/stats/journey-stats.js';
 import { journeyDashboardSchema } from '../journey/stats.routes.js';
 import {
   compareQuery,
+  comparedRowsSchema,
   comparisonPeriodJson,
   comparisonPeriodSchema,
   figureChangeSchema,
+  csvComparison,
 } from '../schemas/stats-comparison.js';
 import { callerOf } from '../request-caller.js';
 import { sendCsv } from '../csv-download.js';
@@ -26,6 +28,12 @@ const journeyComparisonSchema = comparisonPeriodSchema.extend({
   goalCompletions: figureChangeSchema.nullable(),
   daily: journeyDashboardSchema.shape.daily.describe(
     "the previous period's days: the n-th lines up with the period's n-th day",
+  ),
+  platforms: comparedRowsSchema.describe(
+    'each row of platforms, in its order, against its sessions in the previous period; empty when not comparable',
+  ),
+  topUtmSources: comparedRowsSchema.describe(
+    'each row of topUtmSources, in its order, against its sessions in the previous period',
   ),
 });
 
@@ -44,35 +52,72 @@ function journeyComparison(
     totalTransitions: figure('totalTransitions'),
     goalCompletions: figure('goalCompletions'),
     daily: previous.daily,
+    platforms: previous.platforms,
+    topUtmSources: previous.topUtmSources,
   };
 }
 
 const PANELS = ['daily', 'platforms', 'utmSources', 'transitions', 'funnel', 'eventTypes', 'goalTypes'] as const;
 type Dashboard = Awaited<ReturnType<JourneyStatsService['dashboard']>>;
 
-function panelCsv(d: Dashboard, panel: (typeof PANELS)[number]): string {
+/**
+ * One panel as CSV; with the comparison (compare=previous), the days, platforms and UTM sources add
+ * the previous period's sessions columns (previousDate for the days, previousSessions, change, trend).
+ */
+function panelCsv(
+  d: Dashboard,
+  panel: (typeof PANELS)[number],
+  comparison: z.infer<typeof journeyComparisonSchema> | null,
+): string {
+  const c = csvComparison(comparison !== null, 'Sessions');
   switch (panel) {
-    case 'daily':
+    case 'daily': {
+      const before = comparison?.daily ?? [];
       return toCsv(
-        [`date (${d.period.timeZone})`, 'sessions', 'uniqueUsers', 'events', 'transitions', 'goalCompletions'],
-        d.daily.map((r) => [r.date, r.sessions, r.uniqueUsers, r.events, r.transitions, r.goalCompletions]),
+        [
+          `date (${d.period.timeZone})`,
+          'sessions',
+          'uniqueUsers',
+          'events',
+          'transitions',
+          'goalCompletions',
+          ...c.dayHead,
+        ],
+        d.daily.map((r, i) => [
+          r.date,
+          r.sessions,
+          r.uniqueUsers,
+          r.events,
+          r.transitions,
+          r.goalCompletions,
+          ...c.day(r.sessions, before[i], (t) => t.sessions),
+        ]),
       );
+    }
     case 'platforms':
       return toCsv(
-        ['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate'],
-        d.platforms.map((p) => [
+        ['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate', ...c.head],
+        d.platforms.map((p, i) => [
           p.platform,
           p.sessions,
           p.percentage,
           p.uniqueUsers,
           p.convertedSessions,
           p.conversionRate,
+          ...c.row(comparison?.platforms, i),
         ]),
       );
     case 'utmSources':
       return toCsv(
-        ['utmSource', 'sessions', 'percentage', 'convertedSessions', 'conversionRate'],
-        d.topUtmSources.map((u) => [u.utmSource, u.sessions, u.percentage, u.convertedSessions, u.conversionRate]),
+        ['utmSource', 'sessions', 'percentage', 'convertedSessions', 'conversionRate', ...c.head],
+        d.topUtmSources.map((u, i) => [
+          u.utmSource,
+          u.sessions,
+          u.percentage,
+          u.convertedSessions,
+          u.conversionRate,
+          ...c.row(comparison?.topUtmSources, i),
+        ]),
       );
     case 'transitions':
       return toCsv(
@@ -141,7 +186,13 @@ export const consoleJourneyExportRoutes: FastifyPluginAsyncZod<{ stats: JourneyS
       schema: {
         tags: ['console'],
         summary: 'One panel of the user-journey dashboard as CSV',
-        querystring: z.object({ ...periodQuery, panel: z.enum(PANELS) }),
+        querystring: z.object({
+          ...periodQuery,
+          panel: z.enum(PANELS),
+          compare: compareQuery.describe(
+            "previous: add the previous period's sessions columns to daily, platforms and utmSources (previousSessions, change, trend; the days also previousDate); default off",
+          ),
+        }),
         produces: ['text/csv'],
         response: {
           200: z.string(),
@@ -153,10 +204,11 @@ export const consoleJourneyExportRoutes: FastifyPluginAsyncZod<{ stats: JourneyS
       },
     },
     async (request, reply) => {
-      const { panel, ...period } = request.query;
-      const dashboard = await withPeriodQuery(stats.dashboard(callerOf(request), period));
+      const { panel, ...input } = request.query;
+      const dashboard = await withPeriodQuery(stats.dashboard(callerOf(request), input));
       const name = `journey-${panel}-${periodSpan(dashboard.period, '-')}.csv`;
-      return sendCsv(reply, name, panelCsv(dashboard, panel));
+      const comparison = dashboard.previous && journeyComparison(dashboard, dashboard.previous);
+      return sendCsv(reply, name, panelCsv(dashboard, panel, comparison));
     },
   );
 };

@@ -2,7 +2,7 @@
 // the query parameter, the previous period's dates and whether it compares, and a figure against
 // its previous value. What is compared and how: src/core/stats/comparison.ts.
 import { z } from 'zod';
-import { type ComparisonPeriod, describeComparison } from '../../core/stats/comparison.js';
+import { type ComparisonPeriod, compareFigure, describeComparison } from '../../core/stats/comparison.js';
 
 export const compareQuery = z
   .enum(['previous', 'off'])
@@ -15,6 +15,9 @@ export const figureChangeSchema = z.object({
   change: z.number().nullable().describe('percent change, one decimal; null when the previous figure is 0'),
   trend: z.enum(['up', 'down', 'flat', 'new', 'none']).describe('new: none before, some now; none: none in either'),
 });
+
+/** A list's rows against the previous period, in the list's order: each row's name and how it changed. */
+export const comparedRowsSchema = z.array(z.object({ name: z.string(), compared: figureChangeSchema }));
 
 export const comparisonPeriodSchema = z.object({
   startDate: z.string().nullable().describe("the previous period's first local date; null when the period is empty"),
@@ -34,4 +37,29 @@ export const comparisonPeriodSchema = z.object({
 export function comparisonPeriodJson(comparison: ComparisonPeriod): z.infer<typeof comparisonPeriodSchema> {
   const described = describeComparison(comparison);
   return { ...described, until: described.until?.toISOString() ?? null };
+}
+
+/** A row's comparison cells: the previous figure, the change (empty when the previous is 0), the trend. */
+const comparedCells = (c: z.infer<typeof figureChangeSchema> | null | undefined): (string | number)[] =>
+  c ? [c.previous, c.change ?? '', c.trend] : ['', '', ''];
+
+/**
+ * A CSV's comparison columns for one figure (compare=previous; nothing when `compare` is false):
+ * `previous<What>`, `change` (percent, one decimal; empty when the previous figure is 0) and
+ * `trend`, and for days `previousDate` before them; cells empty when the periods cannot be compared.
+ */
+export function csvComparison(compare: boolean, what: string) {
+  const head = [`previous${what}`, 'change', 'trend'];
+  return {
+    head: compare ? head : [],
+    dayHead: compare ? ['previousDate', ...head] : [],
+    /** A row's cells from its figure change. */
+    cells: (c: z.infer<typeof figureChangeSchema> | null | undefined) => (compare ? comparedCells(c) : []),
+    /** The i-th row's cells from a list of compared rows in the same order. */
+    row: (rows: { compared: z.infer<typeof figureChangeSchema> }[] | undefined, i: number) =>
+      compare ? comparedCells(rows?.[i]?.compared) : [],
+    /** A day's cells against the n-th day of the previous period (`twin`), its figure read by `of`. */
+    day: <T extends { date: string }>(count: number, twin: T | undefined, of: (t: T) => number) =>
+      compare ? [twin?.date ?? '', ...comparedCells(twin && compareFigure(count, of(twin)))] : [],
+  };
 }

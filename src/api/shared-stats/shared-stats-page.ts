@@ -1,7 +1,8 @@
 // The page a shared statistics address shows (contract: "Filters and shared statistics"): one
 // short URL's dashboard, read-only, rendered on the server: its title and address, the period
 // (last 7, 30 or 90 days, as links), the totals, clicks per day as an inline SVG with the same
-// figures as a table, and the top lists. No script; the inline style carries the page's nonce.
+// figures as a table, and the top lists; regions and cities too when the service's GeoIP database
+// tells them (as the console shows them). No script; the inline style carries the page's nonce.
 // Every interpolated value is escaped. English only for now.
 import type { SharedPeriod, SharedStats } from '../../core/stats/link-shares.js';
 import { SHARED_PERIODS } from '../../core/stats/link-shares.js';
@@ -31,6 +32,10 @@ const STYLE = `
   summary{cursor:pointer;color:#0550ae;margin-top:8px}`;
 
 const number = new Intl.NumberFormat('en');
+const countryNames = new Intl.DisplayNames('en', { type: 'region' });
+
+/** An ISO 3166-2 region beside its country's name, as the console shows it: "KR-11 (South Korea)". */
+const regionName = (code: string) => `${code} (${countryNames.of(code.slice(0, 2)) ?? code.slice(0, 2)})`;
 
 /** One top list as a table: name, clicks, share. */
 function topTable(id: string, title: string, items: Item[], what = 'Name'): string {
@@ -85,7 +90,7 @@ export function sharedStatsPage(options: {
   publicBaseUrl: string;
   nonce: string;
 }): string {
-  const { url, stats, period } = options.found;
+  const { url, stats, period, geo } = options.found;
   const address = linkAddress(options.publicBaseUrl, url.customDomainName, url.shortCode);
   const title = url.title?.trim() || address;
   const from = period.actualStartDate ?? period.requestedStartDate;
@@ -113,6 +118,15 @@ export function sharedStatsPage(options: {
       stats.destinationStats.map((d) => ({ name: d.url, count: d.count, percentage: d.percentage })),
       'Destination',
     ) +
+    (geo.regions
+      ? topTable(
+          'regions',
+          'Top regions',
+          stats.regions.map((r) => ({ ...r, name: regionName(r.name) })),
+          'Region',
+        )
+      : '') +
+    (geo.cities ? topTable('cities', 'Top cities', stats.cities, 'City') : '') +
     `</div>`;
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +

@@ -6,33 +6,23 @@
 // console's home compares today with yesterday. Dashboards, reports and anything else that shows
 // "against the previous period" use these functions, so every place says the same.
 import { DateTime } from 'luxon';
+import { compareFigure, type FigureChange } from '../../shared/figure-change.js';
 import type { StatsPeriod } from './period.js';
 
-/** Percent change from `previous` to `current`, one decimal; null when there was nothing before. */
-export function percentChange(current: number, previous: number): number | null {
-  return previous === 0 ? null : Math.round(((current - previous) / previous) * 1000) / 10;
-}
+export { compareFigure, type FigureChange, percentChange } from '../../shared/figure-change.js';
 
 /**
- * How a figure moved: up or down (with the percent), flat, `new` when the previous period had
- * none and this one has some, `none` when neither had any.
+ * Each row of a breakdown (countries, browsers, busiest links…) against its count in the previous
+ * period, found by `key` among `previous` (that period's rows as key → count, every one of them);
+ * a row the previous period lacks had none there: trend `new`.
  */
-export type Trend = 'up' | 'down' | 'flat' | 'new' | 'none';
-
-export interface FigureChange {
-  current: number;
-  previous: number;
-  /** Percent change, one decimal; null when the previous figure is 0 (trend `new` or `none`). */
-  change: number | null;
-  trend: Trend;
-}
-
-/** A figure against its previous period's, as every comparison shows it. */
-export function compareFigure(current: number, previous: number): FigureChange {
-  const change = percentChange(current, previous);
-  const trend: Trend =
-    change === null ? (current === 0 ? 'none' : 'new') : change > 0 ? 'up' : change < 0 ? 'down' : 'flat';
-  return { current, previous, change, trend };
+export function compareRows<T extends { count: number }>(
+  rows: T[],
+  key: (row: T) => string,
+  previous: Iterable<[string, number]>,
+): (T & { compared: FigureChange })[] {
+  const before = new Map(previous);
+  return rows.map((row) => ({ ...row, compared: compareFigure(row.count, before.get(key(row)) ?? 0) }));
 }
 
 /** Why a period has nothing to compare with: it is empty, or its previous period is older than the retention. */

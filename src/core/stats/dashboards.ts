@@ -1,8 +1,10 @@
 // The console's click dashboards: the organization's overview and one short URL's or campaign's
 // page, over a period in the viewer's time zone (clamped to the plan's retention, as every
 // statistic). What the panels show comes from one query (src/olap/click-dashboard.ts); here the
-// busiest links get their names and addresses, and the previous period its change in percent.
+// busiest links get their names and addresses, and the previous period its change in percent:
+// of the totals and, row by row, of every breakdown (read in the same round as the period).
 import type { ClickDashboard, ClickDashboardQueries } from '../../olap/click-dashboard.queries.js';
+import type { ClickStats, TopItem } from '../../olap/click-stats.queries.js';
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { notFound } from '../../shared/errors.js';
@@ -15,6 +17,7 @@ import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './c
 import {
   type ComparisonPeriod,
   compareFigure,
+  compareRows,
   type FigureChange,
   describeComparison,
   type NotComparable,
@@ -43,6 +46,12 @@ export interface DashboardComparison {
   /** The previous period's days, in order: the n-th lines up with the period's n-th day. */
   daily: ClickDashboard['stats']['daily'];
   hourly: ClickDashboard['stats']['hourly'];
+  /**
+   * One link's previous clicks per destination (its originalUrl for clicks recorded without one),
+   * most first, for its destinations panel (read from the link's statistics) to compare with; empty
+   * for the organization, or when not comparable.
+   */
+  destinations: { url: string; count: number }[];
 }
 
 type DashboardCaller = Pick<Caller, 'organization' | 'member'>;
@@ -56,7 +65,29 @@ export interface DashboardLink {
   address: string;
 }
 
-export interface Dashboard extends ClickDashboard {
+/** The breakdowns of a dashboard: each a list of rows compared one by one with the previous period. */
+const BREAKDOWNS = [
+  'countries',
+  'browsers',
+  'operatingSystems',
+  'referrers',
+  'trackers',
+  'deviceTypes',
+  'regions',
+  'cities',
+] as const;
+type Breakdown = (typeof BREAKDOWNS)[number];
+const UTM = ['source', 'medium', 'campaign'] as const;
+
+/**
+ * A breakdown's row with, when compared (compare=previous), its count in the previous period and
+ * the change (null when the periods cannot be compared); without a comparison, no `compared`.
+ */
+export type ComparedRow<T> = T & { compared?: FigureChange | null };
+
+export interface Dashboard extends Omit<ClickDashboard, 'stats' | 'utm'> {
+  stats: Omit<ClickStats, Breakdown> & Record<Breakdown, ComparedRow<TopItem>[]>;
+  utm: Record<(typeof UTM)[number], ComparedRow<TopItem>[]>;
   period: StatsPeriod;
   /** The filters applied, as given (trimmed, without repeats); {} without filters. */
   filters: ClickFilters & { tag?: string[] };
@@ -64,7 +95,7 @@ export interface Dashboard extends ClickDashboard {
   change: number | null;
   /** What the GeoIP database tells beyond the country: the region and city panels and filters. */
   geo: GeoFields;
-  topLinks: (DashboardLink & { count: number; percentage: number })[];
+  topLinks: ComparedRow<DashboardLink & { count: number; percentage: number }>[];
   /** The previous period's figures when asked for (compare=previous); null otherwise. */
   comparison: DashboardComparison | null;
 }
@@ -92,7 +123,11 @@ export function createDashboards(deps: {
     address: linkAddress(deps.publicBaseUrl, c.customDomainName, c.alias),
   });
 
-  async function build(caller: DashboardCaller, link: DashboardLink | null, input: DashboardInput): Promise<Dashboard> {
+  async function build(
+    caller: DashboardCaller,
+    link: (DashboardLink & { originalUrl: string }) | null,
+    input: DashboardInput,
+  ): Promise<Dashboard> {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
     const { startDate, endDate, timeZone, tag, ...rest } = input;
@@ -106,18 +141,50 @@ export function createDashboards(deps: {
       link: link && { type: link.type, id: link.id },
       filters: { ...filters.match, ...tags.match },
     };
+    // The previous period in full (every name of each breakdown): each row finds its count there.
     const { current: found, previous } = await readWithPrevious(period, now, compare === 'previous', (p) =>
-      p === period ? deps.clicks.forScope(scope, period, previousPeriod(period)) : deps.clicks.forScope(scope, p),
+      p === period
+        ? deps.clicks.forScope(scope, period, previousPeriod(period))
+        : deps.clicks.forScope(scope, p, undefined, true),
     );
     const { total } = found.stats;
+    const before = previous && (previous.comparison.comparable ? previous.stats : null);
+    /** Rows compared with the previous period's (`counts` of it), when asked; as they are otherwise. */
+    const compared = <T extends { count: number }>(
+      rows: T[],
+      key: (row: T) => string,
+      counts: (d: ClickDashboard) => Iterable<[string, number]>,
+    ): ComparedRow<T>[] =>
+      previous === null
+        ? rows
+        : before
+          ? compareRows(rows, key, counts(before))
+          : rows.map((r) => ({ ...r, compared: null }));
+    /** A breakdown's rows by name against the same breakdown of the previous period. */
+    const byName = (rows: TopItem[], of: (d: ClickDashboard) => TopItem[]) =>
+      compared(
+        rows,
+        (i) => i.name,
+        (d) => of(d).map((i): [string, number] => [i.name, i.count]),
+      );
+    const stats = { ...found.stats };
+    for (const b of BREAKDOWNS) stats[b] = byName(found.stats[b], (d) => d.stats[b]);
+    const utm = Object.fromEntries(UTM.map((u) => [u, byName(found.utm[u], (d) => d.utm[u])])) as Dashboard['utm'];
+    const topLinks = compared(
+      await named(organization.id, found.links, total),
+      (l) => `${l.type}:${l.id}`,
+      (d) => d.links.map((l): [string, number] => [`${l.linkType}:${l.linkId}`, l.count]),
+    );
     return {
       ...found,
+      stats,
+      utm,
       period,
       filters: { ...filters.applied, ...tags.applied },
       geo: deps.geoFields,
       change: percentChange(total, found.previousTotal),
-      topLinks: await named(organization.id, found.links, total),
-      comparison: previous && comparisonOf(found, previous.comparison, previous.stats),
+      topLinks,
+      comparison: previous && comparisonOf(found, previous.comparison, previous.stats, link?.originalUrl ?? ''),
     };
   }
 
@@ -126,14 +193,23 @@ export function createDashboards(deps: {
     found: ClickDashboard,
     previous: ComparisonPeriod,
     before: ClickDashboard | null,
+    originalUrl: string,
   ): DashboardComparison {
     const figures = previous.comparable && before;
+    const destinations = new Map<string, number>();
+    for (const d of figures ? figures.destinations : []) {
+      const url = d.url === '' ? originalUrl : d.url;
+      destinations.set(url, (destinations.get(url) ?? 0) + d.count);
+    }
     return {
       ...describeComparison(previous),
       total: figures ? compareFigure(found.stats.total, figures.stats.total) : null,
       uniqueVisitors: figures ? compareFigure(found.stats.uniqueVisitors, figures.stats.uniqueVisitors) : null,
       daily: figures ? figures.stats.daily : [],
       hourly: figures ? figures.stats.hourly : [],
+      destinations: [...destinations]
+        .map(([url, count]) => ({ url, count }))
+        .sort((a, b) => b.count - a.count || a.url.localeCompare(b.url)),
     };
   }
 
@@ -167,16 +243,17 @@ export function createDashboards(deps: {
     ): Promise<Dashboard & { link: DashboardLink }> {
       authorize(caller, 'statistics.read');
       const orgId = caller.organization.id;
-      const link =
+      const found =
         type === 'url'
-          ? await deps.shortUrls.get(orgId, id).then((u) => u && urlLink(u))
-          : await deps.campaigns.get(orgId, id).then((c) => c && campaignLink(c));
-      if (!link)
+          ? await deps.shortUrls.get(orgId, id).then((u) => u && { link: urlLink(u), originalUrl: u.originalUrl })
+          : await deps.campaigns.get(orgId, id).then((c) => c && { link: campaignLink(c), originalUrl: c.originalUrl });
+      if (!found)
         throw notFound(
           type === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND',
           `${type === 'url' ? 'short URL' : 'campaign'} ${id} does not exist`,
         );
-      return { ...(await build(caller, link, input)), link };
+      const { link } = found;
+      return { ...(await build(caller, { ...link, originalUrl: found.originalUrl }, input)), link };
     },
   };
 }

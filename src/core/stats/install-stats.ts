@@ -61,8 +61,15 @@ export function createInstallStatsService(deps: InstallStatsDeps) {
     const now = deps.clock();
     const period = periodForPlan(caller.organization.plan, periodInput, now);
     const { linkAlias, ...scope } = what;
+    // The previous period with every country, so each of the period's finds its count there.
     const { current, previous } = await readWithPrevious(period, now, compare === 'previous', (p) =>
-      deps.installStats.forScope({ organizationId: caller.organization.id, ...scope, platform, period: p }),
+      deps.installStats.forScope({
+        organizationId: caller.organization.id,
+        ...scope,
+        platform,
+        period: p,
+        complete: p !== period,
+      }),
     );
     return { name: what.name, linkAlias, platform, period, stats: current, previous };
   }

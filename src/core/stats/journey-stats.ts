@@ -13,7 +13,7 @@ import {
 } from '../../olap/journey-stats.queries.js';
 import { percent } from '../../olap/percent.js';
 import type { StatsCaller } from './link-stats.js';
-import { readWithPrevious } from './comparison.js';
+import { compareRows, readWithPrevious } from './comparison.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 export interface SessionListFilter {
@@ -138,19 +138,32 @@ export function createJourneyStatsService(deps: { stats: JourneyStats; clock: ()
         stats.dashboard(organizationId, p),
       );
       const { summary, activity, figures } = summaryFrom(found.figures, found.activity);
-      const before = previous?.stats && summaryFrom(previous.stats.figures, previous.stats.activity).summary;
+      const before = previous?.stats && summaryFrom(previous.stats.figures, previous.stats.activity);
+      const platforms = platformsOf(figures);
+      const topUtmSources = utmSourcesOf(figures, 10);
+      /** Each row's sessions against the same row's in the previous period (every UTM source of it); none when not comparable. */
+      const sessionsAgainst = <R extends { sessions: number }>(rows: R[], key: (r: R) => string, then: R[]) =>
+        compareRows(
+          rows.map((r) => ({ ...r, count: r.sessions })),
+          key,
+          then.map((r): [string, number] => [key(r), r.sessions]),
+        ).map((r) => ({ name: key(r), compared: r.compared }));
       return {
-        /** The previous period's summary and days when compare=previous was asked for; null otherwise. */
+        /** The previous period's summary, days and rows when compare=previous was asked for; null otherwise. */
         previous: previous && {
           comparison: previous.comparison,
-          summary: before ?? null,
+          summary: before?.summary ?? null,
           daily: previous.stats?.daily ?? [],
+          platforms: before ? sessionsAgainst(platforms, (p) => p.platform, platformsOf(before.figures)) : [],
+          topUtmSources: before
+            ? sessionsAgainst(topUtmSources, (u) => u.utmSource, utmSourcesOf(before.figures, Number.POSITIVE_INFINITY))
+            : [],
         },
         summary,
         funnel: funnelOf(figures.all),
         daily: found.daily,
-        platforms: platformsOf(figures),
-        topUtmSources: utmSourcesOf(figures, 10),
+        platforms,
+        topUtmSources,
         transitions: transitionsOf(found.transitions),
         topEventTypes: activity.eventTypes,
         topGoalTypes: activity.goalTypes,

@@ -3,7 +3,8 @@
 // in PostgreSQL; ClickHouse keeps each link's current tags (link_tags), copied from PostgreSQL's
 // outbox of tag changes by the sync below, and joins them to the clicks when asked. Before a figure
 // by tag is read, the organization's pending changes are copied, so a tag just renamed, taken off a
-// link or deleted shows at once.
+// link or deleted shows at once. With compare=previous each tag's clicks are read over the previous
+// period too (comparison.ts), in the same round, and each tag shows its change.
 import type { GeoFields } from '../routing/geo-conditions.js';
 import type { LinkTagsQueries } from '../../olap/link-tags.queries.js';
 import type { LinkTagChangesRepo } from '../../oltp/link-tag-changes.repo.js';
@@ -14,6 +15,7 @@ import type { Caller } from '../caller.js';
 import { invalidField } from '../field-error.js';
 import { startPeriodicJob, type PeriodicJob } from '../periodic-job.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
+import { type ComparisonPeriod, compareRows, type FigureChange, readWithPrevious } from './comparison.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 /** Changes copied per transaction. */
@@ -27,7 +29,9 @@ export interface TagFilterInput {
   tag?: string | undefined;
 }
 
-export interface TagStatsInput extends PeriodInput, ClickFilterInput, TagFilterInput {}
+export interface TagStatsInput extends PeriodInput, ClickFilterInput, TagFilterInput {
+  compare?: 'previous' | 'off' | undefined;
+}
 
 export interface TagClicksItem {
   id: number;
@@ -35,6 +39,8 @@ export interface TagClicksItem {
   color: string;
   clicks: number;
   visitors: number;
+  /** With compare=previous: the tag's clicks against the previous period's; null when the periods cannot be compared. */
+  compared?: FigureChange | null;
 }
 
 export interface TagSync {
@@ -115,17 +121,25 @@ export function createTagStatsService(deps: {
     async byTag(
       caller: StatsCaller,
       input: TagStatsInput,
-    ): Promise<{ period: StatsPeriod; filters: ClickFilters & { tag?: string[] }; tags: TagClicksItem[] }> {
+    ): Promise<{
+      period: StatsPeriod;
+      filters: ClickFilters & { tag?: string[] };
+      tags: TagClicksItem[];
+      /** The previous period when compare=previous; null otherwise. */
+      comparison: ComparisonPeriod | null;
+    }> {
       authorize(caller, 'statistics.read');
       const { organization } = caller;
-      const { startDate, endDate, timeZone, tag, ...filterInput } = input;
+      const { startDate, endDate, timeZone, tag, compare, ...filterInput } = input;
       const filters = parseClickFilters(filterInput, deps.geoFields);
-      const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, deps.clock());
+      const now = deps.clock();
+      const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, now);
       const byTag = await tagFilter(organization.id, tag);
       if (!tag) await deps.sync.flush(organization.id);
-      const [tags, counts] = await Promise.all([
+      const match = { ...filters.match, ...byTag.match };
+      const [tags, { current: counts, previous }] = await Promise.all([
         deps.tags.list(organization.id),
-        deps.linkTags.byTag(organization.id, period, { ...filters.match, ...byTag.match }),
+        readWithPrevious(period, now, compare === 'previous', (p) => deps.linkTags.byTag(organization.id, p, match)),
       ]);
       const countOf = new Map(counts.map((c) => [c.tagId, c]));
       const only = byTag.match.tagIds;
@@ -138,7 +152,22 @@ export function createTagStatsService(deps: {
         visitors: countOf.get(t.id)?.visitors ?? 0,
       }));
       items.sort((a, b) => b.clicks - a.clicks || a.name.localeCompare(b.name));
-      return { period, filters: { ...filters.applied, ...byTag.applied }, tags: items };
+      const before = previous?.stats;
+      const compared: TagClicksItem[] = !previous
+        ? items
+        : before
+          ? compareRows(
+              items.map((i) => ({ ...i, count: i.clicks })),
+              (i) => String(i.id),
+              before.map((c): [string, number] => [String(c.tagId), c.clicks]),
+            ).map(({ count: _count, ...i }) => i)
+          : items.map((i) => ({ ...i, compared: null }));
+      return {
+        period,
+        filters: { ...filters.applied, ...byTag.applied },
+        tags: compared,
+        comparison: previous?.comparison ?? null,
+      };
     },
   };
 }
