@@ -440,7 +440,11 @@ describe('console end to end', () => {
     expect(utc.visitors).toBe('2');
     const seoul = await daily('Asia/Seoul');
     expect(seoul.rows).toEqual(['2026-11-20002026-11-1800', '2026-11-21422026-11-1900']);
-    expect(seoul.csv).toBe('\uFEFFdate (Asia/Seoul),clicks,visitors\r\n2026-11-20,0,0\r\n2026-11-21,4,2\r\n');
+    // The CSV as the page offers it, with the previous period beside each day (the comparison is on).
+    expect(seoul.csv).toBe(
+      '\uFEFFdate (Asia/Seoul),clicks,visitors,previousDate,previousClicks,previousVisitors,change,trend\r\n' +
+        '2026-11-20,0,0,2026-11-18,0,0,,none\r\n2026-11-21,4,2,2026-11-19,0,0,,new\r\n',
+    );
     const api = (
       await svc.service(
         'GET',
@@ -449,7 +453,7 @@ describe('console end to end', () => {
       )
     ).json();
     expect(api.chartData).toEqual([0, 4]);
-    expect(utc.csv).toContain('2026-11-20,3,1\r\n2026-11-21,1,1');
+    expect(utc.csv).toContain('2026-11-20,3,1,2026-11-18,0,0,,new\r\n2026-11-21,1,1,2026-11-19,0,0,,new');
   });
 
   it("filters a link's dashboard by a country clicked: every panel narrows, the address keeps it through a reload and back; the previous period beside every figure, toggled by the address", {

@@ -177,7 +177,9 @@ describe('routing editor end to end', () => {
     await page.goto(`${BASE}/console/stats/urls/${id}?period=custom&from=${today}&to=${today}&timeZone=UTC`);
     const panel = page.getByRole('region', { name: '목적지별 클릭과 전환' });
     const rowOf = (name: string) => panel.getByRole('row').filter({ hasText: name });
-    const cells = async (name: string) => (await rowOf(name).locator('td').allInnerTexts()).map((t) => t.trim());
+    const texts = async (name: string) => (await rowOf(name).locator('td').allInnerTexts()).map((t) => t.trim());
+    // Each cell's figure; the clicks cell adds its change against the previous period on lines of its own.
+    const cells = async (name: string) => (await texts(name)).map((t) => t.split('\n')[0]!.trim());
     const won = (n: number) => new Intl.NumberFormat('ko-KR', { style: 'currency', currency: 'KRW' }).format(n);
     const share = (n: number) => `${n.toLocaleString('ko-KR')} (${(Math.round(n * 10) / 10).toLocaleString('ko-KR')}%)`;
     await expect
@@ -196,6 +198,8 @@ describe('routing editor end to end', () => {
       `${(Math.round((1 / sent[B]) * 1000) / 10).toLocaleString('ko-KR')}%`,
       won(10000),
     ]);
+    // Nothing was clicked the day before: each variant's clicks are new against the previous period.
+    expect((await texts('변형 A'))[1]).toContain('신규');
     // Five conversions in a hundred clicks: the panel says A leads, and that it is too soon to tell.
     expect(await panel.getByTestId('ab-verdict').innerText()).toMatch(
       /^지금까지는 변형 A이\(가\) 앞서지만.*판단할 수 없습니다\.$/,

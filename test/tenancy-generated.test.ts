@@ -529,6 +529,29 @@ const OPERATIONS: Record<string, Operation> = {
       () => ({ ids: [a.url.id, a.deepLink.id] }),
     ),
   },
+  // The key's own organization's webhook: B sets its own first and removes it last; A's deliveries
+  // by id are 404, and nothing of A's endpoint or deliveries shows in B's.
+  'PUT /api/v1/service/webhook': {
+    kind: 'public',
+    probes: one(
+      'service',
+      () => `${S}/webhook`,
+      () => ({ url: 'https://hooks.bbb.example/service', events: ['click'] }),
+    ),
+  },
+  'GET /api/v1/service/webhook': { kind: 'list', probes: one('service', () => `${S}/webhook`) },
+  'POST /api/v1/service/webhook/secret': { kind: 'public', probes: one('service', () => `${S}/webhook/secret`) },
+  'POST /api/v1/service/webhook/test': { kind: 'public', probes: one('service', () => `${S}/webhook/test`) },
+  'GET /api/v1/service/webhook/deliveries': { kind: 'list', probes: one('service', () => `${S}/webhook/deliveries`) },
+  'GET /api/v1/service/webhook/deliveries/{id}': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/webhook/deliveries/1`),
+  },
+  'POST /api/v1/service/webhook/deliveries/{id}/redeliver': {
+    kind: 'byId',
+    probes: one('service', () => `${S}/webhook/deliveries/1/redeliver`),
+  },
+  'DELETE /api/v1/service/webhook': { kind: 'public', probes: one('service', () => `${S}/webhook`) },
   'GET /api/v1/service/tags': {
     kind: 'list',
     aIds: () => [a.tag.id],
