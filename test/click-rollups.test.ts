@@ -62,6 +62,8 @@ function clicksFrom(fromIso: string, toIso: string, parity: 0 | 1): Record<strin
       visitor_hash: k % 17 === 0 ? 0 : 1 + (k % 97),
       // Some clicks of the short URLs were sent on by a rule or a variant; the rest to the link's own URL.
       destination_url: k % 7 === 3 ? '' : (['', 'https://shop.example/a', '', 'https://shop.example/b'][k % 4] ?? ''),
+      // Some carry a deep-link token or click id, to which conversions could be tied.
+      deep_link_token: k % 5 === 2 ? `token-${k}` : '',
     });
   }
   return rows;
@@ -163,6 +165,21 @@ describe('click statistics from the rollups equal the raw clicks', () => {
           })
         ).json<{ url: string; count: string }>();
         expect(rawDestinations.length).toBe(3);
+        // The clicks carrying a token, which decide whether conversions are read at all.
+        const [tied] = await (
+          await ch.client.query({
+            query: `SELECT count() AS n FROM clicks WHERE ${RAW_ALL} AND deep_link_token != ''`,
+            query_params: linkPeriodParams(input),
+            format: 'JSONEachRow',
+          })
+        ).json<{ n: string }>();
+        expect(Number(tied!.n)).toBeGreaterThan(100);
+        const rolled = await queryDimensions(
+          ch.client,
+          rollupParts(RANGE, clickRollupFor(period), true),
+          linkPeriodParams(input),
+        );
+        expect(rolled.get('tokens')?.get('tied')).toBe(Number(tied!.n));
         const { destinations, ...stats } = await createClickStats(ch.client).forLink(input);
         expect(stats).toEqual({ ...raw, customIds: [], conversions: [] });
         expect([...destinations].sort((a, b) => a.url.localeCompare(b.url))).toEqual(

@@ -66,7 +66,8 @@ const CUSTOM_ID_LIMIT = 100;
 
 /**
  * The day and hour series and every dimension of the clicks `range` selects, from `rollup`; the
- * clicks per destination a rule or variant chose (dimension `destination`) only when asked for.
+ * clicks per destination a rule or variant chose (dimension `destination`) and the clicks carrying
+ * a token (dimension `tokens`) only when asked for.
  */
 export function rollupParts(range: string, rollup: ClickRollup, destinations = false): string[] {
   return [
@@ -81,7 +82,7 @@ export function rollupParts(range: string, rollup: ClickRollup, destinations = f
     `SELECT 'hour' AS dim, toString(toHour(bucket, {tz:String})) AS name, sum(clicks) AS c FROM ${rollup.series}
        WHERE ${range} AND ${BUCKET_WINDOW} GROUP BY name`,
     `SELECT toString(dim) AS dim, value AS name, sum(clicks) AS c FROM ${rollup.dims}
-       WHERE ${range} AND ${BUCKET_WINDOW}${destinations ? '' : ` AND dim != 'destination'`} GROUP BY dim, name`,
+       WHERE ${range} AND ${BUCKET_WINDOW}${destinations ? '' : ` AND dim NOT IN ('destination', 'tokens')`} GROUP BY dim, name`,
   ];
 }
 
@@ -241,11 +242,13 @@ export function createClickStats(client: ClickHouseClient) {
       // carry none, and then the query that joins them to goals and installs is not made (it cost
       // a quiet link's statistics about half their time).
       const clicks = `${range} AND ${RAW_WINDOW}${where}`;
-      parts.push(
-        `SELECT 'tokens' AS dim, '' AS name, count() AS c FROM clicks WHERE ${clicks} AND deep_link_token != ''`,
-      );
+      // From the rollups that count is dimension `tokens` (value `tied`); read raw, one more part.
+      if (raw)
+        parts.push(
+          `SELECT 'tokens' AS dim, '' AS name, count() AS c FROM clicks WHERE ${clicks} AND deep_link_token != ''`,
+        );
       const byDim = await queryDimensions(client, parts, params);
-      const tied = byDim.get('tokens')?.get('') ?? 0;
+      const tied = byDim.get('tokens')?.get(raw ? '' : 'tied') ?? 0;
       const conversions = tied > 0 ? await conversionsByDestination(client, clicks, params) : [];
       const stats = statsOf(byDim, input.period);
       const destinations = [...(byDim.get('destination') ?? [])].map(([url, count]) => ({ url, count }));
