@@ -118,10 +118,19 @@ export function createClickDashboard(client: ClickHouseClient) {
       const parts = hasFilters(scope.filters)
         ? rawPartsOf(range, filtered.sql, previous !== undefined, !scope.link, linkLimit)
         : rollupPartsOf(range, period, previous, !scope.link, linkLimit);
+      // Clicks per destination, as the link's statistics count them: filtered, from the raw clicks
+      // (every destination_url, '' for the originalUrl); else from the rollups, those a rule or
+      // variant chose, the rest being the period's other clicks (below).
+      const rawDestinations = hasFilters(scope.filters);
       if (complete && scope.link)
-        // Clicks per destination: only the raw table keeps it (as the link's statistics read it).
-        parts.push(`SELECT 'destination' AS dim, destination_url AS name, count() AS c FROM clicks
-          WHERE ${range} AND ${RAW_WINDOW}${filtered.sql} GROUP BY name`);
+        parts.push(
+          rawDestinations
+            ? `SELECT 'destination' AS dim, destination_url AS name, count() AS c FROM clicks
+                WHERE ${range} AND ${RAW_WINDOW}${filtered.sql} GROUP BY name`
+            : // The column as the alias (an alias named like a column stands for it in WHERE too).
+              `SELECT toString(dim) AS dim, value AS name, sum(clicks) AS c FROM ${clickRollupFor(period, previous ? [previous] : []).dims}
+                WHERE ${range} AND ${BUCKET_WINDOW} AND dim = 'destination' GROUP BY dim, name`,
+        );
       const byDim = await queryDimensions(client, parts, {
         ...periodParams(period),
         org: scope.organizationId,
@@ -135,6 +144,11 @@ export function createClickDashboard(client: ClickHouseClient) {
       });
       const limit = complete ? Number.POSITIVE_INFINITY : undefined;
       const stats = statsOf(byDim, period, limit);
+      const destinations = [...(byDim.get('destination') ?? [])].map(([url, count]) => ({ url, count }));
+      if (complete && scope.link && !rawDestinations) {
+        const chosen = destinations.reduce((sum, d) => sum + d.count, 0);
+        if (stats.total > chosen) destinations.push({ url: '', count: stats.total - chosen });
+      }
       const utm = (dim: string) => topOf(byDim.get(dim), stats.total, undefined, limit);
       return {
         stats,
@@ -150,7 +164,7 @@ export function createClickDashboard(client: ClickHouseClient) {
           })
           .sort((a, b) => b.count - a.count || a.linkId - b.linkId),
         previousTotal: byDim.get('previous')?.get('') ?? 0,
-        destinations: [...(byDim.get('destination') ?? [])].map(([url, count]) => ({ url, count })),
+        destinations,
       };
     },
   };
