@@ -7,9 +7,9 @@
 // stretches, plus one log write or socket write), and none may be counted twice. The bound is one
 // of time, as the test saw the answers arrive, not a number of clicks: a process that ran late
 // answers a burst of requests within a millisecond, and an average rate says nothing of bursts.
-// On the busy machine the bound is 10 ms of the service's own running time, measured on the clock
-// as 10 ms plus the service's p99 lateness (see the assertion). A second round keeps every core busy with other processes meanwhile, as on a
-// shared machine.
+// A second round keeps every core busy with other processes meanwhile, as on a shared machine;
+// there the bound is 10 ms of the service's own running time, measured on the clock as 10 ms plus
+// the service's p99 lateness (see the assertion).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
