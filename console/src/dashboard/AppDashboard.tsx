@@ -19,7 +19,7 @@ import { Panel } from './Panel';
 import { type PeriodChoice, periodQuery } from './period';
 import { PeriodPicker } from './PeriodPicker';
 import { RevenuePanel } from './RevenuePanel';
-import { TopList } from './TopList';
+import { rowsOf, TopList } from './TopList';
 
 type Platform = 'All' | 'iOS' | 'Android';
 
@@ -136,23 +136,23 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
             <Stack>
               <Panel title={t('appStats.sources')} csv={csv('matchTypes')} empty={noInstalls}>
                 <TopList
-                  items={s.installsByMatchType.map((m, i) => ({
-                    name: m.matchType,
-                    count: m.installs,
-                    percentage: m.percentage,
-                    compared: comparison?.installsByMatchType[i]?.compared,
-                  }))}
+                  items={rowsOf(
+                    s.installsByMatchType,
+                    (m) => m.matchType,
+                    (m) => m.installs,
+                    comparison?.installsByMatchType,
+                  )}
                   translate={(m) => t(`appStats.matchType.${m}`, { defaultValue: m })}
                 />
               </Panel>
               <Panel title={t('appStats.countries')} csv={csv('countries')} empty={noInstalls}>
                 <TopList
-                  items={s.countryStats.map((c, i) => ({
-                    name: c.country || t('dashboard.unknown'),
-                    count: c.installs,
-                    percentage: c.percentage,
-                    compared: comparison?.countryStats[i]?.compared,
-                  }))}
+                  items={rowsOf(
+                    s.countryStats,
+                    (c) => c.country || t('dashboard.unknown'),
+                    (c) => c.installs,
+                    comparison?.countryStats,
+                  )}
                 />
               </Panel>
             </Stack>

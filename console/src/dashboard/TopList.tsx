@@ -10,6 +10,24 @@ import { type FigureChange, RowChange } from './figures';
 /** A row of a list, with its change against the previous period when the dashboard compares. */
 type Row = TopItem & { compared?: FigureChange | null | undefined };
 
+/**
+ * A panel's rows as list items: each row's name and count, with the change of the row at the same
+ * place in the previous period's comparison (the server answers both in the same order).
+ */
+export function rowsOf<R extends { percentage: number }>(
+  rows: readonly R[],
+  name: (row: R) => string,
+  count: (row: R) => number,
+  compared: readonly ({ compared?: FigureChange | null } | undefined)[] | undefined,
+): Row[] {
+  return rows.map((row, i) => ({
+    name: name(row),
+    count: count(row),
+    percentage: row.percentage,
+    compared: compared?.[i]?.compared,
+  }));
+}
+
 export interface TopListPick {
   /** The button's accessible name for an item ("Show only Country: Japan"); null: the item filters nothing. */
   label: (item: TopItem) => string | null;

@@ -35,7 +35,7 @@ import { CompareSwitch, DailyChart, FunnelTable, KpiCards, useCompared } from '.
 import { Panel } from '../dashboard/Panel';
 import { type PeriodChoice, periodQuery } from '../dashboard/period';
 import { PeriodPicker } from '../dashboard/PeriodPicker';
-import { TopList } from '../dashboard/TopList';
+import { rowsOf, TopList } from '../dashboard/TopList';
 
 function SessionEvents({ orgId, sessionId, onClose }: { orgId: number; sessionId: string; onClose: () => void }) {
   const { t, i18n } = useTranslation();
@@ -164,22 +164,22 @@ export default function Journey({ membership }: { membership: Membership }) {
           <SimpleGrid cols={{ base: 1, md: 3 }}>
             <Panel title={t('journey.platforms')} csv={csv('platforms')} empty={empty}>
               <TopList
-                items={d.platforms.map((p, i) => ({
-                  name: p.platform,
-                  count: p.sessions,
-                  percentage: p.percentage,
-                  compared: comparison?.platforms[i]?.compared,
-                }))}
+                items={rowsOf(
+                  d.platforms,
+                  (p) => p.platform,
+                  (p) => p.sessions,
+                  comparison?.platforms,
+                )}
               />
             </Panel>
             <Panel title={t('journey.utm')} csv={csv('utmSources')} empty={empty}>
               <TopList
-                items={d.topUtmSources.map((u, i) => ({
-                  name: u.utmSource,
-                  count: u.sessions,
-                  percentage: u.percentage,
-                  compared: comparison?.topUtmSources[i]?.compared,
-                }))}
+                items={rowsOf(
+                  d.topUtmSources,
+                  (u) => u.utmSource,
+                  (u) => u.sessions,
+                  comparison?.topUtmSources,
+                )}
               />
             </Panel>
             <Panel
