@@ -5,7 +5,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
-import type { Dashboard, DashboardInput, Dashboards, DashboardLink } from '../../core/stats/dashboards.js';
+import {
+  BREAKDOWNS,
+  type Dashboard,
+  type DashboardInput,
+  type Dashboards,
+  type DashboardLink,
+} from '../../core/stats/dashboards.js';
 import { compareFigure, compareRows } from '../../core/stats/comparison.js';
 import type { InstallStats, InstallStatsAnswer, InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService, RevenueStats } from '../../core/stats/link-stats.js';
@@ -225,21 +231,11 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
   };
 }
 
-const TOP_PANELS = [
-  'countries',
-  'browsers',
-  'operatingSystems',
-  'referrers',
-  'trackers',
-  'deviceTypes',
-  'regions',
-  'cities',
-] as const;
 const PANELS = [
   'daily',
   'hourly',
   'heatmap',
-  ...TOP_PANELS,
+  ...BREAKDOWNS,
   'utmSource',
   'utmMedium',
   'utmCampaign',

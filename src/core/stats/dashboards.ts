@@ -66,7 +66,7 @@ export interface DashboardLink {
 }
 
 /** The breakdowns of a dashboard: each a list of rows compared one by one with the previous period. */
-const BREAKDOWNS = [
+export const BREAKDOWNS = [
   'countries',
   'browsers',
   'operatingSystems',
