@@ -42,12 +42,11 @@ export function composeStats({
   config,
   sql,
   clickhouse,
-  clickCounts,
   repos,
   clock,
   geoFields,
   tagStats,
-}: Pick<Wiring, 'sql' | 'clickhouse' | 'clickCounts' | 'repos' | 'clock'> & {
+}: Pick<Wiring, 'sql' | 'clickhouse' | 'repos' | 'clock'> & {
   config: Pick<Config, 'server'>;
   /** What the GeoIP database knows beyond the country (region and city breakdowns and filters). */
   geoFields: GeoFields;
@@ -59,7 +58,6 @@ export function composeStats({
     shortUrls,
     campaigns,
     clickStats: createClickStats(clickhouse),
-    clickCounts,
     revenueStats,
     geoFields,
     clock,

@@ -3,7 +3,6 @@
 // (without it they stay empty rather than refusing the whole answer).
 import { notFound } from '../../shared/errors.js';
 import type { Caller } from '../caller.js';
-import type { ClickCounts } from '../../olap/click-counts.queries.js';
 import type { ClickStats, ClickStatsQueries, LinkClickStats } from '../../olap/click-stats.queries.js';
 import { percent } from '../../olap/percent.js';
 import type { DestinationConversions } from '../../olap/destination-conversions.queries.js';
@@ -109,7 +108,6 @@ export interface LinkStatsDeps {
   shortUrls: Pick<ShortUrlsRepo, 'get'>;
   campaigns: Pick<CampaignsRepo, 'get'>;
   clickStats: ClickStatsQueries;
-  clickCounts: ClickCounts;
   revenueStats: RevenueStatsQueries;
   /** What the GeoIP database knows beyond the country: region and city filters need it. */
   geoFields: GeoFields;
@@ -134,19 +132,17 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
       const url = await deps.shortUrls.get(organization.id, id);
       if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
       const { period, filters } = periodAndFilters(organization, input, deps.clock(), deps.geoFields);
-      const [stats, counts] = await Promise.all([
-        deps.clickStats.forLink({
-          organizationId: organization.id,
-          linkType: 'url',
-          linkId: url.id,
-          period,
-          filters: filters.match,
-        }),
-        deps.clickCounts.forLinks(organization.id, 'url', [url.id]),
-      ]);
+      const { linkTotal, ...stats } = await deps.clickStats.forLink({
+        organizationId: organization.id,
+        linkType: 'url',
+        linkId: url.id,
+        period,
+        filters: filters.match,
+        linkTotal: true,
+      });
       return {
         url,
-        clickCount: counts.get(url.id) ?? 0,
+        clickCount: linkTotal ?? 0,
         stats: destinationStatsOf(stats, url.originalUrl, organization.revenueAnalytics),
         period,
         filters: filters.applied,
