@@ -563,7 +563,7 @@ describe('console end to end', () => {
     await english.ctx.close();
   });
 
-  it("shows clicks by tag on the organization's dashboard, filters it to a tag picked, and opens a tag's statistics from the tags screen", {
+  it("shows clicks by tag on the organization's dashboard, filters it to a tag picked, opens a tag's statistics from the tags screen and the statistics of links ticked on the list", {
     timeout: 90_000,
   }, async () => {
     const org = await svc.createOrganization('Tag Team', 'ENTERPRISE');
@@ -578,11 +578,14 @@ describe('console end to end', () => {
       ).json() as { id: number };
     const sale = await link('tag-sale', ['봄 세일', 'ads']);
     const plain = await link('tag-plain', ['ads']);
+    const untagged = await link('tag-none', []);
     await recordClicks(svc, org.id, 'url', sale.id, [{ at: '2026-11-20T09:00:00Z' }, { at: '2026-11-20T10:00:00Z' }]);
     await recordClicks(svc, org.id, 'url', plain.id, [{ at: '2026-11-21T09:00:00Z' }]);
+    await recordClicks(svc, org.id, 'url', untagged.id, [{ at: '2026-11-21T10:00:00Z' }]);
     const { ctx, page } = await signInAs(browser, svc, BASE, 'owner@tagstats.example', { timezoneId: 'UTC' });
-    await page.goto(`${BASE}/console/dashboard?period=custom&from=2026-11-20&to=2026-11-21&timeZone=UTC`);
-    await expect.poll(() => page.getByTestId('total').innerText()).toBe('3');
+    const period = 'period=custom&from=2026-11-20&to=2026-11-21&timeZone=UTC';
+    await page.goto(`${BASE}/console/dashboard?${period}`);
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('4');
     const rows = () => page.getByTestId('tag-clicks-table').locator('tbody tr').allTextContents();
     await expect.poll(rows).toEqual(['ads32', '봄 세일21']);
     await expectAccessible(page, 'organization dashboard with clicks by tag');
@@ -597,6 +600,26 @@ describe('console end to end', () => {
     await page.getByRole('button', { name: '통계: ads' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('tag')).toBe('ads');
     await expect.poll(() => page.getByTestId('filter-chip').allInnerTexts()).toEqual(['태그: ads']);
+
+    // Two links ticked on the list: "View statistics" opens the dashboard of exactly those.
+    await page.goto(`${BASE}/console/links`);
+    for (const alias of ['tag-sale', 'tag-plain'])
+      await page.getByRole('checkbox', { name: `선택: ${BASE}/${alias}` }).check();
+    await page.getByTestId('bulk-bar').getByRole('button', { name: '통계 보기' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('url')).toBe(`${sale.id},${plain.id}`);
+    await expect
+      .poll(() => page.getByTestId('filter-chip').allInnerTexts())
+      .toEqual(['링크: tag-sale', '링크: tag-plain']);
+    expect(await page.getByTestId('link-scope').innerText()).toBe('선택한 링크 2개의 클릭만 셉니다.');
+    // The clicks' days as the period: the chosen links' clicks only.
+    const address = new URL(page.url());
+    for (const [key, value] of new URLSearchParams(period)) address.searchParams.set(key, value);
+    await page.goto(address.toString());
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('3');
+    await expectAccessible(page, 'organization dashboard of chosen links');
+    await page.getByRole('button', { name: '필터 제거: 링크: tag-sale' }).click();
+    await expect.poll(() => page.getByTestId('total').innerText()).toBe('1');
+    expect(await page.getByTestId('filter-chip').allInnerTexts()).toEqual(['링크: tag-plain']);
     await ctx.close();
   });
 

@@ -14145,6 +14145,10 @@ export interface operations {
                 city?: string;
                 /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
                 tag?: string;
+                /** @description only clicks on these short URLs (ids, comma-separated; with the other of url and campaign, on any of them; at most 100 links in all); an id of no link of the organization matches nothing */
+                url?: string;
+                /** @description only clicks on these campaigns (ids, comma-separated; with the other of url and campaign, on any of them; at most 100 links in all); an id of no link of the organization matches nothing */
+                campaign?: string;
                 /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
                 compare?: "previous" | "off";
             };
@@ -14179,7 +14183,7 @@ export interface operations {
                             emptyReason: ("before_retention" | "after_today") | null;
                             /** @description IANA zone the dates and hours are in (extension) */
                             timeZone: string;
-                            /** @description the filters applied, tag names included (as given, trimmed, without repeats); {} without filters */
+                            /** @description the filters applied, tag names and link ids included (as given, trimmed, without repeats); {} without filters */
                             filters: {
                                 country?: string[];
                                 deviceType?: string[];
@@ -14192,6 +14196,8 @@ export interface operations {
                                 region?: string[];
                                 city?: string[];
                                 tag?: string[];
+                                url?: number[];
+                                campaign?: number[];
                             };
                             geo: components["schemas"]["StatsGeo"];
                         };
@@ -14448,6 +14454,14 @@ export interface operations {
                             label: string;
                             address: string;
                         } | null;
+                        /** @description the links the url and campaign filters pick, named (short URLs first, in the order given); an id of no link of the organization is left out; empty without those filters */
+                        chosenLinks: {
+                            /** @enum {string} */
+                            type: "url" | "campaign";
+                            id: number;
+                            label: string;
+                            address: string;
+                        }[];
                         /** @description the previous period beside this one when compare=previous was asked; null otherwise */
                         comparison: {
                             /** @description the previous period's first local date; null when the period is empty */
@@ -14568,6 +14582,10 @@ export interface operations {
                 city?: string;
                 /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
                 tag?: string;
+                /** @description only clicks on these short URLs (ids, comma-separated; with the other of url and campaign, on any of them; at most 100 links in all); an id of no link of the organization matches nothing */
+                url?: string;
+                /** @description only clicks on these campaigns (ids, comma-separated; with the other of url and campaign, on any of them; at most 100 links in all); an id of no link of the organization matches nothing */
+                campaign?: string;
                 /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
                 compare?: "previous" | "off";
             };
@@ -14604,7 +14622,7 @@ export interface operations {
                             emptyReason: ("before_retention" | "after_today") | null;
                             /** @description IANA zone the dates and hours are in (extension) */
                             timeZone: string;
-                            /** @description the filters applied, tag names included (as given, trimmed, without repeats); {} without filters */
+                            /** @description the filters applied, tag names and link ids included (as given, trimmed, without repeats); {} without filters */
                             filters: {
                                 country?: string[];
                                 deviceType?: string[];
@@ -14617,6 +14635,8 @@ export interface operations {
                                 region?: string[];
                                 city?: string[];
                                 tag?: string[];
+                                url?: number[];
+                                campaign?: number[];
                             };
                             geo: components["schemas"]["StatsGeo"];
                         };
@@ -14873,6 +14893,14 @@ export interface operations {
                             label: string;
                             address: string;
                         } | null;
+                        /** @description the links the url and campaign filters pick, named (short URLs first, in the order given); an id of no link of the organization is left out; empty without those filters */
+                        chosenLinks: {
+                            /** @enum {string} */
+                            type: "url" | "campaign";
+                            id: number;
+                            label: string;
+                            address: string;
+                        }[];
                         /** @description the previous period beside this one when compare=previous was asked; null otherwise */
                         comparison: {
                             /** @description the previous period's first local date; null when the period is empty */
@@ -14993,6 +15021,10 @@ export interface operations {
                 city?: string;
                 /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
                 tag?: string;
+                /** @description only clicks on these short URLs (ids, comma-separated; with the other of url and campaign, on any of them; at most 100 links in all); an id of no link of the organization matches nothing */
+                url?: string;
+                /** @description only clicks on these campaigns (ids, comma-separated; with the other of url and campaign, on any of them; at most 100 links in all); an id of no link of the organization matches nothing */
+                campaign?: string;
                 /** @description previous: add the previous period of the same length, zone and filters (comparison); default off */
                 compare?: "previous" | "off";
             };
@@ -15027,7 +15059,7 @@ export interface operations {
                             emptyReason: ("before_retention" | "after_today") | null;
                             /** @description IANA zone the dates and hours are in (extension) */
                             timeZone: string;
-                            /** @description the filters applied, tag names included (as given, trimmed, without repeats); {} without filters */
+                            /** @description the filters applied, tag names and link ids included (as given, trimmed, without repeats); {} without filters */
                             filters: {
                                 country?: string[];
                                 deviceType?: string[];
@@ -15040,6 +15072,8 @@ export interface operations {
                                 region?: string[];
                                 city?: string[];
                                 tag?: string[];
+                                url?: number[];
+                                campaign?: number[];
                             };
                         };
                         /** @description every tag of the organization (only the filtered ones with a tag filter), most clicks first */
@@ -15148,6 +15182,10 @@ export interface operations {
                 city?: string;
                 /** @description only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing */
                 tag?: string;
+                /** @description only clicks on these short URLs (ids, comma-separated; with the other of url and campaign, on any of them; at most 100 links in all); an id of no link of the organization matches nothing */
+                url?: string;
+                /** @description only clicks on these campaigns (ids, comma-separated; with the other of url and campaign, on any of them; at most 100 links in all); an id of no link of the organization matches nothing */
+                campaign?: string;
                 /** @description previous: add the previous period's columns to a compared panel (previousClicks, change, trend; daily also previousDate and previousVisitors); default off */
                 compare?: "previous" | "off";
                 panel: "daily" | "hourly" | "heatmap" | "countries" | "browsers" | "operatingSystems" | "referrers" | "trackers" | "deviceTypes" | "regions" | "cities" | "utmSource" | "utmMedium" | "utmCampaign" | "topLinks" | "revenue";
@@ -16603,6 +16641,7 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApp
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonChosenLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["chosenLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardGetResponses200ContentApplicationJsonComparisonAnyOf0ReasonAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
     reason: unknown;
 }>["reason"]> = ["empty_period", "before_retention"];
@@ -16659,6 +16698,7 @@ export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200Cont
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonLinkAnyOf0TypeValues: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["link"], {
     type: unknown;
 }>["type"]> = ["url", "campaign"];
+export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonChosenLinksTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["chosenLinks"]["type"]> = ["url", "campaign"];
 export const pathsConsoleApiOrganizationsOrgIdDashboardKindIdGetResponses200ContentApplicationJsonComparisonAnyOf0ReasonAnyOf0Values: ReadonlyArray<Extract<FlattenedDeepRequired<paths>["/console/api/organizations/{orgId}/dashboard/{kind}/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["comparison"], {
     reason: unknown;
 }>["reason"]> = ["empty_period", "before_retention"];

@@ -4,6 +4,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { Membership } from '../src/api';
 import Links from '../src/pages/Links';
 import { developer, shortUrl } from './fixtures';
 import { renderConsole, serveApi } from './render';
@@ -66,6 +67,24 @@ describe('bulk actions on the links list', () => {
     const failures = await screen.findByTestId('bulk-failures');
     expect(failures.textContent).toContain('http://localhost:8080/three: not allowed here');
     expect(screen.getAllByRole('alert')[0]?.textContent).toBe('링크 1개를 바꿨습니다. 1개는 처리하지 못했습니다:');
+  });
+
+  it("opens the organization's dashboard for the ticked links, an analyst's too (who changes nothing)", async () => {
+    serveApi({
+      'GET /organizations/1/urls': { status: 200, body: page },
+      'GET /organizations/1/tags': { status: 200, body: tags },
+    });
+    const analyst: Membership = { ...developer, role: 'analyst', permissions: ['links.read'] };
+    renderConsole(<Links membership={analyst} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: '선택: http://localhost:8080/three' }));
+    await user.click(screen.getByRole('checkbox', { name: '선택: http://localhost:8080/one' }));
+    const bar = screen.getByTestId('bulk-bar');
+    expect(within(bar).queryByRole('button', { name: '태그 붙이기' })).toBeNull();
+    await user.click(within(bar).getByRole('button', { name: '통계 보기' }));
+    expect(window.location.pathname).toBe('/console/dashboard');
+    expect(new URLSearchParams(window.location.search).get('url')).toBe('3,1');
+    window.history.replaceState(null, '', '/');
   });
 
   it('selects the whole page, archives it, and deletes only after the undo has passed', async () => {

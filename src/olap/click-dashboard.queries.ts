@@ -5,8 +5,9 @@
 // period (`complete`), every top list keeps every name, so each row of the period finds its count
 // there (the dimensions' queries return every name anyway; only the busiest links lose their LIMIT). Filtered
 // (click-filters.ts), every part reads the raw table instead: only it knows a click's dimensions together.
+// Links picked one by one narrow the range (link type and id lead every key), so the rollups still answer.
 import type { ClickHouseClient } from './clickhouse.js';
-import { type ClickFilters, filterSql, hasFilters } from './click-filters.js';
+import { type ClickFilters, filterSql, hasFilters, type LinkSet, linkSetSql } from './click-filters.js';
 import { clickRollupFor, type UtcWindow } from './click-rollup.js';
 import {
   BUCKET_WINDOW,
@@ -27,6 +28,8 @@ export interface DashboardScope {
   link: { type: 'url' | 'campaign'; id: number } | null;
   /** Only the clicks these select (values lower case); none or empty: every click. */
   filters?: ClickFilters | undefined;
+  /** Only the clicks on these links (of the organization); none: every link. */
+  links?: LinkSet | undefined;
 }
 
 export interface ClickDashboard {
@@ -110,9 +113,12 @@ export function createClickDashboard(client: ClickHouseClient) {
       previous?: UtcWindow,
       complete = false,
     ): Promise<ClickDashboard> {
-      const range = scope.link
-        ? 'organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}'
-        : 'organization_id = {org:UInt64}';
+      const chosen = linkSetSql(scope.links);
+      const range = `${
+        scope.link
+          ? 'organization_id = {org:UInt64} AND link_type = {type:String} AND link_id = {id:UInt64}'
+          : 'organization_id = {org:UInt64}'
+      }${chosen.sql}`;
       const filtered = filterSql(scope.filters);
       const linkLimit = complete ? '' : ` LIMIT ${TOP_LINKS}`;
       const parts = hasFilters(scope.filters)
@@ -141,6 +147,7 @@ export function createClickDashboard(client: ClickHouseClient) {
           previousEnd: previous.utcEnd.getTime() / 1000,
         }),
         ...filtered.params,
+        ...chosen.params,
       });
       const limit = complete ? Number.POSITIVE_INFINITY : undefined;
       const stats = statsOf(byDim, period, limit);

@@ -4,7 +4,7 @@
 // add up to the period's total. Unfiltered, the rollups answer (cost by buckets, not clicks);
 // filtered (click-filters.ts), the raw table.
 import type { ClickHouseClient } from './clickhouse.js';
-import { type ClickFilters, filterSql, hasFilters } from './click-filters.js';
+import { type ClickFilters, filterSql, hasFilters, type LinkSet, linkSetSql } from './click-filters.js';
 import { clickRollupFor } from './click-rollup.js';
 import { BUCKET_WINDOW, RAW_WINDOW } from './click-stats.queries.js';
 import { periodParams, type StatsPeriod } from './query-period.js';
@@ -51,29 +51,42 @@ export function createLinkTagsQueries(client: ClickHouseClient) {
 
     /**
      * Clicks and visitors per tag over the period, of the clicks `filters` select; only the tags in
-     * `filters.tagIds` when it is given. Tags without clicks are left out.
+     * `filters.tagIds` when it is given, on the `links` only when given. Tags without clicks are left out.
      */
-    async byTag(organizationId: number, period: StatsPeriod, filters?: ClickFilters): Promise<TagClicks[]> {
+    async byTag(
+      organizationId: number,
+      period: StatsPeriod,
+      filters?: ClickFilters,
+      links?: LinkSet,
+    ): Promise<TagClicks[]> {
       const { tagIds, ...others } = filters ?? {};
       const filtered = filterSql(others);
+      const raw = hasFilters(others);
+      const chosen = linkSetSql(links, raw ? 'c.' : 's.');
       const onlyTags = tagIds === undefined ? '' : ' AND t.tag_id IN {f_tag:Array(UInt64)}';
       // Clicks and visitor sketches per tag and local day; the visitors of the period are the sum of its days'.
-      const perDay = hasFilters(others)
+      const perDay = raw
         ? `SELECT t.tag_id AS tag_id, toDate(c.ts, {tz:String}) AS day, count() AS clicks,
              uniqIf(c.visitor_hash, c.visitor_hash != 0) AS visitors
            FROM clicks AS c INNER JOIN (${LINK_TAG_PAIRS}) AS t ON c.link_type = t.link_type AND c.link_id = t.link_id
-           WHERE c.organization_id = {org:UInt64} AND ${RAW_WINDOW}${filtered.sql}${onlyTags}
+           WHERE c.organization_id = {org:UInt64} AND ${RAW_WINDOW}${filtered.sql}${chosen.sql}${onlyTags}
            GROUP BY tag_id, day`
         : `SELECT t.tag_id AS tag_id, toDate(s.bucket, {tz:String}) AS day, sum(s.clicks) AS clicks,
              uniqMerge(s.visitors) AS visitors
            FROM ${clickRollupFor(period).series} AS s
              INNER JOIN (${LINK_TAG_PAIRS}) AS t ON s.link_type = t.link_type AND s.link_id = t.link_id
-           WHERE s.organization_id = {org:UInt64} AND ${BUCKET_WINDOW}${onlyTags}
+           WHERE s.organization_id = {org:UInt64} AND ${BUCKET_WINDOW}${chosen.sql}${onlyTags}
            GROUP BY tag_id, day`;
       const result = await client.query({
         query: `SELECT tag_id, sum(clicks) AS clicks, sum(visitors) AS visitors FROM (${perDay})
                 GROUP BY tag_id ORDER BY clicks DESC, tag_id`,
-        query_params: { ...periodParams(period), org: organizationId, f_tag: tagIds ?? [], ...filtered.params },
+        query_params: {
+          ...periodParams(period),
+          org: organizationId,
+          f_tag: tagIds ?? [],
+          ...filtered.params,
+          ...chosen.params,
+        },
         format: 'JSONEachRow',
       });
       const rows = await result.json<{ tag_id: string | number; clicks: string | number; visitors: string | number }>();

@@ -1,12 +1,15 @@
-// What a person does to the links they ticked on the Links list, all at once: add or remove a tag,
-// set or clear the expiry, archive or bring back, delete. A change reports how many links it
+// What a person does to the links they ticked on the Links list, all at once: see their statistics
+// together (the organization's dashboard narrowed to them; every role), and with links.write add or
+// remove a tag, set or clear the expiry, archive or bring back, delete. A change reports how many links it
 // changed and, one line each, those it could not. Deleting waits five seconds with an undo
 // before anything is sent, the rows hidden meanwhile; leaving the screen sends it at once.
 import { Affix, Alert, Autocomplete, Button, Card, Group, List, Notification, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type BulkDeleteAnswer, type BulkUpdateAnswer } from '../api';
+import { linksDashboardSearch } from '../dashboard/dashboard-state';
 import { expiryForApi } from '../link-form';
+import { navigate, pathOf } from '../navigation';
 import type { Selection } from './DataTable';
 import type { NoticeState } from './Notice';
 import { useTags } from './tags';
@@ -95,20 +98,62 @@ export function useBulkActions({
     notify({ ok: true, text: t('bulk.undone') });
   };
 
-  const selection: Selection<number> | undefined = canWrite
-    ? {
-        selected,
-        onChange: (next) => {
-          setSelected(next);
-          setFailures([]);
-        },
-        label: (id) => t('links.select', { name: nameOf(id) }),
-        allLabel: t('links.selectPage'),
-      }
-    : undefined;
+  const selection: Selection<number> = {
+    selected,
+    onChange: (next) => {
+      setSelected(next);
+      setFailures([]);
+    },
+    label: (id) => t('links.select', { name: nameOf(id) }),
+    allLabel: t('links.selectPage'),
+  };
 
   const busy = change.isPending || remove.isPending;
   const tagName = tag.trim();
+  // What only links.write may do to the ticked links.
+  const writes = (
+    <>
+      <Autocomplete
+        label={t('bulk.tag')}
+        data={(tags.data?.items ?? []).map((item) => item.name)}
+        value={tag}
+        onChange={setTag}
+        maxLength={50}
+        w={180}
+      />
+      <Button variant="light" disabled={!tagName || busy} onClick={() => change.mutate({ addTags: [tagName] })}>
+        {t('bulk.addTag')}
+      </Button>
+      <Button variant="light" disabled={!tagName || busy} onClick={() => change.mutate({ removeTags: [tagName] })}>
+        {t('bulk.removeTag')}
+      </Button>
+      <TextInput
+        type="datetime-local"
+        label={t('bulk.expiry')}
+        value={expires}
+        onChange={(e) => setExpires(e.currentTarget.value)}
+      />
+      <Button
+        variant="light"
+        disabled={!expires || busy}
+        onClick={() => change.mutate({ expirationDate: expiryForApi('url', expires) })}
+      >
+        {t('bulk.setExpiry')}
+      </Button>
+      <Button variant="light" disabled={busy} onClick={() => change.mutate({ expirationDate: null })}>
+        {t('bulk.clearExpiry')}
+      </Button>
+      <Button variant="light" disabled={busy} onClick={() => change.mutate({ archived: true })}>
+        {t('bulk.archive')}
+      </Button>
+      <Button variant="light" disabled={busy} onClick={() => change.mutate({ archived: false })}>
+        {t('bulk.unarchive')}
+      </Button>
+      <Button color="red" variant="light" disabled={busy} onClick={deleteLater}>
+        {t('bulk.delete')}
+      </Button>
+    </>
+  );
   const bar = (
     <>
       {selected.size > 0 && (
@@ -120,49 +165,10 @@ export function useBulkActions({
             </Button>
           </Group>
           <Group align="flex-end" wrap="wrap" gap="xs">
-            <Autocomplete
-              label={t('bulk.tag')}
-              data={(tags.data?.items ?? []).map((item) => item.name)}
-              value={tag}
-              onChange={setTag}
-              maxLength={50}
-              w={180}
-            />
-            <Button variant="light" disabled={!tagName || busy} onClick={() => change.mutate({ addTags: [tagName] })}>
-              {t('bulk.addTag')}
+            <Button variant="light" onClick={() => navigate(`${pathOf('dashboard')}${linksDashboardSearch(ids)}`)}>
+              {t('bulk.stats')}
             </Button>
-            <Button
-              variant="light"
-              disabled={!tagName || busy}
-              onClick={() => change.mutate({ removeTags: [tagName] })}
-            >
-              {t('bulk.removeTag')}
-            </Button>
-            <TextInput
-              type="datetime-local"
-              label={t('bulk.expiry')}
-              value={expires}
-              onChange={(e) => setExpires(e.currentTarget.value)}
-            />
-            <Button
-              variant="light"
-              disabled={!expires || busy}
-              onClick={() => change.mutate({ expirationDate: expiryForApi('url', expires) })}
-            >
-              {t('bulk.setExpiry')}
-            </Button>
-            <Button variant="light" disabled={busy} onClick={() => change.mutate({ expirationDate: null })}>
-              {t('bulk.clearExpiry')}
-            </Button>
-            <Button variant="light" disabled={busy} onClick={() => change.mutate({ archived: true })}>
-              {t('bulk.archive')}
-            </Button>
-            <Button variant="light" disabled={busy} onClick={() => change.mutate({ archived: false })}>
-              {t('bulk.unarchive')}
-            </Button>
-            <Button color="red" variant="light" disabled={busy} onClick={deleteLater}>
-              {t('bulk.delete')}
-            </Button>
+            {canWrite && writes}
           </Group>
         </Card>
       )}

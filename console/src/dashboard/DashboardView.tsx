@@ -6,6 +6,8 @@
 // link's statistics, in panels of their own. The period, zone and filters live in the page's
 // address (dashboard-state.ts); selecting a country, device, system, browser, referrer or UTM value
 // in a panel filters every panel to its clicks, and the chips above them take filters off again.
+// Links picked on the Links list (`url`, `campaign` in the address) narrow the organization's
+// dashboard to them: a line above the figures says so, a chip per link takes one off.
 // With the comparison on (the address's `compare`, on unless `off`), the same call brings the
 // previous period: each figure shows its change in percent, each time chart the previous period's
 // series dashed beside its own, day by day, each row of a list or of the busiest links its change
@@ -123,6 +125,7 @@ export function DashboardView({
   const devicePick = pick('deviceType', (item) => item.name.toLowerCase());
 
   const header = d?.link ?? null;
+  const chosen = (filters.url?.length ?? 0) + (filters.campaign?.length ?? 0);
   return (
     <Stack>
       {link && (
@@ -153,8 +156,14 @@ export function DashboardView({
         <PeriodPicker value={choice} onChange={setChoice} />
         <CompareSwitch checked={state.compare} onChange={(compare) => setState({ ...state, compare })} />
       </Group>
+      {!link && chosen > 0 && (
+        <Text size="sm" fw={600} data-testid="link-scope">
+          {t('dashboard.filters.scope', { count: chosen })}
+        </Text>
+      )}
       <FilterChips
         filters={filters}
+        links={d?.chosenLinks}
         onRemove={(key, value) => setState({ ...state, filters: withoutFilter(filters, key, value) })}
         onClear={() => setState({ ...state, filters: {} })}
       />

@@ -1,9 +1,11 @@
 // The filters a click dashboard applies, as chips above its panels ("Country: Japan ×"): each
 // removable on its own, or all at once. Values read as the panels name them: countries in the
-// console's language, device types translated, everything else as recorded.
+// console's language, device types translated, links picked one by one by their title or short
+// code (as the dashboard's answer names them; `#id` for an id of no link), everything else as recorded.
 import { Button, CloseButton, Group, Pill, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { DashboardData } from '../api';
 import { type DashboardFilters, FILTER_KEYS, type FilterKey } from './dashboard-state';
 
 /** How the dashboard names a country code and a filter's value, in the console's language. */
@@ -35,10 +37,13 @@ export function useFilterNames() {
 
 export function FilterChips({
   filters,
+  links = [],
   onRemove,
   onClear,
 }: {
   filters: DashboardFilters;
+  /** The links the `url` and `campaign` filters pick, as the dashboard names them. */
+  links?: DashboardData['chosenLinks'];
   onRemove: (key: FilterKey, value: string) => void;
   onClear: () => void;
 }) {
@@ -54,7 +59,13 @@ export function FilterChips({
   return (
     <Group gap="xs" role="group" aria-label={t('dashboard.filters.label')} data-testid="filter-chips">
       {chips.map(({ key, value }) => {
-        const label = names.filter(key, value);
+        const label =
+          key === 'url' || key === 'campaign'
+            ? t('dashboard.filters.chip', {
+                key: t(`dashboard.filters.keys.${key}`),
+                value: links.find((l) => l.type === key && String(l.id) === value)?.label ?? `#${value}`,
+              })
+            : names.filter(key, value);
         return (
           <Pill key={`${key}:${value}`} size="lg" data-testid="filter-chip">
             <Group gap={4} wrap="nowrap">

@@ -2,13 +2,17 @@
 // a reload keeps it and back and forward step through it: the period (`period`, and `from`/`to`
 // for custom dates), the time zone (`timeZone`), the filters, each under the statistics API's
 // own parameter name with its values comma-separated (`country=JP,KR&deviceType=mobile`), and the
-// comparison with the previous period (`compare=previous`, the default, or `compare=off`).
+// comparison with the previous period (`compare=previous`, the default, or `compare=off`). Links
+// picked one by one (the Links list's "View statistics") are filters too: `url` and `campaign`, ids.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { StatsFilters } from '../api';
 import { browserTimeZone, type PeriodChoice, type Preset } from './period';
 
-/** The statistics filters, and the organization's tag names (the console's dashboards take those too). */
-export type DashboardFilters = StatsFilters & { tag?: string[] };
+/**
+ * The statistics filters, the organization's tag names and links picked one by one (short URL and
+ * campaign ids): the console's dashboards take those too.
+ */
+export type DashboardFilters = StatsFilters & { tag?: string[]; url?: string[]; campaign?: string[] };
 
 export type FilterKey = keyof DashboardFilters;
 
@@ -25,6 +29,8 @@ export const FILTER_KEYS = [
   'region',
   'city',
   'tag',
+  'url',
+  'campaign',
 ] as const satisfies readonly FilterKey[];
 
 export interface DashboardState {
@@ -81,6 +87,9 @@ export function writeState({ choice, filters, compare }: DashboardState): string
   params.set('compare', compare ? 'previous' : 'off');
   return `?${params}`;
 }
+
+/** The dashboard's address for these links of the organization (the Links list's selection). */
+export const linksDashboardSearch = (urlIds: number[]): string => `?${new URLSearchParams({ url: urlIds.join(',') })}`;
 
 /** The filters with one value more (a click on a panel's row) or less (a chip removed). */
 export function withFilter(filters: DashboardFilters, key: FilterKey, value: string): DashboardFilters {

@@ -228,6 +228,7 @@ export const en: Words = {
     undo: 'Undo',
     undone: 'Deletion undone.',
     deleted: 'Deleted {{count}} links.',
+    stats: 'View statistics',
   },
   csvImport: {
     heading: 'Import links from CSV',
@@ -667,7 +668,10 @@ export const en: Words = {
         region: 'Region',
         city: 'City',
         tag: 'Tag',
+        url: 'Link',
+        campaign: 'Campaign',
       },
+      scope: 'Counting only the clicks of the chosen links ({{count}}).',
     },
     places: {
       regions: 'Clicks by region',

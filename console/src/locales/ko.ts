@@ -221,6 +221,7 @@ export const ko = {
     undo: '되돌리기',
     undone: '삭제를 취소했습니다.',
     deleted: '링크 {{count}}개를 삭제했습니다.',
+    stats: '통계 보기',
   },
   csvImport: {
     heading: 'CSV에서 링크 가져오기',
@@ -652,7 +653,10 @@ export const ko = {
         region: '지역',
         city: '도시',
         tag: '태그',
+        url: '링크',
+        campaign: '캠페인',
       },
+      scope: '선택한 링크 {{count}}개의 클릭만 셉니다.',
     },
     places: {
       regions: '지역별 클릭',

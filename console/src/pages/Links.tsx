@@ -1,7 +1,7 @@
 // Short links of the organization: search, a tag filter, the archived ones, pages, tags, clicks
 // (and what is left of a limit), created and expiry; a quick form for a destination, title and
 // alias, and the full editor for every other field (new or existing); copy its address, its QR
-// code, delete it; tick several for a bulk change; export them as CSV. Changes need the links.write permission: shown
+// code, delete it; tick several for a bulk change or their statistics together; export them as CSV. Changes need the links.write permission: shown
 // disabled without it, and refused by the server anyway.
 import { Anchor, Button, Group, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';

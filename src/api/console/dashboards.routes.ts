@@ -48,7 +48,19 @@ const linkSchema = z.object({
   label: z.string(),
   address: z.string(),
 });
-/** The console's dashboards take the statistics filters and tag names (the links carrying one of them now). */
+/** Ids picked one by one, comma-separated: one query parameter of a link set (url, campaign). */
+const linkIdsQuery = (kind: string) =>
+  z
+    .string()
+    .max(2_000)
+    .optional()
+    .describe(
+      `only clicks on these ${kind} (ids, comma-separated; with the other of url and campaign, on any of them; at most 100 links in all); an id of no link of the organization matches nothing`,
+    );
+/**
+ * The console's dashboards take the statistics filters, tag names (the links carrying one of them
+ * now) and links picked one by one (url, campaign).
+ */
 const dashboardFilterQuery = {
   ...filterQuery,
   tag: z
@@ -58,10 +70,19 @@ const dashboardFilterQuery = {
     .describe(
       "only clicks on links that carry one of these tags now (the organization's tag names, comma-separated, any case); a name it has no tag of matches nothing",
     ),
+  url: linkIdsQuery('short URLs'),
+  campaign: linkIdsQuery('campaigns'),
 };
 const dashboardFiltersSchema = z
-  .object({ ...filtersSchema.shape, tag: z.array(z.string()).optional() })
-  .describe('the filters applied, tag names included (as given, trimmed, without repeats); {} without filters');
+  .object({
+    ...filtersSchema.shape,
+    tag: z.array(z.string()).optional(),
+    url: z.array(z.number().int()).optional(),
+    campaign: z.array(z.number().int()).optional(),
+  })
+  .describe(
+    'the filters applied, tag names and link ids included (as given, trimmed, without repeats); {} without filters',
+  );
 
 const comparisonSchema = comparisonPeriodSchema.extend({
   total: figureChangeSchema.nullable(),
@@ -128,6 +149,11 @@ const dashboardSchema = z.object({
     }),
   ),
   link: linkSchema.nullable(),
+  chosenLinks: z
+    .array(linkSchema)
+    .describe(
+      'the links the url and campaign filters pick, named (short URLs first, in the order given); an id of no link of the organization is left out; empty without those filters',
+    ),
   comparison: comparisonSchema
     .nullable()
     .describe('the previous period beside this one when compare=previous was asked; null otherwise'),
@@ -227,6 +253,7 @@ function toJson(d: Dashboard, link: DashboardLink | null): z.infer<typeof dashbo
     utm: d.utm,
     topLinks: d.topLinks,
     link,
+    chosenLinks: d.chosenLinks,
     comparison: d.comparison && { ...d.comparison, until: d.comparison.until?.toISOString() ?? null },
   };
 }

@@ -24,13 +24,18 @@ import {
   percentChange,
   readWithPrevious,
 } from './comparison.js';
+import { type LinkSetApplied, type LinkSetInput, parseLinkSet } from './link-set.js';
 import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
 import type { TagFilterInput, TagStatsService } from './tag-stats.js';
 
-/** What a dashboard is asked for: the period, any filters (click-filters.ts, and tag names: tag-stats.ts) and whether to compare with the previous period. */
+/**
+ * What a dashboard is asked for: the period, any filters (click-filters.ts, tag names: tag-stats.ts,
+ * links picked one by one: link-set.ts) and whether to compare with the previous period.
+ */
 export type DashboardInput = PeriodInput &
   ClickFilterInput &
-  TagFilterInput & { compare?: 'previous' | 'off' | undefined };
+  TagFilterInput &
+  LinkSetInput & { compare?: 'previous' | 'off' | undefined };
 
 /** The previous period's figures beside the period's (comparison.ts): same length, zone and filters. */
 export interface DashboardComparison {
@@ -90,7 +95,9 @@ export interface Dashboard extends Omit<ClickDashboard, 'stats' | 'utm'> {
   utm: Record<(typeof UTM)[number], ComparedRow<TopItem>[]>;
   period: StatsPeriod;
   /** The filters applied, as given (trimmed, without repeats); {} without filters. */
-  filters: ClickFilters & { tag?: string[] };
+  filters: ClickFilters & { tag?: string[] } & LinkSetApplied;
+  /** The links `url` and `campaign` picked, as named; an id of no link of the organization is left out. */
+  chosenLinks: DashboardLink[];
   /** Percent change of the total against the previous period; null when that had no clicks. */
   change: number | null;
   /** What the GeoIP database tells beyond the country: the region and city panels and filters. */
@@ -130,16 +137,18 @@ export function createDashboards(deps: {
   ): Promise<Dashboard> {
     authorize(caller, 'statistics.read');
     const { organization } = caller;
-    const { startDate, endDate, timeZone, tag, ...rest } = input;
+    const { startDate, endDate, timeZone, tag, url, campaign, ...rest } = input;
     const { compare, ...filterInput } = rest;
     const filters = parseClickFilters(filterInput, deps.geoFields);
     const now = deps.clock();
     const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, now);
+    const chosen = parseLinkSet({ url, campaign });
     const tags = await deps.tagStats.tagFilter(organization.id, tag);
     const scope = {
       organizationId: organization.id,
       link: link && { type: link.type, id: link.id },
       filters: { ...filters.match, ...tags.match },
+      links: chosen.match,
     };
     // The previous period in full (every name of each breakdown): each row finds its count there.
     const { current: found, previous } = await readWithPrevious(period, now, compare === 'previous', (p) =>
@@ -170,8 +179,12 @@ export function createDashboards(deps: {
     const stats = { ...found.stats };
     for (const b of BREAKDOWNS) stats[b] = byName(found.stats[b], (d) => d.stats[b]);
     const utm = Object.fromEntries(UTM.map((u) => [u, byName(found.utm[u], (d) => d.utm[u])])) as Dashboard['utm'];
+    const [busiest, chosenLinks] = await Promise.all([
+      named(organization.id, found.links, total),
+      chosen.match ? linksOf(organization.id, chosen.match) : [],
+    ]);
     const topLinks = compared(
-      await named(organization.id, found.links, total),
+      busiest,
       (l) => `${l.type}:${l.id}`,
       (d) => d.links.map((l): [string, number] => [`${l.linkType}:${l.linkId}`, l.count]),
     );
@@ -180,7 +193,8 @@ export function createDashboards(deps: {
       stats,
       utm,
       period,
-      filters: { ...filters.applied, ...tags.applied },
+      filters: { ...filters.applied, ...tags.applied, ...chosen.applied },
+      chosenLinks,
       geo: deps.geoFields,
       change: percentChange(total, found.previousTotal),
       topLinks,
@@ -213,16 +227,22 @@ export function createDashboards(deps: {
     };
   }
 
+  /** The organization's short URLs and campaigns of these ids, named, in that order; unknown ids left out. */
+  async function linksOf(organizationId: number, ids: Record<LinkKind, number[]>): Promise<DashboardLink[]> {
+    const [urls, campaigns] = await Promise.all([
+      deps.shortUrls.getMany(organizationId, ids.url),
+      deps.campaigns.getMany(organizationId, ids.campaign),
+    ]);
+    const byId = <T extends { id: number }>(rows: T[], order: number[]) =>
+      rows.sort((x, y) => order.indexOf(x.id) - order.indexOf(y.id));
+    return [...byId(urls, ids.url).map(urlLink), ...byId(campaigns, ids.campaign).map(campaignLink)];
+  }
+
   /** The busiest links with their names; a link deleted since keeps its clicks under its id. */
   async function named(organizationId: number, links: ClickDashboard['links'], total: number) {
     const ids = (type: LinkKind) => links.filter((l) => l.linkType === type).map((l) => l.linkId);
-    const [urls, campaigns] = await Promise.all([
-      deps.shortUrls.getMany(organizationId, ids('url')),
-      deps.campaigns.getMany(organizationId, ids('campaign')),
-    ]);
-    const known = new Map<string, DashboardLink>(
-      [...urls.map(urlLink), ...campaigns.map(campaignLink)].map((l) => [`${l.type}:${l.id}`, l]),
-    );
+    const found = await linksOf(organizationId, { url: ids('url'), campaign: ids('campaign') });
+    const known = new Map<string, DashboardLink>(found.map((l) => [`${l.type}:${l.id}`, l]));
     return links.map(({ linkType, linkId, count }) => ({
       ...(known.get(`${linkType}:${linkId}`) ?? { type: linkType, id: linkId, label: `#${linkId}`, address: '' }),
       count,

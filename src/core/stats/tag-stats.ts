@@ -16,6 +16,7 @@ import { invalidField } from '../field-error.js';
 import { startPeriodicJob, type PeriodicJob } from '../periodic-job.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
 import { type ComparisonPeriod, compareRows, type FigureChange, readWithPrevious } from './comparison.js';
+import { type LinkSetApplied, type LinkSetInput, parseLinkSet } from './link-set.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 /** Changes copied per transaction. */
@@ -29,7 +30,7 @@ export interface TagFilterInput {
   tag?: string | undefined;
 }
 
-export interface TagStatsInput extends PeriodInput, ClickFilterInput, TagFilterInput {
+export interface TagStatsInput extends PeriodInput, ClickFilterInput, TagFilterInput, LinkSetInput {
   compare?: 'previous' | 'off' | undefined;
 }
 
@@ -123,15 +124,16 @@ export function createTagStatsService(deps: {
       input: TagStatsInput,
     ): Promise<{
       period: StatsPeriod;
-      filters: ClickFilters & { tag?: string[] };
+      filters: ClickFilters & { tag?: string[] } & LinkSetApplied;
       tags: TagClicksItem[];
       /** The previous period when compare=previous; null otherwise. */
       comparison: ComparisonPeriod | null;
     }> {
       authorize(caller, 'statistics.read');
       const { organization } = caller;
-      const { startDate, endDate, timeZone, tag, compare, ...filterInput } = input;
+      const { startDate, endDate, timeZone, tag, compare, url, campaign, ...filterInput } = input;
       const filters = parseClickFilters(filterInput, deps.geoFields);
+      const chosen = parseLinkSet({ url, campaign });
       const now = deps.clock();
       const period = periodForPlan(organization.plan, { startDate, endDate, timeZone }, now);
       const byTag = await tagFilter(organization.id, tag);
@@ -139,7 +141,9 @@ export function createTagStatsService(deps: {
       const match = { ...filters.match, ...byTag.match };
       const [tags, { current: counts, previous }] = await Promise.all([
         deps.tags.list(organization.id),
-        readWithPrevious(period, now, compare === 'previous', (p) => deps.linkTags.byTag(organization.id, p, match)),
+        readWithPrevious(period, now, compare === 'previous', (p) =>
+          deps.linkTags.byTag(organization.id, p, match, chosen.match),
+        ),
       ]);
       const countOf = new Map(counts.map((c) => [c.tagId, c]));
       const only = byTag.match.tagIds;
@@ -164,7 +168,7 @@ export function createTagStatsService(deps: {
           : items.map((i) => ({ ...i, compared: null }));
       return {
         period,
-        filters: { ...filters.applied, ...byTag.applied },
+        filters: { ...filters.applied, ...byTag.applied, ...chosen.applied },
         tags: compared,
         comparison: previous?.comparison ?? null,
       };
