@@ -136,23 +136,14 @@ export function AppDashboard({ orgId, appId }: { orgId: number; appId: number })
             <Stack>
               <Panel title={t('appStats.sources')} csv={csv('matchTypes')} empty={noInstalls}>
                 <TopList
-                  items={rowsOf(
-                    s.installsByMatchType,
-                    (m) => m.matchType,
-                    (m) => m.installs,
-                    comparison?.installsByMatchType,
-                  )}
+                  items={rowsOf(s.installsByMatchType, 'matchType', 'installs', comparison?.installsByMatchType)}
                   translate={(m) => t(`appStats.matchType.${m}`, { defaultValue: m })}
                 />
               </Panel>
               <Panel title={t('appStats.countries')} csv={csv('countries')} empty={noInstalls}>
                 <TopList
-                  items={rowsOf(
-                    s.countryStats,
-                    (c) => c.country || t('dashboard.unknown'),
-                    (c) => c.installs,
-                    comparison?.countryStats,
-                  )}
+                  items={rowsOf(s.countryStats, 'country', 'installs', comparison?.countryStats)}
+                  translate={(c) => c || t('dashboard.unknown')}
                 />
               </Panel>
             </Stack>

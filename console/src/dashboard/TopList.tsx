@@ -10,19 +10,23 @@ import { type FigureChange, RowChange } from './figures';
 /** A row of a list, with its change against the previous period when the dashboard compares. */
 type Row = TopItem & { compared?: FigureChange | null | undefined };
 
+/** The keys of R whose values are of type V. */
+type KeyOf<R, V> = { [K in keyof R]: R[K] extends V ? K : never }[keyof R];
+
 /**
- * A panel's rows as list items: each row's name and count, with the change of the row at the same
- * place in the previous period's comparison (the server answers both in the same order).
+ * A panel's rows as list items: each row's name and count (named by their fields), with the change
+ * of the row at the same place in the previous period's comparison (the server answers both in the
+ * same order).
  */
 export function rowsOf<R extends { percentage: number }>(
   rows: readonly R[],
-  name: (row: R) => string,
-  count: (row: R) => number,
+  name: KeyOf<R, string>,
+  count: KeyOf<R, number>,
   compared: readonly ({ compared?: FigureChange | null } | undefined)[] | undefined,
 ): Row[] {
   return rows.map((row, i) => ({
-    name: name(row),
-    count: count(row),
+    name: row[name] as string,
+    count: row[count] as number,
     percentage: row.percentage,
     compared: compared?.[i]?.compared,
   }));

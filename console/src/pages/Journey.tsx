@@ -163,24 +163,10 @@ export default function Journey({ membership }: { membership: Membership }) {
           </Panel>
           <SimpleGrid cols={{ base: 1, md: 3 }}>
             <Panel title={t('journey.platforms')} csv={csv('platforms')} empty={empty}>
-              <TopList
-                items={rowsOf(
-                  d.platforms,
-                  (p) => p.platform,
-                  (p) => p.sessions,
-                  comparison?.platforms,
-                )}
-              />
+              <TopList items={rowsOf(d.platforms, 'platform', 'sessions', comparison?.platforms)} />
             </Panel>
             <Panel title={t('journey.utm')} csv={csv('utmSources')} empty={empty}>
-              <TopList
-                items={rowsOf(
-                  d.topUtmSources,
-                  (u) => u.utmSource,
-                  (u) => u.sessions,
-                  comparison?.topUtmSources,
-                )}
-              />
+              <TopList items={rowsOf(d.topUtmSources, 'utmSource', 'sessions', comparison?.topUtmSources)} />
             </Panel>
             <Panel
               title={t('journey.transitions')}
