@@ -62,6 +62,15 @@ describe('URL statistics in time zones', () => {
     expect(body.url.id).toBe(linkId);
   });
 
+  it("gives the link's clicks of all time as url.clickCount, whatever the period (people only)", async () => {
+    const inside = (await urlStats(linkId, 'startDate=2025-03-09&endDate=2025-03-09')).json();
+    expect(inside.chartData).toEqual([2]);
+    expect(inside.url.clickCount).toBe(3);
+    const before = (await urlStats(linkId, 'startDate=2025-03-01&endDate=2025-03-02')).json();
+    expect(before.chartData).toEqual([0, 0]);
+    expect(before.url.clickCount).toBe(3);
+  });
+
   it('moves the same clicks to local days and hours in Asia/Seoul', async () => {
     const body = (await urlStats(linkId, 'startDate=2025-03-08&endDate=2025-03-09&timeZone=Asia/Seoul')).json();
     // 08:30, 09:10 and 22:45 on 2025-03-09, Seoul time.
