@@ -162,6 +162,7 @@ async function assemble(
     repos,
     clickCounts,
     clock,
+    geoFields: geo.fields,
     linkChanged,
   };
   const domains = composeDomains(wiring);
@@ -173,10 +174,10 @@ async function assemble(
     clickTokens,
     keylessLimit: (app, clientAddress) => callers.sdk.rateLimit.keyless(app, clientAddress),
   });
-  const links = composeLinks({ ...wiring, geoFields: geo.fields });
+  const links = composeLinks(wiring);
   const imports = composeImports({ ...wiring, shortUrls: links.shortUrls });
-  const tagStats = composeTagStats({ ...wiring, geoFields: geo.fields });
-  const stats = composeStats({ ...wiring, geoFields: geo.fields, tagStats: tagStats.service });
+  const tagStats = composeTagStats(wiring);
+  const stats = composeStats({ ...wiring, tagStats: tagStats.service });
   const reports = composeReports({
     ...wiring,
     mailer: accounts.mailer,

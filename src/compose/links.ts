@@ -8,7 +8,6 @@ import { createGoalTypesRepo } from '../oltp/goal-types.repo.js';
 import { createTagsRepo } from '../oltp/tags.repo.js';
 import { createIdempotentRequestsRepo } from '../oltp/idempotent-requests.repo.js';
 import type { Config } from '../shared/config.js';
-import type { GeoFields } from '../core/routing/geo-conditions.js';
 import type { Wiring } from './wiring.js';
 
 export function composeLinks({
@@ -19,10 +18,8 @@ export function composeLinks({
   linkChanged,
   sql,
   geoFields,
-}: Pick<Wiring, 'repos' | 'clickCounts' | 'events' | 'linkChanged' | 'sql'> & {
+}: Pick<Wiring, 'repos' | 'clickCounts' | 'events' | 'linkChanged' | 'sql' | 'geoFields'> & {
   config: Pick<Config, 'server'>;
-  /** What the geo database knows beyond the country (rules naming regions or cities need it). */
-  geoFields: GeoFields;
 }): LinksService {
   return createLinksService({
     repos: { ...repos, tags: createTagsRepo({ sql }), idempotentRequests: createIdempotentRequestsRepo({ sql }) },

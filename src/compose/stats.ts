@@ -16,7 +16,6 @@ import { createRevenueStats } from '../olap/revenue-stats.queries.js';
 import { createLinkTagChangesRepo } from '../oltp/link-tag-changes.repo.js';
 import { createTagsRepo } from '../oltp/tags.repo.js';
 import { createLinkSharesRepo } from '../oltp/link-shares.repo.js';
-import type { GeoFields } from '../core/routing/geo-conditions.js';
 import type { Config } from '../shared/config.js';
 import type { Wiring } from './wiring.js';
 
@@ -29,7 +28,7 @@ export function composeTagStats({
   clickhouse,
   clock,
   geoFields,
-}: Pick<Wiring, 'sql' | 'clickhouse' | 'clock'> & { geoFields: GeoFields }): {
+}: Pick<Wiring, 'sql' | 'clickhouse' | 'clock' | 'geoFields'>): {
   service: TagStatsService;
   sync: TagSync;
 } {
@@ -46,10 +45,8 @@ export function composeStats({
   clock,
   geoFields,
   tagStats,
-}: Pick<Wiring, 'sql' | 'clickhouse' | 'repos' | 'clock'> & {
+}: Pick<Wiring, 'sql' | 'clickhouse' | 'repos' | 'clock' | 'geoFields'> & {
   config: Pick<Config, 'server'>;
-  /** What the GeoIP database knows beyond the country (region and city breakdowns and filters). */
-  geoFields: GeoFields;
   tagStats: TagStatsService;
 }): StatsService {
   const { shortUrls, campaigns } = repos;

@@ -1,6 +1,7 @@
 // What the composition root hands the feature wirings: configuration, stores, the event publisher,
 // the repositories several features share and the clock. Each feature takes the part it uses
 // (`Pick<Wiring, ...>`), so its signature says what it needs and nothing is built twice.
+import type { GeoFields } from '../core/routing/geo-conditions.js';
 import type { EventPublisher } from '../ingest/publisher.js';
 import type { ClickCounts } from '../olap/click-counts.queries.js';
 import type { ClickHouseClient } from '../olap/clickhouse.js';
@@ -40,6 +41,8 @@ export interface Wiring {
   /** Click totals per link, cached (ClickHouse). */
   clickCounts: ClickCounts;
   clock: () => Date;
+  /** What the geo database knows beyond the country: routing rules and statistics naming regions or cities need it. */
+  geoFields: GeoFields;
   /** A link, app or domain changed: drop cached links (of one organization, or all) everywhere. */
   linkChanged(organizationId: number | null): void;
 }
