@@ -77,15 +77,12 @@ export function createReportSubscriptionsRepo({ sql }: { sql: Sql }) {
 
   return {
     /** The new subscription; undefined when the member already has this one. */
-    async create(input: {
-      organizationId: number;
-      userId: number;
-      frequency: ReportFrequency;
-      scope: ReportScope;
-      timeZone: string;
-      unsubscribeKey: Buffer;
-      now: Date;
-    }): Promise<ReportSubscription | undefined> {
+    async create(
+      input: Pick<
+        ReportSubscription,
+        'organizationId' | 'userId' | 'frequency' | 'scope' | 'timeZone' | 'unsubscribeKey'
+      > & { now: Date },
+    ): Promise<ReportSubscription | undefined> {
       const { scope } = input;
       const id = (type: ReportScope['type']) => (scope.type === type && 'id' in scope ? scope.id : null);
       const [row] = await sql<Row[]>`
