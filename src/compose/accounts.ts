@@ -137,7 +137,7 @@ export function composeAccounts({
     ssoPartners,
     mailer,
     users,
-    notifyExpiringApiKeys: expiryNotices.notify,
+    notifyExpiringApiKeys: expiryNotices.run,
     async close() {
       await housekeeping.stop();
       await expiryNotices.stop();

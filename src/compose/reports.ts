@@ -50,5 +50,5 @@ export function composeReports({
     clock,
     log,
   });
-  return { subscriptions, send: rounds.send, stop: rounds.stop };
+  return { subscriptions, send: rounds.run, stop: rounds.stop };
 }

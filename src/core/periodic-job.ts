@@ -39,3 +39,54 @@ export function startPeriodicJob(options: {
     },
   };
 }
+
+/** Rounds that a caller may also start, as of a time it names (an operator's trigger, a test). */
+export interface QueuedRounds {
+  /** One round as of `now` (the clock's time by default); answers what the round counted. */
+  run(now?: Date): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** What queued rounds run on: the clock, the logger, and how often (ten minutes unless said). */
+export interface RoundDeps {
+  clock: () => Date;
+  log: Logger;
+  intervalMs?: number;
+}
+
+/**
+ * A periodic job whose rounds a caller may also start: one round at a time on this instance,
+ * whether the timer or a caller started it. A caller's round rejects with its own failure; the
+ * timer's is logged as startPeriodicJob logs it.
+ */
+export function startQueuedRounds(name: string, deps: RoundDeps, round: (now: Date) => Promise<number>): QueuedRounds {
+  let queue: Promise<unknown> = Promise.resolve();
+  const run = (now?: Date): Promise<number> => {
+    const next = queue.then(() => round(now ?? deps.clock()));
+    queue = next.catch(() => {});
+    return next;
+  };
+  const job = startPeriodicJob({ name, intervalMs: deps.intervalMs ?? 10 * 60_000, log: deps.log, round: () => run() });
+  return { run, stop: job.stop };
+}
+
+/**
+ * Handles claimed items one after another: an item whose handling fails goes to `giveBack` (which
+ * logs it and releases its claim for a later round) and the others go on. Answers how many were
+ * handled (`handle` answering false: nothing was done for that item).
+ */
+export async function handleClaimed<T>(
+  items: readonly T[],
+  handle: (item: T) => Promise<boolean>,
+  giveBack: (item: T, err: unknown) => Promise<void>,
+): Promise<number> {
+  let handled = 0;
+  for (const item of items) {
+    try {
+      if (await handle(item)) handled++;
+    } catch (err) {
+      await giveBack(item, err);
+    }
+  }
+  return handled;
+}

@@ -6,32 +6,25 @@ import type { Mailer } from '../../mail/mailer.js';
 import type { ApiKeysRepo, ExpiringApiKey } from '../../oltp/api-keys.repo.js';
 import type { OrganizationsRepo } from '../../oltp/organizations.repo.js';
 import type { User, UsersRepo } from '../../oltp/users.repo.js';
-import type { Logger } from '../../shared/logger.js';
 import { apiKeyExpiryMail } from '../accounts/mail-messages.js';
-import { startPeriodicJob, type PeriodicJob } from '../periodic-job.js';
+import { handleClaimed, type QueuedRounds, type RoundDeps, startQueuedRounds } from '../periodic-job.js';
 
 const DAY_MS = 24 * 3_600_000;
 /** Keys taken per round: a burst of expiries is spread over rounds rather than one long mailing. */
 const KEYS_PER_ROUND = 100;
 
-export interface ApiKeyExpiryNotices {
-  /** One round as of `now` (the clock's time by default); answers how many keys were warned of. */
-  notify(now?: Date): Promise<number>;
-  stop(): Promise<void>;
-}
-
-export function startApiKeyExpiryNotices(deps: {
-  apiKeys: Pick<ApiKeysRepo, 'claimExpiryNotices' | 'releaseExpiryNotice'>;
-  users: Pick<UsersRepo, 'get' | 'roleIn' | 'members'>;
-  organizations: Pick<OrganizationsRepo, 'get'>;
-  mailer: Pick<Mailer, 'send'>;
-  /** Days ahead of the expiry; 0: no warnings. */
-  noticeDays: number;
-  publicBaseUrl: string;
-  clock: () => Date;
-  log: Logger;
-  intervalMs?: number;
-}): ApiKeyExpiryNotices {
+/** The warning rounds; a round answers how many keys it warned of. */
+export function startApiKeyExpiryNotices(
+  deps: RoundDeps & {
+    apiKeys: Pick<ApiKeysRepo, 'claimExpiryNotices' | 'releaseExpiryNotice'>;
+    users: Pick<UsersRepo, 'get' | 'roleIn' | 'members'>;
+    organizations: Pick<OrganizationsRepo, 'get'>;
+    mailer: Pick<Mailer, 'send'>;
+    /** Days ahead of the expiry; 0: no warnings. */
+    noticeDays: number;
+    publicBaseUrl: string;
+  },
+): QueuedRounds {
   const log = deps.log.child({ module: 'api-key-expiry' });
 
   async function recipientsOf(key: ExpiringApiKey): Promise<User[]> {
@@ -60,39 +53,23 @@ export function startApiKeyExpiryNotices(deps: {
     }
   }
 
-  async function round(now: Date): Promise<number> {
+  return startQueuedRounds('API key expiry warnings', { ...deps, log }, async (now) => {
     if (deps.noticeDays === 0) return 0;
     const keys = await deps.apiKeys.claimExpiryNotices(
       now,
       new Date(now.getTime() + deps.noticeDays * DAY_MS),
       KEYS_PER_ROUND,
     );
-    let warned = 0;
-    for (const key of keys) {
-      try {
+    return handleClaimed(
+      keys,
+      async (key) => {
         await warn(key);
-        warned++;
-      } catch (err) {
+        return true;
+      },
+      async (key, err) => {
         log.warn({ err, apiKeyId: key.id }, 'API key expiry warning not sent; retrying next round');
         await deps.apiKeys.releaseExpiryNotice(key.id);
-      }
-    }
-    return warned;
-  }
-
-  // One round at a time on this instance, whether the timer or a caller started it.
-  let queue: Promise<unknown> = Promise.resolve();
-  const notify = (now?: Date): Promise<number> => {
-    const next = queue.then(() => round(now ?? deps.clock()));
-    queue = next.catch(() => {});
-    return next;
-  };
-
-  const job: PeriodicJob = startPeriodicJob({
-    name: 'API key expiry warnings',
-    intervalMs: deps.intervalMs ?? 10 * 60_000,
-    log,
-    round: () => notify(),
+      },
+    );
   });
-  return { notify, stop: job.stop };
 }

@@ -8,9 +8,8 @@ import type { OrganizationsRepo } from '../../oltp/organizations.repo.js';
 import type { ClaimedReport, ReportSubscriptionsRepo } from '../../oltp/report-subscriptions.repo.js';
 import type { UsersRepo } from '../../oltp/users.repo.js';
 import { isDomainError } from '../../shared/errors.js';
-import type { Logger } from '../../shared/logger.js';
 import { authorize } from '../accounts/permissions.js';
-import { startPeriodicJob } from '../periodic-job.js';
+import { handleClaimed, type QueuedRounds, type RoundDeps, startQueuedRounds } from '../periodic-job.js';
 import type { Dashboards } from '../stats/dashboards.js';
 import { renderReportChart } from './report-chart.js';
 import { collectReportFigures } from './report-figures.js';
@@ -22,24 +21,18 @@ import { unsubscribeToken } from './report-subscriptions.service.js';
 /** Subscriptions taken per round: a Monday's burst is spread over rounds rather than one long mailing. */
 const REPORTS_PER_ROUND = 50;
 
-export interface ReportRounds {
-  /** One round as of `now` (the clock's time by default); answers how many reports were mailed. */
-  send(now?: Date): Promise<number>;
-  stop(): Promise<void>;
-}
-
-export function startReportRounds(deps: {
-  repo: ReportSubscriptionsRepo;
-  subscriptions: Pick<ReportSubscriptions, 'nameOf'>;
-  dashboards: Dashboards;
-  users: Pick<UsersRepo, 'get' | 'roleIn'>;
-  organizations: Pick<OrganizationsRepo, 'get'>;
-  mailer: Pick<Mailer, 'send'>;
-  publicBaseUrl: string;
-  clock: () => Date;
-  log: Logger;
-  intervalMs?: number;
-}): ReportRounds {
+/** The report rounds; a round answers how many reports it mailed. */
+export function startReportRounds(
+  deps: RoundDeps & {
+    repo: ReportSubscriptionsRepo;
+    subscriptions: Pick<ReportSubscriptions, 'nameOf'>;
+    dashboards: Dashboards;
+    users: Pick<UsersRepo, 'get' | 'roleIn'>;
+    organizations: Pick<OrganizationsRepo, 'get'>;
+    mailer: Pick<Mailer, 'send'>;
+    publicBaseUrl: string;
+  },
+): QueuedRounds {
   const log = deps.log.child({ module: 'report-mail' });
   let toldNoRenderer = false;
 
@@ -117,35 +110,18 @@ export function startReportRounds(deps: {
     return true;
   }
 
-  async function round(now: Date): Promise<number> {
-    const claimed = await deps.repo.claimDue(now, REPORTS_PER_ROUND);
-    let sent = 0;
-    for (const r of claimed) {
-      try {
-        if (await mail(r)) {
-          await deps.repo.markSent(r.id, deps.clock());
-          sent++;
-        }
-      } catch (err) {
+  return startQueuedRounds('Report mail', { ...deps, log }, async (now) =>
+    handleClaimed(
+      await deps.repo.claimDue(now, REPORTS_PER_ROUND),
+      async (r) => {
+        if (!(await mail(r))) return false;
+        await deps.repo.markSent(r.id, deps.clock());
+        return true;
+      },
+      async (r, err) => {
         log.warn({ err, subscriptionId: r.id }, 'report not sent; retrying next round');
         await deps.repo.release(r.id, r.periodStart, r.previousPeriodStart);
-      }
-    }
-    return sent;
-  }
-
-  // One round at a time on this instance, whether the timer or a caller started it.
-  let queue: Promise<unknown> = Promise.resolve();
-  const send = (now?: Date): Promise<number> => {
-    const next = queue.then(() => round(now ?? deps.clock()));
-    queue = next.catch(() => {});
-    return next;
-  };
-  const job = startPeriodicJob({
-    name: 'Report mail',
-    intervalMs: deps.intervalMs ?? 10 * 60_000,
-    log,
-    round: () => send(),
-  });
-  return { send, stop: job.stop };
+      },
+    ),
+  );
 }
