@@ -207,14 +207,7 @@ export function createLinkTable<F extends ManagedLinkFields, R, L extends Manage
      * Undefined when the slug is taken on that domain; a generated one (`nextCode`) is retried
      * with fresh codes first. `values` are columns beyond the fields (who created it…).
      */
-    async create(input: {
-      organizationId: number;
-      fields: F;
-      values?: Record<string, unknown>;
-      customDomain: { id: number; name: string } | null;
-      code: string;
-      nextCode?: (() => string) | undefined;
-    }): Promise<R | undefined> {
+    async create(input: NewLinkItem<F> & { organizationId: number }): Promise<R | undefined> {
       const inserted = await insertClaimingSlug(sql, {
         table,
         values: {

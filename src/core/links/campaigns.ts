@@ -5,8 +5,8 @@ import { randomBase62, uuidv7 } from '../../shared/ids.js';
 import type { EventPublisher } from '../../ingest/publisher.js';
 import type { Campaign, CampaignFields, CampaignListFilter, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import { aliasFromName } from './link-rules.js';
-import { createTrackedLinks, OPTIONAL_LINK_FIELDS, orNull, slugTaken } from './tracked-links.js';
-import type { ChangeAction, LinkCaller, NewLink, OwnFields, TrackedLinksDeps } from './tracked-links.js';
+import { createTrackedLinks, OPTIONAL_LINK_FIELDS, orNull } from './tracked-links.js';
+import type { ChangeAction, LinkCaller, NewLink, OwnNewLink, TrackedLinksDeps } from './tracked-links.js';
 
 export type { Campaign, CampaignFields, CampaignListFilter };
 
@@ -37,32 +37,27 @@ export function createCampaignService(deps: TrackedLinksDeps & { repo: Campaigns
     ...links.service,
 
     async create(caller: LinkCaller, input: NewCampaign) {
-      const fields: OwnFields<CampaignFields> = {
-        ...orNull(input, OPTIONAL_LINK_FIELDS),
-        name: input.name,
-        originalUrl: input.originalUrl,
-      };
       const generated = input.alias === undefined;
       const base = input.alias ?? aliasFromName(input.name);
-      return links.create(
-        caller,
-        input,
-        (customDomain, managed) =>
-          deps.repo.create({
-            organizationId: caller.organization.id,
-            fields: { ...fields, ...managed },
-            createdBy: {
-              userId: caller.member?.userId ?? null,
-              apiKeyId: caller.apiKeyId ?? null,
-              fallback: caller.organization.name,
-            },
-            customDomain,
-            code: base,
-            // A generated alias that is taken gets a short random suffix instead.
-            nextCode: generated ? () => `${base.slice(0, 44)}-${randomBase62(5).toLowerCase()}` : undefined,
-          }),
-        slugTaken('alias', base),
-        input.alias === undefined ? undefined : { field: 'alias', slug: input.alias },
+      const own: OwnNewLink<CampaignFields> = {
+        fields: { ...orNull(input, OPTIONAL_LINK_FIELDS), name: input.name, originalUrl: input.originalUrl },
+        slug: {
+          field: 'alias',
+          chosen: input.alias,
+          code: base,
+          // A generated alias that is taken gets a short random suffix instead.
+          nextCode: generated ? () => `${base.slice(0, 44)}-${randomBase62(5).toLowerCase()}` : undefined,
+        },
+      };
+      return links.create(caller, input, own, (item) =>
+        deps.repo.create({
+          ...item,
+          createdBy: {
+            userId: caller.member?.userId ?? null,
+            apiKeyId: caller.apiKeyId ?? null,
+            fallback: caller.organization.name,
+          },
+        }),
       );
     },
   };

@@ -2,12 +2,11 @@
 // read, update, delete, and the QR code of one (a plan feature).
 import { forbidden, notFound } from '../../shared/errors.js';
 import { PLAN_LIMITS } from '../../shared/plans.js';
-import type { ManagedLinkFields, NewLinkItem } from '../../oltp/link-table.js';
 import type { ShortUrl, ShortUrlFields, ShortUrlListFilter, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import { generateShortCode, linkAddress } from './link-rules.js';
 import { renderQrCode, type QrOptions } from './qr-code.js';
-import { createTrackedLinks, OPTIONAL_LINK_FIELDS, orNull, slugTaken } from './tracked-links.js';
-import type { LinkCaller, NewLink, OwnFields, TrackedLinksDeps } from './tracked-links.js';
+import { createTrackedLinks, OPTIONAL_LINK_FIELDS, orNull } from './tracked-links.js';
+import type { LinkCaller, NewLink, OwnNewLink, TrackedLinksDeps } from './tracked-links.js';
 
 export type { ShortUrl, ShortUrlFields, ShortUrlListFilter };
 
@@ -29,17 +28,18 @@ const OPTIONAL_FIELDS = [
   'mobileTargetUrl',
 ] as const;
 
-/** A create's own fields: those left out are null (showAdPage false). */
-const fieldsOf = (input: NewShortUrl): OwnFields<ShortUrlFields> => ({
-  ...orNull(input, OPTIONAL_FIELDS),
-  originalUrl: input.originalUrl,
-  showAdPage: input.showAdPage ?? false,
-});
-
-/** The code a create claims: the alias asked for, else a generated one, generated again while taken. */
-const codeFor = (alias: string | undefined) => ({
-  code: alias ?? generateShortCode(),
-  ...(alias ? {} : { nextCode: () => generateShortCode() }),
+/**
+ * What a create writes of its own: its fields (those left out null, showAdPage false), and the code
+ * it claims: the alias asked for, else a generated one, generated again while taken.
+ */
+const ownOf = (input: NewShortUrl): OwnNewLink<ShortUrlFields> => ({
+  fields: { ...orNull(input, OPTIONAL_FIELDS), originalUrl: input.originalUrl, showAdPage: input.showAdPage ?? false },
+  slug: {
+    field: 'customAlias',
+    chosen: input.customAlias,
+    code: input.customAlias ?? generateShortCode(),
+    ...(input.customAlias ? {} : { nextCode: () => generateShortCode() }),
+  },
 });
 
 export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrlsRepo; publicBaseUrl: string }) {
@@ -49,60 +49,21 @@ export function createShortUrlService(deps: TrackedLinksDeps & { repo: ShortUrls
     missing: (id) => notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`),
   });
 
-  /** A bulk create through `insert`: the repository's createMany (records) or insertMany (ids). */
-  const createManyWith = <O extends { id: number }>(
-    caller: LinkCaller,
-    inputs: readonly NewShortUrl[],
-    insert: (
-      organizationId: number,
-      items: NewLinkItem<ShortUrlFields & ManagedLinkFields>[],
-    ) => Promise<Array<O | undefined | { error: unknown }>>,
-  ) =>
-    links.createMany(
-      caller,
-      inputs,
-      (items) =>
-        insert(
-          caller.organization.id,
-          items.map(({ input, customDomain, managed }) => ({
-            fields: { ...fieldsOf(input), ...managed },
-            customDomain,
-            ...codeFor(input.customAlias),
-          })),
-        ),
-      (input) => slugTaken('customAlias', input.customAlias)(),
-      (input) => (input.customAlias === undefined ? undefined : { field: 'customAlias', slug: input.customAlias }),
-    );
-
   return {
     ...links.service,
 
     async create(caller: LinkCaller, input: NewShortUrl) {
-      const fields = fieldsOf(input);
-      const alias = input.customAlias;
-      return links.create(
-        caller,
-        input,
-        (customDomain, managed) =>
-          deps.repo.create({
-            organizationId: caller.organization.id,
-            fields: { ...fields, ...managed },
-            customDomain,
-            ...codeFor(alias),
-          }),
-        slugTaken('customAlias', alias),
-        alias === undefined ? undefined : { field: 'customAlias', slug: alias },
-      );
+      return links.create(caller, input, ownOf(input), deps.repo.create);
     },
 
     /** Many short URLs at once (up to a thousand): each input answers its record or why it was refused. */
     createMany(caller: LinkCaller, inputs: readonly NewShortUrl[]) {
-      return createManyWith(caller, inputs, deps.repo.createMany);
+      return links.createMany(caller, inputs, ownOf, deps.repo.createMany);
     },
 
     /** createMany answering each created link's id only (imports): its record is not read back. */
     createManyIds(caller: LinkCaller, inputs: readonly NewShortUrl[]) {
-      return createManyWith(caller, inputs, deps.repo.insertMany);
+      return links.createMany(caller, inputs, ownOf, deps.repo.insertMany);
     },
 
     /** The QR code of the link's address. */

@@ -13,7 +13,7 @@ import { inputFaultOf } from '../input-fault.js';
 import { invalid } from '../../shared/errors.js';
 import { MAX_TAGS_PER_LINK } from './tags.service.js';
 import { CUSTOM_DOMAIN_PATHS, SERVICE_HOST_PATHS, isReservedSlug } from './link-rules.js';
-import type { ManagedLinkFields, RoutingRule, Variant } from '../../oltp/link-table.js';
+import type { ManagedLinkFields, NewLinkItem, RoutingRule, Variant } from '../../oltp/link-table.js';
 
 export type { ManagedLinkFields };
 import { hashPassword } from '../../shared/password-hash.js';
@@ -107,6 +107,27 @@ export type NewLink<F> = Partial<OwnFields<F>> &
     originalUrl: string;
     customDomainName?: string | null | undefined;
   };
+
+/**
+ * The slug a create claims under the kind's `field`: the one the caller `chosen` (refused when it is
+ * a path of the service, a conflict when taken), else `code`, generated, and `nextCode` for another
+ * while it is taken.
+ */
+export interface SlugClaim {
+  field: string;
+  chosen: string | undefined;
+  code: string;
+  nextCode?: (() => string) | undefined;
+}
+
+/** What a create writes of the kind's own: its fields (those left out null) and the slug it claims. */
+export interface OwnNewLink<F> {
+  fields: OwnFields<F>;
+  slug: SlugClaim;
+}
+
+/** A new link as the kind's repository inserts it: all its fields, its custom domain and its slug. */
+export type LinkInsert<F> = NewLinkItem<OwnFields<F> & ManagedLinkFields>;
 
 /** A list's criteria as the caller gives them: the kind's own, a tag by name, the archive. */
 export type ListCriteria<Filter> = Omit<Filter, 'tagId'> & { tag?: string | undefined };
@@ -330,6 +351,18 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     },
   };
 
+  /** A new link as the repository inserts it. */
+  const insertOf = (
+    fields: OwnFields<F>,
+    managed: ManagedLinkFields,
+    customDomain: { id: number; name: string } | null,
+    slug: SlugClaim,
+  ): LinkInsert<F> => ({ fields: { ...fields, ...managed }, customDomain, code: slug.code, nextCode: slug.nextCode });
+
+  /** The conflict of a slug someone already has on that domain: the chosen one, else the one generated first. */
+  const taken = ({ field, chosen, code }: SlugClaim) =>
+    conflict('ALIAS_TAKEN', `${field}: ${chosen ?? code} is already in use on this domain`, { field });
+
   /** The refusal of one item of a bulk create: a domain error as it is, a value the database refused as invalid. */
   function itemError(err: unknown): { error: DomainError } {
     if (err instanceof DomainError) return { error: err };
@@ -356,11 +389,8 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     >(
       caller: LinkCaller,
       inputs: readonly I[],
-      insert: (
-        items: Array<{ input: I; customDomain: { id: number; name: string } | null; managed: ManagedLinkFields }>,
-      ) => Promise<Array<O | undefined | { error: unknown }>>,
-      taken: (input: I) => DomainError,
-      chosen: (input: I) => { field: string; slug: string } | undefined,
+      ownOf: (input: I) => OwnNewLink<F>,
+      insert: (organizationId: number, items: LinkInsert<F>[]) => Promise<Array<O | undefined | { error: unknown }>>,
     ): Promise<BulkResult<Counted<O>>[]> {
       authorize(caller, 'links.write');
       const organizationId = caller.organization.id;
@@ -371,35 +401,36 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
         [...new Set(names.map((n) => idOf.get(n.trim().toLowerCase())))].filter((id): id is number => id !== undefined);
 
       const results: BulkResult<Counted<O>>[] = new Array(inputs.length);
-      const accepted: Array<{
-        at: number;
-        input: I;
-        customDomain: { id: number; name: string } | null;
-        managed: ManagedLinkFields;
-      }> = [];
+      const accepted: Array<{ at: number; slug: SlugClaim; item: LinkInsert<F> }> = [];
       for (const [at, input] of inputs.entries()) {
         try {
           await deps.targets.checkLinkedApps(organizationId, input);
           const customDomain = await deps.targets.usableCustomDomain(organizationId, input.customDomainName);
-          const slug = chosen(input);
-          if (slug && isReservedSlug(slug.slug, customDomain !== null))
-            throw invalidField(slug.field, `${slug.slug} is a path of the service on this host`);
+          const { fields, slug } = ownOf(input);
+          if (slug.chosen !== undefined && isReservedSlug(slug.chosen, customDomain !== null))
+            throw invalidField(slug.field, `${slug.chosen} is a path of the service on this host`);
           const managed = {
             ...NO_MANAGED_FIELDS,
             ...(await managedFields(organizationId, input, undefined, tagIds ? resolveTags : undefined)),
           };
-          accepted.push({ at, input, customDomain, managed });
+          accepted.push({ at, slug, item: insertOf(fields, managed, customDomain, slug) });
         } catch (err) {
           results[at] = itemError(err);
         }
       }
-      const inserted = accepted.length === 0 ? [] : await insert(accepted);
-      for (const [n, item] of accepted.entries()) {
+      const inserted =
+        accepted.length === 0
+          ? []
+          : await insert(
+              organizationId,
+              accepted.map((a) => a.item),
+            );
+      for (const [n, { at, slug }] of accepted.entries()) {
         const r = inserted[n];
-        if (r === undefined) results[item.at] = { error: taken(item.input) };
-        else if (typeof r === 'object' && r !== null && 'error' in r) results[item.at] = itemError(r.error);
+        if (r === undefined) results[at] = { error: taken(slug) };
+        else if (typeof r === 'object' && r !== null && 'error' in r) results[at] = itemError(r.error);
         else {
-          results[item.at] = { ...(r as O), clickCount: 0 };
+          results[at] = { ...(r as O), clickCount: 0 };
           // A kind that announces its changes (campaigns) inserts whole records (O = R).
           kind.changed?.('created', r as unknown as R);
         }
@@ -410,38 +441,34 @@ export function createTrackedLinks<R extends LinkRecord, F extends LinkedAppIds,
     },
 
     /**
-     * Checks the targets and a chosen slug, then inserts through `insert` (given the custom
-     * domain to use and the managed fields); undefined back from it means the slug is taken:
-     * `taken` says how.
+     * Checks the targets and a chosen slug, then inserts the link through `insert` (with the
+     * organization, its custom domain and its managed fields); undefined back from it means the
+     * slug is taken.
      */
     async create(
       caller: LinkCaller,
       input: LinkedAppIds & ManagedLinkInput & { customDomainName?: string | null | undefined },
-      insert: (customDomain: { id: number; name: string } | null, managed: ManagedLinkFields) => Promise<R | undefined>,
-      taken: () => DomainError,
-      chosen?: { field: string; slug: string },
+      own: OwnNewLink<F>,
+      insert: (item: LinkInsert<F> & { organizationId: number }) => Promise<R | undefined>,
     ): Promise<Counted<R>> {
       authorize(caller, 'links.write');
       const organizationId = caller.organization.id;
       await deps.targets.checkLinkedApps(organizationId, input);
       const customDomain = await deps.targets.usableCustomDomain(organizationId, input.customDomainName);
-      if (chosen && isReservedSlug(chosen.slug, customDomain !== null)) {
+      const { fields, slug } = own;
+      if (slug.chosen !== undefined && isReservedSlug(slug.chosen, customDomain !== null)) {
         const paths = customDomain ? CUSTOM_DOMAIN_PATHS : SERVICE_HOST_PATHS;
         throw invalidField(
-          chosen.field,
-          `${chosen.slug} is a path of the service on this host (reserved: ${paths.join(', ')})`,
+          slug.field,
+          `${slug.chosen} is a path of the service on this host (reserved: ${paths.join(', ')})`,
         );
       }
       const managed = { ...NO_MANAGED_FIELDS, ...(await managedFields(organizationId, input)) };
-      const created = await insert(customDomain, managed);
-      if (!created) throw taken();
+      const created = await insert({ organizationId, ...insertOf(fields, managed, customDomain, slug) });
+      if (!created) throw taken(slug);
       afterChange('created', created);
       // A new link has no clicks yet: no need to ask ClickHouse.
       return { ...created, clickCount: 0 };
     },
   };
 }
-
-/** The conflict of a slug someone already has on that domain. */
-export const slugTaken = (field: string, slug: string | undefined) => () =>
-  conflict('ALIAS_TAKEN', `${field}: ${slug} is already in use on this domain`, { field });
