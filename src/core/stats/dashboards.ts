@@ -7,7 +7,6 @@ import type { ClickDashboard, ClickDashboardQueries } from '../../olap/click-das
 import type { ClickStats, TopItem } from '../../olap/click-stats.queries.js';
 import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
-import { notFound } from '../../shared/errors.js';
 import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 import { linkAddress } from '../links/link-rules.js';
@@ -25,6 +24,7 @@ import {
   readWithPrevious,
 } from './comparison.js';
 import { type LinkSetApplied, type LinkSetInput, parseLinkSet } from './link-set.js';
+import { ownCampaign, ownShortUrl } from './own-links.js';
 import { periodForPlan, previousPeriod, type PeriodInput, type StatsPeriod } from './period.js';
 import type { TagFilterInput, TagStatsService } from './tag-stats.js';
 
@@ -265,13 +265,8 @@ export function createDashboards(deps: {
       const orgId = caller.organization.id;
       const found =
         type === 'url'
-          ? await deps.shortUrls.get(orgId, id).then((u) => u && { link: urlLink(u), originalUrl: u.originalUrl })
-          : await deps.campaigns.get(orgId, id).then((c) => c && { link: campaignLink(c), originalUrl: c.originalUrl });
-      if (!found)
-        throw notFound(
-          type === 'url' ? 'SHORT_URL_NOT_FOUND' : 'CAMPAIGN_NOT_FOUND',
-          `${type === 'url' ? 'short URL' : 'campaign'} ${id} does not exist`,
-        );
+          ? await ownShortUrl(deps, orgId, id).then((u) => ({ link: urlLink(u), originalUrl: u.originalUrl }))
+          : await ownCampaign(deps, orgId, id).then((c) => ({ link: campaignLink(c), originalUrl: c.originalUrl }));
       const { link } = found;
       return { ...(await build(caller, { ...link, originalUrl: found.originalUrl }, input)), link };
     },

@@ -8,11 +8,10 @@ import type {
   InstallStatsQueries,
   PlatformFilter,
 } from '../../olap/install-stats.queries.js';
-import type { CampaignsRepo } from '../../oltp/campaigns.repo.js';
 import type { MobileAppsRepo } from '../../oltp/mobile-apps.repo.js';
-import type { ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
 import type { StatsCaller } from './link-stats.js';
 import { readWithPrevious, type WithPrevious } from './comparison.js';
+import { ownCampaign, ownShortUrl, type StatsLinks } from './own-links.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 import type { DeferredMatchStats, DeferredMatchStatsQueries } from '../../olap/deferred-match-stats.queries.js';
 import type { RevenueStats, RevenueStatsQueries } from '../../olap/revenue-stats.queries.js';
@@ -41,9 +40,7 @@ export interface InstallStatsAnswer {
   previous: WithPrevious<InstallStats>['previous'];
 }
 
-export interface InstallStatsDeps {
-  shortUrls: Pick<ShortUrlsRepo, 'get'>;
-  campaigns: Pick<CampaignsRepo, 'get'>;
+export interface InstallStatsDeps extends StatsLinks {
   mobileApps: Pick<MobileAppsRepo, 'get' | 'getMany' | 'linkedLinkIds'>;
   installStats: InstallStatsQueries;
   revenueStats: Pick<RevenueStatsQueries, 'forApp'>;
@@ -91,15 +88,13 @@ export function createInstallStatsService(deps: InstallStatsDeps) {
 
   return {
     async forShortUrl(caller: StatsCaller, id: number, input: InstallStatsInput): Promise<InstallStatsAnswer> {
-      const url = await deps.shortUrls.get(caller.organization.id, id);
-      if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
+      const url = await ownShortUrl(deps, caller.organization.id, id);
       const name = await appNameOfLink(caller, url, url.shortCode, input.platform);
       return answer(caller, { scope: { kind: 'url', linkId: url.id }, name, linkAlias: url.shortCode }, input);
     },
 
     async forCampaign(caller: StatsCaller, id: number, input: InstallStatsInput): Promise<InstallStatsAnswer> {
-      const campaign = await deps.campaigns.get(caller.organization.id, id);
-      if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${id} does not exist`);
+      const campaign = await ownCampaign(deps, caller.organization.id, id);
       const name = await appNameOfLink(caller, campaign, campaign.alias, input.platform);
       return answer(
         caller,

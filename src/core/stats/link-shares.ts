@@ -8,11 +8,12 @@ import type { LinkSharesRepo } from '../../oltp/link-shares.repo.js';
 import { DateTime } from 'luxon';
 import type { OrganizationsRepo } from '../../oltp/organizations.repo.js';
 import type { ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
-import { isDomainError, notFound } from '../../shared/errors.js';
+import { isDomainError } from '../../shared/errors.js';
 import { newToken, tokenHash } from '../accounts/one-time-tokens.js';
 import { authorize } from '../accounts/permissions.js';
 import type { Caller } from '../caller.js';
 import type { LinkStatsService } from './link-stats.js';
+import { ownShortUrl } from './own-links.js';
 
 /** The periods a shared page offers: the last 7, 30 or 90 days, today included. */
 export const SHARED_PERIODS = [7, 30, 90] as const;
@@ -32,11 +33,7 @@ type ShareCaller = Pick<Caller, 'organization' | 'member'>;
 export type SharedStats = Awaited<ReturnType<LinkStatsService['forShortUrl']>>;
 
 export function createLinkSharesService(deps: LinkSharesDeps) {
-  async function ownLink(caller: ShareCaller, id: number) {
-    const url = await deps.shortUrls.get(caller.organization.id, id);
-    if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
-    return url;
-  }
+  const ownLink = (caller: ShareCaller, id: number) => ownShortUrl(deps, caller.organization.id, id);
 
   return {
     /** Shares the link: the token of its new address (any earlier one stops working). */

@@ -1,16 +1,16 @@
 // Click statistics of one short URL or campaign over a period: the link must be the caller's, the
 // period is clamped to the plan's retention, and revenue figures need the revenue-analytics add-on
 // (without it they stay empty rather than refusing the whole answer).
-import { notFound } from '../../shared/errors.js';
 import type { Caller } from '../caller.js';
 import type { ClickStats, ClickStatsQueries, LinkClickStats } from '../../olap/click-stats.queries.js';
 import { percent } from '../../olap/percent.js';
 import type { DestinationConversions } from '../../olap/destination-conversions.queries.js';
 import { money, type RevenueStats, type RevenueStatsQueries } from '../../olap/revenue-stats.queries.js';
-import type { Campaign, CampaignsRepo } from '../../oltp/campaigns.repo.js';
-import type { ShortUrl, ShortUrlsRepo } from '../../oltp/short-urls.repo.js';
+import type { Campaign } from '../../oltp/campaigns.repo.js';
+import type { ShortUrl } from '../../oltp/short-urls.repo.js';
 import { type ClickFilterInput, type ClickFilters, parseClickFilters } from './click-filters.js';
 import type { GeoFields } from '../routing/geo-conditions.js';
+import { ownCampaign, ownShortUrl, type StatsLinks } from './own-links.js';
 import { periodForPlan, type PeriodInput, type StatsPeriod } from './period.js';
 
 export type { ClickStats, RevenueStats };
@@ -104,9 +104,7 @@ function periodAndFilters(organization: StatsCaller['organization'], input: Link
   return { period: periodForPlan(organization.plan, { startDate, endDate, timeZone }, now), filters };
 }
 
-export interface LinkStatsDeps {
-  shortUrls: Pick<ShortUrlsRepo, 'get'>;
-  campaigns: Pick<CampaignsRepo, 'get'>;
+export interface LinkStatsDeps extends StatsLinks {
   clickStats: ClickStatsQueries;
   revenueStats: RevenueStatsQueries;
   /** What the GeoIP database knows beyond the country: region and city filters need it. */
@@ -114,67 +112,66 @@ export interface LinkStatsDeps {
   clock: () => Date;
 }
 
+/** What both kinds' statistics answer: the clicks, and the period, filters and geo fields they were read with. */
+export interface LinkStatsAnswer {
+  stats: LinkStats;
+  period: StatsPeriod;
+  filters: ClickFilters;
+  geo: GeoFields;
+}
+
 export function createLinkStatsService(deps: LinkStatsDeps) {
+  /**
+   * The link's clicks over the request's period (clamped to the plan) and filters; with
+   * `linkTotal`, its clicks of all time too, read by the same query.
+   */
+  async function clickStatsOf(
+    organization: StatsCaller['organization'],
+    linkType: 'url' | 'campaign',
+    link: { id: number; originalUrl: string },
+    input: LinkStatsInput,
+    also: { customId?: string | undefined; linkTotal?: boolean } = {},
+  ): Promise<LinkStatsAnswer & { linkTotal?: number }> {
+    const { period, filters } = periodAndFilters(organization, input, deps.clock(), deps.geoFields);
+    const { linkTotal, ...stats } = await deps.clickStats.forLink({
+      organizationId: organization.id,
+      linkType,
+      linkId: link.id,
+      period,
+      filters: filters.match,
+      ...also,
+    });
+    return {
+      stats: destinationStatsOf(stats, link.originalUrl, organization.revenueAnalytics),
+      period,
+      filters: filters.applied,
+      geo: deps.geoFields,
+      ...(linkTotal === undefined ? {} : { linkTotal }),
+    };
+  }
+
   return {
     async forShortUrl(
       caller: StatsCaller,
       id: number,
       input: LinkStatsInput,
-    ): Promise<{
-      url: ShortUrl;
-      clickCount: number;
-      stats: LinkStats;
-      period: StatsPeriod;
-      filters: ClickFilters;
-      geo: GeoFields;
-    }> {
+    ): Promise<LinkStatsAnswer & { url: ShortUrl; clickCount: number }> {
       const { organization } = caller;
-      const url = await deps.shortUrls.get(organization.id, id);
-      if (!url) throw notFound('SHORT_URL_NOT_FOUND', `short URL ${id} does not exist`);
-      const { period, filters } = periodAndFilters(organization, input, deps.clock(), deps.geoFields);
-      const { linkTotal, ...stats } = await deps.clickStats.forLink({
-        organizationId: organization.id,
-        linkType: 'url',
-        linkId: url.id,
-        period,
-        filters: filters.match,
-        linkTotal: true,
-      });
-      return {
-        url,
-        clickCount: linkTotal ?? 0,
-        stats: destinationStatsOf(stats, url.originalUrl, organization.revenueAnalytics),
-        period,
-        filters: filters.applied,
-        geo: deps.geoFields,
-      };
+      const url = await ownShortUrl(deps, organization.id, id);
+      const { linkTotal, ...answer } = await clickStatsOf(organization, 'url', url, input, { linkTotal: true });
+      return { url, clickCount: linkTotal ?? 0, ...answer };
     },
 
     async forCampaign(
       caller: StatsCaller,
       id: number,
       input: LinkStatsInput & { customId?: string | undefined },
-    ): Promise<{
-      campaign: Campaign;
-      stats: LinkStats;
-      revenue: RevenueStats & { available: boolean };
-      period: StatsPeriod;
-      filters: ClickFilters;
-      geo: GeoFields;
-    }> {
+    ): Promise<LinkStatsAnswer & { campaign: Campaign; revenue: RevenueStats & { available: boolean } }> {
       const { organization } = caller;
-      const campaign = await deps.campaigns.get(organization.id, id);
-      if (!campaign) throw notFound('CAMPAIGN_NOT_FOUND', `campaign ${id} does not exist`);
+      const campaign = await ownCampaign(deps, organization.id, id);
       const { customId, ...rest } = input;
-      const { period, filters } = periodAndFilters(organization, rest, deps.clock(), deps.geoFields);
-      const stats = await deps.clickStats.forLink({
-        organizationId: organization.id,
-        linkType: 'campaign',
-        linkId: campaign.id,
-        period,
-        customId,
-        filters: filters.match,
-      });
+      const answer = await clickStatsOf(organization, 'campaign', campaign, rest, { customId });
+      const { period } = answer;
       // Revenue analysis is an add-on; without it the figures stay empty.
       const revenue = organization.revenueAnalytics
         ? {
@@ -184,18 +181,11 @@ export function createLinkStatsService(deps: LinkStatsDeps) {
               linkType: 'campaign',
               linkId: campaign.id,
               period,
-              clicks: stats.total,
+              clicks: answer.stats.total,
             })),
           }
         : { available: false, ...emptyRevenue(period.days) };
-      return {
-        campaign,
-        stats: destinationStatsOf(stats, campaign.originalUrl, organization.revenueAnalytics),
-        revenue,
-        period,
-        filters: filters.applied,
-        geo: deps.geoFields,
-      };
+      return { campaign, revenue, ...answer };
     },
   };
 }
