@@ -4,7 +4,8 @@
 // becomes the cursor, always asked of the same address.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { codeOf, knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { pagedSource, type SourceRead } from '../paged-source.js';
+import { codeOf, parseDate, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -41,9 +42,7 @@ export function mapBitlink(b: Bitlink): ImportedLink {
 }
 
 export function createBitlySource(ctx: SourceContext): ImportSource {
-  const read = sourceReader(ctx, 'bitly', { authorization: `Bearer ${ctx.token}` });
-
-  async function firstPage(signal: AbortSignal): Promise<string> {
+  async function firstPage(read: SourceRead, signal: AbortSignal): Promise<string> {
     let group = ctx.options.groupId;
     if (!group) {
       const user = await read('v4/user', z.object({ default_group_guid: z.string().min(1) }), signal);
@@ -52,21 +51,21 @@ export function createBitlySource(ctx: SourceContext): ImportSource {
     return `v4/groups/${encodeURIComponent(group)}/bitlinks?size=${PAGE_SIZE}`;
   }
 
-  return {
+  return pagedSource(ctx, {
     name: 'bitly',
-    async fetchPage(cursor, signal) {
-      const path = cursor ?? (await firstPage(signal));
-      const page = await read(path, pageSchema, signal);
+    headers: { authorization: `Bearer ${ctx.token}` },
+    async page(read, cursor, signal) {
+      const page = await read(cursor ?? (await firstPage(read, signal)), pageSchema, signal);
       const next = page.pagination?.next;
       // Only the next link's path and query are followed, on the address the person gave.
-      const nextCursor = next && page.links.length > 0 ? nextPath(next) : null;
       return {
-        links: page.links.map(mapBitlink),
-        nextCursor,
-        ...knownTotal(page.pagination?.total),
+        items: page.links,
+        next: next && page.links.length > 0 ? nextPath(next) : null,
+        total: page.pagination?.total,
       };
     },
-  };
+    toLink: mapBitlink,
+  });
 }
 
 function nextPath(next: string): string | null {

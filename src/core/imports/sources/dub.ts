@@ -4,7 +4,8 @@
 // set) and conversion tracking (Dub's trackConversion) come with each link.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { pagedSource } from '../paged-source.js';
+import { parseDate, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -37,27 +38,21 @@ export function mapDubLink(l: DubLink): ImportedLink {
 }
 
 export function createDubSource(ctx: SourceContext): ImportSource {
-  const read = sourceReader(ctx, 'dub', { authorization: `Bearer ${ctx.token}` });
   const workspace = ctx.options.workspaceId ? `workspaceId=${encodeURIComponent(ctx.options.workspaceId)}` : '';
-  return {
+  return pagedSource(ctx, {
     name: 'dub',
-    async fetchPage(cursor, signal) {
+    headers: { authorization: `Bearer ${ctx.token}` },
+    count: (read, signal) => read(workspace ? `links/count?${workspace}` : 'links/count', z.number().int(), signal),
+    async page(read, cursor, signal) {
       const page = Number(cursor ?? '1');
-      const total =
-        cursor === null
-          ? await read(workspace ? `links/count?${workspace}` : 'links/count', z.number().int(), signal)
-          : undefined;
       const links = await read(
         `links?page=${page}&pageSize=${PAGE_SIZE}&sortBy=createdAt&sortOrder=asc${workspace ? `&${workspace}` : ''}`,
         z.array(linkSchema),
         signal,
       );
-      return {
-        links: links.map(mapDubLink),
-        // Asked until a page comes back empty: a server may give fewer than asked for on every page.
-        nextCursor: links.length > 0 ? String(page + 1) : null,
-        ...knownTotal(total),
-      };
+      // Asked until a page comes back empty: a server may give fewer than asked for on every page.
+      return { items: links, next: links.length > 0 ? String(page + 1) : null };
     },
-  };
+    toLink: mapDubLink,
+  });
 }

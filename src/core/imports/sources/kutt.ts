@@ -3,7 +3,8 @@
 // expiry; a link with a password is not imported (ImportedLink.passwordProtected).
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { nextOffset, pagedSource } from '../paged-source.js';
+import { parseDate, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 50;
 
@@ -39,18 +40,14 @@ export function mapKuttLink(l: KuttLink): ImportedLink {
 }
 
 export function createKuttSource(ctx: SourceContext): ImportSource {
-  const read = sourceReader(ctx, 'kutt', { 'x-api-key': ctx.token });
-  return {
+  return pagedSource(ctx, {
     name: 'kutt',
-    async fetchPage(cursor, signal) {
+    headers: { 'x-api-key': ctx.token },
+    async page(read, cursor, signal) {
       const skip = Number(cursor ?? '0');
       const page = await read(`api/v2/links?skip=${skip}&limit=${PAGE_SIZE}`, pageSchema, signal);
-      const after = skip + page.data.length;
-      return {
-        links: page.data.map(mapKuttLink),
-        nextCursor: page.data.length > 0 && after < page.total ? String(after) : null,
-        total: page.total,
-      };
+      return { items: page.data, next: nextOffset(skip, page.data.length, PAGE_SIZE, page.total), total: page.total };
     },
-  };
+    toLink: mapKuttLink,
+  });
 }

@@ -3,7 +3,8 @@
 // other than the main one. The total comes from GET /v1/links/count once.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { pagedSource } from '../paged-source.js';
+import { parseDate, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 25;
 
@@ -30,29 +31,20 @@ export function mapRebrandlyLink(l: RebrandlyLink): ImportedLink {
 }
 
 export function createRebrandlySource(ctx: SourceContext): ImportSource {
-  const read = sourceReader(ctx, 'rebrandly', {
-    apikey: ctx.token,
-    ...(ctx.options.workspaceId ? { workspace: ctx.options.workspaceId } : {}),
-  });
-  return {
+  return pagedSource(ctx, {
     name: 'rebrandly',
-    async fetchPage(cursor, signal) {
-      const total =
-        cursor === null
-          ? (await read('v1/links/count', z.object({ count: z.number().int() }), signal)).count
-          : undefined;
+    headers: { apikey: ctx.token, ...(ctx.options.workspaceId ? { workspace: ctx.options.workspaceId } : {}) },
+    count: async (read, signal) => (await read('v1/links/count', z.object({ count: z.number().int() }), signal)).count,
+    async page(read, cursor, signal) {
       const after = cursor === null ? '' : `&last=${encodeURIComponent(cursor)}`;
       const links = await read(
         `v1/links?limit=${PAGE_SIZE}&orderBy=createdAt&orderDir=asc${after}`,
         z.array(linkSchema),
         signal,
       );
-      return {
-        links: links.map(mapRebrandlyLink),
-        // Asked until a page comes back empty: a server may give fewer than asked for on every page.
-        nextCursor: links.at(-1)?.id ?? null,
-        ...knownTotal(total),
-      };
+      // Asked until a page comes back empty: a server may give fewer than asked for on every page.
+      return { items: links, next: links.at(-1)?.id ?? null };
     },
-  };
+    toLink: mapRebrandlyLink,
+  });
 }

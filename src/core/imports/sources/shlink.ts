@@ -3,7 +3,8 @@
 // with each short URL; a short URL of another domain than the default keeps its domain in its id.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { pagedSource } from '../paged-source.js';
+import { parseDate, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -44,10 +45,10 @@ export function mapShlinkShortUrl(u: ShlinkShortUrl): ImportedLink {
 }
 
 export function createShlinkSource(ctx: SourceContext): ImportSource {
-  const read = sourceReader(ctx, 'shlink', { 'x-api-key': ctx.token });
-  return {
+  return pagedSource(ctx, {
     name: 'shlink',
-    async fetchPage(cursor, signal) {
+    headers: { 'x-api-key': ctx.token },
+    async page(read, cursor, signal) {
       const page = cursor ?? '1';
       const { data, pagination } = (
         await read(
@@ -57,10 +58,11 @@ export function createShlinkSource(ctx: SourceContext): ImportSource {
         )
       ).shortUrls;
       return {
-        links: data.map(mapShlinkShortUrl),
-        nextCursor: pagination.currentPage < pagination.pagesCount ? String(pagination.currentPage + 1) : null,
-        ...knownTotal(pagination.totalItems),
+        items: data,
+        next: pagination.currentPage < pagination.pagesCount ? String(pagination.currentPage + 1) : null,
+        total: pagination.totalItems,
       };
     },
-  };
+    toLink: mapShlinkShortUrl,
+  });
 }

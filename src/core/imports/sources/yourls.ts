@@ -5,7 +5,8 @@
 // moves the rest down by one, which is then seen twice and skipped the second time.
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
-import { apiUrl, codeOf, knownTotal, parseDate, sourceReader, titleOf } from '../source-answer.js';
+import { nextOffset, pagedSource } from '../paged-source.js';
+import { apiUrl, codeOf, parseDate, titleOf } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -43,11 +44,10 @@ function endpoint(base: URL): URL {
 }
 
 export function createYourlsSource(ctx: SourceContext): ImportSource {
-  // The token travels as a parameter, not a header.
-  const read = sourceReader(ctx, 'yourls');
-  return {
+  return pagedSource(ctx, {
+    // The token travels as a parameter, not a header.
     name: 'yourls',
-    async fetchPage(cursor, signal) {
+    async page(read, cursor, signal) {
       const start = Number(cursor ?? '0');
       const url = endpoint(ctx.baseUrl);
       url.search = new URLSearchParams({
@@ -59,13 +59,10 @@ export function createYourlsSource(ctx: SourceContext): ImportSource {
         signature: ctx.token,
       }).toString();
       const page = await read(url, pageSchema, signal);
-      const raw = Array.isArray(page.links) ? page.links : Object.values(page.links ?? {});
-      const links = raw.map(mapYourlsLink).filter((l): l is ImportedLink => l !== undefined);
+      const items = Array.isArray(page.links) ? page.links : Object.values(page.links ?? {});
       const total = page.stats?.total_links;
-      const after = start + raw.length;
-      // The total says when to stop; without it, a short page is the last.
-      const more = raw.length > 0 && (total === undefined ? raw.length === PAGE_SIZE : after < total);
-      return { links, nextCursor: more ? String(after) : null, ...knownTotal(total) };
+      return { items, next: nextOffset(start, items.length, PAGE_SIZE, total), total };
     },
-  };
+    toLink: mapYourlsLink,
+  });
 }
