@@ -1,9 +1,11 @@
 // Reading another service's answer the same way for every source: a refused token, a rate limit
 // and any other failure become the typed errors of import-source.ts; a success is checked against
 // the source's zod schema (the other service's API is an edge like our own). Plus the small
-// conversions every mapping needs (dates, the code in a short URL, titles).
+// conversions every mapping needs (dates, the code in a short URL, titles), applied alike to every
+// service's link by importedLink.
 import type { z } from 'zod';
 import {
+  type ImportedLink,
   SOURCE_LABELS,
   type SourceAnswer,
   type SourceContext,
@@ -129,7 +131,7 @@ export function codeOf(shortUrl: string): string | undefined {
 }
 
 /** A title as we keep it: null when empty. */
-export const titleOf = (value: string | null | undefined): string | null => {
+const titleOf = (value: string | null | undefined): string | null => {
   const t = value?.trim();
   return t ? t : null;
 };
@@ -137,3 +139,31 @@ export const titleOf = (value: string | null | undefined): string | null => {
 /** `pathAndQuery` under the service's address, which may itself have a path (an install under /shlink/). */
 export const apiUrl = (base: URL, pathAndQuery: string): URL =>
   new URL(pathAndQuery.replace(/^\/+/, ''), base.href.endsWith('/') ? base.href : `${base.href}/`);
+
+/** A service's link in our field names, its values as the service wrote them. */
+export interface ServiceLink {
+  sourceId: string;
+  originalUrl: string;
+  customAlias?: string | undefined;
+  title: string | null | undefined;
+  tags?: string[] | null | undefined;
+  /** Left out by a service without expiries. */
+  expiresAt?: string | null | undefined;
+  createdAt: string | null | undefined;
+}
+
+/**
+ * A service's link in our terms, read the same way for every service: an empty title is none, no
+ * tags an empty list, an unreadable expiry none, and a creation time only when it can be read.
+ */
+export function importedLink(link: ServiceLink): ImportedLink {
+  const { title, tags, expiresAt, createdAt, ...rest } = link;
+  const created = parseDate(createdAt);
+  return {
+    ...rest,
+    title: titleOf(title),
+    tags: tags ?? [],
+    ...(expiresAt === undefined ? {} : { expiresAt: parseDate(expiresAt) ?? null }),
+    ...(created ? { createdAt: created } : {}),
+  };
+}

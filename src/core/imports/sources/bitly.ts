@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { pagedSource, type SourceRead } from '../paged-source.js';
-import { codeOf, parseDate, titleOf } from '../source-answer.js';
+import { codeOf, importedLink } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -28,17 +28,15 @@ const pageSchema = z.object({
 /** A bitlink in our terms: its custom back-half when it has one, else its own code, kept as the alias. */
 export function mapBitlink(b: Bitlink): ImportedLink {
   const custom = b.custom_bitlinks?.map(codeOf).find((c) => c !== undefined);
-  const alias = custom ?? codeOf(b.id);
-  const createdAt = parseDate(b.created_at);
-  return {
+  return importedLink({
     sourceId: b.id,
     originalUrl: b.long_url,
-    ...(alias ? { customAlias: alias } : {}),
-    title: titleOf(b.title),
-    tags: b.tags ?? [],
-    expiresAt: parseDate(b.expiration_at) ?? null,
-    ...(createdAt ? { createdAt } : {}),
-  };
+    customAlias: custom ?? codeOf(b.id),
+    title: b.title,
+    tags: b.tags,
+    expiresAt: b.expiration_at ?? null,
+    createdAt: b.created_at,
+  });
 }
 
 export function createBitlySource(ctx: SourceContext): ImportSource {

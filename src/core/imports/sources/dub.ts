@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { pagedSource } from '../paged-source.js';
-import { parseDate, titleOf } from '../source-answer.js';
+import { importedLink } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -23,15 +23,16 @@ const linkSchema = z.object({
 export type DubLink = z.infer<typeof linkSchema>;
 
 export function mapDubLink(l: DubLink): ImportedLink {
-  const createdAt = parseDate(l.createdAt);
   return {
-    sourceId: l.id,
-    originalUrl: l.url,
-    customAlias: l.key,
-    title: titleOf(l.title),
-    tags: (l.tags ?? []).map((t) => t.name),
-    expiresAt: parseDate(l.expiresAt) ?? null,
-    ...(createdAt ? { createdAt } : {}),
+    ...importedLink({
+      sourceId: l.id,
+      originalUrl: l.url,
+      customAlias: l.key,
+      title: l.title,
+      tags: l.tags?.map((t) => t.name),
+      expiresAt: l.expiresAt ?? null,
+      createdAt: l.createdAt,
+    }),
     ...(l.password ? { password: l.password } : {}),
     ...(l.trackConversion ? { conversionTracking: true } : {}),
   };

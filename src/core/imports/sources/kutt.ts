@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { nextOffset, pagedSource } from '../paged-source.js';
-import { parseDate, titleOf } from '../source-answer.js';
+import { importedLink } from '../source-answer.js';
 
 const PAGE_SIZE = 50;
 
@@ -26,15 +26,15 @@ const pageSchema = z.object({
 });
 
 export function mapKuttLink(l: KuttLink): ImportedLink {
-  const createdAt = parseDate(l.created_at);
   return {
-    sourceId: l.id,
-    originalUrl: l.target,
-    customAlias: l.address,
-    title: titleOf(l.description),
-    tags: [],
-    expiresAt: parseDate(l.expire_in) ?? null,
-    ...(createdAt ? { createdAt } : {}),
+    ...importedLink({
+      sourceId: l.id,
+      originalUrl: l.target,
+      customAlias: l.address,
+      title: l.description,
+      expiresAt: l.expire_in ?? null,
+      createdAt: l.created_at,
+    }),
     ...(l.password ? { passwordProtected: true } : {}),
   };
 }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { pagedSource } from '../paged-source.js';
-import { parseDate, titleOf } from '../source-answer.js';
+import { importedLink } from '../source-answer.js';
 
 const PAGE_SIZE = 25;
 
@@ -19,15 +19,14 @@ const linkSchema = z.object({
 export type RebrandlyLink = z.infer<typeof linkSchema>;
 
 export function mapRebrandlyLink(l: RebrandlyLink): ImportedLink {
-  const createdAt = parseDate(l.createdAt);
-  return {
+  return importedLink({
     sourceId: l.id,
     originalUrl: l.destination,
     customAlias: l.slashtag,
-    title: titleOf(l.title),
-    tags: (l.tags ?? []).map((t) => t.name),
-    ...(createdAt ? { createdAt } : {}),
-  };
+    title: l.title,
+    tags: l.tags?.map((t) => t.name),
+    createdAt: l.createdAt,
+  });
 }
 
 export function createRebrandlySource(ctx: SourceContext): ImportSource {

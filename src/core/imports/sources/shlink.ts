@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { pagedSource } from '../paged-source.js';
-import { parseDate, titleOf } from '../source-answer.js';
+import { importedLink } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -31,16 +31,17 @@ const pageSchema = z.object({
 });
 
 export function mapShlinkShortUrl(u: ShlinkShortUrl): ImportedLink {
-  const createdAt = parseDate(u.dateCreated);
   return {
-    sourceId: u.domain ? `${u.domain}/${u.shortCode}` : u.shortCode,
-    originalUrl: u.longUrl,
-    customAlias: u.shortCode,
-    title: titleOf(u.title),
-    tags: u.tags ?? [],
-    expiresAt: parseDate(u.meta?.validUntil) ?? null,
+    ...importedLink({
+      sourceId: u.domain ? `${u.domain}/${u.shortCode}` : u.shortCode,
+      originalUrl: u.longUrl,
+      customAlias: u.shortCode,
+      title: u.title,
+      tags: u.tags,
+      expiresAt: u.meta?.validUntil ?? null,
+      createdAt: u.dateCreated,
+    }),
     clickLimit: u.meta?.maxVisits ?? null,
-    ...(createdAt ? { createdAt } : {}),
   };
 }
 

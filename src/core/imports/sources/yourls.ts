@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ImportedLink, ImportSource, SourceContext } from '../import-source.js';
 import { nextOffset, pagedSource } from '../paged-source.js';
-import { apiUrl, codeOf, parseDate, titleOf } from '../source-answer.js';
+import { apiUrl, codeOf, importedLink } from '../source-answer.js';
 
 const PAGE_SIZE = 100;
 
@@ -27,15 +27,13 @@ const pageSchema = z.object({
 export function mapYourlsLink(l: YourlsLink): ImportedLink | undefined {
   const keyword = codeOf(l.shorturl);
   if (!keyword) return undefined;
-  const createdAt = parseDate(l.timestamp);
-  return {
+  return importedLink({
     sourceId: keyword,
     originalUrl: l.url,
     customAlias: keyword,
-    title: titleOf(l.title),
-    tags: [],
-    ...(createdAt ? { createdAt } : {}),
-  };
+    title: l.title,
+    createdAt: l.timestamp,
+  });
 }
 
 /** The API's address: the install's yourls-api.php, whether the person gave it or the install's root. */
