@@ -3,6 +3,7 @@
 // a first launch matches it. Expired tokens are purged in batches any instance may run, a day
 // after they expire.
 import type { Sql } from './postgres.js';
+import { firstOf } from './sql-helpers.js';
 
 export type TokenPlatform = 'IOS' | 'ANDROID';
 export type TokenLinkType = 'url' | 'campaign';
@@ -136,29 +137,29 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
     },
 
     /** A token as stored, expired or not (callers tell expired from unknown for the records). */
-    async get(token: string): Promise<DeepLinkToken | undefined> {
-      const [row] = await sql<Row[]>`select * from deep_link_tokens where token = ${token}`;
-      return row && toToken(row);
+    get(token: string): Promise<DeepLinkToken | undefined> {
+      return firstOf(sql<Row[]>`select * from deep_link_tokens where token = ${token}`, toToken);
     },
 
     /** The token a clipboard code was copied for, expired or not. */
-    async byClipboardCode(code: string): Promise<DeepLinkToken | undefined> {
-      const [row] = await sql<Row[]>`select * from deep_link_tokens where clipboard_code = ${code}`;
-      return row && toToken(row);
+    byClipboardCode(code: string): Promise<DeepLinkToken | undefined> {
+      return firstOf(sql<Row[]>`select * from deep_link_tokens where clipboard_code = ${code}`, toToken);
     },
 
     /** The landing page's fingerprint; a live token only. */
-    async updateFingerprint(token: string, f: Fingerprint): Promise<DeepLinkToken | undefined> {
-      const [row] = await sql<Row[]>`
-        update deep_link_tokens set
-          resolution = coalesce(${f.resolution}, resolution), time_zone = coalesce(${f.timeZone}, time_zone),
-          language = coalesce(${f.language}, language), pixel_ratio = coalesce(${f.pixelRatio}::real, pixel_ratio),
-          os = coalesce(os, ${f.agent?.os ?? null}), os_version = coalesce(os_version, ${f.agent?.osVersion ?? null}),
-          device_model = coalesce(device_model, ${f.agent?.deviceModel ?? null}),
-          fingerprint_at = now()
-        where token = ${token} and expires_at > now()
-        returning *`;
-      return row && toToken(row);
+    updateFingerprint(token: string, f: Fingerprint): Promise<DeepLinkToken | undefined> {
+      return firstOf(
+        sql<Row[]>`
+          update deep_link_tokens set
+            resolution = coalesce(${f.resolution}, resolution), time_zone = coalesce(${f.timeZone}, time_zone),
+            language = coalesce(${f.language}, language), pixel_ratio = coalesce(${f.pixelRatio}::real, pixel_ratio),
+            os = coalesce(os, ${f.agent?.os ?? null}), os_version = coalesce(os_version, ${f.agent?.osVersion ?? null}),
+            device_model = coalesce(device_model, ${f.agent?.deviceModel ?? null}),
+            fingerprint_at = now()
+          where token = ${token} and expires_at > now()
+          returning *`,
+        toToken,
+      );
     },
 
     /** The first store visit of a live token: `first` is false for a repeat. */
@@ -230,16 +231,18 @@ export function createDeepLinkTokensRepo({ sql }: { sql: Sql }) {
     },
 
     /** Consumes a live, unconsumed token of the app; undefined when another call got it first. */
-    async consume(
+    consume(
       appId: number,
       token: string,
       by: 'referrer' | 'clipboard' | 'token' | 'fingerprint',
     ): Promise<DeepLinkToken | undefined> {
-      const [row] = await sql<Row[]>`
-        update deep_link_tokens set consumed_at = now(), consumed_by = ${by}
-        where token = ${token} and app_id = ${appId} and consumed_at is null and expires_at > now()
-        returning *`;
-      return row && toToken(row);
+      return firstOf(
+        sql<Row[]>`
+          update deep_link_tokens set consumed_at = now(), consumed_by = ${by}
+          where token = ${token} and app_id = ${appId} and consumed_at is null and expires_at > now()
+          returning *`,
+        toToken,
+      );
     },
 
     /**

@@ -1,4 +1,5 @@
-// Small helpers every repository needs: recognising constraint violations, escaping LIKE terms.
+// Small helpers every repository needs: recognising constraint violations, escaping LIKE terms,
+// reading a statement's first row or a page of rows as records.
 
 /** True when `err` is PostgreSQL's unique violation, optionally of one named constraint. */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
@@ -35,6 +36,12 @@ export function patchColumns<F extends string>(
 export interface PageRequest {
   page: number;
   size: number;
+}
+
+/** The record of a statement's first row; undefined when it returned none. */
+export async function firstOf<Row, R>(rows: Promise<Row[]>, toRecord: (row: Row) => R): Promise<R | undefined> {
+  const [row] = await rows;
+  return row === undefined ? undefined : toRecord(row);
 }
 
 /** A page of records and how many there are in all: the two queries run at once. */

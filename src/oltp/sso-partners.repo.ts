@@ -3,7 +3,7 @@
 // to verify HS256, so it is sealed (AES-256-GCM), never hashed.
 import type { PartnerRole } from '../shared/roles.js';
 import type { Sql } from './postgres.js';
-import { type PageRequest, pageOf } from './sql-helpers.js';
+import { firstOf, type PageRequest, pageOf } from './sql-helpers.js';
 
 export interface SsoPartner {
   id: number;
@@ -72,14 +72,12 @@ export function createSsoPartnersRepo({ sql }: { sql: Sql }) {
       return toPartner(row!);
     },
 
-    async get(clientId: string): Promise<SsoPartner | undefined> {
-      const [row] = await sql<Row[]>`select * from sso_partners where client_id = ${clientId}`;
-      return row && toPartner(row);
+    get(clientId: string): Promise<SsoPartner | undefined> {
+      return firstOf(sql<Row[]>`select * from sso_partners where client_id = ${clientId}`, toPartner);
     },
 
-    async getById(id: number): Promise<SsoPartner | undefined> {
-      const [row] = await sql<Row[]>`select * from sso_partners where id = ${id}`;
-      return row && toPartner(row);
+    getById(id: number): Promise<SsoPartner | undefined> {
+      return firstOf(sql<Row[]>`select * from sso_partners where id = ${id}`, toPartner);
     },
 
     /** A page of partners, oldest first. */
@@ -91,20 +89,24 @@ export function createSsoPartnersRepo({ sql }: { sql: Sql }) {
       );
     },
 
-    async update(clientId: string, fields: PartnerFields, at: Date): Promise<SsoPartner | undefined> {
-      const [row] = await sql<Row[]>`
-        update sso_partners set service_name = ${fields.serviceName}, allowed_origins = ${fields.allowedOrigins}::text[],
-          login_url = ${fields.loginUrl}, contact_email_sealed = ${fields.contactEmailSealed},
-          organization_id = ${fields.organizationId}, default_role = ${fields.defaultRole}, updated_at = ${at}
-        where client_id = ${clientId} returning *`;
-      return row && toPartner(row);
+    update(clientId: string, fields: PartnerFields, at: Date): Promise<SsoPartner | undefined> {
+      return firstOf(
+        sql<Row[]>`
+          update sso_partners set service_name = ${fields.serviceName}, allowed_origins = ${fields.allowedOrigins}::text[],
+            login_url = ${fields.loginUrl}, contact_email_sealed = ${fields.contactEmailSealed},
+            organization_id = ${fields.organizationId}, default_role = ${fields.defaultRole}, updated_at = ${at}
+          where client_id = ${clientId} returning *`,
+        toPartner,
+      );
     },
 
-    async rotateSecret(clientId: string, sharedSecretSealed: string, at: Date): Promise<SsoPartner | undefined> {
-      const [row] = await sql<Row[]>`
-        update sso_partners set shared_secret_sealed = ${sharedSecretSealed}, secret_rotated_at = ${at}, updated_at = ${at}
-        where client_id = ${clientId} returning *`;
-      return row && toPartner(row);
+    rotateSecret(clientId: string, sharedSecretSealed: string, at: Date): Promise<SsoPartner | undefined> {
+      return firstOf(
+        sql<Row[]>`
+          update sso_partners set shared_secret_sealed = ${sharedSecretSealed}, secret_rotated_at = ${at}, updated_at = ${at}
+          where client_id = ${clientId} returning *`,
+        toPartner,
+      );
     },
 
     async delete(clientId: string): Promise<boolean> {
