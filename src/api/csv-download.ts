@@ -2,6 +2,7 @@
 // saves it under, and a byte-order mark first, without which spreadsheet programs read UTF-8
 // (Korean names, accents) as their local encoding.
 import type { FastifyReply } from 'fastify';
+import { toCsv } from '../shared/csv.js';
 
 /** The reply with the headers of a CSV file saved as `fileName`; its body must start with BYTE_ORDER_MARK. */
 export const asCsvFile = (reply: FastifyReply, fileName: string): FastifyReply =>
@@ -14,3 +15,35 @@ export const BYTE_ORDER_MARK = '\uFEFF';
 /** Answers with `csv` as a file saved as `fileName`. */
 export const sendCsv = (reply: FastifyReply, fileName: string, csv: string): FastifyReply =>
   asCsvFile(reply, fileName).send(`${BYTE_ORDER_MARK}${csv}`);
+
+/** Columns after a table's own: their header and the cells of the i-th row. */
+export interface MoreColumns {
+  head: string[];
+  cells: (i: number) => (string | number)[];
+}
+
+/**
+ * Rows as CSV whose columns are the rows' `fields`, headed by their names as the JSON answer has
+ * them, then `more` columns when given.
+ */
+export function fieldsCsv<K extends string>(
+  fields: readonly K[],
+  rows: readonly Record<K, string | number>[],
+  more?: MoreColumns,
+): string {
+  return toCsv(
+    [...fields, ...(more?.head ?? [])],
+    rows.map((row, i) => [...fields.map((f) => row[f]), ...(more?.cells(i) ?? [])]),
+  );
+}
+
+/** A funnel's stages as CSV: each stage's name and order, then its `fields`. */
+export function funnelCsv<K extends string>(
+  fields: readonly K[],
+  stages: readonly ({ stageName: string; stageOrder: number } & Record<K, number>)[],
+): string {
+  return toCsv(
+    ['stage', 'order', ...fields],
+    stages.map((s) => [s.stageName, s.stageOrder, ...fields.map((f) => s[f])]),
+  );
+}

@@ -36,7 +36,7 @@ import {
   csvComparison,
 } from '../schemas/stats-comparison.js';
 import { actingMember } from './acting-member.js';
-import { sendCsv } from '../csv-download.js';
+import { fieldsCsv, funnelCsv, sendCsv } from '../csv-download.js';
 import { toCsv } from '../../shared/csv.js';
 import { invalidField } from '../../core/field-error.js';
 import { installQuery, installStatsJson, installStatsSchema } from '../service/install-statistics.routes.js';
@@ -328,11 +328,7 @@ function revenueCsv(r: RevenueStats, timeZone: string): string {
     toCsv(
       [`date (${timeZone})`, `revenue (${r.currency ?? 'none'})`, 'purchases'],
       r.dailyRevenue.map((d) => [d.date, d.revenue, d.purchases]),
-    ) +
-    toCsv(
-      ['currency', 'totalRevenue', 'purchases'],
-      r.byCurrency.map((c) => [c.currency, c.totalRevenue, c.purchases]),
-    )
+    ) + fieldsCsv(['currency', 'totalRevenue', 'purchases'], r.byCurrency)
   );
 }
 
@@ -374,19 +370,12 @@ function appPanelCsv(
       );
     }
     case 'countries':
-      return toCsv(
-        ['country', 'installs', 'percentage', ...c.head],
-        s.countryStats.map((r, i) => [r.country, r.installs, r.percentage, ...c.row(comparison?.countryStats, i)]),
-      );
+      return fieldsCsv(['country', 'installs', 'percentage'], s.countryStats, c.rows(comparison?.countryStats));
     case 'matchTypes':
-      return toCsv(
-        ['matchType', 'installs', 'percentage', ...c.head],
-        s.installsByMatchType.map((m, i) => [
-          m.matchType,
-          m.installs,
-          m.percentage,
-          ...c.row(comparison?.installsByMatchType, i),
-        ]),
+      return fieldsCsv(
+        ['matchType', 'installs', 'percentage'],
+        s.installsByMatchType,
+        c.rows(comparison?.installsByMatchType),
       );
     case 'dailyReengagements':
       return toCsv(
@@ -407,15 +396,9 @@ function appPanelCsv(
         ]),
       );
     case 'funnel':
-      return toCsv(
-        ['stage', 'order', 'sessionsReached', 'conversionRateFromFirstStage', 'conversionRateFromPreviousStage'],
-        s.funnelStats.stages.map((f) => [
-          f.stageName,
-          f.stageOrder,
-          f.sessionsReached,
-          f.conversionRateFromFirstStage,
-          f.conversionRateFromPreviousStage,
-        ]),
+      return funnelCsv(
+        ['sessionsReached', 'conversionRateFromFirstStage', 'conversionRateFromPreviousStage'],
+        s.funnelStats.stages,
       );
     case 'failureReasons':
       return toCsv(

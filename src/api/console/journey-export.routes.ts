@@ -16,7 +16,7 @@ import {
   csvComparison,
 } from '../schemas/stats-comparison.js';
 import { callerOf } from '../request-caller.js';
-import { sendCsv } from '../csv-download.js';
+import { fieldsCsv, funnelCsv, sendCsv } from '../csv-download.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { meta, periodQuery, periodSpan, withPeriodQuery } from '../schemas/stats-period.js';
 import { toCsv } from '../../shared/csv.js';
@@ -95,56 +95,25 @@ function panelCsv(
       );
     }
     case 'platforms':
-      return toCsv(
-        ['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate', ...c.head],
-        d.platforms.map((p, i) => [
-          p.platform,
-          p.sessions,
-          p.percentage,
-          p.uniqueUsers,
-          p.convertedSessions,
-          p.conversionRate,
-          ...c.row(comparison?.platforms, i),
-        ]),
+      return fieldsCsv(
+        ['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate'],
+        d.platforms,
+        c.rows(comparison?.platforms),
       );
     case 'utmSources':
-      return toCsv(
-        ['utmSource', 'sessions', 'percentage', 'convertedSessions', 'conversionRate', ...c.head],
-        d.topUtmSources.map((u, i) => [
-          u.utmSource,
-          u.sessions,
-          u.percentage,
-          u.convertedSessions,
-          u.conversionRate,
-          ...c.row(comparison?.topUtmSources, i),
-        ]),
+      return fieldsCsv(
+        ['utmSource', 'sessions', 'percentage', 'convertedSessions', 'conversionRate'],
+        d.topUtmSources,
+        c.rows(comparison?.topUtmSources),
       );
     case 'transitions':
-      return toCsv(
-        ['fromPlatform', 'toPlatform', 'count', 'percentage'],
-        d.transitions.paths.map((p) => [p.fromPlatform, p.toPlatform, p.count, p.percentage]),
-      );
+      return fieldsCsv(['fromPlatform', 'toPlatform', 'count', 'percentage'], d.transitions.paths);
     case 'funnel':
-      return toCsv(
-        ['stage', 'order', 'sessionsReached', 'conversionRate', 'percentageOfSessions'],
-        d.funnel.stages.map((s) => [
-          s.stageName,
-          s.stageOrder,
-          s.sessionsReached,
-          s.conversionRate,
-          s.percentageOfSessions,
-        ]),
-      );
+      return funnelCsv(['sessionsReached', 'conversionRate', 'percentageOfSessions'], d.funnel.stages);
     case 'eventTypes':
-      return toCsv(
-        ['eventType', 'count'],
-        d.topEventTypes.map((e) => [e.eventType, e.count]),
-      );
+      return fieldsCsv(['eventType', 'count'], d.topEventTypes);
     case 'goalTypes':
-      return toCsv(
-        ['goalType', 'count', 'value'],
-        d.topGoalTypes.map((g) => [g.goalType, g.count, g.value]),
-      );
+      return fieldsCsv(['goalType', 'count', 'value'], d.topGoalTypes);
   }
 }
 
