@@ -22,28 +22,21 @@ export interface MoreColumns {
   cells: (i: number) => (string | number)[];
 }
 
+/** A column: one of the row's fields, headed by its name, or a header and the field it shows. */
+export type FieldColumn<K extends string> = K | readonly [header: string, field: K];
+
 /**
- * Rows as CSV whose columns are the rows' `fields`, headed by their names as the JSON answer has
- * them, then `more` columns when given.
+ * Rows as CSV whose columns are the rows' fields, headed by their names as the JSON answer has
+ * them unless a column names its header, then `more` columns when given.
  */
 export function fieldsCsv<K extends string>(
-  fields: readonly K[],
+  columns: readonly FieldColumn<K>[],
   rows: readonly Record<K, string | number>[],
   more?: MoreColumns,
 ): string {
+  const fields = columns.map((c) => (typeof c === 'string' ? c : c[1]));
   return toCsv(
-    [...fields, ...(more?.head ?? [])],
+    [...columns.map((c) => (typeof c === 'string' ? c : c[0])), ...(more?.head ?? [])],
     rows.map((row, i) => [...fields.map((f) => row[f]), ...(more?.cells(i) ?? [])]),
-  );
-}
-
-/** A funnel's stages as CSV: each stage's name and order, then its `fields`. */
-export function funnelCsv<K extends string>(
-  fields: readonly K[],
-  stages: readonly ({ stageName: string; stageOrder: number } & Record<K, number>)[],
-): string {
-  return toCsv(
-    ['stage', 'order', ...fields],
-    stages.map((s) => [s.stageName, s.stageOrder, ...fields.map((f) => s[f])]),
   );
 }

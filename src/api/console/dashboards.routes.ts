@@ -36,7 +36,7 @@ import {
   csvComparison,
 } from '../schemas/stats-comparison.js';
 import { actingMember } from './acting-member.js';
-import { fieldsCsv, funnelCsv, sendCsv } from '../csv-download.js';
+import { fieldsCsv, sendCsv } from '../csv-download.js';
 import { toCsv } from '../../shared/csv.js';
 import { invalidField } from '../../core/field-error.js';
 import { installQuery, installStatsJson, installStatsSchema } from '../service/install-statistics.routes.js';
@@ -325,9 +325,9 @@ const APP_PANELS = [
 /** Revenue as CSV: per day in the main currency, then per currency (never summed across them). */
 function revenueCsv(r: RevenueStats, timeZone: string): string {
   return (
-    toCsv(
-      [`date (${timeZone})`, `revenue (${r.currency ?? 'none'})`, 'purchases'],
-      r.dailyRevenue.map((d) => [d.date, d.revenue, d.purchases]),
+    fieldsCsv(
+      [[`date (${timeZone})`, 'date'], [`revenue (${r.currency ?? 'none'})`, 'revenue'], 'purchases'],
+      r.dailyRevenue,
     ) + fieldsCsv(['currency', 'totalRevenue', 'purchases'], r.byCurrency)
   );
 }
@@ -356,19 +356,12 @@ function appPanelCsv(
 ): string {
   const c = csvComparison(comparison !== null, 'Installs');
   switch (panel) {
-    case 'dailyInstalls': {
-      const before = comparison?.dailyInstalls ?? [];
-      return toCsv(
-        [`date (${timeZone})`, 'installs', 'iOS', 'Android', ...c.dayHead],
-        s.dailyInstalls.map((d, i) => [
-          d.date,
-          d.installs,
-          d.iosInstalls,
-          d.androidInstalls,
-          ...c.day(d.installs, before[i], (t) => t.installs),
-        ]),
+    case 'dailyInstalls':
+      return fieldsCsv(
+        [[`date (${timeZone})`, 'date'], 'installs', ['iOS', 'iosInstalls'], ['Android', 'androidInstalls']],
+        s.dailyInstalls,
+        c.days(s.dailyInstalls, comparison?.dailyInstalls ?? [], (t) => t.installs),
       );
-    }
     case 'countries':
       return fieldsCsv(['country', 'installs', 'percentage'], s.countryStats, c.rows(comparison?.countryStats));
     case 'matchTypes':
@@ -378,10 +371,7 @@ function appPanelCsv(
         c.rows(comparison?.installsByMatchType),
       );
     case 'dailyReengagements':
-      return toCsv(
-        [`date (${timeZone})`, 'reengagements', 'successful'],
-        s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]),
-      );
+      return fieldsCsv([[`date (${timeZone})`, 'date'], 'reengagements', 'successful'], s.dailyReengagements);
     case 'recentInstalls':
       return toCsv(
         ['installedAt', 'platform', 'country', 'matchType', 'confidence', 'linkType', 'linkId'],
@@ -396,15 +386,18 @@ function appPanelCsv(
         ]),
       );
     case 'funnel':
-      return funnelCsv(
-        ['sessionsReached', 'conversionRateFromFirstStage', 'conversionRateFromPreviousStage'],
+      return fieldsCsv(
+        [
+          ['stage', 'stageName'],
+          ['order', 'stageOrder'],
+          'sessionsReached',
+          'conversionRateFromFirstStage',
+          'conversionRateFromPreviousStage',
+        ],
         s.funnelStats.stages,
       );
     case 'failureReasons':
-      return toCsv(
-        ['reason', 'count', 'percentage'],
-        s.qualityStats.failureReasons.map((f) => [f.name, f.count, f.percentage]),
-      );
+      return fieldsCsv([['reason', 'name'], 'count', 'percentage'], s.qualityStats.failureReasons);
   }
 }
 

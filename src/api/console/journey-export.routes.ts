@@ -16,10 +16,9 @@ import {
   csvComparison,
 } from '../schemas/stats-comparison.js';
 import { callerOf } from '../request-caller.js';
-import { fieldsCsv, funnelCsv, sendCsv } from '../csv-download.js';
+import { fieldsCsv, sendCsv } from '../csv-download.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { meta, periodQuery, periodSpan, withPeriodQuery } from '../schemas/stats-period.js';
-import { toCsv } from '../../shared/csv.js';
 
 const journeyComparisonSchema = comparisonPeriodSchema.extend({
   totalSessions: figureChangeSchema.nullable(),
@@ -71,29 +70,19 @@ function panelCsv(
 ): string {
   const c = csvComparison(comparison !== null, 'Sessions');
   switch (panel) {
-    case 'daily': {
-      const before = comparison?.daily ?? [];
-      return toCsv(
+    case 'daily':
+      return fieldsCsv(
         [
-          `date (${d.period.timeZone})`,
+          [`date (${d.period.timeZone})`, 'date'],
           'sessions',
           'uniqueUsers',
           'events',
           'transitions',
           'goalCompletions',
-          ...c.dayHead,
         ],
-        d.daily.map((r, i) => [
-          r.date,
-          r.sessions,
-          r.uniqueUsers,
-          r.events,
-          r.transitions,
-          r.goalCompletions,
-          ...c.day(r.sessions, before[i], (t) => t.sessions),
-        ]),
+        d.daily,
+        c.days(d.daily, comparison?.daily ?? [], (t) => t.sessions),
       );
-    }
     case 'platforms':
       return fieldsCsv(
         ['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate'],
@@ -109,7 +98,10 @@ function panelCsv(
     case 'transitions':
       return fieldsCsv(['fromPlatform', 'toPlatform', 'count', 'percentage'], d.transitions.paths);
     case 'funnel':
-      return funnelCsv(['sessionsReached', 'conversionRate', 'percentageOfSessions'], d.funnel.stages);
+      return fieldsCsv(
+        [['stage', 'stageName'], ['order', 'stageOrder'], 'sessionsReached', 'conversionRate', 'percentageOfSessions'],
+        d.funnel.stages,
+      );
     case 'eventTypes':
       return fieldsCsv(['eventType', 'count'], d.topEventTypes);
     case 'goalTypes':

@@ -53,7 +53,6 @@ export function csvComparison(compare: boolean, what: string) {
   const head = compare ? [`previous${what}`, 'change', 'trend'] : [];
   return {
     head,
-    dayHead: compare ? ['previousDate', ...head] : [],
     /** A row's cells from its figure change. */
     cells: (c: z.infer<typeof figureChangeSchema> | null | undefined) => (compare ? comparedCells(c) : []),
     /** The columns of a list's rows against compared rows in the same order (for `fieldsCsv`). */
@@ -61,8 +60,17 @@ export function csvComparison(compare: boolean, what: string) {
       head,
       cells: (i) => (compare ? comparedCells(rows?.[i]?.compared) : []),
     }),
-    /** A day's cells against the n-th day of the previous period (`twin`), its figure read by `of`. */
-    day: <T extends { date: string }>(count: number, twin: T | undefined, of: (t: T) => number) =>
-      compare ? [twin?.date ?? '', ...comparedCells(twin && compareFigure(count, of(twin)))] : [],
+    /** The columns of days against the previous period's (`before`: the n-th with the n-th), their figure read by `of`. */
+    days: <T extends { date: string }>(
+      days: readonly T[],
+      before: readonly T[],
+      of: (t: T) => number,
+    ): MoreColumns => ({
+      head: compare ? ['previousDate', ...head] : [],
+      cells: (i) => {
+        const twin = before[i];
+        return compare ? [twin?.date ?? '', ...comparedCells(twin && compareFigure(of(days[i]!), of(twin)))] : [];
+      },
+    }),
   };
 }
