@@ -14,7 +14,7 @@ import {
   domainStatusSchema,
   toCustomDomainJson,
 } from '../schemas/custom-domain.js';
-import { httpsUrlSchema } from '../schemas/link.js';
+import { linkTargetSchema } from '../schemas/link.js';
 import { queryBoolean } from '../schemas/paging.js';
 import {
   operatorAnswer,
@@ -34,7 +34,6 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
   domains: DomainsService;
   config: Pick<Config, 'security'>;
 }> = async (app, { domains, config }) => {
-  const { production, linkAllowPrivateTargets } = config.security;
   operatorAnswer(
     app,
     'POST',
@@ -109,7 +108,7 @@ export const adminDomainRoutes: FastifyPluginAsyncZod<{
       summary: "Where the custom domain's bare root sends visitors (null: the 404 page)",
       params: idParams,
       body: z.object({
-        fallbackUrl: httpsUrlSchema({ production, allowPrivate: linkAllowPrivateTargets }).nullable(),
+        fallbackUrl: linkTargetSchema(config.security).nullable(),
       }),
       response: customDomainSchema.extend({ fallbackUrl: z.string().nullable() }),
       errors,

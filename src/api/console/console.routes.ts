@@ -5,7 +5,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ConsoleCaller } from '../../core/accounts/console-access.js';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ActiveSession } from '../../core/accounts/console-sessions.service.js';
 import { AUDIT_ACTIONS } from '../../core/accounts/audit-trail.js';
@@ -44,6 +43,8 @@ import type { TagStatsService } from '../../core/stats/tag-stats.js';
 import type { InstallStatsService } from '../../core/stats/install-stats.js';
 import type { LinkStatsService } from '../../core/stats/link-stats.js';
 import { writeErrors as errors, orgParams, security, tags } from './route-docs.js';
+import { type ActingMember, actingMember, memberRoutes } from './acting-member.js';
+import { consoleRoute } from './console-route.js';
 
 export interface ConsoleRouteDeps {
   accounts: AccountServices;
@@ -324,12 +325,10 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
       await api.register(consoleDashboardRoutes, { accounts, dashboards, installs, links: linkStats, tagStats });
       await api.register(consoleReportRoutes, { accounts, reports });
       const sessionOfRequest = (request: FastifyRequest): ActiveSession => request.consoleSession!;
-      const callerOf = (request: FastifyRequest, orgId: number): Promise<ConsoleCaller> =>
-        accounts.console.callerIn(sessionOfRequest(request), orgId);
-      const managerOf = (request: FastifyRequest, caller: ConsoleCaller) => ({
-        actor: { type: 'user' as const, userId: caller.member.userId, ip: request.ip },
-        role: caller.member.role,
-      });
+      const acting = actingMember(accounts);
+      const memberRoute = memberRoutes(api, accounts);
+      /** Who changes the organization's members, as the core's member rules take them. */
+      const managerOf = ({ caller, actor }: ActingMember) => ({ actor, role: caller.member.role });
 
       api.get(
         '/session',
@@ -380,13 +379,14 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
         },
       );
 
-      api.post(
+      consoleRoute(
+        api,
+        'POST',
         '/sign-out',
-        { schema: { tags, security, summary: 'End this session', response: { 204: z.null(), ...errors } } },
+        { summary: 'End this session', status: 204, errors },
         async (request, reply) => {
           await accounts.sessions.end(sessionOfRequest(request), request.ip);
           jar.clear(reply, SESSION_COOKIE, '/');
-          return reply.code(204).send(null);
         },
       );
 
@@ -407,38 +407,25 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
         },
       );
 
-      api.put(
+      consoleRoute(
+        api,
+        'PUT',
         '/me/language',
         {
-          schema: {
-            tags,
-            security,
-            summary: 'Remember the console and mail language',
-            body: z.object({ language: z.enum(LANGUAGES) }),
-            response: { 204: z.null(), ...errors },
-          },
+          summary: 'Remember the console and mail language',
+          body: z.object({ language: z.enum(LANGUAGES) }),
+          status: 204,
+          errors,
         },
-        async (request, reply) => {
-          await accounts.signIn.setLanguage(sessionOfRequest(request).user.id, request.body.language);
-          return reply.code(204).send(null);
-        },
+        async (request) => accounts.signIn.setLanguage(sessionOfRequest(request).user.id, request.body.language),
       );
 
-      api.get(
+      memberRoute(
+        'GET',
         '/organizations/:orgId/members',
-        {
-          schema: {
-            tags,
-            security,
-            summary: "The organization's members",
-            params: orgParams,
-            response: { 200: z.array(memberSchema), ...errors },
-          },
-        },
-        async (request) => {
-          const caller = await callerOf(request, request.params.orgId);
-          return (await accounts.members.list(caller.organization.id, managerOf(request, caller))).map(toMemberJson);
-        },
+        { summary: "The organization's members", params: orgParams, response: z.array(memberSchema), errors },
+        async (member) =>
+          (await accounts.members.list(member.caller.organization.id, managerOf(member))).map(toMemberJson),
       );
 
       api.post(
@@ -454,56 +441,43 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
           },
         },
         async (request, reply) => {
-          const caller = await callerOf(request, request.params.orgId);
+          const manager = await acting(request, request.params.orgId);
           const { member, created } = await accounts.members.add(
-            caller.organization.id,
+            manager.caller.organization.id,
             request.body,
-            managerOf(request, caller),
+            managerOf(manager),
           );
           return reply.code(created ? 201 : 200).send(toMemberJson(member));
         },
       );
 
-      api.put(
+      const memberParams = orgParams.extend({ userId: idSchema });
+
+      memberRoute(
+        'PUT',
         '/organizations/:orgId/members/:userId',
         {
-          schema: {
-            tags,
-            security,
-            summary: "Change a member's role",
-            params: orgParams.extend({ userId: idSchema }),
-            body: z.object({ role: z.enum(ROLES) }),
-            response: { 204: z.null(), ...errors },
-          },
+          summary: "Change a member's role",
+          params: memberParams,
+          body: z.object({ role: z.enum(ROLES) }),
+          status: 204,
+          errors,
         },
-        async (request, reply) => {
-          const caller = await callerOf(request, request.params.orgId);
-          await accounts.members.changeRole(
-            caller.organization.id,
+        async (manager, request) =>
+          accounts.members.changeRole(
+            manager.caller.organization.id,
             request.params.userId,
             request.body.role,
-            managerOf(request, caller),
-          );
-          return reply.code(204).send(null);
-        },
+            managerOf(manager),
+          ),
       );
 
-      api.delete(
+      memberRoute(
+        'DELETE',
         '/organizations/:orgId/members/:userId',
-        {
-          schema: {
-            tags,
-            security,
-            summary: 'Remove a member',
-            params: orgParams.extend({ userId: idSchema }),
-            response: { 204: z.null(), ...errors },
-          },
-        },
-        async (request, reply) => {
-          const caller = await callerOf(request, request.params.orgId);
-          await accounts.members.remove(caller.organization.id, request.params.userId, managerOf(request, caller));
-          return reply.code(204).send(null);
-        },
+        { summary: 'Remove a member', params: memberParams, status: 204, errors },
+        async (manager, request) =>
+          accounts.members.remove(manager.caller.organization.id, request.params.userId, managerOf(manager)),
       );
 
       api.get(
@@ -548,7 +522,7 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteDeps> = async (
           },
         },
         async (request) => {
-          const caller = await callerOf(request, request.params.orgId);
+          const { caller } = await acting(request, request.params.orgId);
           const { limit, before, action, actorUserId, from, to } = request.query;
           const entries = await accounts.console.auditLog(caller, {
             limit,

@@ -36,7 +36,7 @@ import {
   csvComparison,
 } from '../schemas/stats-comparison.js';
 import { actingMember } from './acting-member.js';
-import { sendCsv } from '../csv-download.js';
+import { fieldsCsv, sendCsv } from '../csv-download.js';
 import { toCsv } from '../../shared/csv.js';
 import { invalidField } from '../../core/field-error.js';
 import { installQuery, installStatsJson, installStatsSchema } from '../service/install-statistics.routes.js';
@@ -352,14 +352,10 @@ const APP_PANELS = [
 /** Revenue as CSV: per day in the main currency, then per currency (never summed across them). */
 function revenueCsv(r: RevenueStats, timeZone: string): string {
   return (
-    toCsv(
-      [`date (${timeZone})`, `revenue (${r.currency ?? 'none'})`, 'purchases'],
-      r.dailyRevenue.map((d) => [d.date, d.revenue, d.purchases]),
-    ) +
-    toCsv(
-      ['currency', 'totalRevenue', 'purchases'],
-      r.byCurrency.map((c) => [c.currency, c.totalRevenue, c.purchases]),
-    )
+    fieldsCsv(
+      [[`date (${timeZone})`, 'date'], [`revenue (${r.currency ?? 'none'})`, 'revenue'], 'purchases'],
+      r.dailyRevenue,
+    ) + fieldsCsv(['currency', 'totalRevenue', 'purchases'], r.byCurrency)
   );
 }
 
@@ -387,39 +383,22 @@ function appPanelCsv(
 ): string {
   const c = csvComparison(comparison !== null, 'Installs');
   switch (panel) {
-    case 'dailyInstalls': {
-      const before = comparison?.dailyInstalls ?? [];
-      return toCsv(
-        [`date (${timeZone})`, 'installs', 'iOS', 'Android', ...c.dayHead],
-        s.dailyInstalls.map((d, i) => [
-          d.date,
-          d.installs,
-          d.iosInstalls,
-          d.androidInstalls,
-          ...c.day(d.installs, before[i], (t) => t.installs),
-        ]),
+    case 'dailyInstalls':
+      return fieldsCsv(
+        [[`date (${timeZone})`, 'date'], 'installs', ['iOS', 'iosInstalls'], ['Android', 'androidInstalls']],
+        s.dailyInstalls,
+        c.days(s.dailyInstalls, comparison?.dailyInstalls ?? [], (t) => t.installs),
       );
-    }
     case 'countries':
-      return toCsv(
-        ['country', 'installs', 'percentage', ...c.head],
-        s.countryStats.map((r, i) => [r.country, r.installs, r.percentage, ...c.row(comparison?.countryStats, i)]),
-      );
+      return fieldsCsv(['country', 'installs', 'percentage'], s.countryStats, c.rows(comparison?.countryStats));
     case 'matchTypes':
-      return toCsv(
-        ['matchType', 'installs', 'percentage', ...c.head],
-        s.installsByMatchType.map((m, i) => [
-          m.matchType,
-          m.installs,
-          m.percentage,
-          ...c.row(comparison?.installsByMatchType, i),
-        ]),
+      return fieldsCsv(
+        ['matchType', 'installs', 'percentage'],
+        s.installsByMatchType,
+        c.rows(comparison?.installsByMatchType),
       );
     case 'dailyReengagements':
-      return toCsv(
-        [`date (${timeZone})`, 'reengagements', 'successful'],
-        s.dailyReengagements.map((d) => [d.date, d.reengagements, d.successful]),
-      );
+      return fieldsCsv([[`date (${timeZone})`, 'date'], 'reengagements', 'successful'], s.dailyReengagements);
     case 'recentInstalls':
       return toCsv(
         ['installedAt', 'platform', 'country', 'matchType', 'confidence', 'linkType', 'linkId'],
@@ -434,21 +413,18 @@ function appPanelCsv(
         ]),
       );
     case 'funnel':
-      return toCsv(
-        ['stage', 'order', 'sessionsReached', 'conversionRateFromFirstStage', 'conversionRateFromPreviousStage'],
-        s.funnelStats.stages.map((f) => [
-          f.stageName,
-          f.stageOrder,
-          f.sessionsReached,
-          f.conversionRateFromFirstStage,
-          f.conversionRateFromPreviousStage,
-        ]),
+      return fieldsCsv(
+        [
+          ['stage', 'stageName'],
+          ['order', 'stageOrder'],
+          'sessionsReached',
+          'conversionRateFromFirstStage',
+          'conversionRateFromPreviousStage',
+        ],
+        s.funnelStats.stages,
       );
     case 'failureReasons':
-      return toCsv(
-        ['reason', 'count', 'percentage'],
-        s.qualityStats.failureReasons.map((f) => [f.name, f.count, f.percentage]),
-      );
+      return fieldsCsv([['reason', 'name'], 'count', 'percentage'], s.qualityStats.failureReasons);
   }
 }
 

@@ -10,8 +10,8 @@ import {
   type GoalType,
   type GoalTypesService,
 } from '../../core/links/goal-types.js';
-import { actingMember } from './acting-member.js';
-import { writeErrors as errors, orgParams, security, tags } from './route-docs.js';
+import { memberRoutes } from './acting-member.js';
+import { writeErrors as errors, orgParams } from './route-docs.js';
 
 const goalTypeSchema = z.object({
   name: z.string(),
@@ -31,63 +31,48 @@ export const consoleGoalTypeRoutes: FastifyPluginAsyncZod<{
   accounts: AccountServices;
   goalTypes: GoalTypesService;
 }> = async (app, { accounts, goalTypes }) => {
-  const acting = actingMember(accounts);
+  const route = memberRoutes(app, accounts);
 
-  app.get(
+  route(
+    'GET',
     '/organizations/:orgId/goal-types',
     {
-      schema: {
-        tags,
-        security,
-        summary: "Goal types for links: the 8 presets first, then the organization's own in the order they were added",
-        params: orgParams,
-        response: { 200: z.array(goalTypeSchema), ...errors },
-      },
+      summary: "Goal types for links: the 8 presets first, then the organization's own in the order they were added",
+      params: orgParams,
+      response: z.array(goalTypeSchema),
+      errors,
     },
-    async (request) => {
-      const { caller } = await acting(request, request.params.orgId);
-      return (await goalTypes.list(caller)).map(toJson);
-    },
+    async ({ caller }) => (await goalTypes.list(caller)).map(toJson),
   );
 
-  app.post(
+  route(
+    'POST',
     '/organizations/:orgId/goal-types',
     {
-      schema: {
-        tags,
-        security,
-        params: orgParams,
-        summary:
-          'Add a goal type (links.write). A preset name, or one the organization has in any case, is 409 GOAL_TYPE_EXISTS',
-        body: z.object({
-          name: z.string().trim().min(1).max(GOAL_TYPE_NAME_MAX),
-          description: z.string().trim().max(GOAL_TYPE_DESCRIPTION_MAX).nullable().optional(),
-        }),
-        response: { 201: goalTypeSchema, ...errors },
-      },
+      params: orgParams,
+      summary:
+        'Add a goal type (links.write). A preset name, or one the organization has in any case, is 409 GOAL_TYPE_EXISTS',
+      body: z.object({
+        name: z.string().trim().min(1).max(GOAL_TYPE_NAME_MAX),
+        description: z.string().trim().max(GOAL_TYPE_DESCRIPTION_MAX).nullable().optional(),
+      }),
+      status: 201,
+      response: goalTypeSchema,
+      errors,
     },
-    async (request, reply) => {
-      const { caller, actor } = await acting(request, request.params.orgId);
-      return reply.code(201).send(toJson(await goalTypes.add(caller, actor, request.body)));
-    },
+    async ({ caller, actor }, request) => toJson(await goalTypes.add(caller, actor, request.body)),
   );
 
-  app.delete(
+  route(
+    'DELETE',
     '/organizations/:orgId/goal-types/:name',
     {
-      schema: {
-        tags,
-        security,
-        summary:
-          "Remove one of the organization's goal types (links.write); links that use it keep it. A preset is 409 GOAL_TYPE_PRESET",
-        params: orgParams.extend({ name: z.string().min(1).max(200) }),
-        response: { 204: z.null(), ...errors },
-      },
+      summary:
+        "Remove one of the organization's goal types (links.write); links that use it keep it. A preset is 409 GOAL_TYPE_PRESET",
+      params: orgParams.extend({ name: z.string().min(1).max(200) }),
+      status: 204,
+      errors,
     },
-    async (request, reply) => {
-      const { caller, actor } = await acting(request, request.params.orgId);
-      await goalTypes.remove(caller, actor, request.params.name);
-      return reply.code(204).send(null);
-    },
+    async ({ caller, actor }, request) => goalTypes.remove(caller, actor, request.params.name),
   );
 };

@@ -16,10 +16,9 @@ import {
   csvComparison,
 } from '../schemas/stats-comparison.js';
 import { callerOf } from '../request-caller.js';
-import { sendCsv } from '../csv-download.js';
+import { fieldsCsv, sendCsv } from '../csv-download.js';
 import { errorBodySchema } from '../schemas/common.js';
 import { meta, periodQuery, periodSpan, withPeriodQuery } from '../schemas/stats-period.js';
-import { toCsv } from '../../shared/csv.js';
 
 const journeyComparisonSchema = comparisonPeriodSchema.extend({
   totalSessions: figureChangeSchema.nullable(),
@@ -71,80 +70,42 @@ function panelCsv(
 ): string {
   const c = csvComparison(comparison !== null, 'Sessions');
   switch (panel) {
-    case 'daily': {
-      const before = comparison?.daily ?? [];
-      return toCsv(
+    case 'daily':
+      return fieldsCsv(
         [
-          `date (${d.period.timeZone})`,
+          [`date (${d.period.timeZone})`, 'date'],
           'sessions',
           'uniqueUsers',
           'events',
           'transitions',
           'goalCompletions',
-          ...c.dayHead,
         ],
-        d.daily.map((r, i) => [
-          r.date,
-          r.sessions,
-          r.uniqueUsers,
-          r.events,
-          r.transitions,
-          r.goalCompletions,
-          ...c.day(r.sessions, before[i], (t) => t.sessions),
-        ]),
+        d.daily,
+        c.days(d.daily, comparison?.daily ?? [], (t) => t.sessions),
       );
-    }
     case 'platforms':
-      return toCsv(
-        ['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate', ...c.head],
-        d.platforms.map((p, i) => [
-          p.platform,
-          p.sessions,
-          p.percentage,
-          p.uniqueUsers,
-          p.convertedSessions,
-          p.conversionRate,
-          ...c.row(comparison?.platforms, i),
-        ]),
+      return fieldsCsv(
+        ['platform', 'sessions', 'percentage', 'uniqueUsers', 'convertedSessions', 'conversionRate'],
+        d.platforms,
+        c.rows(comparison?.platforms),
       );
     case 'utmSources':
-      return toCsv(
-        ['utmSource', 'sessions', 'percentage', 'convertedSessions', 'conversionRate', ...c.head],
-        d.topUtmSources.map((u, i) => [
-          u.utmSource,
-          u.sessions,
-          u.percentage,
-          u.convertedSessions,
-          u.conversionRate,
-          ...c.row(comparison?.topUtmSources, i),
-        ]),
+      return fieldsCsv(
+        ['utmSource', 'sessions', 'percentage', 'convertedSessions', 'conversionRate'],
+        d.topUtmSources,
+        c.rows(comparison?.topUtmSources),
       );
     case 'transitions':
-      return toCsv(
-        ['fromPlatform', 'toPlatform', 'count', 'percentage'],
-        d.transitions.paths.map((p) => [p.fromPlatform, p.toPlatform, p.count, p.percentage]),
-      );
+      return fieldsCsv(['fromPlatform', 'toPlatform', 'count', 'percentage'], d.transitions.paths);
     case 'funnel':
-      return toCsv(
-        ['stage', 'order', 'sessionsReached', 'conversionRate', 'percentageOfSessions'],
-        d.funnel.stages.map((s) => [
-          s.stageName,
-          s.stageOrder,
-          s.sessionsReached,
-          s.conversionRate,
-          s.percentageOfSessions,
-        ]),
+      return fieldsCsv(
+        [['stage', 'stageName'], ['order', 'stageOrder'], 'sessionsReached', 'conversionRate', 'percentageOfSessions'],
+        d.funnel.stages,
       );
     case 'eventTypes':
-      return toCsv(
-        ['eventType', 'count'],
-        d.topEventTypes.map((e) => [e.eventType, e.count]),
-      );
+      return fieldsCsv(['eventType', 'count'], d.topEventTypes);
     case 'goalTypes':
-      return toCsv(
-        ['goalType', 'count', 'value'],
-        d.topGoalTypes.map((g) => [g.goalType, g.count, g.value]),
-      );
+      return fieldsCsv(['goalType', 'count', 'value'], d.topGoalTypes);
   }
 }
 

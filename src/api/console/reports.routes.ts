@@ -6,8 +6,8 @@ import { z } from 'zod';
 import type { AccountServices } from '../../core/accounts/index.js';
 import type { ReportSubscriptions, ReportSubscriptionView } from '../../core/reports/report-subscriptions.service.js';
 import { idSchema } from '../schemas/common.js';
-import { actingMember } from './acting-member.js';
-import { errors, orgParams, security, tags, writeErrors } from './route-docs.js';
+import { memberRoutes } from './acting-member.js';
+import { errors, orgParams, writeErrors } from './route-docs.js';
 
 const scopeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('organization') }),
@@ -40,64 +40,49 @@ export const consoleReportRoutes: FastifyPluginAsyncZod<{
   accounts: AccountServices;
   reports: ReportSubscriptions;
 }> = async (app, { accounts, reports }) => {
-  const acting = actingMember(accounts);
+  const route = memberRoutes(app, accounts);
   const path = '/organizations/:orgId/report-subscriptions';
 
-  app.get(
+  route(
+    'GET',
     path,
     {
-      schema: {
-        tags,
-        security,
-        summary: "The signed-in member's report subscriptions in the organization",
-        params: orgParams,
-        response: { 200: z.object({ items: z.array(subscriptionSchema) }), ...errors },
-      },
+      summary: "The signed-in member's report subscriptions in the organization",
+      params: orgParams,
+      response: z.object({ items: z.array(subscriptionSchema) }),
+      errors,
     },
-    async (request) => {
-      const { caller } = await acting(request, request.params.orgId);
-      return { items: (await reports.list(caller)).map(toJson) };
-    },
+    async ({ caller }) => ({ items: (await reports.list(caller)).map(toJson) }),
   );
 
-  app.post(
+  route(
+    'POST',
     path,
     {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Subscribe to a weekly or monthly report by mail of the organization, a tag or a link (409 when already subscribed)',
-        params: orgParams,
-        body: z.object({
-          frequency: z.enum(['weekly', 'monthly']),
-          scope: scopeSchema,
-          timeZone: z.string().min(1).max(64).default('UTC').describe('IANA zone; default UTC'),
-        }),
-        response: { 201: subscriptionSchema, ...writeErrors },
-      },
+      summary:
+        'Subscribe to a weekly or monthly report by mail of the organization, a tag or a link (409 when already subscribed)',
+      params: orgParams,
+      body: z.object({
+        frequency: z.enum(['weekly', 'monthly']),
+        scope: scopeSchema,
+        timeZone: z.string().min(1).max(64).default('UTC').describe('IANA zone; default UTC'),
+      }),
+      status: 201,
+      response: subscriptionSchema,
+      errors: writeErrors,
     },
-    async (request, reply) => {
-      const { caller } = await acting(request, request.params.orgId);
-      return reply.code(201).send(toJson(await reports.subscribe(caller, request.body)));
-    },
+    async ({ caller }, request) => toJson(await reports.subscribe(caller, request.body)),
   );
 
-  app.delete(
+  route(
+    'DELETE',
     `${path}/:id`,
     {
-      schema: {
-        tags,
-        security,
-        summary: 'Cancel one of your report subscriptions',
-        params: orgParams.extend({ id: idSchema }),
-        response: { 204: z.null(), ...errors },
-      },
+      summary: 'Cancel one of your report subscriptions',
+      params: orgParams.extend({ id: idSchema }),
+      status: 204,
+      errors,
     },
-    async (request, reply) => {
-      const { caller } = await acting(request, request.params.orgId);
-      await reports.cancel(caller, request.params.id);
-      return reply.code(204).send(null);
-    },
+    async ({ caller }, request) => reports.cancel(caller, request.params.id),
   );
 };

@@ -10,7 +10,7 @@ import { BROWSERS, DEVICE_TYPES, isCountryCode, isRegionCode, OPERATING_SYSTEMS 
 import type { RoutingTester } from '../../core/routing/routing-tester.js';
 import type { Config } from '../../shared/config.js';
 import { idSchema } from '../schemas/common.js';
-import { httpsUrlSchema } from '../schemas/link.js';
+import { linkTargetSchema } from '../schemas/link.js';
 import { routingBodyFields } from '../schemas/routing.js';
 import { actingMember } from './acting-member.js';
 import { errors, orgParams, security, tags } from './route-docs.js';
@@ -61,10 +61,7 @@ export const consoleRoutingTesterRoutes: FastifyPluginAsyncZod<{
   config: Pick<Config, 'security'>;
 }> = async (app, { accounts, routingTester, config }) => {
   const acting = actingMember(accounts);
-  const url = httpsUrlSchema({
-    production: config.security.production,
-    allowPrivate: config.security.linkAllowPrivateTargets,
-  });
+  const url = linkTargetSchema(config.security);
   const { routingRules, variants } = routingBodyFields(url);
 
   app.post(

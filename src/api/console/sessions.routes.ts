@@ -8,8 +8,9 @@ import type { SessionView } from '../../core/accounts/console-sessions.service.j
 import type { Config } from '../../shared/config.js';
 import { idSchema } from '../schemas/common.js';
 import { cookieJar, SESSION_COOKIE } from './browser-session.js';
-import { actingMember } from './acting-member.js';
-import { errors, orgParams, security, tags } from './route-docs.js';
+import { memberRoutes } from './acting-member.js';
+import { consoleRoute } from './console-route.js';
+import { errors, orgParams } from './route-docs.js';
 
 const sessionSchema = z.object({
   id: z.number().int(),
@@ -41,70 +42,61 @@ export const consoleSessionRoutes: FastifyPluginAsyncZod<{
   config: Pick<Config, 'server'>;
 }> = async (app, { accounts, config }) => {
   const jar = cookieJar(config);
-  const acting = actingMember(accounts);
+  const memberRoute = memberRoutes(app, accounts);
 
-  app.get(
+  consoleRoute(
+    app,
+    'GET',
     '/me/sessions',
     {
-      schema: {
-        tags,
-        security,
-        summary: "The signed-in user's console sessions, most recently used first",
-        response: { 200: z.array(sessionSchema), ...errors },
-      },
+      summary: "The signed-in user's console sessions, most recently used first",
+      response: z.array(sessionSchema),
+      errors,
     },
     async (request) => (await accounts.sessions.listOf(request.consoleSession!)).map(toSessionJson),
   );
 
-  app.delete(
+  consoleRoute(
+    app,
+    'DELETE',
     '/me/sessions/:sessionId',
     {
-      schema: {
-        tags,
-        security,
-        summary: 'End one of your sessions (ending this one signs you out)',
-        params: z.object({ sessionId: idSchema }),
-        response: { 204: z.null(), ...errors },
-      },
+      summary: 'End one of your sessions (ending this one signs you out)',
+      params: z.object({ sessionId: idSchema }),
+      status: 204,
+      errors,
     },
     async (request, reply) => {
       const current = await accounts.sessions.endOwn(request.consoleSession!, request.params.sessionId, request.ip);
       if (current) jar.clear(reply, SESSION_COOKIE, '/');
-      return reply.code(204).send(null);
     },
   );
 
-  app.get(
+  memberRoute(
+    'GET',
     '/organizations/:orgId/members/:userId/sessions',
     {
-      schema: {
-        tags,
-        security,
-        summary: "A member's console sessions, most recently used first (owners)",
-        params: memberParams,
-        response: { 200: z.array(sessionSchema), ...errors },
-      },
+      summary: "A member's console sessions, most recently used first (owners)",
+      params: memberParams,
+      response: z.array(sessionSchema),
+      errors,
     },
-    async (request) => {
-      const { caller } = await acting(request, request.params.orgId);
-      const { userId } = request.params;
-      return (await accounts.sessions.listOfMember(caller, userId, request.consoleSession!.id)).map(toSessionJson);
-    },
+    async ({ caller }, request) =>
+      (await accounts.sessions.listOfMember(caller, request.params.userId, request.consoleSession!.id)).map(
+        toSessionJson,
+      ),
   );
 
-  app.delete(
+  memberRoute(
+    'DELETE',
     '/organizations/:orgId/members/:userId/sessions',
     {
-      schema: {
-        tags,
-        security,
-        summary: "End every console session of a member (owners); ending one's own signs out",
-        params: memberParams,
-        response: { 200: z.object({ ended: z.number().int() }), ...errors },
-      },
+      summary: "End every console session of a member (owners); ending one's own signs out",
+      params: memberParams,
+      response: z.object({ ended: z.number().int() }),
+      errors,
     },
-    async (request, reply) => {
-      const { caller, actor } = await acting(request, request.params.orgId);
+    async ({ caller, actor }, request, reply) => {
       const ended = await accounts.sessions.endAllOfMember(caller, request.params.userId, actor.ip);
       if (request.params.userId === caller.member.userId) jar.clear(reply, SESSION_COOKIE, '/');
       return { ended };

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { MAX_TAGS_PER_LINK } from '../../core/links/tags.service.js';
 import type { ManagedLinkFields } from '../../core/links/tracked-links.js';
-import { queryBoolean } from './paging.js';
+import { queryBoolean, queryDateTime } from './paging.js';
 import { singleLine } from './text.js';
 import { clearable } from './link.js';
 import { routingBodyFields, routingRecordFields } from './routing.js';
@@ -70,6 +70,8 @@ export const managedLinkRecordFields = {
 
 /** The list filters both kinds accept. */
 export const managedListFilter = {
+  createdAfter: queryDateTime.optional(),
+  createdBefore: queryDateTime.optional(),
   tag: tagNameSchema.optional().describe('only links carrying this tag'),
   archived: queryBoolean.optional().describe('true: only archived links (by default they are left out)'),
 };

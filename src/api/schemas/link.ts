@@ -68,6 +68,10 @@ export function httpsUrlSchema(options: { production: boolean; allowPrivate: boo
     });
 }
 
+/** A link's destination as the deployment allows it: `production` and LINK_ALLOW_PRIVATE_TARGETS decide. */
+export const linkTargetSchema = (settings: { production: boolean; linkAllowPrivateTargets: boolean }) =>
+  httpsUrlSchema({ production: settings.production, allowPrivate: settings.linkAllowPrivateTargets });
+
 /** A zod field reading an expiry in one of the accepted text forms (see expiryFor for the instant). */
 export function expiryField(parse: (v: string) => Expiry | undefined, forms: string) {
   return z.string().transform((value, ctx) => {

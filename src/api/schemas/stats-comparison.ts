@@ -3,6 +3,7 @@
 // its previous value. What is compared and how: src/core/stats/comparison.ts.
 import { z } from 'zod';
 import { type ComparisonPeriod, compareFigure, describeComparison } from '../../core/stats/comparison.js';
+import type { MoreColumns } from '../csv-download.js';
 
 export const compareQuery = z
   .enum(['previous', 'off'])
@@ -49,17 +50,27 @@ const comparedCells = (c: z.infer<typeof figureChangeSchema> | null | undefined)
  * `trend`, and for days `previousDate` before them; cells empty when the periods cannot be compared.
  */
 export function csvComparison(compare: boolean, what: string) {
-  const head = [`previous${what}`, 'change', 'trend'];
+  const head = compare ? [`previous${what}`, 'change', 'trend'] : [];
   return {
-    head: compare ? head : [],
-    dayHead: compare ? ['previousDate', ...head] : [],
+    head,
     /** A row's cells from its figure change. */
     cells: (c: z.infer<typeof figureChangeSchema> | null | undefined) => (compare ? comparedCells(c) : []),
-    /** The i-th row's cells from a list of compared rows in the same order. */
-    row: (rows: { compared: z.infer<typeof figureChangeSchema> }[] | undefined, i: number) =>
-      compare ? comparedCells(rows?.[i]?.compared) : [],
-    /** A day's cells against the n-th day of the previous period (`twin`), its figure read by `of`. */
-    day: <T extends { date: string }>(count: number, twin: T | undefined, of: (t: T) => number) =>
-      compare ? [twin?.date ?? '', ...comparedCells(twin && compareFigure(count, of(twin)))] : [],
+    /** The columns of a list's rows against compared rows in the same order (for `fieldsCsv`). */
+    rows: (rows: { compared: z.infer<typeof figureChangeSchema> }[] | undefined): MoreColumns => ({
+      head,
+      cells: (i) => (compare ? comparedCells(rows?.[i]?.compared) : []),
+    }),
+    /** The columns of days against the previous period's (`before`: the n-th with the n-th), their figure read by `of`. */
+    days: <T extends { date: string }>(
+      days: readonly T[],
+      before: readonly T[],
+      of: (t: T) => number,
+    ): MoreColumns => ({
+      head: compare ? ['previousDate', ...head] : [],
+      cells: (i) => {
+        const twin = before[i];
+        return compare ? [twin?.date ?? '', ...comparedCells(twin && compareFigure(of(days[i]!), of(twin)))] : [];
+      },
+    }),
   };
 }

@@ -11,12 +11,11 @@ import {
   clearable,
   deepLinkPath,
   expiryField,
-  httpsUrlSchema,
+  linkTargetSchema,
   linkedAppFields,
   text,
   type LinkRouteSettings,
 } from '../schemas/link.js';
-import { queryDateTime } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
 import { trackedLinkRoutes } from './tracked-link.routes.js';
 import type { IdempotencyService } from '../../core/links/idempotency.service.js';
@@ -91,7 +90,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<
 > = async (app, options) => {
   const { campaigns, publicBaseUrl } = options;
   const tags = ['service: campaigns'];
-  const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
+  const url = linkTargetSchema(options);
   const expiresAt = expiryField(
     parseCampaignExpiry,
     'ISO-8601 such as 2025-12-31T23:59:59Z (seconds optional) or a date YYYY-MM-DD',
@@ -108,8 +107,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<
 
   const filter = {
     search: z.string().max(100, 'must be at most 100 characters').optional().describe('matches name and alias'),
-    createdAfter: queryDateTime.optional(),
-    createdBefore: queryDateTime.optional(),
     ...managedListFilter,
   };
 

@@ -18,7 +18,7 @@ import { callerOf } from '../request-caller.js';
 import { answerById, deleteById, readById, updateById } from './by-id.routes.js';
 import { numberedPageResponse, pageQuery, toNumberedPage } from '../schemas/paging.js';
 import { singleLine } from '../schemas/text.js';
-import { clearable, httpsUrlSchema } from '../schemas/link.js';
+import { clearable, linkTargetSchema } from '../schemas/link.js';
 import { security } from './route-docs.js';
 
 const platformSchema = z.enum(['IOS', 'ANDROID']);
@@ -108,10 +108,7 @@ export const mobileAppRoutes: FastifyPluginAsyncZod<{
   mobileApps: MobileAppsService;
   config: Pick<Config, 'security'>;
 }> = async (app, { mobileApps, config }) => {
-  const urlField = httpsUrlSchema({
-    production: config.security.production,
-    allowPrivate: config.security.linkAllowPrivateTargets,
-  });
+  const urlField = linkTargetSchema(config.security);
   const tags = ['service: mobile apps'];
   const fields = {
     appName: singleLine(z.string().trim().min(1).max(100)),

@@ -4,6 +4,7 @@
 // verified list, and one identified user). Later examples show what differs from the record they
 // start from.
 // test/openapi-lint.test.ts checks each against its operation's schemas.
+import { HOUR_LABELS } from '../schemas/stats-period.js';
 
 export interface OperationExample {
   /** Path and query parameters, by name. */
@@ -298,6 +299,10 @@ const URL_INSTALL_STATS = {
   },
   meta: META,
 };
+
+/** A breakdown of `total` clicks: each name with its count and its share of them in percent, one decimal. */
+const shares = (total: number, counts: [name: string, count: number][]) =>
+  counts.map(([name, count]) => ({ name, count, percentage: Math.round((count / total) * 1000) / 10 }));
 
 /** A breakdown with nothing in it yet: each value with a count and a percentage of 0. */
 const noShares = (key: string, values: string[]) => values.map((value) => ({ [key]: value, count: 0, percentage: 0 }));
@@ -625,49 +630,24 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
       chartData: [0, 0, 3],
       uniqueVisitors: 3,
       uniqueVisitorsChartData: [0, 0, 3],
-      hourlyChartLabels: [
-        '00:00',
-        '01:00',
-        '02:00',
-        '03:00',
-        '04:00',
-        '05:00',
-        '06:00',
-        '07:00',
-        '08:00',
-        '09:00',
-        '10:00',
-        '11:00',
-        '12:00',
-        '13:00',
-        '14:00',
-        '15:00',
-        '16:00',
-        '17:00',
-        '18:00',
-        '19:00',
-        '20:00',
-        '21:00',
-        '22:00',
-        '23:00',
-      ],
+      hourlyChartLabels: HOUR_LABELS,
       hourlyChartData: [0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-      topReferrers: [{ name: 'news.example', count: 3, percentage: 100 }],
-      topCountries: [{ name: 'AU', count: 3, percentage: 100 }],
-      topBrowsers: [
-        { name: 'Chrome', count: 2, percentage: 66.7 },
-        { name: 'Mobile Safari', count: 1, percentage: 33.3 },
-      ],
-      topOsSystems: [
-        { name: 'Android', count: 1, percentage: 33.3 },
-        { name: 'iOS', count: 1, percentage: 33.3 },
-        { name: 'Linux', count: 1, percentage: 33.3 },
-      ],
-      deviceTypeStats: [
-        { name: 'Mobile', count: 2, percentage: 66.7 },
-        { name: 'Desktop', count: 1, percentage: 33.3 },
-        { name: 'Tablet', count: 0, percentage: 0 },
-      ],
+      topReferrers: shares(3, [['news.example', 3]]),
+      topCountries: shares(3, [['AU', 3]]),
+      topBrowsers: shares(3, [
+        ['Chrome', 2],
+        ['Mobile Safari', 1],
+      ]),
+      topOsSystems: shares(3, [
+        ['Android', 1],
+        ['iOS', 1],
+        ['Linux', 1],
+      ]),
+      deviceTypeStats: shares(3, [
+        ['Mobile', 2],
+        ['Desktop', 1],
+        ['Tablet', 0],
+      ]),
       destinationStats: [
         {
           url: 'https://shop.acme.example/product/42?ref=sale',
@@ -690,14 +670,14 @@ export const SERVICE_EXAMPLES: Record<string, OperationExample> = {
           revenue: [],
         },
       ],
-      regionStats: [
-        { name: 'AU-NSW', count: 2, percentage: 66.7 },
-        { name: 'AU-VIC', count: 1, percentage: 33.3 },
-      ],
-      cityStats: [
-        { name: 'Sydney', count: 2, percentage: 66.7 },
-        { name: 'Melbourne', count: 1, percentage: 33.3 },
-      ],
+      regionStats: shares(3, [
+        ['AU-NSW', 2],
+        ['AU-VIC', 1],
+      ]),
+      cityStats: shares(3, [
+        ['Sydney', 2],
+        ['Melbourne', 1],
+      ]),
       meta: { ...META, filters: {}, geo: { regions: true, cities: true } },
     },
   },

@@ -22,13 +22,13 @@ import {
   clearable,
   deepLinkPath,
   expiryField,
-  httpsUrlSchema,
+  linkTargetSchema,
   linkedAppFields,
   text,
   withExpiresAt,
   type LinkRouteSettings,
 } from '../schemas/link.js';
-import { queryBoolean, queryDateTime } from '../schemas/paging.js';
+import { queryBoolean } from '../schemas/paging.js';
 import { security } from './route-docs.js';
 
 const EXPIRATION_DOC =
@@ -103,7 +103,7 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<
 > = async (app, options) => {
   const { shortUrls, publicBaseUrl } = options;
   const tags = ['service: short URLs'];
-  const url = httpsUrlSchema({ production: options.production, allowPrivate: options.linkAllowPrivateTargets });
+  const url = linkTargetSchema(options);
   const expiration = expiryField(parseExpirationDate, 'YYYY-MM-DD HH:mm:ss (UTC) or YYYY-MM-DD').describe(
     EXPIRATION_DOC,
   );
@@ -130,8 +130,6 @@ export const shortUrlRoutes: FastifyPluginAsyncZod<
       .optional()
       .describe('matches the URL and the short code'),
     showAdPage: queryBoolean.optional(),
-    createdAfter: queryDateTime.optional(),
-    createdBefore: queryDateTime.optional(),
     ...managedListFilter,
   };
   const createBody = z.object({

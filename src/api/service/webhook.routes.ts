@@ -10,15 +10,8 @@ import type { Actor } from '../../core/accounts/audit-trail.js';
 import type { WebhookSettings } from '../../core/webhooks/webhook-settings.js';
 import { callerOf } from '../request-caller.js';
 import { commonErrorResponses, errorBodySchema } from '../schemas/common.js';
-import {
-  rotatedWebhookSchema,
-  savedWebhookSchema,
-  toWebhookEndpointJson,
-  WEBHOOKS_DOC,
-  webhookSettingsBodySchema,
-  webhookSettingsSchema,
-} from '../schemas/webhook.js';
-import { registerDeliveryLogRoutes } from '../webhook-delivery-log.routes.js';
+import { WEBHOOKS_DOC } from '../schemas/webhook.js';
+import { registerWebhookSettingsRoutes } from '../webhook-settings.routes.js';
 import { security } from './route-docs.js';
 
 const tags = ['service: webhooks'];
@@ -32,39 +25,22 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ webhookSettings: WebhookSett
   app,
   { webhookSettings: webhooks },
 ) => {
-  app.get(
-    '/webhook',
+  registerWebhookSettingsRoutes(
+    app,
     {
-      schema: {
-        tags,
-        security,
-        summary: "The organization's webhook endpoint (never its secret); null when none is set",
-        response: { 200: webhookSettingsSchema, ...commonErrorResponses },
+      tags,
+      security,
+      ownOrganization: true,
+      settingsErrors: commonErrorResponses,
+      saveDescription: `The URL must be https:// and reach a public address: local names (x.internal, router.lan, foo.localhost) and private, loopback or link-local addresses are refused (400, details naming url).\n\n${WEBHOOKS_DOC}`,
+      errors: {
+        list: commonErrorResponses,
+        one: commonErrorResponses,
+        test: { ...commonErrorResponses, 409: errorBodySchema },
       },
     },
-    async (request) => {
-      const endpoint = await webhooks.get(callerOf(request));
-      return { endpoint: endpoint && toWebhookEndpointJson(endpoint) };
-    },
-  );
-
-  app.put(
-    '/webhook',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Set the webhook endpoint: 201 with its signing secret (shown this once) the first time, then 200 with secret null',
-        description: `The URL must be https:// and reach a public address: local names (x.internal, router.lan, foo.localhost) and private, loopback or link-local addresses are refused (400, details naming url).\n\n${WEBHOOKS_DOC}`,
-        body: webhookSettingsBodySchema,
-        response: { 200: savedWebhookSchema, 201: savedWebhookSchema, ...commonErrorResponses },
-      },
-    },
-    async (request, reply) => {
-      const { endpoint, secret } = await webhooks.save(callerOf(request), keyActor(request), request.body);
-      return reply.code(secret === null ? 200 : 201).send({ endpoint: toWebhookEndpointJson(endpoint), secret });
-    },
+    webhooks,
+    async (request) => ({ caller: callerOf(request), actor: keyActor(request) }),
   );
 
   app.delete(
@@ -82,42 +58,6 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ webhookSettings: WebhookSett
     async (request, reply) => {
       await webhooks.remove(callerOf(request), keyActor(request));
       return reply.code(204).send(null);
-    },
-  );
-
-  app.post(
-    '/webhook/secret',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'A new signing secret (shown this once); the previous one is still signed with for 24 hours',
-        response: { 200: rotatedWebhookSchema, ...commonErrorResponses },
-      },
-    },
-    async (request) => {
-      const { endpoint, secret } = await webhooks.rotateSecret(callerOf(request), keyActor(request));
-      return { endpoint: toWebhookEndpointJson(endpoint), secret };
-    },
-  );
-
-  registerDeliveryLogRoutes(
-    app,
-    {
-      tags,
-      security,
-      ownOrganization: true,
-      errors: {
-        list: commonErrorResponses,
-        one: commonErrorResponses,
-        test: { ...commonErrorResponses, 409: errorBodySchema },
-      },
-    },
-    {
-      list: (request, _orgId, filter, page) => webhooks.deliveries(callerOf(request), filter, page),
-      get: (request, _orgId, id) => webhooks.delivery(callerOf(request), id),
-      redeliver: (request, _orgId, id) => webhooks.redeliver(callerOf(request), id),
-      sendTest: (request) => webhooks.sendTest(callerOf(request)),
     },
   );
 };
