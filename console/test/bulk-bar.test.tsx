@@ -5,8 +5,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Membership } from '../src/api';
+import Campaigns from '../src/pages/Campaigns';
 import Links from '../src/pages/Links';
-import { developer, shortUrl } from './fixtures';
+import { campaign, developer, shortUrl } from './fixtures';
 import { renderConsole, serveApi } from './render';
 
 const links = [
@@ -84,6 +85,30 @@ describe('bulk actions on the links list', () => {
     await user.click(within(bar).getByRole('button', { name: '통계 보기' }));
     expect(window.location.pathname).toBe('/console/dashboard');
     expect(new URLSearchParams(window.location.search).get('url')).toBe('3,1');
+    window.history.replaceState(null, '', '/');
+  });
+
+  it("opens the organization's dashboard for the ticked campaigns, and the bar goes when they are cleared", async () => {
+    const campaigns = [campaign('spring', { id: 7 }), campaign('autumn', { id: 9 })];
+    serveApi({
+      'GET /organizations/1/campaigns': {
+        status: 200,
+        body: { content: campaigns, page: 0, size: 20, totalElements: 2, totalPages: 1 },
+      },
+      'GET /organizations/1/tags': { status: 200, body: tags },
+    });
+    const analyst: Membership = { ...developer, role: 'analyst', permissions: ['links.read'] };
+    renderConsole(<Campaigns membership={analyst} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: '선택: autumn' }));
+    await user.click(screen.getByRole('button', { name: '선택 해제' }));
+    expect(screen.queryByTestId('bulk-bar')).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: '이 페이지 모두 선택' }));
+    const bar = screen.getByTestId('bulk-bar');
+    expect(within(bar).getByText('2개 선택됨')).toBeTruthy();
+    await user.click(within(bar).getByRole('button', { name: '통계 보기' }));
+    expect(window.location.pathname).toBe('/console/dashboard');
+    expect(new URLSearchParams(window.location.search).get('campaign')).toBe('7,9');
     window.history.replaceState(null, '', '/');
   });
 

@@ -1,6 +1,6 @@
 // What the console's component tests share: a developer of organization 1 (who may change links),
-// and a short URL as the API answers it, with every field at its empty value unless given.
-import type { Membership, ShortUrl } from '../src/api';
+// and a short URL and a campaign as the API answers them, with every field at its empty value unless given.
+import type { Campaign, Membership, ShortUrl } from '../src/api';
 
 export const developer: Membership = {
   organizationId: 1,
@@ -9,6 +9,21 @@ export const developer: Membership = {
   role: 'developer',
   permissions: ['links.read', 'links.write'],
 };
+
+/** What both kinds of link carry for link management, each at its empty value. */
+const unmanaged = () => ({
+  tags: [],
+  passwordProtected: false,
+  clickLimit: null,
+  clickLimitUrl: null,
+  remainingClicks: null,
+  expiredUrl: null,
+  note: null,
+  archived: false,
+  routingRules: [],
+  variants: [],
+  conversionTracking: false,
+});
 
 export function shortUrl(code: string, extra: Partial<ShortUrl> = {}): ShortUrl {
   return {
@@ -37,17 +52,37 @@ export function shortUrl(code: string, extra: Partial<ShortUrl> = {}): ShortUrl 
     androidDeepLinkPath: null,
     mobileTargetUrl: null,
     goalType: null,
-    tags: [],
-    passwordProtected: false,
-    clickLimit: null,
-    clickLimitUrl: null,
-    remainingClicks: null,
-    expiredUrl: null,
-    note: null,
-    archived: false,
-    routingRules: [],
-    variants: [],
-    conversionTracking: false,
+    ...unmanaged(),
+    ...extra,
+  };
+}
+
+export function campaign(alias: string, extra: Partial<Campaign> = {}): Campaign {
+  return {
+    id: 1,
+    name: alias,
+    alias,
+    campaignUrl: `http://localhost:8080/${alias}`,
+    originalUrl: `https://example.com/${alias}`,
+    username: 'acme',
+    appPath: null,
+    clickCount: 0,
+    createdAt: '2026-11-01T00:00:00Z',
+    updatedAt: '2026-11-01T00:00:00Z',
+    expiresAt: null,
+    iosAppId: null,
+    iosAppName: null,
+    iosAppIconUrl: null,
+    androidAppId: null,
+    androidAppName: null,
+    androidAppIconUrl: null,
+    utmSource: null,
+    utmMedium: null,
+    customDomainName: null,
+    iosDeepLinkPath: null,
+    androidDeepLinkPath: null,
+    goalType: null,
+    ...unmanaged(),
     ...extra,
   };
 }

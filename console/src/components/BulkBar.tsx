@@ -4,7 +4,7 @@
 // changed and, one line each, those it could not. Deleting waits five seconds with an undo
 // before anything is sent, the rows hidden meanwhile; leaving the screen sends it at once.
 import { Affix, Alert, Autocomplete, Button, Card, Group, List, Notification, Text, TextInput } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, type BulkDeleteAnswer, type BulkUpdateAnswer } from '../api';
 import { linksDashboardSearch } from '../dashboard/dashboard-state';
@@ -156,22 +156,13 @@ export function useBulkActions({
   );
   const bar = (
     <>
-      {selected.size > 0 && (
-        <Card withBorder data-testid="bulk-bar" role="region" aria-label={t('bulk.selected', { count: selected.size })}>
-          <Group justify="space-between" mb="xs">
-            <Text fw={600}>{t('bulk.selected', { count: selected.size })}</Text>
-            <Button size="xs" variant="subtle" onClick={() => setSelected(new Set())}>
-              {t('bulk.clear')}
-            </Button>
-          </Group>
-          <Group align="flex-end" wrap="wrap" gap="xs">
-            <Button variant="light" onClick={() => navigate(`${pathOf('dashboard')}${linksDashboardSearch(ids)}`)}>
-              {t('bulk.stats')}
-            </Button>
-            {canWrite && writes}
-          </Group>
-        </Card>
-      )}
+      <SelectionBar
+        count={selected.size}
+        onClear={() => setSelected(new Set())}
+        statsSearch={linksDashboardSearch('url', ids)}
+      >
+        {canWrite && writes}
+      </SelectionBar>
       {failures.length > 0 && (
         <Alert color="red" title={t('bulk.failures', { count: failures.length })} data-testid="bulk-failures">
           <List size="sm">
@@ -196,4 +187,40 @@ export function useBulkActions({
     </>
   );
   return { selection, bar, hidden: new Set(pending) };
+}
+
+/**
+ * The bar over a list with ticked rows (short URLs or campaigns): how many, clearing them, their
+ * statistics together on the organization's dashboard (`statsSearch`: its address's query), and
+ * whatever else the list does to them (children). Nothing while no row is ticked.
+ */
+export function SelectionBar({
+  count,
+  onClear,
+  statsSearch,
+  children,
+}: {
+  count: number;
+  onClear: () => void;
+  statsSearch: string;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  if (count === 0) return null;
+  return (
+    <Card withBorder data-testid="bulk-bar" role="region" aria-label={t('bulk.selected', { count })}>
+      <Group justify="space-between" mb="xs">
+        <Text fw={600}>{t('bulk.selected', { count })}</Text>
+        <Button size="xs" variant="subtle" onClick={onClear}>
+          {t('bulk.clear')}
+        </Button>
+      </Group>
+      <Group align="flex-end" wrap="wrap" gap="xs">
+        <Button variant="light" onClick={() => navigate(`${pathOf('dashboard')}${statsSearch}`)}>
+          {t('bulk.stats')}
+        </Button>
+        {children}
+      </Group>
+    </Card>
+  );
 }

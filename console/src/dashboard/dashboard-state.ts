@@ -88,8 +88,9 @@ export function writeState({ choice, filters, compare }: DashboardState): string
   return `?${params}`;
 }
 
-/** The dashboard's address for these links of the organization (the Links list's selection). */
-export const linksDashboardSearch = (urlIds: number[]): string => `?${new URLSearchParams({ url: urlIds.join(',') })}`;
+/** The dashboard's address for these links of the organization (a list's ticked short URLs or campaigns). */
+export const linksDashboardSearch = (kind: 'url' | 'campaign', ids: number[]): string =>
+  `?${new URLSearchParams({ [kind]: ids.join(',') })}`;
 
 /** The filters with one value more (a click on a panel's row) or less (a chip removed). */
 export function withFilter(filters: DashboardFilters, key: FilterKey, value: string): DashboardFilters {

@@ -1,11 +1,13 @@
 // Campaigns: named tracked links with an alias. Search, a tag filter, the archived ones, pages,
-// tags, clicks and expiry; export as CSV; create one
+// tags, clicks and expiry; the ticked ones' statistics together; export as CSV; create one
 // quickly or with every field in the editor, edit and delete it; and for each a link builder that
 // adds the user tracking id (cid) and a tracker, ready to copy.
 import { Anchor, Card, Code, Group, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable } from '../components/DataTable';
+import { SelectionBar } from '../components/BulkBar';
+import { DataTable, type Selection } from '../components/DataTable';
+import { linksDashboardSearch } from '../dashboard/dashboard-state';
 import { RowButton } from '../components/DeleteButton';
 import { CopyValue } from '../components/CopyValue';
 import { useFields } from '../components/use-fields';
@@ -58,6 +60,15 @@ export default function Campaigns({ membership }: { membership: Membership }) {
     afterDelete: () => setBuilding(null),
   });
   const { field } = screen;
+  // Ticked campaigns: their statistics together on the organization's dashboard (every role).
+  const [chosen, setChosen] = useState<Set<number>>(new Set());
+  const nameOf = (id: number) => screen.list.data?.content.find((c) => c.id === id)?.name ?? `#${id}`;
+  const selection: Selection<number> = {
+    selected: chosen,
+    onChange: setChosen,
+    label: (id) => t('links.select', { name: nameOf(id) }),
+    allLabel: t('links.selectPage'),
+  };
 
   return (
     <Screen heading={t('campaigns.heading')} notice={screen.noticeBox}>
@@ -80,9 +91,15 @@ export default function Campaigns({ membership }: { membership: Membership }) {
       </QuickForm>
       {building && <LinkBuilder campaign={building} />}
       {screen.filters}
+      <SelectionBar
+        count={chosen.size}
+        onClear={() => setChosen(new Set())}
+        statsSearch={linksDashboardSearch('campaign', [...chosen])}
+      />
       <DataTable
         query={screen.list}
         rows={screen.list.data?.content}
+        selection={selection}
         empty={screen.emptyText(t('campaigns.empty'))}
         paging={screen.paging}
         columns={[
