@@ -9,7 +9,8 @@
 // answers a burst of requests within a millisecond, and an average rate says nothing of bursts.
 // A second round keeps every core busy with other processes meanwhile, as on a shared machine;
 // there the bound is 10 ms of the service's own running time, measured on the clock as 10 ms plus
-// the service's p99 lateness (see the assertion).
+// the service's p99 lateness (see the assertion), and so it is in the first round when the service
+// measured itself late there too (the machine was not quiet).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -175,16 +176,19 @@ describe(`kill -9 under load (${backend})`, () => {
           missing.length === 0
             ? ''
             : `, answered from ${Math.round(Math.max(...missing))} ms to ${Math.round(Math.min(...missing))} ms before the kill (as the test saw them)`;
+        const late = busy || delays.loop > LOSS_WINDOW_MS;
+        const windowMs = late ? LOSS_WINDOW_MS + delays.loop : LOSS_WINDOW_MS;
         console.log(
-          `kill -9 (${backend}${busy ? ', busy cores' : ''}): ${missing.length} answered requests missing${span}; ${twice} written twice`,
+          `kill -9 (${backend}${busy ? ', busy cores' : ''}): ${missing.length} answered requests missing${span}; ${twice} written twice; bound ${windowMs.toFixed(1)} ms`,
         );
         expect(twice).toBe(0);
         // Answers that arrived after the kill signal have a negative age: they are within the bound.
         // With every core busy the system can leave the service unscheduled right after a burst of
         // answers, before its batch delay has run in the process's own time: there the bound on the
-        // clock is 10 ms plus the lateness the service measured (its p99 loop delay). Answering only
-        // after the log holds the click would close that gap; it is not built yet.
-        const windowMs = busy ? LOSS_WINDOW_MS + delays.loop : LOSS_WINDOW_MS;
+        // clock is 10 ms plus the lateness the service measured (its p99 loop delay). The same holds
+        // in the quiet round when the machine was not quiet after all (other test files of a CI run
+        // on a slow machine), which the service's measured lateness shows.
+        // Answering only after the log holds the click would close that gap; it is not built yet.
         expect(missing.length === 0 ? 0 : Math.max(...missing)).toBeLessThanOrEqual(windowMs);
         // The rollups count what the raw table holds, no more and no less, whatever the kill cut.
         const rollups = await clickFigures(stores.clickhouse.client, org.id);
