@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Membership } from '../src/api';
 import Campaigns from '../src/pages/Campaigns';
 import Links from '../src/pages/Links';
-import { campaign, developer, shortUrl } from './fixtures';
+import { analyst, campaign, developer, shortUrl } from './fixtures';
 import { renderConsole, serveApi } from './render';
 
 const links = [
@@ -75,7 +75,6 @@ describe('bulk actions on the links list', () => {
       'GET /organizations/1/urls': { status: 200, body: page },
       'GET /organizations/1/tags': { status: 200, body: tags },
     });
-    const analyst: Membership = { ...developer, role: 'analyst', permissions: ['links.read'] };
     renderConsole(<Links membership={analyst} />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: '선택: http://localhost:8080/three' }));
@@ -97,7 +96,6 @@ describe('bulk actions on the links list', () => {
       },
       'GET /organizations/1/tags': { status: 200, body: tags },
     });
-    const analyst: Membership = { ...developer, role: 'analyst', permissions: ['links.read'] };
     renderConsole(<Campaigns membership={analyst} />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: '선택: autumn' }));

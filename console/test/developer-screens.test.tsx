@@ -10,6 +10,7 @@ import { setupSnippets } from '../src/pages/Apps';
 import { auditQuery } from '../src/pages/AuditLog';
 import ApiKeys from '../src/pages/ApiKeys';
 import Webhooks from '../src/pages/Webhooks';
+import { analyst } from './fixtures';
 import { renderConsole, serveApi } from './render';
 
 const app = (platform: MobileApp['platform']): MobileApp => ({
@@ -106,7 +107,7 @@ describe('webhooks screen', () => {
 
   it('explains to an analyst who may manage webhooks, and asks the server nothing', async () => {
     const sent = serveApi({});
-    renderConsole(<Webhooks membership={{ ...developer, role: 'analyst', permissions: ['links.read'] }} />);
+    renderConsole(<Webhooks membership={analyst} />);
     expect(screen.getByText('웹훅은 개발자 이상의 역할만 관리할 수 있습니다.')).toBeTruthy();
     expect(sent).toEqual([]);
   });

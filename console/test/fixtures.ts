@@ -1,4 +1,4 @@
-// What the console's component tests share: a developer of organization 1 (who may change links),
+// What the console's component tests share: a developer of organization 1 (who may change links), an analyst,
 // and a short URL and a campaign as the API answers them, with every field at its empty value unless given.
 import type { Campaign, Membership, ShortUrl } from '../src/api';
 
@@ -9,6 +9,9 @@ export const developer: Membership = {
   role: 'developer',
   permissions: ['links.read', 'links.write'],
 };
+
+/** An analyst of the same organization: reads links, changes none. */
+export const analyst: Membership = { ...developer, role: 'analyst', permissions: ['links.read'] };
 
 /** What both kinds of link carry for link management, each at its empty value. */
 const unmanaged = () => ({

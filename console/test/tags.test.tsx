@@ -5,7 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import Tags from '../src/pages/Tags';
-import { developer } from './fixtures';
+import { analyst, developer } from './fixtures';
 import { renderConsole, serveApi } from './render';
 
 const spring = { id: 1, name: 'spring', color: '#2f9e44', linkCount: 3, createdAt: '2026-11-01T00:00:00Z' };
@@ -110,7 +110,7 @@ describe('tags screen', () => {
 
   it('lets a developer without links.write look without changing', async () => {
     serveApi({ 'GET /organizations/1/tags': { status: 200, body: { items: [spring] } } });
-    renderConsole(<Tags membership={{ ...developer, role: 'analyst', permissions: ['links.read'] }} />);
+    renderConsole(<Tags membership={analyst} />);
     expect((await screen.findByRole('button', { name: '삭제: spring' })).matches(':disabled')).toBe(true);
     expect(screen.getByText('태그를 바꾸려면 개발자 이상의 역할이 필요합니다.')).toBeTruthy();
   });
