@@ -4,7 +4,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Membership } from '../src/api';
 import Campaigns from '../src/pages/Campaigns';
 import Links from '../src/pages/Links';
 import { analyst, campaign, developer, shortUrl } from './fixtures';
